@@ -1,0 +1,100 @@
+//! The one error type of graft: every refused edit, bad file and failed save ends up here.
+
+use crate::scene::NodeId;
+use std::path::PathBuf;
+
+/// Everything that can go wrong in graft, phrased for the person who sees it.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// An id that names no node of the scene.
+    #[error("node {0} does not exist")]
+    UnknownNode(NodeId),
+    /// A node would end up under itself or one of its descendants.
+    #[error("cannot put node {node} under {target}: {target} is {relation} of {node}")]
+    Cycle {
+        /// The node being moved.
+        node: NodeId,
+        /// The refused new parent.
+        target: NodeId,
+        /// "the node itself" or "a descendant".
+        relation: &'static str,
+    },
+    /// Keep-world (or a world setter) needs the inverse of a parent whose world matrix is singular.
+    #[error(
+        "the world matrix of node {0} is singular (determinant ≈ 0): a world transform under it cannot be solved"
+    )]
+    SingularParent(NodeId),
+    /// A sibling index past the end of the sibling list.
+    #[error("index {index} is out of range: {parent} has {count} children")]
+    IndexOutOfRange {
+        /// The requested index.
+        index: usize,
+        /// How many children there are (the valid range is 0..=count).
+        count: usize,
+        /// "node N" or "the scene root".
+        parent: String,
+    },
+    /// A NaN or infinite number offered as a transform value.
+    #[error("node {node}: {field} is not a finite number")]
+    NotFinite {
+        /// The node the value was for.
+        node: NodeId,
+        /// Which field.
+        field: &'static str,
+    },
+    /// Two nodes with one id.
+    #[error("node {0}: duplicate id")]
+    DuplicateId(NodeId),
+    /// A parent id that no node has.
+    #[error("node {node}: parent {parent} does not exist")]
+    MissingParent {
+        /// The child.
+        node: NodeId,
+        /// The id it names as parent.
+        parent: NodeId,
+    },
+    /// Parent links that loop.
+    #[error("node {node}: parent cycle ({path})")]
+    ParentCycle {
+        /// The smallest id on the loop.
+        node: NodeId,
+        /// The loop spelled out, e.g. "3 → 5 → 3".
+        path: String,
+    },
+    /// A scene file with a syntax or type error at a known place.
+    #[error("{}:{line}:{col}: {message}", path.display())]
+    Syntax {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        col: usize,
+        /// What the parser said.
+        message: String,
+    },
+    /// A scene file whose text parses but breaks a rule of the format.
+    #[error("{}: {source}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// The broken rule.
+        #[source]
+        source: Box<Error>,
+    },
+    /// A rule of the file format that is not about one node.
+    #[error("{0}")]
+    Format(String),
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Result with graft's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

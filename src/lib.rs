@@ -1,0 +1,10 @@
+//! graft: a 2D scene-graph editor. This library is the model (math, scene, files, CLI helpers);
+//! the egui application lives in `app` and only there.
+
+pub mod error;
+pub mod math;
+pub mod scene;
+
+pub use error::{Error, Result};
+pub use math::Trs;
+pub use scene::{NodeData, NodeId, NodeSpec, Scene, Shape};

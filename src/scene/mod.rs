@@ -1,0 +1,353 @@
+//! The scene model: nodes with stable ids, stored in pre-order arrays. No egui, no I/O.
+//!
+//! Every per-node array is indexed by the node's position in a pre-order walk: a parent's
+//! index is below its children's, and the subtree of the node at `i` is exactly the range
+//! `i .. i + subtree_len[i]`. Structural edits keep that order by moving contiguous ranges;
+//! world matrices are updated by one loop over dirty ranges (see `world.rs`).
+
+mod build;
+mod ops;
+mod world;
+
+pub use build::NodeSpec;
+pub use ops::{DetachedSubtree, ReparentUndo};
+
+use crate::error::{Error, Result};
+use crate::math::Trs;
+use glam::{Affine2, Vec2};
+use rustc_hash::FxHashMap;
+use std::fmt;
+
+/// A node's identity: stable for its whole life (undo, selection and files refer to it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// How a node is drawn, in its local space, centred on its origin.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub enum Shape {
+    /// Only the origin marker.
+    #[default]
+    None,
+    /// An axis-aligned rectangle of this size.
+    Rect {
+        /// Width and height.
+        size: Vec2,
+    },
+    /// An ellipse inside a box of this size.
+    Ellipse {
+        /// Width and height.
+        size: Vec2,
+    },
+    /// An image from `assets/` stretched over a box of this size.
+    Sprite {
+        /// The image path, relative to the scene file.
+        path: String,
+        /// Width and height.
+        size: Vec2,
+    },
+}
+
+/// An RGBA colour, 8 bits per channel.
+pub type Color = [u8; 4];
+
+/// The default colour of a node: a soft grey-blue.
+pub const DEFAULT_COLOR: Color = [160, 170, 190, 255];
+
+/// Everything about a node except where it sits in the tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeData {
+    /// Shown in the hierarchy; need not be unique.
+    pub name: String,
+    /// The local transform.
+    pub local: Trs,
+    /// How the node is drawn.
+    pub shape: Shape,
+    /// Fill colour.
+    pub color: Color,
+}
+
+impl Default for NodeData {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            local: Trs::IDENTITY,
+            shape: Shape::None,
+            color: DEFAULT_COLOR,
+        }
+    }
+}
+
+impl NodeData {
+    /// A node with a name and a local transform, not drawn.
+    pub fn named(name: impl Into<String>, local: Trs) -> Self {
+        Self {
+            name: name.into(),
+            local,
+            ..Self::default()
+        }
+    }
+}
+
+/// Marks "no parent" in the parent-index array.
+pub(crate) const NO_PARENT: u32 = u32::MAX;
+
+/// A tree of 2D transforms with a cached, incrementally updated world matrix per node.
+#[derive(Clone, Debug, Default)]
+pub struct Scene {
+    ids: Vec<NodeId>,
+    data: Vec<NodeData>,
+    parent: Vec<u32>,
+    subtree_len: Vec<u32>,
+    local_mat: Vec<Affine2>,
+    world: Vec<Affine2>,
+    index_of: FxHashMap<NodeId, u32>,
+    /// Roots of subtrees whose world matrices are stale (pre-order indices).
+    dirty_roots: Vec<u32>,
+    next_id: u32,
+    last_recomputed: usize,
+}
+
+impl PartialEq for Scene {
+    /// Two scenes are equal when they hold the same nodes, data and order (caches aside).
+    fn eq(&self, other: &Self) -> bool {
+        self.ids == other.ids
+            && self.parent == other.parent
+            && self.data == other.data
+            && self.subtree_len == other.subtree_len
+    }
+}
+
+impl Scene {
+    /// An empty scene.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True when the scene has no nodes.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// True when a node with this id exists.
+    pub fn contains(&self, id: NodeId) -> bool {
+        self.index_of.contains_key(&id)
+    }
+
+    /// The pre-order index of a node, or [`Error::UnknownNode`].
+    pub fn index(&self, id: NodeId) -> Result<usize> {
+        self.index_of
+            .get(&id)
+            .map(|&i| i as usize)
+            .ok_or(Error::UnknownNode(id))
+    }
+
+    /// The id that the next [`Scene::add_node`] will use.
+    pub fn next_id(&self) -> NodeId {
+        NodeId(self.next_id)
+    }
+
+    /// The id of the node at pre-order index `i`.
+    pub fn id_at(&self, i: usize) -> NodeId {
+        self.ids[i]
+    }
+
+    /// All ids in pre-order.
+    pub fn ids(&self) -> &[NodeId] {
+        &self.ids
+    }
+
+    /// The data of the node at pre-order index `i`.
+    pub fn data_at(&self, i: usize) -> &NodeData {
+        &self.data[i]
+    }
+
+    /// The data (name, local, shape, colour) of a node.
+    pub fn node(&self, id: NodeId) -> Result<&NodeData> {
+        Ok(&self.data[self.index(id)?])
+    }
+
+    /// The pre-order index of the parent of the node at `i`, if any.
+    pub fn parent_index_at(&self, i: usize) -> Option<usize> {
+        let p = self.parent[i];
+        (p != NO_PARENT).then_some(p as usize)
+    }
+
+    /// The parent of a node (None for a root).
+    pub fn parent(&self, id: NodeId) -> Result<Option<NodeId>> {
+        Ok(self.parent_index_at(self.index(id)?).map(|p| self.ids[p]))
+    }
+
+    /// The size of the subtree at index `i`, the node included.
+    pub fn subtree_len_at(&self, i: usize) -> usize {
+        self.subtree_len[i] as usize
+    }
+
+    /// The local matrix of the node at `i` (kept in step with its [`Trs`]).
+    pub fn local_matrix_at(&self, i: usize) -> Affine2 {
+        self.local_mat[i]
+    }
+
+    /// Pre-order indices of the children of `parent` (roots for `None`), in sibling order.
+    pub fn child_indices(&self, parent: Option<usize>) -> ChildIndices<'_> {
+        let (next, end) = match parent {
+            Some(p) => (p + 1, p + self.subtree_len_at(p)),
+            None => (0, self.len()),
+        };
+        ChildIndices {
+            subtree_len: &self.subtree_len,
+            next,
+            end,
+        }
+    }
+
+    /// The children of a node (roots for `None`), in sibling order.
+    pub fn children(&self, parent: Option<NodeId>) -> Result<Vec<NodeId>> {
+        let p = parent.map(|id| self.index(id)).transpose()?;
+        Ok(self.child_indices(p).map(|i| self.ids[i]).collect())
+    }
+
+    /// The position of a node among its siblings.
+    pub fn sibling_index(&self, id: NodeId) -> Result<usize> {
+        let i = self.index(id)?;
+        let position = self
+            .child_indices(self.parent_index_at(i))
+            .position(|c| c == i);
+        Ok(position.unwrap_or(0))
+    }
+
+    /// Depth of the node at `i` (roots are 0). Walks up: O(depth).
+    pub fn depth_at(&self, i: usize) -> usize {
+        let mut depth = 0;
+        let mut at = i;
+        while let Some(p) = self.parent_index_at(at) {
+            depth += 1;
+            at = p;
+        }
+        depth
+    }
+
+    /// True when `ancestor` is `node` or lies above it.
+    pub fn is_ancestor_or_self(&self, ancestor: NodeId, node: NodeId) -> Result<bool> {
+        let a = self.index(ancestor)?;
+        let n = self.index(node)?;
+        Ok(a <= n && n < a + self.subtree_len_at(a))
+    }
+
+    /// Pre-order indices from the root down to `i` (both included).
+    pub fn path_indices(&self, i: usize) -> Vec<usize> {
+        let mut path = vec![i];
+        let mut at = i;
+        while let Some(p) = self.parent_index_at(at) {
+            path.push(p);
+            at = p;
+        }
+        path.reverse();
+        path
+    }
+
+    /// Rename a node; returns the old name.
+    pub fn rename(&mut self, id: NodeId, name: impl Into<String>) -> Result<String> {
+        let i = self.index(id)?;
+        Ok(std::mem::replace(&mut self.data[i].name, name.into()))
+    }
+
+    /// Change how a node is drawn; returns the old shape and colour.
+    pub fn set_appearance(
+        &mut self,
+        id: NodeId,
+        shape: Shape,
+        color: Color,
+    ) -> Result<(Shape, Color)> {
+        let i = self.index(id)?;
+        let data = &mut self.data[i];
+        let old = (std::mem::replace(&mut data.shape, shape), data.color);
+        data.color = color;
+        Ok(old)
+    }
+
+    /// Set a node's local transform; marks its subtree dirty. Returns the old transform.
+    pub fn set_local(&mut self, id: NodeId, local: Trs) -> Result<Trs> {
+        let i = self.index(id)?;
+        if let Some(field) = local.first_non_finite() {
+            return Err(Error::NotFinite { node: id, field });
+        }
+        Ok(self.set_local_at(i, local))
+    }
+
+    pub(crate) fn set_local_at(&mut self, i: usize, local: Trs) -> Trs {
+        self.local_mat[i] = local.to_affine();
+        self.mark_dirty(i);
+        std::mem::replace(&mut self.data[i].local, local)
+    }
+
+    /// Check that the arrays agree with each other (pre-order, lengths, index map). For tests.
+    pub fn check_invariants(&self) -> std::result::Result<(), String> {
+        let n = self.len();
+        let lens = [
+            self.data.len(),
+            self.parent.len(),
+            self.subtree_len.len(),
+            self.local_mat.len(),
+            self.world.len(),
+            self.index_of.len(),
+        ];
+        if lens.iter().any(|&l| l != n) {
+            return Err(format!("array lengths differ: {n} ids, {lens:?}"));
+        }
+        let mut expected_len = vec![1u32; n];
+        for i in (0..n).rev() {
+            if let Some(p) = self.parent_index_at(i) {
+                if p >= i {
+                    return Err(format!("parent index {p} not below child {i}"));
+                }
+                if i >= p + self.subtree_len_at(p) {
+                    return Err(format!("node {i} outside its parent's range"));
+                }
+                expected_len[p] += expected_len[i];
+            }
+        }
+        if expected_len != self.subtree_len {
+            return Err("subtree lengths are wrong".into());
+        }
+        for (i, id) in self.ids.iter().enumerate() {
+            if self.index_of.get(id) != Some(&(i as u32)) {
+                return Err(format!("index_of is wrong for {id}"));
+            }
+            if self.local_mat[i] != self.data[i].local.to_affine() {
+                return Err(format!("local matrix of {id} is stale"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Iterator over the pre-order indices of one node's children.
+pub struct ChildIndices<'a> {
+    subtree_len: &'a [u32],
+    next: usize,
+    end: usize,
+}
+
+impl Iterator for ChildIndices<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.next >= self.end {
+            return None;
+        }
+        let i = self.next;
+        self.next += self.subtree_len[i] as usize;
+        Some(i)
+    }
+}
