@@ -1,0 +1,192 @@
+//! Property tests of the core model: keep-world reparent, decomposition, dirty updates, setters.
+
+mod common;
+
+use common::*;
+use glam::{Affine2, Mat2, Vec2};
+use graft::math::{condition_number, decompose, decompose_like, max_abs_entry, normalize_degrees};
+use graft::{NodeData, NodeId, NodeSpec, Scene, Trs};
+use proptest::prelude::*;
+
+/// A scale component: magnitude 0.2…5, sometimes negative (a mirror).
+fn scale_component() -> impl Strategy<Value = f32> {
+    (0.2f32..5.0, prop::bool::weighted(0.2)).prop_map(|(m, neg)| if neg { -m } else { m })
+}
+
+fn trs() -> impl Strategy<Value = Trs> {
+    (
+        (-10.0f32..10.0, -10.0f32..10.0),
+        -180.0f32..180.0,
+        scale_component(),
+        prop_oneof![3 => 0.5f32..2.0, 1 => 0.04f32..25.0],
+        prop_oneof![3 => Just(0.0f32), 1 => -40.0f32..40.0],
+        prop::bool::weighted(0.2),
+    )
+        .prop_map(|((x, y), rotation, sx, ratio, skew, flip_y)| {
+            let sy = (sx.abs() * ratio).clamp(0.2, 5.0) * if flip_y { -1.0 } else { 1.0 };
+            Trs::new(Vec2::new(x, y), rotation, Vec2::new(sx, sy), skew)
+        })
+}
+
+/// A random forest of up to `max_nodes` nodes, at most 12 deep.
+fn hierarchy(max_nodes: usize) -> impl Strategy<Value = Scene> {
+    prop::collection::vec((any::<prop::sample::Index>(), prop::bool::weighted(0.1), trs()), 1..max_nodes).prop_map(|raw| {
+        let mut depth: Vec<usize> = Vec::new();
+        let mut parent_of: Vec<Option<usize>> = Vec::new();
+        let mut specs = Vec::new();
+        for (k, (pick, is_root, local)) in raw.into_iter().enumerate() {
+            let parent = if k == 0 || is_root {
+                None
+            } else {
+                // Climb to an ancestor shallow enough that the child is at most 12 deep.
+                let mut p = pick.index(k);
+                while depth[p] >= 11 {
+                    p = parent_of[p].unwrap_or(p);
+                }
+                Some(p)
+            };
+            parent_of.push(parent);
+            depth.push(parent.map_or(0, |p| depth[p] + 1));
+            specs.push(NodeSpec {
+                id: NodeId(k as u32),
+                parent: parent.map(|p| NodeId(p as u32)),
+                data: NodeData::named(format!("n{k}"), local),
+            });
+        }
+        Scene::from_specs(specs).expect("generated scene is valid")
+    })
+}
+
+fn all_worlds(scene: &Scene) -> Vec<(NodeId, Affine2)> {
+    scene.ids().iter().map(|&id| (id, scene.world(id).unwrap())).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, max_global_rejects: 4096, ..ProptestConfig::default() })]
+
+    /// (a) Keep-world reparent leaves every world matrix of the moved subtree where it was,
+    /// within 1e-4 of the matrix's largest entry. f32 loses digits in proportion to the
+    /// condition number, so cases whose world matrices have a condition number above 100
+    /// are rejected (the generator keeps most below that).
+    #[test]
+    fn keep_world_reparent_preserves_world_matrices(
+        mut scene in hierarchy(40),
+        node_pick in any::<prop::sample::Index>(),
+        parent_pick in any::<prop::sample::Index>(),
+        to_root in prop::bool::weighted(0.15),
+        index_pick in any::<prop::sample::Index>(),
+    ) {
+        prop_assume!(scene.ids().iter().all(|&id| condition_number(&scene.world(id).unwrap()) <= 100.0));
+        let node = scene.id_at(node_pick.index(scene.len()));
+        let outside: Vec<NodeId> = scene.ids().iter().copied()
+            .filter(|&c| !scene.is_ancestor_or_self(node, c).unwrap()).collect();
+        let parent = if to_root || outside.is_empty() { None } else { Some(*parent_pick.get(&outside)) };
+        let siblings = scene.children(parent).unwrap().into_iter().filter(|&c| c != node).count();
+        let index = index_pick.index(siblings + 1);
+        let moved: Vec<NodeId> = scene.ids().iter().copied().filter(|&c| scene.is_ancestor_or_self(node, c).unwrap()).collect();
+        let before = all_worlds(&scene);
+        scene.reparent(node, parent, Some(index), true).unwrap();
+        scene.update_world();
+        scene.check_invariants().unwrap();
+        prop_assert_eq!(scene.parent(node).unwrap(), parent);
+        prop_assert_eq!(scene.sibling_index(node).unwrap(), index);
+        for (id, old) in before {
+            let new = scene.world(id).unwrap();
+            let tol = 1e-4 * max_abs_entry(&old);
+            if moved.contains(&id) {
+                prop_assert!(near(&new, &old, tol), "node {}: {:?} became {:?}", id, old, new);
+            } else {
+                prop_assert_eq!(new, old, "node {} did not move and must be bit-identical", id);
+            }
+        }
+    }
+
+    /// (b) compose ∘ decompose gives the matrix back for invertible matrices, mirrors included,
+    /// both for the canonical form and for the form that keeps a flipped x flipped.
+    #[test]
+    fn decompose_then_compose_is_identity(
+        a in -5.0f32..5.0, b in -5.0f32..5.0, c in -5.0f32..5.0, d in -5.0f32..5.0,
+        tx in -100.0f32..100.0, ty in -100.0f32..100.0, flipped_hint in any::<bool>(),
+    ) {
+        let m = Affine2::from_mat2_translation(Mat2::from_cols(Vec2::new(a, b), Vec2::new(c, d)), Vec2::new(tx, ty));
+        prop_assume!(condition_number(&m) <= 1e3);
+        let hint = Trs::new(Vec2::ZERO, 0.0, Vec2::new(if flipped_hint { -1.0 } else { 1.0 }, 1.0), 0.0);
+        for t in [decompose(&m), decompose_like(&m, &hint)] {
+            let back = t.to_affine();
+            let tol = 1e-5 * max_abs_entry(&m).max(1.0);
+            prop_assert!(near(&back, &m, tol), "{:?} -> {:?} -> {:?}", m, t, back);
+            prop_assert!(t.skew > -180.0 && t.skew <= 180.0);
+        }
+        prop_assert_eq!(decompose_like(&m, &hint).scale.x < 0.0, flipped_hint);
+    }
+
+    /// (c) After any sequence of edits the incremental update equals a full recompute, bit for bit,
+    /// and the lazy getter agrees with the batch pass before it runs.
+    #[test]
+    fn dirty_update_equals_full_recompute(
+        mut scene in hierarchy(30),
+        edits in prop::collection::vec((0u8..7, any::<prop::sample::Index>(), any::<prop::sample::Index>(), trs(), any::<bool>()), 1..40),
+    ) {
+        for (kind, a, b, local, flag) in edits {
+            if scene.is_empty() {
+                scene.add_node(None, None, NodeData::named("fresh", local)).unwrap();
+                continue;
+            }
+            let node = scene.id_at(a.index(scene.len()));
+            let other = scene.id_at(b.index(scene.len()));
+            match kind {
+                0 | 1 => { scene.set_local(node, local).unwrap(); }
+                2 => { let _ = scene.reparent(node, Some(other), None, flag); }
+                3 => { let _ = scene.reparent(node, None, Some(0), flag); }
+                4 => { scene.add_node(Some(other), Some(0), NodeData::named("new", local)).unwrap(); }
+                5 => { if scene.len() > 1 { scene.remove_subtree(node).unwrap(); } }
+                _ => {
+                    if flag { scene.update_world(); } else {
+                        let n = scene.children(scene.parent(node).unwrap()).unwrap().len();
+                        scene.move_to_index(node, b.index(n)).unwrap();
+                    }
+                }
+            }
+            scene.check_invariants().unwrap();
+        }
+        let lazy = all_worlds(&scene);
+        scene.update_world();
+        let mut full = scene.clone();
+        full.mark_all_dirty();
+        prop_assert_eq!(full.update_world(), full.len());
+        for (i, (id, lazy_world)) in lazy.into_iter().enumerate() {
+            prop_assert_eq!(scene.cached_world_at(i), full.cached_world_at(i), "node {}", id);
+            prop_assert_eq!(lazy_world, full.cached_world_at(i), "lazy getter, node {}", id);
+        }
+    }
+
+    /// (d) A world setter followed by the getter returns what was set.
+    #[test]
+    fn world_setter_then_getter_round_trips(
+        scene in hierarchy(12),
+        pick in any::<prop::sample::Index>(),
+        x in -50.0f32..50.0, y in -50.0f32..50.0, rotation in -179.0f32..179.0,
+        sx in 0.3f32..4.0, sy in 0.3f32..4.0, skew in -45.0f32..45.0,
+    ) {
+        let mut scene = scene;
+        let node = scene.id_at(pick.index(scene.len()));
+        let parent_world = scene.parent_world(node).unwrap();
+        prop_assume!(condition_number(&parent_world) <= 100.0);
+        // The getter keeps a flipped x flipped: compare with the same convention.
+        let mut wanted = Trs::new(Vec2::new(x, y), rotation, Vec2::new(sx, sy), skew);
+        scene.set_world_trs(node, wanted).unwrap();
+        let got = scene.world_trs(node).unwrap();
+        if got.scale.x < 0.0 {
+            wanted = decompose_like(&wanted.to_affine(), &got);
+        }
+        let size = max_abs_entry(&wanted.to_affine()).max(1.0);
+        prop_assert!((got.position - wanted.position).abs().max_element() <= 1e-4 * size, "{:?} vs {:?}", got, wanted);
+        prop_assert!((got.scale - wanted.scale).abs().max_element() <= 1e-4 * size, "{:?} vs {:?}", got, wanted);
+        prop_assert!(normalize_degrees((got.rotation - wanted.rotation) as f64).abs() <= 1e-2, "{:?} vs {:?}", got, wanted);
+        prop_assert!(normalize_degrees((got.skew - wanted.skew) as f64).abs() <= 1e-2, "{:?} vs {:?}", got, wanted);
+        // And the position setter alone lands exactly where typed.
+        let target = Vec2::new(y, x);
+        scene.set_world_position(node, target).unwrap();
+        prop_assert!((scene.world(node).unwrap().translation - target).abs().max_element() <= 1e-4 * size);
+    }
+}
