@@ -1,1 +1,45 @@
-fn main() {}
+//! The `graft` binary: the editor when run without a subcommand, headless tools otherwise.
+
+use clap::Parser;
+use graft::cli::{Cli, run};
+use std::io::Write;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let Some(command) = cli.command else {
+        return open_editor(cli.file);
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let result = run(command, &mut out);
+    let flushed = out.flush();
+    match result {
+        Ok(()) => match flushed {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("graft: cannot write output: {e}");
+                ExitCode::from(1)
+            }
+        },
+        Err(failure) if failure.0.contains("Broken pipe") => ExitCode::SUCCESS,
+        Err(failure) => {
+            eprintln!("{}", failure.0);
+            ExitCode::from(1)
+        }
+    }
+}
+
+fn open_editor(file: Option<std::path::PathBuf>) -> ExitCode {
+    if let Some(path) = &file {
+        if let Err(e) = graft::file::load(path) {
+            eprintln!("{e}");
+            return ExitCode::from(1);
+        }
+    }
+    eprintln!(
+        "graft: the editor window is not built yet; use a subcommand (graft --help), e.g. `graft print scenes/sword.ron`"
+    );
+    ExitCode::from(2)
+}

@@ -30,7 +30,15 @@ fn trs() -> impl Strategy<Value = Trs> {
 
 /// A random forest of up to `max_nodes` nodes, at most 12 deep.
 fn hierarchy(max_nodes: usize) -> impl Strategy<Value = Scene> {
-    prop::collection::vec((any::<prop::sample::Index>(), prop::bool::weighted(0.1), trs()), 1..max_nodes).prop_map(|raw| {
+    prop::collection::vec(
+        (
+            any::<prop::sample::Index>(),
+            prop::bool::weighted(0.1),
+            trs(),
+        ),
+        1..max_nodes,
+    )
+    .prop_map(|raw| {
         let mut depth: Vec<usize> = Vec::new();
         let mut parent_of: Vec<Option<usize>> = Vec::new();
         let mut specs = Vec::new();
@@ -58,7 +66,11 @@ fn hierarchy(max_nodes: usize) -> impl Strategy<Value = Scene> {
 }
 
 fn all_worlds(scene: &Scene) -> Vec<(NodeId, Affine2)> {
-    scene.ids().iter().map(|&id| (id, scene.world(id).unwrap())).collect()
+    scene
+        .ids()
+        .iter()
+        .map(|&id| (id, scene.world(id).unwrap()))
+        .collect()
 }
 
 proptest! {

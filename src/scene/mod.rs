@@ -24,7 +24,7 @@ pub struct NodeId(pub u32);
 
 impl fmt::Display for NodeId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.0)
+        fmt::Display::fmt(&self.0, f)
     }
 }
 
@@ -196,6 +196,16 @@ impl Scene {
     /// The local matrix of the node at `i` (kept in step with its [`Trs`]).
     pub fn local_matrix_at(&self, i: usize) -> Affine2 {
         self.local_mat[i]
+    }
+
+    /// Parent indices in pre-order (`u32::MAX` for roots): the layout the update loop walks.
+    pub fn parent_indices(&self) -> &[u32] {
+        &self.parent
+    }
+
+    /// Local matrices in pre-order.
+    pub fn local_matrices(&self) -> &[Affine2] {
+        &self.local_mat
     }
 
     /// Pre-order indices of the children of `parent` (roots for `None`), in sibling order.

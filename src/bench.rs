@@ -1,0 +1,209 @@
+//! Propagation benchmarks shared by `graft bench` and the criterion benches: graft's dirty-range
+//! update against two baselines built from the same locals in the same run.
+
+use crate::generate::{GenShape, generate};
+use crate::math::Trs;
+use crate::scene::Scene;
+use glam::{Affine2, Vec2};
+use serde::Serialize;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Figures of one `graft bench propagate` run (nanoseconds).
+#[derive(Clone, Debug, Serialize)]
+pub struct PropagateReport {
+    /// Node count.
+    pub nodes: usize,
+    /// "wide" or "chain".
+    pub shape: String,
+    /// graft's full update (everything dirty), per node, median of the runs.
+    pub full_ns_per_node: f64,
+    /// The floor: a plain `world[i] = world[parent[i]] * local[i]` loop over glam arrays.
+    pub flat_ns_per_node: f64,
+    /// Seed 004's heap-allocated pointer tree with recursive `updateWorldTransform`.
+    pub naive_ns_per_node: f64,
+    /// One leaf edit plus the next update.
+    pub leaf_edit_ns: f64,
+    /// An update with nothing dirty.
+    pub clean_update_ns: f64,
+}
+
+/// The floor: one loop over pre-order arrays, no dirty bookkeeping at all.
+pub fn flat_update(parents: &[u32], locals: &[Affine2], world: &mut [Affine2]) {
+    for i in 0..locals.len() {
+        let p = parents[i];
+        world[i] = if p == u32::MAX {
+            locals[i]
+        } else {
+            world[p as usize] * locals[i]
+        };
+    }
+}
+
+/// A node of the naive baseline: every node its own heap allocation, children by pointer.
+pub struct NaiveNode {
+    local: Affine2,
+    /// The world matrix computed by the last update.
+    pub world: Affine2,
+    children: Vec<Box<NaiveNode>>,
+}
+
+/// The naive baseline tree (seed 004 §4), built from a scene's locals.
+pub struct NaiveTree {
+    roots: Vec<Box<NaiveNode>>,
+    deep: bool,
+}
+
+impl NaiveTree {
+    /// Build the pointer tree from the scene's local matrices (allocated in pre-order).
+    pub fn from_scene(scene: &Scene) -> Self {
+        let n = scene.len();
+        let mut boxes: Vec<Box<NaiveNode>> = (0..n)
+            .map(|i| {
+                Box::new(NaiveNode {
+                    local: scene.local_matrix_at(i),
+                    world: Affine2::IDENTITY,
+                    children: Vec::new(),
+                })
+            })
+            .collect();
+        let mut roots = Vec::new();
+        for i in (0..n).rev() {
+            let Some(node) = boxes.pop() else { break };
+            match scene.parent_index_at(i) {
+                Some(p) => boxes[p].children.push(node),
+                None => roots.push(node),
+            }
+        }
+        roots.reverse();
+        let mut stack: Vec<&mut NaiveNode> = roots.iter_mut().map(|b| &mut **b).collect();
+        while let Some(node) = stack.pop() {
+            node.children.reverse();
+            stack.extend(node.children.iter_mut().map(|b| &mut **b));
+        }
+        let mut depth = vec![0u32; n];
+        for i in 0..n {
+            depth[i] = scene.parent_index_at(i).map_or(0, |p| depth[p] + 1);
+        }
+        let deep = depth.iter().max().copied().unwrap_or(0) > 10_000;
+        Self { roots, deep }
+    }
+
+    /// Recompute every world matrix: recursive as in the seed, or with an explicit stack for
+    /// very deep trees (recursion would overflow the stack).
+    pub fn update(&mut self) {
+        if self.deep {
+            let mut stack: Vec<(&mut NaiveNode, Affine2)> = self
+                .roots
+                .iter_mut()
+                .map(|b| (&mut **b, Affine2::IDENTITY))
+                .collect();
+            while let Some((node, parent_world)) = stack.pop() {
+                let NaiveNode {
+                    local,
+                    world,
+                    children,
+                } = node;
+                *world = parent_world * *local;
+                let w = *world;
+                stack.extend(children.iter_mut().map(|c| (&mut **c, w)));
+            }
+        } else {
+            for root in &mut self.roots {
+                update_recursive(root, &Affine2::IDENTITY);
+            }
+        }
+    }
+}
+
+fn update_recursive(node: &mut NaiveNode, parent_world: &Affine2) {
+    node.world = *parent_world * node.local;
+    for child in &mut node.children {
+        update_recursive(child, &node.world);
+    }
+}
+
+impl Drop for NaiveTree {
+    /// Tear down without recursion (a million-deep chain would overflow the stack).
+    fn drop(&mut self) {
+        let mut stack = std::mem::take(&mut self.roots);
+        while let Some(mut node) = stack.pop() {
+            stack.append(&mut node.children);
+        }
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Measure graft's update, the flat floor and the naive tree on one generated scene.
+/// The three are interleaved `rounds` times and each figure is the median.
+pub fn propagate(shape: GenShape, nodes: usize, rounds: usize) -> PropagateReport {
+    let mut scene = generate(shape, nodes.max(1), 1);
+    let n = scene.len();
+    scene.update_world();
+    let parents = scene.parent_indices().to_vec();
+    let locals = scene.local_matrices().to_vec();
+    let mut flat_world = vec![Affine2::IDENTITY; n];
+    let mut naive = NaiveTree::from_scene(&scene);
+    let (mut full, mut flat, mut tree) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds.max(1) {
+        scene.mark_all_dirty();
+        let t = Instant::now();
+        black_box(scene.update_world());
+        full.push(t.elapsed().as_nanos() as f64 / n as f64);
+
+        let t = Instant::now();
+        flat_update(black_box(&parents), black_box(&locals), &mut flat_world);
+        black_box(&flat_world);
+        flat.push(t.elapsed().as_nanos() as f64 / n as f64);
+
+        let t = Instant::now();
+        naive.update();
+        black_box(&naive.roots);
+        tree.push(t.elapsed().as_nanos() as f64 / n as f64);
+    }
+    PropagateReport {
+        nodes: n,
+        shape: shape.to_string(),
+        full_ns_per_node: median(full),
+        flat_ns_per_node: median(flat),
+        naive_ns_per_node: median(tree),
+        leaf_edit_ns: leaf_edit_ns(&mut scene, 20_000),
+        clean_update_ns: clean_update_ns(&mut scene, 20_000),
+    }
+}
+
+/// Average time of one leaf edit plus the next update.
+pub fn leaf_edit_ns(scene: &mut Scene, iterations: usize) -> f64 {
+    scene.update_world();
+    let leaf_index = (0..scene.len())
+        .rev()
+        .find(|&i| scene.subtree_len_at(i) == 1)
+        .unwrap_or(0);
+    let leaf = scene.id_at(leaf_index);
+    let t = Instant::now();
+    for k in 0..iterations {
+        let local = Trs::new(
+            Vec2::new(k as f32 * 1e-3, 1.0),
+            (k % 360) as f32,
+            Vec2::ONE,
+            0.0,
+        );
+        let _ = black_box(scene.set_local(leaf, local));
+        black_box(scene.update_world());
+    }
+    t.elapsed().as_nanos() as f64 / iterations.max(1) as f64
+}
+
+/// Average time of an update with nothing dirty.
+pub fn clean_update_ns(scene: &mut Scene, iterations: usize) -> f64 {
+    scene.update_world();
+    let t = Instant::now();
+    for _ in 0..iterations {
+        black_box(black_box(&mut *scene).update_world());
+    }
+    t.elapsed().as_nanos() as f64 / iterations.max(1) as f64
+}

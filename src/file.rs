@@ -1,0 +1,364 @@
+//! The `.ron` scene format, version 1 (shared/scene-format.md): strict loading, canonical
+//! bit-exact saving, and atomic writes that keep the previous version as `NAME.ron.bak`.
+
+use crate::error::{Error, Result};
+use crate::math::Trs;
+use crate::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, NodeSpec, Scene, Shape};
+use glam::Vec2;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The only format version this graft reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// The most nodes a file may hold.
+pub const MAX_NODES: usize = 10_000_000;
+/// How deeply brackets may nest before the parser gives up (cleanly, without overflowing).
+const RECURSION_LIMIT: usize = 64;
+
+#[derive(Deserialize)]
+#[serde(rename = "Scene", deny_unknown_fields)]
+struct FileScene {
+    #[serde(default, deserialize_with = "present")]
+    format: Option<u32>,
+    #[serde(default, deserialize_with = "limited_nodes")]
+    nodes: Vec<FileNode>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename = "Node", deny_unknown_fields)]
+struct FileNode {
+    id: u32,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    parent: Option<u32>,
+    #[serde(default)]
+    position: (f32, f32),
+    #[serde(default)]
+    rotation: f32,
+    #[serde(default = "unit_scale")]
+    scale: (f32, f32),
+    #[serde(default)]
+    skew: f32,
+    #[serde(default)]
+    shape: FileShape,
+    #[serde(default = "default_color")]
+    color: (u8, u8, u8, u8),
+}
+
+fn unit_scale() -> (f32, f32) {
+    (1.0, 1.0)
+}
+
+fn default_color() -> (u8, u8, u8, u8) {
+    let [r, g, b, a] = DEFAULT_COLOR;
+    (r, g, b, a)
+}
+
+#[derive(Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields)]
+enum FileShape {
+    #[default]
+    None,
+    Rect {
+        size: (f32, f32),
+    },
+    Ellipse {
+        size: (f32, f32),
+    },
+    Sprite {
+        path: String,
+        #[serde(default = "unit_scale")]
+        size: (f32, f32),
+    },
+}
+
+/// A plain number in the file that may also be left out (`None` when missing).
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
+    u32::deserialize(deserializer).map(Some)
+}
+
+/// Deserialize the node list, refusing more than `MAX_NODES` before reading them all.
+fn limited_nodes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<FileNode>, D::Error> {
+    struct Limited;
+    impl<'de> Visitor<'de> for Limited {
+        type Value = Vec<FileNode>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "a list of at most {MAX_NODES} nodes")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let mut nodes = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+            while let Some(node) = seq.next_element()? {
+                if nodes.len() == node_limit() {
+                    return Err(de::Error::custom(format!(
+                        "more than {} nodes",
+                        node_limit()
+                    )));
+                }
+                nodes.push(node);
+            }
+            Ok(nodes)
+        }
+    }
+    deserializer.deserialize_seq(Limited)
+}
+
+thread_local! {
+    static NODE_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_NODES) };
+}
+
+fn node_limit() -> usize {
+    NODE_LIMIT.with(|l| l.get())
+}
+
+/// Parse with a lower node limit than [`MAX_NODES`] (tests of the limit use it).
+pub fn parse_with_node_limit(text: &str, path: &Path, limit: usize) -> Result<Scene> {
+    let old = NODE_LIMIT.with(|l| l.replace(limit));
+    let result = parse(text, path);
+    NODE_LIMIT.with(|l| l.set(old));
+    result
+}
+
+fn size_of(size: (f32, f32), id: u32) -> Result<Vec2> {
+    let v = Vec2::new(size.0, size.1);
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(Error::NotFinite {
+            node: NodeId(id),
+            field: "shape size",
+        })
+    }
+}
+
+impl FileNode {
+    fn into_spec(self) -> Result<NodeSpec> {
+        let shape = match self.shape {
+            FileShape::None => Shape::None,
+            FileShape::Rect { size } => Shape::Rect {
+                size: size_of(size, self.id)?,
+            },
+            FileShape::Ellipse { size } => Shape::Ellipse {
+                size: size_of(size, self.id)?,
+            },
+            FileShape::Sprite { path, size } => Shape::Sprite {
+                path,
+                size: size_of(size, self.id)?,
+            },
+        };
+        let (r, g, b, a) = self.color;
+        Ok(NodeSpec {
+            id: NodeId(self.id),
+            parent: self.parent.map(NodeId),
+            data: NodeData {
+                name: self.name,
+                local: Trs::new(
+                    Vec2::new(self.position.0, self.position.1),
+                    self.rotation,
+                    Vec2::new(self.scale.0, self.scale.1),
+                    self.skew,
+                ),
+                shape,
+                color: [r, g, b, a],
+            },
+        })
+    }
+}
+
+/// Parse scene text. Syntax errors carry `path:line:col`; rule violations name the node.
+/// On any error nothing is returned.
+pub fn parse(text: &str, path: &Path) -> Result<Scene> {
+    let options = ron::Options::default().with_recursion_limit(RECURSION_LIMIT);
+    let file: FileScene = options.from_str(text).map_err(|e| Error::Syntax {
+        path: path.to_path_buf(),
+        line: e.span.start.line,
+        col: e.span.start.col,
+        message: e.code.to_string(),
+    })?;
+    let invalid = |source: Error| Error::Invalid {
+        path: path.to_path_buf(),
+        source: Box::new(source),
+    };
+    match file.format {
+        None => {
+            return Err(invalid(Error::Format(format!(
+                "`format` is missing (this graft reads `format: {FORMAT_VERSION}`)"
+            ))));
+        }
+        Some(FORMAT_VERSION) => {}
+        Some(other) => {
+            return Err(invalid(Error::Format(format!(
+                "format {other} is not supported (this graft reads format {FORMAT_VERSION})"
+            ))));
+        }
+    }
+    let specs = file
+        .nodes
+        .into_iter()
+        .map(FileNode::into_spec)
+        .collect::<Result<Vec<_>>>()
+        .map_err(invalid)?;
+    Scene::from_specs(specs).map_err(invalid)
+}
+
+/// Read and parse a scene file.
+pub fn load(path: &Path) -> Result<Scene> {
+    let text = fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&text, path)
+}
+
+/// A float written so that it reads back bit-exact (shortest round-trip form, `-0.0` kept).
+fn float(v: f32) -> String {
+    format!("{v:?}")
+}
+
+fn pair(v: Vec2) -> String {
+    format!("({}, {})", float(v.x), float(v.y))
+}
+
+fn is_bits(v: f32, default: f32) -> bool {
+    v.to_bits() == default.to_bits()
+}
+
+fn is_vec_bits(v: Vec2, default: Vec2) -> bool {
+    is_bits(v.x, default.x) && is_bits(v.y, default.y)
+}
+
+fn quoted(s: &str) -> String {
+    // ron's own string escaping, so any name reads back as written.
+    ron::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+}
+
+fn shape_text(shape: &Shape) -> Option<String> {
+    match shape {
+        Shape::None => None,
+        Shape::Rect { size } => Some(format!("Rect(size: {})", pair(*size))),
+        Shape::Ellipse { size } => Some(format!("Ellipse(size: {})", pair(*size))),
+        Shape::Sprite { path, size } => Some(format!(
+            "Sprite(path: {}, size: {})",
+            quoted(path),
+            pair(*size)
+        )),
+    }
+}
+
+fn node_line(out: &mut String, id: NodeId, parent: Option<NodeId>, data: &NodeData) {
+    let local = &data.local;
+    let _ = write!(out, "        (id: {id}");
+    if !data.name.is_empty() {
+        let _ = write!(out, ", name: {}", quoted(&data.name));
+    }
+    if let Some(p) = parent {
+        let _ = write!(out, ", parent: Some({p})");
+    }
+    if !is_vec_bits(local.position, Vec2::ZERO) {
+        let _ = write!(out, ", position: {}", pair(local.position));
+    }
+    if !is_bits(local.rotation, 0.0) {
+        let _ = write!(out, ", rotation: {}", float(local.rotation));
+    }
+    if !is_vec_bits(local.scale, Vec2::ONE) {
+        let _ = write!(out, ", scale: {}", pair(local.scale));
+    }
+    if !is_bits(local.skew, 0.0) {
+        let _ = write!(out, ", skew: {}", float(local.skew));
+    }
+    if let Some(shape) = shape_text(&data.shape) {
+        let _ = write!(out, ", shape: {shape}");
+    }
+    if data.color != DEFAULT_COLOR {
+        let [r, g, b, a]: Color = data.color;
+        let _ = write!(out, ", color: ({r}, {g}, {b}, {a})");
+    }
+    out.push_str("),\n");
+}
+
+/// The canonical text of a scene: a comment header, pre-order, defaults omitted, stable key
+/// order, floats that read back bit-exact.
+pub fn to_ron_string(scene: &Scene) -> String {
+    let mut out = String::with_capacity(64 + scene.len() * 96);
+    out.push_str("// graft scene, format 1: nodes in pre-order, a parent before its children.\n");
+    out.push_str("// Fields equal to their default are omitted; rotation and skew are degrees.\n");
+    let _ = writeln!(out, "(\n    format: {FORMAT_VERSION},\n    nodes: [");
+    for i in 0..scene.len() {
+        let parent = scene.parent_index_at(i).map(|p| scene.id_at(p));
+        node_line(&mut out, scene.id_at(i), parent, scene.data_at(i));
+    }
+    out.push_str("    ],\n)\n");
+    out
+}
+
+/// Save a scene atomically in canonical form, keeping the previous file as `NAME.bak`.
+pub fn save(scene: &Scene, path: &Path) -> Result<()> {
+    let text = to_ron_string(scene);
+    atomic_write_with(path, |file| file.write_all(text.as_bytes()))
+}
+
+/// `PATH.bak`: where the previous version of a saved file is kept.
+pub fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".bak");
+    PathBuf::from(name)
+}
+
+/// Write a file atomically: `write` fills a temporary file in the same folder, which is
+/// flushed, synced and renamed over `path`. The previous file is kept as `PATH.bak`. If
+/// anything fails, the temporary file is removed and `path` is left exactly as it was.
+pub fn atomic_write_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
+    let io_err = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path.file_name().ok_or_else(|| {
+        io_err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a file name",
+        ))
+    })?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".tmp-{}", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let result = (|| -> io::Result<()> {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)?;
+        if let Ok(meta) = fs::metadata(path) {
+            let _ = file.set_permissions(meta.permissions());
+        }
+        {
+            let mut buffered = io::BufWriter::new(&mut file);
+            write(&mut buffered)?;
+            buffered.flush()?;
+        }
+        file.sync_all()?;
+        if path.exists() {
+            fs::copy(path, backup_path(path))?;
+        }
+        fs::rename(&tmp, path)?;
+        if let Ok(d) = fs::File::open(&dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map_err(io_err)
+}
