@@ -41,6 +41,7 @@ pub fn flat_update(parents: &[u32], locals: &[Affine2], world: &mut [Affine2]) {
 }
 
 /// A node of the naive baseline: every node its own heap allocation, children by pointer.
+#[allow(clippy::vec_box)] // the boxes are the point: seed 004's pointer tree, one allocation per node
 pub struct NaiveNode {
     local: Affine2,
     /// The world matrix computed by the last update.
@@ -49,6 +50,7 @@ pub struct NaiveNode {
 }
 
 /// The naive baseline tree (seed 004 §4), built from a scene's locals.
+#[allow(clippy::vec_box)]
 pub struct NaiveTree {
     roots: Vec<Box<NaiveNode>>,
     deep: bool,

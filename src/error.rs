@@ -58,7 +58,7 @@ pub enum Error {
     ParentCycle {
         /// The smallest id on the loop.
         node: NodeId,
-        /// The loop spelled out, e.g. "3 → 5 → 3".
+        /// The loop spelled out, e.g. "3 -> 5 -> 3".
         path: String,
     },
     /// A scene file with a syntax or type error at a known place.

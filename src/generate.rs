@@ -86,7 +86,7 @@ pub fn generate_specs(shape: GenShape, n: usize, seed: u64) -> Vec<NodeSpec> {
                 )
             }
             GenShape::Wide => {
-                let parent = wide[k];
+                let parent = wide.get(k).copied().flatten();
                 let local = if parent == Some(0) {
                     wide_child += 1;
                     let angle = 360.0 * wide_child as f32 / fan as f32;

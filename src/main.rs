@@ -31,15 +31,21 @@ fn main() -> ExitCode {
     }
 }
 
-fn open_editor(file: Option<std::path::PathBuf>) -> ExitCode {
-    if let Some(path) = &file {
-        if let Err(e) = graft::file::load(path) {
-            eprintln!("{e}");
-            return ExitCode::from(1);
-        }
-    }
+#[cfg(not(feature = "editor"))]
+fn open_editor(_file: Option<std::path::PathBuf>) -> ExitCode {
     eprintln!(
-        "graft: the editor window is not built yet; use a subcommand (graft --help), e.g. `graft print scenes/sword.ron`"
+        "graft was built without the `editor` feature: only the subcommands are available (graft --help)"
     );
     ExitCode::from(2)
+}
+
+#[cfg(feature = "editor")]
+fn open_editor(file: Option<std::path::PathBuf>) -> ExitCode {
+    match graft::app::run(file) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{message}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -385,14 +385,14 @@ fn bad_flat_lists_are_refused_with_the_node_named() {
     let err = Scene::from_specs(vec![spec(7, Some(12), "a", t)]).unwrap_err();
     assert_eq!(err.to_string(), "node 7: parent 12 does not exist");
     let err = Scene::from_specs(vec![spec(3, Some(3), "a", t)]).unwrap_err();
-    assert_eq!(err.to_string(), "node 3: parent cycle (3 → 3)");
+    assert_eq!(err.to_string(), "node 3: parent cycle (3 -> 3)");
     let err = Scene::from_specs(vec![
         spec(1, None, "r", t),
         spec(5, Some(3), "a", t),
         spec(3, Some(5), "b", t),
     ])
     .unwrap_err();
-    assert_eq!(err.to_string(), "node 3: parent cycle (3 → 5 → 3)");
+    assert_eq!(err.to_string(), "node 3: parent cycle (3 -> 5 -> 3)");
     let err = Scene::from_specs(vec![spec(
         2,
         None,

@@ -76,11 +76,11 @@ fn meaning_errors_name_the_node() {
     );
     rejected(
         "(format: 1, nodes: [(id: 3, parent: Some(3))])",
-        "test.ron: node 3: parent cycle (3 → 3)",
+        "test.ron: node 3: parent cycle (3 -> 3)",
     );
     rejected(
         "(format: 1, nodes: [(id: 1), (id: 2, parent: Some(4)), (id: 4, parent: Some(9)), (id: 9, parent: Some(2))])",
-        "test.ron: node 2: parent cycle (2 → 4 → 9 → 2)",
+        "test.ron: node 2: parent cycle (2 -> 4 -> 9 -> 2)",
     );
     rejected(
         "(format: 1, nodes: [(id: 5, rotation: NaN)])",

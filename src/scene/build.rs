@@ -181,6 +181,6 @@ fn cycle_error(specs: &[NodeSpec], parent_slot: &[usize], reached: &[usize]) -> 
     }
     Error::ParentCycle {
         node: walk.first().map_or(specs[first].id, |&k| specs[k].id),
-        path: ids.join(" → "),
+        path: ids.join(" -> "),
     }
 }

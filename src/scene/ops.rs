@@ -6,6 +6,9 @@ use crate::error::{Error, Result};
 use crate::math::{Trs, decompose_like, try_inverse};
 use glam::Affine2;
 
+/// Old pre-order index → new, after a block move.
+type IndexMap = Box<dyn Fn(usize) -> usize>;
+
 /// A subtree taken out of a scene (or copied from one), ready to be put back.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DetachedSubtree {
@@ -343,36 +346,35 @@ impl Scene {
 
     /// Move the block `[s, s + len)` so that it sits just before original position `dest`
     /// (outside the block), remapping every stored index. Returns the old → new index map.
-    fn move_block(&mut self, s: usize, len: usize, dest: usize) -> Box<dyn Fn(usize) -> usize> {
+    fn move_block(&mut self, s: usize, len: usize, dest: usize) -> IndexMap {
         let e = s + len;
         // The window is the part of the arrays that changes; rotating it left by `amount`
         // puts the block in its new place.
-        let (window, amount, map): (std::ops::Range<usize>, usize, Box<dyn Fn(usize) -> usize>) =
-            if dest < s {
-                let map = move |x: usize| {
-                    if (s..e).contains(&x) {
-                        x - s + dest
-                    } else if (dest..s).contains(&x) {
-                        x + len
-                    } else {
-                        x
-                    }
-                };
-                (dest..e, e - dest - len, Box::new(map))
-            } else if dest > e {
-                let map = move |x: usize| {
-                    if (s..e).contains(&x) {
-                        x - s + dest - len
-                    } else if (e..dest).contains(&x) {
-                        x - len
-                    } else {
-                        x
-                    }
-                };
-                (s..dest, len, Box::new(map))
-            } else {
-                return Box::new(|x| x);
+        let (window, amount, map): (std::ops::Range<usize>, usize, IndexMap) = if dest < s {
+            let map = move |x: usize| {
+                if (s..e).contains(&x) {
+                    x - s + dest
+                } else if (dest..s).contains(&x) {
+                    x + len
+                } else {
+                    x
+                }
             };
+            (dest..e, e - dest - len, Box::new(map))
+        } else if dest > e {
+            let map = move |x: usize| {
+                if (s..e).contains(&x) {
+                    x - s + dest - len
+                } else if (e..dest).contains(&x) {
+                    x - len
+                } else {
+                    x
+                }
+            };
+            (s..dest, len, Box::new(map))
+        } else {
+            return Box::new(|x| x);
+        };
         self.ids[window.clone()].rotate_left(amount);
         self.data[window.clone()].rotate_left(amount);
         self.parent[window.clone()].rotate_left(amount);

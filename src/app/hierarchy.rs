@@ -1,0 +1,389 @@
+//! The hierarchy panel: the tree in pre-order, selection, rename in place, a context menu and
+//! the "Keep world transform" toggle. Reads `&Scene`, returns intents.
+
+use super::Intent;
+use crate::math::Trs;
+use crate::scene::edit::Op;
+use crate::scene::{NodeData, NodeId, Scene, Shape};
+use egui::{Key, Modifiers};
+use glam::Vec2;
+use rustc_hash::FxHashSet;
+
+/// What the hierarchy remembers between frames.
+pub struct HierarchyState {
+    /// Nodes whose children are hidden.
+    pub collapsed: FxHashSet<NodeId>,
+    /// The node being renamed and the text typed so far.
+    pub renaming: Option<(NodeId, String)>,
+    focus_rename: bool,
+    /// Only nodes whose name contains this (and their ancestors) are shown.
+    pub filter: String,
+    /// Unity's worldPositionStays: reparenting keeps the world transform.
+    pub keep_world: bool,
+    /// The row Shift+click extends from.
+    anchor: Option<NodeId>,
+}
+
+impl Default for HierarchyState {
+    fn default() -> Self {
+        Self {
+            collapsed: FxHashSet::default(),
+            renaming: None,
+            focus_rename: false,
+            filter: String::new(),
+            keep_world: true,
+            anchor: None,
+        }
+    }
+}
+
+impl HierarchyState {
+    /// Begin renaming a node in place (F2).
+    pub fn start_rename(&mut self, id: NodeId, scene: &Scene) {
+        let name = scene.node(id).map(|d| d.name.clone()).unwrap_or_default();
+        self.renaming = Some((id, name));
+        self.focus_rename = true;
+    }
+}
+
+/// One visible row: pre-order index and depth.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Row {
+    /// Pre-order index in the scene.
+    pub index: usize,
+    /// Depth (roots are 0).
+    pub depth: usize,
+}
+
+/// The rows to show: pre-order, skipping collapsed subtrees, and with a filter only matching
+/// nodes and their ancestors. One pass over the scene, no recursion.
+pub fn visible_rows(scene: &Scene, collapsed: &FxHashSet<NodeId>, filter: &str) -> Vec<Row> {
+    let n = scene.len();
+    let filter = filter.trim().to_lowercase();
+    let keep: Option<Vec<bool>> = (!filter.is_empty()).then(|| {
+        let mut keep: Vec<bool> = (0..n)
+            .map(|i| scene.data_at(i).name.to_lowercase().contains(&filter))
+            .collect();
+        for i in (0..n).rev() {
+            if keep[i]
+                && let Some(p) = scene.parent_index_at(i)
+            {
+                keep[p] = true;
+            }
+        }
+        keep
+    });
+    let mut rows = Vec::new();
+    let mut depth_stack: Vec<usize> = Vec::new(); // end index of each open ancestor
+    let mut i = 0;
+    while i < n {
+        while depth_stack.last().is_some_and(|&end| i >= end) {
+            depth_stack.pop();
+        }
+        let len = scene.subtree_len_at(i);
+        if keep.as_ref().is_some_and(|k| !k[i]) {
+            i += len;
+            continue;
+        }
+        rows.push(Row {
+            index: i,
+            depth: depth_stack.len(),
+        });
+        // While filtering, everything that matches is shown even under collapsed nodes.
+        if keep.is_none() && len > 1 && collapsed.contains(&scene.id_at(i)) {
+            i += len;
+        } else {
+            depth_stack.push(i + len);
+            i += 1;
+        }
+    }
+    rows
+}
+
+fn icon(shape: &Shape) -> &'static str {
+    match shape {
+        Shape::None => "◎",
+        Shape::Rect { .. } => "⬛",
+        Shape::Ellipse { .. } => "⚫",
+        Shape::Sprite { .. } => "🖼",
+    }
+}
+
+/// A new node's data.
+fn new_node(name: &str) -> NodeData {
+    NodeData {
+        shape: Shape::Rect {
+            size: Vec2::new(1.0, 1.0),
+        },
+        ..NodeData::named(name, Trs::IDENTITY)
+    }
+}
+
+/// Draw the panel; returns what the person asked for.
+pub fn ui(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    selection: &[NodeId],
+    state: &mut HierarchyState,
+) -> Vec<Intent> {
+    let mut out = Vec::new();
+    ui.horizontal(|ui| {
+        ui.heading("Hierarchy");
+        if ui.button("✚").on_hover_text("Add a root node").clicked() {
+            let id = scene.next_id();
+            out.push(Intent::Perform {
+                label: "Add node".into(),
+                ops: vec![Op::Add {
+                    parent: None,
+                    index: None,
+                    data: new_node("node"),
+                }],
+                gesture: None,
+            });
+            out.push(Intent::Select(vec![id]));
+        }
+    });
+    ui.checkbox(&mut state.keep_world, "Keep world transform")
+        .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.");
+    ui.add(egui::TextEdit::singleline(&mut state.filter).hint_text("🔍 Filter by name"));
+    ui.separator();
+    let rows = visible_rows(scene, &state.collapsed, &state.filter);
+    keyboard_navigation(ui, scene, selection, &rows, state, &mut out);
+    let row_height = ui.spacing().interact_size.y;
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show_rows(ui, row_height, rows.len(), |ui, range| {
+            for row in &rows[range] {
+                row_ui(ui, scene, selection, state, &rows, *row, &mut out);
+            }
+        });
+    out
+}
+
+fn keyboard_navigation(
+    ui: &egui::Ui,
+    scene: &Scene,
+    selection: &[NodeId],
+    rows: &[Row],
+    state: &mut HierarchyState,
+    out: &mut Vec<Intent>,
+) {
+    if ui.ctx().text_edit_focused() || state.renaming.is_some() {
+        return;
+    }
+    let Some(&current) = selection.last() else {
+        return;
+    };
+    let Some(pos) = rows.iter().position(|r| scene.id_at(r.index) == current) else {
+        return;
+    };
+    let (up, down, left, right) = ui.input(|i| {
+        let plain = i.modifiers == Modifiers::NONE;
+        (
+            plain && i.key_pressed(Key::ArrowUp),
+            plain && i.key_pressed(Key::ArrowDown),
+            plain && i.key_pressed(Key::ArrowLeft),
+            plain && i.key_pressed(Key::ArrowRight),
+        )
+    });
+    let select = |k: usize, out: &mut Vec<Intent>| {
+        out.push(Intent::Select(vec![scene.id_at(rows[k].index)]))
+    };
+    if up && pos > 0 {
+        select(pos - 1, out);
+    }
+    if down && pos + 1 < rows.len() {
+        select(pos + 1, out);
+    }
+    let has_children = scene.subtree_len_at(rows[pos].index) > 1;
+    if right && has_children {
+        state.collapsed.remove(&current);
+    }
+    if left {
+        if has_children && !state.collapsed.contains(&current) {
+            state.collapsed.insert(current);
+        } else if let Some(p) = scene.parent_index_at(rows[pos].index) {
+            out.push(Intent::Select(vec![scene.id_at(p)]));
+        }
+    }
+}
+
+fn row_ui(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    selection: &[NodeId],
+    state: &mut HierarchyState,
+    rows: &[Row],
+    row: Row,
+    out: &mut Vec<Intent>,
+) {
+    let id = scene.id_at(row.index);
+    let data = scene.data_at(row.index);
+    let has_children = scene.subtree_len_at(row.index) > 1;
+    ui.horizontal(|ui| {
+        ui.add_space(row.depth as f32 * 14.0);
+        if has_children {
+            let open = !state.collapsed.contains(&id);
+            if ui.small_button(if open { "⏷" } else { "⏵" }).clicked() {
+                if open {
+                    state.collapsed.insert(id);
+                } else {
+                    state.collapsed.remove(&id);
+                }
+            }
+        } else {
+            ui.add_space(ui.spacing().interact_size.y);
+        }
+        ui.label(icon(&data.shape));
+        if let Some((renaming, text)) = &mut state.renaming
+            && *renaming == id
+        {
+            let edit = ui.add(egui::TextEdit::singleline(text).desired_width(140.0));
+            if state.focus_rename {
+                edit.request_focus();
+                state.focus_rename = false;
+            }
+            let cancel = ui.input(|i| i.key_pressed(Key::Escape));
+            if cancel {
+                state.renaming = None;
+            } else if edit.lost_focus() {
+                let name = text.clone();
+                state.renaming = None;
+                if name != data.name {
+                    out.push(Intent::Perform {
+                        label: format!("Rename {} to {name}", data.name),
+                        ops: vec![Op::Rename { node: id, name }],
+                        gesture: None,
+                    });
+                }
+            }
+            return;
+        }
+        let selected = selection.contains(&id);
+        let label = if data.name.is_empty() {
+            format!("({id})")
+        } else {
+            data.name.clone()
+        };
+        let response = ui.selectable_label(selected, label);
+        if response.double_clicked() {
+            state.start_rename(id, scene);
+        } else if response.clicked() {
+            let modifiers = ui.input(|i| i.modifiers);
+            if modifiers.command {
+                out.push(Intent::ToggleSelect(id));
+            } else if modifiers.shift
+                && let Some(anchor) = state.anchor
+            {
+                let a = rows.iter().position(|r| scene.id_at(r.index) == anchor);
+                let b = rows.iter().position(|r| r.index == row.index);
+                if let (Some(a), Some(b)) = (a, b) {
+                    let (lo, hi) = (a.min(b), a.max(b));
+                    out.push(Intent::Select(
+                        rows[lo..=hi].iter().map(|r| scene.id_at(r.index)).collect(),
+                    ));
+                }
+            } else {
+                out.push(Intent::Select(vec![id]));
+                state.anchor = Some(id);
+            }
+        }
+        response.context_menu(|ui| context_menu(ui, scene, selection, state, id, out));
+    });
+}
+
+fn context_menu(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    selection: &[NodeId],
+    state: &mut HierarchyState,
+    id: NodeId,
+    out: &mut Vec<Intent>,
+) {
+    let targets: Vec<NodeId> = if selection.contains(&id) {
+        selection.to_vec()
+    } else {
+        vec![id]
+    };
+    if !selection.contains(&id) {
+        out.push(Intent::Select(vec![id]));
+    }
+    let name = scene.node(id).map(|d| d.name.clone()).unwrap_or_default();
+    let parent = scene.parent(id).ok().flatten();
+    let index = scene.sibling_index(id).unwrap_or(0);
+    let fresh = scene.next_id();
+    if ui.button("Add child").clicked() {
+        out.push(Intent::Perform {
+            label: format!("Add child to {name}"),
+            ops: vec![Op::Add {
+                parent: Some(id),
+                index: None,
+                data: new_node("node"),
+            }],
+            gesture: None,
+        });
+        out.push(Intent::Select(vec![fresh]));
+        state.collapsed.remove(&id);
+    }
+    if ui.button("Add sibling").clicked() {
+        out.push(Intent::Perform {
+            label: format!("Add sibling to {name}"),
+            ops: vec![Op::Add {
+                parent,
+                index: Some(index + 1),
+                data: new_node("node"),
+            }],
+            gesture: None,
+        });
+        out.push(Intent::Select(vec![fresh]));
+    }
+    if ui.button("Create parent for selection").clicked() {
+        let mut ops = vec![Op::Add {
+            parent,
+            index: Some(index),
+            data: NodeData::named("group", Trs::IDENTITY),
+        }];
+        let mut sorted = targets.clone();
+        sorted.sort_by_key(|t| scene.index(*t).unwrap_or(usize::MAX));
+        ops.extend(sorted.iter().map(|&node| Op::Reparent {
+            node,
+            parent: Some(fresh),
+            index: None,
+            keep_world: true,
+        }));
+        out.push(Intent::Perform {
+            label: "Create parent".into(),
+            ops,
+            gesture: None,
+        });
+        out.push(Intent::Select(vec![fresh]));
+    }
+    if ui.button("Unparent (to root)").clicked() {
+        let ops = targets
+            .iter()
+            .map(|&node| Op::Reparent {
+                node,
+                parent: None,
+                index: None,
+                keep_world: state.keep_world,
+            })
+            .collect();
+        out.push(Intent::Perform {
+            label: format!("Unparent {name}"),
+            ops,
+            gesture: None,
+        });
+    }
+    ui.separator();
+    for (text, intent) in [
+        ("Rename (F2)", Intent::StartRename),
+        ("Duplicate (Ctrl+D)", Intent::Duplicate),
+        ("Copy (Ctrl+C)", Intent::Copy),
+        ("Paste as child (Ctrl+V)", Intent::Paste),
+        ("Delete (Del)", Intent::Delete),
+    ] {
+        if ui.button(text).clicked() {
+            out.push(intent);
+        }
+    }
+}

@@ -1,0 +1,112 @@
+//! An open scene: the scene, its undo history, and the file it belongs to. No egui.
+
+use crate::error::Result;
+use crate::file;
+use crate::scene::Scene;
+use crate::scene::edit::{History, Op};
+use std::path::{Path, PathBuf};
+
+/// The built-in sample shown when graft starts without a file (scenes/sword.ron).
+pub const SWORD_SCENE: &str = include_str!("../scenes/sword.ron");
+
+/// The scenes shipped in `scenes/`, by file name, for Help and the built-in start.
+pub const SAMPLE_SCENES: [&str; 5] = [
+    "sword.ron",
+    "shear.ron",
+    "tank.ron",
+    "solar.ron",
+    "flip.ron",
+];
+
+/// A scene being edited: the model, its history and where it is saved.
+#[derive(Debug)]
+pub struct Document {
+    /// The scene.
+    pub scene: Scene,
+    /// Undo / redo.
+    pub history: History,
+    /// The file, or None for "untitled".
+    pub path: Option<PathBuf>,
+}
+
+impl Document {
+    /// An untitled document holding `scene`, unmodified.
+    pub fn untitled(scene: Scene) -> Self {
+        Self {
+            scene,
+            history: History::new(),
+            path: None,
+        }
+    }
+
+    /// The built-in sword scene, untitled.
+    pub fn sample() -> Self {
+        Self::untitled(file::parse(SWORD_SCENE, Path::new("sword.ron")).unwrap_or_default())
+    }
+
+    /// Open a file (nothing changes anywhere if it is bad).
+    pub fn open(path: &Path) -> Result<Self> {
+        let scene = file::load(path)?;
+        Ok(Self {
+            scene,
+            history: History::new(),
+            path: Some(path.to_path_buf()),
+        })
+    }
+
+    /// Save to the document's file (Save As when untitled is the caller's job).
+    pub fn save_to(&mut self, path: &Path) -> Result<()> {
+        file::save(&self.scene, path)?;
+        self.path = Some(path.to_path_buf());
+        self.history.mark_clean();
+        Ok(())
+    }
+
+    /// True when there are changes not on disk.
+    pub fn is_modified(&self) -> bool {
+        !self.history.is_clean()
+    }
+
+    /// The file name, or "untitled".
+    pub fn display_name(&self) -> String {
+        self.path
+            .as_deref()
+            .and_then(|p| p.file_name())
+            .map_or_else(
+                || "untitled".to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            )
+    }
+
+    /// The window title: `name.ron — graft`, with `*` when modified.
+    pub fn title(&self) -> String {
+        let star = if self.is_modified() { "*" } else { "" };
+        format!("{}{star} — graft", self.display_name())
+    }
+
+    /// Perform ops as one undo step.
+    pub fn perform(&mut self, label: impl Into<String>, ops: Vec<Op>) -> Result<()> {
+        self.history.perform(&mut self.scene, label, ops)
+    }
+
+    /// Perform ops as part of a continuous gesture (merged into one undo step).
+    pub fn perform_gesture(
+        &mut self,
+        label: impl Into<String>,
+        ops: Vec<Op>,
+        gesture: u64,
+    ) -> Result<()> {
+        self.history
+            .perform_gesture(&mut self.scene, label, ops, Some(gesture))
+    }
+
+    /// Undo one step; returns its label.
+    pub fn undo(&mut self) -> Result<Option<String>> {
+        self.history.undo(&mut self.scene)
+    }
+
+    /// Redo one step; returns its label.
+    pub fn redo(&mut self) -> Result<Option<String>> {
+        self.history.redo(&mut self.scene)
+    }
+}

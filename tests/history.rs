@@ -1,0 +1,207 @@
+//! Undo/redo: random edit sequences undone all the way give the original scene exactly, redone
+//! all the way give the final scene exactly; refused steps change nothing; gestures merge.
+
+mod common;
+
+use common::*;
+use glam::Vec2;
+use graft::scene::edit::{History, Op};
+use graft::{NodeData, NodeId, Scene, Trs};
+use proptest::prelude::*;
+
+fn trs() -> impl Strategy<Value = Trs> {
+    (
+        (-5.0f32..5.0, -5.0f32..5.0),
+        -180.0f32..180.0,
+        (0.3f32..3.0, 0.3f32..3.0),
+        -30.0f32..30.0,
+    )
+        .prop_map(|((x, y), r, (sx, sy), k)| Trs::new(Vec2::new(x, y), r, Vec2::new(sx, sy), k))
+}
+
+/// An op on nodes picked by index (resolved against the scene at that moment).
+fn op_for(
+    scene: &Scene,
+    kind: u8,
+    a: prop::sample::Index,
+    b: prop::sample::Index,
+    t: Trs,
+    flag: bool,
+) -> Option<Op> {
+    if scene.is_empty() {
+        return Some(Op::Add {
+            parent: None,
+            index: None,
+            data: NodeData::named("first", t),
+        });
+    }
+    let node = scene.id_at(a.index(scene.len()));
+    let other = scene.id_at(b.index(scene.len()));
+    Some(match kind {
+        0 => Op::SetLocal { node, local: t },
+        1 => Op::SetWorld { node, world: t },
+        2 => Op::SetWorldPosition {
+            node,
+            position: t.position,
+        },
+        3 => Op::Rename {
+            node,
+            name: format!("n{}", t.rotation as i32),
+        },
+        4 => Op::Reparent {
+            node,
+            parent: if flag { None } else { Some(other) },
+            index: Some(0),
+            keep_world: flag,
+        },
+        5 => Op::Add {
+            parent: Some(other),
+            index: Some(0),
+            data: NodeData::named("added", t),
+        },
+        6 => Op::Remove { node },
+        7 => Op::SetAppearance {
+            node,
+            shape: graft::Shape::Ellipse { size: t.scale },
+            color: [1, 2, 3, 4],
+        },
+        _ => {
+            let mut copy = scene.copy_subtree(node).ok()?;
+            copy.renumber(NodeId(
+                scene.ids().iter().map(|i| i.0).max().unwrap_or(0) + 1,
+            ));
+            copy.index += 1;
+            Op::Insert { subtree: copy }
+        }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn undo_all_restores_the_original_and_redo_all_the_final(
+        steps in prop::collection::vec(prop::collection::vec((0u8..9, any::<prop::sample::Index>(), any::<prop::sample::Index>(), trs(), any::<bool>()), 1..4), 1..25),
+    ) {
+        let mut scene = sword_scene();
+        let original = scene.clone();
+        let mut history = History::new();
+        for step in steps {
+            // Several ops in one step: resolve each against the scene as it will be.
+            let mut ops = Vec::new();
+            let mut preview = scene.clone();
+            for (kind, a, b, t, flag) in step {
+                if let Some(op) = op_for(&preview, kind, a, b, t, flag) && op.clone().perform(&mut preview).is_ok() {
+                    ops.push(op);
+                }
+            }
+            let before = scene.clone();
+            match history.perform(&mut scene, "step", ops) {
+                Ok(()) => {}
+                Err(_) => prop_assert!(scene == before, "a refused step changed the scene"),
+            }
+            scene.check_invariants().unwrap();
+        }
+        let last = scene.clone();
+        let (labels, applied) = history.labels();
+        prop_assert_eq!(labels.len(), applied);
+        while history.undo(&mut scene).unwrap().is_some() {}
+        prop_assert!(scene == original, "undo all");
+        prop_assert!(history.is_clean());
+        while history.redo(&mut scene).unwrap().is_some() {}
+        prop_assert!(scene == last, "redo all");
+        // The cached world matrices follow too.
+        scene.update_world();
+        let mut fresh = last.clone();
+        fresh.mark_all_dirty();
+        fresh.update_world();
+        for i in 0..scene.len() {
+            prop_assert_eq!(scene.cached_world_at(i), fresh.cached_world_at(i));
+        }
+    }
+}
+
+#[test]
+fn a_refused_op_in_a_step_takes_back_the_ones_before_it() {
+    let mut scene = sword_scene();
+    let before = scene.clone();
+    let mut history = History::new();
+    let ops = vec![
+        Op::Rename {
+            node: NodeId(1),
+            name: "torso".into(),
+        },
+        Op::SetLocal {
+            node: NodeId(2),
+            local: Trs::IDENTITY,
+        },
+        Op::Reparent {
+            node: NodeId(2),
+            parent: Some(NodeId(4)),
+            index: None,
+            keep_world: true,
+        },
+    ];
+    let err = history.perform(&mut scene, "bad", ops).unwrap_err();
+    assert!(err.to_string().contains("descendant"), "{err}");
+    assert!(scene == before);
+    assert_eq!(history.labels().0.len(), 0);
+}
+
+#[test]
+fn gestures_merge_into_one_step_and_clean_mark_follows_saves() {
+    let mut scene = sword_scene();
+    let mut history = History::new();
+    for k in 0..10 {
+        let local = Trs::from_position(Vec2::new(k as f32, 0.0));
+        history
+            .perform_gesture(
+                &mut scene,
+                "Move arm",
+                vec![Op::SetLocal {
+                    node: NodeId(2),
+                    local,
+                }],
+                Some(7),
+            )
+            .unwrap();
+    }
+    history.end_gesture();
+    history
+        .perform_gesture(
+            &mut scene,
+            "Move arm",
+            vec![Op::SetLocal {
+                node: NodeId(2),
+                local: Trs::IDENTITY,
+            }],
+            Some(7),
+        )
+        .unwrap();
+    assert_eq!(history.labels().0, vec!["Move arm", "Move arm"]);
+    assert!(!history.is_clean());
+    history.mark_clean();
+    assert!(history.is_clean());
+    history.undo(&mut scene).unwrap();
+    assert!(!history.is_clean());
+    history.redo(&mut scene).unwrap();
+    assert!(history.is_clean(), "back at the saved step");
+    history.undo(&mut scene).unwrap();
+    history.undo(&mut scene).unwrap();
+    assert!(scene == sword_scene(), "one undo per gesture");
+    history
+        .perform(
+            &mut scene,
+            "Rename",
+            vec![Op::Rename {
+                node: NodeId(1),
+                name: "x".into(),
+            }],
+        )
+        .unwrap();
+    history.jump_to(&mut scene, 0).unwrap();
+    assert!(
+        !history.is_clean(),
+        "the saved state is no longer reachable"
+    );
+}

@@ -1,0 +1,242 @@
+//! The whole app driven through egui_kittest: real clicks and keys, a fake file dialog,
+//! assertions on the app's state and on the files on disk.
+
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use graft::NodeId;
+use graft::app::GraftApp;
+use graft::app::dialogs::{DialogOutcome, FakeDialogs};
+use std::path::{Path, PathBuf};
+
+fn app_on(path: Option<PathBuf>, fake: &FakeDialogs) -> Harness<'static, GraftApp> {
+    let fake = fake.clone();
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| GraftApp::new(cc, path, Box::new(fake)));
+    harness.run_steps(3);
+    harness
+}
+
+fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::copy(Path::new("scenes").join(name), &path).unwrap();
+    (dir, path)
+}
+
+fn name_of(h: &Harness<GraftApp>, id: u32) -> String {
+    h.state().doc.scene.node(NodeId(id)).unwrap().name.clone()
+}
+
+fn rename(h: &mut Harness<GraftApp>, from: &str, to: &str) {
+    h.get_by_label(from).click();
+    h.run_steps(2);
+    h.key_press(Key::F2);
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(1);
+    h.event(egui::Event::Text(to.to_string()));
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+}
+
+#[test]
+fn edit_undo_redo_save_round_trip_with_the_star() {
+    let (_dir, path) = scratch("sword.ron");
+    let fake = FakeDialogs::default();
+    let mut h = app_on(Some(path.clone()), &fake);
+    assert_eq!(h.state().doc.title(), "sword.ron — graft");
+    rename(&mut h, "arm", "shoulder");
+    assert_eq!(name_of(&h, 2), "shoulder");
+    assert_eq!(h.state().doc.title(), "sword.ron* — graft");
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(name_of(&h, 2), "arm");
+    assert!(
+        !h.state().doc.is_modified(),
+        "undo back to the opened state clears the star"
+    );
+
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    h.run_steps(2);
+    assert_eq!(name_of(&h, 2), "shoulder");
+    assert!(h.state().doc.is_modified());
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(2);
+    assert!(!h.state().doc.is_modified());
+    let on_disk = graft::file::load(&path).unwrap();
+    assert_eq!(on_disk.node(NodeId(2)).unwrap().name, "shoulder");
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert!(
+        h.state().doc.is_modified(),
+        "undoing past the save brings the star back"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    h.run_steps(2);
+    assert!(!h.state().doc.is_modified());
+}
+
+#[test]
+fn delete_and_duplicate_are_undoable() {
+    let fake = FakeDialogs::default();
+    let mut h = app_on(None, &fake);
+    let start = h.state().doc.scene.clone();
+    h.get_by_label("hand").click();
+    h.run_steps(2);
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    assert!(!h.state().doc.scene.contains(NodeId(3)));
+    assert!(
+        !h.state().doc.scene.contains(NodeId(4)),
+        "the subtree goes with it"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert!(h.state().doc.scene == start);
+    h.get_by_label("arm").click();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::D);
+    h.run_steps(2);
+    assert_eq!(h.state().doc.scene.len(), start.len() + 3);
+    assert_eq!(h.state().selection.len(), 1);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert!(h.state().doc.scene == start);
+}
+
+#[test]
+fn unsaved_changes_prompt_on_new_cancel_keeps_everything_discard_goes_on() {
+    let fake = FakeDialogs::default();
+    let mut h = app_on(None, &fake);
+    rename(&mut h, "sword", "blade");
+    let edited = h.state().doc.scene.clone();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run_steps(2);
+    assert!(
+        h.query_by_label("Unsaved changes").is_some(),
+        "the prompt is shown"
+    );
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert!(h.query_by_label("Unsaved changes").is_none());
+    assert!(h.state().doc.scene == edited);
+    assert!(h.state().doc.is_modified());
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run_steps(2);
+    h.get_by_label("Discard").click();
+    h.run_steps(2);
+    assert!(h.state().doc.scene.is_empty());
+    assert!(!h.state().doc.is_modified());
+}
+
+#[test]
+fn closing_with_unsaved_changes_is_cancelled_then_asks() {
+    let fake = FakeDialogs::default();
+    let mut h = app_on(None, &fake);
+    rename(&mut h, "hand", "fist");
+    h.input_mut()
+        .viewports
+        .entry(egui::ViewportId::ROOT)
+        .or_default()
+        .events
+        .push(egui::ViewportEvent::Close);
+    h.step();
+    let cancelled = h
+        .output()
+        .viewport_output
+        .get(&egui::ViewportId::ROOT)
+        .is_some_and(|v| v.commands.contains(&egui::ViewportCommand::CancelClose));
+    assert!(cancelled, "close is cancelled in the same frame");
+    h.run_steps(2);
+    assert!(h.query_by_label("Unsaved changes").is_some());
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert_eq!(name_of(&h, 3), "fist");
+    assert!(!h.state().quit_requested);
+
+    // Save from the prompt: untitled, so the (fake) dialog asks where; then the window closes.
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("kept.ron");
+    fake.push(DialogOutcome::Picked(target.clone()));
+    h.state_mut().apply(graft::app::Intent::Quit);
+    h.run_steps(2);
+    h.get_by_label("Save").click();
+    h.run_steps(3);
+    assert!(h.state().quit_requested);
+    assert_eq!(
+        graft::file::load(&target)
+            .unwrap()
+            .node(NodeId(3))
+            .unwrap()
+            .name,
+        "fist"
+    );
+}
+
+#[test]
+fn a_bad_file_shows_its_place_and_the_old_scene_stays() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(&bad, "(\n  format: 1,\n  nodes: [(id: 1 name: \"x\")],\n)").unwrap();
+    let fake = FakeDialogs::new([DialogOutcome::Picked(bad.clone())]);
+    let mut h = app_on(None, &fake);
+    let before = h.state().doc.scene.clone();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run_steps(3);
+    let message = h.state().last_message().unwrap().clone();
+    assert!(message.is_error);
+    assert!(message.text.contains("bad.ron:3:"), "{}", message.text);
+    assert!(
+        h.query_all_by_label_contains("bad.ron:3:").count() >= 2,
+        "shown in the error window and the status bar"
+    );
+    assert!(h.state().doc.scene == before);
+    assert_eq!(h.state().doc.path, None);
+}
+
+#[test]
+fn a_failing_save_says_why_and_keeps_the_star() {
+    let fake = FakeDialogs::default();
+    let mut h = app_on(None, &fake);
+    rename(&mut h, "body", "torso");
+    let dir = tempfile::tempdir().unwrap();
+    fake.push(DialogOutcome::Picked(
+        dir.path().join("missing-folder").join("x.ron"),
+    ));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    h.run_steps(3);
+    assert_eq!(fake.requests().len(), 1, "untitled: Save asks where");
+    assert!(h.state().doc.is_modified());
+    assert!(
+        h.state()
+            .last_message()
+            .unwrap()
+            .text
+            .contains("Could not save")
+    );
+    assert!(h.query_all_by_label_contains("Could not save").count() >= 2);
+}
+
+#[test]
+fn without_a_native_dialog_a_path_field_opens_files() {
+    let fake = FakeDialogs::new([DialogOutcome::Unavailable]);
+    let mut h = app_on(None, &fake);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::O);
+    h.run_steps(3);
+    assert!(h.query_by_label("Open scene: type a path").is_some());
+    let path = std::fs::canonicalize("scenes/shear.ron").unwrap();
+    h.event(egui::Event::Text(path.to_str().unwrap().to_string()));
+    h.run_steps(1);
+    h.get_by_label("OK").click();
+    h.run_steps(3);
+    assert_eq!(h.state().doc.path.as_deref(), Some(path.as_path()));
+    assert_eq!(h.state().doc.scene.len(), 4);
+    assert_eq!(h.state().recent.first(), Some(&path));
+}
