@@ -413,3 +413,19 @@ fn bad_flat_lists_are_refused_with_the_node_named() {
         vec![NodeId(2), NodeId(3)]
     );
 }
+
+#[test]
+fn malformed_detached_subtrees_are_refused() {
+    let mut scene = sword_scene();
+    let mut bad = scene.copy_subtree(ARM).unwrap();
+    bad.renumber(NodeId(100));
+    bad.parents[1] = 2; // a parent after its child
+    let before = scene.clone();
+    assert!(matches!(
+        scene.insert_subtree(bad.clone()),
+        Err(Error::Format(_))
+    ));
+    bad.parents = vec![];
+    assert!(scene.insert_subtree(bad).is_err());
+    assert_eq!(scene, before);
+}

@@ -301,21 +301,15 @@ impl Edit {
         }
     }
 
+    /// True when a later edit of the same gesture can be folded into this one.
+    fn can_absorb(&self, later: &Edit) -> bool {
+        matches!((self, later), (Edit::SetLocal { node, .. }, Edit::SetLocal { node: n2, .. }) if node == n2)
+    }
+
     /// Fold a later edit of the same gesture into this one (keeps the first `before`).
-    fn absorb(&mut self, later: &Edit) -> bool {
-        match (self, later) {
-            (
-                Edit::SetLocal { node, after, .. },
-                Edit::SetLocal {
-                    node: n2,
-                    after: a2,
-                    ..
-                },
-            ) if node == n2 => {
-                *after = *a2;
-                true
-            }
-            _ => false,
+    fn absorb(&mut self, later: &Edit) {
+        if let (Edit::SetLocal { after, .. }, Edit::SetLocal { after: a2, .. }) = (self, later) {
+            *after = *a2;
         }
     }
 }
@@ -404,18 +398,14 @@ impl History {
             && step.edits.len() == last.edits.len()
             && last
                 .edits
-                .iter_mut()
+                .iter()
                 .zip(&step.edits)
-                .all(|(a, b)| a.node() == b.node())
+                .all(|(a, b)| a.can_absorb(b))
         {
-            let merged = last
-                .edits
-                .iter_mut()
-                .zip(&step.edits)
-                .all(|(a, b)| a.absorb(b));
-            if merged {
-                return;
+            for (a, b) in last.edits.iter_mut().zip(&step.edits) {
+                a.absorb(b);
             }
+            return;
         }
         self.done.push(step);
     }

@@ -156,6 +156,22 @@ impl Scene {
     }
 
     fn insert_at(&mut self, subtree: DetachedSubtree, index: Option<usize>) -> Result<()> {
+        let n = subtree.ids.len();
+        let well_formed = n > 0
+            && subtree.data.len() == n
+            && subtree.parents.len() == n
+            && subtree.parents[0] == NO_PARENT
+            && subtree
+                .parents
+                .iter()
+                .enumerate()
+                .skip(1)
+                .all(|(k, &p)| (p as usize) < k);
+        if !well_formed {
+            return Err(Error::Format(
+                "malformed subtree: parents must come before their children".into(),
+            ));
+        }
         let p = subtree.parent.map(|id| self.index(id)).transpose()?;
         let mut seen = rustc_hash::FxHashSet::default();
         for (id, data) in subtree.ids.iter().zip(&subtree.data) {
