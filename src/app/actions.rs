@@ -71,6 +71,7 @@ impl GraftApp {
                 let ids = self.selection.clone();
                 self.viewport.frame(&self.doc.scene, &ids);
             }
+            Intent::Refused(message) => self.error(message),
             Intent::FrameAll => {
                 let ids = self.doc.scene.ids().to_vec();
                 self.viewport.frame(&self.doc.scene, &ids);

@@ -22,6 +22,8 @@ pub struct HierarchyState {
     pub keep_world: bool,
     /// The row Shift+click extends from.
     anchor: Option<NodeId>,
+    /// Where the current drag would drop, and whether that is allowed.
+    pub hover_drop: Option<(DropZone, bool)>,
 }
 
 impl Default for HierarchyState {
@@ -33,6 +35,7 @@ impl Default for HierarchyState {
             filter: String::new(),
             keep_world: true,
             anchor: None,
+            hover_drop: None,
         }
     }
 }
@@ -150,13 +153,33 @@ pub fn ui(
     let rows = visible_rows(scene, &state.collapsed, &state.filter);
     keyboard_navigation(ui, scene, selection, &rows, state, &mut out);
     let row_height = ui.spacing().interact_size.y;
-    egui::ScrollArea::vertical()
+    state.hover_drop = None;
+    let scroll = egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show_rows(ui, row_height, rows.len(), |ui, range| {
             for row in &rows[range] {
                 row_ui(ui, scene, selection, state, &rows, *row, &mut out);
             }
         });
+    // Dropping on empty space below the rows makes the dragged nodes roots.
+    if let Some(dragged) = egui::DragAndDrop::payload::<DraggedNodes>(ui.ctx())
+        && state.hover_drop.is_none()
+        && ui
+            .ctx()
+            .pointer_latest_pos()
+            .is_some_and(|p| scroll.inner_rect.contains(p))
+    {
+        let keep_world = state.keep_world != ui.input(|i| i.modifiers.shift);
+        let result = drop_ops(scene, &dragged.0, DropZone::Root, keep_world);
+        let stroke = egui::Stroke::new(1.5, ui.visuals().selection.stroke.color);
+        ui.painter()
+            .rect_stroke(scroll.inner_rect, 2.0, stroke, egui::StrokeKind::Inside);
+        state.hover_drop = Some((DropZone::Root, result.is_ok()));
+        if ui.input(|i| i.pointer.any_released()) {
+            egui::DragAndDrop::clear_payload(ui.ctx());
+            push_drop(scene, &dragged.0, result, keep_world, &mut out);
+        }
+    }
     out
 }
 
@@ -208,6 +231,106 @@ fn keyboard_navigation(
     }
 }
 
+/// Where a drop would put the dragged nodes, relative to the row under the pointer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropZone {
+    /// Before the row, as its sibling (upper edge).
+    Before(NodeId),
+    /// After the row, as its sibling (lower edge).
+    After(NodeId),
+    /// Inside the row, as its last child (middle).
+    Into(NodeId),
+    /// Empty space: roots.
+    Root,
+}
+
+/// The nodes being dragged in the hierarchy (topmost selected nodes, pre-order).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DraggedNodes(pub Vec<NodeId>);
+
+/// Selected nodes whose ancestors are not also selected, in pre-order.
+pub fn topmost(scene: &Scene, ids: &[NodeId]) -> Vec<NodeId> {
+    let mut roots: Vec<NodeId> = ids
+        .iter()
+        .copied()
+        .filter(|&id| {
+            scene.contains(id)
+                && !ids
+                    .iter()
+                    .any(|&o| o != id && scene.is_ancestor_or_self(o, id).unwrap_or(false))
+        })
+        .collect();
+    roots.sort_by_key(|id| scene.index(*id).unwrap_or(usize::MAX));
+    roots.dedup();
+    roots
+}
+
+/// The zone of a row for a pointer at `y`: the upper and lower quarters are before/after.
+pub fn zone_for(row_rect: egui::Rect, y: f32, id: NodeId) -> DropZone {
+    let t = (y - row_rect.top()) / row_rect.height().max(1.0);
+    if t < 0.25 {
+        DropZone::Before(id)
+    } else if t > 0.75 {
+        DropZone::After(id)
+    } else {
+        DropZone::Into(id)
+    }
+}
+
+/// The reparent ops that a drop performs, or an error message when it is refused (a node onto
+/// itself or its own descendant). Dragged nodes keep their order.
+pub fn drop_ops(
+    scene: &Scene,
+    dragged: &[NodeId],
+    zone: DropZone,
+    keep_world: bool,
+) -> Result<Vec<Op>, String> {
+    let target = match zone {
+        DropZone::Before(t) | DropZone::After(t) | DropZone::Into(t) => Some(t),
+        DropZone::Root => None,
+    };
+    if target.is_some_and(|t| dragged.contains(&t)) {
+        return Err(String::new()); // back onto itself: refused quietly
+    }
+    if let Some(t) = target
+        && let Some(&d) = dragged
+            .iter()
+            .find(|&&d| scene.is_ancestor_or_self(d, t).unwrap_or(false))
+    {
+        let name = scene.node(d).map(|n| n.name.clone()).unwrap_or_default();
+        return Err(format!(
+            "Cannot drop {name} onto itself or its own descendant"
+        ));
+    }
+    let (parent, first_index) = match zone {
+        DropZone::Root => (None, None),
+        DropZone::Into(t) => (Some(t), None),
+        DropZone::Before(t) | DropZone::After(t) => {
+            let parent = scene.parent(t).map_err(|e| e.to_string())?;
+            let siblings = scene.children(parent).map_err(|e| e.to_string())?;
+            let before = siblings
+                .iter()
+                .take_while(|&&s| s != t)
+                .filter(|s| !dragged.contains(s))
+                .count();
+            (
+                parent,
+                Some(before + usize::from(matches!(zone, DropZone::After(_)))),
+            )
+        }
+    };
+    Ok(dragged
+        .iter()
+        .enumerate()
+        .map(|(k, &node)| Op::Reparent {
+            node,
+            parent,
+            index: first_index.map(|i| i + k),
+            keep_world,
+        })
+        .collect())
+}
+
 fn row_ui(
     ui: &mut egui::Ui,
     scene: &Scene,
@@ -220,76 +343,215 @@ fn row_ui(
     let id = scene.id_at(row.index);
     let data = scene.data_at(row.index);
     let has_children = scene.subtree_len_at(row.index) > 1;
-    ui.horizontal(|ui| {
-        ui.add_space(row.depth as f32 * 14.0);
-        if has_children {
-            let open = !state.collapsed.contains(&id);
-            if ui.small_button(if open { "⏷" } else { "⏵" }).clicked() {
-                if open {
-                    state.collapsed.insert(id);
-                } else {
-                    state.collapsed.remove(&id);
-                }
-            }
-        } else {
-            ui.add_space(ui.spacing().interact_size.y);
-        }
-        ui.label(icon(&data.shape));
-        if let Some((renaming, text)) = &mut state.renaming
-            && *renaming == id
-        {
-            let edit = ui.add(egui::TextEdit::singleline(text).desired_width(140.0));
-            if state.focus_rename {
-                edit.request_focus();
-                state.focus_rename = false;
-            }
-            let cancel = ui.input(|i| i.key_pressed(Key::Escape));
-            if cancel {
-                state.renaming = None;
-            } else if edit.lost_focus() {
-                let name = text.clone();
-                state.renaming = None;
-                if name != data.name {
-                    out.push(Intent::Perform {
-                        label: format!("Rename {} to {name}", data.name),
-                        ops: vec![Op::Rename { node: id, name }],
-                        gesture: None,
-                    });
-                }
-            }
-            return;
-        }
-        let selected = selection.contains(&id);
-        let label = if data.name.is_empty() {
-            format!("({id})")
-        } else {
-            data.name.clone()
-        };
-        let response = ui.selectable_label(selected, label);
-        if response.double_clicked() {
-            state.start_rename(id, scene);
-        } else if response.clicked() {
-            let modifiers = ui.input(|i| i.modifiers);
-            if modifiers.command {
-                out.push(Intent::ToggleSelect(id));
-            } else if modifiers.shift
-                && let Some(anchor) = state.anchor
-            {
-                let a = rows.iter().position(|r| scene.id_at(r.index) == anchor);
-                let b = rows.iter().position(|r| r.index == row.index);
-                if let (Some(a), Some(b)) = (a, b) {
-                    let (lo, hi) = (a.min(b), a.max(b));
-                    out.push(Intent::Select(
-                        rows[lo..=hi].iter().map(|r| scene.id_at(r.index)).collect(),
-                    ));
-                }
+    let height = ui.spacing().interact_size.y;
+    let (rect, response) = ui.allocate_exact_size(
+        egui::vec2(ui.available_width(), height),
+        egui::Sense::click_and_drag(),
+    );
+    let selected = selection.contains(&id);
+    let label = if data.name.is_empty() {
+        format!("({id})")
+    } else {
+        data.name.clone()
+    };
+    response.widget_info(|| egui::WidgetInfo::selected(egui::Role::Tab, true, selected, &label));
+    let visuals = ui.visuals().clone();
+    let painter = ui.painter_at(rect);
+    if selected {
+        painter.rect_filled(rect, 2.0, visuals.selection.bg_fill);
+    } else if response.hovered() {
+        painter.rect_filled(rect, 2.0, visuals.widgets.hovered.weak_bg_fill);
+    }
+    let x = rect.left() + 4.0 + row.depth as f32 * 14.0;
+    let text_color = if selected {
+        visuals.selection.stroke.color
+    } else {
+        visuals.text_color()
+    };
+    let font = egui::TextStyle::Button.resolve(ui.style());
+    if has_children {
+        let arrow_rect =
+            egui::Rect::from_min_size(egui::pos2(x, rect.top()), egui::vec2(height, height));
+        let arrow = ui.interact(
+            arrow_rect,
+            ui.scope_id().with(("expand", id)),
+            egui::Sense::click(),
+        );
+        let open = !state.collapsed.contains(&id);
+        painter.text(
+            arrow_rect.center(),
+            egui::Align2::CENTER_CENTER,
+            if open { "⏷" } else { "⏵" },
+            font.clone(),
+            text_color,
+        );
+        if arrow.clicked() {
+            if open {
+                state.collapsed.insert(id);
             } else {
-                out.push(Intent::Select(vec![id]));
-                state.anchor = Some(id);
+                state.collapsed.remove(&id);
             }
         }
-        response.context_menu(|ui| context_menu(ui, scene, selection, state, id, out));
-    });
+    }
+    let icon_pos = egui::pos2(x + height, rect.center().y);
+    painter.text(
+        icon_pos,
+        egui::Align2::LEFT_CENTER,
+        icon(&data.shape),
+        font.clone(),
+        text_color,
+    );
+    let text_rect = egui::Rect::from_min_max(egui::pos2(icon_pos.x + 20.0, rect.top()), rect.max);
+    if let Some((renaming, text)) = &mut state.renaming
+        && *renaming == id
+    {
+        let edit = ui.put(text_rect, egui::TextEdit::singleline(text));
+        if state.focus_rename {
+            edit.request_focus();
+            state.focus_rename = false;
+        }
+        if ui.input(|i| i.key_pressed(Key::Escape)) {
+            state.renaming = None;
+        } else if edit.lost_focus() {
+            let name = text.clone();
+            state.renaming = None;
+            if name != data.name {
+                out.push(Intent::Perform {
+                    label: format!("Rename {} to {name}", data.name),
+                    ops: vec![Op::Rename { node: id, name }],
+                    gesture: None,
+                });
+            }
+        }
+        return;
+    }
+    painter.text(
+        text_rect.left_center(),
+        egui::Align2::LEFT_CENTER,
+        &label,
+        font,
+        text_color,
+    );
+    if response.double_clicked() {
+        state.start_rename(id, scene);
+    } else if response.clicked() {
+        click(ui, scene, state, rows, row, id, out);
+    }
+    if response.drag_started() {
+        let dragged = if selected {
+            topmost(scene, selection)
+        } else {
+            vec![id]
+        };
+        if !selected {
+            out.push(Intent::Select(vec![id]));
+        }
+        egui::DragAndDrop::set_payload(ui.ctx(), DraggedNodes(dragged));
+    }
+    drop_target(ui, scene, state, rect, id, out);
+    response.context_menu(|ui| context_menu(ui, scene, selection, state, id, out));
+}
+
+fn click(
+    ui: &egui::Ui,
+    scene: &Scene,
+    state: &mut HierarchyState,
+    rows: &[Row],
+    row: Row,
+    id: NodeId,
+    out: &mut Vec<Intent>,
+) {
+    let modifiers = ui.input(|i| i.modifiers);
+    if modifiers.command {
+        out.push(Intent::ToggleSelect(id));
+    } else if modifiers.shift
+        && let Some(anchor) = state.anchor
+    {
+        let a = rows.iter().position(|r| scene.id_at(r.index) == anchor);
+        let b = rows.iter().position(|r| r.index == row.index);
+        if let (Some(a), Some(b)) = (a, b) {
+            let (lo, hi) = (a.min(b), a.max(b));
+            out.push(Intent::Select(
+                rows[lo..=hi].iter().map(|r| scene.id_at(r.index)).collect(),
+            ));
+        }
+    } else {
+        out.push(Intent::Select(vec![id]));
+        state.anchor = Some(id);
+    }
+}
+
+/// While something is dragged over this row: show where it would land, and drop it on release.
+fn drop_target(
+    ui: &egui::Ui,
+    scene: &Scene,
+    state: &mut HierarchyState,
+    rect: egui::Rect,
+    id: NodeId,
+    out: &mut Vec<Intent>,
+) {
+    let Some(dragged) = egui::DragAndDrop::payload::<DraggedNodes>(ui.ctx()) else {
+        return;
+    };
+    let Some(pointer) = ui.ctx().pointer_latest_pos().filter(|p| rect.contains(*p)) else {
+        return;
+    };
+    let zone = zone_for(rect, pointer.y, id);
+    let shift = ui.input(|i| i.modifiers.shift);
+    let keep_world = state.keep_world != shift;
+    let result = drop_ops(scene, &dragged.0, zone, keep_world);
+    state.hover_drop = Some((zone, result.is_ok()));
+    let painter = ui.painter();
+    let color = if result.is_ok() {
+        ui.visuals().selection.stroke.color
+    } else {
+        ui.visuals().error_fg_color
+    };
+    let stroke = egui::Stroke::new(2.0, color);
+    match zone {
+        DropZone::Before(_) => painter.hline(rect.x_range(), rect.top(), stroke),
+        DropZone::After(_) => painter.hline(rect.x_range(), rect.bottom(), stroke),
+        _ => painter.rect_stroke(rect, 2.0, stroke, egui::StrokeKind::Inside),
+    };
+    if result.is_err() {
+        painter.text(
+            rect.right_center() - egui::vec2(6.0, 0.0),
+            egui::Align2::RIGHT_CENTER,
+            "⛔",
+            egui::TextStyle::Button.resolve(ui.style()),
+            color,
+        );
+    }
+    if ui.input(|i| i.pointer.any_released()) {
+        egui::DragAndDrop::clear_payload(ui.ctx());
+        state.hover_drop = None;
+        push_drop(scene, &dragged.0, result, keep_world, out);
+    }
+}
+
+fn push_drop(
+    scene: &Scene,
+    dragged: &[NodeId],
+    result: Result<Vec<Op>, String>,
+    keep_world: bool,
+    out: &mut Vec<Intent>,
+) {
+    match result {
+        Ok(ops) => {
+            let what = match dragged {
+                [one] => scene.node(*one).map(|d| d.name.clone()).unwrap_or_default(),
+                many => format!("{} nodes", many.len()),
+            };
+            let how = if keep_world { "" } else { " (keep local)" };
+            out.push(Intent::Perform {
+                label: format!("Reparent {what}{how}"),
+                ops,
+                gesture: None,
+            });
+        }
+        Err(message) if message.is_empty() => {}
+        Err(message) => out.push(Intent::Refused(message)),
+    }
 }
 
 fn context_menu(

@@ -69,6 +69,8 @@ pub enum Intent {
     FrameSelection,
     /// Frame the whole scene.
     FrameAll,
+    /// Something the person tried was refused: say why (nothing changed).
+    Refused(String),
 }
 
 /// A line for the status bar (and the error window when it is an error).

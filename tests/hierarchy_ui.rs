@@ -1,0 +1,193 @@
+//! Hierarchy drag and drop with real pointer events (press, move over several frames, release).
+
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use glam::Vec2;
+use graft::NodeId;
+use graft::app::GraftApp;
+use graft::app::dialogs::FakeDialogs;
+
+const BODY: NodeId = NodeId(1);
+const ARM: NodeId = NodeId(2);
+const SWORD: NodeId = NodeId(4);
+const SCABBARD: NodeId = NodeId(5);
+
+fn app() -> Harness<'static, GraftApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(|cc| GraftApp::new(cc, None, Box::new(FakeDialogs::default())));
+    h.run_steps(3);
+    h
+}
+
+fn row(h: &Harness<GraftApp>, name: &str) -> egui::Rect {
+    h.get_by_label(name).rect()
+}
+
+/// Press on `from`, move to `to` in a few frames, release there.
+fn drag(h: &mut Harness<GraftApp>, from: Pos2, to: Pos2, shift: bool) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.drag_at(from);
+    h.run_steps(2);
+    for k in 1..=5 {
+        h.hover_at(from + (to - from) * (k as f32 / 5.0));
+        h.run_steps(1);
+    }
+    if shift {
+        h.event(egui::Event::ModifiersChanged(Modifiers::SHIFT));
+        h.run_steps(1);
+    }
+    h.drop_at(to);
+    h.run_steps(3);
+    if shift {
+        h.event(egui::Event::ModifiersChanged(Modifiers::NONE));
+        h.run_steps(1);
+    }
+}
+
+fn world_pos(h: &Harness<GraftApp>, id: NodeId) -> Vec2 {
+    h.state().doc.scene.world(id).unwrap().translation
+}
+
+fn local_pos(h: &Harness<GraftApp>, id: NodeId) -> Vec2 {
+    h.state().doc.scene.node(id).unwrap().local.position
+}
+
+fn near(a: Vec2, b: Vec2) -> bool {
+    (a - b).abs().max_element() < 1e-4
+}
+
+#[test]
+fn dropping_on_a_row_reparents_keeping_the_world_transform() {
+    let mut h = app();
+    let (from, to) = (row(&h, "sword").center(), row(&h, "body").center());
+    drag(&mut h, from, to, false);
+    assert_eq!(h.state().doc.scene.parent(SWORD).unwrap(), Some(BODY));
+    assert!(
+        near(world_pos(&h, SWORD), Vec2::new(2.0, 3.0)),
+        "nothing moves on screen"
+    );
+    assert!(near(local_pos(&h, SWORD), Vec2::new(-3.0, 3.0)));
+    assert_eq!(h.state().doc.history.undo_label(), Some("Reparent sword"));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc.scene.parent(SWORD).unwrap(), Some(NodeId(3)));
+    assert_eq!(local_pos(&h, SWORD), Vec2::new(1.0, 0.0));
+}
+
+#[test]
+fn with_the_toggle_off_the_local_numbers_stay_and_shift_inverts() {
+    let mut h = app();
+    h.get_by_label("Keep world transform").click();
+    h.run_steps(2);
+    let (from, to) = (row(&h, "sword").center(), row(&h, "body").center());
+    drag(&mut h, from, to, false);
+    assert_eq!(h.state().doc.scene.parent(SWORD).unwrap(), Some(BODY));
+    assert_eq!(local_pos(&h, SWORD), Vec2::new(1.0, 0.0));
+    assert!(
+        near(world_pos(&h, SWORD), Vec2::new(6.0, 0.0)),
+        "the sword jumps"
+    );
+
+    // Shift while dropping does the opposite of the toggle (keep world) for that one drop.
+    let (from, to) = (row(&h, "sword").center(), row(&h, "scabbard").center());
+    let before = world_pos(&h, SWORD);
+    drag(&mut h, from, to, true);
+    assert_eq!(h.state().doc.scene.parent(SWORD).unwrap(), Some(SCABBARD));
+    assert!(near(world_pos(&h, SWORD), before));
+}
+
+#[test]
+fn dropping_onto_a_descendant_changes_nothing() {
+    let mut h = app();
+    let before = h.state().doc.scene.clone();
+    let (from, to) = (row(&h, "arm").center(), row(&h, "sword").center());
+    drag(&mut h, from, to, false);
+    assert!(h.state().doc.scene == before);
+    assert!(!h.state().doc.is_modified());
+    assert!(
+        h.state()
+            .last_message()
+            .is_some_and(|m| m.is_error && m.text.contains("descendant"))
+    );
+}
+
+#[test]
+fn upper_and_lower_edges_reorder() {
+    let mut h = app();
+    assert_eq!(
+        h.state().doc.scene.children(Some(BODY)).unwrap(),
+        vec![ARM, SCABBARD]
+    );
+    let arm = row(&h, "arm");
+    let from = row(&h, "scabbard").center();
+    drag(
+        &mut h,
+        from,
+        Pos2::new(arm.center().x, arm.top() + 2.0),
+        false,
+    );
+    assert_eq!(
+        h.state().doc.scene.children(Some(BODY)).unwrap(),
+        vec![SCABBARD, ARM]
+    );
+    // The lower edge of the body row puts the arm after the body, as a root.
+    let body = row(&h, "body");
+    let from = row(&h, "arm").center();
+    drag(
+        &mut h,
+        from,
+        Pos2::new(body.center().x, body.bottom() - 2.0),
+        false,
+    );
+    assert_eq!(h.state().doc.scene.children(None).unwrap(), vec![BODY, ARM]);
+    assert!(
+        near(world_pos(&h, NodeId(3)), Vec2::new(2.0, 2.0)),
+        "keep-world: the hand stays put"
+    );
+}
+
+#[test]
+fn a_multi_selection_moves_together_in_order_as_one_undo_step() {
+    let mut h = app();
+    let start = h.state().doc.scene.clone();
+    h.get_by_label("sword").click();
+    h.run_steps(1);
+    h.get_by_label("scabbard")
+        .click_modifiers(Modifiers::COMMAND);
+    h.run_steps(2);
+    assert_eq!(h.state().selection, vec![SWORD, SCABBARD]);
+    // Drop both on the empty space below the rows: they become roots, in tree order.
+    let from = row(&h, "sword").center();
+    let empty = Pos2::new(from.x, row(&h, "scabbard").bottom() + 200.0);
+    drag(&mut h, from, empty, false);
+    assert_eq!(
+        h.state().doc.scene.children(None).unwrap(),
+        vec![BODY, SWORD, SCABBARD]
+    );
+    assert!(near(world_pos(&h, SWORD), Vec2::new(2.0, 3.0)));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert!(
+        h.state().doc.scene == start,
+        "one undo step takes back both"
+    );
+}
+
+#[test]
+fn context_menu_add_child_is_undoable() {
+    let mut h = app();
+    let n = h.state().doc.scene.len();
+    h.get_by_label("hand").click_secondary();
+    h.run_steps(2);
+    h.get_by_label("Add child").click();
+    h.run_steps(2);
+    assert_eq!(h.state().doc.scene.len(), n + 1);
+    let added = *h.state().selection.last().unwrap();
+    assert_eq!(h.state().doc.scene.parent(added).unwrap(), Some(NodeId(3)));
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().doc.scene.len(), n);
+}
