@@ -191,3 +191,43 @@ fn context_menu_add_child_is_undoable() {
     h.run_steps(2);
     assert_eq!(h.state().doc.scene.len(), n);
 }
+
+#[test]
+fn ghosts_show_both_outcomes_and_badges_warn_about_skew_and_mirrors() {
+    use graft::app::hierarchy::keep_world_warning;
+    use graft::app::viewport::ghost_worlds;
+    let sword = graft::file::load(std::path::Path::new("scenes/sword.ron")).unwrap();
+    let keep = ghost_worlds(&sword, &[SWORD], Some(BODY), true);
+    assert_eq!(keep.len(), 1);
+    assert!(
+        near(keep[0].1.translation, Vec2::new(2.0, 3.0)),
+        "keep world: the ghost stays"
+    );
+    let jump = ghost_worlds(&sword, &[ARM], Some(SCABBARD), false);
+    assert_eq!(jump.len(), 3, "the arm's subtree comes along");
+    let scabbard = sword.world(SCABBARD).unwrap();
+    let expected = scabbard * sword.node(ARM).unwrap().local.to_affine();
+    assert!(
+        near(jump[0].1.translation, expected.translation),
+        "keep local: parentWorld · local"
+    );
+    assert_eq!(keep_world_warning(&sword, &[SWORD], Some(BODY)), None);
+
+    let shear = graft::file::load(std::path::Path::new("scenes/shear.ron")).unwrap();
+    // "fixed" is rotated 45°: under the (2, 1)-scaled parent its local needs skew.
+    assert_eq!(
+        keep_world_warning(&shear, &[NodeId(3)], Some(NodeId(1))),
+        Some("needs skew")
+    );
+    let flip = graft::file::load(std::path::Path::new("scenes/flip.ron")).unwrap();
+    // The unmirrored fish under the mirrored one must become mirrored itself.
+    assert_eq!(
+        keep_world_warning(&flip, &[NodeId(4)], Some(NodeId(2))),
+        Some("flips mirror")
+    );
+    assert_eq!(
+        keep_world_warning(&flip, &[NodeId(2)], None),
+        None,
+        "a flipped sprite stays flipped at the root"
+    );
+}

@@ -22,8 +22,8 @@ pub struct HierarchyState {
     pub keep_world: bool,
     /// The row Shift+click extends from.
     anchor: Option<NodeId>,
-    /// Where the current drag would drop, and whether that is allowed.
-    pub hover_drop: Option<(DropZone, bool)>,
+    /// Where the current drag would drop (for the indicator and the viewport's ghost).
+    pub preview: Option<DropPreview>,
 }
 
 impl Default for HierarchyState {
@@ -35,7 +35,7 @@ impl Default for HierarchyState {
             filter: String::new(),
             keep_world: true,
             anchor: None,
-            hover_drop: None,
+            preview: None,
         }
     }
 }
@@ -153,7 +153,7 @@ pub fn ui(
     let rows = visible_rows(scene, &state.collapsed, &state.filter);
     keyboard_navigation(ui, scene, selection, &rows, state, &mut out);
     let row_height = ui.spacing().interact_size.y;
-    state.hover_drop = None;
+    state.preview = None;
     let scroll = egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show_rows(ui, row_height, rows.len(), |ui, range| {
@@ -163,7 +163,7 @@ pub fn ui(
         });
     // Dropping on empty space below the rows makes the dragged nodes roots.
     if let Some(dragged) = egui::DragAndDrop::payload::<DraggedNodes>(ui.ctx())
-        && state.hover_drop.is_none()
+        && state.preview.is_none()
         && ui
             .ctx()
             .pointer_latest_pos()
@@ -174,7 +174,12 @@ pub fn ui(
         let stroke = egui::Stroke::new(1.5, ui.visuals().selection.stroke.color);
         ui.painter()
             .rect_stroke(scroll.inner_rect, 2.0, stroke, egui::StrokeKind::Inside);
-        state.hover_drop = Some((DropZone::Root, result.is_ok()));
+        state.preview = Some(DropPreview {
+            dragged: dragged.0.clone(),
+            zone: DropZone::Root,
+            keep_world,
+            allowed: result.is_ok(),
+        });
         if ui.input(|i| i.pointer.any_released()) {
             egui::DragAndDrop::clear_payload(ui.ctx());
             push_drop(scene, &dragged.0, result, keep_world, &mut out);
@@ -242,6 +247,54 @@ pub enum DropZone {
     Into(NodeId),
     /// Empty space: roots.
     Root,
+}
+
+/// A drag in progress over a drop target.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DropPreview {
+    /// The dragged nodes (topmost, pre-order).
+    pub dragged: Vec<NodeId>,
+    /// Where they would go.
+    pub zone: DropZone,
+    /// Whether this drop keeps world transforms (the toggle, inverted by Shift).
+    pub keep_world: bool,
+    /// False when the drop is refused.
+    pub allowed: bool,
+}
+
+/// The parent a drop in this zone gives (None = root).
+pub fn drop_parent(scene: &Scene, zone: DropZone) -> Option<NodeId> {
+    match zone {
+        DropZone::Into(t) => Some(t),
+        DropZone::Before(t) | DropZone::After(t) => scene.parent(t).ok().flatten(),
+        DropZone::Root => None,
+    }
+}
+
+/// Why keeping the world transform under `parent` changes the kind of a dragged node's local:
+/// it needs skew (the parent's world is sheared, or non-uniformly scaled under a rotation) or
+/// it flips a mirror. None when the new local is an ordinary TRS like the old one.
+pub fn keep_world_warning(
+    scene: &Scene,
+    dragged: &[NodeId],
+    parent: Option<NodeId>,
+) -> Option<&'static str> {
+    let parent_world = parent
+        .map_or(Ok(glam::Affine2::IDENTITY), |p| scene.world(p))
+        .ok()?;
+    let inverse = crate::math::try_inverse(&parent_world).ok()?;
+    dragged.iter().find_map(|&d| {
+        let old = scene.node(d).ok()?.local;
+        let new = crate::math::decompose_like(&(inverse * scene.world(d).ok()?), &old);
+        let mirrored = |t: &crate::math::Trs| t.scale.x * t.scale.y < 0.0;
+        if (new.skew - old.skew).abs() > 0.01 {
+            Some("needs skew")
+        } else if mirrored(&old) != mirrored(&new) || (old.scale.x < 0.0) != (new.scale.x < 0.0) {
+            Some("flips mirror")
+        } else {
+            None
+        }
+    })
 }
 
 /// The nodes being dragged in the hierarchy (topmost selected nodes, pre-order).
@@ -500,7 +553,12 @@ fn drop_target(
     let shift = ui.input(|i| i.modifiers.shift);
     let keep_world = state.keep_world != shift;
     let result = drop_ops(scene, &dragged.0, zone, keep_world);
-    state.hover_drop = Some((zone, result.is_ok()));
+    state.preview = Some(DropPreview {
+        dragged: dragged.0.clone(),
+        zone,
+        keep_world,
+        allowed: result.is_ok(),
+    });
     let painter = ui.painter();
     let color = if result.is_ok() {
         ui.visuals().selection.stroke.color
@@ -513,18 +571,20 @@ fn drop_target(
         DropZone::After(_) => painter.hline(rect.x_range(), rect.bottom(), stroke),
         _ => painter.rect_stroke(rect, 2.0, stroke, egui::StrokeKind::Inside),
     };
-    if result.is_err() {
-        painter.text(
-            rect.right_center() - egui::vec2(6.0, 0.0),
-            egui::Align2::RIGHT_CENTER,
-            "⛔",
-            egui::TextStyle::Button.resolve(ui.style()),
-            color,
-        );
+    let badge = match &result {
+        Err(_) => Some(("⛔".to_string(), color)),
+        Ok(_) if keep_world => keep_world_warning(scene, &dragged.0, drop_parent(scene, zone))
+            .map(|w| (format!("⚠ {w}"), ui.visuals().warn_fg_color)),
+        Ok(_) => None,
+    };
+    if let Some((badge, badge_color)) = badge {
+        let font = egui::TextStyle::Button.resolve(ui.style());
+        let at = rect.right_center() - egui::vec2(6.0, 0.0);
+        painter.text(at, egui::Align2::RIGHT_CENTER, badge, font, badge_color);
     }
     if ui.input(|i| i.pointer.any_released()) {
         egui::DragAndDrop::clear_payload(ui.ctx());
-        state.hover_drop = None;
+        state.preview = None;
         push_drop(scene, &dragged.0, result, keep_world, out);
     }
 }

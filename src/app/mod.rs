@@ -5,9 +5,9 @@
 
 mod actions;
 pub mod dialogs;
-mod hierarchy;
-mod inspector;
-mod viewport;
+pub mod hierarchy;
+pub mod inspector;
+pub mod viewport;
 mod windows;
 
 use crate::document::Document;
@@ -254,6 +254,7 @@ impl GraftApp {
                 &self.doc,
                 &self.selection,
                 &mut self.viewport,
+                self.hierarchy.preview.as_ref(),
             ));
         });
         intents.extend(self.windows(&ctx));

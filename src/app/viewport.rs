@@ -3,6 +3,7 @@
 //! overlay. The camera is view state, not part of the scene, and is not undoable.
 
 use super::Intent;
+use super::hierarchy::{DropPreview, drop_parent};
 use crate::document::Document;
 use crate::math::{shear_metrics, try_inverse};
 use crate::scene::edit::Op;
@@ -223,12 +224,92 @@ fn bounds(scene: &Scene, ids: &[NodeId]) -> Option<(Vec2, Vec2)> {
     )
 }
 
-/// Draw the viewport and handle its input.
+/// How many nodes of a dragged subtree get a ghost (a huge subtree is previewed by its top).
+const GHOST_LIMIT: usize = 2_000;
+
+/// Where the dragged subtrees would be drawn after a drop under `parent`: (pre-order index,
+/// world matrix) for each node. Keep-world leaves them where they are (nothing moves); keep-local
+/// puts each root at parentWorld · local and carries its subtree along. Empty when keep-world is
+/// impossible (singular parent).
+pub fn ghost_worlds(
+    scene: &Scene,
+    dragged: &[NodeId],
+    parent: Option<NodeId>,
+    keep_world: bool,
+) -> Vec<(usize, Affine2)> {
+    let parent_world = match parent {
+        Some(p) => match scene.world(p) {
+            Ok(w) => w,
+            Err(_) => return Vec::new(),
+        },
+        None => Affine2::IDENTITY,
+    };
+    if keep_world && try_inverse(&parent_world).is_err() {
+        return Vec::new();
+    }
+    let mut ghosts: Vec<(usize, Affine2)> = Vec::new();
+    for &d in dragged {
+        let Ok(s) = scene.index(d) else { continue };
+        let root = if keep_world {
+            scene.world_at(s)
+        } else {
+            parent_world * scene.local_matrix_at(s)
+        };
+        let end = s + scene.subtree_len_at(s).min(GHOST_LIMIT);
+        let first = ghosts.len();
+        ghosts.push((s, root));
+        for i in s + 1..end {
+            let p = scene.parent_index_at(i).unwrap_or(s);
+            let parent_ghost = ghosts[first + (p - s)].1;
+            ghosts.push((i, parent_ghost * scene.local_matrix_at(i)));
+        }
+    }
+    ghosts
+}
+
+fn draw_ghosts(
+    painter: &egui::Painter,
+    rect: Rect,
+    camera: Camera,
+    scene: &Scene,
+    preview: &DropPreview,
+) {
+    if !preview.allowed {
+        return;
+    }
+    let parent = drop_parent(scene, preview.zone);
+    for (keep_world, alpha) in [(preview.keep_world, 200u8), (!preview.keep_world, 70u8)] {
+        let color = if keep_world {
+            Color32::from_rgba_unmultiplied(120, 200, 255, alpha)
+        } else {
+            Color32::from_rgba_unmultiplied(255, 160, 90, alpha)
+        };
+        for (i, world) in ghost_worlds(scene, &preview.dragged, parent, keep_world) {
+            let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
+                .into_iter()
+                .map(|p| camera.to_screen(rect, world.transform_point2(p)))
+                .collect();
+            let origin = camera.to_screen(rect, world.translation);
+            if outline.len() > 2 {
+                painter.add(egui::Shape::closed_line(outline, Stroke::new(2.0, color)));
+            }
+            painter.circle_stroke(origin, 4.0, Stroke::new(1.5, color));
+            if !keep_world && preview.dragged.contains(&scene.id_at(i)) {
+                let from = camera.to_screen(rect, scene.world_at(i).translation);
+                painter.arrow(from, origin - from, Stroke::new(1.0, color));
+            }
+        }
+    }
+}
+
+/// Draw the viewport and handle its input. `preview` is a hierarchy drag in progress: its
+/// ghosts show where the dragged nodes would end up with each setting.
 pub fn ui(
     ui: &mut egui::Ui,
     doc: &Document,
     selection: &[NodeId],
     state: &mut ViewportState,
+    preview: Option<&DropPreview>,
 ) -> Vec<Intent> {
     let mut out = Vec::new();
     let scene = &doc.scene;
@@ -247,6 +328,9 @@ pub fn ui(
     painter.rect_filled(rect, 0.0, Color32::from_gray(28));
     draw_grid(&painter, rect, &state.camera);
     draw_nodes(ui.ctx(), &painter, rect, doc, selection, state);
+    if let Some(preview) = preview {
+        draw_ghosts(&painter, rect, state.camera, scene, preview);
+    }
     interact(ui, &response, rect, scene, selection, state, &mut out);
     out
 }
