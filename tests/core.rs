@@ -429,3 +429,71 @@ fn malformed_detached_subtrees_are_refused() {
     assert!(scene.insert_subtree(bad).is_err());
     assert_eq!(scene, before);
 }
+
+#[test]
+fn matrix_chain_ends_in_the_world_matrix_and_shear_names_its_cause() {
+    use graft::scene::diagnose::ShearCause;
+    let scene = sword_scene();
+    let chain = scene.matrix_chain(SWORD).unwrap();
+    assert_eq!(
+        chain.iter().map(|f| f.node).collect::<Vec<_>>(),
+        vec![BODY, ARM, HAND, SWORD]
+    );
+    assert!(near(&chain[3].product, &scene.world(SWORD).unwrap(), 1e-6));
+    assert!(near(&chain[1].product, &scene.world(ARM).unwrap(), 1e-6));
+    for id in [BODY, ARM, HAND, SWORD] {
+        assert_eq!(scene.shear_cause(id).unwrap(), ShearCause::NotSheared);
+    }
+    // A non-uniformly scaled grandparent above a rotated parent: the grandparent is blamed,
+    // even with an unrotated, unscaled node in between.
+    let specs = vec![
+        spec(
+            1,
+            None,
+            "stretched",
+            Trs::new(Vec2::ZERO, 0.0, Vec2::new(2.0, 1.0), 0.0),
+        ),
+        spec(2, Some(1), "plain", Trs::from_position(Vec2::new(1.0, 0.0))),
+        spec(
+            3,
+            Some(2),
+            "rotated",
+            Trs::new(Vec2::ZERO, 30.0, Vec2::ONE, 0.0),
+        ),
+        spec(4, Some(3), "leaf", Trs::from_position(Vec2::ONE)),
+        spec(
+            5,
+            None,
+            "skewed",
+            Trs::new(Vec2::ZERO, 0.0, Vec2::ONE, 20.0),
+        ),
+        spec(6, Some(5), "under skew", Trs::IDENTITY),
+    ];
+    let scene = Scene::from_specs(specs).unwrap();
+    assert_eq!(
+        scene.shear_cause(NodeId(4)).unwrap(),
+        ShearCause::Ancestor {
+            cause: NodeId(1),
+            by_skew: false
+        }
+    );
+    assert_eq!(
+        scene.shear_cause(NodeId(3)).unwrap(),
+        ShearCause::Ancestor {
+            cause: NodeId(1),
+            by_skew: false
+        }
+    );
+    assert_eq!(
+        scene.shear_cause(NodeId(2)).unwrap(),
+        ShearCause::NotSheared
+    );
+    assert_eq!(scene.shear_cause(NodeId(5)).unwrap(), ShearCause::OwnSkew);
+    assert_eq!(
+        scene.shear_cause(NodeId(6)).unwrap(),
+        ShearCause::Ancestor {
+            cause: NodeId(5),
+            by_skew: true
+        }
+    );
+}

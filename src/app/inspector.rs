@@ -3,6 +3,7 @@
 
 use super::Intent;
 use crate::math::{rows, shear_metrics, try_inverse};
+use crate::scene::diagnose::ShearCause;
 use crate::scene::edit::Op;
 use crate::scene::{NodeId, Scene};
 use glam::Affine2;
@@ -30,17 +31,23 @@ fn gesture_key(id: NodeId, space: Space) -> u64 {
 struct Tracker {
     changed: bool,
     ended: bool,
+    column: &'static str,
+    count: usize,
 }
 
 impl Tracker {
     fn drag(&mut self, ui: &mut egui::Ui, value: &mut f32, speed: f64, prefix: &str, suffix: &str) {
-        let r = ui.add(
-            egui::DragValue::new(value)
-                .speed(speed)
-                .prefix(prefix)
-                .suffix(suffix)
-                .max_decimals(5),
-        );
+        // Explicit ids: the local and world columns must never share a widget id, or typing
+        // into one field would edit another.
+        self.count += 1;
+        let drag = egui::DragValue::new(value)
+            .speed(speed)
+            .prefix(prefix)
+            .suffix(suffix)
+            .max_decimals(5);
+        let r = ui
+            .push_id((self.column, self.count), |ui| ui.add(drag))
+            .inner;
         self.changed |= r.changed();
         self.ended |= r.drag_stopped() || (r.changed() && !r.dragged()) || r.lost_focus();
     }
@@ -101,7 +108,8 @@ pub fn ui(
     egui::ScrollArea::vertical().show(ui, |ui| {
         let mut local = data.local;
         let mut w = world;
-        let (mut lt, mut wt) = (Tracker::default(), Tracker::default());
+        let mut lt = Tracker { column: "local", ..Tracker::default() };
+        let mut wt = Tracker { column: "world", ..Tracker::default() };
         egui::Grid::new("trs").num_columns(3).striped(true).show(ui, |ui| {
             ui.label("");
             ui.strong("Local");
@@ -164,12 +172,7 @@ pub fn ui(
         }
         ui.separator();
         let metrics = shear_metrics(&world_m);
-        if metrics.is_sheared(0.01) {
-            ui.colored_label(
-                ui.visuals().warn_fg_color,
-                format!("⚠ Sheared: the world axes meet at {:.2}° instead of 90°.", metrics.axis_angle),
-            );
-        }
+        shear_diagnosis(ui, scene, id, metrics.axis_angle, &mut out);
         egui::Grid::new("metrics").num_columns(2).show(ui, |ui| {
             ui.label("shear dot(col0, col1)");
             ui.monospace(format!("{:.5}", metrics.dot));
@@ -190,6 +193,108 @@ pub fn ui(
             ui.label("world = parentWorld · local");
             matrix_grid(ui, "world-matrix", &world_m);
         });
+        matrix_chain(ui, scene, id, &mut out);
+        accumulated(ui, scene, id, &world);
     });
     out
+}
+
+fn node_name(scene: &Scene, id: NodeId) -> String {
+    scene.node(id).map(|d| d.name.clone()).unwrap_or_default()
+}
+
+/// The shear warning, naming its cause, with a button that selects it.
+fn shear_diagnosis(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    id: NodeId,
+    axis_angle: f32,
+    out: &mut Vec<Intent>,
+) {
+    let warn = ui.visuals().warn_fg_color;
+    match scene.shear_cause(id) {
+        Ok(ShearCause::NotSheared) | Err(_) => {}
+        Ok(ShearCause::OwnSkew) => {
+            ui.colored_label(warn, format!("⚠ Sheared: the world axes meet at {axis_angle:.2}°. This node carries skew of its own; no ancestor adds any."));
+        }
+        Ok(ShearCause::Ancestor { cause, by_skew }) => {
+            let name = node_name(scene, cause);
+            let why = if by_skew {
+                format!("{name}'s own skew")
+            } else {
+                let s = scene
+                    .node(cause)
+                    .map(|d| d.local.scale)
+                    .unwrap_or(glam::Vec2::ONE);
+                format!(
+                    "{name}'s non-uniform scale ({}, {}) above a rotation",
+                    s.x, s.y
+                )
+            };
+            ui.colored_label(warn, format!("⚠ Sheared: the world axes meet at {axis_angle:.2}° instead of 90°. Cause: {why}."));
+            if ui.button(format!("Select cause ({name})")).clicked() {
+                out.push(Intent::Select(vec![cause]));
+            }
+        }
+    }
+}
+
+/// World = M_root · … · M_local, each factor and the running product; click selects the factor.
+fn matrix_chain(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Intent>) {
+    let Ok(chain) = scene.matrix_chain(id) else {
+        return;
+    };
+    egui::CollapsingHeader::new("Matrix chain")
+        .default_open(false)
+        .show(ui, |ui| {
+            let names: Vec<String> = chain
+                .iter()
+                .map(|f| format!("M_{}", node_name(scene, f.node)))
+                .collect();
+            ui.label(format!("World = {}", names.join(" · ")));
+            for (k, factor) in chain.iter().enumerate() {
+                ui.separator();
+                let text = format!("{}. {} (local)", k + 1, names[k]);
+                if ui.link(text).on_hover_text("Select this node").clicked() && factor.node != id {
+                    out.push(Intent::Select(vec![factor.node]));
+                }
+                ui.horizontal(|ui| {
+                    matrix_grid(ui, &format!("chain-local-{k}"), &factor.local);
+                    ui.label("product:");
+                    matrix_grid(ui, &format!("chain-product-{k}"), &factor.product);
+                });
+            }
+        });
+}
+
+/// Seed 001's accumulated TRS next to the true world TRS.
+fn accumulated(ui: &mut egui::Ui, scene: &Scene, id: NodeId, world: &crate::math::Trs) {
+    let Ok(acc) = scene.accumulated_world_trs(id) else {
+        return;
+    };
+    egui::CollapsingHeader::new("Accumulated TRS (component-wise)").default_open(false).show(ui, |ui| {
+        ui.label("Adding rotations and multiplying scales component by component never shears, so it differs from the matrix product as soon as a non-uniform scale sits above a rotation.");
+        egui::Grid::new("accumulated").num_columns(4).striped(true).show(ui, |ui| {
+            ui.label("");
+            ui.strong("accumulated");
+            ui.strong("true world");
+            ui.strong("difference");
+            ui.end_row();
+            let rows = [
+                ("position x", acc.position.x, world.position.x),
+                ("position y", acc.position.y, world.position.y),
+                ("rotation", acc.rotation, world.rotation),
+                ("scale x", acc.scale.x, world.scale.x),
+                ("scale y", acc.scale.y, world.scale.y),
+                ("skew", acc.skew, world.skew),
+            ];
+            for (label, a, w) in rows {
+                ui.label(label);
+                ui.monospace(format!("{a:.4}"));
+                ui.monospace(format!("{w:.4}"));
+                ui.monospace(format!("{:+.4}", a - w));
+                ui.end_row();
+            }
+        });
+    });
 }

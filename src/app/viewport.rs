@@ -6,6 +6,7 @@ use super::Intent;
 use super::hierarchy::{DropPreview, drop_parent};
 use crate::document::Document;
 use crate::math::{shear_metrics, try_inverse};
+use crate::scene::diagnose::{SHEAR_TOLERANCE_DEGREES, ShearCause};
 use crate::scene::edit::Op;
 use crate::scene::{NodeId, Scene, Shape};
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
@@ -328,6 +329,9 @@ pub fn ui(
     painter.rect_filled(rect, 0.0, Color32::from_gray(28));
     draw_grid(&painter, rect, &state.camera);
     draw_nodes(ui.ctx(), &painter, rect, doc, selection, state);
+    if state.show_shear {
+        draw_shear_overlay(&painter, rect, state.camera, scene);
+    }
     if let Some(preview) = preview {
         draw_ghosts(&painter, rect, state.camera, scene, preview);
     }
@@ -536,9 +540,6 @@ fn draw_nodes(
                 Color32::from_gray(220),
             );
         }
-        if state.show_shear {
-            draw_shear(painter, origin, &world, &to_screen);
-        }
     }
 }
 
@@ -553,30 +554,91 @@ fn outline_covers(outline: &[Pos2], rect: Rect) -> bool {
     r.intersects(rect)
 }
 
-fn draw_shear(
-    painter: &egui::Painter,
-    origin: Pos2,
-    world: &Affine2,
-    to_screen: &dyn Fn(Vec2) -> Pos2,
-) {
-    let metrics = shear_metrics(world);
-    if !metrics.is_sheared(0.01) {
-        return;
-    }
+/// One entry of the shear warning overlay.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShearMark {
+    /// The sheared node.
+    pub node: NodeId,
+    /// How far its world axes are from 90° (signed, degrees).
+    pub degrees_off: f32,
+    /// The ancestor whose non-uniform scale (or skew) causes it, if not the node itself.
+    pub cause: Option<NodeId>,
+}
+
+/// Every node whose world matrix is sheared, with the angle off 90° and the cause.
+pub fn shear_overlay(scene: &Scene) -> Vec<ShearMark> {
+    (0..scene.len())
+        .filter_map(|i| {
+            let metrics = shear_metrics(&scene.world_at(i));
+            if !metrics.is_sheared(SHEAR_TOLERANCE_DEGREES) {
+                return None;
+            }
+            let node = scene.id_at(i);
+            let cause = match scene.shear_cause(node) {
+                Ok(ShearCause::Ancestor { cause, .. }) => Some(cause),
+                _ => None,
+            };
+            Some(ShearMark {
+                node,
+                degrees_off: metrics.axis_angle - 90.0,
+                cause,
+            })
+        })
+        .collect()
+}
+
+fn draw_shear_overlay(painter: &egui::Painter, rect: Rect, camera: Camera, scene: &Scene) {
     let warn = Color32::from_rgb(255, 140, 0);
-    let corners = [Vec2::ZERO, Vec2::X, Vec2::X + Vec2::Y, Vec2::Y]
-        .map(|p| to_screen(world.transform_point2(p)));
-    painter.add(egui::Shape::closed_line(
-        corners.to_vec(),
-        Stroke::new(2.0, warn),
-    ));
-    painter.text(
-        origin + egui::vec2(6.0, 6.0),
-        egui::Align2::LEFT_TOP,
-        format!("⚠ shear {:+.1}° off 90°", metrics.axis_angle - 90.0),
-        egui::FontId::proportional(12.0),
-        warn,
-    );
+    let font = egui::FontId::proportional(12.0);
+    let mut causes = Vec::new();
+    for mark in shear_overlay(scene) {
+        let Ok(world) = scene.world(mark.node) else {
+            continue;
+        };
+        let corners: Vec<Pos2> = [Vec2::ZERO, Vec2::X, Vec2::X + Vec2::Y, Vec2::Y]
+            .iter()
+            .map(|p| camera.to_screen(rect, world.transform_point2(*p)))
+            .collect();
+        if !corners.iter().any(|p| rect.contains(*p)) {
+            continue;
+        }
+        if let Ok(i) = scene.index(mark.node) {
+            let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
+                .into_iter()
+                .map(|p| camera.to_screen(rect, world.transform_point2(p)))
+                .collect();
+            if outline.len() > 2 {
+                painter.add(egui::Shape::closed_line(outline, Stroke::new(2.5, warn)));
+            }
+        }
+        let origin = corners[0];
+        painter.add(egui::Shape::closed_line(corners, Stroke::new(1.5, warn)));
+        let text = format!("⚠ shear {:+.1}° off 90°", mark.degrees_off);
+        painter.text(
+            origin + egui::vec2(6.0, 6.0),
+            egui::Align2::LEFT_TOP,
+            text,
+            font.clone(),
+            warn,
+        );
+        causes.extend(mark.cause);
+    }
+    causes.sort();
+    causes.dedup();
+    for cause in causes {
+        let Ok(world) = scene.world(cause) else {
+            continue;
+        };
+        let at = camera.to_screen(rect, world.translation);
+        painter.circle_stroke(at, 9.0, Stroke::new(2.0, warn));
+        painter.text(
+            at + egui::vec2(10.0, -10.0),
+            egui::Align2::LEFT_BOTTOM,
+            "non-uniform scale: causes shear below",
+            font.clone(),
+            warn,
+        );
+    }
 }
 
 fn interact(

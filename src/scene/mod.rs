@@ -6,6 +6,7 @@
 //! world matrices are updated by one loop over dirty ranges (see `world.rs`).
 
 mod build;
+pub mod diagnose;
 pub mod edit;
 mod ops;
 mod world;

@@ -1,0 +1,44 @@
+//! One hierarchy-panel frame, headless (`egui::Context::run_ui`), at 1k and 100k nodes.
+//! Target: ≤ 2 ms per frame at 100k (release). Only the visible rows are laid out.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use graft::app::hierarchy::{self, HierarchyState};
+use graft::generate::{GenShape, generate};
+use std::hint::black_box;
+
+fn frame(
+    ctx: &egui::Context,
+    scene: &graft::Scene,
+    selection: &[graft::NodeId],
+    state: &mut HierarchyState,
+) {
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(320.0, 900.0),
+        )),
+        ..Default::default()
+    };
+    let mut output = ctx.run_ui(input, |ui| {
+        black_box(hierarchy::ui(ui, scene, selection, state));
+    });
+    output.textures_delta.clear();
+}
+
+fn hierarchy_frame(c: &mut Criterion) {
+    for nodes in [1_000, 100_000] {
+        let scene = generate(GenShape::Random, nodes, 1);
+        let selection = vec![scene.id_at(nodes / 2)];
+        let ctx = egui::Context::default();
+        let mut state = HierarchyState::default();
+        for _ in 0..3 {
+            frame(&ctx, &scene, &selection, &mut state); // fonts and layout caches warm up
+        }
+        c.bench_function(&format!("hierarchy_frame_{nodes}"), |b| {
+            b.iter(|| frame(&ctx, &scene, &selection, &mut state))
+        });
+    }
+}
+
+criterion_group!(benches, hierarchy_frame);
+criterion_main!(benches);
