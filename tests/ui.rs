@@ -240,3 +240,24 @@ fn without_a_native_dialog_a_path_field_opens_files() {
     assert_eq!(h.state().doc.scene.len(), 4);
     assert_eq!(h.state().recent.first(), Some(&path));
 }
+
+#[test]
+fn history_window_jumps_to_a_step() {
+    let fake = FakeDialogs::default();
+    let mut h = app_on(None, &fake);
+    let start = h.state().doc.scene.clone();
+    rename(&mut h, "arm", "shoulder");
+    rename(&mut h, "hand", "fist");
+    h.get_by_label("Edit").click();
+    h.run_steps(2);
+    h.get_by_label("History…").click();
+    h.run_steps(3);
+    h.get_by_label("(opened)").click();
+    h.run_steps(2);
+    assert!(h.state().doc.scene == start);
+    assert!(!h.state().doc.is_modified());
+    h.get_by_label_contains("Rename hand to fist").click();
+    h.run_steps(2);
+    assert_eq!(name_of(&h, 3), "fist");
+    assert_eq!(name_of(&h, 2), "shoulder");
+}

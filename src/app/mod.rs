@@ -214,8 +214,8 @@ impl GraftApp {
         });
     }
 
-    /// The whole frame: menus, panels, windows, shortcuts.
-    fn frame_ui(&mut self, ui: &mut egui::Ui) {
+    /// The whole frame: menus, panels, windows, shortcuts (eframe calls it; benches call it headless).
+    pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.last_recomputed = self.doc.scene.update_world();
         self.selection.retain(|id| self.doc.scene.contains(*id));
