@@ -231,3 +231,120 @@ fn ghosts_show_both_outcomes_and_badges_warn_about_skew_and_mirrors() {
         "a flipped sprite stays flipped at the root"
     );
 }
+
+/// Right-click a row and pick a context-menu entry.
+fn context(h: &mut Harness<GraftApp>, row_name: &str, entry: &str) {
+    h.get_by_label(row_name).click_secondary();
+    h.run_steps(2);
+    h.get_by_label(entry).click();
+    h.run_steps(3);
+}
+
+fn undo(h: &mut Harness<GraftApp>) {
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+}
+
+#[test]
+fn every_context_menu_action_works_and_undoes() {
+    let mut h = app();
+    let start = h.state().doc.scene.clone();
+    let n = start.len();
+
+    context(&mut h, "arm", "Add sibling");
+    let added = *h.state().selection.last().unwrap();
+    assert_eq!(h.state().doc.scene.parent(added).unwrap(), Some(BODY));
+    assert_eq!(
+        h.state().doc.scene.sibling_index(added).unwrap(),
+        1,
+        "right after the arm"
+    );
+    undo(&mut h);
+    assert!(h.state().doc.scene == start);
+
+    context(&mut h, "hand", "Duplicate (Ctrl+D)");
+    assert_eq!(h.state().doc.scene.len(), n + 2, "hand and sword copied");
+    undo(&mut h);
+    assert!(h.state().doc.scene == start);
+
+    context(&mut h, "hand", "Delete (Del)");
+    assert_eq!(h.state().doc.scene.len(), n - 2);
+    undo(&mut h);
+    assert!(h.state().doc.scene == start);
+
+    context(&mut h, "sword", "Unparent (to root)");
+    assert_eq!(h.state().doc.scene.parent(SWORD).unwrap(), None);
+    assert!(
+        near(world_pos(&h, SWORD), Vec2::new(2.0, 3.0)),
+        "keep world by default"
+    );
+    undo(&mut h);
+    assert!(h.state().doc.scene == start);
+
+    context(&mut h, "scabbard", "Create parent for selection");
+    let group = h.state().doc.scene.parent(SCABBARD).unwrap().unwrap();
+    assert_eq!(h.state().doc.scene.node(group).unwrap().name, "group");
+    assert_eq!(h.state().doc.scene.parent(group).unwrap(), Some(BODY));
+    assert!(near(
+        world_pos(&h, SCABBARD),
+        start.world(SCABBARD).unwrap().translation
+    ));
+    undo(&mut h);
+    assert!(
+        h.state().doc.scene == start,
+        "one step for the new parent and the move"
+    );
+
+    context(&mut h, "sword", "Copy (Ctrl+C)");
+    context(&mut h, "scabbard", "Paste as child (Ctrl+V)");
+    let pasted = *h.state().selection.last().unwrap();
+    assert_eq!(h.state().doc.scene.parent(pasted).unwrap(), Some(SCABBARD));
+    assert_eq!(h.state().doc.scene.node(pasted).unwrap().name, "sword");
+    undo(&mut h);
+    assert!(h.state().doc.scene == start);
+
+    context(&mut h, "body", "Rename (F2)");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("torso".into()));
+    h.key_press(Key::Escape);
+    h.run_steps(2);
+    assert_eq!(
+        h.state().doc.scene.node(BODY).unwrap().name,
+        "body",
+        "Esc cancels the rename"
+    );
+}
+
+#[test]
+fn arrow_keys_navigate_collapse_and_filter_keeps_ancestors() {
+    let mut h = app();
+    h.get_by_label("arm").click();
+    h.run_steps(2);
+    h.key_press(Key::ArrowDown);
+    h.run_steps(2);
+    assert_eq!(h.state().selection, vec![NodeId(3)]);
+    h.key_press(Key::ArrowLeft); // hand has children: collapse
+    h.run_steps(2);
+    assert!(h.query_by_label("sword").is_none(), "collapsed");
+    h.key_press(Key::ArrowRight);
+    h.run_steps(2);
+    assert!(h.query_by_label("sword").is_some(), "expanded");
+    h.key_press(Key::ArrowUp);
+    h.run_steps(2);
+    assert_eq!(h.state().selection, vec![ARM]);
+
+    let rows = |filter: &str| {
+        let scene = graft::file::load(std::path::Path::new("scenes/sword.ron")).unwrap();
+        graft::app::hierarchy::visible_rows(&scene, &Default::default(), filter)
+            .iter()
+            .map(|r| scene.data_at(r.index).name.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        rows("SWO"),
+        vec!["body", "arm", "hand", "sword"],
+        "matches and their ancestors"
+    );
+    assert_eq!(rows("scab"), vec!["body", "scabbard"]);
+    assert_eq!(rows(""), vec!["body", "arm", "hand", "sword", "scabbard"]);
+}
