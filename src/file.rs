@@ -362,3 +362,57 @@ pub fn atomic_write_with(
     }
     result.map_err(io_err)
 }
+
+#[derive(Deserialize)]
+#[serde(rename = "Transform", deny_unknown_fields)]
+struct TrsText {
+    #[serde(default)]
+    position: (f32, f32),
+    #[serde(default)]
+    rotation: f32,
+    #[serde(default = "unit_scale")]
+    scale: (f32, f32),
+    #[serde(default)]
+    skew: f32,
+}
+
+/// A transform as the fields of a scene-file node, for copy and paste:
+/// `position: (x, y), rotation: r, scale: (x, y), skew: k` (reads back bit-exact).
+pub fn trs_to_text(t: &Trs) -> String {
+    format!(
+        "position: {}, rotation: {}, scale: {}, skew: {}",
+        pair(t.position),
+        float(t.rotation),
+        pair(t.scale),
+        float(t.skew)
+    )
+}
+
+/// Parse text written by [`trs_to_text`]; fields may be left out (they take their defaults),
+/// and surrounding parentheses are optional.
+pub fn trs_from_text(text: &str) -> std::result::Result<Trs, String> {
+    let trimmed = text.trim();
+    let inner = trimmed
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or(trimmed);
+    let parsed: TrsText = ron::Options::default()
+        .with_recursion_limit(RECURSION_LIMIT)
+        .from_str(&format!("({inner})"))
+        .map_err(|e| {
+            format!(
+                "not a transform: {} (expected e.g. `position: (1.0, 2.0), rotation: 90.0`)",
+                e.code
+            )
+        })?;
+    let t = Trs::new(
+        Vec2::new(parsed.position.0, parsed.position.1),
+        parsed.rotation,
+        Vec2::new(parsed.scale.0, parsed.scale.1),
+        parsed.skew,
+    );
+    match t.first_non_finite() {
+        Some(field) => Err(format!("not a transform: {field} is not a finite number")),
+        None => Ok(t),
+    }
+}

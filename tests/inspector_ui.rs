@@ -112,3 +112,70 @@ fn typing_a_world_position_under_a_sheared_parent_solves_the_local() {
     );
     assert_eq!(h.state().doc.history.labels().0.len(), 1, "one undo step");
 }
+
+#[test]
+fn multi_selection_edits_apply_to_all_in_one_step_and_text_pastes() {
+    let mut h = app_on("sword.ron");
+    h.get_by_label("hand").click();
+    h.run_steps(1);
+    h.get_by_label("scabbard")
+        .click_modifiers(egui::Modifiers::COMMAND);
+    h.run_steps(10);
+    assert!(h.query_by_label_contains("2 nodes selected").is_some());
+    // The rotation fields: local rotation is the first spin button of the second row.
+    let spins: Vec<egui::Rect> = h
+        .query_all_by_role(egui::accesskit::Role::SpinButton)
+        .map(|n| n.rect())
+        .collect();
+    let mut rows: Vec<f32> = spins.iter().map(|r| r.center().y.round()).collect();
+    rows.sort_by(f32::total_cmp);
+    rows.dedup();
+    let rotation_row = rows[1];
+    let local_rotation = spins
+        .iter()
+        .filter(|r| r.center().y.round() == rotation_row)
+        .min_by(|a, b| a.center().x.total_cmp(&b.center().x))
+        .unwrap()
+        .center();
+    h.drag_at(local_rotation);
+    h.run_steps(1);
+    h.drop_at(local_rotation);
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("33".into()));
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    let scene = &h.state().doc.scene;
+    assert_eq!(scene.node(NodeId(3)).unwrap().local.rotation, 33.0);
+    assert_eq!(scene.node(NodeId(5)).unwrap().local.rotation, 33.0);
+    assert_eq!(
+        scene.node(NodeId(5)).unwrap().local.position,
+        Vec2::new(-0.9, -0.3),
+        "other fields keep their own values"
+    );
+    assert_eq!(h.state().doc.history.labels().0, vec!["Edit 2 nodes"]);
+
+    // Paste a transform as text onto the primary selection's world.
+    h.get_by_label("sword").click();
+    h.run_steps(3);
+    let field = h
+        .query_all_by_role(egui::accesskit::Role::TextInput)
+        .find(|n| n.rect().left() > 700.0)
+        .unwrap()
+        .rect();
+    h.drag_at(field.center());
+    h.drop_at(field.center());
+    h.run_steps(2);
+    h.event(egui::Event::Text(
+        "position: (7.0, -1.0), rotation: 10.0".into(),
+    ));
+    h.run_steps(1);
+    h.get_by_label("Paste to world").click();
+    h.run_steps(3);
+    let world = h.state().doc.scene.world_trs(NodeId(4)).unwrap();
+    assert!(
+        (world.position - Vec2::new(7.0, -1.0)).abs().max_element() < 1e-4,
+        "{world:?}"
+    );
+    assert!((world.rotation - 10.0).abs() < 1e-3, "{world:?}");
+}

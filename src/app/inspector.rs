@@ -2,7 +2,8 @@
 //! its matrices, and the shear metrics. Reads `&Scene`, returns intents.
 
 use super::Intent;
-use crate::math::{rows, shear_metrics, try_inverse};
+use crate::file;
+use crate::math::{Trs, rows, shear_metrics, try_inverse};
 use crate::scene::diagnose::ShearCause;
 use crate::scene::edit::Op;
 use crate::scene::{NodeId, Scene};
@@ -13,6 +14,10 @@ use glam::Affine2;
 pub struct InspectorState {
     /// Keep scale uniform while editing.
     pub lock_scale: bool,
+    /// Text pasted in to apply as a transform.
+    pub paste_text: String,
+    /// The chain factor under the pointer (the viewport highlights it).
+    pub hovered_factor: Option<NodeId>,
 }
 
 /// Which column a value belongs to.
@@ -33,6 +38,8 @@ struct Tracker {
     ended: bool,
     column: &'static str,
     count: usize,
+    /// Components whose values differ across a multi-selection (shown with a `~`).
+    mixed: [bool; 6],
 }
 
 impl Tracker {
@@ -40,17 +47,81 @@ impl Tracker {
         // Explicit ids: the local and world columns must never share a widget id, or typing
         // into one field would edit another.
         self.count += 1;
+        let mixed = self.mixed.get(self.count - 1).copied().unwrap_or(false);
+        let prefix = if mixed {
+            format!("~{prefix}")
+        } else {
+            prefix.to_string()
+        };
         let drag = egui::DragValue::new(value)
             .speed(speed)
             .prefix(prefix)
             .suffix(suffix)
             .max_decimals(5);
-        let r = ui
+        let mut r = ui
             .push_id((self.column, self.count), |ui| ui.add(drag))
             .inner;
+        if mixed {
+            r = r.on_hover_text(
+                "The selected nodes differ here; editing sets this value on all of them.",
+            );
+        }
         self.changed |= r.changed();
         self.ended |= r.drag_stopped() || (r.changed() && !r.dragged()) || r.lost_focus();
     }
+}
+
+/// The six numbers of a transform: position x, y, rotation, scale x, y, skew.
+fn components(t: &Trs) -> [f32; 6] {
+    [
+        t.position.x,
+        t.position.y,
+        t.rotation,
+        t.scale.x,
+        t.scale.y,
+        t.skew,
+    ]
+}
+
+/// Which of the six numbers differ (bit for bit) between two transforms.
+fn changed_components(before: &Trs, after: &Trs) -> [bool; 6] {
+    let (a, b) = (components(before), components(after));
+    std::array::from_fn(|k| a[k].to_bits() != b[k].to_bits())
+}
+
+/// `base` with the numbers marked in `mask` taken from `from`.
+fn replace_components(base: &Trs, from: &Trs, mask: [bool; 6]) -> Trs {
+    let (mut v, f) = (components(base), components(from));
+    for k in 0..6 {
+        if mask[k] {
+            v[k] = f[k];
+        }
+    }
+    Trs::new(
+        glam::Vec2::new(v[0], v[1]),
+        v[2],
+        glam::Vec2::new(v[3], v[4]),
+        v[5],
+    )
+}
+
+/// Which of the six numbers are not the same across the selection.
+fn mixed_components(
+    scene: &Scene,
+    selection: &[NodeId],
+    of: impl Fn(NodeId) -> Option<Trs>,
+) -> [bool; 6] {
+    let values: Vec<[f32; 6]> = selection
+        .iter()
+        .filter(|n| scene.contains(**n))
+        .filter_map(|&n| of(n))
+        .map(|t| components(&t))
+        .collect();
+    std::array::from_fn(|k| {
+        values
+            .windows(2)
+            .any(|w| w[0][k].to_bits() != w[1][k].to_bits())
+    })
 }
 
 /// Keep the x:y ratio of scale when one of them was edited.
@@ -97,6 +168,9 @@ pub fn ui(
     let name = data.name.clone();
     let parent = scene.parent(id).ok().flatten();
     ui.label(format!("{name}  (id {id})"));
+    if selection.len() > 1 {
+        ui.label(format!("{} nodes selected: shared values shown, differing ones marked ~; an edit applies to all.", selection.len()));
+    }
     ui.label(match parent {
         Some(p) => format!(
             "parent: {} (id {p})",
@@ -108,8 +182,16 @@ pub fn ui(
     egui::ScrollArea::vertical().show(ui, |ui| {
         let mut local = data.local;
         let mut w = world;
-        let mut lt = Tracker { column: "local", ..Tracker::default() };
-        let mut wt = Tracker { column: "world", ..Tracker::default() };
+        let mut lt = Tracker {
+            column: "local",
+            mixed: mixed_components(scene, selection, |n| scene.node(n).ok().map(|d| d.local)),
+            ..Tracker::default()
+        };
+        let mut wt = Tracker {
+            column: "world",
+            mixed: mixed_components(scene, selection, |n| scene.world_trs(n).ok()),
+            ..Tracker::default()
+        };
         egui::Grid::new("trs").num_columns(3).striped(true).show(ui, |ui| {
             ui.label("");
             ui.strong("Local");
@@ -152,21 +234,44 @@ pub fn ui(
             lock_ratio(data.local.scale, &mut local.scale);
             lock_ratio(world.scale, &mut w.scale);
         }
+        let targets: Vec<NodeId> = selection.iter().copied().filter(|n| scene.contains(*n)).collect();
+        let many = targets.len() > 1;
         if lt.changed {
-            out.push(Intent::Perform { label: format!("Edit {name}"), ops: vec![Op::SetLocal { node: id, local }], gesture: Some(gesture_key(id, Space::Local)) });
+            let mask = changed_components(&data.local, &local);
+            let ops = targets
+                .iter()
+                .filter_map(|&n| {
+                    let own = scene.node(n).ok()?.local;
+                    let local = if n == id { local } else { replace_components(&own, &local, mask) };
+                    Some(Op::SetLocal { node: n, local })
+                })
+                .collect();
+            let label = if many { format!("Edit {} nodes", targets.len()) } else { format!("Edit {name}") };
+            out.push(Intent::Perform { label, ops, gesture: Some(gesture_key(id, Space::Local)) });
         }
         if wt.changed {
-            let op = if w.rotation == world.rotation && w.scale == world.scale && w.skew == world.skew {
-                Op::SetWorldPosition { node: id, position: w.position }
-            } else {
-                Op::SetWorld { node: id, world: w }
-            };
-            out.push(Intent::Perform { label: format!("Move {name} in world space"), ops: vec![op], gesture: Some(gesture_key(id, Space::World)) });
+            let mask = changed_components(&world, &w);
+            let only_position = mask[2..].iter().all(|m| !m);
+            let ops = targets
+                .iter()
+                .filter_map(|&n| {
+                    let own = scene.world_trs(n).ok()?;
+                    let wanted = if n == id { w } else { replace_components(&own, &w, mask) };
+                    Some(if only_position {
+                        Op::SetWorldPosition { node: n, position: wanted.position }
+                    } else {
+                        Op::SetWorld { node: n, world: wanted }
+                    })
+                })
+                .collect();
+            let label = if many { format!("Move {} nodes in world space", targets.len()) } else { format!("Move {name} in world space") };
+            out.push(Intent::Perform { label, ops, gesture: Some(gesture_key(id, Space::World)) });
         }
         if lt.ended || wt.ended {
             out.push(Intent::EndGesture);
         }
         ui.checkbox(&mut state.lock_scale, "🔒 Keep scale uniform");
+        copy_paste(ui, scene, id, &data.local, &world, state, &mut out);
         if singular {
             ui.colored_label(ui.visuals().warn_fg_color, "World values are read-only: the parent's world matrix is singular (a zero scale somewhere above), so no local transform can reach them.");
         }
@@ -193,7 +298,7 @@ pub fn ui(
             ui.label("world = parentWorld · local");
             matrix_grid(ui, "world-matrix", &world_m);
         });
-        matrix_chain(ui, scene, id, &mut out);
+        matrix_chain(ui, scene, id, &mut state.hovered_factor, &mut out);
         accumulated(ui, scene, id, &world);
     });
     out
@@ -201,6 +306,61 @@ pub fn ui(
 
 fn node_name(scene: &Scene, id: NodeId) -> String {
     scene.node(id).map(|d| d.name.clone()).unwrap_or_default()
+}
+
+/// Copy the local or world transform as text, or paste text onto either.
+fn copy_paste(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    id: NodeId,
+    local: &Trs,
+    world: &Trs,
+    state: &mut InspectorState,
+    out: &mut Vec<Intent>,
+) {
+    ui.horizontal(|ui| {
+        if ui
+            .button("📋 Copy local")
+            .on_hover_text(file::trs_to_text(local))
+            .clicked()
+        {
+            ui.ctx().copy_text(file::trs_to_text(local));
+        }
+        if ui
+            .button("📋 Copy world")
+            .on_hover_text(file::trs_to_text(world))
+            .clicked()
+        {
+            ui.ctx().copy_text(file::trs_to_text(world));
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut state.paste_text)
+                .hint_text("position: (1.0, 2.0), rotation: 90.0")
+                .desired_width(190.0),
+        );
+        let name = scene.node(id).map(|d| d.name.clone()).unwrap_or_default();
+        for (text, world_space) in [("Paste to local", false), ("Paste to world", true)] {
+            if ui.button(text).clicked() {
+                match file::trs_from_text(&state.paste_text) {
+                    Ok(t) => {
+                        let op = if world_space {
+                            Op::SetWorld { node: id, world: t }
+                        } else {
+                            Op::SetLocal { node: id, local: t }
+                        };
+                        out.push(Intent::Perform {
+                            label: format!("Paste transform onto {name}"),
+                            ops: vec![op],
+                            gesture: None,
+                        });
+                    }
+                    Err(message) => out.push(Intent::Refused(message)),
+                }
+            }
+        }
+    });
 }
 
 /// The shear warning, naming its cause, with a button that selects it.
@@ -240,7 +400,14 @@ fn shear_diagnosis(
 }
 
 /// World = M_root · … · M_local, each factor and the running product; click selects the factor.
-fn matrix_chain(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Intent>) {
+fn matrix_chain(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    id: NodeId,
+    hovered_factor: &mut Option<NodeId>,
+    out: &mut Vec<Intent>,
+) {
+    let mut hovered = None;
     let Ok(chain) = scene.matrix_chain(id) else {
         return;
     };
@@ -255,7 +422,11 @@ fn matrix_chain(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Inte
             for (k, factor) in chain.iter().enumerate() {
                 ui.separator();
                 let text = format!("{}. {} (local)", k + 1, names[k]);
-                if ui.link(text).on_hover_text("Select this node").clicked() && factor.node != id {
+                let link = ui.link(text).on_hover_text("Select this node");
+                if link.hovered() {
+                    hovered = Some(factor.node);
+                }
+                if link.clicked() && factor.node != id {
                     out.push(Intent::Select(vec![factor.node]));
                 }
                 ui.horizontal(|ui| {
@@ -265,6 +436,7 @@ fn matrix_chain(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Inte
                 });
             }
         });
+    *hovered_factor = hovered;
 }
 
 /// Seed 001's accumulated TRS next to the true world TRS.

@@ -255,6 +255,7 @@ impl GraftApp {
                 &self.selection,
                 &mut self.viewport,
                 self.hierarchy.preview.as_ref(),
+                self.inspector.hovered_factor,
             ));
         });
         intents.extend(self.windows(&ctx));

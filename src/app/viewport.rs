@@ -311,6 +311,7 @@ pub fn ui(
     selection: &[NodeId],
     state: &mut ViewportState,
     preview: Option<&DropPreview>,
+    highlight: Option<NodeId>,
 ) -> Vec<Intent> {
     let mut out = Vec::new();
     let scene = &doc.scene;
@@ -334,6 +335,20 @@ pub fn ui(
     }
     if let Some(preview) = preview {
         draw_ghosts(&painter, rect, state.camera, scene, preview);
+    }
+    if let Some(id) = highlight
+        && let (Ok(i), Ok(world)) = (scene.index(id), scene.world(id))
+    {
+        // The matrix-chain factor under the pointer in the inspector.
+        let glow = Stroke::new(3.0, Color32::from_rgb(80, 220, 255));
+        let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
+            .into_iter()
+            .map(|p| state.camera.to_screen(rect, world.transform_point2(p)))
+            .collect();
+        if outline.len() > 2 {
+            painter.add(egui::Shape::closed_line(outline, glow));
+        }
+        painter.circle_stroke(state.camera.to_screen(rect, world.translation), 8.0, glow);
     }
     interact(ui, &response, rect, scene, selection, state, &mut out);
     out
