@@ -137,7 +137,7 @@ fn matrix_grid(ui: &mut egui::Ui, salt: &str, m: &Affine2) {
     egui::Grid::new(salt).num_columns(3).show(ui, |ui| {
         for row in rows(m) {
             for v in row {
-                ui.monospace(format!("{v:>8.3}"));
+                ui.monospace(format!("{:>8.3}", v + 0.0)); // + 0.0 turns -0.0 into 0.0
             }
             ui.end_row();
         }

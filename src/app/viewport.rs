@@ -453,6 +453,7 @@ fn draw_nodes(
     let camera = state.camera;
     let to_screen = |p: Vec2| camera.to_screen(rect, p);
     let visible = rect.expand(50.0);
+    let mut names: Vec<(Pos2, &str)> = Vec::new();
     for i in 0..scene.len() {
         let world = scene.world_at(i);
         let data = scene.data_at(i);
@@ -546,17 +547,25 @@ fn draw_nodes(
             );
         }
         painter.circle_filled(origin, if selected { 4.0 } else { 2.5 }, Color32::WHITE);
-        if state.show_names {
-            painter.text(
-                origin + egui::vec2(6.0, -6.0),
-                egui::Align2::LEFT_BOTTOM,
-                &data.name,
-                egui::FontId::proportional(12.0),
-                Color32::from_gray(220),
-            );
+        if state.show_names && names.len() < MAX_NAMES {
+            names.push((origin, data.name.as_str()));
         }
     }
+    // Names last, so no shape covers them.
+    for (origin, name) in names {
+        let font = egui::FontId::proportional(12.0);
+        painter.text(
+            origin + egui::vec2(6.0, -6.0),
+            egui::Align2::LEFT_BOTTOM,
+            name,
+            font,
+            Color32::from_gray(230),
+        );
+    }
 }
+
+/// More names than this on screen are unreadable anyway; skip the rest.
+const MAX_NAMES: usize = 2_000;
 
 /// True when a big shape contains the whole viewport (its outline is off screen on all sides).
 fn outline_covers(outline: &[Pos2], rect: Rect) -> bool {
