@@ -169,7 +169,11 @@ impl From<io::Error> for Failure {
 /// Run a headless command, writing results to `out`.
 pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
     match command {
-        Command::Print { file, json } => print(&file::load(&file)?, json, out),
+        Command::Print { file, json } => {
+            let mut scene = file::load(&file)?;
+            scene.update_world(); // one pass, instead of a lazy walk up per node
+            print(&scene, json, out)
+        }
         Command::Check { files } => check(&files, out),
         Command::Fmt {
             files,
@@ -266,16 +270,19 @@ fn print(scene: &Scene, json: bool, out: &mut dyn Write) -> Result<(), Failure> 
             if i > 0 {
                 out.write_all(b",")?;
             }
+            // f32 → the f64 with the same shortest decimal form (71.2367, not 71.23670959472656).
+            let j = |v: f32| v.to_string().parse::<f64>().unwrap_or(v as f64);
+            let m = rows(&world_m).map(|row| row.map(j));
             let value = json!({
                 "id": id.0,
                 "name": data.name,
                 "parent": parent_id.map(|p| p.0),
-                "local": {"position": [local.position.x, local.position.y], "rotation": local.rotation,
-                          "scale": [local.scale.x, local.scale.y], "skew": local.skew},
-                "world": {"matrix": rows(&world_m), "position": [world.position.x, world.position.y],
-                          "rotation": world.rotation, "scale": [world.scale.x, world.scale.y], "skew": world.skew},
-                "shear": metrics.dot,
-                "determinant": metrics.determinant,
+                "local": {"position": [j(local.position.x), j(local.position.y)], "rotation": j(local.rotation),
+                          "scale": [j(local.scale.x), j(local.scale.y)], "skew": j(local.skew)},
+                "world": {"matrix": m, "position": [j(world.position.x), j(world.position.y)],
+                          "rotation": j(world.rotation), "scale": [j(world.scale.x), j(world.scale.y)], "skew": j(world.skew)},
+                "shear": j(metrics.dot),
+                "determinant": j(metrics.determinant),
             });
             serde_json::to_writer(&mut *out, &value).map_err(|e| Failure(e.to_string()))?;
         } else {
