@@ -71,6 +71,41 @@ impl Tracker {
     }
 }
 
+/// One grid row of an (x, y) pair in both columns; the world one only when `world_enabled`.
+fn vec_row(
+    ui: &mut egui::Ui,
+    label: &str,
+    speed: f64,
+    local: (&mut Tracker, &mut glam::Vec2),
+    world: (&mut Tracker, &mut glam::Vec2),
+    world_enabled: bool,
+) {
+    ui.label(label);
+    for ((tracker, v), enabled) in [(local, true), (world, world_enabled)] {
+        ui.add_enabled_ui(enabled, |ui| {
+            ui.horizontal(|ui| {
+                tracker.drag(ui, &mut v.x, speed, "x ", "");
+                tracker.drag(ui, &mut v.y, speed, "y ", "");
+            })
+        });
+    }
+    ui.end_row();
+}
+
+/// One grid row of an angle in both columns.
+fn angle_row(
+    ui: &mut egui::Ui,
+    label: &str,
+    local: (&mut Tracker, &mut f32),
+    world: (&mut Tracker, &mut f32),
+    world_enabled: bool,
+) {
+    ui.label(label);
+    local.0.drag(ui, local.1, 0.5, "", "°");
+    ui.add_enabled_ui(world_enabled, |ui| world.0.drag(ui, world.1, 0.5, "", "°"));
+    ui.end_row();
+}
+
 /// The six numbers of a transform: position x, y, rotation, scale x, y, skew.
 fn components(t: &Trs) -> [f32; 6] {
     [
@@ -197,38 +232,10 @@ pub fn ui(
             ui.strong("Local");
             ui.strong("World");
             ui.end_row();
-            ui.label("position");
-            ui.horizontal(|ui| {
-                lt.drag(ui, &mut local.position.x, 0.05, "x ", "");
-                lt.drag(ui, &mut local.position.y, 0.05, "y ", "");
-            });
-            ui.add_enabled_ui(!singular, |ui| {
-                ui.horizontal(|ui| {
-                    wt.drag(ui, &mut w.position.x, 0.05, "x ", "");
-                    wt.drag(ui, &mut w.position.y, 0.05, "y ", "");
-                })
-            });
-            ui.end_row();
-            ui.label("rotation");
-            lt.drag(ui, &mut local.rotation, 0.5, "", "°");
-            ui.add_enabled_ui(!singular, |ui| wt.drag(ui, &mut w.rotation, 0.5, "", "°"));
-            ui.end_row();
-            ui.label("scale");
-            ui.horizontal(|ui| {
-                lt.drag(ui, &mut local.scale.x, 0.01, "x ", "");
-                lt.drag(ui, &mut local.scale.y, 0.01, "y ", "");
-            });
-            ui.add_enabled_ui(!singular, |ui| {
-                ui.horizontal(|ui| {
-                    wt.drag(ui, &mut w.scale.x, 0.01, "x ", "");
-                    wt.drag(ui, &mut w.scale.y, 0.01, "y ", "");
-                })
-            });
-            ui.end_row();
-            ui.label("skew");
-            lt.drag(ui, &mut local.skew, 0.5, "", "°");
-            ui.add_enabled_ui(!singular, |ui| wt.drag(ui, &mut w.skew, 0.5, "", "°"));
-            ui.end_row();
+            vec_row(ui, "position", 0.05, (&mut lt, &mut local.position), (&mut wt, &mut w.position), !singular);
+            angle_row(ui, "rotation", (&mut lt, &mut local.rotation), (&mut wt, &mut w.rotation), !singular);
+            vec_row(ui, "scale", 0.01, (&mut lt, &mut local.scale), (&mut wt, &mut w.scale), !singular);
+            angle_row(ui, "skew", (&mut lt, &mut local.skew), (&mut wt, &mut w.skew), !singular);
         });
         if state.lock_scale {
             lock_ratio(data.local.scale, &mut local.scale);
