@@ -223,21 +223,7 @@ impl GraftApp {
 
     /// Selected nodes whose ancestors are not also selected, in pre-order.
     fn selected_roots(&self) -> Vec<NodeId> {
-        let scene = &self.doc.scene;
-        let mut roots: Vec<NodeId> = self
-            .selection
-            .iter()
-            .copied()
-            .filter(|&id| {
-                scene.contains(id)
-                    && !self.selection.iter().any(|&other| {
-                        other != id && scene.is_ancestor_or_self(other, id).unwrap_or(false)
-                    })
-            })
-            .collect();
-        roots.sort_by_key(|id| scene.index(*id).unwrap_or(usize::MAX));
-        roots.dedup();
-        roots
+        self.doc.scene.topmost(&self.selection)
     }
 
     fn label_for(&self, verb: &str, ids: &[NodeId]) -> String {

@@ -256,6 +256,24 @@ impl Scene {
         Ok(a <= n && n < a + self.subtree_len_at(a))
     }
 
+    /// The given nodes without those whose ancestor is also given, in pre-order (what a move,
+    /// copy or delete of a selection acts on). Unknown ids are dropped.
+    pub fn topmost(&self, ids: &[NodeId]) -> Vec<NodeId> {
+        let mut roots: Vec<NodeId> = ids
+            .iter()
+            .copied()
+            .filter(|&id| {
+                self.contains(id)
+                    && !ids
+                        .iter()
+                        .any(|&o| o != id && self.is_ancestor_or_self(o, id).unwrap_or(false))
+            })
+            .collect();
+        roots.sort_by_key(|id| self.index_of.get(id).copied().unwrap_or(u32::MAX));
+        roots.dedup();
+        roots
+    }
+
     /// Pre-order indices from the root down to `i` (both included).
     pub fn path_indices(&self, i: usize) -> Vec<usize> {
         let mut path = vec![i];

@@ -1,0 +1,385 @@
+//! Viewport drawing: grid and axes, nodes through their world matrices, drag ghosts and the
+//! shear warning overlay.
+
+use super::geometry::{Camera, local_outline};
+use super::{ViewportState, resolve_sprite};
+use crate::app::hierarchy::{DropPreview, drop_parent};
+use crate::document::Document;
+use crate::math::{shear_metrics, try_inverse};
+use crate::scene::diagnose::{SHEAR_TOLERANCE_DEGREES, ShearCause};
+use crate::scene::{NodeId, Scene, Shape};
+use egui::{Color32, Pos2, Rect, Stroke};
+use glam::{Affine2, Vec2};
+
+fn color32(c: [u8; 4]) -> Color32 {
+    Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3])
+}
+
+/// How many nodes of a dragged subtree get a ghost (a huge subtree is previewed by its top).
+const GHOST_LIMIT: usize = 2_000;
+
+/// Where the dragged subtrees would be drawn after a drop under `parent`: (pre-order index,
+/// world matrix) for each node. Keep-world leaves them where they are (nothing moves); keep-local
+/// puts each root at parentWorld · local and carries its subtree along. Empty when keep-world is
+/// impossible (singular parent).
+pub fn ghost_worlds(
+    scene: &Scene,
+    dragged: &[NodeId],
+    parent: Option<NodeId>,
+    keep_world: bool,
+) -> Vec<(usize, Affine2)> {
+    let parent_world = match parent {
+        Some(p) => match scene.world(p) {
+            Ok(w) => w,
+            Err(_) => return Vec::new(),
+        },
+        None => Affine2::IDENTITY,
+    };
+    if keep_world && try_inverse(&parent_world).is_err() {
+        return Vec::new();
+    }
+    let mut ghosts: Vec<(usize, Affine2)> = Vec::new();
+    for &d in dragged {
+        let Ok(s) = scene.index(d) else { continue };
+        let root = if keep_world {
+            scene.world_at(s)
+        } else {
+            parent_world * scene.local_matrix_at(s)
+        };
+        let end = s + scene.subtree_len_at(s).min(GHOST_LIMIT);
+        let first = ghosts.len();
+        ghosts.push((s, root));
+        for i in s + 1..end {
+            let p = scene.parent_index_at(i).unwrap_or(s);
+            let parent_ghost = ghosts[first + (p - s)].1;
+            ghosts.push((i, parent_ghost * scene.local_matrix_at(i)));
+        }
+    }
+    ghosts
+}
+
+pub(super) fn draw_ghosts(
+    painter: &egui::Painter,
+    rect: Rect,
+    camera: Camera,
+    scene: &Scene,
+    preview: &DropPreview,
+) {
+    if !preview.allowed {
+        return;
+    }
+    let parent = drop_parent(scene, preview.zone);
+    for (keep_world, alpha) in [(preview.keep_world, 200u8), (!preview.keep_world, 70u8)] {
+        let color = if keep_world {
+            Color32::from_rgba_unmultiplied(120, 200, 255, alpha)
+        } else {
+            Color32::from_rgba_unmultiplied(255, 160, 90, alpha)
+        };
+        for (i, world) in ghost_worlds(scene, &preview.dragged, parent, keep_world) {
+            let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
+                .into_iter()
+                .map(|p| camera.to_screen(rect, world.transform_point2(p)))
+                .collect();
+            let origin = camera.to_screen(rect, world.translation);
+            if outline.len() > 2 {
+                painter.add(egui::Shape::closed_line(outline, Stroke::new(2.0, color)));
+            }
+            painter.circle_stroke(origin, 4.0, Stroke::new(1.5, color));
+            if !keep_world && preview.dragged.contains(&scene.id_at(i)) {
+                let from = camera.to_screen(rect, scene.world_at(i).translation);
+                painter.arrow(from, origin - from, Stroke::new(1.0, color));
+            }
+        }
+    }
+}
+
+pub(super) fn draw_grid(painter: &egui::Painter, rect: Rect, camera: &Camera) {
+    // A grid step of 1, 2 or 5 × 10^k world units, at least ~40 px apart.
+    let raw = 40.0 / camera.zoom;
+    let magnitude = 10f32.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * magnitude);
+    let lo = camera.to_world(rect, rect.left_bottom());
+    let hi = camera.to_world(rect, rect.right_top());
+    let grid = Stroke::new(1.0, Color32::from_gray(45));
+    let text = Color32::from_gray(110);
+    let mut x = (lo.x / step).floor() * step;
+    while x <= hi.x {
+        let s = camera.to_screen(rect, Vec2::new(x, 0.0)).x;
+        painter.line_segment(
+            [Pos2::new(s, rect.top()), Pos2::new(s, rect.bottom())],
+            grid,
+        );
+        painter.text(
+            Pos2::new(s + 2.0, rect.bottom() - 2.0),
+            egui::Align2::LEFT_BOTTOM,
+            format!("{}", (x * 1e4).round() / 1e4),
+            egui::FontId::proportional(10.0),
+            text,
+        );
+        x += step;
+    }
+    let mut y = (lo.y / step).floor() * step;
+    while y <= hi.y {
+        let s = camera.to_screen(rect, Vec2::new(0.0, y)).y;
+        painter.line_segment(
+            [Pos2::new(rect.left(), s), Pos2::new(rect.right(), s)],
+            grid,
+        );
+        painter.text(
+            Pos2::new(rect.left() + 2.0, s - 2.0),
+            egui::Align2::LEFT_BOTTOM,
+            format!("{}", (y * 1e4).round() / 1e4),
+            egui::FontId::proportional(10.0),
+            text,
+        );
+        y += step;
+    }
+    let origin = camera.to_screen(rect, Vec2::ZERO);
+    painter.line_segment(
+        [
+            Pos2::new(rect.left(), origin.y),
+            Pos2::new(rect.right(), origin.y),
+        ],
+        Stroke::new(1.5, Color32::from_rgb(120, 60, 60)),
+    );
+    painter.line_segment(
+        [
+            Pos2::new(origin.x, rect.top()),
+            Pos2::new(origin.x, rect.bottom()),
+        ],
+        Stroke::new(1.5, Color32::from_rgb(60, 120, 60)),
+    );
+}
+
+pub(super) fn draw_nodes(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    rect: Rect,
+    doc: &Document,
+    selection: &[NodeId],
+    state: &mut ViewportState,
+) {
+    let scene = &doc.scene;
+    let camera = state.camera;
+    let to_screen = |p: Vec2| camera.to_screen(rect, p);
+    let visible = rect.expand(50.0);
+    let mut names: Vec<(Pos2, &str)> = Vec::new();
+    for i in 0..scene.len() {
+        let world = scene.world_at(i);
+        let data = scene.data_at(i);
+        let id = scene.id_at(i);
+        let selected = selection.contains(&id);
+        let origin = to_screen(world.translation);
+        if state.show_links
+            && let Some(p) = scene.parent_index_at(i)
+        {
+            let from = to_screen(scene.world_at(p).translation);
+            if visible.contains(from) || visible.contains(origin) {
+                painter.line_segment(
+                    [from, origin],
+                    Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60)),
+                );
+            }
+        }
+        let outline: Vec<Pos2> = local_outline(&data.shape)
+            .into_iter()
+            .map(|p| to_screen(world.transform_point2(p)))
+            .collect();
+        let on_screen = outline.iter().any(|p| visible.contains(*p))
+            || visible.contains(origin)
+            || outline_covers(&outline, rect);
+        if !on_screen {
+            continue;
+        }
+        let stroke = if selected {
+            Stroke::new(2.5, Color32::from_rgb(255, 210, 60))
+        } else {
+            Stroke::new(1.0, Color32::from_gray(20))
+        };
+        match &data.shape {
+            Shape::Sprite { path, .. } => {
+                let resolved = resolve_sprite(doc, path);
+                match state.texture(ctx, &resolved) {
+                    Some(texture) => {
+                        let mut mesh = egui::Mesh::with_texture(texture);
+                        let uvs = [
+                            Pos2::new(0.0, 1.0),
+                            Pos2::new(1.0, 1.0),
+                            Pos2::new(1.0, 0.0),
+                            Pos2::new(0.0, 0.0),
+                        ];
+                        for (p, uv) in outline.iter().zip(uvs) {
+                            mesh.vertices.push(egui::epaint::Vertex {
+                                pos: *p,
+                                uv,
+                                color: color32(data.color),
+                            });
+                        }
+                        mesh.add_triangle(0, 1, 2);
+                        mesh.add_triangle(0, 2, 3);
+                        painter.add(mesh);
+                        if selected {
+                            painter.add(egui::Shape::closed_line(outline.clone(), stroke));
+                        }
+                    }
+                    None => {
+                        painter.add(egui::Shape::closed_line(
+                            outline.clone(),
+                            Stroke::new(1.0, Color32::RED),
+                        ));
+                        painter
+                            .line_segment([outline[0], outline[2]], Stroke::new(1.0, Color32::RED));
+                    }
+                }
+            }
+            Shape::Rect { .. } | Shape::Ellipse { .. } => {
+                // Sheared or mirrored outlines stay convex: an affine image of a convex shape is convex.
+                painter.add(egui::Shape::convex_polygon(
+                    outline.clone(),
+                    color32(data.color),
+                    stroke,
+                ));
+            }
+            Shape::None => {}
+        }
+        if state.show_axes {
+            let x_axis = to_screen(world.transform_point2(Vec2::X));
+            let y_axis = to_screen(world.transform_point2(Vec2::Y));
+            painter.arrow(
+                origin,
+                x_axis - origin,
+                Stroke::new(1.5, Color32::from_rgb(230, 80, 80)),
+            );
+            painter.arrow(
+                origin,
+                y_axis - origin,
+                Stroke::new(1.5, Color32::from_rgb(80, 200, 80)),
+            );
+        }
+        painter.circle_filled(origin, if selected { 4.0 } else { 2.5 }, Color32::WHITE);
+        if state.show_names && names.len() < MAX_NAMES {
+            names.push((origin, data.name.as_str()));
+        }
+    }
+    // Names last, so no shape covers them.
+    for (origin, name) in names {
+        let font = egui::FontId::proportional(12.0);
+        painter.text(
+            origin + egui::vec2(6.0, -6.0),
+            egui::Align2::LEFT_BOTTOM,
+            name,
+            font,
+            Color32::from_gray(230),
+        );
+    }
+}
+
+/// More names than this on screen are unreadable anyway; skip the rest.
+const MAX_NAMES: usize = 2_000;
+
+/// True when a big shape contains the whole viewport (its outline is off screen on all sides).
+fn outline_covers(outline: &[Pos2], rect: Rect) -> bool {
+    if outline.is_empty() {
+        return false;
+    }
+    let r = outline
+        .iter()
+        .fold(Rect::NOTHING, |r, p| r.union(Rect::from_min_max(*p, *p)));
+    r.intersects(rect)
+}
+
+/// One entry of the shear warning overlay.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShearMark {
+    /// The sheared node.
+    pub node: NodeId,
+    /// How far its world axes are from 90° (signed, degrees).
+    pub degrees_off: f32,
+    /// The ancestor whose non-uniform scale (or skew) causes it, if not the node itself.
+    pub cause: Option<NodeId>,
+}
+
+/// Every node whose world matrix is sheared, with the angle off 90° and the cause.
+pub fn shear_overlay(scene: &Scene) -> Vec<ShearMark> {
+    (0..scene.len())
+        .filter_map(|i| {
+            let metrics = shear_metrics(&scene.world_at(i));
+            if !metrics.is_sheared(SHEAR_TOLERANCE_DEGREES) {
+                return None;
+            }
+            let node = scene.id_at(i);
+            let cause = match scene.shear_cause(node) {
+                Ok(ShearCause::Ancestor { cause, .. }) => Some(cause),
+                _ => None,
+            };
+            Some(ShearMark {
+                node,
+                degrees_off: metrics.axis_angle - 90.0,
+                cause,
+            })
+        })
+        .collect()
+}
+
+pub(super) fn draw_shear_overlay(
+    painter: &egui::Painter,
+    rect: Rect,
+    camera: Camera,
+    scene: &Scene,
+) {
+    let warn = Color32::from_rgb(255, 140, 0);
+    let font = egui::FontId::proportional(12.0);
+    let mut causes = Vec::new();
+    for mark in shear_overlay(scene) {
+        let Ok(world) = scene.world(mark.node) else {
+            continue;
+        };
+        let corners: Vec<Pos2> = [Vec2::ZERO, Vec2::X, Vec2::X + Vec2::Y, Vec2::Y]
+            .iter()
+            .map(|p| camera.to_screen(rect, world.transform_point2(*p)))
+            .collect();
+        if !corners.iter().any(|p| rect.contains(*p)) {
+            continue;
+        }
+        if let Ok(i) = scene.index(mark.node) {
+            let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
+                .into_iter()
+                .map(|p| camera.to_screen(rect, world.transform_point2(p)))
+                .collect();
+            if outline.len() > 2 {
+                painter.add(egui::Shape::closed_line(outline, Stroke::new(2.5, warn)));
+            }
+        }
+        let origin = corners[0];
+        painter.add(egui::Shape::closed_line(corners, Stroke::new(1.5, warn)));
+        let text = format!("⚠ shear {:+.1}° off 90°", mark.degrees_off);
+        painter.text(
+            origin + egui::vec2(6.0, 6.0),
+            egui::Align2::LEFT_TOP,
+            text,
+            font.clone(),
+            warn,
+        );
+        causes.extend(mark.cause);
+    }
+    causes.sort();
+    causes.dedup();
+    for cause in causes {
+        let Ok(world) = scene.world(cause) else {
+            continue;
+        };
+        let at = camera.to_screen(rect, world.translation);
+        painter.circle_stroke(at, 9.0, Stroke::new(2.0, warn));
+        painter.text(
+            at + egui::vec2(10.0, -10.0),
+            egui::Align2::LEFT_BOTTOM,
+            "non-uniform scale: causes shear below",
+            font.clone(),
+            warn,
+        );
+    }
+}

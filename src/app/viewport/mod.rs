@@ -1,0 +1,293 @@
+//! The 2D viewport: every node drawn through its world matrix (shear and mirrors shown as they
+//! are), a grid and world axes, click to select, drag to move, pan and zoom, and the shear
+//! overlay. The camera is view state, not part of the scene, and is not undoable.
+
+mod draw;
+mod geometry;
+
+pub use draw::{ShearMark, ghost_worlds, shear_overlay};
+pub use geometry::{Camera, hit_test, local_outline, shape_contains};
+
+use super::Intent;
+use super::hierarchy::DropPreview;
+use crate::document::Document;
+use crate::scene::edit::Op;
+use crate::scene::{NodeId, Scene};
+use draw::{draw_ghosts, draw_grid, draw_nodes, draw_shear_overlay};
+use egui::{Color32, Pos2, Rect, Sense, Stroke};
+use glam::Vec2;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// An in-progress move of the selection with the pointer.
+#[derive(Clone, Debug)]
+struct MoveDrag {
+    start_pointer: Vec2,
+    starts: Vec<(NodeId, Vec2)>,
+    gesture: u64,
+}
+
+/// View settings and interaction state of the viewport.
+pub struct ViewportState {
+    /// The camera.
+    pub camera: Camera,
+    /// Draw each node's local x/y axes.
+    pub show_axes: bool,
+    /// Draw parent → child links.
+    pub show_links: bool,
+    /// Draw names.
+    pub show_names: bool,
+    /// Outline sheared nodes and label the angle off 90°.
+    pub show_shear: bool,
+    frame_pending: bool,
+    frame_request: Option<Vec<NodeId>>,
+    drag: Option<MoveDrag>,
+    next_gesture: u64,
+    textures: HashMap<PathBuf, Option<egui::TextureHandle>>,
+}
+
+impl Default for ViewportState {
+    fn default() -> Self {
+        Self {
+            camera: Camera::default(),
+            show_axes: true,
+            show_links: true,
+            show_names: true,
+            show_shear: true,
+            frame_pending: true,
+            frame_request: None,
+            drag: None,
+            next_gesture: 1 << 40,
+            textures: HashMap::new(),
+        }
+    }
+}
+
+impl ViewportState {
+    /// Frame these nodes on the next frame (when the viewport's size is known).
+    pub fn frame(&mut self, _scene: &Scene, ids: &[NodeId]) {
+        self.frame_request = Some(ids.to_vec());
+    }
+
+    /// Frame the whole scene on the next frame.
+    pub fn frame_on_next_frame(&mut self) {
+        self.frame_pending = true;
+        self.textures.clear();
+    }
+
+    fn texture(&mut self, ctx: &egui::Context, path: &Path) -> Option<egui::TextureId> {
+        let entry = self.textures.entry(path.to_path_buf()).or_insert_with(|| {
+            let image = image::open(path).ok()?.to_rgba8();
+            let size = [image.width() as usize, image.height() as usize];
+            let color = egui::ColorImage::from_rgba_unmultiplied(size, image.as_raw());
+            Some(ctx.load_texture(
+                path.display().to_string(),
+                color,
+                egui::TextureOptions::LINEAR,
+            ))
+        });
+        entry.as_ref().map(|t| t.id())
+    }
+}
+
+/// The View menu's toggles.
+pub fn view_menu(ui: &mut egui::Ui, state: &mut ViewportState) {
+    ui.checkbox(&mut state.show_axes, "Local axes");
+    ui.checkbox(&mut state.show_links, "Parent-child links");
+    ui.checkbox(&mut state.show_names, "Names");
+    ui.checkbox(&mut state.show_shear, "Shear warning overlay");
+}
+
+/// Where a sprite's image is: next to the scene file, or in the sample scenes' folder.
+pub(super) fn resolve_sprite(doc: &Document, path: &str) -> PathBuf {
+    let base = doc
+        .path
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes"));
+    base.join(path)
+}
+
+fn bounds(scene: &Scene, ids: &[NodeId]) -> Option<(Vec2, Vec2)> {
+    let mut points = Vec::new();
+    for &id in ids {
+        let (Ok(i), Ok(world)) = (scene.index(id), scene.world(id)) else {
+            continue;
+        };
+        points.push(world.translation);
+        points.extend(
+            local_outline(&scene.data_at(i).shape)
+                .into_iter()
+                .map(|p| world.transform_point2(p)),
+        );
+    }
+    let first = *points.first()?;
+    Some(
+        points
+            .iter()
+            .fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
+    )
+}
+
+/// Draw the viewport and handle its input. `preview` is a hierarchy drag in progress: its
+/// ghosts show where the dragged nodes would end up with each setting.
+pub fn ui(
+    ui: &mut egui::Ui,
+    doc: &Document,
+    selection: &[NodeId],
+    state: &mut ViewportState,
+    preview: Option<&DropPreview>,
+    highlight: Option<NodeId>,
+) -> Vec<Intent> {
+    let mut out = Vec::new();
+    let scene = &doc.scene;
+    let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+    let rect = response.rect;
+    if state.frame_pending {
+        state.frame_pending = false;
+        state.frame_request = Some(scene.ids().to_vec());
+    }
+    if let Some(ids) = state.frame_request.take()
+        && let Some((lo, hi)) = bounds(scene, &ids)
+    {
+        state.camera.fit(rect, lo, hi);
+    }
+    navigate(ui, &response, rect, state);
+    painter.rect_filled(rect, 0.0, Color32::from_gray(28));
+    draw_grid(&painter, rect, &state.camera);
+    draw_nodes(ui.ctx(), &painter, rect, doc, selection, state);
+    if state.show_shear {
+        draw_shear_overlay(&painter, rect, state.camera, scene);
+    }
+    if let Some(preview) = preview {
+        draw_ghosts(&painter, rect, state.camera, scene, preview);
+    }
+    if let Some(id) = highlight
+        && let (Ok(i), Ok(world)) = (scene.index(id), scene.world(id))
+    {
+        // The matrix-chain factor under the pointer in the inspector.
+        let glow = Stroke::new(3.0, Color32::from_rgb(80, 220, 255));
+        let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
+            .into_iter()
+            .map(|p| state.camera.to_screen(rect, world.transform_point2(p)))
+            .collect();
+        if outline.len() > 2 {
+            painter.add(egui::Shape::closed_line(outline, glow));
+        }
+        painter.circle_stroke(state.camera.to_screen(rect, world.translation), 8.0, glow);
+    }
+    interact(ui, &response, rect, scene, selection, state, &mut out);
+    out
+}
+
+fn navigate(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut ViewportState) {
+    let space = ui.input(|i| i.key_down(egui::Key::Space));
+    let panning = response.dragged_by(egui::PointerButton::Middle)
+        || (space && response.dragged_by(egui::PointerButton::Primary));
+    if panning {
+        let d = response.drag_delta();
+        state.camera.center -= Vec2::new(d.x, -d.y) / state.camera.zoom;
+    }
+    if response.hovered() {
+        let (scroll, zoom, pointer) = ui.input(|i| {
+            (
+                i.smooth_scroll_delta.y,
+                i.zoom_delta(),
+                i.pointer.hover_pos(),
+            )
+        });
+        let factor = zoom * (scroll * 0.002).exp();
+        if factor != 1.0
+            && let Some(p) = pointer
+        {
+            state.camera.zoom_around(rect, p, factor);
+        }
+    }
+}
+
+fn interact(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    rect: Rect,
+    scene: &Scene,
+    selection: &[NodeId],
+    state: &mut ViewportState,
+    out: &mut Vec<Intent>,
+) {
+    let space = ui.input(|i| i.key_down(egui::Key::Space));
+    let modifiers = ui.input(|i| i.modifiers);
+    let radius = 6.0 / state.camera.zoom;
+    if response.clicked()
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        let hit = hit_test(scene, state.camera.to_world(rect, p), radius);
+        match hit {
+            Some(id) if modifiers.command || modifiers.shift => out.push(Intent::ToggleSelect(id)),
+            Some(id) => out.push(Intent::Select(vec![id])),
+            None if !(modifiers.command || modifiers.shift) => out.push(Intent::Select(Vec::new())),
+            None => {}
+        }
+    }
+    if response.drag_started_by(egui::PointerButton::Primary)
+        && !space
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        let world_p = state.camera.to_world(rect, p);
+        let hit = hit_test(scene, world_p, radius);
+        let moving: Vec<NodeId> = match hit {
+            Some(id) if selection.contains(&id) => selection.to_vec(),
+            Some(id) => {
+                out.push(Intent::Select(vec![id]));
+                vec![id]
+            }
+            None => Vec::new(),
+        };
+        // Move only the topmost selected nodes: children follow their parents.
+        let roots = scene.topmost(&moving);
+        if !roots.is_empty() {
+            state.next_gesture += 1;
+            state.drag = Some(MoveDrag {
+                start_pointer: world_p,
+                starts: roots
+                    .iter()
+                    .filter_map(|&id| scene.world(id).ok().map(|w| (id, w.translation)))
+                    .collect(),
+                gesture: state.next_gesture,
+            });
+        }
+    }
+    if let Some(drag) = &state.drag {
+        if response.dragged_by(egui::PointerButton::Primary)
+            && let Some(p) = response.interact_pointer_pos()
+        {
+            let delta = state.camera.to_world(rect, p) - drag.start_pointer;
+            let ops: Vec<Op> = drag
+                .starts
+                .iter()
+                .map(|&(node, start)| Op::SetWorldPosition {
+                    node,
+                    position: start + delta,
+                })
+                .collect();
+            let label = match drag.starts.as_slice() {
+                [(id, _)] => format!(
+                    "Move {}",
+                    scene.node(*id).map(|d| d.name.as_str()).unwrap_or("node")
+                ),
+                many => format!("Move {} nodes", many.len()),
+            };
+            if delta != Vec2::ZERO {
+                out.push(Intent::Perform {
+                    label,
+                    ops,
+                    gesture: Some(drag.gesture),
+                });
+            }
+        }
+        if response.drag_stopped() || !response.dragged() {
+            state.drag = None;
+            out.push(Intent::EndGesture);
+        }
+    }
+}
