@@ -155,6 +155,75 @@ pub(super) fn draw_grid(painter: &egui::Painter, rect: Rect, camera: &Camera) {
     );
 }
 
+/// Half the width and height of a shape's box (zero for an origin-only node).
+fn half_size(shape: &Shape) -> Vec2 {
+    match shape {
+        Shape::None => Vec2::ZERO,
+        Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => {
+            size.abs() * 0.5
+        }
+    }
+}
+
+/// The shape's outline in screen space, into `out`, with as many ellipse segments as its size on
+/// screen needs (4 when it is a few pixels).
+fn screen_outline(
+    out: &mut Vec<Pos2>,
+    shape: &Shape,
+    world: &Affine2,
+    pixel_size: f32,
+    to_screen: &dyn Fn(Vec2) -> Pos2,
+) {
+    out.clear();
+    let h = half_size(shape);
+    match shape {
+        Shape::None => {}
+        Shape::Ellipse { .. } => {
+            let segments = if pixel_size < 4.0 {
+                4
+            } else {
+                ((pixel_size / 3.0) as usize).clamp(8, 48)
+            };
+            out.extend((0..segments).map(|k| {
+                let a = k as f32 / segments as f32 * std::f32::consts::TAU;
+                to_screen(world.transform_point2(Vec2::new(a.cos() * h.x, a.sin() * h.y)))
+            }));
+        }
+        Shape::Rect { .. } | Shape::Sprite { .. } => {
+            let corners = [
+                Vec2::new(-h.x, -h.y),
+                Vec2::new(h.x, -h.y),
+                Vec2::new(h.x, h.y),
+                Vec2::new(-h.x, h.y),
+            ];
+            out.extend(
+                corners
+                    .iter()
+                    .map(|p| to_screen(world.transform_point2(*p))),
+            );
+        }
+    }
+}
+
+/// Add a convex polygon (screen space) to a batched mesh as a triangle fan.
+fn fan(mesh: &mut egui::Mesh, points: &[Pos2], color: Color32) {
+    let base = mesh.vertices.len() as u32;
+    for p in points {
+        mesh.colored_vertex(*p, color);
+    }
+    for k in 1..points.len().saturating_sub(1) as u32 {
+        mesh.add_triangle(base, base + k, base + k + 1);
+    }
+}
+
+/// Nodes drawn with outlines, axes and origins, at most; past this only fills are drawn.
+const DETAIL_LIMIT: usize = 1_500;
+/// Parent-child link lines drawn at most.
+const LINK_LIMIT: usize = 3_000;
+
+/// Draw every node through its world matrix. Fills are batched into one mesh (flushed before any
+/// outline so the stacking order stays right); nodes too small on screen get no outline, axes,
+/// origin or name, and everything off screen is skipped.
 pub(super) fn draw_nodes(
     ctx: &egui::Context,
     painter: &egui::Painter,
@@ -166,44 +235,53 @@ pub(super) fn draw_nodes(
     let scene = &doc.scene;
     let camera = state.camera;
     let to_screen = |p: Vec2| camera.to_screen(rect, p);
-    let visible = rect.expand(50.0);
     let mut names: Vec<(Pos2, &str)> = Vec::new();
+    let mut fill = egui::Mesh::default();
+    let mut outline: Vec<Pos2> = Vec::with_capacity(48);
+    let (mut detailed, mut links) = (0usize, 0usize);
+    let link_stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60));
     for i in 0..scene.len() {
         let world = scene.world_at(i);
         let data = scene.data_at(i);
-        let id = scene.id_at(i);
-        let selected = selection.contains(&id);
         let origin = to_screen(world.translation);
         if state.show_links
+            && links < LINK_LIMIT
             && let Some(p) = scene.parent_index_at(i)
         {
             let from = to_screen(scene.world_at(p).translation);
-            if visible.contains(from) || visible.contains(origin) {
-                painter.line_segment(
-                    [from, origin],
-                    Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60)),
-                );
+            if (from - origin).length_sq() > 16.0
+                && Rect::from_two_pos(from, origin).intersects(rect)
+            {
+                painter.line_segment([from, origin], link_stroke);
+                links += 1;
             }
         }
-        let outline: Vec<Pos2> = local_outline(&data.shape)
-            .into_iter()
-            .map(|p| to_screen(world.transform_point2(p)))
-            .collect();
-        let on_screen = outline.iter().any(|p| visible.contains(*p))
-            || visible.contains(origin)
-            || outline_covers(&outline, rect);
-        if !on_screen {
+        // Screen-space bounding box of the shape, straight from the world matrix: cull early.
+        let half = half_size(&data.shape);
+        let (ax, ay) = (
+            world.matrix2.x_axis * camera.zoom,
+            world.matrix2.y_axis * camera.zoom,
+        );
+        let extent = Vec2::new(
+            ax.x.abs() * half.x + ay.x.abs() * half.y,
+            ax.y.abs() * half.x + ay.y.abs() * half.y,
+        );
+        if !Rect::from_center_size(origin, egui::vec2(extent.x * 2.0, extent.y * 2.0))
+            .expand(4.0)
+            .intersects(rect)
+        {
             continue;
         }
-        let stroke = if selected {
-            Stroke::new(2.5, Color32::from_rgb(255, 210, 60))
-        } else {
-            Stroke::new(1.0, Color32::from_gray(20))
-        };
+        let pixel_size = extent.max_element() * 2.0;
+        let id = scene.id_at(i);
+        let selected = selection.contains(&id);
+        let detail = selected
+            || (detailed < DETAIL_LIMIT && (pixel_size > 8.0 || data.shape == Shape::None));
+        screen_outline(&mut outline, &data.shape, &world, pixel_size, &to_screen);
         match &data.shape {
             Shape::Sprite { path, .. } => {
-                let resolved = resolve_sprite(doc, path);
-                match state.texture(ctx, &resolved) {
+                flush(painter, &mut fill);
+                match state.texture(ctx, &resolve_sprite(doc, path)) {
                     Some(texture) => {
                         let mut mesh = egui::Mesh::with_texture(texture);
                         let uvs = [
@@ -222,11 +300,9 @@ pub(super) fn draw_nodes(
                         mesh.add_triangle(0, 1, 2);
                         mesh.add_triangle(0, 2, 3);
                         painter.add(mesh);
-                        if selected {
-                            painter.add(egui::Shape::closed_line(outline.clone(), stroke));
-                        }
                     }
                     None => {
+                        // A missing image: a red crossed box, so the node is still visible.
                         painter.add(egui::Shape::closed_line(
                             outline.clone(),
                             Stroke::new(1.0, Color32::RED),
@@ -237,16 +313,27 @@ pub(super) fn draw_nodes(
                 }
             }
             Shape::Rect { .. } | Shape::Ellipse { .. } => {
-                // Sheared or mirrored outlines stay convex: an affine image of a convex shape is convex.
-                painter.add(egui::Shape::convex_polygon(
-                    outline.clone(),
-                    color32(data.color),
-                    stroke,
-                ));
+                // An affine image of a convex shape is convex, sheared or mirrored: a fan is exact.
+                fan(&mut fill, &outline, color32(data.color));
             }
             Shape::None => {}
         }
-        if state.show_axes {
+        if !detail {
+            continue;
+        }
+        detailed += 1;
+        flush(painter, &mut fill);
+        if outline.len() > 2 {
+            let stroke = if selected {
+                Stroke::new(2.5, Color32::from_rgb(255, 210, 60))
+            } else {
+                Stroke::new(1.0, Color32::from_gray(20))
+            };
+            if selected || !matches!(data.shape, Shape::Sprite { .. }) {
+                painter.add(egui::Shape::closed_line(outline.clone(), stroke));
+            }
+        }
+        if state.show_axes && (selected || pixel_size > 16.0 || data.shape == Shape::None) {
             let x_axis = to_screen(world.transform_point2(Vec2::X));
             let y_axis = to_screen(world.transform_point2(Vec2::Y));
             painter.arrow(
@@ -261,10 +348,14 @@ pub(super) fn draw_nodes(
             );
         }
         painter.circle_filled(origin, if selected { 4.0 } else { 2.5 }, Color32::WHITE);
-        if state.show_names && names.len() < MAX_NAMES {
+        if state.show_names
+            && names.len() < MAX_NAMES
+            && (selected || pixel_size > 20.0 || data.shape == Shape::None)
+        {
             names.push((origin, data.name.as_str()));
         }
     }
+    flush(painter, &mut fill);
     // Names last, so no shape covers them.
     for (origin, name) in names {
         let font = egui::FontId::proportional(12.0);
@@ -278,19 +369,15 @@ pub(super) fn draw_nodes(
     }
 }
 
-/// More names than this on screen are unreadable anyway; skip the rest.
-const MAX_NAMES: usize = 2_000;
-
-/// True when a big shape contains the whole viewport (its outline is off screen on all sides).
-fn outline_covers(outline: &[Pos2], rect: Rect) -> bool {
-    if outline.is_empty() {
-        return false;
+/// Paint the batched fills gathered so far.
+fn flush(painter: &egui::Painter, fill: &mut egui::Mesh) {
+    if !fill.is_empty() {
+        painter.add(std::mem::take(fill));
     }
-    let r = outline
-        .iter()
-        .fold(Rect::NOTHING, |r, p| r.union(Rect::from_min_max(*p, *p)));
-    r.intersects(rect)
 }
+
+/// More names than this on screen are unreadable anyway; skip the rest.
+const MAX_NAMES: usize = 500;
 
 /// One entry of the shear warning overlay.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -325,6 +412,15 @@ pub fn shear_overlay(scene: &Scene) -> Vec<ShearMark> {
         .collect()
 }
 
+/// sin²(0.01°), a little under the tolerance so the exact test decides the borderline cases.
+const SIN2_TOLERANCE: f32 = 2.9e-8;
+
+/// Sheared nodes drawn with their outline, axes parallelogram and label, at most.
+const SHEAR_MARK_LIMIT: usize = 300;
+
+/// The shear warning overlay for the nodes on screen: outline, world-axes parallelogram and the
+/// angle off 90°; the parents that cause it get a ring and a note. Off-screen nodes cost only
+/// their shear test, and at most `SHEAR_MARK_LIMIT` are drawn.
 pub(super) fn draw_shear_overlay(
     painter: &egui::Painter,
     rect: Rect,
@@ -334,10 +430,19 @@ pub(super) fn draw_shear_overlay(
     let warn = Color32::from_rgb(255, 140, 0);
     let font = egui::FontId::proportional(12.0);
     let mut causes = Vec::new();
-    for mark in shear_overlay(scene) {
-        let Ok(world) = scene.world(mark.node) else {
+    let mut drawn = 0;
+    for i in 0..scene.len() {
+        let world = scene.world_at(i);
+        // Cheap test first (no square roots or trig): |cos(angle between axes)| > sin(tolerance).
+        let (c0, c1) = (world.matrix2.x_axis, world.matrix2.y_axis);
+        let dot = c0.dot(c1);
+        if dot * dot <= c0.length_squared() * c1.length_squared() * SIN2_TOLERANCE {
             continue;
-        };
+        }
+        let metrics = shear_metrics(&world);
+        if !metrics.is_sheared(SHEAR_TOLERANCE_DEGREES) {
+            continue;
+        }
         let corners: Vec<Pos2> = [Vec2::ZERO, Vec2::X, Vec2::X + Vec2::Y, Vec2::Y]
             .iter()
             .map(|p| camera.to_screen(rect, world.transform_point2(*p)))
@@ -345,18 +450,20 @@ pub(super) fn draw_shear_overlay(
         if !corners.iter().any(|p| rect.contains(*p)) {
             continue;
         }
-        if let Ok(i) = scene.index(mark.node) {
-            let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
-                .into_iter()
-                .map(|p| camera.to_screen(rect, world.transform_point2(p)))
-                .collect();
-            if outline.len() > 2 {
-                painter.add(egui::Shape::closed_line(outline, Stroke::new(2.5, warn)));
-            }
+        drawn += 1;
+        if drawn > SHEAR_MARK_LIMIT {
+            break;
+        }
+        let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
+            .into_iter()
+            .map(|p| camera.to_screen(rect, world.transform_point2(p)))
+            .collect();
+        if outline.len() > 2 {
+            painter.add(egui::Shape::closed_line(outline, Stroke::new(2.5, warn)));
         }
         let origin = corners[0];
         painter.add(egui::Shape::closed_line(corners, Stroke::new(1.5, warn)));
-        let text = format!("⚠ shear {:+.1}° off 90°", mark.degrees_off);
+        let text = format!("⚠ shear {:+.1}° off 90°", metrics.axis_angle - 90.0);
         painter.text(
             origin + egui::vec2(6.0, 6.0),
             egui::Align2::LEFT_TOP,
@@ -364,7 +471,9 @@ pub(super) fn draw_shear_overlay(
             font.clone(),
             warn,
         );
-        causes.extend(mark.cause);
+        if let Ok(ShearCause::Ancestor { cause, .. }) = scene.shear_cause(scene.id_at(i)) {
+            causes.push(cause);
+        }
     }
     causes.sort();
     causes.dedup();
@@ -374,10 +483,11 @@ pub(super) fn draw_shear_overlay(
         };
         let at = camera.to_screen(rect, world.translation);
         painter.circle_stroke(at, 9.0, Stroke::new(2.0, warn));
+        let note = "non-uniform scale: causes shear below";
         painter.text(
             at + egui::vec2(10.0, -10.0),
             egui::Align2::LEFT_BOTTOM,
-            "non-uniform scale: causes shear below",
+            note,
             font.clone(),
             warn,
         );
