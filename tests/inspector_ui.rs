@@ -2,7 +2,7 @@
 
 use egui::Key;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use glam::Vec2;
 use graft::NodeId;
 use graft::app::GraftApp;
@@ -58,59 +58,167 @@ fn overlay_lists_the_sheared_node_and_its_cause() {
     assert!((marks[0].degrees_off - 36.87).abs() < 0.01, "{marks:?}");
 }
 
-#[test]
-fn typing_a_world_position_under_a_sheared_parent_solves_the_local() {
-    let mut h = app_on("shear.ron");
-    h.get_by_label("rotated child").click();
-    h.run_steps(10); // let the side panel settle its width before measuring the fields
+/// A scene file in a temporary folder.
+fn scene_file(text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("test.ron");
+    std::fs::write(&path, text).unwrap();
+    (dir, path)
+}
+
+fn app_on_path(path: PathBuf) -> Harness<'static, GraftApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| GraftApp::new(cc, Some(path), Box::new(FakeDialogs::default())));
+    h.run_steps(3);
+    h
+}
+
+/// The spin buttons of the inspector's rows, each row left to right (local x, local y, world x,
+/// world y for the pairs), measured after the side panel has settled.
+fn spin_rows(h: &mut Harness<GraftApp>) -> Vec<Vec<egui::Rect>> {
+    h.run_steps(10);
     let spins: Vec<egui::Rect> = h
         .query_all_by_role(egui::accesskit::Role::SpinButton)
         .map(|n| n.rect())
         .collect();
-    assert!(spins.len() >= 12, "{} spin buttons", spins.len());
-    // The position row: the four spin buttons at the top, left to right: local x, local y,
-    // world x, world y. Click world x to edit it, type a number, press Enter.
-    let top = spins
-        .iter()
-        .map(|r| r.center().y)
-        .fold(f32::INFINITY, f32::min);
-    let mut row: Vec<egui::Rect> = spins
-        .iter()
-        .copied()
-        .filter(|r| (r.center().y - top).abs() < 2.0)
-        .collect();
-    row.sort_by(|a, b| a.center().x.total_cmp(&b.center().x));
-    assert_eq!(row.len(), 4);
-    let world_x = row[2].center();
-    h.hover_at(world_x);
+    let mut ys: Vec<f32> = spins.iter().map(|r| r.center().y.round()).collect();
+    ys.sort_by(f32::total_cmp);
+    ys.dedup();
+    ys.iter()
+        .map(|y| {
+            let mut row: Vec<egui::Rect> = spins
+                .iter()
+                .copied()
+                .filter(|r| r.center().y.round() == *y)
+                .collect();
+            row.sort_by(|a, b| a.center().x.total_cmp(&b.center().x));
+            row
+        })
+        .collect()
+}
+
+/// Click a spin button to edit it, replace its text, press Enter.
+fn type_number(h: &mut Harness<GraftApp>, field: egui::Rect, text: &str) {
+    h.hover_at(field.center());
     h.run_steps(1);
-    h.drag_at(world_x);
+    h.drag_at(field.center());
     h.run_steps(1);
-    h.drop_at(world_x);
+    h.drop_at(field.center());
     h.run_steps(2);
     h.key_press_modifiers(egui::Modifiers::COMMAND, Key::A);
-    h.event(egui::Event::Text("-3.25".into()));
+    h.event(egui::Event::Text(text.into()));
     h.run_steps(1);
     h.key_press(Key::Enter);
     h.run_steps(3);
-    let world = h.state().doc.scene.world(NodeId(2)).unwrap();
+}
+
+const ROTATED_STRETCHED: &str = "(format: 1, nodes: [
+    (id: 1, name: \"parent\", position: (1.0, -2.0), rotation: 30.0, scale: (2.0, 0.5)),
+    (id: 2, name: \"child\", parent: Some(1), position: (1.0, 1.0), rotation: 10.0),
+])";
+
+#[test]
+fn typing_a_world_position_under_a_rotated_non_uniform_parent_solves_the_local() {
+    let (_dir, path) = scene_file(ROTATED_STRETCHED);
+    let mut h = app_on_path(path);
+    h.get_by_label("child").click();
+    let rows = spin_rows(&mut h);
+    assert_eq!(rows[0].len(), 4, "position row: local x, y, world x, y");
+    type_number(&mut h, rows[0][2], "-3.25");
+    let rows = spin_rows(&mut h);
+    type_number(&mut h, rows[0][3], "4.5");
+    let scene = &h.state().doc.scene;
+    let world = scene.world(NodeId(2)).unwrap();
     assert!(
-        (world.translation.x + 3.25).abs() < 1e-4,
-        "world x is what was typed: {world:?}"
-    );
-    assert!(
-        (world.translation.y - 2.0).abs() < 1e-4,
-        "world y unchanged: {world:?}"
-    );
-    let local = h.state().doc.scene.node(NodeId(2)).unwrap().local;
-    assert!(
-        (local.position - Vec2::new(-1.625, 2.0))
+        (world.translation - Vec2::new(-3.25, 4.5))
             .abs()
             .max_element()
             < 1e-4,
-        "solved through the (2, 1) parent: {local:?}"
+        "world is what was typed: {world:?}"
     );
-    assert_eq!(h.state().doc.history.labels().0.len(), 1, "one undo step");
+    let parent = scene.world(NodeId(1)).unwrap();
+    let local = scene.node(NodeId(2)).unwrap().local;
+    let expected = parent.inverse().transform_point2(Vec2::new(-3.25, 4.5));
+    assert!(
+        (local.position - expected).abs().max_element() < 1e-4,
+        "local solved through the parent: {local:?}"
+    );
+    assert_eq!(
+        local.rotation, 10.0,
+        "a position edit leaves the rest alone"
+    );
+    assert_eq!(
+        h.state().doc.history.labels().0.len(),
+        2,
+        "one undo step per typed value"
+    );
+}
+
+#[test]
+fn editing_a_local_value_updates_the_world_column() {
+    let (_dir, path) = scene_file(ROTATED_STRETCHED);
+    let mut h = app_on_path(path);
+    h.get_by_label("child").click();
+    let rows = spin_rows(&mut h);
+    type_number(&mut h, rows[0][0], "0");
+    let world = h.state().doc.scene.world(NodeId(2)).unwrap();
+    let parent = h.state().doc.scene.world(NodeId(1)).unwrap();
+    assert!(
+        (world.translation - parent.transform_point2(Vec2::new(0.0, 1.0)))
+            .abs()
+            .max_element()
+            < 1e-5
+    );
+    // The world column shows the new value.
+    let shown: Vec<String> = h
+        .query_all_by_role(egui::accesskit::Role::SpinButton)
+        .filter_map(|n| n.value())
+        .collect();
+    let expected = format!("x {:.2}", world.translation.x);
+    assert!(
+        shown.iter().any(|v| v.starts_with(&expected)),
+        "{shown:?} lacks {expected}"
+    );
+
+    // With the lock on, editing scale x keeps the x:y ratio.
+    h.get_by_label_contains("Keep scale uniform").click();
+    let rows = spin_rows(&mut h);
+    let scale_row = &rows[2];
+    type_number(&mut h, scale_row[0], "3");
+    assert_eq!(
+        h.state().doc.scene.node(NodeId(2)).unwrap().local.scale,
+        Vec2::new(3.0, 3.0)
+    );
+}
+
+#[test]
+fn under_a_singular_parent_the_world_fields_are_disabled_with_the_reason() {
+    let (_dir, path) = scene_file(
+        "(format: 1, nodes: [(id: 1, name: \"flat\", scale: (0.0, 1.0)), (id: 2, name: \"child\", parent: Some(1), position: (1.0, 1.0))])",
+    );
+    let mut h = app_on_path(path);
+    h.get_by_label("child").click();
+    let rows = spin_rows(&mut h);
+    assert!(
+        h.query_by_label_contains("World values are read-only")
+            .is_some()
+    );
+    let disabled: Vec<bool> = h
+        .query_all_by_role(egui::accesskit::Role::SpinButton)
+        .map(|n| n.accesskit_node().is_disabled())
+        .collect();
+    assert_eq!(
+        disabled.iter().filter(|d| **d).count(),
+        6,
+        "the six world fields: {disabled:?}"
+    );
+    let before = h.state().doc.scene.clone();
+    type_number(&mut h, rows[0][2], "5");
+    assert!(
+        h.state().doc.scene == before,
+        "typing into a disabled field changes nothing"
+    );
 }
 
 #[test]

@@ -415,8 +415,11 @@ pub fn shear_overlay(scene: &Scene) -> Vec<ShearMark> {
 /// sin²(0.01°), a little under the tolerance so the exact test decides the borderline cases.
 const SIN2_TOLERANCE: f32 = 2.9e-8;
 
+/// Sheared nodes labelled with their angle (and their cause marked), at most.
+const SHEAR_LABEL_LIMIT: usize = 20;
+
 /// Sheared nodes drawn with their outline, axes parallelogram and label, at most.
-const SHEAR_MARK_LIMIT: usize = 300;
+const SHEAR_MARK_LIMIT: usize = 120;
 
 /// The shear warning overlay for the nodes on screen: outline, world-axes parallelogram and the
 /// angle off 90°; the parents that cause it get a ring and a note. Off-screen nodes cost only
@@ -450,6 +453,15 @@ pub(super) fn draw_shear_overlay(
         if !corners.iter().any(|p| rect.contains(*p)) {
             continue;
         }
+        // Too small to see the skew: leave it out rather than cover the view in warnings.
+        let span = corners
+            .iter()
+            .fold(Rect::NOTHING, |r, p| r.union(Rect::from_min_max(*p, *p)))
+            .size()
+            .max_elem();
+        if span < 8.0 {
+            continue;
+        }
         drawn += 1;
         if drawn > SHEAR_MARK_LIMIT {
             break;
@@ -463,6 +475,9 @@ pub(super) fn draw_shear_overlay(
         }
         let origin = corners[0];
         painter.add(egui::Shape::closed_line(corners, Stroke::new(1.5, warn)));
+        if span < 30.0 || drawn > SHEAR_LABEL_LIMIT {
+            continue;
+        }
         let text = format!("⚠ shear {:+.1}° off 90°", metrics.axis_angle - 90.0);
         painter.text(
             origin + egui::vec2(6.0, 6.0),
