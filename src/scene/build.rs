@@ -146,6 +146,7 @@ impl Scene {
             .unwrap_or(1)
             .max(1);
         self.mark_all_dirty();
+        self.bump_version();
     }
 }
 

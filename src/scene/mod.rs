@@ -113,7 +113,12 @@ pub struct Scene {
     dirty_roots: Vec<u32>,
     next_id: u32,
     last_recomputed: usize,
+    /// Changes whenever the tree's shape, order or names change (views cache on it).
+    version: u64,
 }
+
+/// Source of scene versions: unique across all scenes, so a cache never confuses two scenes.
+static NEXT_VERSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl PartialEq for Scene {
     /// Two scenes are equal when they hold the same nodes, data and order (caches aside).
@@ -129,6 +134,16 @@ impl Scene {
     /// An empty scene.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A number that changes whenever nodes are added, removed, moved or renamed: views that
+    /// derive something from the tree's shape (the hierarchy's rows) recompute only then.
+    pub fn structure_version(&self) -> u64 {
+        self.version
+    }
+
+    pub(crate) fn bump_version(&mut self) {
+        self.version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Number of nodes.
@@ -289,6 +304,7 @@ impl Scene {
     /// Rename a node; returns the old name.
     pub fn rename(&mut self, id: NodeId, name: impl Into<String>) -> Result<String> {
         let i = self.index(id)?;
+        self.bump_version();
         Ok(std::mem::replace(&mut self.data[i].name, name.into()))
     }
 

@@ -216,6 +216,7 @@ impl Scene {
         self.data.splice(pos..pos, subtree.data);
         self.refresh_index_of(pos..self.len());
         self.mark_dirty(pos);
+        self.bump_version();
         Ok(())
     }
 
@@ -265,6 +266,7 @@ impl Scene {
             }
         }
         self.refresh_index_of(s..self.len());
+        self.bump_version();
         Ok(detached)
     }
 
@@ -346,6 +348,7 @@ impl Scene {
             None
         };
         // Nothing can fail from here on.
+        self.bump_version();
         self.grow_ancestors(old_parent, -(len as i64));
         self.grow_ancestors(p, len as i64);
         let map = self.move_block(s, len, dest);

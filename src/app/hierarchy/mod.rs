@@ -18,7 +18,10 @@ use rustc_hash::FxHashSet;
 /// What the hierarchy remembers between frames.
 pub struct HierarchyState {
     /// Nodes whose children are hidden.
-    pub collapsed: FxHashSet<NodeId>,
+    collapsed: FxHashSet<NodeId>,
+    /// The rows of the last frame, and what they were computed from.
+    rows_cache: Option<RowsCache>,
+    collapsed_version: u64,
     /// The node being renamed and the text typed so far.
     pub renaming: Option<(NodeId, String)>,
     focus_rename: bool,
@@ -36,6 +39,8 @@ impl Default for HierarchyState {
     fn default() -> Self {
         Self {
             collapsed: FxHashSet::default(),
+            rows_cache: None,
+            collapsed_version: 0,
             renaming: None,
             focus_rename: false,
             filter: String::new(),
@@ -46,7 +51,57 @@ impl Default for HierarchyState {
     }
 }
 
+/// Visible rows and the inputs they were computed from.
+struct RowsCache {
+    scene_version: u64,
+    collapsed_version: u64,
+    filter: String,
+    rows: Vec<Row>,
+}
+
 impl HierarchyState {
+    /// Show or hide a node's children.
+    pub fn set_collapsed(&mut self, id: NodeId, collapsed: bool) {
+        let changed = if collapsed {
+            self.collapsed.insert(id)
+        } else {
+            self.collapsed.remove(&id)
+        };
+        if changed {
+            self.collapsed_version += 1;
+        }
+    }
+
+    /// True when a node's children are hidden.
+    pub fn is_collapsed(&self, id: NodeId) -> bool {
+        self.collapsed.contains(&id)
+    }
+
+    /// The visible rows, recomputed only when the tree, the collapsed set or the filter changed:
+    /// an ordinary frame costs nothing per hidden or off-screen row. Returns the rows and what
+    /// they were computed from (hand both back to [`Self::keep_rows`]).
+    fn take_rows(&mut self, scene: &Scene) -> RowsCache {
+        match self.rows_cache.take() {
+            Some(c)
+                if c.scene_version == scene.structure_version()
+                    && c.collapsed_version == self.collapsed_version
+                    && c.filter == self.filter =>
+            {
+                c
+            }
+            _ => RowsCache {
+                scene_version: scene.structure_version(),
+                collapsed_version: self.collapsed_version,
+                filter: self.filter.clone(),
+                rows: visible_rows(scene, &self.collapsed, &self.filter),
+            },
+        }
+    }
+
+    fn keep_rows(&mut self, rows: RowsCache) {
+        self.rows_cache = Some(rows);
+    }
+
     /// Begin renaming a node in place (F2).
     pub fn start_rename(&mut self, id: NodeId, scene: &Scene) {
         let name = scene.node(id).map(|d| d.name.clone()).unwrap_or_default();
@@ -156,15 +211,16 @@ pub fn ui(
         .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.");
     ui.add(egui::TextEdit::singleline(&mut state.filter).hint_text("🔍 Filter by name"));
     ui.separator();
-    let rows = visible_rows(scene, &state.collapsed, &state.filter);
-    keyboard_navigation(ui, scene, selection, &rows, state, &mut out);
+    let cache = state.take_rows(scene);
+    let rows = &cache.rows;
+    keyboard_navigation(ui, scene, selection, rows, state, &mut out);
     let row_height = ui.spacing().interact_size.y;
     state.preview = None;
     let scroll = egui::ScrollArea::vertical()
         .auto_shrink([false, false])
         .show_rows(ui, row_height, rows.len(), |ui, range| {
             for row in &rows[range] {
-                row_ui(ui, scene, selection, state, &rows, *row, &mut out);
+                row_ui(ui, scene, selection, state, rows, *row, &mut out);
             }
         });
     // Dropping on empty space below the rows makes the dragged nodes roots.
@@ -191,6 +247,7 @@ pub fn ui(
             push_drop(scene, &dragged.0, result, keep_world, &mut out);
         }
     }
+    state.keep_rows(cache);
     out
 }
 
@@ -231,11 +288,11 @@ fn keyboard_navigation(
     }
     let has_children = scene.subtree_len_at(rows[pos].index) > 1;
     if right && has_children {
-        state.collapsed.remove(&current);
+        state.set_collapsed(current, false);
     }
     if left {
-        if has_children && !state.collapsed.contains(&current) {
-            state.collapsed.insert(current);
+        if has_children && !state.is_collapsed(current) {
+            state.set_collapsed(current, true);
         } else if let Some(p) = scene.parent_index_at(rows[pos].index) {
             out.push(Intent::Select(vec![scene.id_at(p)]));
         }
@@ -288,7 +345,7 @@ fn row_ui(
             ui.scope_id().with(("expand", id)),
             egui::Sense::click(),
         );
-        let open = !state.collapsed.contains(&id);
+        let open = !state.is_collapsed(id);
         painter.text(
             arrow_rect.center(),
             egui::Align2::CENTER_CENTER,
@@ -298,9 +355,9 @@ fn row_ui(
         );
         if arrow.clicked() {
             if open {
-                state.collapsed.insert(id);
+                state.set_collapsed(id, true);
             } else {
-                state.collapsed.remove(&id);
+                state.set_collapsed(id, false);
             }
         }
     }
@@ -423,7 +480,7 @@ fn context_menu(
             gesture: None,
         });
         out.push(Intent::Select(vec![fresh]));
-        state.collapsed.remove(&id);
+        state.set_collapsed(id, false);
     }
     if ui.button("Add sibling").clicked() {
         out.push(Intent::Perform {
