@@ -134,7 +134,8 @@ pub struct GraftApp {
     show_about: bool,
     hierarchy: hierarchy::HierarchyState,
     inspector: inspector::InspectorState,
-    viewport: viewport::ViewportState,
+    /// The viewport's camera and view settings.
+    pub viewport: viewport::ViewportState,
 }
 
 const RECENT_KEY: &str = "graft.recent";

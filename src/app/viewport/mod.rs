@@ -39,6 +39,8 @@ pub struct ViewportState {
     pub show_names: bool,
     /// Outline sheared nodes and label the angle off 90°.
     pub show_shear: bool,
+    /// Where the viewport was on screen last frame (for world ↔ screen outside the frame).
+    pub last_rect: Rect,
     frame_pending: bool,
     frame_request: Option<Vec<NodeId>>,
     drag: Option<MoveDrag>,
@@ -54,6 +56,7 @@ impl Default for ViewportState {
             show_links: true,
             show_names: true,
             show_shear: true,
+            last_rect: Rect::NOTHING,
             frame_pending: true,
             frame_request: None,
             drag: None,
@@ -144,6 +147,7 @@ pub fn ui(
     let scene = &doc.scene;
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     let rect = response.rect;
+    state.last_rect = rect;
     if state.frame_pending {
         state.frame_pending = false;
         state.frame_request = Some(scene.ids().to_vec());
@@ -229,9 +233,13 @@ fn interact(
             None => {}
         }
     }
+    // egui reports a drag once the pointer has moved a few pixels: measure from where the
+    // button went down, so the node follows the pointer exactly.
     if response.drag_started_by(egui::PointerButton::Primary)
         && !space
-        && let Some(p) = response.interact_pointer_pos()
+        && let Some(p) = ui
+            .input(|i| i.pointer.press_origin())
+            .or(response.interact_pointer_pos())
     {
         let world_p = state.camera.to_world(rect, p);
         let hit = hit_test(scene, world_p, radius);
