@@ -497,3 +497,19 @@ fn matrix_chain_ends_in_the_world_matrix_and_shear_names_its_cause() {
         }
     );
 }
+
+#[test]
+fn the_last_update_reports_the_ranges_it_recomputed() {
+    let mut scene = sword_scene();
+    scene.update_world();
+    scene.set_local(HAND, Trs::IDENTITY).unwrap();
+    scene.set_local(SWORD, Trs::IDENTITY).unwrap(); // inside the hand's range
+    assert_eq!(scene.update_world(), 2);
+    assert_eq!(scene.last_recomputed_ranges(), &[(2, 4)]);
+    assert_eq!(scene.update_world(), 0);
+    assert_eq!(
+        scene.last_recomputed_ranges(),
+        &[(2, 4)],
+        "a pass with nothing to do keeps the last ranges"
+    );
+}

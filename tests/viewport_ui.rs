@@ -135,3 +135,31 @@ fn clicking_a_node_selects_it_and_dragging_moves_it_by_the_world_delta() {
     h.run_steps(2);
     assert!(h.state().selection.is_empty());
 }
+
+#[test]
+fn dragging_on_empty_space_box_selects_the_origins_inside() {
+    let mut h = app();
+    let to_screen = |h: &Harness<GraftApp>, x: f32, y: f32| {
+        let v = &h.state().viewport;
+        v.camera.to_screen(v.last_rect, Vec2::new(x, y))
+    };
+    let (from, to) = (to_screen(&h, 5.9, -1.6), to_screen(&h, 3.8, 0.6));
+    h.hover_at(from);
+    h.run_steps(1);
+    h.drag_at(from);
+    h.run_steps(2);
+    for k in 1..=4 {
+        h.hover_at(from + (to - from) * (k as f32 / 4.0));
+        h.run_steps(1);
+    }
+    h.drop_at(to);
+    h.run_steps(2);
+    let mut selected = h.state().selection.clone();
+    selected.sort();
+    assert_eq!(
+        selected,
+        vec![NodeId(1), NodeId(5)],
+        "body and scabbard, not the arm above"
+    );
+    assert!(!h.state().doc.is_modified(), "selecting changes nothing");
+}

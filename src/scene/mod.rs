@@ -113,6 +113,8 @@ pub struct Scene {
     dirty_roots: Vec<u32>,
     next_id: u32,
     last_recomputed: usize,
+    /// The pre-order ranges the last update pass recomputed.
+    last_ranges: Vec<(u32, u32)>,
     /// Changes whenever the tree's shape, order or names change (views cache on it).
     version: u64,
 }

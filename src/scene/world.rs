@@ -40,6 +40,7 @@ impl Scene {
         roots.sort_unstable();
         let mut covered_end = 0usize;
         let mut count = 0usize;
+        self.last_ranges.clear();
         for &r in &roots {
             let r = r as usize;
             if r < covered_end {
@@ -47,6 +48,7 @@ impl Scene {
             }
             let end = r + self.subtree_len[r] as usize;
             self.recompute_range(r, end);
+            self.last_ranges.push((r as u32, end as u32));
             count += end - r;
             covered_end = end;
         }
@@ -71,6 +73,12 @@ impl Scene {
             let w = self.world[p as usize] * *local;
             self.world[start + 1 + k] = w;
         }
+    }
+
+    /// The pre-order index ranges `[start, end)` the last pass that did any work recomputed,
+    /// in order (the viewport flashes them).
+    pub fn last_recomputed_ranges(&self) -> &[(u32, u32)] {
+        &self.last_ranges
     }
 
     /// How many world matrices the last [`Scene::update_world`] recomputed.

@@ -41,6 +41,13 @@ pub struct ViewportState {
     pub show_shear: bool,
     /// Where the viewport was on screen last frame (for world ↔ screen outside the frame).
     pub last_rect: Rect,
+    /// Flash the nodes whose world matrices the last update recomputed (dirty flags made visible).
+    pub show_recomputed: bool,
+    /// The node under the pointer.
+    pub hovered: Option<NodeId>,
+    hover_probe: Option<Pos2>,
+    flash: Option<(Vec<(u32, u32)>, f64)>,
+    box_start: Option<Pos2>,
     frame_pending: bool,
     frame_request: Option<Vec<NodeId>>,
     drag: Option<MoveDrag>,
@@ -57,6 +64,11 @@ impl Default for ViewportState {
             show_names: true,
             show_shear: true,
             last_rect: Rect::NOTHING,
+            show_recomputed: false,
+            hovered: None,
+            hover_probe: None,
+            flash: None,
+            box_start: None,
             frame_pending: true,
             frame_request: None,
             drag: None,
@@ -99,6 +111,10 @@ pub fn view_menu(ui: &mut egui::Ui, state: &mut ViewportState) {
     ui.checkbox(&mut state.show_links, "Parent-child links");
     ui.checkbox(&mut state.show_names, "Names");
     ui.checkbox(&mut state.show_shear, "Shear warning overlay");
+    ui.checkbox(
+        &mut state.show_recomputed,
+        "Flash recomputed world matrices",
+    );
 }
 
 /// Where a sprite's image is: next to the scene file, or in the sample scenes' folder.
@@ -167,22 +183,111 @@ pub fn ui(
     if let Some(preview) = preview {
         draw_ghosts(&painter, rect, state.camera, scene, preview);
     }
-    if let Some(id) = highlight
-        && let (Ok(i), Ok(world)) = (scene.index(id), scene.world(id))
+    // The matrix-chain factor under the pointer in the inspector, and the node under the pointer.
+    if let Some(id) = highlight {
+        outline_node(
+            &painter,
+            rect,
+            state.camera,
+            scene,
+            id,
+            Stroke::new(3.0, Color32::from_rgb(80, 220, 255)),
+        );
+    }
+    if let Some(id) = state.hovered.filter(|id| !selection.contains(id)) {
+        outline_node(
+            &painter,
+            rect,
+            state.camera,
+            scene,
+            id,
+            Stroke::new(1.5, Color32::from_white_alpha(180)),
+        );
+    }
+    draw_flash(ui, &painter, rect, scene, state);
+    if let Some(start) = state.box_start
+        && let Some(now) = ui.ctx().pointer_latest_pos()
     {
-        // The matrix-chain factor under the pointer in the inspector.
-        let glow = Stroke::new(3.0, Color32::from_rgb(80, 220, 255));
-        let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
-            .into_iter()
-            .map(|p| state.camera.to_screen(rect, world.transform_point2(p)))
-            .collect();
-        if outline.len() > 2 {
-            painter.add(egui::Shape::closed_line(outline, glow));
-        }
-        painter.circle_stroke(state.camera.to_screen(rect, world.translation), 8.0, glow);
+        let band = Rect::from_two_pos(start, now);
+        painter.rect_filled(
+            band,
+            0.0,
+            Color32::from_rgba_unmultiplied(120, 170, 255, 30),
+        );
+        painter.rect_stroke(
+            band,
+            0.0,
+            Stroke::new(1.0, Color32::from_rgb(120, 170, 255)),
+            egui::StrokeKind::Inside,
+        );
     }
     interact(ui, &response, rect, scene, selection, state, &mut out);
     out
+}
+
+/// Outline one node (its shape, or a ring at its origin).
+fn outline_node(
+    painter: &egui::Painter,
+    rect: Rect,
+    camera: Camera,
+    scene: &Scene,
+    id: NodeId,
+    stroke: Stroke,
+) {
+    let (Ok(i), Ok(world)) = (scene.index(id), scene.world(id)) else {
+        return;
+    };
+    let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
+        .into_iter()
+        .map(|p| camera.to_screen(rect, world.transform_point2(p)))
+        .collect();
+    if outline.len() > 2 {
+        painter.add(egui::Shape::closed_line(outline, stroke));
+    }
+    painter.circle_stroke(camera.to_screen(rect, world.translation), 8.0, stroke);
+}
+
+/// How long recomputed nodes stay lit (seconds).
+const FLASH_SECONDS: f64 = 0.4;
+/// Lit nodes drawn at most.
+const FLASH_LIMIT: usize = 20_000;
+
+/// With "Flash recomputed world matrices" on: light up the nodes the last update recomputed.
+fn draw_flash(
+    ui: &egui::Ui,
+    painter: &egui::Painter,
+    rect: Rect,
+    scene: &Scene,
+    state: &mut ViewportState,
+) {
+    if !state.show_recomputed {
+        state.flash = None;
+        return;
+    }
+    let now = ui.input(|i| i.time);
+    if scene.last_recomputed() > 0 {
+        state.flash = Some((scene.last_recomputed_ranges().to_vec(), now));
+    }
+    let Some((ranges, since)) = &state.flash else {
+        return;
+    };
+    let age = now - since;
+    if age > FLASH_SECONDS {
+        state.flash = None;
+        return;
+    }
+    let alpha = (200.0 * (1.0 - age / FLASH_SECONDS)) as u8;
+    let color = Color32::from_rgba_unmultiplied(90, 255, 200, alpha);
+    let indices = ranges
+        .iter()
+        .flat_map(|&(a, b)| a as usize..(b as usize).min(scene.len()));
+    for i in indices.take(FLASH_LIMIT) {
+        let p = state.camera.to_screen(rect, scene.world_at(i).translation);
+        if rect.contains(p) {
+            painter.circle_filled(p, 5.0, color);
+        }
+    }
+    ui.ctx().request_repaint();
 }
 
 fn navigate(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut ViewportState) {
@@ -222,6 +327,13 @@ fn interact(
     let space = ui.input(|i| i.key_down(egui::Key::Space));
     let modifiers = ui.input(|i| i.modifiers);
     let radius = 6.0 / state.camera.zoom;
+    // Hover: hit-test only when the pointer moved (a test is a pass over every node).
+    let pointer = response.hover_pos();
+    if pointer != state.hover_probe {
+        state.hover_probe = pointer;
+        state.hovered =
+            pointer.and_then(|p| hit_test(scene, state.camera.to_world(rect, p), radius));
+    }
     if response.clicked()
         && let Some(p) = response.interact_pointer_pos()
     {
@@ -249,7 +361,10 @@ fn interact(
                 out.push(Intent::Select(vec![id]));
                 vec![id]
             }
-            None => Vec::new(),
+            None => {
+                state.box_start = Some(p); // empty space: rubber-band selection
+                Vec::new()
+            }
         };
         // Move only the topmost selected nodes: children follow their parents.
         let roots = scene.topmost(&moving);
@@ -263,6 +378,32 @@ fn interact(
                     .collect(),
                 gesture: state.next_gesture,
             });
+        }
+    }
+    if let Some(start) = state.box_start
+        && (response.drag_stopped() || !response.dragged())
+    {
+        state.box_start = None;
+        if let Some(end) = response
+            .interact_pointer_pos()
+            .or(ui.ctx().pointer_latest_pos())
+        {
+            let band = Rect::from_two_pos(start, end);
+            let mut picked: Vec<NodeId> = if modifiers.command || modifiers.shift {
+                selection.to_vec()
+            } else {
+                Vec::new()
+            };
+            let mut seen: rustc_hash::FxHashSet<NodeId> = picked.iter().copied().collect();
+            for i in 0..scene.len() {
+                let id = scene.id_at(i);
+                if band.contains(state.camera.to_screen(rect, scene.world_at(i).translation))
+                    && seen.insert(id)
+                {
+                    picked.push(id);
+                }
+            }
+            out.push(Intent::Select(picked));
         }
     }
     if let Some(drag) = &state.drag {
