@@ -163,3 +163,227 @@ fn dragging_on_empty_space_box_selects_the_origins_inside() {
     );
     assert!(!h.state().doc.is_modified(), "selecting changes nothing");
 }
+
+mod handle_math {
+    use super::*;
+    use graft::app::viewport::handles::{
+        HandleDrag, Orientation, Part, Tool, along, drag_op, pick, rotation_delta, scale_factor,
+        snap,
+    };
+    use graft::scene::edit::Op;
+
+    #[test]
+    fn snapping_projection_rotation_and_scale_factors() {
+        assert_eq!(snap(0.26, 0.5), 0.5);
+        assert_eq!(snap(-37.0, 15.0), -30.0);
+        assert_eq!(snap(1.04, 0.1), 1.0);
+        assert_eq!(
+            along(Vec2::new(3.0, 4.0), Vec2::new(2.0, 0.0)),
+            Vec2::new(3.0, 0.0)
+        );
+        assert!(
+            (rotation_delta(Vec2::ZERO, Vec2::X, Vec2::Y) - 90.0).abs() < 1e-4,
+            "counter-clockwise is positive"
+        );
+        assert!(
+            (rotation_delta(Vec2::ONE, Vec2::new(2.0, 1.0), Vec2::new(1.0, 0.0)) + 90.0).abs()
+                < 1e-4
+        );
+        assert_eq!(
+            scale_factor(
+                Vec2::ZERO,
+                Vec2::X,
+                Vec2::new(2.0, 5.0),
+                Vec2::new(3.0, -1.0)
+            ),
+            1.5
+        );
+    }
+
+    #[test]
+    fn handles_are_picked_along_the_node_axes() {
+        let rect = Rect::from_min_size(Pos2::ZERO, egui::vec2(800.0, 600.0));
+        let camera = Camera {
+            center: Vec2::ZERO,
+            zoom: 50.0,
+        };
+        let world = graft::Trs::new(Vec2::ZERO, 90.0, Vec2::ONE, 0.0).to_affine();
+        let axes = graft::app::viewport::handles::handle_axes(&world, Orientation::Local);
+        let c = rect.center();
+        // Local x of a node turned 90° points up on screen.
+        assert_eq!(
+            pick(
+                Tool::Move,
+                camera,
+                rect,
+                &world,
+                axes,
+                c + egui::vec2(0.0, -50.0)
+            ),
+            Some(Part::AxisX)
+        );
+        assert_eq!(
+            pick(
+                Tool::Move,
+                camera,
+                rect,
+                &world,
+                axes,
+                c + egui::vec2(-50.0, 0.0)
+            ),
+            Some(Part::AxisY)
+        );
+        assert_eq!(
+            pick(Tool::Move, camera, rect, &world, axes, c),
+            Some(Part::Center)
+        );
+        assert_eq!(
+            pick(
+                Tool::Move,
+                camera,
+                rect,
+                &world,
+                axes,
+                c + egui::vec2(50.0, 50.0)
+            ),
+            None
+        );
+        assert_eq!(
+            pick(
+                Tool::Rotate,
+                camera,
+                rect,
+                &world,
+                axes,
+                c + egui::vec2(70.0, 0.0)
+            ),
+            Some(Part::Ring)
+        );
+        let world_axes = graft::app::viewport::handles::handle_axes(&world, Orientation::World);
+        assert_eq!(
+            pick(
+                Tool::Scale,
+                camera,
+                rect,
+                &world,
+                world_axes,
+                c + egui::vec2(50.0, 0.0)
+            ),
+            Some(Part::AxisX)
+        );
+    }
+
+    #[test]
+    fn scaling_a_rotated_node_along_world_x_shears_it_honestly_and_local_does_not() {
+        let fixed = graft::Trs::new(Vec2::ZERO, 45.0, Vec2::ONE, 0.0);
+        let world = fixed.to_affine();
+        let drag = |orientation| HandleDrag {
+            part: Part::AxisX,
+            node: NodeId(1),
+            start_pointer: Vec2::new(1.0, 0.0),
+            start_world: world,
+            start_local: fixed,
+            axes: graft::app::viewport::handles::handle_axes(&world, orientation),
+            orientation,
+            gesture: 1,
+        };
+        let Some(Op::SetWorld {
+            world: stretched, ..
+        }) = drag_op(
+            Tool::Scale,
+            &drag(Orientation::World),
+            Vec2::new(2.0, 0.0),
+            false,
+            1.0,
+        )
+        else {
+            panic!()
+        };
+        assert!(
+            stretched.skew.abs() > 1.0,
+            "world-axis scale of a 45° node needs skew: {stretched:?}"
+        );
+        assert!(graft::math::shear_metrics(&stretched.to_affine()).is_sheared(0.01));
+        let local_axis = graft::app::viewport::handles::handle_axes(&world, Orientation::Local).0;
+        let Some(Op::SetLocal { local, .. }) = drag_op(
+            Tool::Scale,
+            &HandleDrag {
+                start_pointer: local_axis,
+                ..drag(Orientation::Local)
+            },
+            local_axis * 2.0,
+            false,
+            1.0,
+        ) else {
+            panic!()
+        };
+        assert_eq!(local.scale, Vec2::new(2.0, 1.0));
+        assert_eq!(local.skew, 0.0);
+        // Rotating with Ctrl snaps the world rotation to 15°.
+        let Some(Op::SetWorld { world: turned, .. }) = drag_op(
+            Tool::Rotate,
+            &HandleDrag {
+                part: Part::Ring,
+                ..drag(Orientation::Local)
+            },
+            Vec2::new(0.8, 0.75),
+            true,
+            1.0,
+        ) else {
+            panic!()
+        };
+        assert_eq!(turned.rotation % 15.0, 0.0, "{turned:?}");
+    }
+}
+
+#[test]
+fn dragging_the_rotate_ring_turns_the_selection_in_one_undo_step() {
+    let mut h = app();
+    // Select the body (world rotation 0) and switch to the rotate handle with E.
+    let body = screen_of(&h, NodeId(1));
+    h.hover_at(body);
+    h.drag_at(body);
+    h.run_steps(1);
+    h.drop_at(body);
+    h.run_steps(2);
+    h.hover_at(body);
+    h.run_steps(1);
+    h.key_press(Key::E);
+    h.run_steps(2);
+    assert_eq!(
+        h.state().viewport.tool,
+        graft::app::viewport::handles::Tool::Rotate
+    );
+    let origin = {
+        let app = h.state();
+        app.viewport.camera.to_screen(
+            app.viewport.last_rect,
+            app.doc.scene.world(NodeId(1)).unwrap().translation,
+        )
+    };
+    let r = graft::app::viewport::handles::HANDLE_PX;
+    let from = origin + egui::vec2(r, 0.0);
+    h.hover_at(from);
+    h.run_steps(1);
+    h.drag_at(from);
+    h.run_steps(2);
+    for k in 1..=6 {
+        let a = std::f32::consts::FRAC_PI_2 * k as f32 / 6.0;
+        h.hover_at(origin + egui::vec2(r * a.cos(), -r * a.sin()));
+        h.run_steps(1);
+    }
+    h.drop_at(origin + egui::vec2(0.0, -r));
+    h.run_steps(3);
+    let rotation = h.state().doc.scene.node(NodeId(1)).unwrap().local.rotation;
+    assert!(
+        (rotation - 90.0).abs() < 0.5,
+        "a quarter turn counter-clockwise: {rotation}"
+    );
+    assert_eq!(h.state().doc.history.labels().0, vec!["Rotate body"]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(
+        h.state().doc.scene.node(NodeId(1)).unwrap().local.rotation,
+        0.0
+    );
+}

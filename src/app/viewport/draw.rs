@@ -93,15 +93,19 @@ pub(super) fn draw_ghosts(
     }
 }
 
-pub(super) fn draw_grid(painter: &egui::Painter, rect: Rect, camera: &Camera) {
-    // A grid step of 1, 2 or 5 × 10^k world units, at least ~40 px apart.
+/// The grid step: 1, 2 or 5 × 10^k world units, at least ~40 px apart (moves snap to it).
+pub fn grid_step(camera: &Camera) -> f32 {
     let raw = 40.0 / camera.zoom;
     let magnitude = 10f32.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
+    [1.0, 2.0, 5.0, 10.0]
         .iter()
         .map(|m| m * magnitude)
         .find(|s| *s >= raw)
-        .unwrap_or(10.0 * magnitude);
+        .unwrap_or(10.0 * magnitude)
+}
+
+pub(super) fn draw_grid(painter: &egui::Painter, rect: Rect, camera: &Camera) {
+    let step = grid_step(camera);
     let lo = camera.to_world(rect, rect.left_bottom());
     let hi = camera.to_world(rect, rect.right_top());
     let grid = Stroke::new(1.0, Color32::from_gray(45));

@@ -4,9 +4,11 @@
 
 mod draw;
 mod geometry;
+pub mod handles;
 
-pub use draw::{ShearMark, ghost_worlds, shear_overlay};
+pub use draw::{ShearMark, ghost_worlds, grid_step, shear_overlay};
 pub use geometry::{Camera, hit_test, local_outline, shape_contains};
+use handles::{HandleDrag, Orientation, Tool};
 
 use super::Intent;
 use super::hierarchy::DropPreview;
@@ -48,6 +50,11 @@ pub struct ViewportState {
     hover_probe: Option<Pos2>,
     flash: Option<(Vec<(u32, u32)>, f64)>,
     box_start: Option<Pos2>,
+    /// Which handle is shown (W / E / R).
+    pub tool: Tool,
+    /// Handles along the node's own axes or the world's.
+    pub orientation: Orientation,
+    handle_drag: Option<HandleDrag>,
     frame_pending: bool,
     frame_request: Option<Vec<NodeId>>,
     drag: Option<MoveDrag>,
@@ -69,6 +76,9 @@ impl Default for ViewportState {
             hover_probe: None,
             flash: None,
             box_start: None,
+            tool: Tool::default(),
+            orientation: Orientation::default(),
+            handle_drag: None,
             frame_pending: true,
             frame_request: None,
             drag: None,
@@ -161,6 +171,7 @@ pub fn ui(
 ) -> Vec<Intent> {
     let mut out = Vec::new();
     let scene = &doc.scene;
+    toolbar(ui, state);
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     let rect = response.rect;
     state.last_rect = rect;
@@ -221,8 +232,119 @@ pub fn ui(
             egui::StrokeKind::Inside,
         );
     }
-    interact(ui, &response, rect, scene, selection, state, &mut out);
+    handle_tools(
+        ui, &response, &painter, rect, scene, selection, state, &mut out,
+    );
+    if state.handle_drag.is_none() {
+        interact(ui, &response, rect, scene, selection, state, &mut out);
+    }
     out
+}
+
+/// The viewport's toolbar: handle tool and orientation.
+fn toolbar(ui: &mut egui::Ui, state: &mut ViewportState) {
+    ui.horizontal(|ui| {
+        ui.selectable_value(&mut state.tool, Tool::Move, "Move (W)");
+        ui.selectable_value(&mut state.tool, Tool::Rotate, "Rotate (E)");
+        ui.selectable_value(&mut state.tool, Tool::Scale, "Scale (R)");
+        ui.separator();
+        ui.selectable_value(&mut state.orientation, Orientation::Local, "Local")
+            .on_hover_text("Handles follow the node's own world axes");
+        ui.selectable_value(&mut state.orientation, Orientation::World, "World")
+            .on_hover_text(
+                "Handles follow the world's x and y; scaling a rotated node along them shears it",
+            );
+        ui.separator();
+        ui.weak("Ctrl snaps: grid, 15°, 0.1");
+    });
+}
+
+/// The move / rotate / scale handles of the primary selection: W / E / R keys, drawing, and
+/// dragging them (one undo step per drag).
+#[allow(clippy::too_many_arguments)]
+fn handle_tools(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    painter: &egui::Painter,
+    rect: Rect,
+    scene: &Scene,
+    selection: &[NodeId],
+    state: &mut ViewportState,
+    out: &mut Vec<Intent>,
+) {
+    if response.hovered() && !ui.ctx().text_edit_focused() {
+        ui.input(|i| {
+            if i.key_pressed(egui::Key::W) {
+                state.tool = Tool::Move;
+            } else if i.key_pressed(egui::Key::E) {
+                state.tool = Tool::Rotate;
+            } else if i.key_pressed(egui::Key::R) {
+                state.tool = Tool::Scale;
+            }
+        });
+    }
+    let Some(&node) = selection.last() else {
+        state.handle_drag = None;
+        return;
+    };
+    let (Ok(world), Ok(data)) = (scene.world(node), scene.node(node)) else {
+        return;
+    };
+    let axes = handles::handle_axes(&world, state.orientation);
+    let hover = response
+        .hover_pos()
+        .and_then(|p| handles::pick(state.tool, state.camera, rect, &world, axes, p));
+    let hot = state.handle_drag.as_ref().map(|d| d.part).or(hover);
+    handles::draw(painter, state.tool, state.camera, rect, &world, axes, hot);
+    if response.drag_started_by(egui::PointerButton::Primary)
+        && let Some(press) = ui.input(|i| i.pointer.press_origin())
+        && let Some(part) = handles::pick(state.tool, state.camera, rect, &world, axes, press)
+    {
+        state.next_gesture += 1;
+        state.handle_drag = Some(HandleDrag {
+            part,
+            node,
+            start_pointer: state.camera.to_world(rect, press),
+            start_world: world,
+            start_local: data.local,
+            axes,
+            orientation: state.orientation,
+            gesture: state.next_gesture,
+        });
+    }
+    let Some(drag) = &state.handle_drag else {
+        return;
+    };
+    if response.dragged_by(egui::PointerButton::Primary)
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        let snapping = ui.input(|i| i.modifiers.command);
+        let pointer = state.camera.to_world(rect, p);
+        if pointer != drag.start_pointer
+            && let Some(op) = handles::drag_op(
+                state.tool,
+                drag,
+                pointer,
+                snapping,
+                grid_step(&state.camera),
+            )
+        {
+            let verb = match state.tool {
+                Tool::Move => "Move",
+                Tool::Rotate => "Rotate",
+                Tool::Scale => "Scale",
+            };
+            out.push(Intent::Perform {
+                label: format!("{verb} {}", data.name),
+                ops: vec![op],
+                gesture: Some(drag.gesture),
+            });
+        }
+    }
+    if response.drag_stopped() || !response.dragged() {
+        state.handle_drag = None;
+        out.push(Intent::EndGesture);
+    }
 }
 
 /// Outline one node (its shape, or a ring at its origin).

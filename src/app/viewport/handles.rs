@@ -1,0 +1,285 @@
+//! Move / rotate / scale handles (W / E / R) and their math, with Local or World orientation
+//! (Unity's pivotRotation) and Ctrl snapping. The math is pure and unit-tested.
+
+use super::geometry::Camera;
+use crate::math::{Trs, decompose_like};
+use crate::scene::NodeId;
+use crate::scene::edit::Op;
+use egui::{Color32, Pos2, Rect, Stroke};
+use glam::{Affine2, Mat2, Vec2};
+
+/// Which handle the viewport shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Tool {
+    /// Arrows along the axes and a free-move square (W).
+    #[default]
+    Move,
+    /// A ring (E).
+    Rotate,
+    /// Axis lines with square ends and a uniform square (R).
+    Scale,
+}
+
+/// Which axes the handles follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Orientation {
+    /// The node's own world axes.
+    #[default]
+    Local,
+    /// The world's x and y.
+    World,
+}
+
+/// The part of a handle under the pointer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Along the first axis.
+    AxisX,
+    /// Along the second axis.
+    AxisY,
+    /// Both axes (free move, uniform scale).
+    Center,
+    /// The rotation ring.
+    Ring,
+}
+
+/// Handle length in pixels.
+pub const HANDLE_PX: f32 = 70.0;
+/// How close (pixels) the pointer must be to grab a handle part.
+const GRAB_PX: f32 = 8.0;
+
+/// Round to the nearest multiple of `step`.
+pub fn snap(value: f32, step: f32) -> f32 {
+    if step > 0.0 {
+        (value / step).round() * step
+    } else {
+        value
+    }
+}
+
+/// The component of `delta` along `axis` (any length), as a vector.
+pub fn along(delta: Vec2, axis: Vec2) -> Vec2 {
+    let a = axis.normalize_or_zero();
+    a * delta.dot(a)
+}
+
+/// The signed angle in degrees (counter-clockwise, y up) that turns `from - center` into `to - center`.
+pub fn rotation_delta(center: Vec2, from: Vec2, to: Vec2) -> f32 {
+    let (a, b) = (from - center, to - center);
+    if a == Vec2::ZERO || b == Vec2::ZERO {
+        return 0.0;
+    }
+    a.perp_dot(b).atan2(a.dot(b)).to_degrees()
+}
+
+/// How much a drag from `from` to `to` stretches along `axis` through `center` (1 = unchanged).
+pub fn scale_factor(center: Vec2, axis: Vec2, from: Vec2, to: Vec2) -> f32 {
+    let a = axis.normalize_or_zero();
+    let start = (from - center).dot(a);
+    if start.abs() < 1e-6 {
+        1.0
+    } else {
+        (to - center).dot(a) / start
+    }
+}
+
+/// The two (unit) axes of the handles for a node's world matrix.
+pub fn handle_axes(world: &Affine2, orientation: Orientation) -> (Vec2, Vec2) {
+    match orientation {
+        Orientation::World => (Vec2::X, Vec2::Y),
+        Orientation::Local => {
+            let x = world.matrix2.x_axis.try_normalize().unwrap_or(Vec2::X);
+            let y = world.matrix2.y_axis.try_normalize().unwrap_or(x.perp());
+            (x, y)
+        }
+    }
+}
+
+/// A handle drag in progress.
+#[derive(Clone, Debug)]
+pub struct HandleDrag {
+    /// What was grabbed.
+    pub part: Part,
+    /// The node.
+    pub node: NodeId,
+    /// World pointer position at press.
+    pub start_pointer: Vec2,
+    /// The node's world matrix at press.
+    pub start_world: Affine2,
+    /// The node's local transform at press.
+    pub start_local: Trs,
+    /// The handle axes at press.
+    pub axes: (Vec2, Vec2),
+    /// Local or World axes.
+    pub orientation: Orientation,
+    /// The undo gesture this drag belongs to.
+    pub gesture: u64,
+}
+
+/// The part of the handle at a screen point, if any.
+pub fn pick(
+    tool: Tool,
+    camera: Camera,
+    rect: Rect,
+    world: &Affine2,
+    axes: (Vec2, Vec2),
+    pointer: Pos2,
+) -> Option<Part> {
+    let origin = camera.to_screen(rect, world.translation);
+    let d = pointer - origin;
+    match tool {
+        Tool::Rotate => ((d.length() - HANDLE_PX).abs() <= GRAB_PX).then_some(Part::Ring),
+        Tool::Move | Tool::Scale => {
+            if d.x.abs() <= GRAB_PX && d.y.abs() <= GRAB_PX {
+                return Some(Part::Center);
+            }
+            let near_axis = |axis: Vec2| {
+                let dir = egui::vec2(axis.x, -axis.y);
+                let t = d.dot(dir);
+                (0.0..=HANDLE_PX + GRAB_PX).contains(&t) && (d - dir * t).length() <= GRAB_PX
+            };
+            if near_axis(axes.0) {
+                Some(Part::AxisX)
+            } else if near_axis(axes.1) {
+                Some(Part::AxisY)
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// The op a handle drag asks for with the pointer now at `pointer` (world). `snapping` rounds to
+/// the grid step (move), 15° (rotate) or 0.1 (scale).
+pub fn drag_op(
+    tool: Tool,
+    drag: &HandleDrag,
+    pointer: Vec2,
+    snapping: bool,
+    grid_step: f32,
+) -> Option<Op> {
+    let origin = drag.start_world.translation;
+    let delta = pointer - drag.start_pointer;
+    match tool {
+        Tool::Move => {
+            let moved = match drag.part {
+                Part::AxisX => along(delta, drag.axes.0),
+                Part::AxisY => along(delta, drag.axes.1),
+                _ => delta,
+            };
+            let mut position = origin + moved;
+            if snapping {
+                position = Vec2::new(snap(position.x, grid_step), snap(position.y, grid_step));
+            }
+            Some(Op::SetWorldPosition {
+                node: drag.node,
+                position,
+            })
+        }
+        Tool::Rotate => {
+            let start = decompose_like(&drag.start_world, &drag.start_local);
+            let mut rotation = start.rotation + rotation_delta(origin, drag.start_pointer, pointer);
+            if snapping {
+                rotation = snap(rotation, 15.0);
+            }
+            Some(Op::SetWorld {
+                node: drag.node,
+                world: Trs { rotation, ..start },
+            })
+        }
+        Tool::Scale => {
+            let factor = |axis: Vec2| scale_factor(origin, axis, drag.start_pointer, pointer);
+            let (fx, fy) = match drag.part {
+                Part::AxisX => (factor(drag.axes.0), 1.0),
+                Part::AxisY => (1.0, factor(drag.axes.1)),
+                _ => {
+                    let f = factor(drag.start_pointer - origin);
+                    (f, f)
+                }
+            };
+            match drag.orientation {
+                Orientation::Local => {
+                    let mut scale = drag.start_local.scale * Vec2::new(fx, fy);
+                    if snapping {
+                        scale = Vec2::new(snap(scale.x, 0.1), snap(scale.y, 0.1));
+                    }
+                    Some(Op::SetLocal {
+                        node: drag.node,
+                        local: Trs {
+                            scale,
+                            ..drag.start_local
+                        },
+                    })
+                }
+                Orientation::World => {
+                    // Along the world axes: stretch the world matrix about its origin. Under a
+                    // rotation that shears the node's own axes, and its new local says so honestly.
+                    let (fx, fy) = if snapping {
+                        (snap(fx, 0.1), snap(fy, 0.1))
+                    } else {
+                        (fx, fy)
+                    };
+                    let stretch = Mat2::from_diagonal(Vec2::new(fx, fy));
+                    let world =
+                        Affine2::from_mat2_translation(stretch * drag.start_world.matrix2, origin);
+                    Some(Op::SetWorld {
+                        node: drag.node,
+                        world: decompose_like(&world, &drag.start_local),
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// Draw the handles of `tool` for a node with this world matrix.
+pub fn draw(
+    painter: &egui::Painter,
+    tool: Tool,
+    camera: Camera,
+    rect: Rect,
+    world: &Affine2,
+    axes: (Vec2, Vec2),
+    hot: Option<Part>,
+) {
+    let origin = camera.to_screen(rect, world.translation);
+    let width = |part: Part| if hot == Some(part) { 3.5 } else { 2.0 };
+    let red = Color32::from_rgb(240, 80, 80);
+    let green = Color32::from_rgb(90, 220, 90);
+    let blue = Color32::from_rgb(90, 160, 255);
+    let dir = |axis: Vec2| egui::vec2(axis.x, -axis.y) * HANDLE_PX;
+    match tool {
+        Tool::Move => {
+            painter.arrow(origin, dir(axes.0), Stroke::new(width(Part::AxisX), red));
+            painter.arrow(origin, dir(axes.1), Stroke::new(width(Part::AxisY), green));
+            let square = Rect::from_center_size(origin, egui::vec2(12.0, 12.0));
+            painter.rect_stroke(
+                square,
+                0.0,
+                Stroke::new(width(Part::Center), blue),
+                egui::StrokeKind::Middle,
+            );
+        }
+        Tool::Rotate => {
+            painter.circle_stroke(origin, HANDLE_PX, Stroke::new(width(Part::Ring), blue));
+        }
+        Tool::Scale => {
+            for (axis, part, color) in [(axes.0, Part::AxisX, red), (axes.1, Part::AxisY, green)] {
+                let end = origin + dir(axis);
+                painter.line_segment([origin, end], Stroke::new(width(part), color));
+                painter.rect_filled(
+                    Rect::from_center_size(end, egui::vec2(10.0, 10.0)),
+                    0.0,
+                    color,
+                );
+            }
+            let square = Rect::from_center_size(origin, egui::vec2(12.0, 12.0));
+            painter.rect_stroke(
+                square,
+                0.0,
+                Stroke::new(width(Part::Center), blue),
+                egui::StrokeKind::Middle,
+            );
+        }
+    }
+}
