@@ -337,7 +337,12 @@ pub(super) fn draw_nodes(
                 painter.add(egui::Shape::closed_line(outline.clone(), stroke));
             }
         }
-        if state.show_axes && (selected || pixel_size > 16.0 || data.shape == Shape::None) {
+        // The primary selection shows its axes as the handles instead.
+        let primary = selection.last() == Some(&id);
+        if state.show_axes
+            && !primary
+            && (selected || pixel_size > 16.0 || data.shape == Shape::None)
+        {
             let x_axis = to_screen(world.transform_point2(Vec2::X));
             let y_axis = to_screen(world.transform_point2(Vec2::Y));
             painter.arrow(

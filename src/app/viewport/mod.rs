@@ -532,7 +532,16 @@ fn interact(
         if response.dragged_by(egui::PointerButton::Primary)
             && let Some(p) = response.interact_pointer_pos()
         {
-            let delta = state.camera.to_world(rect, p) - drag.start_pointer;
+            let mut delta = state.camera.to_world(rect, p) - drag.start_pointer;
+            // Ctrl snaps the first node's world position to the grid; the others keep their offsets.
+            if modifiers.command
+                && let Some(&(_, first)) = drag.starts.first()
+            {
+                let step = grid_step(&state.camera);
+                let target = first + delta;
+                delta =
+                    Vec2::new(handles::snap(target.x, step), handles::snap(target.y, step)) - first;
+            }
             let ops: Vec<Op> = drag
                 .starts
                 .iter()
