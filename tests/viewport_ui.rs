@@ -387,3 +387,21 @@ fn dragging_the_rotate_ring_turns_the_selection_in_one_undo_step() {
         0.0
     );
 }
+
+#[test]
+fn the_screen_matrix_agrees_with_to_screen() {
+    let rect = Rect::from_min_size(Pos2::new(30.0, 20.0), egui::vec2(640.0, 480.0));
+    let camera = Camera {
+        center: Vec2::new(-1.5, 2.0),
+        zoom: 33.0,
+    };
+    let m = camera.screen_matrix(rect);
+    for p in [Vec2::ZERO, Vec2::new(4.0, -2.5), Vec2::new(-100.0, 7.0)] {
+        let a = camera.to_screen(rect, p);
+        let b = m.transform_point2(p);
+        assert!(
+            (a.x - b.x).abs() < 1e-3 && (a.y - b.y).abs() < 1e-3,
+            "{a:?} vs {b:?}"
+        );
+    }
+}

@@ -169,29 +169,44 @@ fn half_size(shape: &Shape) -> Vec2 {
     }
 }
 
-/// The shape's outline in screen space, into `out`, with as many ellipse segments as its size on
-/// screen needs (4 when it is a few pixels).
-fn screen_outline(
-    out: &mut Vec<Pos2>,
-    shape: &Shape,
-    world: &Affine2,
-    pixel_size: f32,
-    to_screen: &dyn Fn(Vec2) -> Pos2,
-) {
+/// Ellipse segment counts in use, and their unit circles (computed once: no trigonometry per node).
+const SEGMENTS: [usize; 7] = [4, 8, 12, 16, 24, 32, 48];
+static UNIT_CIRCLES: std::sync::LazyLock<Vec<Vec<Vec2>>> = std::sync::LazyLock::new(|| {
+    SEGMENTS
+        .iter()
+        .map(|&n| {
+            (0..n)
+                .map(|k| {
+                    let a = k as f32 / n as f32 * std::f32::consts::TAU;
+                    Vec2::new(a.cos(), a.sin())
+                })
+                .collect()
+        })
+        .collect()
+});
+
+/// The shape's outline in screen space, into `out`. `to_screen` is the node's local → screen
+/// matrix; an ellipse gets as many segments as its size on screen needs (4 when tiny).
+fn screen_outline(out: &mut Vec<Pos2>, shape: &Shape, to_screen: &Affine2, pixel_size: f32) {
     out.clear();
     let h = half_size(shape);
+    let put = |p: Vec2| {
+        let s = to_screen.transform_point2(p);
+        Pos2::new(s.x, s.y)
+    };
     match shape {
         Shape::None => {}
         Shape::Ellipse { .. } => {
-            let segments = if pixel_size < 4.0 {
+            let wanted = if pixel_size < 4.0 {
                 4
             } else {
-                ((pixel_size / 3.0) as usize).clamp(8, 48)
+                (pixel_size / 3.0) as usize
             };
-            out.extend((0..segments).map(|k| {
-                let a = k as f32 / segments as f32 * std::f32::consts::TAU;
-                to_screen(world.transform_point2(Vec2::new(a.cos() * h.x, a.sin() * h.y)))
-            }));
+            let k = SEGMENTS
+                .iter()
+                .position(|&n| n >= wanted)
+                .unwrap_or(SEGMENTS.len() - 1);
+            out.extend(UNIT_CIRCLES[k].iter().map(|u| put(*u * h)));
         }
         Shape::Rect { .. } | Shape::Sprite { .. } => {
             let corners = [
@@ -200,11 +215,7 @@ fn screen_outline(
                 Vec2::new(h.x, h.y),
                 Vec2::new(-h.x, h.y),
             ];
-            out.extend(
-                corners
-                    .iter()
-                    .map(|p| to_screen(world.transform_point2(*p))),
-            );
+            out.extend(corners.iter().map(|p| put(*p)));
         }
     }
 }
@@ -241,6 +252,10 @@ pub(super) fn draw_nodes(
     let to_screen = |p: Vec2| camera.to_screen(rect, p);
     let mut names: Vec<(Pos2, &str)> = Vec::new();
     let mut fill = egui::Mesh::default();
+    fill.reserve_vertices(scene.len().min(200_000) * 4);
+    fill.reserve_triangles(scene.len().min(200_000) * 2);
+    // World → screen as one matrix (y flipped), so each outline point is one affine transform.
+    let screen_matrix = camera.screen_matrix(rect);
     let mut outline: Vec<Pos2> = Vec::with_capacity(48);
     let (mut detailed, mut links) = (0usize, 0usize);
     let link_stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60));
@@ -281,7 +296,12 @@ pub(super) fn draw_nodes(
         let selected = selection.contains(&id);
         let detail = selected
             || (detailed < DETAIL_LIMIT && (pixel_size > 8.0 || data.shape == Shape::None));
-        screen_outline(&mut outline, &data.shape, &world, pixel_size, &to_screen);
+        screen_outline(
+            &mut outline,
+            &data.shape,
+            &(screen_matrix * world),
+            pixel_size,
+        );
         match &data.shape {
             Shape::Sprite { path, .. } => {
                 flush(painter, &mut fill);

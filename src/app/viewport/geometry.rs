@@ -30,6 +30,19 @@ impl Camera {
         Pos2::new(viewport.center().x + d.x, viewport.center().y - d.y)
     }
 
+    /// World → screen as an affine matrix (scale by zoom, flip y, move the centre to the rect's).
+    pub fn screen_matrix(self, viewport: Rect) -> glam::Affine2 {
+        let c = viewport.center();
+        glam::Affine2::from_cols_array(&[
+            self.zoom,
+            0.0,
+            0.0,
+            -self.zoom,
+            c.x - self.center.x * self.zoom,
+            c.y + self.center.y * self.zoom,
+        ])
+    }
+
     /// Screen → world.
     pub fn to_world(self, viewport: Rect, p: Pos2) -> Vec2 {
         let d = p - viewport.center();
