@@ -248,17 +248,20 @@ pub fn draw(
     let green = Color32::from_rgb(90, 220, 90);
     let blue = Color32::from_rgb(90, 160, 255);
     let dir = |axis: Vec2| egui::vec2(axis.x, -axis.y) * HANDLE_PX;
+    if tool != Tool::Rotate {
+        // The centre square: free move, or uniform scale.
+        let square = Rect::from_center_size(origin, egui::vec2(12.0, 12.0));
+        painter.rect_stroke(
+            square,
+            0.0,
+            Stroke::new(width(Part::Center), blue),
+            egui::StrokeKind::Middle,
+        );
+    }
     match tool {
         Tool::Move => {
             painter.arrow(origin, dir(axes.0), Stroke::new(width(Part::AxisX), red));
             painter.arrow(origin, dir(axes.1), Stroke::new(width(Part::AxisY), green));
-            let square = Rect::from_center_size(origin, egui::vec2(12.0, 12.0));
-            painter.rect_stroke(
-                square,
-                0.0,
-                Stroke::new(width(Part::Center), blue),
-                egui::StrokeKind::Middle,
-            );
         }
         Tool::Rotate => {
             painter.circle_stroke(origin, HANDLE_PX, Stroke::new(width(Part::Ring), blue));
@@ -273,13 +276,6 @@ pub fn draw(
                     color,
                 );
             }
-            let square = Rect::from_center_size(origin, egui::vec2(12.0, 12.0));
-            painter.rect_stroke(
-                square,
-                0.0,
-                Stroke::new(width(Part::Center), blue),
-                egui::StrokeKind::Middle,
-            );
         }
     }
 }
