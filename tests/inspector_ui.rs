@@ -266,11 +266,13 @@ fn multi_selection_edits_apply_to_all_in_one_step_and_text_pastes() {
     // Paste a transform as text onto the primary selection's world.
     h.get_by_label("sword").click();
     h.run_steps(3);
+    // The paste field: the lowest text field on the inspector side (the name field is above it).
     let field = h
         .query_all_by_role(egui::accesskit::Role::TextInput)
-        .find(|n| n.rect().left() > 700.0)
-        .unwrap()
-        .rect();
+        .map(|n| n.rect())
+        .filter(|r| r.left() > 700.0)
+        .max_by(|a, b| a.top().total_cmp(&b.top()))
+        .unwrap();
     h.drag_at(field.center());
     h.drop_at(field.center());
     h.run_steps(2);
@@ -286,4 +288,45 @@ fn multi_selection_edits_apply_to_all_in_one_step_and_text_pastes() {
         "{world:?}"
     );
     assert!((world.rotation - 10.0).abs() < 1e-3, "{world:?}");
+}
+
+#[test]
+fn the_name_field_renames_and_the_appearance_section_changes_the_shape() {
+    let mut h = app_on("sword.ron");
+    h.get_by_label("scabbard").click();
+    h.run_steps(3);
+    let field = h
+        .query_all_by_value("scabbard")
+        .map(|n| n.rect())
+        .find(|r| r.left() > 700.0)
+        .unwrap();
+    h.drag_at(field.center());
+    h.drop_at(field.center());
+    h.run_steps(2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("sheath".into()));
+    h.key_press(Key::Enter);
+    h.run_steps(3);
+    assert_eq!(h.state().doc.scene.node(NodeId(5)).unwrap().name, "sheath");
+
+    h.get_by_label("Appearance").click();
+    h.run_steps(2);
+    h.get_by_label("ellipse").click();
+    h.run_steps(2);
+    assert!(matches!(
+        h.state().doc.scene.node(NodeId(5)).unwrap().shape,
+        graft::Shape::Ellipse { .. }
+    ));
+    assert_eq!(h.state().doc.history.labels().0.len(), 2);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert!(matches!(
+        h.state().doc.scene.node(NodeId(5)).unwrap().shape,
+        graft::Shape::Rect { .. }
+    ));
+    assert_eq!(
+        h.state().doc.scene.node(NodeId(5)).unwrap().name,
+        "sheath",
+        "one undo takes back only the shape"
+    );
 }

@@ -6,7 +6,7 @@ use crate::file;
 use crate::math::{Trs, rows, shear_metrics, try_inverse};
 use crate::scene::diagnose::ShearCause;
 use crate::scene::edit::Op;
-use crate::scene::{NodeId, Scene};
+use crate::scene::{NodeId, Scene, Shape};
 use glam::Affine2;
 
 /// What the inspector remembers between frames.
@@ -18,6 +18,10 @@ pub struct InspectorState {
     pub paste_text: String,
     /// The chain factor under the pointer (the viewport highlights it).
     pub hovered_factor: Option<NodeId>,
+    /// The name being typed, for which node, and whether the field had focus last frame.
+    name_buffer: String,
+    name_for: Option<NodeId>,
+    name_focused: bool,
 }
 
 /// Which column a value belongs to.
@@ -25,6 +29,7 @@ pub struct InspectorState {
 enum Space {
     Local,
     World,
+    Look,
 }
 
 fn gesture_key(id: NodeId, space: Space) -> u64 {
@@ -202,7 +207,7 @@ pub fn ui(
     };
     let name = data.name.clone();
     let parent = scene.parent(id).ok().flatten();
-    ui.label(format!("{name}  (id {id})"));
+    name_field(ui, id, &name, state, &mut out);
     if selection.len() > 1 {
         ui.label(format!("{} nodes selected: shared values shown, differing ones marked ~; an edit applies to all.", selection.len()));
     }
@@ -305,6 +310,7 @@ pub fn ui(
             ui.label("world = parentWorld · local");
             matrix_grid(ui, "world-matrix", &world_m);
         });
+        appearance(ui, scene, id, &mut out);
         matrix_chain(ui, scene, id, &mut state.hovered_factor, &mut out);
         accumulated(ui, scene, id, &world);
     });
@@ -313,6 +319,130 @@ pub fn ui(
 
 fn node_name(scene: &Scene, id: NodeId) -> String {
     scene.node(id).map(|d| d.name.clone()).unwrap_or_default()
+}
+
+/// The node's name, editable (committed when the field loses focus).
+fn name_field(
+    ui: &mut egui::Ui,
+    id: NodeId,
+    name: &str,
+    state: &mut InspectorState,
+    out: &mut Vec<Intent>,
+) {
+    if state.name_for != Some(id) || !state.name_focused {
+        state.name_buffer = name.to_string();
+        state.name_for = Some(id);
+    }
+    ui.horizontal(|ui| {
+        let edit = ui.add(egui::TextEdit::singleline(&mut state.name_buffer).desired_width(180.0));
+        state.name_focused = edit.has_focus();
+        if edit.lost_focus()
+            && state.name_buffer != name
+            && !ui.input(|i| i.key_pressed(egui::Key::Escape))
+        {
+            let new_name = state.name_buffer.clone();
+            out.push(Intent::Perform {
+                label: format!("Rename {name} to {new_name}"),
+                ops: vec![Op::Rename {
+                    node: id,
+                    name: new_name,
+                }],
+                gesture: None,
+            });
+        }
+        ui.weak(format!("id {id}"));
+    });
+}
+
+/// Shape, size and colour; each change is an undoable step (one per drag).
+fn appearance(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Intent>) {
+    let Ok(data) = scene.node(id) else { return };
+    egui::CollapsingHeader::new("Appearance")
+        .default_open(false)
+        .show(ui, |ui| {
+            let mut shape = data.shape.clone();
+            let mut color = egui::Color32::from_rgba_unmultiplied(
+                data.color[0],
+                data.color[1],
+                data.color[2],
+                data.color[3],
+            );
+            let size = match &shape {
+                Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => {
+                    *size
+                }
+                Shape::None => glam::Vec2::ONE,
+            };
+            let mut changed = false;
+            let mut ended = false;
+            ui.horizontal(|ui| {
+                for (label, kind) in [("none", 0), ("rect", 1), ("ellipse", 2), ("sprite", 3)] {
+                    let current = match &shape {
+                        Shape::None => 0,
+                        Shape::Rect { .. } => 1,
+                        Shape::Ellipse { .. } => 2,
+                        Shape::Sprite { .. } => 3,
+                    };
+                    if ui.selectable_label(current == kind, label).clicked() && current != kind {
+                        shape = match kind {
+                            0 => Shape::None,
+                            1 => Shape::Rect { size },
+                            2 => Shape::Ellipse { size },
+                            _ => Shape::Sprite {
+                                path: "../assets/fish.png".into(),
+                                size,
+                            },
+                        };
+                        changed = true;
+                        ended = true;
+                    }
+                }
+            });
+            match &mut shape {
+                Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => {
+                    ui.horizontal(|ui| {
+                        ui.label("size");
+                        for v in [&mut size.x, &mut size.y] {
+                            let r = ui.add(egui::DragValue::new(v).speed(0.02).max_decimals(4));
+                            changed |= r.changed();
+                            ended |= r.drag_stopped() || (r.changed() && !r.dragged());
+                        }
+                    });
+                }
+                Shape::None => {}
+            }
+            if let Shape::Sprite { path, .. } = &mut shape {
+                ui.horizontal(|ui| {
+                    ui.label("image");
+                    let r = ui
+                        .text_edit_singleline(path)
+                        .on_hover_text("A PNG path, relative to the scene file");
+                    changed |= r.changed();
+                    ended |= r.lost_focus();
+                });
+            }
+            ui.horizontal(|ui| {
+                ui.label("colour");
+                let r = ui.color_edit_button_srgba(&mut color);
+                changed |= r.changed();
+                ended |= r.changed();
+            });
+            if changed {
+                let color = color.to_srgba_unmultiplied();
+                out.push(Intent::Perform {
+                    label: format!("Change the look of {}", data.name),
+                    ops: vec![Op::SetAppearance {
+                        node: id,
+                        shape,
+                        color,
+                    }],
+                    gesture: Some(gesture_key(id, Space::Look)),
+                });
+            }
+            if ended {
+                out.push(Intent::EndGesture);
+            }
+        });
 }
 
 /// Copy the local or world transform as text, or paste text onto either.

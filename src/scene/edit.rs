@@ -303,13 +303,21 @@ impl Edit {
 
     /// True when a later edit of the same gesture can be folded into this one.
     fn can_absorb(&self, later: &Edit) -> bool {
-        matches!((self, later), (Edit::SetLocal { node, .. }, Edit::SetLocal { node: n2, .. }) if node == n2)
+        match (self, later) {
+            (Edit::SetLocal { node, .. }, Edit::SetLocal { node: n2, .. }) => node == n2,
+            (Edit::Appearance { node, .. }, Edit::Appearance { node: n2, .. }) => node == n2,
+            _ => false,
+        }
     }
 
     /// Fold a later edit of the same gesture into this one (keeps the first `before`).
     fn absorb(&mut self, later: &Edit) {
-        if let (Edit::SetLocal { after, .. }, Edit::SetLocal { after: a2, .. }) = (self, later) {
-            *after = *a2;
+        match (self, later) {
+            (Edit::SetLocal { after, .. }, Edit::SetLocal { after: a2, .. }) => *after = *a2,
+            (Edit::Appearance { after, .. }, Edit::Appearance { after: a2, .. }) => {
+                *after = a2.clone()
+            }
+            _ => {}
         }
     }
 }
