@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! graft: a 2D scene-graph editor. This library is the model (math, scene, files, CLI helpers);
 //! the egui application lives in `app` and only there.
 
