@@ -261,3 +261,28 @@ fn history_window_jumps_to_a_step() {
     assert_eq!(name_of(&h, 3), "fist");
     assert_eq!(name_of(&h, 2), "shoulder");
 }
+
+#[test]
+fn the_status_bar_counts_recomputed_world_matrices() {
+    let fake = FakeDialogs::default();
+    let mut h = app_on(None, &fake);
+    assert_eq!(
+        h.state().last_recomputed,
+        0,
+        "nothing changes between frames"
+    );
+    rename(&mut h, "hand", "fist"); // a rename changes no transform
+    assert_eq!(h.state().last_recomputed, 0);
+    // Moving the hand recomputes the hand and the sword: 2.
+    h.state_mut().apply(graft::app::Intent::Perform {
+        label: "Move hand".into(),
+        ops: vec![graft::scene::edit::Op::SetLocal {
+            node: NodeId(3),
+            local: graft::Trs::IDENTITY,
+        }],
+        gesture: None,
+    });
+    h.run_steps(1);
+    assert_eq!(h.state().last_edit_recomputed, 2);
+    assert!(h.query_by_label_contains("(last change: 2)").is_some());
+}

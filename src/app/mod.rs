@@ -120,6 +120,8 @@ pub struct GraftApp {
     pub clipboard: Vec<DetachedSubtree>,
     /// How many world matrices the last frame recomputed.
     pub last_recomputed: usize,
+    /// How many the most recent update that did any work recomputed (what the last edit cost).
+    pub last_edit_recomputed: usize,
     dialogs: Box<dyn FileDialogs>,
     dialog_purpose: Option<DialogPurpose>,
     /// A typed path, shown when no native dialog can be.
@@ -170,6 +172,7 @@ impl GraftApp {
             pending_guard: None,
             clipboard: Vec::new(),
             last_recomputed: 0,
+            last_edit_recomputed: 0,
             dialogs,
             dialog_purpose: None,
             path_prompt: None,
@@ -219,6 +222,9 @@ impl GraftApp {
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.last_recomputed = self.doc.scene.update_world();
+        if self.last_recomputed > 0 {
+            self.last_edit_recomputed = self.last_recomputed;
+        }
         self.selection.retain(|id| self.doc.scene.contains(*id));
         let mut intents = self.shortcuts(&ctx);
         self.handle_close_request(&ctx);
@@ -358,8 +364,11 @@ impl GraftApp {
             ui.separator();
             ui.label(format!("{} nodes", self.doc.scene.len()));
             ui.separator();
-            ui.label(format!("{} world matrices recomputed", self.last_recomputed))
-                .on_hover_text("How many world matrices the last frame's update pass recomputed (dirty flags at work).");
+            ui.label(format!(
+                "{} world matrices recomputed last frame (last change: {})",
+                self.last_recomputed, self.last_edit_recomputed
+            ))
+            .on_hover_text("How many world matrices the update pass recomputed: only the edited nodes and their subtrees (dirty flags at work).");
             if let Some(m) = self.messages.last() {
                 ui.separator();
                 let color = if m.is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
