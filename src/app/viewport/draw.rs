@@ -508,11 +508,12 @@ pub(super) fn draw_shear_overlay(
             continue;
         }
         let text = format!("⚠ shear {:+.1}° off 90°", metrics.axis_angle - 90.0);
-        painter.text(
+        label(
+            painter,
             origin + egui::vec2(6.0, 6.0),
             egui::Align2::LEFT_TOP,
             text,
-            font.clone(),
+            &font,
             warn,
         );
         if let Ok(ShearCause::Ancestor { cause, .. }) = scene.shear_cause(scene.id_at(i)) {
@@ -528,12 +529,28 @@ pub(super) fn draw_shear_overlay(
         let at = camera.to_screen(rect, world.translation);
         painter.circle_stroke(at, 9.0, Stroke::new(2.0, warn));
         let note = "non-uniform scale: causes shear below";
-        painter.text(
-            at + egui::vec2(10.0, -10.0),
-            egui::Align2::LEFT_BOTTOM,
-            note,
-            font.clone(),
+        label(
+            painter,
+            at + egui::vec2(12.0, 12.0),
+            egui::Align2::LEFT_TOP,
+            note.to_string(),
+            &font,
             warn,
         );
     }
+}
+
+/// Text on a dark plate, so it stays readable over any shape.
+fn label(
+    painter: &egui::Painter,
+    at: Pos2,
+    align: egui::Align2,
+    text: String,
+    font: &egui::FontId,
+    color: Color32,
+) {
+    let galley = painter.layout_no_wrap(text, font.clone(), color);
+    let rect = align.anchor_size(at, galley.size());
+    painter.rect_filled(rect.expand(2.0), 3.0, Color32::from_black_alpha(170));
+    painter.galley(rect.min, galley, color);
 }
