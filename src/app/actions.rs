@@ -251,30 +251,13 @@ impl GraftApp {
         }
     }
 
-    /// Fresh ids for pasted copies: above every id in use.
-    fn renumber_for_insert(&self, subtrees: &mut [crate::scene::DetachedSubtree]) {
-        let mut next = self
-            .doc
-            .scene
-            .ids()
-            .iter()
-            .map(|id| id.0)
-            .max()
-            .map_or(1, |m| m.saturating_add(1))
-            .max(self.doc.scene.next_id().0);
-        for s in subtrees {
-            s.renumber(NodeId(next));
-            next = next.saturating_add(s.ids.len() as u32);
-        }
-    }
-
     fn paste(&mut self) {
         if self.clipboard.is_empty() {
             return self.info("Nothing to paste");
         }
         let parent = self.primary();
         let mut copies = self.clipboard.clone();
-        self.renumber_for_insert(&mut copies);
+        self.doc.scene.renumber_fresh(&mut copies);
         let count = self
             .doc
             .scene
@@ -293,14 +276,8 @@ impl GraftApp {
             })
             .collect();
         let ids: Vec<NodeId> = copies.iter().map(|c| c.root()).collect();
-        self.apply(Intent::Perform {
-            label: self.label_for("Paste", &ids),
-            ops,
-            gesture: None,
-        });
-        if ids.iter().all(|id| self.doc.scene.contains(*id)) {
-            self.selection = ids;
-        }
+        let label = self.label_for("Paste", &ids);
+        self.insert_and_select(label, ops, ids);
     }
 
     fn duplicate(&mut self) {
@@ -309,7 +286,7 @@ impl GraftApp {
             .iter()
             .filter_map(|id| self.doc.scene.copy_subtree(*id).ok())
             .collect();
-        self.renumber_for_insert(&mut copies);
+        self.doc.scene.renumber_fresh(&mut copies);
         // Insert from the last so earlier sibling indices stay valid.
         let mut ops: Vec<Op> = copies
             .iter()
@@ -325,8 +302,14 @@ impl GraftApp {
         if ids.is_empty() {
             return;
         }
+        let label = self.label_for("Duplicate", &roots);
+        self.insert_and_select(label, ops, ids);
+    }
+
+    /// Insert copies as one undo step and select them (if the step was not refused).
+    fn insert_and_select(&mut self, label: String, ops: Vec<Op>, ids: Vec<NodeId>) {
         self.apply(Intent::Perform {
-            label: self.label_for("Duplicate", &roots),
+            label,
             ops,
             gesture: None,
         });

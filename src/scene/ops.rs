@@ -273,18 +273,29 @@ impl Scene {
     /// Copy the subtree at `id` with fresh ids and insert it right after the original.
     /// Returns the new root's id.
     pub fn duplicate(&mut self, id: NodeId) -> Result<NodeId> {
-        let mut copy = self.copy_subtree(id)?;
-        copy.index += 1;
-        let first = self.alloc_id();
-        copy.renumber(first);
-        if copy.ids.iter().any(|id| self.contains(*id)) {
-            // Ids past `first` are taken: number from above the largest id in use.
-            let top = self.ids.iter().map(|id| id.0).max().unwrap_or(0);
-            copy.renumber(NodeId(top.saturating_add(1)));
-        }
+        let mut copy = [self.copy_subtree(id)?];
+        copy[0].index += 1;
+        self.renumber_fresh(&mut copy);
+        let [copy] = copy;
         let root = copy.root();
         self.insert_subtree(copy)?;
         Ok(root)
+    }
+
+    /// Give copies ids no node uses (numbered up from above the largest id in use), one block
+    /// after another, so they can be inserted (paste, duplicate).
+    pub fn renumber_fresh(&self, subtrees: &mut [DetachedSubtree]) {
+        let above = self
+            .ids
+            .iter()
+            .map(|id| id.0)
+            .max()
+            .map_or(1, |m| m.saturating_add(1));
+        let mut next = above.max(self.next_id);
+        for s in subtrees {
+            s.renumber(NodeId(next));
+            next = next.saturating_add(s.ids.len() as u32);
+        }
     }
 
     /// Move a node to another position among its siblings. Returns its old index.
