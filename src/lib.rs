@@ -7,6 +7,7 @@ pub mod app;
 pub mod bench;
 pub mod cli;
 pub mod document;
+pub mod editor;
 pub mod error;
 pub mod file;
 pub mod generate;

@@ -7,8 +7,10 @@ use glam::Vec2;
 use graft::NodeId;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::app::viewport::shear_overlay;
+use graft::editor::overlay::shear_overlay;
+mod ui_common;
 use std::path::PathBuf;
+use ui_common::{app_on_path, scene_file, type_number};
 
 fn app_on(scene: &str) -> Harness<'static, GraftApp> {
     let path = PathBuf::from("scenes").join(scene);
@@ -58,22 +60,6 @@ fn overlay_lists_the_sheared_node_and_its_cause() {
     assert!((marks[0].degrees_off - 36.87).abs() < 0.01, "{marks:?}");
 }
 
-/// A scene file in a temporary folder.
-fn scene_file(text: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("test.ron");
-    std::fs::write(&path, text).unwrap();
-    (dir, path)
-}
-
-fn app_on_path(path: PathBuf) -> Harness<'static, GraftApp> {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_eframe(move |cc| GraftApp::new(cc, Some(path), Box::new(FakeDialogs::default())));
-    h.run_steps(3);
-    h
-}
-
 /// The spin buttons of the inspector's rows, each row left to right (local x, local y, world x,
 /// world y for the pairs), measured after the side panel has settled.
 fn spin_rows(h: &mut Harness<GraftApp>) -> Vec<Vec<egui::Rect>> {
@@ -96,21 +82,6 @@ fn spin_rows(h: &mut Harness<GraftApp>) -> Vec<Vec<egui::Rect>> {
             row
         })
         .collect()
-}
-
-/// Click a spin button to edit it, replace its text, press Enter.
-fn type_number(h: &mut Harness<GraftApp>, field: egui::Rect, text: &str) {
-    h.hover_at(field.center());
-    h.run_steps(1);
-    h.drag_at(field.center());
-    h.run_steps(1);
-    h.drop_at(field.center());
-    h.run_steps(2);
-    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::A);
-    h.event(egui::Event::Text(text.into()));
-    h.run_steps(1);
-    h.key_press(Key::Enter);
-    h.run_steps(3);
 }
 
 const ROTATED_STRETCHED: &str = "(format: 1, nodes: [

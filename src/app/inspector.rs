@@ -2,6 +2,7 @@
 //! its matrices, and the shear metrics. Reads `&Scene`, returns intents.
 
 use super::Intent;
+use crate::editor::numbers::{format_f32, format_fixed};
 use crate::file;
 use crate::math::{Trs, rows, shear_metrics, try_inverse};
 use crate::scene::diagnose::ShearCause;
@@ -58,11 +59,22 @@ impl Tracker {
         } else {
             prefix.to_string()
         };
+        // Scientific notation for the very large and very small (1e30 stays readable and
+        // editable); everyday numbers as egui shows them. Typed inf/NaN reach the model, which
+        // refuses them with a message.
         let drag = egui::DragValue::new(value)
             .speed(speed)
             .prefix(prefix)
             .suffix(suffix)
-            .max_decimals(5);
+            .max_decimals(5)
+            .custom_formatter(|v, decimals| {
+                let a = v.abs();
+                if v != 0.0 && v.is_finite() && !(1e-4..1e7).contains(&a) {
+                    format_f32(v as f32)
+                } else {
+                    egui::emath::format_with_decimals_in_range(v, decimals)
+                }
+            });
         let mut r = ui
             .push_id((self.column, self.count), |ui| ui.add(drag))
             .inner;
@@ -177,7 +189,7 @@ fn matrix_grid(ui: &mut egui::Ui, salt: &str, m: &Affine2) {
     egui::Grid::new(salt).num_columns(3).show(ui, |ui| {
         for row in rows(m) {
             for v in row {
-                ui.monospace(format!("{:>8.3}", v + 0.0)); // + 0.0 turns -0.0 into 0.0
+                ui.monospace(format!("{:>9}", format_fixed(v as f64, 3)));
             }
             ui.end_row();
         }
@@ -292,16 +304,16 @@ pub fn ui(
         shear_diagnosis(ui, scene, id, metrics.axis_angle, &mut out);
         egui::Grid::new("metrics").num_columns(2).show(ui, |ui| {
             ui.label("shear dot(col0, col1)");
-            ui.monospace(format!("{:.5}", metrics.dot));
+            ui.monospace(format_fixed(metrics.dot as f64, 5));
             ui.end_row();
             ui.label("angle between axes");
             ui.monospace(format!("{:.3}°", metrics.axis_angle));
             ui.end_row();
             ui.label("lossy scale");
-            ui.monospace(format!("({:.4}, {:.4})", metrics.lossy_scale.x, metrics.lossy_scale.y));
+            ui.monospace(format!("({}, {})", format_fixed(metrics.lossy_scale.x as f64, 4), format_fixed(metrics.lossy_scale.y as f64, 4)));
             ui.end_row();
             ui.label("determinant");
-            ui.monospace(format!("{:.5}", metrics.determinant));
+            ui.monospace(format_fixed(metrics.determinant as f64, 5));
             ui.end_row();
         });
         egui::CollapsingHeader::new("Matrices").default_open(true).show(ui, |ui| {
@@ -599,9 +611,10 @@ fn accumulated(ui: &mut egui::Ui, scene: &Scene, id: NodeId, world: &crate::math
             ];
             for (label, a, w) in rows {
                 ui.label(label);
-                ui.monospace(format!("{a:.4}"));
-                ui.monospace(format!("{w:.4}"));
-                ui.monospace(format!("{:+.4}", a - w));
+                let diff = (a - w) as f64;
+                ui.monospace(format_fixed(a as f64, 4));
+                ui.monospace(format_fixed(w as f64, 4));
+                ui.monospace(format!("{}{}", if diff >= 0.0 { "+" } else { "" }, format_fixed(diff, 4)));
                 ui.end_row();
             }
         });

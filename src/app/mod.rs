@@ -11,6 +11,7 @@ pub mod viewport;
 mod windows;
 
 use crate::document::Document;
+use crate::editor::numbers::{format_number, format_significant};
 use crate::scene::edit::Op;
 use crate::scene::{DetachedSubtree, NodeId};
 use dialogs::FileDialogs;
@@ -369,6 +370,13 @@ impl GraftApp {
                 self.last_recomputed, self.last_edit_recomputed
             ))
             .on_hover_text("How many world matrices the update pass recomputed: only the edited nodes and their subtrees (dirty flags at work).");
+            ui.separator();
+            let camera = self.viewport.camera;
+            let pointer = self.viewport.pointer_world.map_or(String::new(), |p| {
+                format!("({}, {})  ", format_number(p.x), format_number(p.y))
+            });
+            ui.label(format!("{pointer}zoom {} px/unit", format_significant(camera.zoom, 3)))
+                .on_hover_text("The world point under the pointer, and how many pixels one world unit spans.");
             if let Some(m) = self.messages.last() {
                 ui.separator();
                 let color = if m.is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };

@@ -1,63 +1,129 @@
-//! Viewport drawing: grid and axes, nodes through their world matrices, drag ghosts and the
-//! shear warning overlay.
+//! Viewport painting: the grid and world axes, nodes through their world matrices, drag ghosts,
+//! the shear overlay and handles. What to draw and where comes from `crate::editor` (computed
+//! camera-relative in f64); this file only turns it into egui shapes.
 
-use super::geometry::{Camera, local_outline};
-use super::{ViewportState, resolve_sprite};
+use super::{ViewportState, p2, resolve_sprite, sr};
 use crate::app::hierarchy::{DropPreview, drop_parent};
 use crate::document::Document;
-use crate::math::{shear_metrics, try_inverse};
-use crate::scene::diagnose::{SHEAR_TOLERANCE_DEGREES, ShearCause};
+use crate::editor::camera::{Camera, ScreenRect};
+use crate::editor::geometry::{ScreenShape, clip_segment, half_size, screen_extent, world_f64};
+use crate::editor::grid::grid;
+use crate::editor::handles::{HANDLE_PX, Part, Tool};
+use crate::editor::overlay::{ghost_worlds, shear_overlay_on_screen};
 use crate::scene::{NodeId, Scene, Shape};
 use egui::{Color32, Pos2, Rect, Stroke};
-use glam::{Affine2, Vec2};
+use glam::{Affine2, DAffine2, DVec2, Vec2};
 
 fn color32(c: [u8; 4]) -> Color32 {
     Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3])
 }
 
-/// How many nodes of a dragged subtree get a ghost (a huge subtree is previewed by its top).
-const GHOST_LIMIT: usize = 2_000;
-
-/// Where the dragged subtrees would be drawn after a drop under `parent`: (pre-order index,
-/// world matrix) for each node. Keep-world leaves them where they are (nothing moves); keep-local
-/// puts each root at parentWorld · local and carries its subtree along. Empty when keep-world is
-/// impossible (singular parent).
-pub fn ghost_worlds(
-    scene: &Scene,
-    dragged: &[NodeId],
-    parent: Option<NodeId>,
-    keep_world: bool,
-) -> Vec<(usize, Affine2)> {
-    let parent_world = match parent {
-        Some(p) => match scene.world(p) {
-            Ok(w) => w,
-            Err(_) => return Vec::new(),
-        },
-        None => Affine2::IDENTITY,
-    };
-    if keep_world && try_inverse(&parent_world).is_err() {
-        return Vec::new();
+/// A line between two screen points given in f64, clipped to the view first.
+fn segment(painter: &egui::Painter, rect: ScreenRect, a: DVec2, b: DVec2, stroke: Stroke) {
+    if let Some((a, b)) = clip_segment(a, b, rect.expand(4.0)) {
+        painter.line_segment([p2(a), p2(b)], stroke);
     }
-    let mut ghosts: Vec<(usize, Affine2)> = Vec::new();
-    for &d in dragged {
-        let Ok(s) = scene.index(d) else { continue };
-        let root = if keep_world {
-            scene.world_at(s)
-        } else {
-            parent_world * scene.local_matrix_at(s)
-        };
-        let end = s + scene.subtree_len_at(s).min(GHOST_LIMIT);
-        let first = ghosts.len();
-        ghosts.push((s, root));
-        for i in s + 1..end {
-            let p = scene.parent_index_at(i).unwrap_or(s);
-            let parent_ghost = ghosts[first + (p - s)].1;
-            ghosts.push((i, parent_ghost * scene.local_matrix_at(i)));
-        }
-    }
-    ghosts
 }
 
+/// An arrow from `from` to `to` (screen, f64); one that reaches far past the view is drawn as
+/// its clipped line without a tip.
+fn arrow(painter: &egui::Painter, rect: ScreenRect, from: DVec2, to: DVec2, stroke: Stroke) {
+    let near = |p: DVec2| (p - rect.center().as_dvec2()).abs().max_element() < 1e5;
+    if near(from) && near(to) {
+        let (a, b) = (p2(from.as_vec2()), p2(to.as_vec2()));
+        painter.arrow(a, b - a, stroke);
+    } else {
+        segment(painter, rect, from, to, stroke);
+    }
+}
+
+/// A closed outline, when it has an area.
+fn closed(painter: &egui::Painter, outline: &[Vec2], stroke: Stroke) {
+    if outline.len() > 2 {
+        painter.add(egui::Shape::closed_line(
+            outline.iter().map(|p| p2(*p)).collect(),
+            stroke,
+        ));
+    }
+}
+
+/// The grid, its labels (kept apart at the corner) and the world axes.
+pub(super) fn draw_grid(painter: &egui::Painter, rect: Rect, camera: Camera) {
+    let g = grid(camera, sr(rect));
+    let line = Stroke::new(1.0, Color32::from_gray(45));
+    let text = Color32::from_gray(110);
+    let font = egui::FontId::proportional(10.0);
+    // The y labels sit in a column at the left, the x labels along the bottom: each skips the
+    // corner the other uses.
+    let (label_column, label_row) = (48.0, 14.0);
+    for l in &g.vertical {
+        painter.line_segment(
+            [
+                Pos2::new(l.screen, rect.top()),
+                Pos2::new(l.screen, rect.bottom()),
+            ],
+            line,
+        );
+        if l.screen > rect.left() + label_column {
+            let at = Pos2::new(l.screen + 2.0, rect.bottom() - 2.0);
+            painter.text(at, egui::Align2::LEFT_BOTTOM, &l.label, font.clone(), text);
+        }
+    }
+    for l in &g.horizontal {
+        painter.line_segment(
+            [
+                Pos2::new(rect.left(), l.screen),
+                Pos2::new(rect.right(), l.screen),
+            ],
+            line,
+        );
+        if l.screen < rect.bottom() - label_row {
+            let at = Pos2::new(rect.left() + 2.0, l.screen - 2.0);
+            painter.text(at, egui::Align2::LEFT_BOTTOM, &l.label, font.clone(), text);
+        }
+    }
+    if let Some(y) = g.x_axis {
+        let stroke = Stroke::new(1.5, Color32::from_rgb(120, 60, 60));
+        painter.line_segment(
+            [Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)],
+            stroke,
+        );
+    }
+    if let Some(x) = g.y_axis {
+        let stroke = Stroke::new(1.5, Color32::from_rgb(60, 120, 60));
+        painter.line_segment(
+            [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
+            stroke,
+        );
+    }
+}
+
+/// Outline one node (its shape) and ring its origin.
+pub(super) fn outline_node(
+    painter: &egui::Painter,
+    rect: Rect,
+    camera: Camera,
+    scene: &Scene,
+    id: NodeId,
+    stroke: Stroke,
+) {
+    let (Ok(i), Ok(world)) = (scene.index(id), scene.world(id)) else {
+        return;
+    };
+    if world_f64(&world).is_none() {
+        return;
+    }
+    let m = camera.node_to_screen_f64(sr(rect), &world);
+    let mut shape = ScreenShape::new();
+    shape.compute(&scene.data_at(i).shape, &m, sr(rect), &mut Vec::new());
+    closed(painter, &shape.outline, stroke);
+    if rect.expand(20.0).contains(p2(m.translation.as_vec2())) {
+        painter.circle_stroke(p2(m.translation.as_vec2()), 8.0, stroke);
+    }
+}
+
+/// The ghosts of a hierarchy drag: where the dragged nodes land with the chosen setting (bright)
+/// and with the other (faint), with arrows for the nodes that would jump.
 pub(super) fn draw_ghosts(
     painter: &egui::Painter,
     rect: Rect,
@@ -68,7 +134,10 @@ pub(super) fn draw_ghosts(
     if !preview.allowed {
         return;
     }
+    let view = sr(rect);
     let parent = drop_parent(scene, preview.zone);
+    let mut shape = ScreenShape::new();
+    let mut local = Vec::new();
     for (keep_world, alpha) in [(preview.keep_world, 200u8), (!preview.keep_world, 70u8)] {
         let color = if keep_world {
             Color32::from_rgba_unmultiplied(120, 200, 255, alpha)
@@ -76,165 +145,94 @@ pub(super) fn draw_ghosts(
             Color32::from_rgba_unmultiplied(255, 160, 90, alpha)
         };
         for (i, world) in ghost_worlds(scene, &preview.dragged, parent, keep_world) {
-            let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
-                .into_iter()
-                .map(|p| camera.to_screen(rect, world.transform_point2(p)))
-                .collect();
-            let origin = camera.to_screen(rect, world.translation);
-            if outline.len() > 2 {
-                painter.add(egui::Shape::closed_line(outline, Stroke::new(2.0, color)));
+            if world_f64(&world).is_none() {
+                continue;
             }
-            painter.circle_stroke(origin, 4.0, Stroke::new(1.5, color));
+            let m = camera.node_to_screen_f64(view, &world);
+            shape.compute(&scene.data_at(i).shape, &m, view, &mut local);
+            closed(painter, &shape.outline, Stroke::new(2.0, color));
+            let origin = m.translation;
+            if rect.expand(10.0).contains(p2(origin.as_vec2())) {
+                painter.circle_stroke(p2(origin.as_vec2()), 4.0, Stroke::new(1.5, color));
+            }
             if !keep_world && preview.dragged.contains(&scene.id_at(i)) {
-                let from = camera.to_screen(rect, scene.world_at(i).translation);
-                painter.arrow(from, origin - from, Stroke::new(1.0, color));
+                let from = camera.to_screen_f64(view, scene.world_at(i).translation.as_dvec2());
+                arrow(painter, view, from, origin, Stroke::new(1.0, color));
             }
-        }
-    }
-}
-
-/// The grid step: 1, 2 or 5 × 10^k world units, at least ~40 px apart (moves snap to it).
-pub fn grid_step(camera: &Camera) -> f32 {
-    let raw = 40.0 / camera.zoom;
-    let magnitude = 10f32.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * magnitude)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * magnitude)
-}
-
-pub(super) fn draw_grid(painter: &egui::Painter, rect: Rect, camera: &Camera) {
-    let step = grid_step(camera);
-    let lo = camera.to_world(rect, rect.left_bottom());
-    let hi = camera.to_world(rect, rect.right_top());
-    let grid = Stroke::new(1.0, Color32::from_gray(45));
-    let text = Color32::from_gray(110);
-    let mut x = (lo.x / step).floor() * step;
-    while x <= hi.x {
-        let s = camera.to_screen(rect, Vec2::new(x, 0.0)).x;
-        painter.line_segment(
-            [Pos2::new(s, rect.top()), Pos2::new(s, rect.bottom())],
-            grid,
-        );
-        painter.text(
-            Pos2::new(s + 2.0, rect.bottom() - 2.0),
-            egui::Align2::LEFT_BOTTOM,
-            format!("{}", (x * 1e4).round() / 1e4),
-            egui::FontId::proportional(10.0),
-            text,
-        );
-        x += step;
-    }
-    let mut y = (lo.y / step).floor() * step;
-    while y <= hi.y {
-        let s = camera.to_screen(rect, Vec2::new(0.0, y)).y;
-        painter.line_segment(
-            [Pos2::new(rect.left(), s), Pos2::new(rect.right(), s)],
-            grid,
-        );
-        painter.text(
-            Pos2::new(rect.left() + 2.0, s - 2.0),
-            egui::Align2::LEFT_BOTTOM,
-            format!("{}", (y * 1e4).round() / 1e4),
-            egui::FontId::proportional(10.0),
-            text,
-        );
-        y += step;
-    }
-    let origin = camera.to_screen(rect, Vec2::ZERO);
-    painter.line_segment(
-        [
-            Pos2::new(rect.left(), origin.y),
-            Pos2::new(rect.right(), origin.y),
-        ],
-        Stroke::new(1.5, Color32::from_rgb(120, 60, 60)),
-    );
-    painter.line_segment(
-        [
-            Pos2::new(origin.x, rect.top()),
-            Pos2::new(origin.x, rect.bottom()),
-        ],
-        Stroke::new(1.5, Color32::from_rgb(60, 120, 60)),
-    );
-}
-
-/// Half the width and height of a shape's box (zero for an origin-only node).
-fn half_size(shape: &Shape) -> Vec2 {
-    match shape {
-        Shape::None => Vec2::ZERO,
-        Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => {
-            size.abs() * 0.5
-        }
-    }
-}
-
-/// Ellipse segment counts in use, and their unit circles (computed once: no trigonometry per node).
-const SEGMENTS: [usize; 7] = [4, 8, 12, 16, 24, 32, 48];
-static UNIT_CIRCLES: std::sync::LazyLock<Vec<Vec<Vec2>>> = std::sync::LazyLock::new(|| {
-    SEGMENTS
-        .iter()
-        .map(|&n| {
-            (0..n)
-                .map(|k| {
-                    let a = k as f32 / n as f32 * std::f32::consts::TAU;
-                    Vec2::new(a.cos(), a.sin())
-                })
-                .collect()
-        })
-        .collect()
-});
-
-/// The shape's outline in screen space, into `out`. `to_screen` is the node's local → screen
-/// matrix; an ellipse gets as many segments as its size on screen needs (4 when tiny).
-fn screen_outline(out: &mut Vec<Pos2>, shape: &Shape, to_screen: &Affine2, pixel_size: f32) {
-    out.clear();
-    let h = half_size(shape);
-    let put = |p: Vec2| {
-        let s = to_screen.transform_point2(p);
-        Pos2::new(s.x, s.y)
-    };
-    match shape {
-        Shape::None => {}
-        Shape::Ellipse { .. } => {
-            let wanted = if pixel_size < 4.0 {
-                4
-            } else {
-                (pixel_size / 3.0) as usize
-            };
-            let k = SEGMENTS
-                .iter()
-                .position(|&n| n >= wanted)
-                .unwrap_or(SEGMENTS.len() - 1);
-            out.extend(UNIT_CIRCLES[k].iter().map(|u| put(*u * h)));
-        }
-        Shape::Rect { .. } | Shape::Sprite { .. } => {
-            let corners = [
-                Vec2::new(-h.x, -h.y),
-                Vec2::new(h.x, -h.y),
-                Vec2::new(h.x, h.y),
-                Vec2::new(-h.x, h.y),
-            ];
-            out.extend(corners.iter().map(|p| put(*p)));
         }
     }
 }
 
 /// Add a convex polygon (screen space) to a batched mesh as a triangle fan.
-fn fan(mesh: &mut egui::Mesh, points: &[Pos2], color: Color32) {
+fn fan(mesh: &mut egui::Mesh, points: &[Vec2], color: Color32) {
     let base = mesh.vertices.len() as u32;
     for p in points {
-        mesh.colored_vertex(*p, color);
+        mesh.colored_vertex(p2(*p), color);
     }
     for k in 1..points.len().saturating_sub(1) as u32 {
         mesh.add_triangle(base, base + k, base + k + 1);
     }
 }
 
+/// A sprite's image over its (possibly clipped) outline: each point's texture coordinate comes
+/// from its local position, so a clipped sprite still shows the right part of the image.
+fn textured_fan(
+    texture: egui::TextureId,
+    outline: &[Vec2],
+    to_screen: &DAffine2,
+    half: Vec2,
+    tint: Color32,
+) -> egui::Mesh {
+    let mut mesh = egui::Mesh::with_texture(texture);
+    let inverse = to_screen.inverse();
+    let half = half.as_dvec2().max(DVec2::splat(f64::MIN_POSITIVE));
+    for p in outline {
+        let l = inverse.transform_point2(p.as_dvec2());
+        let uv = Pos2::new(
+            (l.x / (2.0 * half.x) + 0.5) as f32,
+            (0.5 - l.y / (2.0 * half.y)) as f32,
+        );
+        mesh.vertices.push(egui::epaint::Vertex {
+            pos: p2(*p),
+            uv,
+            color: tint,
+        });
+    }
+    for k in 1..outline.len().saturating_sub(1) as u32 {
+        mesh.add_triangle(0, k, k + 1);
+    }
+    mesh
+}
+
 /// Nodes drawn with outlines, axes and origins, at most; past this only fills are drawn.
 const DETAIL_LIMIT: usize = 1_500;
 /// Parent-child link lines drawn at most.
 const LINK_LIMIT: usize = 3_000;
+/// More names than this on screen are unreadable anyway; skip the rest.
+const MAX_NAMES: usize = 500;
+
+/// What one frame of node drawing needs besides the node itself.
+struct NodePass<'a> {
+    painter: &'a egui::Painter,
+    view: ScreenRect,
+    rect: Rect,
+    selection: &'a [NodeId],
+    fill: egui::Mesh,
+    shape: ScreenShape,
+    local: Vec<Vec2>,
+    detailed: usize,
+    links: usize,
+    names: Vec<(Pos2, &'a str)>,
+}
+
+impl NodePass<'_> {
+    /// Paint the batched fills gathered so far.
+    fn flush(&mut self) {
+        if !self.fill.is_empty() {
+            self.painter.add(std::mem::take(&mut self.fill));
+        }
+    }
+}
 
 /// Draw every node through its world matrix. Fills are batched into one mesh (flushed before any
 /// outline so the stacking order stays right); nodes too small on screen get no outline, axes,
@@ -248,148 +246,30 @@ pub(super) fn draw_nodes(
     state: &mut ViewportState,
 ) {
     let scene = &doc.scene;
-    let camera = state.camera;
-    let to_screen = |p: Vec2| camera.to_screen(rect, p);
-    let mut names: Vec<(Pos2, &str)> = Vec::new();
-    let mut fill = egui::Mesh::default();
-    fill.reserve_vertices(scene.len().min(200_000) * 4);
-    fill.reserve_triangles(scene.len().min(200_000) * 2);
-    // World → screen as one matrix (y flipped), so each outline point is one affine transform.
-    let screen_matrix = camera.screen_matrix(rect);
-    let mut outline: Vec<Pos2> = Vec::with_capacity(48);
-    let (mut detailed, mut links) = (0usize, 0usize);
-    let link_stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60));
+    let mut pass = NodePass {
+        painter,
+        view: sr(rect),
+        rect,
+        selection,
+        fill: egui::Mesh::default(),
+        shape: ScreenShape::new(),
+        local: Vec::with_capacity(48),
+        detailed: 0,
+        links: 0,
+        names: Vec::new(),
+    };
+    pass.fill.reserve_vertices(scene.len().min(200_000) * 4);
+    pass.fill.reserve_triangles(scene.len().min(200_000) * 2);
     for i in 0..scene.len() {
-        let world = scene.world_at(i);
-        let data = scene.data_at(i);
-        let origin = to_screen(world.translation);
-        if state.show_links
-            && links < LINK_LIMIT
-            && let Some(p) = scene.parent_index_at(i)
-        {
-            let from = to_screen(scene.world_at(p).translation);
-            if (from - origin).length_sq() > 16.0
-                && Rect::from_two_pos(from, origin).intersects(rect)
-            {
-                painter.line_segment([from, origin], link_stroke);
-                links += 1;
-            }
-        }
-        // Screen-space bounding box of the shape, straight from the world matrix: cull early.
-        let half = half_size(&data.shape);
-        let (ax, ay) = (
-            world.matrix2.x_axis * camera.zoom,
-            world.matrix2.y_axis * camera.zoom,
-        );
-        let extent = Vec2::new(
-            ax.x.abs() * half.x + ay.x.abs() * half.y,
-            ax.y.abs() * half.x + ay.y.abs() * half.y,
-        );
-        if !Rect::from_center_size(origin, egui::vec2(extent.x * 2.0, extent.y * 2.0))
-            .expand(4.0)
-            .intersects(rect)
-        {
-            continue;
-        }
-        let pixel_size = extent.max_element() * 2.0;
-        let id = scene.id_at(i);
-        let selected = selection.contains(&id);
-        let detail = selected
-            || (detailed < DETAIL_LIMIT && (pixel_size > 8.0 || data.shape == Shape::None));
-        screen_outline(
-            &mut outline,
-            &data.shape,
-            &(screen_matrix * world),
-            pixel_size,
-        );
-        match &data.shape {
-            Shape::Sprite { path, .. } => {
-                flush(painter, &mut fill);
-                match state.texture(ctx, &resolve_sprite(doc, path)) {
-                    Some(texture) => {
-                        let mut mesh = egui::Mesh::with_texture(texture);
-                        let uvs = [
-                            Pos2::new(0.0, 1.0),
-                            Pos2::new(1.0, 1.0),
-                            Pos2::new(1.0, 0.0),
-                            Pos2::new(0.0, 0.0),
-                        ];
-                        for (p, uv) in outline.iter().zip(uvs) {
-                            mesh.vertices.push(egui::epaint::Vertex {
-                                pos: *p,
-                                uv,
-                                color: color32(data.color),
-                            });
-                        }
-                        mesh.add_triangle(0, 1, 2);
-                        mesh.add_triangle(0, 2, 3);
-                        painter.add(mesh);
-                    }
-                    None => {
-                        // A missing image: a red crossed box, so the node is still visible.
-                        painter.add(egui::Shape::closed_line(
-                            outline.clone(),
-                            Stroke::new(1.0, Color32::RED),
-                        ));
-                        painter
-                            .line_segment([outline[0], outline[2]], Stroke::new(1.0, Color32::RED));
-                    }
-                }
-            }
-            Shape::Rect { .. } | Shape::Ellipse { .. } => {
-                // An affine image of a convex shape is convex, sheared or mirrored: a fan is exact.
-                fan(&mut fill, &outline, color32(data.color));
-            }
-            Shape::None => {}
-        }
-        if !detail {
-            continue;
-        }
-        detailed += 1;
-        flush(painter, &mut fill);
-        if outline.len() > 2 {
-            let stroke = if selected {
-                Stroke::new(2.5, Color32::from_rgb(255, 210, 60))
-            } else {
-                Stroke::new(1.0, Color32::from_gray(20))
-            };
-            if selected || !matches!(data.shape, Shape::Sprite { .. }) {
-                painter.add(egui::Shape::closed_line(outline.clone(), stroke));
-            }
-        }
-        // The primary selection shows its axes as the handles instead.
-        let primary = selection.last() == Some(&id);
-        if state.show_axes
-            && !primary
-            && (selected || pixel_size > 16.0 || data.shape == Shape::None)
-        {
-            let x_axis = to_screen(world.transform_point2(Vec2::X));
-            let y_axis = to_screen(world.transform_point2(Vec2::Y));
-            painter.arrow(
-                origin,
-                x_axis - origin,
-                Stroke::new(1.5, Color32::from_rgb(230, 80, 80)),
-            );
-            painter.arrow(
-                origin,
-                y_axis - origin,
-                Stroke::new(1.5, Color32::from_rgb(80, 200, 80)),
-            );
-        }
-        painter.circle_filled(origin, if selected { 4.0 } else { 2.5 }, Color32::WHITE);
-        if state.show_names
-            && names.len() < MAX_NAMES
-            && (selected || pixel_size > 20.0 || data.shape == Shape::None)
-        {
-            names.push((origin, data.name.as_str()));
-        }
+        draw_node(ctx, &mut pass, doc, i, state);
     }
-    flush(painter, &mut fill);
+    pass.flush();
     // Names last, so no shape covers them.
-    for (origin, name) in names {
+    for (origin, name) in pass.names {
         let font = egui::FontId::proportional(12.0);
+        let at = origin + egui::vec2(6.0, -6.0);
         painter.text(
-            origin + egui::vec2(6.0, -6.0),
+            at,
             egui::Align2::LEFT_BOTTOM,
             name,
             font,
@@ -398,61 +278,127 @@ pub(super) fn draw_nodes(
     }
 }
 
-/// Paint the batched fills gathered so far.
-fn flush(painter: &egui::Painter, fill: &mut egui::Mesh) {
-    if !fill.is_empty() {
-        painter.add(std::mem::take(fill));
+/// One node: its link to the parent, its fill (batched) or sprite, and, when big enough or
+/// selected, its outline, axes, origin and name.
+fn draw_node<'a>(
+    ctx: &egui::Context,
+    pass: &mut NodePass<'a>,
+    doc: &'a Document,
+    i: usize,
+    state: &mut ViewportState,
+) {
+    let scene = &doc.scene;
+    let camera = state.camera;
+    let world = scene.world_at(i);
+    if world_f64(&world).is_none() {
+        return; // an overflowed world matrix (e.g. scale 1e30 under scale 1e30): nothing to draw
+    }
+    let data = scene.data_at(i);
+    let m = camera.node_to_screen_f64(pass.view, &world);
+    let origin = m.translation;
+    if state.show_links
+        && pass.links < LINK_LIMIT
+        && let Some(p) = scene.parent_index_at(i)
+    {
+        let from = camera.to_screen_f64(pass.view, scene.world_at(p).translation.as_dvec2());
+        if (from - origin).length_squared() > 16.0
+            && let Some((a, b)) = clip_segment(from, origin, pass.view)
+        {
+            let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60));
+            pass.painter.line_segment([p2(a), p2(b)], stroke);
+            pass.links += 1;
+        }
+    }
+    // Screen-space box of the shape, straight from the local → screen matrix: cull early.
+    let extent = screen_extent(&m, half_size(&data.shape)) + DVec2::splat(4.0);
+    let (lo, hi) = (pass.view.min.as_dvec2(), pass.view.max.as_dvec2());
+    if !(origin + extent).cmpge(lo).all() || !(origin - extent).cmple(hi).all() {
+        return;
+    }
+    pass.shape
+        .compute(&data.shape, &m, pass.view, &mut pass.local);
+    let pixel_size = pass.shape.pixel_size;
+    let id = scene.id_at(i);
+    let selected = pass.selection.contains(&id);
+    let detail = selected
+        || (pass.detailed < DETAIL_LIMIT && (pixel_size > 8.0 || data.shape == Shape::None));
+    match &data.shape {
+        Shape::Sprite { path, .. } => {
+            pass.flush();
+            match state.texture(ctx, &resolve_sprite(doc, path)) {
+                Some(texture) => {
+                    let half = half_size(&data.shape);
+                    let tint = color32(data.color);
+                    let mesh = textured_fan(texture, &pass.shape.outline, &m, half, tint);
+                    pass.painter.add(mesh);
+                }
+                None if pass.shape.outline.len() > 2 => {
+                    // A missing image: a red crossed box, so the node is still visible.
+                    let red = Stroke::new(1.0, Color32::RED);
+                    closed(pass.painter, &pass.shape.outline, red);
+                    let o = &pass.shape.outline;
+                    pass.painter
+                        .line_segment([p2(o[0]), p2(o[o.len() / 2])], red);
+                }
+                None => {}
+            }
+        }
+        Shape::Rect { .. } | Shape::Ellipse { .. } => {
+            // An affine image of a convex shape is convex, sheared or mirrored: a fan is exact.
+            fan(&mut pass.fill, &pass.shape.outline, color32(data.color));
+        }
+        Shape::None => {}
+    }
+    if !detail {
+        return;
+    }
+    pass.detailed += 1;
+    pass.flush();
+    if selected || !matches!(data.shape, Shape::Sprite { .. }) {
+        let stroke = if selected {
+            Stroke::new(2.5, Color32::from_rgb(255, 210, 60))
+        } else {
+            Stroke::new(1.0, Color32::from_gray(20))
+        };
+        closed(pass.painter, &pass.shape.outline, stroke);
+    }
+    let in_view = pass.rect.expand(40.0).contains(p2(origin.as_vec2()));
+    // The primary selection shows its axes as the handles instead.
+    let primary = pass.selection.last() == Some(&id);
+    if state.show_axes && !primary && (selected || pixel_size > 16.0 || data.shape == Shape::None) {
+        let x = m.transform_point2(DVec2::X);
+        let y = m.transform_point2(DVec2::Y);
+        arrow(
+            pass.painter,
+            pass.view,
+            origin,
+            x,
+            Stroke::new(1.5, Color32::from_rgb(230, 80, 80)),
+        );
+        arrow(
+            pass.painter,
+            pass.view,
+            origin,
+            y,
+            Stroke::new(1.5, Color32::from_rgb(80, 200, 80)),
+        );
+    }
+    if in_view {
+        let dot = p2(origin.as_vec2());
+        pass.painter
+            .circle_filled(dot, if selected { 4.0 } else { 2.5 }, Color32::WHITE);
+        if state.show_names
+            && pass.names.len() < MAX_NAMES
+            && (selected || pixel_size > 20.0 || data.shape == Shape::None)
+        {
+            pass.names.push((dot, data.name.as_str()));
+        }
     }
 }
 
-/// More names than this on screen are unreadable anyway; skip the rest.
-const MAX_NAMES: usize = 500;
-
-/// One entry of the shear warning overlay.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ShearMark {
-    /// The sheared node.
-    pub node: NodeId,
-    /// How far its world axes are from 90° (signed, degrees).
-    pub degrees_off: f32,
-    /// The ancestor whose non-uniform scale (or skew) causes it, if not the node itself.
-    pub cause: Option<NodeId>,
-}
-
-/// Every node whose world matrix is sheared, with the angle off 90° and the cause.
-pub fn shear_overlay(scene: &Scene) -> Vec<ShearMark> {
-    (0..scene.len())
-        .filter_map(|i| {
-            let metrics = shear_metrics(&scene.world_at(i));
-            if !metrics.is_sheared(SHEAR_TOLERANCE_DEGREES) {
-                return None;
-            }
-            let node = scene.id_at(i);
-            let cause = match scene.shear_cause(node) {
-                Ok(ShearCause::Ancestor { cause, .. }) => Some(cause),
-                _ => None,
-            };
-            Some(ShearMark {
-                node,
-                degrees_off: metrics.axis_angle - 90.0,
-                cause,
-            })
-        })
-        .collect()
-}
-
-/// sin²(0.01°), a little under the tolerance so the exact test decides the borderline cases.
-const SIN2_TOLERANCE: f32 = 2.9e-8;
-
-/// Sheared nodes labelled with their angle (and their cause marked), at most.
-const SHEAR_LABEL_LIMIT: usize = 20;
-
-/// Sheared nodes drawn with their outline, axes parallelogram and label, at most.
-const SHEAR_MARK_LIMIT: usize = 120;
-
-/// The shear warning overlay for the nodes on screen: outline, world-axes parallelogram and the
-/// angle off 90°; the parents that cause it get a ring and a note. Off-screen nodes cost only
-/// their shear test, and at most `SHEAR_MARK_LIMIT` are drawn.
+/// The shear warning overlay for the nodes on screen (the marks `crate::editor::overlay`
+/// computes): outline, world-axes parallelogram and the angle off 90°; the parents that cause
+/// it get a ring and a note.
 pub(super) fn draw_shear_overlay(
     painter: &egui::Painter,
     rect: Rect,
@@ -461,77 +407,33 @@ pub(super) fn draw_shear_overlay(
 ) {
     let warn = Color32::from_rgb(255, 140, 0);
     let font = egui::FontId::proportional(12.0);
-    let mut causes = Vec::new();
-    let mut drawn = 0;
-    for i in 0..scene.len() {
-        let world = scene.world_at(i);
-        // Cheap test first (no square roots or trig): |cos(angle between axes)| > sin(tolerance).
-        let (c0, c1) = (world.matrix2.x_axis, world.matrix2.y_axis);
-        let dot = c0.dot(c1);
-        if dot * dot <= c0.length_squared() * c1.length_squared() * SIN2_TOLERANCE {
-            continue;
-        }
-        let metrics = shear_metrics(&world);
-        if !metrics.is_sheared(SHEAR_TOLERANCE_DEGREES) {
-            continue;
-        }
-        let corners: Vec<Pos2> = [Vec2::ZERO, Vec2::X, Vec2::X + Vec2::Y, Vec2::Y]
-            .iter()
-            .map(|p| camera.to_screen(rect, world.transform_point2(*p)))
-            .collect();
-        if !corners.iter().any(|p| rect.contains(*p)) {
-            continue;
-        }
-        // Too small to see the skew: leave it out rather than cover the view in warnings.
-        let span = corners
-            .iter()
-            .fold(Rect::NOTHING, |r, p| r.union(Rect::from_min_max(*p, *p)))
-            .size()
-            .max_elem();
-        if span < 8.0 {
-            continue;
-        }
-        drawn += 1;
-        if drawn > SHEAR_MARK_LIMIT {
-            break;
-        }
-        let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
-            .into_iter()
-            .map(|p| camera.to_screen(rect, world.transform_point2(p)))
-            .collect();
-        if outline.len() > 2 {
-            painter.add(egui::Shape::closed_line(outline, Stroke::new(2.5, warn)));
-        }
-        let origin = corners[0];
-        painter.add(egui::Shape::closed_line(corners, Stroke::new(1.5, warn)));
-        if span < 30.0 || drawn > SHEAR_LABEL_LIMIT {
-            continue;
-        }
-        let text = format!("⚠ shear {:+.1}° off 90°", metrics.axis_angle - 90.0);
-        label(
-            painter,
-            origin + egui::vec2(6.0, 6.0),
-            egui::Align2::LEFT_TOP,
-            text,
-            &font,
-            warn,
-        );
-        if let Ok(ShearCause::Ancestor { cause, .. }) = scene.shear_cause(scene.id_at(i)) {
-            causes.push(cause);
+    let overlay = shear_overlay_on_screen(scene, camera, sr(rect));
+    for mark in &overlay.marks {
+        closed(painter, &mark.outline, Stroke::new(2.5, warn));
+        closed(painter, &mark.axes, Stroke::new(1.5, warn));
+        if let Some(text) = &mark.label {
+            let at = p2(mark.axes[0]) + egui::vec2(6.0, 6.0);
+            label(
+                painter,
+                at,
+                egui::Align2::LEFT_TOP,
+                text.clone(),
+                &font,
+                warn,
+            );
         }
     }
-    causes.sort();
-    causes.dedup();
-    for cause in causes {
-        let Ok(world) = scene.world(cause) else {
+    for (_, at) in &overlay.causes {
+        let at = p2(*at);
+        if !rect.expand(20.0).contains(at) {
             continue;
-        };
-        let at = camera.to_screen(rect, world.translation);
+        }
         painter.circle_stroke(at, 9.0, Stroke::new(2.0, warn));
         let note = "non-uniform scale: causes shear below";
+        let at = at + egui::vec2(12.0, 12.0);
         label(
             painter,
-            at + egui::vec2(12.0, 12.0),
+            at,
             egui::Align2::LEFT_TOP,
             note.to_string(),
             &font,
@@ -541,7 +443,7 @@ pub(super) fn draw_shear_overlay(
 }
 
 /// Text on a dark plate, so it stays readable over any shape.
-fn label(
+pub(super) fn label(
     painter: &egui::Painter,
     at: Pos2,
     align: egui::Align2,
@@ -553,4 +455,48 @@ fn label(
     let rect = align.anchor_size(at, galley.size());
     painter.rect_filled(rect.expand(2.0), 3.0, Color32::from_black_alpha(170));
     painter.galley(rect.min, galley, color);
+}
+
+/// Draw the handles of `tool` for a node with this world matrix.
+pub(super) fn draw_handles(
+    painter: &egui::Painter,
+    tool: Tool,
+    camera: Camera,
+    rect: Rect,
+    world: &Affine2,
+    axes: (Vec2, Vec2),
+    hot: Option<Part>,
+) {
+    let origin = p2(camera.to_screen(sr(rect), world.translation));
+    if !rect.expand(HANDLE_PX).contains(origin) {
+        return;
+    }
+    let width = |part: Part| if hot == Some(part) { 3.5 } else { 2.0 };
+    let red = Color32::from_rgb(240, 80, 80);
+    let green = Color32::from_rgb(90, 220, 90);
+    let blue = Color32::from_rgb(90, 160, 255);
+    let dir = |axis: Vec2| egui::vec2(axis.x, -axis.y) * HANDLE_PX;
+    if tool != Tool::Rotate {
+        // The centre square: free move, or uniform scale.
+        let square = Rect::from_center_size(origin, egui::vec2(12.0, 12.0));
+        let stroke = Stroke::new(width(Part::Center), blue);
+        painter.rect_stroke(square, 0.0, stroke, egui::StrokeKind::Middle);
+    }
+    match tool {
+        Tool::Move => {
+            painter.arrow(origin, dir(axes.0), Stroke::new(width(Part::AxisX), red));
+            painter.arrow(origin, dir(axes.1), Stroke::new(width(Part::AxisY), green));
+        }
+        Tool::Rotate => {
+            painter.circle_stroke(origin, HANDLE_PX, Stroke::new(width(Part::Ring), blue));
+        }
+        Tool::Scale => {
+            for (axis, part, color) in [(axes.0, Part::AxisX, red), (axes.1, Part::AxisY, green)] {
+                let end = origin + dir(axis);
+                painter.line_segment([origin, end], Stroke::new(width(part), color));
+                let square = Rect::from_center_size(end, egui::vec2(10.0, 10.0));
+                painter.rect_filled(square, 0.0, color);
+            }
+        }
+    }
 }

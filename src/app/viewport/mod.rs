@@ -3,28 +3,44 @@
 //! overlay. The camera is view state, not part of the scene, and is not undoable.
 
 mod draw;
-mod geometry;
-pub mod handles;
-
-pub use draw::{ShearMark, ghost_worlds, grid_step, shear_overlay};
-pub use geometry::{Camera, hit_test, local_outline, shape_contains};
-use handles::{HandleDrag, Orientation, Tool};
 
 use super::Intent;
 use super::hierarchy::DropPreview;
 use crate::document::Document;
+use crate::editor::camera::{Camera, ScreenRect};
+use crate::editor::geometry::{hit_test, world_bounds};
+use crate::editor::grid::grid_step;
+use crate::editor::handles::{self, HandleDrag, Orientation, Tool};
 use crate::scene::edit::Op;
 use crate::scene::{NodeId, Scene};
-use draw::{draw_ghosts, draw_grid, draw_nodes, draw_shear_overlay};
+use draw::{draw_ghosts, draw_grid, draw_handles, draw_nodes, draw_shear_overlay, outline_node};
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
-use glam::Vec2;
+use glam::{DVec2, Vec2};
+
+/// An egui rectangle as the editor layer's screen rectangle.
+pub(crate) fn sr(r: Rect) -> ScreenRect {
+    ScreenRect {
+        min: v2(r.min),
+        max: v2(r.max),
+    }
+}
+
+/// A screen point from the editor layer as an egui position.
+pub(crate) fn p2(v: Vec2) -> Pos2 {
+    Pos2::new(v.x, v.y)
+}
+
+/// An egui position as a glam vector.
+pub(crate) fn v2(p: Pos2) -> Vec2 {
+    Vec2::new(p.x, p.y)
+}
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// An in-progress move of the selection with the pointer.
 #[derive(Clone, Debug)]
 struct MoveDrag {
-    start_pointer: Vec2,
+    start_pointer: DVec2,
     starts: Vec<(NodeId, Vec2)>,
     gesture: u64,
 }
@@ -47,6 +63,8 @@ pub struct ViewportState {
     pub show_recomputed: bool,
     /// The node under the pointer.
     pub hovered: Option<NodeId>,
+    /// The world point under the pointer (f64), for the status bar.
+    pub pointer_world: Option<DVec2>,
     hover_probe: Option<Pos2>,
     flash: Option<(Vec<(u32, u32)>, f64)>,
     box_start: Option<Pos2>,
@@ -73,6 +91,7 @@ impl Default for ViewportState {
             last_rect: Rect::NOTHING,
             show_recomputed: false,
             hovered: None,
+            pointer_world: None,
             hover_probe: None,
             flash: None,
             box_start: None,
@@ -138,27 +157,6 @@ pub(super) fn resolve_sprite(doc: &Document, path: &str) -> PathBuf {
     base.join(path)
 }
 
-fn bounds(scene: &Scene, ids: &[NodeId]) -> Option<(Vec2, Vec2)> {
-    let mut points = Vec::new();
-    for &id in ids {
-        let (Ok(i), Ok(world)) = (scene.index(id), scene.world(id)) else {
-            continue;
-        };
-        points.push(world.translation);
-        points.extend(
-            local_outline(&scene.data_at(i).shape)
-                .into_iter()
-                .map(|p| world.transform_point2(p)),
-        );
-    }
-    let first = *points.first()?;
-    Some(
-        points
-            .iter()
-            .fold((first, first), |(lo, hi), p| (lo.min(*p), hi.max(*p))),
-    )
-}
-
 /// Draw the viewport and handle its input. `preview` is a hierarchy drag in progress: its
 /// ghosts show where the dragged nodes would end up with each setting.
 pub fn ui(
@@ -180,13 +178,13 @@ pub fn ui(
         state.frame_request = Some(scene.ids().to_vec());
     }
     if let Some(ids) = state.frame_request.take()
-        && let Some((lo, hi)) = bounds(scene, &ids)
+        && let Some((lo, hi)) = world_bounds(scene, &ids)
     {
-        state.camera.fit(rect, lo, hi);
+        state.camera.fit(sr(rect), lo, hi);
     }
     navigate(ui, &response, rect, state);
     painter.rect_filled(rect, 0.0, Color32::from_gray(28));
-    draw_grid(&painter, rect, &state.camera);
+    draw_grid(&painter, rect, state.camera);
     draw_nodes(ui.ctx(), &painter, rect, doc, selection, state);
     if state.show_shear {
         draw_shear_overlay(&painter, rect, state.camera, scene);
@@ -232,13 +230,33 @@ pub fn ui(
             egui::StrokeKind::Inside,
         );
     }
-    handle_tools(
-        ui, &response, &painter, rect, scene, selection, state, &mut out,
-    );
+    if let Some(note) = state.camera.precision_note() {
+        let at = rect.left_top() + egui::vec2(8.0, 8.0);
+        let font = egui::FontId::proportional(12.0);
+        let color = Color32::from_rgb(255, 200, 90);
+        draw::label(&painter, at, egui::Align2::LEFT_TOP, note, &font, color);
+    }
+    let frame = Frame {
+        ui,
+        response: &response,
+        rect,
+        scene,
+        selection,
+    };
+    handle_tools(&frame, &painter, state, &mut out);
     if state.handle_drag.is_none() {
-        interact(ui, &response, rect, scene, selection, state, &mut out);
+        interact(&frame, state, &mut out);
     }
     out
+}
+
+/// What the viewport's input handlers read this frame.
+struct Frame<'a> {
+    ui: &'a egui::Ui,
+    response: &'a egui::Response,
+    rect: Rect,
+    scene: &'a Scene,
+    selection: &'a [NodeId],
 }
 
 /// The viewport's toolbar: handle tool and orientation.
@@ -261,17 +279,19 @@ fn toolbar(ui: &mut egui::Ui, state: &mut ViewportState) {
 
 /// The move / rotate / scale handles of the primary selection: W / E / R keys, drawing, and
 /// dragging them (one undo step per drag).
-#[allow(clippy::too_many_arguments)]
 fn handle_tools(
-    ui: &egui::Ui,
-    response: &egui::Response,
+    frame: &Frame,
     painter: &egui::Painter,
-    rect: Rect,
-    scene: &Scene,
-    selection: &[NodeId],
     state: &mut ViewportState,
     out: &mut Vec<Intent>,
 ) {
+    let Frame {
+        ui,
+        response,
+        rect,
+        scene,
+        selection,
+    } = *frame;
     if response.hovered() && !ui.ctx().text_edit_focused() {
         ui.input(|i| {
             if i.key_pressed(egui::Key::W) {
@@ -293,18 +313,19 @@ fn handle_tools(
     let axes = handles::handle_axes(&world, state.orientation);
     let hover = response
         .hover_pos()
-        .and_then(|p| handles::pick(state.tool, state.camera, rect, &world, axes, p));
+        .and_then(|p| handles::pick(state.tool, state.camera, sr(rect), &world, axes, v2(p)));
     let hot = state.handle_drag.as_ref().map(|d| d.part).or(hover);
-    handles::draw(painter, state.tool, state.camera, rect, &world, axes, hot);
+    draw_handles(painter, state.tool, state.camera, rect, &world, axes, hot);
     if response.drag_started_by(egui::PointerButton::Primary)
         && let Some(press) = ui.input(|i| i.pointer.press_origin())
-        && let Some(part) = handles::pick(state.tool, state.camera, rect, &world, axes, press)
+        && let Some(part) =
+            handles::pick(state.tool, state.camera, sr(rect), &world, axes, v2(press))
     {
         state.next_gesture += 1;
         state.handle_drag = Some(HandleDrag {
             part,
             node,
-            start_pointer: state.camera.to_world(rect, press),
+            start_pointer: state.camera.to_world(sr(rect), v2(press)),
             start_world: world,
             start_local: data.local,
             axes,
@@ -319,14 +340,14 @@ fn handle_tools(
         && let Some(p) = response.interact_pointer_pos()
     {
         let snapping = ui.input(|i| i.modifiers.command);
-        let pointer = state.camera.to_world(rect, p);
+        let pointer = state.camera.to_world(sr(rect), v2(p));
         if pointer != drag.start_pointer
             && let Some(op) = handles::drag_op(
                 state.tool,
                 drag,
                 pointer,
                 snapping,
-                grid_step(&state.camera),
+                grid_step(state.camera.zoom),
             )
         {
             let verb = match state.tool {
@@ -345,28 +366,6 @@ fn handle_tools(
         state.handle_drag = None;
         out.push(Intent::EndGesture);
     }
-}
-
-/// Outline one node (its shape, or a ring at its origin).
-fn outline_node(
-    painter: &egui::Painter,
-    rect: Rect,
-    camera: Camera,
-    scene: &Scene,
-    id: NodeId,
-    stroke: Stroke,
-) {
-    let (Ok(i), Ok(world)) = (scene.index(id), scene.world(id)) else {
-        return;
-    };
-    let outline: Vec<Pos2> = local_outline(&scene.data_at(i).shape)
-        .into_iter()
-        .map(|p| camera.to_screen(rect, world.transform_point2(p)))
-        .collect();
-    if outline.len() > 2 {
-        painter.add(egui::Shape::closed_line(outline, stroke));
-    }
-    painter.circle_stroke(camera.to_screen(rect, world.translation), 8.0, stroke);
 }
 
 /// How long recomputed nodes stay lit (seconds).
@@ -404,7 +403,9 @@ fn draw_flash(
         .iter()
         .flat_map(|&(a, b)| a as usize..(b as usize).min(scene.len()));
     for i in indices.take(FLASH_LIMIT) {
-        let p = state.camera.to_screen(rect, scene.world_at(i).translation);
+        let p = p2(state
+            .camera
+            .to_screen(sr(rect), scene.world_at(i).translation));
         if rect.contains(p) {
             painter.circle_filled(p, 5.0, color);
         }
@@ -417,8 +418,9 @@ fn navigate(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut Vi
     let panning = response.dragged_by(egui::PointerButton::Middle)
         || (space && response.dragged_by(egui::PointerButton::Primary));
     if panning {
-        let d = response.drag_delta();
-        state.camera.center -= Vec2::new(d.x, -d.y) / state.camera.zoom;
+        state
+            .camera
+            .pan_pixels(sr(rect), v2(response.drag_delta().to_pos2()));
     }
     if response.hovered() {
         let (scroll, zoom, pointer) = ui.input(|i| {
@@ -428,38 +430,40 @@ fn navigate(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut Vi
                 i.pointer.hover_pos(),
             )
         });
-        let factor = zoom * (scroll * 0.002).exp();
+        let factor = zoom as f64 * (scroll as f64 * 0.002).exp();
         if factor != 1.0
             && let Some(p) = pointer
         {
-            state.camera.zoom_around(rect, p, factor);
+            state.camera.zoom_around(sr(rect), v2(p), factor);
         }
     }
+    // The limits depend on where the view is (f32 precision there) and on its size.
+    state.camera.clamp_zoom(sr(rect));
 }
 
-fn interact(
-    ui: &egui::Ui,
-    response: &egui::Response,
-    rect: Rect,
-    scene: &Scene,
-    selection: &[NodeId],
-    state: &mut ViewportState,
-    out: &mut Vec<Intent>,
-) {
+fn interact(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Intent>) {
+    let Frame {
+        ui,
+        response,
+        rect,
+        scene,
+        selection,
+    } = *frame;
     let space = ui.input(|i| i.key_down(egui::Key::Space));
     let modifiers = ui.input(|i| i.modifiers);
-    let radius = 6.0 / state.camera.zoom;
+    let radius = 6.0; // pixels around an origin that grab it
+    let view = sr(rect);
     // Hover: hit-test only when the pointer moved (a test is a pass over every node).
     let pointer = response.hover_pos();
+    state.pointer_world = pointer.map(|p| state.camera.to_world(view, v2(p)));
     if pointer != state.hover_probe {
         state.hover_probe = pointer;
-        state.hovered =
-            pointer.and_then(|p| hit_test(scene, state.camera.to_world(rect, p), radius));
+        state.hovered = pointer.and_then(|p| hit_test(scene, state.camera, view, v2(p), radius));
     }
     if response.clicked()
         && let Some(p) = response.interact_pointer_pos()
     {
-        let hit = hit_test(scene, state.camera.to_world(rect, p), radius);
+        let hit = hit_test(scene, state.camera, view, v2(p), radius);
         match hit {
             Some(id) if modifiers.command || modifiers.shift => out.push(Intent::ToggleSelect(id)),
             Some(id) => out.push(Intent::Select(vec![id])),
@@ -475,8 +479,8 @@ fn interact(
             .input(|i| i.pointer.press_origin())
             .or(response.interact_pointer_pos())
     {
-        let world_p = state.camera.to_world(rect, p);
-        let hit = hit_test(scene, world_p, radius);
+        let world_p = state.camera.to_world(view, v2(p));
+        let hit = hit_test(scene, state.camera, view, v2(p), radius);
         let moving: Vec<NodeId> = match hit {
             Some(id) if selection.contains(&id) => selection.to_vec(),
             Some(id) => {
@@ -519,7 +523,9 @@ fn interact(
             let mut seen: rustc_hash::FxHashSet<NodeId> = picked.iter().copied().collect();
             for i in 0..scene.len() {
                 let id = scene.id_at(i);
-                if band.contains(state.camera.to_screen(rect, scene.world_at(i).translation))
+                if band.contains(p2(state
+                    .camera
+                    .to_screen(view, scene.world_at(i).translation)))
                     && seen.insert(id)
                 {
                     picked.push(id);
@@ -532,22 +538,26 @@ fn interact(
         if response.dragged_by(egui::PointerButton::Primary)
             && let Some(p) = response.interact_pointer_pos()
         {
-            let mut delta = state.camera.to_world(rect, p) - drag.start_pointer;
+            // Measured in f64 from where the button went down: exact far from the origin.
+            let mut delta = state.camera.to_world(view, v2(p)) - drag.start_pointer;
             // Ctrl snaps the first node's world position to the grid; the others keep their offsets.
             if modifiers.command
                 && let Some(&(_, first)) = drag.starts.first()
             {
-                let step = grid_step(&state.camera);
-                let target = first + delta;
-                delta =
-                    Vec2::new(handles::snap(target.x, step), handles::snap(target.y, step)) - first;
+                let step = grid_step(state.camera.zoom);
+                let target = first.as_dvec2() + delta;
+                let snapped = DVec2::new(
+                    handles::snap64(target.x, step),
+                    handles::snap64(target.y, step),
+                );
+                delta = snapped - first.as_dvec2();
             }
             let ops: Vec<Op> = drag
                 .starts
                 .iter()
                 .map(|&(node, start)| Op::SetWorldPosition {
                     node,
-                    position: start + delta,
+                    position: (start.as_dvec2() + delta).as_vec2(),
                 })
                 .collect();
             let label = match drag.starts.as_slice() {
@@ -557,7 +567,7 @@ fn interact(
                 ),
                 many => format!("Move {} nodes", many.len()),
             };
-            if delta != Vec2::ZERO {
+            if delta != DVec2::ZERO {
                 out.push(Intent::Perform {
                     label,
                     ops,

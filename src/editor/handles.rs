@@ -1,12 +1,11 @@
 //! Move / rotate / scale handles (W / E / R) and their math, with Local or World orientation
-//! (Unity's pivotRotation) and Ctrl snapping. The math is pure and unit-tested.
+//! (Unity's pivotRotation) and Ctrl snapping: picking and the ops a drag asks for, without egui.
 
-use super::geometry::Camera;
+use super::camera::{Camera, ScreenRect};
 use crate::math::{Trs, decompose_like};
 use crate::scene::NodeId;
 use crate::scene::edit::Op;
-use egui::{Color32, Pos2, Rect, Stroke};
-use glam::{Affine2, Mat2, Vec2};
+use glam::{Affine2, DVec2, Mat2, Vec2};
 
 /// Which handle the viewport shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -50,6 +49,15 @@ const GRAB_PX: f32 = 8.0;
 
 /// Round to the nearest multiple of `step`.
 pub fn snap(value: f32, step: f32) -> f32 {
+    if step > 0.0 {
+        (value / step).round() * step
+    } else {
+        value
+    }
+}
+
+/// Round to the nearest multiple of `step`, in f64.
+pub fn snap64(value: f64, step: f64) -> f64 {
     if step > 0.0 {
         (value / step).round() * step
     } else {
@@ -102,8 +110,8 @@ pub struct HandleDrag {
     pub part: Part,
     /// The node.
     pub node: NodeId,
-    /// World pointer position at press.
-    pub start_pointer: Vec2,
+    /// World pointer position at press (f64: exact far from the origin).
+    pub start_pointer: DVec2,
     /// The node's world matrix at press.
     pub start_world: Affine2,
     /// The node's local transform at press.
@@ -120,10 +128,10 @@ pub struct HandleDrag {
 pub fn pick(
     tool: Tool,
     camera: Camera,
-    rect: Rect,
+    rect: ScreenRect,
     world: &Affine2,
     axes: (Vec2, Vec2),
-    pointer: Pos2,
+    pointer: Vec2,
 ) -> Option<Part> {
     let origin = camera.to_screen(rect, world.translation);
     let d = pointer - origin;
@@ -134,7 +142,7 @@ pub fn pick(
                 return Some(Part::Center);
             }
             let near_axis = |axis: Vec2| {
-                let dir = egui::vec2(axis.x, -axis.y);
+                let dir = Vec2::new(axis.x, -axis.y);
                 let t = d.dot(dir);
                 (0.0..=HANDLE_PX + GRAB_PX).contains(&t) && (d - dir * t).length() <= GRAB_PX
             };
@@ -154,23 +162,31 @@ pub fn pick(
 pub fn drag_op(
     tool: Tool,
     drag: &HandleDrag,
-    pointer: Vec2,
+    pointer: DVec2,
     snapping: bool,
-    grid_step: f32,
+    grid_step: f64,
 ) -> Option<Op> {
     let origin = drag.start_world.translation;
-    let delta = pointer - drag.start_pointer;
+    // Pointer motion is measured in f64 (camera-relative), so it stays exact at any distance
+    // from the origin; only the result is rounded to the scene's f32.
+    let delta_f64 = pointer - drag.start_pointer;
+    let delta = delta_f64.as_vec2();
+    let (start_pointer, pointer) = (
+        drag.start_pointer - origin.as_dvec2(),
+        pointer - origin.as_dvec2(),
+    );
     match tool {
         Tool::Move => {
             let moved = match drag.part {
-                Part::AxisX => along(delta, drag.axes.0),
-                Part::AxisY => along(delta, drag.axes.1),
-                _ => delta,
+                Part::AxisX => along(delta, drag.axes.0).as_dvec2(),
+                Part::AxisY => along(delta, drag.axes.1).as_dvec2(),
+                _ => delta_f64,
             };
-            let mut position = origin + moved;
+            let mut target = origin.as_dvec2() + moved;
             if snapping {
-                position = Vec2::new(snap(position.x, grid_step), snap(position.y, grid_step));
+                target = DVec2::new(snap64(target.x, grid_step), snap64(target.y, grid_step));
             }
+            let position = target.as_vec2();
             Some(Op::SetWorldPosition {
                 node: drag.node,
                 position,
@@ -178,7 +194,8 @@ pub fn drag_op(
         }
         Tool::Rotate => {
             let start = decompose_like(&drag.start_world, &drag.start_local);
-            let mut rotation = start.rotation + rotation_delta(origin, drag.start_pointer, pointer);
+            let mut rotation = start.rotation
+                + rotation_delta(Vec2::ZERO, start_pointer.as_vec2(), pointer.as_vec2());
             if snapping {
                 rotation = snap(rotation, 15.0);
             }
@@ -188,12 +205,14 @@ pub fn drag_op(
             })
         }
         Tool::Scale => {
-            let factor = |axis: Vec2| scale_factor(origin, axis, drag.start_pointer, pointer);
+            let factor = |axis: Vec2| {
+                scale_factor(Vec2::ZERO, axis, start_pointer.as_vec2(), pointer.as_vec2())
+            };
             let (fx, fy) = match drag.part {
                 Part::AxisX => (factor(drag.axes.0), 1.0),
                 Part::AxisY => (1.0, factor(drag.axes.1)),
                 _ => {
-                    let f = factor(drag.start_pointer - origin);
+                    let f = factor(start_pointer.as_vec2());
                     (f, f)
                 }
             };
@@ -227,54 +246,6 @@ pub fn drag_op(
                         world: decompose_like(&world, &drag.start_local),
                     })
                 }
-            }
-        }
-    }
-}
-
-/// Draw the handles of `tool` for a node with this world matrix.
-pub fn draw(
-    painter: &egui::Painter,
-    tool: Tool,
-    camera: Camera,
-    rect: Rect,
-    world: &Affine2,
-    axes: (Vec2, Vec2),
-    hot: Option<Part>,
-) {
-    let origin = camera.to_screen(rect, world.translation);
-    let width = |part: Part| if hot == Some(part) { 3.5 } else { 2.0 };
-    let red = Color32::from_rgb(240, 80, 80);
-    let green = Color32::from_rgb(90, 220, 90);
-    let blue = Color32::from_rgb(90, 160, 255);
-    let dir = |axis: Vec2| egui::vec2(axis.x, -axis.y) * HANDLE_PX;
-    if tool != Tool::Rotate {
-        // The centre square: free move, or uniform scale.
-        let square = Rect::from_center_size(origin, egui::vec2(12.0, 12.0));
-        painter.rect_stroke(
-            square,
-            0.0,
-            Stroke::new(width(Part::Center), blue),
-            egui::StrokeKind::Middle,
-        );
-    }
-    match tool {
-        Tool::Move => {
-            painter.arrow(origin, dir(axes.0), Stroke::new(width(Part::AxisX), red));
-            painter.arrow(origin, dir(axes.1), Stroke::new(width(Part::AxisY), green));
-        }
-        Tool::Rotate => {
-            painter.circle_stroke(origin, HANDLE_PX, Stroke::new(width(Part::Ring), blue));
-        }
-        Tool::Scale => {
-            for (axis, part, color) in [(axes.0, Part::AxisX, red), (axes.1, Part::AxisY, green)] {
-                let end = origin + dir(axis);
-                painter.line_segment([origin, end], Stroke::new(width(part), color));
-                painter.rect_filled(
-                    Rect::from_center_size(end, egui::vec2(10.0, 10.0)),
-                    0.0,
-                    color,
-                );
             }
         }
     }

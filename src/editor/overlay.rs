@@ -1,0 +1,176 @@
+//! Overlays as data: the shear warnings (which nodes, how far off 90°, which ancestor causes
+//! it, and what of it is on screen) and the ghosts of a reparent drag. The viewport paints
+//! exactly these; the tests check exactly these.
+
+use super::camera::{Camera, ScreenRect};
+use super::geometry::{ScreenShape, world_f64};
+use crate::math::{shear_metrics, try_inverse};
+use crate::scene::diagnose::{SHEAR_TOLERANCE_DEGREES, ShearCause};
+use crate::scene::{NodeId, Scene};
+use glam::{Affine2, DVec2, Vec2};
+
+/// One entry of the shear warning overlay.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ShearMark {
+    /// The sheared node.
+    pub node: NodeId,
+    /// How far its world axes are from 90° (signed, degrees).
+    pub degrees_off: f32,
+    /// The ancestor whose non-uniform scale (or skew) causes it, if not the node itself.
+    pub cause: Option<NodeId>,
+}
+
+/// sin²(0.01°), a little under the tolerance so the exact test decides the borderline cases.
+const SIN2_TOLERANCE: f32 = 2.9e-8;
+
+/// The shear mark of the node at pre-order index `i`, if its world matrix is sheared. A cheap
+/// test comes first (no square roots or trigonometry).
+fn mark_at(scene: &Scene, i: usize) -> Option<ShearMark> {
+    let world = scene.world_at(i);
+    let (c0, c1) = (world.matrix2.x_axis, world.matrix2.y_axis);
+    let dot = c0.dot(c1);
+    if dot * dot <= c0.length_squared() * c1.length_squared() * SIN2_TOLERANCE {
+        return None;
+    }
+    let metrics = shear_metrics(&world);
+    if !metrics.is_sheared(SHEAR_TOLERANCE_DEGREES) {
+        return None;
+    }
+    let node = scene.id_at(i);
+    let cause = match scene.shear_cause(node) {
+        Ok(ShearCause::Ancestor { cause, .. }) => Some(cause),
+        _ => None,
+    };
+    Some(ShearMark {
+        node,
+        degrees_off: metrics.axis_angle - 90.0,
+        cause,
+    })
+}
+
+/// Every node whose world matrix is sheared, with the angle off 90° and the cause.
+pub fn shear_overlay(scene: &Scene) -> Vec<ShearMark> {
+    (0..scene.len()).filter_map(|i| mark_at(scene, i)).collect()
+}
+
+/// Sheared nodes drawn with their outline and axes parallelogram, at most.
+pub const SHEAR_MARK_LIMIT: usize = 120;
+/// Sheared nodes labelled with their angle, at most.
+pub const SHEAR_LABEL_LIMIT: usize = 20;
+
+/// A sheared node as the overlay draws it, in screen pixels.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShearMarkOnScreen {
+    /// What is sheared and why.
+    pub mark: ShearMark,
+    /// The node's shape outline (empty for an origin-only node).
+    pub outline: Vec<Vec2>,
+    /// The image of the local unit square: origin, x, x + y, y.
+    pub axes: [Vec2; 4],
+    /// "⚠ shear +x.x° off 90°", for the first few big enough to read.
+    pub label: Option<String>,
+}
+
+/// The shear overlay for one frame: the marks in view, and the causes (with their screen
+/// positions) of the labelled ones.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShearOverlayOnScreen {
+    /// The sheared nodes drawn, at most [`SHEAR_MARK_LIMIT`].
+    pub marks: Vec<ShearMarkOnScreen>,
+    /// Ancestors causing shear below them, and where their origin is on screen.
+    pub causes: Vec<(NodeId, Vec2)>,
+}
+
+/// The shear overlay for the nodes in view: marks whose unit square reaches the view and is
+/// at least 8 px across; labels on those ≥ 30 px, the first [`SHEAR_LABEL_LIMIT`].
+pub fn shear_overlay_on_screen(
+    scene: &Scene,
+    camera: Camera,
+    rect: ScreenRect,
+) -> ShearOverlayOnScreen {
+    let mut out = ShearOverlayOnScreen::default();
+    let mut shape = ScreenShape::new();
+    let mut local = Vec::new();
+    for i in 0..scene.len() {
+        let Some(mark) = mark_at(scene, i) else {
+            continue;
+        };
+        let Some(world) = world_f64(&scene.world_at(i)) else {
+            continue;
+        };
+        let m = camera.node_to_screen_f64(rect, &scene.world_at(i));
+        let corners = [DVec2::ZERO, DVec2::X, DVec2::ONE, DVec2::Y].map(|p| m.transform_point2(p));
+        let lo = corners.iter().fold(DVec2::INFINITY, |a, p| a.min(*p));
+        let hi = corners.iter().fold(DVec2::NEG_INFINITY, |a, p| a.max(*p));
+        let on_screen = corners.iter().any(|p| rect.contains(p.as_vec2()));
+        let span = (hi - lo).max_element();
+        if !on_screen || !span.is_finite() || span < 8.0 || !world.matrix2.is_finite() {
+            continue;
+        }
+        if out.marks.len() >= SHEAR_MARK_LIMIT {
+            break;
+        }
+        shape.compute(&scene.data_at(i).shape, &m, rect, &mut local);
+        let label = (span >= 30.0 && out.marks.len() < SHEAR_LABEL_LIMIT)
+            .then(|| format!("⚠ shear {:+.1}° off 90°", mark.degrees_off));
+        if label.is_some()
+            && let Some(cause) = mark.cause
+            && !out.causes.iter().any(|(c, _)| *c == cause)
+            && let Ok(cw) = scene.world(cause)
+        {
+            out.causes
+                .push((cause, camera.to_screen(rect, cw.translation)));
+        }
+        out.marks.push(ShearMarkOnScreen {
+            mark,
+            outline: shape.outline.clone(),
+            axes: corners.map(DVec2::as_vec2),
+            label,
+        });
+    }
+    out.causes.sort_by_key(|(c, _)| *c);
+    out
+}
+
+/// How many nodes of a dragged subtree get a ghost (a huge subtree is previewed by its top).
+pub const GHOST_LIMIT: usize = 2_000;
+
+/// Where the dragged subtrees would be drawn after a drop under `parent`: (pre-order index,
+/// world matrix) for each node. Keep-world leaves them where they are (nothing moves); keep-local
+/// puts each root at parentWorld · local and carries its subtree along. Empty when keep-world is
+/// impossible (singular parent).
+pub fn ghost_worlds(
+    scene: &Scene,
+    dragged: &[NodeId],
+    parent: Option<NodeId>,
+    keep_world: bool,
+) -> Vec<(usize, Affine2)> {
+    let parent_world = match parent {
+        Some(p) => match scene.world(p) {
+            Ok(w) => w,
+            Err(_) => return Vec::new(),
+        },
+        None => Affine2::IDENTITY,
+    };
+    if keep_world && try_inverse(&parent_world).is_err() {
+        return Vec::new();
+    }
+    let mut ghosts: Vec<(usize, Affine2)> = Vec::new();
+    for &d in dragged {
+        let Ok(s) = scene.index(d) else { continue };
+        let root = if keep_world {
+            scene.world_at(s)
+        } else {
+            parent_world * scene.local_matrix_at(s)
+        };
+        let end = s + scene.subtree_len_at(s).min(GHOST_LIMIT);
+        let first = ghosts.len();
+        ghosts.push((s, root));
+        for i in s + 1..end {
+            let p = scene.parent_index_at(i).unwrap_or(s);
+            let parent_ghost = ghosts[first + (p - s)].1;
+            ghosts.push((i, parent_ghost * scene.local_matrix_at(i)));
+        }
+    }
+    ghosts
+}
