@@ -33,22 +33,26 @@ pub struct History {
     faults: Faults,
 }
 
-/// The test hook's state: a count of edits applied since it was set, and where to fail.
+/// The test hook's state: edits applied and taken back since it was set, and where to fail.
 #[derive(Clone, Debug, Default)]
 struct Faults {
     applied: usize,
+    taken_back: usize,
     fail_at: Vec<usize>,
+    fail_back_at: Vec<usize>,
 }
 
 impl Faults {
-    /// Count one edit about to be applied; refuse it if a test asked for that.
-    fn check(&mut self) -> Result<()> {
-        if self.fail_at.is_empty() {
-            return Ok(());
-        }
-        let k = self.applied;
-        self.applied += 1;
-        if self.fail_at.contains(&k) {
+    /// Count one edit about to be applied (or taken back); refuse it if a test asked for that.
+    fn check(&mut self, taking_back: bool) -> Result<()> {
+        let (count, fail_at) = if taking_back {
+            (&mut self.taken_back, &self.fail_back_at)
+        } else {
+            (&mut self.applied, &self.fail_at)
+        };
+        let k = *count;
+        *count += 1;
+        if fail_at.contains(&k) {
             return Err(Error::Injected(k));
         }
         Ok(())
@@ -64,12 +68,13 @@ impl History {
         }
     }
 
-    /// Test hook: of the edits applied from now on (rollbacks too), those numbered `fail_at` fail.
+    /// Test hook: from now on, the applied edits numbered `at` and rollback edits `back_at` fail.
     #[doc(hidden)]
-    pub fn inject_faults(&mut self, fail_at: &[usize]) {
+    pub fn inject_faults(&mut self, at: &[usize], back_at: &[usize]) {
         self.faults = Faults {
-            applied: 0,
-            fail_at: fail_at.to_vec(),
+            fail_at: at.to_vec(),
+            fail_back_at: back_at.to_vec(),
+            ..Faults::default()
         };
     }
 
@@ -95,7 +100,7 @@ impl History {
         let next_id = scene.next_id;
         let mut edits = Vec::with_capacity(ops.len());
         for op in ops {
-            match self.faults.check().and_then(|()| op.perform(scene)) {
+            match self.faults.check(false).and_then(|()| op.perform(scene)) {
                 Ok(edit) => edits.push(edit),
                 Err(e) => return Err(self.take_back(scene, &edits, next_id, e)),
             }
@@ -115,7 +120,7 @@ impl History {
     fn apply_all(&mut self, scene: &mut Scene, edits: &[Edit]) -> Result<()> {
         let next_id = scene.next_id;
         for (k, edit) in edits.iter().enumerate() {
-            if let Err(e) = self.faults.check().and_then(|()| edit.apply(scene)) {
+            if let Err(e) = self.faults.check(false).and_then(|()| edit.apply(scene)) {
                 return Err(self.take_back(scene, &edits[..k], next_id, e));
             }
         }
@@ -134,7 +139,7 @@ impl History {
         for edit in applied.iter().rev() {
             let undone = self
                 .faults
-                .check()
+                .check(true)
                 .and_then(|()| edit.inverse().apply(scene));
             if let Err(e) = undone {
                 // Keep going: the other edits are still worth taking back.
