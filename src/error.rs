@@ -95,7 +95,7 @@ pub enum Error {
         /// Why taking back its applied part failed.
         rollback: Box<Error>,
     },
-    /// A failure made on purpose by a test hook ([`crate::scene::edit::History::inject_faults`]).
+    /// A failure made on purpose by the test hook `History::inject_faults`.
     #[error("injected failure at edit {0}")]
     Injected(usize),
     /// Reading or writing a file failed.
