@@ -85,6 +85,19 @@ pub enum Error {
     /// A rule of the file format that is not about one node.
     #[error("{0}")]
     Format(String),
+    /// A step, undo or redo failed and taking back its applied part failed too.
+    #[error(
+        "{error}; taking back the part already done also failed ({rollback}): the scene may be inconsistent, save a copy and reopen it"
+    )]
+    RollbackFailed {
+        /// Why the step, undo or redo failed.
+        error: Box<Error>,
+        /// Why taking back its applied part failed.
+        rollback: Box<Error>,
+    },
+    /// A failure made on purpose by the test hook `History::inject_faults`.
+    #[error("injected failure at edit {0}")]
+    Injected(usize),
     /// Reading or writing a file failed.
     #[error("{}: {source}", path.display())]
     Io {

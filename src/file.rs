@@ -1,4 +1,4 @@
-//! The `.ron` scene format, version 1 (shared/scene-format.md): strict loading, canonical
+//! The `.ron` scene format, version 1 (docs/scene-format.md): strict loading, canonical
 //! bit-exact saving, and atomic writes that keep the previous version as `NAME.ron.bak`.
 
 use crate::error::{Error, Result};

@@ -5,6 +5,7 @@ mod common;
 use common::*;
 use glam::{Affine2, Vec2};
 use graft::math::{decompose, shear_metrics, try_inverse};
+use graft::scene::edit::{History, Op};
 use graft::{Error, NodeData, NodeId, Scene, Trs};
 
 const BODY: NodeId = NodeId(1);
@@ -30,7 +31,16 @@ fn seed_004_world_positions() {
 fn sheathing_with_keep_world_bakes_the_rotation_into_the_local() {
     let mut scene = sword_scene();
     let before = scene.world(SWORD).unwrap();
-    let undo = scene.reparent(SWORD, Some(BODY), None, true).unwrap();
+    let mut history = History::new();
+    let sheathe = Op::Reparent {
+        node: SWORD,
+        parent: Some(BODY),
+        index: None,
+        keep_world: true,
+    };
+    history
+        .perform(&mut scene, "Sheathe", vec![sheathe])
+        .unwrap();
     scene.update_world();
     let local = scene.node(SWORD).unwrap().local;
     assert_vec_near(local.position, Vec2::new(-3.0, 3.0));
@@ -45,12 +55,15 @@ fn sheathing_with_keep_world_bakes_the_rotation_into_the_local() {
     assert!(near(&scene.world(SWORD).unwrap(), &before, 1e-5));
     assert_eq!(scene.parent(SWORD).unwrap(), Some(BODY));
     assert_eq!(scene.children(Some(BODY)).unwrap(), vec![ARM, SWORD]);
-    assert_eq!(undo.old_parent, Some(HAND));
-    assert_eq!(undo.old_local.position, Vec2::new(1.0, 0.0));
     scene.check_invariants().unwrap();
 
-    undo.undo(&mut scene).unwrap();
+    history.undo(&mut scene).unwrap();
     assert_eq!(scene, sword_scene());
+    // What the scene-level call reports (the CLI prints it).
+    let undo = scene.reparent(SWORD, Some(BODY), None, true).unwrap();
+    assert_eq!(undo.old_parent, Some(HAND));
+    assert_eq!(undo.old_index, 0);
+    assert_eq!(undo.old_local.position, Vec2::new(1.0, 0.0));
 }
 
 #[test]
@@ -341,7 +354,17 @@ fn add_remove_duplicate_and_reorder_keep_the_tree_consistent() {
         .unwrap();
     assert_eq!(scene.children(Some(BODY)).unwrap(), vec![scabbard, ARM]);
     assert_eq!(scabbard, NodeId(5));
-    let copy = scene.duplicate(ARM).unwrap();
+    // Duplicate as the editor does: copy, fresh ids, insert after the original.
+    let mut copies = [scene.copy_subtree(ARM).unwrap()];
+    scene.renumber_fresh(&mut copies);
+    let [mut copy_tree] = copies;
+    copy_tree.index += 1;
+    let copy = copy_tree.root();
+    let mut history = History::new();
+    let insert = Op::Insert { subtree: copy_tree };
+    history
+        .perform(&mut scene, "Duplicate", vec![insert])
+        .unwrap();
     assert_eq!(
         scene.children(Some(BODY)).unwrap(),
         vec![scabbard, ARM, copy]
@@ -354,11 +377,24 @@ fn add_remove_duplicate_and_reorder_keep_the_tree_consistent() {
         &scene.world(ARM).unwrap(),
         0.0
     ));
-    assert_eq!(scene.move_to_index(copy, 0).unwrap(), 2);
+    let to_front = Op::Reparent {
+        node: copy,
+        parent: Some(BODY),
+        index: Some(0),
+        keep_world: true,
+    };
+    history.perform(&mut scene, "Move", vec![to_front]).unwrap();
     assert_eq!(
         scene.children(Some(BODY)).unwrap(),
         vec![copy, scabbard, ARM]
     );
+    history.undo(&mut scene).unwrap();
+    assert_eq!(
+        scene.children(Some(BODY)).unwrap(),
+        vec![scabbard, ARM, copy],
+        "undo puts it back at index 2"
+    );
+    history.redo(&mut scene).unwrap();
     scene.check_invariants().unwrap();
     let removed = scene.remove_subtree(copy).unwrap();
     assert_eq!(removed.ids.len(), 3);

@@ -155,7 +155,8 @@ proptest! {
                 _ => {
                     if flag { scene.update_world(); } else {
                         let n = scene.children(scene.parent(node).unwrap()).unwrap().len();
-                        scene.move_to_index(node, b.index(n)).unwrap();
+                        let parent = scene.parent(node).unwrap();
+                        scene.reparent(node, parent, Some(b.index(n)), flag).unwrap();
                     }
                 }
             }

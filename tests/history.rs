@@ -205,3 +205,182 @@ fn gestures_merge_into_one_step_and_clean_mark_follows_saves() {
         "the saved state is no longer reachable"
     );
 }
+
+/// The sword scene with a shield under the body and a gem on the sword.
+fn armed_scene() -> Scene {
+    let mut scene = sword_scene();
+    let t = Trs::new(Vec2::new(0.5, -1.0), 30.0, Vec2::new(2.0, 0.5), 10.0);
+    scene
+        .add_node_with_id(
+            NodeId(10),
+            Some(NodeId(1)),
+            None,
+            NodeData::named("shield", t),
+        )
+        .unwrap();
+    scene
+        .add_node_with_id(
+            NodeId(11),
+            Some(NodeId(10)),
+            None,
+            NodeData::named("boss", t),
+        )
+        .unwrap();
+    scene
+        .add_node_with_id(
+            NodeId(12),
+            Some(NodeId(4)),
+            Some(0),
+            NodeData::named("gem", t),
+        )
+        .unwrap();
+    scene
+}
+
+/// A step of every kind of op: reparents (keep world and not), rename, add, remove, set, insert.
+fn big_step(scene: &Scene) -> Vec<Op> {
+    let mut copy = scene.copy_subtree(NodeId(2)).unwrap();
+    copy.renumber(NodeId(100));
+    copy.index += 1;
+    vec![
+        Op::Reparent {
+            node: NodeId(4),
+            parent: Some(NodeId(1)),
+            index: Some(0),
+            keep_world: true,
+        },
+        Op::Rename {
+            node: NodeId(2),
+            name: "upper arm".into(),
+        },
+        Op::Add {
+            parent: Some(NodeId(3)),
+            index: None,
+            data: NodeData::named("glove", Trs::from_position(Vec2::new(0.25, 0.0))),
+        },
+        Op::Remove { node: NodeId(10) },
+        Op::SetWorld {
+            node: NodeId(3),
+            world: Trs::new(Vec2::new(-1.0, 4.0), 45.0, Vec2::new(1.5, 1.0), 5.0),
+        },
+        Op::Reparent {
+            node: NodeId(3),
+            parent: None,
+            index: Some(0),
+            keep_world: false,
+        },
+        Op::SetAppearance {
+            node: NodeId(1),
+            shape: graft::Shape::Rect {
+                size: Vec2::new(1.0, 2.0),
+            },
+            color: [9, 8, 7, 6],
+        },
+        Op::Insert { subtree: copy },
+        Op::SetLocal {
+            node: NodeId(12),
+            local: Trs::new(Vec2::new(-0.0, 3.0), -90.0, Vec2::new(-1.0, 1.0), 0.0),
+        },
+    ]
+}
+
+/// Everything a failed step, undo or redo must leave as it was.
+fn state(scene: &Scene, history: &History) -> (Snapshot, NodeId, Vec<String>, usize) {
+    scene.check_invariants().unwrap();
+    let (labels, done) = history.labels();
+    let labels = labels.into_iter().map(String::from).collect();
+    (snapshot(scene), scene.next_id(), labels, done)
+}
+
+/// A scene with one step done ("Rename body") and one undone ("Rename sword"): both stacks used.
+fn scene_with_history() -> (Scene, History) {
+    let mut scene = armed_scene();
+    let mut history = History::new();
+    for (node, name) in [(1, "torso"), (4, "blade")] {
+        let op = Op::Rename {
+            node: NodeId(node),
+            name: name.into(),
+        };
+        history.perform(&mut scene, "Rename", vec![op]).unwrap();
+    }
+    history.undo(&mut scene).unwrap();
+    (scene, history)
+}
+
+fn assert_injected(err: graft::Error, at: usize) {
+    assert!(matches!(err, graft::Error::Injected(k) if k == at), "{err}");
+}
+
+#[test]
+fn a_failure_mid_step_leaves_scene_and_history_bit_identical() {
+    let (scene, history) = scene_with_history();
+    let ops = big_step(&scene);
+    let before = state(&scene, &history);
+    for at in 0..ops.len() {
+        let (mut scene, mut history) = (scene.clone(), history.clone());
+        history.inject_faults(&[at], &[]);
+        let err = history.perform(&mut scene, "Big", ops.clone()).unwrap_err();
+        assert_injected(err, at);
+        assert_eq!(state(&scene, &history), before, "failure at op {at}");
+        assert_eq!(history.redo_label(), Some("Rename"), "the redo stack stays");
+        // The scene is still good for the whole step, and its undo.
+        history.inject_faults(&[], &[]);
+        history.perform(&mut scene, "Big", ops.clone()).unwrap();
+        history.undo(&mut scene).unwrap();
+        assert_eq!(snapshot(&scene), before.0);
+    }
+}
+
+#[test]
+fn a_failure_mid_undo_or_mid_redo_leaves_scene_and_history_bit_identical() {
+    let (mut scene, mut history) = scene_with_history();
+    let ops = big_step(&scene);
+    let n = ops.len();
+    let start = snapshot(&scene);
+    history.perform(&mut scene, "Big", ops).unwrap();
+    let done = state(&scene, &history);
+    assert_ne!(done.0, start);
+    for at in 0..n {
+        let (mut scene, mut history) = (scene.clone(), history.clone());
+        history.inject_faults(&[at], &[]);
+        assert_injected(history.undo(&mut scene).unwrap_err(), at);
+        assert_eq!(state(&scene, &history), done, "failure at undo edit {at}");
+        assert_eq!(history.undo_label(), Some("Big"));
+        history.inject_faults(&[], &[]);
+        history.undo(&mut scene).unwrap();
+        assert_eq!(snapshot(&scene), start);
+    }
+    history.undo(&mut scene).unwrap();
+    let undone = state(&scene, &history);
+    assert_eq!(undone.0, start);
+    for at in 0..n {
+        let (mut scene, mut history) = (scene.clone(), history.clone());
+        history.inject_faults(&[at], &[]);
+        assert_injected(history.redo(&mut scene).unwrap_err(), at);
+        assert_eq!(state(&scene, &history), undone, "failure at redo edit {at}");
+        assert_eq!(history.redo_label(), Some("Big"));
+        history.inject_faults(&[], &[]);
+        history.redo(&mut scene).unwrap();
+        assert_eq!(snapshot(&scene), done.0);
+    }
+}
+
+#[test]
+fn a_failed_rollback_is_reported_not_ignored() {
+    let (mut scene, mut history) = scene_with_history();
+    let ops = big_step(&scene);
+    // Op 3 fails; taking back op 1 (the second edit taken back) fails too.
+    history.inject_faults(&[3], &[1]);
+    let err = history.perform(&mut scene, "Big", ops).unwrap_err();
+    let graft::Error::RollbackFailed { error, rollback } = &err else {
+        panic!("expected RollbackFailed, got {err}");
+    };
+    assert!(matches!(**error, graft::Error::Injected(3)));
+    assert!(matches!(**rollback, graft::Error::Injected(1)));
+    assert!(err.to_string().contains("may be inconsistent"), "{err}");
+    assert_eq!(
+        history.labels(),
+        (vec!["Rename", "Rename"], 1),
+        "nothing recorded"
+    );
+}

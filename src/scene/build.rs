@@ -1,4 +1,4 @@
-//! Building a [`Scene`] from a flat node list (files, generators) and back, validating every rule.
+//! Building a [`Scene`] from a flat node list (files, generators), validating every rule.
 
 use super::{NO_PARENT, NodeData, NodeId, Scene};
 use crate::error::{Error, Result};
@@ -95,17 +95,6 @@ impl Scene {
         }
         scene.finish_bulk_build();
         Ok(scene)
-    }
-
-    /// The scene as a flat list in pre-order (the canonical order files are written in).
-    pub fn to_specs(&self) -> Vec<NodeSpec> {
-        (0..self.len())
-            .map(|i| NodeSpec {
-                id: self.ids[i],
-                parent: self.parent_index_at(i).map(|p| self.ids[p]),
-                data: self.data[i].clone(),
-            })
-            .collect()
     }
 
     fn reserve(&mut self, n: usize) {

@@ -2,9 +2,11 @@
 //! its exact inverse; a [`History`] of labelled steps gives undo, redo, jumps and a clean mark.
 
 use super::{Color, DetachedSubtree, NodeData, NodeId, Scene, Shape};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::math::Trs;
 use glam::Vec2;
+
+pub use super::history::{History, Step};
 
 /// Where a node sits: its parent, its sibling index and its local transform.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -225,10 +227,13 @@ pub fn placement(scene: &Scene, node: NodeId) -> Result<Placement> {
     })
 }
 
+/// Put a node at a placement: refused (with nothing changed) before the move, never halfway.
 fn place(scene: &mut Scene, node: NodeId, at: &Placement) -> Result<()> {
+    if let Some(field) = at.local.first_non_finite() {
+        return Err(Error::NotFinite { node, field });
+    }
     scene.reparent(node, at.parent, Some(at.index), false)?;
-    scene.set_local(node, at.local)?;
-    Ok(())
+    scene.set_local(node, at.local).map(drop)
 }
 
 impl Edit {
@@ -302,7 +307,7 @@ impl Edit {
     }
 
     /// True when a later edit of the same gesture can be folded into this one.
-    fn can_absorb(&self, later: &Edit) -> bool {
+    pub(super) fn can_absorb(&self, later: &Edit) -> bool {
         match (self, later) {
             (Edit::SetLocal { node, .. }, Edit::SetLocal { node: n2, .. }) => node == n2,
             (Edit::Appearance { node, .. }, Edit::Appearance { node: n2, .. }) => node == n2,
@@ -311,7 +316,7 @@ impl Edit {
     }
 
     /// Fold a later edit of the same gesture into this one (keeps the first `before`).
-    fn absorb(&mut self, later: &Edit) {
+    pub(super) fn absorb(&mut self, later: &Edit) {
         match (self, later) {
             (Edit::SetLocal { after, .. }, Edit::SetLocal { after: a2, .. }) => *after = *a2,
             (Edit::Appearance { after, .. }, Edit::Appearance { after: a2, .. }) => {
@@ -319,184 +324,5 @@ impl Edit {
             }
             _ => {}
         }
-    }
-}
-
-/// One undoable step: a label and the edits it made, in order.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Step {
-    /// What the step did, e.g. "Reparent sword".
-    pub label: String,
-    /// The edits, in the order they were made.
-    pub edits: Vec<Edit>,
-    /// Steps with the same gesture key merge (one step per drag or slider gesture).
-    gesture: Option<u64>,
-}
-
-/// Undo and redo stacks with a clean mark (the step that matches the file on disk).
-#[derive(Clone, Debug, Default)]
-pub struct History {
-    done: Vec<Step>,
-    undone: Vec<Step>,
-    /// `done.len()` when the scene last matched its file; None when that state is gone.
-    clean: Option<usize>,
-}
-
-impl History {
-    /// An empty history whose current state is clean.
-    pub fn new() -> Self {
-        Self {
-            clean: Some(0),
-            ..Self::default()
-        }
-    }
-
-    /// Perform `ops` as one labelled step. If any op is refused, the ones already performed are
-    /// taken back and the error is returned: the scene is left exactly as it was.
-    pub fn perform(
-        &mut self,
-        scene: &mut Scene,
-        label: impl Into<String>,
-        ops: Vec<Op>,
-    ) -> Result<()> {
-        self.perform_gesture(scene, label, ops, None)
-    }
-
-    /// Like [`History::perform`], but consecutive steps with the same `gesture` key become one.
-    pub fn perform_gesture(
-        &mut self,
-        scene: &mut Scene,
-        label: impl Into<String>,
-        ops: Vec<Op>,
-        gesture: Option<u64>,
-    ) -> Result<()> {
-        let mut edits = Vec::with_capacity(ops.len());
-        for op in ops {
-            match op.perform(scene) {
-                Ok(edit) => edits.push(edit),
-                Err(e) => {
-                    for edit in edits.iter().rev() {
-                        let _ = edit.inverse().apply(scene);
-                    }
-                    return Err(e);
-                }
-            }
-        }
-        if edits.is_empty() {
-            return Ok(());
-        }
-        self.record(Step {
-            label: label.into(),
-            edits,
-            gesture,
-        });
-        Ok(())
-    }
-
-    /// Record an already performed step.
-    fn record(&mut self, step: Step) {
-        self.undone.clear();
-        if self.clean.is_some_and(|c| c > self.done.len()) {
-            self.clean = None;
-        }
-        let clean_here = self.clean == Some(self.done.len());
-        if let (Some(g), Some(last)) = (step.gesture, self.done.last_mut())
-            && last.gesture == Some(g)
-            && !clean_here
-            && step.edits.len() == last.edits.len()
-            && last
-                .edits
-                .iter()
-                .zip(&step.edits)
-                .all(|(a, b)| a.can_absorb(b))
-        {
-            for (a, b) in last.edits.iter_mut().zip(&step.edits) {
-                a.absorb(b);
-            }
-            return;
-        }
-        self.done.push(step);
-    }
-
-    /// End the current gesture: the next step starts a new undo entry even with the same key.
-    pub fn end_gesture(&mut self) {
-        if let Some(last) = self.done.last_mut() {
-            last.gesture = None;
-        }
-    }
-
-    /// Take back the last step; returns its label.
-    pub fn undo(&mut self, scene: &mut Scene) -> Result<Option<String>> {
-        let Some(step) = self.done.pop() else {
-            return Ok(None);
-        };
-        for edit in step.edits.iter().rev() {
-            if let Err(e) = edit.inverse().apply(scene) {
-                self.done.push(step);
-                return Err(e);
-            }
-        }
-        let label = step.label.clone();
-        self.undone.push(step);
-        Ok(Some(label))
-    }
-
-    /// Do the last undone step again; returns its label.
-    pub fn redo(&mut self, scene: &mut Scene) -> Result<Option<String>> {
-        let Some(step) = self.undone.pop() else {
-            return Ok(None);
-        };
-        for edit in &step.edits {
-            if let Err(e) = edit.apply(scene) {
-                self.undone.push(step);
-                return Err(e);
-            }
-        }
-        let label = step.label.clone();
-        self.done.push(step);
-        Ok(Some(label))
-    }
-
-    /// Undo or redo until exactly `done` steps are applied.
-    pub fn jump_to(&mut self, scene: &mut Scene, done: usize) -> Result<()> {
-        while self.done.len() > done {
-            self.undo(scene)?;
-        }
-        while self.done.len() < done && !self.undone.is_empty() {
-            self.redo(scene)?;
-        }
-        Ok(())
-    }
-
-    /// The labels of all steps, oldest first, and how many of them are applied.
-    pub fn labels(&self) -> (Vec<&str>, usize) {
-        let labels = self
-            .done
-            .iter()
-            .chain(self.undone.iter().rev())
-            .map(|s| s.label.as_str())
-            .collect();
-        (labels, self.done.len())
-    }
-
-    /// Label of the step Undo would take back.
-    pub fn undo_label(&self) -> Option<&str> {
-        self.done.last().map(|s| s.label.as_str())
-    }
-
-    /// Label of the step Redo would do again.
-    pub fn redo_label(&self) -> Option<&str> {
-        self.undone.last().map(|s| s.label.as_str())
-    }
-
-    /// Mark the current state as the one on disk.
-    pub fn mark_clean(&mut self) {
-        self.clean = Some(self.done.len());
-        self.end_gesture();
-    }
-
-    /// True when the scene matches what was last saved or opened.
-    pub fn is_clean(&self) -> bool {
-        self.clean == Some(self.done.len())
     }
 }

@@ -8,6 +8,7 @@
 mod build;
 pub mod diagnose;
 pub mod edit;
+mod history;
 mod ops;
 mod world;
 

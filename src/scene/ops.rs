@@ -1,4 +1,4 @@
-//! Structural edits: add, remove, re-insert, duplicate, reorder and reparent. Each keeps the
+//! Structural edits: add, remove, re-insert and reparent (which also reorders). Each keeps the
 //! pre-order layout by moving one contiguous range, and each refusal changes nothing.
 
 use super::{NO_PARENT, NodeData, NodeId, Scene};
@@ -51,24 +51,14 @@ pub struct ReparentUndo {
     pub old_local: Trs,
 }
 
-impl ReparentUndo {
-    /// Put the node back where it was, with its old local numbers bit for bit.
-    pub fn undo(&self, scene: &mut Scene) -> Result<()> {
-        scene.reparent(self.node, self.old_parent, Some(self.old_index), false)?;
-        scene.set_local(self.node, self.old_local)?;
-        Ok(())
-    }
-}
-
 impl Scene {
-    /// A fresh id no node uses.
-    fn alloc_id(&mut self) -> NodeId {
-        while self.contains(NodeId(self.next_id)) {
-            self.next_id = self.next_id.wrapping_add(1);
+    /// The first id from `next_id` on that no node uses (nothing is reserved).
+    fn free_id(&self) -> NodeId {
+        let mut id = self.next_id;
+        while self.contains(NodeId(id)) {
+            id = id.wrapping_add(1);
         }
-        let id = NodeId(self.next_id);
-        self.next_id = self.next_id.wrapping_add(1);
-        id
+        NodeId(id)
     }
 
     fn describe_parent(&self, parent: Option<usize>) -> String {
@@ -126,8 +116,9 @@ impl Scene {
         index: Option<usize>,
         data: NodeData,
     ) -> Result<NodeId> {
-        let id = self.alloc_id();
+        let id = self.free_id();
         self.add_node_with_id(id, parent, index, data)?;
+        self.next_id = id.0.wrapping_add(1);
         Ok(id)
     }
 
@@ -270,18 +261,6 @@ impl Scene {
         Ok(detached)
     }
 
-    /// Copy the subtree at `id` with fresh ids and insert it right after the original.
-    /// Returns the new root's id.
-    pub fn duplicate(&mut self, id: NodeId) -> Result<NodeId> {
-        let mut copy = [self.copy_subtree(id)?];
-        copy[0].index += 1;
-        self.renumber_fresh(&mut copy);
-        let [copy] = copy;
-        let root = copy.root();
-        self.insert_subtree(copy)?;
-        Ok(root)
-    }
-
     /// Give copies ids no node uses (numbered up from above the largest id in use), one block
     /// after another, so they can be inserted (paste, duplicate).
     pub fn renumber_fresh(&self, subtrees: &mut [DetachedSubtree]) {
@@ -296,12 +275,6 @@ impl Scene {
             s.renumber(NodeId(next));
             next = next.saturating_add(s.ids.len() as u32);
         }
-    }
-
-    /// Move a node to another position among its siblings. Returns its old index.
-    pub fn move_to_index(&mut self, id: NodeId, index: usize) -> Result<usize> {
-        let parent = self.parent(id)?;
-        Ok(self.reparent(id, parent, Some(index), false)?.old_index)
     }
 
     /// Move `node` (with its subtree) under `new_parent` (None = root) at sibling `index`

@@ -24,11 +24,6 @@ impl Scene {
         self.dirty_roots.extend(roots);
     }
 
-    /// True when some world matrix is stale.
-    pub fn has_dirty(&self) -> bool {
-        !self.dirty_roots.is_empty()
-    }
-
     /// Recompute the stale world matrices in one pass in pre-order; returns how many it computed.
     /// With nothing dirty it does no per-node work.
     pub fn update_world(&mut self) -> usize {
@@ -182,27 +177,6 @@ impl Scene {
                 .transform_point2(position),
         };
         self.set_local(id, local)
-    }
-
-    /// Set the world rotation, keeping world position, scale and skew.
-    pub fn set_world_rotation(&mut self, id: NodeId, rotation: f32) -> Result<Trs> {
-        let mut w = self.world_trs(id)?;
-        w.rotation = rotation;
-        self.set_world_trs(id, w)
-    }
-
-    /// Set the world scale, keeping world position, rotation and skew.
-    pub fn set_world_scale(&mut self, id: NodeId, scale: Vec2) -> Result<Trs> {
-        let mut w = self.world_trs(id)?;
-        w.scale = scale;
-        self.set_world_trs(id, w)
-    }
-
-    /// Set the world skew, keeping world position, rotation and scale.
-    pub fn set_world_skew(&mut self, id: NodeId, skew: f32) -> Result<Trs> {
-        let mut w = self.world_trs(id)?;
-        w.skew = skew;
-        self.set_world_trs(id, w)
     }
 
     /// Seed 001's accumulated mode: world TRS by component-wise accumulation down the chain

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use glam::{Affine2, Vec2};
-use graft::{NodeData, NodeId, NodeSpec, Scene, Trs};
+use graft::{NodeData, NodeId, NodeSpec, Scene, Shape, Trs};
 
 /// Seed 004's chain: body (5,0) → arm (0,2) rotated 90° → hand (0,3) → sword (1,0).
 pub fn sword_scene() -> Scene {
@@ -57,4 +57,77 @@ pub fn wide_scene(n: u32) -> Scene {
         specs.push(spec(i, Some(parent), "n", local));
     }
     Scene::from_specs(specs).expect("valid wide scene")
+}
+
+/// Everything observable about a scene, floats as their bits, so `==` means bit-identical.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    /// Ids in pre-order.
+    pub ids: Vec<u32>,
+    /// Parent index per node (`u32::MAX` for roots).
+    pub parents: Vec<u32>,
+    /// Subtree length per node.
+    pub subtree_lens: Vec<usize>,
+    /// Names.
+    pub names: Vec<String>,
+    /// Shape (kind, sprite path, size bits) and colour.
+    pub looks: Vec<(u8, String, [u32; 2], [u8; 4])>,
+    /// Local Trs: position, rotation, scale, skew.
+    pub locals: Vec<[u32; 6]>,
+    /// Local matrices.
+    pub local_matrices: Vec<[u32; 6]>,
+    /// Cached world matrices after `update_world` (on a copy).
+    pub worlds: Vec<[u32; 6]>,
+    /// World matrices from the lazy getter, before any update.
+    pub lazy_worlds: Vec<[u32; 6]>,
+}
+
+/// The bits of a matrix's six entries.
+pub fn affine_bits(m: &Affine2) -> [u32; 6] {
+    m.to_cols_array().map(f32::to_bits)
+}
+
+/// The bits of a transform's six numbers.
+pub fn trs_bits(t: &Trs) -> [u32; 6] {
+    [
+        t.position.x,
+        t.position.y,
+        t.rotation,
+        t.scale.x,
+        t.scale.y,
+        t.skew,
+    ]
+    .map(f32::to_bits)
+}
+
+/// Snapshot a scene: its arrays, and its world matrices after an update pass on a copy.
+pub fn snapshot(scene: &Scene) -> Snapshot {
+    let mut updated = scene.clone();
+    updated.update_world();
+    let n = scene.len();
+    let look = |d: &NodeData| {
+        let size_bits = |v: Vec2| [v.x.to_bits(), v.y.to_bits()];
+        let (kind, path, size) = match &d.shape {
+            Shape::None => (0, String::new(), [0, 0]),
+            Shape::Rect { size } => (1, String::new(), size_bits(*size)),
+            Shape::Ellipse { size } => (2, String::new(), size_bits(*size)),
+            Shape::Sprite { path, size } => (3, path.clone(), size_bits(*size)),
+        };
+        (kind, path, size, d.color)
+    };
+    Snapshot {
+        ids: scene.ids().iter().map(|id| id.0).collect(),
+        parents: scene.parent_indices().to_vec(),
+        subtree_lens: (0..n).map(|i| scene.subtree_len_at(i)).collect(),
+        names: (0..n).map(|i| scene.data_at(i).name.clone()).collect(),
+        looks: (0..n).map(|i| look(scene.data_at(i))).collect(),
+        locals: (0..n).map(|i| trs_bits(&scene.data_at(i).local)).collect(),
+        local_matrices: (0..n)
+            .map(|i| affine_bits(&scene.local_matrix_at(i)))
+            .collect(),
+        worlds: (0..n)
+            .map(|i| affine_bits(&updated.cached_world_at(i)))
+            .collect(),
+        lazy_worlds: (0..n).map(|i| affine_bits(&scene.world_at(i))).collect(),
+    }
 }
