@@ -8,7 +8,9 @@ use graft::Trs;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::document::Document;
+use graft::editor::Command;
 use graft::generate::{GenShape, generate};
+use graft::scene::edit::Op;
 
 fn frame(ctx: &egui::Context, app: &mut GraftApp) {
     let input = egui::RawInput {
@@ -36,8 +38,13 @@ fn app_frame(c: &mut Criterion) {
         c.bench_function(&format!("app_frame_dragging_root_{nodes}"), |b| {
             b.iter(|| {
                 k = k.wrapping_add(1);
-                let local = Trs::from_position(Vec2::new((k % 100) as f32 * 0.01, 0.0));
-                let _ = app.doc.scene.set_local(root, local);
+                let local = Trs::from_position(Vec2::new((k % 100) as f32 * 0.01, 1.0));
+                // Through the editor, as a drag does: one continuous undo step.
+                app.run(Command::Perform {
+                    label: "Move root".into(),
+                    ops: vec![Op::SetLocal { node: root, local }],
+                    continuous: true,
+                });
                 frame(&ctx, &mut app);
             })
         });

@@ -3,15 +3,12 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use graft::app::hierarchy::{self, HierarchyState};
+use graft::document::Document;
+use graft::editor::{Command, Editor};
 use graft::generate::{GenShape, generate};
 use std::hint::black_box;
 
-fn frame(
-    ctx: &egui::Context,
-    scene: &graft::Scene,
-    selection: &[graft::NodeId],
-    state: &mut HierarchyState,
-) {
+fn frame(ctx: &egui::Context, editor: &Editor, state: &mut HierarchyState) {
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
             egui::Pos2::ZERO,
@@ -20,7 +17,7 @@ fn frame(
         ..Default::default()
     };
     let mut output = ctx.run_ui(input, |ui| {
-        black_box(hierarchy::ui(ui, scene, selection, state));
+        black_box(hierarchy::ui(ui, editor, state));
     });
     output.textures_delta.clear();
 }
@@ -28,14 +25,18 @@ fn frame(
 fn hierarchy_frame(c: &mut Criterion) {
     for nodes in [1_000, 100_000] {
         let scene = generate(GenShape::Random, nodes, 1);
-        let selection = vec![scene.id_at(nodes / 2)];
+        let middle = scene.id_at(nodes / 2);
+        let mut editor = Editor::new(Document::untitled(scene));
+        editor
+            .apply(Command::Select(vec![middle]))
+            .expect("the node exists");
         let ctx = egui::Context::default();
         let mut state = HierarchyState::default();
         for _ in 0..3 {
-            frame(&ctx, &scene, &selection, &mut state); // fonts and layout caches warm up
+            frame(&ctx, &editor, &mut state); // fonts and layout caches warm up
         }
         c.bench_function(&format!("hierarchy_frame_{nodes}"), |b| {
-            b.iter(|| frame(&ctx, &scene, &selection, &mut state))
+            b.iter(|| frame(&ctx, &editor, &mut state))
         });
     }
 }

@@ -18,15 +18,13 @@ pub const SAMPLE_SCENES: [&str; 5] = [
     "flip.ron",
 ];
 
-/// A scene being edited: the model, its history and where it is saved.
+/// A scene being edited: the model, its history and where it is saved. The scene changes only
+/// through [`Document::perform`], undo and redo, so every change is in the history.
 #[derive(Debug)]
 pub struct Document {
-    /// The scene.
-    pub scene: Scene,
-    /// Undo / redo.
-    pub history: History,
-    /// The file, or None for "untitled".
-    pub path: Option<PathBuf>,
+    scene: Scene,
+    history: History,
+    path: Option<PathBuf>,
 }
 
 impl Document {
@@ -60,6 +58,48 @@ impl Document {
         self.path = Some(path.to_path_buf());
         self.history.mark_clean();
         Ok(())
+    }
+
+    /// The scene (read-only: change it with [`Document::perform`]).
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// The undo history (read-only).
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The file, or None for "untitled".
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// Recompute the world matrices of everything edited since the last call (once per frame);
+    /// returns how many were recomputed. Changes no value the history records.
+    pub fn update_world(&mut self) -> usize {
+        self.scene.update_world()
+    }
+
+    /// End the current continuous gesture: the next step starts a new undo step.
+    pub fn end_gesture(&mut self) {
+        self.history.end_gesture();
+    }
+
+    /// Undo or redo until `done` steps are applied.
+    pub fn jump_to(&mut self, done: usize) -> Result<()> {
+        self.history.jump_to(&mut self.scene, done)
+    }
+
+    /// Fresh ids for copies about to be inserted (they must not clash with any id in use).
+    pub fn renumber_fresh(&self, subtrees: &mut [crate::scene::DetachedSubtree]) {
+        self.scene.renumber_fresh(subtrees);
+    }
+
+    /// The history, for tests that inject faults into it.
+    #[doc(hidden)]
+    pub fn history_mut(&mut self) -> &mut History {
+        &mut self.history
     }
 
     /// True when there are changes not on disk.

@@ -95,6 +95,9 @@ pub enum Error {
         /// Why taking back its applied part failed.
         rollback: Box<Error>,
     },
+    /// A command the editor refused, with the reason (nothing changed).
+    #[error("{0}")]
+    Refused(String),
     /// A failure made on purpose by the test hook `History::inject_faults`.
     #[error("injected failure at edit {0}")]
     Injected(usize),

@@ -74,16 +74,16 @@ fn extreme_scenes_open_frame_select_drag_undo_and_save_with_flat_memory() {
     for (what, nodes) in EXTREMES {
         let (_dir, path) = scene_file(&format!("(format: 1, nodes: [{nodes}])"));
         let mut h = app_on(path.clone());
-        let id = *h.state().doc.scene.ids().last().unwrap();
+        let id = *h.state().scene().ids().last().unwrap();
         h.get_by_label("n").click();
         h.run_steps(2);
-        assert_eq!(h.state().selection, vec![id], "{what}");
+        assert_eq!(h.state().selection(), vec![id], "{what}");
         h.hover_at(h.state().viewport.last_rect.center());
         h.key_press(Key::F);
         h.run_steps(3);
-        let before = h.state().doc.scene.node(id).unwrap().local;
+        let before = h.state().scene().node(id).unwrap().local;
         // Drag the node by its origin (it is framed, so its origin is on screen).
-        let origin = on_screen(&h, h.state().doc.scene.world(id).unwrap().translation);
+        let origin = on_screen(&h, h.state().scene().world(id).unwrap().translation);
         h.hover_at(origin);
         h.run_steps(1);
         h.drag_at(origin);
@@ -94,7 +94,7 @@ fn extreme_scenes_open_frame_select_drag_undo_and_save_with_flat_memory() {
         }
         h.drop_at(origin + egui::vec2(30.0, 5.0));
         h.run_steps(3);
-        let dragged = h.state().doc.scene.node(id).unwrap().local;
+        let dragged = h.state().scene().node(id).unwrap().local;
         let moved = dragged.position != before.position;
         match what {
             // One f32 step at 1e12 is 65536 units: a 30 px drag at this zoom rounds back.
@@ -102,14 +102,14 @@ fn extreme_scenes_open_frame_select_drag_undo_and_save_with_flat_memory() {
             // No world position can be solved under a zero scale: refused, with the reason.
             "zero scale parent" => {
                 assert!(!moved);
-                let last = h.state().messages.last().unwrap();
+                let last = h.state().editor().messages().last().unwrap();
                 assert!(last.is_error && last.text.contains("singular"), "{last:?}");
             }
             _ => assert!(moved, "{what}: the drag moved the node"),
         }
         h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
         h.run_steps(2);
-        let after = h.state().doc.scene.node(id).unwrap().local;
+        let after = h.state().scene().node(id).unwrap().local;
         assert_eq!(
             (after.position.x.to_bits(), after.position.y.to_bits()),
             (before.position.x.to_bits(), before.position.y.to_bits()),
@@ -129,8 +129,8 @@ fn extreme_scenes_open_frame_select_drag_undo_and_save_with_flat_memory() {
         h.run_steps(2);
         h.key_press_modifiers(Modifiers::COMMAND, Key::S);
         h.run_steps(3);
-        assert!(!h.state().doc.is_modified(), "{what}: saved");
+        assert!(!h.state().doc().is_modified(), "{what}: saved");
         let reloaded = graft::file::load(&path).unwrap();
-        assert_eq!(reloaded.len(), h.state().doc.scene.len(), "{what}");
+        assert_eq!(reloaded.len(), h.state().scene().len(), "{what}");
     }
 }

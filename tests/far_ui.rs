@@ -155,8 +155,8 @@ fn zooming_in_far_out_keeps_frames_coming_and_fill_and_outline_together() {
     h.run_steps(1);
     h.drop_at(node + egui::vec2(3.0, 0.0));
     h.run_steps(2);
-    assert_eq!(h.state().selection, vec![NodeId(1)]);
-    assert!(!h.state().doc.is_modified(), "a click changes nothing");
+    assert_eq!(h.state().selection(), vec![NodeId(1)]);
+    assert!(!h.state().doc().is_modified(), "a click changes nothing");
 }
 
 const PLAIN: &str = "(format: 1, nodes: [(id: 1, name: \"n\", position: (1.0, 2.0))])";
@@ -182,27 +182,31 @@ fn typed_inf_and_nan_are_refused_and_huge_finite_values_stay_editable() {
         type_number(h, field, text);
     };
     for bad in ["inf", "NaN", "-inf", "1e39"] {
-        let errors = h.state().messages.iter().filter(|m| m.is_error).count();
-        type_into(&mut h, bad);
-        let x = h
+        let errors = h
             .state()
-            .doc
-            .scene
-            .node(NodeId(1))
-            .unwrap()
-            .local
-            .position
-            .x;
+            .editor()
+            .messages()
+            .iter()
+            .filter(|m| m.is_error)
+            .count();
+        type_into(&mut h, bad);
+        let x = h.state().scene().node(NodeId(1)).unwrap().local.position.x;
         assert_eq!(x, 1.0, "{bad} is refused");
-        assert!(!h.state().doc.is_modified(), "{bad} changes nothing");
+        assert!(!h.state().doc().is_modified(), "{bad} changes nothing");
         assert_eq!(
-            h.state().messages.iter().filter(|m| m.is_error).count(),
+            h.state()
+                .editor()
+                .messages()
+                .iter()
+                .filter(|m| m.is_error)
+                .count(),
             errors + 1,
             "{bad}: one refusal"
         );
         assert!(
             h.state()
-                .messages
+                .editor()
+                .messages()
                 .last()
                 .is_some_and(|m| m.is_error && m.text.contains("finite")),
             "{bad}: the user is told why"
@@ -211,27 +215,12 @@ fn typed_inf_and_nan_are_refused_and_huge_finite_values_stay_editable() {
         h.run_steps(2);
     }
     type_into(&mut h, "1e30");
-    let x = h
-        .state()
-        .doc
-        .scene
-        .node(NodeId(1))
-        .unwrap()
-        .local
-        .position
-        .x;
+    let x = h.state().scene().node(NodeId(1)).unwrap().local.position.x;
     assert_eq!(x, 1e30);
     h.run_steps(3);
     type_into(&mut h, "-2.5e29");
     assert_eq!(
-        h.state()
-            .doc
-            .scene
-            .node(NodeId(1))
-            .unwrap()
-            .local
-            .position
-            .x,
+        h.state().scene().node(NodeId(1)).unwrap().local.position.x,
         -2.5e29
     );
 }

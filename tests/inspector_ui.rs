@@ -32,7 +32,7 @@ fn shear_warning_names_the_cause_and_selects_it() {
     );
     h.get_by_label("Select cause (stretched)").click();
     h.run_steps(2);
-    assert_eq!(h.state().selection, vec![NodeId(1)]);
+    assert_eq!(h.state().selection(), vec![NodeId(1)]);
     // The other pair composes rotate · scale: no warning.
     h.get_by_label("scaled child").click();
     h.run_steps(2);
@@ -47,13 +47,13 @@ fn no_shear_warning_anywhere_in_the_sword_scene() {
         h.run_steps(2);
         assert!(h.query_by_label_contains("Sheared").is_none(), "{name}");
     }
-    assert!(shear_overlay(&h.state().doc.scene).is_empty());
+    assert!(shear_overlay(h.state().scene()).is_empty());
 }
 
 #[test]
 fn overlay_lists_the_sheared_node_and_its_cause() {
     let h = app_on("shear.ron");
-    let marks = shear_overlay(&h.state().doc.scene);
+    let marks = shear_overlay(h.state().scene());
     assert_eq!(marks.len(), 1, "{marks:?}");
     assert_eq!(marks[0].node, NodeId(2));
     assert_eq!(marks[0].cause, Some(NodeId(1)));
@@ -99,7 +99,7 @@ fn typing_a_world_position_under_a_rotated_non_uniform_parent_solves_the_local()
     type_number(&mut h, rows[0][2], "-3.25");
     let rows = spin_rows(&mut h);
     type_number(&mut h, rows[0][3], "4.5");
-    let scene = &h.state().doc.scene;
+    let scene = &h.state().scene();
     let world = scene.world(NodeId(2)).unwrap();
     assert!(
         (world.translation - Vec2::new(-3.25, 4.5))
@@ -120,7 +120,7 @@ fn typing_a_world_position_under_a_rotated_non_uniform_parent_solves_the_local()
         "a position edit leaves the rest alone"
     );
     assert_eq!(
-        h.state().doc.history.labels().0.len(),
+        h.state().doc().history().labels().0.len(),
         2,
         "one undo step per typed value"
     );
@@ -133,8 +133,8 @@ fn editing_a_local_value_updates_the_world_column() {
     h.get_by_label("child").click();
     let rows = spin_rows(&mut h);
     type_number(&mut h, rows[0][0], "0");
-    let world = h.state().doc.scene.world(NodeId(2)).unwrap();
-    let parent = h.state().doc.scene.world(NodeId(1)).unwrap();
+    let world = h.state().scene().world(NodeId(2)).unwrap();
+    let parent = h.state().scene().world(NodeId(1)).unwrap();
     assert!(
         (world.translation - parent.transform_point2(Vec2::new(0.0, 1.0)))
             .abs()
@@ -158,7 +158,7 @@ fn editing_a_local_value_updates_the_world_column() {
     let scale_row = &rows[2];
     type_number(&mut h, scale_row[0], "3");
     assert_eq!(
-        h.state().doc.scene.node(NodeId(2)).unwrap().local.scale,
+        h.state().scene().node(NodeId(2)).unwrap().local.scale,
         Vec2::new(3.0, 3.0)
     );
 }
@@ -184,10 +184,10 @@ fn under_a_singular_parent_the_world_fields_are_disabled_with_the_reason() {
         6,
         "the six world fields: {disabled:?}"
     );
-    let before = h.state().doc.scene.clone();
+    let before = h.state().scene().clone();
     type_number(&mut h, rows[0][2], "5");
     assert!(
-        h.state().doc.scene == before,
+        *h.state().scene() == before,
         "typing into a disabled field changes nothing"
     );
 }
@@ -224,7 +224,7 @@ fn multi_selection_edits_apply_to_all_in_one_step_and_text_pastes() {
     h.event(egui::Event::Text("33".into()));
     h.key_press(Key::Enter);
     h.run_steps(3);
-    let scene = &h.state().doc.scene;
+    let scene = &h.state().scene();
     assert_eq!(scene.node(NodeId(3)).unwrap().local.rotation, 33.0);
     assert_eq!(scene.node(NodeId(5)).unwrap().local.rotation, 33.0);
     assert_eq!(
@@ -232,7 +232,7 @@ fn multi_selection_edits_apply_to_all_in_one_step_and_text_pastes() {
         Vec2::new(-0.9, -0.3),
         "other fields keep their own values"
     );
-    assert_eq!(h.state().doc.history.labels().0, vec!["Edit 2 nodes"]);
+    assert_eq!(h.state().doc().history().labels().0, vec!["Edit 2 nodes"]);
 
     // Paste a transform as text onto the primary selection's world.
     h.get_by_label("sword").click();
@@ -253,7 +253,7 @@ fn multi_selection_edits_apply_to_all_in_one_step_and_text_pastes() {
     h.run_steps(1);
     h.get_by_label("Paste to world").click();
     h.run_steps(3);
-    let world = h.state().doc.scene.world_trs(NodeId(4)).unwrap();
+    let world = h.state().scene().world_trs(NodeId(4)).unwrap();
     assert!(
         (world.position - Vec2::new(7.0, -1.0)).abs().max_element() < 1e-4,
         "{world:?}"
@@ -278,25 +278,25 @@ fn the_name_field_renames_and_the_appearance_section_changes_the_shape() {
     h.event(egui::Event::Text("sheath".into()));
     h.key_press(Key::Enter);
     h.run_steps(3);
-    assert_eq!(h.state().doc.scene.node(NodeId(5)).unwrap().name, "sheath");
+    assert_eq!(h.state().scene().node(NodeId(5)).unwrap().name, "sheath");
 
     h.get_by_label("Appearance").click();
     h.run_steps(2);
     h.get_by_label("ellipse").click();
     h.run_steps(2);
     assert!(matches!(
-        h.state().doc.scene.node(NodeId(5)).unwrap().shape,
+        h.state().scene().node(NodeId(5)).unwrap().shape,
         graft::Shape::Ellipse { .. }
     ));
-    assert_eq!(h.state().doc.history.labels().0.len(), 2);
+    assert_eq!(h.state().doc().history().labels().0.len(), 2);
     h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
     assert!(matches!(
-        h.state().doc.scene.node(NodeId(5)).unwrap().shape,
+        h.state().scene().node(NodeId(5)).unwrap().shape,
         graft::Shape::Rect { .. }
     ));
     assert_eq!(
-        h.state().doc.scene.node(NodeId(5)).unwrap().name,
+        h.state().scene().node(NodeId(5)).unwrap().name,
         "sheath",
         "one undo takes back only the shape"
     );

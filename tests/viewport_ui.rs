@@ -116,7 +116,7 @@ fn app() -> Harness<'static, GraftApp> {
 
 fn screen_of(h: &Harness<GraftApp>, id: NodeId) -> Pos2 {
     let app = h.state();
-    let world = app.doc.scene.world(id).unwrap();
+    let world = app.scene().world(id).unwrap();
     // A point inside the shape, away from the origin marker.
     pos(app.viewport.camera.to_screen(
         view(app.viewport.last_rect),
@@ -134,9 +134,9 @@ fn clicking_a_node_selects_it_and_dragging_moves_it_by_the_world_delta() {
     h.run_steps(1);
     h.drop_at(body);
     h.run_steps(2);
-    assert_eq!(h.state().selection, vec![NodeId(1)]);
+    assert_eq!(h.state().selection(), vec![NodeId(1)]);
 
-    let start = h.state().doc.scene.world(NodeId(1)).unwrap().translation;
+    let start = h.state().scene().world(NodeId(1)).unwrap().translation;
     let zoom = h.state().viewport.camera.zoom;
     h.hover_at(body);
     h.drag_at(body);
@@ -147,21 +147,21 @@ fn clicking_a_node_selects_it_and_dragging_moves_it_by_the_world_delta() {
     }
     h.drop_at(body + egui::vec2(100.0, -40.0));
     h.run_steps(3);
-    let moved = h.state().doc.scene.world(NodeId(1)).unwrap().translation;
+    let moved = h.state().scene().world(NodeId(1)).unwrap().translation;
     let expected = start + Vec2::new(100.0, 40.0) / zoom as f32;
     assert!(
         (moved - expected).abs().max_element() < 1e-3,
         "{moved} vs {expected}"
     );
     assert_eq!(
-        h.state().doc.history.labels().0,
+        h.state().doc().history().labels().0,
         vec!["Move body"],
         "one undo step for the whole drag"
     );
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
     assert_eq!(
-        h.state().doc.scene.world(NodeId(1)).unwrap().translation,
+        h.state().scene().world(NodeId(1)).unwrap().translation,
         start
     );
 
@@ -172,7 +172,7 @@ fn clicking_a_node_selects_it_and_dragging_moves_it_by_the_world_delta() {
     h.run_steps(1);
     h.drop_at(empty);
     h.run_steps(2);
-    assert!(h.state().selection.is_empty());
+    assert!(h.state().selection().is_empty());
 }
 
 #[test]
@@ -190,14 +190,14 @@ fn dragging_on_empty_space_box_selects_the_origins_inside() {
     }
     h.drop_at(to);
     h.run_steps(2);
-    let mut selected = h.state().selection.clone();
+    let mut selected = h.state().selection().to_vec();
     selected.sort();
     assert_eq!(
         selected,
         vec![NodeId(1), NodeId(5)],
         "body and scabbard, not the arm above"
     );
-    assert!(!h.state().doc.is_modified(), "selecting changes nothing");
+    assert!(!h.state().doc().is_modified(), "selecting changes nothing");
 }
 
 mod handle_math {
@@ -321,7 +321,6 @@ mod handle_math {
             start_local: fixed,
             axes: graft::editor::handles::handle_axes(&world, orientation),
             orientation,
-            gesture: 1,
         };
         let Some(Op::SetWorld {
             world: stretched, ..
@@ -387,11 +386,11 @@ fn dragging_the_rotate_ring_turns_the_selection_in_one_undo_step() {
     h.key_press(Key::E);
     h.run_steps(2);
     assert_eq!(
-        h.state().viewport.tool,
+        h.state().editor().tool(),
         graft::editor::handles::Tool::Rotate
     );
     let origin = {
-        let world = h.state().doc.scene.world(NodeId(1)).unwrap();
+        let world = h.state().scene().world(NodeId(1)).unwrap();
         on_screen(&h, world.translation)
     };
     let r = graft::editor::handles::HANDLE_PX;
@@ -407,16 +406,16 @@ fn dragging_the_rotate_ring_turns_the_selection_in_one_undo_step() {
     }
     h.drop_at(origin + egui::vec2(0.0, -r));
     h.run_steps(3);
-    let rotation = h.state().doc.scene.node(NodeId(1)).unwrap().local.rotation;
+    let rotation = h.state().scene().node(NodeId(1)).unwrap().local.rotation;
     assert!(
         (rotation - 90.0).abs() < 0.5,
         "a quarter turn counter-clockwise: {rotation}"
     );
-    assert_eq!(h.state().doc.history.labels().0, vec!["Rotate body"]);
+    assert_eq!(h.state().doc().history().labels().0, vec!["Rotate body"]);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
     assert_eq!(
-        h.state().doc.scene.node(NodeId(1)).unwrap().local.rotation,
+        h.state().scene().node(NodeId(1)).unwrap().local.rotation,
         0.0
     );
 }

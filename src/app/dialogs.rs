@@ -1,43 +1,10 @@
-//! File dialogs behind a small trait: native ones (rfd) on a worker thread so a stuck desktop
-//! portal never freezes the window, and a scripted fake for tests.
+//! Native file dialogs (rfd) on a worker thread, so a stuck desktop portal never freezes the
+//! window. The trait, the dialog kinds and the scripted fake are egui-free, in
+//! `crate::editor::dialogs`.
 
-use std::collections::VecDeque;
-use std::path::PathBuf;
+pub use crate::editor::dialogs::{DialogKind, DialogOutcome, FakeDialogs, FileDialogs};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
-
-/// Which dialog to show.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DialogKind {
-    /// Pick a scene to open.
-    Open,
-    /// Pick where to save, suggesting a file name.
-    Save {
-        /// The suggested file name.
-        suggested: String,
-    },
-}
-
-/// How a dialog ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DialogOutcome {
-    /// A file was picked.
-    Picked(PathBuf),
-    /// The person closed the dialog.
-    Cancelled,
-    /// No dialog could be shown (no desktop portal, no display): offer a path field instead.
-    Unavailable,
-}
-
-/// Something that can ask the person for a file, without blocking the UI.
-pub trait FileDialogs {
-    /// Start showing a dialog (at most one at a time).
-    fn request(&mut self, kind: DialogKind);
-    /// The outcome, once the dialog has ended.
-    fn poll(&mut self) -> Option<DialogOutcome>;
-    /// True while a dialog is open.
-    fn is_open(&self) -> bool;
-}
 
 /// Native dialogs through rfd, each run on its own thread.
 #[derive(Default)]
@@ -95,60 +62,5 @@ impl FileDialogs for NativeDialogs {
 
     fn is_open(&self) -> bool {
         self.pending.is_some()
-    }
-}
-
-/// Scripted dialogs for tests: each request takes the next outcome from the queue
-/// (`Unavailable` once it is empty) and records what was asked. Clones share one script, so a
-/// test keeps a clone to add outcomes and read requests while the app owns the other.
-#[derive(Clone, Default)]
-pub struct FakeDialogs {
-    script: std::rc::Rc<std::cell::RefCell<FakeScript>>,
-}
-
-#[derive(Default)]
-struct FakeScript {
-    outcomes: VecDeque<DialogOutcome>,
-    requests: Vec<DialogKind>,
-    ready: Option<DialogOutcome>,
-}
-
-impl FakeDialogs {
-    /// A fake that answers with these outcomes, in order.
-    pub fn new(outcomes: impl IntoIterator<Item = DialogOutcome>) -> Self {
-        let fake = Self::default();
-        fake.script.borrow_mut().outcomes = outcomes.into_iter().collect();
-        fake
-    }
-
-    /// Queue the answer to a later request.
-    pub fn push(&self, outcome: DialogOutcome) {
-        self.script.borrow_mut().outcomes.push_back(outcome);
-    }
-
-    /// Every request made so far.
-    pub fn requests(&self) -> Vec<DialogKind> {
-        self.script.borrow().requests.clone()
-    }
-}
-
-impl FileDialogs for FakeDialogs {
-    fn request(&mut self, kind: DialogKind) {
-        let mut script = self.script.borrow_mut();
-        script.requests.push(kind);
-        script.ready = Some(
-            script
-                .outcomes
-                .pop_front()
-                .unwrap_or(DialogOutcome::Unavailable),
-        );
-    }
-
-    fn poll(&mut self) -> Option<DialogOutcome> {
-        self.script.borrow_mut().ready.take()
-    }
-
-    fn is_open(&self) -> bool {
-        self.script.borrow().ready.is_some()
     }
 }

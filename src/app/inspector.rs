@@ -1,8 +1,9 @@
 //! The inspector: the selected node's local and world transform side by side (both editable),
 //! its matrices, and the shear metrics. Reads `&Scene`, returns intents.
 
-use super::Intent;
+use crate::editor::command::Command;
 use crate::editor::numbers::{format_f32, format_fixed};
+use crate::editor::session::Editor;
 use crate::file;
 use crate::math::{Trs, rows, shear_metrics, try_inverse};
 use crate::scene::diagnose::ShearCause;
@@ -23,18 +24,6 @@ pub struct InspectorState {
     name_buffer: String,
     name_for: Option<NodeId>,
     name_focused: bool,
-}
-
-/// Which column a value belongs to.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Space {
-    Local,
-    World,
-    Look,
-}
-
-fn gesture_key(id: NodeId, space: Space) -> u64 {
-    (id.0 as u64) << 2 | (space as u64)
 }
 
 /// Tracks edits to one column across widgets.
@@ -197,13 +186,10 @@ fn matrix_grid(ui: &mut egui::Ui, salt: &str, m: &Affine2) {
 }
 
 /// Draw the inspector for the primary selection.
-pub fn ui(
-    ui: &mut egui::Ui,
-    scene: &Scene,
-    selection: &[NodeId],
-    state: &mut InspectorState,
-) -> Vec<Intent> {
+pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut InspectorState) -> Vec<Command> {
     let mut out = Vec::new();
+    let scene = editor.doc().scene();
+    let selection = editor.selection();
     ui.heading("Inspector");
     let Some(&id) = selection.last() else {
         ui.label("Select a node to see its local and world transform.");
@@ -271,7 +257,7 @@ pub fn ui(
                 })
                 .collect();
             let label = if many { format!("Edit {} nodes", targets.len()) } else { format!("Edit {name}") };
-            out.push(Intent::Perform { label, ops, gesture: Some(gesture_key(id, Space::Local)) });
+            out.push(Command::Perform { label, ops, continuous: true });
         }
         if wt.changed {
             let mask = changed_components(&world, &w);
@@ -289,10 +275,10 @@ pub fn ui(
                 })
                 .collect();
             let label = if many { format!("Move {} nodes in world space", targets.len()) } else { format!("Move {name} in world space") };
-            out.push(Intent::Perform { label, ops, gesture: Some(gesture_key(id, Space::World)) });
+            out.push(Command::Perform { label, ops, continuous: true });
         }
         if lt.ended || wt.ended {
-            out.push(Intent::EndGesture);
+            out.push(Command::EndGesture);
         }
         ui.checkbox(&mut state.lock_scale, "🔒 Keep scale uniform");
         copy_paste(ui, scene, id, &data.local, &world, state, &mut out);
@@ -339,7 +325,7 @@ fn name_field(
     id: NodeId,
     name: &str,
     state: &mut InspectorState,
-    out: &mut Vec<Intent>,
+    out: &mut Vec<Command>,
 ) {
     if state.name_for != Some(id) || !state.name_focused {
         state.name_buffer = name.to_string();
@@ -353,13 +339,13 @@ fn name_field(
             && !ui.input(|i| i.key_pressed(egui::Key::Escape))
         {
             let new_name = state.name_buffer.clone();
-            out.push(Intent::Perform {
+            out.push(Command::Perform {
                 label: format!("Rename {name} to {new_name}"),
                 ops: vec![Op::Rename {
                     node: id,
                     name: new_name,
                 }],
-                gesture: None,
+                continuous: false,
             });
         }
         ui.weak(format!("id {id}"));
@@ -367,7 +353,7 @@ fn name_field(
 }
 
 /// Shape, size and colour; each change is an undoable step (one per drag).
-fn appearance(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Intent>) {
+fn appearance(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Command>) {
     let Ok(data) = scene.node(id) else { return };
     egui::CollapsingHeader::new("Appearance")
         .default_open(false)
@@ -441,18 +427,18 @@ fn appearance(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Intent
             });
             if changed {
                 let color = color.to_srgba_unmultiplied();
-                out.push(Intent::Perform {
+                out.push(Command::Perform {
                     label: format!("Change the look of {}", data.name),
                     ops: vec![Op::SetAppearance {
                         node: id,
                         shape,
                         color,
                     }],
-                    gesture: Some(gesture_key(id, Space::Look)),
+                    continuous: true,
                 });
             }
             if ended {
-                out.push(Intent::EndGesture);
+                out.push(Command::EndGesture);
             }
         });
 }
@@ -465,7 +451,7 @@ fn copy_paste(
     local: &Trs,
     world: &Trs,
     state: &mut InspectorState,
-    out: &mut Vec<Intent>,
+    out: &mut Vec<Command>,
 ) {
     ui.horizontal(|ui| {
         if ui
@@ -499,13 +485,13 @@ fn copy_paste(
                         } else {
                             Op::SetLocal { node: id, local: t }
                         };
-                        out.push(Intent::Perform {
+                        out.push(Command::Perform {
                             label: format!("Paste transform onto {name}"),
                             ops: vec![op],
-                            gesture: None,
+                            continuous: false,
                         });
                     }
-                    Err(message) => out.push(Intent::Refused(message)),
+                    Err(message) => out.push(Command::Refused(message)),
                 }
             }
         }
@@ -518,7 +504,7 @@ fn shear_diagnosis(
     scene: &Scene,
     id: NodeId,
     axis_angle: f32,
-    out: &mut Vec<Intent>,
+    out: &mut Vec<Command>,
 ) {
     let warn = ui.visuals().warn_fg_color;
     match scene.shear_cause(id) {
@@ -542,7 +528,7 @@ fn shear_diagnosis(
             };
             ui.colored_label(warn, format!("⚠ Sheared: the world axes meet at {axis_angle:.2}° instead of 90°. Cause: {why}."));
             if ui.button(format!("Select cause ({name})")).clicked() {
-                out.push(Intent::Select(vec![cause]));
+                out.push(Command::Select(vec![cause]));
             }
         }
     }
@@ -554,7 +540,7 @@ fn matrix_chain(
     scene: &Scene,
     id: NodeId,
     hovered_factor: &mut Option<NodeId>,
-    out: &mut Vec<Intent>,
+    out: &mut Vec<Command>,
 ) {
     let mut hovered = None;
     let Ok(chain) = scene.matrix_chain(id) else {
@@ -576,7 +562,7 @@ fn matrix_chain(
                     hovered = Some(factor.node);
                 }
                 if link.clicked() && factor.node != id {
-                    out.push(Intent::Select(vec![factor.node]));
+                    out.push(Command::Select(vec![factor.node]));
                 }
                 ui.horizontal(|ui| {
                     matrix_grid(ui, &format!("chain-local-{k}"), &factor.local);

@@ -1,148 +1,44 @@
 //! The egui application. Everything egui / eframe / rfd lives in this module and only here.
 //!
-//! Panels read `&Scene` and return [`Intent`]s; [`GraftApp::apply`] (in `actions.rs`) is the one
-//! place that changes the document, records undo and does file I/O.
+//! Each panel reads the [`Editor`] and returns [`Command`]s; [`GraftApp::run`] hands them to
+//! [`Editor::apply`] (the one place anything changes) and carries out the UI-side effects
+//! (a rename field, the camera, a native dialog, the window). Menus, shortcuts, Help and the
+//! palette are generated from the command table in `crate::editor::table`.
 
-mod actions;
 pub mod dialogs;
 pub mod hierarchy;
 pub mod inspector;
+mod menus;
 pub mod viewport;
 mod windows;
 
 use crate::document::Document;
+use crate::editor::command::{Command, Effect};
 use crate::editor::numbers::{format_number, format_significant};
-use crate::scene::edit::Op;
-use crate::scene::{DetachedSubtree, NodeId};
+use crate::editor::session::Editor;
+use crate::scene::{NodeId, Scene};
 use dialogs::FileDialogs;
-use egui::{Key, KeyboardShortcut, Modifiers};
 use std::path::PathBuf;
 
-/// What a panel, menu or shortcut asks the application to do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Intent {
-    /// Replace the selection.
-    Select(Vec<NodeId>),
-    /// Add a node to the selection, or take it out.
-    ToggleSelect(NodeId),
-    /// Change the scene as one undo step (merged with the previous one of the same gesture).
-    Perform {
-        /// The undo label, e.g. "Move arm".
-        label: String,
-        /// What to do.
-        ops: Vec<Op>,
-        /// Continuous gestures (drags, slider moves) share a key and become one step.
-        gesture: Option<u64>,
-    },
-    /// The current drag or slider gesture ended.
-    EndGesture,
-    /// Undo one step.
-    Undo,
-    /// Redo one step.
-    Redo,
-    /// Undo or redo until this many steps are applied.
-    JumpHistory(usize),
-    /// File ▸ New.
-    New,
-    /// File ▸ Open… (dialog).
-    Open,
-    /// Open this file.
-    OpenPath(PathBuf),
-    /// File ▸ Save.
-    Save,
-    /// File ▸ Save As….
-    SaveAs,
-    /// File ▸ Revert.
-    Revert,
-    /// File ▸ Quit.
-    Quit,
-    /// Copy the selected subtrees.
-    Copy,
-    /// Paste the copied subtrees under the selection.
-    Paste,
-    /// Duplicate the selection.
-    Duplicate,
-    /// Delete the selection.
-    Delete,
-    /// Start renaming the selected node in the hierarchy.
-    StartRename,
-    /// Frame the selection in the viewport.
-    FrameSelection,
-    /// Frame the whole scene.
-    FrameAll,
-    /// Something the person tried was refused: say why (nothing changed).
-    Refused(String),
-}
-
-/// A line for the status bar (and the error window when it is an error).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Message {
-    /// What happened.
-    pub text: String,
-    /// True for failures.
-    pub is_error: bool,
-}
-
-/// File actions that may first need the unsaved-changes prompt.
-#[derive(Clone, Debug, PartialEq)]
-pub enum FileAction {
-    /// Start a new, empty scene.
-    New,
-    /// Show the Open dialog.
-    Open,
-    /// Open this file.
-    OpenPath(PathBuf),
-    /// Reload the file from disk.
-    Revert,
-    /// Close the window.
-    Quit,
-}
-
-/// What the dialog (or the path field that replaces it) is for.
-#[derive(Clone, Debug, PartialEq)]
-enum DialogPurpose {
-    Open,
-    SaveAs { then: Option<FileAction> },
-}
-
-/// The graft editor.
+/// The graft editor window: the session plus what only the UI keeps (panel state, the camera,
+/// the native dialogs).
 pub struct GraftApp {
-    /// The open scene, its history and file.
-    pub doc: Document,
-    /// Selected nodes; the last one is the primary selection.
-    pub selection: Vec<NodeId>,
-    /// Status-bar messages, newest last.
-    pub messages: Vec<Message>,
-    /// Recently opened files, newest first (kept across runs).
-    pub recent: Vec<PathBuf>,
-    /// An action waiting for Save / Discard / Cancel.
-    pub pending_guard: Option<FileAction>,
-    /// Copied subtrees (Ctrl+C).
-    pub clipboard: Vec<DetachedSubtree>,
+    editor: Editor,
+    dialogs: Box<dyn FileDialogs>,
+    hierarchy: hierarchy::HierarchyState,
+    inspector: inspector::InspectorState,
+    /// The viewport's camera and interaction state.
+    pub viewport: viewport::ViewportState,
+    windows: windows::WindowsState,
     /// How many world matrices the last frame recomputed.
     pub last_recomputed: usize,
     /// How many the most recent update that did any work recomputed (what the last edit cost).
     pub last_edit_recomputed: usize,
-    dialogs: Box<dyn FileDialogs>,
-    dialog_purpose: Option<DialogPurpose>,
-    /// A typed path, shown when no native dialog can be.
-    path_prompt: Option<(DialogPurpose, String)>,
-    error_window: Option<String>,
-    allow_close: bool,
-    /// Set when the window should close (Quit, or a confirmed close).
-    pub quit_requested: bool,
     shown_title: String,
-    show_history: bool,
-    show_shortcuts: bool,
-    show_about: bool,
-    hierarchy: hierarchy::HierarchyState,
-    inspector: inspector::InspectorState,
-    /// The viewport's camera and view settings.
-    pub viewport: viewport::ViewportState,
+    viewport_commands: Vec<egui::ViewportCommand>,
 }
 
 const RECENT_KEY: &str = "graft.recent";
-const MAX_RECENT: usize = 10;
 
 impl GraftApp {
     /// The editor on `file` (or the built-in sword scene), with these file dialogs.
@@ -156,9 +52,9 @@ impl GraftApp {
             .and_then(|s| eframe::get_value::<Vec<PathBuf>>(s, RECENT_KEY))
             .unwrap_or_default();
         let mut app = Self::with_document(Document::sample(), dialogs);
-        app.recent = recent;
+        app.editor.set_recent(recent);
         if let Some(path) = file {
-            app.open_path(path);
+            app.run(Command::OpenPath(path));
         }
         app
     }
@@ -166,204 +62,157 @@ impl GraftApp {
     /// The editor on a document, without eframe (tests and benches).
     pub fn with_document(doc: Document, dialogs: Box<dyn FileDialogs>) -> Self {
         Self {
-            doc,
-            selection: Vec::new(),
-            messages: Vec::new(),
-            recent: Vec::new(),
-            pending_guard: None,
-            clipboard: Vec::new(),
-            last_recomputed: 0,
-            last_edit_recomputed: 0,
+            editor: Editor::new(doc),
             dialogs,
-            dialog_purpose: None,
-            path_prompt: None,
-            error_window: None,
-            allow_close: false,
-            quit_requested: false,
-            shown_title: String::new(),
-            show_history: false,
-            show_shortcuts: false,
-            show_about: false,
             hierarchy: Default::default(),
             inspector: Default::default(),
             viewport: Default::default(),
+            windows: Default::default(),
+            last_recomputed: 0,
+            last_edit_recomputed: 0,
+            shown_title: String::new(),
+            viewport_commands: Vec::new(),
         }
     }
 
-    /// The newest status message.
-    pub fn last_message(&self) -> Option<&Message> {
-        self.messages.last()
+    /// The editing session (read-only: change it with [`GraftApp::run`]).
+    pub fn editor(&self) -> &Editor {
+        &self.editor
     }
 
-    /// The primary selection, if it still exists.
-    pub fn primary(&self) -> Option<NodeId> {
-        self.selection
-            .last()
-            .copied()
-            .filter(|id| self.doc.scene.contains(*id))
+    /// The open document.
+    pub fn doc(&self) -> &Document {
+        self.editor.doc()
     }
 
-    fn info(&mut self, text: impl Into<String>) {
-        self.messages.push(Message {
-            text: text.into(),
-            is_error: false,
-        });
+    /// The open scene.
+    pub fn scene(&self) -> &Scene {
+        self.editor.doc().scene()
     }
 
-    fn error(&mut self, text: impl Into<String>) {
-        let text = text.into();
-        self.error_window = Some(text.clone());
-        self.messages.push(Message {
-            text,
-            is_error: true,
-        });
+    /// Selected nodes; the last one is the primary selection.
+    pub fn selection(&self) -> &[NodeId] {
+        self.editor.selection()
+    }
+
+    /// Apply a command and carry out what it asks of the UI. A refusal is already shown to the
+    /// person (status bar and error window); nothing else happens.
+    pub fn run(&mut self, command: Command) {
+        let Ok(outcome) = self.editor.apply(command) else {
+            return;
+        };
+        for effect in outcome.effects {
+            match effect {
+                Effect::StartRename(id) => {
+                    self.hierarchy.start_rename(id, self.editor.doc().scene())
+                }
+                Effect::Frame(ids) => self.viewport.frame(&ids),
+                Effect::FrameAllNextFrame => self.viewport.frame_on_next_frame(),
+                Effect::ShowDialog(kind) => self.dialogs.request(kind),
+                Effect::CancelClose => self
+                    .viewport_commands
+                    .push(egui::ViewportCommand::CancelClose),
+                Effect::CloseWindow => self.viewport_commands.push(egui::ViewportCommand::Close),
+                Effect::SceneReplaced => {
+                    self.hierarchy = Default::default();
+                    self.viewport.forget_textures();
+                }
+            }
+        }
+    }
+
+    fn run_all(&mut self, commands: Vec<Command>) {
+        for command in commands {
+            self.run(command);
+        }
     }
 
     /// The whole frame: menus, panels, windows, shortcuts (eframe calls it; benches call it headless).
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
-        self.last_recomputed = self.doc.scene.update_world();
+        self.last_recomputed = self.editor.update_world();
         if self.last_recomputed > 0 {
             self.last_edit_recomputed = self.last_recomputed;
         }
-        self.selection.retain(|id| self.doc.scene.contains(*id));
-        let mut intents = self.shortcuts(&ctx);
-        self.handle_close_request(&ctx);
-        self.handle_dropped_files(&ctx);
+        let mut commands = menus::shortcuts(&ctx, &self.editor);
+        commands.extend(self.window_input(&ctx));
         egui::Panel::top("menu").show(ui, |ui| {
-            egui::MenuBar::new().ui(ui, |ui| intents.extend(self.menus(ui)));
+            egui::MenuBar::new().ui(ui, |ui| commands.extend(menus::menus(ui, &self.editor)));
         });
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
-        egui::Panel::left("hierarchy")
-            .resizable(true)
-            .default_size(260.0)
-            .show(ui, |ui| {
-                intents.extend(hierarchy::ui(
-                    ui,
-                    &self.doc.scene,
-                    &self.selection,
-                    &mut self.hierarchy,
-                ));
-            });
-        egui::Panel::right("inspector")
-            .resizable(true)
-            .default_size(340.0)
-            .show(ui, |ui| {
-                intents.extend(inspector::ui(
-                    ui,
-                    &self.doc.scene,
-                    &self.selection,
-                    &mut self.inspector,
-                ));
-            });
-        egui::CentralPanel::default().show(ui, |ui| {
-            intents.extend(viewport::ui(
-                ui,
-                &self.doc,
-                &self.selection,
-                &mut self.viewport,
-                self.hierarchy.preview.as_ref(),
-                self.inspector.hovered_factor,
-            ));
-        });
-        intents.extend(self.windows(&ctx));
-        for intent in intents {
-            self.apply(intent);
+        commands.extend(self.panels(ui));
+        self.run_all(commands);
+        // Windows after the commands: a window opened this frame shows on this frame.
+        let commands = windows::show(&ctx, &self.editor, &mut self.windows);
+        self.run_all(commands);
+        if let Some(outcome) = self.dialogs.poll() {
+            self.run(Command::DialogClosed(outcome));
         }
-        self.poll_dialogs();
-        let title = self.doc.title();
+        for command in self.viewport_commands.drain(..) {
+            ctx.send_viewport_cmd(command);
+        }
+        let title = self.editor.doc().title();
         if title != self.shown_title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.shown_title = title;
         }
     }
 
-    fn menus(&mut self, ui: &mut egui::Ui) -> Vec<Intent> {
-        let mut out = Vec::new();
-        let item = |ui: &mut egui::Ui,
-                    text: &str,
-                    shortcut: &str,
-                    intent: Intent,
-                    out: &mut Vec<Intent>| {
-            if ui
-                .add(egui::Button::new(text).shortcut_text(shortcut))
-                .clicked()
-            {
-                out.push(intent);
-            }
-        };
-        ui.menu_button("File", |ui| {
-            item(ui, "New", "Ctrl+N", Intent::New, &mut out);
-            item(ui, "Open…", "Ctrl+O", Intent::Open, &mut out);
-            ui.menu_button("Open Recent", |ui| {
-                if self.recent.is_empty() {
-                    ui.label("(none yet)");
-                }
-                for path in &self.recent {
-                    item(
-                        ui,
-                        &path.display().to_string(),
-                        "",
-                        Intent::OpenPath(path.clone()),
-                        &mut out,
-                    );
-                }
+    /// The hierarchy (left), inspector (right) and viewport (centre). The side panels keep
+    /// their width whatever is selected: the content wraps instead of widening them.
+    fn panels(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        let mut commands = Vec::new();
+        egui::Panel::left("hierarchy")
+            .resizable(true)
+            .default_size(260.0)
+            .size_range(180.0..=600.0)
+            .show(ui, |ui| {
+                commands.extend(hierarchy::ui(ui, &self.editor, &mut self.hierarchy));
             });
-            ui.separator();
-            item(ui, "Save", "Ctrl+S", Intent::Save, &mut out);
-            item(ui, "Save As…", "Ctrl+Shift+S", Intent::SaveAs, &mut out);
-            item(ui, "Revert", "", Intent::Revert, &mut out);
-            ui.separator();
-            item(ui, "Quit", "Ctrl+Q", Intent::Quit, &mut out);
+        egui::Panel::right("inspector")
+            .resizable(true)
+            .default_size(360.0)
+            .size_range(300.0..=800.0)
+            .show(ui, |ui| {
+                commands.extend(inspector::ui(ui, &self.editor, &mut self.inspector));
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            commands.extend(viewport::ui(
+                ui,
+                &self.editor,
+                &mut self.viewport,
+                self.hierarchy.preview.as_ref(),
+                self.inspector.hovered_factor,
+            ));
         });
-        ui.menu_button("Edit", |ui| {
-            let undo = self
-                .doc
-                .history
-                .undo_label()
-                .map_or("Undo".into(), |l| format!("Undo {l}"));
-            let redo = self
-                .doc
-                .history
-                .redo_label()
-                .map_or("Redo".into(), |l| format!("Redo {l}"));
-            item(ui, &undo, "Ctrl+Z", Intent::Undo, &mut out);
-            item(ui, &redo, "Ctrl+Shift+Z", Intent::Redo, &mut out);
-            ui.separator();
-            item(ui, "Copy", "Ctrl+C", Intent::Copy, &mut out);
-            item(ui, "Paste as child", "Ctrl+V", Intent::Paste, &mut out);
-            item(ui, "Duplicate", "Ctrl+D", Intent::Duplicate, &mut out);
-            item(ui, "Rename", "F2", Intent::StartRename, &mut out);
-            item(ui, "Delete", "Del", Intent::Delete, &mut out);
-            ui.separator();
-            if ui.button("History…").clicked() {
-                self.show_history = true;
-            }
+        commands
+    }
+
+    /// The window's close button and files dropped on the window.
+    fn window_input(&mut self, ctx: &egui::Context) -> Vec<Command> {
+        let mut commands = Vec::new();
+        if ctx.input(|i| i.viewport().close_requested()) {
+            commands.push(Command::CloseRequested);
+        }
+        let dropped: Option<PathBuf> = ctx.input(|i| {
+            i.raw
+                .dropped_files
+                .iter()
+                .map(|f| f.path().to_path_buf())
+                .find(|p| !p.as_os_str().is_empty())
         });
-        ui.menu_button("View", |ui| {
-            item(ui, "Frame selection", "F", Intent::FrameSelection, &mut out);
-            item(ui, "Frame all", "Home", Intent::FrameAll, &mut out);
-            ui.separator();
-            viewport::view_menu(ui, &mut self.viewport);
-        });
-        ui.menu_button("Help", |ui| {
-            if ui.button("Keyboard shortcuts").clicked() {
-                self.show_shortcuts = true;
-            }
-            if ui.button("About graft").clicked() {
-                self.show_about = true;
-            }
-        });
-        out
+        commands.extend(dropped.map(Command::OpenPath));
+        commands
     }
 
     fn status_bar(&mut self, ui: &mut egui::Ui) {
         ui.horizontal(|ui| {
-            let name = self.doc.path.as_deref().map_or_else(|| "untitled".into(), |p| p.display().to_string());
-            let star = if self.doc.is_modified() { " *" } else { "" };
+            let doc = self.editor.doc();
+            let name = doc.path().map_or_else(|| "untitled".into(), |p| p.display().to_string());
+            let star = if doc.is_modified() { " *" } else { "" };
             ui.label(format!("{name}{star}"));
             ui.separator();
-            ui.label(format!("{} nodes", self.doc.scene.len()));
+            ui.label(format!("{} nodes", doc.scene().len()));
             ui.separator();
             ui.label(format!(
                 "{} world matrices recomputed last frame (last change: {})",
@@ -377,7 +226,7 @@ impl GraftApp {
             });
             ui.label(format!("{pointer}zoom {} px/unit", format_significant(camera.zoom, 3)))
                 .on_hover_text("The world point under the pointer, and how many pixels one world unit spans.");
-            if let Some(m) = self.messages.last() {
+            if let Some(m) = self.editor.last_message() {
                 ui.separator();
                 let color = if m.is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
                 ui.colored_label(color, &m.text);
@@ -385,79 +234,9 @@ impl GraftApp {
         });
     }
 
-    /// Keyboard shortcuts (Unity/Godot habits). Text fields keep their keys.
-    fn shortcuts(&mut self, ctx: &egui::Context) -> Vec<Intent> {
-        let typing = ctx.text_edit_focused();
-        let mut out = Vec::new();
-        ctx.input_mut(|i| {
-            let cmd = Modifiers::COMMAND;
-            let cmd_shift = Modifiers::COMMAND | Modifiers::SHIFT;
-            let mut press = |m: Modifiers, k: Key, intent: Intent, out: &mut Vec<Intent>| {
-                if i.consume_shortcut(&KeyboardShortcut::new(m, k)) {
-                    out.push(intent);
-                }
-            };
-            press(cmd_shift, Key::S, Intent::SaveAs, &mut out);
-            press(cmd, Key::S, Intent::Save, &mut out);
-            press(cmd, Key::N, Intent::New, &mut out);
-            press(cmd, Key::O, Intent::Open, &mut out);
-            press(cmd, Key::Q, Intent::Quit, &mut out);
-            if typing {
-                return;
-            }
-            press(cmd_shift, Key::Z, Intent::Redo, &mut out);
-            press(cmd, Key::Z, Intent::Undo, &mut out);
-            press(cmd, Key::Y, Intent::Redo, &mut out);
-            press(cmd, Key::C, Intent::Copy, &mut out);
-            press(cmd, Key::V, Intent::Paste, &mut out);
-            press(cmd, Key::D, Intent::Duplicate, &mut out);
-            press(Modifiers::NONE, Key::Delete, Intent::Delete, &mut out);
-            press(Modifiers::NONE, Key::F2, Intent::StartRename, &mut out);
-            press(Modifiers::NONE, Key::F, Intent::FrameSelection, &mut out);
-            press(Modifiers::NONE, Key::Home, Intent::FrameAll, &mut out);
-        });
-        // Copy and paste arrive as events, not key presses, on most platforms.
-        if !typing {
-            ctx.input(|i| {
-                for event in &i.events {
-                    match event {
-                        egui::Event::Copy => out.push(Intent::Copy),
-                        egui::Event::Paste(_) => out.push(Intent::Paste),
-                        _ => {}
-                    }
-                }
-            });
-        }
-        out
-    }
-
-    fn handle_close_request(&mut self, ctx: &egui::Context) {
-        if ctx.input(|i| i.viewport().close_requested())
-            && !self.allow_close
-            && self.doc.is_modified()
-        {
-            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.pending_guard = Some(FileAction::Quit);
-        }
-    }
-
-    fn handle_dropped_files(&mut self, ctx: &egui::Context) {
-        let dropped: Vec<PathBuf> = ctx.input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_path_buf())
-                .filter(|p| !p.as_os_str().is_empty())
-                .collect()
-        });
-        if let Some(path) = dropped.into_iter().next() {
-            self.request(FileAction::OpenPath(path));
-        }
-    }
-
     /// True when the window may close (nothing unsaved, or the person said so).
     pub fn may_close(&self) -> bool {
-        self.allow_close || !self.doc.is_modified()
+        self.editor.may_close()
     }
 }
 
@@ -467,8 +246,27 @@ impl eframe::App for GraftApp {
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
-        eframe::set_value(storage, RECENT_KEY, &self.recent);
+        eframe::set_value(storage, RECENT_KEY, &self.editor.recent().to_vec());
     }
+}
+
+/// The built-in scene's sprites, compiled into the binary so it shows them wherever it runs,
+/// by the path the scene names.
+const EMBEDDED_SPRITES: [(&str, &[u8]); 1] = [(
+    "../assets/sword.png",
+    include_bytes!("../../assets/sword.png"),
+)];
+
+/// The bytes of a sprite embedded for the built-in scene: only while the document has no file
+/// (a saved or opened scene reads images next to itself).
+pub(crate) fn embedded_sprite(doc: &Document, path: &str) -> Option<&'static [u8]> {
+    if doc.path().is_some() {
+        return None;
+    }
+    EMBEDDED_SPRITES
+        .iter()
+        .find(|(name, _)| *name == path)
+        .map(|(_, bytes)| *bytes)
 }
 
 /// Open the editor window. Tries wgpu first, then glow, before giving up with a message.

@@ -1,181 +1,295 @@
 //! Floating windows: the unsaved-changes prompt, the typed-path fallback, errors, history,
-//! keyboard shortcuts and About.
+//! keyboard shortcuts (generated from the command table), About and the command palette. Each
+//! reads the editor and answers with commands.
 
-use super::{DialogPurpose, FileAction, GraftApp, Intent};
 use crate::document::SAMPLE_SCENES;
+use crate::editor::command::{Command, GuardAnswer, Window};
+use crate::editor::dialogs::DialogOutcome;
+use crate::editor::session::{DialogPurpose, Editor, FileAction};
+use crate::editor::table::{GESTURES, Shortcut, command_for, command_table, palette_matches};
 use std::path::PathBuf;
 
-/// Every shortcut, for Help ▸ Keyboard shortcuts.
-pub const SHORTCUTS: [(&str, &str); 17] = [
-    ("Ctrl+N", "New scene"),
-    ("Ctrl+O", "Open…"),
-    ("Ctrl+S", "Save"),
-    ("Ctrl+Shift+S", "Save As…"),
-    ("Ctrl+Q", "Quit"),
-    ("Ctrl+Z", "Undo"),
-    ("Ctrl+Shift+Z / Ctrl+Y", "Redo"),
-    ("Ctrl+C", "Copy selected nodes"),
-    ("Ctrl+V", "Paste as child of the selection"),
-    ("Ctrl+D", "Duplicate"),
-    ("Del", "Delete"),
-    ("F2 / double-click", "Rename"),
-    ("F", "Frame selection"),
-    ("Home", "Frame all"),
-    ("Mouse wheel", "Zoom around the pointer"),
-    ("Middle-drag / Space+drag", "Pan the viewport"),
-    (
-        "Shift while dropping",
-        "Invert “Keep world transform” for that drop",
-    ),
-];
+/// What the windows remember between frames: text being typed.
+#[derive(Default)]
+pub struct WindowsState {
+    path_text: Option<String>,
+    palette_query: String,
+    palette_choice: usize,
+    palette_focus: bool,
+}
 
-impl GraftApp {
-    pub(super) fn windows(&mut self, ctx: &egui::Context) -> Vec<Intent> {
-        let mut out = Vec::new();
-        if self.quit_requested {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+/// Draw every open window; returns the commands they answered with.
+pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> Vec<Command> {
+    let mut out = Vec::new();
+    guard_window(ctx, editor, &mut out);
+    path_prompt_window(ctx, editor, state, &mut out);
+    error_window(ctx, editor, &mut out);
+    if editor.is_open(Window::History) {
+        history_window(ctx, editor, &mut out);
+    }
+    if editor.is_open(Window::Shortcuts) {
+        shortcuts_window(ctx, &mut out);
+    }
+    if editor.is_open(Window::About) {
+        about_window(ctx, &mut out);
+    }
+    if editor.is_open(Window::Palette) {
+        palette_window(ctx, editor, state, &mut out);
+    } else {
+        state.palette_query.clear();
+        state.palette_choice = 0;
+        state.palette_focus = true;
+    }
+    out
+}
+
+/// A window with a close button; answers `Close(window)` when it was closed.
+fn closable(
+    ctx: &egui::Context,
+    title: &str,
+    which: Window,
+    body: impl FnOnce(&mut egui::Ui),
+) -> Option<Command> {
+    let mut open = true;
+    egui::Window::new(title).open(&mut open).show(ctx, body);
+    (!open).then_some(Command::Close(which))
+}
+
+fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
+    let Some(action) = editor.pending_guard() else {
+        return;
+    };
+    let what = match action {
+        FileAction::New => "starting a new scene",
+        FileAction::Open | FileAction::OpenPath(_) => "opening another scene",
+        FileAction::Revert => "reverting to the saved file",
+        FileAction::Quit => "closing",
+    };
+    egui::Modal::new(egui::Id::unique("graft-unsaved")).show(ctx, |ui| {
+        ui.heading("Unsaved changes");
+        ui.label(format!(
+            "Save the changes to {} before {what}?",
+            editor.doc().display_name()
+        ));
+        ui.horizontal(|ui| {
+            if ui.button("Save").clicked() {
+                out.push(Command::AnswerGuard(GuardAnswer::Save));
+            }
+            if ui.button("Discard").clicked() {
+                out.push(Command::AnswerGuard(GuardAnswer::Discard));
+            }
+            if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                out.push(Command::AnswerGuard(GuardAnswer::Cancel));
+            }
+        });
+    });
+}
+
+fn path_prompt_window(
+    ctx: &egui::Context,
+    editor: &Editor,
+    state: &mut WindowsState,
+    out: &mut Vec<Command>,
+) {
+    let Some(purpose) = editor.path_prompt() else {
+        state.path_text = None;
+        return;
+    };
+    let text = state.path_text.get_or_insert_with(|| {
+        editor
+            .doc()
+            .path()
+            .map_or(String::new(), |p| p.display().to_string())
+    });
+    let title = match purpose {
+        DialogPurpose::Open => "Open scene: type a path",
+        DialogPurpose::SaveAs { .. } => "Save scene as: type a path",
+    };
+    egui::Modal::new(egui::Id::unique("graft-path-prompt")).show(ctx, |ui| {
+        ui.heading(title);
+        let edit = ui.add(
+            egui::TextEdit::singleline(text)
+                .desired_width(420.0)
+                .hint_text("scenes/sword.ron"),
+        );
+        if !edit.has_focus() && !edit.lost_focus() {
+            edit.request_focus();
         }
-        self.guard_window(ctx);
-        self.path_prompt_window(ctx);
-        if let Some(text) = self.error_window.clone() {
-            let mut open = true;
-            egui::Window::new("⚠ Problem")
-                .id(egui::Id::unique("graft-error"))
-                .open(&mut open)
-                .collapsible(false)
-                .anchor(egui::Align2::RIGHT_TOP, [-12.0, 40.0])
-                .show(ctx, |ui| {
-                    ui.colored_label(ui.visuals().error_fg_color, &text);
-                    if ui.button("OK").clicked() {
-                        self.error_window = None;
+        let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        ui.horizontal(|ui| {
+            if (ui.button("OK").clicked() || entered) && !text.trim().is_empty() {
+                let path = PathBuf::from(text.trim());
+                out.push(Command::DialogClosed(DialogOutcome::Picked(path)));
+            }
+            if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                out.push(Command::DialogClosed(DialogOutcome::Cancelled));
+            }
+        });
+    });
+}
+
+fn error_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
+    let Some(text) = editor.error() else {
+        return;
+    };
+    let mut open = true;
+    egui::Window::new("⚠ Problem")
+        .id(egui::Id::unique("graft-error"))
+        .open(&mut open)
+        .collapsible(false)
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 40.0])
+        .show(ctx, |ui| {
+            ui.colored_label(ui.visuals().error_fg_color, text);
+            if ui.button("OK").clicked() {
+                out.push(Command::DismissError);
+            }
+        });
+    if !open {
+        out.push(Command::DismissError);
+    }
+}
+
+fn history_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
+    let (labels, applied) = editor.doc().history().labels();
+    let mut picked = None;
+    let closed = closable(ctx, "History", Window::History, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            if ui.selectable_label(applied == 0, "(opened)").clicked() {
+                picked = Some(0);
+            }
+            for (k, label) in labels.iter().enumerate() {
+                let text = if k < applied {
+                    label.to_string()
+                } else {
+                    format!("⟳ {label}")
+                };
+                if ui.selectable_label(k + 1 == applied, text).clicked() {
+                    picked = Some(k + 1);
+                }
+            }
+        });
+    });
+    out.extend(picked.map(Command::JumpHistory));
+    out.extend(closed);
+}
+
+/// Every shortcut of the command table and every mouse gesture, in one list.
+pub fn shortcut_rows() -> Vec<(String, String)> {
+    let mut rows: Vec<(String, String)> = command_table()
+        .iter()
+        .filter(|spec| !spec.shortcuts.is_empty())
+        .map(|spec| {
+            let keys: Vec<String> = spec.shortcuts.iter().map(Shortcut::text).collect();
+            (
+                keys.join(" / "),
+                spec.label.trim_end_matches('…').to_string(),
+            )
+        })
+        .collect();
+    rows.extend(
+        GESTURES
+            .iter()
+            .map(|(k, what)| (k.to_string(), what.to_string())),
+    );
+    rows
+}
+
+fn shortcuts_window(ctx: &egui::Context, out: &mut Vec<Command>) {
+    let closed = closable(ctx, "Keyboard shortcuts", Window::Shortcuts, |ui| {
+        egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
+            for (keys, what) in shortcut_rows() {
+                ui.monospace(keys);
+                ui.label(what);
+                ui.end_row();
+            }
+        });
+    });
+    out.extend(closed);
+}
+
+fn about_window(ctx: &egui::Context, out: &mut Vec<Command>) {
+    let closed = closable(ctx, "About graft", Window::About, |ui| {
+        ui.heading("graft");
+        ui.label("An editor for 2D scene graphs: build transform hierarchies by drag and drop, see every node's local and world transform side by side, reparent exactly, and see where shear comes from.");
+        ui.label(format!(
+            "Sample scenes (in the scenes/ folder of the source): {}.",
+            SAMPLE_SCENES.join(", ")
+        ));
+        ui.label("World = parentWorld · local, y up, degrees counter-clockwise.");
+    });
+    out.extend(closed);
+}
+
+/// The command palette (Ctrl+Shift+P, F1): type part of a command's name, pick with the arrow
+/// keys or the mouse, Enter runs it, Esc closes.
+fn palette_window(
+    ctx: &egui::Context,
+    editor: &Editor,
+    state: &mut WindowsState,
+    out: &mut Vec<Command>,
+) {
+    let matches = palette_matches(editor, &state.palette_query);
+    state.palette_choice = state.palette_choice.min(matches.len().saturating_sub(1));
+    let (up, down, enter, escape) = ctx.input(|i| {
+        (
+            i.key_pressed(egui::Key::ArrowUp),
+            i.key_pressed(egui::Key::ArrowDown),
+            i.key_pressed(egui::Key::Enter),
+            i.key_pressed(egui::Key::Escape),
+        )
+    });
+    if down && state.palette_choice + 1 < matches.len() {
+        state.palette_choice += 1;
+    }
+    if up {
+        state.palette_choice = state.palette_choice.saturating_sub(1);
+    }
+    let mut chosen = enter.then_some(state.palette_choice);
+    egui::Window::new("Command palette")
+        .id(egui::Id::unique("graft-palette"))
+        .collapsible(false)
+        .title_bar(false)
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
+        .fixed_size([460.0, 320.0])
+        .show(ctx, |ui| {
+            let edit = ui.add(
+                egui::TextEdit::singleline(&mut state.palette_query)
+                    .hint_text("Type a command…")
+                    .desired_width(f32::INFINITY),
+            );
+            if state.palette_focus {
+                edit.request_focus();
+                state.palette_focus = false;
+            }
+            if edit.changed() {
+                state.palette_choice = 0;
+            }
+            ui.separator();
+            egui::ScrollArea::vertical()
+                .max_height(280.0)
+                .show(ui, |ui| {
+                    for (k, spec) in matches.iter().enumerate() {
+                        let shortcut = spec
+                            .shortcuts
+                            .first()
+                            .map(Shortcut::text)
+                            .unwrap_or_default();
+                        let button =
+                            egui::Button::selectable(k == state.palette_choice, spec.label)
+                                .shortcut_text(shortcut);
+                        if ui.add(button).on_hover_text(spec.tooltip).clicked() {
+                            chosen = Some(k);
+                        }
+                    }
+                    if matches.is_empty() {
+                        ui.weak("No command matches");
                     }
                 });
-            if !open {
-                self.error_window = None;
-            }
-        }
-        if self.show_history {
-            let (labels, applied) = self.doc.history.labels();
-            let mut open = true;
-            egui::Window::new("History")
-                .open(&mut open)
-                .default_width(260.0)
-                .show(ctx, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| {
-                        if ui.selectable_label(applied == 0, "(opened)").clicked() {
-                            out.push(Intent::JumpHistory(0));
-                        }
-                        for (k, label) in labels.iter().enumerate() {
-                            let text = if k < applied {
-                                label.to_string()
-                            } else {
-                                format!("⟳ {label}")
-                            };
-                            if ui.selectable_label(k + 1 == applied, text).clicked() {
-                                out.push(Intent::JumpHistory(k + 1));
-                            }
-                        }
-                    });
-                });
-            self.show_history = open;
-        }
-        if self.show_shortcuts {
-            let mut open = true;
-            egui::Window::new("Keyboard shortcuts")
-                .open(&mut open)
-                .show(ctx, |ui| {
-                    egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-                        for (keys, what) in SHORTCUTS {
-                            ui.monospace(keys);
-                            ui.label(what);
-                            ui.end_row();
-                        }
-                    });
-                });
-            self.show_shortcuts = open;
-        }
-        if self.show_about {
-            let mut open = true;
-            egui::Window::new("About graft").open(&mut open).show(ctx, |ui| {
-                ui.heading("graft");
-                ui.label("An editor for 2D scene graphs: build transform hierarchies by drag and drop, see every node's local and world transform side by side, reparent exactly, and see where shear comes from.");
-                ui.label(format!("Sample scenes (in the scenes/ folder next to graft): {}.", SAMPLE_SCENES.join(", ")));
-                ui.label("World = parentWorld · local, y up, degrees counter-clockwise.");
-            });
-            self.show_about = open;
-        }
-        out
-    }
-
-    fn guard_window(&mut self, ctx: &egui::Context) {
-        let Some(action) = self.pending_guard.clone() else {
-            return;
-        };
-        let what = match action {
-            FileAction::New => "starting a new scene",
-            FileAction::Open | FileAction::OpenPath(_) => "opening another scene",
-            FileAction::Revert => "reverting to the saved file",
-            FileAction::Quit => "closing",
-        };
-        let mut answer = None;
-        egui::Modal::new(egui::Id::unique("graft-unsaved")).show(ctx, |ui| {
-            ui.heading("Unsaved changes");
-            ui.label(format!(
-                "Save the changes to {} before {what}?",
-                self.doc.display_name()
-            ));
-            ui.horizontal(|ui| {
-                if ui.button("Save").clicked() {
-                    answer = Some(Some(true));
-                }
-                if ui.button("Discard").clicked() {
-                    answer = Some(Some(false));
-                }
-                if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                    answer = Some(None);
-                }
-            });
         });
-        if let Some(answer) = answer {
-            self.answer_guard(answer);
-        }
-    }
-
-    fn path_prompt_window(&mut self, ctx: &egui::Context) {
-        let Some((purpose, mut text)) = self.path_prompt.take() else {
-            return;
-        };
-        let title = match purpose {
-            DialogPurpose::Open => "Open scene: type a path",
-            DialogPurpose::SaveAs { .. } => "Save scene as: type a path",
-        };
-        let mut done = None;
-        egui::Modal::new(egui::Id::unique("graft-path-prompt")).show(ctx, |ui| {
-            ui.heading(title);
-            let edit = ui.add(
-                egui::TextEdit::singleline(&mut text)
-                    .desired_width(420.0)
-                    .hint_text("scenes/sword.ron"),
-            );
-            if !edit.has_focus() && !edit.lost_focus() {
-                edit.request_focus();
-            }
-            let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            ui.horizontal(|ui| {
-                if ui.button("OK").clicked() || entered {
-                    done = Some(true);
-                }
-                if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                    done = Some(false);
-                }
-            });
-        });
-        match done {
-            Some(true) if !text.trim().is_empty() => {
-                self.finish_dialog(purpose, PathBuf::from(text.trim()))
-            }
-            Some(_) => self.info("Cancelled"),
-            None => self.path_prompt = Some((purpose, text)),
-        }
+    if let Some(spec) = chosen.and_then(|k| matches.get(k)) {
+        out.push(Command::Close(Window::Palette));
+        out.extend(command_for(spec, editor));
+    } else if escape {
+        out.push(Command::Close(Window::Palette));
     }
 }

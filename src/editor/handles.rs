@@ -120,8 +120,6 @@ pub struct HandleDrag {
     pub axes: (Vec2, Vec2),
     /// Local or World axes.
     pub orientation: Orientation,
-    /// The undo gesture this drag belongs to.
-    pub gesture: u64,
 }
 
 /// The part of the handle at a screen point, if any.

@@ -1,12 +1,22 @@
-//! The editor layer, without egui: what the viewport shows and how a pointer maps to the scene
-//! (camera, grid, shape geometry, hit tests), and numbers formatted for people. The egui app
-//! draws from these and turns input into edits.
+//! The editor layer, without egui: the editing session ([`Editor`]) and its one applier, the
+//! command vocabulary and the command table, drop planning, structural edits, file flow, and
+//! what the viewport shows and how a pointer maps to the scene (camera, grid, geometry, hit
+//! tests, handles, overlays). The egui app draws from these and turns input into commands.
 
 pub mod camera;
+pub mod command;
+pub mod dialogs;
+pub mod dnd;
+pub mod edits;
+mod files;
 pub mod geometry;
 pub mod grid;
 pub mod handles;
 pub mod numbers;
 pub mod overlay;
+pub mod session;
+pub mod table;
 
 pub use camera::{Camera, ScreenRect};
+pub use command::{Command, Effect};
+pub use session::{Editor, Message, Outcome};

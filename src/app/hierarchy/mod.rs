@@ -1,21 +1,21 @@
 //! The hierarchy panel: the tree in pre-order, selection, rename in place, a context menu and
-//! the "Keep world transform" toggle. Reads `&Scene`, returns intents.
+//! the "Keep world transform" toggle. Reads the editor, returns commands.
 
 mod dnd;
 
-use super::Intent;
-use crate::math::Trs;
+use crate::editor::command::{Command, NewNodePlace};
+use crate::editor::dnd::{DropPreview, DropZone, drop_ops};
+use crate::editor::session::Editor;
+use crate::editor::table::{Shortcut, find_command};
 use crate::scene::edit::Op;
-use crate::scene::{NodeData, NodeId, Scene, Shape};
-pub use dnd::{
-    DraggedNodes, DropPreview, DropZone, drop_ops, drop_parent, keep_world_warning, zone_for,
-};
-use dnd::{drop_target, push_drop};
+use crate::scene::{NodeId, Scene, Shape};
+pub use dnd::DraggedNodes;
+use dnd::drop_target;
 use egui::{Key, Modifiers};
-use glam::Vec2;
 use rustc_hash::FxHashSet;
 
 /// What the hierarchy remembers between frames.
+#[derive(Default)]
 pub struct HierarchyState {
     /// Nodes whose children are hidden.
     collapsed: FxHashSet<NodeId>,
@@ -27,28 +27,10 @@ pub struct HierarchyState {
     focus_rename: bool,
     /// Only nodes whose name contains this (and their ancestors) are shown.
     pub filter: String,
-    /// Unity's worldPositionStays: reparenting keeps the world transform.
-    pub keep_world: bool,
     /// The row Shift+click extends from.
     anchor: Option<NodeId>,
     /// Where the current drag would drop (for the indicator and the viewport's ghost).
     pub preview: Option<DropPreview>,
-}
-
-impl Default for HierarchyState {
-    fn default() -> Self {
-        Self {
-            collapsed: FxHashSet::default(),
-            rows_cache: None,
-            collapsed_version: 0,
-            renaming: None,
-            focus_rename: false,
-            filter: String::new(),
-            keep_world: true,
-            anchor: None,
-            preview: None,
-        }
-    }
 }
 
 /// Visible rows and the inputs they were computed from.
@@ -173,42 +155,29 @@ fn icon(shape: &Shape) -> &'static str {
     }
 }
 
-/// A new node's data.
-fn new_node(name: &str) -> NodeData {
-    NodeData {
-        shape: Shape::Rect {
-            size: Vec2::new(1.0, 1.0),
-        },
-        ..NodeData::named(name, Trs::IDENTITY)
-    }
-}
-
 /// Draw the panel; returns what the person asked for.
-pub fn ui(
-    ui: &mut egui::Ui,
-    scene: &Scene,
-    selection: &[NodeId],
-    state: &mut HierarchyState,
-) -> Vec<Intent> {
+pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec<Command> {
     let mut out = Vec::new();
+    let scene = editor.doc().scene();
+    let selection = editor.selection();
     ui.horizontal(|ui| {
         ui.heading("Hierarchy");
-        if ui.button("✚").on_hover_text("Add a root node").clicked() {
-            let id = scene.next_id();
-            out.push(Intent::Perform {
-                label: "Add node".into(),
-                ops: vec![Op::Add {
-                    parent: None,
-                    index: None,
-                    data: new_node("node"),
-                }],
-                gesture: None,
-            });
-            out.push(Intent::Select(vec![id]));
+        if ui
+            .button("✚")
+            .on_hover_text("Add a root node (Ctrl+Shift+N)")
+            .clicked()
+        {
+            out.push(Command::AddNode(NewNodePlace::Root));
         }
     });
-    ui.checkbox(&mut state.keep_world, "Keep world transform")
-        .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.");
+    let mut keep_world = editor.keep_world();
+    if ui
+        .checkbox(&mut keep_world, "Keep world transform")
+        .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.")
+        .changed()
+    {
+        out.push(Command::ToggleKeepWorld);
+    }
     ui.add(egui::TextEdit::singleline(&mut state.filter).hint_text("🔍 Filter by name"));
     ui.separator();
     let cache = state.take_rows(scene);
@@ -220,7 +189,7 @@ pub fn ui(
         .auto_shrink([false, false])
         .show_rows(ui, row_height, rows.len(), |ui, range| {
             for row in &rows[range] {
-                row_ui(ui, scene, selection, state, rows, *row, &mut out);
+                row_ui(ui, editor, state, rows, *row, &mut out);
             }
         });
     // Dropping on empty space below the rows makes the dragged nodes roots.
@@ -231,7 +200,7 @@ pub fn ui(
             .pointer_latest_pos()
             .is_some_and(|p| scroll.inner_rect.contains(p))
     {
-        let keep_world = state.keep_world != ui.input(|i| i.modifiers.shift);
+        let keep_world = editor.keep_world() != ui.input(|i| i.modifiers.shift);
         let result = drop_ops(scene, &dragged.0, DropZone::Root, keep_world);
         let stroke = egui::Stroke::new(1.5, ui.visuals().selection.stroke.color);
         ui.painter()
@@ -244,7 +213,11 @@ pub fn ui(
         });
         if ui.input(|i| i.pointer.any_released()) {
             egui::DragAndDrop::clear_payload(ui.ctx());
-            push_drop(scene, &dragged.0, result, keep_world, &mut out);
+            out.push(Command::Drop {
+                dragged: dragged.0.clone(),
+                zone: DropZone::Root,
+                keep_world,
+            });
         }
     }
     state.keep_rows(cache);
@@ -257,7 +230,7 @@ fn keyboard_navigation(
     selection: &[NodeId],
     rows: &[Row],
     state: &mut HierarchyState,
-    out: &mut Vec<Intent>,
+    out: &mut Vec<Command>,
 ) {
     if ui.ctx().text_edit_focused() || state.renaming.is_some() {
         return;
@@ -277,8 +250,8 @@ fn keyboard_navigation(
             plain && i.key_pressed(Key::ArrowRight),
         )
     });
-    let select = |k: usize, out: &mut Vec<Intent>| {
-        out.push(Intent::Select(vec![scene.id_at(rows[k].index)]))
+    let select = |k: usize, out: &mut Vec<Command>| {
+        out.push(Command::Select(vec![scene.id_at(rows[k].index)]))
     };
     if up && pos > 0 {
         select(pos - 1, out);
@@ -294,20 +267,21 @@ fn keyboard_navigation(
         if has_children && !state.is_collapsed(current) {
             state.set_collapsed(current, true);
         } else if let Some(p) = scene.parent_index_at(rows[pos].index) {
-            out.push(Intent::Select(vec![scene.id_at(p)]));
+            out.push(Command::Select(vec![scene.id_at(p)]));
         }
     }
 }
 
 fn row_ui(
     ui: &mut egui::Ui,
-    scene: &Scene,
-    selection: &[NodeId],
+    editor: &Editor,
     state: &mut HierarchyState,
     rows: &[Row],
     row: Row,
-    out: &mut Vec<Intent>,
+    out: &mut Vec<Command>,
 ) {
+    let scene = editor.doc().scene();
+    let selection = editor.selection();
     let id = scene.id_at(row.index);
     let data = scene.data_at(row.index);
     let has_children = scene.subtree_len_at(row.index) > 1;
@@ -384,10 +358,10 @@ fn row_ui(
             let name = text.clone();
             state.renaming = None;
             if name != data.name {
-                out.push(Intent::Perform {
+                out.push(Command::Perform {
                     label: format!("Rename {} to {name}", data.name),
                     ops: vec![Op::Rename { node: id, name }],
-                    gesture: None,
+                    continuous: false,
                 });
             }
         }
@@ -412,12 +386,12 @@ fn row_ui(
             vec![id]
         };
         if !selected {
-            out.push(Intent::Select(vec![id]));
+            out.push(Command::Select(vec![id]));
         }
         egui::DragAndDrop::set_payload(ui.ctx(), DraggedNodes(dragged));
     }
-    drop_target(ui, scene, state, rect, id, out);
-    response.context_menu(|ui| context_menu(ui, scene, selection, state, id, out));
+    drop_target(ui, editor, state, rect, id, out);
+    response.context_menu(|ui| context_menu(ui, editor, state, id, out));
 }
 
 fn click(
@@ -427,11 +401,11 @@ fn click(
     rows: &[Row],
     row: Row,
     id: NodeId,
-    out: &mut Vec<Intent>,
+    out: &mut Vec<Command>,
 ) {
     let modifiers = ui.input(|i| i.modifiers);
     if modifiers.command {
-        out.push(Intent::ToggleSelect(id));
+        out.push(Command::ToggleSelect(id));
     } else if modifiers.shift
         && let Some(anchor) = state.anchor
     {
@@ -439,108 +413,72 @@ fn click(
         let b = rows.iter().position(|r| r.index == row.index);
         if let (Some(a), Some(b)) = (a, b) {
             let (lo, hi) = (a.min(b), a.max(b));
-            out.push(Intent::Select(
+            out.push(Command::Select(
                 rows[lo..=hi].iter().map(|r| scene.id_at(r.index)).collect(),
             ));
         }
     } else {
-        out.push(Intent::Select(vec![id]));
+        out.push(Command::Select(vec![id]));
         state.anchor = Some(id);
     }
 }
 
+/// The row's context menu: entries of the command table (with their shortcuts), acting on
+/// the row's node (selected first when it was not).
 fn context_menu(
     ui: &mut egui::Ui,
-    scene: &Scene,
-    selection: &[NodeId],
+    editor: &Editor,
     state: &mut HierarchyState,
     id: NodeId,
-    out: &mut Vec<Intent>,
+    out: &mut Vec<Command>,
 ) {
-    let targets: Vec<NodeId> = if selection.contains(&id) {
-        selection.to_vec()
-    } else {
-        vec![id]
-    };
-    if !selection.contains(&id) {
-        out.push(Intent::Select(vec![id]));
+    if !editor.selection().contains(&id) {
+        out.push(Command::Select(vec![id]));
     }
-    let name = scene.node(id).map(|d| d.name.clone()).unwrap_or_default();
-    let parent = scene.parent(id).ok().flatten();
-    let index = scene.sibling_index(id).unwrap_or(0);
-    let fresh = scene.next_id();
-    if ui.button("Add child").clicked() {
-        out.push(Intent::Perform {
-            label: format!("Add child to {name}"),
-            ops: vec![Op::Add {
-                parent: Some(id),
-                index: None,
-                data: new_node("node"),
-            }],
-            gesture: None,
-        });
-        out.push(Intent::Select(vec![fresh]));
+    let entry = |ui: &mut egui::Ui, name: &str, command: Command, out: &mut Vec<Command>| {
+        let Some(spec) = find_command(name) else {
+            return false;
+        };
+        let shortcut = spec
+            .shortcuts
+            .first()
+            .map(Shortcut::text)
+            .unwrap_or_default();
+        let clicked = ui
+            .add(egui::Button::new(spec.label).shortcut_text(shortcut))
+            .on_hover_text(spec.tooltip)
+            .clicked();
+        if clicked {
+            out.push(command);
+        }
+        clicked
+    };
+    if entry(
+        ui,
+        "node.add_child",
+        Command::AddNode(NewNodePlace::ChildOf(id)),
+        out,
+    ) {
         state.set_collapsed(id, false);
     }
-    if ui.button("Add sibling").clicked() {
-        out.push(Intent::Perform {
-            label: format!("Add sibling to {name}"),
-            ops: vec![Op::Add {
-                parent,
-                index: Some(index + 1),
-                data: new_node("node"),
-            }],
-            gesture: None,
-        });
-        out.push(Intent::Select(vec![fresh]));
-    }
-    if ui.button("Create parent for selection").clicked() {
-        let mut ops = vec![Op::Add {
-            parent,
-            index: Some(index),
-            data: NodeData::named("group", Trs::IDENTITY),
-        }];
-        let mut sorted = targets.clone();
-        sorted.sort_by_key(|t| scene.index(*t).unwrap_or(usize::MAX));
-        ops.extend(sorted.iter().map(|&node| Op::Reparent {
-            node,
-            parent: Some(fresh),
-            index: None,
-            keep_world: true,
-        }));
-        out.push(Intent::Perform {
-            label: "Create parent".into(),
-            ops,
-            gesture: None,
-        });
-        out.push(Intent::Select(vec![fresh]));
-    }
-    if ui.button("Unparent (to root)").clicked() {
-        let ops = targets
-            .iter()
-            .map(|&node| Op::Reparent {
-                node,
-                parent: None,
-                index: None,
-                keep_world: state.keep_world,
-            })
-            .collect();
-        out.push(Intent::Perform {
-            label: format!("Unparent {name}"),
-            ops,
-            gesture: None,
-        });
-    }
+    entry(
+        ui,
+        "node.add_sibling",
+        Command::AddNode(NewNodePlace::After(id)),
+        out,
+    );
+    entry(ui, "node.group", Command::CreateParent, out);
+    entry(ui, "node.unparent", Command::Unparent, out);
     ui.separator();
-    for (text, intent) in [
-        ("Rename (F2)", Intent::StartRename),
-        ("Duplicate (Ctrl+D)", Intent::Duplicate),
-        ("Copy (Ctrl+C)", Intent::Copy),
-        ("Paste as child (Ctrl+V)", Intent::Paste),
-        ("Delete (Del)", Intent::Delete),
+    for name in [
+        "edit.rename",
+        "edit.duplicate",
+        "edit.copy",
+        "edit.paste",
+        "edit.delete",
     ] {
-        if ui.button(text).clicked() {
-            out.push(intent);
+        if let Some(spec) = find_command(name) {
+            entry(ui, name, spec.command.clone(), out);
         }
     }
 }

@@ -2,14 +2,15 @@
 //! the shear overlay and handles. What to draw and where comes from `crate::editor` (computed
 //! camera-relative in f64); this file only turns it into egui shapes.
 
-use super::{ViewportState, p2, resolve_sprite, sr};
-use crate::app::hierarchy::{DropPreview, drop_parent};
-use crate::document::Document;
+use super::{ViewportState, p2, sr};
 use crate::editor::camera::{Camera, ScreenRect};
+use crate::editor::command::ViewOption;
+use crate::editor::dnd::{DropPreview, drop_parent};
 use crate::editor::geometry::{ScreenShape, clip_segment, half_size, screen_extent, world_f64};
 use crate::editor::grid::grid;
 use crate::editor::handles::{HANDLE_PX, Part, Tool};
 use crate::editor::overlay::{ghost_worlds, shear_overlay_on_screen};
+use crate::editor::session::Editor;
 use crate::scene::{NodeId, Scene, Shape};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Affine2, DAffine2, DVec2, Vec2};
@@ -241,11 +242,11 @@ pub(super) fn draw_nodes(
     ctx: &egui::Context,
     painter: &egui::Painter,
     rect: Rect,
-    doc: &Document,
-    selection: &[NodeId],
+    editor: &Editor,
     state: &mut ViewportState,
 ) {
-    let scene = &doc.scene;
+    let scene = editor.doc().scene();
+    let selection = editor.selection();
     let mut pass = NodePass {
         painter,
         view: sr(rect),
@@ -261,7 +262,7 @@ pub(super) fn draw_nodes(
     pass.fill.reserve_vertices(scene.len().min(200_000) * 4);
     pass.fill.reserve_triangles(scene.len().min(200_000) * 2);
     for i in 0..scene.len() {
-        draw_node(ctx, &mut pass, doc, i, state);
+        draw_node(ctx, &mut pass, editor, i, state);
     }
     pass.flush();
     // Names last, so no shape covers them.
@@ -283,11 +284,13 @@ pub(super) fn draw_nodes(
 fn draw_node<'a>(
     ctx: &egui::Context,
     pass: &mut NodePass<'a>,
-    doc: &'a Document,
+    editor: &'a Editor,
     i: usize,
     state: &mut ViewportState,
 ) {
-    let scene = &doc.scene;
+    let doc = editor.doc();
+    let scene = doc.scene();
+    let view = editor.view();
     let camera = state.camera;
     let world = scene.world_at(i);
     if world_f64(&world).is_none() {
@@ -296,7 +299,7 @@ fn draw_node<'a>(
     let data = scene.data_at(i);
     let m = camera.node_to_screen_f64(pass.view, &world);
     let origin = m.translation;
-    if state.show_links
+    if view.shows(ViewOption::Links)
         && pass.links < LINK_LIMIT
         && let Some(p) = scene.parent_index_at(i)
     {
@@ -325,7 +328,7 @@ fn draw_node<'a>(
     match &data.shape {
         Shape::Sprite { path, .. } => {
             pass.flush();
-            match state.texture(ctx, &resolve_sprite(doc, path)) {
+            match state.texture(ctx, doc, path) {
                 Some(texture) => {
                     let half = half_size(&data.shape);
                     let tint = color32(data.color);
@@ -365,7 +368,10 @@ fn draw_node<'a>(
     let in_view = pass.rect.expand(40.0).contains(p2(origin.as_vec2()));
     // The primary selection shows its axes as the handles instead.
     let primary = pass.selection.last() == Some(&id);
-    if state.show_axes && !primary && (selected || pixel_size > 16.0 || data.shape == Shape::None) {
+    if view.shows(ViewOption::Axes)
+        && !primary
+        && (selected || pixel_size > 16.0 || data.shape == Shape::None)
+    {
         let x = m.transform_point2(DVec2::X);
         let y = m.transform_point2(DVec2::Y);
         arrow(
@@ -387,7 +393,7 @@ fn draw_node<'a>(
         let dot = p2(origin.as_vec2());
         pass.painter
             .circle_filled(dot, if selected { 4.0 } else { 2.5 }, Color32::WHITE);
-        if state.show_names
+        if view.shows(ViewOption::Names)
             && pass.names.len() < MAX_NAMES
             && (selected || pixel_size > 20.0 || data.shape == Shape::None)
         {

@@ -4,15 +4,16 @@
 
 mod draw;
 
-use super::Intent;
-use super::hierarchy::DropPreview;
 use crate::document::Document;
 use crate::editor::camera::{Camera, ScreenRect};
+use crate::editor::command::{Command, ViewOption};
+use crate::editor::dnd::DropPreview;
 use crate::editor::geometry::{hit_test, world_bounds};
 use crate::editor::grid::grid_step;
-use crate::editor::handles::{self, HandleDrag, Orientation, Tool};
+use crate::editor::handles::{self, HandleDrag, Tool};
+use crate::editor::session::Editor;
+use crate::scene::NodeId;
 use crate::scene::edit::Op;
-use crate::scene::{NodeId, Scene};
 use draw::{draw_ghosts, draw_grid, draw_handles, draw_nodes, draw_shear_overlay, outline_node};
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 use glam::{DVec2, Vec2};
@@ -34,6 +35,7 @@ pub(crate) fn p2(v: Vec2) -> Pos2 {
 pub(crate) fn v2(p: Pos2) -> Vec2 {
     Vec2::new(p.x, p.y)
 }
+use super::embedded_sprite;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -42,25 +44,14 @@ use std::path::{Path, PathBuf};
 struct MoveDrag {
     start_pointer: DVec2,
     starts: Vec<(NodeId, Vec2)>,
-    gesture: u64,
 }
 
-/// View settings and interaction state of the viewport.
+/// The viewport's camera and interaction state (what to show is the editor's [`ViewOption`]s).
 pub struct ViewportState {
     /// The camera.
     pub camera: Camera,
-    /// Draw each node's local x/y axes.
-    pub show_axes: bool,
-    /// Draw parent → child links.
-    pub show_links: bool,
-    /// Draw names.
-    pub show_names: bool,
-    /// Outline sheared nodes and label the angle off 90°.
-    pub show_shear: bool,
     /// Where the viewport was on screen last frame (for world ↔ screen outside the frame).
     pub last_rect: Rect,
-    /// Flash the nodes whose world matrices the last update recomputed (dirty flags made visible).
-    pub show_recomputed: bool,
     /// The node under the pointer.
     pub hovered: Option<NodeId>,
     /// The world point under the pointer (f64), for the status bar.
@@ -68,40 +59,27 @@ pub struct ViewportState {
     hover_probe: Option<Pos2>,
     flash: Option<(Vec<(u32, u32)>, f64)>,
     box_start: Option<Pos2>,
-    /// Which handle is shown (W / E / R).
-    pub tool: Tool,
-    /// Handles along the node's own axes or the world's.
-    pub orientation: Orientation,
     handle_drag: Option<HandleDrag>,
     frame_pending: bool,
     frame_request: Option<Vec<NodeId>>,
     drag: Option<MoveDrag>,
-    next_gesture: u64,
-    textures: HashMap<PathBuf, Option<egui::TextureHandle>>,
+    textures: HashMap<String, Option<egui::TextureHandle>>,
 }
 
 impl Default for ViewportState {
     fn default() -> Self {
         Self {
             camera: Camera::default(),
-            show_axes: true,
-            show_links: true,
-            show_names: true,
-            show_shear: true,
             last_rect: Rect::NOTHING,
-            show_recomputed: false,
             hovered: None,
             pointer_world: None,
             hover_probe: None,
             flash: None,
             box_start: None,
-            tool: Tool::default(),
-            orientation: Orientation::default(),
             handle_drag: None,
             frame_pending: true,
             frame_request: None,
             drag: None,
-            next_gesture: 1 << 40,
             textures: HashMap::new(),
         }
     }
@@ -109,67 +87,68 @@ impl Default for ViewportState {
 
 impl ViewportState {
     /// Frame these nodes on the next frame (when the viewport's size is known).
-    pub fn frame(&mut self, _scene: &Scene, ids: &[NodeId]) {
+    pub fn frame(&mut self, ids: &[NodeId]) {
         self.frame_request = Some(ids.to_vec());
     }
 
     /// Frame the whole scene on the next frame.
     pub fn frame_on_next_frame(&mut self) {
         self.frame_pending = true;
+    }
+
+    /// Drop the cached sprite textures (another scene was loaded).
+    pub fn forget_textures(&mut self) {
         self.textures.clear();
     }
 
-    fn texture(&mut self, ctx: &egui::Context, path: &Path) -> Option<egui::TextureId> {
-        let entry = self.textures.entry(path.to_path_buf()).or_insert_with(|| {
-            let image = image::open(path).ok()?.to_rgba8();
+    /// The texture of a sprite: the built-in scene's embedded image, or the file next to the
+    /// scene; None (drawn as a red crossed box) when it cannot be read.
+    fn texture(
+        &mut self,
+        ctx: &egui::Context,
+        doc: &Document,
+        path: &str,
+    ) -> Option<egui::TextureId> {
+        let key = match embedded_sprite(doc, path) {
+            Some(_) => format!("embedded:{path}"),
+            None => resolve_sprite(doc, path).display().to_string(),
+        };
+        let entry = self.textures.entry(key.clone()).or_insert_with(|| {
+            let image = match embedded_sprite(doc, path) {
+                Some(bytes) => image::load_from_memory(bytes).ok()?,
+                None => image::open(resolve_sprite(doc, path)).ok()?,
+            };
+            let image = image.to_rgba8();
             let size = [image.width() as usize, image.height() as usize];
             let color = egui::ColorImage::from_rgba_unmultiplied(size, image.as_raw());
-            Some(ctx.load_texture(
-                path.display().to_string(),
-                color,
-                egui::TextureOptions::LINEAR,
-            ))
+            Some(ctx.load_texture(key, color, egui::TextureOptions::LINEAR))
         });
         entry.as_ref().map(|t| t.id())
     }
 }
 
-/// The View menu's toggles.
-pub fn view_menu(ui: &mut egui::Ui, state: &mut ViewportState) {
-    ui.checkbox(&mut state.show_axes, "Local axes");
-    ui.checkbox(&mut state.show_links, "Parent-child links");
-    ui.checkbox(&mut state.show_names, "Names");
-    ui.checkbox(&mut state.show_shear, "Shear warning overlay");
-    ui.checkbox(
-        &mut state.show_recomputed,
-        "Flash recomputed world matrices",
-    );
-}
-
-/// Where a sprite's image is: next to the scene file, or in the sample scenes' folder.
+/// Where a sprite's image is: relative to the scene file's folder (or the working folder for
+/// an untitled scene).
 pub(super) fn resolve_sprite(doc: &Document, path: &str) -> PathBuf {
-    let base = doc
-        .path
-        .as_deref()
+    doc.path()
         .and_then(Path::parent)
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes"));
-    base.join(path)
+        .map_or_else(|| PathBuf::from(path), |dir| dir.join(path))
 }
 
 /// Draw the viewport and handle its input. `preview` is a hierarchy drag in progress: its
 /// ghosts show where the dragged nodes would end up with each setting.
 pub fn ui(
     ui: &mut egui::Ui,
-    doc: &Document,
-    selection: &[NodeId],
+    editor: &Editor,
     state: &mut ViewportState,
     preview: Option<&DropPreview>,
     highlight: Option<NodeId>,
-) -> Vec<Intent> {
+) -> Vec<Command> {
     let mut out = Vec::new();
-    let scene = &doc.scene;
-    toolbar(ui, state);
+    let doc = editor.doc();
+    let scene = doc.scene();
+    let selection = editor.selection();
+    toolbar(ui, editor, &mut out);
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     let rect = response.rect;
     state.last_rect = rect;
@@ -185,8 +164,8 @@ pub fn ui(
     navigate(ui, &response, rect, state);
     painter.rect_filled(rect, 0.0, Color32::from_gray(28));
     draw_grid(&painter, rect, state.camera);
-    draw_nodes(ui.ctx(), &painter, rect, doc, selection, state);
-    if state.show_shear {
+    draw_nodes(ui.ctx(), &painter, rect, editor, state);
+    if editor.view().shows(ViewOption::Shear) {
         draw_shear_overlay(&painter, rect, state.camera, scene);
     }
     if let Some(preview) = preview {
@@ -213,7 +192,7 @@ pub fn ui(
             Stroke::new(1.5, Color32::from_white_alpha(180)),
         );
     }
-    draw_flash(ui, &painter, rect, scene, state);
+    draw_flash(ui, &painter, rect, editor, state);
     if let Some(start) = state.box_start
         && let Some(now) = ui.ctx().pointer_latest_pos()
     {
@@ -240,8 +219,7 @@ pub fn ui(
         ui,
         response: &response,
         rect,
-        scene,
-        selection,
+        editor,
     };
     handle_tools(&frame, &painter, state, &mut out);
     if state.handle_drag.is_none() {
@@ -255,23 +233,40 @@ struct Frame<'a> {
     ui: &'a egui::Ui,
     response: &'a egui::Response,
     rect: Rect,
-    scene: &'a Scene,
-    selection: &'a [NodeId],
+    editor: &'a Editor,
 }
 
-/// The viewport's toolbar: handle tool and orientation.
-fn toolbar(ui: &mut egui::Ui, state: &mut ViewportState) {
+/// The viewport's toolbar: handle tool and orientation (the same commands as W / E / R / X).
+fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
+    use crate::editor::handles::Orientation;
     ui.horizontal(|ui| {
-        ui.selectable_value(&mut state.tool, Tool::Move, "Move (W)");
-        ui.selectable_value(&mut state.tool, Tool::Rotate, "Rotate (E)");
-        ui.selectable_value(&mut state.tool, Tool::Scale, "Scale (R)");
+        for (tool, text) in [
+            (Tool::Move, "Move (W)"),
+            (Tool::Rotate, "Rotate (E)"),
+            (Tool::Scale, "Scale (R)"),
+        ] {
+            if ui.selectable_label(editor.tool() == tool, text).clicked() {
+                out.push(Command::SetTool(tool));
+            }
+        }
         ui.separator();
-        ui.selectable_value(&mut state.orientation, Orientation::Local, "Local")
-            .on_hover_text("Handles follow the node's own world axes");
-        ui.selectable_value(&mut state.orientation, Orientation::World, "World")
+        let local = editor.orientation() == Orientation::Local;
+        if ui
+            .selectable_label(local, "Local")
+            .on_hover_text("Handles follow the node's own world axes (X switches)")
+            .clicked()
+        {
+            out.push(Command::SetOrientation(Orientation::Local));
+        }
+        if ui
+            .selectable_label(!local, "World")
             .on_hover_text(
                 "Handles follow the world's x and y; scaling a rotated node along them shears it",
-            );
+            )
+            .clicked()
+        {
+            out.push(Command::SetOrientation(Orientation::World));
+        }
         ui.separator();
         ui.weak("Ctrl snaps: grid, 15°, 0.1");
     });
@@ -283,45 +278,33 @@ fn handle_tools(
     frame: &Frame,
     painter: &egui::Painter,
     state: &mut ViewportState,
-    out: &mut Vec<Intent>,
+    out: &mut Vec<Command>,
 ) {
     let Frame {
         ui,
         response,
         rect,
-        scene,
-        selection,
+        editor,
     } = *frame;
-    if response.hovered() && !ui.ctx().text_edit_focused() {
-        ui.input(|i| {
-            if i.key_pressed(egui::Key::W) {
-                state.tool = Tool::Move;
-            } else if i.key_pressed(egui::Key::E) {
-                state.tool = Tool::Rotate;
-            } else if i.key_pressed(egui::Key::R) {
-                state.tool = Tool::Scale;
-            }
-        });
-    }
-    let Some(&node) = selection.last() else {
+    let scene = editor.doc().scene();
+    let tool = editor.tool();
+    let Some(&node) = editor.selection().last() else {
         state.handle_drag = None;
         return;
     };
     let (Ok(world), Ok(data)) = (scene.world(node), scene.node(node)) else {
         return;
     };
-    let axes = handles::handle_axes(&world, state.orientation);
+    let axes = handles::handle_axes(&world, editor.orientation());
     let hover = response
         .hover_pos()
-        .and_then(|p| handles::pick(state.tool, state.camera, sr(rect), &world, axes, v2(p)));
+        .and_then(|p| handles::pick(tool, state.camera, sr(rect), &world, axes, v2(p)));
     let hot = state.handle_drag.as_ref().map(|d| d.part).or(hover);
-    draw_handles(painter, state.tool, state.camera, rect, &world, axes, hot);
+    draw_handles(painter, tool, state.camera, rect, &world, axes, hot);
     if response.drag_started_by(egui::PointerButton::Primary)
         && let Some(press) = ui.input(|i| i.pointer.press_origin())
-        && let Some(part) =
-            handles::pick(state.tool, state.camera, sr(rect), &world, axes, v2(press))
+        && let Some(part) = handles::pick(tool, state.camera, sr(rect), &world, axes, v2(press))
     {
-        state.next_gesture += 1;
         state.handle_drag = Some(HandleDrag {
             part,
             node,
@@ -329,8 +312,7 @@ fn handle_tools(
             start_world: world,
             start_local: data.local,
             axes,
-            orientation: state.orientation,
-            gesture: state.next_gesture,
+            orientation: editor.orientation(),
         });
     }
     let Some(drag) = &state.handle_drag else {
@@ -342,29 +324,24 @@ fn handle_tools(
         let snapping = ui.input(|i| i.modifiers.command);
         let pointer = state.camera.to_world(sr(rect), v2(p));
         if pointer != drag.start_pointer
-            && let Some(op) = handles::drag_op(
-                state.tool,
-                drag,
-                pointer,
-                snapping,
-                grid_step(state.camera.zoom),
-            )
+            && let Some(op) =
+                handles::drag_op(tool, drag, pointer, snapping, grid_step(state.camera.zoom))
         {
-            let verb = match state.tool {
+            let verb = match tool {
                 Tool::Move => "Move",
                 Tool::Rotate => "Rotate",
                 Tool::Scale => "Scale",
             };
-            out.push(Intent::Perform {
+            out.push(Command::Perform {
                 label: format!("{verb} {}", data.name),
                 ops: vec![op],
-                gesture: Some(drag.gesture),
+                continuous: true,
             });
         }
     }
     if response.drag_stopped() || !response.dragged() {
         state.handle_drag = None;
-        out.push(Intent::EndGesture);
+        out.push(Command::EndGesture);
     }
 }
 
@@ -378,10 +355,11 @@ fn draw_flash(
     ui: &egui::Ui,
     painter: &egui::Painter,
     rect: Rect,
-    scene: &Scene,
+    editor: &Editor,
     state: &mut ViewportState,
 ) {
-    if !state.show_recomputed {
+    let scene = editor.doc().scene();
+    if !editor.view().shows(ViewOption::Recomputed) {
         state.flash = None;
         return;
     }
@@ -441,14 +419,15 @@ fn navigate(ui: &egui::Ui, response: &egui::Response, rect: Rect, state: &mut Vi
     state.camera.clamp_zoom(sr(rect));
 }
 
-fn interact(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Intent>) {
+fn interact(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) {
     let Frame {
         ui,
         response,
         rect,
-        scene,
-        selection,
+        editor,
     } = *frame;
+    let scene = editor.doc().scene();
+    let selection = editor.selection();
     let space = ui.input(|i| i.key_down(egui::Key::Space));
     let modifiers = ui.input(|i| i.modifiers);
     let radius = 6.0; // pixels around an origin that grab it
@@ -465,9 +444,11 @@ fn interact(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Intent>) {
     {
         let hit = hit_test(scene, state.camera, view, v2(p), radius);
         match hit {
-            Some(id) if modifiers.command || modifiers.shift => out.push(Intent::ToggleSelect(id)),
-            Some(id) => out.push(Intent::Select(vec![id])),
-            None if !(modifiers.command || modifiers.shift) => out.push(Intent::Select(Vec::new())),
+            Some(id) if modifiers.command || modifiers.shift => out.push(Command::ToggleSelect(id)),
+            Some(id) => out.push(Command::Select(vec![id])),
+            None if !(modifiers.command || modifiers.shift) => {
+                out.push(Command::Select(Vec::new()))
+            }
             None => {}
         }
     }
@@ -484,7 +465,7 @@ fn interact(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Intent>) {
         let moving: Vec<NodeId> = match hit {
             Some(id) if selection.contains(&id) => selection.to_vec(),
             Some(id) => {
-                out.push(Intent::Select(vec![id]));
+                out.push(Command::Select(vec![id]));
                 vec![id]
             }
             None => {
@@ -495,14 +476,12 @@ fn interact(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Intent>) {
         // Move only the topmost selected nodes: children follow their parents.
         let roots = scene.topmost(&moving);
         if !roots.is_empty() {
-            state.next_gesture += 1;
             state.drag = Some(MoveDrag {
                 start_pointer: world_p,
                 starts: roots
                     .iter()
                     .filter_map(|&id| scene.world(id).ok().map(|w| (id, w.translation)))
                     .collect(),
-                gesture: state.next_gesture,
             });
         }
     }
@@ -531,7 +510,7 @@ fn interact(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Intent>) {
                     picked.push(id);
                 }
             }
-            out.push(Intent::Select(picked));
+            out.push(Command::Select(picked));
         }
     }
     if let Some(drag) = &state.drag {
@@ -568,16 +547,16 @@ fn interact(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Intent>) {
                 many => format!("Move {} nodes", many.len()),
             };
             if delta != DVec2::ZERO {
-                out.push(Intent::Perform {
+                out.push(Command::Perform {
                     label,
                     ops,
-                    gesture: Some(drag.gesture),
+                    continuous: true,
                 });
             }
         }
         if response.drag_stopped() || !response.dragged() {
             state.drag = None;
-            out.push(Intent::EndGesture);
+            out.push(Command::EndGesture);
         }
     }
 }

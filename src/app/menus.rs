@@ -1,0 +1,134 @@
+//! The menu bar and the keyboard, both generated from the command table.
+
+use crate::editor::command::Command;
+use crate::editor::session::Editor;
+use crate::editor::table::{CommandSpec, MENUS, Shortcut, command_for, command_table};
+use egui::{Key, KeyboardShortcut, Modifiers};
+
+/// An egui key combination for a table shortcut (None if egui has no key of that name, which a
+/// test rules out).
+pub fn egui_shortcut(shortcut: &Shortcut) -> Option<KeyboardShortcut> {
+    let key = Key::from_name(shortcut.key)?;
+    let mut modifiers = Modifiers::NONE;
+    if shortcut.command {
+        modifiers |= Modifiers::COMMAND;
+    }
+    if shortcut.shift {
+        modifiers |= Modifiers::SHIFT;
+    }
+    Some(KeyboardShortcut::new(modifiers, key))
+}
+
+/// The commands whose shortcuts were pressed this frame. While a text field has the keyboard
+/// only the global ones (Save, Open, the palette, …) count, so typing never runs a command.
+/// Shortcuts with more modifiers are tried first, so Ctrl+Shift+Z is not taken for Ctrl+Z.
+pub fn shortcuts(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
+    let typing = ctx.text_edit_focused();
+    let mut keyed: Vec<(KeyboardShortcut, &CommandSpec)> = command_table()
+        .iter()
+        .filter(|spec| spec.global || !typing)
+        .flat_map(|spec| {
+            spec.shortcuts
+                .iter()
+                .filter_map(move |s| egui_shortcut(s).map(|k| (k, spec)))
+        })
+        .collect();
+    keyed.sort_by_key(|(k, _)| {
+        std::cmp::Reverse(k.modifiers.shift as u8 + k.modifiers.command as u8)
+    });
+    let mut out = Vec::new();
+    ctx.input_mut(|i| {
+        for (shortcut, spec) in keyed {
+            if i.consume_shortcut(&shortcut)
+                && (spec.enabled)(editor)
+                && let Some(command) = command_for(spec, editor)
+            {
+                out.push(command);
+            }
+        }
+    });
+    // Copy and paste arrive as events, not key presses, on most platforms.
+    if !typing {
+        ctx.input(|i| {
+            for event in &i.events {
+                match event {
+                    egui::Event::Copy => out.push(Command::Copy),
+                    egui::Event::Paste(_) => out.push(Command::Paste),
+                    _ => {}
+                }
+            }
+        });
+    }
+    out
+}
+
+/// The label a menu shows for an entry: Undo and Redo name the step they would take.
+fn menu_label(spec: &CommandSpec, editor: &Editor) -> String {
+    let history = editor.doc().history();
+    match spec.name {
+        "edit.undo" => history
+            .undo_label()
+            .map_or_else(|| spec.label.to_string(), |l| format!("Undo {l}")),
+        "edit.redo" => history
+            .redo_label()
+            .map_or_else(|| spec.label.to_string(), |l| format!("Redo {l}")),
+        _ => spec.label.to_string(),
+    }
+}
+
+/// One menu entry: a button (or a check mark for toggles) with its shortcut and tooltip.
+fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<Command>) {
+    let shortcut = spec
+        .shortcuts
+        .first()
+        .map(Shortcut::text)
+        .unwrap_or_default();
+    let mut label = menu_label(spec, editor);
+    if let Some(checked) = spec.checked {
+        label = format!("{} {label}", if checked(editor) { "☑" } else { "☐" });
+    }
+    let enabled = (spec.enabled)(editor);
+    let response = ui
+        .add_enabled(enabled, egui::Button::new(label).shortcut_text(shortcut))
+        .on_hover_text(spec.tooltip);
+    if response.clicked()
+        && let Some(command) = command_for(spec, editor)
+    {
+        out.push(command);
+        if spec.checked.is_none() {
+            ui.close();
+        }
+    }
+}
+
+/// The menu bar: every table entry under its menu, and File ▸ Open Recent.
+pub fn menus(ui: &mut egui::Ui, editor: &Editor) -> Vec<Command> {
+    let mut out = Vec::new();
+    for menu in MENUS {
+        ui.menu_button(menu, |ui| {
+            for spec in command_table().iter().filter(|s| s.menu == Some(menu)) {
+                if spec.separator_before {
+                    ui.separator();
+                }
+                entry(ui, spec, editor, &mut out);
+                if spec.name == "file.open" {
+                    recent_menu(ui, editor, &mut out);
+                }
+            }
+        });
+    }
+    out
+}
+
+fn recent_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
+    ui.menu_button("Open Recent", |ui| {
+        if editor.recent().is_empty() {
+            ui.label("(none yet)");
+        }
+        for path in editor.recent() {
+            if ui.button(path.display().to_string()).clicked() {
+                out.push(Command::OpenPath(path.clone()));
+            }
+        }
+    });
+}

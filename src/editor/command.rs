@@ -1,0 +1,173 @@
+//! Every user action as a value. Panels, menus, shortcuts, the palette and windows all produce
+//! [`Command`]s; [`crate::editor::Editor::apply`] is the one place that carries them out.
+
+use super::dialogs::DialogOutcome;
+use super::dnd::DropZone;
+use super::handles::{Orientation, Tool};
+use crate::scene::NodeId;
+use crate::scene::edit::Op;
+use std::path::PathBuf;
+
+/// A view option the View menu toggles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ViewOption {
+    /// Each node's local x/y axes.
+    Axes,
+    /// Parent → child links.
+    Links,
+    /// Node names.
+    Names,
+    /// The shear warning overlay.
+    Shear,
+    /// Flash the world matrices the last update recomputed.
+    Recomputed,
+}
+
+/// A floating window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Window {
+    /// The undo history.
+    History,
+    /// Help ▸ Keyboard shortcuts.
+    Shortcuts,
+    /// Help ▸ About.
+    About,
+    /// The command palette.
+    Palette,
+}
+
+/// The answer to "Save the changes before …?".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GuardAnswer {
+    /// Save first, then go on.
+    Save,
+    /// Go on without saving.
+    Discard,
+    /// Do nothing.
+    Cancel,
+}
+
+/// Where a new node goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewNodePlace {
+    /// A new root, last.
+    Root,
+    /// The last child of this node.
+    ChildOf(NodeId),
+    /// Right after this node, as its sibling.
+    After(NodeId),
+}
+
+/// Everything a person can ask graft to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Replace the selection.
+    Select(Vec<NodeId>),
+    /// Add a node to the selection, or take it out.
+    ToggleSelect(NodeId),
+    /// Change the scene as one undo step. With `continuous`, consecutive steps until the next
+    /// [`Command::EndGesture`] merge into one (a drag, a slider).
+    Perform {
+        /// The undo label, e.g. "Move arm".
+        label: String,
+        /// What to do.
+        ops: Vec<Op>,
+        /// Part of a continuous gesture.
+        continuous: bool,
+    },
+    /// The current drag or slider gesture ended.
+    EndGesture,
+    /// Undo one step.
+    Undo,
+    /// Redo one step.
+    Redo,
+    /// Undo or redo until this many steps are applied.
+    JumpHistory(usize),
+    /// A new, empty scene (asks about unsaved changes first).
+    New,
+    /// Show the Open dialog (asks about unsaved changes first).
+    Open,
+    /// Open this file (asks about unsaved changes first).
+    OpenPath(PathBuf),
+    /// Save to the scene's file (asks where when untitled).
+    Save,
+    /// Save under a new name.
+    SaveAs,
+    /// Reload the scene's file (asks about unsaved changes first).
+    Revert,
+    /// Quit (asks about unsaved changes first).
+    Quit,
+    /// The window's close button was pressed.
+    CloseRequested,
+    /// The answer to the unsaved-changes prompt.
+    AnswerGuard(GuardAnswer),
+    /// A file dialog (or the typed-path field that replaces it) ended.
+    DialogClosed(DialogOutcome),
+    /// Copy the selected subtrees.
+    Copy,
+    /// Paste the copied subtrees under the primary selection.
+    Paste,
+    /// Duplicate the selection next to itself.
+    Duplicate,
+    /// Delete the selection.
+    Delete,
+    /// Add a node and select it.
+    AddNode(NewNodePlace),
+    /// Put the selection under a new group node (keeping world transforms).
+    CreateParent,
+    /// Move the selection to the root.
+    Unparent,
+    /// Drop dragged nodes in the hierarchy.
+    Drop {
+        /// The dragged nodes (topmost, pre-order).
+        dragged: Vec<NodeId>,
+        /// Where.
+        zone: DropZone,
+        /// Keep world transforms (the toggle, inverted by Shift).
+        keep_world: bool,
+    },
+    /// Start renaming the primary selection in the hierarchy.
+    StartRename,
+    /// Frame the selection in the viewport.
+    FrameSelection,
+    /// Frame the whole scene.
+    FrameAll,
+    /// Choose the viewport's handle.
+    SetTool(Tool),
+    /// Switch the handles between the node's axes and the world's.
+    ToggleOrientation,
+    /// Set the handles' axes.
+    SetOrientation(Orientation),
+    /// Turn "Keep world transform" on or off.
+    ToggleKeepWorld,
+    /// Show or hide something in the viewport.
+    ToggleView(ViewOption),
+    /// Open a window.
+    Show(Window),
+    /// Close a window.
+    Close(Window),
+    /// Close the error window.
+    DismissError,
+    /// Something the person tried was refused: say why (nothing changed).
+    Refused(String),
+}
+
+/// What the app must do after a command, beyond drawing the new state: things that live in
+/// the UI (a panel's rename field, the camera, a native dialog, the window).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Put the hierarchy row of this node into rename mode.
+    StartRename(NodeId),
+    /// Frame these nodes in the viewport.
+    Frame(Vec<NodeId>),
+    /// Frame the whole scene on the next frame (a new scene arrived).
+    FrameAllNextFrame,
+    /// Show a native file dialog.
+    ShowDialog(super::dialogs::DialogKind),
+    /// Refuse the window's close request (unsaved changes; the prompt is up).
+    CancelClose,
+    /// Close the window.
+    CloseWindow,
+    /// Forget per-scene UI state (collapsed rows, caches): another scene was loaded.
+    SceneReplaced,
+}

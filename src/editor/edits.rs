@@ -1,0 +1,224 @@
+//! Structural edits as the editor plans them: copy, paste, duplicate, delete, add, create
+//! parent, unparent and hierarchy drops. New ids are taken from the scene when the command
+//! applies (never guessed by a panel); each edit is one undo step and selects what it made.
+
+use super::command::NewNodePlace;
+use super::dnd::{DropZone, drop_ops};
+use super::session::{Editor, Outcome};
+use crate::error::{Error, Result};
+use crate::math::Trs;
+use crate::scene::edit::Op;
+use crate::scene::{DetachedSubtree, NodeData, NodeId, Shape};
+use glam::Vec2;
+
+/// A new node's data: a unit square at the parent's origin.
+pub fn new_node_data(name: &str) -> NodeData {
+    NodeData {
+        shape: Shape::Rect { size: Vec2::ONE },
+        ..NodeData::named(name, Trs::IDENTITY)
+    }
+}
+
+impl Editor {
+    /// Selected nodes whose ancestors are not also selected, in pre-order.
+    fn selected_roots(&self) -> Vec<NodeId> {
+        self.doc.scene().topmost(&self.selection)
+    }
+
+    /// "Verb name" for one node, "Verb N nodes" for several.
+    fn label_for(&self, verb: &str, ids: &[NodeId]) -> String {
+        match ids {
+            [one] => format!("{verb} {}", self.name_of(*one)),
+            many => format!("{verb} {} nodes", many.len()),
+        }
+    }
+
+    fn name_of(&self, id: NodeId) -> String {
+        self.doc
+            .scene()
+            .node(id)
+            .map_or_else(|_| "node".to_string(), |d| d.name.clone())
+    }
+
+    pub(super) fn copy(&mut self) -> Outcome {
+        let roots = self.selected_roots();
+        let scene = self.doc.scene();
+        self.clipboard = roots
+            .iter()
+            .filter_map(|id| scene.copy_subtree(*id).ok())
+            .collect();
+        if !self.clipboard.is_empty() {
+            let what = self.label_for("", &roots);
+            self.info(format!("Copied {}", what.trim()));
+        }
+        Outcome::default()
+    }
+
+    pub(super) fn paste(&mut self) -> Result<Outcome> {
+        if self.clipboard.is_empty() {
+            self.info("Nothing to paste");
+            return Ok(Outcome::default());
+        }
+        let parent = self.primary();
+        let mut copies = self.clipboard.clone();
+        self.doc.renumber_fresh(&mut copies);
+        let count = self.doc.scene().children(parent).map_or(0, |c| c.len());
+        let ops = copies
+            .iter()
+            .enumerate()
+            .map(|(k, c)| Op::Insert {
+                subtree: DetachedSubtree {
+                    parent,
+                    index: count + k,
+                    ..c.clone()
+                },
+            })
+            .collect();
+        let ids: Vec<NodeId> = copies.iter().map(|c| c.root()).collect();
+        let label = self.label_for("Paste", &ids);
+        self.insert_and_select(label, ops, ids)
+    }
+
+    pub(super) fn duplicate(&mut self) -> Result<Outcome> {
+        let roots = self.selected_roots();
+        let scene = self.doc.scene();
+        let mut copies: Vec<_> = roots
+            .iter()
+            .filter_map(|id| scene.copy_subtree(*id).ok())
+            .collect();
+        if copies.is_empty() {
+            return Ok(Outcome::default());
+        }
+        self.doc.renumber_fresh(&mut copies);
+        // Insert from the last so earlier sibling indices stay valid.
+        let ops: Vec<Op> = copies
+            .iter()
+            .rev()
+            .map(|c| Op::Insert {
+                subtree: DetachedSubtree {
+                    index: c.index + 1,
+                    ..c.clone()
+                },
+            })
+            .collect();
+        let ids: Vec<NodeId> = copies.iter().map(|c| c.root()).collect();
+        let label = self.label_for("Duplicate", &roots);
+        self.insert_and_select(label, ops, ids)
+    }
+
+    /// Perform as one undo step, then select `ids`.
+    fn insert_and_select(
+        &mut self,
+        label: String,
+        ops: Vec<Op>,
+        ids: Vec<NodeId>,
+    ) -> Result<Outcome> {
+        self.perform(label, ops, false)?;
+        self.selection = ids;
+        Ok(Outcome::default())
+    }
+
+    pub(super) fn delete(&mut self) -> Result<Outcome> {
+        let roots = self.selected_roots();
+        if roots.is_empty() {
+            return Ok(Outcome::default());
+        }
+        let label = self.label_for("Delete", &roots);
+        let ops = roots
+            .iter()
+            .rev()
+            .map(|&node| Op::Remove { node })
+            .collect();
+        self.perform(label, ops, false)?;
+        let scene = self.doc.scene();
+        self.selection.retain(|id| scene.contains(*id));
+        Ok(Outcome::default())
+    }
+
+    pub(super) fn add_node(&mut self, place: NewNodePlace) -> Result<Outcome> {
+        let scene = self.doc.scene();
+        let (parent, index, label) = match place {
+            NewNodePlace::Root => (None, None, "Add node".to_string()),
+            NewNodePlace::ChildOf(p) => {
+                scene.index(p)?;
+                (Some(p), None, format!("Add child to {}", self.name_of(p)))
+            }
+            NewNodePlace::After(s) => (
+                scene.parent(s)?,
+                Some(scene.sibling_index(s)? + 1),
+                format!("Add sibling to {}", self.name_of(s)),
+            ),
+        };
+        let id = scene.next_id();
+        let ops = vec![Op::Add {
+            parent,
+            index,
+            data: new_node_data("node"),
+        }];
+        self.insert_and_select(label, ops, vec![id])
+    }
+
+    /// A new "group" where the first selected node was, with the selection moved under it
+    /// keeping world transforms.
+    pub(super) fn create_parent(&mut self) -> Result<Outcome> {
+        let scene = self.doc.scene();
+        let mut targets = self.selected_roots();
+        let Some(&first) = targets.first() else {
+            return Err(Error::Refused("Select the nodes to group first".into()));
+        };
+        targets.sort_by_key(|t| scene.index(*t).unwrap_or(usize::MAX));
+        let group = scene.next_id();
+        let mut ops = vec![Op::Add {
+            parent: scene.parent(first)?,
+            index: Some(scene.sibling_index(first)?),
+            data: NodeData::named("group", Trs::IDENTITY),
+        }];
+        ops.extend(targets.iter().map(|&node| Op::Reparent {
+            node,
+            parent: Some(group),
+            index: None,
+            keep_world: true,
+        }));
+        let label = self.label_for("Group", &targets);
+        self.insert_and_select(label, ops, vec![group])
+    }
+
+    /// Move the selection to the root (keeping world transforms when the toggle says so).
+    pub(super) fn unparent(&mut self) -> Result<Outcome> {
+        let targets = self.selected_roots();
+        if targets.is_empty() {
+            return Ok(Outcome::default());
+        }
+        let keep_world = self.keep_world();
+        let ops = targets
+            .iter()
+            .map(|&node| Op::Reparent {
+                node,
+                parent: None,
+                index: None,
+                keep_world,
+            })
+            .collect();
+        let label = self.label_for("Unparent", &targets);
+        self.perform(label, ops, false)?;
+        Ok(Outcome::default())
+    }
+
+    /// A hierarchy drop: reparent (or reorder) the dragged nodes, or say why not.
+    pub(super) fn drop_nodes(
+        &mut self,
+        dragged: &[NodeId],
+        zone: DropZone,
+        keep_world: bool,
+    ) -> Result<Outcome> {
+        let ops = match drop_ops(self.doc.scene(), dragged, zone, keep_world) {
+            Ok(ops) => ops,
+            Err(message) if message.is_empty() => return Ok(Outcome::default()),
+            Err(message) => return Err(Error::Refused(message)),
+        };
+        let how = if keep_world { "" } else { " (keep local)" };
+        let label = format!("{}{how}", self.label_for("Reparent", dragged));
+        self.perform(label, ops, false)?;
+        Ok(Outcome::default())
+    }
+}

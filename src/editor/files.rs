@@ -1,0 +1,173 @@
+//! Files in the session: the unsaved-changes guard, the Open / Save As dialogs (asked of the
+//! app as effects, answered with commands), opening, saving and the recent-files list.
+
+use super::command::{Effect, GuardAnswer};
+use super::dialogs::{DialogKind, DialogOutcome};
+use super::session::{DialogPurpose, Editor, FileAction, MAX_RECENT, Outcome};
+use crate::document::Document;
+use crate::error::{Error, Result};
+use crate::scene::Scene;
+use std::path::PathBuf;
+
+impl Editor {
+    /// Run a file action now, or first ask about unsaved changes.
+    pub(super) fn request(&mut self, action: FileAction) -> Result<Outcome> {
+        if self.doc.is_modified() && !self.allow_close {
+            self.pending_guard = Some(action);
+            Ok(Outcome::default())
+        } else {
+            self.run_action(action)
+        }
+    }
+
+    /// The window's close button: refused while the unsaved-changes prompt is needed.
+    pub(super) fn close_requested(&mut self) -> Outcome {
+        if self.allow_close || !self.doc.is_modified() {
+            return Outcome::default();
+        }
+        self.pending_guard = Some(FileAction::Quit);
+        Outcome {
+            effects: vec![Effect::CancelClose],
+        }
+    }
+
+    /// The prompt's answer: save first, discard, or cancel.
+    pub(super) fn answer_guard(&mut self, answer: GuardAnswer) -> Result<Outcome> {
+        let Some(action) = self.pending_guard.take() else {
+            return Ok(Outcome::default());
+        };
+        match answer {
+            GuardAnswer::Cancel => {
+                self.info("Cancelled: nothing was changed");
+                Ok(Outcome::default())
+            }
+            GuardAnswer::Discard => self.run_action(action),
+            GuardAnswer::Save if self.doc.path().is_none() => {
+                Ok(self.start_dialog(DialogPurpose::SaveAs { then: Some(action) }))
+            }
+            GuardAnswer::Save => {
+                let (_, mut outcome) = self.save(None)?;
+                outcome.effects.extend(self.run_action(action)?.effects);
+                Ok(outcome)
+            }
+        }
+    }
+
+    fn run_action(&mut self, action: FileAction) -> Result<Outcome> {
+        match action {
+            FileAction::New => {
+                let outcome = self.replace_document(Document::untitled(Scene::new()));
+                self.info("New scene");
+                Ok(outcome)
+            }
+            FileAction::Open => Ok(self.start_dialog(DialogPurpose::Open)),
+            FileAction::OpenPath(path) => self.open_path(path),
+            FileAction::Revert => match self.doc.path().map(PathBuf::from) {
+                Some(path) => self.open_path(path),
+                None => Err(Error::Refused(
+                    "Nothing to revert to: this scene has never been saved".into(),
+                )),
+            },
+            FileAction::Quit => {
+                self.allow_close = true;
+                self.quit_requested = true;
+                Ok(Outcome {
+                    effects: vec![Effect::CloseWindow],
+                })
+            }
+        }
+    }
+
+    /// Open a file; a bad file is refused with its message and the current scene stays.
+    fn open_path(&mut self, path: PathBuf) -> Result<Outcome> {
+        let doc = Document::open(&path)?;
+        let mut outcome = self.replace_document(doc);
+        self.remember(path.clone());
+        self.info(format!("Opened {}", path.display()));
+        outcome.effects.push(Effect::FrameAllNextFrame);
+        Ok(outcome)
+    }
+
+    fn replace_document(&mut self, doc: Document) -> Outcome {
+        self.doc = doc;
+        self.selection.clear();
+        self.allow_close = false;
+        Outcome {
+            effects: vec![Effect::SceneReplaced],
+        }
+    }
+
+    fn remember(&mut self, path: PathBuf) {
+        let path = std::fs::canonicalize(&path).unwrap_or(path);
+        self.recent.retain(|p| *p != path);
+        self.recent.insert(0, path);
+        self.recent.truncate(MAX_RECENT);
+    }
+
+    /// Save to `path` (or the document's own file; untitled asks where). True when saved now.
+    pub(super) fn save(&mut self, path: Option<PathBuf>) -> Result<(bool, Outcome)> {
+        let Some(target) = path.or_else(|| self.doc.path().map(PathBuf::from)) else {
+            return Ok((
+                false,
+                self.start_dialog(DialogPurpose::SaveAs { then: None }),
+            ));
+        };
+        match self.doc.save_to(&target) {
+            Ok(()) => {
+                self.remember(target.clone());
+                self.info(format!("Saved {}", target.display()));
+                Ok((true, Outcome::default()))
+            }
+            Err(e) => Err(Error::Refused(format!("Could not save: {e}"))),
+        }
+    }
+
+    pub(super) fn start_dialog(&mut self, purpose: DialogPurpose) -> Outcome {
+        if self.dialog.is_some() || self.path_prompt.is_some() {
+            self.info("A file dialog is already open");
+            return Outcome::default();
+        }
+        let kind = match &purpose {
+            DialogPurpose::Open => DialogKind::Open,
+            DialogPurpose::SaveAs { .. } => DialogKind::Save {
+                suggested: self.doc.display_name().replace("untitled", "scene.ron"),
+            },
+        };
+        self.dialog = Some(purpose);
+        Outcome {
+            effects: vec![Effect::ShowDialog(kind)],
+        }
+    }
+
+    /// A dialog (native or the typed-path field) ended.
+    pub(super) fn dialog_closed(&mut self, outcome: DialogOutcome) -> Result<Outcome> {
+        let Some(purpose) = self.dialog.take().or_else(|| self.path_prompt.take()) else {
+            return Ok(Outcome::default());
+        };
+        match outcome {
+            DialogOutcome::Picked(path) => self.finish_dialog(purpose, path),
+            DialogOutcome::Cancelled => {
+                self.info("Cancelled");
+                Ok(Outcome::default())
+            }
+            DialogOutcome::Unavailable => {
+                self.info("No file dialog could be shown here: type a path instead");
+                self.path_prompt = Some(purpose);
+                Ok(Outcome::default())
+            }
+        }
+    }
+
+    fn finish_dialog(&mut self, purpose: DialogPurpose, path: PathBuf) -> Result<Outcome> {
+        match purpose {
+            DialogPurpose::Open => self.open_path(path),
+            DialogPurpose::SaveAs { then } => {
+                let (_, mut outcome) = self.save(Some(path))?;
+                if let Some(action) = then {
+                    outcome.effects.extend(self.run_action(action)?.effects);
+                }
+                Ok(outcome)
+            }
+        }
+    }
+}

@@ -1,0 +1,415 @@
+//! The editing session without egui: the document, the selection, the clipboard, messages, the
+//! file-dialog and unsaved-changes flow, tool and view settings, and [`Editor::apply`], the one
+//! place any of it changes.
+
+use super::command::{Command, Effect, ViewOption, Window};
+use super::handles::{Orientation, Tool};
+use crate::document::Document;
+use crate::error::{Error, Result};
+use crate::scene::edit::Op;
+use crate::scene::{DetachedSubtree, NodeId};
+use rustc_hash::FxHashSet;
+use std::path::PathBuf;
+
+/// A line for the status bar (and the error window when it is an error).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Message {
+    /// What happened.
+    pub text: String,
+    /// True for failures.
+    pub is_error: bool,
+}
+
+/// File actions that may first need the unsaved-changes prompt.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FileAction {
+    /// Start a new, empty scene.
+    New,
+    /// Show the Open dialog.
+    Open,
+    /// Open this file.
+    OpenPath(PathBuf),
+    /// Reload the file from disk.
+    Revert,
+    /// Close the window.
+    Quit,
+}
+
+/// What an open file dialog (or the typed-path field that replaces it) is for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DialogPurpose {
+    /// Open the picked file.
+    Open,
+    /// Save to the picked file, then go on with `then`.
+    SaveAs {
+        /// The action waiting for the save.
+        then: Option<FileAction>,
+    },
+}
+
+/// What the viewport shows besides the nodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewOptions {
+    shown: FxHashSet<ViewOption>,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        Self {
+            shown: [
+                ViewOption::Axes,
+                ViewOption::Links,
+                ViewOption::Names,
+                ViewOption::Shear,
+            ]
+            .into_iter()
+            .collect(),
+        }
+    }
+}
+
+impl ViewOptions {
+    /// True when this option is on.
+    pub fn shows(&self, option: ViewOption) -> bool {
+        self.shown.contains(&option)
+    }
+
+    fn toggle(&mut self, option: ViewOption) {
+        if !self.shown.remove(&option) {
+            self.shown.insert(option);
+        }
+    }
+}
+
+/// What applying a command asks of the app, besides drawing the new state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// UI-side follow-ups, in order.
+    pub effects: Vec<Effect>,
+}
+
+impl Outcome {
+    fn with(effect: Effect) -> Self {
+        Self {
+            effects: vec![effect],
+        }
+    }
+}
+
+/// How many recent files are remembered.
+pub const MAX_RECENT: usize = 10;
+
+/// The editing session: everything a command can change, and nothing egui.
+pub struct Editor {
+    pub(super) doc: Document,
+    pub(super) selection: Vec<NodeId>,
+    pub(super) clipboard: Vec<DetachedSubtree>,
+    pub(super) messages: Vec<Message>,
+    pub(super) error: Option<String>,
+    pub(super) recent: Vec<PathBuf>,
+    pub(super) pending_guard: Option<FileAction>,
+    pub(super) dialog: Option<DialogPurpose>,
+    pub(super) path_prompt: Option<DialogPurpose>,
+    pub(super) allow_close: bool,
+    pub(super) quit_requested: bool,
+    open_gesture: Option<u64>,
+    next_gesture: u64,
+    tool: Tool,
+    orientation: Orientation,
+    keep_world: bool,
+    view: ViewOptions,
+    windows: FxHashSet<Window>,
+}
+
+impl Editor {
+    /// A session on this document, nothing selected.
+    pub fn new(doc: Document) -> Self {
+        Self {
+            doc,
+            selection: Vec::new(),
+            clipboard: Vec::new(),
+            messages: Vec::new(),
+            error: None,
+            recent: Vec::new(),
+            pending_guard: None,
+            dialog: None,
+            path_prompt: None,
+            allow_close: false,
+            quit_requested: false,
+            open_gesture: None,
+            next_gesture: 0,
+            tool: Tool::default(),
+            orientation: Orientation::default(),
+            keep_world: true,
+            view: ViewOptions::default(),
+            windows: FxHashSet::default(),
+        }
+    }
+
+    /// The open document.
+    pub fn doc(&self) -> &Document {
+        &self.doc
+    }
+
+    /// Selected nodes; the last one is the primary selection.
+    pub fn selection(&self) -> &[NodeId] {
+        &self.selection
+    }
+
+    /// The primary selection, if it still exists.
+    pub fn primary(&self) -> Option<NodeId> {
+        self.selection
+            .last()
+            .copied()
+            .filter(|id| self.doc.scene().contains(*id))
+    }
+
+    /// Copied subtrees (Ctrl+C).
+    pub fn clipboard(&self) -> &[DetachedSubtree] {
+        &self.clipboard
+    }
+
+    /// Status messages, newest last.
+    pub fn messages(&self) -> &[Message] {
+        &self.messages
+    }
+
+    /// The newest status message.
+    pub fn last_message(&self) -> Option<&Message> {
+        self.messages.last()
+    }
+
+    /// The error shown in the error window, until dismissed.
+    pub fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
+    /// Recently opened files, newest first.
+    pub fn recent(&self) -> &[PathBuf] {
+        &self.recent
+    }
+
+    /// Replace the recent-files list (restored from the app's storage at start).
+    pub fn set_recent(&mut self, recent: Vec<PathBuf>) {
+        self.recent = recent;
+        self.recent.truncate(MAX_RECENT);
+    }
+
+    /// The action waiting for Save / Discard / Cancel.
+    pub fn pending_guard(&self) -> Option<&FileAction> {
+        self.pending_guard.as_ref()
+    }
+
+    /// A typed path is wanted, because no native dialog could be shown.
+    pub fn path_prompt(&self) -> Option<&DialogPurpose> {
+        self.path_prompt.as_ref()
+    }
+
+    /// True when the window should close.
+    pub fn quit_requested(&self) -> bool {
+        self.quit_requested
+    }
+
+    /// True when the window may close (nothing unsaved, or the person said so).
+    pub fn may_close(&self) -> bool {
+        self.allow_close || !self.doc.is_modified()
+    }
+
+    /// The viewport's handle.
+    pub fn tool(&self) -> Tool {
+        self.tool
+    }
+
+    /// Whether the handles follow the node's axes or the world's.
+    pub fn orientation(&self) -> Orientation {
+        self.orientation
+    }
+
+    /// Unity's worldPositionStays: reparenting keeps the world transform.
+    pub fn keep_world(&self) -> bool {
+        self.keep_world
+    }
+
+    /// What the viewport shows.
+    pub fn view(&self) -> &ViewOptions {
+        &self.view
+    }
+
+    /// True when this window is open.
+    pub fn is_open(&self, window: Window) -> bool {
+        self.windows.contains(&window)
+    }
+
+    /// Recompute the world matrices edited since the last call (once per frame).
+    pub fn update_world(&mut self) -> usize {
+        let count = self.doc.update_world();
+        let scene = self.doc.scene();
+        self.selection.retain(|id| scene.contains(*id));
+        count
+    }
+
+    pub(super) fn info(&mut self, text: impl Into<String>) {
+        self.messages.push(Message {
+            text: text.into(),
+            is_error: false,
+        });
+    }
+
+    /// Record a refusal or failure: the status bar and the error window show it.
+    pub(super) fn fail(&mut self, error: Error) -> Error {
+        let text = error.to_string();
+        self.error = Some(text.clone());
+        self.messages.push(Message {
+            text,
+            is_error: true,
+        });
+        error
+    }
+
+    /// Carry out one command. A refused or failed command changes nothing, is recorded as a
+    /// message (and in the error window) and is returned as the error.
+    pub fn apply(&mut self, command: Command) -> Result<Outcome> {
+        let result = self.dispatch(command);
+        result.map_err(|e| self.fail(e))
+    }
+
+    fn dispatch(&mut self, command: Command) -> Result<Outcome> {
+        match command {
+            Command::Select(ids) => self.select(ids),
+            Command::ToggleSelect(id) => {
+                match self.selection.iter().position(|s| *s == id) {
+                    Some(at) => {
+                        self.selection.remove(at);
+                    }
+                    None if self.doc.scene().contains(id) => self.selection.push(id),
+                    None => return Err(Error::UnknownNode(id)),
+                }
+                Ok(Outcome::default())
+            }
+            Command::Perform {
+                label,
+                ops,
+                continuous,
+            } => self
+                .perform(label, ops, continuous)
+                .map(|_| Outcome::default()),
+            Command::EndGesture => {
+                self.open_gesture = None;
+                self.doc.end_gesture();
+                Ok(Outcome::default())
+            }
+            Command::Undo => {
+                self.open_gesture = None;
+                match self.doc.undo()? {
+                    Some(label) => self.info(format!("Undid {label}")),
+                    None => self.info("Nothing to undo"),
+                }
+                Ok(Outcome::default())
+            }
+            Command::Redo => {
+                self.open_gesture = None;
+                match self.doc.redo()? {
+                    Some(label) => self.info(format!("Redid {label}")),
+                    None => self.info("Nothing to redo"),
+                }
+                Ok(Outcome::default())
+            }
+            Command::JumpHistory(n) => {
+                self.open_gesture = None;
+                self.doc.jump_to(n).map(|_| Outcome::default())
+            }
+            Command::New => self.request(FileAction::New),
+            Command::Open => self.request(FileAction::Open),
+            Command::OpenPath(path) => self.request(FileAction::OpenPath(path)),
+            Command::Revert => self.request(FileAction::Revert),
+            Command::Quit => self.request(FileAction::Quit),
+            Command::CloseRequested => Ok(self.close_requested()),
+            Command::Save => self.save(None).map(|(_, outcome)| outcome),
+            Command::SaveAs => Ok(self.start_dialog(DialogPurpose::SaveAs { then: None })),
+            Command::AnswerGuard(answer) => self.answer_guard(answer),
+            Command::DialogClosed(outcome) => self.dialog_closed(outcome),
+            Command::Copy => Ok(self.copy()),
+            Command::Paste => self.paste(),
+            Command::Duplicate => self.duplicate(),
+            Command::Delete => self.delete(),
+            Command::AddNode(place) => self.add_node(place),
+            Command::CreateParent => self.create_parent(),
+            Command::Unparent => self.unparent(),
+            Command::Drop {
+                dragged,
+                zone,
+                keep_world,
+            } => self.drop_nodes(&dragged, zone, keep_world),
+            Command::StartRename => Ok(self.primary().map_or_else(Outcome::default, |id| {
+                Outcome::with(Effect::StartRename(id))
+            })),
+            Command::FrameSelection => Ok(Outcome::with(Effect::Frame(self.selection.clone()))),
+            Command::FrameAll => Ok(Outcome::with(Effect::Frame(
+                self.doc.scene().ids().to_vec(),
+            ))),
+            Command::SetTool(tool) => {
+                self.tool = tool;
+                Ok(Outcome::default())
+            }
+            Command::SetOrientation(orientation) => {
+                self.orientation = orientation;
+                Ok(Outcome::default())
+            }
+            Command::ToggleOrientation => {
+                self.orientation = match self.orientation {
+                    Orientation::Local => Orientation::World,
+                    Orientation::World => Orientation::Local,
+                };
+                Ok(Outcome::default())
+            }
+            Command::ToggleKeepWorld => {
+                self.keep_world = !self.keep_world;
+                Ok(Outcome::default())
+            }
+            Command::ToggleView(option) => {
+                self.view.toggle(option);
+                Ok(Outcome::default())
+            }
+            Command::Show(window) => {
+                self.windows.insert(window);
+                Ok(Outcome::default())
+            }
+            Command::Close(window) => {
+                self.windows.remove(&window);
+                Ok(Outcome::default())
+            }
+            Command::DismissError => {
+                self.error = None;
+                Ok(Outcome::default())
+            }
+            Command::Refused(reason) => Err(Error::Refused(reason)),
+        }
+    }
+
+    fn select(&mut self, ids: Vec<NodeId>) -> Result<Outcome> {
+        if let Some(&missing) = ids.iter().find(|id| !self.doc.scene().contains(**id)) {
+            return Err(Error::UnknownNode(missing));
+        }
+        self.selection = ids;
+        Ok(Outcome::default())
+    }
+
+    /// Perform ops as one undo step, or as part of the open continuous gesture. The gesture's
+    /// key comes from this one counter: panels never make one up.
+    pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
+        if !continuous {
+            self.open_gesture = None;
+            self.doc.end_gesture();
+            return self.doc.perform(label, ops);
+        }
+        let gesture = match self.open_gesture {
+            Some(g) => g,
+            None => {
+                self.next_gesture += 1;
+                self.open_gesture = Some(self.next_gesture);
+                self.next_gesture
+            }
+        };
+        self.doc.perform_gesture(label, ops, gesture)
+    }
+}

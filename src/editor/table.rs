@@ -1,0 +1,304 @@
+//! The one command table: every command a person can invoke by name, with its label, shortcut,
+//! menu, tooltip and when it is enabled. Menus, keyboard shortcuts, Help ▸ Keyboard shortcuts
+//! and the command palette are all generated from it; nothing lists a shortcut by hand.
+
+use super::command::{Command, NewNodePlace, ViewOption, Window};
+use super::handles::{Orientation, Tool};
+use super::session::Editor;
+
+/// A key combination, egui-free: modifiers and a key named as egui names keys ("S", "F2",
+/// "Delete", "Home").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Shortcut {
+    /// Ctrl (⌘ on macOS).
+    pub command: bool,
+    /// Shift.
+    pub shift: bool,
+    /// The key's name.
+    pub key: &'static str,
+}
+
+impl Shortcut {
+    const fn key(key: &'static str) -> Self {
+        Self {
+            command: false,
+            shift: false,
+            key,
+        }
+    }
+
+    const fn ctrl(key: &'static str) -> Self {
+        Self {
+            command: true,
+            shift: false,
+            key,
+        }
+    }
+
+    const fn ctrl_shift(key: &'static str) -> Self {
+        Self {
+            command: true,
+            shift: true,
+            key,
+        }
+    }
+
+    /// As people write it: "Ctrl+Shift+S", "F2", "Del".
+    pub fn text(&self) -> String {
+        let key = match self.key {
+            "Delete" => "Del",
+            other => other,
+        };
+        let mut s = String::new();
+        if self.command {
+            s.push_str("Ctrl+");
+        }
+        if self.shift {
+            s.push_str("Shift+");
+        }
+        s.push_str(key);
+        s
+    }
+}
+
+/// The top-level menus, in order.
+pub const MENUS: [&str; 5] = ["File", "Edit", "Node", "View", "Help"];
+
+/// One entry of the command table.
+#[derive(Clone, Debug)]
+pub struct CommandSpec {
+    /// A stable name, e.g. "edit.duplicate".
+    pub name: &'static str,
+    /// What menus and the palette show.
+    pub label: &'static str,
+    /// What it does, in a sentence.
+    pub tooltip: &'static str,
+    /// Its key combinations; the first is the one shown.
+    pub shortcuts: Vec<Shortcut>,
+    /// The menu it appears in (one of [`MENUS`]), or None for palette-only commands.
+    pub menu: Option<&'static str>,
+    /// Start a new group in its menu (a separator above it).
+    pub separator_before: bool,
+    /// The command it runs.
+    pub command: Command,
+    /// When it can run.
+    pub enabled: fn(&Editor) -> bool,
+    /// For toggles: whether it is on now (menus show a check mark).
+    pub checked: Option<fn(&Editor) -> bool>,
+    /// True when its shortcut works while a text field has the keyboard (Save, Open, …).
+    pub global: bool,
+}
+
+fn always(_: &Editor) -> bool {
+    true
+}
+fn has_selection(e: &Editor) -> bool {
+    !e.selection().is_empty()
+}
+fn has_primary(e: &Editor) -> bool {
+    e.primary().is_some()
+}
+fn can_undo(e: &Editor) -> bool {
+    e.doc().history().undo_label().is_some()
+}
+fn can_redo(e: &Editor) -> bool {
+    e.doc().history().redo_label().is_some()
+}
+fn has_clipboard(e: &Editor) -> bool {
+    !e.clipboard().is_empty()
+}
+fn has_file(e: &Editor) -> bool {
+    e.doc().path().is_some()
+}
+fn has_nodes(e: &Editor) -> bool {
+    !e.doc().scene().is_empty()
+}
+
+/// A table entry with the usual defaults (enabled always, not a toggle, not global).
+fn spec(
+    name: &'static str,
+    label: &'static str,
+    tooltip: &'static str,
+    shortcuts: &[Shortcut],
+    menu: Option<&'static str>,
+    command: Command,
+) -> CommandSpec {
+    CommandSpec {
+        name,
+        label,
+        tooltip,
+        shortcuts: shortcuts.to_vec(),
+        menu,
+        separator_before: false,
+        command,
+        enabled: always,
+        checked: None,
+        global: false,
+    }
+}
+
+impl CommandSpec {
+    fn when(mut self, enabled: fn(&Editor) -> bool) -> Self {
+        self.enabled = enabled;
+        self
+    }
+    fn checked(mut self, checked: fn(&Editor) -> bool) -> Self {
+        self.checked = Some(checked);
+        self
+    }
+    fn global(mut self) -> Self {
+        self.global = true;
+        self
+    }
+    fn group(mut self) -> Self {
+        self.separator_before = true;
+        self
+    }
+}
+
+static TABLE: std::sync::LazyLock<Vec<CommandSpec>> = std::sync::LazyLock::new(build_table);
+
+/// The command table.
+pub fn command_table() -> &'static [CommandSpec] {
+    &TABLE
+}
+
+/// The table entry with this name.
+pub fn find_command(name: &str) -> Option<&'static CommandSpec> {
+    TABLE.iter().find(|c| c.name == name)
+}
+
+fn build_table() -> Vec<CommandSpec> {
+    use Command as C;
+    let (file, edit, node, view, help) = (
+        Some("File"),
+        Some("Edit"),
+        Some("Node"),
+        Some("View"),
+        Some("Help"),
+    );
+    let toggle = |name, label, tooltip, option: ViewOption| {
+        spec(name, label, tooltip, &[], view, C::ToggleView(option))
+    };
+    vec![
+        spec("file.new", "New", "Start a new, empty scene", &[Shortcut::ctrl("N")], file, C::New).global(),
+        spec("file.open", "Open…", "Open a scene file", &[Shortcut::ctrl("O")], file, C::Open).global(),
+        spec("file.save", "Save", "Save the scene to its file", &[Shortcut::ctrl("S")], file, C::Save).global().group(),
+        spec("file.save_as", "Save As…", "Save the scene under a new name", &[Shortcut::ctrl_shift("S")], file, C::SaveAs).global(),
+        spec("file.revert", "Revert", "Reload the scene's file, dropping unsaved changes", &[], file, C::Revert).when(has_file),
+        spec("file.quit", "Quit", "Close graft", &[Shortcut::ctrl("Q")], file, C::Quit).global().group(),
+        spec("edit.undo", "Undo", "Take back the last change", &[Shortcut::ctrl("Z")], edit, C::Undo).when(can_undo),
+        spec("edit.redo", "Redo", "Do again what was undone", &[Shortcut::ctrl_shift("Z"), Shortcut::ctrl("Y")], edit, C::Redo).when(can_redo),
+        spec("edit.copy", "Copy", "Copy the selected nodes and their children", &[Shortcut::ctrl("C")], edit, C::Copy).when(has_selection).group(),
+        spec("edit.paste", "Paste as child", "Paste the copied nodes under the selection (or as roots)", &[Shortcut::ctrl("V")], edit, C::Paste).when(has_clipboard),
+        spec("edit.duplicate", "Duplicate", "Copy the selection next to itself", &[Shortcut::ctrl("D")], edit, C::Duplicate).when(has_selection),
+        spec("edit.rename", "Rename", "Rename the selected node in the hierarchy", &[Shortcut::key("F2")], edit, C::StartRename).when(has_primary),
+        spec("edit.delete", "Delete", "Delete the selection and its children", &[Shortcut::key("Delete")], edit, C::Delete).when(has_selection),
+        spec("edit.history", "History…", "List every step; click one to go back or forward to it", &[Shortcut::ctrl("H")], edit, C::Show(Window::History)).group(),
+        spec("node.add", "Add node", "Add a root node (a unit square)", &[Shortcut::ctrl_shift("N")], node, C::AddNode(NewNodePlace::Root)),
+        spec("node.add_child", "Add child", "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], node, C::AddNode(NewNodePlace::ChildOf(crate::NodeId(0)))).when(has_primary),
+        spec("node.add_sibling", "Add sibling", "Add a node right after the selected one", &[], node, C::AddNode(NewNodePlace::After(crate::NodeId(0)))).when(has_primary),
+        spec("node.group", "Create parent for selection", "Put the selection under a new group node; nothing moves on screen", &[Shortcut::ctrl("G")], node, C::CreateParent).when(has_selection).group(),
+        spec("node.unparent", "Unparent (to root)", "Make the selected nodes roots (keeping world transforms when the toggle is on)", &[Shortcut::ctrl_shift("G")], node, C::Unparent).when(has_selection),
+        spec("node.keep_world", "Keep world transform", "Reparenting keeps nodes where they are on screen (Unity's worldPositionStays); off keeps the local numbers", &[], node, C::ToggleKeepWorld).checked(|e| e.keep_world()).group(),
+        spec("view.frame_selection", "Frame selection", "Fit the selection in the viewport", &[Shortcut::key("F")], view, C::FrameSelection).when(has_selection),
+        spec("view.frame_all", "Frame all", "Fit the whole scene in the viewport", &[Shortcut::key("Home")], view, C::FrameAll).when(has_nodes),
+        spec("view.tool_move", "Move tool", "Handles that move the selection along its axes", &[Shortcut::key("W")], view, C::SetTool(Tool::Move)).checked(|e| e.tool() == Tool::Move).group(),
+        spec("view.tool_rotate", "Rotate tool", "A ring that turns the selection", &[Shortcut::key("E")], view, C::SetTool(Tool::Rotate)).checked(|e| e.tool() == Tool::Rotate),
+        spec("view.tool_scale", "Scale tool", "Handles that scale the selection", &[Shortcut::key("R")], view, C::SetTool(Tool::Scale)).checked(|e| e.tool() == Tool::Scale),
+        spec("view.world_axes", "Handles along world axes", "Handles follow the world's x and y instead of the node's own axes (scaling a rotated node along them shears it)", &[Shortcut::key("X")], view, C::ToggleOrientation).checked(|e| e.orientation() == Orientation::World),
+        toggle("view.axes", "Local axes", "Draw each node's local x and y axes", ViewOption::Axes).checked(|e| e.view().shows(ViewOption::Axes)).group(),
+        toggle("view.links", "Parent-child links", "Draw a line from each parent to its children", ViewOption::Links).checked(|e| e.view().shows(ViewOption::Links)),
+        toggle("view.names", "Names", "Draw node names", ViewOption::Names).checked(|e| e.view().shows(ViewOption::Names)),
+        toggle("view.shear", "Shear warning overlay", "Outline sheared nodes, give the angle off 90° and ring the parent that causes it", ViewOption::Shear).checked(|e| e.view().shows(ViewOption::Shear)),
+        toggle("view.recomputed", "Flash recomputed world matrices", "Light up the nodes whose world matrix the last update recomputed (dirty flags made visible)", ViewOption::Recomputed).checked(|e| e.view().shows(ViewOption::Recomputed)),
+        spec("help.palette", "Command palette…", "Find any command by typing part of its name", &[Shortcut::ctrl_shift("P"), Shortcut::key("F1")], help, C::Show(Window::Palette)).global(),
+        spec("help.shortcuts", "Keyboard shortcuts", "Every shortcut and mouse gesture", &[], help, C::Show(Window::Shortcuts)),
+        spec("help.about", "About graft", "What graft is and its conventions", &[], help, C::Show(Window::About)),
+    ]
+}
+
+/// The command a table entry runs for this session (entries that act on "the selected node"
+/// are filled in with the primary selection).
+pub fn command_for(spec: &CommandSpec, editor: &Editor) -> Option<Command> {
+    match &spec.command {
+        Command::AddNode(NewNodePlace::ChildOf(_)) => {
+            Some(Command::AddNode(NewNodePlace::ChildOf(editor.primary()?)))
+        }
+        Command::AddNode(NewNodePlace::After(_)) => {
+            Some(Command::AddNode(NewNodePlace::After(editor.primary()?)))
+        }
+        other => Some(other.clone()),
+    }
+}
+
+/// Mouse gestures and panel keys that are not commands, for Help ▸ Keyboard shortcuts.
+pub const GESTURES: [(&str, &str); 9] = [
+    ("Mouse wheel", "Zoom around the pointer"),
+    ("Middle-drag / Space+drag", "Pan the viewport"),
+    ("Ctrl while dragging", "Snap to the grid, 15° or 0.1"),
+    (
+        "Ctrl+click / Shift+click",
+        "Add to the selection / select a range",
+    ),
+    ("Double-click a row", "Rename"),
+    (
+        "Shift while dropping",
+        "Invert “Keep world transform” for that drop",
+    ),
+    ("Up / Down", "Previous / next row in the hierarchy"),
+    (
+        "Left / Right",
+        "Collapse (or go to the parent) / expand in the hierarchy",
+    ),
+    ("Enter / Esc", "Finish / cancel a rename or a typed value"),
+];
+
+/// How well `query` matches `text` as a subsequence (case-insensitive), higher is better;
+/// None when some letter of the query is missing. Consecutive letters and letters at the start
+/// of a word count extra, so "dup" ranks "Duplicate" above "Delete … up".
+pub fn fuzzy_score(query: &str, text: &str) -> Option<i32> {
+    let query: Vec<char> = query
+        .to_lowercase()
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    if query.is_empty() {
+        return Some(0);
+    }
+    let text: Vec<char> = text.to_lowercase().chars().collect();
+    let mut score = 0;
+    let mut q = 0;
+    let mut previous: Option<usize> = None;
+    for (i, c) in text.iter().enumerate() {
+        if q < query.len() && *c == query[q] {
+            score += 1;
+            if previous.is_some_and(|p| p + 1 == i) {
+                score += 3;
+            }
+            if i == 0 || !text[i - 1].is_alphanumeric() {
+                score += 5;
+            }
+            previous = Some(i);
+            q += 1;
+        }
+    }
+    (q == query.len()).then(|| score - text.len() as i32 / 8)
+}
+
+/// The palette's entries for a query: enabled commands whose label (or name) matches, best
+/// first, ties in table order.
+pub fn palette_matches(editor: &Editor, query: &str) -> Vec<&'static CommandSpec> {
+    let mut hits: Vec<(i32, usize, &'static CommandSpec)> = TABLE
+        .iter()
+        .enumerate()
+        .filter(|(_, spec)| (spec.enabled)(editor))
+        .filter_map(|(k, spec)| {
+            let score =
+                fuzzy_score(query, spec.label).max(fuzzy_score(query, spec.name).map(|s| s - 2))?;
+            Some((score, k, spec))
+        })
+        .collect();
+    hits.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    hits.into_iter().map(|(_, _, spec)| spec).collect()
+}
