@@ -1,19 +1,22 @@
 #![warn(missing_docs)]
-//! graft: a 2D scene-graph editor. This library is the model (math, scene, files, CLI helpers);
-//! the egui application lives in `app` and only there.
+//! graft: a 2D scene-graph editor, in three layers and a toolbox:
+//! - [`model`]: transforms, the scene, edits and history, the document, the `.ron` format (no
+//!   egui, no I/O policy);
+//! - [`editor`]: the editing session, every user action as a [`editor::Command`] with its one
+//!   applier, the command table, and what the viewport shows (no egui);
+//! - `app` (feature `editor`): the egui window, which draws the editor and returns commands;
+//! - [`tools`]: the headless command line, generators and benchmarks.
 
 #[cfg(feature = "editor")]
 pub mod app;
-pub mod bench;
-pub mod cli;
-pub mod document;
 pub mod editor;
 pub mod error;
-pub mod file;
-pub mod generate;
-pub mod math;
-pub mod scene;
+pub mod model;
+pub mod tools;
 
 pub use error::{Error, Result};
+pub use model::{document, file, math, scene};
+pub use tools::{bench, cli, generate};
+
 pub use math::Trs;
 pub use scene::{NodeData, NodeId, NodeSpec, Scene, Shape};

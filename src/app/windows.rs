@@ -6,7 +6,7 @@ use crate::document::SAMPLE_SCENES;
 use crate::editor::command::{Command, GuardAnswer, Window};
 use crate::editor::dialogs::DialogOutcome;
 use crate::editor::session::{DialogPurpose, Editor, FileAction};
-use crate::editor::table::{GESTURES, Shortcut, command_for, command_table, palette_matches};
+use crate::editor::table::{Shortcut, command_for, help_rows, palette_matches};
 use std::path::PathBuf;
 
 /// What the windows remember between frames: text being typed.
@@ -173,31 +173,10 @@ fn history_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) 
     out.extend(closed);
 }
 
-/// Every shortcut of the command table and every mouse gesture, in one list.
-pub fn shortcut_rows() -> Vec<(String, String)> {
-    let mut rows: Vec<(String, String)> = command_table()
-        .iter()
-        .filter(|spec| !spec.shortcuts.is_empty())
-        .map(|spec| {
-            let keys: Vec<String> = spec.shortcuts.iter().map(Shortcut::text).collect();
-            (
-                keys.join(" / "),
-                spec.label.trim_end_matches('…').to_string(),
-            )
-        })
-        .collect();
-    rows.extend(
-        GESTURES
-            .iter()
-            .map(|(k, what)| (k.to_string(), what.to_string())),
-    );
-    rows
-}
-
 fn shortcuts_window(ctx: &egui::Context, out: &mut Vec<Command>) {
     let closed = closable(ctx, "Keyboard shortcuts", Window::Shortcuts, |ui| {
         egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-            for (keys, what) in shortcut_rows() {
+            for (keys, what) in help_rows() {
                 ui.monospace(keys);
                 ui.label(what);
                 ui.end_row();

@@ -254,9 +254,32 @@ pub const GESTURES: [(&str, &str); 9] = [
     ("Enter / Esc", "Finish / cancel a rename or a typed value"),
 ];
 
+/// Every shortcut of the command table and every mouse gesture, for Help ▸ Keyboard shortcuts:
+/// (keys, what they do).
+pub fn help_rows() -> Vec<(String, String)> {
+    let mut rows: Vec<(String, String)> = command_table()
+        .iter()
+        .filter(|spec| !spec.shortcuts.is_empty())
+        .map(|spec| {
+            let keys: Vec<String> = spec.shortcuts.iter().map(Shortcut::text).collect();
+            (
+                keys.join(" / "),
+                spec.label.trim_end_matches('…').to_string(),
+            )
+        })
+        .collect();
+    rows.extend(
+        GESTURES
+            .iter()
+            .map(|(k, what)| (k.to_string(), what.to_string())),
+    );
+    rows
+}
+
 /// How well `query` matches `text` as a subsequence (case-insensitive), higher is better;
-/// None when some letter of the query is missing. Consecutive letters and letters at the start
-/// of a word count extra, so "dup" ranks "Duplicate" above "Delete … up".
+/// None when some letter of the query is missing. Consecutive letters, letters at the start of
+/// a word, and the query appearing whole count extra, so "dup" ranks "Duplicate" above
+/// "Delete update".
 pub fn fuzzy_score(query: &str, text: &str) -> Option<i32> {
     let query: Vec<char> = query
         .to_lowercase()
@@ -283,7 +306,34 @@ pub fn fuzzy_score(query: &str, text: &str) -> Option<i32> {
             q += 1;
         }
     }
-    (q == query.len()).then(|| score - text.len() as i32 / 8)
+    if q < query.len() {
+        return None;
+    }
+    // The query as one piece of the text counts most, at the start of a word even more.
+    let needle: String = query.iter().collect();
+    let haystack: String = text.iter().collect();
+    if let Some(at) = haystack.find(&needle) {
+        let word_start = haystack[..at]
+            .chars()
+            .last()
+            .is_none_or(|c| !c.is_alphanumeric());
+        score += if word_start { 20 } else { 10 };
+    }
+    // Word initials ("fs" for "Frame selection") count like a whole piece.
+    let initials: Vec<char> = (0..text.len())
+        .filter(|&i| text[i].is_alphanumeric() && (i == 0 || !text[i - 1].is_alphanumeric()))
+        .map(|i| text[i])
+        .collect();
+    let mut rest = query.iter().peekable();
+    for c in &initials {
+        if rest.peek() == Some(&c) {
+            rest.next();
+        }
+    }
+    if rest.peek().is_none() {
+        score += 15;
+    }
+    Some(score - text.len() as i32 / 8)
 }
 
 /// The palette's entries for a query: enabled commands whose label (or name) matches, best

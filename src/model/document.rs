@@ -7,7 +7,7 @@ use crate::scene::edit::{History, Op};
 use std::path::{Path, PathBuf};
 
 /// The built-in sample shown when graft starts without a file (scenes/sword.ron).
-pub const SWORD_SCENE: &str = include_str!("../scenes/sword.ron");
+pub const SWORD_SCENE: &str = include_str!("../../scenes/sword.ron");
 
 /// The scenes shipped in `scenes/`, by file name, for Help and the built-in start.
 pub const SAMPLE_SCENES: [&str; 5] = [

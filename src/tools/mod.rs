@@ -1,0 +1,5 @@
+//! The headless front-ends: the `graft` command line, scene generators and benchmarks.
+
+pub mod bench;
+pub mod cli;
+pub mod generate;
