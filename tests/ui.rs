@@ -287,3 +287,36 @@ fn the_status_bar_counts_recomputed_world_matrices() {
     assert_eq!(h.state().last_edit_recomputed, 2);
     assert!(h.query_by_label_contains("(last change: 2)").is_some());
 }
+
+#[test]
+fn a_modal_shows_on_the_frame_that_opens_it() {
+    let fake = FakeDialogs::default();
+    let mut h = app_on(None, &fake);
+    rename(&mut h, "arm", "shoulder");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.step(); // one frame: the shortcut is applied, then the windows are drawn
+    assert!(
+        h.query_by_label_contains("Save the changes").is_some(),
+        "the unsaved-changes prompt is up on the same frame"
+    );
+    h.get_by_label("Cancel").click();
+    h.run_steps(2);
+    assert_eq!(name_of(&h, 2), "shoulder", "cancel keeps everything");
+}
+
+#[test]
+fn the_side_panels_keep_their_width_when_the_selection_changes() {
+    let fake = FakeDialogs::default();
+    let mut h = app_on(Some(PathBuf::from("scenes/shear.ron")), &fake);
+    h.run_steps(3);
+    let before = h.state().viewport.last_rect;
+    for name in ["rotated child", "stretched", "fixed"] {
+        h.get_by_label(name).click();
+        h.run_steps(3);
+        let now = h.state().viewport.last_rect;
+        assert!(
+            (now.left() - before.left()).abs() < 0.5 && (now.right() - before.right()).abs() < 0.5,
+            "selecting {name} moved the viewport: {before:?} -> {now:?}"
+        );
+    }
+}

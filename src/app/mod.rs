@@ -171,8 +171,8 @@ impl GraftApp {
             });
         egui::Panel::right("inspector")
             .resizable(true)
-            .default_size(360.0)
-            .size_range(300.0..=800.0)
+            .default_size(440.0)
+            .size_range(300.0..=900.0)
             .show(ui, |ui| {
                 commands.extend(inspector::ui(ui, &self.editor, &mut self.inspector));
             });

@@ -6,7 +6,7 @@ use crate::document::SAMPLE_SCENES;
 use crate::editor::command::{Command, GuardAnswer, Window};
 use crate::editor::dialogs::DialogOutcome;
 use crate::editor::session::{DialogPurpose, Editor, FileAction};
-use crate::editor::table::{Shortcut, command_for, help_rows, palette_matches};
+use crate::editor::table::{CommandSpec, Shortcut, command_for, help_rows, palette_matches};
 use std::path::PathBuf;
 
 /// What the windows remember between frames: text being typed.
@@ -209,20 +209,7 @@ fn palette_window(
 ) {
     let matches = palette_matches(editor, &state.palette_query);
     state.palette_choice = state.palette_choice.min(matches.len().saturating_sub(1));
-    let (up, down, enter, escape) = ctx.input(|i| {
-        (
-            i.key_pressed(egui::Key::ArrowUp),
-            i.key_pressed(egui::Key::ArrowDown),
-            i.key_pressed(egui::Key::Enter),
-            i.key_pressed(egui::Key::Escape),
-        )
-    });
-    if down && state.palette_choice + 1 < matches.len() {
-        state.palette_choice += 1;
-    }
-    if up {
-        state.palette_choice = state.palette_choice.saturating_sub(1);
-    }
+    let (enter, escape) = palette_keys(ctx, state, matches.len());
     let mut chosen = enter.then_some(state.palette_choice);
     egui::Window::new("Command palette")
         .id(egui::Id::unique("graft-palette"))
@@ -231,38 +218,12 @@ fn palette_window(
         .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
         .fixed_size([460.0, 320.0])
         .show(ctx, |ui| {
-            let edit = ui.add(
-                egui::TextEdit::singleline(&mut state.palette_query)
-                    .hint_text("Type a command…")
-                    .desired_width(f32::INFINITY),
-            );
-            if state.palette_focus {
-                edit.request_focus();
-                state.palette_focus = false;
-            }
-            if edit.changed() {
-                state.palette_choice = 0;
-            }
+            palette_query(ui, state);
             ui.separator();
             egui::ScrollArea::vertical()
                 .max_height(280.0)
                 .show(ui, |ui| {
-                    for (k, spec) in matches.iter().enumerate() {
-                        let shortcut = spec
-                            .shortcuts
-                            .first()
-                            .map(Shortcut::text)
-                            .unwrap_or_default();
-                        let button =
-                            egui::Button::selectable(k == state.palette_choice, spec.label)
-                                .shortcut_text(shortcut);
-                        if ui.add(button).on_hover_text(spec.tooltip).clicked() {
-                            chosen = Some(k);
-                        }
-                    }
-                    if matches.is_empty() {
-                        ui.weak("No command matches");
-                    }
+                    palette_list(ui, &matches, state.palette_choice, &mut chosen)
                 });
         });
     if let Some(spec) = chosen.and_then(|k| matches.get(k)) {
@@ -270,5 +231,64 @@ fn palette_window(
         out.extend(command_for(spec, editor));
     } else if escape {
         out.push(Command::Close(Window::Palette));
+    }
+}
+
+/// The palette's keys: the arrows move the choice among `count` matches; returns whether Enter
+/// and Esc were pressed.
+fn palette_keys(ctx: &egui::Context, state: &mut WindowsState, count: usize) -> (bool, bool) {
+    let (up, down, enter, escape) = ctx.input(|i| {
+        (
+            i.key_pressed(egui::Key::ArrowUp),
+            i.key_pressed(egui::Key::ArrowDown),
+            i.key_pressed(egui::Key::Enter),
+            i.key_pressed(egui::Key::Escape),
+        )
+    });
+    if down && state.palette_choice + 1 < count {
+        state.palette_choice += 1;
+    }
+    if up {
+        state.palette_choice = state.palette_choice.saturating_sub(1);
+    }
+    (enter, escape)
+}
+
+/// The palette's query field (focused when the palette opens); typing resets the choice.
+fn palette_query(ui: &mut egui::Ui, state: &mut WindowsState) {
+    let edit = ui.add(
+        egui::TextEdit::singleline(&mut state.palette_query)
+            .hint_text("Type a command…")
+            .desired_width(f32::INFINITY),
+    );
+    if state.palette_focus {
+        edit.request_focus();
+        state.palette_focus = false;
+    }
+    if edit.changed() {
+        state.palette_choice = 0;
+    }
+}
+
+/// The matching commands with their shortcuts, `choice` highlighted; a click sets `chosen`.
+fn palette_list(
+    ui: &mut egui::Ui,
+    matches: &[&CommandSpec],
+    choice: usize,
+    chosen: &mut Option<usize>,
+) {
+    for (k, spec) in matches.iter().enumerate() {
+        let shortcut = spec
+            .shortcuts
+            .first()
+            .map(Shortcut::text)
+            .unwrap_or_default();
+        let button = egui::Button::selectable(k == choice, spec.label).shortcut_text(shortcut);
+        if ui.add(button).on_hover_text(spec.tooltip).clicked() {
+            *chosen = Some(k);
+        }
+    }
+    if matches.is_empty() {
+        ui.weak("No command matches");
     }
 }

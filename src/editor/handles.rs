@@ -164,87 +164,103 @@ pub fn drag_op(
     snapping: bool,
     grid_step: f64,
 ) -> Option<Op> {
-    let origin = drag.start_world.translation;
-    // Pointer motion is measured in f64 (camera-relative), so it stays exact at any distance
-    // from the origin; only the result is rounded to the scene's f32.
+    Some(match tool {
+        Tool::Move => move_op(drag, pointer, snapping, grid_step),
+        Tool::Rotate => rotate_op(drag, pointer, snapping),
+        Tool::Scale => scale_op(drag, pointer, snapping),
+    })
+}
+
+/// The start and current pointer relative to the node's world origin at press (f64).
+///
+/// Pointer motion is measured in f64 (camera-relative), so it stays exact at any distance
+/// from the origin; only the result is rounded to the scene's f32.
+fn pointers_from_origin(drag: &HandleDrag, pointer: DVec2) -> (Vec2, Vec2) {
+    let origin = drag.start_world.translation.as_dvec2();
+    (
+        (drag.start_pointer - origin).as_vec2(),
+        (pointer - origin).as_vec2(),
+    )
+}
+
+/// Move (W): slide along the grabbed axis, or freely from the centre square; snaps to the grid.
+fn move_op(drag: &HandleDrag, pointer: DVec2, snapping: bool, grid_step: f64) -> Op {
     let delta_f64 = pointer - drag.start_pointer;
     let delta = delta_f64.as_vec2();
-    let (start_pointer, pointer) = (
-        drag.start_pointer - origin.as_dvec2(),
-        pointer - origin.as_dvec2(),
+    let moved = match drag.part {
+        Part::AxisX => along(delta, drag.axes.0).as_dvec2(),
+        Part::AxisY => along(delta, drag.axes.1).as_dvec2(),
+        _ => delta_f64,
+    };
+    let mut target = drag.start_world.translation.as_dvec2() + moved;
+    if snapping {
+        target = DVec2::new(snap64(target.x, grid_step), snap64(target.y, grid_step));
+    }
+    Op::SetWorldPosition {
+        node: drag.node,
+        position: target.as_vec2(),
+    }
+}
+
+/// Rotate (E): turn the world rotation by the angle swept about the origin; snaps to 15°.
+fn rotate_op(drag: &HandleDrag, pointer: DVec2, snapping: bool) -> Op {
+    let (start_pointer, pointer) = pointers_from_origin(drag, pointer);
+    let start = decompose_like(&drag.start_world, &drag.start_local);
+    let mut rotation = start.rotation + rotation_delta(Vec2::ZERO, start_pointer, pointer);
+    if snapping {
+        rotation = snap(rotation, 15.0);
+    }
+    Op::SetWorld {
+        node: drag.node,
+        world: Trs { rotation, ..start },
+    }
+}
+
+/// Scale (R): stretch along the grabbed axis (or both from the centre square); snaps to 0.1.
+fn scale_op(drag: &HandleDrag, pointer: DVec2, snapping: bool) -> Op {
+    let (start_pointer, pointer) = pointers_from_origin(drag, pointer);
+    let factor = |axis: Vec2| scale_factor(Vec2::ZERO, axis, start_pointer, pointer);
+    let (fx, fy) = match drag.part {
+        Part::AxisX => (factor(drag.axes.0), 1.0),
+        Part::AxisY => (1.0, factor(drag.axes.1)),
+        _ => {
+            let f = factor(start_pointer);
+            (f, f)
+        }
+    };
+    match drag.orientation {
+        Orientation::Local => {
+            let mut scale = drag.start_local.scale * Vec2::new(fx, fy);
+            if snapping {
+                scale = Vec2::new(snap(scale.x, 0.1), snap(scale.y, 0.1));
+            }
+            Op::SetLocal {
+                node: drag.node,
+                local: Trs {
+                    scale,
+                    ..drag.start_local
+                },
+            }
+        }
+        Orientation::World => world_scale_op(drag, fx, fy, snapping),
+    }
+}
+
+/// Scale along the world axes: stretch the world matrix about its origin. Under a rotation that
+/// shears the node's own axes, and its new local says so honestly.
+fn world_scale_op(drag: &HandleDrag, fx: f32, fy: f32, snapping: bool) -> Op {
+    let (fx, fy) = if snapping {
+        (snap(fx, 0.1), snap(fy, 0.1))
+    } else {
+        (fx, fy)
+    };
+    let stretch = Mat2::from_diagonal(Vec2::new(fx, fy));
+    let world = Affine2::from_mat2_translation(
+        stretch * drag.start_world.matrix2,
+        drag.start_world.translation,
     );
-    match tool {
-        Tool::Move => {
-            let moved = match drag.part {
-                Part::AxisX => along(delta, drag.axes.0).as_dvec2(),
-                Part::AxisY => along(delta, drag.axes.1).as_dvec2(),
-                _ => delta_f64,
-            };
-            let mut target = origin.as_dvec2() + moved;
-            if snapping {
-                target = DVec2::new(snap64(target.x, grid_step), snap64(target.y, grid_step));
-            }
-            let position = target.as_vec2();
-            Some(Op::SetWorldPosition {
-                node: drag.node,
-                position,
-            })
-        }
-        Tool::Rotate => {
-            let start = decompose_like(&drag.start_world, &drag.start_local);
-            let mut rotation = start.rotation
-                + rotation_delta(Vec2::ZERO, start_pointer.as_vec2(), pointer.as_vec2());
-            if snapping {
-                rotation = snap(rotation, 15.0);
-            }
-            Some(Op::SetWorld {
-                node: drag.node,
-                world: Trs { rotation, ..start },
-            })
-        }
-        Tool::Scale => {
-            let factor = |axis: Vec2| {
-                scale_factor(Vec2::ZERO, axis, start_pointer.as_vec2(), pointer.as_vec2())
-            };
-            let (fx, fy) = match drag.part {
-                Part::AxisX => (factor(drag.axes.0), 1.0),
-                Part::AxisY => (1.0, factor(drag.axes.1)),
-                _ => {
-                    let f = factor(start_pointer.as_vec2());
-                    (f, f)
-                }
-            };
-            match drag.orientation {
-                Orientation::Local => {
-                    let mut scale = drag.start_local.scale * Vec2::new(fx, fy);
-                    if snapping {
-                        scale = Vec2::new(snap(scale.x, 0.1), snap(scale.y, 0.1));
-                    }
-                    Some(Op::SetLocal {
-                        node: drag.node,
-                        local: Trs {
-                            scale,
-                            ..drag.start_local
-                        },
-                    })
-                }
-                Orientation::World => {
-                    // Along the world axes: stretch the world matrix about its origin. Under a
-                    // rotation that shears the node's own axes, and its new local says so honestly.
-                    let (fx, fy) = if snapping {
-                        (snap(fx, 0.1), snap(fy, 0.1))
-                    } else {
-                        (fx, fy)
-                    };
-                    let stretch = Mat2::from_diagonal(Vec2::new(fx, fy));
-                    let world =
-                        Affine2::from_mat2_translation(stretch * drag.start_world.matrix2, origin);
-                    Some(Op::SetWorld {
-                        node: drag.node,
-                        world: decompose_like(&world, &drag.start_local),
-                    })
-                }
-            }
-        }
+    Op::SetWorld {
+        node: drag.node,
+        world: decompose_like(&world, &drag.start_local),
     }
 }

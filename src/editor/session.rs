@@ -398,9 +398,10 @@ impl Editor {
     /// key comes from this one counter: panels never make one up.
     pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
         if !continuous {
+            // A refused step leaves the open gesture as it was: it changed nothing.
+            self.doc.perform(label, ops)?;
             self.open_gesture = None;
-            self.doc.end_gesture();
-            return self.doc.perform(label, ops);
+            return Ok(());
         }
         let gesture = match self.open_gesture {
             Some(g) => g,

@@ -86,7 +86,7 @@ impl Document {
         self.history.end_gesture();
     }
 
-    /// Undo or redo until `done` steps are applied.
+    /// Undo or redo until `done` steps are applied; all or nothing.
     pub fn jump_to(&mut self, done: usize) -> Result<()> {
         self.history.jump_to(&mut self.scene, done)
     }

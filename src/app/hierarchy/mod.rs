@@ -157,9 +157,29 @@ fn icon(shape: &Shape) -> &'static str {
 
 /// Draw the panel; returns what the person asked for.
 pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec<Command> {
+    ui.set_min_width(ui.available_width()); // the panel keeps its width whatever is shown
     let mut out = Vec::new();
     let scene = editor.doc().scene();
-    let selection = editor.selection();
+    header(ui, editor, state, &mut out);
+    let cache = state.take_rows(scene);
+    let rows = &cache.rows;
+    keyboard_navigation(ui, scene, editor.selection(), rows, state, &mut out);
+    let row_height = ui.spacing().interact_size.y;
+    state.preview = None;
+    let scroll = egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show_rows(ui, row_height, rows.len(), |ui, range| {
+            for row in &rows[range] {
+                row_ui(ui, editor, state, rows, *row, &mut out);
+            }
+        });
+    drop_below_rows(ui, editor, state, scroll.inner_rect, &mut out);
+    state.keep_rows(cache);
+    out
+}
+
+/// The title with its add button, the "Keep world transform" toggle and the filter field.
+fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         ui.heading("Hierarchy");
         if ui
@@ -180,31 +200,28 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
     }
     ui.add(egui::TextEdit::singleline(&mut state.filter).hint_text("🔍 Filter by name"));
     ui.separator();
-    let cache = state.take_rows(scene);
-    let rows = &cache.rows;
-    keyboard_navigation(ui, scene, selection, rows, state, &mut out);
-    let row_height = ui.spacing().interact_size.y;
-    state.preview = None;
-    let scroll = egui::ScrollArea::vertical()
-        .auto_shrink([false, false])
-        .show_rows(ui, row_height, rows.len(), |ui, range| {
-            for row in &rows[range] {
-                row_ui(ui, editor, state, rows, *row, &mut out);
-            }
-        });
-    // Dropping on empty space below the rows makes the dragged nodes roots.
+}
+
+/// Dropping on empty space below the rows makes the dragged nodes roots.
+fn drop_below_rows(
+    ui: &egui::Ui,
+    editor: &Editor,
+    state: &mut HierarchyState,
+    area: egui::Rect,
+    out: &mut Vec<Command>,
+) {
     if let Some(dragged) = egui::DragAndDrop::payload::<DraggedNodes>(ui.ctx())
         && state.preview.is_none()
         && ui
             .ctx()
             .pointer_latest_pos()
-            .is_some_and(|p| scroll.inner_rect.contains(p))
+            .is_some_and(|p| area.contains(p))
     {
         let keep_world = editor.keep_world() != ui.input(|i| i.modifiers.shift);
-        let result = drop_ops(scene, &dragged.0, DropZone::Root, keep_world);
+        let result = drop_ops(editor.doc().scene(), &dragged.0, DropZone::Root, keep_world);
         let stroke = egui::Stroke::new(1.5, ui.visuals().selection.stroke.color);
         ui.painter()
-            .rect_stroke(scroll.inner_rect, 2.0, stroke, egui::StrokeKind::Inside);
+            .rect_stroke(area, 2.0, stroke, egui::StrokeKind::Inside);
         state.preview = Some(DropPreview {
             dragged: dragged.0.clone(),
             zone: DropZone::Root,
@@ -220,10 +237,9 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
             });
         }
     }
-    state.keep_rows(cache);
-    out
 }
 
+/// Arrow keys: up / down move the selection, right expands, left collapses or goes to the parent.
 fn keyboard_navigation(
     ui: &egui::Ui,
     scene: &Scene,
@@ -272,6 +288,30 @@ fn keyboard_navigation(
     }
 }
 
+/// One row this frame: which node, where it is, and how it responded.
+struct RowCtx<'a> {
+    editor: &'a Editor,
+    rows: &'a [Row],
+    row: Row,
+    id: NodeId,
+    rect: egui::Rect,
+    response: egui::Response,
+    selected: bool,
+}
+
+/// How one row's text is painted this frame.
+struct RowPaint {
+    painter: egui::Painter,
+    font: egui::FontId,
+    text_color: egui::Color32,
+    /// Row height (also the expand arrow's square).
+    height: f32,
+    /// Where the row's content starts after the depth indent.
+    x: f32,
+}
+
+/// One row: background, expand arrow, icon and name (or the rename field), and its click, drag,
+/// drop and context-menu behaviour.
 fn row_ui(
     ui: &mut egui::Ui,
     editor: &Editor,
@@ -281,119 +321,162 @@ fn row_ui(
     out: &mut Vec<Command>,
 ) {
     let scene = editor.doc().scene();
-    let selection = editor.selection();
     let id = scene.id_at(row.index);
     let data = scene.data_at(row.index);
-    let has_children = scene.subtree_len_at(row.index) > 1;
     let height = ui.spacing().interact_size.y;
     let (rect, response) = ui.allocate_exact_size(
         egui::vec2(ui.available_width(), height),
         egui::Sense::click_and_drag(),
     );
-    let selected = selection.contains(&id);
+    let selected = editor.selection().contains(&id);
     let label = if data.name.is_empty() {
         format!("({id})")
     } else {
         data.name.clone()
     };
     response.widget_info(|| egui::WidgetInfo::selected(egui::Role::Tab, true, selected, &label));
-    let visuals = ui.visuals().clone();
+    let cx = RowCtx {
+        editor,
+        rows,
+        row,
+        id,
+        rect,
+        response,
+        selected,
+    };
+    let look = row_paint(ui, &cx);
+    if scene.subtree_len_at(row.index) > 1 {
+        expand_arrow(ui, state, &cx, &look);
+    }
+    let icon_pos = egui::pos2(look.x + height, rect.center().y);
+    let (align, font) = (egui::Align2::LEFT_CENTER, look.font.clone());
+    look.painter
+        .text(icon_pos, align, icon(&data.shape), font, look.text_color);
+    let text_rect = egui::Rect::from_min_max(egui::pos2(icon_pos.x + 20.0, rect.top()), rect.max);
+    if rename_field(ui, state, text_rect, id, &data.name, out) {
+        return;
+    }
+    let (at, font) = (text_rect.left_center(), look.font);
+    look.painter.text(at, align, &label, font, look.text_color);
+    row_input(ui, state, &cx, out);
+}
+
+/// The row's background (selected or hovered) and what its text is painted with.
+fn row_paint(ui: &egui::Ui, cx: &RowCtx) -> RowPaint {
+    let rect = cx.rect;
+    let visuals = ui.visuals();
     let painter = ui.painter_at(rect);
-    if selected {
+    if cx.selected {
         painter.rect_filled(rect, 2.0, visuals.selection.bg_fill);
-    } else if response.hovered() {
+    } else if cx.response.hovered() {
         painter.rect_filled(rect, 2.0, visuals.widgets.hovered.weak_bg_fill);
     }
-    let x = rect.left() + 4.0 + row.depth as f32 * 14.0;
-    let text_color = if selected {
+    let text_color = if cx.selected {
         visuals.selection.stroke.color
     } else {
         visuals.text_color()
     };
-    let font = egui::TextStyle::Button.resolve(ui.style());
-    if has_children {
-        let arrow_rect =
-            egui::Rect::from_min_size(egui::pos2(x, rect.top()), egui::vec2(height, height));
-        let arrow = ui.interact(
-            arrow_rect,
-            ui.scope_id().with(("expand", id)),
-            egui::Sense::click(),
-        );
-        let open = !state.is_collapsed(id);
-        painter.text(
-            arrow_rect.center(),
-            egui::Align2::CENTER_CENTER,
-            if open { "⏷" } else { "⏵" },
-            font.clone(),
-            text_color,
-        );
-        if arrow.clicked() {
-            if open {
-                state.set_collapsed(id, true);
-            } else {
-                state.set_collapsed(id, false);
-            }
+    RowPaint {
+        painter,
+        font: egui::TextStyle::Button.resolve(ui.style()),
+        text_color,
+        height: ui.spacing().interact_size.y,
+        x: rect.left() + 4.0 + cx.row.depth as f32 * 14.0,
+    }
+}
+
+/// The ⏷ / ⏵ arrow of a row with children; a click shows or hides them.
+fn expand_arrow(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, look: &RowPaint) {
+    let arrow_rect = egui::Rect::from_min_size(
+        egui::pos2(look.x, cx.rect.top()),
+        egui::vec2(look.height, look.height),
+    );
+    let arrow = ui.interact(
+        arrow_rect,
+        ui.scope_id().with(("expand", cx.id)),
+        egui::Sense::click(),
+    );
+    let open = !state.is_collapsed(cx.id);
+    look.painter.text(
+        arrow_rect.center(),
+        egui::Align2::CENTER_CENTER,
+        if open { "⏷" } else { "⏵" },
+        look.font.clone(),
+        look.text_color,
+    );
+    if arrow.clicked() {
+        if open {
+            state.set_collapsed(cx.id, true);
+        } else {
+            state.set_collapsed(cx.id, false);
         }
     }
-    let icon_pos = egui::pos2(x + height, rect.center().y);
-    painter.text(
-        icon_pos,
-        egui::Align2::LEFT_CENTER,
-        icon(&data.shape),
-        font.clone(),
-        text_color,
-    );
-    let text_rect = egui::Rect::from_min_max(egui::pos2(icon_pos.x + 20.0, rect.top()), rect.max);
-    if let Some((renaming, text)) = &mut state.renaming
-        && *renaming == id
-    {
-        let edit = ui.put(text_rect, egui::TextEdit::singleline(text));
-        if state.focus_rename {
-            edit.request_focus();
-            state.focus_rename = false;
-        }
-        if ui.input(|i| i.key_pressed(Key::Escape)) {
-            state.renaming = None;
-        } else if edit.lost_focus() {
-            let name = text.clone();
-            state.renaming = None;
-            if name != data.name {
-                out.push(Command::Perform {
-                    label: format!("Rename {} to {name}", data.name),
-                    ops: vec![Op::Rename { node: id, name }],
-                    continuous: false,
-                });
-            }
-        }
-        return;
+}
+
+/// The in-place rename field when this row is being renamed (Esc cancels, losing focus
+/// commits); returns true when it was shown.
+fn rename_field(
+    ui: &mut egui::Ui,
+    state: &mut HierarchyState,
+    text_rect: egui::Rect,
+    id: NodeId,
+    old_name: &str,
+    out: &mut Vec<Command>,
+) -> bool {
+    let Some((renaming, text)) = &mut state.renaming else {
+        return false;
+    };
+    if *renaming != id {
+        return false;
     }
-    painter.text(
-        text_rect.left_center(),
-        egui::Align2::LEFT_CENTER,
-        &label,
-        font,
-        text_color,
-    );
+    let edit = ui.put(text_rect, egui::TextEdit::singleline(text));
+    if state.focus_rename {
+        edit.request_focus();
+        state.focus_rename = false;
+    }
+    if ui.input(|i| i.key_pressed(Key::Escape)) {
+        state.renaming = None;
+    } else if edit.lost_focus() {
+        let name = text.clone();
+        state.renaming = None;
+        if name != old_name {
+            out.push(Command::Perform {
+                label: format!("Rename {old_name} to {name}"),
+                ops: vec![Op::Rename { node: id, name }],
+                continuous: false,
+            });
+        }
+    }
+    true
+}
+
+/// A row's pointer input: double-click renames, click selects, dragging starts a hierarchy
+/// drag; then the drop indicator and the context menu.
+fn row_input(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut Vec<Command>) {
+    let (editor, id, response) = (cx.editor, cx.id, &cx.response);
+    let scene = editor.doc().scene();
     if response.double_clicked() {
         state.start_rename(id, scene);
     } else if response.clicked() {
-        click(ui, scene, state, rows, row, id, out);
+        click(ui, scene, state, cx.rows, cx.row, id, out);
     }
     if response.drag_started() {
-        let dragged = if selected {
-            scene.topmost(selection)
+        let dragged = if cx.selected {
+            scene.topmost(editor.selection())
         } else {
             vec![id]
         };
-        if !selected {
+        if !cx.selected {
             out.push(Command::Select(vec![id]));
         }
         egui::DragAndDrop::set_payload(ui.ctx(), DraggedNodes(dragged));
     }
-    drop_target(ui, editor, state, rect, id, out);
+    drop_target(ui, editor, state, cx.rect, id, out);
     response.context_menu(|ui| context_menu(ui, editor, state, id, out));
 }
 
+/// A click on a row: Ctrl toggles, Shift selects the range from the anchor, plain selects it
+/// (and makes it the anchor).
 fn click(
     ui: &egui::Ui,
     scene: &Scene,

@@ -11,7 +11,7 @@ use crate::editor::grid::grid;
 use crate::editor::handles::{HANDLE_PX, Part, Tool};
 use crate::editor::overlay::{ghost_worlds, shear_overlay_on_screen};
 use crate::editor::session::Editor;
-use crate::scene::{NodeId, Scene, Shape};
+use crate::scene::{NodeData, NodeId, Scene, Shape};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Affine2, DAffine2, DVec2, Vec2};
 
@@ -214,7 +214,10 @@ const MAX_NAMES: usize = 500;
 
 /// What one frame of node drawing needs besides the node itself.
 struct NodePass<'a> {
+    ctx: &'a egui::Context,
     painter: &'a egui::Painter,
+    editor: &'a Editor,
+    camera: Camera,
     view: ScreenRect,
     rect: Rect,
     selection: &'a [NodeId],
@@ -248,7 +251,10 @@ pub(super) fn draw_nodes(
     let scene = editor.doc().scene();
     let selection = editor.selection();
     let mut pass = NodePass {
+        ctx,
         painter,
+        editor,
+        camera: state.camera,
         view: sr(rect),
         rect,
         selection,
@@ -262,7 +268,7 @@ pub(super) fn draw_nodes(
     pass.fill.reserve_vertices(scene.len().min(200_000) * 4);
     pass.fill.reserve_triangles(scene.len().min(200_000) * 2);
     for i in 0..scene.len() {
-        draw_node(ctx, &mut pass, editor, i, state);
+        draw_node(&mut pass, i, state);
     }
     pass.flush();
     // Names last, so no shape covers them.
@@ -281,29 +287,43 @@ pub(super) fn draw_nodes(
 
 /// One node: its link to the parent, its fill (batched) or sprite, and, when big enough or
 /// selected, its outline, axes, origin and name.
-fn draw_node<'a>(
-    ctx: &egui::Context,
-    pass: &mut NodePass<'a>,
-    editor: &'a Editor,
-    i: usize,
-    state: &mut ViewportState,
-) {
-    let doc = editor.doc();
-    let scene = doc.scene();
-    let view = editor.view();
-    let camera = state.camera;
+fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
+    let scene: &'a Scene = pass.editor.doc().scene();
     let world = scene.world_at(i);
     if world_f64(&world).is_none() {
         return; // an overflowed world matrix (e.g. scale 1e30 under scale 1e30): nothing to draw
     }
     let data = scene.data_at(i);
-    let m = camera.node_to_screen_f64(pass.view, &world);
-    let origin = m.translation;
-    if view.shows(ViewOption::Links)
+    let m = pass.camera.node_to_screen_f64(pass.view, &world);
+    draw_link(pass, scene, i, m.translation);
+    if !on_screen(pass, &m, &data.shape) {
+        return;
+    }
+    pass.shape
+        .compute(&data.shape, &m, pass.view, &mut pass.local);
+    let id = scene.id_at(i);
+    let selected = pass.selection.contains(&id);
+    let detail = selected
+        || (pass.detailed < DETAIL_LIMIT
+            && (pass.shape.pixel_size > 8.0 || data.shape == Shape::None));
+    draw_body(pass, data, &m, state);
+    if !detail {
+        return;
+    }
+    pass.detailed += 1;
+    pass.flush();
+    draw_detail(pass, data, id, &m, selected);
+}
+
+/// The faint line from the parent's origin to this node's (while links are shown and few).
+fn draw_link(pass: &mut NodePass, scene: &Scene, i: usize, origin: DVec2) {
+    if pass.editor.view().shows(ViewOption::Links)
         && pass.links < LINK_LIMIT
         && let Some(p) = scene.parent_index_at(i)
     {
-        let from = camera.to_screen_f64(pass.view, scene.world_at(p).translation.as_dvec2());
+        let from = pass
+            .camera
+            .to_screen_f64(pass.view, scene.world_at(p).translation.as_dvec2());
         if (from - origin).length_squared() > 16.0
             && let Some((a, b)) = clip_segment(from, origin, pass.view)
         {
@@ -312,27 +332,28 @@ fn draw_node<'a>(
             pass.links += 1;
         }
     }
-    // Screen-space box of the shape, straight from the local → screen matrix: cull early.
-    let extent = screen_extent(&m, half_size(&data.shape)) + DVec2::splat(4.0);
+}
+
+/// Whether the shape's screen-space box (straight from the local → screen matrix) touches the
+/// view: the early cull.
+fn on_screen(pass: &NodePass, m: &DAffine2, shape: &Shape) -> bool {
+    let origin = m.translation;
+    let extent = screen_extent(m, half_size(shape)) + DVec2::splat(4.0);
     let (lo, hi) = (pass.view.min.as_dvec2(), pass.view.max.as_dvec2());
-    if !(origin + extent).cmpge(lo).all() || !(origin - extent).cmple(hi).all() {
-        return;
-    }
-    pass.shape
-        .compute(&data.shape, &m, pass.view, &mut pass.local);
-    let pixel_size = pass.shape.pixel_size;
-    let id = scene.id_at(i);
-    let selected = pass.selection.contains(&id);
-    let detail = selected
-        || (pass.detailed < DETAIL_LIMIT && (pixel_size > 8.0 || data.shape == Shape::None));
+    (origin + extent).cmpge(lo).all() && (origin - extent).cmple(hi).all()
+}
+
+/// The node's body: a sprite's image (or a red crossed box when it is missing), or its fill added
+/// to the batched mesh.
+fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut ViewportState) {
     match &data.shape {
         Shape::Sprite { path, .. } => {
             pass.flush();
-            match state.texture(ctx, doc, path) {
+            match state.texture(pass.ctx, pass.editor.doc(), path) {
                 Some(texture) => {
                     let half = half_size(&data.shape);
                     let tint = color32(data.color);
-                    let mesh = textured_fan(texture, &pass.shape.outline, &m, half, tint);
+                    let mesh = textured_fan(texture, &pass.shape.outline, m, half, tint);
                     pass.painter.add(mesh);
                 }
                 None if pass.shape.outline.len() > 2 => {
@@ -352,11 +373,19 @@ fn draw_node<'a>(
         }
         Shape::None => {}
     }
-    if !detail {
-        return;
-    }
-    pass.detailed += 1;
-    pass.flush();
+}
+
+/// A detailed node's outline, axes (unless it shows handles), origin dot and name.
+fn draw_detail<'a>(
+    pass: &mut NodePass<'a>,
+    data: &'a NodeData,
+    id: NodeId,
+    m: &DAffine2,
+    selected: bool,
+) {
+    let view = pass.editor.view();
+    let pixel_size = pass.shape.pixel_size;
+    let origin = m.translation;
     if selected || !matches!(data.shape, Shape::Sprite { .. }) {
         let stroke = if selected {
             Stroke::new(2.5, Color32::from_rgb(255, 210, 60))
@@ -372,22 +401,7 @@ fn draw_node<'a>(
         && !primary
         && (selected || pixel_size > 16.0 || data.shape == Shape::None)
     {
-        let x = m.transform_point2(DVec2::X);
-        let y = m.transform_point2(DVec2::Y);
-        arrow(
-            pass.painter,
-            pass.view,
-            origin,
-            x,
-            Stroke::new(1.5, Color32::from_rgb(230, 80, 80)),
-        );
-        arrow(
-            pass.painter,
-            pass.view,
-            origin,
-            y,
-            Stroke::new(1.5, Color32::from_rgb(80, 200, 80)),
-        );
+        draw_axes(pass, m);
     }
     if in_view {
         let dot = p2(origin.as_vec2());
@@ -400,6 +414,27 @@ fn draw_node<'a>(
             pass.names.push((dot, data.name.as_str()));
         }
     }
+}
+
+/// A node's own x (red) and y (green) axes as arrows from its origin.
+fn draw_axes(pass: &NodePass, m: &DAffine2) {
+    let origin = m.translation;
+    let x = m.transform_point2(DVec2::X);
+    let y = m.transform_point2(DVec2::Y);
+    arrow(
+        pass.painter,
+        pass.view,
+        origin,
+        x,
+        Stroke::new(1.5, Color32::from_rgb(230, 80, 80)),
+    );
+    arrow(
+        pass.painter,
+        pass.view,
+        origin,
+        y,
+        Stroke::new(1.5, Color32::from_rgb(80, 200, 80)),
+    );
 }
 
 /// The shear warning overlay for the nodes on screen (the marks `crate::editor::overlay`

@@ -219,14 +219,49 @@ impl History {
         Ok(Some(label))
     }
 
-    /// Undo or redo until exactly `done` steps are applied. Each step is atomic: on an error
-    /// the scene stops at the last step boundary reached.
+    /// Undo or redo until exactly `done` steps are applied. All or nothing: if a step on the
+    /// way fails, the steps already passed are walked back (as a rollback), so the scene and
+    /// both stacks are as they were.
     pub fn jump_to(&mut self, scene: &mut Scene, done: usize) -> Result<()> {
-        while self.done.len() > done {
-            self.undo(scene)?;
+        let start = self.done.len();
+        let result = (|| {
+            while self.done.len() > done {
+                self.undo(scene)?;
+            }
+            while self.done.len() < done && !self.undone.is_empty() {
+                self.redo(scene)?;
+            }
+            Ok(())
+        })();
+        match result {
+            Ok(()) => Ok(()),
+            Err(error) => match self.walk_back(scene, start) {
+                Ok(()) => Err(error),
+                Err(rollback) => Err(Error::RollbackFailed {
+                    error: Box::new(error),
+                    rollback: Box::new(rollback),
+                }),
+            },
         }
-        while self.done.len() < done && !self.undone.is_empty() {
-            self.redo(scene)?;
+    }
+
+    /// Return to `start` applied steps after a failed jump, counting as rollback edits.
+    fn walk_back(&mut self, scene: &mut Scene, start: usize) -> Result<()> {
+        while self.done.len() < start {
+            let Some(step) = self.undone.pop() else { break };
+            for edit in &step.edits {
+                self.faults.check(true).and_then(|()| edit.apply(scene))?;
+            }
+            self.done.push(step);
+        }
+        while self.done.len() > start {
+            let Some(step) = self.done.pop() else { break };
+            for edit in step.edits.iter().rev() {
+                self.faults
+                    .check(true)
+                    .and_then(|()| edit.inverse().apply(scene))?;
+            }
+            self.undone.push(step);
         }
         Ok(())
     }

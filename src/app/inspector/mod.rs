@@ -1,0 +1,288 @@
+//! The inspector: the selected node's local and world transform side by side (both editable),
+//! its matrices, and the shear metrics. Reads `&Scene`, returns intents.
+
+mod fields;
+mod sections;
+
+use crate::editor::command::Command;
+use crate::editor::numbers::format_fixed;
+use crate::editor::session::Editor;
+use crate::math::{Trs, shear_metrics, try_inverse};
+use crate::scene::edit::Op;
+use crate::scene::{NodeId, Scene};
+use fields::{
+    Tracker, angle_row, changed_components, lock_ratio, mixed_components, replace_components,
+    vec_row,
+};
+use glam::Affine2;
+use sections::{
+    accumulated, appearance, copy_paste, matrix_chain, matrix_grid, name_field, shear_diagnosis,
+};
+
+/// What the inspector remembers between frames.
+#[derive(Default)]
+pub struct InspectorState {
+    /// Keep scale uniform while editing.
+    pub lock_scale: bool,
+    /// Text pasted in to apply as a transform.
+    pub paste_text: String,
+    /// The chain factor under the pointer (the viewport highlights it).
+    pub hovered_factor: Option<NodeId>,
+    /// The name being typed, for which node, and whether the field had focus last frame.
+    name_buffer: String,
+    name_for: Option<NodeId>,
+    name_focused: bool,
+}
+
+/// The primary selection as the inspector reads it this frame.
+struct Inspected<'a> {
+    scene: &'a Scene,
+    selection: &'a [NodeId],
+    id: NodeId,
+    name: &'a str,
+    local: Trs,
+    world: Trs,
+    world_m: Affine2,
+    /// The parent's world matrix has no inverse: world values are read-only.
+    singular: bool,
+}
+
+impl<'a> Inspected<'a> {
+    /// Read node `id` of the editor's scene; None when any of its transforms is unavailable.
+    fn read(editor: &'a Editor, id: NodeId) -> Option<Self> {
+        let scene = editor.doc().scene();
+        let (Ok(data), Ok(world_m), Ok(world), Ok(parent_world)) = (
+            scene.node(id),
+            scene.world(id),
+            scene.world_trs(id),
+            scene.parent_world(id),
+        ) else {
+            return None;
+        };
+        Some(Self {
+            scene,
+            selection: editor.selection(),
+            id,
+            name: &data.name,
+            local: data.local,
+            world,
+            world_m,
+            singular: try_inverse(&parent_world).is_err(),
+        })
+    }
+}
+
+/// Draw the inspector for the primary selection.
+pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut InspectorState) -> Vec<Command> {
+    let mut out = Vec::new();
+    // Fill the panel's width whatever is selected, so the panel (and the viewport beside it)
+    // keeps its size; rows wider than the panel scroll instead of widening it.
+    ui.set_min_width(ui.available_width());
+    ui.heading("Inspector");
+    let Some(&id) = editor.selection().last() else {
+        ui.label("Select a node to see its local and world transform.");
+        return out;
+    };
+    let Some(node) = Inspected::read(editor, id) else {
+        return out;
+    };
+    egui::ScrollArea::both()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            header(ui, &node, state, &mut out);
+            body(ui, &node, state, &mut out);
+        });
+    out
+}
+
+/// The name field, the multi-selection note and the parent.
+fn header(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &mut Vec<Command>) {
+    let scene = node.scene;
+    name_field(ui, node.id, node.name, state, out);
+    if node.selection.len() > 1 {
+        ui.label(format!("{} nodes selected: shared values shown, differing ones marked ~; an edit applies to all.", node.selection.len()));
+    }
+    ui.label(match scene.parent(node.id).ok().flatten() {
+        Some(p) => format!(
+            "parent: {} (id {p})",
+            scene.node(p).map(|d| d.name.as_str()).unwrap_or("?")
+        ),
+        None => "a root".to_string(),
+    });
+}
+
+/// Everything below the header, in the scroll area.
+fn body(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &mut Vec<Command>) {
+    let (scene, id) = (node.scene, node.id);
+    transform(ui, node, state.lock_scale, out);
+    ui.checkbox(&mut state.lock_scale, "🔒 Keep scale uniform");
+    copy_paste(ui, scene, id, &node.local, &node.world, state, out);
+    if node.singular {
+        ui.colored_label(ui.visuals().warn_fg_color, "World values are read-only: the parent's world matrix is singular (a zero scale somewhere above), so no local transform can reach them.");
+    }
+    ui.separator();
+    metrics(ui, node, out);
+    egui::CollapsingHeader::new("Matrices")
+        .default_open(true)
+        .show(ui, |ui| {
+            ui.label("local");
+            matrix_grid(ui, "local-matrix", &node.local.to_affine());
+            ui.label("world = parentWorld · local");
+            matrix_grid(ui, "world-matrix", &node.world_m);
+        });
+    appearance(ui, scene, id, out);
+    matrix_chain(ui, scene, id, &mut state.hovered_factor, out);
+    accumulated(ui, scene, id, &node.world);
+}
+
+/// The local and world transform grid, and the edits typed or dragged into it (applied to every
+/// selected node; one continuous step per gesture).
+fn transform(ui: &mut egui::Ui, node: &Inspected, lock_scale: bool, out: &mut Vec<Command>) {
+    let (scene, selection) = (node.scene, node.selection);
+    let mut lt = Tracker::new(
+        "local",
+        mixed_components(scene, selection, |n| scene.node(n).ok().map(|d| d.local)),
+    );
+    let mut wt = Tracker::new(
+        "world",
+        mixed_components(scene, selection, |n| scene.world_trs(n).ok()),
+    );
+    let (mut local, mut w) = (node.local, node.world);
+    transform_grid(ui, (&mut lt, &mut local), (&mut wt, &mut w), !node.singular);
+    if lock_scale {
+        lock_ratio(node.local.scale, &mut local.scale);
+        lock_ratio(node.world.scale, &mut w.scale);
+    }
+    let targets: Vec<NodeId> = selection
+        .iter()
+        .copied()
+        .filter(|n| scene.contains(*n))
+        .collect();
+    if lt.changed {
+        out.push(local_edit(node, &targets, local));
+    }
+    if wt.changed {
+        out.push(world_edit(node, &targets, w));
+    }
+    if lt.ended || wt.ended {
+        out.push(Command::EndGesture);
+    }
+}
+
+/// The grid of position, rotation, scale and skew, local beside world.
+fn transform_grid(
+    ui: &mut egui::Ui,
+    (lt, local): (&mut Tracker, &mut Trs),
+    (wt, w): (&mut Tracker, &mut Trs),
+    world_enabled: bool,
+) {
+    egui::Grid::new("trs")
+        .num_columns(3)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label("");
+            ui.strong("Local");
+            ui.strong("World");
+            ui.end_row();
+            let on = world_enabled;
+            let (l, r) = (&mut local.position, &mut w.position);
+            vec_row(ui, "position", 0.05, (&mut *lt, l), (&mut *wt, r), on);
+            let (l, r) = (&mut local.rotation, &mut w.rotation);
+            angle_row(ui, "rotation", (&mut *lt, l), (&mut *wt, r), on);
+            let (l, r) = (&mut local.scale, &mut w.scale);
+            vec_row(ui, "scale", 0.01, (&mut *lt, l), (&mut *wt, r), on);
+            angle_row(ui, "skew", (lt, &mut local.skew), (wt, &mut w.skew), on);
+        });
+}
+
+/// Set the edited local transform on the primary node; on the others only the numbers that were
+/// edited.
+fn local_edit(node: &Inspected, targets: &[NodeId], local: Trs) -> Command {
+    let mask = changed_components(&node.local, &local);
+    let ops = targets
+        .iter()
+        .filter_map(|&n| {
+            let own = node.scene.node(n).ok()?.local;
+            let local = if n == node.id {
+                local
+            } else {
+                replace_components(&own, &local, mask)
+            };
+            Some(Op::SetLocal { node: n, local })
+        })
+        .collect();
+    let label = if targets.len() > 1 {
+        format!("Edit {} nodes", targets.len())
+    } else {
+        format!("Edit {}", node.name)
+    };
+    Command::Perform {
+        label,
+        ops,
+        continuous: true,
+    }
+}
+
+/// Set the edited world transform (just the position when only it changed) on the primary node;
+/// on the others only the numbers that were edited.
+fn world_edit(node: &Inspected, targets: &[NodeId], w: Trs) -> Command {
+    let mask = changed_components(&node.world, &w);
+    let only_position = mask[2..].iter().all(|m| !m);
+    let ops = targets
+        .iter()
+        .filter_map(|&n| {
+            let own = node.scene.world_trs(n).ok()?;
+            let wanted = if n == node.id {
+                w
+            } else {
+                replace_components(&own, &w, mask)
+            };
+            Some(if only_position {
+                Op::SetWorldPosition {
+                    node: n,
+                    position: wanted.position,
+                }
+            } else {
+                Op::SetWorld {
+                    node: n,
+                    world: wanted,
+                }
+            })
+        })
+        .collect();
+    let label = if targets.len() > 1 {
+        format!("Move {} nodes in world space", targets.len())
+    } else {
+        format!("Move {} in world space", node.name)
+    };
+    Command::Perform {
+        label,
+        ops,
+        continuous: true,
+    }
+}
+
+/// The shear diagnosis and the world matrix's metrics (axis dot and angle, lossy scale,
+/// determinant).
+fn metrics(ui: &mut egui::Ui, node: &Inspected, out: &mut Vec<Command>) {
+    let metrics = shear_metrics(&node.world_m);
+    shear_diagnosis(ui, node.scene, node.id, metrics.axis_angle, out);
+    egui::Grid::new("metrics").num_columns(2).show(ui, |ui| {
+        ui.label("shear dot(col0, col1)");
+        ui.monospace(format_fixed(metrics.dot as f64, 5));
+        ui.end_row();
+        ui.label("angle between axes");
+        ui.monospace(format!("{:.3}°", metrics.axis_angle));
+        ui.end_row();
+        ui.label("lossy scale");
+        ui.monospace(format!(
+            "({}, {})",
+            format_fixed(metrics.lossy_scale.x as f64, 4),
+            format_fixed(metrics.lossy_scale.y as f64, 4)
+        ));
+        ui.end_row();
+        ui.label("determinant");
+        ui.monospace(format_fixed(metrics.determinant as f64, 5));
+        ui.end_row();
+    });
+}

@@ -1,0 +1,334 @@
+//! The inspector's sections below the transform grid: name, copy / paste, shear diagnosis,
+//! appearance, the matrix chain and the accumulated-TRS comparison.
+
+use super::InspectorState;
+use crate::editor::command::Command;
+use crate::editor::numbers::format_fixed;
+use crate::file;
+use crate::math::{Trs, rows};
+use crate::scene::diagnose::ShearCause;
+use crate::scene::edit::Op;
+use crate::scene::{NodeData, NodeId, Scene, Shape};
+use glam::Affine2;
+
+/// A 2×3 matrix as a monospace grid of its rows.
+pub(super) fn matrix_grid(ui: &mut egui::Ui, salt: &str, m: &Affine2) {
+    egui::Grid::new(salt).num_columns(3).show(ui, |ui| {
+        for row in rows(m) {
+            for v in row {
+                ui.monospace(format!("{:>9}", format_fixed(v as f64, 3)));
+            }
+            ui.end_row();
+        }
+    });
+}
+
+/// A node's name, or empty when it is gone.
+fn node_name(scene: &Scene, id: NodeId) -> String {
+    scene.node(id).map(|d| d.name.clone()).unwrap_or_default()
+}
+
+/// The node's name, editable (committed when the field loses focus).
+pub(super) fn name_field(
+    ui: &mut egui::Ui,
+    id: NodeId,
+    name: &str,
+    state: &mut InspectorState,
+    out: &mut Vec<Command>,
+) {
+    if state.name_for != Some(id) || !state.name_focused {
+        state.name_buffer = name.to_string();
+        state.name_for = Some(id);
+    }
+    ui.horizontal(|ui| {
+        let edit = ui.add(egui::TextEdit::singleline(&mut state.name_buffer).desired_width(180.0));
+        state.name_focused = edit.has_focus();
+        if edit.lost_focus()
+            && state.name_buffer != name
+            && !ui.input(|i| i.key_pressed(egui::Key::Escape))
+        {
+            let new_name = state.name_buffer.clone();
+            out.push(Command::Perform {
+                label: format!("Rename {name} to {new_name}"),
+                ops: vec![Op::Rename {
+                    node: id,
+                    name: new_name,
+                }],
+                continuous: false,
+            });
+        }
+        ui.weak(format!("id {id}"));
+    });
+}
+
+/// Shape, size and colour; each change is an undoable step (one per drag).
+pub(super) fn appearance(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Command>) {
+    let Ok(data) = scene.node(id) else { return };
+    egui::CollapsingHeader::new("Appearance")
+        .default_open(false)
+        .show(ui, |ui| appearance_body(ui, data, id, out));
+}
+
+/// Whether an appearance widget changed the look, and whether its gesture ended.
+#[derive(Default)]
+struct LookEdit {
+    changed: bool,
+    ended: bool,
+}
+
+/// The appearance section's widgets; a change is one continuous step until its gesture ends.
+fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec<Command>) {
+    let mut shape = data.shape.clone();
+    let mut color = egui::Color32::from_rgba_unmultiplied(
+        data.color[0],
+        data.color[1],
+        data.color[2],
+        data.color[3],
+    );
+    let mut edit = LookEdit::default();
+    shape_kind(ui, &mut shape, &mut edit);
+    shape_fields(ui, &mut shape, &mut edit);
+    ui.horizontal(|ui| {
+        ui.label("colour");
+        let r = ui.color_edit_button_srgba(&mut color);
+        edit.changed |= r.changed();
+        edit.ended |= r.changed();
+    });
+    if edit.changed {
+        let color = color.to_srgba_unmultiplied();
+        out.push(Command::Perform {
+            label: format!("Change the look of {}", data.name),
+            ops: vec![Op::SetAppearance {
+                node: id,
+                shape,
+                color,
+            }],
+            continuous: true,
+        });
+    }
+    if edit.ended {
+        out.push(Command::EndGesture);
+    }
+}
+
+/// The none / rect / ellipse / sprite picker; switching keeps the size.
+fn shape_kind(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
+    let size = match &*shape {
+        Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => *size,
+        Shape::None => glam::Vec2::ONE,
+    };
+    ui.horizontal(|ui| {
+        for (label, kind) in [("none", 0), ("rect", 1), ("ellipse", 2), ("sprite", 3)] {
+            let current = match &*shape {
+                Shape::None => 0,
+                Shape::Rect { .. } => 1,
+                Shape::Ellipse { .. } => 2,
+                Shape::Sprite { .. } => 3,
+            };
+            if ui.selectable_label(current == kind, label).clicked() && current != kind {
+                *shape = match kind {
+                    0 => Shape::None,
+                    1 => Shape::Rect { size },
+                    2 => Shape::Ellipse { size },
+                    _ => Shape::Sprite {
+                        path: "../assets/fish.png".into(),
+                        size,
+                    },
+                };
+                edit.changed = true;
+                edit.ended = true;
+            }
+        }
+    });
+}
+
+/// The shape's size and, for a sprite, its image path.
+fn shape_fields(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
+    match shape {
+        Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => {
+            ui.horizontal(|ui| {
+                ui.label("size");
+                for v in [&mut size.x, &mut size.y] {
+                    let r = ui.add(egui::DragValue::new(v).speed(0.02).max_decimals(4));
+                    edit.changed |= r.changed();
+                    edit.ended |= r.drag_stopped() || (r.changed() && !r.dragged());
+                }
+            });
+        }
+        Shape::None => {}
+    }
+    if let Shape::Sprite { path, .. } = shape {
+        ui.horizontal(|ui| {
+            ui.label("image");
+            let r = ui
+                .text_edit_singleline(path)
+                .on_hover_text("A PNG path, relative to the scene file");
+            edit.changed |= r.changed();
+            edit.ended |= r.lost_focus();
+        });
+    }
+}
+
+/// Copy the local or world transform as text, or paste text onto either.
+pub(super) fn copy_paste(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    id: NodeId,
+    local: &Trs,
+    world: &Trs,
+    state: &mut InspectorState,
+    out: &mut Vec<Command>,
+) {
+    ui.horizontal(|ui| {
+        if ui
+            .button("📋 Copy local")
+            .on_hover_text(file::trs_to_text(local))
+            .clicked()
+        {
+            ui.ctx().copy_text(file::trs_to_text(local));
+        }
+        if ui
+            .button("📋 Copy world")
+            .on_hover_text(file::trs_to_text(world))
+            .clicked()
+        {
+            ui.ctx().copy_text(file::trs_to_text(world));
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.add(
+            egui::TextEdit::singleline(&mut state.paste_text)
+                .hint_text("position: (1.0, 2.0), rotation: 90.0")
+                .desired_width(190.0),
+        );
+        let name = scene.node(id).map(|d| d.name.clone()).unwrap_or_default();
+        for (text, world_space) in [("Paste to local", false), ("Paste to world", true)] {
+            if ui.button(text).clicked() {
+                match file::trs_from_text(&state.paste_text) {
+                    Ok(t) => {
+                        let op = if world_space {
+                            Op::SetWorld { node: id, world: t }
+                        } else {
+                            Op::SetLocal { node: id, local: t }
+                        };
+                        out.push(Command::Perform {
+                            label: format!("Paste transform onto {name}"),
+                            ops: vec![op],
+                            continuous: false,
+                        });
+                    }
+                    Err(message) => out.push(Command::Refused(message)),
+                }
+            }
+        }
+    });
+}
+
+/// The shear warning, naming its cause, with a button that selects it.
+pub(super) fn shear_diagnosis(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    id: NodeId,
+    axis_angle: f32,
+    out: &mut Vec<Command>,
+) {
+    let warn = ui.visuals().warn_fg_color;
+    match scene.shear_cause(id) {
+        Ok(ShearCause::NotSheared) | Err(_) => {}
+        Ok(ShearCause::OwnSkew) => {
+            ui.colored_label(warn, format!("⚠ Sheared: the world axes meet at {axis_angle:.2}°. This node carries skew of its own; no ancestor adds any."));
+        }
+        Ok(ShearCause::Ancestor { cause, by_skew }) => {
+            let name = node_name(scene, cause);
+            let why = if by_skew {
+                format!("{name}'s own skew")
+            } else {
+                let s = scene
+                    .node(cause)
+                    .map(|d| d.local.scale)
+                    .unwrap_or(glam::Vec2::ONE);
+                format!(
+                    "{name}'s non-uniform scale ({}, {}) above a rotation",
+                    s.x, s.y
+                )
+            };
+            ui.colored_label(warn, format!("⚠ Sheared: the world axes meet at {axis_angle:.2}° instead of 90°. Cause: {why}."));
+            if ui.button(format!("Select cause ({name})")).clicked() {
+                out.push(Command::Select(vec![cause]));
+            }
+        }
+    }
+}
+
+/// World = M_root · … · M_local, each factor and the running product; click selects the factor.
+pub(super) fn matrix_chain(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    id: NodeId,
+    hovered_factor: &mut Option<NodeId>,
+    out: &mut Vec<Command>,
+) {
+    let mut hovered = None;
+    let Ok(chain) = scene.matrix_chain(id) else {
+        return;
+    };
+    egui::CollapsingHeader::new("Matrix chain")
+        .default_open(false)
+        .show(ui, |ui| {
+            let names: Vec<String> = chain
+                .iter()
+                .map(|f| format!("M_{}", node_name(scene, f.node)))
+                .collect();
+            ui.label(format!("World = {}", names.join(" · ")));
+            for (k, factor) in chain.iter().enumerate() {
+                ui.separator();
+                let text = format!("{}. {} (local)", k + 1, names[k]);
+                let link = ui.link(text).on_hover_text("Select this node");
+                if link.hovered() {
+                    hovered = Some(factor.node);
+                }
+                if link.clicked() && factor.node != id {
+                    out.push(Command::Select(vec![factor.node]));
+                }
+                ui.horizontal(|ui| {
+                    matrix_grid(ui, &format!("chain-local-{k}"), &factor.local);
+                    ui.label("product:");
+                    matrix_grid(ui, &format!("chain-product-{k}"), &factor.product);
+                });
+            }
+        });
+    *hovered_factor = hovered;
+}
+
+/// Seed 001's accumulated TRS next to the true world TRS.
+pub(super) fn accumulated(ui: &mut egui::Ui, scene: &Scene, id: NodeId, world: &crate::math::Trs) {
+    let Ok(acc) = scene.accumulated_world_trs(id) else {
+        return;
+    };
+    egui::CollapsingHeader::new("Accumulated TRS (component-wise)").default_open(false).show(ui, |ui| {
+        ui.label("Adding rotations and multiplying scales component by component never shears, so it differs from the matrix product as soon as a non-uniform scale sits above a rotation.");
+        egui::Grid::new("accumulated").num_columns(4).striped(true).show(ui, |ui| {
+            ui.label("");
+            ui.strong("accumulated");
+            ui.strong("true world");
+            ui.strong("difference");
+            ui.end_row();
+            let rows = [
+                ("position x", acc.position.x, world.position.x),
+                ("position y", acc.position.y, world.position.y),
+                ("rotation", acc.rotation, world.rotation),
+                ("scale x", acc.scale.x, world.scale.x),
+                ("scale y", acc.scale.y, world.scale.y),
+                ("skew", acc.skew, world.skew),
+            ];
+            for (label, a, w) in rows {
+                ui.label(label);
+                let diff = (a - w) as f64;
+                ui.monospace(format_fixed(a as f64, 4));
+                ui.monospace(format_fixed(w as f64, 4));
+                ui.monospace(format!("{}{}", if diff >= 0.0 { "+" } else { "" }, format_fixed(diff, 4)));
+                ui.end_row();
+            }
+        });
+    });
+}

@@ -1,0 +1,370 @@
+//! Viewport input: pan and zoom, the move / rotate / scale handles, hover, click and box
+//! selection, and dragging the selection with the pointer.
+
+use super::draw::draw_handles;
+use super::{Frame, MoveDrag, ViewportState, p2, sr, v2};
+use crate::NodeData;
+use crate::editor::camera::Camera;
+use crate::editor::command::Command;
+use crate::editor::geometry::hit_test;
+use crate::editor::grid::grid_step;
+use crate::editor::handles::{self, HandleDrag, Part, Tool};
+use crate::scene::NodeId;
+use crate::scene::edit::Op;
+use egui::{Pos2, Rect};
+use glam::{Affine2, DVec2, Vec2};
+
+/// Pixels around an origin that grab it.
+const GRAB_RADIUS_PX: f64 = 6.0;
+
+/// Pan (middle drag, or Space + drag) and zoom (wheel, pinch) around the pointer.
+pub(super) fn navigate(frame: &Frame, state: &mut ViewportState) {
+    let Frame {
+        ui, response, rect, ..
+    } = *frame;
+    let space = ui.input(|i| i.key_down(egui::Key::Space));
+    let panning = response.dragged_by(egui::PointerButton::Middle)
+        || (space && response.dragged_by(egui::PointerButton::Primary));
+    if panning {
+        state
+            .camera
+            .pan_pixels(sr(rect), v2(response.drag_delta().to_pos2()));
+        state.fitted = None;
+    }
+    if response.hovered() {
+        let (scroll, zoom, pointer) = ui.input(|i| {
+            (
+                i.smooth_scroll_delta.y,
+                i.zoom_delta(),
+                i.pointer.hover_pos(),
+            )
+        });
+        let factor = zoom as f64 * (scroll as f64 * 0.002).exp();
+        if factor != 1.0
+            && let Some(p) = pointer
+        {
+            state.camera.zoom_around(sr(rect), v2(p), factor);
+            state.fitted = None;
+        }
+    }
+    // The limits depend on where the view is (f32 precision there) and on its size.
+    state.camera.clamp_zoom(sr(rect));
+}
+
+/// The primary selection, as its handles see it this frame.
+struct HandleTarget<'a> {
+    node: NodeId,
+    data: &'a NodeData,
+    world: Affine2,
+    axes: (Vec2, Vec2),
+}
+
+impl HandleTarget<'_> {
+    /// The handle part at a screen point, if any.
+    fn pick(&self, frame: &Frame, camera: Camera, at: Pos2) -> Option<Part> {
+        let tool = frame.editor.tool();
+        handles::pick(tool, camera, sr(frame.rect), &self.world, self.axes, v2(at))
+    }
+}
+
+/// The move / rotate / scale handles of the primary selection: W / E / R keys, drawing, and
+/// dragging them (one undo step per drag).
+pub(super) fn handle_tools(
+    frame: &Frame,
+    painter: &egui::Painter,
+    state: &mut ViewportState,
+    out: &mut Vec<Command>,
+) {
+    let Frame {
+        response, editor, ..
+    } = *frame;
+    let scene = editor.doc().scene();
+    let Some(&node) = editor.selection().last() else {
+        state.handle_drag = None;
+        return;
+    };
+    let (Ok(world), Ok(data)) = (scene.world(node), scene.node(node)) else {
+        return;
+    };
+    let target = HandleTarget {
+        node,
+        data,
+        world,
+        axes: handles::handle_axes(&world, editor.orientation()),
+    };
+    let hover = response
+        .hover_pos()
+        .and_then(|p| target.pick(frame, state.camera, p));
+    let hot = state.handle_drag.as_ref().map(|d| d.part).or(hover);
+    let (tool, axes) = (editor.tool(), target.axes);
+    draw_handles(painter, tool, state.camera, frame.rect, &world, axes, hot);
+    start_handle_drag(frame, state, &target);
+    let Some(drag) = &state.handle_drag else {
+        return;
+    };
+    drag_handle(frame, state.camera, drag, &data.name, out);
+    if response.drag_stopped() || !response.dragged() {
+        state.handle_drag = None;
+        out.push(Command::EndGesture);
+    }
+}
+
+/// A primary drag that began on a handle part grabs it.
+fn start_handle_drag(frame: &Frame, state: &mut ViewportState, target: &HandleTarget) {
+    if frame.response.drag_started_by(egui::PointerButton::Primary)
+        && let Some(press) = frame.ui.input(|i| i.pointer.press_origin())
+        && let Some(part) = target.pick(frame, state.camera, press)
+    {
+        state.handle_drag = Some(HandleDrag {
+            part,
+            node: target.node,
+            start_pointer: state.camera.to_world(sr(frame.rect), v2(press)),
+            start_world: target.world,
+            start_local: target.data.local,
+            axes: target.axes,
+            orientation: frame.editor.orientation(),
+        });
+    }
+}
+
+/// While a handle is dragged: the op it asks for, as one continuous step named after the tool.
+fn drag_handle(
+    frame: &Frame,
+    camera: Camera,
+    drag: &HandleDrag,
+    name: &str,
+    out: &mut Vec<Command>,
+) {
+    let Frame {
+        ui,
+        response,
+        rect,
+        editor,
+    } = *frame;
+    let tool = editor.tool();
+    if response.dragged_by(egui::PointerButton::Primary)
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        let snapping = ui.input(|i| i.modifiers.command);
+        let pointer = camera.to_world(sr(rect), v2(p));
+        if pointer != drag.start_pointer
+            && let Some(op) =
+                handles::drag_op(tool, drag, pointer, snapping, grid_step(camera.zoom))
+        {
+            let verb = match tool {
+                Tool::Move => "Move",
+                Tool::Rotate => "Rotate",
+                Tool::Scale => "Scale",
+            };
+            out.push(Command::Perform {
+                label: format!("{verb} {name}"),
+                ops: vec![op],
+                continuous: true,
+            });
+        }
+    }
+}
+
+/// Pointer input on the scene itself (no handle grabbed): hover, click to select, drag to move
+/// or to box-select.
+pub(super) fn interact(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) {
+    hover(frame, state);
+    click_select(frame, state.camera, out);
+    start_drag(frame, state, out);
+    box_select(frame, state, out);
+    drag_selection(frame, state, out);
+}
+
+/// True when Ctrl / Cmd or Shift is held: clicks and boxes add to the selection.
+fn extending(frame: &Frame) -> bool {
+    let modifiers = frame.ui.input(|i| i.modifiers);
+    modifiers.command || modifiers.shift
+}
+
+/// The world point and node under the pointer. Hit-tests only when the pointer moved (a test is
+/// a pass over every node).
+fn hover(frame: &Frame, state: &mut ViewportState) {
+    let scene = frame.editor.doc().scene();
+    let view = sr(frame.rect);
+    let pointer = frame.response.hover_pos();
+    state.pointer_world = pointer.map(|p| state.camera.to_world(view, v2(p)));
+    if pointer != state.hover_probe {
+        state.hover_probe = pointer;
+        state.hovered =
+            pointer.and_then(|p| hit_test(scene, state.camera, view, v2(p), GRAB_RADIUS_PX));
+    }
+}
+
+/// A click selects the node under it (Ctrl / Shift toggles it); on empty space it clears the
+/// selection unless Ctrl / Shift is held.
+fn click_select(frame: &Frame, camera: Camera, out: &mut Vec<Command>) {
+    let scene = frame.editor.doc().scene();
+    if frame.response.clicked()
+        && let Some(p) = frame.response.interact_pointer_pos()
+    {
+        let hit = hit_test(scene, camera, sr(frame.rect), v2(p), GRAB_RADIUS_PX);
+        match hit {
+            Some(id) if extending(frame) => out.push(Command::ToggleSelect(id)),
+            Some(id) => out.push(Command::Select(vec![id])),
+            None if !extending(frame) => out.push(Command::Select(Vec::new())),
+            None => {}
+        }
+    }
+}
+
+/// A primary drag (without Space) on a node starts moving the selection (selecting the node
+/// first when it was not selected); on empty space it starts a rubber band.
+fn start_drag(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) {
+    let Frame {
+        ui,
+        response,
+        rect,
+        editor,
+    } = *frame;
+    let scene = editor.doc().scene();
+    let selection = editor.selection();
+    let space = ui.input(|i| i.key_down(egui::Key::Space));
+    // egui reports a drag once the pointer has moved a few pixels: measure from where the
+    // button went down, so the node follows the pointer exactly.
+    if response.drag_started_by(egui::PointerButton::Primary)
+        && !space
+        && let Some(p) = ui
+            .input(|i| i.pointer.press_origin())
+            .or(response.interact_pointer_pos())
+    {
+        let view = sr(rect);
+        let world_p = state.camera.to_world(view, v2(p));
+        let hit = hit_test(scene, state.camera, view, v2(p), GRAB_RADIUS_PX);
+        let moving: Vec<NodeId> = match hit {
+            Some(id) if selection.contains(&id) => selection.to_vec(),
+            Some(id) => {
+                out.push(Command::Select(vec![id]));
+                vec![id]
+            }
+            None => {
+                state.box_start = Some(p); // empty space: rubber-band selection
+                Vec::new()
+            }
+        };
+        // Move only the topmost selected nodes: children follow their parents.
+        let roots = scene.topmost(&moving);
+        if !roots.is_empty() {
+            state.drag = Some(MoveDrag {
+                start_pointer: world_p,
+                starts: roots
+                    .iter()
+                    .filter_map(|&id| scene.world(id).ok().map(|w| (id, w.translation)))
+                    .collect(),
+            });
+        }
+    }
+}
+
+/// When a rubber band is released: select the nodes whose origins are inside it (added to the
+/// selection with Ctrl / Shift).
+fn box_select(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) {
+    let Frame {
+        ui,
+        response,
+        rect,
+        editor,
+    } = *frame;
+    let scene = editor.doc().scene();
+    let Some(start) = state.box_start else {
+        return;
+    };
+    let released = response.drag_stopped() || !response.dragged();
+    if !released {
+        return;
+    }
+    state.box_start = None;
+    let Some(end) = response
+        .interact_pointer_pos()
+        .or(ui.ctx().pointer_latest_pos())
+    else {
+        return;
+    };
+    let band = Rect::from_two_pos(start, end);
+    let mut picked: Vec<NodeId> = if extending(frame) {
+        editor.selection().to_vec()
+    } else {
+        Vec::new()
+    };
+    let mut seen: rustc_hash::FxHashSet<NodeId> = picked.iter().copied().collect();
+    for i in 0..scene.len() {
+        let id = scene.id_at(i);
+        if band.contains(p2(state
+            .camera
+            .to_screen(sr(rect), scene.world_at(i).translation)))
+            && seen.insert(id)
+        {
+            picked.push(id);
+        }
+    }
+    out.push(Command::Select(picked));
+}
+
+/// While the selection is dragged: move every dragged node by the pointer's motion, as one
+/// continuous step; end the step on release.
+fn drag_selection(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) {
+    let Frame {
+        ui, response, rect, ..
+    } = *frame;
+    let Some(drag) = &state.drag else {
+        return;
+    };
+    if response.dragged_by(egui::PointerButton::Primary)
+        && let Some(p) = response.interact_pointer_pos()
+    {
+        // Measured in f64 from where the button went down: exact far from the origin.
+        let mut delta = state.camera.to_world(sr(rect), v2(p)) - drag.start_pointer;
+        if ui.input(|i| i.modifiers.command) {
+            delta = snapped_delta(drag, delta, grid_step(state.camera.zoom));
+        }
+        let ops: Vec<Op> = drag
+            .starts
+            .iter()
+            .map(|&(node, start)| Op::SetWorldPosition {
+                node,
+                position: (start.as_dvec2() + delta).as_vec2(),
+            })
+            .collect();
+        let label = move_label(frame, drag);
+        if delta != DVec2::ZERO {
+            out.push(Command::Perform {
+                label,
+                ops,
+                continuous: true,
+            });
+        }
+    }
+    if response.drag_stopped() || !response.dragged() {
+        state.drag = None;
+        out.push(Command::EndGesture);
+    }
+}
+
+/// Ctrl snaps the first node's world position to the grid; the others keep their offsets.
+fn snapped_delta(drag: &MoveDrag, delta: DVec2, step: f64) -> DVec2 {
+    let Some(&(_, first)) = drag.starts.first() else {
+        return delta;
+    };
+    let target = first.as_dvec2() + delta;
+    let snapped = DVec2::new(
+        handles::snap64(target.x, step),
+        handles::snap64(target.y, step),
+    );
+    snapped - first.as_dvec2()
+}
+
+/// "Move <name>" for one node, "Move N nodes" for several.
+fn move_label(frame: &Frame, drag: &MoveDrag) -> String {
+    let scene = frame.editor.doc().scene();
+    match drag.starts.as_slice() {
+        [(id, _)] => format!(
+            "Move {}",
+            scene.node(*id).map(|d| d.name.as_str()).unwrap_or("node")
+        ),
+        many => format!("Move {} nodes", many.len()),
+    }
+}
