@@ -113,7 +113,7 @@ fn a_tiny_rect_far_out_is_drawn_where_its_numbers_say() {
     let world = scene.world(NodeId(1)).unwrap();
     let m = camera.node_to_screen_f64(rect, &world);
     let mut shape = ScreenShape::new();
-    shape.compute(&scene.data_at(0).shape, &m, rect, &mut Vec::new());
+    shape.compute(&scene.data_at(0).shape, &m, rect);
     // Where the numbers say: the corners at 1e5 ± 0.005, mapped exactly in f64.
     let exact = |x: f64, y: f64| camera.to_screen_f64(rect, DVec2::new(x, y));
     let expected = [
@@ -210,7 +210,7 @@ fn a_huge_shape_is_clipped_before_it_reaches_f32() {
     let m = camera.node_to_screen_f64(rect, &world);
     let mut shape = ScreenShape::new();
     let rect_shape = Shape::Rect { size: Vec2::ONE };
-    shape.compute(&rect_shape, &m, rect, &mut Vec::new());
+    shape.compute(&rect_shape, &m, rect);
     assert!(!shape.whole);
     assert!(shape.outline.len() >= 3);
     for p in &shape.outline {
@@ -224,7 +224,6 @@ fn a_huge_shape_is_clipped_before_it_reaches_f32() {
         },
         &m,
         rect,
-        &mut Vec::new(),
     );
     assert!(shape.whole);
     assert_eq!(shape.outline.len(), 4);

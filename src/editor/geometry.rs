@@ -46,29 +46,6 @@ pub fn ellipse_segments(pixel_size: f64) -> usize {
         .unwrap_or(SEGMENTS[SEGMENTS.len() - 1])
 }
 
-/// The outline of a shape in its local space, into `out` (rects: 4 corners counter-clockwise
-/// from bottom-left, which sprites use for their texture corners; ellipses: `segments` points).
-pub fn local_outline_into(out: &mut Vec<Vec2>, shape: &Shape, segments: usize) {
-    out.clear();
-    let h = half_size(shape);
-    match shape {
-        Shape::None => {}
-        Shape::Ellipse { .. } => {
-            let k = SEGMENTS
-                .iter()
-                .position(|&n| n >= segments)
-                .unwrap_or(SEGMENTS.len() - 1);
-            out.extend(UNIT_CIRCLES[k].iter().map(|u| *u * h));
-        }
-        Shape::Rect { .. } | Shape::Sprite { .. } => out.extend([
-            Vec2::new(-h.x, -h.y),
-            Vec2::new(h.x, -h.y),
-            Vec2::new(h.x, h.y),
-            Vec2::new(-h.x, h.y),
-        ]),
-    }
-}
-
 /// True when the local point lies inside the shape.
 pub fn shape_contains(shape: &Shape, p: DVec2) -> bool {
     let h = half_size(shape).as_dvec2();
@@ -105,6 +82,33 @@ pub struct ScreenShape {
     pub pixel_size: f64,
     /// False when it was clipped (sprite texture corners no longer match its outline).
     pub whole: bool,
+    scratch: Vec<DVec2>,
+}
+
+/// Call `f` with each point of a shape's outline in its local space (rects: 4 corners
+/// counter-clockwise from bottom-left; ellipses: `segments` points).
+fn for_each_local_point(shape: &Shape, segments: usize, mut f: impl FnMut(Vec2)) {
+    let h = half_size(shape);
+    match shape {
+        Shape::None => {}
+        Shape::Ellipse { .. } => {
+            let k = SEGMENTS
+                .iter()
+                .position(|&n| n >= segments)
+                .unwrap_or(SEGMENTS.len() - 1);
+            UNIT_CIRCLES[k].iter().for_each(|u| f(*u * h));
+        }
+        Shape::Rect { .. } | Shape::Sprite { .. } => {
+            for p in [
+                Vec2::new(-h.x, -h.y),
+                Vec2::new(h.x, -h.y),
+                Vec2::new(h.x, h.y),
+                Vec2::new(-h.x, h.y),
+            ] {
+                f(p);
+            }
+        }
+    }
 }
 
 impl ScreenShape {
@@ -114,35 +118,37 @@ impl ScreenShape {
             outline: Vec::with_capacity(48),
             pixel_size: 0.0,
             whole: true,
+            scratch: Vec::with_capacity(48),
         }
     }
 
-    /// Compute the screen outline of `shape` through the local → screen matrix `m`.
-    pub fn compute(
-        &mut self,
-        shape: &Shape,
-        m: &DAffine2,
-        rect: ScreenRect,
-        local: &mut Vec<Vec2>,
-    ) {
-        self.pixel_size = screen_extent(m, half_size(shape)).max_element() * 2.0;
-        local_outline_into(local, shape, ellipse_segments(self.pixel_size));
-        let points = local.iter().map(|p| m.transform_point2(p.as_dvec2()));
+    /// Compute the screen outline of `shape` through the local → screen matrix `m` (whose
+    /// translation was computed camera-relative in f64). When the shape's screen box lies within
+    /// the view plus the clip margin, its points are transformed in f32 (the numbers are small
+    /// there, so nothing is lost); otherwise in f64 and clipped before rounding.
+    pub fn compute(&mut self, shape: &Shape, m: &DAffine2, rect: ScreenRect) {
+        let extent = screen_extent(m, half_size(shape));
+        self.pixel_size = extent.max_element() * 2.0;
         self.outline.clear();
+        let segments = ellipse_segments(self.pixel_size);
         let bounds = rect.expand(CLIP_MARGIN as f32);
         let (lo, hi) = (bounds.min.as_dvec2(), bounds.max.as_dvec2());
-        let inside = |p: &DVec2| p.cmpge(lo).all() && p.cmple(hi).all();
-        if local
-            .iter()
-            .all(|p| inside(&m.transform_point2(p.as_dvec2())))
-        {
+        let t = m.translation;
+        if (t - extent).cmpge(lo).all() && (t + extent).cmple(hi).all() {
             self.whole = true;
-            self.outline.extend(points.map(DVec2::as_vec2));
-        } else {
-            self.whole = false;
-            let clipped = clip_convex(&points.collect::<Vec<_>>(), lo, hi);
-            self.outline.extend(clipped.into_iter().map(DVec2::as_vec2));
+            let f = Affine2::from_mat2_translation(m.matrix2.as_mat2(), t.as_vec2());
+            let outline = &mut self.outline;
+            for_each_local_point(shape, segments, |p| outline.push(f.transform_point2(p)));
+            return;
         }
+        self.whole = false;
+        self.scratch.clear();
+        let scratch = &mut self.scratch;
+        for_each_local_point(shape, segments, |p| {
+            scratch.push(m.transform_point2(p.as_dvec2()))
+        });
+        let clipped = clip_convex(&self.scratch, lo, hi);
+        self.outline.extend(clipped.into_iter().map(DVec2::as_vec2));
     }
 }
 

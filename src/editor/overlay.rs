@@ -24,8 +24,9 @@ pub struct ShearMark {
 const SIN2_TOLERANCE: f32 = 2.9e-8;
 
 /// The shear mark of the node at pre-order index `i`, if its world matrix is sheared. A cheap
-/// test comes first (no square roots or trigonometry).
-fn mark_at(scene: &Scene, i: usize) -> Option<ShearMark> {
+/// test comes first (no square roots or trigonometry); the cause (a walk up the ancestors) is
+/// looked for only when `with_cause`.
+fn mark_at(scene: &Scene, i: usize, with_cause: bool) -> Option<ShearMark> {
     let world = scene.world_at(i);
     let (c0, c1) = (world.matrix2.x_axis, world.matrix2.y_axis);
     let dot = c0.dot(c1);
@@ -37,9 +38,10 @@ fn mark_at(scene: &Scene, i: usize) -> Option<ShearMark> {
         return None;
     }
     let node = scene.id_at(i);
-    let cause = match scene.shear_cause(node) {
-        Ok(ShearCause::Ancestor { cause, .. }) => Some(cause),
-        _ => None,
+    let cause = if with_cause {
+        cause_of(scene, node)
+    } else {
+        None
     };
     Some(ShearMark {
         node,
@@ -48,9 +50,19 @@ fn mark_at(scene: &Scene, i: usize) -> Option<ShearMark> {
     })
 }
 
+/// The ancestor whose non-uniform scale (or skew) shears `node`, if not the node itself.
+fn cause_of(scene: &Scene, node: NodeId) -> Option<NodeId> {
+    match scene.shear_cause(node) {
+        Ok(ShearCause::Ancestor { cause, .. }) => Some(cause),
+        _ => None,
+    }
+}
+
 /// Every node whose world matrix is sheared, with the angle off 90° and the cause.
 pub fn shear_overlay(scene: &Scene) -> Vec<ShearMark> {
-    (0..scene.len()).filter_map(|i| mark_at(scene, i)).collect()
+    (0..scene.len())
+        .filter_map(|i| mark_at(scene, i, true))
+        .collect()
 }
 
 /// Sheared nodes drawn with their outline and axes parallelogram, at most.
@@ -90,9 +102,8 @@ pub fn shear_overlay_on_screen(
 ) -> ShearOverlayOnScreen {
     let mut out = ShearOverlayOnScreen::default();
     let mut shape = ScreenShape::new();
-    let mut local = Vec::new();
     for i in 0..scene.len() {
-        let Some(mark) = mark_at(scene, i) else {
+        let Some(mut mark) = mark_at(scene, i, false) else {
             continue;
         };
         let Some(world) = world_f64(&scene.world_at(i)) else {
@@ -110,9 +121,12 @@ pub fn shear_overlay_on_screen(
         if out.marks.len() >= SHEAR_MARK_LIMIT {
             break;
         }
-        shape.compute(&scene.data_at(i).shape, &m, rect, &mut local);
+        shape.compute(&scene.data_at(i).shape, &m, rect);
         let label = (span >= 30.0 && out.marks.len() < SHEAR_LABEL_LIMIT)
             .then(|| format!("⚠ shear {:+.1}° off 90°", mark.degrees_off));
+        if label.is_some() {
+            mark.cause = cause_of(scene, mark.node);
+        }
         if label.is_some()
             && let Some(cause) = mark.cause
             && !out.causes.iter().any(|(c, _)| *c == cause)

@@ -116,7 +116,7 @@ pub(super) fn outline_node(
     }
     let m = camera.node_to_screen_f64(sr(rect), &world);
     let mut shape = ScreenShape::new();
-    shape.compute(&scene.data_at(i).shape, &m, sr(rect), &mut Vec::new());
+    shape.compute(&scene.data_at(i).shape, &m, sr(rect));
     closed(painter, &shape.outline, stroke);
     if rect.expand(20.0).contains(p2(m.translation.as_vec2())) {
         painter.circle_stroke(p2(m.translation.as_vec2()), 8.0, stroke);
@@ -138,7 +138,6 @@ pub(super) fn draw_ghosts(
     let view = sr(rect);
     let parent = drop_parent(scene, preview.zone);
     let mut shape = ScreenShape::new();
-    let mut local = Vec::new();
     for (keep_world, alpha) in [(preview.keep_world, 200u8), (!preview.keep_world, 70u8)] {
         let color = if keep_world {
             Color32::from_rgba_unmultiplied(120, 200, 255, alpha)
@@ -150,7 +149,7 @@ pub(super) fn draw_ghosts(
                 continue;
             }
             let m = camera.node_to_screen_f64(view, &world);
-            shape.compute(&scene.data_at(i).shape, &m, view, &mut local);
+            shape.compute(&scene.data_at(i).shape, &m, view);
             closed(painter, &shape.outline, Stroke::new(2.0, color));
             let origin = m.translation;
             if rect.expand(10.0).contains(p2(origin.as_vec2())) {
@@ -223,7 +222,6 @@ struct NodePass<'a> {
     selection: &'a [NodeId],
     fill: egui::Mesh,
     shape: ScreenShape,
-    local: Vec<Vec2>,
     detailed: usize,
     links: usize,
     names: Vec<(Pos2, &'a str)>,
@@ -260,7 +258,6 @@ pub(super) fn draw_nodes(
         selection,
         fill: egui::Mesh::default(),
         shape: ScreenShape::new(),
-        local: Vec::with_capacity(48),
         detailed: 0,
         links: 0,
         names: Vec::new(),
@@ -290,7 +287,7 @@ pub(super) fn draw_nodes(
 fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
     let scene: &'a Scene = pass.editor.doc().scene();
     let world = scene.world_at(i);
-    if world_f64(&world).is_none() {
+    if !world.is_finite() {
         return; // an overflowed world matrix (e.g. scale 1e30 under scale 1e30): nothing to draw
     }
     let data = scene.data_at(i);
@@ -299,8 +296,7 @@ fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
     if !on_screen(pass, &m, &data.shape) {
         return;
     }
-    pass.shape
-        .compute(&data.shape, &m, pass.view, &mut pass.local);
+    pass.shape.compute(&data.shape, &m, pass.view);
     let id = scene.id_at(i);
     let selected = pass.selection.contains(&id);
     let detail = selected
