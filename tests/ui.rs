@@ -320,3 +320,26 @@ fn the_side_panels_keep_their_width_when_the_selection_changes() {
         );
     }
 }
+
+#[test]
+fn the_built_in_scene_shows_its_sprite_from_the_binary() {
+    // No file: the sample scene's "../assets/sword.png" resolves against the working folder,
+    // where it does not exist; the image compiled into graft is drawn instead.
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(|cc| GraftApp::new(cc, None, Box::new(FakeDialogs::default())));
+    h.run_steps(4);
+    assert!(h.state().doc().path().is_none());
+    assert!(!std::path::Path::new("../assets/sword.png").exists());
+    fn textured(shape: &egui::Shape) -> bool {
+        match shape {
+            egui::Shape::Vec(list) => list.iter().any(textured),
+            egui::Shape::Mesh(mesh) => mesh.texture_id != egui::TextureId::default(),
+            _ => false,
+        }
+    }
+    assert!(
+        h.output().shapes.iter().any(|c| textured(&c.shape)),
+        "the sword is drawn with its image"
+    );
+}

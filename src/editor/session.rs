@@ -273,6 +273,9 @@ impl Editor {
         result.map_err(|e| self.fail(e))
     }
 
+    // Longer than most functions on purpose: one short arm per command, so the whole command
+    // vocabulary and where each one goes reads in one place (rerun's command handling does the
+    // same); anything longer than a few lines is a method of its own.
     fn dispatch(&mut self, command: Command) -> Result<Outcome> {
         match command {
             Command::Select(ids) => self.select(ids),
