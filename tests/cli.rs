@@ -393,3 +393,85 @@ fn usage_errors_exit_2_and_garbage_never_panics() {
         }
     }
 }
+
+#[test]
+fn point_carries_a_point_between_spaces_and_refuses_a_singular_one() {
+    // The seed's sheathing: the sword's origin is (2, 3) in the world and (-3, 3) in the body.
+    let o = graft(&[
+        "point",
+        "scenes/sword.ron",
+        "--from",
+        "sword",
+        "--to",
+        "body",
+        "0",
+        "0",
+        "--json",
+    ]);
+    exit(&o, 0);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(close(xy(&v["world"]), (2.0, 3.0)), "{v}");
+    assert!(close(xy(&v["result"]), (-3.0, 3.0)), "{v}");
+    let o = graft(&[
+        "point",
+        "scenes/sword.ron",
+        "--from",
+        "4",
+        "--to",
+        "world",
+        "1",
+        "-2",
+    ]);
+    exit(&o, 0);
+    // The sword is turned 90° with the arm: its (1, -2) is (2, 1) from (2, 3).
+    assert!(stdout(&o).contains("= (4, 4) in world"), "{}", stdout(&o));
+    let o = graft(&[
+        "point",
+        "scenes/sword.ron",
+        "--from",
+        "nobody",
+        "--to",
+        "world",
+        "0",
+        "0",
+    ]);
+    exit(&o, 1);
+    assert!(stderr(&o).contains("nobody"), "{}", stderr(&o));
+    let (_dir, path) = scratch("sword.ron");
+    std::fs::write(
+        &path,
+        "(format: 1, nodes: [(id: 1, name: \"flat\", scale: (0.0, 1.0))])",
+    )
+    .unwrap();
+    let o = graft(&[
+        "point",
+        path.to_str().unwrap(),
+        "--from",
+        "world",
+        "--to",
+        "flat",
+        "1",
+        "1",
+    ]);
+    exit(&o, 1);
+    assert!(stderr(&o).contains("singular"), "{}", stderr(&o));
+}
+
+#[test]
+fn print_space_shows_every_node_relative_to_a_node() {
+    let o = graft(&["print", "scenes/sword.ron", "--space", "arm", "--json"]);
+    exit(&o, 0);
+    let nodes: Vec<Value> = serde_json::from_str(&stdout(&o)).unwrap();
+    let arm = node(&nodes, 2);
+    assert_eq!(arm["space"], "arm");
+    assert!(
+        close(xy(&arm["world"]["position"]), (0.0, 0.0)),
+        "the arm at its own origin"
+    );
+    assert!(arm["world"]["rotation"].as_f64().unwrap().abs() < 1e-4);
+    // The sword, (2, 3) in the world, is (1, 3) in the arm's space (the arm is at (5, 2), turned 90°).
+    assert!(close(xy(&node(&nodes, 4)["world"]["position"]), (1.0, 3.0)));
+    let o = graft(&["print", "scenes/sword.ron", "--space", "arm"]);
+    exit(&o, 0);
+    assert!(stdout(&o).contains("in arm: position"), "{}", stdout(&o));
+}

@@ -14,7 +14,7 @@ mod windows;
 
 use crate::document::Document;
 use crate::editor::command::{Command, Effect};
-use crate::editor::numbers::{format_number, format_significant};
+use crate::editor::numbers::{format_significant, grid_label};
 use crate::editor::session::Editor;
 use crate::scene::{NodeId, Scene};
 use dialogs::FileDialogs;
@@ -221,8 +221,10 @@ impl GraftApp {
             .on_hover_text("How many world matrices the update pass recomputed: only the edited nodes and their subtrees (dirty flags at work).");
             ui.separator();
             let camera = self.viewport.camera;
+            // As many digits as a pixel resolves at this zoom.
+            let pixel = 1.0 / camera.zoom;
             let pointer = self.viewport.pointer_world.map_or(String::new(), |p| {
-                format!("({}, {})  ", format_number(p.x), format_number(p.y))
+                format!("({}, {})  ", grid_label(p.x, pixel), grid_label(p.y, pixel))
             });
             ui.label(format!("{pointer}zoom {} px/unit", format_significant(camera.zoom, 3)))
                 .on_hover_text("The world point under the pointer, and how many pixels one world unit spans.");

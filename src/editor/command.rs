@@ -21,6 +21,10 @@ pub enum ViewOption {
     Shear,
     /// Flash the world matrices the last update recomputed.
     Recomputed,
+    /// The primary selection's own coordinate grid.
+    LocalGrid,
+    /// The grid of the primary selection's parent: the space its local numbers are in.
+    ParentGrid,
 }
 
 /// A floating window.

@@ -15,6 +15,7 @@ pub mod handles;
 pub mod numbers;
 pub mod overlay;
 pub mod session;
+pub mod spaces;
 pub mod table;
 
 pub use camera::{Camera, ScreenRect};

@@ -63,8 +63,9 @@ pub fn format_f32(v: f32) -> String {
     format_number(shortest)
 }
 
-/// The label of a grid line at `value` on a grid of `step` (1, 2 or 5 × 10^k): as many digits as
-/// the step needs, so neighbouring labels always differ and each reads as its line's coordinate.
+/// The label of a grid line at `value` on a grid of `step` (1, 2 or 5 × 10^k; any positive step
+/// works, its decade decides): as many digits as the step needs, so neighbouring labels always
+/// differ and each reads as its line's coordinate.
 pub fn grid_label(value: f64, step: f64) -> String {
     if value == 0.0 || !value.is_finite() || !step.is_finite() || step <= 0.0 {
         return format_number(value);

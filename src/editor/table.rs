@@ -27,6 +27,14 @@ impl Shortcut {
         }
     }
 
+    const fn shift(key: &'static str) -> Self {
+        Self {
+            command: false,
+            shift: true,
+            key,
+        }
+    }
+
     const fn ctrl(key: &'static str) -> Self {
         Self {
             command: true,
@@ -211,6 +219,8 @@ fn build_table() -> Vec<CommandSpec> {
         toggle("view.links", "Parent-child links", "Draw a line from each parent to its children", ViewOption::Links).checked(|e| e.view().shows(ViewOption::Links)),
         toggle("view.names", "Names", "Draw node names", ViewOption::Names).checked(|e| e.view().shows(ViewOption::Names)),
         toggle("view.shear", "Shear warning overlay", "Outline sheared nodes, give the angle off 90° and ring the parent that causes it", ViewOption::Shear).checked(|e| e.view().shows(ViewOption::Shear)),
+        spec("view.local_grid", "Local grid of the selection", "Draw the selected node's own coordinate grid through its world matrix: a sheared node shows a sheared grid", &[Shortcut::key("G")], view, C::ToggleView(ViewOption::LocalGrid)).checked(|e| e.view().shows(ViewOption::LocalGrid)),
+        spec("view.parent_grid", "Parent's grid", "Draw the grid of the selection's parent: the space its local numbers are measured in", &[Shortcut::shift("G")], view, C::ToggleView(ViewOption::ParentGrid)).checked(|e| e.view().shows(ViewOption::ParentGrid)),
         toggle("view.recomputed", "Flash recomputed world matrices", "Light up the nodes whose world matrix the last update recomputed (dirty flags made visible)", ViewOption::Recomputed).checked(|e| e.view().shows(ViewOption::Recomputed)),
         spec("help.palette", "Command palette…", "Find any command by typing part of its name", &[Shortcut::ctrl_shift("P"), Shortcut::key("F1")], help, C::Show(Window::Palette)).global(),
         spec("help.shortcuts", "Keyboard shortcuts", "Every shortcut and mouse gesture", &[], help, C::Show(Window::Shortcuts)),

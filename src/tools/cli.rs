@@ -1,12 +1,14 @@
-//! The headless command line: print, check, fmt, reparent, generate and bench.
+//! The headless command line: print, point, check, fmt, reparent, generate and bench.
 
 use crate::bench;
+use crate::editor::spaces::{carry_point, from_world, resolve_space};
 use crate::error::{Error, Result};
 use crate::file;
 use crate::generate::{GenShape, generate};
 use crate::math::{decompose_like, rows, shear_metrics};
 use crate::scene::{NodeId, Scene};
 use clap::{Args, Parser, Subcommand};
+use glam::DVec2;
 use serde_json::json;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -39,6 +41,33 @@ pub enum Command {
         /// The scene file.
         file: PathBuf,
         /// One JSON array of objects instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Show each node's transform relative to this node's space (a name, an id, or world)
+        /// instead of the world.
+        #[arg(long, value_name = "NAME|ID")]
+        space: Option<String>,
+    },
+    /// Carry a point from one space to another (a node's local space, or world).
+    #[command(
+        after_help = "Examples:\n  graft point scenes/sword.ron --from sword --to world 0 0\n  graft point scenes/sword.ron --from world --to body 2 3 --json"
+    )]
+    Point {
+        /// The scene file.
+        file: PathBuf,
+        /// The space the point is given in: a node's name, its id, or world.
+        #[arg(long, value_name = "NAME|ID")]
+        from: String,
+        /// The space to express it in.
+        #[arg(long, value_name = "NAME|ID")]
+        to: String,
+        /// The point's x.
+        #[arg(allow_negative_numbers = true)]
+        x: f64,
+        /// The point's y.
+        #[arg(allow_negative_numbers = true)]
+        y: f64,
+        /// One JSON object instead of text.
         #[arg(long)]
         json: bool,
     },
@@ -167,13 +196,26 @@ impl From<io::Error> for Failure {
 }
 
 /// Run a headless command, writing results to `out`.
+// Long on purpose: one short arm per subcommand, the whole command line in one place.
 pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
     match command {
-        Command::Print { file, json } => {
+        Command::Print { file, json, space } => {
             let mut scene = file::load(&file)?;
             scene.update_world(); // one pass, instead of a lazy walk up per node
-            print(&scene, json, out)
+            let space = match space {
+                Some(spec) => Some((resolve_space(&scene, &spec)?, spec)),
+                None => None,
+            };
+            print(&scene, json, space, out)
         }
+        Command::Point {
+            file,
+            from,
+            to,
+            x,
+            y,
+            json,
+        } => point(&file, (&from, &to), DVec2::new(x, y), json, out),
         Command::Check { files } => check(&files, out),
         Command::Fmt {
             files,
@@ -239,8 +281,22 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
     }
 }
 
-fn print(scene: &Scene, json: bool, out: &mut dyn Write) -> Result<(), Failure> {
+// Long on purpose: the text and the JSON form of the same table side by side, so they cannot
+// drift apart.
+fn print(
+    scene: &Scene,
+    json: bool,
+    space: Option<(Option<NodeId>, String)>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let mut depth = vec![0usize; scene.len()];
+    let into_space = match &space {
+        Some((s, _)) => Some(from_world(scene, *s)?),
+        None => None,
+    };
+    let column = space
+        .as_ref()
+        .map_or("world".to_string(), |(_, name)| format!("in {name}"));
     if json {
         out.write_all(b"[")?;
     } else {
@@ -251,7 +307,7 @@ fn print(scene: &Scene, json: bool, out: &mut dyn Write) -> Result<(), Failure> 
             "name",
             "parent",
             "local: position  rotation  scale  skew",
-            "world: position  rotation  scale  skew",
+            format!("{column}: position  rotation  scale  skew"),
             "shear",
             "det"
         )?;
@@ -262,7 +318,13 @@ fn print(scene: &Scene, json: bool, out: &mut dyn Write) -> Result<(), Failure> 
         depth[i] = parent.map_or(0, |p| depth[p] + 1);
         let data = scene.data_at(i);
         let local = data.local;
-        let world_m = scene.world_at(i);
+        let world_m = match into_space {
+            Some(m) => {
+                let r = m * scene.world_at(i).as_daffine2();
+                glam::Affine2::from_mat2_translation(r.matrix2.as_mat2(), r.translation.as_vec2())
+            }
+            None => scene.world_at(i),
+        };
         let world = decompose_like(&world_m, &local);
         let metrics = shear_metrics(&world_m);
         let parent_id = parent.map(|p| scene.id_at(p));
@@ -279,6 +341,7 @@ fn print(scene: &Scene, json: bool, out: &mut dyn Write) -> Result<(), Failure> 
                 "parent": parent_id.map(|p| p.0),
                 "local": {"position": [j(local.position.x), j(local.position.y)], "rotation": j(local.rotation),
                           "scale": [j(local.scale.x), j(local.scale.y)], "skew": j(local.skew)},
+                "space": column.strip_prefix("in ").unwrap_or("world"),
                 "world": {"matrix": m, "position": [j(world.position.x), j(world.position.y)],
                           "rotation": j(world.rotation), "scale": [j(world.scale.x), j(world.scale.y)], "skew": j(world.skew)},
                 "shear": j(metrics.dot),
@@ -316,6 +379,47 @@ fn print(scene: &Scene, json: bool, out: &mut dyn Write) -> Result<(), Failure> 
         out.write_all(b"]\n")?;
     }
     Ok(())
+}
+
+/// `graft point`: a point carried from one space to another, with its world position.
+fn point(
+    file: &Path,
+    (from, to): (&str, &str),
+    p: DVec2,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if !p.is_finite() {
+        return Err(Failure("the point must be finite numbers".into()));
+    }
+    let mut scene = file::load(file)?;
+    scene.update_world();
+    let (a, b) = (resolve_space(&scene, from)?, resolve_space(&scene, to)?);
+    let world = carry_point(&scene, a, None, p)?;
+    let there = carry_point(&scene, a, b, p)?;
+    if json {
+        let value = json!({"from": from, "to": to, "point": [p.x, p.y],
+                           "world": [world.x, world.y], "result": [there.x, there.y]});
+        writeln!(out, "{value}")?;
+    } else {
+        writeln!(
+            out,
+            "({}, {}) in {from} = ({}, {}) in world = ({}, {}) in {to}",
+            short64(p.x),
+            short64(p.y),
+            short64(world.x),
+            short64(world.y),
+            short64(there.x),
+            short64(there.y)
+        )?;
+    }
+    Ok(())
+}
+
+/// A number for the point table: rounded to 6 decimals, without `-0`.
+fn short64(v: f64) -> String {
+    let rounded = (v * 1e6).round() / 1e6;
+    format!("{}", if rounded == 0.0 { 0.0 } else { rounded })
 }
 
 /// A number for the table: rounded to 5 decimals, without a trailing `.0` or `-0`.

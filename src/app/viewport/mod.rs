@@ -4,6 +4,7 @@
 
 mod draw;
 mod input;
+mod spaces;
 
 use super::embedded_sprite;
 use crate::document::Document;
@@ -238,6 +239,7 @@ fn paint_scene(
 /// The recomputed-matrices flash, the rubber band of a box selection and the precision note.
 fn paint_overlays(frame: &Frame, painter: &egui::Painter, state: &mut ViewportState) {
     let Frame { ui, rect, .. } = *frame;
+    spaces::paint_spaces(frame, painter, state.camera);
     draw_flash(frame, painter, state);
     if let Some(start) = state.box_start
         && let Some(now) = ui.ctx().pointer_latest_pos()

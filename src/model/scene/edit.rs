@@ -139,6 +139,7 @@ pub enum Edit {
 impl Op {
     /// Carry out the change on the scene; returns the edit that records it. Refused ops change
     /// nothing.
+    // Long on purpose: one arm per op, each recording exactly what its undo needs.
     pub fn perform(self, scene: &mut Scene) -> Result<Edit> {
         match self {
             Op::SetLocal { node, local } => {

@@ -1,0 +1,208 @@
+//! Coordinate spaces made visible, without egui: naming a space (the world or a node's), carrying
+//! a point or a transform from one space to another (the seed's localToWorld / worldToLocal),
+//! and a node's own grid as lines on screen.
+
+use super::camera::{Camera, ScreenRect};
+use super::geometry::{clip_convex, clip_segment, world_f64};
+use super::numbers::grid_label;
+use crate::error::{Error, Result};
+use crate::scene::{NodeId, Scene};
+use glam::{Affine2, DAffine2, DVec2, Vec2};
+
+/// A space by name: `world`, a node id, or a node's name (which must name one node only).
+/// None is the world.
+pub fn resolve_space(scene: &Scene, spec: &str) -> Result<Option<NodeId>> {
+    let spec = spec.trim();
+    if spec.eq_ignore_ascii_case("world") {
+        return Ok(None);
+    }
+    if let Ok(n) = spec.parse::<u32>()
+        && scene.contains(NodeId(n))
+    {
+        return Ok(Some(NodeId(n)));
+    }
+    let named: Vec<NodeId> = (0..scene.len())
+        .filter(|&i| scene.data_at(i).name == spec)
+        .map(|i| scene.id_at(i))
+        .collect();
+    match named.as_slice() {
+        [one] => Ok(Some(*one)),
+        [] => Err(Error::Refused(format!(
+            "no node is called or numbered \"{spec}\" (use a name, an id, or world)"
+        ))),
+        many => Err(Error::Refused(format!(
+            "{} nodes are called \"{spec}\" (ids {}): use an id",
+            many.len(),
+            many.iter()
+                .map(|id| id.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+/// The matrix taking a space's coordinates to world coordinates, in f64 (identity for the
+/// world).
+pub fn to_world(scene: &Scene, space: Option<NodeId>) -> Result<DAffine2> {
+    match space {
+        None => Ok(DAffine2::IDENTITY),
+        Some(id) => world_f64(&scene.world(id)?)
+            .ok_or_else(|| Error::Refused(format!("node {id}'s world matrix is not finite"))),
+    }
+}
+
+/// The matrix taking world coordinates into a space's, in f64; refused for a singular space
+/// (a zero scale on the way: no point of the world has a unique place in it).
+pub fn from_world(scene: &Scene, space: Option<NodeId>) -> Result<DAffine2> {
+    let m = to_world(scene, space)?;
+    let det = m.matrix2.determinant();
+    let size = m.matrix2.x_axis.length() * m.matrix2.y_axis.length();
+    if !det.is_finite() || det == 0.0 || det.abs() <= 1e-12 * size {
+        return Err(match space {
+            Some(id) => Error::SingularParent(id),
+            None => Error::Refused("the world is singular".into()),
+        });
+    }
+    Ok(m.inverse())
+}
+
+/// Carry a point from one space to another: `from_world(to) · to_world(from) · p`.
+pub fn carry_point(
+    scene: &Scene,
+    from: Option<NodeId>,
+    to: Option<NodeId>,
+    point: DVec2,
+) -> Result<DVec2> {
+    if from == to {
+        return Ok(point);
+    }
+    let world = to_world(scene, from)?.transform_point2(point);
+    Ok(from_world(scene, to)?.transform_point2(world))
+}
+
+/// A node's transform relative to a space: `from_world(space) · world(node)`.
+pub fn relative_matrix(scene: &Scene, node: NodeId, space: Option<NodeId>) -> Result<Affine2> {
+    let m = from_world(scene, space)? * to_world(scene, Some(node))?;
+    Ok(Affine2::from_mat2_translation(
+        m.matrix2.as_mat2(),
+        m.translation.as_vec2(),
+    ))
+}
+
+/// Lines drawn per direction at most (the step grows to keep them ≥ 20 px apart).
+pub const LOCAL_GRID_LINE_CAP: usize = 200;
+
+/// A node's own coordinate grid as it lies on screen.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LocalGrid {
+    /// The node's world matrix is singular: no grid (a zero scale somewhere above or in it).
+    Singular {
+        /// Where its origin is on screen.
+        origin: Vec2,
+    },
+    /// The grid.
+    Lines {
+        /// Local units between lines (1, 2 or 5 × 10^k; 1 unless lines would crowd).
+        step: f64,
+        /// Lines of constant local x (`[0]`) and of constant local y (`[1]`): screen start,
+        /// screen end and the local coordinate, clipped to the view.
+        lines: [Vec<(Vec2, Vec2, f64)>; 2],
+        /// The local x axis (y = 0) and y axis (x = 0), clipped to the view.
+        axes: [Option<(Vec2, Vec2)>; 2],
+        /// Labels of the ticks on the two axes: where, and the local coordinate.
+        ticks: Vec<(Vec2, String)>,
+        /// The image of the local unit square (0,0), (1,0), (1,1), (0,1), clipped to the view.
+        unit_square: Vec<Vec2>,
+    },
+}
+
+/// The smallest 1, 2 or 5 × 10^k local step whose lines are at least `min_px` apart when
+/// neighbouring lines are `px_per_unit` pixels apart per local unit.
+fn step_for(px_per_unit: f64, min_px: f64) -> f64 {
+    if !(px_per_unit > 0.0) || !px_per_unit.is_finite() {
+        return f64::INFINITY;
+    }
+    let raw = (min_px / px_per_unit).max(1.0);
+    let magnitude = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= raw * (1.0 - 1e-12))
+        .unwrap_or(10.0 * magnitude)
+}
+
+/// The grid of the space whose local → world matrix is `world`, as the camera shows it: unit
+/// lines (wider steps where they would crowd), the axes, ticks labelled on them, and the unit
+/// square — all computed camera-relative in f64 and clipped to the view.
+pub fn local_grid(camera: Camera, rect: ScreenRect, world: &Affine2) -> LocalGrid {
+    let m = camera.node_to_screen_f64(rect, world);
+    let origin = m.translation.as_vec2();
+    let det = m.matrix2.determinant();
+    let (c0, c1) = (m.matrix2.x_axis, m.matrix2.y_axis);
+    if !det.is_finite() || det.abs() <= 1e-9 * c0.length() * c1.length() || det == 0.0 {
+        return LocalGrid::Singular { origin };
+    }
+    let inverse = m.inverse();
+    // The view's corners in local coordinates bound the lines worth drawing.
+    let corners = [
+        rect.min,
+        Vec2::new(rect.max.x, rect.min.y),
+        rect.max,
+        Vec2::new(rect.min.x, rect.max.y),
+    ]
+    .map(|p| inverse.transform_point2(p.as_dvec2()));
+    let lo = corners.iter().fold(DVec2::INFINITY, |a, p| a.min(*p));
+    let hi = corners.iter().fold(DVec2::NEG_INFINITY, |a, p| a.max(*p));
+    // Lines of constant x are |det| / |c1| pixels apart per unit, those of constant y |det| / |c0|.
+    let step = step_for(det.abs() / c1.length(), 20.0).max(step_for(det.abs() / c0.length(), 20.0));
+    let mut lines = [Vec::new(), Vec::new()];
+    let mut ticks = Vec::new();
+    let view = rect.expand(2.0);
+    for (axis, (a, b)) in [(0usize, (lo.x, hi.x)), (1, (lo.y, hi.y))] {
+        let (first, last) = ((a / step).ceil(), (b / step).floor());
+        if !(first.is_finite() && last.is_finite()) || first.abs().max(last.abs()) > 2f64.powi(52) {
+            continue;
+        }
+        let count = ((last - first + 1.0).max(0.0) as usize).min(LOCAL_GRID_LINE_CAP);
+        for k in 0..count {
+            let value = (first + k as f64) * step;
+            let (p, q) = if axis == 0 {
+                (DVec2::new(value, lo.y), DVec2::new(value, hi.y))
+            } else {
+                (DVec2::new(lo.x, value), DVec2::new(hi.x, value))
+            };
+            if let Some((s, e)) = clip_segment(m.transform_point2(p), m.transform_point2(q), view) {
+                lines[axis].push((s, e, value));
+            }
+            let tick = if axis == 0 {
+                DVec2::new(value, 0.0)
+            } else {
+                DVec2::new(0.0, value)
+            };
+            let at = m.transform_point2(tick);
+            if value != 0.0 && rect.contains(at.as_vec2()) && ticks.len() < 2 * LOCAL_GRID_LINE_CAP
+            {
+                ticks.push((at.as_vec2(), grid_label(value, step)));
+            }
+        }
+    }
+    let axis_line =
+        |p: DVec2, q: DVec2| clip_segment(m.transform_point2(p), m.transform_point2(q), view);
+    let axes = [
+        axis_line(DVec2::new(lo.x, 0.0), DVec2::new(hi.x, 0.0)),
+        axis_line(DVec2::new(0.0, lo.y), DVec2::new(0.0, hi.y)),
+    ];
+    let square = [DVec2::ZERO, DVec2::X, DVec2::ONE, DVec2::Y].map(|p| m.transform_point2(p));
+    let bounds = rect.expand(2048.0);
+    let unit_square = clip_convex(&square, bounds.min.as_dvec2(), bounds.max.as_dvec2())
+        .into_iter()
+        .map(DVec2::as_vec2)
+        .collect();
+    LocalGrid::Lines {
+        step,
+        lines,
+        axes,
+        ticks,
+        unit_square,
+    }
+}
