@@ -119,7 +119,7 @@ pub enum LocalGrid {
 /// The smallest 1, 2 or 5 × 10^k local step whose lines are at least `min_px` apart when
 /// neighbouring lines are `px_per_unit` pixels apart per local unit.
 fn step_for(px_per_unit: f64, min_px: f64) -> f64 {
-    if !(px_per_unit > 0.0) || !px_per_unit.is_finite() {
+    if !px_per_unit.is_finite() || px_per_unit <= 0.0 {
         return f64::INFINITY;
     }
     let raw = (min_px / px_per_unit).max(1.0);
