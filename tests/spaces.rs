@@ -140,3 +140,64 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn viewing_from_the_arm_puts_its_origin_and_x_axis_on_the_screen_axes() {
+    use graft::editor::spaces::from_world;
+    let sword = load("sword.ron");
+    let rect = ScreenRect::from_min_size(Vec2::new(250.0, 40.0), Vec2::new(800.0, 600.0));
+    let mut camera = Camera::new(DVec2::new(0.5, 0.5), 80.0);
+    camera.set_view(from_world(&sword, Some(NodeId(2))).unwrap(), false);
+    let arm = sword.world(NodeId(2)).unwrap();
+    // The arm's world origin is the view's origin…
+    let origin = camera.to_screen_f64(rect, arm.translation.as_dvec2());
+    let view_origin = camera.view_to_screen(rect, DVec2::ZERO);
+    assert!(
+        (origin - view_origin).length() < 1e-6,
+        "{origin} vs {view_origin}"
+    );
+    // …its x axis runs along the screen's x (the world, turned −90°, has its x pointing down).
+    let x_axis = camera.dir_to_screen(arm.matrix2.x_axis);
+    assert!((x_axis - Vec2::X).length() < 1e-6, "{x_axis}");
+    assert!(
+        (camera.dir_to_screen(Vec2::X) - Vec2::Y).length() < 1e-6,
+        "world x points down"
+    );
+    // Screen → world → screen round-trips in the view.
+    let p = Vec2::new(400.0, 300.0);
+    let back = camera.to_screen_f64(rect, camera.to_world(rect, p));
+    assert!((back - p.as_dvec2()).length() < 1e-6);
+    // Switching spaces keeps the world point at the centre.
+    let before = camera.world_center();
+    camera.set_view(from_world(&sword, Some(NodeId(3))).unwrap(), true);
+    assert!((camera.world_center() - before).length() < 1e-9);
+}
+
+#[test]
+fn a_singular_node_cannot_be_viewed_from_and_the_editor_says_why() {
+    use graft::document::Document;
+    use graft::editor::Editor;
+    use graft::editor::command::{Command, ViewSpace};
+    let scene = graft::file::parse(
+        "(format: 1, nodes: [(id: 1, name: \"flat\", scale: (0.0, 1.0)), (id: 2, name: \"c\", parent: Some(1))])",
+        Path::new("zero.ron"),
+    )
+    .unwrap();
+    let mut editor = Editor::new(Document::untitled(scene));
+    let refused = editor
+        .apply(Command::SetViewSpace(ViewSpace::Node(NodeId(2))))
+        .unwrap_err();
+    assert!(
+        refused.to_string().contains("Cannot view from c"),
+        "{refused}"
+    );
+    assert_eq!(editor.view_space(), ViewSpace::World);
+    // Following the selection onto a singular node falls back to the world, with the reason.
+    editor
+        .apply(Command::SetViewSpace(ViewSpace::Selection))
+        .unwrap();
+    editor.apply(Command::Select(vec![NodeId(2)])).unwrap();
+    let (node, why) = editor.view_node();
+    assert_eq!(node, None);
+    assert!(why.is_some_and(|w| w.contains("singular")));
+}

@@ -46,7 +46,7 @@ proptest! {
         w in 1.0..4000.0f32, h in 1.0..3000.0f32,
     ) {
         let rect = view(w, h);
-        let mut camera = Camera { center: DVec2::new(cx, cy), zoom: 1.0 };
+        let mut camera = Camera::new(DVec2::new(cx, cy), 1.0);
         let (lo, hi) = camera.zoom_limits(rect);
         prop_assert!(MIN_ZOOM <= lo && lo <= hi && hi <= MAX_ZOOM);
         camera.zoom = (lo.ln() + (hi.ln() - lo.ln()) * zoom_t).exp();
@@ -85,7 +85,7 @@ proptest! {
         ax in 250.0..1050.0f32, ay in 40.0..640.0f32,
     ) {
         let rect = view(800.0, 600.0);
-        let mut camera = Camera { center: DVec2::new(cx, cy), zoom: 50.0 };
+        let mut camera = Camera::new(DVec2::new(cx, cy), 50.0);
         camera.clamp_zoom(rect);
         let anchor = Vec2::new(ax, ay);
         let under = camera.to_world(rect, anchor);
@@ -150,10 +150,7 @@ fn a_tiny_rect_far_out_is_drawn_where_its_numbers_say() {
 fn zoom_stops_where_one_f32_step_spans_the_view() {
     let rect = view(800.0, 600.0);
     for x in [1e5, 1e7, 3e7, 1e12, 3e38] {
-        let mut camera = Camera {
-            center: DVec2::new(x, 0.0),
-            zoom: 1.0,
-        };
+        let mut camera = Camera::new(DVec2::new(x, 0.0), 1.0);
         for _ in 0..400 {
             camera.zoom_around(rect, rect.center(), 1.5);
         }
@@ -165,10 +162,7 @@ fn zoom_stops_where_one_f32_step_spans_the_view() {
         );
         assert!(camera.precision_note().is_some(), "the view says so at {x}");
     }
-    let near_origin = Camera {
-        center: DVec2::new(3.0, 1.5),
-        zoom: 50.0,
-    };
+    let near_origin = Camera::new(DVec2::new(3.0, 1.5), 50.0);
     assert!(near_origin.precision_note().is_none());
 }
 
@@ -202,10 +196,7 @@ fn framing_works_from_a_thousandth_to_ten_million_units_across() {
 #[test]
 fn a_huge_shape_is_clipped_before_it_reaches_f32() {
     let rect = view(800.0, 600.0);
-    let camera = Camera {
-        center: DVec2::new(0.3, 0.2),
-        zoom: 1e6,
-    };
+    let camera = Camera::new(DVec2::new(0.3, 0.2), 1e6);
     let world = Trs::new(Vec2::ZERO, 30.0, Vec2::splat(1e30), 0.0).to_affine();
     let m = camera.node_to_screen_f64(rect, &world);
     let mut shape = ScreenShape::new();

@@ -14,10 +14,7 @@ fn load(name: &str) -> graft::Scene {
 #[test]
 fn camera_maps_world_to_screen_with_y_up_and_zooms_around_the_pointer() {
     let rect = ScreenRect::from_min_size(Vec2::new(100.0, 50.0), Vec2::new(800.0, 600.0));
-    let mut camera = Camera {
-        center: DVec2::new(2.0, 1.0),
-        zoom: 40.0,
-    };
+    let mut camera = Camera::new(DVec2::new(2.0, 1.0), 40.0);
     assert_eq!(camera.to_screen(rect, Vec2::new(2.0, 1.0)), rect.center());
     let up = camera.to_screen(rect, Vec2::new(2.0, 2.0));
     assert!(up.y < rect.center().y, "world y up is screen up");
@@ -122,10 +119,7 @@ mod handle_math {
     #[test]
     fn handles_are_picked_along_the_node_axes() {
         let rect = ScreenRect::from_min_size(Vec2::ZERO, Vec2::new(800.0, 600.0));
-        let camera = Camera {
-            center: DVec2::ZERO,
-            zoom: 50.0,
-        };
+        let camera = Camera::new(DVec2::ZERO, 50.0);
         let world = graft::Trs::new(Vec2::ZERO, 90.0, Vec2::ONE, 0.0).to_affine();
         let axes = graft::editor::handles::handle_axes(&world, Orientation::Local);
         let c = rect.center();
@@ -257,10 +251,7 @@ mod handle_math {
 #[test]
 fn the_node_matrix_agrees_with_to_screen() {
     let rect = ScreenRect::from_min_size(Vec2::new(30.0, 20.0), Vec2::new(640.0, 480.0));
-    let camera = Camera {
-        center: DVec2::new(-1.5, 2.0),
-        zoom: 33.0,
-    };
+    let camera = Camera::new(DVec2::new(-1.5, 2.0), 33.0);
     let world = graft::Trs::new(Vec2::new(4.0, -2.5), 30.0, Vec2::new(2.0, 0.5), 10.0).to_affine();
     let m = camera.node_to_screen(rect, &world);
     for p in [Vec2::ZERO, Vec2::new(4.0, -2.5), Vec2::new(-100.0, 7.0)] {

@@ -170,3 +170,47 @@ fn dragging_the_rotate_ring_turns_the_selection_in_one_undo_step() {
         0.0
     );
 }
+
+#[test]
+fn in_the_view_from_the_arm_a_drag_moves_the_hand_in_the_arms_space_and_undo_restores() {
+    use graft::editor::command::{Command, ViewSpace};
+    let mut h = app();
+    h.state_mut()
+        .run(Command::SetViewSpace(ViewSpace::Node(NodeId(2))));
+    h.key_press(Key::Home);
+    h.run_steps(4);
+    let rect = view(h.state().viewport.last_rect);
+    let camera = h.state().viewport.camera;
+    // The arm's origin sits at the view's origin, its x axis along the screen's.
+    let arm = h.state().scene().world(NodeId(2)).unwrap();
+    let origin = camera.to_screen_f64(rect, arm.translation.as_dvec2());
+    assert!((origin - camera.view_to_screen(rect, glam::DVec2::ZERO)).length() < 0.5);
+    assert!((camera.dir_to_screen(arm.matrix2.x_axis) - Vec2::X).length() < 1e-5);
+    // Drag the hand 80 px to the right on screen: in the arm's space it moves +80/zoom in x.
+    let before = h.state().scene().node(NodeId(3)).unwrap().local.position;
+    let hand = h.state().scene().world(NodeId(3)).unwrap();
+    let start = pos(camera.to_screen(rect, hand.translation));
+    h.hover_at(start);
+    h.run_steps(1);
+    h.drag_at(start);
+    h.run_steps(2);
+    for k in 1..=4 {
+        h.hover_at(start + egui::vec2(20.0 * k as f32, 0.0));
+        h.run_steps(1);
+    }
+    h.drop_at(start + egui::vec2(80.0, 0.0));
+    h.run_steps(3);
+    let after = h.state().scene().node(NodeId(3)).unwrap().local.position;
+    let moved = after - before;
+    let want = 80.0 / camera.zoom as f32;
+    assert!(
+        (moved - Vec2::new(want, 0.0)).length() < 1e-3,
+        "the hand's local (arm-space) position moved by {moved}, want ({want}, 0)"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(
+        h.state().scene().node(NodeId(3)).unwrap().local.position,
+        before
+    );
+}

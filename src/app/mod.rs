@@ -223,9 +223,14 @@ impl GraftApp {
             let camera = self.viewport.camera;
             // As many digits as a pixel resolves at this zoom.
             let pixel = 1.0 / camera.zoom;
-            let pointer = self.viewport.pointer_world.map_or(String::new(), |p| {
+            let mut pointer = self.viewport.pointer_world.map_or(String::new(), |p| {
                 format!("({}, {})  ", grid_label(p.x, pixel), grid_label(p.y, pixel))
             });
+            if let (Some(id), Some(p)) = (self.editor.view_node().0, self.viewport.pointer_world) {
+                let v = camera.view.transform_point2(p);
+                let name = doc.scene().node(id).map_or("?", |d| d.name.as_str());
+                pointer = format!("{pointer}in {name}: ({}, {})  ", grid_label(v.x, pixel), grid_label(v.y, pixel));
+            }
             ui.label(format!("{pointer}zoom {} px/unit", format_significant(camera.zoom, 3)))
                 .on_hover_text("The world point under the pointer, and how many pixels one world unit spans.");
             if let Some(m) = self.editor.last_message() {

@@ -63,30 +63,88 @@ pub fn f32_step_at(magnitude: f64) -> f64 {
     2f64.powi(m.log2().floor() as i32 - 23)
 }
 
-/// A y-up camera: the world point at the viewport's centre and pixels per world unit.
+/// A y-up camera looking at a space: the world itself, or a node's space (the view from a node,
+/// where that node's axes are the screen's). `view` takes world coordinates into the viewed
+/// space; `center` (in that space) is shown at the viewport's centre, `zoom` pixels per unit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Camera {
-    /// World point shown at the centre of the viewport.
+    /// The point of the viewed space shown at the centre of the viewport.
     pub center: DVec2,
-    /// Pixels per world unit.
+    /// Pixels per unit of the viewed space.
     pub zoom: f64,
+    /// World → viewed space (identity when viewing the world).
+    pub view: DAffine2,
+    /// Viewed space → world.
+    pub view_inverse: DAffine2,
 }
 
 impl Default for Camera {
     fn default() -> Self {
-        Self {
-            center: DVec2::new(3.0, 1.5),
-            zoom: 50.0,
-        }
+        Self::new(DVec2::new(3.0, 1.5), 50.0)
     }
 }
 
 impl Camera {
-    /// World → screen in f64 (y flipped: world y grows upwards).
-    pub fn to_screen_f64(self, rect: ScreenRect, p: DVec2) -> DVec2 {
-        let d = (p - self.center) * self.zoom;
+    /// A camera on the world, centred on `center`, `zoom` pixels per unit.
+    pub fn new(center: DVec2, zoom: f64) -> Self {
+        Self {
+            center,
+            zoom,
+            view: DAffine2::IDENTITY,
+            view_inverse: DAffine2::IDENTITY,
+        }
+    }
+
+    /// Look at another space (`view`: world → that space, invertible). With `keep_place` the
+    /// world point at the centre stays there (switching spaces does not jump); without, the
+    /// centre stays put in the viewed space (a moving node's view follows it).
+    pub fn set_view(&mut self, view: DAffine2, keep_place: bool) {
+        if view == self.view {
+            return;
+        }
+        let world_center = self.view_inverse.transform_point2(self.center);
+        let inverse = view.inverse();
+        if !(inverse.matrix2.is_finite() && inverse.translation.is_finite()) {
+            return;
+        }
+        self.view = view;
+        self.view_inverse = inverse;
+        if keep_place {
+            self.center = view.transform_point2(world_center);
+        }
+    }
+
+    /// How much the view stretches world lengths at most (1 when viewing the world).
+    fn view_scale(self) -> f64 {
+        let m = self.view.matrix2;
+        m.x_axis
+            .length()
+            .max(m.y_axis.length())
+            .max(f64::MIN_POSITIVE)
+    }
+
+    /// The world point at the centre of the viewport.
+    pub fn world_center(self) -> DVec2 {
+        self.view_inverse.transform_point2(self.center)
+    }
+
+    /// A point of the viewed space → screen, in f64 (y flipped: y grows upwards).
+    pub fn view_to_screen(self, rect: ScreenRect, v: DVec2) -> DVec2 {
+        let d = (v - self.center) * self.zoom;
         let c = rect.center().as_dvec2();
         DVec2::new(c.x + d.x, c.y - d.y)
+    }
+
+    /// Screen → the viewed space, in f64.
+    pub fn screen_to_view(self, rect: ScreenRect, p: Vec2) -> DVec2 {
+        let d = (p - rect.center()).as_dvec2();
+        self.center + DVec2::new(d.x, -d.y) / self.zoom
+    }
+
+    /// World → screen in f64: into the viewed space, then the camera; the centre is subtracted
+    /// before anything is scaled.
+    pub fn to_screen_f64(self, rect: ScreenRect, p: DVec2) -> DVec2 {
+        self.view_to_screen(rect, self.view.transform_point2(p))
     }
 
     /// World → screen, rounded to f32 pixels at the end.
@@ -96,14 +154,20 @@ impl Camera {
 
     /// Screen → world, in f64.
     pub fn to_world(self, rect: ScreenRect, p: Vec2) -> DVec2 {
-        let d = (p - rect.center()).as_dvec2();
-        self.center + DVec2::new(d.x, -d.y) / self.zoom
+        self.view_inverse
+            .transform_point2(self.screen_to_view(rect, p))
     }
 
-    /// A node's local → screen matrix in f64: the world matrix, then the camera. The camera
-    /// centre is subtracted from the node's world translation before anything is scaled.
+    /// The screen direction (unit, y down) of a world direction.
+    pub fn dir_to_screen(self, world_dir: Vec2) -> Vec2 {
+        let v = self.view.matrix2 * world_dir.as_dvec2();
+        DVec2::new(v.x, -v.y).normalize_or_zero().as_vec2()
+    }
+
+    /// A node's local → screen matrix in f64: the world matrix, the view, then the camera. The
+    /// camera centre is subtracted from the node's translation before anything is scaled.
     pub fn node_to_screen_f64(self, rect: ScreenRect, world: &Affine2) -> DAffine2 {
-        let m = world.matrix2.as_dmat2();
+        let m = self.view.matrix2 * world.matrix2.as_dmat2();
         let flip_zoom = DMat2::from_diagonal(DVec2::new(self.zoom, -self.zoom));
         DAffine2::from_mat2_translation(
             flip_zoom * m,
@@ -117,11 +181,17 @@ impl Camera {
         Affine2::from_mat2_translation(m.matrix2.as_mat2(), m.translation.as_vec2())
     }
 
+    /// The f32 spacing of world positions at the centre of the view.
+    fn world_step(self) -> f64 {
+        let c = self.world_center();
+        f32_step_at(c.x.abs().max(c.y.abs()))
+    }
+
     /// The zoom range allowed with the view centred where it is now: down to [`MIN_ZOOM`], and up
     /// to where one f32 step of world position near the centre spans the whole viewport (past
     /// that no two positions in view could differ), capped by [`MAX_ZOOM`].
     pub fn zoom_limits(self, rect: ScreenRect) -> (f64, f64) {
-        let step = f32_step_at(self.center.x.abs().max(self.center.y.abs()));
+        let step = self.world_step() * self.view_scale();
         let width = rect.size().max_element().max(1.0) as f64;
         let max = (width / step).clamp(MIN_ZOOM, MAX_ZOOM);
         (MIN_ZOOM, max)
@@ -129,28 +199,28 @@ impl Camera {
 
     /// Clamp the zoom into [`Camera::zoom_limits`].
     pub fn clamp_zoom(&mut self, rect: ScreenRect) {
+        if !self.center.is_finite() {
+            self.center = DVec2::ZERO;
+        }
         let (lo, hi) = self.zoom_limits(rect);
         self.zoom = if self.zoom.is_finite() {
             self.zoom.clamp(lo, hi)
         } else {
             hi
         };
-        if !self.center.is_finite() {
-            self.center = DVec2::ZERO;
-        }
     }
 
-    /// Zoom by `factor` keeping the world point under `anchor` fixed (within the zoom limits).
+    /// Zoom by `factor` keeping the point under `anchor` fixed (within the zoom limits).
     pub fn zoom_around(&mut self, rect: ScreenRect, anchor: Vec2, factor: f64) {
-        let before = self.to_world(rect, anchor);
+        let before = self.screen_to_view(rect, anchor);
         self.zoom *= factor;
         self.clamp_zoom(rect);
-        let after = self.to_world(rect, anchor);
+        let after = self.screen_to_view(rect, anchor);
         self.center += before - after;
         self.clamp_zoom(rect);
     }
 
-    /// Move the view by a drag of `delta` pixels (the world follows the pointer).
+    /// Move the view by a drag of `delta` pixels (the scene follows the pointer).
     pub fn pan_pixels(&mut self, rect: ScreenRect, delta: Vec2) {
         let d = delta.as_dvec2();
         self.center -= DVec2::new(d.x, -d.y) / self.zoom;
@@ -161,19 +231,25 @@ impl Camera {
         self.clamp_zoom(rect);
     }
 
-    /// Fit a world box into the viewport with a margin. A box of zero size (one point) gets a
-    /// view a few units across, or a few dozen f32 steps across far from the origin.
+    /// Fit a world box into the viewport with a margin (its corners are taken into the viewed
+    /// space first). A box of zero size (one point) gets a view a few units across, or a few
+    /// dozen f32 steps across far from the origin.
     pub fn fit(&mut self, rect: ScreenRect, min: DVec2, max: DVec2) {
         if !(min.is_finite() && max.is_finite()) {
             return;
         }
-        self.center = (min + max) * 0.5;
-        let magnitude = self.center.x.abs().max(self.center.y.abs());
-        let extent = (max - min).max_element();
+        let corners = [min, DVec2::new(max.x, min.y), max, DVec2::new(min.x, max.y)]
+            .map(|p| self.view.transform_point2(p));
+        let lo = corners.iter().fold(DVec2::INFINITY, |a, p| a.min(*p));
+        let hi = corners.iter().fold(DVec2::NEG_INFINITY, |a, p| a.max(*p));
+        self.center = (lo + hi) * 0.5;
+        let world_center = (min + max) * 0.5;
+        let magnitude = world_center.x.abs().max(world_center.y.abs());
+        let extent = (hi - lo).max_element();
         let size = if extent > 0.0 {
-            (max - min).max(DVec2::splat(extent * 1e-3))
+            (hi - lo).max(DVec2::splat(extent * 1e-3))
         } else {
-            DVec2::splat((f32_step_at(magnitude) * 64.0).max(4.0))
+            DVec2::splat((f32_step_at(magnitude) * 64.0).max(4.0) * self.view_scale())
         };
         let screen = rect.size().as_dvec2().max(DVec2::ONE);
         self.zoom = (screen.x / size.x).min(screen.y / size.y) * 0.8;
@@ -183,13 +259,14 @@ impl Camera {
     /// When one f32 step of world position near the centre spans more than a pixel, a note
     /// saying so (positions in view can only take the values that many pixels apart).
     pub fn precision_note(self) -> Option<String> {
-        let step = f32_step_at(self.center.x.abs().max(self.center.y.abs()));
-        let pixels = step * self.zoom;
+        let step = self.world_step();
+        let pixels = step * self.view_scale() * self.zoom;
+        let c = self.world_center();
         (pixels > 1.0).then(|| {
             format!(
                 "Past f32 precision here: positions near ({}, {}) step by {} ({pixels:.0} px)",
-                crate::editor::numbers::format_number(self.center.x),
-                crate::editor::numbers::format_number(self.center.y),
+                crate::editor::numbers::format_number(c.x),
+                crate::editor::numbers::format_number(c.y),
                 crate::editor::numbers::format_number(step),
             )
         })

@@ -27,6 +27,20 @@ pub enum ViewOption {
     ParentGrid,
 }
 
+/// The space the viewport looks from: its axes become the screen's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ViewSpace {
+    /// The world.
+    #[default]
+    World,
+    /// The primary selection's parent (the space its local numbers are in).
+    ParentOfSelection,
+    /// The primary selection's own space.
+    Selection,
+    /// A chosen node's space.
+    Node(NodeId),
+}
+
 /// A floating window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Window {
@@ -146,6 +160,8 @@ pub enum Command {
     ToggleKeepWorld,
     /// Show or hide something in the viewport.
     ToggleView(ViewOption),
+    /// Look at the scene from a space (refused for a node whose world matrix is singular).
+    SetViewSpace(ViewSpace),
     /// Open a window.
     Show(Window),
     /// Close a window.

@@ -72,12 +72,14 @@ fn lines(lo: f64, hi: f64, step: f64, to_screen: impl Fn(f64) -> f64) -> Vec<Gri
         .collect()
 }
 
-/// The grid lines and world axes visible through `camera` in `rect`.
+/// The grid lines and axes of the viewed space (the world, or the node viewed from) visible
+/// through `camera` in `rect`.
 pub fn grid(camera: Camera, rect: ScreenRect) -> Grid {
     let step = grid_step(camera.zoom);
-    let lo = camera.to_world(rect, glam::Vec2::new(rect.min.x, rect.max.y));
-    let hi = camera.to_world(rect, glam::Vec2::new(rect.max.x, rect.min.y));
-    let screen = |p: DVec2| camera.to_screen_f64(rect, p);
+    // In the viewed space (the world, or a node's), whose axes are the screen's.
+    let lo = camera.screen_to_view(rect, glam::Vec2::new(rect.min.x, rect.max.y));
+    let hi = camera.screen_to_view(rect, glam::Vec2::new(rect.max.x, rect.min.y));
+    let screen = |p: DVec2| camera.view_to_screen(rect, p);
     let vertical = lines(lo.x, hi.x, step, |x| screen(DVec2::new(x, 0.0)).x);
     let horizontal = lines(lo.y, hi.y, step, |y| screen(DVec2::new(0.0, y)).y);
     let origin = screen(DVec2::ZERO);

@@ -140,7 +140,7 @@ pub fn pick(
                 return Some(Part::Center);
             }
             let near_axis = |axis: Vec2| {
-                let dir = Vec2::new(axis.x, -axis.y);
+                let dir = camera.dir_to_screen(axis);
                 let t = d.dot(dir);
                 (0.0..=HANDLE_PX + GRAB_PX).contains(&t) && (d - dir * t).length() <= GRAB_PX
             };

@@ -2,7 +2,7 @@
 //! file-dialog and unsaved-changes flow, tool and view settings, and [`Editor::apply`], the one
 //! place any of it changes.
 
-use super::command::{Command, Effect, ViewOption, Window};
+use super::command::{Command, Effect, ViewOption, ViewSpace, Window};
 use super::handles::{Orientation, Tool};
 use crate::document::Document;
 use crate::error::{Error, Result};
@@ -96,6 +96,14 @@ impl Outcome {
     }
 }
 
+/// Why the view cannot be from this node.
+fn singular_view(scene: &crate::scene::Scene, id: NodeId) -> String {
+    let name = scene.node(id).map_or("the node", |d| d.name.as_str());
+    format!(
+        "Cannot view from {name}: its world matrix is singular (a zero scale in it or above it), so the world has no place in its space"
+    )
+}
+
 /// How many recent files are remembered.
 pub const MAX_RECENT: usize = 10;
 
@@ -118,6 +126,7 @@ pub struct Editor {
     orientation: Orientation,
     keep_world: bool,
     view: ViewOptions,
+    view_space: ViewSpace,
     windows: FxHashSet<Window>,
 }
 
@@ -142,6 +151,7 @@ impl Editor {
             orientation: Orientation::default(),
             keep_world: true,
             view: ViewOptions::default(),
+            view_space: ViewSpace::World,
             windows: FxHashSet::default(),
         }
     }
@@ -233,6 +243,30 @@ impl Editor {
     /// What the viewport shows.
     pub fn view(&self) -> &ViewOptions {
         &self.view
+    }
+
+    /// The space the viewport looks from, as chosen.
+    pub fn view_space(&self) -> ViewSpace {
+        self.view_space
+    }
+
+    /// The node whose space the viewport looks from now (None: the world), and why not when
+    /// the chosen node's world matrix is singular (the view then shows the world).
+    pub fn view_node(&self) -> (Option<NodeId>, Option<String>) {
+        let scene = self.doc.scene();
+        let node = match self.view_space {
+            ViewSpace::World => None,
+            ViewSpace::Selection => self.primary(),
+            ViewSpace::ParentOfSelection => self
+                .primary()
+                .and_then(|id| scene.parent(id).ok().flatten()),
+            ViewSpace::Node(id) => Some(id).filter(|id| scene.contains(*id)),
+        };
+        match node.map(|id| (id, super::spaces::from_world(scene, Some(id)))) {
+            Some((id, Ok(_))) => (Some(id), None),
+            Some((id, Err(_))) => (None, Some(singular_view(scene, id))),
+            None => (None, None),
+        }
     }
 
     /// True when this window is open.
@@ -371,6 +405,17 @@ impl Editor {
             }
             Command::ToggleView(option) => {
                 self.view.toggle(option);
+                Ok(Outcome::default())
+            }
+            Command::SetViewSpace(space) => {
+                if let ViewSpace::Node(id) = space {
+                    let scene = self.doc.scene();
+                    scene.index(id)?;
+                    if super::spaces::from_world(scene, Some(id)).is_err() {
+                        return Err(Error::Refused(singular_view(scene, id)));
+                    }
+                }
+                self.view_space = space;
                 Ok(Outcome::default())
             }
             Command::Show(window) => {

@@ -2,7 +2,7 @@
 //! menu, tooltip and when it is enabled. Menus, keyboard shortcuts, Help ▸ Keyboard shortcuts
 //! and the command palette are all generated from it; nothing lists a shortcut by hand.
 
-use super::command::{Command, NewNodePlace, ViewOption, Window};
+use super::command::{Command, NewNodePlace, ViewOption, ViewSpace, Window};
 use super::handles::{Orientation, Tool};
 use super::session::Editor;
 
@@ -219,6 +219,9 @@ fn build_table() -> Vec<CommandSpec> {
         toggle("view.links", "Parent-child links", "Draw a line from each parent to its children", ViewOption::Links).checked(|e| e.view().shows(ViewOption::Links)),
         toggle("view.names", "Names", "Draw node names", ViewOption::Names).checked(|e| e.view().shows(ViewOption::Names)),
         toggle("view.shear", "Shear warning overlay", "Outline sheared nodes, give the angle off 90° and ring the parent that causes it", ViewOption::Shear).checked(|e| e.view().shows(ViewOption::Shear)),
+        spec("view.space_world", "View from the world", "The viewport shows the world's axes as the screen's", &[Shortcut::key("1")], view, C::SetViewSpace(ViewSpace::World)).checked(|e| e.view_space() == ViewSpace::World).group(),
+        spec("view.space_parent", "View from the selection's parent", "The viewport shows the scene as the selection's parent sees it: the space its local numbers are in", &[Shortcut::key("2")], view, C::SetViewSpace(ViewSpace::ParentOfSelection)).checked(|e| e.view_space() == ViewSpace::ParentOfSelection),
+        spec("view.space_selection", "View from the selection", "The viewport shows the scene as the selected node sees it: its axes become the screen's", &[Shortcut::key("3")], view, C::SetViewSpace(ViewSpace::Selection)).checked(|e| e.view_space() == ViewSpace::Selection),
         spec("view.local_grid", "Local grid of the selection", "Draw the selected node's own coordinate grid through its world matrix: a sheared node shows a sheared grid", &[Shortcut::key("G")], view, C::ToggleView(ViewOption::LocalGrid)).checked(|e| e.view().shows(ViewOption::LocalGrid)),
         spec("view.parent_grid", "Parent's grid", "Draw the grid of the selection's parent: the space its local numbers are measured in", &[Shortcut::shift("G")], view, C::ToggleView(ViewOption::ParentGrid)).checked(|e| e.view().shows(ViewOption::ParentGrid)),
         toggle("view.recomputed", "Flash recomputed world matrices", "Light up the nodes whose world matrix the last update recomputed (dirty flags made visible)", ViewOption::Recomputed).checked(|e| e.view().shows(ViewOption::Recomputed)),

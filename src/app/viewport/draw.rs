@@ -512,7 +512,10 @@ pub(super) fn draw_handles(
     let red = Color32::from_rgb(240, 80, 80);
     let green = Color32::from_rgb(90, 220, 90);
     let blue = Color32::from_rgb(90, 160, 255);
-    let dir = |axis: Vec2| egui::vec2(axis.x, -axis.y) * HANDLE_PX;
+    let dir = |axis: Vec2| {
+        let d = camera.dir_to_screen(axis);
+        egui::vec2(d.x, d.y) * HANDLE_PX
+    };
     if tool != Tool::Rotate {
         // The centre square: free move, or uniform scale.
         let square = Rect::from_center_size(origin, egui::vec2(12.0, 12.0));

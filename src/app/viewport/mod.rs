@@ -63,6 +63,8 @@ pub struct ViewportState {
     frame_pending: bool,
     frame_request: Option<Vec<NodeId>>,
     drag: Option<MoveDrag>,
+    /// The node the view is from (None: the world).
+    viewing: Option<NodeId>,
     /// What was last framed, and in which viewport rect (cleared when the camera moves).
     fitted: Option<(Vec<NodeId>, Rect)>,
     textures: HashMap<String, Option<egui::TextureHandle>>,
@@ -82,6 +84,7 @@ impl Default for ViewportState {
             frame_pending: true,
             frame_request: None,
             drag: None,
+            viewing: None,
             fitted: None,
             textures: HashMap::new(),
         }
@@ -152,6 +155,7 @@ pub fn ui(
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     let rect = response.rect;
     state.last_rect = rect;
+    let view_note = look_from(editor, state);
     fit_requested(state, editor.doc().scene(), rect);
     let frame = Frame {
         ui,
@@ -162,11 +166,33 @@ pub fn ui(
     navigate(&frame, state);
     paint_scene(&frame, &painter, state, preview, highlight);
     paint_overlays(&frame, &painter, state);
+    if let Some(note) = view_note {
+        let at = rect.left_bottom() + egui::vec2(8.0, -24.0);
+        let font = egui::FontId::proportional(12.0);
+        let color = Color32::from_rgb(255, 200, 90);
+        draw::label(&painter, at, egui::Align2::LEFT_BOTTOM, note, &font, color);
+    }
     handle_tools(&frame, &painter, state, &mut out);
     if state.handle_drag.is_none() {
         interact(&frame, state, &mut out);
     }
     out
+}
+
+/// Point the camera at the space the editor looks from: the world, or a node's space (through
+/// the inverse of its world matrix, so its axes are the screen's). Switching spaces keeps the
+/// world point at the centre; while the same node moves, the view follows it. Returns why the
+/// chosen node cannot be looked from, when its world matrix is singular.
+fn look_from(editor: &Editor, state: &mut ViewportState) -> Option<String> {
+    let (node, why_not) = editor.view_node();
+    let scene = editor.doc().scene();
+    let view = node
+        .and_then(|id| crate::editor::spaces::from_world(scene, Some(id)).ok())
+        .unwrap_or(glam::DAffine2::IDENTITY);
+    let switched = node != state.viewing;
+    state.viewing = node;
+    state.camera.set_view(view, switched);
+    why_not
 }
 
 /// Fit the camera to the nodes asked for (the whole scene on the first frame or a new scene).
@@ -276,7 +302,7 @@ struct Frame<'a> {
 /// The viewport's toolbar: handle tool and orientation (the same commands as W / E / R / X).
 fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
     use crate::editor::handles::Orientation;
-    ui.horizontal(|ui| {
+    ui.horizontal_wrapped(|ui| {
         for (tool, text) in [
             (Tool::Move, "Move (W)"),
             (Tool::Rotate, "Rotate (E)"),
@@ -305,8 +331,58 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
             out.push(Command::SetOrientation(Orientation::World));
         }
         ui.separator();
+        space_menu(ui, editor, out);
+        ui.separator();
         ui.weak("Ctrl snaps: grid, 15°, 0.1");
     });
+}
+
+/// "View from: …": the world, the selection's parent, the selection, or any node (the first
+/// few hundred listed; the palette and 1 / 2 / 3 reach the rest).
+fn space_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
+    use crate::editor::command::ViewSpace;
+    let scene = editor.doc().scene();
+    let name = |id: NodeId| scene.node(id).map_or("?".to_string(), |d| d.name.clone());
+    let current = match editor.view_space() {
+        ViewSpace::World => "world".to_string(),
+        ViewSpace::ParentOfSelection => "selection's parent".to_string(),
+        ViewSpace::Selection => "selection".to_string(),
+        ViewSpace::Node(id) => name(id),
+    };
+    egui::ComboBox::from_id_salt("view-space")
+        .selected_text(format!("View from: {current}"))
+        .show_ui(ui, |ui| {
+            for (space, text) in [
+                (ViewSpace::World, "world (1)".to_string()),
+                (
+                    ViewSpace::ParentOfSelection,
+                    "selection's parent (2)".to_string(),
+                ),
+                (ViewSpace::Selection, "selection (3)".to_string()),
+            ] {
+                if ui
+                    .selectable_label(editor.view_space() == space, text)
+                    .clicked()
+                {
+                    out.push(Command::SetViewSpace(space));
+                }
+            }
+            ui.separator();
+            for i in 0..scene.len().min(300) {
+                let id = scene.id_at(i);
+                let space = ViewSpace::Node(id);
+                if ui
+                    .selectable_label(editor.view_space() == space, name(id))
+                    .clicked()
+                {
+                    out.push(Command::SetViewSpace(space));
+                }
+            }
+        })
+        .response
+        .on_hover_text(
+            "Look at the scene from a node: its axes become the screen's, the grid is its grid",
+        );
 }
 
 /// How long recomputed nodes stay lit (seconds).
