@@ -16,6 +16,8 @@ pub struct PropagateReport {
     pub nodes: usize,
     /// "wide" or "chain".
     pub shape: String,
+    /// Threads the full update used (big updates are cut into subtree tasks).
+    pub threads: usize,
     /// graft's full update (everything dirty), per node, median of the runs.
     pub full_ns_per_node: f64,
     /// The floor: a plain `world[i] = world[parent[i]] * local[i]` loop over glam arrays.
@@ -142,7 +144,9 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Measure graft's update, the flat floor and the naive tree on one generated scene.
 /// The three are interleaved `rounds` times and each figure is the median.
-pub fn propagate(shape: GenShape, nodes: usize, rounds: usize) -> PropagateReport {
+pub fn propagate(shape: GenShape, nodes: usize, rounds: usize, threads: usize) -> PropagateReport {
+    crate::scene::set_propagation_threads(threads);
+    let threads = crate::scene::propagation_threads();
     let mut scene = generate(shape, nodes.max(1), 1);
     let n = scene.len();
     scene.update_world();
@@ -170,6 +174,7 @@ pub fn propagate(shape: GenShape, nodes: usize, rounds: usize) -> PropagateRepor
     PropagateReport {
         nodes: n,
         shape: shape.to_string(),
+        threads,
         full_ns_per_node: median(full),
         flat_ns_per_node: median(flat),
         naive_ns_per_node: median(tree),

@@ -152,7 +152,7 @@ pub struct ReparentArgs {
 pub enum BenchCommand {
     /// World-matrix propagation: graft against a flat loop and a naive pointer tree.
     #[command(
-        after_help = "Examples:\n  graft bench propagate --nodes 1000000 --shape wide --json\n  graft bench propagate --nodes 1000000 --shape chain"
+        after_help = "Examples:\n  graft bench propagate --nodes 1000000 --shape wide --json\n  graft bench propagate --nodes 1000000 --shape chain --threads 2"
     )]
     Propagate {
         /// How many nodes.
@@ -164,6 +164,9 @@ pub enum BenchCommand {
         /// How many interleaved rounds (the median is reported).
         #[arg(long, default_value_t = 15)]
         rounds: usize,
+        /// Threads for graft's full update (0: as many as the machine has; 1: one).
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
         /// One JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -246,6 +249,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             nodes,
             shape,
             rounds,
+            threads,
             json,
         }) => {
             if shape == GenShape::Random {
@@ -253,7 +257,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
                     "bench propagate takes --shape wide or chain".into(),
                 ));
             }
-            let r = bench::propagate(shape, nodes, rounds);
+            let r = bench::propagate(shape, nodes, rounds, threads);
             if json {
                 writeln!(
                     out,
@@ -263,9 +267,10 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             } else {
                 writeln!(
                     out,
-                    "{} nodes, {}: full {:.2} ns/node, flat {:.2} ns/node ({:.2}×), naive {:.2} ns/node ({:.2}× slower than full), leaf edit + update {:.0} ns, clean update {:.0} ns",
+                    "{} nodes, {}, {} thread(s): full {:.2} ns/node, flat {:.2} ns/node ({:.2}×), naive {:.2} ns/node ({:.2}× slower than full), leaf edit + update {:.0} ns, clean update {:.0} ns",
                     r.nodes,
                     r.shape,
+                    r.threads,
                     r.full_ns_per_node,
                     r.flat_ns_per_node,
                     r.full_ns_per_node / r.flat_ns_per_node,

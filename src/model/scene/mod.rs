@@ -10,10 +10,14 @@ pub mod diagnose;
 pub mod edit;
 mod history;
 mod ops;
+mod parallel;
 mod world;
 
 pub use build::NodeSpec;
 pub use ops::{DetachedSubtree, ReparentUndo};
+pub use parallel::{
+    DEFAULT_PARALLEL_MIN, propagation_threads, set_parallel_threshold, set_propagation_threads,
+};
 
 use crate::error::{Error, Result};
 use crate::math::Trs;

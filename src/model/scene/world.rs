@@ -36,17 +36,20 @@ impl Scene {
         let mut covered_end = 0usize;
         let mut count = 0usize;
         self.last_ranges.clear();
+        let mut ranges = Vec::new();
         for &r in &roots {
             let r = r as usize;
             if r < covered_end {
                 continue; // inside a subtree already recomputed in this pass
             }
             let end = r + self.subtree_len[r] as usize;
-            self.recompute_range(r, end);
+            ranges.push((r, end));
             self.last_ranges.push((r as u32, end as u32));
             count += end - r;
             covered_end = end;
         }
+        // One thread, or several for a big update (`parallel.rs`); the result is the same.
+        self.recompute_ranges(&ranges);
         roots.clear();
         self.dirty_roots = roots; // keep the allocation
         self.last_recomputed = count;
@@ -54,7 +57,7 @@ impl Scene {
     }
 
     /// world[i] = world[parent[i]] · local[i] for a whole subtree range whose root's parent is clean.
-    fn recompute_range(&mut self, start: usize, end: usize) {
+    pub(super) fn recompute_range(&mut self, start: usize, end: usize) {
         let p = self.parent[start];
         self.world[start] = if p == NO_PARENT {
             self.local_mat[start]
