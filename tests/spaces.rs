@@ -197,7 +197,7 @@ fn a_singular_node_cannot_be_viewed_from_and_the_editor_says_why() {
         .apply(Command::SetViewSpace(ViewSpace::Selection))
         .unwrap();
     editor.apply(Command::Select(vec![NodeId(2)])).unwrap();
-    let (node, why) = editor.view_node();
+    let (node, _, why) = editor.view_node();
     assert_eq!(node, None);
     assert!(why.is_some_and(|w| w.contains("singular")));
 }

@@ -250,9 +250,10 @@ impl Editor {
         self.view_space
     }
 
-    /// The node whose space the viewport looks from now (None: the world), and why not when
-    /// the chosen node's world matrix is singular (the view then shows the world).
-    pub fn view_node(&self) -> (Option<NodeId>, Option<String>) {
+    /// The node whose space the viewport looks from now (None: the world), the world → view
+    /// matrix, and why not when the chosen node's world matrix is singular (the view then shows
+    /// the world).
+    pub fn view_node(&self) -> (Option<NodeId>, glam::DAffine2, Option<String>) {
         let scene = self.doc.scene();
         let node = match self.view_space {
             ViewSpace::World => None,
@@ -262,10 +263,11 @@ impl Editor {
                 .and_then(|id| scene.parent(id).ok().flatten()),
             ViewSpace::Node(id) => Some(id).filter(|id| scene.contains(*id)),
         };
+        let identity = glam::DAffine2::IDENTITY;
         match node.map(|id| (id, super::spaces::from_world(scene, Some(id)))) {
-            Some((id, Ok(_))) => (Some(id), None),
-            Some((id, Err(_))) => (None, Some(singular_view(scene, id))),
-            None => (None, None),
+            Some((id, Ok(view))) => (Some(id), view, None),
+            Some((id, Err(_))) => (None, identity, Some(singular_view(scene, id))),
+            None => (None, identity, None),
         }
     }
 

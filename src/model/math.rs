@@ -71,6 +71,18 @@ impl Trs {
         )
     }
 
+    /// The six numbers: position x, y, rotation, scale x, y, skew.
+    pub fn components(&self) -> [f32; 6] {
+        [
+            self.position.x,
+            self.position.y,
+            self.rotation,
+            self.scale.x,
+            self.scale.y,
+            self.skew,
+        ]
+    }
+
     /// The name of the first field that is NaN or infinite, if any.
     pub fn first_non_finite(&self) -> Option<&'static str> {
         if !self.position.is_finite() {

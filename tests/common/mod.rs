@@ -89,15 +89,7 @@ pub fn affine_bits(m: &Affine2) -> [u32; 6] {
 
 /// The bits of a transform's six numbers.
 pub fn trs_bits(t: &Trs) -> [u32; 6] {
-    [
-        t.position.x,
-        t.position.y,
-        t.rotation,
-        t.scale.x,
-        t.scale.y,
-        t.skew,
-    ]
-    .map(f32::to_bits)
+    t.components().map(f32::to_bits)
 }
 
 /// Snapshot a scene: its arrays, and its world matrices after an update pass on a copy.

@@ -104,27 +104,15 @@ pub(super) fn angle_row(
     ui.end_row();
 }
 
-/// The six numbers of a transform: position x, y, rotation, scale x, y, skew.
-fn components(t: &Trs) -> [f32; 6] {
-    [
-        t.position.x,
-        t.position.y,
-        t.rotation,
-        t.scale.x,
-        t.scale.y,
-        t.skew,
-    ]
-}
-
 /// Which of the six numbers differ (bit for bit) between two transforms.
 pub(super) fn changed_components(before: &Trs, after: &Trs) -> [bool; 6] {
-    let (a, b) = (components(before), components(after));
+    let (a, b) = (before.components(), after.components());
     std::array::from_fn(|k| a[k].to_bits() != b[k].to_bits())
 }
 
 /// `base` with the numbers marked in `mask` taken from `from`.
 pub(super) fn replace_components(base: &Trs, from: &Trs, mask: [bool; 6]) -> Trs {
-    let (mut v, f) = (components(base), components(from));
+    let (mut v, f) = (base.components(), from.components());
     for k in 0..6 {
         if mask[k] {
             v[k] = f[k];
@@ -148,7 +136,7 @@ pub(super) fn mixed_components(
         .iter()
         .filter(|n| scene.contains(**n))
         .filter_map(|&n| of(n))
-        .map(|t| components(&t))
+        .map(|t| t.components())
         .collect();
     std::array::from_fn(|k| {
         values

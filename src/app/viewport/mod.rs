@@ -184,11 +184,7 @@ pub fn ui(
 /// world point at the centre; while the same node moves, the view follows it. Returns why the
 /// chosen node cannot be looked from, when its world matrix is singular.
 fn look_from(editor: &Editor, state: &mut ViewportState) -> Option<String> {
-    let (node, why_not) = editor.view_node();
-    let scene = editor.doc().scene();
-    let view = node
-        .and_then(|id| crate::editor::spaces::from_world(scene, Some(id)).ok())
-        .unwrap_or(glam::DAffine2::IDENTITY);
+    let (node, view, why_not) = editor.view_node();
     let switched = node != state.viewing;
     state.viewing = node;
     state.camera.set_view(view, switched);
