@@ -168,6 +168,7 @@ fn resolve(scene: &Scene, s: &OpSeed) -> Op {
                 Shape::Sprite {
                     path: "a.png".into(),
                     size: s.t.position,
+                    region: None,
                 }
             },
             color: [s.index, 1, 2, 3],

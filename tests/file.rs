@@ -56,12 +56,14 @@ fn unknown_keys_are_errors_with_their_place() {
 }
 
 #[test]
-fn format_must_be_present_and_one() {
+fn format_must_be_present_and_known() {
     rejected("(nodes: [])", "test.ron: `format` is missing");
     rejected(
-        "(format: 2, nodes: [])",
-        "test.ron: format 2 is not supported",
+        "(format: 3, nodes: [])",
+        "test.ron: format 3 is not supported (this graft reads formats 1 to 2",
     );
+    rejected("(format: 0, nodes: [])", "test.ron: format 0 is not supported");
+    assert!(load_text("(format: 2, nodes: [])").is_ok());
 }
 
 #[test]
@@ -271,7 +273,8 @@ fn tricky_f32() -> impl Strategy<Value = f32> {
     ]
 }
 
-fn node_data() -> impl Strategy<Value = NodeData> {
+// Boxed: the unboxed strategy's value tree is deep enough to overflow a debug-build stack.
+fn node_data() -> BoxedStrategy<NodeData> {
     let shape = prop_oneof![
         Just(Shape::None),
         (tricky_f32(), tricky_f32()).prop_map(|(x, y)| Shape::Rect {
@@ -282,22 +285,37 @@ fn node_data() -> impl Strategy<Value = NodeData> {
         }),
         ("[a-z/._\"\\\\ ]{0,12}", tricky_f32()).prop_map(|(path, s)| Shape::Sprite {
             path,
-            size: Vec2::splat(s)
+            size: Vec2::splat(s),
+            region: None,
         }),
-    ];
+        (tricky_f32(), tricky_f32()).prop_map(|(a, b)| Shape::Sprite {
+            path: "s.png".into(),
+            size: Vec2::ONE,
+            region: Some([a, b, 1.0, -0.0]),
+        }),
+        prop::collection::vec((tricky_f32(), tricky_f32()), 0..6).prop_map(|p| Shape::Polygon {
+            points: p.into_iter().map(|(x, y)| Vec2::new(x, y)).collect()
+        }),
+    ]
+    .boxed();
     (
         "\\PC{0,10}",
         (tricky_f32(), tricky_f32(), tricky_f32()),
         (tricky_f32(), tricky_f32(), tricky_f32()),
         shape,
         any::<[u8; 4]>(),
+        prop::collection::vec((tricky_f32(), tricky_f32()), 0..3),
     )
-        .prop_map(|(name, (x, y, r), (sx, sy, k), shape, color)| NodeData {
-            name,
-            local: Trs::new(Vec2::new(x, y), r, Vec2::new(sx, sy), k),
-            shape,
-            color,
-        })
+        .prop_map(
+            |(name, (x, y, r), (sx, sy, k), shape, color, probes)| NodeData {
+                name,
+                local: Trs::new(Vec2::new(x, y), r, Vec2::new(sx, sy), k),
+                shape,
+                color,
+                probes: probes.into_iter().map(|(x, y)| Vec2::new(x, y)).collect(),
+            },
+        )
+        .boxed()
 }
 
 fn scene() -> impl Strategy<Value = Scene> {
@@ -343,11 +361,9 @@ proptest! {
             prop_assert_eq!(bits(&a.local), bits(&b.local), "node {}", scene.id_at(i));
             prop_assert_eq!(&a.name, &b.name);
             prop_assert_eq!(a.color, b.color);
-            let shape_bits = |s: &Shape| match s {
-                Shape::None => None,
-                Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => Some([size.x.to_bits(), size.y.to_bits()]),
-            };
-            prop_assert_eq!(shape_bits(&a.shape), shape_bits(&b.shape));
+            // Debug prints each f32 in its shortest round-trip form: equal text, equal bits.
+            prop_assert_eq!(format!("{:?}", a.shape), format!("{:?}", b.shape));
+            prop_assert_eq!(format!("{:?}", a.probes), format!("{:?}", b.probes));
         }
         prop_assert!(back == scene);
         prop_assert_eq!(to_ron_string(&back), text);

@@ -170,6 +170,40 @@ pub enum Command {
     DismissError,
     /// Something the person tried was refused: say why (nothing changed).
     Refused(String),
+    /// Drop, move or remove a point probe, or turn probe placing on and off.
+    Probe(ProbeCommand),
+}
+
+/// What can be done with point probes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProbeCommand {
+    /// Turn "a click in the viewport drops a probe" on or off.
+    ToggleMode,
+    /// A new probe in the primary selection's space, at this world point.
+    Add {
+        /// Where, in world coordinates (f64).
+        world: glam::DVec2,
+    },
+    /// Move a probe to a world point (kept in its node's space).
+    Move {
+        /// Which probe.
+        probe: super::probes::ProbeRef,
+        /// Where, in world coordinates.
+        world: glam::DVec2,
+        /// Part of a drag (merged into one undo step until EndGesture).
+        continuous: bool,
+    },
+    /// Type a probe's coordinates in its node's space.
+    SetLocal {
+        /// Which probe.
+        probe: super::probes::ProbeRef,
+        /// The new local coordinates.
+        local: glam::Vec2,
+        /// Part of a drag on a number field.
+        continuous: bool,
+    },
+    /// Delete a probe.
+    Remove(super::probes::ProbeRef),
 }
 
 /// What the app must do after a command, beyond drawing the new state: things that live in

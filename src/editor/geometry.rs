@@ -13,7 +13,26 @@ pub fn half_size(shape: &Shape) -> Vec2 {
         Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => {
             size.abs() * 0.5
         }
+        // The box centred on the origin that holds every corner.
+        Shape::Polygon { points } => points
+            .iter()
+            .fold(Vec2::ZERO, |m, p| m.max(p.abs()))
+            .min(Vec2::splat(f32::MAX)),
     }
+}
+
+/// Even-odd test: true when `p` is inside the polygon through `points` (local space, f64).
+pub fn polygon_contains(points: &[Vec2], p: DVec2) -> bool {
+    let mut inside = false;
+    let n = points.len();
+    for k in 0..n {
+        let a = points[k].as_dvec2();
+        let b = points[(k + n - 1) % n].as_dvec2();
+        if (a.y > p.y) != (b.y > p.y) && p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x {
+            inside = !inside;
+        }
+    }
+    inside
 }
 
 /// Ellipse segment counts in use, and their unit circles (computed once: no trigonometry per node).
@@ -55,6 +74,7 @@ pub fn shape_contains(shape: &Shape, p: DVec2) -> bool {
         Shape::Ellipse { .. } => {
             h.x > 0.0 && h.y > 0.0 && (p.x / h.x).powi(2) + (p.y / h.y).powi(2) <= 1.0
         }
+        Shape::Polygon { points } => polygon_contains(points, p),
     }
 }
 
@@ -76,8 +96,11 @@ const CLIP_MARGIN: f64 = 2048.0;
 /// A shape on screen: its outline in f32 pixels (clipped to the view plus a margin when it
 /// reaches far outside it) and how big it is on screen.
 pub struct ScreenShape {
-    /// The outline, convex, in pixels (empty for an origin-only node or one fully off screen).
+    /// The outline in pixels (empty for an origin-only node or one fully off screen); convex
+    /// unless `triangles` is filled.
     pub outline: Vec<Vec2>,
+    /// For polygons: the fill as triangles (indices into `outline`); empty for convex shapes.
+    pub triangles: Vec<u32>,
     /// The largest side of its screen box, in pixels.
     pub pixel_size: f64,
     /// False when it was clipped (sprite texture corners no longer match its outline).
@@ -98,6 +121,7 @@ fn for_each_local_point(shape: &Shape, segments: usize, mut f: impl FnMut(Vec2))
                 .unwrap_or(SEGMENTS.len() - 1);
             UNIT_CIRCLES[k].iter().for_each(|u| f(*u * h));
         }
+        Shape::Polygon { points } => points.iter().for_each(|p| f(*p)),
         Shape::Rect { .. } | Shape::Sprite { .. } => {
             for p in [
                 Vec2::new(-h.x, -h.y),
@@ -116,6 +140,7 @@ impl ScreenShape {
     pub fn new() -> Self {
         Self {
             outline: Vec::with_capacity(48),
+            triangles: Vec::new(),
             pixel_size: 0.0,
             whole: true,
             scratch: Vec::with_capacity(48),
@@ -127,6 +152,20 @@ impl ScreenShape {
     /// the view plus the clip margin, its points are transformed in f32 (the numbers are small
     /// there, so nothing is lost); otherwise in f64 and clipped before rounding.
     pub fn compute(&mut self, shape: &Shape, m: &DAffine2, rect: ScreenRect) {
+        self.outline_of(shape, m, rect);
+        self.triangles.clear();
+        if matches!(shape, Shape::Polygon { .. }) && self.outline.len() >= 3 {
+            POLYGON_CUTTER.with_borrow_mut(|cutter| {
+                cutter.earcut(
+                    self.outline.iter().map(|p| [p.x, p.y]),
+                    &[] as &[u32],
+                    &mut self.triangles,
+                )
+            });
+        }
+    }
+
+    fn outline_of(&mut self, shape: &Shape, m: &DAffine2, rect: ScreenRect) {
         let extent = screen_extent(m, half_size(shape));
         self.pixel_size = extent.max_element() * 2.0;
         self.outline.clear();
@@ -152,14 +191,21 @@ impl ScreenShape {
     }
 }
 
+thread_local! {
+    /// The triangulator's buffers, reused across polygons.
+    static POLYGON_CUTTER: std::cell::RefCell<earcut::Earcut<f32>> =
+        std::cell::RefCell::new(earcut::Earcut::new());
+}
+
 impl Default for ScreenShape {
     fn default() -> Self {
         Self::new()
     }
 }
 
-/// Clip a convex polygon to an axis-aligned box (Sutherland–Hodgman), in f64. Non-finite
-/// points give an empty polygon.
+/// Clip a polygon to an axis-aligned box (Sutherland–Hodgman), in f64. Exact for convex
+/// polygons; a concave one keeps its filled area (with zero-width seams along the box).
+/// Non-finite points give an empty polygon.
 pub fn clip_convex(points: &[DVec2], lo: DVec2, hi: DVec2) -> Vec<DVec2> {
     if points.iter().any(|p| !p.is_finite()) {
         return Vec::new();

@@ -14,6 +14,7 @@ pub mod grid;
 pub mod handles;
 pub mod numbers;
 pub mod overlay;
+pub mod probes;
 pub mod session;
 pub mod spaces;
 pub mod table;

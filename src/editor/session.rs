@@ -128,7 +128,13 @@ pub struct Editor {
     view: ViewOptions,
     view_space: ViewSpace,
     windows: FxHashSet<Window>,
+    pub(super) probe_mode: bool,
+    /// The nodes carrying probes, and the scene versions they were read at.
+    pub(super) probe_owners: std::cell::RefCell<ProbeOwners>,
 }
+
+/// The nodes carrying probes, cached with the scene versions they were read at.
+pub(super) type ProbeOwners = (Option<(u64, u64)>, Vec<NodeId>);
 
 impl Editor {
     /// A session on this document, nothing selected.
@@ -153,6 +159,8 @@ impl Editor {
             view: ViewOptions::default(),
             view_space: ViewSpace::World,
             windows: FxHashSet::default(),
+            probe_mode: false,
+            probe_owners: Default::default(),
         }
     }
 
@@ -433,6 +441,7 @@ impl Editor {
                 Ok(Outcome::default())
             }
             Command::Refused(reason) => Err(Error::Refused(reason)),
+            Command::Probe(probe) => self.probe_command(probe),
         }
     }
 

@@ -224,6 +224,7 @@ fn build_table() -> Vec<CommandSpec> {
         spec("view.space_selection", "View from the selection", "The viewport shows the scene as the selected node sees it: its axes become the screen's", &[Shortcut::key("3")], view, C::SetViewSpace(ViewSpace::Selection)).checked(|e| e.view_space() == ViewSpace::Selection),
         spec("view.local_grid", "Local grid of the selection", "Draw the selected node's own coordinate grid through its world matrix: a sheared node shows a sheared grid", &[Shortcut::key("G")], view, C::ToggleView(ViewOption::LocalGrid)).checked(|e| e.view().shows(ViewOption::LocalGrid)),
         spec("view.parent_grid", "Parent's grid", "Draw the grid of the selection's parent: the space its local numbers are measured in", &[Shortcut::shift("G")], view, C::ToggleView(ViewOption::ParentGrid)).checked(|e| e.view().shows(ViewOption::ParentGrid)),
+        spec("view.probe_mode", "Place probes", "A click in the viewport pins a point probe in the selected node's space; it reads out world, selection and parent coordinates (drag a pin to move it)", &[Shortcut::key("P")], view, C::Probe(crate::editor::command::ProbeCommand::ToggleMode)).checked(|e| e.probe_mode()),
         toggle("view.recomputed", "Flash recomputed world matrices", "Light up the nodes whose world matrix the last update recomputed (dirty flags made visible)", ViewOption::Recomputed).checked(|e| e.view().shows(ViewOption::Recomputed)),
         spec("help.palette", "Command palette…", "Find any command by typing part of its name", &[Shortcut::ctrl_shift("P"), Shortcut::key("F1")], help, C::Show(Window::Palette)).global(),
         spec("help.shortcuts", "Keyboard shortcuts", "Every shortcut and mouse gesture", &[], help, C::Show(Window::Shortcuts)),
@@ -246,7 +247,7 @@ pub fn command_for(spec: &CommandSpec, editor: &Editor) -> Option<Command> {
 }
 
 /// Mouse gestures and panel keys that are not commands, for Help ▸ Keyboard shortcuts.
-pub const GESTURES: [(&str, &str); 9] = [
+pub const GESTURES: [(&str, &str); 10] = [
     ("Mouse wheel", "Zoom around the pointer"),
     ("Middle-drag / Space+drag", "Pan the viewport"),
     ("Ctrl while dragging", "Snap to the grid, 15° or 0.1"),
@@ -265,6 +266,10 @@ pub const GESTURES: [(&str, &str); 9] = [
         "Collapse (or go to the parent) / expand in the hierarchy",
     ),
     ("Enter / Esc", "Finish / cancel a rename or a typed value"),
+    (
+        "Drag a probe's pin",
+        "Move the probe (it stays in its node's space)",
+    ),
 ];
 
 /// Every shortcut of the command table and every mouse gesture, for Help ▸ Keyboard shortcuts:

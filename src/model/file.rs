@@ -1,4 +1,4 @@
-//! The `.ron` scene format, version 1 (docs/scene-format.md): strict loading, canonical
+//! The `.ron` scene format, versions 1 and 2 (docs/scene-format.md): strict loading, canonical
 //! bit-exact saving, and atomic writes that keep the previous version as `NAME.ron.bak`.
 
 use crate::error::{Error, Result};
@@ -12,8 +12,14 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The only format version this graft reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The newest format version this graft reads and writes (2: polygons, sprite regions, probes).
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest format version this graft reads (version 1 files read exactly as before).
+pub const OLDEST_FORMAT_VERSION: u32 = 1;
+/// The most corners a polygon may have.
+pub const MAX_POLYGON_POINTS: usize = 65_536;
+/// The most probes one node may carry.
+pub const MAX_PROBES_PER_NODE: usize = 1024;
 /// The most nodes a file may hold.
 pub const MAX_NODES: usize = 10_000_000;
 /// How deeply brackets may nest before the parser gives up (cleanly, without overflowing).
@@ -48,6 +54,8 @@ struct FileNode {
     shape: FileShape,
     #[serde(default = "default_color")]
     color: (u8, u8, u8, u8),
+    #[serde(default)]
+    probes: Vec<(f32, f32)>,
 }
 
 fn unit_scale() -> (f32, f32) {
@@ -74,7 +82,34 @@ enum FileShape {
         path: String,
         #[serde(default = "unit_scale")]
         size: (f32, f32),
+        #[serde(default = "full_region")]
+        region: (f32, f32, f32, f32),
     },
+    Polygon {
+        points: Vec<(f32, f32)>,
+    },
+}
+
+/// The whole image: a sprite region that is left out of the file.
+const FULL_REGION: [f32; 4] = [0.0, 0.0, 1.0, 1.0];
+
+fn full_region() -> (f32, f32, f32, f32) {
+    let [a, b, c, d] = FULL_REGION;
+    (a, b, c, d)
+}
+
+impl FileNode {
+    /// The first thing in this node that format 1 cannot hold.
+    fn version_2_feature(&self) -> Option<&'static str> {
+        if !self.probes.is_empty() {
+            return Some("probes");
+        }
+        match &self.shape {
+            FileShape::Polygon { .. } => Some("Polygon shapes"),
+            FileShape::Sprite { region, .. } if *region != full_region() => Some("sprite regions"),
+            _ => None,
+        }
+    }
 }
 
 /// A plain number in the file that may also be left out (`None` when missing).
@@ -135,6 +170,19 @@ fn size_of(size: (f32, f32), id: u32) -> Result<Vec2> {
     }
 }
 
+/// Points from the file, refused when any is not finite.
+fn points_of(points: &[(f32, f32)], id: u32, field: &'static str) -> Result<Vec<Vec2>> {
+    let out: Vec<Vec2> = points.iter().map(|&(x, y)| Vec2::new(x, y)).collect();
+    if out.iter().all(|p| p.is_finite()) {
+        Ok(out)
+    } else {
+        Err(Error::NotFinite {
+            node: NodeId(id),
+            field,
+        })
+    }
+}
+
 impl FileNode {
     fn into_spec(self) -> Result<NodeSpec> {
         let shape = match self.shape {
@@ -145,11 +193,41 @@ impl FileNode {
             FileShape::Ellipse { size } => Shape::Ellipse {
                 size: size_of(size, self.id)?,
             },
-            FileShape::Sprite { path, size } => Shape::Sprite {
-                path,
-                size: size_of(size, self.id)?,
-            },
+            FileShape::Sprite { path, size, region } => {
+                let r = [region.0, region.1, region.2, region.3];
+                if !r.iter().all(|v| v.is_finite()) {
+                    return Err(Error::NotFinite {
+                        node: NodeId(self.id),
+                        field: "sprite region",
+                    });
+                }
+                Shape::Sprite {
+                    path,
+                    size: size_of(size, self.id)?,
+                    region: (r != FULL_REGION).then_some(r),
+                }
+            }
+            FileShape::Polygon { points } => {
+                if points.len() > MAX_POLYGON_POINTS {
+                    return Err(Error::Format(format!(
+                        "node {}: a polygon has {} points (at most {MAX_POLYGON_POINTS})",
+                        self.id,
+                        points.len()
+                    )));
+                }
+                Shape::Polygon {
+                    points: points_of(&points, self.id, "polygon point")?,
+                }
+            }
         };
+        if self.probes.len() > MAX_PROBES_PER_NODE {
+            return Err(Error::Format(format!(
+                "node {}: {} probes (at most {MAX_PROBES_PER_NODE})",
+                self.id,
+                self.probes.len()
+            )));
+        }
+        let probes = points_of(&self.probes, self.id, "probe")?;
         let (r, g, b, a) = self.color;
         Ok(NodeSpec {
             id: NodeId(self.id),
@@ -164,6 +242,7 @@ impl FileNode {
                 ),
                 shape,
                 color: [r, g, b, a],
+                probes,
             },
         })
     }
@@ -189,12 +268,23 @@ pub fn parse(text: &str, path: &Path) -> Result<Scene> {
                 "`format` is missing (this graft reads `format: {FORMAT_VERSION}`)"
             ))));
         }
-        Some(FORMAT_VERSION) => {}
+        Some(OLDEST_FORMAT_VERSION..=FORMAT_VERSION) => {}
         Some(other) => {
             return Err(invalid(Error::Format(format!(
-                "format {other} is not supported (this graft reads format {FORMAT_VERSION})"
+                "format {other} is not supported (this graft reads formats \
+                 {OLDEST_FORMAT_VERSION} to {FORMAT_VERSION}; a newer graft wrote this file?)"
             ))));
         }
+    }
+    if file.format == Some(1)
+        && let Some((node, feature)) = file
+            .nodes
+            .iter()
+            .find_map(|n| n.version_2_feature().map(|f| (n.id, f)))
+    {
+        return Err(invalid(Error::Format(format!(
+            "node {node}: {feature} need `format: 2` (this file says `format: 1`)"
+        ))));
     }
     let specs = file
         .nodes
@@ -241,12 +331,46 @@ fn shape_text(shape: &Shape) -> Option<String> {
         Shape::None => None,
         Shape::Rect { size } => Some(format!("Rect(size: {})", pair(*size))),
         Shape::Ellipse { size } => Some(format!("Ellipse(size: {})", pair(*size))),
-        Shape::Sprite { path, size } => Some(format!(
-            "Sprite(path: {}, size: {})",
-            quoted(path),
-            pair(*size)
-        )),
+        Shape::Sprite { path, size, region } => {
+            let mut text = format!("Sprite(path: {}, size: {}", quoted(path), pair(*size));
+            if let Some([a, b, c, d]) = region {
+                let _ = write!(
+                    text,
+                    ", region: ({}, {}, {}, {})",
+                    float(*a),
+                    float(*b),
+                    float(*c),
+                    float(*d)
+                );
+            }
+            text.push(')');
+            Some(text)
+        }
+        Shape::Polygon { points } => Some(format!("Polygon(points: {})", pair_list(points))),
     }
+}
+
+fn pair_list(points: &[Vec2]) -> String {
+    let items: Vec<String> = points.iter().map(|p| pair(*p)).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The lowest format version that holds everything in the scene (1 unless it uses polygons,
+/// sprite regions or probes), so files that need nothing new stay readable by older grafts.
+pub fn needed_version(scene: &Scene) -> u32 {
+    let needs_2 = (0..scene.len()).any(|i| {
+        let data = scene.data_at(i);
+        !data.probes.is_empty()
+            || matches!(
+                data.shape,
+                Shape::Polygon { .. }
+                    | Shape::Sprite {
+                        region: Some(_),
+                        ..
+                    }
+            )
+    });
+    if needs_2 { 2 } else { 1 }
 }
 
 fn node_line(out: &mut String, id: NodeId, parent: Option<NodeId>, data: &NodeData) {
@@ -277,6 +401,9 @@ fn node_line(out: &mut String, id: NodeId, parent: Option<NodeId>, data: &NodeDa
         let [r, g, b, a]: Color = data.color;
         let _ = write!(out, ", color: ({r}, {g}, {b}, {a})");
     }
+    if !data.probes.is_empty() {
+        let _ = write!(out, ", probes: {}", pair_list(&data.probes));
+    }
     out.push_str("),\n");
 }
 
@@ -284,9 +411,13 @@ fn node_line(out: &mut String, id: NodeId, parent: Option<NodeId>, data: &NodeDa
 /// order, floats that read back bit-exact.
 pub fn to_ron_string(scene: &Scene) -> String {
     let mut out = String::with_capacity(64 + scene.len() * 96);
-    out.push_str("// graft scene, format 1: nodes in pre-order, a parent before its children.\n");
+    let version = needed_version(scene);
+    let _ = writeln!(
+        out,
+        "// graft scene, format {version}: nodes in pre-order, a parent before its children."
+    );
     out.push_str("// Fields equal to their default are omitted; rotation and skew are degrees.\n");
-    let _ = writeln!(out, "(\n    format: {FORMAT_VERSION},\n    nodes: [");
+    let _ = writeln!(out, "(\n    format: {version},\n    nodes: [");
     for i in 0..scene.len() {
         let parent = scene.parent_index_at(i).map(|p| scene.id_at(p));
         node_line(&mut out, scene.id_at(i), parent, scene.data_at(i));

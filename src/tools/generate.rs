@@ -114,6 +114,7 @@ pub fn generate_specs(shape: GenShape, n: usize, seed: u64) -> Vec<NodeSpec> {
                 local,
                 shape,
                 color,
+                probes: Vec::new(),
             },
         });
     }

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use glam::{Affine2, Vec2};
-use graft::{NodeData, NodeId, NodeSpec, Scene, Shape, Trs};
+use graft::{NodeData, NodeId, NodeSpec, Scene, Trs};
 
 /// Seed 004's chain: body (5,0) → arm (0,2) rotated 90° → hand (0,3) → sword (1,0).
 pub fn sword_scene() -> Scene {
@@ -71,7 +71,7 @@ pub struct Snapshot {
     /// Names.
     pub names: Vec<String>,
     /// Shape (kind, sprite path, size bits) and colour.
-    pub looks: Vec<(u8, String, [u32; 2], [u8; 4])>,
+    pub looks: Vec<(String, String, [u8; 4])>,
     /// Local Trs: position, rotation, scale, skew.
     pub locals: Vec<[u32; 6]>,
     /// Local matrices.
@@ -97,16 +97,8 @@ pub fn snapshot(scene: &Scene) -> Snapshot {
     let mut updated = scene.clone();
     updated.update_world();
     let n = scene.len();
-    let look = |d: &NodeData| {
-        let size_bits = |v: Vec2| [v.x.to_bits(), v.y.to_bits()];
-        let (kind, path, size) = match &d.shape {
-            Shape::None => (0, String::new(), [0, 0]),
-            Shape::Rect { size } => (1, String::new(), size_bits(*size)),
-            Shape::Ellipse { size } => (2, String::new(), size_bits(*size)),
-            Shape::Sprite { path, size } => (3, path.clone(), size_bits(*size)),
-        };
-        (kind, path, size, d.color)
-    };
+    // Debug prints each f32 in its shortest round-trip form (-0.0 kept): equal text, equal bits.
+    let look = |d: &NodeData| (format!("{:?}", d.shape), format!("{:?}", d.probes), d.color);
     Snapshot {
         ids: scene.ids().iter().map(|id| id.0).collect(),
         parents: scene.parent_indices().to_vec(),

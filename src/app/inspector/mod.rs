@@ -2,6 +2,7 @@
 //! its matrices, and the shear metrics. Reads `&Scene`, returns intents.
 
 mod fields;
+mod probes;
 mod sections;
 
 use crate::editor::command::Command;
@@ -81,6 +82,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut InspectorState) -> Vec
     ui.heading("Inspector");
     let Some(&id) = editor.selection().last() else {
         ui.label("Select a node to see its local and world transform.");
+        probes::probes_section(ui, editor, &mut out);
         return out;
     };
     let Some(node) = Inspected::read(editor, id) else {
@@ -90,6 +92,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut InspectorState) -> Vec
         .auto_shrink([false, false])
         .show(ui, |ui| {
             header(ui, &node, state, &mut out);
+            probes::probes_section(ui, editor, &mut out);
             body(ui, &node, state, &mut out);
         });
     out

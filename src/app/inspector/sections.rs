@@ -111,28 +111,48 @@ fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec
     }
 }
 
-/// The none / rect / ellipse / sprite picker; switching keeps the size.
+/// The none / rect / ellipse / sprite / polygon picker; switching keeps the size (a polygon
+/// starts as the box's corners).
 fn shape_kind(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
     let size = match &*shape {
         Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => *size,
+        Shape::Polygon { .. } => crate::editor::geometry::half_size(shape) * 2.0,
         Shape::None => glam::Vec2::ONE,
     };
-    ui.horizontal(|ui| {
-        for (label, kind) in [("none", 0), ("rect", 1), ("ellipse", 2), ("sprite", 3)] {
+    ui.horizontal_wrapped(|ui| {
+        let kinds = [
+            ("none", 0),
+            ("rect", 1),
+            ("ellipse", 2),
+            ("sprite", 3),
+            ("polygon", 4),
+        ];
+        for (label, kind) in kinds {
             let current = match &*shape {
                 Shape::None => 0,
                 Shape::Rect { .. } => 1,
                 Shape::Ellipse { .. } => 2,
                 Shape::Sprite { .. } => 3,
+                Shape::Polygon { .. } => 4,
             };
             if ui.selectable_label(current == kind, label).clicked() && current != kind {
+                let h = size * 0.5;
                 *shape = match kind {
                     0 => Shape::None,
                     1 => Shape::Rect { size },
                     2 => Shape::Ellipse { size },
-                    _ => Shape::Sprite {
+                    3 => Shape::Sprite {
                         path: "../assets/fish.png".into(),
                         size,
+                        region: None,
+                    },
+                    _ => Shape::Polygon {
+                        points: vec![
+                            glam::Vec2::new(-h.x, -h.y),
+                            glam::Vec2::new(h.x, -h.y),
+                            glam::Vec2::new(h.x, h.y),
+                            glam::Vec2::new(-h.x, h.y),
+                        ],
                     },
                 };
                 edit.changed = true;
@@ -155,6 +175,7 @@ fn shape_fields(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
                 }
             });
         }
+        Shape::Polygon { points } => polygon_points(ui, points, edit),
         Shape::None => {}
     }
     if let Shape::Sprite { path, .. } = shape {
@@ -166,6 +187,48 @@ fn shape_fields(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
             edit.changed |= r.changed();
             edit.ended |= r.lost_focus();
         });
+    }
+}
+
+/// A polygon's corners as rows of x / y fields, each removable (three stay), and "+ point",
+/// which adds a corner halfway along the closing edge.
+fn polygon_points(ui: &mut egui::Ui, points: &mut Vec<glam::Vec2>, edit: &mut LookEdit) {
+    let mut remove = None;
+    egui::ScrollArea::vertical()
+        .id_salt("polygon points")
+        .max_height(160.0)
+        .show(ui, |ui| {
+            for (k, p) in points.iter_mut().enumerate() {
+                ui.horizontal(|ui| {
+                    ui.label(format!("{k}"));
+                    for v in [&mut p.x, &mut p.y] {
+                        let r = ui.add(egui::DragValue::new(v).speed(0.02).max_decimals(4));
+                        edit.changed |= r.changed();
+                        edit.ended |= r.drag_stopped() || (r.changed() && !r.dragged());
+                    }
+                    if ui
+                        .small_button("✖")
+                        .on_hover_text("Remove this corner")
+                        .clicked()
+                    {
+                        remove = Some(k);
+                    }
+                });
+            }
+        });
+    if let Some(k) = remove
+        && points.len() > 3
+    {
+        points.remove(k);
+        edit.changed = true;
+        edit.ended = true;
+    }
+    if ui.small_button("+ point").clicked()
+        && let (Some(&first), Some(&last)) = (points.first(), points.last())
+    {
+        points.push((first + last) * 0.5);
+        edit.changed = true;
+        edit.ended = true;
     }
 }
 

@@ -180,17 +180,19 @@ fn textured_fan(
     texture: egui::TextureId,
     outline: &[Vec2],
     to_screen: &DAffine2,
-    half: Vec2,
+    (half, region): (Vec2, Option<[f32; 4]>),
     tint: Color32,
 ) -> egui::Mesh {
     let mut mesh = egui::Mesh::with_texture(texture);
     let inverse = to_screen.inverse();
     let half = half.as_dvec2().max(DVec2::splat(f64::MIN_POSITIVE));
+    let [u0, v0, u1, v1] = region.unwrap_or([0.0, 0.0, 1.0, 1.0]);
     for p in outline {
         let l = inverse.transform_point2(p.as_dvec2());
+        let (s, t) = (l.x / (2.0 * half.x) + 0.5, 0.5 - l.y / (2.0 * half.y));
         let uv = Pos2::new(
-            (l.x / (2.0 * half.x) + 0.5) as f32,
-            (0.5 - l.y / (2.0 * half.y)) as f32,
+            (u0 as f64 + s * (u1 - u0) as f64) as f32,
+            (v0 as f64 + t * (v1 - v0) as f64) as f32,
         );
         mesh.vertices.push(egui::epaint::Vertex {
             pos: p2(*p),
@@ -343,13 +345,14 @@ fn on_screen(pass: &NodePass, m: &DAffine2, shape: &Shape) -> bool {
 /// to the batched mesh.
 fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut ViewportState) {
     match &data.shape {
-        Shape::Sprite { path, .. } => {
+        Shape::Sprite { path, region, .. } => {
             pass.flush();
             match state.texture(pass.ctx, pass.editor.doc(), path) {
                 Some(texture) => {
                     let half = half_size(&data.shape);
                     let tint = color32(data.color);
-                    let mesh = textured_fan(texture, &pass.shape.outline, m, half, tint);
+                    let outline = &pass.shape.outline;
+                    let mesh = textured_fan(texture, outline, m, (half, *region), tint);
                     pass.painter.add(mesh);
                 }
                 None if pass.shape.outline.len() > 2 => {
@@ -366,6 +369,17 @@ fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut Vie
         Shape::Rect { .. } | Shape::Ellipse { .. } => {
             // An affine image of a convex shape is convex, sheared or mirrored: a fan is exact.
             fan(&mut pass.fill, &pass.shape.outline, color32(data.color));
+        }
+        Shape::Polygon { .. } => {
+            // Any simple polygon: the triangles the editor layer cut it into.
+            let (fill, color) = (&mut pass.fill, color32(data.color));
+            let base = fill.vertices.len() as u32;
+            for p in &pass.shape.outline {
+                fill.colored_vertex(p2(*p), color);
+            }
+            for t in pass.shape.triangles.chunks_exact(3) {
+                fill.add_triangle(base + t[0], base + t[1], base + t[2]);
+            }
         }
         Shape::None => {}
     }

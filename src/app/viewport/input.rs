@@ -112,6 +112,7 @@ pub(super) fn handle_tools(
 /// A primary drag that began on a handle part grabs it.
 fn start_handle_drag(frame: &Frame, state: &mut ViewportState, target: &HandleTarget) {
     if frame.response.drag_started_by(egui::PointerButton::Primary)
+        && state.probe_drag.is_none()
         && let Some(press) = frame.ui.input(|i| i.pointer.press_origin())
         && let Some(part) = target.pick(frame, state.camera, press)
     {

@@ -4,6 +4,7 @@
 
 mod draw;
 mod input;
+mod probes;
 mod spaces;
 
 use super::embedded_sprite;
@@ -63,6 +64,8 @@ pub struct ViewportState {
     frame_pending: bool,
     frame_request: Option<Vec<NodeId>>,
     drag: Option<MoveDrag>,
+    /// The probe whose pin is being dragged.
+    probe_drag: Option<crate::editor::probes::ProbeRef>,
     /// The node the view is from (None: the world).
     viewing: Option<NodeId>,
     /// What was last framed, and in which viewport rect (cleared when the camera moves).
@@ -84,6 +87,7 @@ impl Default for ViewportState {
             frame_pending: true,
             frame_request: None,
             drag: None,
+            probe_drag: None,
             viewing: None,
             fitted: None,
             textures: HashMap::new(),
@@ -172,8 +176,9 @@ pub fn ui(
         let color = Color32::from_rgb(255, 200, 90);
         draw::label(&painter, at, egui::Align2::LEFT_BOTTOM, note, &font, color);
     }
+    let probes_took_pointer = probes::probes(&frame, &painter, state, &mut out);
     handle_tools(&frame, &painter, state, &mut out);
-    if state.handle_drag.is_none() {
+    if state.handle_drag.is_none() && !probes_took_pointer {
         interact(&frame, state, &mut out);
     }
     out

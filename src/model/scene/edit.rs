@@ -59,6 +59,13 @@ pub enum Op {
         /// The new colour.
         color: Color,
     },
+    /// Replace a node's probes (points in its local space).
+    SetProbes {
+        /// The node.
+        node: NodeId,
+        /// The new list.
+        probes: Vec<Vec2>,
+    },
     /// Move a node under another parent (or reorder with the same parent).
     Reparent {
         /// The node.
@@ -120,6 +127,15 @@ pub enum Edit {
         before: (Shape, Color),
         /// After.
         after: (Shape, Color),
+    },
+    /// A node's probes changed.
+    Probes {
+        /// The node.
+        node: NodeId,
+        /// Before.
+        before: Vec<Vec2>,
+        /// After.
+        after: Vec<Vec2>,
     },
     /// Parent, index and local changed together.
     Move {
@@ -184,6 +200,14 @@ impl Op {
                     after: (shape, color),
                 })
             }
+            Op::SetProbes { node, probes } => {
+                let before = scene.set_probes(node, probes.clone())?;
+                Ok(Edit::Probes {
+                    node,
+                    before,
+                    after: probes,
+                })
+            }
             Op::Reparent {
                 node,
                 parent,
@@ -246,6 +270,7 @@ impl Edit {
             Edit::Appearance { node, after, .. } => scene
                 .set_appearance(*node, after.0.clone(), after.1)
                 .map(drop),
+            Edit::Probes { node, after, .. } => scene.set_probes(*node, after.clone()).map(drop),
             Edit::Move { node, after, .. } => place(scene, *node, after),
             Edit::Insert(subtree) => scene.insert_subtree(subtree.clone()),
             Edit::Remove(subtree) => scene.remove_subtree(subtree.root()).map(drop),
@@ -282,6 +307,15 @@ impl Edit {
                 before: after,
                 after: before,
             },
+            Edit::Probes {
+                node,
+                before,
+                after,
+            } => Edit::Probes {
+                node,
+                before: after,
+                after: before,
+            },
             Edit::Move {
                 node,
                 before,
@@ -302,6 +336,7 @@ impl Edit {
             Edit::SetLocal { node, .. }
             | Edit::Rename { node, .. }
             | Edit::Appearance { node, .. }
+            | Edit::Probes { node, .. }
             | Edit::Move { node, .. } => *node,
             Edit::Insert(s) | Edit::Remove(s) => s.root(),
         }
@@ -312,6 +347,7 @@ impl Edit {
         match (self, later) {
             (Edit::SetLocal { node, .. }, Edit::SetLocal { node: n2, .. }) => node == n2,
             (Edit::Appearance { node, .. }, Edit::Appearance { node: n2, .. }) => node == n2,
+            (Edit::Probes { node, .. }, Edit::Probes { node: n2, .. }) => node == n2,
             _ => false,
         }
     }
@@ -323,6 +359,7 @@ impl Edit {
             (Edit::Appearance { after, .. }, Edit::Appearance { after: a2, .. }) => {
                 *after = a2.clone()
             }
+            (Edit::Probes { after, .. }, Edit::Probes { after: a2, .. }) => *after = a2.clone(),
             _ => {}
         }
     }

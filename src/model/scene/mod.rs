@@ -57,7 +57,30 @@ pub enum Shape {
         path: String,
         /// Width and height.
         size: Vec2,
+        /// The part of the image shown, as fractions of its width and height
+        /// `[u_min, v_min, u_max, v_max]` (v grows down the image; reversed = flipped).
+        /// `None` = the whole image.
+        region: Option<[f32; 4]>,
     },
+    /// A polygon through these local points (any simple polygon, convex or not).
+    Polygon {
+        /// The corners, in order.
+        points: Vec<Vec2>,
+    },
+}
+
+impl Shape {
+    /// True when every number of the shape is finite.
+    pub fn is_finite(&self) -> bool {
+        match self {
+            Shape::None => true,
+            Shape::Rect { size } | Shape::Ellipse { size } => size.is_finite(),
+            Shape::Sprite { size, region, .. } => {
+                size.is_finite() && region.is_none_or(|r| r.iter().all(|v| v.is_finite()))
+            }
+            Shape::Polygon { points } => points.iter().all(|p| p.is_finite()),
+        }
+    }
 }
 
 /// An RGBA colour, 8 bits per channel.
@@ -77,6 +100,8 @@ pub struct NodeData {
     pub shape: Shape,
     /// Fill colour.
     pub color: Color,
+    /// Point probes pinned in this node's local space (they move with it).
+    pub probes: Vec<Vec2>,
 }
 
 impl Default for NodeData {
@@ -86,6 +111,7 @@ impl Default for NodeData {
             local: Trs::IDENTITY,
             shape: Shape::None,
             color: DEFAULT_COLOR,
+            probes: Vec::new(),
         }
     }
 }
@@ -122,6 +148,8 @@ pub struct Scene {
     last_ranges: Vec<(u32, u32)>,
     /// Changes whenever the tree's shape, order or names change (views cache on it).
     version: u64,
+    /// Changes whenever a node's probes change.
+    probes_version: u64,
 }
 
 /// Source of scene versions: unique across all scenes, so a cache never confuses two scenes.
@@ -323,10 +351,42 @@ impl Scene {
         color: Color,
     ) -> Result<(Shape, Color)> {
         let i = self.index(id)?;
+        if !shape.is_finite() {
+            return Err(Error::NotFinite {
+                node: id,
+                field: "shape",
+            });
+        }
         let data = &mut self.data[i];
         let old = (std::mem::replace(&mut data.shape, shape), data.color);
         data.color = color;
         Ok(old)
+    }
+
+    /// Replace a node's probes (local points; all finite). Returns the old list.
+    pub fn set_probes(&mut self, id: NodeId, probes: Vec<Vec2>) -> Result<Vec<Vec2>> {
+        let i = self.index(id)?;
+        if probes.iter().any(|p| !p.is_finite()) {
+            return Err(Error::NotFinite {
+                node: id,
+                field: "probe",
+            });
+        }
+        self.probes_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Ok(std::mem::replace(&mut self.data[i].probes, probes))
+    }
+
+    /// Changes whenever any node's probes, or the tree, change (a probe list caches on it).
+    pub fn probes_version(&self) -> (u64, u64) {
+        (self.version, self.probes_version)
+    }
+
+    /// The nodes that carry probes, in pre-order (a pass over every node).
+    pub fn probe_owners(&self) -> Vec<NodeId> {
+        (0..self.len())
+            .filter(|&i| !self.data[i].probes.is_empty())
+            .map(|i| self.ids[i])
+            .collect()
     }
 
     /// Set a node's local transform; marks its subtree dirty. Returns the old transform.

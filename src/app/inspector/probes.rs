@@ -1,0 +1,111 @@
+//! The probes section: every point probe with its coordinates in its own node's space
+//! (editable), in the world, in the selection's space and in the selection's parent's space.
+
+use crate::editor::command::{Command, ProbeCommand};
+use crate::editor::numbers::format_number;
+use crate::editor::probes::ProbeReading;
+use crate::editor::session::Editor;
+use glam::DVec2;
+
+/// "(x, y)" with as many digits as the numbers need, or why there is no value.
+fn coords(v: Option<DVec2>, missing: &str) -> String {
+    match v {
+        Some(p) => format!("({}, {})", format_number(p.x), format_number(p.y)),
+        None => missing.to_string(),
+    }
+}
+
+/// The probes, one block each; commands to move or remove them.
+pub(super) fn probes_section(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
+    let readings = editor.probe_readings();
+    if readings.is_empty() {
+        ui.weak("📍 No probes: press P (View > Place probes) and click in the viewport to pin one in the selected node's space.");
+        return;
+    }
+    let title = format!("Probes ({})", readings.len());
+    egui::CollapsingHeader::new(title)
+        .id_salt("probes")
+        .default_open(true)
+        .show(ui, |ui| {
+            let scene = editor.doc().scene();
+            let name = |id| scene.node(id).map_or("?".to_string(), |d| d.name.clone());
+            let selection = editor.primary();
+            let parent = selection.and_then(|s| scene.parent(s).ok().flatten());
+            let sel_label = selection.map_or("selection".into(), |s| format!("in {}", name(s)));
+            let parent_label = match (selection, parent) {
+                (None, _) => "selection's parent".to_string(),
+                (Some(_), None) => "in world (the selection is a root)".to_string(),
+                (Some(_), Some(p)) => format!("in {} (parent)", name(p)),
+            };
+            for reading in &readings {
+                probe_block(
+                    ui,
+                    reading,
+                    (&sel_label, &parent_label),
+                    selection.is_some(),
+                    out,
+                );
+            }
+        });
+}
+
+/// One probe: its label and remove button, then a grid of its coordinates.
+fn probe_block(
+    ui: &mut egui::Ui,
+    r: &ProbeReading,
+    (sel_label, parent_label): (&str, &str),
+    has_selection: bool,
+    out: &mut Vec<Command>,
+) {
+    ui.horizontal(|ui| {
+        ui.strong(format!("📍 {}", r.label));
+        ui.label(format!("lives in {}", r.owner));
+        if ui
+            .small_button("✖")
+            .on_hover_text("Delete this probe")
+            .clicked()
+        {
+            out.push(Command::Probe(ProbeCommand::Remove(r.probe)));
+        }
+    });
+    let missing_sel = if has_selection {
+        "singular space"
+    } else {
+        "nothing selected"
+    };
+    egui::Grid::new(("probe", r.probe.node, r.probe.index))
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            ui.label(format!("in {} (own)", r.owner));
+            ui.horizontal(|ui| {
+                let mut local = r.local;
+                let (mut changed, mut ended) = (false, false);
+                for v in [&mut local.x, &mut local.y] {
+                    let resp = ui.add(egui::DragValue::new(v).speed(0.02).max_decimals(6));
+                    changed |= resp.changed();
+                    ended |= resp.drag_stopped() || (resp.changed() && !resp.dragged());
+                }
+                if changed {
+                    out.push(Command::Probe(ProbeCommand::SetLocal {
+                        probe: r.probe,
+                        local,
+                        continuous: true,
+                    }));
+                }
+                if ended {
+                    out.push(Command::EndGesture);
+                }
+            });
+            ui.end_row();
+            ui.label("in world");
+            ui.label(coords(r.world, "not finite"));
+            ui.end_row();
+            ui.label(sel_label);
+            ui.label(coords(r.in_selection, missing_sel));
+            ui.end_row();
+            ui.label(parent_label);
+            ui.label(coords(r.in_parent, missing_sel));
+            ui.end_row();
+        });
+}

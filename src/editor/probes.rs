@@ -1,0 +1,237 @@
+//! Point probes, without egui: pins that live in one node's local space and read out where they
+//! are in the world, in the selection's space and in the selection's parent's space (the seed's
+//! localToWorld and worldToLocal, made visible). A probe is stored with its node, so it moves
+//! with it, is saved with it, is copied and duplicated with it, and goes away (until undone)
+//! when the node is deleted.
+
+use super::camera::{Camera, ScreenRect};
+use super::command::ProbeCommand;
+use super::session::{Editor, Outcome};
+use super::spaces::{from_world, to_world};
+use crate::error::{Error, Result};
+use crate::scene::edit::Op;
+use crate::scene::{NodeId, Scene};
+use glam::{DVec2, Vec2};
+
+/// One probe: the node whose space it lives in and its place in that node's list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ProbeRef {
+    /// The node that carries it.
+    pub node: NodeId,
+    /// Its index in the node's probe list.
+    pub index: usize,
+}
+
+/// What a probe reads, for the inspector and the viewport.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProbeReading {
+    /// Which probe.
+    pub probe: ProbeRef,
+    /// "P1", "P2", … in pre-order of their nodes.
+    pub label: String,
+    /// The name of the node whose space it lives in.
+    pub owner: String,
+    /// Its coordinates in that node's space (what is stored).
+    pub local: Vec2,
+    /// Where it is in the world (None when the node's world matrix is not finite).
+    pub world: Option<DVec2>,
+    /// Its coordinates in the primary selection's space (None: nothing selected, or singular).
+    pub in_selection: Option<DVec2>,
+    /// Its coordinates in the space of the selection's parent (the world for a root).
+    pub in_parent: Option<DVec2>,
+}
+
+/// Every probe's reading, in pre-order of the nodes that carry them. `owners` are those nodes
+/// (see [`Scene::probe_owners`]).
+pub fn readings(scene: &Scene, owners: &[NodeId], selection: Option<NodeId>) -> Vec<ProbeReading> {
+    let selection = selection.filter(|id| scene.contains(*id));
+    let into_selection = selection.and_then(|s| from_world(scene, Some(s)).ok());
+    let parent = selection.and_then(|s| scene.parent(s).ok());
+    let into_parent = parent.and_then(|p| from_world(scene, p).ok());
+    let mut out = Vec::new();
+    for &owner in owners {
+        let Ok(data) = scene.node(owner) else {
+            continue;
+        };
+        let to_world = to_world(scene, Some(owner)).ok();
+        for (index, &local) in data.probes.iter().enumerate() {
+            let world = to_world.map(|m| m.transform_point2(local.as_dvec2()));
+            out.push(ProbeReading {
+                probe: ProbeRef { node: owner, index },
+                label: format!("P{}", out.len() + 1),
+                owner: data.name.clone(),
+                local,
+                world,
+                in_selection: world
+                    .zip(into_selection)
+                    .map(|(w, m)| m.transform_point2(w)),
+                in_parent: world.zip(into_parent).map(|(w, m)| m.transform_point2(w)),
+            });
+        }
+    }
+    out
+}
+
+/// Screen pixels around a probe's pin that grab it.
+pub const PROBE_GRAB_PX: f64 = 7.0;
+
+/// The probe whose pin is under a screen point (the last drawn wins), if any.
+pub fn probe_at(
+    readings: &[ProbeReading],
+    camera: Camera,
+    rect: ScreenRect,
+    pointer: Vec2,
+) -> Option<ProbeRef> {
+    readings
+        .iter()
+        .rev()
+        .find(|r| {
+            r.world.is_some_and(|w| {
+                let p = camera.to_screen_f64(rect, w);
+                p.distance(pointer.as_dvec2()) <= PROBE_GRAB_PX
+            })
+        })
+        .map(|r| r.probe)
+}
+
+/// A world point in a node's space (f32, as probes are stored), refused when the node is
+/// singular or the point does not fit in f32.
+fn local_point(scene: &Scene, node: NodeId, world: DVec2) -> Result<Vec2> {
+    let local = from_world(scene, Some(node))
+        .map_err(|_| {
+            Error::Refused(format!(
+                "{} has a singular world matrix (a zero scale in it or above it): a point has no place in its space",
+                name(scene, node)
+            ))
+        })?
+        .transform_point2(world)
+        .as_vec2();
+    if local.is_finite() {
+        Ok(local)
+    } else {
+        Err(Error::Refused(format!(
+            "that point is too far from {} to store in its space",
+            name(scene, node)
+        )))
+    }
+}
+
+fn name(scene: &Scene, node: NodeId) -> String {
+    scene
+        .node(node)
+        .map_or_else(|_| format!("node {node}"), |d| d.name.clone())
+}
+
+/// The node's probe list, and the probe's index checked against it.
+fn probe_list(scene: &Scene, probe: ProbeRef) -> Result<Vec<Vec2>> {
+    let list = scene.node(probe.node)?.probes.clone();
+    if probe.index >= list.len() {
+        return Err(Error::Refused(format!(
+            "{} has no probe {}",
+            name(scene, probe.node),
+            probe.index + 1
+        )));
+    }
+    Ok(list)
+}
+
+impl Editor {
+    /// The probes' readings now (the list of nodes that carry them is cached on the scene's
+    /// versions, so a big scene is not walked every frame).
+    pub fn probe_readings(&self) -> Vec<ProbeReading> {
+        let scene = self.doc.scene();
+        let key = scene.probes_version();
+        let mut cache = self.probe_owners.borrow_mut();
+        if cache.0 != Some(key) {
+            *cache = (Some(key), scene.probe_owners());
+        }
+        readings(scene, &cache.1, self.primary())
+    }
+
+    /// True while a click in the viewport drops a probe.
+    pub fn probe_mode(&self) -> bool {
+        self.probe_mode
+    }
+
+    /// Carry out a probe command (one undo step each; a drag is one continuous gesture).
+    pub(super) fn probe_command(&mut self, command: ProbeCommand) -> Result<Outcome> {
+        match command {
+            ProbeCommand::ToggleMode => {
+                self.probe_mode = !self.probe_mode;
+                if self.probe_mode && self.primary().is_none() {
+                    self.info("Select the node whose space the probe lives in, then click");
+                }
+                Ok(Outcome::default())
+            }
+            ProbeCommand::Add { world } => self.add_probe(world),
+            ProbeCommand::Move {
+                probe,
+                world,
+                continuous,
+            } => {
+                let local = local_point(self.doc.scene(), probe.node, world)?;
+                self.set_probe(probe, local, continuous)
+            }
+            ProbeCommand::SetLocal {
+                probe,
+                local,
+                continuous,
+            } => self.set_probe(probe, local, continuous),
+            ProbeCommand::Remove(probe) => {
+                let scene = self.doc.scene();
+                let mut list = probe_list(scene, probe)?;
+                list.remove(probe.index);
+                let label = format!("Remove a probe from {}", name(scene, probe.node));
+                let op = Op::SetProbes {
+                    node: probe.node,
+                    probes: list,
+                };
+                self.perform(label, vec![op], false)
+                    .map(|_| Outcome::default())
+            }
+        }
+    }
+
+    /// A new probe in the primary selection's space, at a world point.
+    fn add_probe(&mut self, world: DVec2) -> Result<Outcome> {
+        let Some(node) = self.primary() else {
+            return Err(Error::Refused(
+                "Select the node whose space the probe should live in first".into(),
+            ));
+        };
+        let scene = self.doc.scene();
+        let local = local_point(scene, node, world)?;
+        let mut list = scene.node(node)?.probes.clone();
+        if list.len() >= crate::file::MAX_PROBES_PER_NODE {
+            return Err(Error::Refused(format!(
+                "{} already carries {} probes",
+                name(scene, node),
+                list.len()
+            )));
+        }
+        list.push(local);
+        let label = format!("Add a probe to {}", name(scene, node));
+        let op = Op::SetProbes { node, probes: list };
+        self.perform(label, vec![op], false)
+            .map(|_| Outcome::default())
+    }
+
+    /// Put one probe at a local point.
+    fn set_probe(&mut self, probe: ProbeRef, local: Vec2, continuous: bool) -> Result<Outcome> {
+        let scene = self.doc.scene();
+        let mut list = probe_list(scene, probe)?;
+        if !local.is_finite() {
+            return Err(Error::Refused(
+                "a probe's coordinates must be finite".into(),
+            ));
+        }
+        list[probe.index] = local;
+        let label = format!("Move a probe of {}", name(scene, probe.node));
+        let op = Op::SetProbes {
+            node: probe.node,
+            probes: list,
+        };
+        self.perform(label, vec![op], continuous)
+            .map(|_| Outcome::default())
+    }
+}
