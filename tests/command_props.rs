@@ -169,6 +169,7 @@ fn resolve(scene: &Scene, s: &OpSeed) -> Op {
                     path: "a.png".into(),
                     size: s.t.position,
                     region: None,
+                    offset: Vec2::ZERO,
                 }
             },
             color: [s.index, 1, 2, 3],

@@ -62,7 +62,10 @@ fn format_must_be_present_and_known() {
         "(format: 3, nodes: [])",
         "test.ron: format 3 is not supported (this graft reads formats 1 to 2",
     );
-    rejected("(format: 0, nodes: [])", "test.ron: format 0 is not supported");
+    rejected(
+        "(format: 0, nodes: [])",
+        "test.ron: format 0 is not supported",
+    );
     assert!(load_text("(format: 2, nodes: [])").is_ok());
 }
 
@@ -287,11 +290,13 @@ fn node_data() -> BoxedStrategy<NodeData> {
             path,
             size: Vec2::splat(s),
             region: None,
+            offset: Vec2::ZERO,
         }),
         (tricky_f32(), tricky_f32()).prop_map(|(a, b)| Shape::Sprite {
             path: "s.png".into(),
             size: Vec2::ONE,
             region: Some([a, b, 1.0, -0.0]),
+            offset: Vec2::new(b, a),
         }),
         prop::collection::vec((tricky_f32(), tricky_f32()), 0..6).prop_map(|p| Shape::Polygon {
             points: p.into_iter().map(|(x, y)| Vec2::new(x, y)).collect()

@@ -251,6 +251,7 @@ fn probes_polygons_and_regions_save_as_format_2_and_read_back_bit_exact() {
                         path: "a.png".into(),
                         size: Vec2::new(2.0, 1.0),
                         region: Some([0.25, 0.0, 0.5, 1.0]),
+                        offset: Vec2::new(0.5, -0.25),
                     },
                     color: [9, 9, 9, 255],
                 },

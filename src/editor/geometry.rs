@@ -10,9 +10,8 @@ use glam::{Affine2, DAffine2, DVec2, Vec2};
 pub fn half_size(shape: &Shape) -> Vec2 {
     match shape {
         Shape::None => Vec2::ZERO,
-        Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => {
-            size.abs() * 0.5
-        }
+        Shape::Rect { size } | Shape::Ellipse { size } => size.abs() * 0.5,
+        Shape::Sprite { size, offset, .. } => size.abs() * 0.5 + offset.abs(),
         // The box centred on the origin that holds every corner.
         Shape::Polygon { points } => points
             .iter()
@@ -70,7 +69,11 @@ pub fn shape_contains(shape: &Shape, p: DVec2) -> bool {
     let h = half_size(shape).as_dvec2();
     match shape {
         Shape::None => false,
-        Shape::Rect { .. } | Shape::Sprite { .. } => p.x.abs() <= h.x && p.y.abs() <= h.y,
+        Shape::Rect { .. } => p.x.abs() <= h.x && p.y.abs() <= h.y,
+        Shape::Sprite { size, offset, .. } => {
+            let (h, q) = (size.abs().as_dvec2() * 0.5, p - offset.as_dvec2());
+            q.x.abs() <= h.x && q.y.abs() <= h.y
+        }
         Shape::Ellipse { .. } => {
             h.x > 0.0 && h.y > 0.0 && (p.x / h.x).powi(2) + (p.y / h.y).powi(2) <= 1.0
         }
@@ -122,17 +125,21 @@ fn for_each_local_point(shape: &Shape, segments: usize, mut f: impl FnMut(Vec2))
             UNIT_CIRCLES[k].iter().for_each(|u| f(*u * h));
         }
         Shape::Polygon { points } => points.iter().for_each(|p| f(*p)),
-        Shape::Rect { .. } | Shape::Sprite { .. } => {
-            for p in [
-                Vec2::new(-h.x, -h.y),
-                Vec2::new(h.x, -h.y),
-                Vec2::new(h.x, h.y),
-                Vec2::new(-h.x, h.y),
-            ] {
-                f(p);
-            }
-        }
+        Shape::Rect { .. } => box_corners(h, Vec2::ZERO).into_iter().for_each(f),
+        Shape::Sprite { size, offset, .. } => box_corners(size.abs() * 0.5, *offset)
+            .into_iter()
+            .for_each(f),
     }
+}
+
+/// The corners of a box of half-size `h` centred on `c`, counter-clockwise from bottom-left.
+fn box_corners(h: Vec2, c: Vec2) -> [Vec2; 4] {
+    [
+        c + Vec2::new(-h.x, -h.y),
+        c + Vec2::new(h.x, -h.y),
+        c + Vec2::new(h.x, h.y),
+        c + Vec2::new(-h.x, h.y),
+    ]
 }
 
 impl ScreenShape {

@@ -84,6 +84,8 @@ enum FileShape {
         size: (f32, f32),
         #[serde(default = "full_region")]
         region: (f32, f32, f32, f32),
+        #[serde(default)]
+        offset: (f32, f32),
     },
     Polygon {
         points: Vec<(f32, f32)>,
@@ -107,6 +109,7 @@ impl FileNode {
         match &self.shape {
             FileShape::Polygon { .. } => Some("Polygon shapes"),
             FileShape::Sprite { region, .. } if *region != full_region() => Some("sprite regions"),
+            FileShape::Sprite { offset, .. } if *offset != (0.0, 0.0) => Some("sprite offsets"),
             _ => None,
         }
     }
@@ -193,7 +196,12 @@ impl FileNode {
             FileShape::Ellipse { size } => Shape::Ellipse {
                 size: size_of(size, self.id)?,
             },
-            FileShape::Sprite { path, size, region } => {
+            FileShape::Sprite {
+                path,
+                size,
+                region,
+                offset,
+            } => {
                 let r = [region.0, region.1, region.2, region.3];
                 if !r.iter().all(|v| v.is_finite()) {
                     return Err(Error::NotFinite {
@@ -205,6 +213,7 @@ impl FileNode {
                     path,
                     size: size_of(size, self.id)?,
                     region: (r != FULL_REGION).then_some(r),
+                    offset: size_of(offset, self.id)?,
                 }
             }
             FileShape::Polygon { points } => {
@@ -331,7 +340,12 @@ fn shape_text(shape: &Shape) -> Option<String> {
         Shape::None => None,
         Shape::Rect { size } => Some(format!("Rect(size: {})", pair(*size))),
         Shape::Ellipse { size } => Some(format!("Ellipse(size: {})", pair(*size))),
-        Shape::Sprite { path, size, region } => {
+        Shape::Sprite {
+            path,
+            size,
+            region,
+            offset,
+        } => {
             let mut text = format!("Sprite(path: {}, size: {}", quoted(path), pair(*size));
             if let Some([a, b, c, d]) = region {
                 let _ = write!(
@@ -342,6 +356,9 @@ fn shape_text(shape: &Shape) -> Option<String> {
                     float(*c),
                     float(*d)
                 );
+            }
+            if !is_vec_bits(*offset, Vec2::ZERO) {
+                let _ = write!(text, ", offset: {}", pair(*offset));
             }
             text.push(')');
             Some(text)
@@ -356,19 +373,18 @@ fn pair_list(points: &[Vec2]) -> String {
 }
 
 /// The lowest format version that holds everything in the scene (1 unless it uses polygons,
-/// sprite regions or probes), so files that need nothing new stay readable by older grafts.
+/// sprite regions or offsets, or probes), so files that need nothing new stay readable by older grafts.
 pub fn needed_version(scene: &Scene) -> u32 {
     let needs_2 = (0..scene.len()).any(|i| {
         let data = scene.data_at(i);
         !data.probes.is_empty()
-            || matches!(
-                data.shape,
-                Shape::Polygon { .. }
-                    | Shape::Sprite {
-                        region: Some(_),
-                        ..
-                    }
-            )
+            || match &data.shape {
+                Shape::Polygon { .. } => true,
+                Shape::Sprite { region, offset, .. } => {
+                    region.is_some() || !is_vec_bits(*offset, Vec2::ZERO)
+                }
+                _ => false,
+            }
     });
     if needs_2 { 2 } else { 1 }
 }

@@ -145,6 +145,7 @@ fn shape_kind(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
                         path: "../assets/fish.png".into(),
                         size,
                         region: None,
+                        offset: glam::Vec2::ZERO,
                     },
                     _ => Shape::Polygon {
                         points: vec![

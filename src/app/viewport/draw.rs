@@ -180,7 +180,7 @@ fn textured_fan(
     texture: egui::TextureId,
     outline: &[Vec2],
     to_screen: &DAffine2,
-    (half, region): (Vec2, Option<[f32; 4]>),
+    (half, offset, region): (Vec2, Vec2, Option<[f32; 4]>),
     tint: Color32,
 ) -> egui::Mesh {
     let mut mesh = egui::Mesh::with_texture(texture);
@@ -188,7 +188,7 @@ fn textured_fan(
     let half = half.as_dvec2().max(DVec2::splat(f64::MIN_POSITIVE));
     let [u0, v0, u1, v1] = region.unwrap_or([0.0, 0.0, 1.0, 1.0]);
     for p in outline {
-        let l = inverse.transform_point2(p.as_dvec2());
+        let l = inverse.transform_point2(p.as_dvec2()) - offset.as_dvec2();
         let (s, t) = (l.x / (2.0 * half.x) + 0.5, 0.5 - l.y / (2.0 * half.y));
         let uv = Pos2::new(
             (u0 as f64 + s * (u1 - u0) as f64) as f32,
@@ -345,14 +345,19 @@ fn on_screen(pass: &NodePass, m: &DAffine2, shape: &Shape) -> bool {
 /// to the batched mesh.
 fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut ViewportState) {
     match &data.shape {
-        Shape::Sprite { path, region, .. } => {
+        Shape::Sprite {
+            path,
+            region,
+            size,
+            offset,
+        } => {
             pass.flush();
             match state.texture(pass.ctx, pass.editor.doc(), path) {
                 Some(texture) => {
-                    let half = half_size(&data.shape);
+                    let image = (size.abs() * 0.5, *offset, *region);
                     let tint = color32(data.color);
                     let outline = &pass.shape.outline;
-                    let mesh = textured_fan(texture, outline, m, (half, *region), tint);
+                    let mesh = textured_fan(texture, outline, m, image, tint);
                     pass.painter.add(mesh);
                 }
                 None if pass.shape.outline.len() > 2 => {

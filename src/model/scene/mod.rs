@@ -61,6 +61,9 @@ pub enum Shape {
         /// `[u_min, v_min, u_max, v_max]` (v grows down the image; reversed = flipped).
         /// `None` = the whole image.
         region: Option<[f32; 4]>,
+        /// Where the image's centre is in the node's space (Godot's `offset`, or the shift of
+        /// an image that is not centred); zero = centred on the origin.
+        offset: Vec2,
     },
     /// A polygon through these local points (any simple polygon, convex or not).
     Polygon {
@@ -75,8 +78,15 @@ impl Shape {
         match self {
             Shape::None => true,
             Shape::Rect { size } | Shape::Ellipse { size } => size.is_finite(),
-            Shape::Sprite { size, region, .. } => {
-                size.is_finite() && region.is_none_or(|r| r.iter().all(|v| v.is_finite()))
+            Shape::Sprite {
+                size,
+                region,
+                offset,
+                ..
+            } => {
+                size.is_finite()
+                    && offset.is_finite()
+                    && region.is_none_or(|r| r.iter().all(|v| v.is_finite()))
             }
             Shape::Polygon { points } => points.iter().all(|p| p.is_finite()),
         }
