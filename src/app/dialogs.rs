@@ -23,11 +23,20 @@ impl FileDialogs for NativeDialogs {
             .name("file-dialog".into())
             .spawn(move || {
                 let started = Instant::now();
-                let dialog = rfd::FileDialog::new().add_filter("graft scene", &["ron"]);
+                let graft = rfd::FileDialog::new().add_filter("graft scene", &["ron"]);
+                let godot = rfd::FileDialog::new().add_filter("Godot text scene", &["tscn"]);
                 let picked = match kind {
-                    DialogKind::Open => dialog.set_title("Open scene").pick_file(),
-                    DialogKind::Save { suggested } => dialog
+                    DialogKind::Open => graft
+                        .add_filter("Godot text scene", &["tscn"])
+                        .set_title("Open scene")
+                        .pick_file(),
+                    DialogKind::Save { suggested } => graft
                         .set_title("Save scene")
+                        .set_file_name(suggested)
+                        .save_file(),
+                    DialogKind::Import => godot.set_title("Import Godot scene").pick_file(),
+                    DialogKind::Export { suggested } => godot
+                        .set_title("Export as Godot scene")
                         .set_file_name(suggested)
                         .save_file(),
                 };

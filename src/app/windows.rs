@@ -33,6 +33,9 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> V
     if editor.is_open(Window::About) {
         about_window(ctx, &mut out);
     }
+    if editor.is_open(Window::ImportReport) {
+        report_window(ctx, editor, &mut out);
+    }
     if editor.is_open(Window::Palette) {
         palette_window(ctx, editor, state, &mut out);
     } else {
@@ -55,6 +58,28 @@ fn closable(
     (!open).then_some(Command::Close(which))
 }
 
+/// The last import's or export's report: a summary line, then one line per note.
+fn report_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
+    let Some(report) = editor.interchange_report() else {
+        return;
+    };
+    let closed = closable(ctx, &report.title, Window::ImportReport, |ui| {
+        egui::ScrollArea::vertical()
+            .max_height(360.0)
+            .show(ui, |ui| {
+                ui.set_max_width(640.0);
+                for (k, line) in report.lines.iter().enumerate() {
+                    if k == 0 {
+                        ui.strong(line);
+                    } else {
+                        ui.label(line);
+                    }
+                }
+            });
+    });
+    out.extend(closed);
+}
+
 fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
     let Some(action) = editor.pending_guard() else {
         return;
@@ -62,6 +87,7 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
     let what = match action {
         FileAction::New => "starting a new scene",
         FileAction::Open | FileAction::OpenPath(_) => "opening another scene",
+        FileAction::Import => "importing a Godot scene",
         FileAction::Revert => "reverting to the saved file",
         FileAction::Quit => "closing",
     };
@@ -104,6 +130,8 @@ fn path_prompt_window(
     let title = match purpose {
         DialogPurpose::Open => "Open scene: type a path",
         DialogPurpose::SaveAs { .. } => "Save scene as: type a path",
+        DialogPurpose::Import => "Import Godot scene: type the path of a .tscn",
+        DialogPurpose::ExportGodot => "Export as Godot scene: type a .tscn path",
     };
     egui::Modal::new(egui::Id::unique("graft-path-prompt")).show(ctx, |ui| {
         ui.heading(title);

@@ -52,6 +52,8 @@ pub enum Window {
     About,
     /// The command palette.
     Palette,
+    /// The last import's or export's report.
+    ImportReport,
 }
 
 /// The answer to "Save the changes before …?".
@@ -105,8 +107,12 @@ pub enum Command {
     New,
     /// Show the Open dialog (asks about unsaved changes first).
     Open,
-    /// Open this file (asks about unsaved changes first).
+    /// Open this file (asks about unsaved changes first); a `.tscn` is imported.
     OpenPath(PathBuf),
+    /// Show the dialog that picks a Godot scene to import (asks about unsaved changes first).
+    Import,
+    /// Show the dialog that picks where to export the scene as a Godot scene.
+    ExportGodot,
     /// Save to the scene's file (asks where when untitled).
     Save,
     /// Save under a new name.

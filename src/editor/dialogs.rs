@@ -14,6 +14,13 @@ pub enum DialogKind {
         /// The suggested file name.
         suggested: String,
     },
+    /// Pick a Godot scene (`.tscn`) to import.
+    Import,
+    /// Pick where to write a Godot scene, suggesting a file name.
+    Export {
+        /// The suggested file name.
+        suggested: String,
+    },
 }
 
 /// How a dialog ended.

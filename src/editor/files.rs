@@ -61,6 +61,7 @@ impl Editor {
                 Ok(outcome)
             }
             FileAction::Open => Ok(self.start_dialog(DialogPurpose::Open)),
+            FileAction::Import => Ok(self.start_dialog(DialogPurpose::Import)),
             FileAction::OpenPath(path) => self.open_path(path),
             FileAction::Revert => match self.doc.path().map(PathBuf::from) {
                 Some(path) => self.open_path(path),
@@ -80,6 +81,9 @@ impl Editor {
 
     /// Open a file; a bad file is refused with its message and the current scene stays.
     fn open_path(&mut self, path: PathBuf) -> Result<Outcome> {
+        if super::interchange::is_godot_scene(&path) {
+            return self.import_godot(path);
+        }
         let doc = Document::open(&path)?;
         let mut outcome = self.replace_document(doc);
         self.remember(path.clone());
@@ -88,7 +92,7 @@ impl Editor {
         Ok(outcome)
     }
 
-    fn replace_document(&mut self, doc: Document) -> Outcome {
+    pub(super) fn replace_document(&mut self, doc: Document) -> Outcome {
         self.doc = doc;
         self.selection.clear();
         self.allow_close = false;
@@ -129,6 +133,16 @@ impl Editor {
         }
         let kind = match &purpose {
             DialogPurpose::Open => DialogKind::Open,
+            DialogPurpose::Import => DialogKind::Import,
+            DialogPurpose::ExportGodot => DialogKind::Export {
+                suggested: format!(
+                    "{}.tscn",
+                    self.doc
+                        .path()
+                        .and_then(|p| p.file_stem())
+                        .map_or("scene".into(), |s| s.to_string_lossy().into_owned())
+                ),
+            },
             DialogPurpose::SaveAs { .. } => DialogKind::Save {
                 suggested: self.doc.display_name().replace("untitled", "scene.ron"),
             },
@@ -160,7 +174,8 @@ impl Editor {
 
     fn finish_dialog(&mut self, purpose: DialogPurpose, path: PathBuf) -> Result<Outcome> {
         match purpose {
-            DialogPurpose::Open => self.open_path(path),
+            DialogPurpose::Open | DialogPurpose::Import => self.open_path(path),
+            DialogPurpose::ExportGodot => self.export_godot(path),
             DialogPurpose::SaveAs { then } => {
                 let (_, mut outcome) = self.save(Some(path))?;
                 if let Some(action) = then {

@@ -12,6 +12,7 @@ mod files;
 pub mod geometry;
 pub mod grid;
 pub mod handles;
+pub mod interchange;
 pub mod numbers;
 pub mod overlay;
 pub mod probes;

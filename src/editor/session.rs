@@ -27,6 +27,8 @@ pub enum FileAction {
     New,
     /// Show the Open dialog.
     Open,
+    /// Show the dialog that picks a Godot scene to import.
+    Import,
     /// Open this file.
     OpenPath(PathBuf),
     /// Reload the file from disk.
@@ -40,6 +42,10 @@ pub enum FileAction {
 pub enum DialogPurpose {
     /// Open the picked file.
     Open,
+    /// Import the picked Godot scene.
+    Import,
+    /// Export the scene as a Godot scene to the picked file.
+    ExportGodot,
     /// Save to the picked file, then go on with `then`.
     SaveAs {
         /// The action waiting for the save.
@@ -127,8 +133,9 @@ pub struct Editor {
     keep_world: bool,
     view: ViewOptions,
     view_space: ViewSpace,
-    windows: FxHashSet<Window>,
+    pub(super) windows: FxHashSet<Window>,
     pub(super) probe_mode: bool,
+    pub(super) report: Option<super::interchange::InterchangeReport>,
     /// The nodes carrying probes, and the scene versions they were read at.
     pub(super) probe_owners: std::cell::RefCell<ProbeOwners>,
 }
@@ -160,6 +167,7 @@ impl Editor {
             view_space: ViewSpace::World,
             windows: FxHashSet::default(),
             probe_mode: false,
+            report: None,
             probe_owners: Default::default(),
         }
     }
@@ -367,6 +375,8 @@ impl Editor {
             }
             Command::New => self.request(FileAction::New),
             Command::Open => self.request(FileAction::Open),
+            Command::Import => self.request(FileAction::Import),
+            Command::ExportGodot => Ok(self.start_dialog(DialogPurpose::ExportGodot)),
             Command::OpenPath(path) => self.request(FileAction::OpenPath(path)),
             Command::Revert => self.request(FileAction::Revert),
             Command::Quit => self.request(FileAction::Quit),

@@ -4,5 +4,6 @@
 
 pub mod document;
 pub mod file;
+pub mod godot;
 pub mod math;
 pub mod scene;

@@ -1,4 +1,5 @@
-//! The headless command line: print, point, check, fmt, reparent, generate and bench.
+//! The headless command line: print, point, check, fmt, reparent, import, export, generate
+//! and bench.
 
 use crate::bench;
 use crate::editor::spaces::{carry_point, from_world, resolve_space};
@@ -98,6 +99,34 @@ pub enum Command {
         after_help = "Examples:\n  graft reparent scenes/sword.ron --node 4 --parent 1 --keep-world -o sheathed.ron\n  graft reparent scene.ron --node 7 --parent root --index 0 --keep-local"
     )]
     Reparent(ReparentArgs),
+    /// Import a Godot text scene (.tscn, Godot 3 or 4) as a graft scene; the report (nodes by
+    /// type, what was approximated, re-rooted, skipped or missing) goes to stderr.
+    #[command(
+        after_help = "Examples:\n  graft import level.tscn -o level.ron\n  graft import ~/game/player/player.tscn -o player.ron"
+    )]
+    Import {
+        /// The .tscn file (instanced scenes and textures are found from the folder holding
+        /// project.godot).
+        file: PathBuf,
+        /// The .ron file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+    /// Export a graft scene as a Godot 4 text scene (.tscn) under one root Node2D.
+    #[command(
+        after_help = "Examples:\n  graft export scenes/sword.ron -o ~/game/sword.tscn\n  graft export scene.ron -o out.tscn --project ~/game"
+    )]
+    Export {
+        /// The .ron scene.
+        file: PathBuf,
+        /// The .tscn file to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// The Godot project folder, for res:// image paths (default: the folder holding
+        /// project.godot above the output).
+        #[arg(long)]
+        project: Option<PathBuf>,
+    },
     /// Write a big generated scene (for benchmarks and demos).
     #[command(
         after_help = "Examples:\n  graft generate --shape random --nodes 100000 -o big.ron\n  graft generate --shape chain --nodes 1000 --seed 7 -o chain.ron"
@@ -226,6 +255,14 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             output,
         } => fmt(&files, check, output.as_deref(), out),
         Command::Reparent(args) => reparent(&args, out),
+        Command::Import { file, output } => {
+            super::interchange::import(&file, &output, out, &mut io::stderr())
+        }
+        Command::Export {
+            file,
+            output,
+            project,
+        } => super::interchange::export(&file, &output, project.as_deref(), out, &mut io::stderr()),
         Command::Generate {
             shape,
             nodes,

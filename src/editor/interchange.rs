@@ -1,0 +1,117 @@
+//! Godot scenes in the session: opening (or dropping) a `.tscn` imports it as a new untitled
+//! scene with its report in a window; File > Export > Godot scene writes the scene as a
+//! `.tscn` and reports what had to change.
+
+use super::command::{Effect, Window};
+use super::session::{Editor, Outcome};
+use crate::document::Document;
+use crate::error::{Error, Result};
+use crate::model::godot::export::{ExportOptions, to_tscn};
+use crate::model::godot::import::import_file;
+use crate::model::godot::tree::find_project_root;
+use std::path::{Path, PathBuf};
+
+/// True for a Godot scene path (`.tscn`, or the binary `.scn` that is refused with advice).
+pub fn is_godot_scene(path: &Path) -> bool {
+    matches!(
+        path.extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref(),
+        Some("tscn" | "scn")
+    )
+}
+
+/// The last import's or export's report, for its window.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InterchangeReport {
+    /// "Imported level.tscn" or "Exported sword.tscn".
+    pub title: String,
+    /// One line per note (the first is the summary).
+    pub lines: Vec<String>,
+}
+
+impl Editor {
+    /// The last import or export report.
+    pub fn interchange_report(&self) -> Option<&InterchangeReport> {
+        self.report.as_ref()
+    }
+
+    /// Import a Godot scene as a new, untitled scene (the current one stays if it fails).
+    pub(super) fn import_godot(&mut self, path: PathBuf) -> Result<Outcome> {
+        if path.extension().and_then(|e| e.to_str()) == Some("scn") {
+            return Err(Error::Refused(format!(
+                "{} is a binary Godot scene: open it in Godot and save it as .tscn (text), then import that",
+                path.display()
+            )));
+        }
+        let imported = import_file(&path)?;
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let lines = imported.report.lines();
+        let notes = imported.report.notes.len();
+        let nodes = imported.scene.len();
+        let mut outcome = self.replace_document(Document::untitled(imported.scene));
+        self.report = Some(InterchangeReport {
+            title: format!("Imported {name}"),
+            lines,
+        });
+        if notes > 0 {
+            self.windows.insert(Window::ImportReport);
+        }
+        self.info(format!(
+            "Imported {name}: {nodes} nodes, {notes} notes (Save writes it as a graft scene)"
+        ));
+        outcome.effects.push(Effect::FrameAllNextFrame);
+        Ok(outcome)
+    }
+
+    /// Write the scene as a Godot 4 `.tscn` (images as `res://` paths under the project that
+    /// holds the target).
+    pub(super) fn export_godot(&mut self, target: PathBuf) -> Result<Outcome> {
+        let absolute = std::path::absolute(&target).unwrap_or_else(|_| target.clone());
+        let options = ExportOptions {
+            project_root: find_project_root(&absolute),
+            scene_dir: self
+                .doc
+                .path()
+                .and_then(Path::parent)
+                .map(Path::to_path_buf),
+            root_name: self
+                .doc
+                .path()
+                .and_then(Path::file_stem)
+                .map_or("Root".into(), |s| s.to_string_lossy().into_owned()),
+        };
+        let (text, report) = to_tscn(self.doc.scene(), &options);
+        crate::file::atomic_write_with(&target, |w| w.write_all(text.as_bytes()))
+            .map_err(|e| Error::Refused(format!("Could not export: {e}")))?;
+        let mut lines = vec![format!(
+            "exported {} nodes under one root Node2D to {}",
+            self.doc.scene().len(),
+            target.display()
+        )];
+        if options.project_root.is_none() {
+            lines.push("no project.godot above the target: images are not written".into());
+        }
+        lines.extend(
+            report
+                .renamed
+                .iter()
+                .map(|r| format!("renamed {r} (Godot needs unique, valid sibling names)")),
+        );
+        lines.extend(report.notes);
+        let notes = lines.len() - 1;
+        self.report = Some(InterchangeReport {
+            title: format!("Exported {}", target.display()),
+            lines,
+        });
+        if notes > 0 {
+            self.windows.insert(Window::ImportReport);
+        }
+        self.info(format!("Exported {} ({notes} notes)", target.display()));
+        Ok(Outcome::default())
+    }
+}

@@ -1,0 +1,310 @@
+//! A graft scene as a Godot 4 text scene (`format=3`): one root Node2D, each graft node a
+//! Node2D, Sprite2D (its image as an `ext_resource`) or Polygon2D (rects and ellipses become
+//! polygons), transforms converted back to Godot's y-down radians, sibling names made valid and
+//! unique as Godot requires. Importing the result gives back every world matrix.
+
+use crate::scene::{Scene, Shape};
+use glam::Vec2;
+use rustc_hash::FxHashMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// Where the exported scene will live, for `res://` paths of its images.
+#[derive(Clone, Debug, Default)]
+pub struct ExportOptions {
+    /// The Godot project's folder (holding `project.godot`); images outside it are reported.
+    pub project_root: Option<PathBuf>,
+    /// The folder the graft scene's relative sprite paths are relative to.
+    pub scene_dir: Option<PathBuf>,
+    /// The root node's name.
+    pub root_name: String,
+}
+
+/// What the export changed or could not carry.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ExportReport {
+    /// `old -> new` for every node renamed to be valid and unique among its siblings.
+    pub renamed: Vec<String>,
+    /// Everything else worth knowing (images outside the project, probes left behind).
+    pub notes: Vec<String>,
+}
+
+/// Segments of an exported ellipse.
+const ELLIPSE_SEGMENTS: usize = 32;
+
+/// A float as Godot reads it back to the same f32 (shortest round-trip form, `e` for the huge).
+fn num(v: f32) -> String {
+    format!("{v:?}")
+}
+
+fn vec2(v: Vec2) -> String {
+    format!("Vector2({}, {})", num(v.x), num(v.y))
+}
+
+/// A Godot node name: the characters Godot refuses (`. : @ / " %`) replaced, never empty.
+fn valid_name(name: &str) -> String {
+    let cleaned: String = name
+        .chars()
+        .map(|c| {
+            if ".:@/\"%".contains(c) || c.is_control() {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    let trimmed = cleaned.trim();
+    if trimmed.is_empty() {
+        "Node".to_string()
+    } else {
+        trimmed.to_string()
+    }
+}
+
+/// The image path as `res://…` under the project root, or None when it is outside.
+fn res_path(file: &Path, root: &Path) -> Option<String> {
+    let file = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let rel = file.strip_prefix(&root).ok()?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(format!("res://{}", parts.join("/")))
+}
+
+/// Escape a string for a `.tscn` (quotes and backslashes).
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The polygon a rect or ellipse becomes in Godot.
+fn outline_points(shape: &Shape) -> Option<Vec<Vec2>> {
+    match shape {
+        Shape::Rect { size } => {
+            let h = *size * 0.5;
+            Some(vec![
+                Vec2::new(-h.x, -h.y),
+                Vec2::new(h.x, -h.y),
+                Vec2::new(h.x, h.y),
+                Vec2::new(-h.x, h.y),
+            ])
+        }
+        Shape::Ellipse { size } => Some(
+            (0..ELLIPSE_SEGMENTS)
+                .map(|k| {
+                    let a = k as f64 / ELLIPSE_SEGMENTS as f64 * std::f64::consts::TAU;
+                    Vec2::new(
+                        (a.cos() * size.x as f64 * 0.5) as f32,
+                        (a.sin() * size.y as f64 * 0.5) as f32,
+                    )
+                })
+                .collect(),
+        ),
+        Shape::Polygon { points } => Some(points.clone()),
+        _ => None,
+    }
+}
+
+/// The scene as `.tscn` text, and what had to change on the way.
+pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport) {
+    let mut report = ExportReport::default();
+    let mut textures: Vec<String> = Vec::new();
+    let mut texture_ids: FxHashMap<String, usize> = FxHashMap::default();
+    let mut body = String::new();
+    // Each node's path below the root, and the names its children already use.
+    let mut paths: Vec<String> = Vec::with_capacity(scene.len());
+    let mut taken: FxHashMap<Option<usize>, FxHashMap<String, ()>> = FxHashMap::default();
+    let probes: usize = (0..scene.len())
+        .map(|i| scene.data_at(i).probes.len())
+        .sum();
+    if probes > 0 {
+        report.notes.push(format!(
+            "{probes} probes are graft's own and are not exported"
+        ));
+    }
+    for i in 0..scene.len() {
+        let data = scene.data_at(i);
+        let parent = scene.parent_index_at(i);
+        let siblings = taken.entry(parent).or_default();
+        let base = valid_name(&data.name);
+        let mut name = base.clone();
+        let mut k = 2;
+        while siblings.contains_key(&name) {
+            name = format!("{base}{k}");
+            k += 1;
+        }
+        siblings.insert(name.clone(), ());
+        if name != data.name {
+            report.renamed.push(format!("{} -> {name}", data.name));
+        }
+        let parent_path = parent.map_or(".".to_string(), |p| paths[p].clone());
+        paths.push(if parent_path == "." {
+            name.clone()
+        } else {
+            format!("{parent_path}/{name}")
+        });
+        let class = match &data.shape {
+            Shape::Sprite { .. } => "Sprite2D",
+            Shape::None => "Node2D",
+            _ => "Polygon2D",
+        };
+        let _ = writeln!(
+            body,
+            "\n[node name={} type=\"{class}\" parent={}]",
+            quoted(&name),
+            quoted(&parent_path)
+        );
+        transform_lines(&mut body, &data.local);
+        let tex = TextureTable {
+            options,
+            textures: &mut textures,
+            ids: &mut texture_ids,
+        };
+        appearance_lines(&mut body, data, &name, tex, &mut report);
+    }
+    let mut out = String::from("[gd_scene format=3]\n");
+    for (k, path) in textures.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "\n[ext_resource type=\"Texture2D\" path={} id=\"{}_tex\"]",
+            quoted(path),
+            k + 1
+        );
+    }
+    let root = valid_name(if options.root_name.is_empty() {
+        "Root"
+    } else {
+        &options.root_name
+    });
+    let _ = writeln!(out, "\n[node name={} type=\"Node2D\"]", quoted(&root));
+    out.push_str(&body);
+    (out, report)
+}
+
+/// Position, rotation, scale and skew in Godot's terms (y down, radians), defaults left out.
+fn transform_lines(out: &mut String, local: &crate::Trs) {
+    let p = Vec2::new(local.position.x, -local.position.y);
+    if p != Vec2::ZERO {
+        let _ = writeln!(out, "position = {}", vec2(p));
+    }
+    if local.rotation != 0.0 {
+        let _ = writeln!(
+            out,
+            "rotation = {:?}",
+            -(local.rotation as f64).to_radians()
+        );
+    }
+    if local.scale != Vec2::ONE {
+        let _ = writeln!(out, "scale = {}", vec2(local.scale));
+    }
+    if local.skew != 0.0 {
+        let _ = writeln!(out, "skew = {:?}", -(local.skew as f64).to_radians());
+    }
+}
+
+/// The ext_resource table being filled.
+struct TextureTable<'a> {
+    options: &'a ExportOptions,
+    textures: &'a mut Vec<String>,
+    ids: &'a mut FxHashMap<String, usize>,
+}
+
+/// A Sprite2D's texture and placement, or a Polygon2D's points and colour.
+fn appearance_lines(
+    out: &mut String,
+    data: &crate::NodeData,
+    name: &str,
+    tex: TextureTable,
+    report: &mut ExportReport,
+) {
+    let [r, g, b, a] = data.color.map(|c| c as f32 / 255.0);
+    let color = format!("Color({}, {}, {}, {})", num(r), num(g), num(b), num(a));
+    if let Shape::Sprite {
+        path,
+        size,
+        region,
+        offset,
+    } = &data.shape
+    {
+        let file = match &tex.options.scene_dir {
+            Some(dir) => dir.join(path),
+            None => PathBuf::from(path),
+        };
+        let written = match &tex.options.project_root {
+            Some(root) => res_path(&file, root),
+            None => None,
+        };
+        let Some(written) = written else {
+            report.notes.push(format!(
+                "{name}: its image {} is not inside the Godot project folder: no texture written",
+                file.display()
+            ));
+            return;
+        };
+        let next = tex.ids.len() + 1;
+        let id = *tex.ids.entry(written.clone()).or_insert(next);
+        if id == next {
+            tex.textures.push(written);
+        }
+        let _ = writeln!(out, "texture = ExtResource(\"{id}_tex\")");
+        if *offset != Vec2::ZERO {
+            let _ = writeln!(out, "offset = {}", vec2(Vec2::new(offset.x, -offset.y)));
+        }
+        if data.color != [255, 255, 255, 255] {
+            let _ = writeln!(out, "self_modulate = {color}");
+        }
+        if let Ok(image) = imagesize::size(&file) {
+            let image = Vec2::new(image.width as f32, image.height as f32);
+            if let Some([u0, v0, u1, v1]) = region {
+                let (lo, hi) = (
+                    Vec2::new(u0.min(*u1), v0.min(*v1)),
+                    Vec2::new(u0.max(*u1), v0.max(*v1)),
+                );
+                let _ = writeln!(out, "region_enabled = true");
+                let (p, s) = (lo * image, (hi - lo) * image);
+                let _ = writeln!(
+                    out,
+                    "region_rect = Rect2({}, {}, {}, {})",
+                    num(p.x),
+                    num(p.y),
+                    num(s.x),
+                    num(s.y)
+                );
+                if u1 < u0 {
+                    let _ = writeln!(out, "flip_h = true");
+                }
+                if v1 < v0 {
+                    let _ = writeln!(out, "flip_v = true");
+                }
+            }
+            let shown = match region {
+                Some([u0, v0, u1, v1]) => Vec2::new((u1 - u0).abs(), (v1 - v0).abs()) * image,
+                None => image,
+            };
+            if (shown - size.abs()).abs().max_element() > 0.5 {
+                report.notes.push(format!(
+                    "{name}: drawn {}×{} in graft, but Godot draws its image at {}×{} px",
+                    size.x, size.y, shown.x, shown.y
+                ));
+            }
+        }
+        return;
+    }
+    if let Some(points) = outline_points(&data.shape) {
+        let flat: Vec<String> = points.iter().flat_map(|p| [num(p.x), num(-p.y)]).collect();
+        let _ = writeln!(out, "color = {color}");
+        let _ = writeln!(out, "polygon = PackedVector2Array({})", flat.join(", "));
+    }
+}

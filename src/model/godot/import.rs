@@ -1,0 +1,434 @@
+//! From an expanded Godot tree to a graft scene, exact to Godot's transforms: the y flip
+//! (Godot is y-down, graft y-up: position (x, −y), rotation −r, scale kept, skew −k, the same
+//! world matrices conjugated by diag(1, −1)), and Godot's chain rules: a 2D node composes only
+//! with a canvas-item parent; under a node without a transform the chain starts again;
+//! `top_level` nodes ignore their ancestors; a CanvasLayer is a root carrying its own transform.
+
+use super::classes::{Kind, is_known, kind_of};
+use super::shapes::appearance;
+use super::tree::{GNode, Loader, Tree};
+use super::{ImportReport, Note, NoteKind};
+use crate::error::{Error, Result};
+use crate::math::{Trs, decompose};
+use crate::scene::{NodeData, NodeId, NodeSpec, Scene};
+use glam::{Affine2, DVec2, Mat2, Vec2};
+use std::path::Path;
+
+/// A scene read from a `.tscn`, and what the import had to say about it.
+#[derive(Debug)]
+pub struct Imported {
+    /// The graft scene.
+    pub scene: Scene,
+    /// Nodes by type, and what was approximated, skipped, re-rooted or missing.
+    pub report: ImportReport,
+}
+
+/// Import a `.tscn` file (instances resolved from the folder holding `project.godot`). Sprite
+/// paths are absolute; see [`relative_sprites`] for a scene saved somewhere.
+pub fn import_file(path: &Path) -> Result<Imported> {
+    let text = super::tree::read_scene_text(path).map_err(|why| Error::Invalid {
+        path: path.to_path_buf(),
+        source: Box::new(Error::Format(why)),
+    })?;
+    import_text(&text, path)
+}
+
+/// Sprite paths made relative to `dir` (where the scene will be saved), as the `.ron` format
+/// expects.
+pub fn relative_sprites(scene: &Scene, dir: &Path) -> Result<Scene> {
+    let specs = (0..scene.len())
+        .map(|i| {
+            let mut data = scene.data_at(i).clone();
+            if let crate::scene::Shape::Sprite { path, .. } = &mut data.shape
+                && let Some(rel) = pathdiff::diff_paths(&*path, dir)
+            {
+                *path = rel.to_string_lossy().replace('\\', "/");
+            }
+            NodeSpec {
+                id: scene.id_at(i),
+                parent: scene.parent_index_at(i).map(|p| scene.id_at(p)),
+                data,
+            }
+        })
+        .collect();
+    Scene::from_specs(specs)
+}
+
+/// Import `.tscn` text as if it were the file at `path` (instances and textures are looked up
+/// from there).
+pub fn import_text(text: &str, path: &Path) -> Result<Imported> {
+    let mut loader = Loader::new(path, crate::file::MAX_NODES);
+    if loader.project_root.is_none() {
+        loader.notes.push(Note {
+            kind: NoteKind::Approximated,
+            place: path.display().to_string(),
+            message: "no project.godot above this file: res:// paths are read from its folder"
+                .into(),
+        });
+    }
+    let tree = loader.load_text(text, path)?;
+    let mut convert = Converter {
+        tree: &tree,
+        loader: &mut loader,
+        specs: Vec::with_capacity(tree.nodes.len()),
+        report: ImportReport::default(),
+    };
+    convert.run();
+    let Converter {
+        specs, mut report, ..
+    } = convert;
+    report.notes.splice(0..0, loader.notes);
+    report.notes = collapse_repeats(std::mem::take(&mut report.notes));
+    let scene = Scene::from_specs(specs)?;
+    Ok(Imported { scene, report })
+}
+
+/// Where a node's graft parent is looked for, as the walk passes it down.
+#[derive(Clone, Copy)]
+struct Context {
+    /// The Godot parent's kind and graft id (None: the parent was not imported, or none).
+    parent: Option<(Kind, Option<NodeId>)>,
+    /// The nearest enclosing CanvasLayer's graft id: where re-rooted nodes go.
+    layer: Option<NodeId>,
+}
+
+struct Converter<'a> {
+    tree: &'a Tree,
+    loader: &'a mut Loader,
+    specs: Vec<NodeSpec>,
+    report: ImportReport,
+}
+
+impl Converter<'_> {
+    fn note(&mut self, kind: NoteKind, node: &GNode, message: String) {
+        self.report.notes.push(Note {
+            kind,
+            place: node.place(),
+            message,
+        });
+    }
+
+    /// How a node chains, guessing for classes graft does not know (a transform property makes
+    /// it a Node2D).
+    fn kind(&mut self, node: &GNode) -> Kind {
+        let Some(class) = node.class.as_deref() else {
+            return Kind::Plain;
+        };
+        if is_known(class) {
+            return kind_of(class);
+        }
+        let has_transform = ["position", "rotation", "scale", "transform"]
+            .iter()
+            .any(|k| node.prop(k).is_some());
+        let (kind, read_as) = if has_transform {
+            (Kind::Node2D, "a Node2D (it has transform properties)")
+        } else {
+            (Kind::Plain, "a node without a 2D transform")
+        };
+        self.note(
+            NoteKind::Approximated,
+            node,
+            format!("unknown class {class}: read as {read_as}"),
+        );
+        kind
+    }
+
+    /// Walk the tree in pre-order (with an explicit stack: deep scenes do not overflow).
+    fn run(&mut self) {
+        let tree = self.tree;
+        let kinds: Vec<Kind> = tree.nodes.iter().map(|n| self.kind(n)).collect();
+        let needed = needed_plain(tree, &kinds);
+        let root = Context {
+            parent: None,
+            layer: None,
+        };
+        let mut stack = vec![(0usize, root)];
+        while let Some((i, ctx)) = stack.pop() {
+            let node = &tree.nodes[i];
+            let kind = kinds[i];
+            let class = node.class.clone().unwrap_or_else(|| "Node".into());
+            if kind == Kind::Plain && !needed[i] {
+                *self.report.skipped.entry(class).or_default() += 1;
+                continue;
+            }
+            let parent = self.graft_parent(node, kind, ctx);
+            let id = NodeId(self.specs.len() as u32 + 1);
+            let local = self.local(node, kind);
+            let (shape, color) = appearance(node, kind, self.loader, &mut self.report.notes);
+            self.specs.push(NodeSpec {
+                id,
+                parent,
+                data: NodeData {
+                    name: node.name.clone(),
+                    local,
+                    shape,
+                    color,
+                    probes: Vec::new(),
+                },
+            });
+            *self.report.imported.entry(class).or_default() += 1;
+            let child_ctx = Context {
+                parent: Some((kind, Some(id))),
+                layer: if kind == Kind::Layer {
+                    Some(id)
+                } else {
+                    ctx.layer
+                },
+            };
+            for &c in node.children.iter().rev() {
+                stack.push((c, child_ctx));
+            }
+        }
+    }
+
+    /// The graft parent by Godot's chain rules, noting each re-rooting.
+    fn graft_parent(&mut self, node: &GNode, kind: Kind, ctx: Context) -> Option<NodeId> {
+        let (parent_kind, parent_id) = ctx.parent?;
+        let top_level = node.prop("top_level").and_then(|p| p.value.as_bool()) == Some(true);
+        let (reroot, why) = match kind {
+            Kind::Layer => (
+                true,
+                "a CanvasLayer draws its children through its own transform and ignores every ancestor",
+            ),
+            Kind::Node2D | Kind::Control if top_level => {
+                (true, "top_level: it ignores every ancestor's transform")
+            }
+            Kind::Plain if matches!(parent_kind, Kind::Node2D | Kind::Control) => (
+                true,
+                "it has no 2D transform, so the 2D nodes under it start again from the canvas",
+            ),
+            _ => (false, ""),
+        };
+        if !reroot {
+            return parent_id;
+        }
+        let to = if kind == Kind::Layer { None } else { ctx.layer };
+        let target = if to.is_some() {
+            "under its CanvasLayer"
+        } else {
+            "as a root"
+        };
+        let class = node.class.as_deref().unwrap_or("Node");
+        self.note(
+            NoteKind::Rerooted,
+            node,
+            format!("{class} \"{}\" imported {target}: {why}", node.name),
+        );
+        to
+    }
+
+    /// The node's local transform in graft's y-up space.
+    fn local(&mut self, node: &GNode, kind: Kind) -> Trs {
+        let godot = match kind {
+            Kind::Plain => return Trs::IDENTITY,
+            Kind::Node2D => node2d_matrix(node),
+            Kind::Layer => layer_matrix(node),
+            Kind::Control => self.control_matrix(node),
+        };
+        let trs = match godot {
+            GodotXform::Parts {
+                position,
+                rotation,
+                scale,
+                skew,
+            } => Trs::new(
+                Vec2::new(position.x as f32, -position.y as f32),
+                -rotation.to_degrees() as f32,
+                scale.as_vec2(),
+                -skew.to_degrees() as f32,
+            ),
+            GodotXform::Matrix(m) => decompose(&flip_y(&m)),
+        };
+        match trs.first_non_finite() {
+            None => trs,
+            Some(field) => {
+                self.note(
+                    NoteKind::Approximated,
+                    node,
+                    format!("{field} is not a finite number: read as identity"),
+                );
+                Trs::IDENTITY
+            }
+        }
+    }
+
+    /// A Control: position from its offsets (anchors need the parent's size, which needs a
+    /// layout: read as if the anchors were 0, and said so), rotation and scale about its pivot.
+    fn control_matrix(&mut self, node: &GNode) -> GodotXform {
+        let num = |k: &str| node.prop(k).and_then(|p| p.value.as_f64());
+        let position = vec2_prop(node, "position")
+            .or_else(|| vec2_prop(node, "rect_position"))
+            .unwrap_or_else(|| {
+                let left = num("offset_left").or(num("margin_left")).unwrap_or(0.0);
+                let top = num("offset_top").or(num("margin_top")).unwrap_or(0.0);
+                DVec2::new(left, top)
+            });
+        let anchored = ["anchor_left", "anchor_top", "anchor_right", "anchor_bottom"]
+            .iter()
+            .any(|k| num(k).is_some_and(|a| a != 0.0));
+        let in_container = num("layout_mode") == Some(2.0);
+        if anchored || in_container {
+            let why = if in_container {
+                "its container places it"
+            } else {
+                "its anchors need the parent's size"
+            };
+            self.note(
+                NoteKind::Approximated,
+                node,
+                format!("Control \"{}\": {why}; its position is read from its offsets alone (a layout graft does not run)", node.name),
+            );
+        }
+        let rotation = num("rotation")
+            .or(num("rect_rotation").map(f64::to_radians))
+            .unwrap_or(0.0);
+        let scale = vec2_prop(node, "scale")
+            .or_else(|| vec2_prop(node, "rect_scale"))
+            .unwrap_or(DVec2::ONE);
+        let pivot = vec2_prop(node, "pivot_offset")
+            .or_else(|| vec2_prop(node, "rect_pivot_offset"))
+            .unwrap_or(DVec2::ZERO);
+        // Godot: Transform2D(rotation, scale, 0, position + pivot) · translate(-pivot).
+        let (s, c) = rotation.sin_cos();
+        let rs_pivot = DVec2::new(
+            c * scale.x * pivot.x - s * scale.y * pivot.y,
+            s * scale.x * pivot.x + c * scale.y * pivot.y,
+        );
+        GodotXform::Parts {
+            position: position + pivot - rs_pivot,
+            rotation,
+            scale,
+            skew: 0.0,
+        }
+    }
+}
+
+/// A Godot transform, as the file gives it (y-down, radians).
+enum GodotXform {
+    /// TRS + skew.
+    Parts {
+        position: DVec2,
+        rotation: f64,
+        scale: DVec2,
+        skew: f64,
+    },
+    /// A `Transform2D(xx, xy, yx, yy, ox, oy)`.
+    Matrix(Affine2),
+}
+
+/// `Vector2(x, y)` (or Godot 3's `Vector2( x, y )`) of a property.
+pub(super) fn vec2_prop(node: &GNode, key: &str) -> Option<DVec2> {
+    let v = node.prop(key)?.value.numbers("Vector2")?;
+    match v.as_slice() {
+        [x, y] => Some(DVec2::new(*x, *y)),
+        _ => None,
+    }
+}
+
+/// A `Transform2D(...)` property as a matrix.
+fn transform_prop(node: &GNode, key: &str) -> Option<Affine2> {
+    let v = node.prop(key)?.value.numbers("Transform2D")?;
+    match v.as_slice() {
+        [xx, xy, yx, yy, ox, oy] => Some(Affine2::from_mat2_translation(
+            Mat2::from_cols(
+                Vec2::new(*xx as f32, *xy as f32),
+                Vec2::new(*yx as f32, *yy as f32),
+            ),
+            Vec2::new(*ox as f32, *oy as f32),
+        )),
+        _ => None,
+    }
+}
+
+/// Node2D: `position`, `rotation` (radians; Godot 3 may store `rotation_degrees`), `scale`,
+/// `skew` (radians), or a whole `transform`.
+fn node2d_matrix(node: &GNode) -> GodotXform {
+    let num = |k: &str| node.prop(k).and_then(|p| p.value.as_f64());
+    if let Some(m) = transform_prop(node, "transform") {
+        return GodotXform::Matrix(m);
+    }
+    GodotXform::Parts {
+        position: vec2_prop(node, "position").unwrap_or(DVec2::ZERO),
+        rotation: num("rotation")
+            .or(num("rotation_degrees").map(f64::to_radians))
+            .unwrap_or(0.0),
+        scale: vec2_prop(node, "scale").unwrap_or(DVec2::ONE),
+        skew: num("skew")
+            .or(num("skew_degrees").map(f64::to_radians))
+            .unwrap_or(0.0),
+    }
+}
+
+/// CanvasLayer: `offset`, `rotation`, `scale` (or a whole `transform`).
+fn layer_matrix(node: &GNode) -> GodotXform {
+    let num = |k: &str| node.prop(k).and_then(|p| p.value.as_f64());
+    if let Some(m) = transform_prop(node, "transform") {
+        return GodotXform::Matrix(m);
+    }
+    GodotXform::Parts {
+        position: vec2_prop(node, "offset").unwrap_or(DVec2::ZERO),
+        rotation: num("rotation")
+            .or(num("rotation_degrees").map(f64::to_radians))
+            .unwrap_or(0.0),
+        scale: vec2_prop(node, "scale").unwrap_or(DVec2::ONE),
+        skew: 0.0,
+    }
+}
+
+/// Godot's y-down matrix in graft's y-up space: F · M · F with F = diag(1, −1).
+pub fn flip_y(m: &Affine2) -> Affine2 {
+    let [a, b] = m.matrix2.x_axis.to_array();
+    let [c, d] = m.matrix2.y_axis.to_array();
+    Affine2::from_mat2_translation(
+        Mat2::from_cols(Vec2::new(a, -b), Vec2::new(-c, d)),
+        Vec2::new(m.translation.x, -m.translation.y),
+    )
+}
+
+/// One note for each repeated message (a missing image used by 300 sprites): the first place,
+/// and how many more there were.
+fn collapse_repeats(notes: Vec<Note>) -> Vec<Note> {
+    let mut seen: rustc_hash::FxHashMap<(NoteKind, String), (usize, usize)> = Default::default();
+    let mut out: Vec<Note> = Vec::with_capacity(notes.len());
+    for note in notes {
+        let key = (note.kind, note.message.clone());
+        match seen.get_mut(&key) {
+            Some((_, more)) => *more += 1,
+            None => {
+                seen.insert(key, (out.len(), 0));
+                out.push(note);
+            }
+        }
+    }
+    for (at, more) in seen.into_values() {
+        if more > 0 {
+            out[at]
+                .message
+                .push_str(&format!(" ({more} more places like it)"));
+        }
+    }
+    out
+}
+
+/// Which Plain nodes are imported: those with a 2D node (or layer) somewhere below them.
+fn needed_plain(tree: &Tree, kinds: &[Kind]) -> Vec<bool> {
+    let n = tree.nodes.len();
+    // Parents are always added before their children, so a reverse sweep sees children first.
+    let mut parent = vec![usize::MAX; n];
+    for (i, node) in tree.nodes.iter().enumerate() {
+        for &c in &node.children {
+            parent[c] = i;
+        }
+    }
+    let mut needed: Vec<bool> = kinds.iter().map(|k| *k != Kind::Plain).collect();
+    for i in (1..n).rev() {
+        if needed[i] && parent[i] != usize::MAX {
+            needed[parent[i]] = true;
+        }
+    }
+    // The root is always imported: the scene itself.
+    if let Some(first) = needed.first_mut() {
+        *first = true;
+    }
+    needed
+}

@@ -1,0 +1,543 @@
+//! A Godot scene as one tree with every instance expanded: `[node]` sections placed by their
+//! `parent` paths, instanced scenes read (recursively, with a depth limit and cycle detection)
+//! and grafted in, and the property overrides of instances and of nodes inside them ("editable
+//! children") applied. What the nodes mean for transforms is `import.rs`'s business.
+
+use super::tscn::{self, Value};
+use super::{Note, NoteKind};
+use crate::error::{Error, Result};
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Instances nested deeper than this are refused (a scene instancing a scene … this deep).
+pub const MAX_INSTANCE_DEPTH: usize = 32;
+/// Files larger than this are refused before they are read.
+pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
+
+/// An external resource of one file: its declared type and where it is.
+#[derive(Debug)]
+pub struct ExtResource {
+    /// `Texture2D`, `PackedScene`, `Script`, …
+    pub kind: String,
+    /// The file on disk (`res://` resolved), or None when it cannot be located (uid only).
+    pub path: Option<PathBuf>,
+    /// The path as written.
+    pub written: String,
+}
+
+/// One scene file's resource tables (nodes' properties refer into them).
+#[derive(Debug)]
+pub struct SceneFile {
+    /// The file.
+    pub path: PathBuf,
+    /// The `format=` of its header: 2 for Godot 3, 3 or 4 for Godot 4.
+    pub format: u32,
+    /// `[ext_resource]` by id.
+    pub ext: FxHashMap<String, ExtResource>,
+    /// `[sub_resource]` by id: its type and properties.
+    pub sub: FxHashMap<String, SubResource>,
+}
+
+/// A `[sub_resource]`: its type and properties, owned.
+#[derive(Debug)]
+pub struct SubResource {
+    /// `RectangleShape2D`, `AtlasTexture`, …
+    pub kind: String,
+    /// Its properties in order.
+    pub props: Vec<(String, Value<'static>)>,
+}
+
+impl SubResource {
+    /// The property `key` (the last one written wins).
+    pub fn prop(&self, key: &str) -> Option<&Value<'static>> {
+        self.props
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+    }
+}
+
+/// A property value, with the file whose resource tables it refers into.
+#[derive(Debug, Clone)]
+pub struct Prop {
+    /// The value.
+    pub value: Value<'static>,
+    /// The file that wrote it.
+    pub file: Rc<SceneFile>,
+    /// Its line in that file.
+    pub line: u32,
+}
+
+/// One node of the expanded tree.
+#[derive(Debug, Clone)]
+pub struct GNode {
+    /// Its name (unique among its siblings in Godot).
+    pub name: String,
+    /// Its Godot class (`Node2D`, `Sprite2D`, …); None for an override section that found no node.
+    pub class: Option<String>,
+    /// Its properties, later ones overriding earlier ones.
+    pub props: Vec<(String, Prop)>,
+    /// Its children, in order.
+    pub children: Vec<usize>,
+    /// The file and line of the section that made it.
+    pub origin: (Rc<SceneFile>, u32),
+}
+
+impl GNode {
+    /// The property `key` (the last one written wins).
+    pub fn prop(&self, key: &str) -> Option<&Prop> {
+        self.props
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, p)| p)
+    }
+
+    /// Where the node was written, as `file:line`.
+    pub fn place(&self) -> String {
+        format!("{}:{}", self.origin.0.path.display(), self.origin.1)
+    }
+}
+
+/// A scene with its instances expanded: an arena whose node 0 is the root.
+#[derive(Debug, Clone, Default)]
+pub struct Tree {
+    /// Every node; 0 is the root.
+    pub nodes: Vec<GNode>,
+}
+
+/// Reads scene files and expands instances, remembering what it reported.
+pub struct Loader {
+    /// What was approximated, skipped or missing.
+    pub notes: Vec<Note>,
+    /// The folder holding `project.godot` (where `res://` points).
+    pub project_root: Option<PathBuf>,
+    cache: FxHashMap<PathBuf, Rc<Tree>>,
+    stack: Vec<PathBuf>,
+    node_limit: usize,
+    nodes_made: usize,
+}
+
+/// The folder holding `project.godot`, searched upward from a scene's folder.
+pub fn find_project_root(scene: &Path) -> Option<PathBuf> {
+    let mut dir = scene.parent()?;
+    loop {
+        if dir.join("project.godot").is_file() {
+            return Some(dir.to_path_buf());
+        }
+        dir = dir.parent()?;
+    }
+}
+
+impl Loader {
+    /// A loader for a scene at `path`, refusing trees of more than `node_limit` nodes.
+    pub fn new(path: &Path, node_limit: usize) -> Self {
+        Self {
+            notes: Vec::new(),
+            project_root: find_project_root(path),
+            cache: FxHashMap::default(),
+            stack: Vec::new(),
+            node_limit,
+            nodes_made: 0,
+        }
+    }
+
+    fn note(&mut self, kind: NoteKind, place: String, message: String) {
+        self.notes.push(Note {
+            kind,
+            place,
+            message,
+        });
+    }
+
+    /// Resolve a resource path written in `from`: `res://` from the project root (or the
+    /// scene's folder when there is none), anything else relative to `from`'s folder.
+    pub fn resolve(&self, from: &Path, written: &str) -> Option<PathBuf> {
+        let dir = from.parent().unwrap_or(Path::new("."));
+        if let Some(rest) = written.strip_prefix("res://") {
+            let root = self.project_root.as_deref().unwrap_or(dir);
+            Some(root.join(rest))
+        } else if written.contains("://") {
+            None
+        } else {
+            Some(dir.join(written))
+        }
+    }
+
+    /// Read, parse and expand the scene at `path` (the top-level file).
+    pub fn load_text(&mut self, text: &str, path: &Path) -> Result<Tree> {
+        let parsed = tscn::parse(text).map_err(|e| Error::Syntax {
+            path: path.to_path_buf(),
+            line: e.line as usize,
+            col: e.col as usize,
+            message: e.message,
+        })?;
+        self.stack.push(path.to_path_buf());
+        let tree = self.expand(parsed, path);
+        self.stack.pop();
+        tree
+    }
+
+    /// An instanced scene, from the cache or read now. Missing or unreadable files give None
+    /// (with a note); cycles and depth are errors.
+    fn instance(&mut self, path: &Path, place: &str) -> Result<Option<Rc<Tree>>> {
+        let key = path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+        if self
+            .stack
+            .iter()
+            .any(|p| p.canonicalize().unwrap_or_else(|_| p.clone()) == key)
+        {
+            let chain: Vec<String> = self
+                .stack
+                .iter()
+                .chain(std::iter::once(&key))
+                .map(|p| file_name(p))
+                .collect();
+            return Err(Error::Format(format!(
+                "{place}: instance cycle ({})",
+                chain.join(" -> ")
+            )));
+        }
+        if self.stack.len() >= MAX_INSTANCE_DEPTH {
+            return Err(Error::Format(format!(
+                "{place}: instances nested more than {MAX_INSTANCE_DEPTH} deep"
+            )));
+        }
+        if let Some(tree) = self.cache.get(&key) {
+            return Ok(Some(tree.clone()));
+        }
+        let text = match read_scene_text(path) {
+            Ok(text) => text,
+            Err(why) => {
+                self.note(NoteKind::Missing, place.to_string(), why);
+                return Ok(None);
+            }
+        };
+        self.stack.push(key.clone());
+        let tree = self.load_text(&text, path);
+        self.stack.pop();
+        let tree = Rc::new(tree?);
+        self.cache.insert(key, tree.clone());
+        Ok(Some(tree))
+    }
+
+    fn count(&mut self, more: usize, place: &str) -> Result<()> {
+        self.nodes_made += more;
+        if self.nodes_made > self.node_limit {
+            return Err(Error::Format(format!(
+                "{place}: the scene expands to more than {} nodes",
+                self.node_limit
+            )));
+        }
+        Ok(())
+    }
+
+    /// Place every `[node]` section of one parsed file, expanding instances.
+    fn expand(&mut self, parsed: tscn::Tscn, path: &Path) -> Result<Tree> {
+        let file = Rc::new(self.tables(&parsed, path));
+        let mut tree = Tree::default();
+        let mut by_path: FxHashMap<String, usize> = FxHashMap::default();
+        for section in parsed.sections.into_iter().filter(|s| s.kind == "node") {
+            let place = format!("{}:{}", path.display(), section.line);
+            let name = section.attr_str("name").unwrap_or("").to_string();
+            let class = section.attr_str("type").map(str::to_string);
+            let props: Vec<(String, Prop)> = section
+                .props
+                .iter()
+                .map(|p| {
+                    let prop = Prop {
+                        value: p.value.clone().into_owned(),
+                        file: file.clone(),
+                        line: p.line,
+                    };
+                    (p.key.to_string(), prop)
+                })
+                .collect();
+            let instance = match section.attr("instance").and_then(Value::resource_ref) {
+                Some((_, id)) => Some(self.instance_of(&file, &id, &place)?),
+                None => None,
+            };
+            let origin = (file.clone(), section.line);
+            // A missing instance is an empty 2D node, so its transform overrides still apply.
+            let class = match &instance {
+                Some(None) => class.or_else(|| Some("Node2D".into())),
+                _ => class,
+            };
+            let Some(parent_path) = section.attr_str("parent") else {
+                if !tree.nodes.is_empty() {
+                    self.note(
+                        NoteKind::Skipped,
+                        place,
+                        format!("a second root node \"{name}\" (only the first is the scene)"),
+                    );
+                    continue;
+                }
+                self.count(1, &place)?;
+                let root = new_node(name, class, props, origin, instance.flatten());
+                tree.graft(root);
+                continue;
+            };
+            let Some(parent) = tree.find(&by_path, parent_path) else {
+                self.note(
+                    NoteKind::Skipped,
+                    place,
+                    format!("\"{name}\": its parent \"{parent_path}\" is not in the scene"),
+                );
+                continue;
+            };
+            let full = if parent_path == "." {
+                name.clone()
+            } else {
+                format!("{parent_path}/{name}")
+            };
+            let index = section
+                .attr("index")
+                .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok()));
+            let existing = tree.child_named(parent, &name);
+            let at = match (instance, &class, existing) {
+                // A section without type or instance: overrides of a node an instance made.
+                (None, None, Some(at)) => {
+                    tree.nodes[at].props.extend(props);
+                    at
+                }
+                (instance, _, _) => {
+                    if instance.is_none() && class.is_none() {
+                        self.note(
+                            NoteKind::Approximated,
+                            place.clone(),
+                            format!("\"{name}\" has no type and overrides no node: read as a Node"),
+                        );
+                    }
+                    let made = instance
+                        .as_ref()
+                        .and_then(|t| t.as_ref())
+                        .map_or(1, |t| t.nodes.len());
+                    self.count(made, &place)?;
+                    let node = new_node(name, class, props, origin, instance.flatten());
+                    let at = tree.graft(node);
+                    tree.attach(parent, at, index);
+                    at
+                }
+            };
+            by_path.insert(full, at);
+        }
+        if tree.nodes.is_empty() {
+            return Err(Error::Format(format!(
+                "{}: no [node] sections",
+                path.display()
+            )));
+        }
+        Ok(tree)
+    }
+
+    /// The scene an `instance=ExtResource(id)` names, or None (noted) when it cannot be read.
+    fn instance_of(&mut self, file: &SceneFile, id: &str, place: &str) -> Result<Option<Rc<Tree>>> {
+        let Some(ext) = file.ext.get(id) else {
+            self.note(
+                NoteKind::Missing,
+                place.to_string(),
+                format!("instance of ExtResource(\"{id}\"), which the file does not declare: an empty node"),
+            );
+            return Ok(None);
+        };
+        let Some(path) = ext.path.clone() else {
+            self.note(
+                NoteKind::Missing,
+                place.to_string(),
+                format!(
+                    "instance of \"{}\": cannot locate it (no res:// path): an empty node",
+                    ext.written
+                ),
+            );
+            return Ok(None);
+        };
+        self.instance(&path, place)
+    }
+
+    /// The ext and sub resource tables of a parsed file.
+    fn tables(&self, parsed: &tscn::Tscn, path: &Path) -> SceneFile {
+        let mut ext = FxHashMap::default();
+        let mut sub = FxHashMap::default();
+        for s in &parsed.sections {
+            let id = s.attr("id").and_then(|v| match v {
+                Value::Int(i) => Some(i.to_string()),
+                other => other.as_str().map(str::to_string),
+            });
+            let Some(id) = id else { continue };
+            match s.kind {
+                "ext_resource" => {
+                    let written = s.attr_str("path").unwrap_or("").to_string();
+                    ext.insert(
+                        id,
+                        ExtResource {
+                            kind: s.attr_str("type").unwrap_or("").to_string(),
+                            path: self.resolve(path, &written),
+                            written,
+                        },
+                    );
+                }
+                "sub_resource" => {
+                    let props = s
+                        .props
+                        .iter()
+                        .map(|p| (p.key.to_string(), p.value.clone().into_owned()))
+                        .collect();
+                    let kind = s.attr_str("type").unwrap_or("").to_string();
+                    sub.insert(id, SubResource { kind, props });
+                }
+                _ => {}
+            }
+        }
+        let format = parsed
+            .sections
+            .first()
+            .and_then(|s| s.attr("format"))
+            .and_then(Value::as_i64)
+            .unwrap_or(3) as u32;
+        SceneFile {
+            path: path.to_path_buf(),
+            format,
+            ext,
+            sub,
+        }
+    }
+}
+
+/// A new node: from an instanced tree (its root renamed, the instancing section's properties
+/// applied over the root's, its class unless the section names one) or from the section alone.
+fn new_node(
+    name: String,
+    class: Option<String>,
+    props: Vec<(String, Prop)>,
+    origin: (Rc<SceneFile>, u32),
+    instance: Option<Rc<Tree>>,
+) -> Pending {
+    match instance {
+        Some(tree) => Pending::Instance {
+            name,
+            class,
+            props,
+            tree,
+        },
+        None => Pending::Plain(GNode {
+            name,
+            class,
+            props,
+            children: Vec::new(),
+            origin,
+        }),
+    }
+}
+
+/// A node about to be added to a tree.
+enum Pending {
+    /// A node of its own.
+    Plain(GNode),
+    /// An instanced scene, with the instancing section's name, class and overrides.
+    Instance {
+        name: String,
+        class: Option<String>,
+        props: Vec<(String, Prop)>,
+        tree: Rc<Tree>,
+    },
+}
+
+impl Tree {
+    /// Add a pending node (and, for an instance, its whole tree); returns its index.
+    fn graft(&mut self, pending: Pending) -> usize {
+        let at = self.nodes.len();
+        match pending {
+            Pending::Plain(node) => self.nodes.push(node),
+            Pending::Instance {
+                name,
+                class,
+                props,
+                tree,
+            } => {
+                self.nodes.extend(tree.nodes.iter().map(|n| {
+                    let mut n = n.clone();
+                    n.children.iter_mut().for_each(|c| *c += at);
+                    n
+                }));
+                let root = &mut self.nodes[at];
+                root.name = name;
+                if class.is_some() {
+                    root.class = class;
+                }
+                root.props.extend(props);
+            }
+        }
+        at
+    }
+
+    /// Make `child` a child of `parent`, at a sibling index when given (clamped).
+    fn attach(&mut self, parent: usize, child: usize, index: Option<i64>) {
+        let kids = &mut self.nodes[parent].children;
+        match index {
+            Some(i) if i >= 0 && (i as usize) < kids.len() => kids.insert(i as usize, child),
+            _ => kids.push(child),
+        }
+    }
+
+    /// The child of `parent` with this name.
+    fn child_named(&self, parent: usize, name: &str) -> Option<usize> {
+        self.nodes[parent]
+            .children
+            .iter()
+            .copied()
+            .find(|&c| self.nodes[c].name == name)
+    }
+
+    /// The node a `parent="A/B"` path names: known paths first, then a walk from the root (for
+    /// nodes that instances made).
+    fn find(&self, by_path: &FxHashMap<String, usize>, path: &str) -> Option<usize> {
+        if self.nodes.is_empty() {
+            return None;
+        }
+        if path == "." {
+            return Some(0);
+        }
+        if let Some(&at) = by_path.get(path) {
+            return Some(at);
+        }
+        let mut at = 0;
+        for part in path.split('/').filter(|p| !p.is_empty() && *p != ".") {
+            at = self.child_named(at, part)?;
+        }
+        Some(at)
+    }
+}
+
+/// A file's text, or why it cannot be read (missing, binary `.scn`, too big, not UTF-8).
+pub fn read_scene_text(path: &Path) -> std::result::Result<String, String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{shown} is {} MB: larger than the {} MB graft reads",
+            meta.len() >> 20,
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if tscn::looks_binary(&bytes) {
+        return Err(format!(
+            "{shown} is a binary Godot scene (.scn): open it in Godot and save it as .tscn (text)"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{shown} is not UTF-8 text (byte {}): not a text scene",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+fn file_name(p: &Path) -> String {
+    p.file_name().map_or_else(
+        || p.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
+}

@@ -1,0 +1,163 @@
+//! Godot's text scene / resource format (`.tscn`, `.tres`; Godot 3 `format=2` and Godot 4
+//! `format=3` / `format=4`) as sections: a header `[kind attr=value ...]` on one line, then
+//! `key = value` property lines up to the next header. Strict: anything else is a [`TscnError`]
+//! with its 1-based line and column (in characters). Values follow [`super::variant`]. The
+//! result borrows from the text: no copies of names, keys or strings without escapes (see
+//! [`Value::into_owned`]). What the sections mean (nodes, resources, ...) is left to the caller.
+
+use super::variant::Cursor;
+pub use super::variant::{MAX_DEPTH, ResourceKind, Value};
+use std::borrow::Cow;
+
+/// A parsed text scene or resource: its sections in file order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Tscn<'a> {
+    /// The sections; the first is usually `gd_scene` (or `gd_resource` in a `.tres`).
+    pub sections: Vec<Section<'a>>,
+}
+
+/// One `[kind attr=value ...]` header and the property lines under it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section<'a> {
+    /// The word after `[`: `gd_scene`, `ext_resource`, `sub_resource`, `node`, `connection`, ...
+    pub kind: &'a str,
+    /// The header's attributes in order (`name`, `type`, `parent`, `id`, `unique_id`, ...).
+    pub attrs: Vec<(&'a str, Value<'a>)>,
+    /// The property lines in order.
+    pub props: Vec<Property<'a>>,
+    /// The 1-based line of the header.
+    pub line: u32,
+}
+
+/// One `key = value` line (the value may span lines).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Property<'a> {
+    /// Everything before ` = `: `position`, `script/source`, `tracks/0/keys`, ...
+    pub key: Cow<'a, str>,
+    /// The value.
+    pub value: Value<'a>,
+    /// The 1-based line where the key starts.
+    pub line: u32,
+    /// The 1-based column (in characters) where the key starts.
+    pub col: u32,
+}
+
+/// A syntax error: where (1-based line and column in characters) and what.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{col}: {message}")]
+pub struct TscnError {
+    /// The 1-based line.
+    pub line: u32,
+    /// The 1-based column, in characters.
+    pub col: u32,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl<'a> Tscn<'a> {
+    /// The sections of one kind, in order.
+    pub fn sections_of<'s>(&'s self, kind: &'s str) -> impl Iterator<Item = &'s Section<'a>> + 's {
+        self.sections.iter().filter(move |s| s.kind == kind)
+    }
+}
+
+impl<'a> Section<'a> {
+    /// The header attribute `key`, if present.
+    pub fn attr(&self, key: &str) -> Option<&Value<'a>> {
+        self.attrs.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    /// The text of a string attribute (`name`, `type`, `parent`, ...).
+    pub fn attr_str(&self, key: &str) -> Option<&str> {
+        self.attr(key).and_then(Value::as_str)
+    }
+
+    /// The property `key`, if present (the last one if repeated).
+    pub fn prop(&self, key: &str) -> Option<&Value<'a>> {
+        self.props
+            .iter()
+            .rev()
+            .find(|p| p.key == key)
+            .map(|p| &p.value)
+    }
+}
+
+/// Whether bytes are Godot's binary scene / resource format (`.scn`, `.res`): they start with
+/// `RSRC`, or `RSCC` when compressed.
+pub fn looks_binary(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"RSRC") || bytes.starts_with(b"RSCC")
+}
+
+/// Parses a whole text scene or resource. Blank lines and `;` comments are skipped; a UTF-8
+/// byte-order mark is allowed. Never panics.
+pub fn parse(text: &str) -> Result<Tscn<'_>, TscnError> {
+    let mut c = Cursor::new(text);
+    let mut sections: Vec<Section<'_>> = Vec::new();
+    loop {
+        c.skip_ws();
+        let m = c.mark();
+        match c.peek() {
+            None => return Ok(Tscn { sections }),
+            Some(b'[') => sections.push(header(&mut c)?),
+            Some(_) => {
+                let Some(section) = sections.last_mut() else {
+                    return Err(c.error(m, "property before the first section header"));
+                };
+                let key = c.key()?;
+                c.skip_inline_ws();
+                if c.peek() != Some(b'=') {
+                    return Err(c.expected(&format!("'=' after property key `{key}`")));
+                }
+                c.bump();
+                let value = c.value_on_line()?;
+                c.end_of_line()?;
+                section.props.push(Property {
+                    key,
+                    value,
+                    line: m.line,
+                    col: c.col(m),
+                });
+            }
+        }
+    }
+}
+
+/// `[kind attr=value ...]`, closed on the line it opens (its values may span lines).
+fn header<'a>(c: &mut Cursor<'a>) -> Result<Section<'a>, TscnError> {
+    let m = c.mark();
+    c.bump();
+    c.skip_inline_ws();
+    let Some(kind) = c.ident() else {
+        return Err(c.expected("a section kind after '['"));
+    };
+    let mut section = Section {
+        kind,
+        attrs: Vec::new(),
+        props: Vec::new(),
+        line: m.line,
+    };
+    loop {
+        c.skip_inline_ws();
+        match c.peek() {
+            Some(b']') => {
+                c.bump();
+                c.end_of_line()?;
+                return Ok(section);
+            }
+            None | Some(b'\n') => {
+                return Err(c.error(
+                    m,
+                    format!("section header `[{kind}` is never closed (no ']')"),
+                ));
+            }
+            _ => {}
+        }
+        let Some(key) = c.ident() else {
+            return Err(c.expected("an attribute name or ']'"));
+        };
+        c.skip_inline_ws();
+        c.expect(b'=')?;
+        let value = c.value_on_line()?;
+        section.attrs.push((key, value));
+    }
+}
