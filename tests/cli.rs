@@ -363,12 +363,15 @@ fn bench_commands_print_the_documented_json() {
     }
     assert_eq!(v["nodes"], 2000);
     assert_eq!(v["shape"], "chain");
-    let o = graft(&["bench", "io", "--nodes", "1000", "--json"]);
+    let o = graft(&["bench", "io", "--nodes", "1000", "--rounds", "1", "--json"]);
     exit(&o, 0);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["nodes"], 1000);
-    assert!(v["bytes"].as_u64().unwrap() > 10_000);
-    assert!(v["load_ms"].as_f64().is_some() && v["save_ms"].as_f64().is_some());
+    assert!(v["ron_bytes"].as_u64().unwrap() > 10_000);
+    assert!(v["tscn_bytes"].as_u64().unwrap() > 10_000);
+    for key in ["ron_load_ms", "ron_save_ms", "tscn_export_ms", "tscn_import_ms", "tscn_vs_ron"] {
+        assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {v}");
+    }
 }
 
 #[test]

@@ -13,7 +13,6 @@ use glam::DVec2;
 use serde_json::json;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// graft: build 2D transform hierarchies and see local versus world space.
 #[derive(Parser, Debug)]
@@ -200,12 +199,15 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Load and save times of a generated random scene.
+    /// Load and save times of a generated random scene, as .ron and as an exported .tscn.
     #[command(after_help = "Examples:\n  graft bench io --nodes 100000 --json")]
     Io {
         /// How many nodes.
         #[arg(long, default_value_t = 100_000)]
         nodes: usize,
+        /// How many interleaved rounds (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        rounds: usize,
         /// One JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -319,7 +321,11 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             }
             Ok(())
         }
-        Command::Bench(BenchCommand::Io { nodes, json }) => bench_io(nodes, json, out),
+        Command::Bench(BenchCommand::Io {
+            nodes,
+            rounds,
+            json,
+        }) => bench_io(nodes, rounds, json, out),
     }
 }
 
@@ -554,34 +560,23 @@ fn reparent(args: &ReparentArgs, out: &mut dyn Write) -> Result<(), Failure> {
     Ok(())
 }
 
-fn bench_io(nodes: usize, json: bool, out: &mut dyn Write) -> Result<(), Failure> {
-    let scene = generate(GenShape::Random, nodes, 1);
-    let dir = std::env::temp_dir().join(format!("graft-bench-io-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)?;
-    let path = dir.join("bench.ron");
-    let t = Instant::now();
-    file::save(&scene, &path)?;
-    let save_ms = t.elapsed().as_secs_f64() * 1e3;
-    let bytes = std::fs::metadata(&path)?.len();
-    let t = Instant::now();
-    let loaded = file::load(&path)?;
-    let load_ms = t.elapsed().as_secs_f64() * 1e3;
-    let _ = std::fs::remove_dir_all(&dir);
-    if loaded != scene {
-        return Err(Failure(
-            "the reloaded scene differs from the saved one".into(),
-        ));
-    }
+fn bench_io(nodes: usize, rounds: usize, json: bool, out: &mut dyn Write) -> Result<(), Failure> {
+    let r = super::bench_io::io(nodes, rounds)?;
     if json {
-        writeln!(
-            out,
-            "{}",
-            json!({"nodes": nodes, "bytes": bytes, "load_ms": load_ms, "save_ms": save_ms})
-        )?;
+        let text = serde_json::to_string(&r).map_err(|e| Failure(e.to_string()))?;
+        writeln!(out, "{text}")?;
     } else {
         writeln!(
             out,
-            "{nodes} nodes, {bytes} bytes: load {load_ms:.1} ms, save {save_ms:.1} ms"
+            "{} nodes: .ron {} bytes, load {:.1} ms, save {:.1} ms; .tscn {} bytes, export {:.1} ms, import {:.1} ms ({:.2}x the .ron load)",
+            r.nodes,
+            r.ron_bytes,
+            r.ron_load_ms,
+            r.ron_save_ms,
+            r.tscn_bytes,
+            r.tscn_export_ms,
+            r.tscn_import_ms,
+            r.tscn_vs_ron
         )?;
     }
     Ok(())

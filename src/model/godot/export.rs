@@ -30,7 +30,21 @@ pub struct ExportReport {
 }
 
 /// Segments of an exported ellipse.
-const ELLIPSE_SEGMENTS: usize = 32;
+const ELLIPSE_SEGMENTS: usize = 24;
+/// An ellipse's corners are written to this fraction of its size (they approximate it anyway,
+/// and shorter numbers keep big scenes' files small).
+const ELLIPSE_PRECISION: f64 = 1e-5;
+
+/// `v` with `decimals` digits after the point, trailing zeros dropped.
+fn rounded(v: f32, decimals: usize) -> String {
+    let text = format!("{v:.decimals$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    };
+    if text == "-0" { "0".into() } else { text }
+}
 
 /// A float as Godot reads it back to the same f32 (shortest round-trip form, `e` for the huge).
 fn num(v: f32) -> String {
@@ -303,7 +317,17 @@ fn appearance_lines(
         return;
     }
     if let Some(points) = outline_points(&data.shape) {
-        let flat: Vec<String> = points.iter().flat_map(|p| [num(p.x), num(-p.y)]).collect();
+        let flat: Vec<String> = match &data.shape {
+            Shape::Ellipse { size } => {
+                let step = size.abs().max_element() as f64 * ELLIPSE_PRECISION;
+                let decimals = (-step.log10()).ceil().clamp(0.0, 12.0) as usize;
+                points
+                    .iter()
+                    .flat_map(|p| [rounded(p.x, decimals), rounded(-p.y, decimals)])
+                    .collect()
+            }
+            _ => points.iter().flat_map(|p| [num(p.x), num(-p.y)]).collect(),
+        };
         let _ = writeln!(out, "color = {color}");
         let _ = writeln!(out, "polygon = PackedVector2Array({})", flat.join(", "));
     }

@@ -7,6 +7,7 @@ use super::tscn::{self, Value};
 use super::{Note, NoteKind};
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -78,7 +79,7 @@ pub struct GNode {
     /// Its Godot class (`Node2D`, `Sprite2D`, …); None for an override section that found no node.
     pub class: Option<String>,
     /// Its properties, later ones overriding earlier ones.
-    pub props: Vec<(String, Prop)>,
+    pub props: Vec<(Cow<'static, str>, Prop)>,
     /// Its children, in order.
     pub children: Vec<usize>,
     /// The file and line of the section that made it.
@@ -240,41 +241,48 @@ impl Loader {
         let mut tree = Tree::default();
         let mut by_path: FxHashMap<String, usize> = FxHashMap::default();
         for section in parsed.sections.into_iter().filter(|s| s.kind == "node") {
-            let place = format!("{}:{}", path.display(), section.line);
+            // Made only when something is reported (formatting it for every node is slow).
+            let line = section.line;
+            let place = move || format!("{}:{}", path.display(), line);
             let name = section.attr_str("name").unwrap_or("").to_string();
             let class = section.attr_str("type").map(str::to_string);
-            let props: Vec<(String, Prop)> = section
+            let instance = match section.attr("instance").and_then(Value::resource_ref) {
+                Some((_, id)) => Some(self.instance_of(&file, &id, &place())?),
+                None => None,
+            };
+            let parent_path = section.attr_str("parent").map(str::to_string);
+            let index = section
+                .attr("index")
+                .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok()));
+            // Moved, not cloned: each value is made owned once.
+            let props: Vec<(Cow<'static, str>, Prop)> = section
                 .props
-                .iter()
+                .into_iter()
                 .map(|p| {
                     let prop = Prop {
-                        value: p.value.clone().into_owned(),
+                        value: p.value.into_owned(),
                         file: file.clone(),
                         line: p.line,
                     };
-                    (p.key.to_string(), prop)
+                    (super::variant::intern(p.key), prop)
                 })
                 .collect();
-            let instance = match section.attr("instance").and_then(Value::resource_ref) {
-                Some((_, id)) => Some(self.instance_of(&file, &id, &place)?),
-                None => None,
-            };
-            let origin = (file.clone(), section.line);
+            let origin = (file.clone(), line);
             // A missing instance is an empty 2D node, so its transform overrides still apply.
             let class = match &instance {
                 Some(None) => class.or_else(|| Some("Node2D".into())),
                 _ => class,
             };
-            let Some(parent_path) = section.attr_str("parent") else {
+            let Some(parent_path) = parent_path.as_deref() else {
                 if !tree.nodes.is_empty() {
                     self.note(
                         NoteKind::Skipped,
-                        place,
+                        place(),
                         format!("a second root node \"{name}\" (only the first is the scene)"),
                     );
                     continue;
                 }
-                self.count(1, &place)?;
+                self.count(1, &place())?;
                 let root = new_node(name, class, props, origin, instance.flatten());
                 tree.graft(root);
                 continue;
@@ -282,7 +290,7 @@ impl Loader {
             let Some(parent) = tree.find(&by_path, parent_path) else {
                 self.note(
                     NoteKind::Skipped,
-                    place,
+                    place(),
                     format!("\"{name}\": its parent \"{parent_path}\" is not in the scene"),
                 );
                 continue;
@@ -292,10 +300,13 @@ impl Loader {
             } else {
                 format!("{parent_path}/{name}")
             };
-            let index = section
-                .attr("index")
-                .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok()));
-            let existing = tree.child_named(parent, &name);
+            // Only an override section (no type, no instance) looks for an existing child:
+            // scanning a parent's children for every node would be quadratic in wide scenes.
+            let existing = if instance.is_none() && class.is_none() {
+                tree.child_named(parent, &name)
+            } else {
+                None
+            };
             let at = match (instance, &class, existing) {
                 // A section without type or instance: overrides of a node an instance made.
                 (None, None, Some(at)) => {
@@ -306,7 +317,7 @@ impl Loader {
                     if instance.is_none() && class.is_none() {
                         self.note(
                             NoteKind::Approximated,
-                            place.clone(),
+                            place(),
                             format!("\"{name}\" has no type and overrides no node: read as a Node"),
                         );
                     }
@@ -314,7 +325,7 @@ impl Loader {
                         .as_ref()
                         .and_then(|t| t.as_ref())
                         .map_or(1, |t| t.nodes.len());
-                    self.count(made, &place)?;
+                    self.count(made, &place())?;
                     let node = new_node(name, class, props, origin, instance.flatten());
                     let at = tree.graft(node);
                     tree.attach(parent, at, index);
@@ -410,7 +421,7 @@ impl Loader {
 fn new_node(
     name: String,
     class: Option<String>,
-    props: Vec<(String, Prop)>,
+    props: Vec<(Cow<'static, str>, Prop)>,
     origin: (Rc<SceneFile>, u32),
     instance: Option<Rc<Tree>>,
 ) -> Pending {
@@ -439,7 +450,7 @@ enum Pending {
     Instance {
         name: String,
         class: Option<String>,
-        props: Vec<(String, Prop)>,
+        props: Vec<(Cow<'static, str>, Prop)>,
         tree: Rc<Tree>,
     },
 }

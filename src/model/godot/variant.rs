@@ -65,11 +65,67 @@ pub enum ResourceKind {
     Sub,
 }
 
+/// A constructor name or property key as `'static` text: the common ones without allocating
+/// (a big scene has hundreds of thousands of `Vector2`s and `position`s), the rest copied.
+pub fn intern(s: Cow<'_, str>) -> Cow<'static, str> {
+    const COMMON: &[&str] = &[
+        "Vector2",
+        "Vector2i",
+        "Rect2",
+        "Rect2i",
+        "Color",
+        "Transform2D",
+        "ExtResource",
+        "SubResource",
+        "NodePath",
+        "PackedVector2Array",
+        "PackedFloat32Array",
+        "PackedInt32Array",
+        "PackedStringArray",
+        "PackedColorArray",
+        "PoolVector2Array",
+        "PoolRealArray",
+        "PoolIntArray",
+        "PoolStringArray",
+        "PoolColorArray",
+        "position",
+        "rotation",
+        "scale",
+        "skew",
+        "transform",
+        "color",
+        "polygon",
+        "texture",
+        "offset",
+        "centered",
+        "modulate",
+        "self_modulate",
+        "z_index",
+        "visible",
+        "script",
+        "shape",
+        "hframes",
+        "vframes",
+        "frame",
+        "region_enabled",
+        "region_rect",
+        "layout_mode",
+        "offset_left",
+        "offset_top",
+        "offset_right",
+        "offset_bottom",
+    ];
+    match COMMON.iter().find(|c| **c == s) {
+        Some(c) => Cow::Borrowed(c),
+        None => Cow::Owned(s.into_owned()),
+    }
+}
+
 impl<'a> Value<'a> {
     /// The same value owning all its text, free of the parsed text's lifetime.
     pub fn into_owned(self) -> Value<'static> {
         fn own(s: Cow<'_, str>) -> Cow<'static, str> {
-            Cow::Owned(s.into_owned())
+            intern(s)
         }
         fn all(v: Vec<Value<'_>>) -> Vec<Value<'static>> {
             v.into_iter().map(Value::into_owned).collect()
