@@ -369,7 +369,13 @@ fn bench_commands_print_the_documented_json() {
     assert_eq!(v["nodes"], 1000);
     assert!(v["ron_bytes"].as_u64().unwrap() > 10_000);
     assert!(v["tscn_bytes"].as_u64().unwrap() > 10_000);
-    for key in ["ron_load_ms", "ron_save_ms", "tscn_export_ms", "tscn_import_ms", "tscn_vs_ron"] {
+    for key in [
+        "ron_load_ms",
+        "ron_save_ms",
+        "tscn_export_ms",
+        "tscn_import_ms",
+        "tscn_vs_ron",
+    ] {
         assert!(v[key].as_f64().is_some_and(|x| x > 0.0), "{key}: {v}");
     }
 }

@@ -52,9 +52,11 @@ fn the_seed_scene_imports_with_godot_numbers() {
     let hud = imported.scene.world_at(4);
     // Layer offset (3, 4) y-down → (3, -4) y-up; the HUD's top-left is at the layer's origin.
     assert!((hud.translation - glam::Vec2::new(3.0, -4.0)).length() < 1e-6);
-    assert!(imported
-        .report
-        .notes
-        .iter()
-        .any(|n| n.message.contains("CanvasLayer")));
+    assert!(
+        imported
+            .report
+            .notes
+            .iter()
+            .any(|n| n.message.contains("CanvasLayer"))
+    );
 }

@@ -152,7 +152,7 @@ fn icon(shape: &Shape) -> &'static str {
         Shape::Rect { .. } => "⬛",
         Shape::Ellipse { .. } => "⚫",
         Shape::Sprite { .. } => "🖼",
-        Shape::Polygon { .. } => "△",
+        Shape::Polygon { .. } => "🔷",
     }
 }
 

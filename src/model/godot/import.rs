@@ -232,10 +232,10 @@ impl Converter<'_> {
                 scale,
                 skew,
             } => Trs::new(
-                Vec2::new(position.x as f32, -position.y as f32),
-                -rotation.to_degrees() as f32,
+                Vec2::new(position.x as f32, flip(position.y as f32)),
+                flip(rotation.to_degrees() as f32),
                 scale.as_vec2(),
-                -skew.to_degrees() as f32,
+                flip(skew.to_degrees() as f32),
             ),
             GodotXform::Matrix(m) => decompose(&flip_y(&m)),
         };
@@ -373,6 +373,11 @@ fn layer_matrix(node: &GNode) -> GodotXform {
         scale: vec2_prop(node, "scale").unwrap_or(DVec2::ONE),
         skew: 0.0,
     }
+}
+
+/// −v, but +0 for zero (so an unrotated node is written `rotation: 0.0`, not `-0.0`).
+pub(super) fn flip(v: f32) -> f32 {
+    0.0 - v
 }
 
 /// Godot's y-down matrix in graft's y-up space: F · M · F with F = diag(1, −1).

@@ -38,7 +38,12 @@ fn points_of(value: &Value, offset: DVec2) -> Option<Vec<Vec2>> {
         .or_else(|| value.numbers("PoolVector2Array"))?;
     Some(
         v.chunks_exact(2)
-            .map(|p| Vec2::new((p[0] + offset.x) as f32, -(p[1] + offset.y) as f32))
+            .map(|p| {
+                Vec2::new(
+                    (p[0] + offset.x) as f32,
+                    super::import::flip((p[1] + offset.y) as f32),
+                )
+            })
             .collect(),
     )
 }
@@ -106,7 +111,10 @@ pub fn appearance(
                     path: path.display().to_string(),
                     size: size.as_vec2(),
                     region: None,
-                    offset: Vec2::new(size.x as f32 * 0.5, -size.y as f32 * 0.5),
+                    offset: Vec2::new(
+                        size.x as f32 * 0.5,
+                        super::import::flip(size.y as f32 * 0.5),
+                    ),
                 },
                 [255, 255, 255, 255],
             ),
@@ -136,8 +144,8 @@ fn top_left_box(size: DVec2) -> Shape {
     Shape::Polygon {
         points: vec![
             Vec2::new(0.0, 0.0),
-            Vec2::new(0.0, -h),
-            Vec2::new(w, -h),
+            Vec2::new(0.0, super::import::flip(h)),
+            Vec2::new(w, super::import::flip(h)),
             Vec2::new(w, 0.0),
         ],
     }
@@ -258,7 +266,7 @@ fn sprite(
         path: path.display().to_string(),
         size: Vec2::new(w as f32, h as f32),
         region,
-        offset: Vec2::new(centre.x as f32, -centre.y as f32),
+        offset: Vec2::new(centre.x as f32, super::import::flip(centre.y as f32)),
     };
     (shape, tint)
 }

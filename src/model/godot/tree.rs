@@ -157,14 +157,16 @@ impl Loader {
     /// scene's folder when there is none), anything else relative to `from`'s folder.
     pub fn resolve(&self, from: &Path, written: &str) -> Option<PathBuf> {
         let dir = from.parent().unwrap_or(Path::new("."));
-        if let Some(rest) = written.strip_prefix("res://") {
+        let found = if let Some(rest) = written.strip_prefix("res://") {
             let root = self.project_root.as_deref().unwrap_or(dir);
-            Some(root.join(rest))
+            root.join(rest)
         } else if written.contains("://") {
-            None
+            return None;
         } else {
-            Some(dir.join(written))
-        }
+            dir.join(written)
+        };
+        // Absolute, so sprite paths mean the same wherever the imported scene is saved.
+        Some(std::path::absolute(&found).unwrap_or(found))
     }
 
     /// Read, parse and expand the scene at `path` (the top-level file).
