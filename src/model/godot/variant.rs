@@ -6,6 +6,20 @@
 use super::tscn::TscnError;
 use std::borrow::Cow;
 
+/// Constructors of packed float arrays, parsed straight into [`Value::Floats`].
+const FLOAT_ARRAYS: &[&str] = &[
+    "PackedVector2Array",
+    "PackedFloat32Array",
+    "PackedFloat64Array",
+    "PackedVector3Array",
+    "PackedVector4Array",
+    "PackedColorArray",
+    "PoolVector2Array",
+    "PoolRealArray",
+    "PoolVector3Array",
+    "PoolColorArray",
+];
+
 /// The deepest nesting of arrays, dictionaries and constructors accepted.
 pub const MAX_DEPTH: u32 = 64;
 
@@ -36,6 +50,15 @@ pub enum Value<'a> {
         name: Cow<'a, str>,
         /// Its arguments in order.
         args: Vec<Value<'a>>,
+    },
+    /// A packed array of floats (`PackedVector2Array(...)`, `PackedFloat32Array(...)`,
+    /// Godot 3's `PoolVector2Array(...)`, …) whose arguments are all numbers: stored as plain
+    /// `f64`s, 8 bytes each instead of a whole value (polygons and animation keys are long).
+    Floats {
+        /// The constructor's name.
+        name: Cow<'a, str>,
+        /// The numbers in order.
+        nums: Vec<f64>,
     },
     /// `Array[T]([...])` (one type, `value` an [`Value::Array`]) or `Dictionary[K, V]({...})`
     /// (two types, `value` a [`Value::Dict`]).
@@ -150,6 +173,10 @@ impl<'a> Value<'a> {
                 name: own(name),
                 args: all(args),
             },
+            Value::Floats { name, nums } => Value::Floats {
+                name: own(name),
+                nums,
+            },
             Value::Typed { types, value } => Value::Typed {
                 types: all(types),
                 value: Box::new(value.into_owned()),
@@ -233,7 +260,10 @@ impl<'a> Value<'a> {
 
     /// The arguments of a call named `name` as numbers, when every one is numeric.
     pub fn numbers(&self, name: &str) -> Option<Vec<f64>> {
-        self.call_args(name)?.iter().map(Value::as_f64).collect()
+        match self {
+            Value::Floats { name: n, nums } if n == name => Some(nums.clone()),
+            _ => self.call_args(name)?.iter().map(Value::as_f64).collect(),
+        }
     }
 
     /// The id of `ExtResource(id)` / `SubResource(id)`; an int id (Godot 3) as its decimal text.
@@ -599,6 +629,8 @@ impl<'a> Cursor<'a> {
                 return Err(self.expected("')'"));
             }
             Value::NodePath(path)
+        } else if FLOAT_ARRAYS.contains(&name) {
+            self.float_args(name, depth)?
         } else {
             Value::Call {
                 name: Cow::Borrowed(name),
@@ -607,6 +639,50 @@ impl<'a> Cursor<'a> {
         };
         self.open = outer;
         Ok(value)
+    }
+
+    /// The arguments of a packed float array: plain numbers while they are numbers; anything
+    /// else turns the whole call back into an ordinary [`Value::Call`].
+    fn float_args(&mut self, name: &'a str, depth: u32) -> Result<Value<'a>, TscnError> {
+        let mut nums = Vec::new();
+        if self.eat(b')') {
+            return Ok(Value::Floats {
+                name: Cow::Borrowed(name),
+                nums,
+            });
+        }
+        loop {
+            let arg = self.value(depth)?;
+            let Some(x) = arg.as_f64() else {
+                // Not all numbers: keep every argument as written.
+                let base = self.stack.len();
+                self.stack.extend(nums.into_iter().map(Value::Float));
+                self.stack.push(arg);
+                let rest = if self.eat(b')') {
+                    Vec::new()
+                } else if self.eat(b',') {
+                    self.call_args(depth)?
+                } else {
+                    return Err(self.expected("',' or ')'"));
+                };
+                let mut args: Vec<Value<'a>> = self.stack.drain(base..).collect();
+                args.extend(rest);
+                return Ok(Value::Call {
+                    name: Cow::Borrowed(name),
+                    args,
+                });
+            };
+            nums.push(x);
+            if self.eat(b')') {
+                return Ok(Value::Floats {
+                    name: Cow::Borrowed(name),
+                    nums,
+                });
+            }
+            if !self.eat(b',') {
+                return Err(self.expected("',' or ')'"));
+            }
+        }
     }
 
     /// After `Array[` or `Dictionary[`: the types, `]`, `(`, the array or dictionary, `)`.
