@@ -930,7 +930,6 @@ fn inherited_scene_with_a_missing_base() {
 
 /// Every node left out is counted by class, the plain children of a plain node too.
 #[test]
-#[ignore = "bug: import.rs Converter::run counts a skipped Plain node but not its (equally skipped) descendants"]
 fn skipped_nodes_are_all_counted() {
     let text = "[gd_scene format=3]\n\n[node name=\"Root\" type=\"Node2D\"]\n\n\
                 [node name=\"Sounds\" type=\"Node\" parent=\".\"]\n\n\
@@ -1042,7 +1041,6 @@ fn sprites_size_region_frames_flips_and_offsets() {
 
 /// An AtlasTexture shows only its region: Godot draws the 8 × 8 left half of the image.
 #[test]
-#[ignore = "bug: shapes.rs texture() reads an AtlasTexture's atlas image but drops its region, silently (no note)"]
 fn atlas_texture_shows_its_region() {
     let im = import("sprites.tscn");
     let (_, size, region, _) = sprite_of(&im.scene, "Atlas");
@@ -1055,7 +1053,6 @@ fn atlas_texture_shows_its_region() {
 /// transform: an instance overriding only a CanvasLayer's `offset` moves the layer, even when
 /// the instanced scene saved a whole `transform` (as Godot 4 saves for every CanvasLayer).
 #[test]
-#[ignore = "bug: import.rs layer_matrix/node2d_matrix take `transform` whenever present, ignoring a later `offset`/`position` override"]
 fn later_offset_override_beats_an_earlier_transform() -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
     std::fs::write(dir.path().join("project.godot"), "config_version=5\n")?;

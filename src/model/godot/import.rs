@@ -7,6 +7,7 @@
 use super::classes::{Kind, is_known, kind_of};
 use super::shapes::appearance;
 use super::tree::{GNode, Loader, Tree};
+use super::tscn::Value;
 use super::{ImportReport, Note, NoteKind};
 use crate::error::{Error, Result};
 use crate::math::{Trs, decompose};
@@ -148,7 +149,14 @@ impl Converter<'_> {
             let kind = kinds[i];
             let class = node.class.clone().unwrap_or_else(|| "Node".into());
             if kind == Kind::Plain && !needed[i] {
-                *self.report.skipped.entry(class).or_default() += 1;
+                // Nothing 2D below: the whole subtree is left out, every node counted.
+                let mut below = vec![i];
+                while let Some(k) = below.pop() {
+                    let n = &tree.nodes[k];
+                    let class = n.class.clone().unwrap_or_else(|| "Node".into());
+                    *self.report.skipped.entry(class).or_default() += 1;
+                    below.extend(&n.children);
+                }
                 continue;
             }
             let parent = self.graft_parent(node, kind, ctx);
@@ -221,8 +229,8 @@ impl Converter<'_> {
     fn local(&mut self, node: &GNode, kind: Kind) -> Trs {
         let godot = match kind {
             Kind::Plain => return Trs::IDENTITY,
-            Kind::Node2D => node2d_matrix(node),
-            Kind::Layer => layer_matrix(node),
+            Kind::Node2D => parts_in_order(node, "position"),
+            Kind::Layer => parts_in_order(node, "offset"),
             Kind::Control => self.control_matrix(node),
         };
         let trs = match godot {
@@ -237,7 +245,6 @@ impl Converter<'_> {
                 scale.as_vec2(),
                 flip(skew.to_degrees() as f32),
             ),
-            GodotXform::Matrix(m) => decompose(&flip_y(&m)),
         };
         match trs.first_non_finite() {
             None => trs,
@@ -312,22 +319,24 @@ enum GodotXform {
         scale: DVec2,
         skew: f64,
     },
-    /// A `Transform2D(xx, xy, yx, yy, ox, oy)`.
-    Matrix(Affine2),
 }
 
 /// `Vector2(x, y)` (or Godot 3's `Vector2( x, y )`) of a property.
 pub(super) fn vec2_prop(node: &GNode, key: &str) -> Option<DVec2> {
-    let v = node.prop(key)?.value.numbers("Vector2")?;
-    match v.as_slice() {
+    vec2_of(&node.prop(key)?.value)
+}
+
+/// A `Vector2(x, y)` value.
+fn vec2_of(value: &Value) -> Option<DVec2> {
+    match value.numbers("Vector2")?.as_slice() {
         [x, y] => Some(DVec2::new(*x, *y)),
         _ => None,
     }
 }
 
-/// A `Transform2D(...)` property as a matrix.
-fn transform_prop(node: &GNode, key: &str) -> Option<Affine2> {
-    let v = node.prop(key)?.value.numbers("Transform2D")?;
+/// A `Transform2D(xx, xy, yx, yy, ox, oy)` value as a matrix.
+fn transform_of(value: &Value) -> Option<Affine2> {
+    let v = value.numbers("Transform2D")?;
     match v.as_slice() {
         [xx, xy, yx, yy, ox, oy] => Some(Affine2::from_mat2_translation(
             Mat2::from_cols(
@@ -340,38 +349,41 @@ fn transform_prop(node: &GNode, key: &str) -> Option<Affine2> {
     }
 }
 
-/// Node2D: `position`, `rotation` (radians; Godot 3 may store `rotation_degrees`), `scale`,
-/// `skew` (radians), or a whole `transform`.
-fn node2d_matrix(node: &GNode) -> GodotXform {
-    let num = |k: &str| node.prop(k).and_then(|p| p.value.as_f64());
-    if let Some(m) = transform_prop(node, "transform") {
-        return GodotXform::Matrix(m);
+/// Node2D (`position`, `rotation`, `scale`, `skew`, `transform`) or CanvasLayer (`offset`
+/// instead of `position`): the properties applied in file order, as Godot's setters do, so an
+/// instance's later `position` replaces only the origin of an earlier `transform`. Godot 3 may
+/// store `rotation_degrees` / `skew_degrees`.
+fn parts_in_order(node: &GNode, origin_key: &str) -> GodotXform {
+    let (mut position, mut rotation, mut scale, mut skew) = (DVec2::ZERO, 0.0, DVec2::ONE, 0.0);
+    for (key, prop) in &node.props {
+        let value = &prop.value;
+        match key.as_ref() {
+            k if k == origin_key => position = vec2_of(value).unwrap_or(position),
+            "rotation" => rotation = value.as_f64().unwrap_or(rotation),
+            "rotation_degrees" => rotation = value.as_f64().map_or(rotation, f64::to_radians),
+            "scale" => scale = vec2_of(value).unwrap_or(scale),
+            "skew" if origin_key == "position" => skew = value.as_f64().unwrap_or(skew),
+            "skew_degrees" if origin_key == "position" => {
+                skew = value.as_f64().map_or(skew, f64::to_radians)
+            }
+            "transform" => {
+                if let Some(m) = transform_of(value) {
+                    // Godot's set_transform: the matrix's own TRS + skew, in y-down terms.
+                    let t = decompose(&flip_y(&m));
+                    position = DVec2::new(t.position.x as f64, -(t.position.y as f64));
+                    rotation = -(t.rotation as f64).to_radians();
+                    scale = t.scale.as_dvec2();
+                    skew = -(t.skew as f64).to_radians();
+                }
+            }
+            _ => {}
+        }
     }
     GodotXform::Parts {
-        position: vec2_prop(node, "position").unwrap_or(DVec2::ZERO),
-        rotation: num("rotation")
-            .or(num("rotation_degrees").map(f64::to_radians))
-            .unwrap_or(0.0),
-        scale: vec2_prop(node, "scale").unwrap_or(DVec2::ONE),
-        skew: num("skew")
-            .or(num("skew_degrees").map(f64::to_radians))
-            .unwrap_or(0.0),
-    }
-}
-
-/// CanvasLayer: `offset`, `rotation`, `scale` (or a whole `transform`).
-fn layer_matrix(node: &GNode) -> GodotXform {
-    let num = |k: &str| node.prop(k).and_then(|p| p.value.as_f64());
-    if let Some(m) = transform_prop(node, "transform") {
-        return GodotXform::Matrix(m);
-    }
-    GodotXform::Parts {
-        position: vec2_prop(node, "offset").unwrap_or(DVec2::ZERO),
-        rotation: num("rotation")
-            .or(num("rotation_degrees").map(f64::to_radians))
-            .unwrap_or(0.0),
-        scale: vec2_prop(node, "scale").unwrap_or(DVec2::ONE),
-        skew: 0.0,
+        position,
+        rotation,
+        scale,
+        skew,
     }
 }
 

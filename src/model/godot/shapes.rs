@@ -106,7 +106,7 @@ pub fn appearance(
             None => (Shape::None, DEFAULT_COLOR),
         },
         "TextureRect" => match (texture(node, loader), control_size(node)) {
-            (Some((path, _)), Some(size)) => (
+            (Some(Texture { path, .. }), Some(size)) => (
                 Shape::Sprite {
                     path: path.display().to_string(),
                     size: size.as_vec2(),
@@ -151,26 +151,39 @@ fn top_left_box(size: DVec2) -> Shape {
     }
 }
 
-/// The image file a `texture` property names, and its pixel size when the file's header can be
-/// read. An `AtlasTexture` sub-resource gives its atlas image (its region is not applied).
-fn texture(node: &GNode, loader: &Loader) -> Option<(PathBuf, Option<DVec2>)> {
+/// A texture: its image file, the image's pixel size when its header can be read, and for an
+/// `AtlasTexture` the part of the image it is (x, y, w, h in pixels).
+struct Texture {
+    path: PathBuf,
+    size: Option<DVec2>,
+    atlas: Option<[f64; 4]>,
+}
+
+/// The texture a `texture` property names (an image file, or an `AtlasTexture` sub-resource
+/// over one).
+fn texture(node: &GNode, loader: &Loader) -> Option<Texture> {
     let prop = node.prop("texture")?;
-    let path = match prop.value.resource_ref()? {
+    let (path, atlas) = match prop.value.resource_ref()? {
         (super::tscn::ResourceKind::Ext, id) => {
             let ext = prop.file.ext.get(&id)?;
-            ext.path.clone()?
+            (ext.path.clone()?, None)
         }
         (super::tscn::ResourceKind::Sub, id) => {
-            let atlas = prop.file.sub.get(&id)?.prop("atlas")?;
-            let (_, aid) = atlas.resource_ref()?;
+            let sub = prop.file.sub.get(&id)?;
+            let (_, aid) = sub.prop("atlas")?.resource_ref()?;
             let ext = prop.file.ext.get(&aid)?;
-            loader.resolve(&prop.file.path, &ext.written)?
+            let region = sub
+                .prop("region")
+                .and_then(|r| r.numbers("Rect2"))
+                .and_then(|r| <[f64; 4]>::try_from(r.as_slice()).ok())
+                .filter(|r| r[2] > 0.0 && r[3] > 0.0);
+            (loader.resolve(&prop.file.path, &ext.written)?, region)
         }
     };
     let size = imagesize::size(&path)
         .ok()
         .map(|s| DVec2::new(s.width as f64, s.height as f64));
-    Some((path, size))
+    Some(Texture { path, size, atlas })
 }
 
 /// Sprite2D: the image's size (or its region's), divided into frames; the part shown as a
@@ -191,7 +204,12 @@ fn sprite(
         .prop("self_modulate")
         .and_then(|p| color_of(&p.value))
         .unwrap_or([255, 255, 255, 255]);
-    let Some((path, image)) = texture(node, loader) else {
+    let Some(Texture {
+        path,
+        size: image,
+        atlas,
+    }) = texture(node, loader)
+    else {
         if node.prop("texture").is_some() {
             note(
                 NoteKind::Missing,
@@ -209,6 +227,16 @@ fn sprite(
         .filter(|r| r.len() == 4);
     let image = match image {
         Some(size) => size,
+        None if atlas.is_some() => {
+            note(
+                NoteKind::Missing,
+                format!(
+                    "cannot read the size of the image {} (missing, or not an image): its atlas regions are drawn without it",
+                    path.display()
+                ),
+            );
+            atlas.map_or(DVec2::ONE, |a| DVec2::new(a[0] + a[2], a[1] + a[3]))
+        }
         None => {
             let shown = region_rect
                 .as_ref()
@@ -226,10 +254,12 @@ fn sprite(
             }
         }
     };
-    // The shown rect in pixels: the region, or the whole image; then one frame of it.
+    // The shown rect in pixels: the texture (an atlas region, or the whole image), or the
+    // sprite's region of it; then one frame of that.
+    let [ax, ay, aw, ah] = atlas.unwrap_or([0.0, 0.0, image.x, image.y]);
     let (mut x, mut y, mut w, mut h) = match &region_rect {
-        Some(r) => (r[0], r[1], r[2], r[3]),
-        None => (0.0, 0.0, image.x, image.y),
+        Some(r) => (ax + r[0], ay + r[1], r[2], r[3]),
+        None => (ax, ay, aw, ah),
     };
     let hframes = num("hframes").unwrap_or(1.0).max(1.0);
     let vframes = num("vframes").unwrap_or(1.0).max(1.0);
