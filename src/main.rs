@@ -5,6 +5,11 @@ use graft::cli::{Cli, run};
 use std::io::Write;
 use std::process::ExitCode;
 
+/// mimalloc: loading and importing big scenes make millions of small allocations, which glibc's
+/// allocator serves markedly slower (measured in ARCHITECTURE.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let Some(command) = cli.command else {
