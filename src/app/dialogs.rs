@@ -39,6 +39,17 @@ impl FileDialogs for NativeDialogs {
                         .set_title("Export as Godot scene")
                         .set_file_name(suggested)
                         .save_file(),
+                    DialogKind::ExportImage {
+                        suggested,
+                        extensions,
+                    } => extensions
+                        .iter()
+                        .fold(rfd::FileDialog::new(), |d, e| {
+                            d.add_filter(e.to_uppercase(), &[*e])
+                        })
+                        .set_title("Export")
+                        .set_file_name(suggested)
+                        .save_file(),
                 };
                 let outcome = match picked {
                     Some(path) => DialogOutcome::Picked(path),

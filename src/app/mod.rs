@@ -6,6 +6,7 @@
 //! palette are generated from the command table in `crate::editor::table`.
 
 pub mod dialogs;
+mod figure_window;
 pub mod hierarchy;
 pub mod inspector;
 mod menus;
@@ -30,6 +31,7 @@ pub struct GraftApp {
     /// The viewport's camera and interaction state.
     pub viewport: viewport::ViewportState,
     windows: windows::WindowsState,
+    figure_window: figure_window::FigureWindowState,
     /// How many world matrices the last frame recomputed.
     pub last_recomputed: usize,
     /// How many the most recent update that did any work recomputed (what the last edit cost).
@@ -68,6 +70,7 @@ impl GraftApp {
             inspector: Default::default(),
             viewport: Default::default(),
             windows: Default::default(),
+            figure_window: Default::default(),
             last_recomputed: 0,
             last_edit_recomputed: 0,
             shown_title: String::new(),
@@ -143,7 +146,16 @@ impl GraftApp {
         commands.extend(self.panels(ui));
         self.run_all(commands);
         // Windows after the commands: a window opened this frame shows on this frame.
-        let commands = windows::show(&ctx, &self.editor, &mut self.windows);
+        let mut commands = windows::show(&ctx, &self.editor, &mut self.windows);
+        if self.editor.is_open(crate::editor::command::Window::Figure) {
+            let view = (self.viewport.camera, self.viewport.last_rect);
+            commands.extend(figure_window::show(
+                &ctx,
+                &self.editor,
+                &mut self.figure_window,
+                view,
+            ));
+        }
         self.run_all(commands);
         if let Some(outcome) = self.dialogs.poll() {
             self.run(Command::DialogClosed(outcome));

@@ -132,6 +132,8 @@ fn path_prompt_window(
         DialogPurpose::SaveAs { .. } => "Save scene as: type a path",
         DialogPurpose::Import => "Import Godot scene: type the path of a .tscn",
         DialogPurpose::ExportGodot => "Export as Godot scene: type a .tscn path",
+        DialogPurpose::ExportSvg => "Export as SVG: type a .svg path",
+        DialogPurpose::ExportFigure => "Export figure: type a .png or .svg path",
     };
     egui::Modal::new(egui::Id::unique("graft-path-prompt")).show(ctx, |ui| {
         ui.heading(title);

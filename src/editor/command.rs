@@ -54,6 +54,8 @@ pub enum Window {
     Palette,
     /// The last import's or export's report.
     ImportReport,
+    /// File > Export figure: settings and a preview.
+    Figure,
 }
 
 /// The answer to "Save the changes before …?".
@@ -113,6 +115,12 @@ pub enum Command {
     Import,
     /// Show the dialog that picks where to export the scene as a Godot scene.
     ExportGodot,
+    /// Show the dialog that picks where to export the scene as SVG (one group per node).
+    ExportSvg,
+    /// Show the dialog that picks where to write the figure (.svg or .png).
+    SaveFigure,
+    /// Change the figure's settings (size, scale, layers, caption, view).
+    SetFigure(Box<super::figure::FigureOptions>),
     /// Save to the scene's file (asks where when untitled).
     Save,
     /// Save under a new name.

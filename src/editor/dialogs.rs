@@ -21,6 +21,13 @@ pub enum DialogKind {
         /// The suggested file name.
         suggested: String,
     },
+    /// Pick where to write an SVG (the scene's groups) or a figure (SVG or PNG).
+    ExportImage {
+        /// The suggested file name.
+        suggested: String,
+        /// The extensions offered, the first the default.
+        extensions: Vec<&'static str>,
+    },
 }
 
 /// How a dialog ended.

@@ -134,6 +134,17 @@ impl Editor {
         let kind = match &purpose {
             DialogPurpose::Open => DialogKind::Open,
             DialogPurpose::Import => DialogKind::Import,
+            DialogPurpose::ExportSvg => DialogKind::ExportImage {
+                suggested: format!("{}.svg", self.doc.display_name().trim_end_matches(".ron")),
+                extensions: vec!["svg"],
+            },
+            DialogPurpose::ExportFigure => DialogKind::ExportImage {
+                suggested: format!(
+                    "{}-figure.png",
+                    self.doc.display_name().trim_end_matches(".ron")
+                ),
+                extensions: vec!["png", "svg"],
+            },
             DialogPurpose::ExportGodot => DialogKind::Export {
                 suggested: format!(
                     "{}.tscn",
@@ -176,6 +187,8 @@ impl Editor {
         match purpose {
             DialogPurpose::Open | DialogPurpose::Import => self.open_path(path),
             DialogPurpose::ExportGodot => self.export_godot(path),
+            DialogPurpose::ExportSvg => self.export_svg(path),
+            DialogPurpose::ExportFigure => self.export_figure(path),
             DialogPurpose::SaveAs { then } => {
                 let (_, mut outcome) = self.save(Some(path))?;
                 if let Some(action) = then {

@@ -46,6 +46,10 @@ pub enum DialogPurpose {
     Import,
     /// Export the scene as a Godot scene to the picked file.
     ExportGodot,
+    /// Export the scene as SVG groups to the picked file.
+    ExportSvg,
+    /// Write the figure to the picked file (.svg or .png).
+    ExportFigure,
     /// Save to the picked file, then go on with `then`.
     SaveAs {
         /// The action waiting for the save.
@@ -136,6 +140,7 @@ pub struct Editor {
     pub(super) windows: FxHashSet<Window>,
     pub(super) probe_mode: bool,
     pub(super) report: Option<super::interchange::InterchangeReport>,
+    pub(super) figure: super::figure::FigureOptions,
     /// The nodes carrying probes, and the scene versions they were read at.
     pub(super) probe_owners: std::cell::RefCell<ProbeOwners>,
 }
@@ -168,6 +173,7 @@ impl Editor {
             windows: FxHashSet::default(),
             probe_mode: false,
             report: None,
+            figure: Default::default(),
             probe_owners: Default::default(),
         }
     }
@@ -377,6 +383,12 @@ impl Editor {
             Command::Open => self.request(FileAction::Open),
             Command::Import => self.request(FileAction::Import),
             Command::ExportGodot => Ok(self.start_dialog(DialogPurpose::ExportGodot)),
+            Command::ExportSvg => Ok(self.start_dialog(DialogPurpose::ExportSvg)),
+            Command::SaveFigure => Ok(self.start_dialog(DialogPurpose::ExportFigure)),
+            Command::SetFigure(options) => {
+                self.figure = *options;
+                Ok(Outcome::default())
+            }
             Command::OpenPath(path) => self.request(FileAction::OpenPath(path)),
             Command::Revert => self.request(FileAction::Revert),
             Command::Quit => self.request(FileAction::Quit),

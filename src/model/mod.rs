@@ -7,3 +7,4 @@ pub mod file;
 pub mod godot;
 pub mod math;
 pub mod scene;
+pub mod svg;

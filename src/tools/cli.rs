@@ -111,21 +111,30 @@ pub enum Command {
         #[arg(short, long)]
         output: PathBuf,
     },
-    /// Export a graft scene as a Godot 4 text scene (.tscn) under one root Node2D.
+    /// Export a graft scene as a Godot 4 text scene (.tscn, under one root Node2D) or as SVG
+    /// that keeps the hierarchy (.svg: one group per node with its local matrix).
     #[command(
-        after_help = "Examples:\n  graft export scenes/sword.ron -o ~/game/sword.tscn\n  graft export scene.ron -o out.tscn --project ~/game"
+        after_help = "Examples:\n  graft export scenes/sword.ron -o ~/game/sword.tscn\n  graft export scene.ron -o out.tscn --project ~/game\n  graft export scenes/sword.ron -o sword.svg [--link-images]"
     )]
     Export {
         /// The .ron scene.
         file: PathBuf,
-        /// The .tscn file to write.
+        /// The .tscn or .svg file to write.
         #[arg(short, long)]
         output: PathBuf,
         /// The Godot project folder, for res:// image paths (default: the folder holding
         /// project.godot above the output).
         #[arg(long)]
         project: Option<PathBuf>,
+        /// SVG: link sprite images by relative path instead of embedding them.
+        #[arg(long)]
+        link_images: bool,
     },
+    /// Draw a figure of a scene (what the viewport shows) as SVG or PNG, without a window.
+    #[command(
+        after_help = "Examples:\n  graft figure scenes/shear.ron -o shear.svg\n  graft figure scenes/sword.ron -o sword.png --size 1200x800 --scale 2 --select hand --layers grid,axes,names"
+    )]
+    Figure(FigureArgs),
     /// Write a big generated scene (for benchmarks and demos).
     #[command(
         after_help = "Examples:\n  graft generate --shape random --nodes 100000 -o big.ron\n  graft generate --shape chain --nodes 1000 --seed 7 -o chain.ron"
@@ -147,6 +156,31 @@ pub enum Command {
     /// Measure propagation or file I/O.
     #[command(subcommand)]
     Bench(BenchCommand),
+}
+
+/// Arguments of `graft figure`.
+#[derive(Args, Debug)]
+pub struct FigureArgs {
+    /// The scene file (.ron or .tscn).
+    pub file: PathBuf,
+    /// The figure to write: .svg or .png.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Width x height in CSS pixels.
+    #[arg(long, default_value = "1600x1000")]
+    pub size: String,
+    /// Device pixels per CSS pixel (PNG).
+    #[arg(long, default_value_t = 1.0)]
+    pub scale: f32,
+    /// Highlight this node (a name or an id) and caption its matrix chain.
+    #[arg(long, value_name = "NAME|ID")]
+    pub select: Option<String>,
+    /// Comma list of grid, axes, links, names, shear, selection (or all, none).
+    #[arg(long, default_value = "all")]
+    pub layers: String,
+    /// Leave out the matrix-chain caption.
+    #[arg(long)]
+    pub no_caption: bool,
 }
 
 /// Arguments of `graft reparent`.
@@ -264,7 +298,15 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             file,
             output,
             project,
-        } => super::interchange::export(&file, &output, project.as_deref(), out, &mut io::stderr()),
+            link_images,
+        } => super::interchange::export(
+            &file,
+            &output,
+            (project.as_deref(), link_images),
+            out,
+            &mut io::stderr(),
+        ),
+        Command::Figure(args) => super::interchange::figure(&args, out),
         Command::Generate {
             shape,
             nodes,

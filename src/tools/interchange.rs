@@ -2,10 +2,15 @@
 //! import report on stderr.
 
 use super::cli::Failure;
+use super::cli::FigureArgs;
+use crate::editor::figure::{FigureOptions, Layers, embedded_image, figure_svg};
+use crate::editor::render::render_png;
+use crate::editor::spaces::resolve_space;
 use crate::file;
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::{import_file, relative_sprites};
 use crate::model::godot::tree::find_project_root;
+use crate::model::svg::export::{Images, save_svg};
 use std::io::Write;
 use std::path::Path;
 
@@ -44,16 +49,40 @@ pub fn import(
     Ok(())
 }
 
-/// Export a `.ron` scene as a Godot 4 `.tscn`; images get `res://` paths under `project` (or
-/// the folder holding `project.godot` above the output).
+/// Export a `.ron` scene as a Godot 4 `.tscn` (images get `res://` paths under `project`, or
+/// the folder holding `project.godot` above the output) or as an `.svg` (images embedded, or
+/// linked with `link_images`).
 pub fn export(
     input: &Path,
     output: &Path,
-    project: Option<&Path>,
+    (project, link_images): (Option<&Path>, bool),
     out: &mut dyn Write,
     report: &mut dyn Write,
 ) -> Result<(), Failure> {
     let scene = file::load(input)?;
+    if extension(output) == "svg" {
+        let images = if link_images {
+            Images::Link
+        } else {
+            Images::Embed
+        };
+        for note in save_svg(&scene, output, images, input.parent())? {
+            writeln!(report, "{note}")?;
+        }
+        writeln!(
+            out,
+            "wrote {} ({} nodes, one group each)",
+            output.display(),
+            scene.len()
+        )?;
+        return Ok(());
+    }
+    if extension(output) != "tscn" {
+        return Err(Failure(format!(
+            "{}: export writes .tscn (Godot) or .svg",
+            output.display()
+        )));
+    }
     let options = ExportOptions {
         project_root: project
             .map(Path::to_path_buf)
@@ -78,6 +107,81 @@ pub fn export(
         "wrote {} ({} nodes under one root Node2D)",
         output.display(),
         scene.len()
+    )?;
+    Ok(())
+}
+
+/// A path's extension, lower case ("" when none).
+fn extension(p: &Path) -> String {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
+/// A scene from a `.ron` or, imported, a `.tscn` (its report on stderr).
+fn load_any(path: &Path) -> Result<crate::Scene, Failure> {
+    if extension(path) == "tscn" {
+        let imported = import_file(path)?;
+        for line in imported.report.lines() {
+            eprintln!("{line}");
+        }
+        Ok(imported.scene)
+    } else {
+        Ok(file::load(path)?)
+    }
+}
+
+/// `graft figure`: the scene framed, with the chosen layers, as SVG or PNG.
+pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    let mut scene = load_any(&args.file)?;
+    scene.update_world();
+    let size = args
+        .size
+        .split_once(['x', 'X', '×'])
+        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
+        .filter(|&(w, h)| w > 0 && h > 0)
+        .ok_or_else(|| {
+            Failure(format!(
+                "--size {}: expected WIDTHxHEIGHT, e.g. 1600x1000",
+                args.size
+            ))
+        })?;
+    let layers = Layers::parse(&args.layers).map_err(Failure)?;
+    let selection = match &args.select {
+        Some(spec) => resolve_space(&scene, spec)?.into_iter().collect(),
+        None => Vec::new(),
+    };
+    let options = FigureOptions {
+        size,
+        scale: args.scale,
+        layers,
+        selection,
+        caption: !args.no_caption,
+        camera: None,
+    };
+    let dir = args.file.parent().map(Path::to_path_buf);
+    let svg = figure_svg(&scene, &options, &|path| {
+        embedded_image(dir.as_deref(), path)
+    });
+    let bytes = match extension(&args.output).as_str() {
+        "svg" => svg.into_bytes(),
+        "png" => render_png(&svg, args.scale)?,
+        _ => {
+            return Err(Failure(format!(
+                "{}: a figure is .svg or .png",
+                args.output.display()
+            )));
+        }
+    };
+    file::atomic_write_with(&args.output, |w| w.write_all(&bytes))?;
+    writeln!(
+        out,
+        "wrote {} ({}x{} px at scale {})",
+        args.output.display(),
+        size.0,
+        size.1,
+        args.scale
     )?;
     Ok(())
 }

@@ -1,0 +1,169 @@
+//! File > Export figure: the figure's size, scale, layers, caption and view, a live preview
+//! rendered from the same SVG the export writes, and Save (SVG or PNG by the name picked).
+
+use crate::editor::camera::Camera;
+use crate::editor::command::{Command, Window};
+use crate::editor::figure::FigureOptions;
+use crate::editor::render::render_rgba;
+use crate::editor::session::Editor;
+
+/// Preview width in pixels.
+const PREVIEW_WIDTH: f32 = 360.0;
+/// How often the preview is redrawn while something changes (seconds).
+const PREVIEW_EVERY: f64 = 0.3;
+
+/// The preview's texture and what it shows.
+#[derive(Default)]
+pub struct FigureWindowState {
+    texture: Option<egui::TextureHandle>,
+    shown_svg: u64,
+    drawn_at: f64,
+    /// Use the viewport's camera instead of framing the whole scene.
+    pub current_view: bool,
+    error: Option<String>,
+}
+
+fn hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = rustc_hash::FxHasher::default();
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// The viewport's camera, zoomed so the figure shows what the viewport shows.
+fn view_camera(camera: Camera, viewport: egui::Rect, size: (u32, u32)) -> Camera {
+    let k = (size.0 as f64 / viewport.width().max(1.0) as f64)
+        .min(size.1 as f64 / viewport.height().max(1.0) as f64);
+    Camera {
+        zoom: camera.zoom * k,
+        ..camera
+    }
+}
+
+/// Draw the window; returns the commands it asks for.
+pub fn show(
+    ctx: &egui::Context,
+    editor: &Editor,
+    state: &mut FigureWindowState,
+    viewport: (Camera, egui::Rect),
+) -> Vec<Command> {
+    let mut out = Vec::new();
+    let mut open = true;
+    let mut options = editor.figure_options().clone();
+    egui::Window::new("Export figure")
+        .open(&mut open)
+        .resizable(false)
+        .show(ctx, |ui| {
+            settings(ui, &mut options, state);
+            options.camera = state
+                .current_view
+                .then(|| view_camera(viewport.0, viewport.1, options.size));
+            if options != *editor.figure_options() {
+                out.push(Command::SetFigure(Box::new(options.clone())));
+            }
+            ui.separator();
+            preview(ui, editor, state);
+            ui.horizontal(|ui| {
+                if ui
+                    .button("Save…")
+                    .on_hover_text("Pick a .png or .svg name: the PNG is drawn from the same SVG")
+                    .clicked()
+                {
+                    out.push(Command::SaveFigure);
+                }
+                ui.weak(format!(
+                    "{}×{} px PNG",
+                    (options.size.0 as f32 * options.scale).round(),
+                    (options.size.1 as f32 * options.scale).round()
+                ));
+            });
+        });
+    if !open {
+        out.push(Command::Close(Window::Figure));
+    }
+    out
+}
+
+/// Size, scale, view, layers and caption.
+fn settings(ui: &mut egui::Ui, o: &mut FigureOptions, state: &mut FigureWindowState) {
+    egui::Grid::new("figure-settings")
+        .num_columns(2)
+        .show(ui, |ui| {
+            ui.label("size");
+            ui.horizontal(|ui| {
+                ui.add(
+                    egui::DragValue::new(&mut o.size.0)
+                        .range(16..=8192)
+                        .suffix(" px"),
+                );
+                ui.label("×");
+                ui.add(
+                    egui::DragValue::new(&mut o.size.1)
+                        .range(16..=8192)
+                        .suffix(" px"),
+                );
+            });
+            ui.end_row();
+            ui.label("scale");
+            ui.add(
+                egui::DragValue::new(&mut o.scale)
+                    .range(0.25..=8.0)
+                    .speed(0.05),
+            )
+            .on_hover_text("Device pixels per pixel in the PNG (2 for sharp slides)");
+            ui.end_row();
+            ui.label("view");
+            ui.horizontal(|ui| {
+                ui.radio_value(&mut state.current_view, false, "whole scene");
+                ui.radio_value(&mut state.current_view, true, "as in the viewport");
+            });
+            ui.end_row();
+        });
+    ui.horizontal_wrapped(|ui| {
+        let l = &mut o.layers;
+        ui.checkbox(&mut l.grid, "grid");
+        ui.checkbox(&mut l.axes, "axes");
+        ui.checkbox(&mut l.links, "links");
+        ui.checkbox(&mut l.names, "names");
+        ui.checkbox(&mut l.shear, "shear overlay");
+        ui.checkbox(&mut l.selection, "selection");
+    });
+    ui.checkbox(&mut o.caption, "caption: the selection's matrix chain");
+}
+
+/// The figure rendered small, redrawn (at most every 0.3 s) when it changes.
+fn preview(ui: &mut egui::Ui, editor: &Editor, state: &mut FigureWindowState) {
+    let now = ui.input(|i| i.time);
+    if state.texture.is_none() || now - state.drawn_at >= PREVIEW_EVERY {
+        let svg = editor.figure_svg();
+        let key = hash(&svg);
+        if key != state.shown_svg || state.texture.is_none() {
+            let (w, _) = editor.figure_options().size;
+            let scale = (PREVIEW_WIDTH / w.max(1) as f32).min(1.0);
+            match render_rgba(&svg, scale) {
+                Ok((w, h, rgba)) => {
+                    let image =
+                        egui::ColorImage::from_rgba_unmultiplied([w as usize, h as usize], &rgba);
+                    state.texture = Some(ui.ctx().load_texture(
+                        "figure-preview",
+                        image,
+                        egui::TextureOptions::LINEAR,
+                    ));
+                    state.error = None;
+                }
+                Err(e) => state.error = Some(e.to_string()),
+            }
+            state.shown_svg = key;
+        }
+        state.drawn_at = now;
+    }
+    if let Some(error) = &state.error {
+        ui.colored_label(ui.visuals().error_fg_color, error);
+    }
+    if let Some(texture) = &state.texture {
+        let size = texture.size_vec2();
+        ui.image((texture.id(), size));
+    }
+    ui.ctx()
+        .request_repaint_after(std::time::Duration::from_secs_f64(PREVIEW_EVERY));
+}

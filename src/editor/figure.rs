@@ -1,0 +1,462 @@
+//! Figures: what the viewport teaches, as an SVG (and, through `render.rs`, a PNG drawn from that
+//! same SVG, so the two never disagree). The scene framed in a chosen size, with optional
+//! layers (grid, axes, parent links, names, the shear overlay, the selection highlighted) and
+//! a caption with the selection's matrix chain `World = M_a · M_b · … = W`. Everything is placed
+//! with the editor's own camera, grid, outline and overlay code, so a figure shows what the
+//! viewport shows. No window needed.
+
+use super::camera::{Camera, ScreenRect};
+use super::geometry::{ScreenShape, world_bounds};
+use super::grid::grid;
+use super::numbers::format_fixed;
+use super::overlay::shear_overlay_on_screen;
+use crate::model::svg::export::{coord, shape_element, xml};
+use crate::scene::{NodeId, Scene, Shape};
+use glam::{DVec2, Vec2};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The layers a figure can show besides the nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layers {
+    /// The grid with its labels and the world axes.
+    pub grid: bool,
+    /// Each node's local x (red) and y (green) axes.
+    pub axes: bool,
+    /// Parent → child lines.
+    pub links: bool,
+    /// Node names.
+    pub names: bool,
+    /// The shear warning overlay.
+    pub shear: bool,
+    /// The selected nodes outlined.
+    pub selection: bool,
+}
+
+impl Default for Layers {
+    fn default() -> Self {
+        Self {
+            grid: true,
+            axes: true,
+            links: true,
+            names: true,
+            shear: true,
+            selection: true,
+        }
+    }
+}
+
+impl Layers {
+    /// Every layer off.
+    pub const NONE: Layers = Layers {
+        grid: false,
+        axes: false,
+        links: false,
+        names: false,
+        shear: false,
+        selection: false,
+    };
+
+    /// Layers from a comma list (`grid,axes,links,names,shear,selection`, `all`, `none`).
+    pub fn parse(list: &str) -> Result<Layers, String> {
+        let mut layers = Layers::NONE;
+        for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            match word {
+                "all" => layers = Layers::default(),
+                "none" => layers = Layers::NONE,
+                "grid" => layers.grid = true,
+                "axes" => layers.axes = true,
+                "links" => layers.links = true,
+                "names" => layers.names = true,
+                "shear" => layers.shear = true,
+                "selection" => layers.selection = true,
+                other => {
+                    return Err(format!(
+                        "unknown layer `{other}` (grid, axes, links, names, shear, selection, all, none)"
+                    ));
+                }
+            }
+        }
+        Ok(layers)
+    }
+}
+
+/// Everything a figure needs besides the scene.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FigureOptions {
+    /// Width and height in CSS pixels (the SVG's size; a PNG multiplies it by `scale`).
+    pub size: (u32, u32),
+    /// Device pixels per CSS pixel for the PNG.
+    pub scale: f32,
+    /// What to show.
+    pub layers: Layers,
+    /// The selected nodes (highlighted; the last one's matrix chain is the caption).
+    pub selection: Vec<NodeId>,
+    /// Add the caption with the selection's matrix chain.
+    pub caption: bool,
+    /// The camera to use (the viewport's, scaled to the figure); None fits the whole scene.
+    pub camera: Option<Camera>,
+}
+
+impl Default for FigureOptions {
+    fn default() -> Self {
+        Self {
+            size: (1600, 1000),
+            scale: 1.0,
+            layers: Layers::default(),
+            selection: Vec::new(),
+            caption: true,
+            camera: None,
+        }
+    }
+}
+
+/// The figure's colours: the viewport's dark theme.
+mod colors {
+    pub const BACKGROUND: &str = "#1c1c1c";
+    pub const GRID: &str = "#2d2d2d";
+    pub const GRID_TEXT: &str = "#6e6e6e";
+    pub const X_AXIS: &str = "#783c3c";
+    pub const Y_AXIS: &str = "#3c783c";
+    pub const LINK: &str = "#c8c8c8";
+    pub const OUTLINE: &str = "#141414";
+    pub const SELECTED: &str = "#ffd23c";
+    pub const NAME: &str = "#e6e6e6";
+    pub const SHEAR: &str = "#ff9f1a";
+    pub const LOCAL_X: &str = "#e85050";
+    pub const LOCAL_Y: &str = "#50d050";
+}
+
+/// The font stack a figure's text asks for (the fonts the app ships; `render.rs` loads them).
+pub const FONTS: &str = "Ubuntu, Noto Emoji, sans-serif";
+/// Height of the caption band per line of text.
+const CAPTION_LINE: f64 = 18.0;
+
+fn points(outline: &[Vec2]) -> String {
+    let pts: Vec<String> = outline
+        .iter()
+        .map(|p| format!("{},{}", coord(p.x as f64), coord(p.y as f64)))
+        .collect();
+    pts.join(" ")
+}
+
+fn line(out: &mut String, a: DVec2, b: DVec2, color: &str, width: f64) {
+    let _ = writeln!(
+        out,
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{color}\" stroke-width=\"{}\"/>",
+        coord(a.x),
+        coord(a.y),
+        coord(b.x),
+        coord(b.y),
+        coord(width)
+    );
+}
+
+fn text(out: &mut String, at: DVec2, size: f64, color: &str, content: &str) {
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"{}\" font-family=\"{FONTS}\" font-size=\"{}\" fill=\"{color}\">{}</text>",
+        coord(at.x),
+        coord(at.y),
+        coord(size),
+        xml(content)
+    );
+}
+
+/// The camera a figure uses: the given one, or one framing the whole scene.
+fn camera_for(scene: &Scene, options: &FigureOptions, rect: ScreenRect) -> Camera {
+    if let Some(camera) = options.camera {
+        return camera;
+    }
+    let mut camera = Camera::default();
+    if let Some((lo, hi)) = world_bounds(scene, scene.ids()) {
+        camera.fit(rect, lo, hi);
+    }
+    camera
+}
+
+/// The figure as a standalone SVG document. `image_href` gives a sprite's image as an `href`
+/// (a data URI or a path), or None to leave it out.
+pub fn figure_svg(
+    scene: &Scene,
+    options: &FigureOptions,
+    image_href: &dyn Fn(&str) -> Option<String>,
+) -> String {
+    let (w, h) = (options.size.0.max(1) as f64, options.size.1.max(1) as f64);
+    let caption = if options.caption {
+        caption_lines(scene, options.selection.last().copied())
+    } else {
+        Vec::new()
+    };
+    let band = if caption.is_empty() {
+        0.0
+    } else {
+        CAPTION_LINE * caption.len() as f64 + 12.0
+    };
+    let rect = ScreenRect {
+        min: Vec2::ZERO,
+        max: Vec2::new(w as f32, (h - band).max(1.0) as f32),
+    };
+    let camera = camera_for(scene, options, rect);
+    let mut out = String::with_capacity(4096 + scene.len() * 200);
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">",
+        coord(w),
+        coord(h),
+        coord(w),
+        coord(h)
+    );
+    let _ = writeln!(
+        out,
+        "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>",
+        coord(w),
+        coord(h),
+        colors::BACKGROUND
+    );
+    let _ = writeln!(
+        out,
+        "<svg x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" overflow=\"hidden\">",
+        coord(w),
+        coord(h - band)
+    );
+    if options.layers.grid {
+        grid_layer(&mut out, camera, rect);
+    }
+    nodes_layer(&mut out, scene, options, camera, rect, image_href);
+    if options.layers.shear {
+        shear_layer(&mut out, scene, camera, rect);
+    }
+    out.push_str("</svg>\n");
+    for (k, l) in caption.iter().enumerate() {
+        let at = DVec2::new(10.0, h - band + 6.0 + CAPTION_LINE * (k as f64 + 0.8));
+        text(&mut out, at, 13.0, colors::NAME, l);
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The grid lines, their labels and the world axes.
+fn grid_layer(out: &mut String, camera: Camera, rect: ScreenRect) {
+    let g = grid(camera, rect);
+    let (right, bottom) = (rect.max.x as f64, rect.max.y as f64);
+    for l in &g.vertical {
+        let x = l.screen as f64;
+        line(
+            out,
+            DVec2::new(x, 0.0),
+            DVec2::new(x, bottom),
+            colors::GRID,
+            1.0,
+        );
+        if x > 48.0 {
+            text(
+                out,
+                DVec2::new(x + 2.0, bottom - 3.0),
+                10.0,
+                colors::GRID_TEXT,
+                &l.label,
+            );
+        }
+    }
+    for l in &g.horizontal {
+        let y = l.screen as f64;
+        line(
+            out,
+            DVec2::new(0.0, y),
+            DVec2::new(right, y),
+            colors::GRID,
+            1.0,
+        );
+        if y < bottom - 14.0 {
+            text(
+                out,
+                DVec2::new(2.0, y - 2.0),
+                10.0,
+                colors::GRID_TEXT,
+                &l.label,
+            );
+        }
+    }
+    if let Some(y) = g.x_axis {
+        let y = y as f64;
+        line(
+            out,
+            DVec2::new(0.0, y),
+            DVec2::new(right, y),
+            colors::X_AXIS,
+            1.5,
+        );
+    }
+    if let Some(x) = g.y_axis {
+        let x = x as f64;
+        line(
+            out,
+            DVec2::new(x, 0.0),
+            DVec2::new(x, bottom),
+            colors::Y_AXIS,
+            1.5,
+        );
+    }
+}
+
+/// Every node: link, fill (through its local → screen matrix), outline, axes, origin, name.
+fn nodes_layer(
+    out: &mut String,
+    scene: &Scene,
+    options: &FigureOptions,
+    camera: Camera,
+    rect: ScreenRect,
+    image_href: &dyn Fn(&str) -> Option<String>,
+) {
+    let layers = options.layers;
+    let mut shape = ScreenShape::new();
+    let mut names = String::new();
+    for i in 0..scene.len() {
+        let world = scene.world_at(i);
+        if !world.is_finite() {
+            continue;
+        }
+        let m = camera.node_to_screen_f64(rect, &world);
+        let origin = m.translation;
+        if layers.links
+            && let Some(p) = scene.parent_index_at(i)
+        {
+            let from = camera.to_screen_f64(rect, scene.world_at(p).translation.as_dvec2());
+            line(out, from, origin, colors::LINK, 1.0);
+        }
+        let data = scene.data_at(i);
+        let href = match &data.shape {
+            Shape::Sprite { path, .. } => image_href(path),
+            _ => None,
+        };
+        if let Some(element) = shape_element(&data.shape, data.color, href.as_deref()) {
+            let [a, b, c, d] = m.matrix2.to_cols_array();
+            let _ = writeln!(
+                out,
+                "<g transform=\"matrix({} {} {} {} {} {})\">{element}</g>",
+                coord(a),
+                coord(b),
+                coord(c),
+                coord(d),
+                coord(origin.x),
+                coord(origin.y)
+            );
+        }
+        shape.compute(&data.shape, &m, rect);
+        let selected = layers.selection && options.selection.contains(&scene.id_at(i));
+        if shape.outline.len() > 2 && (selected || !matches!(data.shape, Shape::Sprite { .. })) {
+            let (color, width) = if selected {
+                (colors::SELECTED, 2.5)
+            } else {
+                (colors::OUTLINE, 1.0)
+            };
+            let _ = writeln!(
+                out,
+                "<polygon points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"{width}\"/>",
+                points(&shape.outline)
+            );
+        }
+        if layers.axes {
+            let x = m.transform_point2(DVec2::X);
+            let y = m.transform_point2(DVec2::Y);
+            line(out, origin, x, colors::LOCAL_X, 1.5);
+            line(out, origin, y, colors::LOCAL_Y, 1.5);
+        }
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#ffffff\"/>",
+            coord(origin.x),
+            coord(origin.y),
+            if selected { 4 } else { 2 }
+        );
+        if layers.names && !data.name.is_empty() {
+            text(
+                &mut names,
+                origin + DVec2::new(6.0, -6.0),
+                12.0,
+                colors::NAME,
+                &data.name,
+            );
+        }
+    }
+    // Names last, so no shape covers them.
+    out.push_str(&names);
+}
+
+/// Sheared nodes outlined in orange with their unit parallelogram and angle.
+fn shear_layer(out: &mut String, scene: &Scene, camera: Camera, rect: ScreenRect) {
+    let overlay = shear_overlay_on_screen(scene, camera, rect);
+    for mark in &overlay.marks {
+        if mark.outline.len() > 2 {
+            let _ = writeln!(
+                out,
+                "<polygon points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>",
+                points(&mark.outline),
+                colors::SHEAR
+            );
+        }
+        let _ = writeln!(
+            out,
+            "<polygon points=\"{}\" fill=\"{}\" fill-opacity=\"0.15\" stroke=\"{}\" stroke-width=\"1\"/>",
+            points(&mark.axes),
+            colors::SHEAR,
+            colors::SHEAR
+        );
+        if let Some(label) = &mark.label {
+            let at = mark.axes[0].as_dvec2() + DVec2::new(8.0, 16.0);
+            text(out, at, 12.0, colors::SHEAR, label);
+        }
+    }
+}
+
+/// `[a c e; b d f]` with three decimals.
+fn matrix_text(m: &glam::Affine2) -> String {
+    let [a, b, c, d, e, f] = m.to_cols_array().map(|v| format_fixed(v as f64, 3));
+    format!("[{a} {c} {e}; {b} {d} {f}]")
+}
+
+/// `World(node) = M_a · M_b · …` and the numbers of each factor and of the product.
+pub fn caption_lines(scene: &Scene, node: Option<NodeId>) -> Vec<String> {
+    let Some(node) = node else {
+        return Vec::new();
+    };
+    let Ok(chain) = scene.matrix_chain(node) else {
+        return Vec::new();
+    };
+    let name = |id: NodeId| scene.node(id).map_or("?".into(), |d| d.name.clone());
+    let symbols: Vec<String> = chain
+        .iter()
+        .map(|f| format!("M_{}", name(f.node)))
+        .collect();
+    let mut lines = vec![format!("World({}) = {}", name(node), symbols.join(" · "))];
+    lines.extend(
+        chain
+            .iter()
+            .zip(&symbols)
+            .map(|(f, symbol)| format!("{symbol} = {}", matrix_text(&f.local))),
+    );
+    if let Some(last) = chain.last() {
+        lines.push(format!(
+            "World({}) = {}",
+            name(node),
+            matrix_text(&last.product)
+        ));
+    }
+    lines
+}
+
+/// A sprite's image as a `data:` URI, read from the scene's folder; None when unreadable.
+pub fn embedded_image(scene_dir: Option<&Path>, path: &str) -> Option<String> {
+    let file = scene_dir.map_or_else(|| Path::new(path).to_path_buf(), |d| d.join(path));
+    let bytes = std::fs::read(&file).ok()?;
+    let mime = match file.extension().and_then(|e| e.to_str()) {
+        Some("webp") => "image/webp",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        _ => "image/png",
+    };
+    Some(format!(
+        "data:{mime};base64,{}",
+        crate::model::svg::export::base64(&bytes)
+    ))
+}

@@ -1,0 +1,230 @@
+//! SVG out: the exported file keeps the hierarchy (composing its nested group matrices, parsed
+//! back with roxmltree, gives every node's world matrix under the y flip), and figures render
+//! to PNGs drawn from the same SVG, with nodes where the camera puts them.
+
+mod common;
+
+use glam::{Affine2, Mat2, Vec2};
+use graft::editor::figure::{FigureOptions, Layers, figure_svg};
+use graft::editor::render::{render_png, render_rgba};
+use graft::generate::{GenShape, generate};
+use graft::model::svg::export::{SvgOptions, scene_to_svg};
+use graft::{NodeData, NodeId, NodeSpec, Scene, Shape, Trs};
+use proptest::prelude::*;
+use std::path::Path;
+
+/// `matrix(a b c d e f)` parsed back.
+fn parse_matrix(t: &str) -> Affine2 {
+    let inner = t
+        .trim()
+        .strip_prefix("matrix(")
+        .and_then(|s| s.strip_suffix(')'))
+        .expect("a matrix(…) transform");
+    let v: Vec<f32> = inner
+        .split([' ', ','])
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().expect("a number"))
+        .collect();
+    Affine2::from_mat2_translation(
+        Mat2::from_cols(Vec2::new(v[0], v[1]), Vec2::new(v[2], v[3])),
+        Vec2::new(v[4], v[5]),
+    )
+}
+
+/// Every node group's composed matrix (root flip included), by its label, in document order.
+fn composed(svg: &str) -> Vec<(String, Affine2)> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG parses");
+    let mut out = Vec::new();
+    for node in doc.descendants().filter(|n| n.has_tag_name("g")) {
+        let Some(label) = node
+            .attributes()
+            .find(|a| a.name() == "label")
+            .map(|a| a.value())
+        else {
+            continue;
+        };
+        if node.attribute("id") == Some("graft-y-up") {
+            continue;
+        }
+        let mut m = Affine2::IDENTITY;
+        for a in node.ancestors().filter(|a| a.has_tag_name("g")) {
+            if let Some(t) = a.attribute("transform") {
+                m = parse_matrix(t) * m;
+            }
+        }
+        out.push((label.to_string(), m));
+    }
+    out
+}
+
+fn check_hierarchy(scene: &mut Scene) -> Result<(), TestCaseError> {
+    scene.update_world();
+    let (svg, _) = scene_to_svg(scene, &SvgOptions::default());
+    let groups = composed(&svg);
+    prop_assert_eq!(groups.len(), scene.len(), "one group per node");
+    let flip = Affine2::from_mat2(Mat2::from_diagonal(Vec2::new(1.0, -1.0)));
+    for (i, (label, m)) in groups.iter().enumerate() {
+        prop_assert_eq!(label, &scene.data_at(i).name);
+        let expected = flip * scene.world_at(i);
+        let (a, b) = (m.to_cols_array(), expected.to_cols_array());
+        let scale = b.iter().fold(1.0f32, |s, v| s.max(v.abs()));
+        for (x, y) in a.iter().zip(b) {
+            prop_assert!(
+                (x - y).abs() <= 1e-5 * scale,
+                "{}: {:?} vs {:?}",
+                label,
+                m,
+                expected
+            );
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_sample_scene_exports_its_world_matrices() {
+    for entry in std::fs::read_dir("scenes").unwrap() {
+        let path = entry.unwrap().path();
+        let mut scene = graft::file::load(&path).unwrap();
+        check_hierarchy(&mut scene).unwrap();
+    }
+    for shape in [GenShape::Wide, GenShape::Chain, GenShape::Random] {
+        check_hierarchy(&mut generate(shape, 500, 3)).unwrap();
+    }
+}
+
+#[test]
+fn ids_are_valid_and_unique_and_names_are_labels() {
+    let t = Trs::IDENTITY;
+    let specs = ["body", "body", "2 arms & <legs>", ""]
+        .iter()
+        .enumerate()
+        .map(|(k, name)| NodeSpec {
+            id: NodeId(k as u32 + 1),
+            parent: None,
+            data: NodeData::named(*name, t),
+        })
+        .collect();
+    let scene = Scene::from_specs(specs).unwrap();
+    let (svg, _) = scene_to_svg(&scene, &SvgOptions::default());
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let ids: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.attribute("id"))
+        .collect();
+    assert_eq!(
+        ids,
+        ["graft-y-up", "body", "body-2", "_2_arms____legs_", "_"]
+    );
+    let labels: Vec<&str> = composed(&svg).iter().map(|_| "").collect();
+    assert_eq!(labels.len(), 4);
+    assert!(svg.contains("inkscape:label=\"2 arms &amp; &lt;legs&gt;\""));
+}
+
+fn random_scene() -> impl Strategy<Value = Scene> {
+    let node = (
+        (-50.0f32..50.0, -50.0f32..50.0, -180.0f32..180.0),
+        (
+            prop_oneof![-3.0f32..-0.2, 0.2f32..3.0],
+            prop_oneof![-3.0f32..-0.2, 0.2f32..3.0],
+        ),
+        -60.0f32..60.0,
+        any::<prop::sample::Index>(),
+        any::<bool>(),
+    );
+    prop::collection::vec(node, 1..40).prop_map(|nodes| {
+        let mut specs: Vec<NodeSpec> = Vec::new();
+        for (k, ((x, y, r), (sx, sy), skew, pick, root)) in nodes.into_iter().enumerate() {
+            let parent = (!root && k > 0).then(|| NodeId(pick.index(k) as u32 + 1));
+            let mut data = NodeData::named(
+                format!("n{k}"),
+                Trs::new(Vec2::new(x, y), r, Vec2::new(sx, sy), skew),
+            );
+            data.shape = Shape::Rect { size: Vec2::ONE };
+            specs.push(NodeSpec {
+                id: NodeId(k as u32 + 1),
+                parent,
+                data,
+            });
+        }
+        Scene::from_specs(specs).expect("valid")
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Random scenes with skew and mirrors: the SVG's composed transforms are the world matrices.
+    #[test]
+    fn random_scenes_export_their_world_matrices(mut scene in random_scene()) {
+        check_hierarchy(&mut scene)?;
+    }
+}
+
+#[test]
+fn a_figure_png_is_its_svg_drawn_with_nodes_where_the_camera_puts_them() {
+    let mut scene = graft::file::load(Path::new("scenes/sword.ron")).unwrap();
+    scene.update_world();
+    let options = FigureOptions {
+        size: (400, 300),
+        scale: 2.0,
+        layers: Layers::NONE,
+        caption: false,
+        ..FigureOptions::default()
+    };
+    let svg = figure_svg(&scene, &options, &|_| None);
+    let png = render_png(&svg, 2.0).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let (w, h, rgba) = render_rgba(&svg, 2.0).unwrap();
+    assert_eq!((w, h), (800, 600));
+    // The body's centre, where the fitted camera puts it, has the body's colour.
+    let rect = graft::editor::ScreenRect::from_min_size(Vec2::ZERO, Vec2::new(400.0, 300.0));
+    let mut camera = graft::editor::Camera::default();
+    let (lo, hi) = graft::editor::geometry::world_bounds(&scene, scene.ids()).unwrap();
+    camera.fit(rect, lo, hi);
+    let body = camera.to_screen(rect, Vec2::new(5.0, -0.8)) * 2.0;
+    let at = (body.y as usize * w as usize + body.x as usize) * 4;
+    let [r, g, b] = [rgba[at], rgba[at + 1], rgba[at + 2]];
+    let body_color = scene.node(NodeId(1)).unwrap().color;
+    assert!(
+        (r as i32 - body_color[0] as i32).abs() <= 2
+            && (g as i32 - body_color[1] as i32).abs() <= 2
+            && (b as i32 - body_color[2] as i32).abs() <= 2,
+        "{:?} vs {:?}",
+        [r, g, b],
+        body_color
+    );
+}
+
+#[test]
+fn figure_layers_caption_and_limits() {
+    let mut scene = graft::file::load(Path::new("scenes/shear.ron")).unwrap();
+    scene.update_world();
+    let all = FigureOptions {
+        selection: vec![NodeId(2)],
+        ..FigureOptions::default()
+    };
+    let svg = figure_svg(&scene, &all, &|_| None);
+    assert!(svg.contains("World(rotated child) = M_stretched · M_rotated child"));
+    assert!(
+        svg.contains("shear +36.9° off 90°"),
+        "the shear overlay's label"
+    );
+    assert!(svg.contains(">stretched</text>"), "names");
+    let bare = FigureOptions {
+        layers: Layers::NONE,
+        caption: false,
+        ..FigureOptions::default()
+    };
+    let plain = figure_svg(&scene, &bare, &|_| None);
+    assert!(!plain.contains("<text"), "no grid labels, names or caption");
+    assert!(roxmltree::Document::parse(&plain).is_ok());
+    assert_eq!(Layers::parse("grid, names").unwrap().names, true);
+    assert!(Layers::parse("grid,bogus").unwrap_err().contains("bogus"));
+    assert!(
+        render_png(&plain, 100.0)
+            .unwrap_err()
+            .to_string()
+            .contains("outside")
+    );
+}
