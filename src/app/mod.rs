@@ -53,7 +53,13 @@ impl GraftApp {
             .storage
             .and_then(|s| eframe::get_value::<Vec<PathBuf>>(s, RECENT_KEY))
             .unwrap_or_default();
-        let mut app = Self::with_document(Document::sample(), dialogs);
+        // With a file to open, start on an empty scene: the file may load in the background.
+        let start = if file.is_some() {
+            Document::untitled(Scene::new())
+        } else {
+            Document::sample()
+        };
+        let mut app = Self::with_document(start, dialogs);
         app.editor.set_recent(recent);
         if let Some(path) = file {
             app.run(Command::OpenPath(path));
@@ -83,6 +89,12 @@ impl GraftApp {
         &self.editor
     }
 
+    /// Files at least this big open on a worker (tests set 0).
+    #[doc(hidden)]
+    pub fn set_background_bytes(&mut self, bytes: u64) {
+        self.editor.set_background_bytes(bytes);
+    }
+
     /// The open document.
     pub fn doc(&self) -> &Document {
         self.editor.doc()
@@ -104,6 +116,11 @@ impl GraftApp {
         let Ok(outcome) = self.editor.apply(command) else {
             return;
         };
+        self.carry_out(outcome);
+    }
+
+    /// Do what an outcome asks of the UI.
+    fn carry_out(&mut self, outcome: crate::editor::Outcome) {
         for effect in outcome.effects {
             match effect {
                 Effect::StartRename(id) => {
@@ -133,6 +150,13 @@ impl GraftApp {
     /// The whole frame: menus, panels, windows, shortcuts (eframe calls it; benches call it headless).
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        if self.editor.job().is_some() {
+            // A file is loading: keep frames coming to show progress and pick up the result.
+            if let Ok(outcome) = self.editor.poll_job() {
+                self.carry_out(outcome);
+            }
+            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        }
         self.last_recomputed = self.editor.update_world();
         if self.last_recomputed > 0 {
             self.last_edit_recomputed = self.last_recomputed;
@@ -218,6 +242,28 @@ impl GraftApp {
     }
 
     fn status_bar(&mut self, ui: &mut egui::Ui) {
+        if let Some(job) = self.editor.job() {
+            let mut cancel = false;
+            ui.horizontal(|ui| {
+                ui.label(format!("{}: {}…", job.title, job.stage.describe()));
+                let bar = match job.fraction() {
+                    Some(f) => egui::ProgressBar::new(f).show_percentage(),
+                    None => egui::ProgressBar::new(0.0).animate(true),
+                };
+                ui.add(bar.desired_width(240.0));
+                if job.total > 0 {
+                    ui.weak(format!(
+                        "{:.1} of {:.1} MB",
+                        job.done as f64 / 1e6,
+                        job.total as f64 / 1e6
+                    ));
+                }
+                cancel = ui.button("Cancel").clicked();
+            });
+            if cancel {
+                self.run(Command::CancelJob);
+            }
+        }
         ui.horizontal(|ui| {
             let doc = self.editor.doc();
             let name = doc.path().map_or_else(|| "untitled".into(), |p| p.display().to_string());

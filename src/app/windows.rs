@@ -88,6 +88,9 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
         FileAction::New => "starting a new scene",
         FileAction::Open | FileAction::OpenPath(_) => "opening another scene",
         FileAction::Import => "importing a Godot scene",
+        FileAction::SwapLoaded => {
+            "the scene that finished loading replaces it (it was edited while loading)"
+        }
         FileAction::Revert => "reverting to the saved file",
         FileAction::Quit => "closing",
     };

@@ -184,6 +184,8 @@ pub enum Command {
     DismissError,
     /// Something the person tried was refused: say why (nothing changed).
     Refused(String),
+    /// Stop the file being loaded in the background (the current scene stays).
+    CancelJob,
     /// Drop, move or remove a point probe, or turn probe placing on and off.
     Probe(ProbeCommand),
 }

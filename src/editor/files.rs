@@ -38,6 +38,9 @@ impl Editor {
         };
         match answer {
             GuardAnswer::Cancel => {
+                if action == FileAction::SwapLoaded {
+                    self.loaded = None;
+                }
                 self.info("Cancelled: nothing was changed");
                 Ok(Outcome::default())
             }
@@ -69,6 +72,7 @@ impl Editor {
                     "Nothing to revert to: this scene has never been saved".into(),
                 )),
             },
+            FileAction::SwapLoaded => Ok(self.take_loaded()),
             FileAction::Quit => {
                 self.allow_close = true;
                 self.quit_requested = true;
@@ -81,6 +85,9 @@ impl Editor {
 
     /// Open a file; a bad file is refused with its message and the current scene stays.
     fn open_path(&mut self, path: PathBuf) -> Result<Outcome> {
+        if self.opens_in_background(&path) && !path.extension().is_some_and(|e| e == "scn") {
+            return self.start_open_job(path);
+        }
         if super::interchange::is_godot_scene(&path) {
             return self.import_godot(path);
         }
@@ -101,7 +108,7 @@ impl Editor {
         }
     }
 
-    fn remember(&mut self, path: PathBuf) {
+    pub(super) fn remember(&mut self, path: PathBuf) {
         let path = std::fs::canonicalize(&path).unwrap_or(path);
         self.recent.retain(|p| *p != path);
         self.recent.insert(0, path);

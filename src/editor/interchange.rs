@@ -31,6 +31,18 @@ pub struct InterchangeReport {
     pub lines: Vec<String>,
 }
 
+/// The report window's contents for an import.
+pub fn report_of(path: &Path, report: &crate::model::godot::ImportReport) -> InterchangeReport {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    InterchangeReport {
+        title: format!("Imported {name}"),
+        lines: report.lines(),
+    }
+}
+
 impl Editor {
     /// The last import or export report.
     pub fn interchange_report(&self) -> Option<&InterchangeReport> {
@@ -50,14 +62,11 @@ impl Editor {
             || path.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let lines = imported.report.lines();
         let notes = imported.report.notes.len();
         let nodes = imported.scene.len();
+        let report = report_of(&path, &imported.report);
         let mut outcome = self.replace_document(Document::untitled(imported.scene));
-        self.report = Some(InterchangeReport {
-            title: format!("Imported {name}"),
-            lines,
-        });
+        self.report = Some(report);
         if notes > 0 {
             self.windows.insert(Window::ImportReport);
         }

@@ -15,6 +15,7 @@ pub mod geometry;
 pub mod grid;
 pub mod handles;
 pub mod interchange;
+pub mod jobs;
 pub mod numbers;
 pub mod overlay;
 pub mod probes;

@@ -35,6 +35,8 @@ pub enum FileAction {
     Revert,
     /// Close the window.
     Quit,
+    /// Swap in the scene a background job loaded (the current one was edited meanwhile).
+    SwapLoaded,
 }
 
 /// What an open file dialog (or the typed-path field that replaces it) is for.
@@ -141,6 +143,9 @@ pub struct Editor {
     pub(super) probe_mode: bool,
     pub(super) report: Option<super::interchange::InterchangeReport>,
     pub(super) figure: super::figure::FigureOptions,
+    pub(super) job: Option<super::jobs::Job>,
+    pub(super) loaded: Option<super::jobs::Loaded>,
+    pub(super) background_bytes: u64,
     /// The nodes carrying probes, and the scene versions they were read at.
     pub(super) probe_owners: std::cell::RefCell<ProbeOwners>,
 }
@@ -174,6 +179,9 @@ impl Editor {
             probe_mode: false,
             report: None,
             figure: Default::default(),
+            job: None,
+            loaded: None,
+            background_bytes: super::jobs::DEFAULT_BACKGROUND_BYTES,
             probe_owners: Default::default(),
         }
     }
@@ -463,6 +471,7 @@ impl Editor {
                 Ok(Outcome::default())
             }
             Command::Refused(reason) => Err(Error::Refused(reason)),
+            Command::CancelJob => Ok(self.cancel_job()),
             Command::Probe(probe) => self.probe_command(probe),
         }
     }

@@ -198,6 +198,7 @@ fn build_table() -> Vec<CommandSpec> {
         spec("file.export_svg", "Export as SVG…", "Write the scene as SVG: one named group per node carrying its local matrix (opens in Inkscape with the hierarchy intact)", &[], file, C::ExportSvg).when(has_nodes),
         spec("file.export_figure", "Export figure…", "A picture of what the viewport shows, as SVG or PNG: size, scale, layers, the selection's matrix chain as a caption", &[Shortcut::ctrl_shift("F")], file, C::Show(Window::Figure)).when(has_nodes),
         spec("file.import_report", "Import / export report", "What the last import or export approximated, re-rooted, renamed or left out", &[], file, C::Show(Window::ImportReport)).when(|e| e.interchange_report().is_some()),
+        spec("file.cancel_load", "Cancel loading", "Stop the file being loaded in the background; the current scene stays as it is", &[], file, C::CancelJob).when(|e| e.job().is_some()),
         spec("file.revert", "Revert", "Reload the scene's file, dropping unsaved changes", &[], file, C::Revert).when(has_file),
         spec("file.quit", "Quit", "Close graft", &[Shortcut::ctrl("Q")], file, C::Quit).global().group(),
         spec("edit.undo", "Undo", "Take back the last change", &[Shortcut::ctrl("Z")], edit, C::Undo).when(can_undo),

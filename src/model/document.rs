@@ -42,6 +42,15 @@ impl Document {
         Self::untitled(file::parse(SWORD_SCENE, Path::new("sword.ron")).unwrap_or_default())
     }
 
+    /// A document on a scene already loaded from `path` (by a background job), unmodified.
+    pub fn opened(scene: Scene, path: &Path) -> Self {
+        Self {
+            scene,
+            history: History::new(),
+            path: Some(path.to_path_buf()),
+        }
+    }
+
     /// Open a file (nothing changes anywhere if it is bad).
     pub fn open(path: &Path) -> Result<Self> {
         let scene = file::load(path)?;
