@@ -85,7 +85,7 @@ impl Editor {
 
     /// Open a file; a bad file is refused with its message and the current scene stays.
     fn open_path(&mut self, path: PathBuf) -> Result<Outcome> {
-        if self.opens_in_background(&path) && !path.extension().is_some_and(|e| e == "scn") {
+        if self.opens_in_background(&path) && path.extension().is_none_or(|e| e != "scn") {
             return self.start_open_job(path);
         }
         if super::interchange::is_godot_scene(&path) {
