@@ -219,7 +219,7 @@ fn figure_layers_caption_and_limits() {
     let plain = figure_svg(&scene, &bare, &|_| None);
     assert!(!plain.contains("<text"), "no grid labels, names or caption");
     assert!(roxmltree::Document::parse(&plain).is_ok());
-    assert_eq!(Layers::parse("grid, names").unwrap().names, true);
+    assert!(Layers::parse("grid, names").unwrap().names);
     assert!(Layers::parse("grid,bogus").unwrap_err().contains("bogus"));
     assert!(
         render_png(&plain, 100.0)
