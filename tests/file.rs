@@ -59,8 +59,8 @@ fn unknown_keys_are_errors_with_their_place() {
 fn format_must_be_present_and_known() {
     rejected("(nodes: [])", "test.ron: `format` is missing");
     rejected(
-        "(format: 3, nodes: [])",
-        "test.ron: format 3 is not supported (this graft reads formats 1 to 2",
+        "(format: 4, nodes: [])",
+        "test.ron: format 4 is not supported (this graft reads formats 1 to 3",
     );
     rejected(
         "(format: 0, nodes: [])",
@@ -318,6 +318,7 @@ fn node_data() -> BoxedStrategy<NodeData> {
                 shape,
                 color,
                 probes: probes.into_iter().map(|(x, y)| Vec2::new(x, y)).collect(),
+                tracks: Vec::new(),
             },
         )
         .boxed()

@@ -275,6 +275,7 @@ fn build(nodes: &[RandNode]) -> Scene {
                     shape,
                     color: [200, 100, 50, 255],
                     probes: Vec::new(),
+                    tracks: Vec::new(),
                 },
             }
         })

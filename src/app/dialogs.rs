@@ -28,13 +28,17 @@ impl FileDialogs for NativeDialogs {
                 let picked = match kind {
                     DialogKind::Open => graft
                         .add_filter("Godot text scene", &["tscn"])
+                        .add_filter("SVG drawing", &["svg"])
                         .set_title("Open scene")
                         .pick_file(),
                     DialogKind::Save { suggested } => graft
                         .set_title("Save scene")
                         .set_file_name(suggested)
                         .save_file(),
-                    DialogKind::Import => godot.set_title("Import Godot scene").pick_file(),
+                    DialogKind::Import => godot
+                        .add_filter("SVG drawing", &["svg"])
+                        .set_title("Import a Godot scene or an SVG drawing")
+                        .pick_file(),
                     DialogKind::Export { suggested } => godot
                         .set_title("Export as Godot scene")
                         .set_file_name(suggested)

@@ -87,7 +87,7 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
     let what = match action {
         FileAction::New => "starting a new scene",
         FileAction::Open | FileAction::OpenPath(_) => "opening another scene",
-        FileAction::Import => "importing a Godot scene",
+        FileAction::Import => "importing a scene",
         FileAction::SwapLoaded => {
             "the scene that finished loading replaces it (it was edited while loading)"
         }
@@ -133,7 +133,7 @@ fn path_prompt_window(
     let title = match purpose {
         DialogPurpose::Open => "Open scene: type a path",
         DialogPurpose::SaveAs { .. } => "Save scene as: type a path",
-        DialogPurpose::Import => "Import Godot scene: type the path of a .tscn",
+        DialogPurpose::Import => "Import: type the path of a .tscn or .svg",
         DialogPurpose::ExportGodot => "Export as Godot scene: type a .tscn path",
         DialogPurpose::ExportSvg => "Export as SVG: type a .svg path",
         DialogPurpose::ExportFigure => "Export figure: type a .png or .svg path",

@@ -91,6 +91,9 @@ impl Editor {
         if super::interchange::is_godot_scene(&path) {
             return self.import_godot(path);
         }
+        if super::interchange::is_svg(&path) {
+            return self.import_svg(path);
+        }
         let doc = Document::open(&path)?;
         let mut outcome = self.replace_document(doc);
         self.remember(path.clone());

@@ -43,7 +43,47 @@ pub fn report_of(path: &Path, report: &crate::model::godot::ImportReport) -> Int
     }
 }
 
+/// True for an SVG drawing (imported as a scene of groups).
+pub fn is_svg(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
+}
+
+/// The report window's contents for an SVG import.
+pub fn svg_report(path: &Path, nodes: usize, notes: &[String]) -> InterchangeReport {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let mut lines = vec![format!("imported {nodes} nodes (one per group and shape)")];
+    lines.extend(notes.iter().cloned());
+    InterchangeReport {
+        title: format!("Imported {name}"),
+        lines,
+    }
+}
+
 impl Editor {
+    /// Import an SVG drawing as a new, untitled scene (the current one stays if it fails).
+    pub(super) fn import_svg(&mut self, path: PathBuf) -> Result<Outcome> {
+        let imported = crate::model::svg::import::import_svg_file(&path)?;
+        let nodes = imported.scene.len();
+        let report = svg_report(&path, nodes, &imported.notes);
+        let mut outcome = self.replace_document(Document::untitled(imported.scene));
+        if !imported.notes.is_empty() {
+            self.windows.insert(Window::ImportReport);
+        }
+        self.report = Some(report);
+        self.info(format!(
+            "Imported {}: {nodes} nodes, {} notes (Save writes it as a graft scene)",
+            path.display(),
+            imported.notes.len()
+        ));
+        outcome.effects.push(Effect::FrameAllNextFrame);
+        Ok(outcome)
+    }
+
     /// The last import or export report.
     pub fn interchange_report(&self) -> Option<&InterchangeReport> {
         self.report.as_ref()

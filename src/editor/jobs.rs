@@ -134,9 +134,15 @@ fn load(path: &Path, shared: &Shared) -> Result<Option<Loaded>> {
             e.utf8_error().valid_up_to()
         ))),
     })?;
+    let svg = super::interchange::is_svg(path);
     let (mut scene, report): (Scene, _) = if godot {
         let imported = crate::model::godot::import_text(&text, path)?;
         let report = super::interchange::report_of(path, &imported.report);
+        (imported.scene, Some(report))
+    } else if svg {
+        let imported = crate::model::svg::import::import_svg_text(&text, path)?;
+        let nodes = imported.scene.len();
+        let report = super::interchange::svg_report(path, nodes, &imported.notes);
         (imported.scene, Some(report))
     } else {
         (crate::file::parse(&text, path)?, None)
@@ -147,7 +153,7 @@ fn load(path: &Path, shared: &Shared) -> Result<Option<Loaded>> {
     }
     shared.stage.store(2, Ordering::Relaxed);
     scene.update_world();
-    let doc = if godot {
+    let doc = if godot || svg {
         Document::untitled(scene)
     } else {
         Document::opened(scene, path)

@@ -193,7 +193,7 @@ fn build_table() -> Vec<CommandSpec> {
         spec("file.open", "Open…", "Open a scene file", &[Shortcut::ctrl("O")], file, C::Open).global(),
         spec("file.save", "Save", "Save the scene to its file", &[Shortcut::ctrl("S")], file, C::Save).global().group(),
         spec("file.save_as", "Save As…", "Save the scene under a new name", &[Shortcut::ctrl_shift("S")], file, C::SaveAs).global(),
-        spec("file.import", "Import Godot scene…", "Open a Godot .tscn (Godot 3 or 4) as a new graft scene, with a report of what was approximated", &[Shortcut::ctrl("I")], file, C::Import).global().group(),
+        spec("file.import", "Import…", "Open a Godot .tscn (Godot 3 or 4) or an SVG drawing as a new graft scene, with a report of what was approximated", &[Shortcut::ctrl("I")], file, C::Import).global().group(),
         spec("file.export_godot", "Export as Godot scene…", "Write the scene as a Godot 4 .tscn under one root Node2D", &[Shortcut::ctrl_shift("E")], file, C::ExportGodot).when(has_nodes),
         spec("file.export_svg", "Export as SVG…", "Write the scene as SVG: one named group per node carrying its local matrix (opens in Inkscape with the hierarchy intact)", &[], file, C::ExportSvg).when(has_nodes),
         spec("file.export_figure", "Export figure…", "A picture of what the viewport shows, as SVG or PNG: size, scale, layers, the selection's matrix chain as a caption", &[Shortcut::ctrl_shift("F")], file, C::Show(Window::Figure)).when(has_nodes),

@@ -1,8 +1,9 @@
-//! The `.ron` scene format, versions 1 and 2 (docs/scene-format.md): strict loading, canonical
+//! The `.ron` scene format, versions 1 to 3 (docs/scene-format.md): strict loading, canonical
 //! bit-exact saving, and atomic writes that keep the previous version as `NAME.ron.bak`.
 
 use crate::error::{Error, Result};
 use crate::math::Trs;
+use crate::model::anim::{ClipSettings, Track};
 use crate::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, NodeSpec, Scene, Shape};
 use glam::Vec2;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
@@ -12,8 +13,9 @@ use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// The newest format version this graft reads and writes (2: polygons, sprite regions, probes).
-pub const FORMAT_VERSION: u32 = 2;
+/// The newest format version this graft reads and writes (2: polygons, sprite regions, probes;
+/// 3: keyframe tracks and the clip).
+pub const FORMAT_VERSION: u32 = 3;
 /// The oldest format version this graft reads (version 1 files read exactly as before).
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
 /// The most corners a polygon may have.
@@ -30,6 +32,8 @@ const RECURSION_LIMIT: usize = 64;
 struct FileScene {
     #[serde(default, deserialize_with = "present")]
     format: Option<u32>,
+    #[serde(default)]
+    clip: ClipSettings,
     #[serde(default, deserialize_with = "limited_nodes")]
     nodes: Vec<FileNode>,
 }
@@ -56,6 +60,8 @@ struct FileNode {
     color: (u8, u8, u8, u8),
     #[serde(default)]
     probes: Vec<(f32, f32)>,
+    #[serde(default)]
+    tracks: Vec<Track>,
 }
 
 fn unit_scale() -> (f32, f32) {
@@ -101,6 +107,17 @@ fn full_region() -> (f32, f32, f32, f32) {
 }
 
 impl FileNode {
+    /// The first thing in this node that format `format` cannot hold, with the version it needs.
+    fn feature_above(&self, format: u32) -> Option<(u32, &'static str)> {
+        if format < 3 && !self.tracks.is_empty() {
+            return Some((3, "tracks"));
+        }
+        if format >= 2 {
+            return None;
+        }
+        self.version_2_feature().map(|f| (2, f))
+    }
+
     /// The first thing in this node that format 1 cannot hold.
     fn version_2_feature(&self) -> Option<&'static str> {
         if !self.probes.is_empty() {
@@ -237,6 +254,7 @@ impl FileNode {
             )));
         }
         let probes = points_of(&self.probes, self.id, "probe")?;
+        Scene::check_tracks(NodeId(self.id), &self.tracks)?;
         let (r, g, b, a) = self.color;
         Ok(NodeSpec {
             id: NodeId(self.id),
@@ -252,6 +270,7 @@ impl FileNode {
                 shape,
                 color: [r, g, b, a],
                 probes,
+                tracks: self.tracks,
             },
         })
     }
@@ -285,23 +304,30 @@ pub fn parse(text: &str, path: &Path) -> Result<Scene> {
             ))));
         }
     }
-    if file.format == Some(1)
-        && let Some((node, feature)) = file
-            .nodes
-            .iter()
-            .find_map(|n| n.version_2_feature().map(|f| (n.id, f)))
-    {
+    let format = file.format.unwrap_or(FORMAT_VERSION);
+    let clip = file.clip;
+    if format < 3 && !clip.is_default() {
         return Err(invalid(Error::Format(format!(
-            "node {node}: {feature} need `format: 2` (this file says `format: 1`)"
+            "the clip needs `format: 3` (this file says `format: {format}`)"
         ))));
     }
+    if let Some((node, version, feature)) =
+        (file.nodes.iter()).find_map(|n| n.feature_above(format).map(|(v, f)| (n.id, v, f)))
+    {
+        return Err(invalid(Error::Format(format!(
+            "node {node}: {feature} need `format: {version}` (this file says `format: {format}`)"
+        ))));
+    }
+    clip.check().map_err(|e| invalid(Error::Format(e)))?;
     let specs = file
         .nodes
         .into_iter()
         .map(FileNode::into_spec)
         .collect::<Result<Vec<_>>>()
         .map_err(invalid)?;
-    Scene::from_specs(specs).map_err(invalid)
+    let mut scene = Scene::from_specs(specs).map_err(invalid)?;
+    scene.set_clip(clip).map_err(invalid)?;
+    Ok(scene)
 }
 
 /// Read and parse a scene file.
@@ -372,9 +398,13 @@ fn pair_list(points: &[Vec2]) -> String {
     format!("[{}]", items.join(", "))
 }
 
-/// The lowest format version that holds everything in the scene (1 unless it uses polygons,
-/// sprite regions or offsets, or probes), so files that need nothing new stay readable by older grafts.
+/// The lowest format version that holds everything in the scene (3 with tracks or a clip that
+/// is not the default; else 1 unless it uses polygons, sprite regions or offsets, or probes), so
+/// files that need nothing new stay readable by older grafts.
 pub fn needed_version(scene: &Scene) -> u32 {
+    if !scene.clip().is_default() || (0..scene.len()).any(|i| !scene.data_at(i).tracks.is_empty()) {
+        return 3;
+    }
     let needs_2 = (0..scene.len()).any(|i| {
         let data = scene.data_at(i);
         !data.probes.is_empty()
@@ -420,6 +450,10 @@ fn node_line(out: &mut String, id: NodeId, parent: Option<NodeId>, data: &NodeDa
     if !data.probes.is_empty() {
         let _ = write!(out, ", probes: {}", pair_list(&data.probes));
     }
+    if !data.tracks.is_empty() {
+        let tracks: Vec<String> = data.tracks.iter().map(Track::to_string).collect();
+        let _ = write!(out, ", tracks: [{}]", tracks.join(", "));
+    }
     out.push_str("),\n");
 }
 
@@ -433,7 +467,12 @@ pub fn to_ron_string(scene: &Scene) -> String {
         "// graft scene, format {version}: nodes in pre-order, a parent before its children."
     );
     out.push_str("// Fields equal to their default are omitted; rotation and skew are degrees.\n");
-    let _ = writeln!(out, "(\n    format: {version},\n    nodes: [");
+    let _ = writeln!(out, "(\n    format: {version},");
+    let clip = scene.clip();
+    if !clip.is_default() {
+        let _ = writeln!(out, "    clip: {clip},");
+    }
+    out.push_str("    nodes: [\n");
     for i in 0..scene.len() {
         let parent = scene.parent_index_at(i).map(|p| scene.id_at(p));
         node_line(&mut out, scene.id_at(i), parent, scene.data_at(i));

@@ -2,6 +2,7 @@
 //! world cache, edits and the undo history, the document, and the `.ron` file format. No egui,
 //! no dialogs, no policy about what a user means.
 
+pub mod anim;
 pub mod document;
 pub mod file;
 pub mod godot;

@@ -35,7 +35,7 @@ pub struct Cli {
 pub enum Command {
     /// Print every node in pre-order: local TRS+skew, world TRS+skew, shear and determinant.
     #[command(
-        after_help = "Examples:\n  graft print scenes/sword.ron\n  graft print scenes/shear.ron --json > shear.json"
+        after_help = "Examples:\n  graft print scenes/sword.ron\n  graft print scenes/shear.ron --json > shear.json\n  graft print scenes/solar.ron --time 1.5"
     )]
     Print {
         /// The scene file.
@@ -47,6 +47,10 @@ pub enum Command {
         /// instead of the world.
         #[arg(long, value_name = "NAME|ID")]
         space: Option<String>,
+        /// Pose the animation at this playback time (seconds, mapped onto the clip by its loop
+        /// mode) before printing.
+        #[arg(long, value_name = "SECONDS", allow_negative_numbers = true, value_parser = finite_seconds)]
+        time: Option<f32>,
     },
     /// Carry a point from one space to another (a node's local space, or world).
     #[command(
@@ -98,10 +102,11 @@ pub enum Command {
         after_help = "Examples:\n  graft reparent scenes/sword.ron --node 4 --parent 1 --keep-world -o sheathed.ron\n  graft reparent scene.ron --node 7 --parent root --index 0 --keep-local"
     )]
     Reparent(ReparentArgs),
-    /// Import a Godot text scene (.tscn, Godot 3 or 4) as a graft scene; the report (nodes by
-    /// type, what was approximated, re-rooted, skipped or missing) goes to stderr.
+    /// Import a Godot text scene (.tscn, Godot 3 or 4) or an SVG drawing (.svg: every group a
+    /// node) as a graft scene; the report (what was approximated, re-rooted, skipped or
+    /// missing) goes to stderr.
     #[command(
-        after_help = "Examples:\n  graft import level.tscn -o level.ron\n  graft import ~/game/player/player.tscn -o player.ron"
+        after_help = "Examples:\n  graft import level.tscn -o level.ron\n  graft import ~/game/player/player.tscn -o player.ron\n  graft import drawing.svg -o drawing.ron"
     )]
     Import {
         /// The .tscn file (instanced scenes and textures are found from the folder holding
@@ -267,8 +272,16 @@ impl From<io::Error> for Failure {
 // Long on purpose: one short arm per subcommand, the whole command line in one place.
 pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
     match command {
-        Command::Print { file, json, space } => {
+        Command::Print {
+            file,
+            json,
+            space,
+            time,
+        } => {
             let mut scene = file::load(&file)?;
+            if let Some(t) = time {
+                scene.set_pose_at(t);
+            }
             scene.update_world(); // one pass, instead of a lazy walk up per node
             let space = match space {
                 Some(spec) => Some((resolve_space(&scene, &spec)?, spec)),
@@ -469,6 +482,14 @@ fn print(
         out.write_all(b"]\n")?;
     }
     Ok(())
+}
+
+/// A `--time` value: a finite number of seconds.
+fn finite_seconds(text: &str) -> Result<f32, String> {
+    match text.trim().parse::<f32>() {
+        Ok(t) if t.is_finite() => Ok(t),
+        _ => Err(format!("`{text}` is not a finite number of seconds")),
+    }
 }
 
 /// `graft point`: a point carried from one space to another, with its world position.

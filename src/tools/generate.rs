@@ -115,6 +115,7 @@ pub fn generate_specs(shape: GenShape, n: usize, seed: u64) -> Vec<NodeSpec> {
                 shape,
                 color,
                 probes: Vec::new(),
+                tracks: Vec::new(),
             },
         });
     }

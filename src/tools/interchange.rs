@@ -28,8 +28,14 @@ pub fn import(
             input.display()
         )));
     }
-    let imported = import_file(input)?;
-    for line in imported.report.lines() {
+    let (scene, lines) = if extension(input) == "svg" {
+        let imported = crate::model::svg::import::import_svg_file(input)?;
+        (imported.scene, imported.notes)
+    } else {
+        let imported = import_file(input)?;
+        (imported.scene, imported.report.lines())
+    };
+    for line in lines {
         writeln!(report, "{line}")?;
     }
     let dir = output
@@ -37,7 +43,7 @@ pub fn import(
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    let scene = relative_sprites(&imported.scene, &dir)?;
+    let scene = relative_sprites(&scene, &dir)?;
     file::save(&scene, output)?;
     writeln!(
         out,

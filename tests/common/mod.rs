@@ -70,8 +70,10 @@ pub struct Snapshot {
     pub subtree_lens: Vec<usize>,
     /// Names.
     pub names: Vec<String>,
-    /// Shape (kind, sprite path, size bits) and colour.
+    /// Shape (kind, sprite path, size bits), probes and tracks, and colour.
     pub looks: Vec<(String, String, [u8; 4])>,
+    /// The clip's settings.
+    pub clip: String,
     /// Local Trs: position, rotation, scale, skew.
     pub locals: Vec<[u32; 6]>,
     /// Local matrices.
@@ -98,13 +100,17 @@ pub fn snapshot(scene: &Scene) -> Snapshot {
     updated.update_world();
     let n = scene.len();
     // Debug prints each f32 in its shortest round-trip form (-0.0 kept): equal text, equal bits.
-    let look = |d: &NodeData| (format!("{:?}", d.shape), format!("{:?}", d.probes), d.color);
+    let look = |d: &NodeData| {
+        let marks = format!("{:?} {:?}", d.probes, d.tracks);
+        (format!("{:?}", d.shape), marks, d.color)
+    };
     Snapshot {
         ids: scene.ids().iter().map(|id| id.0).collect(),
         parents: scene.parent_indices().to_vec(),
         subtree_lens: (0..n).map(|i| scene.subtree_len_at(i)).collect(),
         names: (0..n).map(|i| scene.data_at(i).name.clone()).collect(),
         looks: (0..n).map(|i| look(scene.data_at(i))).collect(),
+        clip: format!("{:?}", scene.clip()),
         locals: (0..n).map(|i| trs_bits(&scene.data_at(i).local)).collect(),
         local_matrices: (0..n)
             .map(|i| affine_bits(&scene.local_matrix_at(i)))

@@ -172,6 +172,7 @@ impl Converter<'_> {
                     shape,
                     color,
                     probes: Vec::new(),
+                    tracks: Vec::new(),
                 },
             });
             *self.report.imported.entry(class).or_default() += 1;

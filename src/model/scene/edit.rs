@@ -4,6 +4,7 @@
 use super::{Color, DetachedSubtree, NodeData, NodeId, Scene, Shape};
 use crate::error::{Error, Result};
 use crate::math::Trs;
+use crate::model::anim::{ClipSettings, Track};
 use glam::Vec2;
 
 pub use super::history::{History, Step};
@@ -65,6 +66,18 @@ pub enum Op {
         node: NodeId,
         /// The new list.
         probes: Vec<Vec2>,
+    },
+    /// Replace a node's keyframe tracks.
+    SetTracks {
+        /// The node.
+        node: NodeId,
+        /// The new tracks (each valid, one per channel).
+        tracks: Vec<Track>,
+    },
+    /// Change the clip's length and loop mode.
+    SetClip {
+        /// The new settings.
+        settings: ClipSettings,
     },
     /// Move a node under another parent (or reorder with the same parent).
     Reparent {
@@ -137,6 +150,22 @@ pub enum Edit {
         /// After.
         after: Vec<Vec2>,
     },
+    /// A node's tracks changed.
+    Tracks {
+        /// The node.
+        node: NodeId,
+        /// Before.
+        before: Vec<Track>,
+        /// After.
+        after: Vec<Track>,
+    },
+    /// The clip's settings changed.
+    Clip {
+        /// Before.
+        before: ClipSettings,
+        /// After.
+        after: ClipSettings,
+    },
     /// Parent, index and local changed together.
     Move {
         /// The node.
@@ -208,6 +237,21 @@ impl Op {
                     after: probes,
                 })
             }
+            Op::SetTracks { node, tracks } => {
+                let before = scene.set_tracks(node, tracks.clone())?;
+                Ok(Edit::Tracks {
+                    node,
+                    before,
+                    after: tracks,
+                })
+            }
+            Op::SetClip { settings } => {
+                let before = scene.set_clip(settings)?;
+                Ok(Edit::Clip {
+                    before,
+                    after: settings,
+                })
+            }
             Op::Reparent {
                 node,
                 parent,
@@ -230,11 +274,15 @@ impl Op {
                 index,
                 data,
             } => {
+                Scene::check_tracks(scene.next_id(), &data.tracks)?;
                 let id = scene.add_node(parent, index, data)?;
                 Ok(Edit::Insert(scene.copy_subtree(id)?))
             }
             Op::Remove { node } => Ok(Edit::Remove(scene.remove_subtree(node)?)),
             Op::Insert { subtree } => {
+                for (id, data) in subtree.ids.iter().zip(&subtree.data) {
+                    Scene::check_tracks(*id, &data.tracks)?;
+                }
                 let root = subtree.root();
                 scene.insert_subtree(subtree)?;
                 Ok(Edit::Insert(scene.copy_subtree(root)?))
@@ -271,6 +319,8 @@ impl Edit {
                 .set_appearance(*node, after.0.clone(), after.1)
                 .map(drop),
             Edit::Probes { node, after, .. } => scene.set_probes(*node, after.clone()).map(drop),
+            Edit::Tracks { node, after, .. } => scene.set_tracks(*node, after.clone()).map(drop),
+            Edit::Clip { after, .. } => scene.set_clip(*after).map(drop),
             Edit::Move { node, after, .. } => place(scene, *node, after),
             Edit::Insert(subtree) => scene.insert_subtree(subtree.clone()),
             Edit::Remove(subtree) => scene.remove_subtree(subtree.root()).map(drop),
@@ -316,6 +366,19 @@ impl Edit {
                 before: after,
                 after: before,
             },
+            Edit::Tracks {
+                node,
+                before,
+                after,
+            } => Edit::Tracks {
+                node,
+                before: after,
+                after: before,
+            },
+            Edit::Clip { before, after } => Edit::Clip {
+                before: after,
+                after: before,
+            },
             Edit::Move {
                 node,
                 before,
@@ -330,15 +393,18 @@ impl Edit {
         }
     }
 
-    /// The node this edit is about (the root, for subtrees).
-    pub fn node(&self) -> NodeId {
+    /// The node this edit is about (the root, for subtrees; None for the clip, which is the
+    /// scene's).
+    pub fn node(&self) -> Option<NodeId> {
         match self {
             Edit::SetLocal { node, .. }
             | Edit::Rename { node, .. }
             | Edit::Appearance { node, .. }
             | Edit::Probes { node, .. }
-            | Edit::Move { node, .. } => *node,
-            Edit::Insert(s) | Edit::Remove(s) => s.root(),
+            | Edit::Tracks { node, .. }
+            | Edit::Move { node, .. } => Some(*node),
+            Edit::Insert(s) | Edit::Remove(s) => Some(s.root()),
+            Edit::Clip { .. } => None,
         }
     }
 
@@ -348,6 +414,8 @@ impl Edit {
             (Edit::SetLocal { node, .. }, Edit::SetLocal { node: n2, .. }) => node == n2,
             (Edit::Appearance { node, .. }, Edit::Appearance { node: n2, .. }) => node == n2,
             (Edit::Probes { node, .. }, Edit::Probes { node: n2, .. }) => node == n2,
+            (Edit::Tracks { node, .. }, Edit::Tracks { node: n2, .. }) => node == n2,
+            (Edit::Clip { .. }, Edit::Clip { .. }) => true,
             _ => false,
         }
     }
@@ -360,6 +428,8 @@ impl Edit {
                 *after = a2.clone()
             }
             (Edit::Probes { after, .. }, Edit::Probes { after: a2, .. }) => *after = a2.clone(),
+            (Edit::Tracks { after, .. }, Edit::Tracks { after: a2, .. }) => *after = a2.clone(),
+            (Edit::Clip { after, .. }, Edit::Clip { after: a2, .. }) => *after = *a2,
             _ => {}
         }
     }

@@ -21,6 +21,7 @@ pub use parallel::{
 
 use crate::error::{Error, Result};
 use crate::math::Trs;
+use crate::model::anim::{self, ClipSettings, Track, TrackError};
 use glam::{Affine2, Vec2};
 use rustc_hash::FxHashMap;
 use std::fmt;
@@ -112,6 +113,8 @@ pub struct NodeData {
     pub color: Color,
     /// Point probes pinned in this node's local space (they move with it).
     pub probes: Vec<Vec2>,
+    /// Keyframe tracks driving this node's local transform, at most one per channel.
+    pub tracks: Vec<Track>,
 }
 
 impl Default for NodeData {
@@ -122,6 +125,7 @@ impl Default for NodeData {
             shape: Shape::None,
             color: DEFAULT_COLOR,
             probes: Vec::new(),
+            tracks: Vec::new(),
         }
     }
 }
@@ -160,18 +164,34 @@ pub struct Scene {
     version: u64,
     /// Changes whenever a node's probes change.
     probes_version: u64,
+    /// Changes whenever a node's tracks change.
+    tracks_version: u64,
+    /// The clip's length and loop mode.
+    clip: ClipSettings,
+    /// Pre-order indices of the nodes with tracks, valid while `(version, tracks_version)`
+    /// equals the key it was read at.
+    animated: AnimatedCache,
+}
+
+/// The nodes with tracks, and the scene versions they were read at.
+#[derive(Clone, Debug, Default)]
+struct AnimatedCache {
+    key: (u64, u64),
+    indices: Vec<u32>,
 }
 
 /// Source of scene versions: unique across all scenes, so a cache never confuses two scenes.
 static NEXT_VERSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 impl PartialEq for Scene {
-    /// Two scenes are equal when they hold the same nodes, data and order (caches aside).
+    /// Two scenes are equal when they hold the same nodes, data and order and the same clip
+    /// (caches aside).
     fn eq(&self, other: &Self) -> bool {
         self.ids == other.ids
             && self.parent == other.parent
             && self.data == other.data
             && self.subtree_len == other.subtree_len
+            && self.clip == other.clip
     }
 }
 
@@ -414,6 +434,105 @@ impl Scene {
         std::mem::replace(&mut self.data[i].local, local)
     }
 
+    /// The clip's length and loop mode.
+    pub fn clip(&self) -> ClipSettings {
+        self.clip
+    }
+
+    /// Set the clip's length and loop mode (refused unless the length is a finite number of
+    /// seconds above zero). Returns the old settings.
+    pub fn set_clip(&mut self, settings: ClipSettings) -> Result<ClipSettings> {
+        settings.check().map_err(Error::Format)?;
+        Ok(std::mem::replace(&mut self.clip, settings))
+    }
+
+    /// Check tracks meant for node `id`: each valid, one per channel (the error names the node).
+    pub fn check_tracks(id: NodeId, tracks: &[Track]) -> Result<()> {
+        anim::check_tracks(tracks).map_err(|e| track_error(id, e))
+    }
+
+    /// Replace a node's tracks (see [`Scene::check_tracks`]). Returns the old list.
+    pub fn set_tracks(&mut self, id: NodeId, tracks: Vec<Track>) -> Result<Vec<Track>> {
+        let i = self.index(id)?;
+        Self::check_tracks(id, &tracks)?;
+        let current = self.animated.key == (self.version, self.tracks_version);
+        self.tracks_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let old = std::mem::replace(&mut self.data[i].tracks, tracks);
+        if current {
+            // Keep the list of animated nodes current instead of walking every node again.
+            let list = &mut self.animated.indices;
+            match (has_keys(&self.data[i]), list.binary_search(&(i as u32))) {
+                (true, Err(at)) => list.insert(at, i as u32),
+                (false, Ok(at)) => {
+                    list.remove(at);
+                }
+                _ => {}
+            }
+            self.animated.key = (self.version, self.tracks_version);
+        }
+        Ok(old)
+    }
+
+    /// Changes whenever any node's tracks, or the tree, change (a track list caches on it).
+    pub fn tracks_version(&self) -> (u64, u64) {
+        (self.version, self.tracks_version)
+    }
+
+    /// The nodes whose tracks have keys, in pre-order: from the cached list when it is
+    /// current (after [`Scene::set_pose_at`] or [`Scene::refresh_animated`]), else one pass.
+    pub fn animated_nodes(&self) -> Vec<NodeId> {
+        if self.animated.key == (self.version, self.tracks_version) {
+            return self
+                .animated
+                .indices
+                .iter()
+                .map(|&i| self.ids[i as usize])
+                .collect();
+        }
+        (0..self.len())
+            .filter(|&i| has_keys(&self.data[i]))
+            .map(|i| self.ids[i])
+            .collect()
+    }
+
+    /// Bring the list of animated nodes up to date: one pass over every node after the tree or
+    /// a node's tracks changed, nothing otherwise.
+    pub fn refresh_animated(&mut self) {
+        let key = (self.version, self.tracks_version);
+        if self.animated.key != key {
+            self.animated.indices = (0..self.len())
+                .filter(|&i| has_keys(&self.data[i]))
+                .map(|i| i as u32)
+                .collect();
+            self.animated.key = key;
+        }
+    }
+
+    /// Play: write the pose at playback time `t` (mapped onto the clip by its loop mode) into
+    /// the locals of the nodes with tracks (only their keyed channels), marking those nodes
+    /// dirty so the next update recomputes only their subtrees. Not an edit: the history does
+    /// not see it (as Godot's AnimationPlayer writes properties), and a save afterwards saves
+    /// the pose. Walks only the animated nodes (their list is cached on the scene's versions).
+    /// Returns how many locals changed (bit for bit).
+    pub fn set_pose_at(&mut self, t: f32) -> usize {
+        self.refresh_animated();
+        let clip_time = self.clip.local_time(t);
+        let indices = std::mem::take(&mut self.animated.indices);
+        let mut changed = 0;
+        for &i in &indices {
+            let i = i as usize;
+            let data = &self.data[i];
+            let local = anim::sample(data.local, &data.tracks, clip_time);
+            let bits = |t: &Trs| t.components().map(f32::to_bits);
+            if bits(&local) != bits(&data.local) {
+                self.set_local_at(i, local);
+                changed += 1;
+            }
+        }
+        self.animated.indices = indices;
+        changed
+    }
+
     /// Check that the arrays agree with each other (pre-order, lengths, index map). For tests.
     pub fn check_invariants(&self) -> std::result::Result<(), String> {
         let n = self.len();
@@ -450,8 +569,36 @@ impl Scene {
             if self.local_mat[i] != self.data[i].local.to_affine() {
                 return Err(format!("local matrix of {id} is stale"));
             }
+            if let Err(e) = anim::check_tracks(&self.data[i].tracks) {
+                return Err(format!("node {id}: {e}"));
+            }
+        }
+        if self.animated.key == (self.version, self.tracks_version) {
+            let walked: Vec<u32> = (0..n)
+                .filter(|&i| has_keys(&self.data[i]))
+                .map(|i| i as u32)
+                .collect();
+            if walked != self.animated.indices {
+                return Err("the list of animated nodes is stale".into());
+            }
         }
         Ok(())
+    }
+}
+
+/// True when a node has a track with at least one key (playing can change it).
+fn has_keys(data: &NodeData) -> bool {
+    anim::is_keyed(&data.tracks)
+}
+
+/// A refused list of tracks as graft's error, naming the node.
+fn track_error(node: NodeId, e: TrackError) -> Error {
+    match e {
+        TrackError::NotFinite { .. } => Error::NotFinite {
+            node,
+            field: "animation key",
+        },
+        other => Error::Format(format!("node {node}: {other}")),
     }
 }
 

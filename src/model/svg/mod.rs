@@ -3,3 +3,4 @@
 //! drawings read back as scenes whose groups become nodes.
 
 pub mod export;
+pub mod import;

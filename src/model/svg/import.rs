@@ -1,0 +1,963 @@
+//! SVG drawings read as graft scenes, keeping their group structure (no egui).
+//!
+//! The XML is read with roxmltree and the attribute syntaxes with svgtypes (not usvg, which
+//! drops empty and invisible groups), so every group survives: `<svg>`, `<g>`, `<a>`,
+//! `<switch>` and an expanded `<use>` become nodes whose local matrix is the element's own
+//! `transform`, decomposed exactly into TRS + skew (a singular one is imported as identity,
+//! with a note). Names come from `inkscape:label` (the name a person gave; graft's SVG export
+//! writes node names there), else `id`, else the element's name.
+//!
+//! **The y flip.** SVG is y-down, graft y-up. The root node (the `<svg>` element) has the local
+//! `Flip · V · T`, where `Flip = scale(1, −1)`, `V` maps the viewBox to the viewport (`width`
+//! and `height` in px, with mm, cm, in, pt and pc at 96 dpi; `preserveAspectRatio` honoured)
+//! and `T` is the root's own `transform`. Every other node's local is its element's own
+//! transform, so for every node **`graft_world = Flip · CTM`**, the SVG's composed transform.
+//! Shapes are nodes of their own: a rect, circle or ellipse at its centre
+//! (`local = T · translate(centre)`), a polygon in the path's own coordinates (`local = T`),
+//! an image at its box's centre, its rows reversed so that it reads upright through the
+//! mirror. A shape with no name and no transform that is the first element of a `<g>` is put
+//! on the group's node when that changes no world matrix (a centred rect or ellipse, a
+//! one-piece polygon), so a graft scene exported to SVG comes back node for node.
+//!
+//! What is approximated or left out is said in [`SvgImport::notes`], once per kind with its
+//! first place and a count (`drawing.svg:12:3: text is not imported (and 4 more like it)`):
+//! paths are flattened within [`FLATTEN_TOLERANCE`] of their size and split into one polygon
+//! per subpath (graft polygons have no holes); `fill="none"` is drawn translucent in the
+//! stroke colour; a gradient in the average of its stops, a pattern in grey; opacity is
+//! multiplied down the groups; rounded corners, clip paths, masks, filters, strokes, text and
+//! lines are not imported; a `data:` or remote image becomes a grey box of its size (nothing
+//! is written to disk). `<use>` is expanded as a copy (a node for the `<use>` with its x / y,
+//! the referenced element under it); `<defs>` themselves are not imported.
+
+#[path = "path.rs"]
+mod path;
+
+pub use path::FLATTEN_TOLERANCE;
+
+use crate::error::{Error, Result};
+use crate::file::{MAX_NODES, MAX_POLYGON_POINTS};
+use crate::math::{Trs, decompose, try_inverse};
+use crate::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, NodeSpec, Scene, Shape};
+use glam::{DAffine2, DVec2, Vec2};
+use path::{Css, Rgba, declared};
+use roxmltree::{Document, Node};
+use rustc_hash::FxHashMap;
+use std::fmt::Display;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use svgtypes::{Align, AspectRatio, PaintFallback};
+
+/// Larger files are refused (64 MiB).
+pub const MAX_SVG_BYTES: u64 = 64 << 20;
+/// Elements nested deeper than this are refused (`<use>` expansions count).
+pub const MAX_DEPTH: usize = 256;
+/// Nodes made by expanding `<use>` at most; further uses are skipped with a note.
+pub const MAX_USE_NODES: usize = 1_000_000;
+/// Polygon points in one import at most (128 MB of them); more is refused.
+pub const MAX_POINTS: usize = 16_000_000;
+/// `<use>` within `<use>` at most this deep; deeper ones are skipped with a note.
+const MAX_USE_CHAIN: usize = 32;
+/// Distinct notes at most; the rest are only counted.
+const MAX_NOTES: usize = 200;
+
+const SVG_NS: &str = "http://www.w3.org/2000/svg";
+const XLINK_NS: &str = "http://www.w3.org/1999/xlink";
+const INKSCAPE_NS: &str = "http://www.inkscape.org/namespaces/inkscape";
+const BLACK: Rgba = path::rgba(0, 0, 0, 255);
+const GREY: Rgba = path::rgba(128, 128, 128, 255);
+/// Alpha of a shape whose `fill` is `none` (drawn in its stroke colour).
+const OUTLINE_ALPHA: f64 = 64.0;
+/// Elements that draw nothing themselves, left out without a note.
+const QUIET: &str = "defs title desc metadata style script linearGradient radialGradient \
+                     pattern clipPath mask filter marker symbol";
+
+/// A scene read from an SVG drawing, and what the import had to say about it.
+#[derive(Debug)]
+pub struct SvgImport {
+    /// The graft scene: one root (the `<svg>` element, carrying the y flip).
+    pub scene: Scene,
+    /// What was approximated or left out, one line per kind: `file:line:col: message`.
+    pub notes: Vec<String>,
+}
+
+/// Import an SVG file. Linked images are resolved against its folder (sprite paths come out
+/// absolute: make them relative to where the scene is saved).
+pub fn import_svg_file(path: &Path) -> Result<SvgImport> {
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let len = std::fs::metadata(path).map_err(io)?.len();
+    if len > MAX_SVG_BYTES {
+        return Err(refuse(
+            path,
+            format!("{len} bytes (at most {MAX_SVG_BYTES})"),
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(io)?;
+    if bytes.starts_with(&[0x1f, 0x8b]) {
+        return Err(refuse(path, "a compressed .svgz drawing: unzip it first"));
+    }
+    let text = String::from_utf8(bytes).map_err(|e| {
+        refuse(
+            path,
+            format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to()),
+        )
+    })?;
+    import_svg_text(&text, path)
+}
+
+/// Import SVG text as if it were the file at `path` (named in notes, images found from there).
+pub fn import_svg_text(text: &str, path: &Path) -> Result<SvgImport> {
+    if text.len() as u64 > MAX_SVG_BYTES {
+        return Err(refuse(
+            path,
+            format!("{} bytes (at most {MAX_SVG_BYTES})", text.len()),
+        ));
+    }
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let options = roxmltree::ParsingOptions {
+        allow_dtd: true,
+        ..Default::default()
+    };
+    let doc = Document::parse_with_options(text, options).map_err(|e| {
+        let (pos, message) = (e.pos(), e.to_string());
+        let message = message
+            .strip_suffix(&format!(" at {pos}"))
+            .unwrap_or(&message)
+            .into();
+        let (line, col) = (pos.row as usize, pos.col as usize);
+        Error::Syntax {
+            path: path.to_path_buf(),
+            line,
+            col,
+            message,
+        }
+    })?;
+    let root = doc.root_element();
+    if !is_svg(root) || root.tag_name().name() != "svg" {
+        let name = root.tag_name().name();
+        return Err(refuse(
+            path,
+            format!("not an SVG drawing (the root element is <{name}>)"),
+        ));
+    }
+    let (mut css, mut ids, mut sheets) = (Css::default(), FxHashMap::default(), Vec::new());
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        if let Some(id) = node.attribute("id") {
+            ids.entry(id).or_insert(node);
+        }
+        if is_svg(node) && node.tag_name().name() == "style" {
+            let sheet: String = node.children().filter_map(|c| c.text()).collect();
+            sheets.extend(
+                css.parse(&sheet)
+                    .into_iter()
+                    .map(|selector| (node, selector)),
+            );
+        }
+    }
+    let mut im = Importer {
+        text,
+        path,
+        dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+        css: &css,
+        ids,
+        specs: Vec::new(),
+        notes: Vec::new(),
+        note_index: FxHashMap::default(),
+        more_notes: 0,
+        cursor: (0, 1, 1),
+        use_nodes: 0,
+        points: 0,
+        chains: Vec::new(),
+    };
+    for (node, selector) in sheets {
+        im.note(
+            node,
+            format!("CSS selector `{selector}` is not supported: its rule is ignored"),
+        );
+    }
+    im.run(root)?;
+    let mut notes: Vec<String> = (im.notes.into_iter())
+        .map(|(place, message, n)| match n {
+            1 => format!("{place}: {message}"),
+            _ => format!("{place}: {message} (and {} more like it)", n - 1),
+        })
+        .collect();
+    if im.more_notes > 0 {
+        notes.push(format!("{}: {} more notes", path.display(), im.more_notes));
+    }
+    let mut specs = im.specs;
+    if written_by_graft(root) {
+        unwrap_graft_root(&mut specs);
+    }
+    Ok(SvgImport {
+        scene: Scene::from_specs(specs)?,
+        notes,
+    })
+}
+
+/// True for an SVG graft wrote: the root's only element child is the y-flip group
+/// `<g id="graft-y-up" transform="matrix(1 0 0 -1 0 0)">`.
+fn written_by_graft(root: Node) -> bool {
+    let mut children = root
+        .children()
+        .filter(|c| c.is_element() && is_svg(*c) && c.tag_name().name() != "defs");
+    let (Some(group), None) = (children.next(), children.next()) else {
+        return false;
+    };
+    group.tag_name().name() == "g"
+        && group.attribute("id") == Some("graft-y-up")
+        && group.attribute("transform").map(str::trim) == Some("matrix(1 0 0 -1 0 0)")
+}
+
+/// In graft's own SVG, the `<svg>` node (flip · viewBox) and the y-flip group undo each other's
+/// flip but not the viewBox: drop both and make the group's children roots, so graft → SVG →
+/// graft gives back every world matrix exactly.
+fn unwrap_graft_root(specs: &mut Vec<NodeSpec>) {
+    let (Some(svg), Some(group)) = (specs.first().map(|s| s.id), specs.get(1).map(|s| s.id)) else {
+        return;
+    };
+    if specs[1].parent != Some(svg) {
+        return;
+    }
+    specs.drain(..2);
+    for spec in specs.iter_mut() {
+        if spec.parent == Some(group) {
+            spec.parent = None;
+        }
+    }
+}
+
+fn refuse(path: &Path, why: impl Display) -> Error {
+    Error::Format(format!("{}: {why}", path.display()))
+}
+
+fn is_svg(node: Node) -> bool {
+    node.is_element() && matches!(node.tag_name().namespace(), None | Some(SVG_NS))
+}
+
+/// A fill or stroke as it inherits (`currentColor` is resolved where it is used).
+#[derive(Clone, Copy, PartialEq)]
+enum Paint {
+    None,
+    Color(Rgba),
+    CurrentColor,
+}
+
+/// The inherited properties the import needs.
+#[derive(Clone, Copy)]
+struct Style {
+    fill: Paint,
+    stroke: Paint,
+    fill_opacity: f64,
+    color: Rgba,
+    /// `opacity` multiplied down the groups.
+    opacity: f64,
+    /// The nearest viewport's size, for percentages.
+    viewport: DVec2,
+}
+
+/// One element to visit, with what it inherits.
+#[derive(Clone, Copy)]
+struct Item<'a, 'i> {
+    node: Node<'a, 'i>,
+    parent: NodeId,
+    style: Style,
+    depth: usize,
+    /// The innermost `<use>` this element was reached through (an index into `chains`).
+    chain: Option<usize>,
+    /// Set on the element a `<use>` shows: the use's width and height (for a `<symbol>`).
+    use_size: Option<(Option<f64>, Option<f64>)>,
+}
+
+/// Elements still to visit on the walk's explicit stack (one frame per open element, so
+/// the stack is as deep as the nesting): `next` and, unless `single`, its later siblings,
+/// each visited as `item` says.
+struct Frame<'a, 'i> {
+    item: Item<'a, 'i>,
+    next: Option<Node<'a, 'i>>,
+    single: bool,
+}
+
+struct Importer<'a, 'i> {
+    text: &'i str,
+    path: &'a Path,
+    dir: PathBuf,
+    css: &'a Css,
+    ids: FxHashMap<&'a str, Node<'a, 'i>>,
+    specs: Vec<NodeSpec>,
+    /// (first place, message, count), in order of first appearance.
+    notes: Vec<(String, String, usize)>,
+    note_index: FxHashMap<String, usize>,
+    more_notes: usize,
+    /// (byte offset, line, col) of the last place computed: places mostly come in order.
+    cursor: (usize, usize, usize),
+    use_nodes: usize,
+    points: usize,
+    /// Expanded `<use>` elements: (the use, the one it was itself reached through).
+    chains: Vec<(Node<'a, 'i>, Option<usize>)>,
+}
+
+impl<'a, 'i> Importer<'a, 'i> {
+    fn note(&mut self, node: Node, message: impl Into<String>) {
+        let message = message.into();
+        if let Some(&k) = self.note_index.get(&message) {
+            self.notes[k].2 += 1;
+        } else if self.notes.len() >= MAX_NOTES {
+            self.more_notes += 1;
+        } else {
+            let place = self.place(node);
+            self.note_index.insert(message.clone(), self.notes.len());
+            self.notes.push((place, message, 1));
+        }
+    }
+
+    /// `file:line:col` of an element.
+    fn place(&mut self, node: Node) -> String {
+        let pos = node.range().start;
+        let (mut at, mut line, mut col) = self.cursor;
+        if pos < at {
+            (at, line, col) = (0, 1, 1);
+        }
+        for c in self.text.get(at..pos).unwrap_or("").chars() {
+            (line, col) = if c == '\n' {
+                (line + 1, 1)
+            } else {
+                (line, col + 1)
+            };
+        }
+        self.cursor = (pos, line, col);
+        format!("{}:{line}:{col}", self.path.display())
+    }
+
+    /// Add a node under `parent`; a local beyond f32 becomes identity (with a note).
+    fn add(
+        &mut self,
+        node: Node,
+        parent: Option<NodeId>,
+        name: String,
+        local: DAffine2,
+    ) -> Result<NodeId> {
+        if self.specs.len() >= MAX_NODES {
+            return Err(refuse(self.path, format!("more than {MAX_NODES} nodes")));
+        }
+        let mut local = decompose(&local.as_affine2());
+        if local.first_non_finite().is_some() {
+            self.note(node, "a transform beyond f32 range is imported as identity");
+            local = Trs::IDENTITY;
+        }
+        let id = NodeId(self.specs.len() as u32 + 1);
+        self.specs.push(NodeSpec {
+            id,
+            parent,
+            data: NodeData::named(name, local),
+        });
+        Ok(id)
+    }
+
+    /// Add a node drawn with a shape and a colour.
+    fn add_shape(
+        &mut self,
+        item: Item,
+        name: String,
+        local: DAffine2,
+        shape: Shape,
+        color: Color,
+    ) -> Result<()> {
+        self.add(item.node, Some(item.parent), name, local)?;
+        if let Some(spec) = self.specs.last_mut() {
+            (spec.data.shape, spec.data.color) = (shape, color);
+        }
+        Ok(())
+    }
+
+    fn run(&mut self, root: Node<'a, 'i>) -> Result<()> {
+        let start = Style {
+            fill: Paint::Color(BLACK),
+            stroke: Paint::None,
+            fill_opacity: 1.0,
+            color: BLACK,
+            opacity: 1.0,
+            viewport: DVec2::new(300.0, 150.0),
+        };
+        let mut style = self.cascade(root, &start);
+        // A percentage size on the root means "the window": the viewBox decides alone.
+        let mut size = |name: &str, axis: usize| match root.attribute(name) {
+            Some(v) if !v.trim().ends_with('%') => self.length(root, name, axis, start.viewport),
+            _ => None,
+        };
+        let size = (size("width", 0), size("height", 1));
+        let (view, viewport) = self.viewport(root, size, start.viewport);
+        style.viewport = viewport;
+        let local = DAffine2::from_scale(DVec2::new(1.0, -1.0)) * view * self.transform(root);
+        let file = self
+            .path
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned());
+        let name = name_of(root)
+            .map(str::to_string)
+            .or(file)
+            .unwrap_or("svg".into());
+        let parent = self.add(root, None, name, local)?;
+        let item = Item {
+            node: root,
+            parent,
+            style,
+            depth: 1,
+            chain: None,
+            use_size: None,
+        };
+        let mut stack = vec![Frame {
+            item,
+            next: root.first_child(),
+            single: false,
+        }];
+        while let Some(frame) = stack.last_mut() {
+            let Some(node) = frame.next else {
+                stack.pop();
+                continue;
+            };
+            frame.next = node.next_sibling().filter(|_| !frame.single);
+            if is_svg(node) {
+                let item = Item { node, ..frame.item };
+                self.visit(item, &mut stack)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn visit(&mut self, item: Item<'a, 'i>, stack: &mut Vec<Frame<'a, 'i>>) -> Result<()> {
+        let (node, tag) = (item.node, item.node.tag_name().name());
+        if item.depth > MAX_DEPTH {
+            let place = self.place(node);
+            return Err(Error::Format(format!(
+                "{place}: elements nested deeper than {MAX_DEPTH}"
+            )));
+        }
+        let drawn = "g a svg switch rect circle ellipse path polygon polyline image use";
+        let shown =
+            drawn.split(' ').any(|t| t == tag) || tag == "symbol" && item.use_size.is_some();
+        if !shown {
+            match tag {
+                _ if QUIET.split_whitespace().any(|t| t == tag) => {}
+                "line" => self.note(node, "a <line> encloses nothing: not imported"),
+                "text" => self.note(node, "text is not imported"),
+                _ => self.note(node, format!("<{tag}> is not imported")),
+            }
+            return Ok(());
+        }
+        self.use_nodes += usize::from(item.chain.is_some());
+        let item = Item {
+            style: self.cascade(node, &item.style),
+            ..item
+        };
+        let name = name_of(node).unwrap_or(tag).to_string();
+        let t = self.transform(node);
+        match tag {
+            "rect" | "circle" | "ellipse" => self.basic_shape(item, name, t),
+            "path" | "polygon" | "polyline" => self.polygons(item, name, t),
+            "image" => self.image(item, name, t),
+            "use" => self.expand_use(item, name, t, stack),
+            _ => self.group(item, name, t, stack),
+        }
+    }
+
+    fn group(
+        &mut self,
+        item: Item<'a, 'i>,
+        name: String,
+        t: DAffine2,
+        stack: &mut Vec<Frame<'a, 'i>>,
+    ) -> Result<()> {
+        let (node, tag) = (item.node, item.node.tag_name().name());
+        let mut child = Item {
+            depth: item.depth + 1,
+            use_size: None,
+            ..item
+        };
+        let mut local = t;
+        if tag == "svg" || tag == "symbol" {
+            let vp = item.style.viewport;
+            let (w, h) = item.use_size.unwrap_or((None, None));
+            let w = w
+                .or_else(|| self.length(node, "width", 0, vp))
+                .unwrap_or(vp.x);
+            let h = h
+                .or_else(|| self.length(node, "height", 1, vp))
+                .unwrap_or(vp.y);
+            let (view, viewport) = self.viewport(node, (Some(w), Some(h)), DVec2::new(w, h));
+            local = t * DAffine2::from_translation(self.xy(node, ["x", "y"], vp)) * view;
+            child.style.viewport = viewport;
+            self.note(node, format!("a nested <{tag}> does not clip its content"));
+        }
+        child.parent = self.add(node, Some(item.parent), name, local)?;
+        if tag != "switch" {
+            stack.push(Frame {
+                item: child,
+                next: node.first_child(),
+                single: false,
+            });
+            return Ok(());
+        }
+        let chosen = node.children().find(|c| {
+            let language = c
+                .attribute("systemLanguage")
+                .is_none_or(|l| l.contains("en"));
+            let usable = !matches!(c.tag_name().name(), "foreignObject" | "desc" | "title");
+            is_svg(*c) && !c.has_attribute("requiredExtensions") && language && usable
+        });
+        if node.children().filter(|c| c.is_element()).count() > 1 {
+            self.note(node, "<switch>: only its first usable child is imported");
+        }
+        stack.push(Frame {
+            item: child,
+            next: chosen,
+            single: true,
+        });
+        Ok(())
+    }
+
+    fn basic_shape(&mut self, item: Item, name: String, t: DAffine2) -> Result<()> {
+        let (node, tag, vp) = (item.node, item.node.tag_name().name(), item.style.viewport);
+        let (centre, size) = if tag == "rect" {
+            let size = self.xy(node, ["width", "height"], vp);
+            if self.xy(node, ["rx", "ry"], vp) != DVec2::ZERO {
+                self.note(node, "rounded corners (rx, ry) are imported square");
+            }
+            (self.xy(node, ["x", "y"], vp) + 0.5 * size, size)
+        } else if tag == "circle" {
+            let r = self.length(node, "r", 2, vp).unwrap_or(0.0);
+            (self.xy(node, ["cx", "cy"], vp), DVec2::splat(2.0 * r))
+        } else {
+            let (rx, ry) = (
+                self.length(node, "rx", 0, vp),
+                self.length(node, "ry", 1, vp),
+            );
+            let r = DVec2::new(rx.or(ry).unwrap_or(0.0), ry.or(rx).unwrap_or(0.0));
+            (self.xy(node, ["cx", "cy"], vp), 2.0 * r)
+        };
+        let local = t * DAffine2::from_translation(centre);
+        let size32 = size.as_vec2();
+        let shape = match tag {
+            _ if !(size.x > 0.0 && size.y > 0.0 && size32.is_finite() && local.is_finite()) => {
+                self.note(
+                    node,
+                    format!("a <{tag}> of zero or invalid size has no shape"),
+                );
+                Shape::None
+            }
+            "rect" => Shape::Rect { size: size32 },
+            _ => Shape::Ellipse { size: size32 },
+        };
+        let color = self.fill_color(node, &item.style);
+        if centre == DVec2::ZERO && shape != Shape::None && self.merge(item, &shape, color) {
+            return Ok(());
+        }
+        let local = if local.is_finite() { local } else { t };
+        self.add_shape(item, name, local, shape, color)
+    }
+
+    fn polygons(&mut self, item: Item, name: String, t: DAffine2) -> Result<()> {
+        let (node, tag) = (item.node, item.node.tag_name().name());
+        let flat = match tag {
+            "path" => path::flatten_path(node.attribute("d").unwrap_or("")),
+            _ => path::points_list(node.attribute("points").unwrap_or("")),
+        };
+        if let Some(error) = &flat.error {
+            self.note(
+                node,
+                format!("<{tag}> data broke off ({error}): the rest is left out"),
+            );
+        }
+        if flat.degenerate > 0 {
+            self.note(node, "subpaths that enclose nothing are left out");
+        }
+        let n = flat.subpaths.len();
+        if n == 0 {
+            self.note(
+                node,
+                format!("a <{tag}> that encloses nothing is not imported"),
+            );
+        } else if n > 1 {
+            self.note(node, "holes / subpaths split: one polygon per subpath");
+        }
+        let color = self.fill_color(node, &item.style);
+        for (k, points) in flat.subpaths.into_iter().enumerate() {
+            let points: Vec<Vec2> = points.iter().map(|p| p.as_vec2()).collect();
+            if points.len() > MAX_POLYGON_POINTS || points.iter().any(|p| !p.is_finite()) {
+                let why = format!("more than {MAX_POLYGON_POINTS} points or beyond f32 range");
+                self.note(node, format!("a polygon of {why} is left out"));
+                continue;
+            }
+            self.points += points.len();
+            if self.points > MAX_POINTS {
+                return Err(refuse(
+                    self.path,
+                    format!("more than {MAX_POINTS} polygon points"),
+                ));
+            }
+            let shape = Shape::Polygon { points };
+            if n == 1 && self.merge(item, &shape, color) {
+                return Ok(());
+            }
+            let name = if n == 1 {
+                name.clone()
+            } else {
+                format!("{name} ({}/{n})", k + 1)
+            };
+            self.add_shape(item, name, t, shape, color)?;
+        }
+        Ok(())
+    }
+
+    /// Put a shape on its `<g>`'s node instead of a node of its own, when the element has no
+    /// name or transform and is the group's first element (graft's export writes each node's
+    /// shape that way). True when done.
+    fn merge(&mut self, item: Item, shape: &Shape, color: Color) -> bool {
+        let node = item.node;
+        let group = node.parent().filter(|g| g.tag_name().name() == "g");
+        let first = group.and_then(|g| g.children().find(|c| c.is_element())) == Some(node);
+        let plain = first && name_of(node).is_none() && !node.has_attribute("transform");
+        let host = self.specs.last_mut().filter(|s| s.id == item.parent);
+        match host {
+            Some(host) if plain && item.use_size.is_none() && host.data.shape == Shape::None => {
+                (host.data.shape, host.data.color) = (shape.clone(), color);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    fn image(&mut self, item: Item, name: String, t: DAffine2) -> Result<()> {
+        let (node, vp) = (item.node, item.style.viewport);
+        let href = href(node).unwrap_or("");
+        let file = path::local_file(href).map(|f| self.dir.join(f));
+        let pixels = file.as_ref().and_then(|f| imagesize::size(f).ok());
+        let pixels = pixels.map(|s| DVec2::new(s.width as f64, s.height as f64));
+        let corner = self.xy(node, ["x", "y"], vp);
+        let (w, h) = (
+            self.length(node, "width", 0, vp),
+            self.length(node, "height", 1, vp),
+        );
+        let mut size = match (w, h, pixels) {
+            (Some(w), Some(h), _) => DVec2::new(w, h),
+            (Some(w), None, Some(p)) => DVec2::new(w, w * p.y / p.x),
+            (None, Some(h), Some(p)) => DVec2::new(h * p.x / p.y, h),
+            (None, None, Some(p)) => p,
+            _ => DVec2::ZERO,
+        };
+        let mut centre = corner + 0.5 * size;
+        let par = node.attribute("preserveAspectRatio");
+        let par = par.and_then(|v| AspectRatio::from_str(v).ok());
+        if let (Some(p), false) = (pixels, par.is_some_and(|a| a.align == Align::None)) {
+            // Fitted into its box (meet); a slice would crop it, which a sprite cannot.
+            let fitted = DAffine2::from_translation(corner) * path::fit(par, p, size);
+            (centre, size) = (
+                fitted.transform_point2(0.5 * p),
+                fitted.transform_vector2(p),
+            );
+            if par.is_some_and(|a| a.slice) {
+                self.note(
+                    node,
+                    "an image's preserveAspectRatio slice is drawn as meet",
+                );
+            }
+        }
+        let local = t * DAffine2::from_translation(centre);
+        let size32 = size.as_vec2();
+        if !(size.x > 0.0 && size.y > 0.0 && size32.is_finite() && local.is_finite()) {
+            self.note(node, "an image of zero or unknown size has no shape");
+            return self.add_shape(item, name, t, Shape::None, DEFAULT_COLOR);
+        }
+        let Some(file) = file else {
+            let kind = if href.starts_with("data:") {
+                "an embedded (data:)"
+            } else {
+                "a remote"
+            };
+            self.note(
+                node,
+                format!("{kind} image is not extracted: a grey box stands in"),
+            );
+            let grey_box = Shape::Rect { size: size32 };
+            return self.add_shape(item, name, local, grey_box, [128, 128, 128, 96]);
+        };
+        if pixels.is_none() {
+            self.note(
+                node,
+                format!("image {} is missing or unreadable", file.display()),
+            );
+        }
+        let (path, region) = (
+            file.to_string_lossy().into_owned(),
+            Some([0.0, 1.0, 1.0, 0.0]),
+        );
+        let sprite = Shape::Sprite {
+            path,
+            size: size32,
+            region,
+            offset: Vec2::ZERO,
+        };
+        self.add_shape(item, name, local, sprite, DEFAULT_COLOR)
+    }
+
+    fn expand_use(
+        &mut self,
+        item: Item<'a, 'i>,
+        name: String,
+        t: DAffine2,
+        stack: &mut Vec<Frame<'a, 'i>>,
+    ) -> Result<()> {
+        let (node, vp) = (item.node, item.style.viewport);
+        let link = href(node).unwrap_or("");
+        let target = link
+            .strip_prefix('#')
+            .and_then(|id| self.ids.get(id))
+            .copied();
+        let Some(target) = target.filter(|t| is_svg(*t)) else {
+            self.note(
+                node,
+                format!("<use> of `{link}`: not in this file, not imported"),
+            );
+            return Ok(());
+        };
+        // A use inside what it shows (directly, or through the uses that led here) loops.
+        let (mut via, mut next, mut uses) = (Some(node), item.chain, 0);
+        while let Some(u) = via {
+            let (outer, inner) = (target.range(), u.range());
+            if outer.start <= inner.start && inner.end <= outer.end {
+                self.note(node, "a <use> that shows itself is not expanded");
+                return Ok(());
+            }
+            uses += 1;
+            (via, next) = next.map_or((None, None), |k| (Some(self.chains[k].0), self.chains[k].1));
+        }
+        if uses > MAX_USE_CHAIN || self.use_nodes >= MAX_USE_NODES {
+            self.note(node, "<use> nested or repeated too much: not expanded");
+            return Ok(());
+        }
+        let local = t * DAffine2::from_translation(self.xy(node, ["x", "y"], vp));
+        let parent = self.add(node, Some(item.parent), name, local)?;
+        let size = (
+            self.length(node, "width", 0, vp),
+            self.length(node, "height", 1, vp),
+        );
+        self.chains.push((node, item.chain));
+        let (chain, depth) = (Some(self.chains.len() - 1), item.depth + 1);
+        let item = Item {
+            parent,
+            depth,
+            chain,
+            use_size: Some(size),
+            ..item
+        };
+        stack.push(Frame {
+            item,
+            next: Some(target),
+            single: true,
+        });
+        Ok(())
+    }
+
+    /// The element's `transform` (identity, with a note, when unreadable or singular).
+    fn transform(&mut self, node: Node) -> DAffine2 {
+        let Some(text) = node.attribute("transform") else {
+            return DAffine2::IDENTITY;
+        };
+        match path::transform_list(text) {
+            Ok(m) if try_inverse(&m.as_affine2()).is_ok() => m,
+            Ok(_) => {
+                self.note(
+                    node,
+                    "a singular transform (it flattens what it holds) is identity",
+                );
+                DAffine2::IDENTITY
+            }
+            Err(e) => {
+                self.note(
+                    node,
+                    format!("transform `{text}` is unreadable ({e}): identity"),
+                );
+                DAffine2::IDENTITY
+            }
+        }
+    }
+
+    /// The viewBox → viewport map of an `<svg>` or `<symbol>` of size (w, h), and the
+    /// viewport its percentages refer to.
+    fn viewport(
+        &mut self,
+        node: Node,
+        size: (Option<f64>, Option<f64>),
+        or: DVec2,
+    ) -> (DAffine2, DVec2) {
+        let own = DVec2::new(size.0.unwrap_or(or.x), size.1.unwrap_or(or.y));
+        let Some(text) = node.attribute("viewBox") else {
+            return (DAffine2::IDENTITY, own);
+        };
+        let par = node.attribute("preserveAspectRatio");
+        match path::view_box(text, par, size) {
+            Some((m, b)) if try_inverse(&m.as_affine2()).is_ok() => (m, b),
+            _ => {
+                self.note(node, format!("viewBox `{text}` cannot be used: ignored"));
+                (DAffine2::IDENTITY, own)
+            }
+        }
+    }
+
+    /// A length attribute in user units; None when absent or `auto` (a bad one is noted).
+    /// `axis`: 0 = x, 1 = y, 2 = a radius (percentages of the viewport's diagonal / √2).
+    fn length(&mut self, node: Node, name: &str, axis: usize, vp: DVec2) -> Option<f64> {
+        let text = node.attribute(name)?.trim();
+        let reference = [vp.x, vp.y, (vp.length_squared() / 2.0).sqrt()][axis.min(2)];
+        let value = path::length(text, reference);
+        if value.is_none() && text != "auto" {
+            self.note(node, format!("{name}=\"{text}\" is not a length: ignored"));
+        }
+        value
+    }
+
+    /// Two lengths (x and y), 0 when absent.
+    fn xy(&mut self, node: Node, [x, y]: [&str; 2], vp: DVec2) -> DVec2 {
+        let x = self.length(node, x, 0, vp).unwrap_or(0.0);
+        DVec2::new(x, self.length(node, y, 1, vp).unwrap_or(0.0))
+    }
+
+    /// The inherited properties after this element's own declarations.
+    fn cascade(&mut self, node: Node<'a, 'i>, parent: &Style) -> Style {
+        let css = self.css;
+        let rules = css.matching(node);
+        let get =
+            |name| declared(node, &rules, name).filter(|v| !matches!(*v, "inherit" | "unset"));
+        let mut style = *parent;
+        if let Some(v) = get("color") {
+            style.color = Rgba::from_str(v).unwrap_or(parent.color);
+        }
+        if let Some(v) = get("fill") {
+            style.fill = self.paint(node, v, parent.fill, true);
+        }
+        if let Some(v) = get("stroke") {
+            style.stroke = self.paint(node, v, parent.stroke, false);
+        }
+        if let Some(v) = get("fill-opacity").and_then(path::opacity) {
+            style.fill_opacity = v;
+        }
+        style.opacity *= get("opacity").and_then(path::opacity).unwrap_or(1.0);
+        if get("display") == Some("none") || get("visibility").is_some_and(|v| v != "visible") {
+            self.note(
+                node,
+                "hidden in the drawing (display, visibility): imported shown",
+            );
+        }
+        for effect in ["clip-path", "mask", "filter"] {
+            if get(effect).is_some_and(|v| v != "none") {
+                self.note(node, format!("{effect} is not imported"));
+            }
+        }
+        style
+    }
+
+    /// A `fill` (notes on) or `stroke` value.
+    fn paint(&mut self, node: Node, value: &str, parent: Paint, fill: bool) -> Paint {
+        let (paint, note) = match svgtypes::Paint::from_str(value) {
+            Ok(svgtypes::Paint::None) => (Paint::None, None),
+            Ok(svgtypes::Paint::Inherit) => (parent, None),
+            Ok(svgtypes::Paint::CurrentColor) => (Paint::CurrentColor, None),
+            Ok(svgtypes::Paint::Color(c)) => (Paint::Color(c), None),
+            Ok(svgtypes::Paint::FuncIRI(id, fallback)) => match (self.gradient(id), fallback) {
+                (Some(c), _) => (
+                    Paint::Color(c),
+                    Some("a gradient is drawn in the average of its stops"),
+                ),
+                (None, Some(PaintFallback::Color(c))) => (Paint::Color(c), None),
+                (None, Some(PaintFallback::None)) => (Paint::None, None),
+                (None, Some(PaintFallback::CurrentColor)) => (Paint::CurrentColor, None),
+                (None, None) => (
+                    Paint::Color(GREY),
+                    Some("a pattern (or a missing paint) is grey"),
+                ),
+            },
+            Ok(_) => (
+                Paint::Color(GREY),
+                Some("context-fill / context-stroke is drawn grey"),
+            ),
+            Err(_) => (parent, Some("an unreadable fill is inherited instead")),
+        };
+        if let Some(message) = note.filter(|_| fill) {
+            self.note(node, message);
+        }
+        paint
+    }
+
+    /// The average colour of a gradient's stops (its own, or those of the one it links to).
+    fn gradient(&self, id: &str) -> Option<Rgba> {
+        let mut gradient = *self.ids.get(id)?;
+        for _ in 0..8 {
+            if !matches!(
+                gradient.tag_name().name(),
+                "linearGradient" | "radialGradient"
+            ) {
+                return None;
+            }
+            let stops = gradient
+                .children()
+                .filter(|c| is_svg(*c) && c.tag_name().name() == "stop");
+            let stops = stops.map(|stop| {
+                let rules = self.css.matching(stop);
+                let get = |name| declared(stop, &rules, name);
+                let c = get("stop-color")
+                    .and_then(|v| Rgba::from_str(v).ok())
+                    .unwrap_or(BLACK);
+                (
+                    c,
+                    get("stop-opacity").and_then(path::opacity).unwrap_or(1.0),
+                )
+            });
+            if let Some(average) = path::average(stops) {
+                return Some(average);
+            }
+            gradient = *self.ids.get(href(gradient)?.strip_prefix('#')?)?;
+        }
+        None
+    }
+
+    /// The graft colour of a shape: fill × fill-opacity × the groups' opacity.
+    fn fill_color(&mut self, node: Node, style: &Style) -> Color {
+        let resolve = |p: Paint| match p {
+            Paint::Color(c) => Some(c),
+            Paint::CurrentColor => Some(style.color),
+            Paint::None => None,
+        };
+        let (c, alpha) = match resolve(style.fill) {
+            Some(c) => (c, c.alpha as f64 * style.fill_opacity * style.opacity),
+            None => {
+                self.note(
+                    node,
+                    "fill=\"none\" is drawn translucent in its stroke colour",
+                );
+                (
+                    resolve(style.stroke).unwrap_or(GREY),
+                    OUTLINE_ALPHA * style.opacity,
+                )
+            }
+        };
+        [
+            c.red,
+            c.green,
+            c.blue,
+            alpha.round().clamp(0.0, 255.0) as u8,
+        ]
+    }
+}
+
+/// The node name: `inkscape:label`, else `id`.
+fn name_of<'a>(node: Node<'a, '_>) -> Option<&'a str> {
+    let label = node.attribute((INKSCAPE_NS, "label"));
+    label.or(node.attribute("id")).filter(|s| !s.is_empty())
+}
+
+fn href<'a>(node: Node<'a, '_>) -> Option<&'a str> {
+    node.attribute("href")
+        .or(node.attribute((XLINK_NS, "href")))
+}
