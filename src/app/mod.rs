@@ -10,6 +10,7 @@ mod figure_window;
 pub mod hierarchy;
 pub mod inspector;
 mod menus;
+pub mod timeline;
 pub mod viewport;
 mod windows;
 
@@ -32,6 +33,7 @@ pub struct GraftApp {
     pub viewport: viewport::ViewportState,
     windows: windows::WindowsState,
     figure_window: figure_window::FigureWindowState,
+    timeline: timeline::TimelineState,
     /// How many world matrices the last frame recomputed.
     pub last_recomputed: usize,
     /// How many the most recent update that did any work recomputed (what the last edit cost).
@@ -77,6 +79,7 @@ impl GraftApp {
             viewport: Default::default(),
             windows: Default::default(),
             figure_window: Default::default(),
+            timeline: Default::default(),
             last_recomputed: 0,
             last_edit_recomputed: 0,
             shown_title: String::new(),
@@ -157,6 +160,11 @@ impl GraftApp {
             }
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
+        if self.editor.timeline().playing {
+            let dt = ctx.input(|i| i.stable_dt).min(0.1);
+            self.editor.advance(dt);
+            ctx.request_repaint();
+        }
         self.last_recomputed = self.editor.update_world();
         if self.last_recomputed > 0 {
             self.last_edit_recomputed = self.last_recomputed;
@@ -198,6 +206,14 @@ impl GraftApp {
     /// their width whatever is selected: the content wraps instead of widening them.
     fn panels(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
         let mut commands = Vec::new();
+        egui::Panel::bottom("timeline")
+            .resizable(true)
+            .default_size(110.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| {
+                    commands.extend(timeline::ui(ui, &self.editor, &mut self.timeline));
+                });
+            });
         egui::Panel::left("hierarchy")
             .resizable(true)
             .default_size(260.0)
@@ -245,6 +261,8 @@ impl GraftApp {
         if let Some(job) = self.editor.job() {
             let mut cancel = false;
             ui.horizontal(|ui| {
+                // Cancel first: it stays put while the text after it changes.
+                cancel = ui.button("Cancel").clicked();
                 ui.label(format!("{}: {}…", job.title, job.stage.describe()));
                 let bar = match job.fraction() {
                     Some(f) => egui::ProgressBar::new(f).show_percentage(),
@@ -258,7 +276,6 @@ impl GraftApp {
                         job.total as f64 / 1e6
                     ));
                 }
-                cancel = ui.button("Cancel").clicked();
             });
             if cancel {
                 self.run(Command::CancelJob);

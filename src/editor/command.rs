@@ -186,6 +186,8 @@ pub enum Command {
     Refused(String),
     /// Stop the file being loaded in the background (the current scene stays).
     CancelJob,
+    /// Play, scrub, key, move or delete keys.
+    Timeline(super::timeline::TimelineCommand),
     /// Drop, move or remove a point probe, or turn probe placing on and off.
     Probe(ProbeCommand),
 }

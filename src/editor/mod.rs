@@ -23,6 +23,7 @@ pub mod render;
 pub mod session;
 pub mod spaces;
 pub mod table;
+pub mod timeline;
 
 pub use camera::{Camera, ScreenRect};
 pub use command::{Command, Effect};

@@ -146,6 +146,7 @@ pub struct Editor {
     pub(super) job: Option<super::jobs::Job>,
     pub(super) loaded: Option<super::jobs::Loaded>,
     pub(super) background_bytes: u64,
+    pub(super) timeline: super::timeline::TimelineState,
     /// The nodes carrying probes, and the scene versions they were read at.
     pub(super) probe_owners: std::cell::RefCell<ProbeOwners>,
 }
@@ -182,6 +183,7 @@ impl Editor {
             job: None,
             loaded: None,
             background_bytes: super::jobs::DEFAULT_BACKGROUND_BYTES,
+            timeline: Default::default(),
             probe_owners: Default::default(),
         }
     }
@@ -472,6 +474,7 @@ impl Editor {
             }
             Command::Refused(reason) => Err(Error::Refused(reason)),
             Command::CancelJob => Ok(self.cancel_job()),
+            Command::Timeline(command) => self.timeline_command(command),
             Command::Probe(probe) => self.probe_command(probe),
         }
     }

@@ -90,6 +90,12 @@ impl Document {
         self.scene.update_world()
     }
 
+    /// Pose the animated nodes at playback time `t` (like Godot's AnimationPlayer: the locals
+    /// change, the history does not). Returns how many locals changed.
+    pub fn set_pose_at(&mut self, t: f32) -> usize {
+        self.scene.set_pose_at(t)
+    }
+
     /// End the current continuous gesture: the next step starts a new undo step.
     pub fn end_gesture(&mut self) {
         self.history.end_gesture();

@@ -6,6 +6,7 @@ mod draw;
 mod input;
 mod probes;
 mod spaces;
+mod trails;
 
 use super::embedded_sprite;
 use crate::document::Document;
@@ -170,6 +171,7 @@ pub fn ui(
     navigate(&frame, state);
     paint_scene(&frame, &painter, state, preview, highlight);
     paint_overlays(&frame, &painter, state);
+    trails::paint_trails(&frame, &painter, state.camera);
     if let Some(note) = view_note {
         let at = rect.left_bottom() + egui::vec2(8.0, -24.0);
         let font = egui::FontId::proportional(12.0);

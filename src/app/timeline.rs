@@ -1,0 +1,257 @@
+//! The timeline panel (bottom): play / pause, stop, the time and the clip's length and loop
+//! mode, Key (K), trails; a ruler to scrub; one row per animated node with its keys as
+//! diamonds (drag to move them in time, right-click to delete). Everything it does is a
+//! command; playback itself is `Editor::advance`, called once per frame by the app.
+
+use crate::editor::command::Command;
+use crate::editor::session::Editor;
+use crate::editor::timeline::TimelineCommand as T;
+use crate::model::anim::{ClipSettings, LoopMode};
+use crate::scene::NodeId;
+use crate::scene::edit::Op;
+use egui::{Color32, Pos2, Rect, Sense, Stroke, vec2};
+
+/// Rows shown at most (the panel scrolls past them).
+const ROW: f32 = 18.0;
+/// Width of the names column.
+const NAMES: f32 = 150.0;
+
+/// A key being dragged: its node and the time it is at now.
+#[derive(Default)]
+pub struct TimelineState {
+    drag: Option<(NodeId, f32)>,
+}
+
+/// Draw the panel; returns its commands.
+pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<Command> {
+    let mut out = Vec::new();
+    let scene = editor.doc().scene();
+    let clip = scene.clip();
+    toolbar(ui, editor, clip, &mut out);
+    let animated = scene.animated_nodes();
+    let rows = animated.len().max(1) as f32;
+    let (rect, response) = ui.allocate_exact_size(
+        vec2(ui.available_width(), ROW * (rows + 1.0) + 4.0),
+        Sense::click_and_drag(),
+    );
+    let painter = ui.painter_at(rect);
+    let track = Rect::from_min_max(rect.min + vec2(NAMES, 0.0), rect.max - vec2(8.0, 0.0));
+    let x_of = |t: f32| track.left() + (t / clip.length).clamp(0.0, 1.0) * track.width();
+    let t_of = |x: f32| ((x - track.left()) / track.width()).clamp(0.0, 1.0) * clip.length;
+    ruler(&painter, track, clip, x_of);
+    if animated.is_empty() {
+        painter.text(
+            Pos2::new(rect.left() + 4.0, rect.top() + ROW * 1.5),
+            egui::Align2::LEFT_CENTER,
+            "No animation: select nodes and press K to key them at the current time",
+            egui::FontId::proportional(12.0),
+            Color32::from_gray(140),
+        );
+    }
+    let pointer = response.interact_pointer_pos();
+    let mut hit: Option<(NodeId, f32)> = None;
+    for (row, &node) in animated.iter().enumerate() {
+        let y = rect.top() + ROW * (row as f32 + 1.5);
+        let data = match scene.node(node) {
+            Ok(d) => d,
+            Err(_) => continue,
+        };
+        let selected = editor.selection().contains(&node);
+        let color = if selected {
+            Color32::from_rgb(255, 210, 60)
+        } else {
+            Color32::from_gray(200)
+        };
+        painter.text(
+            Pos2::new(rect.left() + 4.0, y),
+            egui::Align2::LEFT_CENTER,
+            &data.name,
+            egui::FontId::proportional(12.0),
+            color,
+        );
+        let mut times: Vec<f32> = data
+            .tracks
+            .iter()
+            .flat_map(|t| t.keys.iter().map(|k| k.time))
+            .collect();
+        times.sort_by(f32::total_cmp);
+        times.dedup_by(|a, b| a.to_bits() == b.to_bits());
+        for t in times {
+            let c = Pos2::new(x_of(t), y);
+            diamond(&painter, c, color);
+            if let Some(p) = response.hover_pos().or(pointer)
+                && (p - c).length() <= 6.0
+            {
+                hit = Some((node, t));
+            }
+        }
+    }
+    // Drag a diamond to move its keys; right-click deletes them; elsewhere the pointer scrubs.
+    if response.drag_started()
+        && let Some(h) = hit
+    {
+        state.drag = Some(h);
+    }
+    if let Some((node, from)) = state.drag {
+        if let Some(p) = pointer {
+            let to = t_of(p.x);
+            if to.to_bits() != from.to_bits() {
+                out.push(Command::Timeline(T::MoveKeys { node, from, to }));
+                state.drag = Some((node, to));
+            }
+        }
+        if response.drag_stopped() || !response.dragged() {
+            state.drag = None;
+            out.push(Command::EndGesture);
+        }
+    } else if response.secondary_clicked()
+        && let Some((node, at)) = hit
+    {
+        out.push(Command::Timeline(T::DeleteKeys { node, at }));
+    } else if (response.clicked() || response.dragged())
+        && let Some(p) = pointer
+        && p.x >= track.left()
+    {
+        out.push(Command::Timeline(T::SetTime(t_of(p.x))));
+    }
+    let playhead = x_of(editor.timeline().local_time(clip));
+    painter.line_segment(
+        [
+            Pos2::new(playhead, rect.top()),
+            Pos2::new(playhead, rect.bottom()),
+        ],
+        Stroke::new(1.5, Color32::from_rgb(90, 200, 255)),
+    );
+    out
+}
+
+/// Play, stop, time, length, loop mode, Key, trails.
+fn toolbar(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec<Command>) {
+    let timeline = editor.timeline();
+    ui.horizontal(|ui| {
+        if ui.button("⏹").on_hover_text("Stop: back to 0 s").clicked() {
+            out.push(Command::Timeline(T::Stop));
+        }
+        let play = if timeline.playing {
+            "⏸ Pause"
+        } else {
+            "▶ Play"
+        };
+        if ui
+            .button(play)
+            .on_hover_text("Play or pause (Ctrl+Space)")
+            .clicked()
+        {
+            out.push(Command::Timeline(T::TogglePlay));
+        }
+        let mut time = timeline.local_time(clip);
+        ui.label("time");
+        if ui
+            .add(
+                egui::DragValue::new(&mut time)
+                    .speed(0.01)
+                    .range(0.0..=clip.length)
+                    .suffix(" s"),
+            )
+            .changed()
+        {
+            out.push(Command::Timeline(T::SetTime(time)));
+        }
+        let mut settings = clip;
+        ui.label("length");
+        let length = ui.add(
+            egui::DragValue::new(&mut settings.length)
+                .speed(0.05)
+                .range(0.05..=3600.0)
+                .suffix(" s"),
+        );
+        egui::ComboBox::from_label("repeat")
+            .selected_text(mode_name(settings.mode))
+            .show_ui(ui, |ui| {
+                for mode in [LoopMode::Once, LoopMode::Loop, LoopMode::PingPong] {
+                    ui.selectable_value(&mut settings.mode, mode, mode_name(mode));
+                }
+            });
+        if settings != clip {
+            out.push(Command::Perform {
+                label: "Change the clip".into(),
+                ops: vec![Op::SetClip { settings }],
+                continuous: true,
+            });
+        }
+        if length.drag_stopped()
+            || (length.changed() && !length.dragged())
+            || settings.mode != clip.mode
+        {
+            out.push(Command::EndGesture);
+        }
+        ui.separator();
+        if ui
+            .add_enabled(!editor.selection().is_empty(), egui::Button::new("Key (K)"))
+            .on_hover_text("Key the selected nodes' position, rotation and scale at this time")
+            .clicked()
+        {
+            out.push(Command::Timeline(T::KeySelection));
+        }
+        let mut trails = timeline.trails;
+        if ui
+            .checkbox(&mut trails, "trails (T)")
+            .on_hover_text("The path of the selected nodes' world origins over the clip")
+            .changed()
+        {
+            out.push(Command::Timeline(T::ToggleTrails));
+        }
+    });
+}
+
+fn mode_name(mode: LoopMode) -> &'static str {
+    match mode {
+        LoopMode::Once => "once",
+        LoopMode::Loop => "loop",
+        LoopMode::PingPong => "ping-pong",
+    }
+}
+
+/// Ticks and labels along the top of the track area.
+fn ruler(painter: &egui::Painter, track: Rect, clip: ClipSettings, x_of: impl Fn(f32) -> f32) {
+    let step = [0.1f32, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0]
+        .into_iter()
+        .find(|s| clip.length / s <= 12.0)
+        .unwrap_or(120.0);
+    let mut t = 0.0;
+    while t <= clip.length + 1e-4 {
+        let x = x_of(t);
+        painter.line_segment(
+            [
+                Pos2::new(x, track.top() + 10.0),
+                Pos2::new(x, track.bottom()),
+            ],
+            Stroke::new(1.0, Color32::from_gray(55)),
+        );
+        painter.text(
+            Pos2::new(x + 2.0, track.top()),
+            egui::Align2::LEFT_TOP,
+            format!("{t:.2}")
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string(),
+            egui::FontId::proportional(10.0),
+            Color32::from_gray(130),
+        );
+        t += step;
+    }
+}
+
+fn diamond(painter: &egui::Painter, c: Pos2, color: Color32) {
+    let r = 5.0;
+    painter.add(egui::Shape::convex_polygon(
+        vec![
+            c + vec2(0.0, -r),
+            c + vec2(r, 0.0),
+            c + vec2(0.0, r),
+            c + vec2(-r, 0.0),
+        ],
+        color,
+        Stroke::new(1.0, Color32::from_gray(30)),
+    ));
+}

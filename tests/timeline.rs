@@ -1,0 +1,163 @@
+//! The timeline without a window: playing poses the scene outside the history, K keys the
+//! selection as one undo step, keys move (one step per drag) and delete, and Stop goes back to
+//! the stored pose.
+
+use glam::Vec2;
+use graft::NodeId;
+use graft::document::Document;
+use graft::editor::command::Command;
+use graft::editor::session::Editor;
+use graft::editor::timeline::TimelineCommand as T;
+use graft::model::anim::Channel;
+use std::path::Path;
+
+fn editor(scene: &str) -> Editor {
+    let mut e = Editor::new(Document::open(Path::new(scene)).unwrap());
+    e.update_world();
+    e
+}
+
+fn run(e: &mut Editor, c: Command) {
+    e.apply(c).expect("applies");
+    e.update_world();
+}
+
+const ARM: NodeId = NodeId(2);
+
+#[test]
+fn playing_poses_locals_outside_the_history() {
+    let mut e = editor("scenes/sword.ron");
+    let rest = e.doc().scene().node(ARM).unwrap().local;
+    run(&mut e, Command::Timeline(T::Play));
+    let changed = e.advance(0.5);
+    e.update_world();
+    assert_eq!(changed, 1, "only the arm is animated");
+    let posed = e.doc().scene().node(ARM).unwrap().local;
+    assert!(
+        posed.rotation < rest.rotation,
+        "the arm swings: {}",
+        posed.rotation
+    );
+    assert!(
+        e.doc().history().labels().0.is_empty(),
+        "playback is not an edit"
+    );
+    assert!((e.timeline().time - 0.5).abs() < 1e-6);
+    run(&mut e, Command::Timeline(T::Stop));
+    assert!(!e.timeline().playing);
+    assert_eq!(
+        e.doc().scene().node(ARM).unwrap().local,
+        rest,
+        "t = 0 is the stored pose"
+    );
+}
+
+#[test]
+fn key_selection_is_one_step_and_keys_move_and_delete() {
+    let mut e = editor("scenes/shear.ron");
+    run(&mut e, Command::Select(vec![NodeId(1), NodeId(3)]));
+    run(&mut e, Command::Timeline(T::SetTime(0.5)));
+    run(&mut e, Command::Timeline(T::KeySelection));
+    assert_eq!(
+        e.doc().history().labels().0,
+        vec!["Key 2 node(s) at 0.50 s"]
+    );
+    let tracks = &e.doc().scene().node(NodeId(1)).unwrap().tracks;
+    assert_eq!(tracks.len(), 5, "position, rotation and scale");
+    let sx = tracks
+        .iter()
+        .find(|t| t.channel == Channel::ScaleX)
+        .unwrap();
+    assert_eq!((sx.keys[0].time, sx.keys[0].value), (0.5, 2.0));
+
+    // Drag the keys from 0.5 s to 1.5 s in three moves: one undo step.
+    for (from, to) in [(0.5, 0.8), (0.8, 1.2), (1.2, 1.5)] {
+        run(
+            &mut e,
+            Command::Timeline(T::MoveKeys {
+                node: NodeId(1),
+                from,
+                to,
+            }),
+        );
+    }
+    run(&mut e, Command::EndGesture);
+    let labels = e.doc().history().labels().0;
+    assert_eq!(labels, vec!["Key 2 node(s) at 0.50 s", "Move keys"]);
+    let tracks = &e.doc().scene().node(NodeId(1)).unwrap().tracks;
+    assert!(
+        tracks
+            .iter()
+            .all(|t| t.keys.len() == 1 && t.keys[0].time == 1.5)
+    );
+    run(&mut e, Command::Undo);
+    let tracks = &e.doc().scene().node(NodeId(1)).unwrap().tracks;
+    assert!(tracks.iter().all(|t| t.keys[0].time == 0.5));
+
+    run(
+        &mut e,
+        Command::Timeline(T::DeleteKeys {
+            node: NodeId(1),
+            at: 0.5,
+        }),
+    );
+    assert!(
+        e.doc().scene().node(NodeId(1)).unwrap().tracks.is_empty(),
+        "the last keys take their tracks"
+    );
+    assert!(
+        e.apply(Command::Timeline(T::DeleteKeys {
+            node: NodeId(1),
+            at: 0.5
+        }))
+        .is_err()
+    );
+    assert!(e.apply(Command::Timeline(T::SetTime(f32::NAN))).is_err());
+}
+
+#[test]
+fn keyed_values_play_back() {
+    let mut e = editor("scenes/shear.ron");
+    run(&mut e, Command::Select(vec![NodeId(3)]));
+    run(&mut e, Command::Timeline(T::KeySelection)); // at 0 s: position (5, 0)
+    run(&mut e, Command::Timeline(T::SetTime(1.0)));
+    run(
+        &mut e,
+        Command::Perform {
+            label: "Move".into(),
+            ops: vec![graft::scene::edit::Op::SetLocal {
+                node: NodeId(3),
+                local: graft::Trs::new(Vec2::new(9.0, 0.0), 45.0, Vec2::ONE, 0.0),
+            }],
+            continuous: false,
+        },
+    );
+    run(&mut e, Command::Timeline(T::KeySelection)); // at 1 s: (9, 0)
+    run(&mut e, Command::Timeline(T::SetTime(0.5)));
+    let at = e.doc().scene().node(NodeId(3)).unwrap().local.position;
+    assert!((at - Vec2::new(7.0, 0.0)).length() < 1e-5, "halfway: {at}");
+}
+
+#[test]
+fn trails_toggle_and_follow_the_world_path() {
+    let mut e = editor("scenes/solar.ron");
+    run(&mut e, Command::Timeline(T::ToggleTrails));
+    assert!(e.timeline().trails);
+    let times: Vec<f32> = (0..=48).map(|k| 12.0 * k as f32 / 48.0).collect();
+    let path = e.doc().scene().world_path(NodeId(3), &times);
+    let sun = e
+        .doc()
+        .scene()
+        .world(NodeId(1))
+        .unwrap()
+        .translation
+        .as_dvec2();
+    let distances: Vec<f64> = path.iter().map(|p| (*p - sun).length()).collect();
+    let (lo, hi) = distances
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(l, h), d| (l.min(*d), h.max(*d)));
+    assert!(
+        hi - lo > 5.0,
+        "an epicycle, not a circle about the sun: {lo}..{hi}"
+    );
+}
