@@ -201,3 +201,29 @@ fn a_singular_node_cannot_be_viewed_from_and_the_editor_says_why() {
     assert_eq!(node, None);
     assert!(why.is_some_and(|w| w.contains("singular")));
 }
+
+/// Composition side by side: under uniform scale the accumulated ghost coincides with the true
+/// node; under a rotated child of a (2, 1)-scaled parent it drifts away.
+#[test]
+fn accumulated_ghosts_coincide_under_uniform_scale_and_drift_under_shear() {
+    use graft::editor::overlay::accumulated_ghosts;
+    let mut scene = load("shear.ron");
+    scene.update_world();
+    let rect = ScreenRect::from_min_size(Vec2::new(0.0, 0.0), Vec2::new(800.0, 600.0));
+    let mut camera = Camera::default();
+    let (lo, hi) = world_bounds(&scene, scene.ids()).unwrap();
+    camera.fit(rect, lo, hi);
+    let ghosts = accumulated_ghosts(&scene, camera, rect);
+    let error = |id: u32| ghosts.iter().find(|g| g.node == NodeId(id)).unwrap().error;
+    assert!(error(1) < 1e-6, "a root is its own accumulation");
+    assert!(
+        error(2) > 0.1,
+        "the rotated child of the stretched parent drifts: {}",
+        error(2)
+    );
+    assert!(
+        error(4) < 1e-5,
+        "a scaled child of a rotated, uniformly scaled parent coincides: {}",
+        error(4)
+    );
+}

@@ -25,6 +25,9 @@ pub enum ViewOption {
     LocalGrid,
     /// The grid of the primary selection's parent: the space its local numbers are in.
     ParentGrid,
+    /// Ghosts where each node would be if position, rotation and scale were accumulated
+    /// separately (no shear), with a line to its true place.
+    AccumulatedGhosts,
 }
 
 /// The space the viewport looks from: its axes become the screen's.

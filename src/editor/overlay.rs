@@ -188,3 +188,70 @@ pub fn ghost_worlds(
     }
     ghosts
 }
+
+/// Ghosts drawn at most (the first nodes in view).
+pub const ACCUMULATED_GHOST_LIMIT: usize = 500;
+
+/// A node as component-wise accumulated TRS would place it, on screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccumulatedGhost {
+    /// The node.
+    pub node: NodeId,
+    /// Its shape's outline at the accumulated transform (empty for an origin-only node).
+    pub outline: Vec<Vec2>,
+    /// The accumulated origin on screen.
+    pub origin: Vec2,
+    /// The true world origin on screen.
+    pub true_origin: Vec2,
+    /// How far apart the two transforms put the node's unit square, in world units (the
+    /// largest distance between corresponding corners).
+    pub error: f64,
+}
+
+/// Every node's accumulated-TRS ghost whose true or ghost origin is in view (at most
+/// [`ACCUMULATED_GHOST_LIMIT`]): where the seed's component-wise accumulation would put it.
+pub fn accumulated_ghosts(
+    scene: &Scene,
+    camera: Camera,
+    rect: ScreenRect,
+) -> Vec<AccumulatedGhost> {
+    let mut out = Vec::new();
+    let mut shape = ScreenShape::new();
+    for i in 0..scene.len() {
+        if out.len() >= ACCUMULATED_GHOST_LIMIT {
+            break;
+        }
+        let id = scene.id_at(i);
+        let Ok(acc) = scene.accumulated_world_trs(id) else {
+            continue;
+        };
+        let ghost = acc.to_affine();
+        let world = scene.world_at(i);
+        if !ghost.is_finite() || !world.is_finite() {
+            continue;
+        }
+        let m = camera.node_to_screen_f64(rect, &ghost);
+        let origin = m.translation.as_vec2();
+        let true_origin = camera.to_screen(rect, world.translation);
+        if !rect.contains(origin) && !rect.contains(true_origin) {
+            continue;
+        }
+        shape.compute(&scene.data_at(i).shape, &m, rect);
+        let error = [DVec2::ZERO, DVec2::X, DVec2::Y, DVec2::ONE]
+            .iter()
+            .map(|p| {
+                let a = ghost.as_daffine2().transform_point2(*p);
+                let b = world.as_daffine2().transform_point2(*p);
+                (a - b).length()
+            })
+            .fold(0.0, f64::max);
+        out.push(AccumulatedGhost {
+            node: id,
+            outline: shape.outline.clone(),
+            origin,
+            true_origin,
+            error,
+        });
+    }
+    out
+}

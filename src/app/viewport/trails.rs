@@ -49,3 +49,40 @@ pub(super) fn paint_trails(frame: &Frame, painter: &egui::Painter, camera: Camer
         }
     }
 }
+
+/// With "Composition side by side": each node's accumulated-TRS ghost (dashed, faint) and a
+/// line to its true place, with the distance when it is visible.
+pub(super) fn paint_accumulated(frame: &Frame, painter: &egui::Painter, camera: Camera) {
+    use crate::editor::command::ViewOption;
+    use crate::editor::overlay::accumulated_ghosts;
+    if !frame.editor.view().shows(ViewOption::AccumulatedGhosts) {
+        return;
+    }
+    let scene = frame.editor.doc().scene();
+    let ghost = Color32::from_rgba_unmultiplied(230, 120, 255, 150);
+    for g in accumulated_ghosts(scene, camera, sr(frame.rect)) {
+        if g.outline.len() > 2 {
+            let mut pts: Vec<egui::Pos2> = g.outline.iter().map(|p| p2(*p)).collect();
+            pts.push(pts[0]);
+            painter.extend(egui::Shape::dashed_line(
+                &pts,
+                Stroke::new(1.5, ghost),
+                5.0,
+                4.0,
+            ));
+        }
+        painter.circle_stroke(p2(g.origin), 3.5, Stroke::new(1.5, ghost));
+        if (g.origin - g.true_origin).length() > 2.0 {
+            painter.line_segment([p2(g.origin), p2(g.true_origin)], Stroke::new(1.0, ghost));
+        }
+        if g.error > 1e-4 && (g.origin - g.true_origin).length() > 12.0 {
+            painter.text(
+                p2(g.origin) + egui::vec2(6.0, 4.0),
+                egui::Align2::LEFT_TOP,
+                format!("off by {}", crate::editor::numbers::format_number(g.error)),
+                egui::FontId::proportional(10.0),
+                ghost,
+            );
+        }
+    }
+}
