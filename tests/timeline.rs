@@ -161,3 +161,50 @@ fn trails_toggle_and_follow_the_world_path() {
         "an epicycle, not a circle about the sun: {lo}..{hi}"
     );
 }
+
+#[test]
+fn auto_key_writes_keys_with_the_edit_as_one_step() {
+    let mut e = editor("scenes/shear.ron");
+    run(&mut e, Command::Timeline(T::ToggleAutoKey));
+    assert!(e.timeline().auto_key);
+    run(&mut e, Command::Timeline(T::SetTime(1.0)));
+    let moved = graft::Trs::new(Vec2::new(6.0, 1.0), 30.0, Vec2::ONE, 0.0);
+    run(
+        &mut e,
+        Command::Perform {
+            label: "Move fixed".into(),
+            ops: vec![graft::scene::edit::Op::SetLocal {
+                node: NodeId(3),
+                local: moved,
+            }],
+            continuous: false,
+        },
+    );
+    assert_eq!(e.doc().history().labels().0, vec!["Move fixed"], "one step");
+    let tracks = &e.doc().scene().node(NodeId(3)).unwrap().tracks;
+    let x = tracks.iter().find(|t| t.channel == Channel::PositionX).unwrap();
+    assert_eq!((x.keys[0].time, x.keys[0].value), (1.0, 6.0));
+    // A drag with auto-key on stays one step, keys included.
+    for k in 1..=3 {
+        run(
+            &mut e,
+            Command::Perform {
+                label: "Drag fixed".into(),
+                ops: vec![graft::scene::edit::Op::SetLocal {
+                    node: NodeId(3),
+                    local: graft::Trs::new(Vec2::new(6.0 + k as f32, 1.0), 30.0, Vec2::ONE, 0.0),
+                }],
+                continuous: true,
+            },
+        );
+    }
+    run(&mut e, Command::EndGesture);
+    assert_eq!(e.doc().history().labels().0.len(), 2);
+    let x = e.doc().scene().node(NodeId(3)).unwrap().tracks[0].clone();
+    assert_eq!(x.keys.len(), 1, "the key at 1 s was updated, not duplicated");
+    assert_eq!(x.keys[0].value, 9.0);
+    run(&mut e, Command::Undo);
+    run(&mut e, Command::Undo);
+    assert!(e.doc().scene().node(NodeId(3)).unwrap().tracks.is_empty());
+    assert_eq!(e.doc().scene().node(NodeId(3)).unwrap().local.position, Vec2::new(5.0, 0.0));
+}

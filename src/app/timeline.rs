@@ -193,6 +193,16 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec
         {
             out.push(Command::Timeline(T::KeySelection));
         }
+        let mut auto_key = timeline.auto_key;
+        if ui
+            .checkbox(&mut auto_key, "auto-key")
+            .on_hover_text(
+                "While on, moving, turning or scaling a node writes keys at the current time",
+            )
+            .changed()
+        {
+            out.push(Command::Timeline(T::ToggleAutoKey));
+        }
         let mut trails = timeline.trails;
         if ui
             .checkbox(&mut trails, "trails (T)")

@@ -490,6 +490,10 @@ impl Editor {
     /// Perform ops as one undo step, or as part of the open continuous gesture. The gesture's
     /// key comes from this one counter: panels never make one up.
     pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
+        let keyed = self.auto_keyed_nodes(&ops);
+        if !keyed.is_empty() {
+            return self.perform_and_key(label, ops, continuous, &keyed);
+        }
         if !continuous {
             // A refused step leaves the open gesture as it was: it changed nothing.
             self.doc.perform(label, ops)?;
@@ -505,5 +509,39 @@ impl Editor {
             }
         };
         self.doc.perform_gesture(label, ops, gesture)
+    }
+
+    /// With auto-key: perform the ops, then key the moved nodes at the current time, all as
+    /// one undo step (one gesture, closed at once unless the edit is continuous).
+    fn perform_and_key(
+        &mut self,
+        label: String,
+        ops: Vec<Op>,
+        continuous: bool,
+        nodes: &[NodeId],
+    ) -> Result<()> {
+        let gesture = match self.open_gesture.filter(|_| continuous) {
+            Some(g) => g,
+            None => {
+                self.next_gesture += 1;
+                self.next_gesture
+            }
+        };
+        // The keys need the locals the edit leads to (a world edit is solved through the
+        // parent): perform it alone, read the keys, take it back, then perform both as one
+        // step, so a drag merges frame by frame as usual.
+        self.doc.perform(label.clone(), ops.clone())?;
+        let key_ops = self.key_ops(nodes);
+        self.doc.undo()?;
+        let mut all = ops;
+        all.extend(key_ops?);
+        let keyed = self.doc.perform_gesture(label, all, gesture);
+        if continuous {
+            self.open_gesture = Some(gesture);
+        } else {
+            self.open_gesture = None;
+            self.doc.end_gesture();
+        }
+        keyed
     }
 }

@@ -43,6 +43,9 @@ pub enum TimelineCommand {
     },
     /// Turn world-space trails of the selection on or off.
     ToggleTrails,
+    /// Turn auto-key on or off: an edit of a node's local transform writes keys at the
+    /// current time.
+    ToggleAutoKey,
 }
 
 /// The timeline's state in the session.
@@ -54,6 +57,8 @@ pub struct TimelineState {
     pub playing: bool,
     /// Draw the selection's world-space trails over the clip.
     pub trails: bool,
+    /// Edits of local transforms write keys at the current time.
+    pub auto_key: bool,
 }
 
 /// The channels K keys on a node with no tracks yet.
@@ -111,6 +116,7 @@ impl Editor {
             }
             TimelineCommand::DeleteKeys { node, at } => return self.edit_keys(node, at, None),
             TimelineCommand::ToggleTrails => self.timeline.trails = !self.timeline.trails,
+            TimelineCommand::ToggleAutoKey => self.timeline.auto_key = !self.timeline.auto_key,
         }
         Ok(Outcome::default())
     }
@@ -118,10 +124,39 @@ impl Editor {
     /// K: a key at the current time for every keyed channel of each selected node (position,
     /// rotation and scale for a node with no tracks yet), with its current local value.
     fn key_selection(&mut self) -> Result<Outcome> {
+        let ops = self.key_ops(&self.selection.clone())?;
+        if ops.is_empty() {
+            return Err(Error::Refused("Select the nodes to key first".into()));
+        }
+        let time = self.timeline.local_time(self.doc.scene().clip());
+        let label = format!("Key {} node(s) at {time:.2} s", ops.len());
+        self.perform(label, ops, false).map(|_| Outcome::default())
+    }
+
+    /// With auto-key on: the nodes whose local transform these ops change.
+    pub(super) fn auto_keyed_nodes(&self, ops: &[Op]) -> Vec<NodeId> {
+        if !self.timeline.auto_key {
+            return Vec::new();
+        }
+        let mut nodes: Vec<NodeId> = ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::SetLocal { node, .. }
+                | Op::SetWorld { node, .. }
+                | Op::SetWorldPosition { node, .. } => Some(*node),
+                _ => None,
+            })
+            .collect();
+        nodes.dedup();
+        nodes
+    }
+
+    /// Ops that key these nodes' current locals at the current time.
+    pub(super) fn key_ops(&self, nodes: &[NodeId]) -> Result<Vec<Op>> {
         let time = self.timeline.local_time(self.doc.scene().clip());
         let scene = self.doc.scene();
         let mut ops = Vec::new();
-        for &node in &self.selection {
+        for &node in nodes {
             let data = scene.node(node)?;
             let mut tracks = data.tracks.clone();
             if tracks.is_empty() {
@@ -141,11 +176,7 @@ impl Editor {
             }
             ops.push(Op::SetTracks { node, tracks });
         }
-        if ops.is_empty() {
-            return Err(Error::Refused("Select the nodes to key first".into()));
-        }
-        let label = format!("Key {} node(s) at {time:.2} s", ops.len());
-        self.perform(label, ops, false).map(|_| Outcome::default())
+        Ok(ops)
     }
 
     /// Move a node's keys at `at` to `to` (a continuous gesture), or delete them (`None`).

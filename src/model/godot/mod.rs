@@ -3,6 +3,7 @@
 //! Godot's transforms, and the export back to a `.tscn` Godot 4 opens.
 
 pub mod classes;
+mod cursor;
 pub mod export;
 pub mod import;
 mod shapes;
