@@ -182,7 +182,10 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
     );
     assert_eq!(e.doc().history().labels().0, vec!["Move fixed"], "one step");
     let tracks = &e.doc().scene().node(NodeId(3)).unwrap().tracks;
-    let x = tracks.iter().find(|t| t.channel == Channel::PositionX).unwrap();
+    let x = tracks
+        .iter()
+        .find(|t| t.channel == Channel::PositionX)
+        .unwrap();
     assert_eq!((x.keys[0].time, x.keys[0].value), (1.0, 6.0));
     // A drag with auto-key on stays one step, keys included.
     for k in 1..=3 {
@@ -201,10 +204,17 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
     run(&mut e, Command::EndGesture);
     assert_eq!(e.doc().history().labels().0.len(), 2);
     let x = e.doc().scene().node(NodeId(3)).unwrap().tracks[0].clone();
-    assert_eq!(x.keys.len(), 1, "the key at 1 s was updated, not duplicated");
+    assert_eq!(
+        x.keys.len(),
+        1,
+        "the key at 1 s was updated, not duplicated"
+    );
     assert_eq!(x.keys[0].value, 9.0);
     run(&mut e, Command::Undo);
     run(&mut e, Command::Undo);
     assert!(e.doc().scene().node(NodeId(3)).unwrap().tracks.is_empty());
-    assert_eq!(e.doc().scene().node(NodeId(3)).unwrap().local.position, Vec2::new(5.0, 0.0));
+    assert_eq!(
+        e.doc().scene().node(NodeId(3)).unwrap().local.position,
+        Vec2::new(5.0, 0.0)
+    );
 }

@@ -344,24 +344,91 @@ pub(super) fn matrix_chain(
                 .map(|f| format!("M_{}", node_name(scene, f.node)))
                 .collect();
             ui.label(format!("World = {}", names.join(" · ")));
-            for (k, factor) in chain.iter().enumerate() {
-                ui.separator();
-                let text = format!("{}. {} (local)", k + 1, names[k]);
-                let link = ui.link(text).on_hover_text("Select this node");
-                if link.hovered() {
-                    hovered = Some(factor.node);
+            // The equation typeset: each factor's matrix under its name, wrapping to the
+            // panel's width, then = and the product.
+            ui.horizontal_wrapped(|ui| {
+                ui.label("World =");
+                for (k, factor) in chain.iter().enumerate() {
+                    if k > 0 {
+                        ui.label("·");
+                    }
+                    // Wrap before a block that would not fit whole.
+                    if remaining(ui) < compact_width(ui, &factor.local) {
+                        ui.end_row();
+                    }
+                    ui.vertical(|ui| {
+                        let link = ui.link(&names[k]).on_hover_text("Select this node");
+                        if link.hovered() {
+                            hovered = Some(factor.node);
+                        }
+                        if link.clicked() && factor.node != id {
+                            out.push(Command::Select(vec![factor.node]));
+                        }
+                        compact_matrix(ui, &factor.local);
+                    });
                 }
-                if link.clicked() && factor.node != id {
-                    out.push(Command::Select(vec![factor.node]));
+                if let Some(last) = chain.last() {
+                    ui.label("=");
+                    if remaining(ui) < compact_width(ui, &last.product) {
+                        ui.end_row();
+                    }
+                    ui.vertical(|ui| {
+                        ui.strong("W");
+                        compact_matrix(ui, &last.product);
+                    });
                 }
-                ui.horizontal(|ui| {
-                    matrix_grid(ui, &format!("chain-local-{k}"), &factor.local);
-                    ui.label("product:");
-                    matrix_grid(ui, &format!("chain-product-{k}"), &factor.product);
+            });
+            egui::CollapsingHeader::new("running products")
+                .default_open(false)
+                .show(ui, |ui| {
+                    ui.horizontal_wrapped(|ui| {
+                        for (k, factor) in chain.iter().enumerate() {
+                            ui.vertical(|ui| {
+                                let upto: Vec<&str> =
+                                    names[..=k].iter().map(String::as_str).collect();
+                                ui.label(upto.join(" · "));
+                                compact_matrix(ui, &factor.product);
+                            });
+                        }
+                    });
                 });
-            }
         });
     *hovered_factor = hovered;
+}
+
+/// The two text rows of a compact matrix (the third row is always 0 0 1), columns aligned.
+fn compact_rows(m: &glam::Affine2) -> String {
+    let [a, b, c, d, e, f] = m.to_cols_array().map(|v| format_fixed(v as f64, 3));
+    let width = [&a, &b, &c, &d, &e, &f]
+        .iter()
+        .map(|s| s.len())
+        .max()
+        .unwrap_or(5);
+    let row = |x: &str, y: &str, z: &str| format!("│{x:>width$} {y:>width$} {z:>width$}│");
+    format!("{}\n{}", row(&a, &c, &e), row(&b, &d, &f))
+}
+
+/// Room left on the current row of a wrapping layout.
+fn remaining(ui: &egui::Ui) -> f32 {
+    ui.max_rect().right() - ui.cursor().min.x
+}
+
+/// How wide a compact matrix is on screen.
+fn compact_width(ui: &egui::Ui, m: &glam::Affine2) -> f32 {
+    let text = compact_rows(m);
+    let galley = ui.painter().layout_no_wrap(
+        text,
+        egui::FontId::monospace(11.0),
+        ui.visuals().text_color(),
+    );
+    galley.size().x + 8.0
+}
+
+/// A matrix's top two rows as a narrow monospace block, never wrapped inside, so a chain of
+/// them wraps whole to the panel's width.
+fn compact_matrix(ui: &mut egui::Ui, m: &glam::Affine2) {
+    let text = egui::RichText::new(compact_rows(m)).monospace().size(11.0);
+    ui.add(egui::Label::new(text).extend());
 }
 
 /// Seed 001's accumulated TRS next to the true world TRS.
