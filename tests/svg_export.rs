@@ -179,9 +179,7 @@ fn a_figure_png_is_its_svg_drawn_with_nodes_where_the_camera_puts_them() {
     assert_eq!((w, h), (800, 600));
     // The body's centre, where the fitted camera puts it, has the body's colour.
     let rect = graft::editor::ScreenRect::from_min_size(Vec2::ZERO, Vec2::new(400.0, 300.0));
-    let mut camera = graft::editor::Camera::default();
-    let (lo, hi) = graft::editor::geometry::world_bounds(&scene, scene.ids()).unwrap();
-    camera.fit(rect, lo, hi);
+    let camera = graft::editor::figure::camera_for(&scene, &options, rect);
     let body = camera.to_screen(rect, Vec2::new(5.0, -0.8)) * 2.0;
     let at = (body.y as usize * w as usize + body.x as usize) * 4;
     let [r, g, b] = [rgba[at], rgba[at + 1], rgba[at + 2]];

@@ -164,13 +164,15 @@ fn text(out: &mut String, at: DVec2, size: f64, color: &str, content: &str) {
 }
 
 /// The camera a figure uses: the given one, or one framing the whole scene.
-fn camera_for(scene: &Scene, options: &FigureOptions, rect: ScreenRect) -> Camera {
+pub fn camera_for(scene: &Scene, options: &FigureOptions, rect: ScreenRect) -> Camera {
     if let Some(camera) = options.camera {
         return camera;
     }
     let mut camera = Camera::default();
     if let Some((lo, hi)) = world_bounds(scene, scene.ids()) {
         camera.fit(rect, lo, hi);
+        // A little more room than the viewport's framing: overlays reach past the shapes.
+        camera.zoom *= 0.85;
     }
     camera
 }
@@ -405,7 +407,8 @@ fn shear_layer(out: &mut String, scene: &Scene, camera: Camera, rect: ScreenRect
         );
         if let Some(label) = &mark.label {
             let at = mark.axes[0].as_dvec2() + DVec2::new(8.0, 16.0);
-            text(out, at, 12.0, colors::SHEAR, label);
+            // The warning sign is an emoji glyph resvg's fallback does not find: plain text.
+            text(out, at, 12.0, colors::SHEAR, label.trim_start_matches("⚠ "));
         }
     }
 }
