@@ -484,3 +484,31 @@ fn print_space_shows_every_node_relative_to_a_node() {
     exit(&o, 0);
     assert!(stdout(&o).contains("in arm: position"), "{}", stdout(&o));
 }
+
+/// The animated solar system through `graft print --time`: the moon's world position equals
+/// the closed form from its parents' keyed rotations (sun and earth orbit 30°/s each, moon orbit
+/// 120°/s): R(a + b) · ((10, 0) + 7.5 · (cos(30° + c), sin(30° + c))).
+#[test]
+fn print_time_samples_the_moon_where_the_closed_form_puts_it() {
+    for t in [0.25f64, 0.5, 1.3] {
+        let o = graft(&["print", "scenes/solar.ron", "--time", &t.to_string(), "--json"]);
+        exit(&o, 0);
+        let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let moon = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["name"] == "moon")
+            .unwrap();
+        let p = &moon["world"]["position"];
+        let (x, y) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+        let (ab, c) = ((60.0 * t).to_radians(), (30.0 + 120.0 * t).to_radians());
+        let local = (10.0 + 7.5 * c.cos(), 7.5 * c.sin());
+        let want = (
+            ab.cos() * local.0 - ab.sin() * local.1,
+            ab.sin() * local.0 + ab.cos() * local.1,
+        );
+        let err = ((x - want.0).powi(2) + (y - want.1).powi(2)).sqrt();
+        assert!(err <= 1e-4 * 17.5, "t = {t}: ({x}, {y}) vs {want:?}");
+    }
+}
