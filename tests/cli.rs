@@ -363,6 +363,25 @@ fn bench_commands_print_the_documented_json() {
     }
     assert_eq!(v["nodes"], 2000);
     assert_eq!(v["shape"], "chain");
+    let o = graft(&[
+        "bench",
+        "animate",
+        "--nodes",
+        "2000",
+        "--animated",
+        "100",
+        "--frames",
+        "5",
+        "--json",
+    ]);
+    exit(&o, 0);
+    let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["animated"], 100);
+    assert!(
+        v["recomputed"].as_u64().unwrap() >= 100,
+        "at least the animated nodes: {v}"
+    );
+    assert!(v["pose_us"].as_f64().is_some() && v["propagate_us"].as_f64().is_some());
     let o = graft(&["bench", "io", "--nodes", "1000", "--rounds", "1", "--json"]);
     exit(&o, 0);
     let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -491,7 +510,13 @@ fn print_space_shows_every_node_relative_to_a_node() {
 #[test]
 fn print_time_samples_the_moon_where_the_closed_form_puts_it() {
     for t in [0.25f64, 0.5, 1.3] {
-        let o = graft(&["print", "scenes/solar.ron", "--time", &t.to_string(), "--json"]);
+        let o = graft(&[
+            "print",
+            "scenes/solar.ron",
+            "--time",
+            &t.to_string(),
+            "--json",
+        ]);
         exit(&o, 0);
         let v: Value = serde_json::from_str(&stdout(&o)).unwrap();
         let moon = v
