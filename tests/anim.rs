@@ -359,8 +359,10 @@ fn playing_touches_only_the_animated_nodes_and_their_subtrees() {
     scene.check_invariants().unwrap();
 }
 
+/// Playing a big scene poses exactly its three animated nodes each frame. (How fast that is,
+/// against a walk over every node, is `graft bench animate`'s business: no timed test here.)
 #[test]
-fn playing_a_big_scene_does_not_walk_every_node() {
+fn playing_a_big_scene_poses_only_the_animated_nodes() {
     let mut scene = wide_scene(300_000);
     for id in [7, 1000, 299_999] {
         let t = lin(&[(0.0, 0.0), (2.0, 360.0)]);
@@ -368,14 +370,11 @@ fn playing_a_big_scene_does_not_walk_every_node() {
     }
     scene.update_world();
     scene.set_pose_at(0.0); // the first call reads which nodes are animated
-    let start = std::time::Instant::now();
-    for frame in 0..3000 {
-        assert_eq!(scene.set_pose_at(0.01 + frame as f32 / 1000.0), 3);
-        scene.update_world();
+    for frame in 0..300 {
+        assert_eq!(scene.set_pose_at(0.01 + frame as f32 / 100.0), 3);
+        let recomputed = scene.update_world();
+        assert!(recomputed >= 3 && recomputed <= 3 + 2 * 548, "only their subtrees: {recomputed}");
     }
-    // Walking 300k nodes per frame would take seconds even in a release build.
-    let took = start.elapsed();
-    assert!(took.as_secs_f64() < 1.5, "3000 frames took {took:?}");
 }
 
 // ---------------------------------------------------------------- format 3

@@ -218,3 +218,43 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
         Vec2::new(5.0, 0.0)
     );
 }
+
+/// Blending keyed world matrices instead of interpolating locals: half-way through a half turn
+/// the blended matrix has shrunk (its x axis is shorter than 1), while the true pose has not;
+/// at a key time there is no ghost.
+#[test]
+fn blended_world_matrices_shrink_mid_way() {
+    use graft::editor::overlay::world_blend_ghosts;
+    let mut e = editor("scenes/shear.ron");
+    run(&mut e, Command::Select(vec![NodeId(3)]));
+    run(&mut e, Command::Timeline(T::KeySelection)); // 45° at 0 s
+    run(&mut e, Command::Timeline(T::SetTime(1.0)));
+    run(
+        &mut e,
+        Command::Perform {
+            label: "Turn".into(),
+            ops: vec![graft::scene::edit::Op::SetLocal {
+                node: NodeId(3),
+                local: graft::Trs::new(Vec2::new(5.0, 0.0), 225.0, Vec2::ONE, 0.0),
+            }],
+            continuous: false,
+        },
+    );
+    run(&mut e, Command::Timeline(T::KeySelection)); // 225° at 1 s: a half turn
+    assert!(
+        world_blend_ghosts(e.doc().scene(), 1.0).is_empty(),
+        "at a key they agree"
+    );
+    let ghosts = world_blend_ghosts(e.doc().scene(), 0.5);
+    let (_, blended) = ghosts.iter().find(|(id, _)| *id == NodeId(3)).unwrap();
+    assert!(
+        blended.matrix2.x_axis.length() < 1e-4,
+        "half a half turn blends to nothing: {blended:?}"
+    );
+    let child = ghosts
+        .iter()
+        .find(|(id, _)| *id == NodeId(4))
+        .expect("its child too");
+    let true_child = e.doc().scene().sampled_worlds(NodeId(4), &[0.5])[0];
+    assert!((child.1.matrix2.x_axis - true_child.matrix2.x_axis).length() > 0.5);
+}

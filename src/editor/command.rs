@@ -28,6 +28,9 @@ pub enum ViewOption {
     /// Ghosts where each node would be if position, rotation and scale were accumulated
     /// separately (no shear), with a line to its true place.
     AccumulatedGhosts,
+    /// Ghosts of the animated nodes where a linear blend of their keyed *world* matrices would
+    /// put them: mid-way it shrinks and shears, which is why engines interpolate locals.
+    WorldBlendGhosts,
 }
 
 /// The space the viewport looks from: its axes become the screen's.

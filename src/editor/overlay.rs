@@ -255,3 +255,55 @@ pub fn accumulated_ghosts(
     }
     out
 }
+
+/// World-blend ghosts drawn at most.
+pub const WORLD_BLEND_LIMIT: usize = 200;
+
+/// Where an animated node would be at playback time `t` if its world matrix were blended
+/// linearly between its values at the surrounding key times (instead of interpolating the
+/// locals and composing): (node, blended world matrix). Nodes at a key time, or before the
+/// first / after the last key, have none: there the two agree.
+pub fn world_blend_ghosts(scene: &Scene, t: f32) -> Vec<(NodeId, Affine2)> {
+    let clip_time = scene.clip().local_time(t);
+    let mut out = Vec::new();
+    // Only the subtrees of animated nodes move: walk those ranges (pre-order, so a nested
+    // animated node's range is already inside its ancestor's).
+    let mut indices = Vec::new();
+    let mut covered = 0;
+    for a in scene.animated_nodes() {
+        let Ok(start) = scene.index(a) else { continue };
+        let end = start + scene.subtree_len_at(start);
+        indices.extend(start.max(covered)..end);
+        covered = covered.max(end);
+    }
+    for i in indices {
+        if out.len() >= WORLD_BLEND_LIMIT {
+            break;
+        }
+        let id = scene.id_at(i);
+        let times = scene.chain_key_times(id);
+        let Some(next) = times.iter().position(|&k| k > clip_time) else {
+            continue;
+        };
+        if next == 0 {
+            continue;
+        }
+        let (t0, t1) = (times[next - 1], times[next]);
+        if t0.to_bits() == clip_time.to_bits() {
+            continue;
+        }
+        let worlds = scene.sampled_worlds(id, &[t0, t1]);
+        let [w0, w1] = [worlds[0], worlds[1]];
+        let u = (clip_time - t0) / (t1 - t0);
+        let lerp = |a: Vec2, b: Vec2| a + (b - a) * u;
+        let blended = Affine2::from_mat2_translation(
+            glam::Mat2::from_cols(
+                lerp(w0.matrix2.x_axis, w1.matrix2.x_axis),
+                lerp(w0.matrix2.y_axis, w1.matrix2.y_axis),
+            ),
+            lerp(w0.translation, w1.translation),
+        );
+        out.push((id, blended));
+    }
+    out
+}

@@ -505,12 +505,42 @@ impl Scene {
     /// (the same products, so the same bits), without touching the scene. Only the chain from
     /// the topmost animated ancestor down is recomputed per time. Empty for an unknown node.
     pub fn world_path(&self, node: NodeId, times: &[f32]) -> Vec<DVec2> {
+        self.sampled_worlds(node, times)
+            .into_iter()
+            .map(|w| w.translation.as_dvec2())
+            .collect()
+    }
+
+    /// The key times (clip time) of every keyed channel on the node's chain, sorted, distinct:
+    /// where its world matrix is exactly what was keyed.
+    pub fn chain_key_times(&self, node: NodeId) -> Vec<f32> {
+        let Ok(i) = self.index(node) else {
+            return Vec::new();
+        };
+        let mut times: Vec<f32> = self
+            .path_indices(i)
+            .into_iter()
+            .flat_map(|k| {
+                self.data_at(k)
+                    .tracks
+                    .iter()
+                    .flat_map(|t| t.keys.iter().map(|k| k.time))
+            })
+            .collect();
+        times.sort_by(f32::total_cmp);
+        times.dedup_by(|a, b| a.to_bits() == b.to_bits());
+        times
+    }
+
+    /// A node's world matrix at each playback time, sampled along its chain without touching
+    /// the scene. Empty for an unknown node.
+    pub fn sampled_worlds(&self, node: NodeId, times: &[f32]) -> Vec<glam::Affine2> {
         let Ok(i) = self.index(node) else {
             return Vec::new();
         };
         let path = self.path_indices(i);
         let Some(top) = path.iter().position(|&k| is_keyed(&self.data_at(k).tracks)) else {
-            return vec![self.world_at(i).translation.as_dvec2(); times.len()];
+            return vec![self.world_at(i); times.len()];
         };
         let above = self.parent_index_at(path[top]).map(|p| self.world_at(p));
         let chain = &path[top..];
@@ -529,7 +559,7 @@ impl Scene {
                     };
                     world = Some(world.map_or(local, |w| w * local));
                 }
-                world.map_or(DVec2::ZERO, |w| w.translation.as_dvec2())
+                world.unwrap_or(glam::Affine2::IDENTITY)
             })
             .collect()
     }

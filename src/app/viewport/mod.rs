@@ -173,6 +173,7 @@ pub fn ui(
     paint_overlays(&frame, &painter, state);
     trails::paint_trails(&frame, &painter, state.camera);
     trails::paint_accumulated(&frame, &painter, state.camera);
+    trails::paint_world_blend(&frame, &painter, state.camera);
     if let Some(note) = view_note {
         let at = rect.left_bottom() + egui::vec2(8.0, -24.0);
         let font = egui::FontId::proportional(12.0);

@@ -86,3 +86,39 @@ pub(super) fn paint_accumulated(frame: &Frame, painter: &egui::Painter, camera: 
         }
     }
 }
+
+/// With "Interpolated world matrices": where blending the keyed world matrices would put each
+/// animated node now (dashed cyan outline and axes), beside where interpolating its locals does.
+pub(super) fn paint_world_blend(frame: &Frame, painter: &egui::Painter, camera: Camera) {
+    use crate::editor::command::ViewOption;
+    use crate::editor::geometry::ScreenShape;
+    use crate::editor::overlay::world_blend_ghosts;
+    let editor = frame.editor;
+    if !editor.view().shows(ViewOption::WorldBlendGhosts) {
+        return;
+    }
+    let scene = editor.doc().scene();
+    let color = Color32::from_rgba_unmultiplied(90, 220, 255, 170);
+    let rect = sr(frame.rect);
+    let mut shape = ScreenShape::new();
+    for (id, blended) in world_blend_ghosts(scene, editor.timeline().time) {
+        let Ok(data) = scene.node(id) else { continue };
+        let m = camera.node_to_screen_f64(rect, &blended);
+        shape.compute(&data.shape, &m, rect);
+        if shape.outline.len() > 2 {
+            let mut pts: Vec<egui::Pos2> = shape.outline.iter().map(|p| p2(*p)).collect();
+            pts.push(pts[0]);
+            painter.extend(egui::Shape::dashed_line(
+                &pts,
+                Stroke::new(1.5, color),
+                4.0,
+                3.0,
+            ));
+        }
+        let o = p2(m.translation.as_vec2());
+        for axis in [glam::DVec2::X, glam::DVec2::Y] {
+            let tip = p2(m.transform_point2(axis).as_vec2());
+            painter.line_segment([o, tip], Stroke::new(1.0, color));
+        }
+    }
+}
