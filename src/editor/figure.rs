@@ -129,6 +129,10 @@ mod colors {
 
 /// The font stack a figure's text asks for (the fonts the app ships; `render.rs` loads them).
 pub const FONTS: &str = "Ubuntu, Noto Emoji, sans-serif";
+/// Nodes drawn with outline, axes and origin at most (the rest: fills only).
+const DETAIL_LIMIT: usize = 1_500;
+/// Names written at most.
+const NAME_LIMIT: usize = 500;
 /// Height of the caption band per line of text.
 const CAPTION_LINE: f64 = 18.0;
 
@@ -314,6 +318,9 @@ fn nodes_layer(
     let layers = options.layers;
     let mut shape = ScreenShape::new();
     let mut names = String::new();
+    // As in the viewport: past these many, only fills are drawn (a 100k-node figure would
+    // otherwise be mostly outlines, arrows and unreadable labels).
+    let (mut detailed, mut named) = (0usize, 0usize);
     for i in 0..scene.len() {
         let world = scene.world_at(i);
         if !world.is_finite() {
@@ -347,6 +354,14 @@ fn nodes_layer(
         }
         shape.compute(&data.shape, &m, rect);
         let selected = layers.selection && options.selection.contains(&scene.id_at(i));
+        let in_view = origin.x >= 0.0
+            && origin.y >= 0.0
+            && origin.x <= rect.max.x as f64
+            && origin.y <= rect.max.y as f64;
+        if !selected && (detailed >= DETAIL_LIMIT || !in_view) {
+            continue;
+        }
+        detailed += 1;
         if shape.outline.len() > 2 && (selected || !matches!(data.shape, Shape::Sprite { .. })) {
             let (color, width) = if selected {
                 (colors::SELECTED, 2.5)
@@ -372,7 +387,8 @@ fn nodes_layer(
             coord(origin.y),
             if selected { 4 } else { 2 }
         );
-        if layers.names && !data.name.is_empty() {
+        if layers.names && !data.name.is_empty() && named < NAME_LIMIT {
+            named += 1;
             text(
                 &mut names,
                 origin + DVec2::new(6.0, -6.0),
