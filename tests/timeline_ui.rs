@@ -43,3 +43,35 @@ fn play_pause_and_key_the_selection() {
     );
     assert!(!h.state().scene().node(NodeId(3)).unwrap().tracks.is_empty());
 }
+
+/// A click on the ruler scrubs: 30% along the track is 30% of the clip, and the solar system's
+/// moon is where the animation puts it then; playing moves it on.
+#[test]
+fn clicking_the_ruler_scrubs_and_play_moves_the_moon() {
+    let mut h = app_on_path(PathBuf::from("scenes/solar.ron"));
+    let moon = |h: &egui_kittest::Harness<graft::app::GraftApp>| {
+        h.state().scene().world(NodeId(3)).unwrap().translation
+    };
+    let start = moon(&h);
+    let track = h.state().timeline.track;
+    let at = egui::pos2(track.left() + track.width() * 0.3, track.top() + 4.0);
+    h.hover_at(at);
+    h.drag_at(at);
+    h.run_steps(1);
+    h.drop_at(at);
+    h.run_steps(2);
+    let t = h.state().editor().timeline().time;
+    assert!((t - 3.6).abs() < 0.05, "30% of the 12 s clip: {t}");
+    let expected = h.state().scene().sampled_worlds(NodeId(3), &[t])[0].translation;
+    assert!((moon(&h) - expected).length() < 1e-4);
+    assert!((moon(&h) - start).length() > 1.0, "the moon moved");
+    let before = moon(&h);
+    h.state_mut().run(graft::editor::command::Command::Timeline(
+        graft::editor::timeline::TimelineCommand::Play,
+    ));
+    h.run_steps(20);
+    assert!(
+        (moon(&h) - before).length() > 1e-3,
+        "playing moves the moon on"
+    );
+}

@@ -33,7 +33,8 @@ pub struct GraftApp {
     pub viewport: viewport::ViewportState,
     windows: windows::WindowsState,
     figure_window: figure_window::FigureWindowState,
-    timeline: timeline::TimelineState,
+    /// The timeline panel's state (tests read where its track area is).
+    pub timeline: timeline::TimelineState,
     /// How many world matrices the last frame recomputed.
     pub last_recomputed: usize,
     /// How many the most recent update that did any work recomputed (what the last edit cost).

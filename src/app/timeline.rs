@@ -16,10 +16,20 @@ const ROW: f32 = 18.0;
 /// Width of the names column.
 const NAMES: f32 = 150.0;
 
-/// A key being dragged: its node and the time it is at now.
-#[derive(Default)]
+/// A key being dragged, and where the track area was last drawn.
 pub struct TimelineState {
     drag: Option<(NodeId, f32)>,
+    /// The track area (time 0 at its left, the clip's end at its right) of the last frame.
+    pub track: Rect,
+}
+
+impl Default for TimelineState {
+    fn default() -> Self {
+        Self {
+            drag: None,
+            track: Rect::NOTHING,
+        }
+    }
 }
 
 /// Draw the panel; returns its commands.
@@ -36,6 +46,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
     );
     let painter = ui.painter_at(rect);
     let track = Rect::from_min_max(rect.min + vec2(NAMES, 0.0), rect.max - vec2(8.0, 0.0));
+    state.track = track;
     let x_of = |t: f32| track.left() + (t / clip.length).clamp(0.0, 1.0) * track.width();
     let t_of = |x: f32| ((x - track.left()) / track.width()).clamp(0.0, 1.0) * clip.length;
     ruler(&painter, track, clip, x_of);
