@@ -61,7 +61,11 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
     }
     let pointer = response.interact_pointer_pos();
     let mut hit: Option<(NodeId, f32)> = None;
-    for (row, &node) in animated.iter().enumerate() {
+    // Only the rows in view are drawn: a scene may animate thousands of nodes.
+    let visible = ui.clip_rect().expand(ROW);
+    let first = (((visible.top() - rect.top()) / ROW - 1.5).floor().max(0.0)) as usize;
+    let last = (((visible.bottom() - rect.top()) / ROW).ceil().max(0.0)) as usize;
+    for (row, &node) in animated.iter().enumerate().take(last).skip(first) {
         let y = rect.top() + ROW * (row as f32 + 1.5);
         let data = match scene.node(node) {
             Ok(d) => d,

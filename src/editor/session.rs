@@ -311,6 +311,8 @@ impl Editor {
     /// Recompute the world matrices edited since the last call (once per frame).
     pub fn update_world(&mut self) -> usize {
         let count = self.doc.update_world();
+        // The timeline reads the animated nodes every frame: keep their cached list current.
+        self.doc.refresh_animated();
         let scene = self.doc.scene();
         self.selection.retain(|id| scene.contains(*id));
         count

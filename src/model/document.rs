@@ -90,6 +90,12 @@ impl Document {
         self.scene.update_world()
     }
 
+    /// Bring the scene's list of animated nodes up to date (one pass after the tree or the
+    /// tracks changed, nothing otherwise), so reading it each frame costs nothing.
+    pub fn refresh_animated(&mut self) {
+        self.scene.refresh_animated();
+    }
+
     /// Pose the animated nodes at playback time `t` (like Godot's AnimationPlayer: the locals
     /// change, the history does not). Returns how many locals changed.
     pub fn set_pose_at(&mut self, t: f32) -> usize {
