@@ -75,3 +75,28 @@ fn clicking_the_ruler_scrubs_and_play_moves_the_moon() {
         "playing moves the moon on"
     );
 }
+
+/// A pinch (or Ctrl + wheel) over the timeline zooms its time axis around the pointer; a click
+/// then scrubs in the zoomed span.
+#[test]
+fn zooming_the_timeline_magnifies_time_around_the_pointer() {
+    let mut h = app_on_path(PathBuf::from("scenes/solar.ron"));
+    let track = h.state().timeline.track;
+    let at = egui::pos2(track.left() + track.width() * 0.5, track.top() + 4.0);
+    h.hover_at(at);
+    h.run_steps(1);
+    h.event(egui::Event::Zoom(4.0));
+    h.run_steps(2);
+    let (zoom, start) = (h.state().timeline.zoom, h.state().timeline.start);
+    assert!((zoom - 4.0).abs() < 1e-3, "zoom {zoom}");
+    // Around the pointer: the middle of the track still shows 6 s; the span is 3 s.
+    assert!((start - 4.5).abs() < 0.05, "start {start}");
+    let left = egui::pos2(track.left() + 1.0, track.top() + 4.0);
+    h.hover_at(left);
+    h.drag_at(left);
+    h.run_steps(1);
+    h.drop_at(left);
+    h.run_steps(2);
+    let t = h.state().editor().timeline().time;
+    assert!((t - 4.5).abs() < 0.05, "the left edge is 4.5 s now: {t}");
+}

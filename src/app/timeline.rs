@@ -19,8 +19,12 @@ const NAMES: f32 = 150.0;
 /// A key being dragged, and where the track area was last drawn.
 pub struct TimelineState {
     drag: Option<(NodeId, f32)>,
-    /// The track area (time 0 at its left, the clip's end at its right) of the last frame.
+    /// The track area of the last frame.
     pub track: Rect,
+    /// How many times the clip is magnified across the track (1 = the whole clip).
+    pub zoom: f32,
+    /// The time at the track's left edge.
+    pub start: f32,
 }
 
 impl Default for TimelineState {
@@ -28,6 +32,8 @@ impl Default for TimelineState {
         Self {
             drag: None,
             track: Rect::NOTHING,
+            zoom: 1.0,
+            start: 0.0,
         }
     }
 }
@@ -47,9 +53,11 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
     let painter = ui.painter_at(rect);
     let track = Rect::from_min_max(rect.min + vec2(NAMES, 0.0), rect.max - vec2(8.0, 0.0));
     state.track = track;
-    let x_of = |t: f32| track.left() + (t / clip.length).clamp(0.0, 1.0) * track.width();
-    let t_of = |x: f32| ((x - track.left()) / track.width()).clamp(0.0, 1.0) * clip.length;
-    ruler(&painter, track, clip, x_of);
+    zoom_and_pan(ui, &response, track, clip, state);
+    let (start, span) = (state.start, clip.length / state.zoom);
+    let x_of = |t: f32| track.left() + (t - start) / span * track.width();
+    let t_of = |x: f32| (start + (x - track.left()) / track.width() * span).clamp(0.0, clip.length);
+    ruler(&painter, track, (start, span), x_of);
     if animated.is_empty() {
         painter.text(
             Pos2::new(rect.left() + 4.0, rect.top() + ROW * 1.5),
@@ -93,6 +101,9 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
         times.dedup_by(|a, b| a.to_bits() == b.to_bits());
         for t in times {
             let c = Pos2::new(x_of(t), y);
+            if c.x < track.left() - 6.0 || c.x > track.right() + 6.0 {
+                continue; // outside the zoomed span
+            }
             diamond(&painter, c, color);
             if let Some(p) = response.hover_pos().or(pointer)
                 && (p - c).length() <= 6.0
@@ -129,7 +140,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
     {
         out.push(Command::Timeline(T::SetTime(t_of(p.x))));
     }
-    let playhead = x_of(editor.timeline().local_time(clip));
+    let playhead = x_of(editor.timeline().local_time(clip)).clamp(track.left(), track.right());
     painter.line_segment(
         [
             Pos2::new(playhead, rect.top()),
@@ -237,14 +248,55 @@ fn mode_name(mode: LoopMode) -> &'static str {
     }
 }
 
-/// Ticks and labels along the top of the track area.
-fn ruler(painter: &egui::Painter, track: Rect, clip: ClipSettings, x_of: impl Fn(f32) -> f32) {
-    let step = [0.1f32, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0]
-        .into_iter()
-        .find(|s| clip.length / s <= 12.0)
-        .unwrap_or(120.0);
-    let mut t = 0.0;
-    while t <= clip.length + 1e-4 {
+/// Ctrl + wheel (or a pinch) over the timeline zooms its time axis around the pointer; Shift +
+/// wheel pans it. The view never leaves the clip.
+fn zoom_and_pan(
+    ui: &egui::Ui,
+    response: &egui::Response,
+    track: Rect,
+    clip: ClipSettings,
+    state: &mut TimelineState,
+) {
+    if response.hovered() {
+        let (zoom, scroll, shift, pointer) = ui.input(|i| {
+            (
+                i.zoom_delta(),
+                i.smooth_scroll_delta.x + i.smooth_scroll_delta.y,
+                i.modifiers.shift,
+                i.pointer.hover_pos(),
+            )
+        });
+        let span = clip.length / state.zoom;
+        if zoom != 1.0
+            && let Some(p) = pointer
+        {
+            let at = state.start + (p.x - track.left()) / track.width().max(1.0) * span;
+            state.zoom = (state.zoom * zoom).clamp(1.0, 200.0);
+            let new_span = clip.length / state.zoom;
+            state.start = at - (p.x - track.left()) / track.width().max(1.0) * new_span;
+        } else if shift && scroll != 0.0 {
+            state.start -= scroll / track.width().max(1.0) * span;
+        }
+    }
+    let span = clip.length / state.zoom;
+    state.start = state.start.clamp(0.0, (clip.length - span).max(0.0));
+}
+
+/// Ticks and labels along the top of the track area, for the times `start .. start + span`.
+fn ruler(
+    painter: &egui::Painter,
+    track: Rect,
+    (start, span): (f32, f32),
+    x_of: impl Fn(f32) -> f32,
+) {
+    let step = [
+        0.01f32, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0,
+    ]
+    .into_iter()
+    .find(|s| span / s <= 12.0)
+    .unwrap_or(120.0);
+    let mut t = (start / step).ceil() * step;
+    while t <= start + span + 1e-4 {
         let x = x_of(t);
         painter.line_segment(
             [
