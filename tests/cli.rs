@@ -537,3 +537,54 @@ fn print_time_samples_the_moon_where_the_closed_form_puts_it() {
         assert!(err <= 1e-4 * 17.5, "t = {t}: ({x}, {y}) vs {want:?}");
     }
 }
+
+/// Bad input to import, export and figure: a clear message, exit 1 (or 2 for usage), nothing
+/// written.
+#[test]
+fn import_export_and_figure_refuse_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let o = graft(&["import", "no/such.tscn", "-o", &out("a.ron")]);
+    exit(&o, 1);
+    let o = graft(&["import", "level.scn", "-o", &out("a.ron")]);
+    exit(&o, 1);
+    assert!(stderr(&o).contains("save it as .tscn"));
+    let o = graft(&["export", "scenes/sword.ron", "-o", &out("a.obj")]);
+    exit(&o, 1);
+    assert!(stderr(&o).contains(".tscn (Godot) or .svg"));
+    let o = graft(&[
+        "figure",
+        "scenes/sword.ron",
+        "-o",
+        &out("f.png"),
+        "--size",
+        "wide",
+    ]);
+    exit(&o, 1);
+    assert!(stderr(&o).contains("WIDTHxHEIGHT"));
+    let o = graft(&[
+        "figure",
+        "scenes/sword.ron",
+        "-o",
+        &out("f.png"),
+        "--layers",
+        "grid,bogus",
+    ]);
+    exit(&o, 1);
+    let o = graft(&["figure", "scenes/sword.ron", "-o", &out("f.gif")]);
+    exit(&o, 1);
+    let o = graft(&[
+        "figure",
+        "scenes/sword.ron",
+        "-o",
+        &out("f.png"),
+        "--size",
+        "9000x9000",
+        "--scale",
+        "4",
+    ]);
+    exit(&o, 1);
+    assert!(stderr(&o).contains("px per side"));
+    let written: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert!(written.is_empty(), "nothing written: {written:?}");
+}

@@ -331,3 +331,39 @@ fn a_concave_polygon_hit_tests_and_triangulates_exactly() {
         .sum();
     assert!((area - 300.0).abs() < 1e-3, "{area}");
 }
+
+/// Far from the origin and at extreme scales: a probe under a node at (1e7, 1e5) scaled 1e-6
+/// reads back the world point it was dropped at (to f32's resolution there), and one under a
+/// 1e6 scale keeps its local numbers exact while its world numbers are huge.
+#[test]
+fn probes_far_away_and_at_extreme_scales() {
+    use graft::{NodeData, NodeSpec, Scene};
+    let far = |scale: f32| {
+        Scene::from_specs(vec![NodeSpec {
+            id: NodeId(1),
+            parent: None,
+            data: NodeData::named(
+                "far",
+                Trs::new(Vec2::new(1e7, 1e5), 30.0, Vec2::splat(scale), 0.0),
+            ),
+        }])
+        .unwrap()
+    };
+    for (scale, offset) in [(1e-6f32, 2e-6f64), (1e6, 5e5)] {
+        let mut e = Editor::new(Document::untitled(far(scale)));
+        e.update_world();
+        run(&mut e, Command::Select(vec![NodeId(1)]));
+        let at = DVec2::new(1e7 + offset, 1e5 - offset);
+        run(&mut e, Command::Probe(ProbeCommand::Add { world: at }));
+        let r = &e.probe_readings()[0];
+        let world = r.world.unwrap();
+        // f32 positions near 1e7 step by 1: the world reading is exact to that step.
+        assert!(
+            (world - at).length() <= 2.0,
+            "scale {scale}: {world} vs {at}"
+        );
+        let back = carry_point(e.doc().scene(), None, Some(NodeId(1)), at).unwrap();
+        assert!((r.local.as_dvec2() - back).length() <= 1e-3 * back.length().max(1.0));
+        assert!(r.local.is_finite());
+    }
+}

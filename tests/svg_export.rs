@@ -116,8 +116,12 @@ fn ids_are_valid_and_unique_and_names_are_labels() {
         ids,
         ["graft-y-up", "body", "body-2", "_2_arms____legs_", "_"]
     );
-    let labels: Vec<&str> = composed(&svg).iter().map(|_| "").collect();
-    assert_eq!(labels.len(), 4);
+    let labels: Vec<String> = composed(&svg).into_iter().map(|(l, _)| l).collect();
+    assert_eq!(
+        labels,
+        ["body", "body", "2 arms & <legs>", ""],
+        "names as labels, unescaped"
+    );
     assert!(svg.contains("inkscape:label=\"2 arms &amp; &lt;legs&gt;\""));
 }
 

@@ -92,14 +92,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
             egui::FontId::proportional(12.0),
             color,
         );
-        let mut times: Vec<f32> = data
-            .tracks
-            .iter()
-            .flat_map(|t| t.keys.iter().map(|k| k.time))
-            .collect();
-        times.sort_by(f32::total_cmp);
-        times.dedup_by(|a, b| a.to_bits() == b.to_bits());
-        for t in times {
+        for t in crate::model::anim::key_times(&data.tracks) {
             let c = Pos2::new(x_of(t), y);
             if c.x < track.left() - 6.0 || c.x > track.right() + 6.0 {
                 continue; // outside the zoomed span

@@ -133,6 +133,8 @@ pub const FONTS: &str = "Ubuntu, Noto Emoji, sans-serif";
 const DETAIL_LIMIT: usize = 1_500;
 /// Names written at most.
 const NAME_LIMIT: usize = 500;
+/// Width of one character of a 10 px grid label, a little generous.
+const LABEL_CHAR_PX: f64 = 5.5;
 /// Height of the caption band per line of text.
 const CAPTION_LINE: f64 = 18.0;
 
@@ -246,6 +248,8 @@ pub fn figure_svg(
 fn grid_layer(out: &mut String, camera: Camera, rect: ScreenRect) {
     let g = grid(camera, rect);
     let (right, bottom) = (rect.max.x as f64, rect.max.y as f64);
+    // Long labels (1.000000005e7) would run into each other: skip those that would.
+    let mut free_from = 48.0;
     for l in &g.vertical {
         let x = l.screen as f64;
         line(
@@ -255,7 +259,7 @@ fn grid_layer(out: &mut String, camera: Camera, rect: ScreenRect) {
             colors::GRID,
             1.0,
         );
-        if x > 48.0 {
+        if x > free_from {
             text(
                 out,
                 DVec2::new(x + 2.0, bottom - 3.0),
@@ -263,6 +267,7 @@ fn grid_layer(out: &mut String, camera: Camera, rect: ScreenRect) {
                 colors::GRID_TEXT,
                 &l.label,
             );
+            free_from = x + 6.0 + LABEL_CHAR_PX * l.label.chars().count() as f64;
         }
     }
     for l in &g.horizontal {
@@ -468,14 +473,5 @@ pub fn caption_lines(scene: &Scene, node: Option<NodeId>) -> Vec<String> {
 /// A sprite's image as a `data:` URI, read from the scene's folder; None when unreadable.
 pub fn embedded_image(scene_dir: Option<&Path>, path: &str) -> Option<String> {
     let file = scene_dir.map_or_else(|| Path::new(path).to_path_buf(), |d| d.join(path));
-    let bytes = std::fs::read(&file).ok()?;
-    let mime = match file.extension().and_then(|e| e.to_str()) {
-        Some("webp") => "image/webp",
-        Some("jpg" | "jpeg") => "image/jpeg",
-        _ => "image/png",
-    };
-    Some(format!(
-        "data:{mime};base64,{}",
-        crate::model::svg::export::base64(&bytes)
-    ))
+    crate::model::svg::export::data_uri(&file).ok()
 }

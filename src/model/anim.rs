@@ -490,6 +490,18 @@ impl ClipSettings {
     }
 }
 
+/// The distinct times of the keys of these tracks, sorted (one diamond per time in the
+/// timeline; the points where a chain's world matrix is exactly as keyed).
+pub fn key_times<'a>(tracks: impl IntoIterator<Item = &'a Track>) -> Vec<f32> {
+    let mut times: Vec<f32> = tracks
+        .into_iter()
+        .flat_map(|t| t.keys.iter().map(|k| k.time))
+        .collect();
+    times.sort_by(f32::total_cmp);
+    times.dedup_by(|a, b| a.to_bits() == b.to_bits());
+    times
+}
+
 /// Sampling a scene without changing it (playing, which writes the pose, is
 /// `Scene::set_pose_at` in `scene/mod.rs`). Only the scene's public API is used here.
 impl Scene {
@@ -517,19 +529,8 @@ impl Scene {
         let Ok(i) = self.index(node) else {
             return Vec::new();
         };
-        let mut times: Vec<f32> = self
-            .path_indices(i)
-            .into_iter()
-            .flat_map(|k| {
-                self.data_at(k)
-                    .tracks
-                    .iter()
-                    .flat_map(|t| t.keys.iter().map(|k| k.time))
-            })
-            .collect();
-        times.sort_by(f32::total_cmp);
-        times.dedup_by(|a, b| a.to_bits() == b.to_bits());
-        times
+        let path = self.path_indices(i);
+        key_times(path.iter().flat_map(|&k| self.data_at(k).tracks.iter()))
     }
 
     /// A node's world matrix at each playback time, sampled along its chain without touching

@@ -369,15 +369,8 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
                 ));
             }
             let r = bench::propagate(shape, nodes, rounds, threads);
-            if json {
-                writeln!(
-                    out,
-                    "{}",
-                    serde_json::to_string(&r).map_err(|e| Failure(e.to_string()))?
-                )?;
-            } else {
-                writeln!(
-                    out,
+            report(out, json, &r, |r| {
+                format!(
                     "{} nodes, {}, {} thread(s): full {:.2} ns/node, flat {:.2} ns/node ({:.2}×), naive {:.2} ns/node ({:.2}× slower than full), leaf edit + update {:.0} ns, clean update {:.0} ns",
                     r.nodes,
                     r.shape,
@@ -389,9 +382,8 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
                     r.naive_ns_per_node / r.full_ns_per_node,
                     r.leaf_edit_ns,
                     r.clean_update_ns
-                )?;
-            }
-            Ok(())
+                )
+            })
         }
         Command::Bench(BenchCommand::Animate {
             nodes,
@@ -400,17 +392,12 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             json,
         }) => {
             let r = super::bench_anim::animate(nodes.min(file::MAX_NODES), animated, frames);
-            if json {
-                let text = serde_json::to_string(&r).map_err(|e| Failure(e.to_string()))?;
-                writeln!(out, "{text}")?;
-            } else {
-                writeln!(
-                    out,
+            report(out, json, &r, |r| {
+                format!(
                     "{} nodes, {} animated: pose {:.0} µs + propagate {:.0} µs per frame ({} world matrices recomputed)",
                     r.nodes, r.animated, r.pose_us, r.propagate_us, r.recomputed
-                )?;
-            }
-            Ok(())
+                )
+            })
         }
         Command::Bench(BenchCommand::Io {
             nodes,
@@ -661,12 +648,8 @@ fn reparent(args: &ReparentArgs, out: &mut dyn Write) -> Result<(), Failure> {
 
 fn bench_io(nodes: usize, rounds: usize, json: bool, out: &mut dyn Write) -> Result<(), Failure> {
     let r = super::bench_io::io(nodes, rounds)?;
-    if json {
-        let text = serde_json::to_string(&r).map_err(|e| Failure(e.to_string()))?;
-        writeln!(out, "{text}")?;
-    } else {
-        writeln!(
-            out,
+    report(out, json, &r, |r| {
+        format!(
             "{} nodes: .ron {} bytes, load {:.1} ms, save {:.1} ms; .tscn {} bytes, export {:.1} ms, import {:.1} ms ({:.2}x the .ron load)",
             r.nodes,
             r.ron_bytes,
@@ -676,7 +659,22 @@ fn bench_io(nodes: usize, rounds: usize, json: bool, out: &mut dyn Write) -> Res
             r.tscn_export_ms,
             r.tscn_import_ms,
             r.tscn_vs_ron
-        )?;
-    }
+        )
+    })
+}
+
+/// A bench's figures: one JSON object, or one line of text.
+fn report<T: serde::Serialize>(
+    out: &mut dyn Write,
+    json: bool,
+    r: &T,
+    line: impl FnOnce(&T) -> String,
+) -> Result<(), Failure> {
+    let text = if json {
+        serde_json::to_string(r).map_err(|e| Failure(e.to_string()))?
+    } else {
+        line(r)
+    };
+    writeln!(out, "{text}")?;
     Ok(())
 }

@@ -236,16 +236,8 @@ fn image_href(path: &str, options: &SvgOptions, notes: &mut Vec<String>) -> Opti
             let rel = pathdiff::diff_paths(&abs, &base).unwrap_or(abs);
             Some(rel.to_string_lossy().replace('\\', "/"))
         }
-        Images::Embed => match std::fs::read(&file) {
-            Ok(bytes) => {
-                let mime = match file.extension().and_then(|e| e.to_str()) {
-                    Some("webp") => "image/webp",
-                    Some("jpg" | "jpeg") => "image/jpeg",
-                    Some("gif") => "image/gif",
-                    _ => "image/png",
-                };
-                Some(format!("data:{mime};base64,{}", base64(&bytes)))
-            }
+        Images::Embed => match data_uri(&file) {
+            Ok(uri) => Some(uri),
             Err(e) => {
                 notes.push(format!(
                     "{}: cannot read the image ({e}): its sprite is left out",
@@ -255,6 +247,18 @@ fn image_href(path: &str, options: &SvgOptions, notes: &mut Vec<String>) -> Opti
             }
         },
     }
+}
+
+/// An image file as a `data:` URI (its type from its extension).
+pub fn data_uri(file: &Path) -> std::io::Result<String> {
+    let bytes = std::fs::read(file)?;
+    let mime = match file.extension().and_then(|e| e.to_str()) {
+        Some("webp") => "image/webp",
+        Some("jpg" | "jpeg") => "image/jpeg",
+        Some("gif") => "image/gif",
+        _ => "image/png",
+    };
+    Ok(format!("data:{mime};base64,{}", base64(&bytes)))
 }
 
 /// Standard base64 with padding.
