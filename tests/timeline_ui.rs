@@ -100,3 +100,61 @@ fn zooming_the_timeline_magnifies_time_around_the_pointer() {
     let t = h.state().editor().timeline().time;
     assert!((t - 4.5).abs() < 0.05, "the left edge is 4.5 s now: {t}");
 }
+
+/// Drag a box over the three keys at 0 s (solar.ron's sun, earth and moon rows), drag one of
+/// them to a quarter of the clip: all three move together as one step; Del deletes them and
+/// no node.
+#[test]
+fn box_select_keys_then_drag_and_delete_them_together() {
+    let mut h = app_on_path(PathBuf::from("scenes/solar.ron"));
+    let track = h.state().timeline.track;
+    let row = |r: usize| track.top() + 18.0 * (r as f32 + 1.5);
+    let rows = h.state().scene().animated_nodes().len();
+    assert_eq!(rows, 3);
+    let drag = |h: &mut egui_kittest::Harness<graft::app::GraftApp>, a: egui::Pos2, b| {
+        h.hover_at(a);
+        h.drag_at(a);
+        h.run_steps(1);
+        h.hover_at(a.lerp(b, 0.5));
+        h.run_steps(1);
+        h.hover_at(b);
+        h.run_steps(1);
+        h.drop_at(b);
+        h.run_steps(2);
+    };
+    let from = egui::pos2(track.left() + 40.0, row(0) - 8.0);
+    let to = egui::pos2(track.left() - 20.0, row(rows - 1) + 8.0);
+    drag(&mut h, from, to);
+    let picked = h.state().editor().selected_keys();
+    assert_eq!(picked.len(), 3, "{picked:?}");
+    assert!(picked.iter().all(|k| k.time == 0.0));
+    assert!(h.query_by_label("3 key(s) selected").is_some());
+
+    let grab = egui::pos2(track.left(), row(1));
+    let quarter = egui::pos2(track.left() + track.width() * 0.25, row(1));
+    drag(&mut h, grab, quarter);
+    let labels = h.state().doc().history().labels().0;
+    assert_eq!(labels, vec!["Move 3 key(s)"], "one step");
+    let scene = h.state().scene();
+    for node in scene.animated_nodes() {
+        let times = graft::model::anim::key_times(&scene.node(node).unwrap().tracks);
+        assert_eq!(times.len(), 2, "{times:?}");
+        assert!(
+            (times[0] - 3.0).abs() < 0.05,
+            "a quarter of 12 s: {times:?}"
+        );
+        assert_eq!(times[1], 12.0);
+    }
+
+    let nodes = h.state().scene().len();
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    assert_eq!(h.state().scene().len(), nodes, "keys deleted, not nodes");
+    let labels = h.state().doc().history().labels().0;
+    assert_eq!(labels.last().copied(), Some("Delete 3 key(s)"));
+    let scene = h.state().scene();
+    for node in scene.animated_nodes() {
+        let times = graft::model::anim::key_times(&scene.node(node).unwrap().tracks);
+        assert_eq!(times, vec![12.0]);
+    }
+}

@@ -1,13 +1,14 @@
 //! The timeline panel (bottom): play / pause, stop, the time and the clip's length and loop
 //! mode, Key (K), trails; a ruler to scrub; one row per animated node with its keys as
-//! diamonds (drag to move them in time, right-click to delete). Everything it does is a
-//! command; playback itself is `Editor::advance`, called once per frame by the app.
+//! diamonds. Click a diamond to select it, Shift- or Ctrl-click to add or remove one, drag a
+//! box over empty rows to select many; dragging a selected diamond moves the whole selection
+//! in time, right-click or Del deletes it. Everything it does is a command; playback itself
+//! is `Editor::advance`, called once per frame by the app.
 
 use crate::editor::command::Command;
 use crate::editor::session::Editor;
-use crate::editor::timeline::TimelineCommand as T;
+use crate::editor::timeline::{KeyRef, TimelineCommand as T};
 use crate::model::anim::{ClipSettings, LoopMode};
-use crate::scene::NodeId;
 use crate::scene::edit::Op;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, vec2};
 
@@ -16,9 +17,21 @@ const ROW: f32 = 18.0;
 /// Width of the names column.
 const NAMES: f32 = 150.0;
 
-/// A key being dragged, and where the track area was last drawn.
+/// What a drag on the timeline is doing.
+#[derive(Clone, Copy, Debug)]
+enum Drag {
+    /// Moving the key selection; `at` is the grabbed key's time now, `before` and `after`
+    /// how far the selection reaches before and after it (it stays inside the clip).
+    Keys { at: f32, before: f32, after: f32 },
+    /// Selecting the keys inside a box from `from`; `add` keeps the keys already selected.
+    Box { from: Pos2, add: bool },
+    /// Scrubbing the playhead.
+    Scrub,
+}
+
+/// The drag in progress, and where the track area was last drawn.
 pub struct TimelineState {
-    drag: Option<(NodeId, f32)>,
+    drag: Option<Drag>,
     /// The track area of the last frame.
     pub track: Rect,
     /// How many times the clip is magnified across the track (1 = the whole clip).
@@ -68,7 +81,21 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
         );
     }
     let pointer = response.interact_pointer_pos();
-    let mut hit: Option<(NodeId, f32)> = None;
+    let selected_keys = editor.selected_keys();
+    let is_selected = |key: &KeyRef| {
+        selected_keys
+            .iter()
+            .any(|k| k.node == key.node && k.time.to_bits() == key.time.to_bits())
+    };
+    let (press, add) = ui.input(|i| {
+        (
+            i.pointer.press_origin(),
+            i.modifiers.shift || i.modifiers.command,
+        )
+    });
+    let mut hit: Option<KeyRef> = None;
+    let mut pressed: Option<KeyRef> = None;
+    let mut diamonds: Vec<(KeyRef, Pos2)> = Vec::new();
     // Only the rows in view are drawn: a scene may animate thousands of nodes.
     let visible = ui.clip_rect().expand(ROW);
     let first = (((visible.top() - rect.top()) / ROW - 1.5).floor().max(0.0)) as usize;
@@ -97,41 +124,105 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
             if c.x < track.left() - 6.0 || c.x > track.right() + 6.0 {
                 continue; // outside the zoomed span
             }
-            diamond(&painter, c, color);
-            if let Some(p) = response.hover_pos().or(pointer)
-                && (p - c).length() <= 6.0
-            {
-                hit = Some((node, t));
+            let key = KeyRef::new(node, t);
+            diamond(&painter, c, color, is_selected(&key));
+            let near = |p: Option<Pos2>| p.is_some_and(|p| (p - c).length() <= 6.0);
+            if near(response.hover_pos().or(pointer)) {
+                hit = Some(key);
             }
+            if near(press) {
+                pressed = Some(key);
+            }
+            diamonds.push((key, c));
         }
     }
-    // Drag a diamond to move its keys; right-click deletes them; elsewhere the pointer scrubs.
-    if response.drag_started()
-        && let Some(h) = hit
-    {
-        state.drag = Some(h);
+    if response.drag_started() {
+        state.drag = Some(match (pressed, press) {
+            (Some(key), _) => {
+                // Grabbing an unselected diamond selects it alone (or adds it) first.
+                let moving = if is_selected(&key) {
+                    selected_keys.clone()
+                } else if add {
+                    selected_keys.iter().copied().chain([key]).collect()
+                } else {
+                    vec![key]
+                };
+                if !is_selected(&key) {
+                    out.push(Command::Timeline(T::SelectKeys(moving.clone())));
+                }
+                let times = moving.iter().map(|k| k.time);
+                let earliest = times.clone().fold(key.time, f32::min);
+                let latest = times.fold(key.time, f32::max);
+                Drag::Keys {
+                    at: key.time,
+                    before: key.time - earliest,
+                    after: latest - key.time,
+                }
+            }
+            (None, Some(p)) if p.y > track.top() + ROW && !animated.is_empty() => {
+                Drag::Box { from: p, add }
+            }
+            _ => Drag::Scrub,
+        });
     }
-    if let Some((node, from)) = state.drag {
-        if let Some(p) = pointer {
-            let to = t_of(p.x);
-            if to.to_bits() != from.to_bits() {
-                out.push(Command::Timeline(T::MoveKeys { node, from, to }));
-                state.drag = Some((node, to));
+    let released = response.drag_stopped() || !response.dragged();
+    match state.drag {
+        Some(Drag::Keys { at, before, after }) => {
+            if let Some(p) = pointer {
+                let to = t_of(p.x).clamp(before, (clip.length - after).max(before));
+                let by = to - at;
+                if by != 0.0 {
+                    out.push(Command::Timeline(T::MoveSelectedKeys { by }));
+                    let at = (at + by).max(0.0);
+                    state.drag = Some(Drag::Keys { at, before, after });
+                }
+            }
+            if released {
+                state.drag = None;
+                out.push(Command::EndGesture);
             }
         }
-        if response.drag_stopped() || !response.dragged() {
-            state.drag = None;
-            out.push(Command::EndGesture);
+        Some(Drag::Box { from, add }) => {
+            let to = pointer.or(response.hover_pos()).unwrap_or(from);
+            let band = Rect::from_two_pos(from, to);
+            painter.rect(
+                band,
+                0.0,
+                Color32::from_rgba_unmultiplied(90, 200, 255, 30),
+                Stroke::new(1.0, Color32::from_rgb(90, 200, 255)),
+                egui::StrokeKind::Inside,
+            );
+            if released {
+                state.drag = None;
+                let inside = diamonds.iter().filter(|(_, c)| band.contains(*c));
+                let mut keys: Vec<KeyRef> = if add {
+                    selected_keys.clone()
+                } else {
+                    Vec::new()
+                };
+                keys.extend(inside.map(|(k, _)| *k));
+                out.push(Command::Timeline(T::SelectKeys(keys)));
+            }
         }
-    } else if response.secondary_clicked()
-        && let Some((node, at)) = hit
-    {
-        out.push(Command::Timeline(T::DeleteKeys { node, at }));
-    } else if (response.clicked() || response.dragged())
-        && let Some(p) = pointer
-        && p.x >= track.left()
-    {
-        out.push(Command::Timeline(T::SetTime(t_of(p.x))));
+        Some(Drag::Scrub) => {
+            if let Some(p) = pointer {
+                out.push(Command::Timeline(T::SetTime(t_of(p.x))));
+            }
+            if released {
+                state.drag = None;
+            }
+        }
+        None => {}
+    }
+    if state.drag.is_none() && !response.drag_stopped() {
+        clicks(
+            &response,
+            (hit, pointer, add),
+            &selected_keys,
+            &t_of,
+            track,
+            &mut out,
+        );
     }
     let playhead = x_of(editor.timeline().local_time(clip)).clamp(track.left(), track.right());
     painter.line_segment(
@@ -142,6 +233,51 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
         Stroke::new(1.5, Color32::from_rgb(90, 200, 255)),
     );
     out
+}
+
+/// A click on a diamond selects it (Shift or Ctrl: adds or removes it); a right-click deletes
+/// it, or the whole selection when it is part of it; a click elsewhere scrubs and, without
+/// Shift, clears the key selection.
+fn clicks(
+    response: &egui::Response,
+    (hit, pointer, add): (Option<KeyRef>, Option<Pos2>, bool),
+    selected_keys: &[KeyRef],
+    t_of: &impl Fn(f32) -> f32,
+    track: Rect,
+    out: &mut Vec<Command>,
+) {
+    let in_selection = |key: &KeyRef| {
+        selected_keys
+            .iter()
+            .any(|k| k.node == key.node && k.time.to_bits() == key.time.to_bits())
+    };
+    if response.secondary_clicked()
+        && let Some(key) = hit
+    {
+        out.push(Command::Timeline(if in_selection(&key) {
+            T::DeleteSelectedKeys
+        } else {
+            T::DeleteKeys {
+                node: key.node,
+                at: key.time,
+            }
+        }));
+    } else if response.clicked() {
+        match hit {
+            Some(key) if add => out.push(Command::Timeline(T::ToggleKey(key))),
+            Some(key) => out.push(Command::Timeline(T::SelectKeys(vec![key]))),
+            None => {
+                if !add && !selected_keys.is_empty() {
+                    out.push(Command::Timeline(T::SelectKeys(Vec::new())));
+                }
+                if let Some(p) = pointer
+                    && p.x >= track.left()
+                {
+                    out.push(Command::Timeline(T::SetTime(t_of(p.x))));
+                }
+            }
+        }
+    }
 }
 
 /// Play, stop, time, length, loop mode, Key, trails.
@@ -221,6 +357,18 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec
             .changed()
         {
             out.push(Command::Timeline(T::ToggleAutoKey));
+        }
+        let keys = editor.selected_keys().len();
+        if keys > 0 {
+            ui.separator();
+            ui.label(format!("{keys} key(s) selected"));
+            if ui
+                .button("Delete keys")
+                .on_hover_text("Delete the selected keys (Del)")
+                .clicked()
+            {
+                out.push(Command::Timeline(T::DeleteSelectedKeys));
+            }
         }
         let mut trails = timeline.trails;
         if ui
@@ -312,8 +460,16 @@ fn ruler(
     }
 }
 
-fn diamond(painter: &egui::Painter, c: Pos2, color: Color32) {
-    let r = 5.0;
+fn diamond(painter: &egui::Painter, c: Pos2, color: Color32, selected: bool) {
+    let (r, color, outline) = if selected {
+        (
+            6.0,
+            Color32::from_rgb(255, 140, 40),
+            Stroke::new(1.5, Color32::WHITE),
+        )
+    } else {
+        (5.0, color, Stroke::new(1.0, Color32::from_gray(30)))
+    };
     painter.add(egui::Shape::convex_polygon(
         vec![
             c + vec2(0.0, -r),
@@ -322,6 +478,6 @@ fn diamond(painter: &egui::Painter, c: Pos2, color: Color32) {
             c + vec2(-r, 0.0),
         ],
         color,
-        Stroke::new(1.0, Color32::from_gray(30)),
+        outline,
     ));
 }

@@ -350,6 +350,7 @@ impl Editor {
         match command {
             Command::Select(ids) => self.select(ids),
             Command::ToggleSelect(id) => {
+                self.timeline.keys.clear();
                 match self.selection.iter().position(|s| *s == id) {
                     Some(at) => {
                         self.selection.remove(at);
@@ -412,6 +413,10 @@ impl Editor {
             Command::Copy => Ok(self.copy()),
             Command::Paste => self.paste(),
             Command::Duplicate => self.duplicate(),
+            // Del acts on what was picked last: keys on the timeline (picking nodes clears them).
+            Command::Delete if !self.selected_keys().is_empty() => {
+                self.timeline_command(super::timeline::TimelineCommand::DeleteSelectedKeys)
+            }
             Command::Delete => self.delete(),
             Command::AddNode(place) => self.add_node(place),
             Command::CreateParent => self.create_parent(),
@@ -484,6 +489,9 @@ impl Editor {
     fn select(&mut self, ids: Vec<NodeId>) -> Result<Outcome> {
         if let Some(&missing) = ids.iter().find(|id| !self.doc.scene().contains(**id)) {
             return Err(Error::UnknownNode(missing));
+        }
+        if ids != self.selection {
+            self.timeline.keys.clear();
         }
         self.selection = ids;
         Ok(Outcome::default())

@@ -41,11 +41,43 @@ pub enum TimelineCommand {
         /// The keys' time.
         at: f32,
     },
+    /// Select these keys (replacing the key selection; an empty list clears it).
+    SelectKeys(Vec<KeyRef>),
+    /// Add a key to the key selection, or take it out.
+    ToggleKey(KeyRef),
+    /// Move every selected key by `by` seconds (part of a drag: one undo step until
+    /// EndGesture). The whole selection moves together and never before 0 s.
+    MoveSelectedKeys {
+        /// Seconds to add to each selected key's time.
+        by: f32,
+    },
+    /// Delete every selected key (Del while keys are selected).
+    DeleteSelectedKeys,
     /// Turn world-space trails of the selection on or off.
     ToggleTrails,
     /// Turn auto-key on or off: an edit of a node's local transform writes keys at the
     /// current time.
     ToggleAutoKey,
+}
+
+/// One diamond on the timeline: a node's keys (on every channel) at one time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct KeyRef {
+    /// The node.
+    pub node: NodeId,
+    /// The keys' time in seconds.
+    pub time: f32,
+}
+
+impl KeyRef {
+    /// The keys of `node` at `time`.
+    pub fn new(node: NodeId, time: f32) -> Self {
+        Self { node, time }
+    }
+
+    fn same(&self, other: &KeyRef) -> bool {
+        self.node == other.node && self.time.to_bits() == other.time.to_bits()
+    }
 }
 
 /// The timeline's state in the session.
@@ -59,6 +91,8 @@ pub struct TimelineState {
     pub trails: bool,
     /// Edits of local transforms write keys at the current time.
     pub auto_key: bool,
+    /// The selected keys (view state, not undone; cleared when the node selection changes).
+    pub keys: Vec<KeyRef>,
 }
 
 /// The channels K keys on a node with no tracks yet.
@@ -115,6 +149,10 @@ impl Editor {
                 return self.edit_keys(node, from, Some(to));
             }
             TimelineCommand::DeleteKeys { node, at } => return self.edit_keys(node, at, None),
+            TimelineCommand::SelectKeys(keys) => self.select_keys(keys)?,
+            TimelineCommand::ToggleKey(key) => self.toggle_key(key)?,
+            TimelineCommand::MoveSelectedKeys { by } => return self.move_selected_keys(by),
+            TimelineCommand::DeleteSelectedKeys => return self.delete_selected_keys(),
             TimelineCommand::ToggleTrails => self.timeline.trails = !self.timeline.trails,
             TimelineCommand::ToggleAutoKey => self.timeline.auto_key = !self.timeline.auto_key,
         }
@@ -184,43 +222,165 @@ impl Editor {
         if to.is_some_and(|t| !t.is_finite()) {
             return Err(Error::Refused("a time must be a finite number".into()));
         }
-        let scene = self.doc.scene();
-        let mut tracks = scene.node(node)?.tracks.clone();
-        let mut found = false;
-        for track in &mut tracks {
-            let Some(i) = track
-                .keys
-                .iter()
-                .position(|k| k.time.to_bits() == at.to_bits())
-            else {
-                continue;
-            };
-            found = true;
-            let key = track.keys.remove(i);
-            if let Some(to) = to {
-                // Moving onto another key's time replaces it, as keying there would.
-                track
-                    .insert_key(Key {
-                        time: to.max(0.0),
-                        ..key
-                    })
-                    .map_err(|e| Error::Refused(e.to_string()))?;
-            }
-        }
-        if !found {
-            return Err(Error::Refused(format!("no keys at {at} s on that node")));
-        }
-        tracks.retain(|t| !t.keys.is_empty());
+        let key = KeyRef::new(node, at);
+        let to = to.map(|t| t.max(0.0));
+        let retime = move |_: f32| to.unwrap_or(0.0);
+        let (ops, _) = self.key_set_ops(&[key], to.is_some().then_some(&retime))?;
         let label = if to.is_some() {
             "Move keys"
         } else {
             "Delete keys"
         };
-        let op = Op::SetTracks { node, tracks };
-        self.perform(label.into(), vec![op], to.is_some())?;
+        self.perform(label.into(), ops, to.is_some())?;
         self.doc.set_pose_at(self.timeline.time);
         Ok(Outcome::default())
     }
+
+    /// The key selection, with keys that no longer exist (undone, deleted) left out.
+    pub fn selected_keys(&self) -> Vec<KeyRef> {
+        let scene = self.doc.scene();
+        self.timeline
+            .keys
+            .iter()
+            .filter(|k| key_exists(scene, k))
+            .copied()
+            .collect()
+    }
+
+    fn select_keys(&mut self, keys: Vec<KeyRef>) -> Result<()> {
+        let scene = self.doc.scene();
+        if let Some(missing) = keys.iter().find(|k| !key_exists(scene, k)) {
+            return Err(Error::Refused(format!(
+                "node {} has no keys at {} s",
+                missing.node, missing.time
+            )));
+        }
+        let mut unique: Vec<KeyRef> = Vec::with_capacity(keys.len());
+        for key in keys {
+            if !unique.iter().any(|k| k.same(&key)) {
+                unique.push(key);
+            }
+        }
+        self.timeline.keys = unique;
+        Ok(())
+    }
+
+    fn toggle_key(&mut self, key: KeyRef) -> Result<()> {
+        let mut keys = self.selected_keys();
+        match keys.iter().position(|k| k.same(&key)) {
+            Some(at) => {
+                keys.remove(at);
+            }
+            None => keys.push(key),
+        }
+        self.select_keys(keys)
+    }
+
+    /// Move the whole key selection by `by` seconds (clamped so no key goes before 0 s).
+    fn move_selected_keys(&mut self, by: f32) -> Result<Outcome> {
+        if !by.is_finite() {
+            return Err(Error::Refused("a time must be a finite number".into()));
+        }
+        let keys = self.selected_keys();
+        if keys.is_empty() {
+            return Err(Error::Refused("Select keys on the timeline first".into()));
+        }
+        let earliest = keys.iter().map(|k| k.time).fold(f32::INFINITY, f32::min);
+        let by = by.max(-earliest);
+        if by == 0.0 {
+            return Ok(Outcome::default());
+        }
+        let (ops, moved) = self.key_set_ops(&keys, Some(&|t: f32| (t + by).max(0.0)))?;
+        let label = format!("Move {} key(s)", keys.len());
+        self.perform(label, ops, true)?;
+        self.timeline.keys = moved;
+        self.doc.set_pose_at(self.timeline.time);
+        Ok(Outcome::default())
+    }
+
+    fn delete_selected_keys(&mut self) -> Result<Outcome> {
+        let keys = self.selected_keys();
+        if keys.is_empty() {
+            return Err(Error::Refused("Select keys on the timeline first".into()));
+        }
+        let (ops, _) = self.key_set_ops(&keys, None)?;
+        self.perform(format!("Delete {} key(s)", keys.len()), ops, false)?;
+        self.timeline.keys.clear();
+        self.doc.set_pose_at(self.timeline.time);
+        Ok(Outcome::default())
+    }
+
+    /// Ops that move these keys to `retime(time)`, or delete them (`None`), one `SetTracks` per
+    /// node, and where the moved keys are afterwards. All of a node's selected keys are taken
+    /// out before any is put back, so keys moving past each other never collide; a key moved
+    /// onto an unselected key's time replaces it, as keying there would. A track goes when its
+    /// last key does.
+    fn key_set_ops(
+        &self,
+        keys: &[KeyRef],
+        retime: Option<&dyn Fn(f32) -> f32>,
+    ) -> Result<(Vec<Op>, Vec<KeyRef>)> {
+        let scene = self.doc.scene();
+        let mut nodes: Vec<NodeId> = keys.iter().map(|k| k.node).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        let mut ops = Vec::with_capacity(nodes.len());
+        let mut moved = Vec::with_capacity(keys.len());
+        for node in nodes {
+            let times: Vec<u32> = keys
+                .iter()
+                .filter(|k| k.node == node)
+                .map(|k| k.time.to_bits())
+                .collect();
+            let mut tracks = scene.node(node)?.tracks.clone();
+            let mut found = vec![false; times.len()];
+            for track in &mut tracks {
+                let mut taken = Vec::new();
+                track.keys.retain(
+                    |k| match times.iter().position(|t| *t == k.time.to_bits()) {
+                        Some(i) => {
+                            found[i] = true;
+                            taken.push(*k);
+                            false
+                        }
+                        None => true,
+                    },
+                );
+                let Some(retime) = retime else { continue };
+                for key in taken {
+                    let time = retime(key.time);
+                    track
+                        .insert_key(Key { time, ..key })
+                        .map_err(|e| Error::Refused(e.to_string()))?;
+                }
+            }
+            if let Some(i) = found.iter().position(|f| !f) {
+                let at = f32::from_bits(times[i]);
+                return Err(Error::Refused(format!("no keys at {at} s on node {node}")));
+            }
+            if let Some(retime) = retime {
+                moved.extend(
+                    times
+                        .iter()
+                        .map(|t| KeyRef::new(node, retime(f32::from_bits(*t)))),
+                );
+            }
+            tracks.retain(|t| !t.keys.is_empty());
+            ops.push(Op::SetTracks { node, tracks });
+        }
+        Ok((ops, moved))
+    }
+}
+
+/// True when `node` has keys at exactly `key.time`.
+fn key_exists(scene: &crate::scene::Scene, key: &KeyRef) -> bool {
+    scene.node(key.node).is_ok_and(|d| {
+        d.tracks.iter().any(|t| {
+            t.keys
+                .iter()
+                .any(|k| k.time.to_bits() == key.time.to_bits())
+        })
+    })
 }
 
 impl TimelineState {
