@@ -12,6 +12,10 @@ use graft::editor::Command;
 use graft::generate::{GenShape, generate};
 use graft::scene::edit::Op;
 
+// The allocator the graft binary uses (src/main.rs), so frames allocate as in the window.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn frame(ctx: &egui::Context, app: &mut GraftApp) {
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
@@ -71,9 +75,62 @@ fn playback_frame(c: &mut Criterion) {
     });
 }
 
+/// A frame as the window makes it: the app's UI, then tessellation (what eframe does before
+/// it uploads meshes to the GPU).
+fn tessellated_frame(ctx: &egui::Context, app: &mut GraftApp) -> usize {
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1400.0, 900.0),
+        )),
+        ..Default::default()
+    };
+    let mut output = ctx.run_ui(input, |ui| app.frame_ui(ui));
+    output.textures_delta.clear();
+    let shapes = std::mem::take(&mut output.shapes);
+    ctx.tessellate(shapes, output.pixels_per_point).len()
+}
+
+/// Issue 14 at 1M random nodes (tessellation included): the whole scene in view (≤ 16 ms),
+/// zoomed in 50× (≤ 8 ms), and dragging one leaf node with the whole scene in view (≤ 16 ms);
+/// the same whole-view frame at 100k in the same run.
+fn big_scene_frames(c: &mut Criterion) {
+    for nodes in [100_000, 1_000_000] {
+        let scene = generate(GenShape::Random, nodes, 1);
+        let leaf = scene.id_at(scene.len() - 1);
+        let mut app =
+            GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+        let ctx = egui::Context::default();
+        for _ in 0..3 {
+            tessellated_frame(&ctx, &mut app);
+        }
+        c.bench_function(&format!("big_whole_view_{nodes}"), |b| {
+            b.iter(|| tessellated_frame(&ctx, &mut app))
+        });
+        let mut k = 0u32;
+        c.bench_function(&format!("big_drag_leaf_{nodes}"), |b| {
+            b.iter(|| {
+                k = k.wrapping_add(1);
+                let local = Trs::from_position(Vec2::new((k % 100) as f32 * 0.01, 1.0));
+                app.run(Command::Perform {
+                    label: "Move leaf".into(),
+                    ops: vec![Op::SetLocal { node: leaf, local }],
+                    continuous: true,
+                });
+                tessellated_frame(&ctx, &mut app)
+            })
+        });
+        app.viewport.camera.zoom *= 50.0;
+        tessellated_frame(&ctx, &mut app);
+        c.bench_function(&format!("big_zoomed_in_{nodes}"), |b| {
+            b.iter(|| tessellated_frame(&ctx, &mut app))
+        });
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = app_frame, playback_frame
+    targets = app_frame, playback_frame, big_scene_frames
 }
 criterion_main!(benches);

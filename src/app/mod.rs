@@ -7,6 +7,7 @@
 
 pub mod dialogs;
 mod figure_window;
+pub mod headless;
 pub mod hierarchy;
 pub mod inspector;
 mod menus;

@@ -7,56 +7,14 @@
 use super::session::{Editor, FileAction, Outcome};
 use crate::document::Document;
 use crate::error::{Error, Result};
+use crate::model::progress::Progress;
+pub use crate::model::progress::Stage;
 use crate::scene::Scene;
-use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// Files at least this big are opened on a worker (smaller ones open at once).
 pub const DEFAULT_BACKGROUND_BYTES: u64 = 2 * 1024 * 1024;
-/// Bytes read between progress updates and cancel checks.
-const CHUNK: usize = 1 << 20;
-
-/// What a background job is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    /// Reading the file's bytes.
-    Reading,
-    /// Parsing the text and building the scene's arrays.
-    Parsing,
-    /// Computing every world matrix.
-    Propagating,
-}
-
-impl Stage {
-    fn from_u8(v: u8) -> Stage {
-        match v {
-            0 => Stage::Reading,
-            1 => Stage::Parsing,
-            _ => Stage::Propagating,
-        }
-    }
-
-    /// "reading", "parsing and building", "computing world matrices".
-    pub fn describe(self) -> &'static str {
-        match self {
-            Stage::Reading => "reading",
-            Stage::Parsing => "parsing and building",
-            Stage::Propagating => "computing world matrices",
-        }
-    }
-}
-
-/// Progress shared between the worker and the UI.
-#[derive(Debug, Default)]
-struct Shared {
-    stage: AtomicU8,
-    done: AtomicU64,
-    total: AtomicU64,
-    cancel: AtomicBool,
-}
 
 /// What the UI shows of a running job.
 #[derive(Clone, Debug, PartialEq)]
@@ -65,9 +23,10 @@ pub struct JobView {
     pub title: String,
     /// The current stage.
     pub stage: Stage,
-    /// Bytes done of `total` while reading; 0 of 0 when the stage cannot tell.
+    /// Done of `total` in the stage's unit ([`Stage::unit`]: bytes while reading, nodes parsed
+    /// so far while parsing); 0 when the stage cannot tell.
     pub done: u64,
-    /// The stage's total (bytes while reading).
+    /// The stage's total (bytes while reading); 0 when not known.
     pub total: u64,
 }
 
@@ -88,70 +47,44 @@ pub(super) struct Loaded {
 /// A running job.
 pub(super) struct Job {
     title: String,
-    shared: Arc<Shared>,
+    progress: Progress,
     result: Receiver<Result<Loaded>>,
     /// The history's length and modified flag when the job started: edits made while it ran
     /// must not be lost silently.
     started_at: (usize, bool),
 }
 
-/// Read a file in chunks, reporting bytes and stopping when cancelled.
-fn read_with_progress(path: &Path, shared: &Shared) -> Result<Option<Vec<u8>>> {
-    let io = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    let total = file.metadata().map_err(io)?.len();
-    shared.total.store(total, Ordering::Relaxed);
-    let mut bytes = Vec::with_capacity(total as usize);
-    let mut chunk = vec![0u8; CHUNK];
-    loop {
-        if shared.cancel.load(Ordering::Relaxed) {
-            return Ok(None);
-        }
-        let n = file.read(&mut chunk).map_err(io)?;
-        if n == 0 {
-            return Ok(Some(bytes));
-        }
-        bytes.extend_from_slice(&chunk[..n]);
-        shared.done.store(bytes.len() as u64, Ordering::Relaxed);
-    }
-}
-
-/// The worker: read, parse and build, propagate; None when cancelled.
-fn load(path: &Path, shared: &Shared) -> Result<Option<Loaded>> {
-    let Some(bytes) = read_with_progress(path, shared)? else {
-        return Ok(None);
-    };
-    shared.stage.store(1, Ordering::Relaxed);
-    shared.total.store(0, Ordering::Relaxed);
+/// The worker: read, parse and build, propagate; None when cancelled. A `.ron` goes through
+/// [`crate::file::load_with_progress`], as the command line's loads do.
+fn load(path: &Path, progress: &Progress) -> Result<Option<Loaded>> {
     let godot = super::interchange::is_godot_scene(path);
-    let text = String::from_utf8(bytes).map_err(|e| Error::Invalid {
-        path: path.to_path_buf(),
-        source: Box::new(Error::Format(format!(
-            "not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))),
-    })?;
     let svg = super::interchange::is_svg(path);
-    let (mut scene, report): (Scene, _) = if godot {
-        let imported = crate::model::godot::import_text(&text, path)?;
-        let report = super::interchange::report_of(path, &imported.report);
-        (imported.scene, Some(report))
-    } else if svg {
-        let imported = crate::model::svg::import::import_svg_text(&text, path)?;
-        let nodes = imported.scene.len();
-        let report = super::interchange::svg_report(path, nodes, &imported.notes);
-        (imported.scene, Some(report))
+    let (scene, report) = if godot || svg {
+        let Some(text) = crate::file::read_text(path, progress)? else {
+            return Ok(None);
+        };
+        progress.enter(Stage::Parsing, 0);
+        if godot {
+            let imported = crate::model::godot::import_text(&text, path)?;
+            let report = super::interchange::report_of(path, &imported.report);
+            (imported.scene, Some(report))
+        } else {
+            let imported = crate::model::svg::import::import_svg_text(&text, path)?;
+            let nodes = imported.scene.len();
+            let report = super::interchange::svg_report(path, nodes, &imported.notes);
+            (imported.scene, Some(report))
+        }
     } else {
-        (crate::file::parse(&text, path)?, None)
+        match crate::file::load_with_progress(path, progress)? {
+            Some(scene) => (scene, None),
+            None => return Ok(None),
+        }
     };
-    drop(text); // the text is not needed once the arrays are built
-    if shared.cancel.load(Ordering::Relaxed) {
+    let mut scene: Scene = scene;
+    if progress.is_cancelled() {
         return Ok(None);
     }
-    shared.stage.store(2, Ordering::Relaxed);
+    progress.enter(Stage::Propagating, 0);
     scene.update_world();
     let doc = if godot || svg {
         Document::untitled(scene)
@@ -171,9 +104,9 @@ impl Editor {
         let job = self.job.as_ref()?;
         Some(JobView {
             title: job.title.clone(),
-            stage: Stage::from_u8(job.shared.stage.load(Ordering::Relaxed)),
-            done: job.shared.done.load(Ordering::Relaxed),
-            total: job.shared.total.load(Ordering::Relaxed),
+            stage: job.progress.stage(),
+            done: job.progress.done(),
+            total: job.progress.total(),
         })
     }
 
@@ -195,15 +128,15 @@ impl Editor {
                 "Another file is still loading: wait for it or cancel it".into(),
             ));
         }
-        let shared = Arc::new(Shared::default());
+        let progress = Progress::new();
         let (tx, rx) = channel();
-        let worker = (shared.clone(), path.clone());
+        let worker = (progress.clone(), path.clone());
         std::thread::Builder::new()
             .name("graft-load".into())
             .spawn(move || {
-                let (shared, path) = worker;
+                let (progress, path) = worker;
                 // Cancelled jobs send nothing: the UI has already forgotten them.
-                if let Some(result) = load(&path, &shared).transpose() {
+                if let Some(result) = load(&path, &progress).transpose() {
                     let _ = tx.send(result);
                 }
             })
@@ -214,7 +147,7 @@ impl Editor {
         );
         self.job = Some(Job {
             title: format!("Opening {name}"),
-            shared,
+            progress,
             result: rx,
             started_at: (self.doc.history().labels().0.len(), self.doc.is_modified()),
         });
@@ -227,7 +160,7 @@ impl Editor {
     /// Ask the running job to stop; the current scene stays as it is.
     pub(super) fn cancel_job(&mut self) -> Outcome {
         if let Some(job) = self.job.take() {
-            job.shared.cancel.store(true, Ordering::Relaxed);
+            job.progress.cancel();
             self.info(format!(
                 "Cancelled: {} (nothing changed)",
                 job.title.to_lowercase()

@@ -5,12 +5,14 @@
 
 pub mod camera;
 pub mod command;
+pub mod cull;
 pub mod dialogs;
 pub mod dnd;
 pub mod edits;
 pub mod figure;
 mod figures;
 mod files;
+pub mod frame_plan;
 pub mod geometry;
 pub mod grid;
 pub mod handles;

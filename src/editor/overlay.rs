@@ -7,7 +7,7 @@ use super::geometry::{ScreenShape, world_f64};
 use crate::math::{shear_metrics, try_inverse};
 use crate::scene::diagnose::{SHEAR_TOLERANCE_DEGREES, ShearCause};
 use crate::scene::{NodeId, Scene};
-use glam::{Affine2, DVec2, Vec2};
+use glam::{Affine2, DAffine2, DVec2, Vec2};
 
 /// One entry of the shear warning overlay.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -100,22 +100,51 @@ pub fn shear_overlay_on_screen(
     camera: Camera,
     rect: ScreenRect,
 ) -> ShearOverlayOnScreen {
+    shear_overlay_among(scene, camera, rect, 0..scene.len())
+}
+
+/// Pixels a node's unit square must span on screen to get a shear mark.
+pub const SHEAR_MARK_MIN_PX: f64 = 8.0;
+
+/// False when a node with this local → screen matrix can never get a shear mark: its unit
+/// square is under [`SHEAR_MARK_MIN_PX`] on screen or its box misses the view. A drawing pass
+/// that already has `m` picks the candidates for [`shear_overlay_among`] almost for free.
+pub fn may_get_shear_mark(m: &DAffine2, rect: ScreenRect) -> bool {
+    let (a, b) = (m.matrix2.x_axis, m.matrix2.y_axis);
+    let lo = m.translation + a.min(DVec2::ZERO) + b.min(DVec2::ZERO);
+    let hi = m.translation + a.max(DVec2::ZERO) + b.max(DVec2::ZERO);
+    (hi - lo).max_element() >= SHEAR_MARK_MIN_PX
+        && hi.cmpge(rect.min.as_dvec2()).all()
+        && lo.cmple(rect.max.as_dvec2()).all()
+}
+
+/// [`shear_overlay_on_screen`] looking only at these pre-order indices (in order).
+pub fn shear_overlay_among(
+    scene: &Scene,
+    camera: Camera,
+    rect: ScreenRect,
+    indices: impl IntoIterator<Item = usize>,
+) -> ShearOverlayOnScreen {
     let mut out = ShearOverlayOnScreen::default();
     let mut shape = ScreenShape::new();
-    for i in 0..scene.len() {
+    for i in indices {
+        let m = camera.node_to_screen_f64(rect, &scene.world_at(i));
+        if !may_get_shear_mark(&m, rect) {
+            continue; // too small or off screen: checked before the (costlier) shear metrics
+        }
         let Some(mut mark) = mark_at(scene, i, false) else {
             continue;
         };
         let Some(world) = world_f64(&scene.world_at(i)) else {
             continue;
         };
-        let m = camera.node_to_screen_f64(rect, &scene.world_at(i));
         let corners = [DVec2::ZERO, DVec2::X, DVec2::ONE, DVec2::Y].map(|p| m.transform_point2(p));
         let lo = corners.iter().fold(DVec2::INFINITY, |a, p| a.min(*p));
         let hi = corners.iter().fold(DVec2::NEG_INFINITY, |a, p| a.max(*p));
         let on_screen = corners.iter().any(|p| rect.contains(p.as_vec2()));
         let span = (hi - lo).max_element();
-        if !on_screen || !span.is_finite() || span < 8.0 || !world.matrix2.is_finite() {
+        if !on_screen || !span.is_finite() || span < SHEAR_MARK_MIN_PX || !world.matrix2.is_finite()
+        {
             continue;
         }
         if out.marks.len() >= SHEAR_MARK_LIMIT {

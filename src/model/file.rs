@@ -4,13 +4,15 @@
 use crate::error::{Error, Result};
 use crate::math::Trs;
 use crate::model::anim::{ClipSettings, Track};
-use crate::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, NodeSpec, Scene, Shape};
+use crate::model::progress::{Progress, Stage};
+use crate::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, Scene, Shape};
 use glam::Vec2;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// The newest format version this graft reads and writes (2: polygons, sprite regions, probes;
@@ -26,6 +28,10 @@ pub const MAX_PROBES_PER_NODE: usize = 1024;
 pub const MAX_NODES: usize = 10_000_000;
 /// How deeply brackets may nest before the parser gives up (cleanly, without overflowing).
 const RECURSION_LIMIT: usize = 64;
+/// Bytes read or written between progress reports and cancel checks.
+const CHUNK: usize = 1 << 20;
+/// Nodes parsed between progress reports and cancel checks.
+const NODES_PER_REPORT: usize = 4096;
 
 #[derive(Deserialize)]
 #[serde(rename = "Scene", deny_unknown_fields)]
@@ -147,14 +153,15 @@ fn limited_nodes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<FileN
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
             let mut nodes = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
+            let limit = node_limit();
             while let Some(node) = seq.next_element()? {
-                if nodes.len() == node_limit() {
-                    return Err(de::Error::custom(format!(
-                        "more than {} nodes",
-                        node_limit()
-                    )));
+                if nodes.len() == limit {
+                    return Err(de::Error::custom(format!("more than {limit} nodes")));
                 }
                 nodes.push(node);
+                if nodes.len().is_multiple_of(NODES_PER_REPORT) && !report_parsed(nodes.len()) {
+                    return Err(de::Error::custom(CANCELLED));
+                }
             }
             Ok(nodes)
         }
@@ -164,6 +171,22 @@ fn limited_nodes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<FileN
 
 thread_local! {
     static NODE_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_NODES) };
+    /// The progress of the parse running on this thread, if anyone watches it.
+    static PARSE_PROGRESS: RefCell<Option<Progress>> = const { RefCell::new(None) };
+}
+
+/// The message of the error that stops a cancelled parse (never shown: the load says None).
+const CANCELLED: &str = "cancelled";
+
+/// Report `nodes` parsed so far; false when the work was cancelled.
+fn report_parsed(nodes: usize) -> bool {
+    PARSE_PROGRESS.with(|p| match &*p.borrow() {
+        Some(progress) => {
+            progress.set_done(nodes as u64);
+            !progress.is_cancelled()
+        }
+        None => true,
+    })
 }
 
 fn node_limit() -> usize {
@@ -204,7 +227,8 @@ fn points_of(points: &[(f32, f32)], id: u32, field: &'static str) -> Result<Vec<
 }
 
 impl FileNode {
-    fn into_spec(self) -> Result<NodeSpec> {
+    /// The node's id, parent and data, every number checked.
+    fn into_parts(self) -> Result<(NodeId, Option<NodeId>, NodeData)> {
         let shape = match self.shape {
             FileShape::None => Shape::None,
             FileShape::Rect { size } => Shape::Rect {
@@ -256,10 +280,10 @@ impl FileNode {
         let probes = points_of(&self.probes, self.id, "probe")?;
         Scene::check_tracks(NodeId(self.id), &self.tracks)?;
         let (r, g, b, a) = self.color;
-        Ok(NodeSpec {
-            id: NodeId(self.id),
-            parent: self.parent.map(NodeId),
-            data: NodeData {
+        Ok((
+            NodeId(self.id),
+            self.parent.map(NodeId),
+            NodeData {
                 name: self.name,
                 local: Trs::new(
                     Vec2::new(self.position.0, self.position.1),
@@ -272,20 +296,47 @@ impl FileNode {
                 probes,
                 tracks: self.tracks,
             },
-        })
+        ))
     }
 }
 
 /// Parse scene text. Syntax errors carry `path:line:col`; rule violations name the node.
 /// On any error nothing is returned.
 pub fn parse(text: &str, path: &Path) -> Result<Scene> {
+    parse_with_progress(text, path, None)?.ok_or_else(|| Error::Refused(CANCELLED.into()))
+}
+
+/// [`parse`], reporting the nodes parsed ([`Stage::Parsing`]), then [`Stage::Building`], to
+/// `progress`; `None` when it was cancelled.
+pub fn parse_with_progress(
+    text: &str,
+    path: &Path,
+    progress: Option<&Progress>,
+) -> Result<Option<Scene>> {
     let options = ron::Options::default().with_recursion_limit(RECURSION_LIMIT);
-    let file: FileScene = options.from_str(text).map_err(|e| Error::Syntax {
+    if let Some(p) = progress {
+        p.enter(Stage::Parsing, 0);
+    }
+    let watched = PARSE_PROGRESS.with(|p| p.replace(progress.cloned()));
+    let parsed: std::result::Result<FileScene, _> = options.from_str(text);
+    PARSE_PROGRESS.with(|p| p.replace(watched));
+    if progress.is_some_and(Progress::is_cancelled) {
+        return Ok(None);
+    }
+    let file = parsed.map_err(|e| Error::Syntax {
         path: path.to_path_buf(),
         line: e.span.start.line,
         col: e.span.start.col,
         message: e.code.to_string(),
     })?;
+    if let Some(p) = progress {
+        p.enter(Stage::Building, 0);
+    }
+    build(file, path).map(Some)
+}
+
+/// The scene a parsed file describes, every rule checked.
+fn build(file: FileScene, path: &Path) -> Result<Scene> {
     let invalid = |source: Error| Error::Invalid {
         path: path.to_path_buf(),
         source: Box::new(source),
@@ -319,24 +370,81 @@ pub fn parse(text: &str, path: &Path) -> Result<Scene> {
         ))));
     }
     clip.check().map_err(|e| invalid(Error::Format(e)))?;
-    let specs = file
-        .nodes
-        .into_iter()
-        .map(FileNode::into_spec)
-        .collect::<Result<Vec<_>>>()
-        .map_err(invalid)?;
-    let mut scene = Scene::from_specs(specs).map_err(invalid)?;
+    // Straight into the scene's columns: the node data array becomes the scene's own.
+    let n = file.nodes.len();
+    let (mut ids, mut parents, mut data) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    for node in file.nodes {
+        let (id, parent, node) = node.into_parts().map_err(invalid)?;
+        ids.push(id);
+        parents.push(parent);
+        data.push(node);
+    }
+    let mut scene = Scene::from_columns(ids, &parents, data).map_err(invalid)?;
     scene.set_clip(clip).map_err(invalid)?;
     Ok(scene)
 }
 
+/// Bytes of one node of the parse tree (`FileNode`, the list serde builds before the scene's
+/// arrays), for `graft bench memory`.
+#[doc(hidden)]
+pub fn parse_tree_node_bytes() -> usize {
+    std::mem::size_of::<FileNode>()
+}
+
 /// Read and parse a scene file.
 pub fn load(path: &Path) -> Result<Scene> {
-    let text = fs::read_to_string(path).map_err(|source| Error::Io {
+    load_with_progress(path, &Progress::new())?.ok_or_else(|| Error::Refused(CANCELLED.into()))
+}
+
+/// [`load`], reporting each stage to `progress` (bytes read, nodes parsed, building); `None`
+/// when it was cancelled.
+pub fn load_with_progress(path: &Path, progress: &Progress) -> Result<Option<Scene>> {
+    let Some(text) = read_text(path, progress)? else {
+        return Ok(None);
+    };
+    parse_with_progress(&text, path, Some(progress))
+}
+
+/// Read a text file in chunks, reporting bytes read of the file's size ([`Stage::Reading`]);
+/// `None` when cancelled. Text that is not UTF-8 is refused with the offset of the first bad
+/// byte.
+pub fn read_text(path: &Path, progress: &Progress) -> Result<Option<String>> {
+    let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,
-    })?;
-    parse(&text, path)
+    };
+    let mut file = fs::File::open(path).map_err(io)?;
+    let total = file.metadata().map_err(io)?.len();
+    progress.enter(Stage::Reading, total);
+    // Read straight into the buffer (no chunk copy); one spare byte lets the last read see the
+    // end without growing it.
+    let mut bytes = Vec::with_capacity(usize::try_from(total).unwrap_or(0).saturating_add(1));
+    loop {
+        if progress.is_cancelled() {
+            return Ok(None);
+        }
+        let n = (&mut file)
+            .take(CHUNK as u64)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        progress.set_done(bytes.len() as u64);
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| Error::Invalid {
+            path: path.to_path_buf(),
+            source: Box::new(Error::Format(format!(
+                "not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            ))),
+        })
 }
 
 /// A float written so that it reads back bit-exact (shortest round-trip form, `-0.0` kept).
@@ -460,6 +568,17 @@ fn node_line(out: &mut String, id: NodeId, parent: Option<NodeId>, data: &NodeDa
 /// The canonical text of a scene: a comment header, pre-order, defaults omitted, stable key
 /// order, floats that read back bit-exact.
 pub fn to_ron_string(scene: &Scene) -> String {
+    ron_text(scene, None)
+}
+
+/// [`to_ron_string`], reporting [`Stage::Formatting`] (nodes written) to `progress`.
+pub fn to_ron_string_with_progress(scene: &Scene, progress: &Progress) -> String {
+    progress.enter(Stage::Formatting, scene.len() as u64);
+    ron_text(scene, Some(progress))
+}
+
+/// The canonical text, reporting nodes written to `progress` every 4096.
+fn ron_text(scene: &Scene, progress: Option<&Progress>) -> String {
     let mut out = String::with_capacity(64 + scene.len() * 96);
     let version = needed_version(scene);
     let _ = writeln!(
@@ -476,6 +595,9 @@ pub fn to_ron_string(scene: &Scene) -> String {
     for i in 0..scene.len() {
         let parent = scene.parent_index_at(i).map(|p| scene.id_at(p));
         node_line(&mut out, scene.id_at(i), parent, scene.data_at(i));
+        if let Some(p) = progress.filter(|_| (i + 1).is_multiple_of(NODES_PER_REPORT)) {
+            p.set_done((i + 1) as u64);
+        }
     }
     out.push_str("    ],\n)\n");
     out
@@ -485,6 +607,26 @@ pub fn to_ron_string(scene: &Scene) -> String {
 pub fn save(scene: &Scene, path: &Path) -> Result<()> {
     let text = to_ron_string(scene);
     atomic_write_with(path, |file| file.write_all(text.as_bytes()))
+}
+
+/// [`save`], reporting [`Stage::Formatting`] (nodes) then [`Stage::Writing`] (bytes) to
+/// `progress`.
+pub fn save_with_progress(scene: &Scene, path: &Path, progress: &Progress) -> Result<()> {
+    let text = to_ron_string_with_progress(scene, progress);
+    write_with_progress(path, text.as_bytes(), progress)
+}
+
+/// Write `bytes` atomically ([`atomic_write_with`]), reporting [`Stage::Writing`] (bytes
+/// written) to `progress`.
+pub fn write_with_progress(path: &Path, bytes: &[u8], progress: &Progress) -> Result<()> {
+    progress.enter(Stage::Writing, bytes.len() as u64);
+    atomic_write_with(path, |file| {
+        for (k, chunk) in bytes.chunks(CHUNK).enumerate() {
+            file.write_all(chunk)?;
+            progress.set_done((k * CHUNK + chunk.len()) as u64);
+        }
+        Ok(())
+    })
 }
 
 /// `PATH.bak`: where the previous version of a saved file is kept.

@@ -7,5 +7,6 @@ pub mod document;
 pub mod file;
 pub mod godot;
 pub mod math;
+pub mod progress;
 pub mod scene;
 pub mod svg;

@@ -5,7 +5,7 @@ use crate::bench;
 use crate::editor::spaces::{carry_point, from_world, resolve_space};
 use crate::error::{Error, Result};
 use crate::file;
-use crate::generate::{GenShape, generate};
+use crate::generate::GenShape;
 use crate::math::{decompose_like, rows, shear_metrics};
 use crate::scene::{NodeId, Scene};
 use clap::{Args, Parser, Subcommand};
@@ -268,6 +268,25 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Peak and held resident memory of `graft check` and of the editor opening a generated
+    /// random scene, each stage in its own process, with the per-node arithmetic.
+    #[command(after_help = "Examples:\n  graft bench memory --nodes 1000000 --json")]
+    Memory {
+        /// How many nodes.
+        #[arg(long, default_value_t = 100_000)]
+        nodes: usize,
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One stage of `graft bench memory`, run in a child process.
+    #[command(hide = true)]
+    MemoryStage {
+        /// baseline, check or editor.
+        stage: String,
+        /// The scene file.
+        file: Option<PathBuf>,
+    },
 }
 
 /// What a failed command reports: 1 for bad input or a refused operation.
@@ -295,7 +314,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             space,
             time,
         } => {
-            let mut scene = file::load(&file)?;
+            let mut scene = super::progress::load(&file)?;
             if let Some(t) = time {
                 scene.set_pose_at(t);
             }
@@ -346,14 +365,8 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             if nodes > file::MAX_NODES {
                 return Err(Failure(format!("at most {} nodes", file::MAX_NODES)));
             }
-            let scene = generate(shape, nodes, seed);
-            file::save(&scene, &output)?;
-            writeln!(
-                out,
-                "wrote {} ({} nodes, {shape})",
-                output.display(),
-                scene.len()
-            )?;
+            let len = super::progress::generate_and_save(shape, nodes, seed, &output)?;
+            writeln!(out, "wrote {} ({len} nodes, {shape})", output.display())?;
             Ok(())
         }
         Command::Bench(BenchCommand::Propagate {
@@ -404,6 +417,12 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             rounds,
             json,
         }) => bench_io(nodes, rounds, json, out),
+        Command::Bench(BenchCommand::Memory { nodes, json }) => {
+            super::bench_memory::run(nodes, json, out)
+        }
+        Command::Bench(BenchCommand::MemoryStage { stage, file }) => {
+            super::bench_memory::run_stage_command(&stage, file.as_deref(), out)
+        }
     }
 }
 
@@ -526,7 +545,7 @@ fn point(
     if !p.is_finite() {
         return Err(Failure("the point must be finite numbers".into()));
     }
-    let mut scene = file::load(file)?;
+    let mut scene = super::progress::load(file)?;
     scene.update_world();
     let (a, b) = (resolve_space(&scene, from)?, resolve_space(&scene, to)?);
     let world = carry_point(&scene, a, None, p)?;
@@ -566,7 +585,7 @@ fn short(v: f32) -> String {
 fn check(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
     let mut problems = Vec::new();
     for path in files {
-        match file::load(path) {
+        match super::progress::load(path) {
             Ok(scene) => writeln!(out, "{}: ok ({} nodes)", path.display(), scene.len())?,
             Err(e) => problems.push(e.to_string()),
         }
@@ -589,11 +608,7 @@ fn fmt(
     }
     let mut not_canonical = Vec::new();
     for path in files {
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })?;
-        let canonical = file::to_ron_string(&file::parse(&text, path)?);
+        let (text, canonical) = super::progress::read_and_format(path)?;
         if check {
             if text != canonical {
                 not_canonical.push(format!(
@@ -605,7 +620,7 @@ fn fmt(
         }
         let target = output.unwrap_or(path);
         if output.is_some() || text != canonical {
-            file::atomic_write_with(target, |w| w.write_all(canonical.as_bytes()))?;
+            super::progress::write(target, canonical.as_bytes())?;
             writeln!(out, "formatted {}", target.display())?;
         }
     }
@@ -617,7 +632,7 @@ fn fmt(
 }
 
 fn reparent(args: &ReparentArgs, out: &mut dyn Write) -> Result<(), Failure> {
-    let mut scene = file::load(&args.file)?;
+    let mut scene = super::progress::load(&args.file)?;
     let node = NodeId(args.node);
     let parent = match args.parent.as_str() {
         "root" => None,
@@ -628,7 +643,7 @@ fn reparent(args: &ReparentArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let undo = scene.reparent(node, parent, args.index, args.keep_world)?;
     let local = scene.node(node)?.local;
     let target = args.output.as_deref().unwrap_or(&args.file);
-    file::save(&scene, target)?;
+    super::progress::save(&scene, target)?;
     let name = |p: Option<NodeId>| p.map_or("root".to_string(), |p| p.to_string());
     writeln!(
         out,
@@ -650,10 +665,15 @@ fn bench_io(nodes: usize, rounds: usize, json: bool, out: &mut dyn Write) -> Res
     let r = super::bench_io::io(nodes, rounds)?;
     report(out, json, &r, |r| {
         format!(
-            "{} nodes: .ron {} bytes, load {:.1} ms, save {:.1} ms; .tscn {} bytes, export {:.1} ms, import {:.1} ms ({:.2}x the .ron load)",
+            "{} nodes: .ron {} bytes, load {:.1} ms (read {:.1} + parse {:.1} + build {:.1}; ron floor {:.1} ms, {:.3}x it), save {:.1} ms; .tscn {} bytes, export {:.1} ms, import {:.1} ms ({:.2}x the .ron load)",
             r.nodes,
             r.ron_bytes,
             r.ron_load_ms,
+            r.ron_read_ms,
+            r.ron_parse_ms,
+            r.ron_build_ms,
+            r.ron_floor_ms,
+            r.load_vs_floor,
             r.ron_save_ms,
             r.tscn_bytes,
             r.tscn_export_ms,

@@ -3,6 +3,7 @@
 
 use super::cli::Failure;
 use super::cli::FigureArgs;
+use super::progress::in_stage;
 use crate::editor::figure::{FigureOptions, Layers, embedded_image, figure_svg};
 use crate::editor::render::render_png;
 use crate::editor::spaces::resolve_space;
@@ -10,6 +11,7 @@ use crate::file;
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::{import_file, relative_sprites};
 use crate::model::godot::tree::find_project_root;
+use crate::model::progress::Stage;
 use crate::model::svg::export::{Images, save_svg};
 use std::io::Write;
 use std::path::Path;
@@ -29,10 +31,12 @@ pub fn import(
         )));
     }
     let (scene, lines) = if extension(input) == "svg" {
-        let imported = crate::model::svg::import::import_svg_file(input)?;
+        let imported = in_stage(input, Stage::Parsing, || {
+            crate::model::svg::import::import_svg_file(input)
+        })?;
         (imported.scene, imported.notes)
     } else {
-        let imported = import_file(input)?;
+        let imported = in_stage(input, Stage::Parsing, || import_file(input))?;
         (imported.scene, imported.report.lines())
     };
     for line in lines {
@@ -44,7 +48,7 @@ pub fn import(
         .unwrap_or(Path::new("."));
     let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let scene = relative_sprites(&scene, &dir)?;
-    file::save(&scene, output)?;
+    super::progress::save(&scene, output)?;
     writeln!(
         out,
         "wrote {} ({} nodes from {})",
@@ -65,7 +69,7 @@ pub fn export(
     out: &mut dyn Write,
     report: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let scene = file::load(input)?;
+    let scene = super::progress::load(input)?;
     if extension(output) == "svg" {
         let images = if link_images {
             Images::Link
@@ -107,7 +111,7 @@ pub fn export(
     {
         writeln!(report, "{line}")?;
     }
-    file::atomic_write_with(output, |w| w.write_all(text.as_bytes()))?;
+    super::progress::write(output, text.as_bytes())?;
     writeln!(
         out,
         "wrote {} ({} nodes under one root Node2D)",
@@ -128,13 +132,13 @@ fn extension(p: &Path) -> String {
 /// A scene from a `.ron` or, imported, a `.tscn` (its report on stderr).
 fn load_any(path: &Path) -> Result<crate::Scene, Failure> {
     if extension(path) == "tscn" {
-        let imported = import_file(path)?;
+        let imported = in_stage(path, Stage::Parsing, || import_file(path))?;
         for line in imported.report.lines() {
             eprintln!("{line}");
         }
         Ok(imported.scene)
     } else {
-        Ok(file::load(path)?)
+        Ok(super::progress::load(path)?)
     }
 }
 

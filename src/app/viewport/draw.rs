@@ -6,14 +6,16 @@ use super::{ViewportState, p2, sr};
 use crate::editor::camera::{Camera, ScreenRect};
 use crate::editor::command::ViewOption;
 use crate::editor::dnd::{DropPreview, drop_parent};
-use crate::editor::geometry::{ScreenShape, clip_segment, half_size, screen_extent, world_f64};
+use crate::editor::frame_plan::{PlanInput, plan};
+use crate::editor::geometry::{ScreenShape, clip_segment, world_f64};
 use crate::editor::grid::grid;
 use crate::editor::handles::{HANDLE_PX, Part, Tool};
-use crate::editor::overlay::{ghost_worlds, shear_overlay_on_screen};
+use crate::editor::overlay::{ghost_worlds, shear_overlay_among};
 use crate::editor::session::Editor;
 use crate::scene::{NodeData, NodeId, Scene, Shape};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Affine2, DAffine2, DVec2, Vec2};
+use rustc_hash::FxHashSet;
 
 fn color32(c: [u8; 4]) -> Color32 {
     Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3])
@@ -208,8 +210,6 @@ fn textured_fan(
 
 /// Nodes drawn with outlines, axes and origins, at most; past this only fills are drawn.
 const DETAIL_LIMIT: usize = 1_500;
-/// Parent-child link lines drawn at most.
-const LINK_LIMIT: usize = 3_000;
 /// More names than this on screen are unreadable anyway; skip the rest.
 const MAX_NAMES: usize = 500;
 
@@ -225,11 +225,19 @@ struct NodePass<'a> {
     fill: egui::Mesh,
     shape: ScreenShape,
     detailed: usize,
-    links: usize,
     names: Vec<(Pos2, &'a str)>,
+    /// The selection as a set, when it is too big to search.
+    selected: Option<rustc_hash::FxHashSet<NodeId>>,
 }
 
 impl NodePass<'_> {
+    fn is_selected(&self, id: NodeId) -> bool {
+        match &self.selected {
+            Some(set) => set.contains(&id),
+            None => self.selection.contains(&id),
+        }
+    }
+
     /// Paint the batched fills gathered so far.
     fn flush(&mut self) {
         if !self.fill.is_empty() {
@@ -238,9 +246,10 @@ impl NodePass<'_> {
     }
 }
 
-/// Draw every node through its world matrix. Fills are batched into one mesh (flushed before any
-/// outline so the stacking order stays right); nodes too small on screen get no outline, axes,
-/// origin or name, and everything off screen is skipped.
+/// Draw every node through its world matrix. Which nodes are drawn as shapes, splatted into
+/// the density image or skipped comes from `editor::frame_plan` (every core); fills are
+/// batched into one mesh (flushed before any outline so the stacking order stays right);
+/// nodes too small on screen get no outline, axes, origin or name.
 pub(super) fn draw_nodes(
     ctx: &egui::Context,
     painter: &egui::Painter,
@@ -250,6 +259,30 @@ pub(super) fn draw_nodes(
 ) {
     let scene = editor.doc().scene();
     let selection = editor.selection();
+    let mut extents = std::mem::take(&mut state.extents);
+    extents.refresh(scene);
+    let mut bounds = std::mem::take(&mut state.bounds);
+    bounds.refresh(scene, &extents);
+    let mut density = std::mem::take(&mut state.density);
+    let (protected, selected) = selection_indices(scene, selection);
+    let input = PlanInput {
+        scene,
+        extents: &extents,
+        bounds: &bounds,
+        camera: state.camera,
+        view: sr(rect),
+        tiny: density.tiny,
+        protected: &protected,
+        selected: &selected,
+        links: editor.view().shows(ViewOption::Links),
+        shear: editor.view().shows(ViewOption::Shear),
+    };
+    let threads = crate::scene::propagation_threads();
+    let plan = plan(&input, threads, std::mem::take(&mut density.plan));
+    let link = Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60));
+    for (a, b) in &plan.links {
+        painter.line_segment([p2(*a), p2(*b)], link);
+    }
     let mut pass = NodePass {
         ctx,
         painter,
@@ -261,15 +294,23 @@ pub(super) fn draw_nodes(
         fill: egui::Mesh::default(),
         shape: ScreenShape::new(),
         detailed: 0,
-        links: 0,
         names: Vec::new(),
+        selected: (selection.len() > 8).then(|| selection.iter().copied().collect()),
     };
-    pass.fill.reserve_vertices(scene.len().min(200_000) * 4);
-    pass.fill.reserve_triangles(scene.len().min(200_000) * 2);
-    for i in 0..scene.len() {
-        draw_node(&mut pass, i, state);
+    for &i in &plan.draw {
+        draw_node(&mut pass, i as usize, state);
     }
     pass.flush();
+    density.plan = plan;
+    density.paint(ctx, painter, rect);
+    density.adapt(density.plan.draw.len());
+    state.shear_candidates.clear();
+    state
+        .shear_candidates
+        .extend(density.plan.shear.iter().map(|&i| i as usize));
+    state.extents = extents;
+    state.bounds = bounds;
+    state.density = density;
     // Names last, so no shape covers them.
     for (origin, name) in pass.names {
         let font = egui::FontId::proportional(12.0);
@@ -284,23 +325,19 @@ pub(super) fn draw_nodes(
     }
 }
 
-/// One node: its link to the parent, its fill (batched) or sprite, and, when big enough or
-/// selected, its outline, axes, origin and name.
+/// One node the plan kept: its fill (batched) or sprite, and, when big enough or selected, its
+/// outline, axes, origin and name.
 fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
     let scene: &'a Scene = pass.editor.doc().scene();
     let world = scene.world_at(i);
-    if !world.is_finite() {
-        return; // an overflowed world matrix (e.g. scale 1e30 under scale 1e30): nothing to draw
-    }
-    let data = scene.data_at(i);
     let m = pass.camera.node_to_screen_f64(pass.view, &world);
-    draw_link(pass, scene, i, m.translation);
-    if !on_screen(pass, &m, &data.shape) {
-        return;
+    let id = scene.id_at(i);
+    let data = scene.data_at(i);
+    let selected = pass.is_selected(id);
+    if data.shape == Shape::None && !selected && pass.detailed >= DETAIL_LIMIT {
+        return; // only an origin dot, and enough of those are drawn
     }
     pass.shape.compute(&data.shape, &m, pass.view);
-    let id = scene.id_at(i);
-    let selected = pass.selection.contains(&id);
     let detail = selected
         || (pass.detailed < DETAIL_LIMIT
             && (pass.shape.pixel_size > 8.0 || data.shape == Shape::None));
@@ -313,32 +350,24 @@ fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
     draw_detail(pass, data, id, &m, selected);
 }
 
-/// The faint line from the parent's origin to this node's (while links are shown and few).
-fn draw_link(pass: &mut NodePass, scene: &Scene, i: usize, origin: DVec2) {
-    if pass.editor.view().shows(ViewOption::Links)
-        && pass.links < LINK_LIMIT
-        && let Some(p) = scene.parent_index_at(i)
-    {
-        let from = pass
-            .camera
-            .to_screen_f64(pass.view, scene.world_at(p).translation.as_dvec2());
-        if (from - origin).length_squared() > 16.0
-            && let Some((a, b)) = clip_segment(from, origin, pass.view)
-        {
-            let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60));
-            pass.painter.line_segment([p2(a), p2(b)], stroke);
-            pass.links += 1;
+/// The pre-order indices of every selected node and each of their ancestors (subtrees that
+/// are never splatted whole), and of the selected nodes alone.
+fn selection_indices(scene: &Scene, selection: &[NodeId]) -> (FxHashSet<u32>, FxHashSet<u32>) {
+    let mut protected = FxHashSet::default();
+    let mut selected = FxHashSet::default();
+    for &id in selection {
+        let mut at = scene.index(id).ok();
+        if let Some(i) = at {
+            selected.insert(i as u32);
+        }
+        while let Some(i) = at {
+            if !protected.insert(i as u32) {
+                break; // the rest of the path is in already
+            }
+            at = scene.parent_index_at(i);
         }
     }
-}
-
-/// Whether the shape's screen-space box (straight from the local → screen matrix) touches the
-/// view: the early cull.
-fn on_screen(pass: &NodePass, m: &DAffine2, shape: &Shape) -> bool {
-    let origin = m.translation;
-    let extent = screen_extent(m, half_size(shape)) + DVec2::splat(4.0);
-    let (lo, hi) = (pass.view.min.as_dvec2(), pass.view.max.as_dvec2());
-    (origin + extent).cmpge(lo).all() && (origin - extent).cmple(hi).all()
+    (protected, selected)
 }
 
 /// The node's body: a sprite's image (or a red crossed box when it is missing), or its fill added
@@ -455,15 +484,18 @@ fn draw_axes(pass: &NodePass, m: &DAffine2) {
 /// The shear warning overlay for the nodes on screen (the marks `crate::editor::overlay`
 /// computes): outline, world-axes parallelogram and the angle off 90°; the parents that cause
 /// it get a ring and a note.
+/// Only the nodes the drawing pass found big enough on screen are looked at.
 pub(super) fn draw_shear_overlay(
     painter: &egui::Painter,
     rect: Rect,
     camera: Camera,
     scene: &Scene,
+    candidates: &[usize],
 ) {
     let warn = Color32::from_rgb(255, 140, 0);
     let font = egui::FontId::proportional(12.0);
-    let overlay = shear_overlay_on_screen(scene, camera, sr(rect));
+    let candidates = candidates.iter().copied();
+    let overlay = shear_overlay_among(scene, camera, sr(rect), candidates);
     for mark in &overlay.marks {
         closed(painter, &mark.outline, Stroke::new(2.5, warn));
         closed(painter, &mark.axes, Stroke::new(1.5, warn));

@@ -2,6 +2,7 @@
 //! are), a grid and world axes, click to select, drag to move, pan and zoom, and the shear
 //! overlay. The camera is view state, not part of the scene, and is not undoable.
 
+mod density;
 mod draw;
 mod input;
 mod probes;
@@ -72,6 +73,14 @@ pub struct ViewportState {
     /// What was last framed, and in which viewport rect (cleared when the camera moves).
     fitted: Option<(Vec<NodeId>, Rect)>,
     textures: HashMap<String, Option<egui::TextureHandle>>,
+    /// Per-node extents and colours for the drawing pass (rebuilt when the scene changes).
+    extents: crate::editor::cull::Extents,
+    /// Subtree world boxes, to skip what is off screen.
+    bounds: crate::editor::cull::SubtreeBounds,
+    /// Nodes too small to fan, gathered into one image.
+    density: density::Density,
+    /// The nodes the last drawing pass found big enough for a shear mark.
+    shear_candidates: Vec<usize>,
 }
 
 impl Default for ViewportState {
@@ -92,6 +101,10 @@ impl Default for ViewportState {
             viewing: None,
             fitted: None,
             textures: HashMap::new(),
+            extents: Default::default(),
+            bounds: Default::default(),
+            density: Default::default(),
+            shear_candidates: Vec::new(),
         }
     }
 }
@@ -239,7 +252,7 @@ fn paint_scene(
     draw_grid(painter, rect, state.camera);
     draw_nodes(ui.ctx(), painter, rect, editor, state);
     if editor.view().shows(ViewOption::Shear) {
-        draw_shear_overlay(painter, rect, state.camera, scene);
+        draw_shear_overlay(painter, rect, state.camera, scene, &state.shear_candidates);
     }
     if let Some(preview) = preview {
         draw_ghosts(painter, rect, state.camera, scene, preview);

@@ -18,35 +18,60 @@ pub struct NodeSpec {
 impl Scene {
     /// Build a scene from a flat list: checks numbers, duplicate ids, missing parents and cycles,
     /// then lays the nodes out in pre-order. Never recurses, so any depth works.
-    // Long on purpose: the checks run in a fixed order (ids, parents, cycles, numbers) so the first
-    // error reported is the one a person should fix first; each phase is a few lines.
     pub fn from_specs(specs: Vec<NodeSpec>) -> Result<Scene> {
         let n = specs.len();
-        let mut slot_of: FxHashMap<NodeId, usize> = FxHashMap::default();
+        let (mut ids, mut parents, mut data) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        for spec in specs {
+            ids.push(spec.id);
+            parents.push(spec.parent);
+            data.push(spec.data);
+        }
+        Scene::from_columns(ids, &parents, data)
+    }
+
+    /// [`from_specs`](Self::from_specs) from the list's columns (`ids[k]`, `parents[k]` and
+    /// `data[k]` describe node `k`; the three have one length). A list already in pre-order
+    /// (every file graft saves) keeps its arrays: `ids` and `data` become the scene's own,
+    /// and the id map built while checking ids becomes its index.
+    // Long on purpose: the checks run in a fixed order (ids, parents, cycles, numbers) so the first
+    // error reported is the one a person should fix first; each phase is a few lines.
+    pub(crate) fn from_columns(
+        ids: Vec<NodeId>,
+        parents: &[Option<NodeId>],
+        data: Vec<NodeData>,
+    ) -> Result<Scene> {
+        let n = ids.len();
+        debug_assert!(parents.len() == n && data.len() == n);
+        let mut slot_of: FxHashMap<NodeId, u32> = FxHashMap::default();
         slot_of.reserve(n);
-        for (k, spec) in specs.iter().enumerate() {
-            if let Some(field) = spec.data.local.first_non_finite() {
-                return Err(Error::NotFinite {
-                    node: spec.id,
-                    field,
-                });
+        for (k, (&id, node)) in ids.iter().zip(&data).enumerate() {
+            if let Some(field) = node.local.first_non_finite() {
+                return Err(Error::NotFinite { node: id, field });
             }
-            if slot_of.insert(spec.id, k).is_some() {
-                return Err(Error::DuplicateId(spec.id));
+            if slot_of.insert(id, k as u32).is_some() {
+                return Err(Error::DuplicateId(id));
             }
         }
-        let mut parent_slot = vec![usize::MAX; n];
+        if let Some(parent) = preorder_parents(&ids, parents) {
+            // Already in pre-order: slot k is index k.
+            return Ok(Scene::laid_out(ids, parent, data, slot_of));
+        }
+        let mut parent_slot = vec![NO_PARENT; n];
         let mut child_count = vec![0u32; n + 1];
-        for (k, spec) in specs.iter().enumerate() {
-            if let Some(p) = spec.parent {
+        for (k, (&id, &parent)) in ids.iter().zip(parents).enumerate() {
+            if let Some(p) = parent {
                 let Some(&ps) = slot_of.get(&p) else {
                     return Err(Error::MissingParent {
-                        node: spec.id,
+                        node: id,
                         parent: p,
                     });
                 };
                 parent_slot[k] = ps;
-                child_count[ps] += 1;
+                child_count[ps as usize] += 1;
             } else {
                 child_count[n] += 1;
             }
@@ -59,7 +84,7 @@ impl Scene {
         let mut fill = start.clone();
         let mut children = vec![0usize; n];
         for (k, &ps) in parent_slot.iter().enumerate() {
-            let bucket = if ps == usize::MAX { n } else { ps };
+            let bucket = if ps == NO_PARENT { n } else { ps as usize };
             children[fill[bucket]] = k;
             fill[bucket] += 1;
         }
@@ -75,54 +100,57 @@ impl Scene {
             stack.extend(children[start[k]..start[k + 1]].iter().rev());
         }
         if order.len() < n {
-            return Err(cycle_error(&specs, &parent_slot, &order));
+            return Err(cycle_error(&ids, &parent_slot, &order));
         }
         let mut new_index = vec![0u32; n];
         for (i, &k) in order.iter().enumerate() {
             new_index[k] = i as u32;
         }
-        let mut slots: Vec<Option<NodeSpec>> = specs.into_iter().map(Some).collect();
-        let mut scene = Scene::new();
-        scene.reserve(n);
-        for &k in &order {
-            let Some(spec) = slots[k].take() else {
-                continue;
-            };
-            let parent = if parent_slot[k] == usize::MAX {
-                NO_PARENT
-            } else {
-                new_index[parent_slot[k]]
-            };
-            scene.push_raw(spec.id, parent, spec.data);
+        let parent = order
+            .iter()
+            .map(|&k| match parent_slot[k] {
+                NO_PARENT => NO_PARENT,
+                ps => new_index[ps as usize],
+            })
+            .collect();
+        let ids_in_order = order.iter().map(|&k| ids[k]).collect();
+        let mut slots: Vec<Option<NodeData>> = data.into_iter().map(Some).collect();
+        let data_in_order = order.iter().filter_map(|&k| slots[k].take()).collect();
+        for index in slot_of.values_mut() {
+            *index = new_index[*index as usize];
         }
+        Ok(Scene::laid_out(
+            ids_in_order,
+            parent,
+            data_in_order,
+            slot_of,
+        ))
+    }
+
+    /// A scene from arrays already in pre-order (`parent`: indices, `NO_PARENT` for roots;
+    /// `index_of`: id → index).
+    fn laid_out(
+        ids: Vec<NodeId>,
+        parent: Vec<u32>,
+        data: Vec<NodeData>,
+        index_of: FxHashMap<NodeId, u32>,
+    ) -> Scene {
+        let local_mat: Vec<_> = data.iter().map(|d| d.local.to_affine()).collect();
+        let mut scene = Scene {
+            subtree_len: vec![1; ids.len()],
+            world: local_mat.clone(),
+            local_mat,
+            ids,
+            parent,
+            data,
+            index_of,
+            ..Scene::default()
+        };
         scene.finish_bulk_build();
-        Ok(scene)
+        scene
     }
 
-    fn reserve(&mut self, n: usize) {
-        self.ids.reserve(n);
-        self.data.reserve(n);
-        self.parent.reserve(n);
-        self.subtree_len.reserve(n);
-        self.local_mat.reserve(n);
-        self.world.reserve(n);
-        self.index_of.reserve(n);
-    }
-
-    /// Append a node whose parent index (already pushed, or `NO_PARENT`) is known.
-    fn push_raw(&mut self, id: NodeId, parent: u32, data: NodeData) {
-        let i = self.ids.len() as u32;
-        self.ids.push(id);
-        self.parent.push(parent);
-        self.subtree_len.push(1);
-        let m = data.local.to_affine();
-        self.local_mat.push(m);
-        self.world.push(m);
-        self.data.push(data);
-        self.index_of.insert(id, i);
-    }
-
-    /// After `push_raw` calls: subtree lengths, the next free id, everything dirty.
+    /// After laying out the arrays: subtree lengths, the next free id, everything dirty.
     fn finish_bulk_build(&mut self) {
         for i in (0..self.len()).rev() {
             if let Some(p) = self.parent_index_at(i) {
@@ -141,12 +169,37 @@ impl Scene {
     }
 }
 
+/// The parent index of every node when the list is already in pre-order (each node's parent is
+/// the last node before it on the current path from a root, so the walk from the roots visits
+/// the list in order), or `None` when it is not (then the general path sorts it, or reports
+/// the missing parent or the cycle). One pass with a stack of ids, no hashing.
+fn preorder_parents(ids: &[NodeId], parents: &[Option<NodeId>]) -> Option<Vec<u32>> {
+    let mut parent = Vec::with_capacity(ids.len());
+    let mut path: Vec<u32> = Vec::new();
+    for (k, &p) in parents.iter().enumerate() {
+        match p {
+            None => {
+                path.clear();
+                parent.push(NO_PARENT);
+            }
+            Some(p) => {
+                while path.last().is_some_and(|&top| ids[top as usize] != p) {
+                    path.pop();
+                }
+                parent.push(*path.last()?);
+            }
+        }
+        path.push(k as u32);
+    }
+    Some(parent)
+}
+
 /// Describe one parent loop among the nodes the walk from the roots never reached.
-fn cycle_error(specs: &[NodeSpec], parent_slot: &[usize], reached: &[usize]) -> Error {
+fn cycle_error(ids: &[NodeId], parent_slot: &[u32], reached: &[usize]) -> Error {
     let reached: FxHashSet<usize> = reached.iter().copied().collect();
-    let first = (0..specs.len())
+    let first = (0..ids.len())
         .filter(|k| !reached.contains(k))
-        .min_by_key(|&k| specs[k].id)
+        .min_by_key(|&k| ids[k])
         .unwrap_or(0);
     // Follow parents until a slot repeats: everything from its first visit on is the loop.
     let mut seen: FxHashMap<usize, usize> = FxHashMap::default();
@@ -159,20 +212,20 @@ fn cycle_error(specs: &[NodeSpec], parent_slot: &[usize], reached: &[usize]) -> 
         }
         seen.insert(k, walk.len());
         walk.push(k);
-        k = slot;
+        k = slot as usize;
     }
     let smallest = walk
         .iter()
         .enumerate()
-        .min_by_key(|(_, k)| specs[**k].id)
+        .min_by_key(|(_, k)| ids[**k])
         .map_or(0, |(pos, _)| pos);
     walk.rotate_left(smallest);
-    let mut ids: Vec<String> = walk.iter().map(|&k| specs[k].id.to_string()).collect();
-    if let Some(head) = ids.first().cloned() {
-        ids.push(head);
+    let mut names: Vec<String> = walk.iter().map(|&k| ids[k].to_string()).collect();
+    if let Some(head) = names.first().cloned() {
+        names.push(head);
     }
     Error::ParentCycle {
-        node: walk.first().map_or(specs[first].id, |&k| specs[k].id),
-        path: ids.join(" -> "),
+        node: walk.first().map_or(ids[first], |&k| ids[k]),
+        path: names.join(" -> "),
     }
 }

@@ -166,6 +166,12 @@ pub struct Scene {
     probes_version: u64,
     /// Changes whenever a node's tracks change.
     tracks_version: u64,
+    /// Changes whenever a node's shape or colour changes.
+    appearance_version: u64,
+    /// Changes with every update pass that recomputes world matrices.
+    world_version: u64,
+    /// `world_version` before the last such pass.
+    prev_world_version: u64,
     /// The clip's length and loop mode.
     clip: ClipSettings,
     /// Pre-order indices of the nodes with tracks, valid while `(version, tracks_version)`
@@ -205,6 +211,25 @@ impl Scene {
     /// derive something from the tree's shape (the hierarchy's rows) recompute only then.
     pub fn structure_version(&self) -> u64 {
         self.version
+    }
+
+    /// A key that changes whenever any node is added, removed, moved or renamed, or changes
+    /// shape or colour: views that cache per-node drawing data recompute only then.
+    pub fn appearance_version(&self) -> (u64, u64) {
+        (self.version, self.appearance_version)
+    }
+
+    /// A number that changes with every update pass that recomputes any world matrix (the
+    /// ranges it recomputed are [`Scene::last_recomputed_ranges`]).
+    pub fn world_version(&self) -> u64 {
+        self.world_version
+    }
+
+    /// The [`Scene::world_version`] before the last pass that recomputed anything: a cache
+    /// read at this version is one pass behind, and that pass recomputed exactly
+    /// [`Scene::last_recomputed_ranges`].
+    pub fn previous_world_version(&self) -> u64 {
+        self.prev_world_version
     }
 
     pub(crate) fn bump_version(&mut self) {
@@ -252,6 +277,22 @@ impl Scene {
     /// The data of the node at pre-order index `i`.
     pub fn data_at(&self, i: usize) -> &NodeData {
         &self.data[i]
+    }
+
+    /// The per-node arrays' allocated capacities (name, elements, bytes per element) and the
+    /// id map's capacity in entries, for `graft bench memory`.
+    #[doc(hidden)]
+    pub fn array_capacities(&self) -> (Vec<(&'static str, usize, usize)>, usize) {
+        use std::mem::size_of;
+        let arrays = vec![
+            ("ids", self.ids.capacity(), size_of::<NodeId>()),
+            ("data", self.data.capacity(), size_of::<NodeData>()),
+            ("parent", self.parent.capacity(), size_of::<u32>()),
+            ("subtree_len", self.subtree_len.capacity(), size_of::<u32>()),
+            ("local_mat", self.local_mat.capacity(), size_of::<Affine2>()),
+            ("world", self.world.capacity(), size_of::<Affine2>()),
+        ];
+        (arrays, self.index_of.capacity())
     }
 
     /// The data (name, local, shape, colour) of a node.
@@ -387,6 +428,7 @@ impl Scene {
                 field: "shape",
             });
         }
+        self.appearance_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let data = &mut self.data[i];
         let old = (std::mem::replace(&mut data.shape, shape), data.color);
         data.color = color;

@@ -52,6 +52,8 @@ impl Scene {
         self.recompute_ranges(&ranges);
         roots.clear();
         self.dirty_roots = roots; // keep the allocation
+        self.prev_world_version = self.world_version;
+        self.world_version = super::NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.last_recomputed = count;
         count
     }

@@ -1,0 +1,671 @@
+//! `graft bench memory`: where a big scene's bytes go. The parent writes a generated random
+//! scene to a temporary `.ron` and runs each stage in a fresh child process (this same
+//! executable, `graft bench memory-stage STAGE FILE`), so every stage reports its own peak
+//! resident memory (`VmHWM` in `/proc/self/status`) and what it still holds at the end
+//! (`VmRSS`); elsewhere than Linux the figures are "unavailable".
+//!
+//! Stages: `baseline` (the process doing nothing), `check` (exactly what `graft check FILE`
+//! does: `file::load`, holding the scene), `editor` (with the `editor` feature: the app opening
+//! the file as the window does — on the loading worker for files of 2 MB or more — then whole
+//! frames run headless through an `egui::Context` and tessellated; nothing is uploaded to a
+//! GPU; without the feature: the editor session opening it and computing world matrices).
+//! The report adds the `size_of` of the per-node structures and the heap bytes the loaded
+//! scene's nodes own, so the measured bytes per node can be laid next to the arithmetic.
+
+use crate::cli::Failure;
+use crate::file;
+use crate::generate::{GenShape, generate};
+use crate::math::Trs;
+use crate::model::anim::{Key, Track};
+use crate::scene::{Color, NodeData, NodeId, NodeSpec, Scene, Shape};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::mem::size_of;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// The stages, in the order they run.
+pub const STAGES: [&str; 3] = ["baseline", "check", "editor"];
+
+/// mimalloc keeps freed memory resident for `purge_delay` (1 s by default) before it returns
+/// it to the OS, so a stage's resident memory right after loading still counts the parse's
+/// garbage. `check` and `editor` run a second time with this setting, which returns freed
+/// memory at once: their resident memory is then close to what is live.
+pub const PURGE_AT_ONCE: (&str, &str) = ("MIMALLOC_PURGE_DELAY", "0");
+
+/// Resident memory at one point of a stage.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// What had happened by then.
+    pub label: String,
+    /// Resident now (`VmRSS`), bytes.
+    pub rss_bytes: Option<u64>,
+    /// Resident at most so far (`VmHWM`), bytes.
+    pub peak_rss_bytes: Option<u64>,
+}
+
+/// Heap bytes the nodes of a scene own (outside the scene's arrays), rounded up to mimalloc's
+/// size classes.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct NodeHeap {
+    /// Name bytes (lengths).
+    pub name_len: u64,
+    /// Name allocations (capacities in size classes).
+    pub names: u64,
+    /// Sprite paths and polygon points.
+    pub shapes: u64,
+    /// Probe lists.
+    pub probes: u64,
+    /// Track lists and their keys.
+    pub tracks: u64,
+}
+
+impl NodeHeap {
+    fn total(&self) -> u64 {
+        self.names + self.shapes + self.probes + self.tracks
+    }
+}
+
+/// A scene's own arrays: allocated bytes of each per-node array, and of the id map.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SceneArrays {
+    /// (array, allocated bytes).
+    pub arrays: Vec<(String, u64)>,
+    /// The `NodeId → index` map: buckets × (entry + control byte).
+    pub id_map: u64,
+}
+
+/// What one child process prints (one JSON line).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct StageRun {
+    /// The stage.
+    pub stage: String,
+    /// Nodes the stage held at the end.
+    pub nodes: usize,
+    /// Resident memory as the stage went on.
+    pub checkpoints: Vec<Checkpoint>,
+    /// The checkpoint at which the stage held everything it measures (the "held" figure);
+    /// the peak is the last checkpoint's.
+    pub held_at: usize,
+    /// `check`: heap bytes owned by the loaded scene's nodes.
+    pub heap: Option<NodeHeap>,
+    /// `check`: the loaded scene's arrays.
+    pub arrays: Option<SceneArrays>,
+    /// `editor`: vertices and indices of the last frame's tessellated meshes.
+    pub mesh: Option<(usize, usize)>,
+    /// `editor`: frames run.
+    pub frames: usize,
+    /// What this stage did and did not measure.
+    pub notes: Vec<String>,
+}
+
+/// One stage in the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct StageReport {
+    /// The stage.
+    pub stage: String,
+    /// `default`, or `purge_delay=0` (mimalloc returning freed memory at once).
+    pub allocator: String,
+    /// Peak resident memory, MB (10^6 bytes).
+    pub peak_rss_mb: Option<f64>,
+    /// Resident at the end, still holding everything, MB.
+    pub rss_mb: Option<f64>,
+    /// (peak − baseline peak) / nodes.
+    pub peak_bytes_per_node: Option<f64>,
+    /// (resident at the end − baseline resident) / nodes.
+    pub rss_bytes_per_node: Option<f64>,
+    /// `check`: (peak − baseline peak − file size) / nodes.
+    pub peak_minus_file_bytes_per_node: Option<f64>,
+    /// `editor`: the same two per-node figures measured from the window already running on an
+    /// empty scene (egui, fonts and panels subtracted).
+    pub over_empty_window: Option<(Option<f64>, Option<f64>)>,
+    /// The child's checkpoints, raw.
+    pub run: StageRun,
+}
+
+/// `size_of` of one structure, and how many a node has.
+#[derive(Clone, Debug, Serialize)]
+pub struct SizeOf {
+    /// The type.
+    pub name: String,
+    /// `size_of`, bytes.
+    pub bytes: usize,
+}
+
+/// The arithmetic: per-node structures and what the loaded scene allocates.
+#[derive(Clone, Debug, Serialize)]
+pub struct Layout {
+    /// `size_of` of the structures a node is made of.
+    pub sizes: Vec<SizeOf>,
+    /// The scene's per-node arrays, allocated bytes per node, by array.
+    pub arrays_per_node: Vec<(String, f64)>,
+    /// The id map, allocated bytes per node.
+    pub id_map_per_node: f64,
+    /// Heap owned by the nodes, bytes per node: names, shapes, probes, tracks.
+    pub heap_per_node: (f64, f64, f64, f64),
+    /// Average name length.
+    pub name_len_per_node: f64,
+    /// Everything above, bytes per node: what the scene should hold.
+    pub scene_per_node: f64,
+}
+
+/// Figures of one `graft bench memory` run.
+#[derive(Clone, Debug, Serialize)]
+pub struct MemoryReport {
+    /// Nodes in the scene.
+    pub nodes: usize,
+    /// Size of its `.ron` file, bytes.
+    pub file_bytes: u64,
+    /// False when resident memory cannot be read here (not Linux).
+    pub rss_available: bool,
+    /// The stages, in order.
+    pub stages: Vec<StageReport>,
+    /// The per-node arithmetic.
+    pub layout: Option<Layout>,
+}
+
+/// Resident memory now and at its peak (`VmRSS`, `VmHWM`), bytes; None where
+/// `/proc/self/status` does not exist.
+pub fn resident() -> (Option<u64>, Option<u64>) {
+    let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
+        return (None, None);
+    };
+    let field = |name: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|rest| rest.trim().strip_suffix("kB"))
+            .and_then(|kb| kb.trim().parse::<u64>().ok())
+            .map(|kb| kb * 1024)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+fn checkpoint(label: &str) -> Checkpoint {
+    let (rss_bytes, peak_rss_bytes) = resident();
+    Checkpoint {
+        label: label.into(),
+        rss_bytes,
+        peak_rss_bytes,
+    }
+}
+
+/// An allocation of `n` bytes as mimalloc serves it: 8-byte steps up to 64, then four size
+/// classes per power of two.
+fn size_class(n: usize) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    if n <= 64 {
+        return n.div_ceil(8) as u64 * 8;
+    }
+    let step = 1usize << ((usize::BITS - 1 - (n - 1).leading_zeros()) - 2);
+    (n.div_ceil(step) * step) as u64
+}
+
+/// Heap bytes the nodes own.
+fn node_heap(scene: &Scene) -> NodeHeap {
+    let mut heap = NodeHeap::default();
+    for i in 0..scene.len() {
+        let d = scene.data_at(i);
+        heap.name_len += d.name.len() as u64;
+        heap.names += size_class(d.name.capacity());
+        heap.shapes += match &d.shape {
+            Shape::Sprite { path, .. } => size_class(path.capacity()),
+            Shape::Polygon { points } => size_class(points.capacity() * 8),
+            _ => 0,
+        };
+        heap.probes += size_class(d.probes.capacity() * 8);
+        heap.tracks += size_class(d.tracks.capacity() * size_of::<Track>())
+            + (d.tracks.iter())
+                .map(|t| size_class(t.keys.capacity() * size_of::<Key>()))
+                .sum::<u64>();
+    }
+    heap
+}
+
+/// Allocated bytes of the scene's arrays and its id map (hashbrown: a power-of-two number of
+/// buckets, 7/8 usable, one control byte each plus one group).
+fn scene_arrays(scene: &Scene) -> SceneArrays {
+    let (arrays, map_capacity) = scene.array_capacities();
+    let buckets = if map_capacity == 0 {
+        0
+    } else if map_capacity < 8 {
+        (map_capacity + 1).next_power_of_two()
+    } else {
+        (map_capacity * 8).div_ceil(7).next_power_of_two()
+    };
+    let entry = size_of::<(NodeId, u32)>();
+    SceneArrays {
+        arrays: (arrays.into_iter())
+            .map(|(name, cap, each)| (name.to_string(), (cap * each) as u64))
+            .collect(),
+        id_map: if buckets == 0 {
+            0
+        } else {
+            (buckets * (entry + 1) + 16) as u64
+        },
+    }
+}
+
+/// Run one stage in this process: what the child prints.
+pub fn run_stage(stage: &str, file: Option<&Path>) -> Result<StageRun, Failure> {
+    let mut run = StageRun {
+        stage: stage.into(),
+        ..Default::default()
+    };
+    let need_file = || file.ok_or_else(|| Failure(format!("stage {stage} needs a file")));
+    match stage {
+        "baseline" => run.checkpoints.push(checkpoint("started, nothing done")),
+        "check" => {
+            let scene = file::load(need_file()?)?;
+            run.checkpoints
+                .push(checkpoint("loaded, holding the scene"));
+            run.nodes = scene.len();
+            run.heap = Some(node_heap(&scene));
+            run.arrays = Some(scene_arrays(&scene));
+            drop(scene);
+            run.checkpoints
+                .push(checkpoint("scene dropped (what the allocator kept)"));
+            run.held_at = 0;
+        }
+        "editor" => editor_stage(need_file()?, &mut run)?,
+        other => {
+            return Err(Failure(format!(
+                "unknown stage {other:?} (one of {})",
+                STAGES.join(", ")
+            )));
+        }
+    }
+    Ok(run)
+}
+
+#[cfg(feature = "editor")]
+/// How long the editor stage stays idle before its steady figure: past mimalloc's default
+/// purge delay (1 s).
+const SETTLE: Duration = Duration::from_millis(1500);
+
+/// How long the editor stage waits for the loading worker.
+const LOAD_TIMEOUT: Duration = Duration::from_secs(900);
+
+/// The window opening the file: an app on an empty scene (as `graft FILE` starts), two frames,
+/// `OpenPath`, frames until the worker's scene is swapped in, then two more frames.
+#[cfg(feature = "editor")]
+fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
+    use crate::app::headless::Headless;
+    use crate::document::Document;
+    use crate::editor::Command;
+    let mut h = Headless::new(Document::untitled(Scene::new()));
+    h.frame();
+    h.frame();
+    run.frames = 2;
+    run.checkpoints
+        .push(checkpoint("window running, empty scene (2 frames)"));
+    h.app.run(Command::OpenPath(path.to_path_buf()));
+    let start = Instant::now();
+    let mut stats = h.frame();
+    run.frames += 1;
+    while h.app.editor().job().is_some() && start.elapsed() < LOAD_TIMEOUT {
+        std::thread::sleep(Duration::from_millis(10));
+        stats = h.frame();
+        run.frames += 1;
+    }
+    if let Some(error) = h.app.editor().error() {
+        return Err(Failure(format!(
+            "the editor could not open the file: {error}"
+        )));
+    }
+    if h.app.editor().job().is_some() {
+        return Err(Failure("the loading worker did not finish".into()));
+    }
+    run.checkpoints
+        .push(checkpoint("file opened: first frame with the scene"));
+    for _ in 0..4 {
+        stats = h.frame();
+        run.frames += 1;
+    }
+    run.checkpoints.push(checkpoint("four more frames"));
+    // What stays resident once the allocator has returned what the load freed (mimalloc
+    // purges after its delay, on a later allocation): idle frames at 10 per second.
+    let idle = Instant::now();
+    for (label, until) in [
+        ("idle 1.5 s (a frame every 0.1 s)", SETTLE),
+        ("idle 3 s (steady)", 2 * SETTLE),
+    ] {
+        while idle.elapsed() < until {
+            std::thread::sleep(Duration::from_millis(100));
+            stats = h.frame();
+            run.frames += 1;
+        }
+        run.checkpoints.push(checkpoint(label));
+    }
+    run.held_at = run.checkpoints.len() - 1;
+    run.nodes = h.app.scene().len();
+    run.mesh = Some((stats.vertices, stats.indices));
+    run.notes.push(
+        "frames run headless through an egui Context and are tessellated on the CPU; no GPU \
+         upload (wgpu's vertex buffers and textures are not counted)"
+            .into(),
+    );
+    Ok(())
+}
+
+/// Without the window: the editor session opening the file (on its worker for big files) and
+/// computing the world matrices.
+#[cfg(not(feature = "editor"))]
+fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
+    use crate::document::Document;
+    use crate::editor::{Command, Editor};
+    let mut editor = Editor::new(Document::untitled(Scene::new()));
+    run.checkpoints
+        .push(checkpoint("session on an empty scene"));
+    editor.apply(Command::OpenPath(path.to_path_buf()))?;
+    let start = Instant::now();
+    while editor.job().is_some() && start.elapsed() < LOAD_TIMEOUT {
+        std::thread::sleep(Duration::from_millis(10));
+        editor.poll_job()?;
+    }
+    editor.update_world();
+    run.checkpoints
+        .push(checkpoint("file opened, world matrices computed"));
+    run.held_at = run.checkpoints.len() - 1;
+    run.nodes = editor.doc().scene().len();
+    run.notes
+        .push("built without the `editor` feature: the session only, no egui frames".into());
+    Ok(())
+}
+
+/// Run one stage in a fresh child process of this executable.
+fn child_stage(
+    exe: &Path,
+    stage: &str,
+    file: &Path,
+    purge_at_once: bool,
+) -> Result<StageRun, Failure> {
+    let mut command = std::process::Command::new(exe);
+    command.args(["bench", "memory-stage", stage]).arg(file);
+    if purge_at_once {
+        command.env(PURGE_AT_ONCE.0, PURGE_AT_ONCE.1);
+    }
+    let output = command
+        .output()
+        .map_err(|e| Failure(format!("cannot run {}: {e}", exe.display())))?;
+    if !output.status.success() {
+        return Err(Failure(format!(
+            "stage {stage} failed ({}): {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        )));
+    }
+    let text = String::from_utf8_lossy(&output.stdout);
+    serde_json::from_str(text.trim()).map_err(|e| {
+        Failure(format!(
+            "stage {stage} printed something unexpected ({e}): {text}"
+        ))
+    })
+}
+
+fn mb(bytes: Option<u64>) -> Option<f64> {
+    bytes.map(|b| b as f64 / 1e6)
+}
+
+/// (a − b) / n, when both are known.
+fn per_node(a: Option<u64>, b: Option<u64>, n: usize) -> Option<f64> {
+    Some((a? as f64 - b? as f64) / n.max(1) as f64)
+}
+
+/// `size_of` of every per-node structure.
+fn sizes() -> Vec<SizeOf> {
+    let list = vec![
+        ("NodeData", size_of::<NodeData>()),
+        ("  String (name)", size_of::<String>()),
+        ("  Trs", size_of::<Trs>()),
+        ("  Shape", size_of::<Shape>()),
+        ("  Color", size_of::<Color>()),
+        ("  Vec<Vec2> (probes)", size_of::<Vec<glam::Vec2>>()),
+        ("  Vec<Track>", size_of::<Vec<Track>>()),
+        ("Track", size_of::<Track>()),
+        ("Key", size_of::<Key>()),
+        ("NodeId", size_of::<NodeId>()),
+        ("Affine2 (local_mat, world)", size_of::<glam::Affine2>()),
+        ("NodeSpec (load: the flat list)", size_of::<NodeSpec>()),
+        (
+            "Option<NodeSpec> (load: the slots)",
+            size_of::<Option<NodeSpec>>(),
+        ),
+        (
+            "FileNode (load: the parse tree)",
+            file::parse_tree_node_bytes(),
+        ),
+    ];
+    #[cfg(feature = "editor")]
+    let list = [
+        list,
+        vec![(
+            "hierarchy Row (one per visible row)",
+            size_of::<crate::app::hierarchy::Row>(),
+        )],
+    ]
+    .concat();
+    list.into_iter()
+        .map(|(name, bytes)| SizeOf {
+            name: name.into(),
+            bytes,
+        })
+        .collect()
+}
+
+fn layout(check: &StageRun) -> Option<Layout> {
+    let (heap, arrays) = (check.heap.as_ref()?, check.arrays.as_ref()?);
+    let n = check.nodes.max(1) as f64;
+    let arrays_per_node: Vec<(String, f64)> = (arrays.arrays.iter())
+        .map(|(name, bytes)| (name.clone(), *bytes as f64 / n))
+        .collect();
+    let id_map_per_node = arrays.id_map as f64 / n;
+    let scene_per_node = arrays_per_node.iter().map(|(_, b)| b).sum::<f64>()
+        + id_map_per_node
+        + heap.total() as f64 / n;
+    Some(Layout {
+        sizes: sizes(),
+        arrays_per_node,
+        id_map_per_node,
+        heap_per_node: (
+            heap.names as f64 / n,
+            heap.shapes as f64 / n,
+            heap.probes as f64 / n,
+            heap.tracks as f64 / n,
+        ),
+        name_len_per_node: heap.name_len as f64 / n,
+        scene_per_node,
+    })
+}
+
+/// Generate, save, run every stage in its own process, and put the figures together.
+pub fn memory(nodes: usize) -> Result<MemoryReport, Failure> {
+    if nodes == 0 || nodes > file::MAX_NODES {
+        return Err(Failure(format!(
+            "--nodes must be 1 to {} (got {nodes})",
+            file::MAX_NODES
+        )));
+    }
+    let exe = std::env::current_exe().map_err(|e| Failure(format!("cannot find graft: {e}")))?;
+    let dir = std::env::temp_dir().join(format!("graft-bench-memory-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| Failure(format!("{}: {e}", dir.display())))?;
+    let path: PathBuf = dir.join("scene.ron");
+    let runs = (|| -> Result<(u64, Vec<(StageRun, bool)>), Failure> {
+        file::save(&generate(GenShape::Random, nodes, 1), &path)?;
+        let file_bytes = std::fs::metadata(&path)?.len();
+        let plain = STAGES.iter().map(|&stage| (stage, false));
+        let settled = STAGES[1..].iter().map(|&stage| (stage, true));
+        let runs = (plain.chain(settled))
+            .map(|(stage, purge)| Ok((child_stage(&exe, stage, &path, purge)?, purge)))
+            .collect::<Result<Vec<_>, Failure>>()?;
+        Ok((file_bytes, runs))
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    let (file_bytes, runs) = runs?;
+    // The held figures come from the checkpoint the stage names, the peak from its last one.
+    let end = |r: &StageRun| {
+        let last = r.checkpoints.last()?;
+        let held = r.checkpoints.get(r.held_at).unwrap_or(last);
+        Some(Checkpoint {
+            label: held.label.clone(),
+            rss_bytes: held.rss_bytes,
+            peak_rss_bytes: last.peak_rss_bytes,
+        })
+    };
+    let base = end(&runs[0].0).ok_or_else(|| Failure("the baseline measured nothing".into()))?;
+    let stages = (runs.iter())
+        .map(|(run, purge)| {
+            let last = end(run).unwrap_or_else(|| checkpoint("none"));
+            let peak_per_node = per_node(last.peak_rss_bytes, base.peak_rss_bytes, nodes);
+            let minus_file = (run.stage == "check")
+                .then(|| peak_per_node.map(|p| p - file_bytes as f64 / nodes as f64))
+                .flatten();
+            let over_empty = (run.stage == "editor").then(|| {
+                let empty = run.checkpoints.first().cloned().unwrap_or(last.clone());
+                (
+                    per_node(last.peak_rss_bytes, empty.peak_rss_bytes, nodes),
+                    per_node(last.rss_bytes, empty.rss_bytes, nodes),
+                )
+            });
+            let is_base = run.stage == "baseline";
+            StageReport {
+                stage: run.stage.clone(),
+                allocator: if *purge { "purge_delay=0" } else { "default" }.into(),
+                peak_rss_mb: mb(last.peak_rss_bytes),
+                rss_mb: mb(last.rss_bytes),
+                peak_bytes_per_node: peak_per_node.filter(|_| !is_base),
+                rss_bytes_per_node: per_node(last.rss_bytes, base.rss_bytes, nodes)
+                    .filter(|_| !is_base),
+                peak_minus_file_bytes_per_node: minus_file,
+                over_empty_window: over_empty,
+                run: run.clone(),
+            }
+        })
+        .collect();
+    let check = runs.iter().map(|(r, _)| r).find(|r| r.stage == "check");
+    Ok(MemoryReport {
+        nodes,
+        file_bytes,
+        rss_available: base.peak_rss_bytes.is_some(),
+        stages,
+        layout: check.and_then(layout),
+    })
+}
+
+fn figure(v: Option<f64>, unit: &str) -> String {
+    v.map_or("unavailable".into(), |v| format!("{v:.1}{unit}"))
+}
+
+/// `graft bench memory`: the report as text or one JSON object.
+pub fn run(nodes: usize, json: bool, out: &mut dyn Write) -> Result<(), Failure> {
+    let r = memory(nodes)?;
+    if json {
+        let text = serde_json::to_string(&r).map_err(|e| Failure(e.to_string()))?;
+        writeln!(out, "{text}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} nodes (random scene), .ron file {:.1} MB ({:.1} B/node); MB = 10^6 bytes, per-node figures minus the baseline process",
+        r.nodes,
+        r.file_bytes as f64 / 1e6,
+        r.file_bytes as f64 / r.nodes as f64
+    )?;
+    for s in &r.stages {
+        let stage = match s.allocator.as_str() {
+            "default" => s.stage.clone(),
+            other => format!("{} ({other})", s.stage),
+        };
+        write!(
+            out,
+            "{:<24} peak {:>11}  held {:>11}",
+            stage,
+            figure(s.peak_rss_mb, " MB"),
+            figure(s.rss_mb, " MB")
+        )?;
+        if s.stage != "baseline" {
+            write!(
+                out,
+                "  peak {:>10}  held {:>10}",
+                figure(s.peak_bytes_per_node, " B/node"),
+                figure(s.rss_bytes_per_node, " B/node")
+            )?;
+        }
+        if let Some(v) = s.peak_minus_file_bytes_per_node {
+            write!(out, "  (peak − file) {v:.1} B/node")?;
+        }
+        if let Some((peak, held)) = s.over_empty_window {
+            write!(
+                out,
+                "  over the empty window: peak {}, held {}",
+                figure(peak, " B/node"),
+                figure(held, " B/node")
+            )?;
+        }
+        writeln!(out)?;
+        for c in &s.run.checkpoints {
+            writeln!(
+                out,
+                "    {:<48} resident {:>11}, peak so far {:>11}",
+                c.label,
+                figure(mb(c.rss_bytes), " MB"),
+                figure(mb(c.peak_rss_bytes), " MB")
+            )?;
+        }
+        if let Some((v, i)) = s.run.mesh {
+            writeln!(
+                out,
+                "    last frame: {v} vertices, {i} indices ({:.1} MB of CPU meshes, {:.1} B/node)",
+                (v * 20 + i * 4) as f64 / 1e6,
+                (v * 20 + i * 4) as f64 / r.nodes as f64
+            )?;
+        }
+        for note in &s.run.notes {
+            writeln!(out, "    note: {note}")?;
+        }
+    }
+    if let Some(l) = &r.layout {
+        let sizes: Vec<String> = (l.sizes.iter())
+            .map(|s| format!("{} {}", s.name.trim(), s.bytes))
+            .collect();
+        writeln!(out, "size_of (bytes): {}", sizes.join(", "))?;
+        let arrays: Vec<String> = (l.arrays_per_node.iter())
+            .map(|(name, b)| format!("{name} {b:.1}"))
+            .collect();
+        let (names, shapes, probes, tracks) = l.heap_per_node;
+        writeln!(
+            out,
+            "the loaded scene, B/node: arrays {} + id map {:.1} + heap (names {names:.1} for {:.1} chars, shapes {shapes:.1}, probes {probes:.1}, tracks {tracks:.1}) = {:.1}",
+            arrays.join(" + "),
+            l.id_map_per_node,
+            l.name_len_per_node,
+            l.scene_per_node
+        )?;
+    }
+    writeln!(
+        out,
+        "purge_delay=0: the stage run again with {}={} (mimalloc returns freed memory at once instead of after 1 s, so \"held\" is close to what is live)",
+        PURGE_AT_ONCE.0, PURGE_AT_ONCE.1
+    )?;
+    if !r.rss_available {
+        writeln!(
+            out,
+            "resident memory is unavailable here (no /proc/self/status)"
+        )?;
+    }
+    Ok(())
+}
+
+/// `graft bench memory-stage`: run one stage and print its figures as one JSON line.
+pub fn run_stage_command(
+    stage: &str,
+    file: Option<&Path>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let run = run_stage(stage, file)?;
+    let text = serde_json::to_string(&run).map_err(|e| Failure(e.to_string()))?;
+    writeln!(out, "{text}")?;
+    Ok(())
+}
