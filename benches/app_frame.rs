@@ -16,15 +16,19 @@ use graft::scene::edit::Op;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn frame(ctx: &egui::Context, app: &mut GraftApp) {
-    let input = egui::RawInput {
+/// One frame's input: a 1400 × 900 window and nothing else.
+fn input() -> egui::RawInput {
+    egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
             egui::Pos2::ZERO,
             egui::vec2(1400.0, 900.0),
         )),
         ..Default::default()
-    };
-    let mut output = ctx.run_ui(input, |ui| app.frame_ui(ui));
+    }
+}
+
+fn frame(ctx: &egui::Context, app: &mut GraftApp) {
+    let mut output = ctx.run_ui(input(), |ui| app.frame_ui(ui));
     output.textures_delta.clear();
 }
 
@@ -78,14 +82,7 @@ fn playback_frame(c: &mut Criterion) {
 /// A frame as the window makes it: the app's UI, then tessellation (what eframe does before
 /// it uploads meshes to the GPU).
 fn tessellated_frame(ctx: &egui::Context, app: &mut GraftApp) -> usize {
-    let input = egui::RawInput {
-        screen_rect: Some(egui::Rect::from_min_size(
-            egui::Pos2::ZERO,
-            egui::vec2(1400.0, 900.0),
-        )),
-        ..Default::default()
-    };
-    let mut output = ctx.run_ui(input, |ui| app.frame_ui(ui));
+    let mut output = ctx.run_ui(input(), |ui| app.frame_ui(ui));
     output.textures_delta.clear();
     let shapes = std::mem::take(&mut output.shapes);
     ctx.tessellate(shapes, output.pixels_per_point).len()

@@ -19,4 +19,4 @@ pub use model::{document, file, math, scene};
 pub use tools::{bench, cli, generate};
 
 pub use math::Trs;
-pub use scene::{NodeData, NodeId, NodeSpec, Scene, Shape};
+pub use scene::{NodeData, NodeId, NodeSpec, Scene, Shape, Sprite};

@@ -240,7 +240,7 @@ fn refused_track_and_clip_changes_change_nothing() {
         parent: None,
         index: None,
         data: NodeData {
-            tracks: vec![lin(&[(0.0, 1.0)]), lin(&[(1.0, 1.0)])],
+            tracks: thin_vec::thin_vec![lin(&[(0.0, 1.0)]), lin(&[(1.0, 1.0)])],
             ..NodeData::default()
         },
     };

@@ -165,12 +165,7 @@ fn resolve(scene: &Scene, s: &OpSeed) -> Op {
             shape: if s.flag {
                 Shape::Rect { size: s.t.scale }
             } else {
-                Shape::Sprite {
-                    path: "a.png".into(),
-                    size: s.t.position,
-                    region: None,
-                    offset: Vec2::ZERO,
-                }
+                Shape::sprite("a.png", s.t.position)
             },
             color: [s.index, 1, 2, 3],
         },

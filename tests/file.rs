@@ -5,7 +5,7 @@ mod common;
 
 use glam::Vec2;
 use graft::file::{self, parse, parse_with_node_limit, to_ron_string};
-use graft::{Error, NodeData, NodeId, Scene, Shape, Trs};
+use graft::{Error, NodeData, NodeId, Scene, Shape, Sprite, Trs};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -163,7 +163,7 @@ fn valid_oddities_load() {
     assert_eq!(fish.name, "ähre ✨ 剣");
     assert_eq!(fish.local.scale, Vec2::new(-1.0, 1.0));
     assert!(
-        matches!(&scene.node(NodeId(1)).unwrap().shape, Shape::Sprite { size, .. } if *size == Vec2::ONE)
+        matches!(&scene.node(NodeId(1)).unwrap().shape, Shape::Sprite(s) if s.size == Vec2::ONE)
     );
     assert!(load_text("(format: 1, nodes: [])").unwrap().is_empty());
     assert!(load_text("(format: 1)").unwrap().is_empty());
@@ -286,18 +286,14 @@ fn node_data() -> BoxedStrategy<NodeData> {
         (tricky_f32(), tricky_f32()).prop_map(|(x, y)| Shape::Ellipse {
             size: Vec2::new(x, y)
         }),
-        ("[a-z/._\"\\\\ ]{0,12}", tricky_f32()).prop_map(|(path, s)| Shape::Sprite {
-            path,
-            size: Vec2::splat(s),
-            region: None,
-            offset: Vec2::ZERO,
-        }),
-        (tricky_f32(), tricky_f32()).prop_map(|(a, b)| Shape::Sprite {
+        ("[a-z/._\"\\\\ ]{0,12}", tricky_f32())
+            .prop_map(|(path, s)| Shape::sprite(path, Vec2::splat(s))),
+        (tricky_f32(), tricky_f32()).prop_map(|(a, b)| Shape::from(Sprite {
             path: "s.png".into(),
             size: Vec2::ONE,
             region: Some([a, b, 1.0, -0.0]),
             offset: Vec2::new(b, a),
-        }),
+        })),
         prop::collection::vec((tricky_f32(), tricky_f32()), 0..6).prop_map(|p| Shape::Polygon {
             points: p.into_iter().map(|(x, y)| Vec2::new(x, y)).collect()
         }),
@@ -313,12 +309,12 @@ fn node_data() -> BoxedStrategy<NodeData> {
     )
         .prop_map(
             |(name, (x, y, r), (sx, sy, k), shape, color, probes)| NodeData {
-                name,
+                name: name.into(),
                 local: Trs::new(Vec2::new(x, y), r, Vec2::new(sx, sy), k),
                 shape,
                 color,
                 probes: probes.into_iter().map(|(x, y)| Vec2::new(x, y)).collect(),
-                tracks: Vec::new(),
+                tracks: Default::default(),
             },
         )
         .boxed()

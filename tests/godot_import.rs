@@ -104,10 +104,10 @@ fn import(rel: &str) -> Imported {
 
 /// The names from a root down to node `i`, in graft's tree.
 fn graft_path(scene: &Scene, i: usize) -> Vec<String> {
-    let mut names = vec![scene.data_at(i).name.clone()];
+    let mut names = vec![scene.data_at(i).name.to_string()];
     let mut at = i;
     while let Some(p) = scene.parent_index_at(at) {
-        names.push(scene.data_at(p).name.clone());
+        names.push(scene.data_at(p).name.to_string());
         at = p;
     }
     names.reverse();
@@ -157,7 +157,7 @@ fn graft_parent_name(scene: &Scene, path: &str) -> Option<String> {
     let i = find(scene, path);
     scene
         .parent_index_at(i)
-        .map(|p| scene.data_at(p).name.clone())
+        .map(|p| scene.data_at(p).name.to_string())
 }
 
 /// Names of the graft children of the node at `path`, in order.
@@ -166,7 +166,7 @@ fn child_names(scene: &Scene, path: &str) -> Vec<String> {
     let i = find(scene, path);
     scene
         .child_indices(Some(i))
-        .map(|c| scene.data_at(c).name.clone())
+        .map(|c| scene.data_at(c).name.to_string())
         .collect()
 }
 
@@ -994,12 +994,12 @@ fn approximations_are_noted() {
 #[track_caller]
 fn sprite_of(scene: &Scene, path: &str) -> (String, [f32; 2], Option<[f32; 4]>, [f32; 2]) {
     match &scene.data_at(find(scene, path)).shape {
-        Shape::Sprite {
-            path,
-            size,
-            region,
-            offset,
-        } => (path.clone(), size.to_array(), *region, offset.to_array()),
+        Shape::Sprite(s) => (
+            s.path.clone(),
+            s.size.to_array(),
+            s.region,
+            s.offset.to_array(),
+        ),
         other => panic!("{path}: expected a sprite, got {other:?}"),
     }
 }

@@ -161,8 +161,8 @@ fn sprites_round_trip_inside_a_project() -> Result<(), Box<dyn std::error::Error
     assert_same_under_root(&scene, &back.scene, &text);
     let treads = (0..back.scene.len())
         .filter(|&i| {
-            matches!(&back.scene.data_at(i).shape, Shape::Sprite { path, .. }
-                if path.ends_with("tread.png") && Path::new(path).is_file())
+            matches!(&back.scene.data_at(i).shape, Shape::Sprite(s)
+                if s.path.ends_with("tread.png") && Path::new(&s.path).is_file())
         })
         .count();
     assert_eq!(treads, 2, "{:?} / {:?}", report, back.report.notes);
@@ -254,7 +254,7 @@ fn build(nodes: &[RandNode]) -> Scene {
                 1 => Shape::Rect { size },
                 2 => Shape::Ellipse { size },
                 _ => Shape::Polygon {
-                    points: vec![
+                    points: thin_vec::thin_vec![
                         Vec2::new(0.0, 0.0),
                         Vec2::new(size.x, 0.25),
                         Vec2::new(-0.5, size.y),
@@ -265,7 +265,7 @@ fn build(nodes: &[RandNode]) -> Scene {
                 id: NodeId(k as u32 + 1),
                 parent,
                 data: NodeData {
-                    name: NAMES[n.name.index(NAMES.len())].to_string(),
+                    name: NAMES[n.name.index(NAMES.len())].into(),
                     local: Trs::new(
                         Vec2::new(n.position.0, n.position.1),
                         n.rotation,
@@ -274,8 +274,7 @@ fn build(nodes: &[RandNode]) -> Scene {
                     ),
                     shape,
                     color: [200, 100, 50, 255],
-                    probes: Vec::new(),
-                    tracks: Vec::new(),
+                    ..NodeData::default()
                 },
             }
         })
@@ -434,7 +433,7 @@ fn export_renames_invalid_and_duplicate_names() {
     let (text, report) = to_tscn(&scene, &ExportOptions::default());
     let (_, back) = export_and_import(&scene, "");
     let got: Vec<String> = (1..back.scene.len())
-        .map(|i| back.scene.data_at(i).name.clone())
+        .map(|i| back.scene.data_at(i).name.to_string())
         .collect();
     assert_eq!(got, ["a", "a2", "Node", "x_y", "a22"], "{text}");
     assert_eq!(report.renamed.len(), 4, "{report:?}");

@@ -117,3 +117,51 @@ fn a_bad_big_file_is_refused_and_the_scene_stays() {
         "nothing to cancel is fine"
     );
 }
+
+/// A big scene saves on a worker: the window keeps working, the file holds the scene as it was
+/// when Save was pressed, and the document is clean only if nothing changed meanwhile.
+#[test]
+fn a_big_scene_saves_on_a_worker() {
+    let (_dir, path) = big_file(20_000);
+    let mut e = Editor::new(Document::open(&path).unwrap());
+    e.set_background_save_nodes(0);
+    let moved = |e: &mut Editor, x: f32| {
+        let id = e.doc().scene().id_at(1);
+        let mut local = e.doc().scene().node(id).unwrap().local;
+        local.position.x = x;
+        e.apply(Command::Perform {
+            label: "Move".into(),
+            ops: vec![graft::scene::edit::Op::SetLocal { node: id, local }],
+            continuous: false,
+        })
+        .unwrap();
+    };
+    moved(&mut e, 12.5);
+    assert!(e.doc().is_modified());
+    let saved = e.doc().scene().clone();
+    e.apply(Command::Save).unwrap();
+    let view = e.job().expect("saving in the background");
+    assert_eq!(view.title, "Saving big.ron");
+    finish(&mut e);
+    assert!(!e.doc().is_modified(), "saved and nothing changed since");
+    assert!(graft::file::load(&path).unwrap() == saved);
+
+    // An edit while saving: the file gets the state at Save, the document stays modified.
+    moved(&mut e, 13.5);
+    let at_save = e.doc().scene().clone();
+    e.apply(Command::Save).unwrap();
+    moved(&mut e, 14.5);
+    finish(&mut e);
+    assert!(e.doc().is_modified(), "the later edit is not on disk");
+    assert!(graft::file::load(&path).unwrap() == at_save);
+
+    // Cancelled before it writes: the file stays as it was.
+    moved(&mut e, 15.5);
+    e.apply(Command::Save).unwrap();
+    e.apply(Command::CancelJob).unwrap();
+    finish(&mut e);
+    std::thread::sleep(Duration::from_millis(300));
+    let on_disk = graft::file::load(&path).unwrap();
+    assert!(on_disk == at_save || on_disk == *e.doc().scene());
+    assert!(e.doc().is_modified());
+}

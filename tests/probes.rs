@@ -14,7 +14,7 @@ use graft::editor::session::Editor;
 use graft::editor::spaces::carry_point;
 use graft::file::{parse, to_ron_string};
 use graft::scene::edit::Op;
-use graft::{NodeId, Shape, Trs};
+use graft::{NodeId, Shape, Sprite, Trs};
 use std::path::Path;
 
 const ARM: NodeId = NodeId(2);
@@ -236,7 +236,7 @@ fn probes_polygons_and_regions_save_as_format_2_and_read_back_bit_exact() {
                 Op::SetAppearance {
                     node: NodeId(1),
                     shape: Shape::Polygon {
-                        points: vec![
+                        points: thin_vec::thin_vec![
                             Vec2::new(-1.0, -1.0),
                             Vec2::new(1.0, -1.0),
                             Vec2::new(0.0, -0.0),
@@ -247,12 +247,12 @@ fn probes_polygons_and_regions_save_as_format_2_and_read_back_bit_exact() {
                 },
                 Op::SetAppearance {
                     node: NodeId(4),
-                    shape: Shape::Sprite {
+                    shape: Shape::from(Sprite {
                         path: "a.png".into(),
                         size: Vec2::new(2.0, 1.0),
                         region: Some([0.25, 0.0, 0.5, 1.0]),
                         offset: Vec2::new(0.5, -0.25),
-                    },
+                    }),
                     color: [9, 9, 9, 255],
                 },
             ],
@@ -308,7 +308,7 @@ fn a_concave_polygon_hit_tests_and_triangulates_exactly() {
         Vec2::new(0.0, 2.0),
     ];
     let shape = Shape::Polygon {
-        points: points.clone(),
+        points: points.clone().into(),
     };
     assert!(shape_contains(&shape, DVec2::new(0.5, 1.5)));
     assert!(shape_contains(&shape, DVec2::new(1.5, 0.5)));

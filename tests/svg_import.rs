@@ -9,7 +9,7 @@ use glam::{Affine2, DVec2, Vec2};
 use graft::Trs;
 use graft::error::Error;
 use graft::model::svg::import::{FLATTEN_TOLERANCE, SvgImport, import_svg_file, import_svg_text};
-use graft::scene::{NodeData, NodeId, NodeSpec, Scene, Shape};
+use graft::scene::{NodeData, NodeId, NodeSpec, Scene, Shape, Sprite};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use svgtypes::{TransformListParser, TransformListToken as T};
@@ -551,12 +551,13 @@ fn an_inkscape_document() {
     // A linked image is a sprite (found next to the SVG, drawn upright through the flip); an
     // embedded one is a grey box of its size, with a note.
     match shape_of(&import, "image50") {
-        Shape::Sprite {
-            path,
-            size,
-            region,
-            offset,
-        } => {
+        Shape::Sprite(sprite) => {
+            let Sprite {
+                path,
+                size,
+                region,
+                offset,
+            } = *sprite;
             assert_eq!(Path::new(&path), fixture("pixel.png"));
             assert_eq!(
                 (size, region, offset),
@@ -606,7 +607,7 @@ fn an_illustrator_document() {
     assert_eq!(names, ["Layer_1", "switch", "g", "g", "circle", "polyline"]);
     let v = |x, y| Vec2::new(x, y);
     let path = Shape::Polygon {
-        points: vec![v(10., 10.), v(50., 10.), v(50., 40.), v(10., 40.)],
+        points: thin_vec::thin_vec![v(10., 10.), v(50., 10.), v(50., 40.), v(10., 40.)],
     };
     assert_eq!(scene.data_at(3).shape, path);
     assert_eq!(scene.data_at(3).color, [0xe3, 0x06, 0x13, 255]);
@@ -749,7 +750,7 @@ fn a_graft_scene_survives_export_and_import() {
             "poly",
             Trs::IDENTITY,
             Shape::Polygon {
-                points: vec![Vec2::ZERO, Vec2::X, Vec2::Y],
+                points: thin_vec::thin_vec![Vec2::ZERO, Vec2::X, Vec2::Y],
             },
         ),
     ])

@@ -61,7 +61,7 @@ fn keyed() -> Editor {
 }
 
 fn tracks(e: &Editor, node: NodeId) -> Vec<Track> {
-    e.doc().scene().node(node).unwrap().tracks.clone()
+    e.doc().scene().node(node).unwrap().tracks.to_vec()
 }
 
 /// The (time, value) keys of a node's x position.

@@ -26,7 +26,7 @@ fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 fn name_of(h: &Harness<GraftApp>, id: u32) -> String {
-    h.state().scene().node(NodeId(id)).unwrap().name.clone()
+    h.state().scene().node(NodeId(id)).unwrap().name.to_string()
 }
 
 fn rename(h: &mut Harness<GraftApp>, from: &str, to: &str) {

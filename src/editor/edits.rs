@@ -37,7 +37,7 @@ impl Editor {
         self.doc
             .scene()
             .node(id)
-            .map_or_else(|_| "node".to_string(), |d| d.name.clone())
+            .map_or_else(|_| "node".to_string(), |d| d.name.to_string())
     }
 
     pub(super) fn copy(&mut self) -> Outcome {

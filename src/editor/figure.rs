@@ -341,7 +341,7 @@ fn nodes_layer(
         }
         let data = scene.data_at(i);
         let href = match &data.shape {
-            Shape::Sprite { path, .. } => image_href(path),
+            Shape::Sprite(sprite) => image_href(&sprite.path),
             _ => None,
         };
         if let Some(element) = shape_element(&data.shape, data.color, href.as_deref()) {

@@ -136,6 +136,22 @@ impl Editor {
         }
     }
 
+    /// Save (Ctrl+S): a big scene with a file is saved on a worker; anything else at once.
+    pub(super) fn save_command(&mut self) -> Result<Outcome> {
+        match self.doc.path() {
+            Some(path) if self.saves_in_background() => {
+                let path = path.to_path_buf();
+                self.start_save_job(path)
+            }
+            _ => self.save(None).map(|(_, outcome)| outcome),
+        }
+    }
+
+    /// True when Save and Save As run on a worker (a big scene and no job running).
+    fn saves_in_background(&self) -> bool {
+        self.doc.scene().len() >= self.background_save_nodes && self.job.is_none()
+    }
+
     pub(super) fn start_dialog(&mut self, purpose: DialogPurpose) -> Outcome {
         if self.dialog.is_some() || self.path_prompt.is_some() {
             self.info("A file dialog is already open");
@@ -199,6 +215,9 @@ impl Editor {
             DialogPurpose::ExportGodot => self.export_godot(path),
             DialogPurpose::ExportSvg => self.export_svg(path),
             DialogPurpose::ExportFigure => self.export_figure(path),
+            DialogPurpose::SaveAs { then: None } if self.saves_in_background() => {
+                self.start_save_job(path)
+            }
             DialogPurpose::SaveAs { then } => {
                 let (_, mut outcome) = self.save(Some(path))?;
                 if let Some(action) = then {

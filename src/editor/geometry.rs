@@ -11,7 +11,7 @@ pub fn half_size(shape: &Shape) -> Vec2 {
     match shape {
         Shape::None => Vec2::ZERO,
         Shape::Rect { size } | Shape::Ellipse { size } => size.abs() * 0.5,
-        Shape::Sprite { size, offset, .. } => size.abs() * 0.5 + offset.abs(),
+        Shape::Sprite(s) => s.size.abs() * 0.5 + s.offset.abs(),
         // The box centred on the origin that holds every corner.
         Shape::Polygon { points } => points
             .iter()
@@ -70,8 +70,8 @@ pub fn shape_contains(shape: &Shape, p: DVec2) -> bool {
     match shape {
         Shape::None => false,
         Shape::Rect { .. } => p.x.abs() <= h.x && p.y.abs() <= h.y,
-        Shape::Sprite { size, offset, .. } => {
-            let (h, q) = (size.abs().as_dvec2() * 0.5, p - offset.as_dvec2());
+        Shape::Sprite(s) => {
+            let (h, q) = (s.size.abs().as_dvec2() * 0.5, p - s.offset.as_dvec2());
             q.x.abs() <= h.x && q.y.abs() <= h.y
         }
         Shape::Ellipse { .. } => {
@@ -126,7 +126,7 @@ fn for_each_local_point(shape: &Shape, segments: usize, mut f: impl FnMut(Vec2))
         }
         Shape::Polygon { points } => points.iter().for_each(|p| f(*p)),
         Shape::Rect { .. } => box_corners(h, Vec2::ZERO).into_iter().for_each(f),
-        Shape::Sprite { size, offset, .. } => box_corners(size.abs() * 0.5, *offset)
+        Shape::Sprite(s) => box_corners(s.size.abs() * 0.5, s.offset)
             .into_iter()
             .for_each(f),
     }

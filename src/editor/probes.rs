@@ -59,7 +59,7 @@ pub fn readings(scene: &Scene, owners: &[NodeId], selection: Option<NodeId>) -> 
             out.push(ProbeReading {
                 probe: ProbeRef { node: owner, index },
                 label: format!("P{}", out.len() + 1),
-                owner: data.name.clone(),
+                owner: data.name.to_string(),
                 local,
                 world,
                 in_selection: world
@@ -119,12 +119,12 @@ fn local_point(scene: &Scene, node: NodeId, world: DVec2) -> Result<Vec2> {
 fn name(scene: &Scene, node: NodeId) -> String {
     scene
         .node(node)
-        .map_or_else(|_| format!("node {node}"), |d| d.name.clone())
+        .map_or_else(|_| format!("node {node}"), |d| d.name.to_string())
 }
 
 /// The node's probe list, and the probe's index checked against it.
 fn probe_list(scene: &Scene, probe: ProbeRef) -> Result<Vec<Vec2>> {
-    let list = scene.node(probe.node)?.probes.clone();
+    let list = scene.node(probe.node)?.probes.to_vec();
     if probe.index >= list.len() {
         return Err(Error::Refused(format!(
             "{} has no probe {}",
@@ -201,7 +201,7 @@ impl Editor {
         };
         let scene = self.doc.scene();
         let local = local_point(scene, node, world)?;
-        let mut list = scene.node(node)?.probes.clone();
+        let mut list = scene.node(node)?.probes.to_vec();
         if list.len() >= crate::file::MAX_PROBES_PER_NODE {
             return Err(Error::Refused(format!(
                 "{} already carries {} probes",

@@ -146,6 +146,8 @@ pub struct Editor {
     pub(super) job: Option<super::jobs::Job>,
     pub(super) loaded: Option<super::jobs::Loaded>,
     pub(super) background_bytes: u64,
+    /// Scenes with at least this many nodes are saved on a worker.
+    pub(super) background_save_nodes: usize,
     pub(super) timeline: super::timeline::TimelineState,
     /// The nodes carrying probes, and the scene versions they were read at.
     pub(super) probe_owners: std::cell::RefCell<ProbeOwners>,
@@ -183,6 +185,7 @@ impl Editor {
             job: None,
             loaded: None,
             background_bytes: super::jobs::DEFAULT_BACKGROUND_BYTES,
+            background_save_nodes: super::jobs::BACKGROUND_SAVE_NODES,
             timeline: Default::default(),
             probe_owners: Default::default(),
         }
@@ -406,7 +409,7 @@ impl Editor {
             Command::Revert => self.request(FileAction::Revert),
             Command::Quit => self.request(FileAction::Quit),
             Command::CloseRequested => Ok(self.close_requested()),
-            Command::Save => self.save(None).map(|(_, outcome)| outcome),
+            Command::Save => self.save_command(),
             Command::SaveAs => Ok(self.start_dialog(DialogPurpose::SaveAs { then: None })),
             Command::AnswerGuard(answer) => self.answer_guard(answer),
             Command::DialogClosed(outcome) => self.dialog_closed(outcome),

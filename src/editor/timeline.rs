@@ -196,7 +196,7 @@ impl Editor {
         let mut ops = Vec::new();
         for &node in nodes {
             let data = scene.node(node)?;
-            let mut tracks = data.tracks.clone();
+            let mut tracks = data.tracks.to_vec();
             if tracks.is_empty() {
                 tracks = FIRST_KEYED
                     .iter()
@@ -332,7 +332,7 @@ impl Editor {
                 .filter(|k| k.node == node)
                 .map(|k| k.time.to_bits())
                 .collect();
-            let mut tracks = scene.node(node)?.tracks.clone();
+            let mut tracks = scene.node(node)?.tracks.to_vec();
             let mut found = vec![false; times.len()];
             for track in &mut tracks {
                 let mut taken = Vec::new();

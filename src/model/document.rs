@@ -25,6 +25,8 @@ pub struct Document {
     scene: Scene,
     history: History,
     path: Option<PathBuf>,
+    /// Changes with every step, undo, redo or jump (a background save compares it).
+    revision: u64,
 }
 
 impl Document {
@@ -34,6 +36,7 @@ impl Document {
             scene,
             history: History::new(),
             path: None,
+            revision: 0,
         }
     }
 
@@ -48,6 +51,7 @@ impl Document {
             scene,
             history: History::new(),
             path: Some(path.to_path_buf()),
+            revision: 0,
         }
     }
 
@@ -58,6 +62,7 @@ impl Document {
             scene,
             history: History::new(),
             path: Some(path.to_path_buf()),
+            revision: 0,
         })
     }
 
@@ -67,6 +72,22 @@ impl Document {
         self.path = Some(path.to_path_buf());
         self.history.mark_clean();
         Ok(())
+    }
+
+    /// A number that changes with every step, undo, redo or history jump.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// A copy of the scene was saved to `path` (on a worker) when the document was at
+    /// `revision`: the document now lives there, and is clean unless it changed since.
+    /// Returns true when it is clean.
+    pub fn saved_as(&mut self, path: &Path, revision: u64) -> bool {
+        self.path = Some(path.to_path_buf());
+        if revision == self.revision {
+            self.history.mark_clean();
+        }
+        revision == self.revision
     }
 
     /// The scene (read-only: change it with [`Document::perform`]).
@@ -109,6 +130,7 @@ impl Document {
 
     /// Undo or redo until `done` steps are applied; all or nothing.
     pub fn jump_to(&mut self, done: usize) -> Result<()> {
+        self.revision += 1;
         self.history.jump_to(&mut self.scene, done)
     }
 
@@ -147,6 +169,7 @@ impl Document {
 
     /// Perform ops as one undo step.
     pub fn perform(&mut self, label: impl Into<String>, ops: Vec<Op>) -> Result<()> {
+        self.revision += 1;
         self.history.perform(&mut self.scene, label, ops)
     }
 
@@ -157,17 +180,20 @@ impl Document {
         ops: Vec<Op>,
         gesture: u64,
     ) -> Result<()> {
+        self.revision += 1;
         self.history
             .perform_gesture(&mut self.scene, label, ops, Some(gesture))
     }
 
     /// Undo one step; returns its label.
     pub fn undo(&mut self) -> Result<Option<String>> {
+        self.revision += 1;
         self.history.undo(&mut self.scene)
     }
 
     /// Redo one step; returns its label.
     pub fn redo(&mut self) -> Result<Option<String>> {
+        self.revision += 1;
         self.history.redo(&mut self.scene)
     }
 }

@@ -41,7 +41,66 @@ struct FileScene {
     #[serde(default)]
     clip: ClipSettings,
     #[serde(default, deserialize_with = "limited_nodes")]
-    nodes: Vec<FileNode>,
+    nodes: ParsedNodes,
+}
+
+/// The node list as it is parsed: each node is checked and split into the scene's columns as
+/// soon as it is read, so the list of parsed nodes is never held (at 1M nodes that list was
+/// 176 B per node on top of the text and the columns).
+#[derive(Default)]
+struct ParsedNodes {
+    ids: Vec<NodeId>,
+    parents: Vec<Option<NodeId>>,
+    data: Vec<NodeData>,
+    /// The first node that needs format 3 (tracks).
+    first_v3: Option<u32>,
+    /// The first node that format 1 cannot hold: its id, the version it needs, and why.
+    first_above_1: Option<(u32, u32, &'static str)>,
+    /// The first rule a node broke (reported after the format checks, as before).
+    error: Option<Error>,
+}
+
+impl ParsedNodes {
+    fn with_capacity(n: usize) -> Self {
+        Self {
+            ids: Vec::with_capacity(n),
+            parents: Vec::with_capacity(n),
+            data: Vec::with_capacity(n),
+            ..Self::default()
+        }
+    }
+
+    /// Take one parsed node: note what format it needs, check it and keep its parts.
+    fn push(&mut self, node: FileNode) {
+        if self.first_v3.is_none() && node.feature_above(2).is_some() {
+            self.first_v3 = Some(node.id);
+        }
+        if self.first_above_1.is_none()
+            && let Some((version, feature)) = node.feature_above(1)
+        {
+            self.first_above_1 = Some((node.id, version, feature));
+        }
+        if self.error.is_some() {
+            return; // the rest is still parsed (a syntax error further on wins), not kept
+        }
+        match node.into_parts() {
+            Ok((id, parent, data)) => {
+                self.ids.push(id);
+                self.parents.push(parent);
+                self.data.push(data);
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// The first node that format `format` cannot hold: its id, the version and the feature.
+    fn needs_above(&self, format: u32) -> Option<(u32, u32, &'static str)> {
+        match format {
+            0 | 1 => self.first_above_1,
+            2 => self.first_v3.map(|id| (id, 3, "tracks")),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -49,7 +108,7 @@ struct FileScene {
 struct FileNode {
     id: u32,
     #[serde(default)]
-    name: String,
+    name: compact_str::CompactString,
     #[serde(default)]
     parent: Option<u32>,
     #[serde(default)]
@@ -144,22 +203,25 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D:
 }
 
 /// Deserialize the node list, refusing more than `MAX_NODES` before reading them all.
-fn limited_nodes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<FileNode>, D::Error> {
+fn limited_nodes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ParsedNodes, D::Error> {
     struct Limited;
     impl<'de> Visitor<'de> for Limited {
-        type Value = Vec<FileNode>;
+        type Value = ParsedNodes;
         fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
             write!(f, "a list of at most {MAX_NODES} nodes")
         }
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let mut nodes = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
             let limit = node_limit();
+            let expected = NODE_HINT.with(|h| h.get()).min(limit);
+            let mut nodes = ParsedNodes::with_capacity(expected);
+            let mut parsed = 0usize;
             while let Some(node) = seq.next_element()? {
-                if nodes.len() == limit {
+                if parsed == limit {
                     return Err(de::Error::custom(format!("more than {limit} nodes")));
                 }
                 nodes.push(node);
-                if nodes.len().is_multiple_of(NODES_PER_REPORT) && !report_parsed(nodes.len()) {
+                parsed += 1;
+                if parsed.is_multiple_of(NODES_PER_REPORT) && !report_parsed(parsed) {
                     return Err(de::Error::custom(CANCELLED));
                 }
             }
@@ -171,6 +233,8 @@ fn limited_nodes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<FileN
 
 thread_local! {
     static NODE_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_NODES) };
+    /// How many nodes the text being parsed seems to hold (its columns are sized for them).
+    static NODE_HINT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// The progress of the parse running on this thread, if anyone watches it.
     static PARSE_PROGRESS: RefCell<Option<Progress>> = const { RefCell::new(None) };
 }
@@ -250,12 +314,12 @@ impl FileNode {
                         field: "sprite region",
                     });
                 }
-                Shape::Sprite {
+                Shape::Sprite(Box::new(crate::scene::Sprite {
                     path,
                     size: size_of(size, self.id)?,
                     region: (r != FULL_REGION).then_some(r),
                     offset: size_of(offset, self.id)?,
-                }
+                }))
             }
             FileShape::Polygon { points } => {
                 if points.len() > MAX_POLYGON_POINTS {
@@ -266,7 +330,7 @@ impl FileNode {
                     )));
                 }
                 Shape::Polygon {
-                    points: points_of(&points, self.id, "polygon point")?,
+                    points: points_of(&points, self.id, "polygon point")?.into(),
                 }
             }
         };
@@ -293,8 +357,8 @@ impl FileNode {
                 ),
                 shape,
                 color: [r, g, b, a],
-                probes,
-                tracks: self.tracks,
+                probes: probes.into(),
+                tracks: self.tracks.into(),
             },
         ))
     }
@@ -313,12 +377,23 @@ pub fn parse_with_progress(
     path: &Path,
     progress: Option<&Progress>,
 ) -> Result<Option<Scene>> {
+    match parse_text(text, path, progress)? {
+        Some(file) => build(file, path).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The text parsed (every node already checked and in columns), before the scene is built:
+/// the caller may drop the text first. `None` when cancelled.
+fn parse_text(text: &str, path: &Path, progress: Option<&Progress>) -> Result<Option<FileScene>> {
     let options = ron::Options::default().with_recursion_limit(RECURSION_LIMIT);
     if let Some(p) = progress {
         p.enter(Stage::Parsing, 0);
     }
     let watched = PARSE_PROGRESS.with(|p| p.replace(progress.cloned()));
+    let hint = NODE_HINT.with(|h| h.replace(count_nodes(text)));
     let parsed: std::result::Result<FileScene, _> = options.from_str(text);
+    NODE_HINT.with(|h| h.set(hint));
     PARSE_PROGRESS.with(|p| p.replace(watched));
     if progress.is_some_and(Progress::is_cancelled) {
         return Ok(None);
@@ -332,7 +407,7 @@ pub fn parse_with_progress(
     if let Some(p) = progress {
         p.enter(Stage::Building, 0);
     }
-    build(file, path).map(Some)
+    Ok(Some(file))
 }
 
 /// The scene a parsed file describes, every rule checked.
@@ -362,30 +437,32 @@ fn build(file: FileScene, path: &Path) -> Result<Scene> {
             "the clip needs `format: 3` (this file says `format: {format}`)"
         ))));
     }
-    if let Some((node, version, feature)) =
-        (file.nodes.iter()).find_map(|n| n.feature_above(format).map(|(v, f)| (n.id, v, f)))
-    {
+    let nodes = file.nodes;
+    if let Some((node, version, feature)) = nodes.needs_above(format) {
         return Err(invalid(Error::Format(format!(
             "node {node}: {feature} need `format: {version}` (this file says `format: {format}`)"
         ))));
     }
     clip.check().map_err(|e| invalid(Error::Format(e)))?;
-    // Straight into the scene's columns: the node data array becomes the scene's own.
-    let n = file.nodes.len();
-    let (mut ids, mut parents, mut data) = (
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-        Vec::with_capacity(n),
-    );
-    for node in file.nodes {
-        let (id, parent, node) = node.into_parts().map_err(invalid)?;
-        ids.push(id);
-        parents.push(parent);
-        data.push(node);
+    if let Some(e) = nodes.error {
+        return Err(invalid(e));
     }
+    // The columns filled while parsing become the scene's own arrays.
+    let ParsedNodes {
+        ids, parents, data, ..
+    } = nodes;
     let mut scene = Scene::from_columns(ids, &parents, data).map_err(invalid)?;
     scene.set_clip(clip).map_err(invalid)?;
     Ok(scene)
+}
+
+/// How many nodes `text` seems to hold (how often `id:` occurs; a name that contains it makes
+/// this a little high), so the columns are allocated once at the right size instead of
+/// doubling (at 1M nodes a doubling briefly holds 1.5× the data).
+fn count_nodes(text: &str) -> usize {
+    memchr::memmem::find_iter(text.as_bytes(), b"id:")
+        .count()
+        .min(MAX_NODES)
 }
 
 /// Bytes of one node of the parse tree (`FileNode`, the list serde builds before the scene's
@@ -406,7 +483,12 @@ pub fn load_with_progress(path: &Path, progress: &Progress) -> Result<Option<Sce
     let Some(text) = read_text(path, progress)? else {
         return Ok(None);
     };
-    parse_with_progress(&text, path, Some(progress))
+    let Some(file) = parse_text(&text, path, Some(progress))? else {
+        return Ok(None);
+    };
+    // The text is not needed to build the scene: free it first (at 1M nodes it is 223 MB).
+    drop(text);
+    build(file, path).map(Some)
 }
 
 /// Read a text file in chunks, reporting bytes read of the file's size ([`Stage::Reading`]);
@@ -474,12 +556,13 @@ fn shape_text(shape: &Shape) -> Option<String> {
         Shape::None => None,
         Shape::Rect { size } => Some(format!("Rect(size: {})", pair(*size))),
         Shape::Ellipse { size } => Some(format!("Ellipse(size: {})", pair(*size))),
-        Shape::Sprite {
-            path,
-            size,
-            region,
-            offset,
-        } => {
+        Shape::Sprite(sprite) => {
+            let crate::scene::Sprite {
+                path,
+                size,
+                region,
+                offset,
+            } = &**sprite;
             let mut text = format!("Sprite(path: {}, size: {}", quoted(path), pair(*size));
             if let Some([a, b, c, d]) = region {
                 let _ = write!(
@@ -518,8 +601,8 @@ pub fn needed_version(scene: &Scene) -> u32 {
         !data.probes.is_empty()
             || match &data.shape {
                 Shape::Polygon { .. } => true,
-                Shape::Sprite { region, offset, .. } => {
-                    region.is_some() || !is_vec_bits(*offset, Vec2::ZERO)
+                Shape::Sprite(sprite) => {
+                    sprite.region.is_some() || !is_vec_bits(sprite.offset, Vec2::ZERO)
                 }
                 _ => false,
             }
@@ -617,11 +700,15 @@ pub fn save_with_progress(scene: &Scene, path: &Path, progress: &Progress) -> Re
 }
 
 /// Write `bytes` atomically ([`atomic_write_with`]), reporting [`Stage::Writing`] (bytes
-/// written) to `progress`.
+/// written) to `progress`. Cancelled, it stops before the rename: the file is untouched.
 pub fn write_with_progress(path: &Path, bytes: &[u8], progress: &Progress) -> Result<()> {
     progress.enter(Stage::Writing, bytes.len() as u64);
     atomic_write_with(path, |file| {
         for (k, chunk) in bytes.chunks(CHUNK).enumerate() {
+            if progress.is_cancelled() {
+                // The temporary file goes; the file on disk stays as it was.
+                return Err(io::Error::new(io::ErrorKind::Interrupted, CANCELLED));
+            }
             file.write_all(chunk)?;
             progress.set_done((k * CHUNK + chunk.len()) as u64);
         }

@@ -17,12 +17,14 @@ use crate::file;
 use crate::generate::{GenShape, generate};
 use crate::math::Trs;
 use crate::model::anim::{Key, Track};
-use crate::scene::{Color, NodeData, NodeId, NodeSpec, Scene, Shape};
+use crate::scene::{Color, NodeData, NodeId, NodeSpec, Scene, Shape, Sprite};
+use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::mem::size_of;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use thin_vec::ThinVec;
 
 /// The stages, in the order they run.
 pub const STAGES: [&str; 3] = ["baseline", "check", "editor"];
@@ -203,20 +205,31 @@ fn size_class(n: usize) -> u64 {
     (n.div_ceil(step) * step) as u64
 }
 
+/// A `ThinVec`'s allocation: a 16-byte header (length, capacity), then the elements; none
+/// while it has never held anything.
+fn thin_vec_bytes(capacity: usize, each: usize) -> u64 {
+    match capacity {
+        0 => 0,
+        n => size_class(16 + n * each),
+    }
+}
+
 /// Heap bytes the nodes own.
 fn node_heap(scene: &Scene) -> NodeHeap {
     let mut heap = NodeHeap::default();
     for i in 0..scene.len() {
         let d = scene.data_at(i);
         heap.name_len += d.name.len() as u64;
-        heap.names += size_class(d.name.capacity());
+        if d.name.is_heap_allocated() {
+            heap.names += size_class(d.name.capacity());
+        }
         heap.shapes += match &d.shape {
-            Shape::Sprite { path, .. } => size_class(path.capacity()),
-            Shape::Polygon { points } => size_class(points.capacity() * 8),
+            Shape::Sprite(s) => size_class(size_of::<Sprite>()) + size_class(s.path.capacity()),
+            Shape::Polygon { points } => thin_vec_bytes(points.capacity(), 8),
             _ => 0,
         };
-        heap.probes += size_class(d.probes.capacity() * 8);
-        heap.tracks += size_class(d.tracks.capacity() * size_of::<Track>())
+        heap.probes += thin_vec_bytes(d.probes.capacity(), 8);
+        heap.tracks += thin_vec_bytes(d.tracks.capacity(), size_of::<Track>())
             + (d.tracks.iter())
                 .map(|t| size_class(t.keys.capacity() * size_of::<Key>()))
                 .sum::<u64>();
@@ -418,12 +431,13 @@ fn per_node(a: Option<u64>, b: Option<u64>, n: usize) -> Option<f64> {
 fn sizes() -> Vec<SizeOf> {
     let list = vec![
         ("NodeData", size_of::<NodeData>()),
-        ("  String (name)", size_of::<String>()),
+        ("  CompactString (name)", size_of::<CompactString>()),
         ("  Trs", size_of::<Trs>()),
         ("  Shape", size_of::<Shape>()),
         ("  Color", size_of::<Color>()),
-        ("  Vec<Vec2> (probes)", size_of::<Vec<glam::Vec2>>()),
-        ("  Vec<Track>", size_of::<Vec<Track>>()),
+        ("  ThinVec<Vec2> (probes)", size_of::<ThinVec<glam::Vec2>>()),
+        ("  ThinVec<Track>", size_of::<ThinVec<Track>>()),
+        ("Sprite (boxed in Shape)", size_of::<Sprite>()),
         ("Track", size_of::<Track>()),
         ("Key", size_of::<Key>()),
         ("NodeId", size_of::<NodeId>()),

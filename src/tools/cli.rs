@@ -482,7 +482,7 @@ fn print(
             let m = rows(&world_m).map(|row| row.map(j));
             let value = json!({
                 "id": id.0,
-                "name": data.name,
+                "name": data.name.as_str(),
                 "parent": parent_id.map(|p| p.0),
                 "local": {"position": [j(local.position.x), j(local.position.y)], "rotation": j(local.rotation),
                           "scale": [j(local.scale.x), j(local.scale.y)], "skew": j(local.skew)},

@@ -110,12 +110,11 @@ pub fn generate_specs(shape: GenShape, n: usize, seed: u64) -> Vec<NodeSpec> {
             id: NodeId(k as u32 + 1),
             parent: parent.map(|p| NodeId(p as u32 + 1)),
             data: NodeData {
-                name: format!("node{}", k + 1),
+                name: compact_str::format_compact!("node{}", k + 1),
                 local,
                 shape,
                 color,
-                probes: Vec::new(),
-                tracks: Vec::new(),
+                ..NodeData::default()
             },
         });
     }

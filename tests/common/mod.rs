@@ -108,7 +108,7 @@ pub fn snapshot(scene: &Scene) -> Snapshot {
         ids: scene.ids().iter().map(|id| id.0).collect(),
         parents: scene.parent_indices().to_vec(),
         subtree_lens: (0..n).map(|i| scene.subtree_len_at(i)).collect(),
-        names: (0..n).map(|i| scene.data_at(i).name.clone()).collect(),
+        names: (0..n).map(|i| scene.data_at(i).name.to_string()).collect(),
         looks: (0..n).map(|i| look(scene.data_at(i))).collect(),
         clip: format!("{:?}", scene.clip()),
         locals: (0..n).map(|i| trs_bits(&scene.data_at(i).local)).collect(),

@@ -86,7 +86,10 @@ impl HierarchyState {
 
     /// Begin renaming a node in place (F2).
     pub fn start_rename(&mut self, id: NodeId, scene: &Scene) {
-        let name = scene.node(id).map(|d| d.name.clone()).unwrap_or_default();
+        let name = scene
+            .node(id)
+            .map(|d| d.name.to_string())
+            .unwrap_or_default();
         self.renaming = Some((id, name));
         self.focus_rename = true;
     }
@@ -333,7 +336,7 @@ fn row_ui(
     let label = if data.name.is_empty() {
         format!("({id})")
     } else {
-        data.name.clone()
+        data.name.to_string()
     };
     response.widget_info(|| egui::WidgetInfo::selected(egui::Role::Tab, true, selected, &label));
     let cx = RowCtx {

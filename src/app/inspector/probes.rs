@@ -28,7 +28,11 @@ pub(super) fn probes_section(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<C
         .default_open(true)
         .show(ui, |ui| {
             let scene = editor.doc().scene();
-            let name = |id| scene.node(id).map_or("?".to_string(), |d| d.name.clone());
+            let name = |id| {
+                scene
+                    .node(id)
+                    .map_or("?".to_string(), |d| d.name.to_string())
+            };
             let selection = editor.primary();
             let parent = selection.and_then(|s| scene.parent(s).ok().flatten());
             let sel_label = selection.map_or("selection".into(), |s| format!("in {}", name(s)));

@@ -25,7 +25,10 @@ pub(super) fn matrix_grid(ui: &mut egui::Ui, salt: &str, m: &Affine2) {
 
 /// A node's name, or empty when it is gone.
 fn node_name(scene: &Scene, id: NodeId) -> String {
-    scene.node(id).map(|d| d.name.clone()).unwrap_or_default()
+    scene
+        .node(id)
+        .map(|d| d.name.to_string())
+        .unwrap_or_default()
 }
 
 /// The node's name, editable (committed when the field loses focus).
@@ -115,7 +118,8 @@ fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec
 /// starts as the box's corners).
 fn shape_kind(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
     let size = match &*shape {
-        Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => *size,
+        Shape::Rect { size } | Shape::Ellipse { size } => *size,
+        Shape::Sprite(sprite) => sprite.size,
         Shape::Polygon { .. } => crate::editor::geometry::half_size(shape) * 2.0,
         Shape::None => glam::Vec2::ONE,
     };
@@ -141,14 +145,9 @@ fn shape_kind(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
                     0 => Shape::None,
                     1 => Shape::Rect { size },
                     2 => Shape::Ellipse { size },
-                    3 => Shape::Sprite {
-                        path: "../assets/fish.png".into(),
-                        size,
-                        region: None,
-                        offset: glam::Vec2::ZERO,
-                    },
+                    3 => Shape::sprite("../assets/fish.png", size),
                     _ => Shape::Polygon {
-                        points: vec![
+                        points: thin_vec::thin_vec![
                             glam::Vec2::new(-h.x, -h.y),
                             glam::Vec2::new(h.x, -h.y),
                             glam::Vec2::new(h.x, h.y),
@@ -166,34 +165,42 @@ fn shape_kind(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
 /// The shape's size and, for a sprite, its image path.
 fn shape_fields(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
     match shape {
-        Shape::Rect { size } | Shape::Ellipse { size } | Shape::Sprite { size, .. } => {
+        Shape::Rect { size } | Shape::Ellipse { size } => size_fields(ui, size, edit),
+        Shape::Sprite(sprite) => {
+            size_fields(ui, &mut sprite.size, edit);
             ui.horizontal(|ui| {
-                ui.label("size");
-                for v in [&mut size.x, &mut size.y] {
-                    let r = ui.add(egui::DragValue::new(v).speed(0.02).max_decimals(4));
-                    edit.changed |= r.changed();
-                    edit.ended |= r.drag_stopped() || (r.changed() && !r.dragged());
-                }
+                ui.label("image");
+                let r = ui
+                    .text_edit_singleline(&mut sprite.path)
+                    .on_hover_text("A PNG path, relative to the scene file");
+                edit.changed |= r.changed();
+                edit.ended |= r.lost_focus();
             });
         }
         Shape::Polygon { points } => polygon_points(ui, points, edit),
         Shape::None => {}
     }
-    if let Shape::Sprite { path, .. } = shape {
-        ui.horizontal(|ui| {
-            ui.label("image");
-            let r = ui
-                .text_edit_singleline(path)
-                .on_hover_text("A PNG path, relative to the scene file");
+}
+
+/// A shape's width and height fields.
+fn size_fields(ui: &mut egui::Ui, size: &mut glam::Vec2, edit: &mut LookEdit) {
+    ui.horizontal(|ui| {
+        ui.label("size");
+        for v in [&mut size.x, &mut size.y] {
+            let r = ui.add(egui::DragValue::new(v).speed(0.02).max_decimals(4));
             edit.changed |= r.changed();
-            edit.ended |= r.lost_focus();
-        });
-    }
+            edit.ended |= r.drag_stopped() || (r.changed() && !r.dragged());
+        }
+    });
 }
 
 /// A polygon's corners as rows of x / y fields, each removable (three stay), and "+ point",
 /// which adds a corner halfway along the closing edge.
-fn polygon_points(ui: &mut egui::Ui, points: &mut Vec<glam::Vec2>, edit: &mut LookEdit) {
+fn polygon_points(
+    ui: &mut egui::Ui,
+    points: &mut thin_vec::ThinVec<glam::Vec2>,
+    edit: &mut LookEdit,
+) {
     let mut remove = None;
     egui::ScrollArea::vertical()
         .id_salt("polygon points")
@@ -265,7 +272,10 @@ pub(super) fn copy_paste(
                 .hint_text("position: (1.0, 2.0), rotation: 90.0")
                 .desired_width(190.0),
         );
-        let name = scene.node(id).map(|d| d.name.clone()).unwrap_or_default();
+        let name = scene
+            .node(id)
+            .map(|d| d.name.to_string())
+            .unwrap_or_default();
         for (text, world_space) in [("Paste to local", false), ("Paste to world", true)] {
             if ui.button(text).clicked() {
                 match file::trs_from_text(&state.paste_text) {

@@ -374,12 +374,13 @@ fn selection_indices(scene: &Scene, selection: &[NodeId]) -> (FxHashSet<u32>, Fx
 /// to the batched mesh.
 fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut ViewportState) {
     match &data.shape {
-        Shape::Sprite {
-            path,
-            region,
-            size,
-            offset,
-        } => {
+        Shape::Sprite(sprite) => {
+            let crate::scene::Sprite {
+                path,
+                region,
+                size,
+                offset,
+            } = &**sprite;
             pass.flush();
             match state.texture(pass.ctx, pass.editor.doc(), path) {
                 Some(texture) => {

@@ -360,7 +360,11 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
 fn space_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
     use crate::editor::command::ViewSpace;
     let scene = editor.doc().scene();
-    let name = |id: NodeId| scene.node(id).map_or("?".to_string(), |d| d.name.clone());
+    let name = |id: NodeId| {
+        scene
+            .node(id)
+            .map_or("?".to_string(), |d| d.name.to_string())
+    };
     let current = match editor.view_space() {
         ViewSpace::World => "world".to_string(),
         ViewSpace::ParentOfSelection => "selection's parent".to_string(),

@@ -22,7 +22,7 @@ pub(super) fn paint_spaces(frame: &Frame, painter: &egui::Painter, camera: crate
             .unwrap_or(Affine2::IDENTITY);
         let name = parent
             .and_then(|p| scene.node(p).ok())
-            .map_or("world".to_string(), |d| d.name.clone());
+            .map_or("world".to_string(), |d| d.name.to_string());
         let grid = local_grid(camera, sr(frame.rect), &world);
         paint_grid(painter, &grid, Color32::from_rgb(230, 110, 230), &name);
     }

@@ -3,7 +3,7 @@
 //! polygons), transforms converted back to Godot's y-down radians, sibling names made valid and
 //! unique as Godot requires. Importing the result gives back every world matrix.
 
-use crate::scene::{Scene, Shape};
+use crate::scene::{Scene, Shape, Sprite};
 use glam::Vec2;
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
@@ -126,7 +126,7 @@ fn outline_points(shape: &Shape) -> Option<Vec<Vec2>> {
                 })
                 .collect(),
         ),
-        Shape::Polygon { points } => Some(points.clone()),
+        Shape::Polygon { points } => Some(points.to_vec()),
         _ => None,
     }
 }
@@ -245,13 +245,13 @@ fn appearance_lines(
 ) {
     let [r, g, b, a] = data.color.map(|c| c as f32 / 255.0);
     let color = format!("Color({}, {}, {}, {})", num(r), num(g), num(b), num(a));
-    if let Shape::Sprite {
-        path,
-        size,
-        region,
-        offset,
-    } = &data.shape
-    {
+    if let Shape::Sprite(sprite) = &data.shape {
+        let Sprite {
+            path,
+            size,
+            region,
+            offset,
+        } = &**sprite;
         let file = match &tex.options.scene_dir {
             Some(dir) => dir.join(path),
             None => PathBuf::from(path),

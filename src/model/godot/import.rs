@@ -40,10 +40,10 @@ pub fn relative_sprites(scene: &Scene, dir: &Path) -> Result<Scene> {
     let specs = (0..scene.len())
         .map(|i| {
             let mut data = scene.data_at(i).clone();
-            if let crate::scene::Shape::Sprite { path, .. } = &mut data.shape
-                && let Some(rel) = pathdiff::diff_paths(&*path, dir)
+            if let crate::scene::Shape::Sprite(sprite) = &mut data.shape
+                && let Some(rel) = pathdiff::diff_paths(&sprite.path, dir)
             {
-                *path = rel.to_string_lossy().replace('\\', "/");
+                sprite.path = rel.to_string_lossy().replace('\\', "/");
             }
             NodeSpec {
                 id: scene.id_at(i),
@@ -167,12 +167,11 @@ impl Converter<'_> {
                 id,
                 parent,
                 data: NodeData {
-                    name: node.name.clone(),
+                    name: node.name.as_str().into(),
                     local,
                     shape,
                     color,
-                    probes: Vec::new(),
-                    tracks: Vec::new(),
+                    ..NodeData::default()
                 },
             });
             *self.report.imported.entry(class).or_default() += 1;

@@ -8,9 +8,10 @@ use super::import::vec2_prop;
 use super::tree::{GNode, Loader, Prop, SubResource};
 use super::tscn::Value;
 use super::{Note, NoteKind};
-use crate::scene::{Color, DEFAULT_COLOR, Shape};
+use crate::scene::{Color, DEFAULT_COLOR, Shape, Sprite};
 use glam::{DVec2, Vec2};
 use std::path::PathBuf;
+use thin_vec::{ThinVec, thin_vec};
 
 /// Collision shapes are drawn in Godot's debug colour: translucent cyan.
 const COLLISION_COLOR: Color = [60, 160, 220, 110];
@@ -32,7 +33,7 @@ fn color_of(value: &Value) -> Option<Color> {
 
 /// Points of a `PackedVector2Array` (Godot 4) or `PoolVector2Array` (Godot 3), in graft's y-up
 /// space, moved by `offset` (Godot's y-down).
-fn points_of(value: &Value, offset: DVec2) -> Option<Vec<Vec2>> {
+fn points_of(value: &Value, offset: DVec2) -> Option<ThinVec<Vec2>> {
     let v = value
         .numbers("PackedVector2Array")
         .or_else(|| value.numbers("PoolVector2Array"))?;
@@ -107,7 +108,7 @@ pub fn appearance(
         },
         "TextureRect" => match (texture(node, loader), control_size(node)) {
             (Some(Texture { path, .. }), Some(size)) => (
-                Shape::Sprite {
+                Shape::from(Sprite {
                     path: path.display().to_string(),
                     size: size.as_vec2(),
                     region: None,
@@ -115,7 +116,7 @@ pub fn appearance(
                         size.x as f32 * 0.5,
                         super::import::flip(size.y as f32 * 0.5),
                     ),
-                },
+                }),
                 [255, 255, 255, 255],
             ),
             _ => (Shape::None, DEFAULT_COLOR),
@@ -142,7 +143,7 @@ fn control_size(node: &GNode) -> Option<DVec2> {
 fn top_left_box(size: DVec2) -> Shape {
     let (w, h) = (size.x as f32, size.y as f32);
     Shape::Polygon {
-        points: vec![
+        points: thin_vec![
             Vec2::new(0.0, 0.0),
             Vec2::new(0.0, super::import::flip(h)),
             Vec2::new(w, super::import::flip(h)),
@@ -292,12 +293,12 @@ fn sprite(
     if !centered {
         centre += DVec2::new(w, h) * 0.5;
     }
-    let shape = Shape::Sprite {
+    let shape = Shape::from(Sprite {
         path: path.display().to_string(),
         size: Vec2::new(w as f32, h as f32),
         region,
         offset: Vec2::new(centre.x as f32, super::import::flip(centre.y as f32)),
-    };
+    });
     (shape, tint)
 }
 
@@ -359,7 +360,7 @@ fn collision_shape(node: &GNode, note: &mut impl FnMut(NoteKind, String)) -> Sha
 
 /// A vertical capsule: two half circles of radius `r` joined by straight sides `middle` long.
 fn capsule(r: f64, middle: f64) -> Shape {
-    let mut points = Vec::with_capacity(2 * CAPSULE_SEGMENTS + 2);
+    let mut points = ThinVec::with_capacity(2 * CAPSULE_SEGMENTS + 2);
     for (centre_y, from) in [(middle * 0.5, 0.0), (-middle * 0.5, std::f64::consts::PI)] {
         for k in 0..=CAPSULE_SEGMENTS {
             let a = from + std::f64::consts::PI * k as f64 / CAPSULE_SEGMENTS as f64;

@@ -11,6 +11,7 @@ pub mod edit;
 mod history;
 mod ops;
 mod parallel;
+mod shape;
 mod world;
 
 pub use build::NodeSpec;
@@ -18,13 +19,16 @@ pub use ops::{DetachedSubtree, ReparentUndo};
 pub use parallel::{
     DEFAULT_PARALLEL_MIN, propagation_threads, set_parallel_threshold, set_propagation_threads,
 };
+pub use shape::{Shape, Sprite};
 
 use crate::error::{Error, Result};
 use crate::math::Trs;
 use crate::model::anim::{self, ClipSettings, Track, TrackError};
+use compact_str::CompactString;
 use glam::{Affine2, Vec2};
 use rustc_hash::FxHashMap;
 use std::fmt;
+use thin_vec::ThinVec;
 
 /// A node's identity: stable for its whole life (undo, selection and files refer to it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -33,64 +37,6 @@ pub struct NodeId(pub u32);
 impl fmt::Display for NodeId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(&self.0, f)
-    }
-}
-
-/// How a node is drawn, in its local space, centred on its origin.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub enum Shape {
-    /// Only the origin marker.
-    #[default]
-    None,
-    /// An axis-aligned rectangle of this size.
-    Rect {
-        /// Width and height.
-        size: Vec2,
-    },
-    /// An ellipse inside a box of this size.
-    Ellipse {
-        /// Width and height.
-        size: Vec2,
-    },
-    /// An image from `assets/` stretched over a box of this size.
-    Sprite {
-        /// The image path, relative to the scene file.
-        path: String,
-        /// Width and height.
-        size: Vec2,
-        /// The part of the image shown, as fractions of its width and height
-        /// `[u_min, v_min, u_max, v_max]` (v grows down the image; reversed = flipped).
-        /// `None` = the whole image.
-        region: Option<[f32; 4]>,
-        /// Where the image's centre is in the node's space (Godot's `offset`, or the shift of
-        /// an image that is not centred); zero = centred on the origin.
-        offset: Vec2,
-    },
-    /// A polygon through these local points (any simple polygon, convex or not).
-    Polygon {
-        /// The corners, in order.
-        points: Vec<Vec2>,
-    },
-}
-
-impl Shape {
-    /// True when every number of the shape is finite.
-    pub fn is_finite(&self) -> bool {
-        match self {
-            Shape::None => true,
-            Shape::Rect { size } | Shape::Ellipse { size } => size.is_finite(),
-            Shape::Sprite {
-                size,
-                region,
-                offset,
-                ..
-            } => {
-                size.is_finite()
-                    && offset.is_finite()
-                    && region.is_none_or(|r| r.iter().all(|v| v.is_finite()))
-            }
-            Shape::Polygon { points } => points.iter().all(|p| p.is_finite()),
-        }
     }
 }
 
@@ -103,8 +49,8 @@ pub const DEFAULT_COLOR: Color = [160, 170, 190, 255];
 /// Everything about a node except where it sits in the tree.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NodeData {
-    /// Shown in the hierarchy; need not be unique.
-    pub name: String,
+    /// Shown in the hierarchy; need not be unique (up to 24 bytes stored inline).
+    pub name: CompactString,
     /// The local transform.
     pub local: Trs,
     /// How the node is drawn.
@@ -112,27 +58,27 @@ pub struct NodeData {
     /// Fill colour.
     pub color: Color,
     /// Point probes pinned in this node's local space (they move with it).
-    pub probes: Vec<Vec2>,
+    pub probes: ThinVec<Vec2>,
     /// Keyframe tracks driving this node's local transform, at most one per channel.
-    pub tracks: Vec<Track>,
+    pub tracks: ThinVec<Track>,
 }
 
 impl Default for NodeData {
     fn default() -> Self {
         Self {
-            name: String::new(),
+            name: CompactString::default(),
             local: Trs::IDENTITY,
             shape: Shape::None,
             color: DEFAULT_COLOR,
-            probes: Vec::new(),
-            tracks: Vec::new(),
+            probes: ThinVec::new(),
+            tracks: ThinVec::new(),
         }
     }
 }
 
 impl NodeData {
     /// A node with a name and a local transform, not drawn.
-    pub fn named(name: impl Into<String>, local: Trs) -> Self {
+    pub fn named(name: impl Into<CompactString>, local: Trs) -> Self {
         Self {
             name: name.into(),
             local,
@@ -411,7 +357,8 @@ impl Scene {
     pub fn rename(&mut self, id: NodeId, name: impl Into<String>) -> Result<String> {
         let i = self.index(id)?;
         self.bump_version();
-        Ok(std::mem::replace(&mut self.data[i].name, name.into()))
+        let name = CompactString::from(name.into());
+        Ok(std::mem::replace(&mut self.data[i].name, name).into_string())
     }
 
     /// Change how a node is drawn; returns the old shape and colour.
@@ -445,7 +392,7 @@ impl Scene {
             });
         }
         self.probes_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Ok(std::mem::replace(&mut self.data[i].probes, probes))
+        Ok(std::mem::replace(&mut self.data[i].probes, probes.into()).into())
     }
 
     /// Changes whenever any node's probes, or the tree, change (a probe list caches on it).
@@ -499,7 +446,7 @@ impl Scene {
         Self::check_tracks(id, &tracks)?;
         let current = self.animated.key == (self.version, self.tracks_version);
         self.tracks_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let old = std::mem::replace(&mut self.data[i].tracks, tracks);
+        let old = std::mem::replace(&mut self.data[i].tracks, tracks.into()).into();
         if current {
             // Keep the list of animated nodes current instead of walking every node again.
             let list = &mut self.animated.indices;

@@ -5,7 +5,7 @@
 //! file opens in Inkscape with every node a named group. Shapes are drawn in their node's local
 //! space: `rect`, `ellipse`, `polygon`, and sprites as `image` (embedded as data URIs or linked).
 
-use crate::scene::{Scene, Shape};
+use crate::scene::{Scene, Shape, Sprite};
 use glam::{Affine2, DVec2, Vec2};
 use rustc_hash::FxHashSet;
 use std::fmt::Write as _;
@@ -154,12 +154,13 @@ pub fn shape_element(shape: &Shape, color: [u8; 4], href: Option<&str>) -> Optio
                 .collect();
             Some(format!("<polygon points=\"{}\" {paint}/>", pts.join(" ")))
         }
-        Shape::Sprite {
-            size,
-            region,
-            offset,
-            ..
-        } => {
+        Shape::Sprite(sprite) => {
+            let Sprite {
+                size,
+                region,
+                offset,
+                ..
+            } = &**sprite;
             let href = href?;
             let h = size.abs() * 0.5;
             // Flip the image back upright about its own centre.
@@ -311,7 +312,8 @@ pub fn scene_bounds(scene: &Scene) -> Option<(DVec2, DVec2)> {
                     add(s * h);
                 }
             }
-            Shape::Sprite { size, offset, .. } => {
+            Shape::Sprite(sprite) => {
+                let Sprite { size, offset, .. } = &**sprite;
                 let h = size.abs() * 0.5;
                 for s in [
                     Vec2::new(-1.0, -1.0),
@@ -377,7 +379,7 @@ pub fn scene_to_svg(scene: &Scene, options: &SvgOptions) -> (String, Vec<String>
             matrix(&scene.local_matrix_at(i))
         );
         let href = match &data.shape {
-            Shape::Sprite { path, .. } => image_href(path, options, &mut notes),
+            Shape::Sprite(sprite) => image_href(&sprite.path, options, &mut notes),
             _ => None,
         };
         if let Some(element) = shape_element(&data.shape, data.color, href.as_deref()) {

@@ -5,7 +5,7 @@ use super::{Frame, Importer, Item, MAX_POINTS, MAX_USE_CHAIN, MAX_USE_NODES};
 use super::{href, is_svg, name_of, path, refuse};
 use crate::error::Result;
 use crate::file::MAX_POLYGON_POINTS;
-use crate::scene::{Color, DEFAULT_COLOR, Shape};
+use crate::scene::{Color, DEFAULT_COLOR, Shape, Sprite};
 use glam::{DAffine2, DVec2, Vec2};
 use std::str::FromStr;
 use svgtypes::{Align, AspectRatio};
@@ -90,7 +90,7 @@ impl<'a, 'i> Importer<'a, 'i> {
                     format!("more than {MAX_POINTS} polygon points"),
                 ));
             }
-            let shape = Shape::Polygon { points };
+            let shape = Shape::polygon(points);
             if n == 1 && self.merge(item, &shape, color) {
                 return Ok(());
             }
@@ -186,12 +186,12 @@ impl<'a, 'i> Importer<'a, 'i> {
             file.to_string_lossy().into_owned(),
             Some([0.0, 1.0, 1.0, 0.0]),
         );
-        let sprite = Shape::Sprite {
+        let sprite = Shape::from(Sprite {
             path,
             size: size32,
             region,
             offset: Vec2::ZERO,
-        };
+        });
         self.add_shape(item, name, local, sprite, DEFAULT_COLOR)
     }
 
