@@ -70,7 +70,13 @@ fn bench_memory_reports_every_stage_with_real_numbers() {
     }
     let layout = &r["layout"];
     positive(&layout["scene_per_node"], "scene_per_node");
-    positive(&layout["id_map_per_node"], "id_map_per_node");
+    let arrays = layout["arrays_per_node"].as_array().unwrap();
+    assert!(
+        arrays
+            .iter()
+            .any(|a| a[0] == "id index" && a[1].as_f64().unwrap() > 0.0),
+        "{arrays:?}"
+    );
     let sizes = layout["sizes"].as_array().unwrap();
     assert!(
         sizes

@@ -68,13 +68,11 @@ impl NodeHeap {
     }
 }
 
-/// A scene's own arrays: allocated bytes of each per-node array, and of the id map.
+/// A scene's own arrays: allocated bytes of each per-node array (the id index included).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SceneArrays {
     /// (array, allocated bytes).
     pub arrays: Vec<(String, u64)>,
-    /// The `NodeId → index` map: buckets × (entry + control byte).
-    pub id_map: u64,
 }
 
 /// What one child process prints (one JSON line).
@@ -141,8 +139,6 @@ pub struct Layout {
     pub sizes: Vec<SizeOf>,
     /// The scene's per-node arrays, allocated bytes per node, by array.
     pub arrays_per_node: Vec<(String, f64)>,
-    /// The id map, allocated bytes per node.
-    pub id_map_per_node: f64,
     /// Heap owned by the nodes, bytes per node: names, shapes, probes, tracks.
     pub heap_per_node: (f64, f64, f64, f64),
     /// Average name length.
@@ -240,24 +236,12 @@ fn node_heap(scene: &Scene) -> NodeHeap {
 /// Allocated bytes of the scene's arrays and its id map (hashbrown: a power-of-two number of
 /// buckets, 7/8 usable, one control byte each plus one group).
 fn scene_arrays(scene: &Scene) -> SceneArrays {
-    let (arrays, map_capacity) = scene.array_capacities();
-    let buckets = if map_capacity == 0 {
-        0
-    } else if map_capacity < 8 {
-        (map_capacity + 1).next_power_of_two()
-    } else {
-        (map_capacity * 8).div_ceil(7).next_power_of_two()
-    };
-    let entry = size_of::<(NodeId, u32)>();
+    // The id index is one of the arrays (4 B an entry when ids are dense, a hash map's
+    // bucket otherwise).
     SceneArrays {
-        arrays: (arrays.into_iter())
+        arrays: (scene.array_capacities().into_iter())
             .map(|(name, cap, each)| (name.to_string(), (cap * each) as u64))
             .collect(),
-        id_map: if buckets == 0 {
-            0
-        } else {
-            (buckets * (entry + 1) + 16) as u64
-        },
     }
 }
 
@@ -475,14 +459,11 @@ fn layout(check: &StageRun) -> Option<Layout> {
     let arrays_per_node: Vec<(String, f64)> = (arrays.arrays.iter())
         .map(|(name, bytes)| (name.clone(), *bytes as f64 / n))
         .collect();
-    let id_map_per_node = arrays.id_map as f64 / n;
-    let scene_per_node = arrays_per_node.iter().map(|(_, b)| b).sum::<f64>()
-        + id_map_per_node
-        + heap.total() as f64 / n;
+    let scene_per_node =
+        arrays_per_node.iter().map(|(_, b)| b).sum::<f64>() + heap.total() as f64 / n;
     Some(Layout {
         sizes: sizes(),
         arrays_per_node,
-        id_map_per_node,
         heap_per_node: (
             heap.names as f64 / n,
             heap.shapes as f64 / n,
@@ -651,9 +632,8 @@ pub fn run(nodes: usize, json: bool, out: &mut dyn Write) -> Result<(), Failure>
         let (names, shapes, probes, tracks) = l.heap_per_node;
         writeln!(
             out,
-            "the loaded scene, B/node: arrays {} + id map {:.1} + heap (names {names:.1} for {:.1} chars, shapes {shapes:.1}, probes {probes:.1}, tracks {tracks:.1}) = {:.1}",
+            "the loaded scene, B/node: arrays {} + heap (names {names:.1} for {:.1} chars, shapes {shapes:.1}, probes {probes:.1}, tracks {tracks:.1}) = {:.1}",
             arrays.join(" + "),
-            l.id_map_per_node,
             l.name_len_per_node,
             l.scene_per_node
         )?;

@@ -384,13 +384,16 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             let r = bench::propagate(shape, nodes, rounds, threads);
             report(out, json, &r, |r| {
                 format!(
-                    "{} nodes, {}, {} thread(s): full {:.2} ns/node, flat {:.2} ns/node ({:.2}×), naive {:.2} ns/node ({:.2}× slower than full), leaf edit + update {:.0} ns, clean update {:.0} ns",
+                    "{} nodes, {}, {} thread(s): full {:.2} ns/node, flat {:.2} ns/node ({:.2}×); in cache: full {:.2}, flat {:.2} ({:.2}×); naive {:.2} ns/node ({:.2}× slower than full), leaf edit + update {:.0} ns, clean update {:.0} ns",
                     r.nodes,
                     r.shape,
                     r.threads,
                     r.full_ns_per_node,
                     r.flat_ns_per_node,
                     r.full_ns_per_node / r.flat_ns_per_node,
+                    r.full_warm_ns_per_node,
+                    r.flat_warm_ns_per_node,
+                    r.full_warm_ns_per_node / r.flat_warm_ns_per_node,
                     r.naive_ns_per_node,
                     r.naive_ns_per_node / r.full_ns_per_node,
                     r.leaf_edit_ns,

@@ -143,7 +143,7 @@ impl Scene {
             ids,
             parent,
             data,
-            index_of,
+            index_of: super::id_index::IdIndex::from_map(index_of),
             ..Scene::default()
         };
         scene.finish_bulk_build();

@@ -9,6 +9,7 @@ mod build;
 pub mod diagnose;
 pub mod edit;
 mod history;
+mod id_index;
 mod ops;
 mod parallel;
 mod shape;
@@ -26,7 +27,6 @@ use crate::math::Trs;
 use crate::model::anim::{self, ClipSettings, Track, TrackError};
 use compact_str::CompactString;
 use glam::{Affine2, Vec2};
-use rustc_hash::FxHashMap;
 use std::fmt;
 use thin_vec::ThinVec;
 
@@ -99,7 +99,7 @@ pub struct Scene {
     subtree_len: Vec<u32>,
     local_mat: Vec<Affine2>,
     world: Vec<Affine2>,
-    index_of: FxHashMap<NodeId, u32>,
+    index_of: id_index::IdIndex,
     /// Roots of subtrees whose world matrices are stale (pre-order indices).
     dirty_roots: Vec<u32>,
     next_id: u32,
@@ -225,10 +225,10 @@ impl Scene {
         &self.data[i]
     }
 
-    /// The per-node arrays' allocated capacities (name, elements, bytes per element) and the
-    /// id map's capacity in entries, for `graft bench memory`.
+    /// The per-node arrays' allocated capacities (name, elements, bytes per element), the id
+    /// index's included, for `graft bench memory`.
     #[doc(hidden)]
-    pub fn array_capacities(&self) -> (Vec<(&'static str, usize, usize)>, usize) {
+    pub fn array_capacities(&self) -> Vec<(&'static str, usize, usize)> {
         use std::mem::size_of;
         let arrays = vec![
             ("ids", self.ids.capacity(), size_of::<NodeId>()),
@@ -237,8 +237,13 @@ impl Scene {
             ("subtree_len", self.subtree_len.capacity(), size_of::<u32>()),
             ("local_mat", self.local_mat.capacity(), size_of::<Affine2>()),
             ("world", self.world.capacity(), size_of::<Affine2>()),
+            (
+                "id index",
+                self.index_of.capacity(),
+                self.index_of.entry_bytes(),
+            ),
         ];
-        (arrays, self.index_of.capacity())
+        arrays
     }
 
     /// The data (name, local, shape, colour) of a node.
