@@ -113,6 +113,8 @@ pub struct SubtreeBounds {
     color: Vec<[u8; 4]>,
     /// Full recomputations so far (tests and benches read it).
     pub full_passes: usize,
+    /// False while most of the scene keeps moving (the boxes are then stale and unused).
+    valid: bool,
 }
 
 impl SubtreeBounds {
@@ -121,14 +123,24 @@ impl SubtreeBounds {
         let appearance = scene.appearance_version();
         let world = scene.world_version();
         let n = scene.len();
+        let same_shape = self.key.is_some_and(|(a, _)| a == appearance) && self.boxes.len() == n;
         match self.key {
-            Some((a, w)) if a == appearance && w == world && self.boxes.len() == n => return,
-            Some((a, w))
-                if a == appearance
+            Some((_, w)) if same_shape && w == world => {
+                if !self.valid {
+                    // The big change is over (nothing moved since): now it pays.
+                    self.recompute(scene, extents);
+                }
+            }
+            Some((_, w))
+                if same_shape
                     && w == scene.previous_world_version()
-                    && self.boxes.len() == n
-                    && recomputed(scene) <= n / 8 =>
+                    && recomputed(scene) > n / 8 =>
             {
+                // Most of the scene moved (a root dragged, a playing animation): the boxes are
+                // not used until it stops, instead of being recomputed every frame.
+                self.valid = false;
+            }
+            Some((_, w)) if same_shape && w == scene.previous_world_version() && self.valid => {
                 self.follow_last_pass(scene, extents);
             }
             _ => self.recompute(scene, extents),
@@ -136,9 +148,15 @@ impl SubtreeBounds {
         self.key = Some((appearance, world));
     }
 
+    /// True when the boxes can be used this frame (see [`SubtreeBounds::refresh`]).
+    pub fn is_valid(&self) -> bool {
+        self.valid && self.key.is_some()
+    }
+
     /// Every box, bottom-up in one reverse pre-order pass.
     fn recompute(&mut self, scene: &Scene, extents: &Extents) {
         let n = scene.len();
+        self.valid = true;
         self.boxes.clear();
         self.boxes.resize(n, EMPTY);
         self.area.clear();

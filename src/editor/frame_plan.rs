@@ -19,42 +19,53 @@ use glam::{DVec2, Vec2};
 use rustc_hash::FxHashSet;
 
 /// Screen cell size of the density grid, in pixels.
-pub const CELL: f64 = 2.0;
+pub const CELL: f64 = 3.0;
+/// Cell size of the coarse grid that takes the bigger splats (up to 16 px across), so one
+/// splat never touches more than a few cells.
+pub const COARSE_CELL: f64 = 8.0;
+/// Splats at least this big (half-extent, px) go to the coarse grid.
+const COARSE_FROM: f64 = 2.0;
 /// Parent-child link lines drawn at most.
 pub const LINK_LIMIT: usize = 3_000;
 /// Shapeless nodes (drawn as origin dots only while detailed) kept at most per range.
 pub const SHAPELESS_LIMIT: usize = 1_500;
 /// Scenes smaller than this are planned on one thread.
 pub const PARALLEL_MIN_NODES: usize = 50_000;
+/// Pieces of the node range per thread (taken in turn by whichever thread is free).
+const PIECES_PER_THREAD: usize = 4;
 /// Pixels around the view a subtree's box must reach to be visited.
 const CULL_MARGIN: f64 = 24.0;
 
-/// Per-cell area-weighted colour sums of what was splatted: red, green, blue, alpha, area.
+/// Per-cell colour sums of what was splatted, each weighted by its area times its opacity.
 #[derive(Clone, Debug, Default)]
 pub struct DensityGrid {
     origin: DVec2,
+    /// Cell size in pixels.
+    pub cell: f64,
     /// Columns.
     pub cols: usize,
     /// Rows.
     pub rows: usize,
-    /// Per cell: area-weighted red, green, blue and alpha sums, and the covered area (px²).
-    pub sums: Vec<[f32; 5]>,
+    /// Per cell: red, green and blue sums weighted by area × opacity, and the opaque area
+    /// (px² × opacity) itself; 16 bytes a cell, so a thread's grid stays in its cache.
+    pub sums: Vec<[f32; 4]>,
     /// Splats added.
     pub count: usize,
 }
 
 impl DensityGrid {
     /// An empty grid over this screen rect, keeping the allocation of `reuse`.
-    pub fn over(rect: ScreenRect, mut reuse: Vec<[f32; 5]>) -> Self {
-        let size = (rect.max - rect.min).as_dvec2() / CELL;
+    pub fn over(rect: ScreenRect, cell: f64, mut reuse: Vec<[f32; 4]>) -> Self {
+        let size = (rect.max - rect.min).as_dvec2() / cell;
         let (cols, rows) = (
             size.x.ceil().max(0.0) as usize,
             size.y.ceil().max(0.0) as usize,
         );
         reuse.clear();
-        reuse.resize(cols * rows, [0.0; 5]);
+        reuse.resize(cols * rows, [0.0; 4]);
         Self {
             origin: rect.min.as_dvec2(),
+            cell,
             cols,
             rows,
             sums: reuse,
@@ -66,10 +77,10 @@ impl DensityGrid {
     /// how much of it each cell holds.
     #[inline]
     pub fn splat(&mut self, p: DVec2, extent: DVec2, area: f64, color: [u8; 4]) {
-        let c = (p - self.origin) / CELL;
-        let e = extent / CELL;
+        let c = (p - self.origin) / self.cell;
+        let e = extent / self.cell;
         // A sub-pixel node still shows: at least a tenth of a pixel's worth of area.
-        let area = area.max(0.1) as f32;
+        let area = area.max(0.1) as f32 * (color[3] as f32 / 255.0);
         let (cols, rows) = (self.cols as f64, self.rows as f64);
         if e.x < 0.25 && e.y < 0.25 {
             // The common case: well inside one cell.
@@ -87,17 +98,23 @@ impl DensityGrid {
         if !(hi.x > 0.0 && hi.y > 0.0 && lo.x < cols && lo.y < rows) {
             return;
         }
-        let size = (hi - lo).max(DVec2::splat(1e-9));
+        // Each column's and row's share of the box, computed once (no division per cell).
+        let inv = DVec2::ONE / (hi - lo).max(DVec2::splat(1e-9));
         let (x0, y0) = (lo.x.max(0.0) as usize, lo.y.max(0.0) as usize);
         let x1 = (hi.x.min(cols - 1e-9) as usize).min(self.cols - 1);
         let y1 = (hi.y.min(rows - 1e-9) as usize).min(self.rows - 1);
+        let mut column = [0.0f32; 16];
+        let columns = (x1 + 1 - x0).min(column.len());
+        for (k, share) in column.iter_mut().take(columns).enumerate() {
+            *share = (overlap(lo.x, hi.x, (x0 + k) as f64) * inv.x) as f32;
+        }
         for y in y0..=y1 {
-            let fy = overlap(lo.y, hi.y, y as f64) / size.y;
-            for x in x0..=x1 {
-                let fx = overlap(lo.x, hi.x, x as f64) / size.x;
-                let share = area * (fx * fy) as f32;
+            let fy = area * (overlap(lo.y, hi.y, y as f64) * inv.y) as f32;
+            let row = y * self.cols + x0;
+            for (k, fx) in column.iter().take(columns).enumerate() {
+                let share = fy * fx;
                 if share > 0.0 {
-                    add(&mut self.sums[y * self.cols + x], color, share);
+                    add(&mut self.sums[row + k], color, share);
                 }
             }
         }
@@ -107,7 +124,7 @@ impl DensityGrid {
     /// Add another grid over the same rect.
     pub fn absorb(&mut self, other: &DensityGrid) {
         for (a, b) in self.sums.iter_mut().zip(&other.sums) {
-            for k in 0..5 {
+            for k in 0..4 {
                 a[k] += b[k];
             }
         }
@@ -116,28 +133,28 @@ impl DensityGrid {
 
     /// The cell's colour: the area-weighted mean, as opaque as the share of the cell covered
     /// (straight alpha); None for an empty cell.
-    pub fn cell_color(sums: &[f32; 5]) -> Option<[u8; 4]> {
-        let [r, g, b, a, area] = *sums;
+    pub fn cell_color(&self, sums: &[f32; 4]) -> Option<[u8; 4]> {
+        let [r, g, b, area] = *sums;
         if area <= 0.0 {
             return None;
         }
-        let coverage = (area / (CELL * CELL) as f32).min(1.0);
+        let coverage = (area / (self.cell * self.cell) as f32).min(1.0);
         Some([
             (r / area).round() as u8,
             (g / area).round() as u8,
             (b / area).round() as u8,
-            (a / area * coverage).round() as u8,
+            (255.0 * coverage).round() as u8,
         ])
     }
 }
 
-/// Add `area` of `color` to a cell's sums.
+/// Add `area` (already weighted by opacity) of `color` to a cell's sums.
 #[inline]
-fn add(cell: &mut [f32; 5], color: [u8; 4], area: f32) {
-    for (sum, c) in cell.iter_mut().zip(color) {
-        *sum += c as f32 * area;
-    }
-    cell[4] += area;
+fn add(cell: &mut [f32; 4], color: [u8; 4], area: f32) {
+    cell[0] += color[0] as f32 * area;
+    cell[1] += color[1] as f32 * area;
+    cell[2] += color[2] as f32 * area;
+    cell[3] += area;
 }
 
 /// How much of `lo..hi` lies in the unit interval starting at `k`.
@@ -154,8 +171,29 @@ pub struct FramePlan {
     pub links: Vec<(Vec2, Vec2)>,
     /// Nodes that may get a shear mark, in pre-order.
     pub shear: Vec<u32>,
-    /// What was splatted.
+    /// What was splatted (the smallest nodes, 2 px cells).
     pub density: DensityGrid,
+    /// The bigger splats (8 px cells).
+    pub coarse: DensityGrid,
+    /// The other threads' grid buffers, kept for the next frame.
+    spare: Vec<Vec<[f32; 4]>>,
+}
+
+impl FramePlan {
+    /// Splat into the fine grid, or the coarse one when the box is big.
+    #[inline]
+    fn splat(&mut self, p: DVec2, extent: DVec2, area: f64, color: [u8; 4]) {
+        if extent.max_element() < COARSE_FROM {
+            self.density.splat(p, extent, area, color);
+        } else {
+            self.coarse.splat(p, extent, area, color);
+        }
+    }
+
+    /// Nodes (or tiny subtrees) splatted.
+    pub fn splatted(&self) -> usize {
+        self.density.count + self.coarse.count
+    }
 }
 
 /// Everything the planning pass reads.
@@ -190,39 +228,68 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
     } else {
         threads.clamp(1, 8)
     };
+    let mut spare = reuse.spare;
     let mut first = FramePlan {
-        density: DensityGrid::over(input.view, reuse.density.sums),
+        density: DensityGrid::over(input.view, CELL, reuse.density.sums),
+        coarse: DensityGrid::over(input.view, COARSE_CELL, reuse.coarse.sums),
         draw: reuse.draw,
         links: reuse.links,
         shear: reuse.shear,
+        spare: Vec::new(),
     };
     first.draw.clear();
     first.links.clear();
     first.shear.clear();
     if threads == 1 {
         plan_range(input, 0, n, &mut first);
+        first.spare = spare;
         return first;
     }
-    let share = n.div_ceil(threads);
-    let mut rest: Vec<FramePlan> = (1..threads)
+    // More pieces than threads, taken in turn: the deep end of a pre-order array can hold
+    // far more tiny nodes than the front, so equal halves would leave one core waiting.
+    let pieces = threads * PIECES_PER_THREAD;
+    let share = n.div_ceil(pieces);
+    let mut rest: Vec<FramePlan> = (1..pieces)
         .map(|_| FramePlan {
-            density: DensityGrid::over(input.view, Vec::new()),
+            density: DensityGrid::over(input.view, CELL, spare.pop().unwrap_or_default()),
+            coarse: DensityGrid::over(input.view, COARSE_CELL, spare.pop().unwrap_or_default()),
             ..FramePlan::default()
         })
         .collect();
-    std::thread::scope(|scope| {
-        for (k, part) in rest.iter_mut().enumerate() {
-            let (a, b) = ((k + 1) * share, ((k + 2) * share).min(n));
-            scope.spawn(move || plan_range(input, a.min(n), b, part));
+    let mut slots: Vec<&mut FramePlan> =
+        std::iter::once(&mut first).chain(rest.iter_mut()).collect();
+    let queue: Vec<std::sync::Mutex<Option<(usize, &mut FramePlan)>>> = slots
+        .drain(..)
+        .enumerate()
+        .map(|(k, part)| std::sync::Mutex::new(Some((k, part))))
+        .collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let work = || {
+        loop {
+            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(slot) = queue.get(k) else { break };
+            let taken = slot.lock().map(|mut s| s.take()).unwrap_or(None);
+            if let Some((k, part)) = taken {
+                plan_range(input, (k * share).min(n), ((k + 1) * share).min(n), part);
+            }
         }
-        plan_range(input, 0, share.min(n), &mut first);
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
+        work();
     });
+    drop(queue);
     for part in rest {
         first.draw.extend(part.draw);
         let room = LINK_LIMIT.saturating_sub(first.links.len());
         first.links.extend(part.links.into_iter().take(room));
         first.shear.extend(part.shear);
         first.density.absorb(&part.density);
+        first.coarse.absorb(&part.coarse);
+        first.spare.push(part.density.sums);
+        first.spare.push(part.coarse.sums);
     }
     first
 }
@@ -233,17 +300,16 @@ fn plan_range(input: &PlanInput, a: usize, b: usize, out: &mut FramePlan) {
     let to_screen = world_to_screen(input.camera, input.view);
     let (lo, hi) = (input.view.min.as_dvec2(), input.view.max.as_dvec2());
     let mut shapeless = 0usize;
+    let cull = input.bounds.is_valid();
     let mut i = a;
     while i < b {
         let len = scene.subtree_len_at(i);
-        let whole = len >= CULL_MIN_SUBTREE && i + len <= b;
+        let whole = cull && len >= CULL_MIN_SUBTREE && i + len <= b;
         if whole
             && !input
                 .bounds
                 .may_show(i, &to_screen, input.view, CULL_MARGIN)
         {
-            // Off screen: only the root's link may cross the view (the rest lie in the box).
-            link(input, i, None, out);
             i += len;
             continue;
         }
@@ -252,8 +318,7 @@ fn plan_range(input: &PlanInput, a: usize, b: usize, out: &mut FramePlan) {
             && let Some((at, extent, area, color)) =
                 input.bounds.tiny_on_screen(i, &to_screen, input.tiny)
         {
-            link(input, i, None, out);
-            out.density.splat(at, extent, area, color);
+            out.splat(at, extent, area, color);
             i += len;
             continue;
         }
@@ -266,7 +331,6 @@ fn plan_range(input: &PlanInput, a: usize, b: usize, out: &mut FramePlan) {
         if input.shear && may_get_shear_mark(&m, input.view) {
             out.shear.push(i as u32);
         }
-        link(input, i, Some(m.translation), out);
         let half = input.extents.half[i];
         let extent = screen_extent(&m, half);
         let reach = extent + DVec2::splat(4.0);
@@ -280,39 +344,35 @@ fn plan_range(input: &PlanInput, a: usize, b: usize, out: &mut FramePlan) {
             if selected || shapeless < SHAPELESS_LIMIT {
                 shapeless += 1;
                 out.draw.push(i as u32);
+                link(input, i, origin, out);
             }
         } else if selected || extent.max_element() >= input.tiny {
             out.draw.push(i as u32);
+            link(input, i, origin, out);
         } else {
-            out.density.splat(
-                origin,
-                extent,
-                4.0 * extent.x * extent.y,
-                input.extents.color[i],
-            );
+            let area = 4.0 * extent.x * extent.y;
+            out.splat(origin, extent, area, input.extents.color[i]);
         }
         i += 1;
     }
 }
 
-/// The line from node `i`'s parent to it, when links are on, there is room, and it is longer
-/// than 4 px and crosses the view. `origin`: the node's screen origin, when known.
-fn link(input: &PlanInput, i: usize, origin: Option<DVec2>, out: &mut FramePlan) {
+/// The line from node `i`'s parent to it (a drawn node: a splatted one's link is not worth a
+/// line), when links are on, there is room, and it is longer than 4 px and crosses the view.
+/// `origin`: the node's screen origin.
+fn link(input: &PlanInput, i: usize, origin: DVec2, out: &mut FramePlan) {
     if !input.links || out.links.len() >= LINK_LIMIT {
         return;
     }
     let Some(p) = input.scene.parent_index_at(i) else {
         return;
     };
-    let (pw, w) = (input.scene.world_at(p), input.scene.world_at(i));
-    if !pw.translation.is_finite() || !w.translation.is_finite() {
+    let pw = input.scene.world_at(p);
+    if !pw.translation.is_finite() {
         return;
     }
-    let to = |t: Vec2| input.camera.to_screen_f64(input.view, t.as_dvec2());
-    let (from, to) = (
-        to(pw.translation),
-        origin.unwrap_or_else(|| to(w.translation)),
-    );
+    let from = (input.camera).to_screen_f64(input.view, pw.translation.as_dvec2());
+    let to = origin;
     if (from - to).length_squared() > 16.0
         && let Some((a, b)) = clip_segment(from, to, input.view)
     {

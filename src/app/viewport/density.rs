@@ -6,7 +6,7 @@
 //! `editor::frame_plan` (on every core); this file adapts the size threshold to a budget and
 //! paints the grid.
 
-use crate::editor::frame_plan::{CELL, DensityGrid, FramePlan};
+use crate::editor::frame_plan::{DensityGrid, FramePlan};
 use egui::{Color32, ColorImage, Pos2, Rect, TextureOptions};
 
 /// Nodes whose screen half-extent is below this (points) on both axes are splatted.
@@ -22,6 +22,7 @@ pub(super) struct Density {
     /// The half-extent under which nodes are splatted this frame (adapts to the budget).
     pub tiny: f64,
     texture: Option<egui::TextureHandle>,
+    coarse_texture: Option<egui::TextureHandle>,
     /// The last frame's plan (its buffers are reused).
     pub plan: FramePlan,
 }
@@ -31,6 +32,7 @@ impl Default for Density {
         Self {
             tiny: TINY,
             texture: None,
+            coarse_texture: None,
             plan: FramePlan::default(),
         }
     }
@@ -47,42 +49,64 @@ impl Density {
         }
     }
 
-    /// Paint the plan's density grid over `rect` (nothing when no node was splatted).
+    /// Paint the plan's density grids over `rect`: the coarse one (bigger splats), then the
+    /// fine one (nothing for an empty grid).
     pub fn paint(&mut self, ctx: &egui::Context, painter: &egui::Painter, rect: Rect) {
-        let grid = &self.plan.density;
-        if grid.count == 0 || grid.cols == 0 || grid.rows == 0 {
-            return;
+        let plan = &self.plan;
+        for (grid, slot, name) in [
+            (
+                &plan.coarse,
+                &mut self.coarse_texture,
+                "graft-density-coarse",
+            ),
+            (&plan.density, &mut self.texture, "graft-density"),
+        ] {
+            paint_grid(ctx, painter, rect, grid, slot, name);
         }
-        let pixels: Vec<Color32> = grid
-            .sums
-            .iter()
-            .map(|sums| match DensityGrid::cell_color(sums) {
-                Some([r, g, b, a]) => Color32::from_rgba_unmultiplied(r, g, b, a),
-                None => Color32::TRANSPARENT,
-            })
-            .collect();
-        let image = ColorImage::new([grid.cols, grid.rows], pixels);
-        let options = TextureOptions::NEAREST;
-        let texture = match &mut self.texture {
-            Some(texture) => {
-                texture.set(image, options);
-                texture.id()
-            }
-            None => {
-                let texture = ctx.load_texture("graft-density", image, options);
-                let id = texture.id();
-                self.texture = Some(texture);
-                id
-            }
-        };
-        let cell = CELL as f32;
-        let size = egui::vec2(grid.cols as f32 * cell, grid.rows as f32 * cell);
-        let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
-        painter.image(
-            texture,
-            Rect::from_min_size(rect.min, size),
-            uv,
-            Color32::WHITE,
-        );
     }
+}
+
+/// One grid as one texture stretched over its cells.
+fn paint_grid(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    rect: Rect,
+    grid: &DensityGrid,
+    slot: &mut Option<egui::TextureHandle>,
+    name: &str,
+) {
+    if grid.count == 0 || grid.cols == 0 || grid.rows == 0 {
+        return;
+    }
+    let pixels: Vec<Color32> = grid
+        .sums
+        .iter()
+        .map(|sums| match grid.cell_color(sums) {
+            Some([r, g, b, a]) => Color32::from_rgba_unmultiplied(r, g, b, a),
+            None => Color32::TRANSPARENT,
+        })
+        .collect();
+    let image = ColorImage::new([grid.cols, grid.rows], pixels);
+    let options = TextureOptions::NEAREST;
+    let texture = match slot {
+        Some(texture) => {
+            texture.set(image, options);
+            texture.id()
+        }
+        None => {
+            let texture = ctx.load_texture(name, image, options);
+            let id = texture.id();
+            *slot = Some(texture);
+            id
+        }
+    };
+    let cell = grid.cell as f32;
+    let size = egui::vec2(grid.cols as f32 * cell, grid.rows as f32 * cell);
+    let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
+    painter.image(
+        texture,
+        Rect::from_min_size(rect.min, size),
+        uv,
+        Color32::WHITE,
+    );
 }

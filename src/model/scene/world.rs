@@ -93,7 +93,16 @@ impl Scene {
 
     /// The world matrix of the node at `i`, correct even when stale: computed on demand from the
     /// nearest clean ancestor. O(1) when nothing is dirty.
+    #[inline]
     pub fn world_at(&self, i: usize) -> Affine2 {
+        if self.dirty_roots.is_empty() {
+            return self.world[i];
+        }
+        self.stale_world_at(i)
+    }
+
+    /// [`Scene::world_at`] while some subtrees are dirty.
+    fn stale_world_at(&self, i: usize) -> Affine2 {
         // The outermost dirty subtree containing i, if any.
         let top = self
             .dirty_roots
