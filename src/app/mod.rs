@@ -271,12 +271,8 @@ impl GraftApp {
                     None => egui::ProgressBar::new(0.0).animate(true),
                 };
                 ui.add(bar.desired_width(240.0));
-                if job.total > 0 {
-                    ui.weak(format!(
-                        "{:.1} of {:.1} MB",
-                        job.done as f64 / 1e6,
-                        job.total as f64 / 1e6
-                    ));
+                if let Some(amount) = job.stage.amount(job.done, job.total) {
+                    ui.weak(amount);
                 }
             });
             if cancel {

@@ -387,11 +387,13 @@ pub fn parse_with_progress(
 /// the caller may drop the text first. `None` when cancelled.
 fn parse_text(text: &str, path: &Path, progress: Option<&Progress>) -> Result<Option<FileScene>> {
     let options = ron::Options::default().with_recursion_limit(RECURSION_LIMIT);
+    // The expected node count sizes the columns and gives the parsing stage a total.
+    let expected = count_nodes(text);
     if let Some(p) = progress {
-        p.enter(Stage::Parsing, 0);
+        p.enter(Stage::Parsing, expected as u64);
     }
     let watched = PARSE_PROGRESS.with(|p| p.replace(progress.cloned()));
-    let hint = NODE_HINT.with(|h| h.replace(count_nodes(text)));
+    let hint = NODE_HINT.with(|h| h.replace(expected));
     let parsed: std::result::Result<FileScene, _> = options.from_str(text);
     NODE_HINT.with(|h| h.set(hint));
     PARSE_PROGRESS.with(|p| p.replace(watched));

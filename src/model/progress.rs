@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 pub enum Stage {
     /// Reading a file's bytes (`done` of `total` bytes).
     Reading,
-    /// Parsing the text (`done` nodes read so far; the total is not known until the end).
+    /// Parsing the text (`done` nodes read so far, of about `total`: how often `id:` occurs).
     Parsing,
     /// Checking the nodes and laying out the scene's arrays.
     Building,
@@ -70,6 +70,26 @@ impl Stage {
     }
 
     /// What `done` and `total` count in this stage.
+    /// How far the stage got, for people: "45.1 of 223.1 MB", "412,000 of 1,000,000 nodes",
+    /// "412,000 nodes"; None when it cannot tell.
+    pub fn amount(self, done: u64, total: u64) -> Option<String> {
+        match self.unit() {
+            Unit::Bytes if total > 0 => Some(format!(
+                "{:.1} of {:.1} MB",
+                done.min(total) as f64 / 1e6,
+                total as f64 / 1e6
+            )),
+            Unit::Nodes if total > 0 => Some(format!(
+                "{} of {} nodes",
+                grouped(done.min(total)),
+                grouped(total)
+            )),
+            Unit::Nodes if done > 0 => Some(format!("{} nodes", grouped(done))),
+            _ => None,
+        }
+    }
+
+    /// What the stage counts in.
     pub fn unit(self) -> Unit {
         match self {
             Stage::Reading | Stage::Writing => Unit::Bytes,
@@ -159,4 +179,17 @@ impl Progress {
             })
             .collect()
     }
+}
+
+/// 1234567 → "1,234,567".
+pub fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

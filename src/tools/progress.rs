@@ -32,45 +32,15 @@ pub struct BarView {
 /// The bar's text and fill for `label` in `stage`, `done` of `total` (0: unknown).
 pub fn bar_view(label: &str, stage: Stage, done: u64, total: u64) -> BarView {
     let what = stage.describe();
-    match stage.unit() {
-        Unit::Bytes if total > 0 => BarView {
-            message: format!(
-                "{label}: {what} {:.1} of {:.1} MB",
-                done as f64 / 1e6,
-                total as f64 / 1e6
-            ),
-            fraction: Some((done.min(total), total)),
-        },
-        Unit::Nodes if total > 0 => BarView {
-            message: format!(
-                "{label}: {what} {} of {} nodes",
-                grouped(done.min(total)),
-                grouped(total)
-            ),
-            fraction: Some((done.min(total), total)),
-        },
-        Unit::Nodes if done > 0 => BarView {
-            message: format!("{label}: {what} {} nodes", grouped(done)),
-            fraction: None,
-        },
-        _ => BarView {
-            message: format!("{label}: {what}"),
-            fraction: None,
-        },
+    let message = match stage.amount(done, total) {
+        Some(amount) => format!("{label}: {what} {amount}"),
+        None => format!("{label}: {what}"),
+    };
+    let known = total > 0 && stage.unit() != Unit::None;
+    BarView {
+        message,
+        fraction: known.then(|| (done.min(total), total)),
     }
-}
-
-/// 1234567 → "1,234,567".
-fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The delay before a bar appears: [`DELAY`], or `GRAFT_PROGRESS_DELAY_MS`.
