@@ -5,7 +5,7 @@
 use glam::{DVec2, Vec2};
 use graft::editor::camera::{Camera, ScreenRect};
 use graft::editor::cull::{Extents, SubtreeBounds};
-use graft::editor::frame_plan::{FramePlan, PlanInput, plan};
+use graft::editor::frame_plan::{FramePlan, PlanInput, plan, plan_ranges};
 use graft::editor::geometry::{screen_extent, world_bounds};
 use graft::generate::{GenShape, generate};
 use graft::scene::Scene;
@@ -39,6 +39,7 @@ fn plan_with(scene: &Scene, camera: Camera, threads: usize, selected: &[u32]) ->
         }
     }
     let input = PlanInput {
+        skip: &[],
         scene,
         extents: &extents,
         bounds: &bounds,
@@ -175,4 +176,134 @@ fn subtree_boxes_stay_correct_while_nodes_move() {
         contains_all(&scene, &bounds);
     }
     assert!(big > 0 && followed > 20, "big {big}, followed {followed}");
+}
+
+/// Plan the whole view with splat threshold `tiny`, leaving out `skip`, and (second) plan the
+/// `skip` ranges alone.
+fn plan_split(
+    scene: &Scene,
+    camera: Camera,
+    tiny: f64,
+    skip: &[(u32, u32)],
+) -> (FramePlan, FramePlan) {
+    let mut extents = Extents::default();
+    extents.refresh(scene);
+    let mut bounds = SubtreeBounds::default();
+    bounds.refresh(scene, &extents);
+    let none = FxHashSet::default();
+    let mut protected = FxHashSet::default();
+    for &(start, _) in skip {
+        let mut at = scene.parent_index_at(start as usize);
+        while let Some(k) = at {
+            protected.insert(k as u32);
+            at = scene.parent_index_at(k);
+        }
+    }
+    let input = PlanInput {
+        skip,
+        scene,
+        extents: &extents,
+        bounds: &bounds,
+        camera,
+        view: view(),
+        tiny,
+        protected: &protected,
+        selected: &none,
+        links: true,
+        shear: true,
+    };
+    let rest = plan(&input, 2, FramePlan::default());
+    let alone = PlanInput {
+        skip: &[],
+        tiny: 0.0,
+        ..input
+    };
+    (rest, plan_ranges(&alone, skip))
+}
+
+/// A drag frame keeps the layer planned without the moving subtrees and plans those alone:
+/// together they draw exactly what the whole plan draws (nothing splatted), each node once,
+/// and the kept part never draws or splats a moving node.
+#[test]
+fn the_kept_part_plus_the_moving_subtrees_is_the_whole_plan() {
+    let mut scene = generate(GenShape::Random, 60_000, 5);
+    scene.update_world();
+    let mut skip: Vec<(u32, u32)> = Vec::new();
+    for start in [300usize, 20_000, 41_234, 59_999] {
+        let end = start + scene.subtree_len_at(start);
+        if skip
+            .iter()
+            .all(|&(a, b)| end as u32 <= a || start as u32 >= b)
+        {
+            skip.push((start as u32, end as u32));
+        }
+    }
+    skip.sort_unstable();
+    let moving: usize = skip.iter().map(|&(a, b)| (b - a) as usize).sum();
+    assert!(skip.len() >= 3 && moving > 3, "{skip:?}");
+    let inside = |i: u32| skip.iter().any(|&(a, b)| a <= i && i < b);
+    for zoom in [1.0, 30.0] {
+        let camera = camera(&scene, zoom);
+        let (whole, _) = plan_split(&scene, camera, 0.0, &[]);
+        let (rest, alone) = plan_split(&scene, camera, 0.0, &skip);
+        assert!(rest.draw.iter().all(|&i| !inside(i)), "zoom {zoom}");
+        assert!(alone.draw.iter().all(|&i| inside(i)), "zoom {zoom}");
+        let mut both: Vec<u32> = rest.draw.iter().chain(&alone.draw).copied().collect();
+        both.sort_unstable();
+        assert_eq!(both, whole.draw, "zoom {zoom}");
+        assert!(!alone.draw.is_empty() || zoom > 1.0);
+        // With splats too, the kept part draws no moving node.
+        let (rest, _) = plan_split(&scene, camera, 2.0, &skip);
+        assert!(rest.draw.iter().all(|&i| !inside(i)));
+    }
+}
+
+/// A node with a shape at `position` (a `size` rect or ellipse, this colour), a root.
+fn spec(id: u32, position: Vec2, size: f32, ellipse: bool, alpha: u8) -> graft::scene::NodeSpec {
+    let size = Vec2::splat(size);
+    graft::scene::NodeSpec {
+        id: graft::scene::NodeId(id),
+        parent: None,
+        data: graft::scene::NodeData {
+            local: graft::Trs::from_position(position),
+            shape: if ellipse {
+                graft::scene::Shape::Ellipse { size }
+            } else {
+                graft::scene::Shape::Rect { size }
+            },
+            color: [200, 100, 50, alpha],
+            ..Default::default()
+        },
+    }
+}
+
+/// Occlusion: a node wholly under an opaque shape drawn after it is hidden; one under a
+/// translucent shape, one only partly covered, one drawn after the cover and a selected one
+/// are not.
+#[test]
+fn only_nodes_wholly_under_later_opaque_shapes_are_hidden() {
+    use graft::editor::occlusion::visible_nodes;
+    let mut scene = Scene::from_specs(vec![
+        spec(1, Vec2::new(0.0, 0.0), 1.0, false, 255), // under the big ellipse: hidden
+        spec(2, Vec2::new(4.5, 0.0), 1.0, false, 255), // half out of it: shown
+        spec(3, Vec2::new(-1.0, 0.5), 1.0, true, 255), // under it, but selected: shown
+        spec(4, Vec2::new(20.0, 0.0), 1.0, false, 255), // under the translucent rect: shown
+        spec(5, Vec2::new(0.0, 0.0), 10.0, true, 255), // the big opaque ellipse
+        spec(6, Vec2::new(20.0, 0.0), 10.0, false, 128), // a big translucent rect
+        spec(7, Vec2::new(1.0, 1.0), 1.0, false, 255), // drawn after the ellipse: shown
+    ])
+    .expect("scene");
+    scene.update_world();
+    let camera = Camera {
+        center: DVec2::new(10.0, 0.0),
+        zoom: 20.0,
+        ..Default::default()
+    };
+    let draw: Vec<u32> = (0..7).collect();
+    let selected: FxHashSet<u32> = [2u32].into_iter().collect();
+    let shown = visible_nodes(&scene, camera, view(), &draw, &selected);
+    assert_eq!(shown, [false, true, true, true, true, true, true]);
+    // Nothing selected: the ellipse under the big one is hidden too.
+    let shown = visible_nodes(&scene, camera, view(), &draw, &FxHashSet::default());
+    assert_eq!(shown, [false, true, false, true, true, true, true]);
 }

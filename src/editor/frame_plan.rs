@@ -218,6 +218,9 @@ pub struct PlanInput<'a> {
     pub links: bool,
     /// Collect shear candidates.
     pub shear: bool,
+    /// Pre-order ranges left out (sorted, whole subtrees; their ancestors must be in
+    /// `protected`): the part of a frame that is planned apart because it keeps moving.
+    pub skip: &'a [(u32, u32)],
 }
 
 /// Plan a frame on up to `threads` threads, reusing `reuse`'s buffers.
@@ -294,6 +297,22 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
     first
 }
 
+/// Plan only the nodes in `ranges` (sorted, whole subtrees), on this thread and without a
+/// density grid: what a frame draws of the nodes that keep moving while the rest of its
+/// plan is kept (`input.tiny` should be 0: nothing is splatted).
+pub fn plan_ranges(input: &PlanInput, ranges: &[(u32, u32)]) -> FramePlan {
+    let mut out = FramePlan::default();
+    for &(a, b) in ranges {
+        plan_range(
+            input,
+            a as usize,
+            (b as usize).min(input.scene.len()),
+            &mut out,
+        );
+    }
+    out
+}
+
 /// Plan the nodes `a..b` into `out`.
 fn plan_range(input: &PlanInput, a: usize, b: usize, out: &mut FramePlan) {
     let scene = input.scene;
@@ -301,8 +320,21 @@ fn plan_range(input: &PlanInput, a: usize, b: usize, out: &mut FramePlan) {
     let (lo, hi) = (input.view.min.as_dvec2(), input.view.max.as_dvec2());
     let mut shapeless = 0usize;
     let cull = input.bounds.is_valid();
+    let skip = input.skip;
+    let mut next_skip = skip.partition_point(|&(_, end)| end as usize <= a);
     let mut i = a;
     while i < b {
+        if let Some(&(start, end)) = skip.get(next_skip) {
+            if i >= end as usize {
+                next_skip += 1;
+                continue;
+            }
+            if i >= start as usize {
+                i = end as usize;
+                next_skip += 1;
+                continue;
+            }
+        }
         let len = scene.subtree_len_at(i);
         let whole = cull && len >= CULL_MIN_SUBTREE && i + len <= b;
         if whole

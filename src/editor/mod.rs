@@ -19,6 +19,7 @@ pub mod handles;
 pub mod interchange;
 pub mod jobs;
 pub mod numbers;
+pub mod occlusion;
 pub mod overlay;
 pub mod probes;
 pub mod render;

@@ -40,18 +40,20 @@ impl Default for Density {
 
 impl Density {
     /// After a frame that drew `drawn` shapes: splat bigger nodes next frame when that was over
-    /// the budget, smaller ones when well under it.
-    pub fn adapt(&mut self, drawn: usize) {
+    /// the budget; smaller ones when well under it, but only after the view or the scene
+    /// changed (so an unchanged view settles on one threshold instead of flipping between two,
+    /// and its layer can be kept).
+    pub fn adapt(&mut self, drawn: usize, view_changed: bool) {
         if drawn > SHAPE_BUDGET {
             self.tiny = (self.tiny * 1.5).min(TINY_MAX);
-        } else if drawn < SHAPE_BUDGET / 3 {
+        } else if drawn < SHAPE_BUDGET / 3 && view_changed {
             self.tiny = (self.tiny / 1.5).max(TINY);
         }
     }
 
-    /// Paint the plan's density grids over `rect`: the coarse one (bigger splats), then the
-    /// fine one (nothing for an empty grid).
-    pub fn paint(&mut self, ctx: &egui::Context, painter: &egui::Painter, rect: Rect) {
+    /// The plan's density grids as images over `rect` (uploaded now): the coarse one (bigger
+    /// splats), then the fine one (nothing for an empty grid).
+    pub fn paint(&mut self, ctx: &egui::Context, rect: Rect, out: &mut Vec<egui::Shape>) {
         let plan = &self.plan;
         for (grid, slot, name) in [
             (
@@ -61,7 +63,7 @@ impl Density {
             ),
             (&plan.density, &mut self.texture, "graft-density"),
         ] {
-            paint_grid(ctx, painter, rect, grid, slot, name);
+            out.extend(paint_grid(ctx, rect, grid, slot, name));
         }
     }
 }
@@ -69,14 +71,13 @@ impl Density {
 /// One grid as one texture stretched over its cells.
 fn paint_grid(
     ctx: &egui::Context,
-    painter: &egui::Painter,
     rect: Rect,
     grid: &DensityGrid,
     slot: &mut Option<egui::TextureHandle>,
     name: &str,
-) {
+) -> Option<egui::Shape> {
     if grid.count == 0 || grid.cols == 0 || grid.rows == 0 {
-        return;
+        return None;
     }
     let pixels: Vec<Color32> = grid
         .sums
@@ -103,10 +104,10 @@ fn paint_grid(
     let cell = grid.cell as f32;
     let size = egui::vec2(grid.cols as f32 * cell, grid.rows as f32 * cell);
     let uv = Rect::from_min_max(Pos2::ZERO, Pos2::new(1.0, 1.0));
-    painter.image(
+    Some(egui::Shape::image(
         texture,
         Rect::from_min_size(rect.min, size),
         uv,
         Color32::WHITE,
-    );
+    ))
 }

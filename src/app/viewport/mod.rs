@@ -5,6 +5,7 @@
 mod density;
 mod draw;
 mod input;
+mod nodes;
 mod probes;
 mod spaces;
 mod trails;
@@ -18,10 +19,11 @@ use crate::editor::geometry::world_bounds;
 use crate::editor::handles::{HandleDrag, Tool};
 use crate::editor::session::Editor;
 use crate::scene::{NodeId, Scene};
-use draw::{draw_ghosts, draw_grid, draw_nodes, draw_shear_overlay, outline_node};
+use draw::{draw_ghosts, draw_grid, draw_shear_overlay, outline_node};
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 use glam::{DVec2, Vec2};
 use input::{handle_tools, interact, navigate};
+use nodes::draw_nodes;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -81,6 +83,8 @@ pub struct ViewportState {
     density: density::Density,
     /// The nodes the last drawing pass found big enough for a shear mark.
     shear_candidates: Vec<usize>,
+    /// The last node layer drawn (painted again while nothing it shows changed).
+    layer: nodes::NodeLayer,
 }
 
 impl Default for ViewportState {
@@ -105,6 +109,7 @@ impl Default for ViewportState {
             bounds: Default::default(),
             density: Default::default(),
             shear_candidates: Vec::new(),
+            layer: Default::default(),
         }
     }
 }
@@ -118,6 +123,12 @@ impl ViewportState {
     /// Frame the whole scene on the next frame.
     pub fn frame_on_next_frame(&mut self) {
         self.frame_pending = true;
+    }
+
+    /// How the node layer was drawn so far: planned whole, painted again unchanged, and only
+    /// the moving subtrees drawn over a kept layer (tests and benches).
+    pub fn layer_counts(&self) -> (usize, usize, usize) {
+        (self.layer.built, self.layer.reused, self.layer.moved_only)
     }
 
     /// Drop the cached sprite textures (another scene was loaded).

@@ -1,0 +1,594 @@
+//! The node layer of the viewport: every node through its world matrix, as the frame plan
+//! (`editor::frame_plan`, every core) sorted them — shapes for the kept nodes (fills batched
+//! into one mesh), the density images for the splatted ones, parent links. The layer is built
+//! as a list of egui shapes and kept: a frame whose inputs (scene versions, camera, viewport,
+//! level of detail, selection, view options) are those of the last one paints the same list
+//! again without planning or building anything (an idle or hovering frame on a million nodes).
+
+use super::density::Density;
+use super::draw::{arrow_shapes, closed_shape};
+use super::{ViewportState, p2, sr};
+use crate::editor::camera::{Camera, ScreenRect};
+use crate::editor::command::ViewOption;
+use crate::editor::frame_plan::{PlanInput, plan};
+use crate::editor::geometry::ScreenShape;
+use crate::editor::occlusion::visible_nodes;
+use crate::editor::session::Editor;
+use crate::scene::{NodeData, NodeId, Scene, Shape};
+use egui::{Color32, Pos2, Rect, Stroke};
+use glam::{DAffine2, DVec2, Vec2};
+use rustc_hash::FxHashSet;
+
+fn color32(c: [u8; 4]) -> Color32 {
+    Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3])
+}
+
+/// Add a convex polygon (screen space) to a batched mesh as a triangle fan.
+fn fan(mesh: &mut egui::Mesh, points: &[Vec2], color: Color32) {
+    let base = mesh.vertices.len() as u32;
+    for p in points {
+        mesh.colored_vertex(p2(*p), color);
+    }
+    for k in 1..points.len().saturating_sub(1) as u32 {
+        mesh.add_triangle(base, base + k, base + k + 1);
+    }
+}
+
+/// A sprite's image over its (possibly clipped) outline: each point's texture coordinate comes
+/// from its local position, so a clipped sprite still shows the right part of the image.
+fn textured_fan(
+    texture: egui::TextureId,
+    outline: &[Vec2],
+    to_screen: &DAffine2,
+    (half, offset, region): (Vec2, Vec2, Option<[f32; 4]>),
+    tint: Color32,
+) -> egui::Mesh {
+    let mut mesh = egui::Mesh::with_texture(texture);
+    let inverse = to_screen.inverse();
+    let half = half.as_dvec2().max(DVec2::splat(f64::MIN_POSITIVE));
+    let [u0, v0, u1, v1] = region.unwrap_or([0.0, 0.0, 1.0, 1.0]);
+    for p in outline {
+        let l = inverse.transform_point2(p.as_dvec2()) - offset.as_dvec2();
+        let (s, t) = (l.x / (2.0 * half.x) + 0.5, 0.5 - l.y / (2.0 * half.y));
+        let uv = Pos2::new(
+            (u0 as f64 + s * (u1 - u0) as f64) as f32,
+            (v0 as f64 + t * (v1 - v0) as f64) as f32,
+        );
+        mesh.vertices.push(egui::epaint::Vertex {
+            pos: p2(*p),
+            uv,
+            color: tint,
+        });
+    }
+    for k in 1..outline.len().saturating_sub(1) as u32 {
+        mesh.add_triangle(0, k, k + 1);
+    }
+    mesh
+}
+
+/// Nodes drawn with outlines, axes and origins, at most; past this only fills are drawn.
+const DETAIL_LIMIT: usize = 1_500;
+/// More names than this on screen are unreadable anyway; skip the rest.
+const MAX_NAMES: usize = 500;
+
+/// Everything the node layer is drawn from; equal keys draw equal layers.
+#[derive(Clone, Debug, PartialEq)]
+struct LayerKey {
+    /// Structure and appearance versions of the scene, and its size.
+    scene: (u64, u64, usize),
+    /// The scene's world version.
+    world: u64,
+    camera: Camera,
+    rect: Rect,
+    /// The splat threshold (its bits).
+    tiny: u64,
+    selection: Vec<NodeId>,
+    /// Links, shear candidates, axes, names.
+    options: [bool; 4],
+}
+
+impl LayerKey {
+    /// Equal apart from the world matrices and the level of detail.
+    fn same_view(&self, other: &LayerKey) -> bool {
+        self.scene == other.scene
+            && self.camera == other.camera
+            && self.rect == other.rect
+            && self.selection == other.selection
+            && self.options == other.options
+    }
+}
+
+/// Moving nodes (those the last update recomputed) planned apart at most; more, and the whole
+/// layer is planned anew.
+const MOVING_MAX: usize = 20_000;
+/// Scenes smaller than this are always planned whole (it is cheap).
+const MOVING_MIN_SCENE: usize = 20_000;
+
+/// Kept shapes from which hidden ones are looked for (fewer are cheap to draw anyway).
+const OCCLUSION_FROM: usize = 5_000;
+
+/// A layer drawn without some moving subtrees, kept while only they move (a drag).
+struct Base {
+    key: LayerKey,
+    /// The subtrees left out (pre-order ranges, sorted).
+    skip: Vec<(u32, u32)>,
+    shapes: Vec<egui::Shape>,
+    shear: Vec<usize>,
+}
+
+/// The last node layer drawn, and what it was drawn from.
+#[derive(Default)]
+pub(super) struct NodeLayer {
+    key: Option<LayerKey>,
+    shapes: Vec<egui::Shape>,
+    /// The world version the last frame saw.
+    world_seen: u64,
+    /// The last frame was a kept base with the moving subtrees drawn over it (their stacking
+    /// may differ from pre-order, so an unchanged frame after it draws the layer anew).
+    composed: bool,
+    base: Option<Base>,
+    /// Vertices and indices of the biggest fill mesh last time (to reserve them at once).
+    fill_size: (usize, usize),
+    /// Layers planned whole (tests and benches read them).
+    pub built: usize,
+    /// Frames that painted the kept layer again.
+    pub reused: usize,
+    /// Frames that drew only the moving subtrees over a kept base.
+    pub moved_only: usize,
+}
+
+/// What one frame of node drawing needs besides the node itself.
+struct NodePass<'a> {
+    ctx: &'a egui::Context,
+    editor: &'a Editor,
+    camera: Camera,
+    view: ScreenRect,
+    rect: Rect,
+    selection: &'a [NodeId],
+    fill: egui::Mesh,
+    /// The layer's shapes so far, in painting order.
+    out: Vec<egui::Shape>,
+    fill_size: (usize, usize),
+    shape: ScreenShape,
+    detailed: usize,
+    names: Vec<(Pos2, &'a str)>,
+    /// The selection as a set, when it is too big to search.
+    selected: Option<FxHashSet<NodeId>>,
+}
+
+impl NodePass<'_> {
+    fn is_selected(&self, id: NodeId) -> bool {
+        match &self.selected {
+            Some(set) => set.contains(&id),
+            None => self.selection.contains(&id),
+        }
+    }
+
+    /// Add the batched fills gathered so far to the layer.
+    fn flush(&mut self) {
+        if !self.fill.is_empty() {
+            let fill = std::mem::take(&mut self.fill);
+            self.fill_size.0 = self.fill_size.0.max(fill.vertices.len());
+            self.fill_size.1 = self.fill_size.1.max(fill.indices.len());
+            self.out.push(fill.into());
+        }
+    }
+}
+
+/// Draw every node through its world matrix (see the module's comment), or paint the last
+/// frame's layer again when nothing it depends on changed, or, while only a few subtrees move
+/// (a drag), a kept layer without them plus those subtrees.
+pub(super) fn draw_nodes(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    rect: Rect,
+    editor: &Editor,
+    state: &mut ViewportState,
+) {
+    let scene = editor.doc().scene();
+    let view = editor.view();
+    let key = LayerKey {
+        scene: (
+            scene.structure_version(),
+            scene.appearance_version().1,
+            scene.len(),
+        ),
+        world: scene.world_version(),
+        camera: state.camera,
+        rect,
+        tiny: state.density.tiny.to_bits(),
+        selection: editor.selection().to_vec(),
+        options: [
+            view.shows(ViewOption::Links),
+            view.shows(ViewOption::Shear),
+            view.shows(ViewOption::Axes),
+            view.shows(ViewOption::Names),
+        ],
+    };
+    let layer = &mut state.layer;
+    if layer.key.as_ref() == Some(&key) && !layer.composed {
+        layer.reused += 1;
+        painter.extend(layer.shapes.iter().cloned());
+        return;
+    }
+    let moving = moving_ranges(scene, layer, &key);
+    let mut out = std::mem::take(&mut layer.shapes);
+    out.clear();
+    if let Some(ranges) = moving {
+        let covered = layer.base.as_ref().is_some_and(|base| {
+            base.key.same_view(&key) && base.key.tiny == key.tiny && covers(&base.skip, ranges)
+        });
+        if !covered {
+            let skip = ranges.to_vec();
+            let mut shapes = Vec::new();
+            build(ctx, painter, rect, editor, state, &skip, &mut shapes);
+            let shear = state.shear_candidates.clone();
+            state.layer.base = Some(Base {
+                key: key.clone(),
+                skip,
+                shapes,
+                shear,
+            });
+        }
+        let ranges = scene.last_recomputed_ranges();
+        if let Some(base) = &state.layer.base {
+            out.extend(base.shapes.iter().cloned());
+            state.shear_candidates.clone_from(&base.shear);
+        }
+        draw_moving(ctx, painter, rect, editor, state, ranges, &mut out);
+        state.layer.moved_only += usize::from(covered);
+        state.layer.composed = true;
+    } else {
+        state.layer.base = None;
+        let view_changed = !state.layer.key.as_ref().is_some_and(|k| k.same_view(&key));
+        build(ctx, painter, rect, editor, state, &[], &mut out);
+        let drawn = state.density.plan.draw.len();
+        state.density.adapt(drawn, view_changed);
+        state.layer.composed = false;
+    }
+    painter.extend(out.iter().cloned());
+    let layer = &mut state.layer;
+    layer.shapes = out;
+    layer.world_seen = key.world;
+    layer.key = Some(key);
+}
+
+/// The subtrees the last update moved, when this frame can keep the rest of the last layer:
+/// the scene is big, the world changed by exactly one update since the last frame, few nodes
+/// moved, and nothing else about the view changed.
+fn moving_ranges<'s>(
+    scene: &'s Scene,
+    layer: &NodeLayer,
+    key: &LayerKey,
+) -> Option<&'s [(u32, u32)]> {
+    let ranges = scene.last_recomputed_ranges();
+    let moved: usize = ranges.iter().map(|&(a, b)| (b - a) as usize).sum();
+    let last = layer.key.as_ref()?;
+    (scene.len() >= MOVING_MIN_SCENE
+        && moved > 0
+        && moved <= MOVING_MAX.min(scene.len() / 8)
+        && key.world != layer.world_seen
+        && scene.previous_world_version() == layer.world_seen
+        && last.same_view(key)
+        && last.tiny == key.tiny)
+        .then_some(ranges)
+}
+
+/// True when every range lies inside one of `skip`'s (both sorted).
+fn covers(skip: &[(u32, u32)], ranges: &[(u32, u32)]) -> bool {
+    ranges.iter().all(|&(a, b)| {
+        let k = skip.partition_point(|&(_, end)| end <= a);
+        skip.get(k)
+            .is_some_and(|&(start, end)| start <= a && b <= end)
+    })
+}
+
+/// Plan the layer (leaving out `skip`) and draw it into `out`; the plan, the level-of-detail
+/// state and the shear candidates go into `state`.
+fn build(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    rect: Rect,
+    editor: &Editor,
+    state: &mut ViewportState,
+    skip: &[(u32, u32)],
+    out: &mut Vec<egui::Shape>,
+) {
+    let scene = editor.doc().scene();
+    let view = editor.view();
+    let mut extents = std::mem::take(&mut state.extents);
+    extents.refresh(scene);
+    let mut bounds = std::mem::take(&mut state.bounds);
+    bounds.refresh(scene, &extents);
+    let mut density: Density = std::mem::take(&mut state.density);
+    let (mut protected, selected) = selection_indices(scene, editor.selection());
+    for &(start, _) in skip {
+        // A left-out subtree's ancestors are never splatted whole (that would draw it).
+        let mut at = scene.parent_index_at(start as usize);
+        while let Some(i) = at {
+            if !protected.insert(i as u32) {
+                break;
+            }
+            at = scene.parent_index_at(i);
+        }
+    }
+    let input = PlanInput {
+        scene,
+        extents: &extents,
+        bounds: &bounds,
+        camera: state.camera,
+        view: sr(rect),
+        tiny: density.tiny,
+        protected: &protected,
+        selected: &selected,
+        links: view.shows(ViewOption::Links),
+        shear: view.shows(ViewOption::Shear),
+        skip,
+    };
+    let threads = crate::scene::propagation_threads();
+    let plan = plan(&input, threads, std::mem::take(&mut density.plan));
+    let fill_size = state.layer.fill_size;
+    let (names, fill_size) = draw_plan(ctx, rect, editor, state, &plan, fill_size, out);
+    state.layer.fill_size = fill_size;
+    density.plan = plan;
+    density.paint(ctx, rect, out);
+    state.shear_candidates.clear();
+    state
+        .shear_candidates
+        .extend(density.plan.shear.iter().map(|&i| i as usize));
+    state.extents = extents;
+    state.bounds = bounds;
+    state.density = density;
+    state.layer.built += 1;
+    push_names(painter, names, out);
+}
+
+/// Draw the moving subtrees (every node as itself, nothing splatted) into `out`.
+fn draw_moving(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    rect: Rect,
+    editor: &Editor,
+    state: &mut ViewportState,
+    ranges: &[(u32, u32)],
+    out: &mut Vec<egui::Shape>,
+) {
+    let scene = editor.doc().scene();
+    let view = editor.view();
+    state.extents.refresh(scene);
+    let (protected, selected) = selection_indices(scene, editor.selection());
+    let no_bounds = crate::editor::cull::SubtreeBounds::default();
+    let input = PlanInput {
+        scene,
+        extents: &state.extents,
+        bounds: &no_bounds,
+        camera: state.camera,
+        view: sr(rect),
+        tiny: 0.0,
+        protected: &protected,
+        selected: &selected,
+        links: view.shows(ViewOption::Links),
+        shear: view.shows(ViewOption::Shear),
+        skip: &[],
+    };
+    let plan = crate::editor::frame_plan::plan_ranges(&input, ranges);
+    state
+        .shear_candidates
+        .extend(plan.shear.iter().map(|&i| i as usize));
+    let (names, _) = draw_plan(ctx, rect, editor, state, &plan, (0, 0), out);
+    push_names(painter, names, out);
+}
+
+/// The plan's links and kept nodes as shapes; returns the names to write (after everything
+/// else) and the biggest fill mesh's size.
+fn draw_plan<'a>(
+    ctx: &'a egui::Context,
+    rect: Rect,
+    editor: &'a Editor,
+    state: &mut ViewportState,
+    plan: &crate::editor::frame_plan::FramePlan,
+    (vertices, indices): (usize, usize),
+    out: &mut Vec<egui::Shape>,
+) -> (Vec<(Pos2, &'a str)>, (usize, usize)) {
+    let link = Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60));
+    out.extend(
+        plan.links
+            .iter()
+            .map(|(a, b)| egui::Shape::line_segment([p2(*a), p2(*b)], link)),
+    );
+    let mut fill = egui::Mesh::default();
+    fill.reserve_triangles(indices / 3);
+    fill.reserve_vertices(vertices);
+    let selection = editor.selection();
+    let mut pass = NodePass {
+        ctx,
+        editor,
+        camera: state.camera,
+        view: sr(rect),
+        rect,
+        selection,
+        fill,
+        out: std::mem::take(out),
+        fill_size: (0, 0),
+        shape: ScreenShape::new(),
+        detailed: 0,
+        names: Vec::new(),
+        selected: (selection.len() > 8).then(|| selection.iter().copied().collect()),
+    };
+    // Many kept shapes: leave out those wholly under opaque shapes drawn after them.
+    let shown = (plan.draw.len() >= OCCLUSION_FROM).then(|| {
+        let scene = editor.doc().scene();
+        let (_, selected) = selection_indices(scene, selection);
+        visible_nodes(scene, state.camera, sr(rect), &plan.draw, &selected)
+    });
+    for (k, &i) in plan.draw.iter().enumerate() {
+        if shown.as_ref().is_none_or(|shown| shown[k]) {
+            draw_node(&mut pass, i as usize, state);
+        }
+    }
+    pass.flush();
+    *out = pass.out;
+    (pass.names, pass.fill_size)
+}
+
+/// Names last, so no shape covers them.
+fn push_names(painter: &egui::Painter, names: Vec<(Pos2, &str)>, out: &mut Vec<egui::Shape>) {
+    let font = egui::FontId::proportional(12.0);
+    let color = Color32::from_gray(230);
+    for (origin, name) in names {
+        let galley = painter.layout_no_wrap(name.to_owned(), font.clone(), color);
+        let at =
+            egui::Align2::LEFT_BOTTOM.anchor_size(origin + egui::vec2(6.0, -6.0), galley.size());
+        out.push(egui::Shape::galley(at.min, galley, color));
+    }
+}
+
+/// One node the plan kept: its fill (batched) or sprite, and, when big enough or selected, its
+/// outline, axes, origin and name.
+fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
+    let scene: &'a Scene = pass.editor.doc().scene();
+    let world = scene.world_at(i);
+    let m = pass.camera.node_to_screen_f64(pass.view, &world);
+    let id = scene.id_at(i);
+    let data = scene.data_at(i);
+    let selected = pass.is_selected(id);
+    if data.shape == Shape::None && !selected && pass.detailed >= DETAIL_LIMIT {
+        return; // only an origin dot, and enough of those are drawn
+    }
+    pass.shape.compute(&data.shape, &m, pass.view);
+    let detail = selected
+        || (pass.detailed < DETAIL_LIMIT
+            && (pass.shape.pixel_size > 8.0 || data.shape == Shape::None));
+    draw_body(pass, data, &m, state);
+    if !detail {
+        return;
+    }
+    pass.detailed += 1;
+    pass.flush();
+    draw_detail(pass, data, id, &m, selected);
+}
+
+/// The pre-order indices of every selected node and each of their ancestors (subtrees that
+/// are never splatted whole), and of the selected nodes alone.
+fn selection_indices(scene: &Scene, selection: &[NodeId]) -> (FxHashSet<u32>, FxHashSet<u32>) {
+    let mut protected = FxHashSet::default();
+    let mut selected = FxHashSet::default();
+    for &id in selection {
+        let mut at = scene.index(id).ok();
+        if let Some(i) = at {
+            selected.insert(i as u32);
+        }
+        while let Some(i) = at {
+            if !protected.insert(i as u32) {
+                break; // the rest of the path is in already
+            }
+            at = scene.parent_index_at(i);
+        }
+    }
+    (protected, selected)
+}
+
+/// The node's body: a sprite's image (or a red crossed box when it is missing), or its fill added
+/// to the batched mesh.
+fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut ViewportState) {
+    match &data.shape {
+        Shape::Sprite(sprite) => {
+            let crate::scene::Sprite {
+                path,
+                region,
+                size,
+                offset,
+            } = &**sprite;
+            pass.flush();
+            match state.texture(pass.ctx, pass.editor.doc(), path) {
+                Some(texture) => {
+                    let image = (size.abs() * 0.5, *offset, *region);
+                    let tint = color32(data.color);
+                    let outline = &pass.shape.outline;
+                    let mesh = textured_fan(texture, outline, m, image, tint);
+                    pass.out.push(mesh.into());
+                }
+                None if pass.shape.outline.len() > 2 => {
+                    // A missing image: a red crossed box, so the node is still visible.
+                    let red = Stroke::new(1.0, Color32::RED);
+                    let o = &pass.shape.outline;
+                    pass.out.extend(closed_shape(o, red));
+                    pass.out.push(egui::Shape::line_segment(
+                        [p2(o[0]), p2(o[o.len() / 2])],
+                        red,
+                    ));
+                }
+                None => {}
+            }
+        }
+        Shape::Rect { .. } | Shape::Ellipse { .. } => {
+            // An affine image of a convex shape is convex, sheared or mirrored: a fan is exact.
+            fan(&mut pass.fill, &pass.shape.outline, color32(data.color));
+        }
+        Shape::Polygon { .. } => {
+            // Any simple polygon: the triangles the editor layer cut it into.
+            let (fill, color) = (&mut pass.fill, color32(data.color));
+            let base = fill.vertices.len() as u32;
+            for p in &pass.shape.outline {
+                fill.colored_vertex(p2(*p), color);
+            }
+            for t in pass.shape.triangles.chunks_exact(3) {
+                fill.add_triangle(base + t[0], base + t[1], base + t[2]);
+            }
+        }
+        Shape::None => {}
+    }
+}
+
+/// A detailed node's outline, axes (unless it shows handles), origin dot and name.
+fn draw_detail<'a>(
+    pass: &mut NodePass<'a>,
+    data: &'a NodeData,
+    id: NodeId,
+    m: &DAffine2,
+    selected: bool,
+) {
+    let view = pass.editor.view();
+    let pixel_size = pass.shape.pixel_size;
+    let origin = m.translation;
+    if selected || !matches!(data.shape, Shape::Sprite { .. }) {
+        let stroke = if selected {
+            Stroke::new(2.5, Color32::from_rgb(255, 210, 60))
+        } else {
+            Stroke::new(1.0, Color32::from_gray(20))
+        };
+        pass.out.extend(closed_shape(&pass.shape.outline, stroke));
+    }
+    let in_view = pass.rect.expand(40.0).contains(p2(origin.as_vec2()));
+    // The primary selection shows its axes as the handles instead.
+    let primary = pass.selection.last() == Some(&id);
+    if view.shows(ViewOption::Axes)
+        && !primary
+        && (selected || pixel_size > 16.0 || data.shape == Shape::None)
+    {
+        draw_axes(pass, m);
+    }
+    if in_view {
+        let dot = p2(origin.as_vec2());
+        let radius = if selected { 4.0 } else { 2.5 };
+        pass.out
+            .push(egui::Shape::circle_filled(dot, radius, Color32::WHITE));
+        if view.shows(ViewOption::Names)
+            && pass.names.len() < MAX_NAMES
+            && (selected || pixel_size > 20.0 || data.shape == Shape::None)
+        {
+            pass.names.push((dot, data.name.as_str()));
+        }
+    }
+}
+
+/// A node's own x (red) and y (green) axes as arrows from its origin.
+fn draw_axes(pass: &mut NodePass, m: &DAffine2) {
+    let origin = m.translation;
+    let x = m.transform_point2(DVec2::X);
+    let y = m.transform_point2(DVec2::Y);
+    let red = Stroke::new(1.5, Color32::from_rgb(230, 80, 80));
+    let green = Stroke::new(1.5, Color32::from_rgb(80, 200, 80));
+    arrow_shapes(pass.view, origin, x, red, &mut pass.out);
+    arrow_shapes(pass.view, origin, y, green, &mut pass.out);
+}

@@ -1,0 +1,86 @@
+//! The viewport's node layer, headless: a frame that changes nothing the layer shows paints
+//! the kept layer again; a camera move, a selection or an edit plans it anew; while a drag
+//! moves one subtree of a big scene only that subtree is drawn over a kept layer, and the
+//! first unchanged frame after it plans the whole layer again (exact stacking).
+
+use glam::Vec2;
+use graft::Trs;
+use graft::app::GraftApp;
+use graft::app::dialogs::FakeDialogs;
+use graft::document::Document;
+use graft::editor::Command;
+use graft::generate::{GenShape, generate};
+use graft::scene::edit::Op;
+
+fn frame(ctx: &egui::Context, app: &mut GraftApp) -> usize {
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1400.0, 900.0),
+        )),
+        ..Default::default()
+    };
+    let mut output = ctx.run_ui(input, |ui| app.frame_ui(ui));
+    output.textures_delta.clear();
+    output.shapes.len()
+}
+
+#[test]
+fn the_layer_is_kept_while_unchanged_and_a_drag_redraws_only_the_dragged_subtree() {
+    let scene = generate(GenShape::Random, 30_000, 2);
+    let leaf = scene.id_at(scene.len() - 1);
+    let mut app =
+        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+    let ctx = egui::Context::default();
+    for _ in 0..4 {
+        frame(&ctx, &mut app);
+    }
+    let (built, reused, moved) = app.viewport.layer_counts();
+    let shapes = frame(&ctx, &mut app);
+    assert_eq!(app.viewport.layer_counts(), (built, reused + 1, moved));
+    assert_eq!(
+        frame(&ctx, &mut app),
+        shapes,
+        "the kept layer paints the same shapes"
+    );
+
+    // The camera moves: planned anew.
+    app.viewport.camera.center.x += 0.5;
+    frame(&ctx, &mut app);
+    let (built2, reused2, _) = app.viewport.layer_counts();
+    assert!(built2 > built, "a camera move plans the layer");
+    for _ in 0..2 {
+        frame(&ctx, &mut app); // the level of detail may settle first
+    }
+
+    // A drag of one leaf: the first frame plans the layer without it, the rest keep that.
+    let (built3, _, moved3) = app.viewport.layer_counts();
+    for k in 0..6 {
+        app.run(Command::Perform {
+            label: "Move leaf".into(),
+            ops: vec![Op::SetLocal {
+                node: leaf,
+                local: Trs::from_position(Vec2::new(k as f32 * 0.3, 1.0)),
+            }],
+            continuous: true,
+        });
+        frame(&ctx, &mut app);
+    }
+    let (built4, reused4, moved4) = app.viewport.layer_counts();
+    assert_eq!(built4, built3 + 1, "one plan without the dragged leaf");
+    assert_eq!(moved4, moved3 + 5, "then only the leaf is drawn each frame");
+    // The drag is over: the next unchanged frame plans the whole layer, then it is kept.
+    frame(&ctx, &mut app);
+    assert_eq!(app.viewport.layer_counts().0, built4 + 1);
+    frame(&ctx, &mut app);
+    assert_eq!(
+        app.viewport.layer_counts(),
+        (built4 + 1, reused4 + 1, moved4)
+    );
+    assert!(reused4 >= reused2);
+
+    // A new selection is drawn (highlighted): planned anew.
+    app.run(Command::Select(vec![leaf]));
+    frame(&ctx, &mut app);
+    assert_eq!(app.viewport.layer_counts().0, built4 + 2);
+}
