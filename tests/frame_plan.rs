@@ -5,7 +5,7 @@
 use glam::{DVec2, Vec2};
 use graft::editor::camera::{Camera, ScreenRect};
 use graft::editor::cull::{Extents, SubtreeBounds};
-use graft::editor::frame_plan::{FramePlan, PlanInput, plan, plan_ranges};
+use graft::editor::frame_plan::{FramePlan, PlanInput, PlanJob, plan, plan_ranges};
 use graft::editor::geometry::{screen_extent, world_bounds};
 use graft::generate::{GenShape, generate};
 use graft::scene::Scene;
@@ -299,11 +299,76 @@ fn only_nodes_wholly_under_later_opaque_shapes_are_hidden() {
         zoom: 20.0,
         ..Default::default()
     };
-    let draw: Vec<u32> = (0..7).collect();
+    let mut extents = Extents::default();
+    extents.refresh(&scene);
+    let bounds = SubtreeBounds::default();
+    let none = FxHashSet::default();
+    let input = PlanInput {
+        skip: &[],
+        scene: &scene,
+        extents: &extents,
+        bounds: &bounds,
+        camera,
+        view: view(),
+        tiny: 0.0,
+        protected: &none,
+        selected: &none,
+        links: false,
+        shear: false,
+    };
+    let kept = plan(&input, 1, FramePlan::default());
+    assert_eq!(kept.draw, (0..7).collect::<Vec<u32>>());
     let selected: FxHashSet<u32> = [2u32].into_iter().collect();
-    let shown = visible_nodes(&scene, camera, view(), &draw, &selected);
+    let shown = visible_nodes(view(), &kept.draw, &kept.screen, &selected);
     assert_eq!(shown, [false, true, true, true, true, true, true]);
     // Nothing selected: the ellipse under the big one is hidden too.
-    let shown = visible_nodes(&scene, camera, view(), &draw, &FxHashSet::default());
+    let shown = visible_nodes(view(), &kept.draw, &kept.screen, &FxHashSet::default());
     assert_eq!(shown, [false, true, false, true, true, true, true]);
+}
+
+/// A plan made a piece at a time over many calls (no time budget: one round each) is the plan
+/// made at once.
+#[test]
+fn a_plan_made_over_several_frames_is_the_plan_made_at_once() {
+    let mut scene = generate(GenShape::Random, 120_000, 11);
+    scene.update_world();
+    let mut extents = Extents::default();
+    extents.refresh(&scene);
+    let mut bounds = SubtreeBounds::default();
+    bounds.refresh(&scene, &extents);
+    let none = FxHashSet::default();
+    for zoom in [1.0, 30.0] {
+        let input = PlanInput {
+            skip: &[],
+            scene: &scene,
+            extents: &extents,
+            bounds: &bounds,
+            camera: camera(&scene, zoom),
+            view: view(),
+            tiny: 2.0,
+            protected: &none,
+            selected: &none,
+            links: true,
+            shear: true,
+        };
+        let whole = plan(&input, 2, FramePlan::default());
+        let mut job = PlanJob::new(&input);
+        let mut calls = 0;
+        while !job.advance(&input, 2, std::time::Duration::ZERO) {
+            calls += 1;
+            assert!(job.progress() < 1.0);
+        }
+        assert!(calls >= 3, "a round at a time: {calls}");
+        let parts = job.finish();
+        assert_eq!(parts.draw, whole.draw, "zoom {zoom}");
+        assert_eq!(parts.shear, whole.shear);
+        assert_eq!(parts.links.len(), whole.links.len());
+        assert_eq!(parts.splatted(), whole.splatted());
+        let area = |p: &FramePlan| p.density.sums.iter().map(|c| c[3] as f64).sum::<f64>();
+        let (a, b) = (area(&parts), area(&whole));
+        assert!(
+            (a - b).abs() <= 1e-3 * a.max(1.0),
+            "splatted area {a} vs {b}"
+        );
+    }
 }

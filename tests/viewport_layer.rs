@@ -84,3 +84,32 @@ fn the_layer_is_kept_while_unchanged_and_a_drag_redraws_only_the_dragged_subtree
     frame(&ctx, &mut app);
     assert_eq!(app.viewport.layer_counts().0, built4 + 2);
 }
+
+/// A big scene's view that pans is never planned in one frame: the frame shows the last layer
+/// moved to the new camera, the new plan is made over the next
+/// frames, and then the view is kept again.
+#[test]
+fn a_panned_big_view_plans_over_several_frames_and_shows_the_last_layer_meanwhile() {
+    let scene = generate(GenShape::Random, 260_000, 4);
+    let mut app =
+        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+    let ctx = egui::Context::default();
+    for _ in 0..4 {
+        frame(&ctx, &mut app);
+    }
+    let (built, reused, _) = app.viewport.layer_counts();
+    frame(&ctx, &mut app);
+    assert_eq!(app.viewport.layer_counts().1, reused + 1);
+    app.viewport.camera.center.x += 30.0 / app.viewport.camera.zoom;
+    let mut frames = 0;
+    while app.viewport.layer_counts().0 == built {
+        frame(&ctx, &mut app);
+        frames += 1;
+        assert!(frames < 100, "the plan finishes");
+    }
+    assert!(frames >= 2, "planned over {frames} frames");
+    let (built2, reused2, _) = app.viewport.layer_counts();
+    assert_eq!(built2, built + 1);
+    frame(&ctx, &mut app);
+    assert_eq!(app.viewport.layer_counts(), (built2, reused2 + 1, 0));
+}

@@ -8,7 +8,7 @@
 
 use super::camera::{Camera, ScreenRect};
 use super::geometry::half_size;
-use crate::scene::Scene;
+use crate::scene::{Scene, Shape};
 use glam::{Affine2, DAffine2, DVec2, Vec2};
 
 /// Per-node half sizes and colours, in pre-order, for the scene version they were read at.
@@ -19,6 +19,8 @@ pub struct Extents {
     pub half: Vec<Vec2>,
     /// The node's fill colour.
     pub color: Vec<[u8; 4]>,
+    /// An opaque rectangle or ellipse (it hides what lies under it).
+    pub solid: Vec<bool>,
 }
 
 impl Extents {
@@ -31,12 +33,18 @@ impl Extents {
         }
         self.half.clear();
         self.color.clear();
+        self.solid.clear();
         self.half.reserve_exact(scene.len());
         self.color.reserve_exact(scene.len());
+        self.solid.reserve_exact(scene.len());
         for i in 0..scene.len() {
             let data = scene.data_at(i);
             self.half.push(half_size(&data.shape));
             self.color.push(data.color);
+            self.solid.push(
+                data.color[3] == 255
+                    && matches!(data.shape, Shape::Rect { .. } | Shape::Ellipse { .. }),
+            );
         }
         self.key = Some(key);
         true

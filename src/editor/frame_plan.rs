@@ -167,6 +167,10 @@ fn overlap(lo: f64, hi: f64, k: f64) -> f64 {
 pub struct FramePlan {
     /// Nodes to draw as shapes (or origin dots), in pre-order.
     pub draw: Vec<u32>,
+    /// For each of `draw`: where it is on screen (centre x, y and half-extent x, y, px) and
+    /// the radius of a circle its shape surely covers when it is opaque (0 when it hides
+    /// nothing), for `editor::occlusion`.
+    pub screen: Vec<[f32; 5]>,
     /// Parent-child link lines (screen, clipped to the view), the first [`LINK_LIMIT`].
     pub links: Vec<(Vec2, Vec2)>,
     /// Nodes that may get a shear mark, in pre-order.
@@ -236,11 +240,13 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
         density: DensityGrid::over(input.view, CELL, reuse.density.sums),
         coarse: DensityGrid::over(input.view, COARSE_CELL, reuse.coarse.sums),
         draw: reuse.draw,
+        screen: reuse.screen,
         links: reuse.links,
         shear: reuse.shear,
         spare: Vec::new(),
     };
     first.draw.clear();
+    first.screen.clear();
     first.links.clear();
     first.shear.clear();
     if threads == 1 {
@@ -286,6 +292,7 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
     drop(queue);
     for part in rest {
         first.draw.extend(part.draw);
+        first.screen.extend(part.screen);
         let room = LINK_LIMIT.saturating_sub(first.links.len());
         first.links.extend(part.links.into_iter().take(room));
         first.shear.extend(part.shear);
@@ -295,6 +302,115 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
         first.spare.push(part.coarse.sums);
     }
     first
+}
+
+/// A plan made a few pieces at a time over several frames, so that a frame never waits for a
+/// whole million-node plan: [`PlanJob::advance`] plans pieces (one per thread at a time) until
+/// a time budget is spent; [`PlanJob::finish`] merges them in pre-order. The result is what
+/// [`plan`] makes from the same input (the input must not change in between: the caller
+/// drops the job when the scene or the view it plans changes).
+#[derive(Debug, Default)]
+pub struct PlanJob {
+    n: usize,
+    pieces: usize,
+    next: usize,
+    /// Per piece: its kept nodes, links and shear candidates (density goes to the slots).
+    done: Vec<Piece>,
+    /// Per thread: the density grids it splatted into.
+    slots: Vec<FramePlan>,
+}
+
+/// One planned piece of a [`PlanJob`]: kept nodes, their screen boxes, links, shear candidates.
+type Piece = (Vec<u32>, Vec<[f32; 5]>, Vec<(Vec2, Vec2)>, Vec<u32>);
+
+/// Nodes per piece of a [`PlanJob`].
+const JOB_PIECE: usize = 16_384;
+
+impl PlanJob {
+    /// A job over the `input`'s scene.
+    pub fn new(input: &PlanInput) -> Self {
+        let n = input.scene.len();
+        let pieces = n.div_ceil(JOB_PIECE).max(1);
+        Self {
+            n,
+            pieces,
+            next: 0,
+            done: Vec::with_capacity(pieces),
+            slots: Vec::new(),
+        }
+    }
+
+    /// How much of the scene is planned, 0 to 1.
+    pub fn progress(&self) -> f64 {
+        self.next as f64 / self.pieces as f64
+    }
+
+    /// Plan pieces on up to `threads` threads until every piece is planned or `budget` has
+    /// passed (at least one round runs). True when every piece is planned.
+    pub fn advance(
+        &mut self,
+        input: &PlanInput,
+        threads: usize,
+        budget: std::time::Duration,
+    ) -> bool {
+        let threads = threads.clamp(1, 8);
+        while self.slots.len() < threads {
+            self.slots.push(FramePlan {
+                density: DensityGrid::over(input.view, CELL, Vec::new()),
+                coarse: DensityGrid::over(input.view, COARSE_CELL, Vec::new()),
+                ..FramePlan::default()
+            });
+        }
+        let start = std::time::Instant::now();
+        while self.next < self.pieces {
+            let round = (self.pieces - self.next).min(threads);
+            let first = self.next;
+            let (n, pieces) = (self.n, self.pieces);
+            let range = |k: usize| (k * n / pieces, (k + 1) * n / pieces);
+            std::thread::scope(|scope| {
+                let mut slots = self.slots.iter_mut().take(round).enumerate();
+                let (_, mine) = slots.next().expect("one slot a thread");
+                for (t, slot) in slots {
+                    let (a, b) = range(first + t);
+                    scope.spawn(move || plan_range(input, a, b, slot));
+                }
+                let (a, b) = range(first);
+                plan_range(input, a, b, mine);
+            });
+            for slot in self.slots.iter_mut().take(round) {
+                let piece = (
+                    std::mem::take(&mut slot.draw),
+                    std::mem::take(&mut slot.screen),
+                    std::mem::take(&mut slot.links),
+                    std::mem::take(&mut slot.shear),
+                );
+                self.done.push(piece);
+            }
+            self.next += round;
+            if start.elapsed() >= budget {
+                break;
+            }
+        }
+        self.next >= self.pieces
+    }
+
+    /// The merged plan (call once [`PlanJob::advance`] returned true).
+    pub fn finish(self) -> FramePlan {
+        let mut slots = self.slots.into_iter();
+        let mut out = slots.next().unwrap_or_default();
+        for slot in slots {
+            out.density.absorb(&slot.density);
+            out.coarse.absorb(&slot.coarse);
+        }
+        for (draw, screen, links, shear) in self.done {
+            out.draw.extend(draw);
+            out.screen.extend(screen);
+            let room = LINK_LIMIT.saturating_sub(out.links.len());
+            out.links.extend(links.into_iter().take(room));
+            out.shear.extend(shear);
+        }
+        out
+    }
 }
 
 /// Plan only the nodes in `ranges` (sorted, whole subtrees), on this thread and without a
@@ -376,10 +492,28 @@ fn plan_range(input: &PlanInput, a: usize, b: usize, out: &mut FramePlan) {
             if selected || shapeless < SHAPELESS_LIMIT {
                 shapeless += 1;
                 out.draw.push(i as u32);
+                out.screen
+                    .push([origin.x as f32, origin.y as f32, 0.0, 0.0, 0.0]);
                 link(input, i, origin, out);
             }
         } else if selected || extent.max_element() >= input.tiny {
             out.draw.push(i as u32);
+            let cover = if input.extents.solid[i] {
+                // The circle inscribed in the shape's image (conjugate half-axes a, b): its
+                // radius is at least |det(a, b)| / (|a| + |b|).
+                let a = m.matrix2.x_axis * half.x as f64;
+                let b = m.matrix2.y_axis * half.y as f64;
+                a.perp_dot(b).abs() / (a.length() + b.length()).max(f64::MIN_POSITIVE)
+            } else {
+                0.0
+            };
+            out.screen.push([
+                origin.x as f32,
+                origin.y as f32,
+                extent.x as f32,
+                extent.y as f32,
+                cover as f32,
+            ]);
             link(input, i, origin, out);
         } else {
             let area = 4.0 * extent.x * extent.y;

@@ -7,6 +7,7 @@ mod draw;
 mod input;
 mod nodes;
 mod probes;
+mod progressive;
 mod spaces;
 mod trails;
 

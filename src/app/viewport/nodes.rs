@@ -73,12 +73,13 @@ const MAX_NAMES: usize = 500;
 
 /// Everything the node layer is drawn from; equal keys draw equal layers.
 #[derive(Clone, Debug, PartialEq)]
-struct LayerKey {
+pub(super) struct LayerKey {
     /// Structure and appearance versions of the scene, and its size.
     scene: (u64, u64, usize),
     /// The scene's world version.
     world: u64,
-    camera: Camera,
+    /// The camera it was drawn through.
+    pub(super) camera: Camera,
     rect: Rect,
     /// The splat threshold (its bits).
     tiny: u64,
@@ -88,6 +89,17 @@ struct LayerKey {
 }
 
 impl LayerKey {
+    /// Equal apart from the camera's centre and zoom.
+    pub(super) fn same_but_camera(&self, other: &LayerKey) -> bool {
+        self.scene == other.scene
+            && self.world == other.world
+            && self.camera.view == other.camera.view
+            && self.rect == other.rect
+            && self.tiny == other.tiny
+            && self.selection == other.selection
+            && self.options == other.options
+    }
+
     /// Equal apart from the world matrices and the level of detail.
     fn same_view(&self, other: &LayerKey) -> bool {
         self.scene == other.scene
@@ -119,13 +131,15 @@ struct Base {
 /// The last node layer drawn, and what it was drawn from.
 #[derive(Default)]
 pub(super) struct NodeLayer {
-    key: Option<LayerKey>,
-    shapes: Vec<egui::Shape>,
+    pub(super) key: Option<LayerKey>,
+    pub(super) shapes: Vec<egui::Shape>,
     /// The world version the last frame saw.
     world_seen: u64,
+    /// A plan of a moved view being made over several frames (big scenes).
+    pub(super) pending: Option<super::progressive::Pending>,
     /// The last frame was a kept base with the moving subtrees drawn over it (their stacking
     /// may differ from pre-order, so an unchanged frame after it draws the layer anew).
-    composed: bool,
+    pub(super) composed: bool,
     base: Option<Base>,
     /// Vertices and indices of the biggest fill mesh last time (to reserve them at once).
     fill_size: (usize, usize),
@@ -211,6 +225,10 @@ pub(super) fn draw_nodes(
         painter.extend(layer.shapes.iter().cloned());
         return;
     }
+    if super::progressive::draw(ctx, painter, rect, editor, state, &key) {
+        return;
+    }
+    let layer = &mut state.layer;
     let moving = moving_ranges(scene, layer, &key);
     let mut out = std::mem::take(&mut layer.shapes);
     out.clear();
@@ -327,6 +345,24 @@ fn build(
     };
     let threads = crate::scene::propagation_threads();
     let plan = plan(&input, threads, std::mem::take(&mut density.plan));
+    state.extents = extents;
+    state.bounds = bounds;
+    draw_built(ctx, painter, rect, editor, state, density, plan, out);
+}
+
+/// Draw a finished plan into `out` (through `state.camera`, which must be the camera it was
+/// planned for); the plan, the density images and the shear candidates go into `state`.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn draw_built(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    rect: Rect,
+    editor: &Editor,
+    state: &mut ViewportState,
+    mut density: Density,
+    plan: crate::editor::frame_plan::FramePlan,
+    out: &mut Vec<egui::Shape>,
+) {
     let fill_size = state.layer.fill_size;
     let (names, fill_size) = draw_plan(ctx, rect, editor, state, &plan, fill_size, out);
     state.layer.fill_size = fill_size;
@@ -336,8 +372,6 @@ fn build(
     state
         .shear_candidates
         .extend(density.plan.shear.iter().map(|&i| i as usize));
-    state.extents = extents;
-    state.bounds = bounds;
     state.density = density;
     state.layer.built += 1;
     push_names(painter, names, out);
@@ -417,9 +451,8 @@ fn draw_plan<'a>(
     };
     // Many kept shapes: leave out those wholly under opaque shapes drawn after them.
     let shown = (plan.draw.len() >= OCCLUSION_FROM).then(|| {
-        let scene = editor.doc().scene();
-        let (_, selected) = selection_indices(scene, selection);
-        visible_nodes(scene, state.camera, sr(rect), &plan.draw, &selected)
+        let (_, selected) = selection_indices(editor.doc().scene(), selection);
+        visible_nodes(sr(rect), &plan.draw, &plan.screen, &selected)
     });
     for (k, &i) in plan.draw.iter().enumerate() {
         if shown.as_ref().is_none_or(|shown| shown[k]) {
@@ -470,7 +503,10 @@ fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
 
 /// The pre-order indices of every selected node and each of their ancestors (subtrees that
 /// are never splatted whole), and of the selected nodes alone.
-fn selection_indices(scene: &Scene, selection: &[NodeId]) -> (FxHashSet<u32>, FxHashSet<u32>) {
+pub(super) fn selection_indices(
+    scene: &Scene,
+    selection: &[NodeId],
+) -> (FxHashSet<u32>, FxHashSet<u32>) {
     let mut protected = FxHashSet::default();
     let mut selected = FxHashSet::default();
     for &id in selection {
