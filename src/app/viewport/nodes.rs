@@ -68,6 +68,9 @@ fn textured_fan(
 
 /// Nodes drawn with outlines, axes and origins, at most; past this only fills are drawn.
 const DETAIL_LIMIT: usize = 1_500;
+/// ... and in a dense view (a plan that keeps [`OCCLUSION_FROM`] shapes or more), where
+/// outlines and axes on every shape are clutter and their strokes were most of the frame.
+const DENSE_DETAIL_LIMIT: usize = 400;
 /// More names than this on screen are unreadable anyway; skip the rest.
 const MAX_NAMES: usize = 500;
 
@@ -165,6 +168,8 @@ struct NodePass<'a> {
     fill_size: (usize, usize),
     shape: ScreenShape,
     detailed: usize,
+    /// Nodes drawn with details at most this frame.
+    detail_limit: usize,
     names: Vec<(Pos2, &'a str)>,
     /// The selection as a set, when it is too big to search.
     selected: Option<FxHashSet<NodeId>>,
@@ -446,6 +451,11 @@ fn draw_plan<'a>(
         fill_size: (0, 0),
         shape: ScreenShape::new(),
         detailed: 0,
+        detail_limit: if plan.draw.len() >= OCCLUSION_FROM {
+            DENSE_DETAIL_LIMIT
+        } else {
+            DETAIL_LIMIT
+        },
         names: Vec::new(),
         selected: (selection.len() > 8).then(|| selection.iter().copied().collect()),
     };
@@ -485,12 +495,12 @@ fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
     let id = scene.id_at(i);
     let data = scene.data_at(i);
     let selected = pass.is_selected(id);
-    if data.shape == Shape::None && !selected && pass.detailed >= DETAIL_LIMIT {
+    if data.shape == Shape::None && !selected && pass.detailed >= pass.detail_limit {
         return; // only an origin dot, and enough of those are drawn
     }
     pass.shape.compute(&data.shape, &m, pass.view);
     let detail = selected
-        || (pass.detailed < DETAIL_LIMIT
+        || (pass.detailed < pass.detail_limit
             && (pass.shape.pixel_size > 8.0 || data.shape == Shape::None));
     draw_body(pass, data, &m, state);
     if !detail {
