@@ -255,51 +255,59 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
         return first;
     }
     // More pieces than threads, taken in turn: the deep end of a pre-order array can hold
-    // far more tiny nodes than the front, so equal halves would leave one core waiting.
+    // far more tiny nodes than the front, so equal halves would leave one core waiting. Each
+    // thread splats into its own grids (one pair a thread, not a piece: zeroing and adding
+    // grids per piece was a tenth of a frame); each piece's lists are kept apart, in order.
     let pieces = threads * PIECES_PER_THREAD;
     let share = n.div_ceil(pieces);
-    let mut rest: Vec<FramePlan> = (1..pieces)
+    let mut slots: Vec<FramePlan> = (1..threads)
         .map(|_| FramePlan {
             density: DensityGrid::over(input.view, CELL, spare.pop().unwrap_or_default()),
             coarse: DensityGrid::over(input.view, COARSE_CELL, spare.pop().unwrap_or_default()),
             ..FramePlan::default()
         })
         .collect();
-    let mut slots: Vec<&mut FramePlan> =
-        std::iter::once(&mut first).chain(rest.iter_mut()).collect();
-    let queue: Vec<std::sync::Mutex<Option<(usize, &mut FramePlan)>>> = slots
-        .drain(..)
-        .enumerate()
-        .map(|(k, part)| std::sync::Mutex::new(Some((k, part))))
-        .collect();
+    let done: Vec<std::sync::Mutex<Option<Piece>>> =
+        (0..pieces).map(|_| std::sync::Mutex::new(None)).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = || {
+    let work = |slot: &mut FramePlan| {
         loop {
             let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(slot) = queue.get(k) else { break };
-            let taken = slot.lock().map(|mut s| s.take()).unwrap_or(None);
-            if let Some((k, part)) = taken {
-                plan_range(input, (k * share).min(n), ((k + 1) * share).min(n), part);
+            let Some(cell) = done.get(k) else { break };
+            plan_range(input, (k * share).min(n), ((k + 1) * share).min(n), slot);
+            let piece = (
+                std::mem::take(&mut slot.draw),
+                std::mem::take(&mut slot.screen),
+                std::mem::take(&mut slot.links),
+                std::mem::take(&mut slot.shear),
+            );
+            if let Ok(mut cell) = cell.lock() {
+                *cell = Some(piece);
             }
         }
     };
     std::thread::scope(|scope| {
-        for _ in 1..threads {
-            scope.spawn(work);
+        for slot in slots.iter_mut() {
+            scope.spawn(|| work(slot));
         }
-        work();
+        work(&mut first);
     });
-    drop(queue);
-    for part in rest {
-        first.draw.extend(part.draw);
-        first.screen.extend(part.screen);
+    first.spare = spare;
+    for slot in slots {
+        first.density.absorb(&slot.density);
+        first.coarse.absorb(&slot.coarse);
+        first.spare.push(slot.density.sums);
+        first.spare.push(slot.coarse.sums);
+    }
+    for cell in done {
+        let Some((draw, screen, links, shear)) = cell.into_inner().ok().flatten() else {
+            continue;
+        };
+        first.draw.extend(draw);
+        first.screen.extend(screen);
         let room = LINK_LIMIT.saturating_sub(first.links.len());
-        first.links.extend(part.links.into_iter().take(room));
-        first.shear.extend(part.shear);
-        first.density.absorb(&part.density);
-        first.coarse.absorb(&part.coarse);
-        first.spare.push(part.density.sums);
-        first.spare.push(part.coarse.sums);
+        first.links.extend(links.into_iter().take(room));
+        first.shear.extend(shear);
     }
     first
 }
