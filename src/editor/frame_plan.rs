@@ -194,6 +194,25 @@ impl FramePlan {
         }
     }
 
+    /// Move out the lists a piece of the scene added (its density stays in the grids).
+    fn take_piece(&mut self) -> Piece {
+        (
+            std::mem::take(&mut self.draw),
+            std::mem::take(&mut self.screen),
+            std::mem::take(&mut self.links),
+            std::mem::take(&mut self.shear),
+        )
+    }
+
+    /// Append a piece's lists (pieces in pre-order; links up to [`LINK_LIMIT`]).
+    fn append_piece(&mut self, (draw, screen, links, shear): Piece) {
+        self.draw.extend(draw);
+        self.screen.extend(screen);
+        let room = LINK_LIMIT.saturating_sub(self.links.len());
+        self.links.extend(links.into_iter().take(room));
+        self.shear.extend(shear);
+    }
+
     /// Nodes (or tiny subtrees) splatted.
     pub fn splatted(&self) -> usize {
         self.density.count + self.coarse.count
@@ -275,12 +294,7 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
             let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let Some(cell) = done.get(k) else { break };
             plan_range(input, (k * share).min(n), ((k + 1) * share).min(n), slot);
-            let piece = (
-                std::mem::take(&mut slot.draw),
-                std::mem::take(&mut slot.screen),
-                std::mem::take(&mut slot.links),
-                std::mem::take(&mut slot.shear),
-            );
+            let piece = slot.take_piece();
             if let Ok(mut cell) = cell.lock() {
                 *cell = Some(piece);
             }
@@ -299,15 +313,11 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
         first.spare.push(slot.density.sums);
         first.spare.push(slot.coarse.sums);
     }
-    for cell in done {
-        let Some((draw, screen, links, shear)) = cell.into_inner().ok().flatten() else {
-            continue;
-        };
-        first.draw.extend(draw);
-        first.screen.extend(screen);
-        let room = LINK_LIMIT.saturating_sub(first.links.len());
-        first.links.extend(links.into_iter().take(room));
-        first.shear.extend(shear);
+    for piece in done
+        .into_iter()
+        .filter_map(|cell| cell.into_inner().ok().flatten())
+    {
+        first.append_piece(piece);
     }
     first
 }
@@ -386,13 +396,7 @@ impl PlanJob {
                 plan_range(input, a, b, mine);
             });
             for slot in self.slots.iter_mut().take(round) {
-                let piece = (
-                    std::mem::take(&mut slot.draw),
-                    std::mem::take(&mut slot.screen),
-                    std::mem::take(&mut slot.links),
-                    std::mem::take(&mut slot.shear),
-                );
-                self.done.push(piece);
+                self.done.push(slot.take_piece());
             }
             self.next += round;
             if start.elapsed() >= budget {
@@ -410,12 +414,8 @@ impl PlanJob {
             out.density.absorb(&slot.density);
             out.coarse.absorb(&slot.coarse);
         }
-        for (draw, screen, links, shear) in self.done {
-            out.draw.extend(draw);
-            out.screen.extend(screen);
-            let room = LINK_LIMIT.saturating_sub(out.links.len());
-            out.links.extend(links.into_iter().take(room));
-            out.shear.extend(shear);
+        for piece in self.done {
+            out.append_piece(piece);
         }
         out
     }
