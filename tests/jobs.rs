@@ -165,3 +165,139 @@ fn a_big_scene_saves_on_a_worker() {
     assert!(on_disk == at_save || on_disk == *e.doc().scene());
     assert!(e.doc().is_modified());
 }
+
+/// File ▸ Generate scene: small ones at once, big ones on a worker with progress; the result is
+/// the scene `graft generate` makes from the same shape and seed; Cancel changes nothing.
+#[test]
+fn a_generated_scene_swaps_in_and_matches_the_command_line() {
+    use graft::editor::generate::GenerateRequest;
+    let mut e = editor();
+    let request = GenerateRequest {
+        shape: GenShape::Random,
+        nodes: 500,
+        seed: 3,
+    };
+    e.apply(Command::Generate(request)).unwrap();
+    assert!(e.job().is_none(), "500 nodes are made at once");
+    let mut expected = generate(GenShape::Random, 500, 3);
+    expected.update_world();
+    assert!(*e.doc().scene() == expected);
+    assert_eq!(e.doc().path(), None);
+    assert_eq!(
+        e.last_message().unwrap().text,
+        "Generated a 500-node random scene (seed 3)"
+    );
+
+    // From the threshold on, on a worker: the scene stays until the new one is ready.
+    e.set_background_save_nodes(1_000);
+    let wide = GenerateRequest {
+        shape: GenShape::Wide,
+        nodes: 30_000,
+        seed: 1,
+    };
+    e.apply(Command::Generate(wide)).unwrap();
+    let view = e.job().expect("generating in the background");
+    assert_eq!(view.title, "Generating a 30,000-node wide scene (seed 1)");
+    assert!(
+        *e.doc().scene() == expected,
+        "the old scene stays meanwhile"
+    );
+    finish(&mut e);
+    let mut expected = generate(GenShape::Wide, 30_000, 1);
+    expected.update_world();
+    assert!(*e.doc().scene() == expected);
+    for i in [0, 29_999] {
+        let world = e.doc().scene().cached_world_at(i);
+        assert_eq!(world, expected.world_at(i), "world matrices computed");
+    }
+
+    // Cancelled: nothing changes, and nothing swaps in later.
+    let snapshot = common::snapshot(e.doc().scene());
+    e.apply(Command::Generate(GenerateRequest {
+        nodes: 3_000_000,
+        ..wide
+    }))
+    .unwrap();
+    e.apply(Command::CancelJob).unwrap();
+    assert!(e.job().is_none());
+    std::thread::sleep(Duration::from_millis(200));
+    e.poll_job().unwrap();
+    assert_eq!(common::snapshot(e.doc().scene()), snapshot);
+}
+
+#[test]
+fn generating_asks_about_unsaved_changes_and_refuses_bad_counts() {
+    use graft::editor::generate::{GenerateRequest, MAX_GENERATED_NODES};
+    let mut e = editor();
+    let before = common::snapshot(e.doc().scene());
+    for nodes in [0, MAX_GENERATED_NODES + 1] {
+        let err = e
+            .apply(Command::Generate(GenerateRequest {
+                nodes,
+                ..GenerateRequest::default()
+            }))
+            .unwrap_err();
+        assert!(err.to_string().contains("1 to 10,000,000 nodes"), "{err}");
+    }
+    assert_eq!(common::snapshot(e.doc().scene()), before);
+
+    e.apply(Command::Select(vec![graft::NodeId(1)])).unwrap();
+    e.apply(Command::Delete).unwrap();
+    let edited = e.doc().scene().clone();
+    let request = GenerateRequest {
+        nodes: 50,
+        ..GenerateRequest::default()
+    };
+    e.apply(Command::Generate(request)).unwrap();
+    assert_eq!(e.pending_guard(), Some(&FileAction::Generate(request)));
+    assert!(
+        *e.doc().scene() == edited,
+        "nothing generated before the answer"
+    );
+    e.apply(Command::AnswerGuard(GuardAnswer::Cancel)).unwrap();
+    assert!(*e.doc().scene() == edited);
+    e.apply(Command::Generate(request)).unwrap();
+    e.apply(Command::AnswerGuard(GuardAnswer::Discard)).unwrap();
+    assert_eq!(e.doc().scene().len(), 50);
+    assert!(!e.doc().is_modified());
+}
+
+/// Exports of a big scene run on a worker too: the file holds the scene as it was when the
+/// export began, and a cancel before the write leaves no file.
+#[test]
+fn big_exports_run_on_a_worker_and_cancel_writes_nothing() {
+    let export = |e: &mut Editor, command: Command, to: &std::path::Path| {
+        e.apply(command).unwrap();
+        let picked = graft::editor::dialogs::DialogOutcome::Picked(to.to_path_buf());
+        e.apply(Command::DialogClosed(picked)).unwrap();
+    };
+    let (dir, path) = big_file(20_000);
+    let mut e = Editor::new(Document::open(&path).unwrap());
+    e.set_background_save_nodes(0);
+    let tscn = dir.path().join("big.tscn");
+    export(&mut e, Command::ExportGodot, &tscn);
+    assert_eq!(e.job().expect("exporting").title, "Exporting big.tscn");
+    finish(&mut e);
+    let back = graft::model::godot::import::import_file(&tscn).unwrap();
+    assert_eq!(back.scene.len(), 20_001, "the nodes under one root Node2D");
+    assert!(e.last_message().unwrap().text.starts_with("Exported"));
+    assert!(e.interchange_report().is_some());
+
+    let svg = dir.path().join("big.svg");
+    export(&mut e, Command::ExportSvg, &svg);
+    finish(&mut e);
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.matches("<g ").count() >= 20_000);
+
+    // A bigger scene cancelled at once: formatting it takes far longer than the cancel.
+    let (_dir2, path2) = big_file(150_000);
+    let mut e = Editor::new(Document::open(&path2).unwrap());
+    e.set_background_save_nodes(0);
+    let never = dir.path().join("never.tscn");
+    export(&mut e, Command::ExportGodot, &never);
+    e.apply(Command::CancelJob).unwrap();
+    // Long enough for the worker to finish formatting and see the cancel.
+    std::thread::sleep(Duration::from_millis(800));
+    e.poll_job().unwrap();
+    assert!(!never.exists(), "cancelled before the write: no file");
+}

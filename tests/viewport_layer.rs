@@ -12,7 +12,8 @@ use graft::editor::Command;
 use graft::generate::{GenShape, generate};
 use graft::scene::edit::Op;
 
-fn frame(ctx: &egui::Context, app: &mut GraftApp) -> usize {
+/// One 1400×900 frame of the app; its output with the texture changes dropped.
+fn run_frame(ctx: &egui::Context, app: &mut GraftApp) -> egui::FullOutput {
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(
             egui::Pos2::ZERO,
@@ -22,7 +23,24 @@ fn frame(ctx: &egui::Context, app: &mut GraftApp) -> usize {
     };
     let mut output = ctx.run_ui(input, |ui| app.frame_ui(ui));
     output.textures_delta.clear();
-    output.shapes.len()
+    output
+}
+
+/// One frame; how many top-level shapes it painted.
+fn frame(ctx: &egui::Context, app: &mut GraftApp) -> usize {
+    run_frame(ctx, app).shapes.len()
+}
+
+/// One step of a drag of `leaf` (frame `k` of it).
+fn move_leaf(app: &mut GraftApp, leaf: graft::NodeId, k: usize) {
+    app.run(Command::Perform {
+        label: "Move leaf".into(),
+        ops: vec![Op::SetLocal {
+            node: leaf,
+            local: Trs::from_position(Vec2::new(k as f32 * 0.3, 1.0)),
+        }],
+        continuous: true,
+    });
 }
 
 #[test]
@@ -56,14 +74,7 @@ fn the_layer_is_kept_while_unchanged_and_a_drag_redraws_only_the_dragged_subtree
     // A drag of one leaf: the first frame plans the layer without it, the rest keep that.
     let (built3, _, moved3) = app.viewport.layer_counts();
     for k in 0..6 {
-        app.run(Command::Perform {
-            label: "Move leaf".into(),
-            ops: vec![Op::SetLocal {
-                node: leaf,
-                local: Trs::from_position(Vec2::new(k as f32 * 0.3, 1.0)),
-            }],
-            continuous: true,
-        });
+        move_leaf(&mut app, leaf, k);
         frame(&ctx, &mut app);
     }
     let (built4, reused4, moved4) = app.viewport.layer_counts();
@@ -112,4 +123,99 @@ fn a_panned_big_view_plans_over_several_frames_and_shows_the_last_layer_meanwhil
     assert_eq!(built2, built + 1);
     frame(&ctx, &mut app);
     assert_eq!(app.viewport.layer_counts(), (built2, reused2 + 1, 0));
+}
+
+/// Every shape of a frame's output, nested lists flattened, has finite coordinates.
+fn all_finite(ctx: &egui::Context, app: &mut GraftApp) -> usize {
+    let output = run_frame(ctx, app);
+    fn check(shape: &egui::Shape, count: &mut usize) {
+        let finite = |p: &egui::Pos2| p.x.is_finite() && p.y.is_finite();
+        match shape {
+            egui::Shape::Vec(list) => return list.iter().for_each(|s| check(s, count)),
+            // An empty galley's bounds are "nothing" (infinite): check where it is put.
+            egui::Shape::Text(text) => assert!(finite(&text.pos), "{:?}", text.pos),
+            egui::Shape::Mesh(mesh) => {
+                assert!(
+                    mesh.vertices.iter().all(|v| finite(&v.pos)),
+                    "a mesh vertex"
+                )
+            }
+            other => {
+                let r = other.visual_bounding_rect();
+                assert!(!r.any_nan(), "a NaN in {other:?}");
+                assert!(
+                    !r.is_positive() || r.is_finite(),
+                    "an infinity in {other:?}"
+                );
+            }
+        }
+        *count += 1;
+    }
+    let mut count = 0;
+    output
+        .shapes
+        .iter()
+        .for_each(|c| check(&c.shape, &mut count));
+    count
+}
+
+/// The kept layer, the drag path (scenes of 20k nodes and more) and occlusion run in screen
+/// space after the camera-relative f64 transform: a big scene far from the origin, or scaled
+/// down to a millionth or up a millionfold, draws finite shapes, keeps its layer and drags.
+#[test]
+fn a_big_scene_far_away_or_at_extreme_scales_keeps_the_layer_and_drags() {
+    for (offset, scale) in [(1.0e7, 1.0), (1.0e5, 1.0e-6), (-3.0e6, 1.0e6)] {
+        let mut specs = graft::generate::generate_specs(GenShape::Random, 30_000, 6);
+        let holder = graft::NodeId(specs.len() as u32 + 1);
+        for spec in &mut specs {
+            spec.parent.get_or_insert(holder);
+        }
+        specs.insert(
+            0,
+            graft::NodeSpec {
+                id: holder,
+                parent: None,
+                data: graft::NodeData {
+                    name: "far".into(),
+                    local: Trs::new(
+                        Vec2::new(offset, -offset * 0.5),
+                        30.0,
+                        Vec2::splat(scale),
+                        0.0,
+                    ),
+                    ..Default::default()
+                },
+            },
+        );
+        let scene = graft::Scene::from_specs(specs).unwrap();
+        let leaf = scene.id_at(scene.len() - 1);
+        let mut app =
+            GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+        let ctx = egui::Context::default();
+        for _ in 0..4 {
+            assert!(
+                all_finite(&ctx, &mut app) > 0,
+                "{offset} {scale}: shapes drawn"
+            );
+        }
+        let (built, reused, moved) = app.viewport.layer_counts();
+        all_finite(&ctx, &mut app);
+        assert_eq!(
+            app.viewport.layer_counts(),
+            (built, reused + 1, moved),
+            "{offset} {scale}: the unchanged view is kept"
+        );
+        for k in 0..4 {
+            move_leaf(&mut app, leaf, k);
+            all_finite(&ctx, &mut app);
+        }
+        let (built2, _, moved2) = app.viewport.layer_counts();
+        assert_eq!(built2, built + 1, "{offset} {scale}: one plan for the drag");
+        assert_eq!(moved2, moved + 3, "{offset} {scale}: then only the leaf");
+        // Zoomed in far: occlusion and the dense-view limits on the same numbers.
+        app.viewport.camera.zoom *= 50.0;
+        for _ in 0..3 {
+            all_finite(&ctx, &mut app);
+        }
+    }
 }

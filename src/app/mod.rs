@@ -7,6 +7,7 @@
 
 pub mod dialogs;
 mod figure_window;
+mod generate_window;
 pub mod headless;
 pub mod hierarchy;
 pub mod inspector;
@@ -34,6 +35,7 @@ pub struct GraftApp {
     pub viewport: viewport::ViewportState,
     windows: windows::WindowsState,
     figure_window: figure_window::FigureWindowState,
+    generate_window: generate_window::GenerateWindowState,
     /// The timeline panel's state (tests read where its track area is).
     pub timeline: timeline::TimelineState,
     /// How many world matrices the last frame recomputed.
@@ -81,6 +83,7 @@ impl GraftApp {
             viewport: Default::default(),
             windows: Default::default(),
             figure_window: Default::default(),
+            generate_window: Default::default(),
             timeline: Default::default(),
             last_recomputed: 0,
             last_edit_recomputed: 0,
@@ -92,6 +95,12 @@ impl GraftApp {
     /// The editing session (read-only: change it with [`GraftApp::run`]).
     pub fn editor(&self) -> &Editor {
         &self.editor
+    }
+
+    /// Scenes with at least this many nodes save and generate on a worker (tests set 0).
+    #[doc(hidden)]
+    pub fn set_background_save_nodes(&mut self, nodes: usize) {
+        self.editor.set_background_save_nodes(nodes);
     }
 
     /// Files at least this big open on a worker (tests set 0).
@@ -188,6 +197,16 @@ impl GraftApp {
                 &self.editor,
                 &mut self.figure_window,
                 view,
+            ));
+        }
+        if self
+            .editor
+            .is_open(crate::editor::command::Window::Generate)
+        {
+            commands.extend(generate_window::show(
+                &ctx,
+                &self.editor,
+                &mut self.generate_window,
             ));
         }
         self.run_all(commands);

@@ -62,6 +62,8 @@ pub enum Window {
     ImportReport,
     /// File > Export figure: settings and a preview.
     Figure,
+    /// File > Generate scene: shape, node count, seed.
+    Generate,
 }
 
 /// The answer to "Save the changes before …?".
@@ -192,6 +194,8 @@ pub enum Command {
     Refused(String),
     /// Stop the file being loaded in the background (the current scene stays).
     CancelJob,
+    /// Replace the scene with a generated one (asks about unsaved changes first).
+    Generate(super::generate::GenerateRequest),
     /// Play, scrub, key, move or delete keys.
     Timeline(super::timeline::TimelineCommand),
     /// Drop, move or remove a point probe, or turn probe placing on and off.

@@ -3,10 +3,11 @@
 //! which view) and writes it as SVG or PNG, whichever the picked name ends in.
 
 use super::figure::{FigureOptions, embedded_image, figure_svg};
+use super::interchange::Exported;
 use super::render::render_png;
 use super::session::{Editor, Outcome};
 use crate::error::{Error, Result};
-use crate::model::svg::export::{Images, save_svg};
+use crate::model::svg::export::{Images, save_svg_with_progress};
 use std::path::{Path, PathBuf};
 
 impl Editor {
@@ -49,18 +50,30 @@ impl Editor {
 
     /// Write the scene as SVG groups (images embedded) to `path`.
     pub(super) fn export_svg(&mut self, path: PathBuf) -> Result<Outcome> {
-        let dir = self.doc.path().and_then(Path::parent);
-        let notes = save_svg(self.doc.scene(), &path, Images::Embed, dir)
-            .map_err(|e| Error::Refused(format!("Could not export: {e}")))?;
-        let extra = if notes.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", notes.join("; "))
-        };
-        self.info(format!(
-            "Exported {} as SVG: one group per node{extra}",
-            path.display()
-        ));
-        Ok(Outcome::default())
+        let dir = self
+            .doc
+            .path()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf);
+        self.export_job(path, move |scene, path, progress| {
+            let Some(notes) =
+                save_svg_with_progress(scene, path, Images::Embed, dir.as_deref(), progress)
+                    .map_err(|e| Error::Refused(format!("Could not export: {e}")))?
+            else {
+                return Ok(None);
+            };
+            let extra = if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join("; "))
+            };
+            Ok(Some(Exported {
+                said: format!(
+                    "Exported {} as SVG: one group per node{extra}",
+                    path.display()
+                ),
+                report: None,
+            }))
+        })
     }
 }

@@ -73,6 +73,7 @@ impl Editor {
                 )),
             },
             FileAction::SwapLoaded => Ok(self.take_loaded()),
+            FileAction::Generate(request) => self.generate(request),
             FileAction::Quit => {
                 self.allow_close = true;
                 self.quit_requested = true;

@@ -9,6 +9,8 @@ use crate::error::{Error, Result};
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::import_file;
 use crate::model::godot::tree::find_project_root;
+use crate::model::progress::{Progress, Stage};
+use crate::scene::Scene;
 use std::path::{Path, PathBuf};
 
 /// True for a Godot scene path (`.tscn`, or the binary `.scn` that is refused with advice).
@@ -134,33 +136,104 @@ impl Editor {
                 .and_then(Path::file_stem)
                 .map_or("Root".into(), |s| s.to_string_lossy().into_owned()),
         };
-        let (text, report) = to_tscn(self.doc.scene(), &options);
-        crate::file::atomic_write_with(&target, |w| w.write_all(text.as_bytes()))
-            .map_err(|e| Error::Refused(format!("Could not export: {e}")))?;
-        let mut lines = vec![format!(
-            "exported {} nodes under one root Node2D to {}",
-            self.doc.scene().len(),
-            target.display()
-        )];
-        if options.project_root.is_none() {
-            lines.push("no project.godot above the target: images are not written".into());
+        self.export_job(target, move |scene, target, progress| {
+            write_godot(scene, &options, target, progress)
+        })
+    }
+
+    /// Run an export: at once for a small scene, on a worker (with progress and Cancel) for a
+    /// big one, on a copy of the scene as it is now.
+    pub(super) fn export_job(
+        &mut self,
+        target: PathBuf,
+        write: impl FnOnce(&Scene, &Path, &Progress) -> Result<Option<Exported>> + Send + 'static,
+    ) -> Result<Outcome> {
+        if self.doc.scene().len() < self.background_save_nodes {
+            let done = write(self.doc.scene(), &target, &Progress::new())?;
+            return Ok(done.map_or_else(Outcome::default, |e| self.exported(e)));
         }
-        lines.extend(
-            report
-                .renamed
-                .iter()
-                .map(|r| format!("renamed {r} (Godot needs unique, valid sibling names)")),
-        );
-        lines.extend(report.notes);
-        let notes = lines.len() - 1;
-        self.report = Some(InterchangeReport {
-            title: format!("Exported {}", target.display()),
-            lines,
-        });
-        if notes > 0 {
-            self.windows.insert(Window::ImportReport);
-        }
-        self.info(format!("Exported {} ({notes} notes)", target.display()));
+        let scene = self.doc.scene().clone();
+        let name = super::jobs::file_name(&target);
+        self.start_job(
+            format!("Exporting {name}"),
+            "graft-export",
+            (Stage::Formatting, 0),
+            move |progress| {
+                let result = write(&scene, &target, progress);
+                drop(scene);
+                match result {
+                    Ok(Some(done)) if !progress.is_cancelled() => {
+                        Some(Ok(super::jobs::Finished::Exported(Box::new(done))))
+                    }
+                    Ok(_) => None,
+                    Err(e) => Some(Err(e)),
+                }
+            },
+        )?;
+        self.info(format!("Exporting {name} in the background"));
         Ok(Outcome::default())
     }
+
+    /// An export finished: its report (in a window when it has notes) and status line.
+    pub(super) fn exported(&mut self, done: Exported) -> Outcome {
+        if let Some(report) = done.report {
+            let notes = report.lines.len().saturating_sub(1);
+            self.report = Some(report);
+            if notes > 0 {
+                self.windows.insert(Window::ImportReport);
+            }
+        }
+        self.info(done.said);
+        Outcome::default()
+    }
+}
+
+/// What a finished export says: its status line and, for a Godot export, its report.
+pub struct Exported {
+    /// "Exported level.tscn (2 notes)".
+    pub said: String,
+    /// The report window's contents.
+    pub report: Option<InterchangeReport>,
+}
+
+/// Write `scene` as a Godot scene to `target` (formatting, then writing); None when the
+/// progress was cancelled before the file was written.
+fn write_godot(
+    scene: &Scene,
+    options: &ExportOptions,
+    target: &Path,
+    progress: &Progress,
+) -> Result<Option<Exported>> {
+    progress.enter(Stage::Formatting, 0);
+    let (text, report) = to_tscn(scene, options);
+    if progress.is_cancelled() {
+        return Ok(None);
+    }
+    progress.enter(Stage::Writing, text.len() as u64);
+    crate::file::atomic_write_with(target, |w| w.write_all(text.as_bytes()))
+        .map_err(|e| Error::Refused(format!("Could not export: {e}")))?;
+    progress.set_done(text.len() as u64);
+    let mut lines = vec![format!(
+        "exported {} nodes under one root Node2D to {}",
+        scene.len(),
+        target.display()
+    )];
+    if options.project_root.is_none() {
+        lines.push("no project.godot above the target: images are not written".into());
+    }
+    lines.extend(
+        report
+            .renamed
+            .iter()
+            .map(|r| format!("renamed {r} (Godot needs unique, valid sibling names)")),
+    );
+    lines.extend(report.notes);
+    let notes = lines.len() - 1;
+    Ok(Some(Exported {
+        said: format!("Exported {} ({notes} notes)", target.display()),
+        report: Some(InterchangeReport {
+            title: format!("Exported {}", target.display()),
+            lines,
+        }),
+    }))
 }

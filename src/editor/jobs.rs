@@ -37,17 +37,22 @@ impl JobView {
     }
 }
 
-/// A scene loaded on a worker, not yet swapped in.
+/// A scene loaded (or generated) on a worker, not yet swapped in.
 pub(super) struct Loaded {
-    path: PathBuf,
-    doc: Document,
-    report: Option<super::interchange::InterchangeReport>,
+    /// The file it came from (None for a generated scene).
+    pub(super) path: Option<PathBuf>,
+    pub(super) doc: Document,
+    pub(super) report: Option<super::interchange::InterchangeReport>,
+    /// What the status line says once it is in: "Opened big.ron".
+    pub(super) said: String,
 }
 
 /// What a finished job hands back.
 pub(super) enum Finished {
     /// A scene, to swap in.
     Loaded(Box<Loaded>),
+    /// A copy of the scene was exported.
+    Exported(Box<super::interchange::Exported>),
     /// A copy of the document at `revision` was written to `path`.
     Saved {
         /// Where.
@@ -107,10 +112,16 @@ fn load(path: &Path, progress: &Progress) -> Result<Option<Loaded>> {
     } else {
         Document::opened(scene, path)
     };
+    let verb = if report.is_some() {
+        "Imported"
+    } else {
+        "Opened"
+    };
     Ok(Some(Loaded {
-        path: path.to_path_buf(),
+        path: Some(path.to_path_buf()),
         doc,
         report,
+        said: format!("{verb} {}", path.display()),
     }))
 }
 
@@ -145,38 +156,60 @@ impl Editor {
 
     /// Start opening `path` on a worker.
     pub(super) fn start_open_job(&mut self, path: PathBuf) -> Result<Outcome> {
-        if self.job.is_some() {
-            return Err(Error::Refused(
-                "Another file is still loading: wait for it or cancel it".into(),
-            ));
-        }
-        let progress = Progress::new();
-        let (tx, rx) = channel();
-        let worker = (progress.clone(), path.clone());
-        std::thread::Builder::new()
-            .name("graft-load".into())
-            .spawn(move || {
-                let (progress, path) = worker;
-                // Cancelled jobs send nothing: the UI has already forgotten them.
-                if let Some(result) = load(&path, &progress).transpose() {
-                    let _ = tx.send(result.map(|l| Finished::Loaded(Box::new(l))));
-                }
-            })
-            .map_err(|e| Error::Refused(format!("cannot start a worker: {e}")))?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        self.job = Some(Job {
-            title: format!("Opening {name}"),
-            progress,
-            result: rx,
-            started_at: (self.doc.history().labels().0.len(), self.doc.is_modified()),
-        });
+        let name = file_name(&path);
+        let first = (Stage::Reading, 0);
+        self.start_job(
+            format!("Opening {name}"),
+            "graft-load",
+            first,
+            move |progress| {
+                load(&path, progress)
+                    .transpose()
+                    .map(|r| r.map(|l| Finished::Loaded(Box::new(l))))
+            },
+        )?;
         self.info(format!(
             "Opening {name} in the background (Esc or Cancel stops it)"
         ));
         Ok(Outcome::default())
+    }
+
+    /// Run `work` on a worker thread with fresh progress, shown under `title` and starting in
+    /// `first` (a stage and its total, so the first frame already says what is happening).
+    /// `work` returns None when it saw the progress cancelled (nothing is sent: the UI has
+    /// forgotten the job).
+    pub(super) fn start_job(
+        &mut self,
+        title: String,
+        thread: &str,
+        first: (Stage, u64),
+        work: impl FnOnce(&Progress) -> Option<Result<Finished>> + Send + 'static,
+    ) -> Result<()> {
+        if let Some(job) = &self.job {
+            return Err(Error::Refused(format!(
+                "{} is still running: wait for it or cancel it",
+                job.title
+            )));
+        }
+        let progress = Progress::new();
+        progress.enter(first.0, first.1);
+        let (tx, rx) = channel();
+        let mine = progress.clone();
+        std::thread::Builder::new()
+            .name(thread.into())
+            .spawn(move || {
+                if let Some(result) = work(&mine) {
+                    let _ = tx.send(result);
+                }
+            })
+            .map_err(|e| Error::Refused(format!("cannot start a worker: {e}")))?;
+        self.job = Some(Job {
+            title,
+            progress,
+            result: rx,
+            started_at: (self.doc.history().labels().0.len(), self.doc.is_modified()),
+        });
+        Ok(())
     }
 
     /// Ask the running job to stop; the current scene stays as it is.
@@ -209,6 +242,7 @@ impl Editor {
         let loaded = match result {
             Ok(Finished::Loaded(loaded)) => *loaded,
             Ok(Finished::Saved { path, revision }) => return Ok(self.saved(&path, revision)),
+            Ok(Finished::Exported(done)) => return Ok(self.exported(*done)),
             Err(e) => return Err(self.fail(e)),
         };
         let now = (self.doc.history().labels().0.len(), self.doc.is_modified());
@@ -223,8 +257,12 @@ impl Editor {
 
     /// Replace the document with a loaded one, in one step.
     pub(super) fn swap_in(&mut self, loaded: Loaded) -> Outcome {
-        let Loaded { path, doc, report } = loaded;
-        let godot = report.is_some();
+        let Loaded {
+            path,
+            doc,
+            report,
+            said,
+        } = loaded;
         let mut outcome = self.replace_document(doc);
         if let Some(report) = report {
             let notes = report.lines.len().saturating_sub(1);
@@ -232,11 +270,10 @@ impl Editor {
             if notes > 0 {
                 self.windows.insert(super::command::Window::ImportReport);
             }
-        } else {
-            self.remember(path.clone());
+        } else if let Some(path) = path {
+            self.remember(path);
         }
-        let verb = if godot { "Imported" } else { "Opened" };
-        self.info(format!("{verb} {}", path.display()));
+        self.info(said);
         give_back_freed_memory();
         outcome
             .effects
@@ -247,37 +284,21 @@ impl Editor {
     /// Save a copy of the scene to `path` on a worker (a big scene: formatting and writing
     /// take seconds); the document is marked saved when it is done, if nothing changed since.
     pub(super) fn start_save_job(&mut self, path: PathBuf) -> Result<Outcome> {
-        if self.job.is_some() {
-            return Err(Error::Refused(
-                "A file is still loading or saving: wait for it or cancel it".into(),
-            ));
-        }
-        let progress = Progress::new();
-        let (tx, rx) = channel();
         let scene = self.doc.scene().clone();
         let revision = self.doc.revision();
-        let worker = (progress.clone(), path.clone());
-        std::thread::Builder::new()
-            .name("graft-save".into())
-            .spawn(move || {
-                let (progress, path) = worker;
-                let result = crate::file::save_with_progress(&scene, &path, &progress);
+        let name = file_name(&path);
+        let first = (Stage::Formatting, scene.len() as u64);
+        self.start_job(
+            format!("Saving {name}"),
+            "graft-save",
+            first,
+            move |progress| {
+                let result = crate::file::save_with_progress(&scene, &path, progress);
                 drop(scene);
-                if !progress.is_cancelled() {
-                    let _ = tx.send(result.map(|()| Finished::Saved { path, revision }));
-                }
-            })
-            .map_err(|e| Error::Refused(format!("cannot start a worker: {e}")))?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        self.job = Some(Job {
-            title: format!("Saving {name}"),
-            progress,
-            result: rx,
-            started_at: (self.doc.history().labels().0.len(), self.doc.is_modified()),
-        });
+                (!progress.is_cancelled())
+                    .then(|| result.map(|()| Finished::Saved { path, revision }))
+            },
+        )?;
         self.info(format!("Saving {name} in the background"));
         Ok(Outcome::default())
     }
@@ -305,6 +326,14 @@ impl Editor {
             None => Outcome::default(),
         }
     }
+}
+
+/// The file name of `path` for messages ("big.ron"), or the whole path when it has none.
+pub(super) fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// Hand the memory freed by a load (the file text, parse buffers, the replaced scene) back to

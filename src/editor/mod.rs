@@ -13,6 +13,7 @@ pub mod figure;
 mod figures;
 mod files;
 pub mod frame_plan;
+pub mod generate;
 pub mod geometry;
 pub mod grid;
 pub mod handles;

@@ -37,6 +37,8 @@ pub enum FileAction {
     Quit,
     /// Swap in the scene a background job loaded (the current one was edited meanwhile).
     SwapLoaded,
+    /// Replace the scene with a generated one.
+    Generate(super::generate::GenerateRequest),
 }
 
 /// What an open file dialog (or the typed-path field that replaces it) is for.
@@ -146,7 +148,7 @@ pub struct Editor {
     pub(super) job: Option<super::jobs::Job>,
     pub(super) loaded: Option<super::jobs::Loaded>,
     pub(super) background_bytes: u64,
-    /// Scenes with at least this many nodes are saved on a worker.
+    /// Scenes with at least this many nodes are saved (and generated) on a worker.
     pub(super) background_save_nodes: usize,
     pub(super) timeline: super::timeline::TimelineState,
     /// The nodes carrying probes, and the scene versions they were read at.
@@ -484,6 +486,7 @@ impl Editor {
             }
             Command::Refused(reason) => Err(Error::Refused(reason)),
             Command::CancelJob => Ok(self.cancel_job()),
+            Command::Generate(request) => self.generate_command(request),
             Command::Timeline(command) => self.timeline_command(command),
             Command::Probe(probe) => self.probe_command(probe),
         }

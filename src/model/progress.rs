@@ -93,8 +93,8 @@ impl Stage {
     pub fn unit(self) -> Unit {
         match self {
             Stage::Reading | Stage::Writing => Unit::Bytes,
-            Stage::Parsing | Stage::Formatting => Unit::Nodes,
-            Stage::Building | Stage::Propagating | Stage::Generating => Unit::None,
+            Stage::Parsing | Stage::Formatting | Stage::Generating => Unit::Nodes,
+            Stage::Building | Stage::Propagating => Unit::None,
         }
     }
 }

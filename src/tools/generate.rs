@@ -1,6 +1,7 @@
 //! Big generated scenes for benchmarks and demos: wide, chain and random.
 
 use crate::math::Trs;
+use crate::model::progress::{Progress, Stage};
 use crate::scene::{NodeData, NodeId, NodeSpec, Scene, Shape};
 use glam::Vec2;
 use std::fmt;
@@ -64,6 +65,21 @@ fn wide_parents(n: usize, fan: usize) -> Vec<Option<usize>> {
 
 /// The flat node list of a generated scene (ids 1..=n in pre-order).
 pub fn generate_specs(shape: GenShape, n: usize, seed: u64) -> Vec<NodeSpec> {
+    generate_specs_with(shape, n, seed, &Progress::new()).unwrap_or_default()
+}
+
+/// How many nodes are made between two progress reports (and cancel checks).
+const REPORT_EVERY: usize = 4096;
+
+/// [`generate_specs`] reporting nodes made to `progress` ([`Stage::Generating`]); None once
+/// the progress is cancelled.
+pub fn generate_specs_with(
+    shape: GenShape,
+    n: usize,
+    seed: u64,
+    progress: &Progress,
+) -> Option<Vec<NodeSpec>> {
+    progress.enter(Stage::Generating, n as u64);
     let mut rng = fastrand::Rng::with_seed(seed);
     let fan = ((n as f64).sqrt() as usize).max(1);
     let mut specs = Vec::with_capacity(n);
@@ -74,6 +90,12 @@ pub fn generate_specs(shape: GenShape, n: usize, seed: u64) -> Vec<NodeSpec> {
         Vec::new()
     };
     for k in 0..n {
+        if k % REPORT_EVERY == 0 {
+            progress.set_done(k as u64);
+            if progress.is_cancelled() {
+                return None;
+            }
+        }
         let (parent, local, shape) = match shape {
             GenShape::Chain => {
                 let local = Trs::new(Vec2::new(0.0, 1.0), 3.0, Vec2::splat(0.999), 0.0);
@@ -118,7 +140,8 @@ pub fn generate_specs(shape: GenShape, n: usize, seed: u64) -> Vec<NodeSpec> {
             },
         });
     }
-    specs
+    progress.set_done(n as u64);
+    Some(specs)
 }
 
 fn random_node(rng: &mut fastrand::Rng, k: usize) -> (Option<usize>, Trs, Shape) {
@@ -154,6 +177,13 @@ fn random_node(rng: &mut fastrand::Rng, k: usize) -> (Option<usize>, Trs, Shape)
 
 /// A generated scene.
 pub fn generate(shape: GenShape, n: usize, seed: u64) -> Scene {
+    generate_with(shape, n, seed, &Progress::new()).unwrap_or_default()
+}
+
+/// [`generate`] reporting to `progress` (generating, then building); None once cancelled.
+pub fn generate_with(shape: GenShape, n: usize, seed: u64, progress: &Progress) -> Option<Scene> {
+    let specs = generate_specs_with(shape, n, seed, progress)?;
+    progress.enter(Stage::Building, 0);
     // Generated lists always have unique ids and earlier parents, so building cannot fail.
-    Scene::from_specs(generate_specs(shape, n, seed)).unwrap_or_default()
+    Some(Scene::from_specs(specs).unwrap_or_default())
 }

@@ -178,8 +178,8 @@ pub fn generate_and_save(
     path: &Path,
 ) -> Result<usize> {
     with_progress(&label(path), |p| {
-        p.enter(Stage::Generating, 0);
-        let scene = crate::generate::generate(shape, nodes, seed);
+        let scene = crate::generate::generate_with(shape, nodes, seed, p)
+            .ok_or_else(|| crate::Error::Refused("cancelled".into()))?;
         file::save_with_progress(&scene, path, p)?;
         Ok(scene.len())
     })

@@ -407,12 +407,32 @@ pub fn save_svg(
     images: Images,
     scene_dir: Option<&Path>,
 ) -> crate::Result<Vec<String>> {
+    let progress = crate::model::progress::Progress::new();
+    Ok(save_svg_with_progress(scene, path, images, scene_dir, &progress)?.unwrap_or_default())
+}
+
+/// [`save_svg`] reporting formatting and writing to `progress`; None (nothing written) when
+/// it was cancelled before the write.
+pub fn save_svg_with_progress(
+    scene: &Scene,
+    path: &Path,
+    images: Images,
+    scene_dir: Option<&Path>,
+    progress: &crate::model::progress::Progress,
+) -> crate::Result<Option<Vec<String>>> {
+    use crate::model::progress::Stage;
     let options = SvgOptions {
         scene_dir: scene_dir.map(Path::to_path_buf),
         svg_dir: path.parent().map(Path::to_path_buf),
         images,
     };
+    progress.enter(Stage::Formatting, 0);
     let (text, notes) = scene_to_svg(scene, &options);
+    if progress.is_cancelled() {
+        return Ok(None);
+    }
+    progress.enter(Stage::Writing, text.len() as u64);
     crate::file::atomic_write_with(path, |w| w.write_all(text.as_bytes()))?;
-    Ok(notes)
+    progress.set_done(text.len() as u64);
+    Ok(Some(notes))
 }
