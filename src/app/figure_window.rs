@@ -4,30 +4,29 @@
 use crate::editor::camera::Camera;
 use crate::editor::command::{Command, Window};
 use crate::editor::figure::FigureOptions;
-use crate::editor::render::render_rgba;
 use crate::editor::session::Editor;
+use std::sync::mpsc::{Receiver, TryRecvError};
 
 /// Preview width in pixels.
 const PREVIEW_WIDTH: f32 = 360.0;
 /// How often the preview is redrawn while something changes (seconds).
 const PREVIEW_EVERY: f64 = 0.3;
 
+/// A preview drawn on a worker: width, height and straight-alpha RGBA, or why not.
+type Rendered = crate::Result<(u32, u32, Vec<u8>)>;
+
 /// The preview's texture and what it shows.
 #[derive(Default)]
 pub struct FigureWindowState {
     texture: Option<egui::TextureHandle>,
-    shown_svg: u64,
+    /// The figure key the texture shows.
+    shown: Option<u64>,
+    /// A preview being drawn on a worker, for this key.
+    rendering: Option<(u64, Receiver<Rendered>)>,
     drawn_at: f64,
     /// Use the viewport's camera instead of framing the whole scene.
     pub current_view: bool,
     error: Option<String>,
-}
-
-fn hash(text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = rustc_hash::FxHasher::default();
-    text.hash(&mut h);
-    h.finish()
 }
 
 /// The viewport's camera, zoomed so the figure shows what the viewport shows.
@@ -131,29 +130,55 @@ fn settings(ui: &mut egui::Ui, o: &mut FigureOptions, state: &mut FigureWindowSt
     ui.checkbox(&mut o.caption, "caption: the selection's matrix chain");
 }
 
-/// The figure rendered small, redrawn (at most every 0.3 s) when it changes.
+/// The figure rendered small on a worker thread, redrawn (at most every 0.3 s) when what it
+/// depends on changed; the last preview stays up while the next one is drawn.
 fn preview(ui: &mut egui::Ui, editor: &Editor, state: &mut FigureWindowState) {
     let now = ui.input(|i| i.time);
-    if state.texture.is_none() || now - state.drawn_at >= PREVIEW_EVERY {
-        let svg = editor.figure_svg();
-        let key = hash(&svg);
-        if key != state.shown_svg || state.texture.is_none() {
-            let (w, _) = editor.figure_options().size;
-            let scale = (PREVIEW_WIDTH / w.max(1) as f32).min(1.0);
-            match render_rgba(&svg, scale) {
-                Ok((w, h, rgba)) => {
-                    let image =
-                        egui::ColorImage::from_rgba_unmultiplied([w as usize, h as usize], &rgba);
-                    state.texture = Some(ui.ctx().load_texture(
-                        "figure-preview",
-                        image,
-                        egui::TextureOptions::LINEAR,
-                    ));
-                    state.error = None;
+    if let Some((key, receiver)) = &state.rendering {
+        match receiver.try_recv() {
+            Ok(result) => {
+                state.shown = Some(*key);
+                state.rendering = None;
+                match result {
+                    Ok((w, h, rgba)) => {
+                        let size = [w as usize, h as usize];
+                        let image = egui::ColorImage::from_rgba_unmultiplied(size, &rgba);
+                        state.texture = Some(ui.ctx().load_texture(
+                            "figure-preview",
+                            image,
+                            egui::TextureOptions::LINEAR,
+                        ));
+                        state.error = None;
+                    }
+                    Err(e) => state.error = Some(e.to_string()),
                 }
-                Err(e) => state.error = Some(e.to_string()),
             }
-            state.shown_svg = key;
+            Err(TryRecvError::Empty) => {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.weak("drawing the preview…");
+                });
+            }
+            Err(TryRecvError::Disconnected) => state.rendering = None,
+        }
+    }
+    let key = editor.figure_key();
+    let due = state.shown.is_none() || now - state.drawn_at >= PREVIEW_EVERY;
+    if state.rendering.is_none() && state.shown != Some(key) && due {
+        let (w, _) = editor.figure_options().size;
+        let scale = (PREVIEW_WIDTH / w.max(1) as f32).min(1.0);
+        let job = editor.figure_preview_job(scale);
+        let (tx, rx) = std::sync::mpsc::channel();
+        let ctx = ui.ctx().clone();
+        let started = std::thread::Builder::new()
+            .name("graft-figure-preview".into())
+            .spawn(move || {
+                let _ = tx.send(job());
+                ctx.request_repaint();
+            });
+        match started {
+            Ok(_) => state.rendering = Some((key, rx)),
+            Err(e) => state.error = Some(format!("cannot start a worker: {e}")),
         }
         state.drawn_at = now;
     }

@@ -6,10 +6,12 @@
 //! viewport shows. No window needed.
 
 use super::camera::{Camera, ScreenRect};
+use super::figure_plan::{FIGURE_PLAN_FROM, density_images, detail_limit, plan_figure};
+use super::frame_plan::FramePlan;
 use super::geometry::{ScreenShape, world_bounds};
 use super::grid::grid;
 use super::numbers::format_fixed;
-use super::overlay::shear_overlay_on_screen;
+use super::overlay::{shear_overlay_among, shear_overlay_on_screen};
 use crate::model::svg::export::{coord, shape_element, xml};
 use crate::scene::{NodeId, Scene, Shape};
 use glam::{DVec2, Vec2};
@@ -190,6 +192,19 @@ pub fn figure_svg(
     options: &FigureOptions,
     image_href: &dyn Fn(&str) -> Option<String>,
 ) -> String {
+    let planned = scene.len() >= FIGURE_PLAN_FROM;
+    figure_svg_with(scene, options, image_href, planned)
+}
+
+/// [`figure_svg`], planned like a viewport frame (`figure_plan.rs`) or one element per node,
+/// whatever the size (tests compare the two).
+#[doc(hidden)]
+pub fn figure_svg_with(
+    scene: &Scene,
+    options: &FigureOptions,
+    image_href: &dyn Fn(&str) -> Option<String>,
+    planned: bool,
+) -> String {
     let (w, h) = (options.size.0.max(1) as f64, options.size.1.max(1) as f64);
     let caption = if options.caption {
         caption_lines(scene, options.selection.last().copied())
@@ -206,7 +221,9 @@ pub fn figure_svg(
         max: Vec2::new(w as f32, (h - band).max(1.0) as f32),
     };
     let camera = camera_for(scene, options, rect);
-    let mut out = String::with_capacity(4096 + scene.len() * 200);
+    let planned = planned.then(|| plan_figure(scene, options, camera, rect));
+    let drawn = planned.as_ref().map_or(scene.len(), |p| p.draw.len());
+    let mut out = String::with_capacity(4096 + drawn * 200);
     let _ = writeln!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">",
@@ -231,9 +248,14 @@ pub fn figure_svg(
     if options.layers.grid {
         grid_layer(&mut out, camera, rect);
     }
-    nodes_layer(&mut out, scene, options, camera, rect, image_href);
+    if let Some(plan) = &planned {
+        density_images(&mut out, plan, rect);
+    }
+    let view = (camera, rect);
+    nodes_layer(&mut out, scene, options, view, planned.as_ref(), image_href);
     if options.layers.shear {
-        shear_layer(&mut out, scene, camera, rect);
+        let candidates = planned.as_ref().map(|p| p.shear.as_slice());
+        shear_layer(&mut out, scene, view, candidates);
     }
     out.push_str("</svg>\n");
     for (k, l) in caption.iter().enumerate() {
@@ -316,17 +338,28 @@ fn nodes_layer(
     out: &mut String,
     scene: &Scene,
     options: &FigureOptions,
-    camera: Camera,
-    rect: ScreenRect,
+    (camera, rect): (Camera, ScreenRect),
+    planned: Option<&FramePlan>,
     image_href: &dyn Fn(&str) -> Option<String>,
 ) {
     let layers = options.layers;
+    // Planned: only the nodes the plan draws, and its (clipped) links.
+    let indices: Box<dyn Iterator<Item = usize>> = match planned {
+        Some(plan) => {
+            for (a, b) in &plan.links {
+                line(out, a.as_dvec2(), b.as_dvec2(), colors::LINK, 1.0);
+            }
+            Box::new(plan.draw.iter().map(|&i| i as usize))
+        }
+        None => Box::new(0..scene.len()),
+    };
     let mut shape = ScreenShape::new();
     let mut names = String::new();
     // As in the viewport: past these many, only fills are drawn (a 100k-node figure would
     // otherwise be mostly outlines, arrows and unreadable labels).
     let (mut detailed, mut named) = (0usize, 0usize);
-    for i in 0..scene.len() {
+    let detail_limit = detail_limit(planned, DETAIL_LIMIT);
+    for i in indices {
         let world = scene.world_at(i);
         if !world.is_finite() {
             continue;
@@ -334,6 +367,7 @@ fn nodes_layer(
         let m = camera.node_to_screen_f64(rect, &world);
         let origin = m.translation;
         if layers.links
+            && planned.is_none()
             && let Some(p) = scene.parent_index_at(i)
         {
             let from = camera.to_screen_f64(rect, scene.world_at(p).translation.as_dvec2());
@@ -363,7 +397,7 @@ fn nodes_layer(
             && origin.y >= 0.0
             && origin.x <= rect.max.x as f64
             && origin.y <= rect.max.y as f64;
-        if !selected && (detailed >= DETAIL_LIMIT || !in_view) {
+        if !selected && (detailed >= detail_limit || !in_view) {
             continue;
         }
         detailed += 1;
@@ -408,8 +442,17 @@ fn nodes_layer(
 }
 
 /// Sheared nodes outlined in orange with their unit parallelogram and angle.
-fn shear_layer(out: &mut String, scene: &Scene, camera: Camera, rect: ScreenRect) {
-    let overlay = shear_overlay_on_screen(scene, camera, rect);
+/// With `candidates` (a big scene's plan), only those nodes are looked at.
+fn shear_layer(
+    out: &mut String,
+    scene: &Scene,
+    (camera, rect): (Camera, ScreenRect),
+    candidates: Option<&[u32]>,
+) {
+    let overlay = match candidates {
+        Some(list) => shear_overlay_among(scene, camera, rect, list.iter().map(|&i| i as usize)),
+        None => shear_overlay_on_screen(scene, camera, rect),
+    };
     for mark in &overlay.marks {
         if mark.outline.len() > 2 {
             let _ = writeln!(

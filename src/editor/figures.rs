@@ -4,11 +4,30 @@
 
 use super::figure::{FigureOptions, embedded_image, figure_svg};
 use super::interchange::Exported;
-use super::render::render_png;
+use super::render::{render_png, render_rgba};
 use super::session::{Editor, Outcome};
 use crate::error::{Error, Result};
+use crate::model::progress::Stage;
 use crate::model::svg::export::{Images, save_svg_with_progress};
+use crate::scene::Scene;
 use std::path::{Path, PathBuf};
+
+/// A figure apart from the session: its settings (with the selection) and the folder its
+/// sprites are read from.
+#[derive(Clone, Debug)]
+pub struct FigureSpec {
+    options: FigureOptions,
+    dir: Option<PathBuf>,
+}
+
+impl FigureSpec {
+    /// The figure of `scene` as SVG text, sprites embedded.
+    pub fn svg(&self, scene: &Scene) -> String {
+        figure_svg(scene, &self.options, &|path| {
+            embedded_image(self.dir.as_deref(), path)
+        })
+    }
+}
 
 impl Editor {
     /// The figure's settings (File > Export figure).
@@ -18,34 +37,77 @@ impl Editor {
 
     /// The figure as SVG text, with sprites embedded from the scene's folder.
     pub fn figure_svg(&self) -> String {
-        let dir = self
-            .doc
-            .path()
-            .and_then(Path::parent)
-            .map(Path::to_path_buf);
-        let mut options = self.figure.clone();
-        options.selection = self.selection.clone();
-        figure_svg(self.doc.scene(), &options, &|path| {
-            embedded_image(dir.as_deref(), path)
-        })
+        self.figure_spec().svg(self.doc.scene())
     }
 
-    /// Write the figure to `path`: `.png` rendered from the SVG, anything else as the SVG.
+    /// The figure's settings with the selection and the folder sprites are read from, apart
+    /// from the session (to draw on another thread).
+    pub fn figure_spec(&self) -> FigureSpec {
+        let mut options = self.figure.clone();
+        options.selection = self.selection.clone();
+        FigureSpec {
+            options,
+            dir: self
+                .doc
+                .path()
+                .and_then(Path::parent)
+                .map(Path::to_path_buf),
+        }
+    }
+
+    /// What the figure depends on, cheap to compare between frames: its settings, the
+    /// selection and the scene's versions (a 1M-node figure takes seconds to write out).
+    pub fn figure_key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let scene = self.doc.scene();
+        let mut h = rustc_hash::FxHasher::default();
+        format!("{:?}", self.figure).hash(&mut h);
+        self.selection.hash(&mut h);
+        self.doc.path().hash(&mut h);
+        (scene.structure_version(), scene.appearance_version()).hash(&mut h);
+        scene.world_version().hash(&mut h);
+        h.finish()
+    }
+
+    /// The preview's work: a copy of the scene and the figure's settings, drawn at `scale`
+    /// (RGBA, straight alpha) wherever it is run.
+    pub fn figure_preview_job(
+        &self,
+        scale: f32,
+    ) -> impl FnOnce() -> Result<(u32, u32, Vec<u8>)> + Send + 'static {
+        let spec = self.figure_spec();
+        let scene = self.doc.scene().clone();
+        move || render_rgba(&spec.svg(&scene), scale)
+    }
+
+    /// Write the figure to `path`: `.png` rendered from the SVG, anything else as the SVG (on
+    /// a worker for a big scene, like the other exports).
     pub(super) fn export_figure(&mut self, path: PathBuf) -> Result<Outcome> {
-        let svg = self.figure_svg();
+        let spec = self.figure_spec();
+        let scale = self.figure.scale;
         let png = path
             .extension()
             .and_then(|e| e.to_str())
             .is_some_and(|e| e.eq_ignore_ascii_case("png"));
-        let bytes = if png {
-            render_png(&svg, self.figure.scale)?
-        } else {
-            svg.into_bytes()
-        };
-        crate::file::atomic_write_with(&path, |w| w.write_all(&bytes))
-            .map_err(|e| Error::Refused(format!("Could not write the figure: {e}")))?;
-        self.info(format!("Wrote the figure {}", path.display()));
-        Ok(Outcome::default())
+        self.export_job(path, move |scene, path, progress| {
+            progress.enter(Stage::Formatting, 0);
+            let svg = spec.svg(scene);
+            let bytes = if png {
+                render_png(&svg, scale)?
+            } else {
+                svg.into_bytes()
+            };
+            if progress.is_cancelled() {
+                return Ok(None);
+            }
+            progress.enter(Stage::Writing, bytes.len() as u64);
+            crate::file::atomic_write_with(path, |w| w.write_all(&bytes))
+                .map_err(|e| Error::Refused(format!("Could not write the figure: {e}")))?;
+            Ok(Some(Exported {
+                said: format!("Wrote the figure {}", path.display()),
+                report: None,
+            }))
+        })
     }
 
     /// Write the scene as SVG groups (images embedded) to `path`.

@@ -14,7 +14,7 @@ use super::camera::{Camera, ScreenRect};
 use super::cull::{CULL_MIN_SUBTREE, Extents, SubtreeBounds, world_to_screen};
 use super::geometry::{clip_segment, screen_extent};
 use super::overlay::may_get_shear_mark;
-use crate::scene::Scene;
+use crate::scene::{NodeId, Scene};
 use glam::{DVec2, Vec2};
 use rustc_hash::FxHashSet;
 
@@ -552,4 +552,24 @@ fn link(input: &PlanInput, i: usize, origin: DVec2, out: &mut FramePlan) {
     {
         out.links.push((a, b));
     }
+}
+
+/// The pre-order indices of every selected node and each of their ancestors (subtrees that
+/// are never splatted whole), and of the selected nodes alone.
+pub fn selection_indices(scene: &Scene, selection: &[NodeId]) -> (FxHashSet<u32>, FxHashSet<u32>) {
+    let mut protected = FxHashSet::default();
+    let mut selected = FxHashSet::default();
+    for &id in selection {
+        let mut at = scene.index(id).ok();
+        if let Some(i) = at {
+            selected.insert(i as u32);
+        }
+        while let Some(i) = at {
+            if !protected.insert(i as u32) {
+                break; // the rest of the path is in already
+            }
+            at = scene.parent_index_at(i);
+        }
+    }
+    (protected, selected)
 }

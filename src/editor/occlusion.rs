@@ -14,6 +14,13 @@ use rustc_hash::FxHashSet;
 const CELL: f32 = 4.0;
 /// A box over more cells than this is not tested (it is drawn).
 const TEST_MAX_CELLS: usize = 4_096;
+/// Kept shapes from which hidden ones are looked for (fewer are cheap to draw anyway).
+pub const OCCLUSION_FROM: usize = 5_000;
+/// Nodes drawn with outlines, axes and origins in a dense view (a plan that keeps
+/// [`OCCLUSION_FROM`] shapes or more), where outlines and axes on every shape are clutter (and
+/// in the viewport their strokes were most of the frame).
+pub const DENSE_DETAIL_LIMIT: usize = 400;
+
 /// Pixels around a shape's box its outline and edge smoothing may reach.
 const OUTLINE: f32 = 1.5;
 

@@ -10,9 +10,10 @@ use super::draw::{arrow_shapes, closed_shape};
 use super::{ViewportState, p2, sr};
 use crate::editor::camera::{Camera, ScreenRect};
 use crate::editor::command::ViewOption;
+pub(super) use crate::editor::frame_plan::selection_indices;
 use crate::editor::frame_plan::{PlanInput, plan};
 use crate::editor::geometry::ScreenShape;
-use crate::editor::occlusion::visible_nodes;
+use crate::editor::occlusion::{DENSE_DETAIL_LIMIT, OCCLUSION_FROM, visible_nodes};
 use crate::editor::session::Editor;
 use crate::scene::{NodeData, NodeId, Scene, Shape};
 use egui::{Color32, Pos2, Rect, Stroke};
@@ -68,9 +69,6 @@ fn textured_fan(
 
 /// Nodes drawn with outlines, axes and origins, at most; past this only fills are drawn.
 const DETAIL_LIMIT: usize = 1_500;
-/// ... and in a dense view (a plan that keeps [`OCCLUSION_FROM`] shapes or more), where
-/// outlines and axes on every shape are clutter and their strokes were most of the frame.
-const DENSE_DETAIL_LIMIT: usize = 400;
 /// More names than this on screen are unreadable anyway; skip the rest.
 const MAX_NAMES: usize = 500;
 
@@ -118,9 +116,6 @@ impl LayerKey {
 const MOVING_MAX: usize = 20_000;
 /// Scenes smaller than this are always planned whole (it is cheap).
 const MOVING_MIN_SCENE: usize = 20_000;
-
-/// Kept shapes from which hidden ones are looked for (fewer are cheap to draw anyway).
-const OCCLUSION_FROM: usize = 5_000;
 
 /// A layer drawn without some moving subtrees, kept while only they move (a drag).
 struct Base {
@@ -509,29 +504,6 @@ fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
     pass.detailed += 1;
     pass.flush();
     draw_detail(pass, data, id, &m, selected);
-}
-
-/// The pre-order indices of every selected node and each of their ancestors (subtrees that
-/// are never splatted whole), and of the selected nodes alone.
-pub(super) fn selection_indices(
-    scene: &Scene,
-    selection: &[NodeId],
-) -> (FxHashSet<u32>, FxHashSet<u32>) {
-    let mut protected = FxHashSet::default();
-    let mut selected = FxHashSet::default();
-    for &id in selection {
-        let mut at = scene.index(id).ok();
-        if let Some(i) = at {
-            selected.insert(i as u32);
-        }
-        while let Some(i) = at {
-            if !protected.insert(i as u32) {
-                break; // the rest of the path is in already
-            }
-            at = scene.parent_index_at(i);
-        }
-    }
-    (protected, selected)
 }
 
 /// The node's body: a sprite's image (or a red crossed box when it is missing), or its fill added
