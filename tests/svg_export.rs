@@ -272,3 +272,34 @@ fn a_big_figure_is_planned_and_looks_like_the_whole_one() {
     // Measured 21 of 255 (cells of 2 px against anti-aliased shapes); 97 without the images.
     assert!(mean < 30.0, "mean difference {mean:.2} of 255");
 }
+
+/// In a big figure names never overlap (each needs its own room); a small one names every node.
+#[test]
+fn a_big_figures_names_do_not_overlap() {
+    let mut scene = generate(GenShape::Random, 30_000, 8);
+    scene.update_world();
+    let svg = figure_svg(&scene, &FigureOptions::default(), &|_| None);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let boxes: Vec<[f64; 4]> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text") && n.attribute("font-size") == Some("12"))
+        .map(|n| {
+            let x: f64 = n.attribute("x").unwrap().parse().unwrap();
+            let y: f64 = n.attribute("y").unwrap().parse().unwrap();
+            let chars = n.text().unwrap_or("").chars().count() as f64;
+            // A little narrower than the room graft asks for: glyphs, not their advance boxes.
+            [x, y - 11.0, x + 6.0 * chars, y + 2.0]
+        })
+        .collect();
+    assert!(boxes.len() >= 5, "{} names", boxes.len());
+    for (k, a) in boxes.iter().enumerate() {
+        for b in &boxes[k + 1..] {
+            let overlap = a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+            assert!(!overlap, "{a:?} and {b:?}");
+        }
+    }
+    let mut sword = graft::file::load(Path::new("scenes/sword.ron")).unwrap();
+    sword.update_world();
+    let small = figure_svg(&sword, &FigureOptions::default(), &|_| None);
+    assert_eq!(small.matches("font-size=\"12\"").count(), sword.len());
+}

@@ -357,7 +357,9 @@ fn nodes_layer(
     let mut names = String::new();
     // As in the viewport: past these many, only fills are drawn (a 100k-node figure would
     // otherwise be mostly outlines, arrows and unreadable labels).
-    let (mut detailed, mut named) = (0usize, 0usize);
+    let mut detailed = 0usize;
+    // The boxes of the names written so far: a name that would overlap one is left out.
+    let mut named: Vec<[f64; 4]> = Vec::new();
     let detail_limit = detail_limit(planned, DETAIL_LIMIT);
     for i in indices {
         let world = scene.world_at(i);
@@ -426,19 +428,28 @@ fn nodes_layer(
             coord(origin.y),
             if selected { 4 } else { 2 }
         );
-        if layers.names && !data.name.is_empty() && named < NAME_LIMIT {
-            named += 1;
-            text(
-                &mut names,
-                origin + DVec2::new(6.0, -6.0),
-                12.0,
-                colors::NAME,
-                &data.name,
-            );
+        let at = origin + DVec2::new(6.0, -6.0);
+        if layers.names
+            && !data.name.is_empty()
+            && named.len() < NAME_LIMIT
+            && let Some(label) = free_label_box(&named, at, &data.name, planned.is_some())
+        {
+            named.push(label);
+            text(&mut names, at, 12.0, colors::NAME, &data.name);
         }
     }
     // Names last, so no shape covers them.
     out.push_str(&names);
+}
+
+/// The box a 12 px name at `at` (its baseline's start) takes, if it overlaps none of `placed`
+/// or overlaps are allowed (a small scene names every node; a big one would bury its names).
+fn free_label_box(placed: &[[f64; 4]], at: DVec2, name: &str, declutter: bool) -> Option<[f64; 4]> {
+    let width = 6.5 * name.chars().count() as f64;
+    let label = [at.x, at.y - 12.0, at.x + width, at.y + 3.0];
+    let overlaps =
+        |b: &[f64; 4]| label[0] < b[2] && b[0] < label[2] && label[1] < b[3] && b[1] < label[3];
+    (!declutter || !placed.iter().any(overlaps)).then_some(label)
 }
 
 /// Sheared nodes outlined in orange with their unit parallelogram and angle.
