@@ -219,3 +219,50 @@ fn a_big_scene_far_away_or_at_extreme_scales_keeps_the_layer_and_drags() {
         }
     }
 }
+
+/// The density images of sub-pixel nodes lie under the shapes drawn as themselves (a sea of
+/// tiny nodes averages to grey, which on top hid the bigger shapes among them).
+#[test]
+fn the_density_images_are_painted_under_the_shapes() {
+    let scene = generate(GenShape::Random, 60_000, 3);
+    let mut app =
+        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+    let ctx = egui::Context::default();
+    for _ in 0..3 {
+        frame(&ctx, &mut app);
+    }
+    fn flatten(shape: &egui::Shape, out: &mut Vec<egui::Shape>) {
+        match shape {
+            egui::Shape::Vec(list) => list.iter().for_each(|s| flatten(s, out)),
+            other => out.push(other.clone()),
+        }
+    }
+    let textured = |s: &egui::Shape| matches!(s, egui::Shape::Mesh(m) if m.texture_id != egui::TextureId::default());
+    let fill = |s: &egui::Shape| matches!(s, egui::Shape::Mesh(m) if m.texture_id == egui::TextureId::default() && !m.vertices.is_empty());
+    // The viewport's shapes: those clipped to the rect the density image is clipped to.
+    let output = run_frame(&ctx, &mut app);
+    let viewport_clip = output
+        .shapes
+        .iter()
+        .find(|c| {
+            let mut list = Vec::new();
+            flatten(&c.shape, &mut list);
+            list.iter().any(textured)
+        })
+        .expect("a density image")
+        .clip_rect;
+    let mut shapes = Vec::new();
+    for clipped in output
+        .shapes
+        .iter()
+        .filter(|c| c.clip_rect == viewport_clip)
+    {
+        flatten(&clipped.shape, &mut shapes);
+    }
+    let first_image = shapes.iter().position(textured).expect("a density image");
+    let first_fill = shapes.iter().position(fill).expect("filled shapes");
+    assert!(
+        first_image < first_fill,
+        "image {first_image}, first fill {first_fill}"
+    );
+}

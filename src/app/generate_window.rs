@@ -4,6 +4,7 @@
 use crate::editor::command::{Command, Window};
 use crate::editor::generate::{GenShape, GenerateRequest, MAX_GENERATED_NODES};
 use crate::editor::session::Editor;
+use crate::model::progress::grouped;
 
 /// Node counts offered as one click.
 const PRESETS: [(usize, &str); 4] = [
@@ -83,7 +84,9 @@ fn form(ui: &mut egui::Ui, request: &mut GenerateRequest) {
                 ui.add(
                     egui::DragValue::new(&mut request.nodes)
                         .range(1..=MAX_GENERATED_NODES)
-                        .speed(100.0),
+                        .speed(100.0)
+                        .custom_formatter(|n, _| grouped(n as u64))
+                        .custom_parser(|text| text.replace([',', '_', ' '], "").parse().ok()),
                 );
                 for (nodes, label) in PRESETS {
                     if ui.selectable_label(request.nodes == nodes, label).clicked() {

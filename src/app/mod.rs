@@ -304,7 +304,10 @@ impl GraftApp {
             let star = if doc.is_modified() { " *" } else { "" };
             ui.label(format!("{name}{star}"));
             ui.separator();
-            ui.label(format!("{} nodes", doc.scene().len()));
+            ui.label(format!(
+                "{} nodes",
+                crate::model::progress::grouped(doc.scene().len() as u64)
+            ));
             ui.separator();
             ui.label(format!(
                 "{} world matrices recomputed last frame (last change: {})",

@@ -363,11 +363,13 @@ pub(super) fn draw_built(
     plan: crate::editor::frame_plan::FramePlan,
     out: &mut Vec<egui::Shape>,
 ) {
-    let fill_size = state.layer.fill_size;
-    let (names, fill_size) = draw_plan(ctx, rect, editor, state, &plan, fill_size, out);
-    state.layer.fill_size = fill_size;
+    // The density images under the shapes (as in a figure): a sea of sub-pixel nodes averages
+    // to grey, which on top hid the shapes bigger than a pixel among them.
     density.plan = plan;
     density.paint(ctx, rect, out);
+    let fill_size = state.layer.fill_size;
+    let (names, fill_size) = draw_plan(ctx, rect, editor, state, &density.plan, fill_size, out);
+    state.layer.fill_size = fill_size;
     state.shear_candidates.clear();
     state
         .shear_candidates
