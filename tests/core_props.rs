@@ -242,3 +242,26 @@ proptest! {
         prop_assert_eq!(all_worlds(&rebuilt), all_worlds(&scene));
     }
 }
+
+proptest! {
+    /// `topmost` keeps exactly the given nodes no other given node is an ancestor of, once
+    /// each, in pre-order, dropping unknown ids (checked against the definition, pair by pair).
+    #[test]
+    fn topmost_keeps_the_given_nodes_without_a_given_ancestor(
+        scene in hierarchy(40),
+        picks in proptest::collection::vec(0u32..45, 0..30),
+    ) {
+        let ids: Vec<NodeId> = picks.iter().map(|&k| NodeId(k)).collect();
+        let known: Vec<NodeId> = ids.iter().copied().filter(|id| scene.contains(*id)).collect();
+        let mut expected: Vec<NodeId> = known
+            .iter()
+            .copied()
+            .filter(|&id| {
+                !known.iter().any(|&o| o != id && scene.is_ancestor_or_self(o, id).unwrap())
+            })
+            .collect();
+        expected.sort_by_key(|id| scene.index(*id).unwrap());
+        expected.dedup();
+        prop_assert_eq!(scene.topmost(&ids), expected);
+    }
+}

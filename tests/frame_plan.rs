@@ -372,3 +372,19 @@ fn a_plan_made_over_several_frames_is_the_plan_made_at_once() {
         );
     }
 }
+
+/// With everything selected in a big scene, the plan still splats: only the most recent
+/// selected nodes (the primary among them) are always drawn, the rest are planned like others.
+#[test]
+fn a_huge_selection_keeps_the_level_of_detail() {
+    use graft::editor::frame_plan::{ALWAYS_DRAWN_SELECTED, selection_indices};
+    let scene = generate(GenShape::Random, 30_000, 9);
+    let all = scene.ids().to_vec();
+    let (protected, selected) = selection_indices(&scene, &all);
+    assert_eq!(selected.len(), ALWAYS_DRAWN_SELECTED);
+    let primary = scene.index(*all.last().unwrap()).unwrap() as u32;
+    assert!(selected.contains(&primary) && protected.contains(&primary));
+    let few = &all[..10];
+    let (_, selected) = selection_indices(&scene, few);
+    assert_eq!(selected.len(), 10, "small selections are drawn whole");
+}

@@ -384,3 +384,58 @@ fn a_failed_rollback_is_reported_not_ignored() {
         "nothing recorded"
     );
 }
+
+/// Selecting everything in a big scene and deleting it is one step that undo puts back exactly
+/// (finding the topmost selected nodes was quadratic: half an hour at a million nodes).
+#[test]
+fn deleting_a_big_selection_is_one_step_and_undo_restores_it() {
+    use graft::document::Document;
+    use graft::editor::Command;
+    use graft::editor::session::Editor;
+    use graft::generate::{GenShape, generate};
+    let mut scene = generate(GenShape::Random, 100_000, 12);
+    scene.update_world();
+    let before = scene.clone();
+    let mut e = Editor::new(Document::untitled(scene));
+    e.apply(Command::Select(e.doc().scene().ids().to_vec()))
+        .unwrap();
+    e.apply(Command::Delete).unwrap();
+    assert!(e.doc().scene().is_empty());
+    assert!(e.selection().is_empty());
+    e.apply(Command::Undo).unwrap();
+    e.update_world();
+    assert!(*e.doc().scene() == before);
+    e.apply(Command::Redo).unwrap();
+    assert!(e.doc().scene().is_empty());
+}
+
+/// `is_selected` (a set for big selections) agrees with the selection list through selecting,
+/// toggling, deleting and undoing.
+#[test]
+fn is_selected_follows_the_selection() {
+    use graft::document::Document;
+    use graft::editor::Command;
+    use graft::editor::session::Editor;
+    use graft::generate::{GenShape, generate};
+    let mut e = Editor::new(Document::untitled(generate(GenShape::Random, 500, 2)));
+    let ids = e.doc().scene().ids().to_vec();
+    let agree = |e: &Editor| {
+        for &id in &ids {
+            assert_eq!(e.is_selected(id), e.selection().contains(&id), "{id}");
+        }
+    };
+    e.apply(Command::Select(ids[..100].to_vec())).unwrap();
+    agree(&e);
+    e.apply(Command::ToggleSelect(ids[5])).unwrap();
+    agree(&e);
+    e.apply(Command::ToggleSelect(ids[300])).unwrap();
+    agree(&e);
+    e.apply(Command::Delete).unwrap();
+    e.update_world();
+    agree(&e);
+    e.apply(Command::Undo).unwrap();
+    e.update_world();
+    agree(&e);
+    e.apply(Command::Select(ids[200..210].to_vec())).unwrap();
+    agree(&e);
+}

@@ -106,7 +106,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
             Ok(d) => d,
             Err(_) => continue,
         };
-        let selected = editor.selection().contains(&node);
+        let selected = editor.is_selected(node);
         let color = if selected {
             Color32::from_rgb(255, 210, 60)
         } else {

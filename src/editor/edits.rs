@@ -115,6 +115,7 @@ impl Editor {
     ) -> Result<Outcome> {
         self.perform(label, ops, false)?;
         self.selection = ids;
+        self.selection_changed();
         Ok(Outcome::default())
     }
 
@@ -130,8 +131,7 @@ impl Editor {
             .map(|&node| Op::Remove { node })
             .collect();
         self.perform(label, ops, false)?;
-        let scene = self.doc.scene();
-        self.selection.retain(|id| scene.contains(*id));
+        self.prune_selection();
         Ok(Outcome::default())
     }
 

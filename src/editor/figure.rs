@@ -361,6 +361,8 @@ fn nodes_layer(
     // The boxes of the names written so far: a name that would overlap one is left out.
     let mut named: Vec<[f64; 4]> = Vec::new();
     let detail_limit = detail_limit(planned, DETAIL_LIMIT);
+    // Asked per node: a set (everything may be selected in a big scene).
+    let selection: rustc_hash::FxHashSet<NodeId> = options.selection.iter().copied().collect();
     for i in indices {
         let world = scene.world_at(i);
         if !world.is_finite() {
@@ -394,7 +396,7 @@ fn nodes_layer(
             );
         }
         shape.compute(&data.shape, &m, rect);
-        let selected = layers.selection && options.selection.contains(&scene.id_at(i));
+        let selected = layers.selection && selection.contains(&scene.id_at(i));
         let in_view = origin.x >= 0.0
             && origin.y >= 0.0
             && origin.x <= rect.max.x as f64

@@ -106,6 +106,7 @@ impl Editor {
     pub(super) fn replace_document(&mut self, doc: Document) -> Outcome {
         self.doc = doc;
         self.selection.clear();
+        self.selection_changed();
         self.allow_close = false;
         Outcome {
             effects: vec![Effect::SceneReplaced],

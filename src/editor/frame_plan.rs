@@ -554,12 +554,18 @@ fn link(input: &PlanInput, i: usize, origin: DVec2, out: &mut FramePlan) {
     }
 }
 
-/// The pre-order indices of every selected node and each of their ancestors (subtrees that
-/// are never splatted whole), and of the selected nodes alone.
+/// Selected nodes the plan always draws (and never splats with their ancestors), the primary
+/// and the most recently added first: with everything selected in a big scene, guaranteeing
+/// every selected node would defeat the level of detail (a million shapes a frame).
+pub const ALWAYS_DRAWN_SELECTED: usize = 2_000;
+
+/// The pre-order indices of the last [`ALWAYS_DRAWN_SELECTED`] selected nodes and each of
+/// their ancestors (subtrees that are never splatted whole), and of those selected nodes alone.
 pub fn selection_indices(scene: &Scene, selection: &[NodeId]) -> (FxHashSet<u32>, FxHashSet<u32>) {
     let mut protected = FxHashSet::default();
     let mut selected = FxHashSet::default();
-    for &id in selection {
+    let recent = &selection[selection.len().saturating_sub(ALWAYS_DRAWN_SELECTED)..];
+    for &id in recent {
         let mut at = scene.index(id).ok();
         if let Some(i) = at {
             selected.insert(i as u32);

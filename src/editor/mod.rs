@@ -25,6 +25,7 @@ pub mod occlusion;
 pub mod overlay;
 pub mod probes;
 pub mod render;
+pub mod selection;
 pub mod session;
 pub mod spaces;
 pub mod table;

@@ -125,6 +125,8 @@ pub const MAX_RECENT: usize = 10;
 pub struct Editor {
     pub(super) doc: Document,
     pub(super) selection: Vec<NodeId>,
+    /// The selection as a set, for big selections (`selection.rs`).
+    pub(super) selection_cache: super::selection::SelectionCache,
     pub(super) clipboard: Vec<DetachedSubtree>,
     pub(super) messages: Vec<Message>,
     pub(super) error: Option<String>,
@@ -164,6 +166,7 @@ impl Editor {
         Self {
             doc,
             selection: Vec::new(),
+            selection_cache: Default::default(),
             clipboard: Vec::new(),
             messages: Vec::new(),
             error: None,
@@ -318,8 +321,7 @@ impl Editor {
         let count = self.doc.update_world();
         // The timeline reads the animated nodes every frame: keep their cached list current.
         self.doc.refresh_animated();
-        let scene = self.doc.scene();
-        self.selection.retain(|id| scene.contains(*id));
+        self.prune_selection();
         count
     }
 
@@ -359,8 +361,12 @@ impl Editor {
                 match self.selection.iter().position(|s| *s == id) {
                     Some(at) => {
                         self.selection.remove(at);
+                        self.selection_changed();
                     }
-                    None if self.doc.scene().contains(id) => self.selection.push(id),
+                    None if self.doc.scene().contains(id) => {
+                        self.selection.push(id);
+                        self.selection_changed();
+                    }
                     None => return Err(Error::UnknownNode(id)),
                 }
                 Ok(Outcome::default())
@@ -500,6 +506,7 @@ impl Editor {
             self.timeline.keys.clear();
         }
         self.selection = ids;
+        self.selection_changed();
         Ok(Outcome::default())
     }
 

@@ -332,7 +332,7 @@ fn row_ui(
         egui::vec2(ui.available_width(), height),
         egui::Sense::click_and_drag(),
     );
-    let selected = editor.selection().contains(&id);
+    let selected = editor.is_selected(id);
     let label = if data.name.is_empty() {
         format!("({id})")
     } else {
@@ -519,7 +519,7 @@ fn context_menu(
     id: NodeId,
     out: &mut Vec<Command>,
 ) {
-    if !editor.selection().contains(&id) {
+    if !editor.is_selected(id) {
         out.push(Command::Select(vec![id]));
     }
     let entry = |ui: &mut egui::Ui, name: &str, command: Command, out: &mut Vec<Command>| {

@@ -33,12 +33,20 @@ pub struct InspectorState {
     name_buffer: String,
     name_for: Option<NodeId>,
     name_focused: bool,
+    /// Which local and world components differ across the selection, and what they were
+    /// computed from (a million selected nodes are not decomposed every frame).
+    mixed: Option<(MixedKey, [bool; 6], [bool; 6])>,
 }
+
+/// The selection's and the scene's versions.
+type MixedKey = (u64, u64, (u64, u64), u64);
 
 /// The primary selection as the inspector reads it this frame.
 struct Inspected<'a> {
     scene: &'a Scene,
     selection: &'a [NodeId],
+    /// [`Editor::selection_version`].
+    selection_version: u64,
     id: NodeId,
     name: &'a str,
     local: Trs,
@@ -63,6 +71,7 @@ impl<'a> Inspected<'a> {
         Some(Self {
             scene,
             selection: editor.selection(),
+            selection_version: editor.selection_version(),
             id,
             name: &data.name,
             local: data.local,
@@ -117,7 +126,7 @@ fn header(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: 
 /// Everything below the header, in the scroll area.
 fn body(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &mut Vec<Command>) {
     let (scene, id) = (node.scene, node.id);
-    transform(ui, node, state.lock_scale, out);
+    transform(ui, node, state, out);
     ui.checkbox(&mut state.lock_scale, "🔒 Keep scale uniform");
     copy_paste(ui, scene, id, &node.local, &node.world, state, out);
     if node.singular {
@@ -140,32 +149,49 @@ fn body(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &m
 
 /// The local and world transform grid, and the edits typed or dragged into it (applied to every
 /// selected node; one continuous step per gesture).
-fn transform(ui: &mut egui::Ui, node: &Inspected, lock_scale: bool, out: &mut Vec<Command>) {
+fn transform(
+    ui: &mut egui::Ui,
+    node: &Inspected,
+    state: &mut InspectorState,
+    out: &mut Vec<Command>,
+) {
     let (scene, selection) = (node.scene, node.selection);
-    let mut lt = Tracker::new(
-        "local",
-        mixed_components(scene, selection, |n| scene.node(n).ok().map(|d| d.local)),
+    let key = (
+        node.selection_version,
+        scene.structure_version(),
+        scene.appearance_version(),
+        scene.world_version(),
     );
-    let mut wt = Tracker::new(
-        "world",
-        mixed_components(scene, selection, |n| scene.world_trs(n).ok()),
-    );
+    let (mixed_local, mixed_world) = match state.mixed {
+        Some((k, l, w)) if k == key => (l, w),
+        _ => {
+            let l = mixed_components(scene, selection, |n| scene.node(n).ok().map(|d| d.local));
+            let w = mixed_components(scene, selection, |n| scene.world_trs(n).ok());
+            state.mixed = Some((key, l, w));
+            (l, w)
+        }
+    };
+    let lock_scale = state.lock_scale;
+    let mut lt = Tracker::new("local", mixed_local);
+    let mut wt = Tracker::new("world", mixed_world);
     let (mut local, mut w) = (node.local, node.world);
     transform_grid(ui, (&mut lt, &mut local), (&mut wt, &mut w), !node.singular);
     if lock_scale {
         lock_ratio(node.local.scale, &mut local.scale);
         lock_ratio(node.world.scale, &mut w.scale);
     }
-    let targets: Vec<NodeId> = selection
-        .iter()
-        .copied()
-        .filter(|n| scene.contains(*n))
-        .collect();
+    let targets = || -> Vec<NodeId> {
+        selection
+            .iter()
+            .copied()
+            .filter(|n| scene.contains(*n))
+            .collect()
+    };
     if lt.changed {
-        out.push(local_edit(node, &targets, local));
+        out.push(local_edit(node, &targets(), local));
     }
     if wt.changed {
-        out.push(world_edit(node, &targets, w));
+        out.push(world_edit(node, &targets(), w));
     }
     if lt.ended || wt.ended {
         out.push(Command::EndGesture);

@@ -280,7 +280,7 @@ fn paint_scene(
             Stroke::new(3.0, Color32::from_rgb(80, 220, 255)),
         );
     }
-    if let Some(id) = state.hovered.filter(|id| !editor.selection().contains(id)) {
+    if let Some(id) = state.hovered.filter(|id| !editor.is_selected(*id)) {
         outline_node(
             painter,
             rect,

@@ -18,7 +18,6 @@ use crate::editor::session::Editor;
 use crate::scene::{NodeData, NodeId, Scene, Shape};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{DAffine2, DVec2, Vec2};
-use rustc_hash::FxHashSet;
 
 fn color32(c: [u8; 4]) -> Color32 {
     Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3])
@@ -84,7 +83,8 @@ pub(super) struct LayerKey {
     rect: Rect,
     /// The splat threshold (its bits).
     tiny: u64,
-    selection: Vec<NodeId>,
+    /// The selection's version (a million selected ids are not copied every frame).
+    selection: u64,
     /// Links, shear candidates, axes, names.
     options: [bool; 4],
 }
@@ -156,7 +156,6 @@ struct NodePass<'a> {
     camera: Camera,
     view: ScreenRect,
     rect: Rect,
-    selection: &'a [NodeId],
     fill: egui::Mesh,
     /// The layer's shapes so far, in painting order.
     out: Vec<egui::Shape>,
@@ -166,16 +165,11 @@ struct NodePass<'a> {
     /// Nodes drawn with details at most this frame.
     detail_limit: usize,
     names: Vec<(Pos2, &'a str)>,
-    /// The selection as a set, when it is too big to search.
-    selected: Option<FxHashSet<NodeId>>,
 }
 
 impl NodePass<'_> {
     fn is_selected(&self, id: NodeId) -> bool {
-        match &self.selected {
-            Some(set) => set.contains(&id),
-            None => self.selection.contains(&id),
-        }
+        self.editor.is_selected(id)
     }
 
     /// Add the batched fills gathered so far to the layer.
@@ -211,7 +205,7 @@ pub(super) fn draw_nodes(
         camera: state.camera,
         rect,
         tiny: state.density.tiny.to_bits(),
-        selection: editor.selection().to_vec(),
+        selection: editor.selection_version(),
         options: [
             view.shows(ViewOption::Links),
             view.shows(ViewOption::Shear),
@@ -442,7 +436,6 @@ fn draw_plan<'a>(
         camera: state.camera,
         view: sr(rect),
         rect,
-        selection,
         fill,
         out: std::mem::take(out),
         fill_size: (0, 0),
@@ -454,7 +447,6 @@ fn draw_plan<'a>(
             DETAIL_LIMIT
         },
         names: Vec::new(),
-        selected: (selection.len() > 8).then(|| selection.iter().copied().collect()),
     };
     // Many kept shapes: leave out those wholly under opaque shapes drawn after them.
     let shown = (plan.draw.len() >= OCCLUSION_FROM).then(|| {
@@ -581,7 +573,7 @@ fn draw_detail<'a>(
     }
     let in_view = pass.rect.expand(40.0).contains(p2(origin.as_vec2()));
     // The primary selection shows its axes as the handles instead.
-    let primary = pass.selection.last() == Some(&id);
+    let primary = pass.editor.selection().last() == Some(&id);
     if view.shows(ViewOption::Axes)
         && !primary
         && (selected || pixel_size > 16.0 || data.shape == Shape::None)

@@ -331,18 +331,19 @@ impl Scene {
     /// The given nodes without those whose ancestor is also given, in pre-order (what a move,
     /// copy or delete of a selection acts on). Unknown ids are dropped.
     pub fn topmost(&self, ids: &[NodeId]) -> Vec<NodeId> {
-        let mut roots: Vec<NodeId> = ids
-            .iter()
-            .copied()
-            .filter(|&id| {
-                self.contains(id)
-                    && !ids
-                        .iter()
-                        .any(|&o| o != id && self.is_ancestor_or_self(o, id).unwrap_or(false))
-            })
-            .collect();
-        roots.sort_by_key(|id| self.index_of.get(id).copied().unwrap_or(u32::MAX));
-        roots.dedup();
+        // In pre-order a subtree is the range [i, i + len): after sorting, a node is topmost
+        // unless it lies in the range of the last topmost one (O(k log k); it was O(k² · depth),
+        // half an hour for "select all, delete" on a million nodes).
+        let mut indices: Vec<usize> = ids.iter().filter_map(|id| self.index(*id).ok()).collect();
+        indices.sort_unstable();
+        let mut roots = Vec::new();
+        let mut covered_end = 0;
+        for i in indices {
+            if i >= covered_end {
+                roots.push(self.ids[i]);
+                covered_end = i + self.subtree_len_at(i);
+            }
+        }
         roots
     }
 
