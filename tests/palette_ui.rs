@@ -110,3 +110,18 @@ fn w_e_r_and_x_switch_tools_from_the_keyboard() {
     h.run_steps(1);
     assert_eq!(h.state().editor().orientation(), Orientation::World);
 }
+
+#[test]
+fn ctrl_a_selects_every_node_and_delete_then_removes_them_as_one_step() {
+    let mut h = app();
+    let ids = h.state().scene().ids().to_vec();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(2);
+    assert_eq!(h.state().editor().selection(), ids.as_slice());
+    h.key_press(Key::Delete);
+    h.run_steps(2);
+    assert!(h.state().scene().is_empty());
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(h.state().scene().ids(), ids.as_slice());
+}

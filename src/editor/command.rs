@@ -95,6 +95,8 @@ pub enum Command {
     Select(Vec<NodeId>),
     /// Add a node to the selection, or take it out.
     ToggleSelect(NodeId),
+    /// Select every node (in pre-order, the last one primary).
+    SelectAll,
     /// Change the scene as one undo step. With `continuous`, consecutive steps until the next
     /// [`Command::EndGesture`] merge into one (a drag, a slider).
     Perform {

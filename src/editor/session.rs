@@ -356,6 +356,7 @@ impl Editor {
     fn dispatch(&mut self, command: Command) -> Result<Outcome> {
         match command {
             Command::Select(ids) => self.select(ids),
+            Command::SelectAll => self.select(self.doc.scene().ids().to_vec()),
             Command::ToggleSelect(id) => {
                 self.timeline.keys.clear();
                 match self.selection.iter().position(|s| *s == id) {

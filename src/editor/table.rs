@@ -207,6 +207,7 @@ fn build_table() -> Vec<CommandSpec> {
         spec("edit.copy", "Copy", "Copy the selected nodes and their children", &[Shortcut::ctrl("C")], edit, C::Copy).when(has_selection).group(),
         spec("edit.paste", "Paste as child", "Paste the copied nodes under the selection (or as roots)", &[Shortcut::ctrl("V")], edit, C::Paste).when(has_clipboard),
         spec("edit.duplicate", "Duplicate", "Copy the selection next to itself", &[Shortcut::ctrl("D")], edit, C::Duplicate).when(has_selection),
+        spec("edit.select_all", "Select all", "Select every node (fast on a million: the selection is a set)", &[Shortcut::ctrl("A")], edit, C::SelectAll).when(has_nodes).group(),
         spec("edit.rename", "Rename", "Rename the selected node in the hierarchy", &[Shortcut::key("F2")], edit, C::StartRename).when(has_primary),
         spec("edit.delete", "Delete", "Delete the selection and its children (or the keys selected on the timeline)", &[Shortcut::key("Delete")], edit, C::Delete).when(|e| has_selection(e) || !e.selected_keys().is_empty()),
         spec("edit.history", "History…", "List every step; click one to go back or forward to it", &[Shortcut::ctrl("H")], edit, C::Show(Window::History)).group(),
