@@ -237,7 +237,7 @@ fn start_drag(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) 
         let world_p = state.camera.to_world(view, v2(p));
         let hit = hit_test(scene, state.camera, view, v2(p), GRAB_RADIUS_PX);
         let moving: Vec<NodeId> = match hit {
-            Some(id) if selection.contains(&id) => selection.to_vec(),
+            Some(id) if editor.is_selected(id) => selection.to_vec(),
             Some(id) => {
                 out.push(Command::Select(vec![id]));
                 vec![id]
