@@ -163,8 +163,9 @@ impl Scene {
         let (parents, locals) = (&self.parent, &self.local_mat);
         let mut rest: &mut [Affine2] = &mut self.world;
         let mut offset = 0;
+        let last_group = groups.len().saturating_sub(1);
         std::thread::scope(|scope| {
-            for group in groups {
+            for (g, group) in groups.into_iter().enumerate() {
                 let (Some(first), Some(last)) = (group.first(), group.last()) else {
                     continue;
                 };
@@ -172,7 +173,7 @@ impl Scene {
                 let (mine, tail) = tail.split_at_mut(last.end - first.start);
                 let base = first.start;
                 (rest, offset) = (tail, last.end);
-                scope.spawn(move || {
+                let mut work = move || {
                     for t in group {
                         mine[t.start - base] = under(t.parent_world, locals[t.start]);
                         for i in t.start + 1..t.end {
@@ -181,7 +182,14 @@ impl Scene {
                             mine[i - base] = mine[p - base] * locals[i];
                         }
                     }
-                });
+                };
+                // The calling thread takes the last group itself: one thread fewer to start
+                // and wake (on this VM a sleeping vCPU can take a while to get going).
+                if g == last_group {
+                    work();
+                } else {
+                    scope.spawn(work);
+                }
             }
         });
     }
