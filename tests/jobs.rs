@@ -301,3 +301,32 @@ fn big_exports_run_on_a_worker_and_cancel_writes_nothing() {
     e.poll_job().unwrap();
     assert!(!never.exists(), "cancelled before the write: no file");
 }
+
+/// A background export that cannot write (its folder does not exist) reports the error and
+/// changes nothing.
+#[test]
+fn a_background_export_that_cannot_write_reports_it() {
+    let (dir, path) = big_file(5_000);
+    let mut e = Editor::new(Document::open(&path).unwrap());
+    e.set_background_save_nodes(0);
+    let before = e.doc().scene().clone();
+    for command in [Command::ExportGodot, Command::ExportSvg] {
+        let bad = dir.path().join("no such folder").join("out.file");
+        e.apply(command).unwrap();
+        let picked = graft::editor::dialogs::DialogOutcome::Picked(bad.clone());
+        e.apply(Command::DialogClosed(picked)).unwrap();
+        assert!(e.job().is_some(), "exporting in the background");
+        let start = Instant::now();
+        let mut result = Ok(Default::default());
+        while e.job().is_some() && start.elapsed() < Duration::from_secs(60) {
+            result = e.poll_job();
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let err = result.expect_err("the export failed");
+        assert!(err.to_string().contains("Could not export"), "{err}");
+        assert!(e.last_message().unwrap().is_error);
+        assert!(!bad.exists());
+        assert!(*e.doc().scene() == before);
+        assert!(!e.doc().is_modified());
+    }
+}

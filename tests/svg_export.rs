@@ -303,3 +303,48 @@ fn a_big_figures_names_do_not_overlap() {
     let small = figure_svg(&sword, &FigureOptions::default(), &|_| None);
     assert_eq!(small.matches("font-size=\"12\"").count(), sword.len());
 }
+
+/// A big scene far from the origin, or scaled to a millionth or a millionfold, still makes a
+/// planned figure with finite numbers that resvg draws.
+#[test]
+fn a_big_far_or_extreme_scale_figure_is_finite_and_renders() {
+    for (offset, scale) in [(1.0e7f32, 1.0f32), (1.0e5, 1.0e-6), (-3.0e6, 1.0e6)] {
+        let mut specs = graft::generate::generate_specs(GenShape::Random, 25_000, 6);
+        let holder = NodeId(specs.len() as u32 + 1);
+        for spec in &mut specs {
+            spec.parent.get_or_insert(holder);
+        }
+        let local = Trs::new(
+            Vec2::new(offset, -offset * 0.5),
+            30.0,
+            Vec2::splat(scale),
+            0.0,
+        );
+        let data = NodeData {
+            name: "far".into(),
+            local,
+            ..NodeData::default()
+        };
+        specs.insert(
+            0,
+            NodeSpec {
+                id: holder,
+                parent: None,
+                data,
+            },
+        );
+        let mut scene = Scene::from_specs(specs).unwrap();
+        scene.update_world();
+        let options = FigureOptions {
+            size: (400, 250),
+            ..FigureOptions::default()
+        };
+        let svg = figure_svg(&scene, &options, &|_| None);
+        assert!(
+            !svg.contains("NaN") && !svg.contains("inf"),
+            "{offset} {scale}"
+        );
+        assert!(svg.matches("<g transform").count() < 25_000, "planned");
+        render_rgba(&svg, 1.0).unwrap();
+    }
+}

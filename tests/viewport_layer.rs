@@ -26,6 +26,17 @@ fn run_frame(ctx: &egui::Context, app: &mut GraftApp) -> egui::FullOutput {
     output
 }
 
+/// The app on `scene` after `frames` frames (the level of detail settles), and its context.
+fn settled(scene: graft::Scene, frames: usize) -> (GraftApp, egui::Context) {
+    let mut app =
+        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+    let ctx = egui::Context::default();
+    for _ in 0..frames {
+        frame(&ctx, &mut app);
+    }
+    (app, ctx)
+}
+
 /// One frame; how many top-level shapes it painted.
 fn frame(ctx: &egui::Context, app: &mut GraftApp) -> usize {
     run_frame(ctx, app).shapes.len()
@@ -47,12 +58,7 @@ fn move_leaf(app: &mut GraftApp, leaf: graft::NodeId, k: usize) {
 fn the_layer_is_kept_while_unchanged_and_a_drag_redraws_only_the_dragged_subtree() {
     let scene = generate(GenShape::Random, 30_000, 2);
     let leaf = scene.id_at(scene.len() - 1);
-    let mut app =
-        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
-    let ctx = egui::Context::default();
-    for _ in 0..4 {
-        frame(&ctx, &mut app);
-    }
+    let (mut app, ctx) = settled(scene, 4);
     let (built, reused, moved) = app.viewport.layer_counts();
     let shapes = frame(&ctx, &mut app);
     assert_eq!(app.viewport.layer_counts(), (built, reused + 1, moved));
@@ -102,12 +108,7 @@ fn the_layer_is_kept_while_unchanged_and_a_drag_redraws_only_the_dragged_subtree
 #[test]
 fn a_panned_big_view_plans_over_several_frames_and_shows_the_last_layer_meanwhile() {
     let scene = generate(GenShape::Random, 260_000, 4);
-    let mut app =
-        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
-    let ctx = egui::Context::default();
-    for _ in 0..4 {
-        frame(&ctx, &mut app);
-    }
+    let (mut app, ctx) = settled(scene, 4);
     let (built, reused, _) = app.viewport.layer_counts();
     frame(&ctx, &mut app);
     assert_eq!(app.viewport.layer_counts().1, reused + 1);
@@ -225,12 +226,7 @@ fn a_big_scene_far_away_or_at_extreme_scales_keeps_the_layer_and_drags() {
 #[test]
 fn the_density_images_are_painted_under_the_shapes() {
     let scene = generate(GenShape::Random, 60_000, 3);
-    let mut app =
-        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
-    let ctx = egui::Context::default();
-    for _ in 0..3 {
-        frame(&ctx, &mut app);
-    }
+    let (mut app, ctx) = settled(scene, 3);
     fn flatten(shape: &egui::Shape, out: &mut Vec<egui::Shape>) {
         match shape {
             egui::Shape::Vec(list) => list.iter().for_each(|s| flatten(s, out)),
