@@ -77,3 +77,30 @@ fn a_million_node_wide_scene_updates_on_two_threads_exactly() {
     let want = reference(&scene);
     assert!((0..scene.len()).all(|i| bits(&scene.cached_world_at(i)) == bits(&want[i])));
 }
+
+#[test]
+fn updates_from_several_threads_at_once_share_the_workers_and_stay_exact() {
+    // The workers are shared: a background load and the window may both update at once, and
+    // each caller must finish its own update whether or not a worker helps it.
+    set_parallel_threshold(1);
+    set_propagation_threads(2);
+    std::thread::scope(|scope| {
+        for seed in 0..4u64 {
+            scope.spawn(move || {
+                let mut scene = generate(GenShape::Random, 20_000, seed);
+                for round in 0..15 {
+                    let id = scene.id_at((round * 997 + seed as usize) % scene.len());
+                    let local = Trs::new(Vec2::new(round as f32, 1.0), 7.0, Vec2::ONE, 0.0);
+                    scene.set_local(id, local).unwrap();
+                    scene.mark_all_dirty();
+                    assert_eq!(scene.update_world(), scene.len());
+                    let want = reference(&scene);
+                    assert!(
+                        (0..scene.len()).all(|i| bits(&scene.cached_world_at(i)) == bits(&want[i])),
+                        "seed {seed} round {round}"
+                    );
+                }
+            });
+        }
+    });
+}

@@ -17,6 +17,7 @@ use super::overlay::may_get_shear_mark;
 use crate::scene::{NodeId, Scene};
 use glam::{DVec2, Vec2};
 use rustc_hash::FxHashSet;
+use std::sync::Mutex;
 
 /// Screen cell size of the density grid, in pixels.
 pub const CELL: f64 = 3.0;
@@ -279,33 +280,41 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
     // grids per piece was a tenth of a frame); each piece's lists are kept apart, in order.
     let pieces = threads * PIECES_PER_THREAD;
     let share = n.div_ceil(pieces);
-    let mut slots: Vec<FramePlan> = (1..threads)
+    let slots: Vec<FramePlan> = (1..threads)
         .map(|_| FramePlan {
             density: DensityGrid::over(input.view, CELL, spare.pop().unwrap_or_default()),
             coarse: DensityGrid::over(input.view, COARSE_CELL, spare.pop().unwrap_or_default()),
             ..FramePlan::default()
         })
         .collect();
-    let done: Vec<std::sync::Mutex<Option<Piece>>> =
-        (0..pieces).map(|_| std::sync::Mutex::new(None)).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let work = |slot: &mut FramePlan| {
-        loop {
-            let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(cell) = done.get(k) else { break };
-            plan_range(input, (k * share).min(n), ((k + 1) * share).min(n), slot);
-            let piece = slot.take_piece();
-            if let Ok(mut cell) = cell.lock() {
-                *cell = Some(piece);
-            }
+    let done: Vec<Mutex<Option<Piece>>> = (0..pieces).map(|_| Mutex::new(None)).collect();
+    // Participant 0 (this thread) splats into `first`, worker t into `slots[t - 1]`.
+    let first_slot = Mutex::new(first);
+    let other_slots: Vec<Mutex<FramePlan>> = slots.into_iter().map(Mutex::new).collect();
+    let work = |participant: usize, k: usize| {
+        let slot = match participant {
+            0 => Some(&first_slot),
+            t => other_slots.get(t - 1),
+        };
+        let (Some(Ok(mut slot)), Some(cell)) = (slot.map(Mutex::lock), done.get(k)) else {
+            return;
+        };
+        plan_range(
+            input,
+            (k * share).min(n),
+            ((k + 1) * share).min(n),
+            &mut slot,
+        );
+        let piece = slot.take_piece();
+        if let Ok(mut cell) = cell.lock() {
+            *cell = Some(piece);
         }
     };
-    std::thread::scope(|scope| {
-        for slot in slots.iter_mut() {
-            scope.spawn(|| work(slot));
-        }
-        work(&mut first);
-    });
+    crate::model::pool::run_pieces(pieces, threads, &work);
+    let mut first = first_slot.into_inner().unwrap_or_default();
+    let slots = other_slots
+        .into_iter()
+        .filter_map(|slot| slot.into_inner().ok());
     first.spare = spare;
     for slot in slots {
         first.density.absorb(&slot.density);
@@ -331,9 +340,11 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
 pub struct PlanJob {
     n: usize,
     pieces: usize,
-    next: usize,
-    /// Per piece: its kept nodes, links and shear candidates (density goes to the slots).
-    done: Vec<Piece>,
+    /// Pieces planned so far.
+    finished: usize,
+    /// Per piece, once planned: its kept nodes, links and shear candidates (density goes to
+    /// the slots).
+    done: Vec<Option<Piece>>,
     /// Per thread: the density grids it splatted into.
     slots: Vec<FramePlan>,
 }
@@ -352,19 +363,19 @@ impl PlanJob {
         Self {
             n,
             pieces,
-            next: 0,
-            done: Vec::with_capacity(pieces),
+            finished: 0,
+            done: (0..pieces).map(|_| None).collect(),
             slots: Vec::new(),
         }
     }
 
     /// How much of the scene is planned, 0 to 1.
     pub fn progress(&self) -> f64 {
-        self.next as f64 / self.pieces as f64
+        self.finished as f64 / self.pieces as f64
     }
 
     /// Plan pieces on up to `threads` threads until every piece is planned or `budget` has
-    /// passed (at least one round runs). True when every piece is planned.
+    /// passed (the first piece of each thread always runs). True when every piece is planned.
     pub fn advance(
         &mut self,
         input: &PlanInput,
@@ -380,30 +391,41 @@ impl PlanJob {
             });
         }
         let start = std::time::Instant::now();
-        while self.next < self.pieces {
-            let round = (self.pieces - self.next).min(threads);
-            let first = self.next;
-            let (n, pieces) = (self.n, self.pieces);
-            let range = |k: usize| (k * n / pieces, (k + 1) * n / pieces);
-            std::thread::scope(|scope| {
-                let mut slots = self.slots.iter_mut().take(round).enumerate();
-                let (_, mine) = slots.next().expect("one slot a thread");
-                for (t, slot) in slots {
-                    let (a, b) = range(first + t);
-                    scope.spawn(move || plan_range(input, a, b, slot));
-                }
-                let (a, b) = range(first);
-                plan_range(input, a, b, mine);
-            });
-            for slot in self.slots.iter_mut().take(round) {
-                self.done.push(slot.take_piece());
+        let todo: Vec<usize> = (0..self.pieces)
+            .filter(|&k| self.done[k].is_none())
+            .collect();
+        let cells: Vec<Mutex<Option<Piece>>> = todo.iter().map(|_| Mutex::new(None)).collect();
+        let slots: Vec<Mutex<FramePlan>> = self.slots.drain(..).map(Mutex::new).collect();
+        let (n, pieces) = (self.n, self.pieces);
+        let work = |participant: usize, j: usize| {
+            if j >= threads && start.elapsed() >= budget {
+                return; // left for the next call
             }
-            self.next += round;
-            if start.elapsed() >= budget {
-                break;
+            let (Some(&k), Some(cell), Some(Ok(mut slot))) = (
+                todo.get(j),
+                cells.get(j),
+                slots.get(participant).map(Mutex::lock),
+            ) else {
+                return;
+            };
+            plan_range(input, k * n / pieces, (k + 1) * n / pieces, &mut slot);
+            let piece = slot.take_piece();
+            if let Ok(mut cell) = cell.lock() {
+                *cell = Some(piece);
+            }
+        };
+        crate::model::pool::run_pieces(todo.len(), threads, &work);
+        self.slots = slots
+            .into_iter()
+            .filter_map(|s| s.into_inner().ok())
+            .collect();
+        for (k, cell) in todo.into_iter().zip(cells) {
+            if let Ok(Some(piece)) = cell.into_inner() {
+                self.done[k] = Some(piece);
+                self.finished += 1;
             }
         }
-        self.next >= self.pieces
+        self.finished >= self.pieces
     }
 
     /// The merged plan (call once [`PlanJob::advance`] returned true).
@@ -414,7 +436,7 @@ impl PlanJob {
             out.density.absorb(&slot.density);
             out.coarse.absorb(&slot.coarse);
         }
-        for piece in self.done {
+        for piece in self.done.into_iter().flatten() {
             out.append_piece(piece);
         }
         out

@@ -7,6 +7,7 @@ pub mod document;
 pub mod file;
 pub mod godot;
 pub mod math;
+pub mod pool;
 pub mod progress;
 pub mod scene;
 pub mod svg;

@@ -1,11 +1,13 @@
 //! Both cores for big updates: the dirty ranges of an update pass are cut at subtree boundaries
-//! into tasks whose parents are already computed, the tasks are grouped into contiguous runs of
-//! about equal size, and each run is recomputed on its own thread (scoped threads writing
-//! disjoint slices of the world array). Small updates stay on one thread; a deep chain, which
-//! cannot be cut, runs exactly the single-threaded loop.
+//! into tasks whose parents are already computed, the tasks are grouped into contiguous pieces
+//! of about equal size (several per thread), and the calling thread and the pool's workers
+//! claim pieces until none are left, each writing its own slice of the world array. Small
+//! updates stay on one thread; a deep chain, which cannot be cut, runs exactly the
+//! single-threaded loop.
 
 use super::{NO_PARENT, Scene};
 use glam::Affine2;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Threads used for big updates (0: as many as the machine has).
@@ -13,9 +15,13 @@ static THREADS: AtomicUsize = AtomicUsize::new(0);
 /// Updates recomputing fewer matrices than this stay on one thread.
 static PARALLEL_MIN: AtomicUsize = AtomicUsize::new(DEFAULT_PARALLEL_MIN);
 
-/// The default threshold: below it, starting threads costs more than it saves (measured with
-/// `graft bench propagate --threads 2` on a 2-core machine; see ARCHITECTURE.md).
-pub const DEFAULT_PARALLEL_MIN: usize = 32_768;
+/// The default threshold: below it, waking a worker (~50 µs on a 2-vCPU VM) costs about what
+/// it saves (measured with `graft bench propagate --threads 1` and `--threads 2` at 40k, 65k and
+/// 100k nodes; see ARCHITECTURE.md).
+pub const DEFAULT_PARALLEL_MIN: usize = 65_536;
+
+/// Pieces per thread of a big update.
+const PIECES_PER_THREAD: usize = 8;
 
 /// How far a task is followed down a single-child chain looking for a place to cut.
 const DESCEND_LIMIT: usize = 64;
@@ -75,8 +81,10 @@ impl Scene {
                 parent_world,
             });
         }
-        self.cut_tasks(&mut tasks, total.div_ceil(threads));
-        self.run_tasks(&tasks, threads);
+        // Several pieces a thread, so a worker that starts late leaves less for the caller.
+        let share = total.div_ceil(threads * PIECES_PER_THREAD);
+        self.cut_tasks(&mut tasks, share);
+        self.run_tasks(&tasks, threads, share);
     }
 
     /// The world matrix of the parent of the node at `i` (None for a root).
@@ -144,53 +152,51 @@ impl Scene {
         None
     }
 
-    /// Run the tasks (sorted, disjoint) in `threads` contiguous groups of about equal size.
-    fn run_tasks(&mut self, tasks: &[Task], threads: usize) {
-        let total: usize = tasks.iter().map(|t| t.end - t.start).sum();
-        let share = total.div_ceil(threads).max(1);
-        let mut groups: Vec<&[Task]> = Vec::new();
+    /// Run the tasks (sorted, disjoint) as contiguous pieces of about `share` nodes on the
+    /// calling thread and the pool's workers ([`crate::model::pool`]).
+    fn run_tasks(&mut self, tasks: &[Task], threads: usize, share: usize) {
+        let share = share.max(1);
+        let mut pieces: Vec<&[Task]> = Vec::new();
         let (mut from, mut size) = (0, 0);
         for (k, t) in tasks.iter().enumerate() {
             size += t.end - t.start;
-            if size >= share && groups.len() + 1 < threads {
-                groups.push(&tasks[from..=k]);
+            if size >= share {
+                pieces.push(&tasks[from..=k]);
                 (from, size) = (k + 1, 0);
             }
         }
         if from < tasks.len() {
-            groups.push(&tasks[from..]);
+            pieces.push(&tasks[from..]);
         }
-        let (parents, locals) = (&self.parent, &self.local_mat);
+        // Each piece gets its own slice of the world array, taken once by whoever claims it.
         let mut rest: &mut [Affine2] = &mut self.world;
         let mut offset = 0;
-        let last_group = groups.len().saturating_sub(1);
-        std::thread::scope(|scope| {
-            for (g, group) in groups.into_iter().enumerate() {
-                let (Some(first), Some(last)) = (group.first(), group.last()) else {
-                    continue;
-                };
-                let (_, tail) = std::mem::take(&mut rest).split_at_mut(first.start - offset);
-                let (mine, tail) = tail.split_at_mut(last.end - first.start);
-                let base = first.start;
-                (rest, offset) = (tail, last.end);
-                let mut work = move || {
-                    for t in group {
-                        mine[t.start - base] = under(t.parent_world, locals[t.start]);
-                        for i in t.start + 1..t.end {
-                            // Inside a task every parent lies in the task, before its child.
-                            let p = parents[i] as usize;
-                            mine[i - base] = mine[p - base] * locals[i];
-                        }
-                    }
-                };
-                // The calling thread takes the last group itself: one thread fewer to start
-                // and wake (on this VM a sleeping vCPU can take a while to get going).
-                if g == last_group {
-                    work();
-                } else {
-                    scope.spawn(work);
+        let mut slots = Vec::with_capacity(pieces.len());
+        for piece in pieces {
+            let (Some(first), Some(last)) = (piece.first(), piece.last()) else {
+                continue;
+            };
+            let (_, tail) = std::mem::take(&mut rest).split_at_mut(first.start - offset);
+            let (mine, tail) = tail.split_at_mut(last.end - first.start);
+            (rest, offset) = (tail, last.end);
+            slots.push(Mutex::new(Some((piece, mine))));
+        }
+        let (parents, locals) = (&self.parent, &self.local_mat);
+        let work = |_participant: usize, k: usize| {
+            let taken = slots.get(k).and_then(|slot| slot.lock().ok()?.take());
+            let Some((piece, mine)) = taken else {
+                return;
+            };
+            let base = piece.first().map_or(0, |t| t.start);
+            for t in piece {
+                mine[t.start - base] = under(t.parent_world, locals[t.start]);
+                for i in t.start + 1..t.end {
+                    // Inside a task every parent lies in the task, before its child.
+                    let p = parents[i] as usize;
+                    mine[i - base] = mine[p - base] * locals[i];
                 }
             }
-        });
+        };
+        crate::model::pool::run_pieces(slots.len(), threads, &work);
     }
 }
