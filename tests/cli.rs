@@ -358,11 +358,18 @@ fn bench_commands_print_the_documented_json() {
         "flat_ns_per_node",
         "naive_ns_per_node",
         "leaf_edit_ns",
+        "machine_ratio",
     ] {
         assert!(v.get(key).is_some(), "missing {key}: {v}");
     }
     assert_eq!(v["nodes"], 2000);
     assert_eq!(v["shape"], "chain");
+    // Two threads or more measure the machine; one thread is 1 by definition.
+    let ratio = v["machine_ratio"].as_f64().unwrap_or(f64::NAN);
+    assert!(ratio > 0.0 && ratio.is_finite(), "{v}");
+    if v["threads"] == 1 {
+        assert_eq!(ratio, 1.0);
+    }
     let o = graft(&[
         "bench",
         "animate",

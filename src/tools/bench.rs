@@ -33,6 +33,10 @@ pub struct PropagateReport {
     pub leaf_edit_ns: f64,
     /// An update with nothing dirty.
     pub clean_update_ns: f64,
+    /// What this machine gives `threads` threads on the flat loop when memory is not the
+    /// limit ([`machine_parallel_ratio`]): the best two-thread ratio to read `full / flat`
+    /// against (1.0 for one thread; 0.5 would be two real cores).
+    pub machine_ratio: f64,
 }
 
 /// The floor: one loop over pre-order arrays, no dirty bookkeeping at all.
@@ -204,7 +208,51 @@ pub fn propagate(shape: GenShape, nodes: usize, rounds: usize, threads: usize) -
         flat_warm_ns_per_node: median(flat_warm),
         leaf_edit_ns: leaf_edit_ns(&mut scene, 20_000),
         clean_update_ns: clean_update_ns(&mut scene, 20_000),
+        machine_ratio: machine_parallel_ratio(threads),
     }
+}
+
+/// How much faster `threads` threads do the flat loop when memory is not the limit: each
+/// thread updates its own cache-resident copy of a 4,096-node wide scene `REPS / threads`
+/// times, all started together, against one thread doing all `REPS`; the median of 7 tries.
+/// Perfectly parallel work on real cores gives 1 / threads; cores that share execution units
+/// (SMT siblings behind a VM's vCPUs) or slow down when all are busy give more.
+pub fn machine_parallel_ratio(threads: usize) -> f64 {
+    const REPS: usize = 2048;
+    if threads < 2 {
+        return 1.0;
+    }
+    let scene = generate(GenShape::Wide, 4096, 1);
+    let parents = scene.parent_indices().to_vec();
+    let locals = scene.local_matrices().to_vec();
+    let run = |reps: usize| {
+        let mut world = vec![Affine2::IDENTITY; locals.len()];
+        for _ in 0..reps {
+            flat_update(black_box(&parents), black_box(&locals), &mut world);
+            black_box(&world);
+        }
+    };
+    let mut ratios = Vec::new();
+    for _ in 0..7 {
+        let t = Instant::now();
+        run(REPS);
+        let one = t.elapsed().as_secs_f64();
+        let start = std::sync::Barrier::new(threads);
+        let t = std::thread::scope(|scope| {
+            for _ in 1..threads {
+                scope.spawn(|| {
+                    start.wait();
+                    run(REPS / threads);
+                });
+            }
+            start.wait();
+            let t = Instant::now();
+            run(REPS / threads);
+            t
+        });
+        ratios.push(t.elapsed().as_secs_f64() / one);
+    }
+    median(ratios)
 }
 
 /// Average time of one leaf edit plus the next update.

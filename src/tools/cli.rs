@@ -384,7 +384,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             let r = bench::propagate(shape, nodes, rounds, threads);
             report(out, json, &r, |r| {
                 format!(
-                    "{} nodes, {}, {} thread(s): full {:.2} ns/node, flat {:.2} ns/node ({:.2}×); in cache: full {:.2}, flat {:.2} ({:.2}×); naive {:.2} ns/node ({:.2}× slower than full), leaf edit + update {:.0} ns, clean update {:.0} ns",
+                    "{} nodes, {}, {} thread(s): full {:.2} ns/node, flat {:.2} ns/node ({:.2}×); in cache: full {:.2}, flat {:.2} ({:.2}×); naive {:.2} ns/node ({:.2}× slower than full), leaf edit + update {:.0} ns, clean update {:.0} ns; this machine's {}-thread ratio on the flat loop in cache: {:.2}×",
                     r.nodes,
                     r.shape,
                     r.threads,
@@ -397,7 +397,9 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
                     r.naive_ns_per_node,
                     r.naive_ns_per_node / r.full_ns_per_node,
                     r.leaf_edit_ns,
-                    r.clean_update_ns
+                    r.clean_update_ns,
+                    r.threads,
+                    r.machine_ratio
                 )
             })
         }
