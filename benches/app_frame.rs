@@ -135,9 +135,35 @@ fn big_scene_frames(c: &mut Criterion) {
     }
 }
 
+/// Dragging the one root of a 1M-node wide scene (tessellation included): every world matrix
+/// moves each frame by the same translation.
+fn big_root_drag(c: &mut Criterion) {
+    let scene = generate(GenShape::Wide, 1_000_000, 1);
+    let root = scene.id_at(0);
+    let mut app =
+        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+    let ctx = egui::Context::default();
+    for _ in 0..3 {
+        tessellated_frame(&ctx, &mut app);
+    }
+    let mut k = 0u32;
+    c.bench_function("big_drag_root_wide_1000000", |b| {
+        b.iter(|| {
+            k = k.wrapping_add(1);
+            let local = Trs::from_position(Vec2::new((k % 100) as f32 * 0.05, 1.0));
+            app.run(Command::Perform {
+                label: "Move root".into(),
+                ops: vec![Op::SetLocal { node: root, local }],
+                continuous: true,
+            });
+            tessellated_frame(&ctx, &mut app)
+        })
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = app_frame, playback_frame, big_scene_frames
+    targets = app_frame, playback_frame, big_scene_frames, big_root_drag
 }
 criterion_main!(benches);

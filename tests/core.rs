@@ -305,6 +305,34 @@ fn leaf_edit_recomputes_one_matrix_and_a_subtree_edit_recomputes_the_subtree() {
 }
 
 #[test]
+fn an_update_says_whether_only_the_first_nodes_of_its_ranges_changed() {
+    let mut scene = wide_scene(2_000);
+    scene.update_world();
+    let (root, child, grandchild) = (scene.id_at(0), scene.id_at(1), scene.id_at(2));
+    let at = |x: f32| Trs::from_position(Vec2::new(x, 1.0));
+    // The root alone, even set twice: the whole scene moved with it.
+    scene.set_local(root, at(1.0)).unwrap();
+    scene.set_local(root, at(2.0)).unwrap();
+    assert_eq!(scene.update_world(), 2_000);
+    assert!(scene.last_update_moved_whole_ranges());
+    // The root and a node inside it: not a rigid move.
+    scene.set_local(root, at(3.0)).unwrap();
+    scene.set_local(grandchild, at(4.0)).unwrap();
+    scene.update_world();
+    assert!(!scene.last_update_moved_whole_ranges());
+    // Two separate subtrees, each changed only at its top.
+    let other = scene.id_at(1 + scene.subtree_len_at(1));
+    scene.set_local(child, at(5.0)).unwrap();
+    scene.set_local(other, at(6.0)).unwrap();
+    scene.update_world();
+    assert_eq!(scene.last_recomputed_ranges().len(), 2);
+    assert!(scene.last_update_moved_whole_ranges());
+    // Nothing dirty: the last pass that did work is still the one described.
+    assert_eq!(scene.update_world(), 0);
+    assert!(scene.last_update_moved_whole_ranges());
+}
+
+#[test]
 fn million_deep_chain_builds_propagates_and_reparents_without_recursion() {
     const N: u32 = 1_000_000;
     let specs = (0..N)

@@ -388,3 +388,35 @@ fn a_huge_selection_keeps_the_level_of_detail() {
     let (_, selected) = selection_indices(&scene, few);
     assert_eq!(selected.len(), 10, "small selections are drawn whole");
 }
+
+/// Shear candidates are only nodes whose world axes are not perpendicular (the overlay looks
+/// at each of them every frame), and the marks drawn from them are those of the whole scene.
+#[test]
+fn shear_candidates_are_sheared_nodes_and_give_the_whole_overlay() {
+    use graft::editor::overlay::{may_be_sheared, shear_overlay_among, shear_overlay_on_screen};
+    let mut scene = generate(GenShape::Random, 3_000, 5);
+    scene.update_world();
+    let camera = camera(&scene, 4.0);
+    let planned = plan_with(&scene, camera, 1, &[]);
+    assert!(!planned.shear.is_empty(), "random scenes shear");
+    let unsheared = (0..scene.len())
+        .filter(|&i| !may_be_sheared(&scene.world_at(i)))
+        .count();
+    assert!(unsheared > 0, "and some nodes are not sheared");
+    for &i in &planned.shear {
+        assert!(may_be_sheared(&scene.world_at(i as usize)), "node {i}");
+    }
+    let ids = |o: graft::editor::overlay::ShearOverlayOnScreen| -> Vec<_> {
+        o.marks.iter().map(|m| m.mark.node).collect()
+    };
+    let among = shear_overlay_among(
+        &scene,
+        camera,
+        view(),
+        planned.shear.iter().map(|&i| i as usize),
+    );
+    assert_eq!(
+        ids(among),
+        ids(shear_overlay_on_screen(&scene, camera, view()))
+    );
+}

@@ -262,3 +262,91 @@ fn the_density_images_are_painted_under_the_shapes() {
         "image {first_image}, first fill {first_fill}"
     );
 }
+
+/// The first vertex of the density image (the one mesh with a texture of its own) in a frame.
+fn density_vertex(output: &egui::FullOutput) -> Option<egui::Pos2> {
+    fn find(shape: &egui::Shape) -> Option<egui::Pos2> {
+        match shape {
+            egui::Shape::Vec(list) => list.iter().find_map(find),
+            egui::Shape::Mesh(m) if m.texture_id != egui::TextureId::default() => {
+                m.vertices.first().map(|v| v.pos)
+            }
+            _ => None,
+        }
+    }
+    output.shapes.iter().find_map(|c| find(&c.shape))
+}
+
+/// Dragging the root of a big scene moves every node by one translation: the kept layer is
+/// painted slid by it (no plan a frame), exactly where the camera puts the move; the first
+/// unchanged frame plans the layer again; a rotation, or an edit inside the scene in the same
+/// step, is planned as before.
+#[test]
+fn a_big_scene_dragged_by_its_root_slides_its_kept_layer() {
+    let scene = generate(GenShape::Wide, 260_000, 1);
+    let root = scene.id_at(0);
+    let inner = scene.id_at(scene.len() - 1);
+    let root_at = |x: f32, angle: f32| Trs::new(Vec2::new(x, 1.0), angle, Vec2::splat(0.5), 0.0);
+    let (mut app, ctx) = settled(scene, 4);
+    let before = density_vertex(&run_frame(&ctx, &mut app)).expect("a density image");
+    let (built, _, _) = app.viewport.layer_counts();
+    let slid = app.viewport.layer_slid();
+    let zoom = app.viewport.camera.zoom as f32;
+    let drag = |app: &mut GraftApp, ops: Vec<Op>| {
+        app.run(Command::Perform {
+            label: "Move root".into(),
+            ops,
+            continuous: true,
+        });
+    };
+    for k in 1..=3 {
+        let x = k as f32 * 0.5;
+        drag(
+            &mut app,
+            vec![Op::SetLocal {
+                node: root,
+                local: root_at(x, 0.0),
+            }],
+        );
+        let now = density_vertex(&run_frame(&ctx, &mut app)).expect("a density image");
+        assert_eq!(app.viewport.layer_counts().0, built, "frame {k}: no plan");
+        assert_eq!(app.viewport.layer_slid(), slid + k);
+        let moved = now - before;
+        assert!(
+            (moved.x - x * zoom).abs() < 0.01 && moved.y.abs() < 0.01,
+            "frame {k}: moved {moved:?}, wanted ({}, 0)",
+            x * zoom
+        );
+    }
+    // The drag stops: one exact plan, then the layer is kept.
+    frame(&ctx, &mut app);
+    assert_eq!(app.viewport.layer_counts().0, built + 1);
+    assert_eq!(app.viewport.layer_slid(), slid + 3);
+    // A turn of the root is not a slide.
+    drag(
+        &mut app,
+        vec![Op::SetLocal {
+            node: root,
+            local: root_at(1.5, 10.0),
+        }],
+    );
+    frame(&ctx, &mut app);
+    assert_eq!(app.viewport.layer_counts().0, built + 2);
+    // Nor is a slide with a node inside changed in the same step.
+    drag(
+        &mut app,
+        vec![
+            Op::SetLocal {
+                node: root,
+                local: root_at(2.0, 10.0),
+            },
+            Op::SetLocal {
+                node: inner,
+                local: Trs::from_position(Vec2::new(3.0, 3.0)),
+            },
+        ],
+    );
+    frame(&ctx, &mut app);
+    assert_eq!(app.viewport.layer_counts().0, built + 3);
+    assert_eq!(app.viewport.layer_slid(), slid + 3);
+}

@@ -13,7 +13,7 @@
 use super::camera::{Camera, ScreenRect};
 use super::cull::{CULL_MIN_SUBTREE, Extents, SubtreeBounds, world_to_screen};
 use super::geometry::{clip_segment, screen_extent};
-use super::overlay::may_get_shear_mark;
+use super::overlay::{may_be_sheared, may_get_shear_mark};
 use crate::scene::{NodeId, Scene};
 use glam::{DVec2, Vec2};
 use rustc_hash::FxHashSet;
@@ -506,7 +506,9 @@ fn plan_range(input: &PlanInput, a: usize, b: usize, out: &mut FramePlan) {
             continue; // an overflowed world matrix: nothing to draw
         }
         let m = input.camera.node_to_screen_f64(input.view, &world);
-        if input.shear && may_get_shear_mark(&m, input.view) {
+        // Only nodes whose world can carry a mark (its axes not perpendicular): the overlay
+        // looks at every candidate each frame.
+        if input.shear && may_be_sheared(&world) && may_get_shear_mark(&m, input.view) {
             out.shear.push(i as u32);
         }
         let half = input.extents.half[i];

@@ -28,9 +28,7 @@ const SIN2_TOLERANCE: f32 = 2.9e-8;
 /// looked for only when `with_cause`.
 fn mark_at(scene: &Scene, i: usize, with_cause: bool) -> Option<ShearMark> {
     let world = scene.world_at(i);
-    let (c0, c1) = (world.matrix2.x_axis, world.matrix2.y_axis);
-    let dot = c0.dot(c1);
-    if dot * dot <= c0.length_squared() * c1.length_squared() * SIN2_TOLERANCE {
+    if !may_be_sheared(&world) {
         return None;
     }
     let metrics = shear_metrics(&world);
@@ -105,6 +103,15 @@ pub fn shear_overlay_on_screen(
 
 /// Pixels a node's unit square must span on screen to get a shear mark.
 pub const SHEAR_MARK_MIN_PX: f64 = 8.0;
+
+/// The cheap first test of a shear mark, on the world matrix alone: false when its axes are
+/// perpendicular within the tolerance (no mark, wherever the camera is); true may still be
+/// within [`SHEAR_TOLERANCE_DEGREES`] once measured exactly.
+pub fn may_be_sheared(world: &glam::Affine2) -> bool {
+    let (c0, c1) = (world.matrix2.x_axis, world.matrix2.y_axis);
+    let dot = c0.dot(c1);
+    dot * dot > c0.length_squared() * c1.length_squared() * SIN2_TOLERANCE
+}
 
 /// False when a node with this local → screen matrix can never get a shear mark: its unit
 /// square is under [`SHEAR_MARK_MIN_PX`] on screen or its box misses the view. A drawing pass

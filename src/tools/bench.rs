@@ -151,8 +151,31 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
 }
 
+/// Bytes read between two cold runs: more than any last-level cache graft runs on (32 MB here).
+const EVICT_BYTES: usize = 128 << 20;
+
+/// Leaves the caches full of clean lines of a buffer of its own, so the next timed run starts
+/// from the same state whatever ran before it: the dirty lines an earlier run left (the naive
+/// tree dirties the whole cache, graft's update only its world array) are written back here,
+/// not during the next measurement.
+struct Evictor(Vec<u8>);
+
+impl Evictor {
+    fn new() -> Self {
+        // Written, not zeroed: zeroed pages may all map to one shared page and evict nothing.
+        Self(vec![1u8; EVICT_BYTES])
+    }
+
+    /// Read one byte of every 64-byte line.
+    fn run(&self) {
+        let sum: u64 = self.0.iter().step_by(64).map(|&b| u64::from(b)).sum();
+        black_box(sum);
+    }
+}
+
 /// Measure graft's update, the flat floor and the naive tree on one generated scene.
-/// The three are interleaved `rounds` times and each figure is the median.
+/// The three are interleaved `rounds` times, the caches emptied of dirty lines before each
+/// ([`Evictor`]), and each figure is the median.
 pub fn propagate(shape: GenShape, nodes: usize, rounds: usize, threads: usize) -> PropagateReport {
     crate::scene::set_propagation_threads(threads);
     let threads = crate::scene::propagation_threads();
@@ -164,17 +187,21 @@ pub fn propagate(shape: GenShape, nodes: usize, rounds: usize, threads: usize) -
     let mut flat_world = vec![Affine2::IDENTITY; n];
     let mut naive = NaiveTree::from_scene(&scene);
     let (mut full, mut flat, mut tree) = (Vec::new(), Vec::new(), Vec::new());
+    let evictor = Evictor::new();
     for _ in 0..rounds.max(1) {
         scene.mark_all_dirty();
+        evictor.run();
         let t = Instant::now();
         black_box(scene.update_world());
         full.push(t.elapsed().as_nanos() as f64 / n as f64);
 
+        evictor.run();
         let t = Instant::now();
         flat_update(black_box(&parents), black_box(&locals), &mut flat_world);
         black_box(&flat_world);
         flat.push(t.elapsed().as_nanos() as f64 / n as f64);
 
+        evictor.run();
         let t = Instant::now();
         naive.update();
         black_box(&naive.roots);

@@ -8,6 +8,7 @@ mod input;
 mod nodes;
 mod probes;
 mod progressive;
+mod slide;
 mod spaces;
 mod trails;
 
@@ -130,6 +131,12 @@ impl ViewportState {
     /// the moving subtrees drawn over a kept layer (tests and benches).
     pub fn layer_counts(&self) -> (usize, usize, usize) {
         (self.layer.built, self.layer.reused, self.layer.moved_only)
+    }
+
+    /// Frames that painted the kept node layer slid by a drag of the whole scene (tests and
+    /// benches).
+    pub fn layer_slid(&self) -> usize {
+        self.layer.slid
     }
 
     /// Drop the cached sprite textures (another scene was loaded).

@@ -77,12 +77,12 @@ pub(super) struct LayerKey {
     /// Structure and appearance versions of the scene, and its size.
     scene: (u64, u64, usize),
     /// The scene's world version.
-    world: u64,
+    pub(super) world: u64,
     /// The camera it was drawn through.
     pub(super) camera: Camera,
     rect: Rect,
     /// The splat threshold (its bits).
-    tiny: u64,
+    pub(super) tiny: u64,
     /// The selection's version (a million selected ids are not copied every frame).
     selection: u64,
     /// Links, shear candidates, axes, names.
@@ -102,7 +102,7 @@ impl LayerKey {
     }
 
     /// Equal apart from the world matrices and the level of detail.
-    fn same_view(&self, other: &LayerKey) -> bool {
+    pub(super) fn same_view(&self, other: &LayerKey) -> bool {
         self.scene == other.scene
             && self.camera == other.camera
             && self.rect == other.rect
@@ -132,7 +132,7 @@ pub(super) struct NodeLayer {
     pub(super) key: Option<LayerKey>,
     pub(super) shapes: Vec<egui::Shape>,
     /// The world version the last frame saw.
-    world_seen: u64,
+    pub(super) world_seen: u64,
     /// A plan of a moved view being made over several frames (big scenes).
     pub(super) pending: Option<super::progressive::Pending>,
     /// The last frame was a kept base with the moving subtrees drawn over it (their stacking
@@ -147,6 +147,11 @@ pub(super) struct NodeLayer {
     pub reused: usize,
     /// Frames that drew only the moving subtrees over a kept base.
     pub moved_only: usize,
+    /// The top-level nodes' world matrices when the kept layer was planned whole (big scenes
+    /// only; see `slide.rs`).
+    pub(super) anchors: Option<Vec<(u32, glam::Affine2)>>,
+    /// Frames that painted the kept layer slid by the whole scene's move.
+    pub slid: usize,
 }
 
 /// What one frame of node drawing needs besides the node itself.
@@ -223,6 +228,17 @@ pub(super) fn draw_nodes(
         return;
     }
     let layer = &mut state.layer;
+    if let Some(shift) = super::slide::slid_by(scene, layer, &key, rect) {
+        // The whole scene slid (its root, or everything, dragged): the kept layer, moved.
+        painter.extend(layer.shapes.iter().cloned().map(|mut shape| {
+            shape.translate(shift);
+            shape
+        }));
+        layer.world_seen = key.world;
+        layer.composed = true; // the first unchanged frame plans the layer exactly again
+        layer.slid += 1;
+        return;
+    }
     let moving = moving_ranges(scene, layer, &key);
     let mut out = std::mem::take(&mut layer.shapes);
     out.clear();
@@ -250,6 +266,7 @@ pub(super) fn draw_nodes(
         draw_moving(ctx, painter, rect, editor, state, ranges, &mut out);
         state.layer.moved_only += usize::from(covered);
         state.layer.composed = true;
+        state.layer.anchors = None;
     } else {
         state.layer.base = None;
         let view_changed = !state.layer.key.as_ref().is_some_and(|k| k.same_view(&key));
@@ -257,6 +274,7 @@ pub(super) fn draw_nodes(
         let drawn = state.density.plan.draw.len();
         state.density.adapt(drawn, view_changed);
         state.layer.composed = false;
+        state.layer.anchors = super::slide::anchors(scene);
     }
     painter.extend(out.iter().cloned());
     let layer = &mut state.layer;

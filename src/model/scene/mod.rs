@@ -106,6 +106,8 @@ pub struct Scene {
     last_recomputed: usize,
     /// The pre-order ranges the last update pass recomputed.
     last_ranges: Vec<(u32, u32)>,
+    /// Whether every node marked changed for that pass was the first node of one of them.
+    last_only_range_roots: bool,
     /// Changes whenever the tree's shape, order or names change (views cache on it).
     version: u64,
     /// Changes whenever a node's probes change.

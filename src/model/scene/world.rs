@@ -37,11 +37,16 @@ impl Scene {
         let mut count = 0usize;
         self.last_ranges.clear();
         let mut ranges = Vec::new();
+        let (mut only_range_roots, mut range_start) = (true, usize::MAX);
         for &r in &roots {
             let r = r as usize;
             if r < covered_end {
-                continue; // inside a subtree already recomputed in this pass
+                // Inside a subtree already recomputed in this pass: the same root marked again,
+                // or a node inside it changed on its own.
+                only_range_roots &= r == range_start;
+                continue;
             }
+            range_start = r;
             let end = r + self.subtree_len[r] as usize;
             ranges.push((r, end));
             self.last_ranges.push((r as u32, end as u32));
@@ -55,7 +60,15 @@ impl Scene {
         self.prev_world_version = self.world_version;
         self.world_version = super::NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.last_recomputed = count;
+        self.last_only_range_roots = only_range_roots;
         count
+    }
+
+    /// True when every node marked changed for the last pass that recomputed anything was the
+    /// first node of one of [`Scene::last_recomputed_ranges`]: no node inside a range changed
+    /// on its own, so every range moved as a whole with its first node (a drag of those nodes).
+    pub fn last_update_moved_whole_ranges(&self) -> bool {
+        self.last_only_range_roots
     }
 
     /// world[i] = world[parent[i]] · local[i] for a whole subtree range whose root's parent is clean.
