@@ -161,9 +161,48 @@ fn big_root_drag(c: &mut Criterion) {
     });
 }
 
+/// Everything of the 1M-node random scene dragged at once (Select all, then move): every
+/// top-level node gets the same shift each frame, as the move tool asks.
+fn big_drag_all(c: &mut Criterion) {
+    let scene = generate(GenShape::Random, 1_000_000, 1);
+    let roots: Vec<_> = scene
+        .child_indices(None)
+        .map(|i| (scene.id_at(i), scene.data_at(i).local))
+        .collect();
+    let mut app =
+        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+    let ctx = egui::Context::default();
+    for _ in 0..3 {
+        tessellated_frame(&ctx, &mut app);
+    }
+    let mut k = 0u32;
+    c.bench_function("big_drag_all_random_1000000", |b| {
+        b.iter(|| {
+            k = k.wrapping_add(1);
+            let shift = Vec2::new((k % 100) as f32 * 0.05, 0.0);
+            let ops = roots
+                .iter()
+                .map(|&(node, local)| Op::SetLocal {
+                    node,
+                    local: Trs {
+                        position: local.position + shift,
+                        ..local
+                    },
+                })
+                .collect();
+            app.run(Command::Perform {
+                label: "Move".into(),
+                ops,
+                continuous: true,
+            });
+            tessellated_frame(&ctx, &mut app)
+        })
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = app_frame, playback_frame, big_scene_frames, big_root_drag
+    targets = app_frame, playback_frame, big_scene_frames, big_root_drag, big_drag_all
 }
 criterion_main!(benches);
