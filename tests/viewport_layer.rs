@@ -86,7 +86,19 @@ fn the_layer_is_kept_while_unchanged_and_a_drag_redraws_only_the_dragged_subtree
     let (built4, reused4, moved4) = app.viewport.layer_counts();
     assert_eq!(built4, built3 + 1, "one plan without the dragged leaf");
     assert_eq!(moved4, moved3 + 5, "then only the leaf is drawn each frame");
+    // Held still mid-drag (egui repaints anyway): the last frame again, nothing planned.
+    frame(&ctx, &mut app);
+    let (built4, reused4, moved4) = {
+        let (b, r, m) = app.viewport.layer_counts();
+        assert_eq!(
+            (b, r, m),
+            (built4, reused4 + 1, moved4),
+            "held: painted again"
+        );
+        (b, r, m)
+    };
     // The drag is over: the next unchanged frame plans the whole layer, then it is kept.
+    app.run(Command::EndGesture);
     frame(&ctx, &mut app);
     assert_eq!(app.viewport.layer_counts().0, built4 + 1);
     frame(&ctx, &mut app);
@@ -318,10 +330,16 @@ fn a_big_scene_dragged_by_its_root_slides_its_kept_layer() {
             x * zoom
         );
     }
+    // Held still (egui repaints anyway): the same slid layer, nothing planned.
+    let held = density_vertex(&run_frame(&ctx, &mut app)).expect("a density image");
+    assert_eq!(app.viewport.layer_counts().0, built);
+    assert_eq!(app.viewport.layer_slid(), slid + 4);
+    assert!((held - before).x - 1.5 * zoom < 0.01);
     // The drag stops: one exact plan, then the layer is kept.
+    app.run(Command::EndGesture);
     frame(&ctx, &mut app);
     assert_eq!(app.viewport.layer_counts().0, built + 1);
-    assert_eq!(app.viewport.layer_slid(), slid + 3);
+    assert_eq!(app.viewport.layer_slid(), slid + 4);
     // A turn of the root is not a slide.
     drag(
         &mut app,
@@ -348,5 +366,5 @@ fn a_big_scene_dragged_by_its_root_slides_its_kept_layer() {
     );
     frame(&ctx, &mut app);
     assert_eq!(app.viewport.layer_counts().0, built + 3);
-    assert_eq!(app.viewport.layer_slid(), slid + 3);
+    assert_eq!(app.viewport.layer_slid(), slid + 4);
 }

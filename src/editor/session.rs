@@ -201,6 +201,12 @@ impl Editor {
         &self.doc
     }
 
+    /// True while a continuous edit (a drag, a slider) is open: its next step merges into the
+    /// same undo entry, and the viewport keeps its drag layers until it ends.
+    pub fn gesture_open(&self) -> bool {
+        self.open_gesture.is_some()
+    }
+
     /// Selected nodes; the last one is the primary selection.
     pub fn selection(&self) -> &[NodeId] {
         &self.selection

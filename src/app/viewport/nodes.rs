@@ -152,6 +152,8 @@ pub(super) struct NodeLayer {
     pub(super) anchors: Option<Vec<(u32, glam::Affine2)>>,
     /// Frames that painted the kept layer slid by the whole scene's move.
     pub slid: usize,
+    /// The world version and screen shift of the last slid frame.
+    pub(super) slid_shift: Option<(u64, egui::Vec2)>,
 }
 
 /// What one frame of node drawing needs besides the node itself.
@@ -219,7 +221,10 @@ pub(super) fn draw_nodes(
         ],
     };
     let layer = &mut state.layer;
-    if layer.key.as_ref() == Some(&key) && !layer.composed {
+    // A composed drag frame is exact but for stacking; while the drag is held, an unchanged
+    // frame (egui repaints without a move) paints it again rather than planning everything.
+    let held = editor.gesture_open();
+    if layer.key.as_ref() == Some(&key) && (!layer.composed || held) {
         layer.reused += 1;
         painter.extend(layer.shapes.iter().cloned());
         return;
@@ -228,7 +233,7 @@ pub(super) fn draw_nodes(
         return;
     }
     let layer = &mut state.layer;
-    if let Some(shift) = super::slide::slid_by(scene, layer, &key, rect) {
+    if let Some(shift) = super::slide::slid_by(scene, layer, &key, rect, held) {
         // The whole scene slid (its root, or everything, dragged): the kept layer, moved.
         painter.extend(layer.shapes.iter().cloned().map(|mut shape| {
             shape.translate(shift);
@@ -237,8 +242,10 @@ pub(super) fn draw_nodes(
         layer.world_seen = key.world;
         layer.composed = true; // the first unchanged frame plans the layer exactly again
         layer.slid += 1;
+        layer.slid_shift = Some((key.world, shift));
         return;
     }
+    layer.slid_shift = None;
     let moving = moving_ranges(scene, layer, &key);
     let mut out = std::mem::take(&mut layer.shapes);
     out.clear();

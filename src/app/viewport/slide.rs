@@ -33,15 +33,25 @@ const SLIDE_TOLERANCE: f64 = 0.01;
 /// translation (its 2×2 part bit for bit the same), and nothing else about the view changed.
 /// Dragging the root of a big scene, or all of it, then costs no plan a frame; what slides
 /// into view from outside the kept layer shows when the drag ends and the layer is planned
-/// again.
+/// again. While the drag is `held`, a frame with no change paints the last slid frame again.
 pub(super) fn slid_by(
     scene: &Scene,
     layer: &NodeLayer,
     key: &LayerKey,
     rect: Rect,
+    held: bool,
 ) -> Option<egui::Vec2> {
     let anchors = layer.anchors.as_ref()?;
     let kept = layer.key.as_ref()?;
+    // The drag is held and nothing changed since the last slid frame: the same shift.
+    if let Some((world, shift)) = layer.slid_shift
+        && held
+        && world == key.world
+        && kept.same_view(key)
+        && kept.tiny == key.tiny
+    {
+        return Some(shift);
+    }
     let ranges = scene.last_recomputed_ranges();
     let moved: usize = ranges.iter().map(|&(a, b)| (b - a) as usize).sum();
     let applies = scene.len() >= SLIDE_MIN
