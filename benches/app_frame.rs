@@ -32,27 +32,41 @@ fn frame(ctx: &egui::Context, app: &mut GraftApp) {
     output.textures_delta.clear();
 }
 
+/// The app on `scene` after three frames made by `frame` (the level of detail settles).
+fn settled<R>(
+    scene: graft::Scene,
+    frame: impl Fn(&egui::Context, &mut GraftApp) -> R,
+) -> (GraftApp, egui::Context) {
+    let mut app =
+        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+    let ctx = egui::Context::default();
+    for _ in 0..3 {
+        frame(&ctx, &mut app);
+    }
+    (app, ctx)
+}
+
+/// One frame's step of a drag, through the editor as the move tool sends it (one continuous
+/// undo step).
+fn drag_step(app: &mut GraftApp, ops: Vec<Op>) {
+    app.run(Command::Perform {
+        label: "Move".into(),
+        ops,
+        continuous: true,
+    });
+}
+
 fn app_frame(c: &mut Criterion) {
     for nodes in [1_000, 100_000] {
         let scene = generate(GenShape::Random, nodes, 1);
         let root = scene.id_at(0);
-        let mut app =
-            GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
-        let ctx = egui::Context::default();
-        for _ in 0..3 {
-            frame(&ctx, &mut app);
-        }
+        let (mut app, ctx) = settled(scene, frame);
         let mut k = 0u32;
         c.bench_function(&format!("app_frame_dragging_root_{nodes}"), |b| {
             b.iter(|| {
                 k = k.wrapping_add(1);
                 let local = Trs::from_position(Vec2::new((k % 100) as f32 * 0.01, 1.0));
-                // Through the editor, as a drag does: one continuous undo step.
-                app.run(Command::Perform {
-                    label: "Move root".into(),
-                    ops: vec![Op::SetLocal { node: root, local }],
-                    continuous: true,
-                });
+                drag_step(&mut app, vec![Op::SetLocal { node: root, local }]);
                 frame(&ctx, &mut app);
             })
         });
@@ -64,12 +78,7 @@ fn app_frame(c: &mut Criterion) {
 fn playback_frame(c: &mut Criterion) {
     use graft::editor::timeline::TimelineCommand;
     let scene = graft::tools::bench_anim::animated_scene(100_000, 10_000);
-    let mut app =
-        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
-    let ctx = egui::Context::default();
-    for _ in 0..3 {
-        frame(&ctx, &mut app);
-    }
+    let (mut app, ctx) = settled(scene, frame);
     c.bench_function("app_frame_idle_100000", |b| {
         b.iter(|| frame(&ctx, &mut app))
     });
@@ -96,12 +105,7 @@ fn big_scene_frames(c: &mut Criterion) {
     for nodes in [100_000, 1_000_000] {
         let scene = generate(GenShape::Random, nodes, 1);
         let leaf = scene.id_at(scene.len() - 1);
-        let mut app =
-            GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
-        let ctx = egui::Context::default();
-        for _ in 0..3 {
-            tessellated_frame(&ctx, &mut app);
-        }
+        let (mut app, ctx) = settled(scene, tessellated_frame);
         c.bench_function(&format!("big_whole_view_{nodes}"), |b| {
             b.iter(|| tessellated_frame(&ctx, &mut app))
         });
@@ -119,11 +123,7 @@ fn big_scene_frames(c: &mut Criterion) {
             b.iter(|| {
                 k = k.wrapping_add(1);
                 let local = Trs::from_position(Vec2::new((k % 100) as f32 * 0.01, 1.0));
-                app.run(Command::Perform {
-                    label: "Move leaf".into(),
-                    ops: vec![Op::SetLocal { node: leaf, local }],
-                    continuous: true,
-                });
+                drag_step(&mut app, vec![Op::SetLocal { node: leaf, local }]);
                 tessellated_frame(&ctx, &mut app)
             })
         });
@@ -140,22 +140,13 @@ fn big_scene_frames(c: &mut Criterion) {
 fn big_root_drag(c: &mut Criterion) {
     let scene = generate(GenShape::Wide, 1_000_000, 1);
     let root = scene.id_at(0);
-    let mut app =
-        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
-    let ctx = egui::Context::default();
-    for _ in 0..3 {
-        tessellated_frame(&ctx, &mut app);
-    }
+    let (mut app, ctx) = settled(scene, tessellated_frame);
     let mut k = 0u32;
     c.bench_function("big_drag_root_wide_1000000", |b| {
         b.iter(|| {
             k = k.wrapping_add(1);
             let local = Trs::from_position(Vec2::new((k % 100) as f32 * 0.05, 1.0));
-            app.run(Command::Perform {
-                label: "Move root".into(),
-                ops: vec![Op::SetLocal { node: root, local }],
-                continuous: true,
-            });
+            drag_step(&mut app, vec![Op::SetLocal { node: root, local }]);
             tessellated_frame(&ctx, &mut app)
         })
     });
@@ -169,12 +160,7 @@ fn big_drag_all(c: &mut Criterion) {
         .child_indices(None)
         .map(|i| (scene.id_at(i), scene.data_at(i).local))
         .collect();
-    let mut app =
-        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
-    let ctx = egui::Context::default();
-    for _ in 0..3 {
-        tessellated_frame(&ctx, &mut app);
-    }
+    let (mut app, ctx) = settled(scene, tessellated_frame);
     let mut k = 0u32;
     c.bench_function("big_drag_all_random_1000000", |b| {
         b.iter(|| {
@@ -190,11 +176,7 @@ fn big_drag_all(c: &mut Criterion) {
                     },
                 })
                 .collect();
-            app.run(Command::Perform {
-                label: "Move".into(),
-                ops,
-                continuous: true,
-            });
+            drag_step(&mut app, ops);
             tessellated_frame(&ctx, &mut app)
         })
     });

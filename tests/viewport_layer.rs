@@ -292,18 +292,44 @@ fn density_vertex(output: &egui::FullOutput) -> Option<egui::Pos2> {
 /// Dragging the root of a big scene moves every node by one translation: the kept layer is
 /// painted slid by it (no plan a frame), exactly where the camera puts the move; the first
 /// unchanged frame plans the layer again; a rotation, or an edit inside the scene in the same
-/// step, is planned as before.
+/// step, is planned as before. Near the origin, far from it, and at extreme scales (steps
+/// chosen so f32 holds them exactly at that offset).
 #[test]
 fn a_big_scene_dragged_by_its_root_slides_its_kept_layer() {
-    let scene = generate(GenShape::Wide, 260_000, 1);
+    for (offset, scale, step) in [
+        (0.0, 0.5, 0.5),
+        (1.0e7, 0.5, 1.0),
+        (0.0, 5.0e-7, 1.0e-6),
+        (0.0, 5.0e5, 1.0e6),
+    ] {
+        slides(offset, scale, step);
+    }
+}
+
+/// One case of [`a_big_scene_dragged_by_its_root_slides_its_kept_layer`].
+fn slides(offset: f32, scale: f32, step: f32) {
+    let case = format!("offset {offset}, scale {scale}");
+    let root_at = |k: f32, angle: f32| {
+        Trs::new(
+            Vec2::new(offset + k * step, 1.0),
+            angle,
+            Vec2::splat(scale),
+            0.0,
+        )
+    };
+    let mut specs = graft::generate::generate_specs(GenShape::Wide, 260_000, 1);
+    specs[0].data.local = root_at(0.0, 0.0);
+    let scene = graft::Scene::from_specs(specs).unwrap();
     let root = scene.id_at(0);
     let inner = scene.id_at(scene.len() - 1);
-    let root_at = |x: f32, angle: f32| Trs::new(Vec2::new(x, 1.0), angle, Vec2::splat(0.5), 0.0);
     let (mut app, ctx) = settled(scene, 4);
     let before = density_vertex(&run_frame(&ctx, &mut app)).expect("a density image");
     let (built, _, _) = app.viewport.layer_counts();
     let slid = app.viewport.layer_slid();
-    let zoom = app.viewport.camera.zoom as f32;
+    let zoom = app.viewport.camera.zoom;
+    // Where the density image should be after the root moved `k` steps (world delta in f64
+    // from the f32 positions, as the scene holds them).
+    let expected = |k: f32| ((((offset + k * step) as f64) - offset as f64) * zoom) as f32;
     let drag = |app: &mut GraftApp, ops: Vec<Op>| {
         app.run(Command::Perform {
             label: "Move root".into(),
@@ -311,52 +337,56 @@ fn a_big_scene_dragged_by_its_root_slides_its_kept_layer() {
             continuous: true,
         });
     };
+    let near = |moved: egui::Vec2, x: f32| (moved.x - x).abs() < 0.01 && moved.y.abs() < 0.01;
     for k in 1..=3 {
-        let x = k as f32 * 0.5;
         drag(
             &mut app,
             vec![Op::SetLocal {
                 node: root,
-                local: root_at(x, 0.0),
+                local: root_at(k as f32, 0.0),
             }],
         );
         let now = density_vertex(&run_frame(&ctx, &mut app)).expect("a density image");
-        assert_eq!(app.viewport.layer_counts().0, built, "frame {k}: no plan");
-        assert_eq!(app.viewport.layer_slid(), slid + k);
-        let moved = now - before;
+        assert_eq!(
+            app.viewport.layer_counts().0,
+            built,
+            "{case}, frame {k}: no plan"
+        );
+        assert_eq!(app.viewport.layer_slid(), slid + k, "{case}");
+        let (moved, x) = (now - before, expected(k as f32));
         assert!(
-            (moved.x - x * zoom).abs() < 0.01 && moved.y.abs() < 0.01,
-            "frame {k}: moved {moved:?}, wanted ({}, 0)",
-            x * zoom
+            near(moved, x),
+            "{case}, frame {k}: moved {moved:?}, wanted ({x}, 0)"
         );
     }
     // Held still (egui repaints anyway): the same slid layer, nothing planned.
     let held = density_vertex(&run_frame(&ctx, &mut app)).expect("a density image");
-    assert_eq!(app.viewport.layer_counts().0, built);
-    assert_eq!(app.viewport.layer_slid(), slid + 4);
-    assert!((held - before).x - 1.5 * zoom < 0.01);
+    assert_eq!(app.viewport.layer_counts().0, built, "{case}");
+    assert_eq!(app.viewport.layer_slid(), slid + 4, "{case}");
+    let moved = held - before;
+    assert!(near(moved, expected(3.0)), "{case}, held: moved {moved:?}");
     // The drag stops: one exact plan, then the layer is kept.
     app.run(Command::EndGesture);
     frame(&ctx, &mut app);
-    assert_eq!(app.viewport.layer_counts().0, built + 1);
-    assert_eq!(app.viewport.layer_slid(), slid + 4);
+    assert_eq!(app.viewport.layer_counts().0, built + 1, "{case}");
+    assert_eq!(app.viewport.layer_slid(), slid + 4, "{case}");
     // A turn of the root is not a slide.
     drag(
         &mut app,
         vec![Op::SetLocal {
             node: root,
-            local: root_at(1.5, 10.0),
+            local: root_at(3.0, 10.0),
         }],
     );
     frame(&ctx, &mut app);
-    assert_eq!(app.viewport.layer_counts().0, built + 2);
+    assert_eq!(app.viewport.layer_counts().0, built + 2, "{case}");
     // Nor is a slide with a node inside changed in the same step.
     drag(
         &mut app,
         vec![
             Op::SetLocal {
                 node: root,
-                local: root_at(2.0, 10.0),
+                local: root_at(4.0, 10.0),
             },
             Op::SetLocal {
                 node: inner,
@@ -365,6 +395,6 @@ fn a_big_scene_dragged_by_its_root_slides_its_kept_layer() {
         ],
     );
     frame(&ctx, &mut app);
-    assert_eq!(app.viewport.layer_counts().0, built + 3);
-    assert_eq!(app.viewport.layer_slid(), slid + 4);
+    assert_eq!(app.viewport.layer_counts().0, built + 3, "{case}");
+    assert_eq!(app.viewport.layer_slid(), slid + 4, "{case}");
 }

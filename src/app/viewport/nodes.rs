@@ -109,6 +109,12 @@ impl LayerKey {
             && self.selection == other.selection
             && self.options == other.options
     }
+
+    /// Equal apart from the world matrices: a layer planned for one can be moved or composed
+    /// onto the other.
+    pub(super) fn same_but_world(&self, other: &LayerKey) -> bool {
+        self.same_view(other) && self.tiny == other.tiny
+    }
 }
 
 /// Moving nodes (those the last update recomputed) planned apart at most; more, and the whole
@@ -250,9 +256,10 @@ pub(super) fn draw_nodes(
     let mut out = std::mem::take(&mut layer.shapes);
     out.clear();
     if let Some(ranges) = moving {
-        let covered = layer.base.as_ref().is_some_and(|base| {
-            base.key.same_view(&key) && base.key.tiny == key.tiny && covers(&base.skip, ranges)
-        });
+        let covered = layer
+            .base
+            .as_ref()
+            .is_some_and(|base| base.key.same_but_world(&key) && covers(&base.skip, ranges));
         if !covered {
             let skip = ranges.to_vec();
             let mut shapes = Vec::new();
@@ -306,9 +313,8 @@ fn moving_ranges<'s>(
         && moved <= MOVING_MAX.min(scene.len() / 8)
         && key.world != layer.world_seen
         && scene.previous_world_version() == layer.world_seen
-        && last.same_view(key)
-        && last.tiny == key.tiny)
-        .then_some(ranges)
+        && last.same_but_world(key))
+    .then_some(ranges)
 }
 
 /// True when every range lies inside one of `skip`'s (both sorted).

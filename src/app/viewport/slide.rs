@@ -43,25 +43,22 @@ pub(super) fn slid_by(
 ) -> Option<egui::Vec2> {
     let anchors = layer.anchors.as_ref()?;
     let kept = layer.key.as_ref()?;
+    if !kept.same_but_world(key) {
+        return None;
+    }
     // The drag is held and nothing changed since the last slid frame: the same shift.
     if let Some((world, shift)) = layer.slid_shift
         && held
         && world == key.world
-        && kept.same_view(key)
-        && kept.tiny == key.tiny
     {
         return Some(shift);
     }
-    let ranges = scene.last_recomputed_ranges();
-    let moved: usize = ranges.iter().map(|&(a, b)| (b - a) as usize).sum();
     let applies = scene.len() >= SLIDE_MIN
-        && moved == scene.len()
-        && ranges.len() == anchors.len()
-        && scene.last_update_moved_whole_ranges()
         && key.world != layer.world_seen
         && scene.previous_world_version() == layer.world_seen
-        && kept.same_view(key)
-        && kept.tiny == key.tiny;
+        && scene.last_update_moved_whole_ranges()
+        && scene.last_recomputed_ranges().len() == anchors.len()
+        && whole_scene(scene);
     if !applies {
         return None;
     }
@@ -84,4 +81,12 @@ pub(super) fn slid_by(
     first
         .is_finite()
         .then(|| egui::vec2(first.x as f32, first.y as f32))
+}
+
+/// True when the last pass that recomputed anything covered every node (its ranges, not
+/// `last_recomputed`, which an update with nothing dirty resets to 0).
+fn whole_scene(scene: &Scene) -> bool {
+    let ranges = scene.last_recomputed_ranges();
+    let moved: usize = ranges.iter().map(|&(a, b)| (b - a) as usize).sum();
+    moved == scene.len()
 }
