@@ -257,6 +257,25 @@ mod tests {
     }
 
     #[test]
+    fn a_panicking_piece_panics_the_caller_and_the_pool_still_works() {
+        for bad in [0, 7] {
+            let result = std::panic::catch_unwind(|| {
+                run_pieces(16, 2, &|_, k| {
+                    if k == bad {
+                        panic!("piece {k} fails");
+                    }
+                });
+            });
+            assert!(result.is_err(), "piece {bad}'s panic reaches the caller");
+            let sum = AtomicUsize::new(0);
+            run_pieces(16, 2, &|_, k| {
+                sum.fetch_add(k, Ordering::Relaxed);
+            });
+            assert_eq!(sum.load(Ordering::Relaxed), 120, "the next call runs every piece");
+        }
+    }
+
+    #[test]
     fn calls_from_several_threads_at_once_all_finish() {
         std::thread::scope(|scope| {
             for t in 0..4 {
