@@ -271,7 +271,11 @@ mod tests {
             run_pieces(16, 2, &|_, k| {
                 sum.fetch_add(k, Ordering::Relaxed);
             });
-            assert_eq!(sum.load(Ordering::Relaxed), 120, "the next call runs every piece");
+            assert_eq!(
+                sum.load(Ordering::Relaxed),
+                120,
+                "the next call runs every piece"
+            );
         }
     }
 
