@@ -153,12 +153,7 @@ fn preview(ui: &mut egui::Ui, editor: &Editor, state: &mut FigureWindowState) {
                     Err(e) => state.error = Some(e.to_string()),
                 }
             }
-            Err(TryRecvError::Empty) => {
-                ui.horizontal(|ui| {
-                    ui.spinner();
-                    ui.weak("drawing the preview…");
-                });
-            }
+            Err(TryRecvError::Empty) => {}
             Err(TryRecvError::Disconnected) => state.rendering = None,
         }
     }
@@ -182,12 +177,32 @@ fn preview(ui: &mut egui::Ui, editor: &Editor, state: &mut FigureWindowState) {
         }
         state.drawn_at = now;
     }
+    // The status row and the image keep their place while a preview is drawn, so the buttons
+    // below do not move under the pointer when it arrives.
+    let row = egui::vec2(ui.available_width(), ui.spacing().interact_size.y);
+    ui.allocate_ui_with_layout(
+        row,
+        egui::Layout::left_to_right(egui::Align::Center),
+        |ui| {
+            ui.set_min_size(row);
+            if state.rendering.is_some() {
+                ui.spinner();
+                ui.weak("drawing the preview…");
+            }
+        },
+    );
     if let Some(error) = &state.error {
         ui.colored_label(ui.visuals().error_fg_color, error);
     }
-    if let Some(texture) = &state.texture {
-        let size = texture.size_vec2();
-        ui.image((texture.id(), size));
+    match &state.texture {
+        Some(texture) => {
+            ui.image((texture.id(), texture.size_vec2()));
+        }
+        None => {
+            let (w, h) = editor.figure_options().size;
+            let scale = (PREVIEW_WIDTH / w.max(1) as f32).min(1.0);
+            ui.allocate_space(egui::vec2(w as f32, h as f32) * scale);
+        }
     }
     ui.ctx()
         .request_repaint_after(std::time::Duration::from_secs_f64(PREVIEW_EVERY));
