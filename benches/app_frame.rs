@@ -4,13 +4,13 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::Vec2;
-use graft::Trs;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::document::Document;
 use graft::editor::Command;
-use graft::generate::{GenShape, generate};
-use graft::scene::edit::Op;
+use graft::model::document::Document;
+use graft::model::math::Trs;
+use graft::model::scene::edit::Op;
+use graft::tools::generate::{GenShape, generate};
 
 // The allocator the graft binary uses (src/main.rs), so frames allocate as in the window.
 #[global_allocator]
@@ -34,7 +34,7 @@ fn frame(ctx: &egui::Context, app: &mut GraftApp) {
 
 /// The app on `scene` after three frames made by `frame` (the level of detail settles).
 fn settled<R>(
-    scene: graft::Scene,
+    scene: graft::model::scene::Scene,
     frame: impl Fn(&egui::Context, &mut GraftApp) -> R,
 ) -> (GraftApp, egui::Context) {
     let mut app =
@@ -76,7 +76,7 @@ fn app_frame(c: &mut Criterion) {
 /// One frame of playback at 100k nodes with 10k animated (issue 13: ≤ 12 ms), against the
 /// same app frame with nothing playing, measured in the same run.
 fn playback_frame(c: &mut Criterion) {
-    use graft::editor::timeline::TimelineCommand;
+    use graft::editor::session::timeline::TimelineCommand;
     let scene = graft::tools::bench_anim::animated_scene(100_000, 10_000);
     let (mut app, ctx) = settled(scene, frame);
     c.bench_function("app_frame_idle_100000", |b| {

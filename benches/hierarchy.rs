@@ -3,9 +3,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use graft::app::hierarchy::{self, HierarchyState};
-use graft::document::Document;
 use graft::editor::{Command, Editor};
-use graft::generate::{GenShape, generate};
+use graft::model::document::Document;
+use graft::tools::generate::{GenShape, generate};
 use std::hint::black_box;
 
 fn frame(ctx: &egui::Context, editor: &Editor, state: &mut HierarchyState) {

@@ -3,9 +3,9 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use glam::{Affine2, Vec2};
-use graft::Trs;
-use graft::bench::{NaiveTree, flat_update};
-use graft::generate::{GenShape, generate};
+use graft::model::math::Trs;
+use graft::tools::bench::{NaiveTree, flat_update};
+use graft::tools::generate::{GenShape, generate};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! The one error type of graft: every refused edit, bad file and failed save ends up here.
 
-use crate::scene::NodeId;
+use crate::model::scene::NodeId;
 use std::path::PathBuf;
 
 /// Everything that can go wrong in graft, phrased for the person who sees it.

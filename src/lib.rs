@@ -15,8 +15,3 @@ pub mod model;
 pub mod tools;
 
 pub use error::{Error, Result};
-pub use model::{document, file, math, scene};
-pub use tools::{bench, cli, generate};
-
-pub use math::Trs;
-pub use scene::{NodeData, NodeId, NodeSpec, Scene, Shape, Sprite};

@@ -1,7 +1,7 @@
 //! The `graft` binary: the editor when run without a subcommand, headless tools otherwise.
 
 use clap::Parser;
-use graft::cli::{Cli, run};
+use graft::tools::cli::{Cli, run};
 use std::io::Write;
 use std::process::ExitCode;
 

@@ -6,12 +6,13 @@ mod common;
 
 use common::*;
 use glam::{DVec2, Vec2};
-use graft::file::{self, needed_version, parse, to_ron_string};
 use graft::model::anim::{
     Channel, ClipSettings, Interp, Key, LoopMode, Track, TrackError, check_tracks, sample,
 };
-use graft::scene::edit::{History, Op};
-use graft::{NodeData, NodeId, Scene, Trs};
+use graft::model::file::{self, needed_version, parse, to_ron_string};
+use graft::model::math::Trs;
+use graft::model::scene::edit::{History, Op};
+use graft::model::scene::{NodeData, NodeId, Scene};
 use std::path::Path;
 
 fn track(channel: Channel, keys: &[(f32, f32, Interp)]) -> Track {

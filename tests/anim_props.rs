@@ -6,11 +6,11 @@ mod common;
 
 use common::*;
 use glam::DVec2;
-use graft::file::{parse, to_ron_string};
-use graft::generate::{GenShape, generate};
 use graft::model::anim::{Channel, ClipSettings, Interp, Key, LoopMode, Track, sample};
-use graft::scene::edit::{History, Op};
-use graft::{NodeId, Scene};
+use graft::model::file::{parse, to_ron_string};
+use graft::model::scene::edit::{History, Op};
+use graft::model::scene::{NodeId, Scene};
+use graft::tools::generate::{GenShape, generate};
 use proptest::prelude::*;
 use std::path::Path;
 

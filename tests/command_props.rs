@@ -10,9 +10,11 @@ mod common;
 
 use common::*;
 use glam::Vec2;
-use graft::math::try_inverse;
-use graft::scene::edit::{History, Op};
-use graft::{Error, NodeData, NodeId, NodeSpec, Scene, Shape, Trs};
+use graft::Error;
+use graft::model::math::Trs;
+use graft::model::math::try_inverse;
+use graft::model::scene::edit::{History, Op};
+use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene, Shape};
 use proptest::prelude::*;
 use proptest::sample::Index;
 

@@ -1,15 +1,15 @@
 //! The command table: every command is reachable (menu or palette), no two commands share a
 //! shortcut, Help lists every shortcut, and the palette finds commands by fuzzy typing. No egui.
 
-use graft::document::Document;
-use graft::editor::command::Command;
+use graft::editor::session::command::Command;
 use graft::editor::table::{GESTURES, command_table, fuzzy_score, help_rows, palette_matches};
 use graft::editor::{Editor, session::Message};
+use graft::model::document::Document;
 use std::collections::HashSet;
 use std::path::Path;
 
 fn sword_editor() -> Editor {
-    let scene = graft::file::load(Path::new("scenes/sword.ron")).unwrap();
+    let scene = graft::model::file::load(Path::new("scenes/sword.ron")).unwrap();
     Editor::new(Document::untitled(scene))
 }
 
@@ -61,7 +61,7 @@ fn the_fuzzy_matcher_ranks_word_starts_and_runs_first() {
     assert!(fuzzy_score("fs", "Frame selection") > fuzzy_score("fs", "Undo of a sfs"));
     let mut editor = sword_editor();
     editor
-        .apply(Command::Select(vec![graft::NodeId(3)]))
+        .apply(Command::Select(vec![graft::model::scene::NodeId(3)]))
         .unwrap();
     let hits = palette_matches(&editor, "dup");
     assert_eq!(hits.first().map(|s| s.name), Some("edit.duplicate"));

@@ -4,9 +4,11 @@ mod common;
 
 use common::*;
 use glam::{Affine2, Vec2};
-use graft::math::{decompose, shear_metrics, try_inverse};
-use graft::scene::edit::{History, Op};
-use graft::{Error, NodeData, NodeId, Scene, Trs};
+use graft::Error;
+use graft::model::math::Trs;
+use graft::model::math::{decompose, shear_metrics, try_inverse};
+use graft::model::scene::edit::{History, Op};
+use graft::model::scene::{NodeData, NodeId, Scene};
 
 const BODY: NodeId = NodeId(1);
 const ARM: NodeId = NodeId(2);
@@ -141,7 +143,7 @@ fn decompose_keeps_a_flipped_sprite_flipped() {
     let m = flip.to_affine();
     let plain = decompose(&m);
     assert!(plain.scale.x > 0.0 && plain.scale.y < 0.0, "{plain:?}");
-    let like = graft::math::decompose_like(&m, &flip);
+    let like = graft::model::math::decompose_like(&m, &flip);
     assert!(
         (like.scale - flip.scale).abs().max_element() < 1e-5,
         "{like:?}"
@@ -496,7 +498,7 @@ fn malformed_detached_subtrees_are_refused() {
 
 #[test]
 fn matrix_chain_ends_in_the_world_matrix_and_shear_names_its_cause() {
-    use graft::scene::diagnose::ShearCause;
+    use graft::model::scene::diagnose::ShearCause;
     let scene = sword_scene();
     let chain = scene.matrix_chain(SWORD).unwrap();
     assert_eq!(

@@ -4,8 +4,11 @@ mod common;
 
 use common::*;
 use glam::{Affine2, Mat2, Vec2};
-use graft::math::{condition_number, decompose, decompose_like, max_abs_entry, normalize_degrees};
-use graft::{NodeData, NodeId, NodeSpec, Scene, Trs};
+use graft::model::math::Trs;
+use graft::model::math::{
+    condition_number, decompose, decompose_like, max_abs_entry, normalize_degrees,
+};
+use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene};
 use proptest::prelude::*;
 
 /// Floats in `lo..hi` drawn from integers: proptest's own f32 range sampler can panic on some

@@ -10,15 +10,17 @@ mod common;
 
 use common::{Snapshot, affine_bits, near, snapshot, spec};
 use glam::Vec2;
-use graft::document::{Document, SAMPLE_SCENES};
-use graft::editor::command::{NewNodePlace, ViewOption};
-use graft::editor::dnd::DropZone;
-use graft::editor::handles::Tool;
+use graft::Error;
+use graft::editor::session::command::{NewNodePlace, ViewOption};
+use graft::editor::session::dnd::DropZone;
+use graft::editor::view::handles::Tool;
 use graft::editor::{Command, Editor};
-use graft::generate::{GenShape, generate};
-use graft::math::try_inverse;
-use graft::scene::edit::Op;
-use graft::{Error, NodeData, NodeId, Scene, Trs};
+use graft::model::document::{Document, SAMPLE_SCENES};
+use graft::model::math::Trs;
+use graft::model::math::try_inverse;
+use graft::model::scene::edit::Op;
+use graft::model::scene::{NodeData, NodeId, Scene};
+use graft::tools::generate::{GenShape, generate};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use std::path::Path;
@@ -73,7 +75,7 @@ fn hand_made(k: usize) -> Scene {
         1 => Scene::new(),
         k => {
             let name = SAMPLE_SCENES[(k - 2) % SAMPLE_SCENES.len()];
-            graft::file::load(&Path::new("scenes").join(name)).expect("sample scene loads")
+            graft::model::file::load(&Path::new("scenes").join(name)).expect("sample scene loads")
         }
     }
 }
@@ -639,7 +641,7 @@ fn a_typical_run_reaches_every_outcome() {
 
 /// An editor on the shipped sword scene, world matrices up to date.
 fn sword_editor() -> Editor {
-    let scene = graft::file::load(Path::new("scenes/sword.ron")).expect("sword scene loads");
+    let scene = graft::model::file::load(Path::new("scenes/sword.ron")).expect("sword scene loads");
     let mut editor = Editor::new(Document::untitled(scene));
     editor.update_world();
     editor
@@ -820,7 +822,7 @@ fn selecting_an_unknown_node_is_refused_and_keeps_the_selection() {
 fn an_injected_failure_inside_create_parent_leaves_everything_as_it_was() {
     const ARM: NodeId = NodeId(2);
     const SCABBARD: NodeId = NodeId(5);
-    let scene = graft::file::load(Path::new("scenes/sword.ron")).expect("sword scene loads");
+    let scene = graft::model::file::load(Path::new("scenes/sword.ron")).expect("sword scene loads");
     let mut doc = Document::untitled(scene);
     // The first two edits (selecting applies none) are the group's Add and the arm's move;
     // the scabbard's move fails, so both must be taken back.
@@ -878,7 +880,7 @@ fn keep_world_reparents_under_a_zero_scale_parent_are_refused() {
 
 #[test]
 fn a_failed_history_jump_changes_nothing() {
-    let scene = graft::file::load(Path::new("scenes/sword.ron")).expect("sword scene loads");
+    let scene = graft::model::file::load(Path::new("scenes/sword.ron")).expect("sword scene loads");
     let mut doc = Document::untitled(scene);
     // Edits 0 and 1 are the two renames, 2 undoes the second, 3 (undoing the first) fails.
     doc.history_mut().inject_faults(&[3], &[]);

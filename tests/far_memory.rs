@@ -130,7 +130,7 @@ fn extreme_scenes_open_frame_select_drag_undo_and_save_with_flat_memory() {
         h.key_press_modifiers(Modifiers::COMMAND, Key::S);
         h.run_steps(3);
         assert!(!h.state().doc().is_modified(), "{what}: saved");
-        let reloaded = graft::file::load(&path).unwrap();
+        let reloaded = graft::model::file::load(&path).unwrap();
         assert_eq!(reloaded.len(), h.state().scene().len(), "{what}");
     }
 }

@@ -7,8 +7,8 @@ use egui::{Key, Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::Vec2;
-use graft::NodeId;
 use graft::app::GraftApp;
+use graft::model::scene::NodeId;
 
 mod ui_common;
 use ui_common::{app_on_path as app_on, on_screen, scene_file, type_number, view};

@@ -3,15 +3,15 @@
 //! `tests/snapshots/`. resvg renders on the CPU with the fonts graft ships, so the pictures are
 //! the same on every machine; `UPDATE_SNAPSHOTS=1` rewrites them after an intended change.
 
-use graft::NodeId;
-use graft::editor::figure::{FigureOptions, embedded_image, figure_svg};
-use graft::editor::render::render_png;
+use graft::editor::view::figure::png::render_png;
+use graft::editor::view::figure::{FigureOptions, embedded_image, figure_svg};
+use graft::model::scene::NodeId;
 use resvg::tiny_skia::Pixmap;
 use std::path::Path;
 
 fn check(name: &str, scene: &str, selection: Vec<NodeId>) {
     let path = Path::new("scenes").join(scene);
-    let mut s = graft::file::load(&path).unwrap();
+    let mut s = graft::model::file::load(&path).unwrap();
     s.update_world();
     let options = FigureOptions {
         size: (640, 400),

@@ -6,8 +6,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
 use graft::app::dialogs::{DialogOutcome, FakeDialogs};
-use graft::editor::command::Window;
-use graft::editor::dialogs::DialogKind;
+use graft::editor::session::command::Window;
+use graft::editor::session::dialogs::DialogKind;
 use std::path::PathBuf;
 
 fn app(fake: &FakeDialogs) -> Harness<'static, GraftApp> {
@@ -72,8 +72,9 @@ fn the_figure_window_sets_layers_and_saves_png_and_svg() {
 fn a_big_figure_is_previewed_and_saved_off_the_ui_thread() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.ron");
-    let scene = graft::generate::generate(graft::generate::GenShape::Random, 40_000, 3);
-    graft::file::save(&scene, &path).unwrap();
+    let scene =
+        graft::tools::generate::generate(graft::tools::generate::GenShape::Random, 40_000, 3);
+    graft::model::file::save(&scene, &path).unwrap();
     let fake = FakeDialogs::default();
     let script = fake.clone();
     let mut h = Harness::builder()

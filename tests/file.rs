@@ -4,8 +4,10 @@
 mod common;
 
 use glam::Vec2;
-use graft::file::{self, parse, parse_with_node_limit, to_ron_string};
-use graft::{Error, NodeData, NodeId, Scene, Shape, Sprite, Trs};
+use graft::Error;
+use graft::model::file::{self, parse, parse_with_node_limit, to_ron_string};
+use graft::model::math::Trs;
+use graft::model::scene::{NodeData, NodeId, Scene, Shape, Sprite};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -204,16 +206,16 @@ fn sample_scenes_load_with_the_seed_numbers() {
         );
     }
     let shear = file::load(Path::new("scenes/shear.ron")).unwrap();
-    let m = graft::math::shear_metrics(&shear.world(NodeId(2)).unwrap());
+    let m = graft::model::math::shear_metrics(&shear.world(NodeId(2)).unwrap());
     assert!((m.dot + 1.5).abs() < 1e-5, "{m:?}");
-    let fixed = graft::math::shear_metrics(&shear.world(NodeId(4)).unwrap());
+    let fixed = graft::model::math::shear_metrics(&shear.world(NodeId(4)).unwrap());
     assert!(fixed.dot.abs() < 1e-5, "{fixed:?}");
     let solar = file::load(Path::new("scenes/solar.ron")).unwrap();
     let moon = solar.world(NodeId(3)).unwrap().translation;
     let earth = solar.world(NodeId(2)).unwrap().translation;
     assert!(((moon - earth).length() - 7.5).abs() < 1e-4);
     let flip = file::load(Path::new("scenes/flip.ron")).unwrap();
-    assert!(graft::math::shear_metrics(&flip.world(NodeId(2)).unwrap()).determinant < 0.0);
+    assert!(graft::model::math::shear_metrics(&flip.world(NodeId(2)).unwrap()).determinant < 0.0);
     assert_eq!(file::load(Path::new("scenes/tank.ron")).unwrap().len(), 6);
 }
 
@@ -374,7 +376,7 @@ proptest! {
 
 #[test]
 fn transform_text_round_trips_and_refuses_nonsense() {
-    use graft::file::{trs_from_text, trs_to_text};
+    use graft::model::file::{trs_from_text, trs_to_text};
     let t = Trs::new(Vec2::new(-0.0, 1e-40), 90.0, Vec2::new(-1.0, 0.3), 12.5);
     let text = trs_to_text(&t);
     assert_eq!(

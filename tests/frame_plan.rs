@@ -3,12 +3,12 @@
 //! correct while nodes are dragged; a selected node is always drawn.
 
 use glam::{DVec2, Vec2};
-use graft::editor::camera::{Camera, ScreenRect};
-use graft::editor::cull::{Extents, SubtreeBounds};
-use graft::editor::frame_plan::{FramePlan, PlanInput, PlanJob, plan, plan_ranges};
-use graft::editor::geometry::{screen_extent, world_bounds};
-use graft::generate::{GenShape, generate};
-use graft::scene::Scene;
+use graft::editor::view::camera::{Camera, ScreenRect};
+use graft::editor::view::cull::{Extents, SubtreeBounds};
+use graft::editor::view::frame_plan::{FramePlan, PlanInput, PlanJob, plan, plan_ranges};
+use graft::editor::view::geometry::{screen_extent, world_bounds};
+use graft::model::scene::Scene;
+use graft::tools::generate::{GenShape, generate};
 use rustc_hash::FxHashSet;
 
 fn view() -> ScreenRect {
@@ -58,7 +58,7 @@ fn plan_with(scene: &Scene, camera: Camera, threads: usize, selected: &[u32]) ->
 /// and is at least 2 px (half-extent) on one axis.
 fn must_draw(scene: &Scene, camera: Camera, i: usize) -> bool {
     let data = scene.data_at(i);
-    let half = graft::editor::geometry::half_size(&data.shape);
+    let half = graft::editor::view::geometry::half_size(&data.shape);
     let m = camera.node_to_screen_f64(view(), &scene.world_at(i));
     let extent = screen_extent(&m, half);
     let (lo, hi) = (view().min.as_dvec2(), view().max.as_dvec2());
@@ -79,7 +79,7 @@ fn two_threads_plan_what_one_does() {
         assert_eq!(one.shear, two.shear);
         assert_eq!(one.links.len(), two.links.len());
         let area = |p: &FramePlan| {
-            let sum = |g: &graft::editor::frame_plan::DensityGrid| {
+            let sum = |g: &graft::editor::view::frame_plan::DensityGrid| {
                 g.sums.iter().map(|c| c[3] as f64).sum::<f64>()
             };
             sum(&p.density) + sum(&p.coarse)
@@ -115,7 +115,7 @@ fn a_selected_tiny_node_is_drawn_and_far_subtrees_are_skipped() {
         .rev()
         .find(|&i| {
             plain.draw.binary_search(&i).is_err()
-                && graft::editor::geometry::half_size(&scene.data_at(i as usize).shape)
+                && graft::editor::view::geometry::half_size(&scene.data_at(i as usize).shape)
                     != Vec2::ZERO
         })
         .expect("a node that is not drawn");
@@ -259,17 +259,23 @@ fn the_kept_part_plus_the_moving_subtrees_is_the_whole_plan() {
 }
 
 /// A node with a shape at `position` (a `size` rect or ellipse, this colour), a root.
-fn spec(id: u32, position: Vec2, size: f32, ellipse: bool, alpha: u8) -> graft::scene::NodeSpec {
+fn spec(
+    id: u32,
+    position: Vec2,
+    size: f32,
+    ellipse: bool,
+    alpha: u8,
+) -> graft::model::scene::NodeSpec {
     let size = Vec2::splat(size);
-    graft::scene::NodeSpec {
-        id: graft::scene::NodeId(id),
+    graft::model::scene::NodeSpec {
+        id: graft::model::scene::NodeId(id),
         parent: None,
-        data: graft::scene::NodeData {
-            local: graft::Trs::from_position(position),
+        data: graft::model::scene::NodeData {
+            local: graft::model::math::Trs::from_position(position),
             shape: if ellipse {
-                graft::scene::Shape::Ellipse { size }
+                graft::model::scene::Shape::Ellipse { size }
             } else {
-                graft::scene::Shape::Rect { size }
+                graft::model::scene::Shape::Rect { size }
             },
             color: [200, 100, 50, alpha],
             ..Default::default()
@@ -282,7 +288,7 @@ fn spec(id: u32, position: Vec2, size: f32, ellipse: bool, alpha: u8) -> graft::
 /// are not.
 #[test]
 fn only_nodes_wholly_under_later_opaque_shapes_are_hidden() {
-    use graft::editor::occlusion::visible_nodes;
+    use graft::editor::view::occlusion::visible_nodes;
     let mut scene = Scene::from_specs(vec![
         spec(1, Vec2::new(0.0, 0.0), 1.0, false, 255), // under the big ellipse: hidden
         spec(2, Vec2::new(4.5, 0.0), 1.0, false, 255), // half out of it: shown
@@ -377,7 +383,7 @@ fn a_plan_made_over_several_frames_is_the_plan_made_at_once() {
 /// selected nodes (the primary among them) are always drawn, the rest are planned like others.
 #[test]
 fn a_huge_selection_keeps_the_level_of_detail() {
-    use graft::editor::frame_plan::{ALWAYS_DRAWN_SELECTED, selection_indices};
+    use graft::editor::view::frame_plan::{ALWAYS_DRAWN_SELECTED, selection_indices};
     let scene = generate(GenShape::Random, 30_000, 9);
     let all = scene.ids().to_vec();
     let (protected, selected) = selection_indices(&scene, &all);
@@ -393,7 +399,9 @@ fn a_huge_selection_keeps_the_level_of_detail() {
 /// at each of them every frame), and the marks drawn from them are those of the whole scene.
 #[test]
 fn shear_candidates_are_sheared_nodes_and_give_the_whole_overlay() {
-    use graft::editor::overlay::{may_be_sheared, shear_overlay_among, shear_overlay_on_screen};
+    use graft::editor::view::overlay::{
+        may_be_sheared, shear_overlay_among, shear_overlay_on_screen,
+    };
     let mut scene = generate(GenShape::Random, 3_000, 5);
     scene.update_world();
     let camera = camera(&scene, 4.0);
@@ -406,7 +414,7 @@ fn shear_candidates_are_sheared_nodes_and_give_the_whole_overlay() {
     for &i in &planned.shear {
         assert!(may_be_sheared(&scene.world_at(i as usize)), "node {i}");
     }
-    let ids = |o: graft::editor::overlay::ShearOverlayOnScreen| -> Vec<_> {
+    let ids = |o: graft::editor::view::overlay::ShearOverlayOnScreen| -> Vec<_> {
         o.marks.iter().map(|m| m.mark.node).collect()
     };
     let among = shear_overlay_among(

@@ -20,7 +20,7 @@
 
 use glam::{Affine2, DAffine2, DMat2, DVec2};
 use graft::model::godot::{ImportReport, Imported, NoteKind, import_file, import_text};
-use graft::{Scene, Shape};
+use graft::model::scene::{Scene, Shape};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -5,10 +5,11 @@
 //! Trs((px, −py), −r°, s, −k°).
 
 use glam::{Affine2, DAffine2, DMat2, DVec2, Vec2};
-use graft::generate::{GenShape, generate};
 use graft::model::godot::export::{ExportOptions, to_tscn};
 use graft::model::godot::{Imported, import_file, import_text};
-use graft::{NodeData, NodeId, NodeSpec, Scene, Shape, Trs};
+use graft::model::math::Trs;
+use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene, Shape};
+use graft::tools::generate::{GenShape, generate};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -109,7 +110,7 @@ fn sample_scenes_round_trip() {
             Ok(t) => t,
             Err(e) => panic!("{}: {e}", path.display()),
         };
-        let scene = match graft::file::parse(&text, &path) {
+        let scene = match graft::model::file::parse(&text, &path) {
             Ok(s) => s,
             Err(e) => panic!("{}: {e}", path.display()),
         };
@@ -137,7 +138,7 @@ fn generated_scenes_round_trip() {
 fn sprites_round_trip_inside_a_project() -> Result<(), Box<dyn std::error::Error>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let scene_path = root.join("scenes/tank.ron");
-    let scene = graft::file::parse(&std::fs::read_to_string(&scene_path)?, &scene_path)?;
+    let scene = graft::model::file::parse(&std::fs::read_to_string(&scene_path)?, &scene_path)?;
     let (text, report) = to_tscn(
         &scene,
         &ExportOptions {

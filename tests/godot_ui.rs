@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
 use graft::app::dialogs::{DialogOutcome, FakeDialogs};
-use graft::editor::dialogs::DialogKind;
+use graft::editor::session::dialogs::DialogKind;
 use std::path::PathBuf;
 
 const CRANE: &str = "examples/godot-crane/crane.tscn";

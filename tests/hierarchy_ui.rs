@@ -4,9 +4,9 @@ use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use glam::Vec2;
-use graft::NodeId;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
+use graft::model::scene::NodeId;
 
 const BODY: NodeId = NodeId(1);
 const ARM: NodeId = NodeId(2);
@@ -195,9 +195,9 @@ fn context_menu_add_child_is_undoable() {
 
 #[test]
 fn ghosts_show_both_outcomes_and_badges_warn_about_skew_and_mirrors() {
-    use graft::editor::dnd::keep_world_warning;
-    use graft::editor::overlay::ghost_worlds;
-    let sword = graft::file::load(std::path::Path::new("scenes/sword.ron")).unwrap();
+    use graft::editor::session::dnd::keep_world_warning;
+    use graft::editor::view::overlay::ghost_worlds;
+    let sword = graft::model::file::load(std::path::Path::new("scenes/sword.ron")).unwrap();
     let keep = ghost_worlds(&sword, &[SWORD], Some(BODY), true);
     assert_eq!(keep.len(), 1);
     assert!(
@@ -214,13 +214,13 @@ fn ghosts_show_both_outcomes_and_badges_warn_about_skew_and_mirrors() {
     );
     assert_eq!(keep_world_warning(&sword, &[SWORD], Some(BODY)), None);
 
-    let shear = graft::file::load(std::path::Path::new("scenes/shear.ron")).unwrap();
+    let shear = graft::model::file::load(std::path::Path::new("scenes/shear.ron")).unwrap();
     // "fixed" is rotated 45°: under the (2, 1)-scaled parent its local needs skew.
     assert_eq!(
         keep_world_warning(&shear, &[NodeId(3)], Some(NodeId(1))),
         Some("needs skew")
     );
-    let flip = graft::file::load(std::path::Path::new("scenes/flip.ron")).unwrap();
+    let flip = graft::model::file::load(std::path::Path::new("scenes/flip.ron")).unwrap();
     // The unmirrored fish under the mirrored one must become mirrored itself.
     assert_eq!(
         keep_world_warning(&flip, &[NodeId(4)], Some(NodeId(2))),
@@ -342,7 +342,7 @@ fn arrow_keys_navigate_collapse_and_filter_keeps_ancestors() {
     assert_eq!(h.state().selection(), vec![ARM]);
 
     let rows = |filter: &str| {
-        let scene = graft::file::load(std::path::Path::new("scenes/sword.ron")).unwrap();
+        let scene = graft::model::file::load(std::path::Path::new("scenes/sword.ron")).unwrap();
         graft::app::hierarchy::visible_rows(&scene, &Default::default(), filter)
             .iter()
             .map(|r| scene.data_at(r.index).name.clone())

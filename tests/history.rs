@@ -5,8 +5,9 @@ mod common;
 
 use common::*;
 use glam::Vec2;
-use graft::scene::edit::{History, Op};
-use graft::{NodeData, NodeId, Scene, Trs};
+use graft::model::math::Trs;
+use graft::model::scene::edit::{History, Op};
+use graft::model::scene::{NodeData, NodeId, Scene};
 use proptest::prelude::*;
 
 fn trs() -> impl Strategy<Value = Trs> {
@@ -62,7 +63,7 @@ fn op_for(
         6 => Op::Remove { node },
         7 => Op::SetAppearance {
             node,
-            shape: graft::Shape::Ellipse { size: t.scale },
+            shape: graft::model::scene::Shape::Ellipse { size: t.scale },
             color: [1, 2, 3, 4],
         },
         _ => {
@@ -271,7 +272,7 @@ fn big_step(scene: &Scene) -> Vec<Op> {
         },
         Op::SetAppearance {
             node: NodeId(1),
-            shape: graft::Shape::Rect {
+            shape: graft::model::scene::Shape::Rect {
                 size: Vec2::new(1.0, 2.0),
             },
             color: [9, 8, 7, 6],
@@ -389,10 +390,10 @@ fn a_failed_rollback_is_reported_not_ignored() {
 /// (finding the topmost selected nodes was quadratic: half an hour at a million nodes).
 #[test]
 fn deleting_a_big_selection_is_one_step_and_undo_restores_it() {
-    use graft::document::Document;
     use graft::editor::Command;
     use graft::editor::session::Editor;
-    use graft::generate::{GenShape, generate};
+    use graft::model::document::Document;
+    use graft::tools::generate::{GenShape, generate};
     let mut scene = generate(GenShape::Random, 100_000, 12);
     scene.update_world();
     let before = scene.clone();
@@ -413,10 +414,10 @@ fn deleting_a_big_selection_is_one_step_and_undo_restores_it() {
 /// toggling, deleting and undoing.
 #[test]
 fn is_selected_follows_the_selection() {
-    use graft::document::Document;
     use graft::editor::Command;
     use graft::editor::session::Editor;
-    use graft::generate::{GenShape, generate};
+    use graft::model::document::Document;
+    use graft::tools::generate::{GenShape, generate};
     let mut e = Editor::new(Document::untitled(generate(GenShape::Random, 500, 2)));
     let ids = e.doc().scene().ids().to_vec();
     let agree = |e: &Editor| {

@@ -4,10 +4,10 @@ use egui::Key;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use glam::Vec2;
-use graft::NodeId;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::editor::overlay::shear_overlay;
+use graft::editor::view::overlay::shear_overlay;
+use graft::model::scene::NodeId;
 mod ui_common;
 use std::path::PathBuf;
 use ui_common::{app_on_path, scene_file, type_number};
@@ -286,14 +286,14 @@ fn the_name_field_renames_and_the_appearance_section_changes_the_shape() {
     h.run_steps(2);
     assert!(matches!(
         h.state().scene().node(NodeId(5)).unwrap().shape,
-        graft::Shape::Ellipse { .. }
+        graft::model::scene::Shape::Ellipse { .. }
     ));
     assert_eq!(h.state().doc().history().labels().0.len(), 2);
     h.key_press_modifiers(egui::Modifiers::COMMAND, Key::Z);
     h.run_steps(2);
     assert!(matches!(
         h.state().scene().node(NodeId(5)).unwrap().shape,
-        graft::Shape::Rect { .. }
+        graft::model::scene::Shape::Rect { .. }
     ));
     assert_eq!(
         h.state().scene().node(NodeId(5)).unwrap().name,

@@ -4,17 +4,17 @@
 
 mod common;
 
-use graft::document::Document;
-use graft::editor::command::{Command, GuardAnswer};
+use graft::editor::session::command::{Command, GuardAnswer};
 use graft::editor::session::{Editor, FileAction};
-use graft::generate::{GenShape, generate};
+use graft::model::document::Document;
+use graft::tools::generate::{GenShape, generate};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 fn big_file(nodes: usize) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.ron");
-    graft::file::save(&generate(GenShape::Random, nodes, 5), &path).unwrap();
+    graft::model::file::save(&generate(GenShape::Random, nodes, 5), &path).unwrap();
     (dir, path)
 }
 
@@ -49,11 +49,12 @@ fn a_big_file_loads_on_a_worker_and_swaps_in_whole() {
         "the current scene stays until the new one is ready"
     );
     // The session keeps working meanwhile.
-    e.apply(Command::Select(vec![graft::NodeId(2)])).unwrap();
+    e.apply(Command::Select(vec![graft::model::scene::NodeId(2)]))
+        .unwrap();
     finish(&mut e);
     assert!(e.job().is_none());
     assert_eq!(e.doc().path(), Some(path.as_path()));
-    assert!(*e.doc().scene() == graft::file::load(&path).unwrap());
+    assert!(*e.doc().scene() == graft::model::file::load(&path).unwrap());
     assert!(!e.doc().is_modified());
     assert!(
         e.selection().is_empty(),
@@ -83,7 +84,8 @@ fn edits_made_while_loading_are_asked_about() {
     for answer in [GuardAnswer::Cancel, GuardAnswer::Discard] {
         let mut e = editor();
         e.apply(Command::OpenPath(path.clone())).unwrap();
-        e.apply(Command::Select(vec![graft::NodeId(1)])).unwrap();
+        e.apply(Command::Select(vec![graft::model::scene::NodeId(1)]))
+            .unwrap();
         e.apply(Command::Delete).unwrap();
         let edited = e.doc().scene().clone();
         finish(&mut e);
@@ -131,7 +133,7 @@ fn a_big_scene_saves_on_a_worker() {
         local.position.x = x;
         e.apply(Command::Perform {
             label: "Move".into(),
-            ops: vec![graft::scene::edit::Op::SetLocal { node: id, local }],
+            ops: vec![graft::model::scene::edit::Op::SetLocal { node: id, local }],
             continuous: false,
         })
         .unwrap();
@@ -144,7 +146,7 @@ fn a_big_scene_saves_on_a_worker() {
     assert_eq!(view.title, "Saving big.ron");
     finish(&mut e);
     assert!(!e.doc().is_modified(), "saved and nothing changed since");
-    assert!(graft::file::load(&path).unwrap() == saved);
+    assert!(graft::model::file::load(&path).unwrap() == saved);
 
     // An edit while saving: the file gets the state at Save, the document stays modified.
     moved(&mut e, 13.5);
@@ -153,7 +155,7 @@ fn a_big_scene_saves_on_a_worker() {
     moved(&mut e, 14.5);
     finish(&mut e);
     assert!(e.doc().is_modified(), "the later edit is not on disk");
-    assert!(graft::file::load(&path).unwrap() == at_save);
+    assert!(graft::model::file::load(&path).unwrap() == at_save);
 
     // Cancelled before it writes: the file stays as it was.
     moved(&mut e, 15.5);
@@ -161,7 +163,7 @@ fn a_big_scene_saves_on_a_worker() {
     e.apply(Command::CancelJob).unwrap();
     finish(&mut e);
     std::thread::sleep(Duration::from_millis(300));
-    let on_disk = graft::file::load(&path).unwrap();
+    let on_disk = graft::model::file::load(&path).unwrap();
     assert!(on_disk == at_save || on_disk == *e.doc().scene());
     assert!(e.doc().is_modified());
 }
@@ -170,7 +172,7 @@ fn a_big_scene_saves_on_a_worker() {
 /// the scene `graft generate` makes from the same shape and seed; Cancel changes nothing.
 #[test]
 fn a_generated_scene_swaps_in_and_matches_the_command_line() {
-    use graft::editor::generate::GenerateRequest;
+    use graft::editor::session::generate::GenerateRequest;
     let mut e = editor();
     let request = GenerateRequest {
         shape: GenShape::Random,
@@ -227,7 +229,7 @@ fn a_generated_scene_swaps_in_and_matches_the_command_line() {
 
 #[test]
 fn generating_asks_about_unsaved_changes_and_refuses_bad_counts() {
-    use graft::editor::generate::{GenerateRequest, MAX_GENERATED_NODES};
+    use graft::editor::session::generate::{GenerateRequest, MAX_GENERATED_NODES};
     let mut e = editor();
     let before = common::snapshot(e.doc().scene());
     for nodes in [0, MAX_GENERATED_NODES + 1] {
@@ -241,7 +243,8 @@ fn generating_asks_about_unsaved_changes_and_refuses_bad_counts() {
     }
     assert_eq!(common::snapshot(e.doc().scene()), before);
 
-    e.apply(Command::Select(vec![graft::NodeId(1)])).unwrap();
+    e.apply(Command::Select(vec![graft::model::scene::NodeId(1)]))
+        .unwrap();
     e.apply(Command::Delete).unwrap();
     let edited = e.doc().scene().clone();
     let request = GenerateRequest {
@@ -268,7 +271,7 @@ fn generating_asks_about_unsaved_changes_and_refuses_bad_counts() {
 fn big_exports_run_on_a_worker_and_cancel_writes_nothing() {
     let export = |e: &mut Editor, command: Command, to: &std::path::Path| {
         e.apply(command).unwrap();
-        let picked = graft::editor::dialogs::DialogOutcome::Picked(to.to_path_buf());
+        let picked = graft::editor::session::dialogs::DialogOutcome::Picked(to.to_path_buf());
         e.apply(Command::DialogClosed(picked)).unwrap();
     };
     let (dir, path) = big_file(20_000);
@@ -313,7 +316,7 @@ fn a_background_export_that_cannot_write_reports_it() {
     for command in [Command::ExportGodot, Command::ExportSvg] {
         let bad = dir.path().join("no such folder").join("out.file");
         e.apply(command).unwrap();
-        let picked = graft::editor::dialogs::DialogOutcome::Picked(bad.clone());
+        let picked = graft::editor::session::dialogs::DialogOutcome::Picked(bad.clone());
         e.apply(Command::DialogClosed(picked)).unwrap();
         assert!(e.job().is_some(), "exporting in the background");
         let start = Instant::now();

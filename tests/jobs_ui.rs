@@ -5,8 +5,8 @@
 mod ui_common;
 
 use egui_kittest::kittest::Queryable;
-use graft::editor::command::Command;
-use graft::generate::{GenShape, generate};
+use graft::editor::session::command::Command;
+use graft::tools::generate::{GenShape, generate};
 use std::path::PathBuf;
 use ui_common::app_on_path;
 
@@ -14,7 +14,7 @@ use ui_common::app_on_path;
 fn loading_keeps_frames_coming_shows_progress_and_cancel_restores_the_scene() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.ron");
-    graft::file::save(&generate(GenShape::Random, 60_000, 9), &path).unwrap();
+    graft::model::file::save(&generate(GenShape::Random, 60_000, 9), &path).unwrap();
     let mut h = app_on_path(PathBuf::from("scenes/sword.ron"));
     h.state_mut().set_background_bytes(0);
     let before = h.state().scene().clone();

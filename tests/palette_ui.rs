@@ -5,10 +5,10 @@
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use graft::NodeId;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::table::command_table;
+use graft::model::scene::NodeId;
 use std::path::PathBuf;
 
 fn app() -> Harness<'static, GraftApp> {
@@ -79,7 +79,7 @@ fn f1_opens_the_palette_and_escape_closes_it_without_running_anything() {
     assert!(
         h.state()
             .editor()
-            .is_open(graft::editor::command::Window::Palette)
+            .is_open(graft::editor::session::command::Window::Palette)
     );
     h.event(egui::Event::Text("frame".into()));
     h.run_steps(1);
@@ -88,14 +88,14 @@ fn f1_opens_the_palette_and_escape_closes_it_without_running_anything() {
     assert!(
         !h.state()
             .editor()
-            .is_open(graft::editor::command::Window::Palette)
+            .is_open(graft::editor::session::command::Window::Palette)
     );
     assert!(!h.state().doc().is_modified());
 }
 
 #[test]
 fn w_e_r_and_x_switch_tools_from_the_keyboard() {
-    use graft::editor::handles::{Orientation, Tool};
+    use graft::editor::view::handles::{Orientation, Tool};
     let mut h = app();
     h.key_press(Key::E);
     h.run_steps(1);

@@ -3,9 +3,9 @@
 //! random edits (the threshold is lowered so small scenes take the parallel path).
 
 use glam::{Affine2, Vec2};
-use graft::Trs;
-use graft::generate::{GenShape, generate};
-use graft::scene::{Scene, set_parallel_threshold, set_propagation_threads};
+use graft::model::math::Trs;
+use graft::model::scene::{Scene, set_parallel_threshold, set_propagation_threads};
+use graft::tools::generate::{GenShape, generate};
 use proptest::prelude::*;
 
 /// The plain loop: world[i] = world[parent[i]] · local[i] in pre-order.
@@ -69,7 +69,7 @@ proptest! {
 
 #[test]
 fn a_million_node_wide_scene_updates_on_two_threads_exactly() {
-    set_parallel_threshold(graft::scene::DEFAULT_PARALLEL_MIN);
+    set_parallel_threshold(graft::model::scene::DEFAULT_PARALLEL_MIN);
     set_propagation_threads(2);
     let mut scene = generate(GenShape::Wide, 200_000, 3);
     scene.mark_all_dirty();

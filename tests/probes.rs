@@ -6,15 +6,16 @@ mod common;
 
 use common::sword_scene;
 use glam::{DVec2, Vec2};
-use graft::document::Document;
-use graft::editor::command::{Command, ProbeCommand};
-use graft::editor::geometry::{ScreenShape, shape_contains};
-use graft::editor::probes::ProbeRef;
 use graft::editor::session::Editor;
-use graft::editor::spaces::carry_point;
-use graft::file::{parse, to_ron_string};
-use graft::scene::edit::Op;
-use graft::{NodeId, Shape, Sprite, Trs};
+use graft::editor::session::command::{Command, ProbeCommand};
+use graft::editor::session::probes::ProbeRef;
+use graft::editor::view::geometry::{ScreenShape, shape_contains};
+use graft::editor::view::spaces::carry_point;
+use graft::model::document::Document;
+use graft::model::file::{parse, to_ron_string};
+use graft::model::math::Trs;
+use graft::model::scene::edit::Op;
+use graft::model::scene::{NodeId, Shape, Sprite};
 use std::path::Path;
 
 const ARM: NodeId = NodeId(2);
@@ -316,7 +317,8 @@ fn a_concave_polygon_hit_tests_and_triangulates_exactly() {
     assert!(!shape_contains(&shape, DVec2::new(-0.1, 0.5)));
     let mut screen = ScreenShape::new();
     let m = glam::DAffine2::from_scale(DVec2::splat(10.0));
-    let rect = graft::editor::ScreenRect::from_min_size(Vec2::ZERO, Vec2::splat(100.0));
+    let rect =
+        graft::editor::view::camera::ScreenRect::from_min_size(Vec2::ZERO, Vec2::splat(100.0));
     screen.compute(&shape, &m, rect);
     assert_eq!(screen.outline.len(), 6);
     assert_eq!(screen.triangles.len(), 3 * 4, "n - 2 triangles");
@@ -337,7 +339,7 @@ fn a_concave_polygon_hit_tests_and_triangulates_exactly() {
 /// 1e6 scale keeps its local numbers exact while its world numbers are huge.
 #[test]
 fn probes_far_away_and_at_extreme_scales() {
-    use graft::{NodeData, NodeSpec, Scene};
+    use graft::model::scene::{NodeData, NodeSpec, Scene};
     let far = |scale: f32| {
         Scene::from_specs(vec![NodeSpec {
             id: NodeId(1),

@@ -7,8 +7,8 @@ mod ui_common;
 use egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable;
 use glam::{DVec2, Vec2};
-use graft::NodeId;
-use graft::editor::numbers::format_number;
+use graft::editor::view::numbers::format_number;
+use graft::model::scene::NodeId;
 use std::path::PathBuf;
 use ui_common::{app_on_path, on_screen};
 

@@ -2,9 +2,9 @@
 //! delay and is cleared at the end, and that without a terminal nothing of it reaches stdout or
 //! stderr.
 
-use graft::file::{load_with_progress, parse_with_progress, save_with_progress};
-use graft::generate::{GenShape, generate};
+use graft::model::file::{load_with_progress, parse_with_progress, save_with_progress};
 use graft::model::progress::{Progress, Stage};
+use graft::tools::generate::{GenShape, generate};
 use graft::tools::progress::{BarView, bar_view, with_progress_on};
 use indicatif::{ProgressDrawTarget, TermLike};
 use std::path::Path;
@@ -258,6 +258,6 @@ fn a_file_that_is_not_utf8_is_refused_with_the_bad_byte() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.ron");
     std::fs::write(&path, b"(format: 1, nodes: [(id: 1, name: \"a\xff\")])").unwrap();
-    let err = graft::file::load(&path).unwrap_err().to_string();
+    let err = graft::model::file::load(&path).unwrap_err().to_string();
     assert!(err.contains("not UTF-8 text (byte 36)"), "{err}");
 }

@@ -3,16 +3,16 @@
 //! between spaces agrees with the world matrices.
 
 use glam::{DVec2, Vec2};
-use graft::NodeId;
-use graft::editor::camera::{Camera, ScreenRect};
-use graft::editor::geometry::world_bounds;
-use graft::editor::spaces::{LocalGrid, carry_point, local_grid, resolve_space};
-use graft::generate::{GenShape, generate};
+use graft::editor::view::camera::{Camera, ScreenRect};
+use graft::editor::view::geometry::world_bounds;
+use graft::editor::view::spaces::{LocalGrid, carry_point, local_grid, resolve_space};
+use graft::model::scene::NodeId;
+use graft::tools::generate::{GenShape, generate};
 use proptest::prelude::*;
 use std::path::Path;
 
-fn load(name: &str) -> graft::Scene {
-    graft::file::load(&Path::new("scenes").join(name)).unwrap()
+fn load(name: &str) -> graft::model::scene::Scene {
+    graft::model::file::load(&Path::new("scenes").join(name)).unwrap()
 }
 
 /// Distance from `p` to the infinite line through `a` and `b`.
@@ -22,7 +22,7 @@ fn distance_to_line(p: DVec2, a: DVec2, b: DVec2) -> f64 {
 }
 
 /// Every drawn line of the node's grid lies on the image of its local line (within 0.5 px).
-fn check_grid(scene: &graft::Scene, id: NodeId) -> usize {
+fn check_grid(scene: &graft::model::scene::Scene, id: NodeId) -> usize {
     let rect = ScreenRect::from_min_size(Vec2::new(250.0, 40.0), Vec2::new(800.0, 600.0));
     let mut camera = Camera::default();
     let (lo, hi) = world_bounds(scene, scene.ids()).unwrap();
@@ -88,7 +88,7 @@ fn the_grid_of_a_sheared_and_a_mirrored_node_is_their_world_matrix_on_unit_lines
 
 #[test]
 fn a_node_under_a_zero_scale_parent_has_no_grid() {
-    let scene = graft::file::parse(
+    let scene = graft::model::file::parse(
         "(format: 1, nodes: [(id: 1, name: \"p\", scale: (0.0, 1.0)), (id: 2, name: \"c\", parent: Some(1))])",
         Path::new("zero.ron"),
     )
@@ -134,7 +134,7 @@ proptest! {
         prop_assert_eq!(carry_point(&scene, Some(a), Some(a), p).unwrap(), p);
         if let Ok(there) = carry_point(&scene, Some(a), Some(b), p) {
             let back = carry_point(&scene, Some(b), Some(a), there).unwrap();
-            let cond = graft::math::condition_number(&scene.world(b).unwrap()) as f64;
+            let cond = graft::model::math::condition_number(&scene.world(b).unwrap()) as f64;
             prop_assume!(cond < 1e4);
             prop_assert!((back - p).abs().max_element() <= 1e-6 * scale * cond, "{back} vs {p}");
         }
@@ -143,7 +143,7 @@ proptest! {
 
 #[test]
 fn viewing_from_the_arm_puts_its_origin_and_x_axis_on_the_screen_axes() {
-    use graft::editor::spaces::from_world;
+    use graft::editor::view::spaces::from_world;
     let sword = load("sword.ron");
     let rect = ScreenRect::from_min_size(Vec2::new(250.0, 40.0), Vec2::new(800.0, 600.0));
     let mut camera = Camera::new(DVec2::new(0.5, 0.5), 80.0);
@@ -175,10 +175,10 @@ fn viewing_from_the_arm_puts_its_origin_and_x_axis_on_the_screen_axes() {
 
 #[test]
 fn a_singular_node_cannot_be_viewed_from_and_the_editor_says_why() {
-    use graft::document::Document;
     use graft::editor::Editor;
-    use graft::editor::command::{Command, ViewSpace};
-    let scene = graft::file::parse(
+    use graft::editor::session::command::{Command, ViewSpace};
+    use graft::model::document::Document;
+    let scene = graft::model::file::parse(
         "(format: 1, nodes: [(id: 1, name: \"flat\", scale: (0.0, 1.0)), (id: 2, name: \"c\", parent: Some(1))])",
         Path::new("zero.ron"),
     )
@@ -206,7 +206,7 @@ fn a_singular_node_cannot_be_viewed_from_and_the_editor_says_why() {
 /// node; under a rotated child of a (2, 1)-scaled parent it drifts away.
 #[test]
 fn accumulated_ghosts_coincide_under_uniform_scale_and_drift_under_shear() {
-    use graft::editor::overlay::accumulated_ghosts;
+    use graft::editor::view::overlay::accumulated_ghosts;
     let mut scene = load("shear.ron");
     scene.update_world();
     let rect = ScreenRect::from_min_size(Vec2::new(0.0, 0.0), Vec2::new(800.0, 600.0));

@@ -5,11 +5,12 @@
 mod common;
 
 use glam::{Affine2, Mat2, Vec2};
-use graft::editor::figure::{FigureOptions, Layers, figure_svg};
-use graft::editor::render::{render_png, render_rgba};
-use graft::generate::{GenShape, generate};
+use graft::editor::view::figure::png::{render_png, render_rgba};
+use graft::editor::view::figure::{FigureOptions, Layers, figure_svg};
+use graft::model::math::Trs;
+use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene, Shape};
 use graft::model::svg::export::{SvgOptions, scene_to_svg};
-use graft::{NodeData, NodeId, NodeSpec, Scene, Shape, Trs};
+use graft::tools::generate::{GenShape, generate};
 use proptest::prelude::*;
 use std::path::Path;
 
@@ -85,7 +86,7 @@ fn check_hierarchy(scene: &mut Scene) -> Result<(), TestCaseError> {
 fn every_sample_scene_exports_its_world_matrices() {
     for entry in std::fs::read_dir("scenes").unwrap() {
         let path = entry.unwrap().path();
-        let mut scene = graft::file::load(&path).unwrap();
+        let mut scene = graft::model::file::load(&path).unwrap();
         check_hierarchy(&mut scene).unwrap();
     }
     for shape in [GenShape::Wide, GenShape::Chain, GenShape::Random] {
@@ -167,7 +168,7 @@ proptest! {
 
 #[test]
 fn a_figure_png_is_its_svg_drawn_with_nodes_where_the_camera_puts_them() {
-    let mut scene = graft::file::load(Path::new("scenes/sword.ron")).unwrap();
+    let mut scene = graft::model::file::load(Path::new("scenes/sword.ron")).unwrap();
     scene.update_world();
     let options = FigureOptions {
         size: (400, 300),
@@ -182,8 +183,9 @@ fn a_figure_png_is_its_svg_drawn_with_nodes_where_the_camera_puts_them() {
     let (w, h, rgba) = render_rgba(&svg, 2.0).unwrap();
     assert_eq!((w, h), (800, 600));
     // The body's centre, where the fitted camera puts it, has the body's colour.
-    let rect = graft::editor::ScreenRect::from_min_size(Vec2::ZERO, Vec2::new(400.0, 300.0));
-    let camera = graft::editor::figure::camera_for(&scene, &options, rect);
+    let rect =
+        graft::editor::view::camera::ScreenRect::from_min_size(Vec2::ZERO, Vec2::new(400.0, 300.0));
+    let camera = graft::editor::view::figure::camera_for(&scene, &options, rect);
     let body = camera.to_screen(rect, Vec2::new(5.0, -0.8)) * 2.0;
     let at = (body.y as usize * w as usize + body.x as usize) * 4;
     let [r, g, b] = [rgba[at], rgba[at + 1], rgba[at + 2]];
@@ -200,7 +202,7 @@ fn a_figure_png_is_its_svg_drawn_with_nodes_where_the_camera_puts_them() {
 
 #[test]
 fn figure_layers_caption_and_limits() {
-    let mut scene = graft::file::load(Path::new("scenes/shear.ron")).unwrap();
+    let mut scene = graft::model::file::load(Path::new("scenes/shear.ron")).unwrap();
     scene.update_world();
     let all = FigureOptions {
         selection: vec![NodeId(2)],
@@ -246,7 +248,7 @@ fn a_big_figure_is_planned_and_looks_like_the_whole_one() {
         ..FigureOptions::default()
     };
     let planned = figure_svg(&scene, &options, &|_| None);
-    let whole = graft::editor::figure::figure_svg_with(&scene, &options, &|_| None, false);
+    let whole = graft::editor::view::figure::figure_svg_with(&scene, &options, &|_| None, false);
     let count = |svg: &str| svg.matches("<g transform").count();
     assert_eq!(count(&whole), 60_000);
     assert!(count(&planned) < 1_000, "{} elements", count(&planned));
@@ -298,7 +300,7 @@ fn a_big_figures_names_do_not_overlap() {
             assert!(!overlap, "{a:?} and {b:?}");
         }
     }
-    let mut sword = graft::file::load(Path::new("scenes/sword.ron")).unwrap();
+    let mut sword = graft::model::file::load(Path::new("scenes/sword.ron")).unwrap();
     sword.update_world();
     let small = figure_svg(&sword, &FigureOptions::default(), &|_| None);
     assert_eq!(small.matches("font-size=\"12\"").count(), sword.len());
@@ -309,7 +311,7 @@ fn a_big_figures_names_do_not_overlap() {
 #[test]
 fn a_big_far_or_extreme_scale_figure_is_finite_and_renders() {
     for (offset, scale) in [(1.0e7f32, 1.0f32), (1.0e5, 1.0e-6), (-3.0e6, 1.0e6)] {
-        let mut specs = graft::generate::generate_specs(GenShape::Random, 25_000, 6);
+        let mut specs = graft::tools::generate::generate_specs(GenShape::Random, 25_000, 6);
         let holder = NodeId(specs.len() as u32 + 1);
         for spec in &mut specs {
             spec.parent.get_or_insert(holder);

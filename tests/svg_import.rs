@@ -6,10 +6,10 @@
 //! written out below as plain 3×3 arrays.
 
 use glam::{Affine2, DVec2, Vec2};
-use graft::Trs;
 use graft::error::Error;
+use graft::model::math::Trs;
+use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene, Shape, Sprite};
 use graft::model::svg::import::{FLATTEN_TOLERANCE, SvgImport, import_svg_file, import_svg_text};
-use graft::scene::{NodeData, NodeId, NodeSpec, Scene, Shape, Sprite};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 use svgtypes::{TransformListParser, TransformListToken as T};

@@ -3,12 +3,12 @@
 //! the stored pose.
 
 use glam::Vec2;
-use graft::NodeId;
-use graft::document::Document;
-use graft::editor::command::Command;
 use graft::editor::session::Editor;
-use graft::editor::timeline::TimelineCommand as T;
+use graft::editor::session::command::Command;
+use graft::editor::session::timeline::TimelineCommand as T;
 use graft::model::anim::Channel;
+use graft::model::document::Document;
+use graft::model::scene::NodeId;
 use std::path::Path;
 
 fn editor(scene: &str) -> Editor {
@@ -125,9 +125,9 @@ fn keyed_values_play_back() {
         &mut e,
         Command::Perform {
             label: "Move".into(),
-            ops: vec![graft::scene::edit::Op::SetLocal {
+            ops: vec![graft::model::scene::edit::Op::SetLocal {
                 node: NodeId(3),
-                local: graft::Trs::new(Vec2::new(9.0, 0.0), 45.0, Vec2::ONE, 0.0),
+                local: graft::model::math::Trs::new(Vec2::new(9.0, 0.0), 45.0, Vec2::ONE, 0.0),
             }],
             continuous: false,
         },
@@ -168,12 +168,12 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
     run(&mut e, Command::Timeline(T::ToggleAutoKey));
     assert!(e.timeline().auto_key);
     run(&mut e, Command::Timeline(T::SetTime(1.0)));
-    let moved = graft::Trs::new(Vec2::new(6.0, 1.0), 30.0, Vec2::ONE, 0.0);
+    let moved = graft::model::math::Trs::new(Vec2::new(6.0, 1.0), 30.0, Vec2::ONE, 0.0);
     run(
         &mut e,
         Command::Perform {
             label: "Move fixed".into(),
-            ops: vec![graft::scene::edit::Op::SetLocal {
+            ops: vec![graft::model::scene::edit::Op::SetLocal {
                 node: NodeId(3),
                 local: moved,
             }],
@@ -193,9 +193,14 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
             &mut e,
             Command::Perform {
                 label: "Drag fixed".into(),
-                ops: vec![graft::scene::edit::Op::SetLocal {
+                ops: vec![graft::model::scene::edit::Op::SetLocal {
                     node: NodeId(3),
-                    local: graft::Trs::new(Vec2::new(6.0 + k as f32, 1.0), 30.0, Vec2::ONE, 0.0),
+                    local: graft::model::math::Trs::new(
+                        Vec2::new(6.0 + k as f32, 1.0),
+                        30.0,
+                        Vec2::ONE,
+                        0.0,
+                    ),
                 }],
                 continuous: true,
             },
@@ -224,7 +229,7 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
 /// at a key time there is no ghost.
 #[test]
 fn blended_world_matrices_shrink_mid_way() {
-    use graft::editor::overlay::world_blend_ghosts;
+    use graft::editor::view::overlay::world_blend_ghosts;
     let mut e = editor("scenes/shear.ron");
     run(&mut e, Command::Select(vec![NodeId(3)]));
     run(&mut e, Command::Timeline(T::KeySelection)); // 45° at 0 s
@@ -233,9 +238,9 @@ fn blended_world_matrices_shrink_mid_way() {
         &mut e,
         Command::Perform {
             label: "Turn".into(),
-            ops: vec![graft::scene::edit::Op::SetLocal {
+            ops: vec![graft::model::scene::edit::Op::SetLocal {
                 node: NodeId(3),
-                local: graft::Trs::new(Vec2::new(5.0, 0.0), 225.0, Vec2::ONE, 0.0),
+                local: graft::model::math::Trs::new(Vec2::new(5.0, 0.0), 225.0, Vec2::ONE, 0.0),
             }],
             continuous: false,
         },

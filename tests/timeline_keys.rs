@@ -3,13 +3,14 @@
 //! selection follows the keys and forgets the ones that are gone.
 
 use glam::Vec2;
-use graft::document::Document;
-use graft::editor::command::Command;
 use graft::editor::session::Editor;
-use graft::editor::timeline::{KeyRef, TimelineCommand as T};
+use graft::editor::session::command::Command;
+use graft::editor::session::timeline::{KeyRef, TimelineCommand as T};
 use graft::model::anim::{Channel, ClipSettings, LoopMode, Track};
-use graft::scene::edit::Op;
-use graft::{NodeId, Trs};
+use graft::model::document::Document;
+use graft::model::math::Trs;
+use graft::model::scene::NodeId;
+use graft::model::scene::edit::Op;
 use std::path::Path;
 
 const A: NodeId = NodeId(1);

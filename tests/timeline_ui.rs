@@ -5,7 +5,7 @@ mod ui_common;
 
 use egui::Key;
 use egui_kittest::kittest::Queryable;
-use graft::NodeId;
+use graft::model::scene::NodeId;
 use std::path::PathBuf;
 use ui_common::app_on_path;
 
@@ -66,9 +66,10 @@ fn clicking_the_ruler_scrubs_and_play_moves_the_moon() {
     assert!((moon(&h) - expected).length() < 1e-4);
     assert!((moon(&h) - start).length() > 1.0, "the moon moved");
     let before = moon(&h);
-    h.state_mut().run(graft::editor::command::Command::Timeline(
-        graft::editor::timeline::TimelineCommand::Play,
-    ));
+    h.state_mut()
+        .run(graft::editor::session::command::Command::Timeline(
+            graft::editor::session::timeline::TimelineCommand::Play,
+        ));
     h.run_steps(20);
     assert!(
         (moon(&h) - before).length() > 1e-3,

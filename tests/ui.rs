@@ -4,9 +4,9 @@
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use graft::NodeId;
 use graft::app::GraftApp;
 use graft::app::dialogs::{DialogOutcome, FakeDialogs};
+use graft::model::scene::NodeId;
 use std::path::{Path, PathBuf};
 
 fn app_on(path: Option<PathBuf>, fake: &FakeDialogs) -> Harness<'static, GraftApp> {
@@ -68,7 +68,7 @@ fn edit_undo_redo_save_round_trip_with_the_star() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     h.run_steps(2);
     assert!(!h.state().doc().is_modified());
-    let on_disk = graft::file::load(&path).unwrap();
+    let on_disk = graft::model::file::load(&path).unwrap();
     assert_eq!(on_disk.node(NodeId(2)).unwrap().name, "shoulder");
 
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
@@ -171,7 +171,7 @@ fn closing_with_unsaved_changes_is_cancelled_then_asks() {
     h.run_steps(3);
     assert!(h.state().editor().quit_requested());
     assert_eq!(
-        graft::file::load(&target)
+        graft::model::file::load(&target)
             .unwrap()
             .node(NodeId(3))
             .unwrap()
@@ -277,9 +277,9 @@ fn the_status_bar_counts_recomputed_world_matrices() {
     // Moving the hand recomputes the hand and the sword: 2.
     h.state_mut().run(graft::editor::Command::Perform {
         label: "Move hand".into(),
-        ops: vec![graft::scene::edit::Op::SetLocal {
+        ops: vec![graft::model::scene::edit::Op::SetLocal {
             node: NodeId(3),
-            local: graft::Trs::IDENTITY,
+            local: graft::model::math::Trs::IDENTITY,
         }],
         continuous: false,
     });

@@ -3,10 +3,11 @@
 //! say), zoom stops at f32's precision, and framing works from 1e-3 to 1e7 units across.
 
 use glam::{Affine2, DVec2, Vec2};
-use graft::editor::camera::{Camera, MAX_ZOOM, MIN_ZOOM, ScreenRect, f32_step_at};
-use graft::editor::geometry::{ScreenShape, hit_test, world_bounds};
-use graft::editor::grid::{GRID_LINE_CAP, grid, grid_step};
-use graft::{NodeData, NodeId, NodeSpec, Scene, Shape, Trs};
+use graft::editor::view::camera::{Camera, MAX_ZOOM, MIN_ZOOM, ScreenRect, f32_step_at};
+use graft::editor::view::geometry::{ScreenShape, hit_test, world_bounds};
+use graft::editor::view::grid::{GRID_LINE_CAP, grid, grid_step};
+use graft::model::math::Trs;
+use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene, Shape};
 use proptest::prelude::*;
 
 fn one_node(position: Vec2, size: Vec2) -> Scene {

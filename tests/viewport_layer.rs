@@ -4,13 +4,13 @@
 //! first unchanged frame after it plans the whole layer again (exact stacking).
 
 use glam::Vec2;
-use graft::Trs;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::document::Document;
 use graft::editor::Command;
-use graft::generate::{GenShape, generate};
-use graft::scene::edit::Op;
+use graft::model::document::Document;
+use graft::model::math::Trs;
+use graft::model::scene::edit::Op;
+use graft::tools::generate::{GenShape, generate};
 
 /// One 1400×900 frame of the app; its output with the texture changes dropped.
 fn run_frame(ctx: &egui::Context, app: &mut GraftApp) -> egui::FullOutput {
@@ -27,7 +27,7 @@ fn run_frame(ctx: &egui::Context, app: &mut GraftApp) -> egui::FullOutput {
 }
 
 /// The app on `scene` after `frames` frames (the level of detail settles), and its context.
-fn settled(scene: graft::Scene, frames: usize) -> (GraftApp, egui::Context) {
+fn settled(scene: graft::model::scene::Scene, frames: usize) -> (GraftApp, egui::Context) {
     let mut app =
         GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
     let ctx = egui::Context::default();
@@ -43,7 +43,7 @@ fn frame(ctx: &egui::Context, app: &mut GraftApp) -> usize {
 }
 
 /// One step of a drag of `leaf` (frame `k` of it).
-fn move_leaf(app: &mut GraftApp, leaf: graft::NodeId, k: usize) {
+fn move_leaf(app: &mut GraftApp, leaf: graft::model::scene::NodeId, k: usize) {
     app.run(Command::Perform {
         label: "Move leaf".into(),
         ops: vec![Op::SetLocal {
@@ -178,17 +178,17 @@ fn all_finite(ctx: &egui::Context, app: &mut GraftApp) -> usize {
 #[test]
 fn a_big_scene_far_away_or_at_extreme_scales_keeps_the_layer_and_drags() {
     for (offset, scale) in [(1.0e7, 1.0), (1.0e5, 1.0e-6), (-3.0e6, 1.0e6)] {
-        let mut specs = graft::generate::generate_specs(GenShape::Random, 30_000, 6);
-        let holder = graft::NodeId(specs.len() as u32 + 1);
+        let mut specs = graft::tools::generate::generate_specs(GenShape::Random, 30_000, 6);
+        let holder = graft::model::scene::NodeId(specs.len() as u32 + 1);
         for spec in &mut specs {
             spec.parent.get_or_insert(holder);
         }
         specs.insert(
             0,
-            graft::NodeSpec {
+            graft::model::scene::NodeSpec {
                 id: holder,
                 parent: None,
-                data: graft::NodeData {
+                data: graft::model::scene::NodeData {
                     name: "far".into(),
                     local: Trs::new(
                         Vec2::new(offset, -offset * 0.5),
@@ -200,7 +200,7 @@ fn a_big_scene_far_away_or_at_extreme_scales_keeps_the_layer_and_drags() {
                 },
             },
         );
-        let scene = graft::Scene::from_specs(specs).unwrap();
+        let scene = graft::model::scene::Scene::from_specs(specs).unwrap();
         let leaf = scene.id_at(scene.len() - 1);
         let mut app =
             GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
@@ -317,9 +317,9 @@ fn slides(offset: f32, scale: f32, step: f32) {
             0.0,
         )
     };
-    let mut specs = graft::generate::generate_specs(GenShape::Wide, 260_000, 1);
+    let mut specs = graft::tools::generate::generate_specs(GenShape::Wide, 260_000, 1);
     specs[0].data.local = root_at(0.0, 0.0);
-    let scene = graft::Scene::from_specs(specs).unwrap();
+    let scene = graft::model::scene::Scene::from_specs(specs).unwrap();
     let root = scene.id_at(0);
     let inner = scene.id_at(scene.len() - 1);
     let (mut app, ctx) = settled(scene, 4);

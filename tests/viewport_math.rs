@@ -2,13 +2,13 @@
 //! through sheared and mirrored world matrices, handle picking and the ops handle drags ask for.
 
 use glam::{DVec2, Vec2};
-use graft::NodeId;
-use graft::editor::camera::{Camera, ScreenRect};
-use graft::editor::geometry::hit_test_world;
+use graft::editor::view::camera::{Camera, ScreenRect};
+use graft::editor::view::geometry::hit_test_world;
+use graft::model::scene::NodeId;
 use std::path::Path;
 
-fn load(name: &str) -> graft::Scene {
-    graft::file::load(&Path::new("scenes").join(name)).unwrap()
+fn load(name: &str) -> graft::model::scene::Scene {
+    graft::model::file::load(&Path::new("scenes").join(name)).unwrap()
 }
 
 #[test]
@@ -82,11 +82,11 @@ fn hit_testing_follows_shear_and_mirrors() {
 
 mod handle_math {
     use super::*;
-    use graft::editor::handles::{
+    use graft::editor::view::handles::{
         HandleDrag, Orientation, Part, Tool, along, drag_op, pick, rotation_delta, scale_factor,
         snap,
     };
-    use graft::scene::edit::Op;
+    use graft::model::scene::edit::Op;
 
     #[test]
     fn snapping_projection_rotation_and_scale_factors() {
@@ -120,8 +120,8 @@ mod handle_math {
     fn handles_are_picked_along_the_node_axes() {
         let rect = ScreenRect::from_min_size(Vec2::ZERO, Vec2::new(800.0, 600.0));
         let camera = Camera::new(DVec2::ZERO, 50.0);
-        let world = graft::Trs::new(Vec2::ZERO, 90.0, Vec2::ONE, 0.0).to_affine();
-        let axes = graft::editor::handles::handle_axes(&world, Orientation::Local);
+        let world = graft::model::math::Trs::new(Vec2::ZERO, 90.0, Vec2::ONE, 0.0).to_affine();
+        let axes = graft::editor::view::handles::handle_axes(&world, Orientation::Local);
         let c = rect.center();
         // Local x of a node turned 90° points up on screen.
         assert_eq!(
@@ -172,7 +172,7 @@ mod handle_math {
             ),
             Some(Part::Ring)
         );
-        let world_axes = graft::editor::handles::handle_axes(&world, Orientation::World);
+        let world_axes = graft::editor::view::handles::handle_axes(&world, Orientation::World);
         assert_eq!(
             pick(
                 Tool::Scale,
@@ -188,7 +188,7 @@ mod handle_math {
 
     #[test]
     fn scaling_a_rotated_node_along_world_x_shears_it_honestly_and_local_does_not() {
-        let fixed = graft::Trs::new(Vec2::ZERO, 45.0, Vec2::ONE, 0.0);
+        let fixed = graft::model::math::Trs::new(Vec2::ZERO, 45.0, Vec2::ONE, 0.0);
         let world = fixed.to_affine();
         let drag = |orientation| HandleDrag {
             part: Part::AxisX,
@@ -196,7 +196,7 @@ mod handle_math {
             start_pointer: DVec2::new(1.0, 0.0),
             start_world: world,
             start_local: fixed,
-            axes: graft::editor::handles::handle_axes(&world, orientation),
+            axes: graft::editor::view::handles::handle_axes(&world, orientation),
             orientation,
         };
         let Some(Op::SetWorld {
@@ -215,8 +215,8 @@ mod handle_math {
             stretched.skew.abs() > 1.0,
             "world-axis scale of a 45° node needs skew: {stretched:?}"
         );
-        assert!(graft::math::shear_metrics(&stretched.to_affine()).is_sheared(0.01));
-        let local_axis = graft::editor::handles::handle_axes(&world, Orientation::Local).0;
+        assert!(graft::model::math::shear_metrics(&stretched.to_affine()).is_sheared(0.01));
+        let local_axis = graft::editor::view::handles::handle_axes(&world, Orientation::Local).0;
         let Some(Op::SetLocal { local, .. }) = drag_op(
             Tool::Scale,
             &HandleDrag {
@@ -252,7 +252,8 @@ mod handle_math {
 fn the_node_matrix_agrees_with_to_screen() {
     let rect = ScreenRect::from_min_size(Vec2::new(30.0, 20.0), Vec2::new(640.0, 480.0));
     let camera = Camera::new(DVec2::new(-1.5, 2.0), 33.0);
-    let world = graft::Trs::new(Vec2::new(4.0, -2.5), 30.0, Vec2::new(2.0, 0.5), 10.0).to_affine();
+    let world = graft::model::math::Trs::new(Vec2::new(4.0, -2.5), 30.0, Vec2::new(2.0, 0.5), 10.0)
+        .to_affine();
     let m = camera.node_to_screen(rect, &world);
     for p in [Vec2::ZERO, Vec2::new(4.0, -2.5), Vec2::new(-100.0, 7.0)] {
         let a = camera.to_screen(rect, world.transform_point2(p));

@@ -4,10 +4,10 @@
 use egui::{Key, Modifiers, Pos2, Rect};
 use egui_kittest::Harness;
 use glam::Vec2;
-use graft::NodeId;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::editor::camera::ScreenRect;
+use graft::editor::view::camera::ScreenRect;
+use graft::model::scene::NodeId;
 use std::path::PathBuf;
 
 fn view(r: Rect) -> ScreenRect {
@@ -138,13 +138,13 @@ fn dragging_the_rotate_ring_turns_the_selection_in_one_undo_step() {
     h.run_steps(2);
     assert_eq!(
         h.state().editor().tool(),
-        graft::editor::handles::Tool::Rotate
+        graft::editor::view::handles::Tool::Rotate
     );
     let origin = {
         let world = h.state().scene().world(NodeId(1)).unwrap();
         on_screen(&h, world.translation)
     };
-    let r = graft::editor::handles::HANDLE_PX;
+    let r = graft::editor::view::handles::HANDLE_PX;
     let from = origin + egui::vec2(r, 0.0);
     h.hover_at(from);
     h.run_steps(1);
@@ -173,7 +173,7 @@ fn dragging_the_rotate_ring_turns_the_selection_in_one_undo_step() {
 
 #[test]
 fn in_the_view_from_the_arm_a_drag_moves_the_hand_in_the_arms_space_and_undo_restores() {
-    use graft::editor::command::{Command, ViewSpace};
+    use graft::editor::session::command::{Command, ViewSpace};
     let mut h = app();
     h.state_mut()
         .run(Command::SetViewSpace(ViewSpace::Node(NodeId(2))));

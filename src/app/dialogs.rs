@@ -1,8 +1,8 @@
 //! Native file dialogs (rfd) on a worker thread, so a stuck desktop portal never freezes the
 //! window. The trait, the dialog kinds and the scripted fake are egui-free, in
-//! `crate::editor::dialogs`.
+//! `crate::editor::session::dialogs`.
 
-pub use crate::editor::dialogs::{DialogKind, DialogOutcome, FakeDialogs, FileDialogs};
+pub use crate::editor::session::dialogs::{DialogKind, DialogOutcome, FakeDialogs, FileDialogs};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 use std::time::{Duration, Instant};
 

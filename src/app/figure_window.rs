@@ -1,10 +1,10 @@
 //! File > Export figure: the figure's size, scale, layers, caption and view, a live preview
 //! rendered from the same SVG the export writes, and Save (SVG or PNG by the name picked).
 
-use crate::editor::camera::Camera;
-use crate::editor::command::{Command, Window};
-use crate::editor::figure::FigureOptions;
 use crate::editor::session::Editor;
+use crate::editor::session::command::{Command, Window};
+use crate::editor::view::camera::Camera;
+use crate::editor::view::figure::FigureOptions;
 use std::sync::mpsc::{Receiver, TryRecvError};
 
 /// Preview width in pixels.

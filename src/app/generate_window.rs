@@ -1,9 +1,9 @@
 //! File ▸ Generate scene…: pick a shape, a node count and a seed; Generate replaces the scene
 //! (after the unsaved-changes prompt), on a worker with progress from 100,000 nodes.
 
-use crate::editor::command::{Command, Window};
-use crate::editor::generate::{GenShape, GenerateRequest, MAX_GENERATED_NODES};
 use crate::editor::session::Editor;
+use crate::editor::session::command::{Command, Window};
+use crate::editor::session::generate::{GenShape, GenerateRequest, MAX_GENERATED_NODES};
 use crate::model::progress::grouped;
 
 /// Node counts offered as one click.

@@ -5,7 +5,7 @@
 
 use super::GraftApp;
 use super::dialogs::FakeDialogs;
-use crate::document::Document;
+use crate::model::document::Document;
 
 /// A [`GraftApp`] with its own `egui::Context`, and no window.
 pub struct Headless {

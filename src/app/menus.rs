@@ -1,7 +1,7 @@
 //! The menu bar and the keyboard, both generated from the command table.
 
-use crate::editor::command::Command;
 use crate::editor::session::Editor;
+use crate::editor::session::command::Command;
 use crate::editor::table::{CommandSpec, MENUS, Shortcut, command_for, command_table};
 use egui::{Key, KeyboardShortcut, Modifiers};
 

@@ -16,11 +16,11 @@ pub mod timeline;
 pub mod viewport;
 mod windows;
 
-use crate::document::Document;
-use crate::editor::command::{Command, Effect};
-use crate::editor::numbers::{format_significant, grid_label};
 use crate::editor::session::Editor;
-use crate::scene::{NodeId, Scene};
+use crate::editor::session::command::{Command, Effect};
+use crate::editor::view::numbers::{format_significant, grid_label};
+use crate::model::document::Document;
+use crate::model::scene::{NodeId, Scene};
 use dialogs::FileDialogs;
 use std::path::PathBuf;
 
@@ -190,7 +190,10 @@ impl GraftApp {
         self.run_all(commands);
         // Windows after the commands: a window opened this frame shows on this frame.
         let mut commands = windows::show(&ctx, &self.editor, &mut self.windows);
-        if self.editor.is_open(crate::editor::command::Window::Figure) {
+        if self
+            .editor
+            .is_open(crate::editor::session::command::Window::Figure)
+        {
             let view = (self.viewport.camera, self.viewport.last_rect);
             commands.extend(figure_window::show(
                 &ctx,
@@ -201,7 +204,7 @@ impl GraftApp {
         }
         if self
             .editor
-            .is_open(crate::editor::command::Window::Generate)
+            .is_open(crate::editor::session::command::Window::Generate)
         {
             commands.extend(generate_window::show(
                 &ctx,

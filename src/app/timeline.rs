@@ -5,11 +5,11 @@
 //! in time, right-click or Del deletes it. Everything it does is a command; playback itself
 //! is `Editor::advance`, called once per frame by the app.
 
-use crate::editor::command::Command;
 use crate::editor::session::Editor;
-use crate::editor::timeline::{KeyRef, TimelineCommand as T};
+use crate::editor::session::command::Command;
+use crate::editor::session::timeline::{KeyRef, TimelineCommand as T};
 use crate::model::anim::{ClipSettings, LoopMode};
-use crate::scene::edit::Op;
+use crate::model::scene::edit::Op;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, vec2};
 
 /// Rows shown at most (the panel scrolls past them).

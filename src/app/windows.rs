@@ -2,11 +2,11 @@
 //! keyboard shortcuts (generated from the command table), About and the command palette. Each
 //! reads the editor and answers with commands.
 
-use crate::document::SAMPLE_SCENES;
-use crate::editor::command::{Command, GuardAnswer, Window};
-use crate::editor::dialogs::DialogOutcome;
+use crate::editor::session::command::{Command, GuardAnswer, Window};
+use crate::editor::session::dialogs::DialogOutcome;
 use crate::editor::session::{DialogPurpose, Editor, FileAction};
 use crate::editor::table::{CommandSpec, Shortcut, command_for, help_rows, palette_matches};
+use crate::model::document::SAMPLE_SCENES;
 use std::path::PathBuf;
 
 /// What the windows remember between frames: text being typed.

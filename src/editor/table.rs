@@ -2,9 +2,9 @@
 //! menu, tooltip and when it is enabled. Menus, keyboard shortcuts, Help ▸ Keyboard shortcuts
 //! and the command palette are all generated from it; nothing lists a shortcut by hand.
 
-use super::command::{Command, NewNodePlace, ViewOption, ViewSpace, Window};
-use super::handles::{Orientation, Tool};
-use super::session::Editor;
+use crate::editor::session::Editor;
+use crate::editor::session::command::{Command, NewNodePlace, ViewOption, ViewSpace, Window};
+use crate::editor::view::handles::{Orientation, Tool};
 
 /// A key combination, egui-free: modifiers and a key named as egui names keys ("S", "F2",
 /// "Delete", "Home").
@@ -212,8 +212,8 @@ fn build_table() -> Vec<CommandSpec> {
         spec("edit.delete", "Delete", "Delete the selection and its children (or the keys selected on the timeline)", &[Shortcut::key("Delete")], edit, C::Delete).when(|e| has_selection(e) || !e.selected_keys().is_empty()),
         spec("edit.history", "History…", "List every step; click one to go back or forward to it", &[Shortcut::ctrl("H")], edit, C::Show(Window::History)).group(),
         spec("node.add", "Add node", "Add a root node (a unit square)", &[Shortcut::ctrl_shift("N")], node, C::AddNode(NewNodePlace::Root)),
-        spec("node.add_child", "Add child", "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], node, C::AddNode(NewNodePlace::ChildOf(crate::NodeId(0)))).when(has_primary),
-        spec("node.add_sibling", "Add sibling", "Add a node right after the selected one", &[], node, C::AddNode(NewNodePlace::After(crate::NodeId(0)))).when(has_primary),
+        spec("node.add_child", "Add child", "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], node, C::AddNode(NewNodePlace::ChildOf(crate::model::scene::NodeId(0)))).when(has_primary),
+        spec("node.add_sibling", "Add sibling", "Add a node right after the selected one", &[], node, C::AddNode(NewNodePlace::After(crate::model::scene::NodeId(0)))).when(has_primary),
         spec("node.group", "Create parent for selection", "Put the selection under a new group node; nothing moves on screen", &[Shortcut::ctrl("G")], node, C::CreateParent).when(has_selection).group(),
         spec("node.unparent", "Unparent (to root)", "Make the selected nodes roots (keeping world transforms when the toggle is on)", &[Shortcut::ctrl_shift("G")], node, C::Unparent).when(has_selection),
         spec("node.keep_world", "Keep world transform", "Reparenting keeps nodes where they are on screen (Unity's worldPositionStays); off keeps the local numbers", &[], node, C::ToggleKeepWorld).checked(|e| e.keep_world()).group(),
@@ -232,13 +232,13 @@ fn build_table() -> Vec<CommandSpec> {
         spec("view.space_selection", "View from the selection", "The viewport shows the scene as the selected node sees it: its axes become the screen's", &[Shortcut::key("3")], view, C::SetViewSpace(ViewSpace::Selection)).checked(|e| e.view_space() == ViewSpace::Selection),
         spec("view.local_grid", "Local grid of the selection", "Draw the selected node's own coordinate grid through its world matrix: a sheared node shows a sheared grid", &[Shortcut::key("G")], view, C::ToggleView(ViewOption::LocalGrid)).checked(|e| e.view().shows(ViewOption::LocalGrid)),
         spec("view.parent_grid", "Parent's grid", "Draw the grid of the selection's parent: the space its local numbers are measured in", &[Shortcut::shift("G")], view, C::ToggleView(ViewOption::ParentGrid)).checked(|e| e.view().shows(ViewOption::ParentGrid)),
-        spec("view.probe_mode", "Place probes", "A click in the viewport pins a point probe in the selected node's space; it reads out world, selection and parent coordinates (drag a pin to move it)", &[Shortcut::key("P")], view, C::Probe(crate::editor::command::ProbeCommand::ToggleMode)).checked(|e| e.probe_mode()),
-        spec("anim.play", "Play / pause", "Play the animation from the current time, or pause it", &[Shortcut::ctrl("Space")], view, C::Timeline(crate::editor::timeline::TimelineCommand::TogglePlay)).checked(|e| e.timeline().playing).group(),
-        spec("anim.stop", "Stop", "Stop and go back to 0 s", &[], view, C::Timeline(crate::editor::timeline::TimelineCommand::Stop)),
-        spec("anim.key", "Key selection", "Key the selected nodes' local position, rotation and scale at the current time", &[Shortcut::key("K")], view, C::Timeline(crate::editor::timeline::TimelineCommand::KeySelection)).when(has_selection),
-        spec("anim.delete_keys", "Delete selected keys", "Delete the keys selected on the timeline (Shift-click or drag a box to select several)", &[], view, C::Timeline(crate::editor::timeline::TimelineCommand::DeleteSelectedKeys)).when(|e| !e.selected_keys().is_empty()),
-        spec("anim.auto_key", "Auto-key", "While on, moving, turning or scaling a node writes keys at the current time", &[], view, C::Timeline(crate::editor::timeline::TimelineCommand::ToggleAutoKey)).checked(|e| e.timeline().auto_key),
-        spec("anim.trails", "World-space trails", "Draw the path of the selected nodes' world origins over the clip, with time ticks", &[Shortcut::key("T")], view, C::Timeline(crate::editor::timeline::TimelineCommand::ToggleTrails)).checked(|e| e.timeline().trails),
+        spec("view.probe_mode", "Place probes", "A click in the viewport pins a point probe in the selected node's space; it reads out world, selection and parent coordinates (drag a pin to move it)", &[Shortcut::key("P")], view, C::Probe(crate::editor::session::command::ProbeCommand::ToggleMode)).checked(|e| e.probe_mode()),
+        spec("anim.play", "Play / pause", "Play the animation from the current time, or pause it", &[Shortcut::ctrl("Space")], view, C::Timeline(crate::editor::session::timeline::TimelineCommand::TogglePlay)).checked(|e| e.timeline().playing).group(),
+        spec("anim.stop", "Stop", "Stop and go back to 0 s", &[], view, C::Timeline(crate::editor::session::timeline::TimelineCommand::Stop)),
+        spec("anim.key", "Key selection", "Key the selected nodes' local position, rotation and scale at the current time", &[Shortcut::key("K")], view, C::Timeline(crate::editor::session::timeline::TimelineCommand::KeySelection)).when(has_selection),
+        spec("anim.delete_keys", "Delete selected keys", "Delete the keys selected on the timeline (Shift-click or drag a box to select several)", &[], view, C::Timeline(crate::editor::session::timeline::TimelineCommand::DeleteSelectedKeys)).when(|e| !e.selected_keys().is_empty()),
+        spec("anim.auto_key", "Auto-key", "While on, moving, turning or scaling a node writes keys at the current time", &[], view, C::Timeline(crate::editor::session::timeline::TimelineCommand::ToggleAutoKey)).checked(|e| e.timeline().auto_key),
+        spec("anim.trails", "World-space trails", "Draw the path of the selected nodes' world origins over the clip, with time ticks", &[Shortcut::key("T")], view, C::Timeline(crate::editor::session::timeline::TimelineCommand::ToggleTrails)).checked(|e| e.timeline().trails),
         toggle("view.accumulated", "Composition side by side", "Faint ghosts where each node would be if position, rotation and scale were accumulated separately (no shear), with a line to its true place: they drift apart under a rotated, non-uniformly scaled parent", ViewOption::AccumulatedGhosts).checked(|e| e.view().shows(ViewOption::AccumulatedGhosts)),
         toggle("view.world_blend", "Interpolated world matrices", "While animating, ghosts where blending the keyed world matrices (instead of the locals) would put each animated node: mid-way they shrink and shear", ViewOption::WorldBlendGhosts).checked(|e| e.view().shows(ViewOption::WorldBlendGhosts)),
         toggle("view.recomputed", "Flash recomputed world matrices", "Light up the nodes whose world matrix the last update recomputed (dirty flags made visible)", ViewOption::Recomputed).checked(|e| e.view().shows(ViewOption::Recomputed)),

@@ -9,8 +9,8 @@
 //! so a node whose first key is at 0 s shows at 0 s exactly what its first key says.
 
 use crate::error::Result;
-use crate::math::Trs;
-use crate::scene::{NodeId, Scene};
+use crate::model::math::Trs;
+use crate::model::scene::{NodeId, Scene};
 use glam::DVec2;
 use serde::Deserialize;
 use std::fmt;

@@ -1,9 +1,9 @@
 //! An open scene: the scene, its undo history, and the file it belongs to. No egui.
 
 use crate::error::Result;
-use crate::file;
-use crate::scene::Scene;
-use crate::scene::edit::{History, Op};
+use crate::model::file;
+use crate::model::scene::Scene;
+use crate::model::scene::edit::{History, Op};
 use std::path::{Path, PathBuf};
 
 /// The built-in sample shown when graft starts without a file (scenes/sword.ron).
@@ -135,7 +135,7 @@ impl Document {
     }
 
     /// Fresh ids for copies about to be inserted (they must not clash with any id in use).
-    pub fn renumber_fresh(&self, subtrees: &mut [crate::scene::DetachedSubtree]) {
+    pub fn renumber_fresh(&self, subtrees: &mut [crate::model::scene::DetachedSubtree]) {
         self.scene.renumber_fresh(subtrees);
     }
 

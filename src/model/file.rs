@@ -2,10 +2,10 @@
 //! bit-exact saving, and atomic writes that keep the previous version as `NAME.ron.bak`.
 
 use crate::error::{Error, Result};
-use crate::math::Trs;
 use crate::model::anim::{ClipSettings, Track};
+use crate::model::math::Trs;
 use crate::model::progress::{Progress, Stage};
-use crate::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, Scene, Shape};
+use crate::model::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, Scene, Shape};
 use glam::Vec2;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
@@ -314,7 +314,7 @@ impl FileNode {
                         field: "sprite region",
                     });
                 }
-                Shape::Sprite(Box::new(crate::scene::Sprite {
+                Shape::Sprite(Box::new(crate::model::scene::Sprite {
                     path,
                     size: size_of(size, self.id)?,
                     region: (r != FULL_REGION).then_some(r),
@@ -559,7 +559,7 @@ fn shape_text(shape: &Shape) -> Option<String> {
         Shape::Rect { size } => Some(format!("Rect(size: {})", pair(*size))),
         Shape::Ellipse { size } => Some(format!("Ellipse(size: {})", pair(*size))),
         Shape::Sprite(sprite) => {
-            let crate::scene::Sprite {
+            let crate::model::scene::Sprite {
                 path,
                 size,
                 region,

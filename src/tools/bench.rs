@@ -1,9 +1,9 @@
 //! Propagation benchmarks shared by `graft bench` and the criterion benches: graft's dirty-range
 //! update against two baselines built from the same locals in the same run.
 
-use crate::generate::{GenShape, generate};
-use crate::math::Trs;
-use crate::scene::Scene;
+use crate::model::math::Trs;
+use crate::model::scene::Scene;
+use crate::tools::generate::{GenShape, generate};
 use glam::{Affine2, Vec2};
 use serde::Serialize;
 use std::hint::black_box;
@@ -177,8 +177,8 @@ impl Evictor {
 /// The three are interleaved `rounds` times, the caches emptied of dirty lines before each
 /// ([`Evictor`]), and each figure is the median.
 pub fn propagate(shape: GenShape, nodes: usize, rounds: usize, threads: usize) -> PropagateReport {
-    crate::scene::set_propagation_threads(threads);
-    let threads = crate::scene::propagation_threads();
+    crate::model::scene::set_propagation_threads(threads);
+    let threads = crate::model::scene::propagation_threads();
     let mut scene = generate(shape, nodes.max(1), 1);
     let n = scene.len();
     scene.update_world();

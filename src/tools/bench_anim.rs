@@ -2,10 +2,10 @@
 //! sampling their tracks, posing them and propagating the dirty subtrees — per frame, median
 //! of many frames, with how many world matrices each frame recomputed.
 
-use crate::generate::{GenShape, generate};
 use crate::model::anim::{Channel, Key, Track};
-use crate::scene::edit::Op;
-use crate::scene::{NodeId, Scene};
+use crate::model::scene::edit::Op;
+use crate::model::scene::{NodeId, Scene};
+use crate::tools::generate::{GenShape, generate};
 use serde::Serialize;
 use std::time::Instant;
 

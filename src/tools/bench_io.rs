@@ -5,12 +5,12 @@
 //! serde shape as the file's (no checks, no scene), with the load split into its stages.
 
 use crate::error::Result;
-use crate::file;
-use crate::generate::{GenShape, generate};
 use crate::model::anim::{ClipSettings, Track};
+use crate::model::file;
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::import_file;
 use crate::model::progress::{Progress, Stage};
+use crate::tools::generate::{GenShape, generate};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -60,7 +60,7 @@ fn unit() -> (f32, f32) {
 }
 
 fn default_color() -> (u8, u8, u8, u8) {
-    let [r, g, b, a] = crate::scene::DEFAULT_COLOR;
+    let [r, g, b, a] = crate::model::scene::DEFAULT_COLOR;
     (r, g, b, a)
 }
 

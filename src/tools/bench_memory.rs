@@ -12,12 +12,12 @@
 //! The report adds the `size_of` of the per-node structures and the heap bytes the loaded
 //! scene's nodes own, so the measured bytes per node can be laid next to the arithmetic.
 
-use crate::cli::Failure;
-use crate::file;
-use crate::generate::{GenShape, generate};
-use crate::math::Trs;
 use crate::model::anim::{Key, Track};
-use crate::scene::{Color, NodeData, NodeId, NodeSpec, Scene, Shape, Sprite};
+use crate::model::file;
+use crate::model::math::Trs;
+use crate::model::scene::{Color, NodeData, NodeId, NodeSpec, Scene, Shape, Sprite};
+use crate::tools::cli::Failure;
+use crate::tools::generate::{GenShape, generate};
 use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -290,8 +290,8 @@ const LOAD_TIMEOUT: Duration = Duration::from_secs(900);
 #[cfg(feature = "editor")]
 fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
     use crate::app::headless::Headless;
-    use crate::document::Document;
     use crate::editor::Command;
+    use crate::model::document::Document;
     let mut h = Headless::new(Document::untitled(Scene::new()));
     h.frame();
     h.frame();
@@ -351,8 +351,8 @@ fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
 /// computing the world matrices.
 #[cfg(not(feature = "editor"))]
 fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
-    use crate::document::Document;
     use crate::editor::{Command, Editor};
+    use crate::model::document::Document;
     let mut editor = Editor::new(Document::untitled(Scene::new()));
     run.checkpoints
         .push(checkpoint("session on an empty scene"));

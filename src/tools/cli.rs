@@ -1,13 +1,13 @@
 //! The headless command line: print, point, check, fmt, reparent, import, export, generate
 //! and bench.
 
-use crate::bench;
-use crate::editor::spaces::{carry_point, from_world, resolve_space};
+use crate::editor::view::spaces::{carry_point, from_world, resolve_space};
 use crate::error::{Error, Result};
-use crate::file;
-use crate::generate::GenShape;
-use crate::math::{decompose_like, rows, shear_metrics};
-use crate::scene::{NodeId, Scene};
+use crate::model::file;
+use crate::model::math::{decompose_like, rows, shear_metrics};
+use crate::model::scene::{NodeId, Scene};
+use crate::tools::bench;
+use crate::tools::generate::GenShape;
 use clap::{Args, Parser, Subcommand};
 use glam::DVec2;
 use serde_json::json;
@@ -501,7 +501,7 @@ fn print(
         } else {
             let name = format!("{}{}", "  ".repeat(depth[i].min(20)), data.name);
             let parent_text = parent_id.map_or("-".to_string(), |p| p.to_string());
-            let trs = |t: &crate::math::Trs| {
+            let trs = |t: &crate::model::math::Trs| {
                 format!(
                     "({}, {}) {}° ({}, {}) {}°",
                     short(t.position.x),

@@ -1,8 +1,8 @@
 //! Big generated scenes for benchmarks and demos: wide, chain and random.
 
-use crate::math::Trs;
+use crate::model::math::Trs;
 use crate::model::progress::{Progress, Stage};
-use crate::scene::{NodeData, NodeId, NodeSpec, Scene, Shape};
+use crate::model::scene::{NodeData, NodeId, NodeSpec, Scene, Shape};
 use glam::Vec2;
 use std::fmt;
 use std::str::FromStr;

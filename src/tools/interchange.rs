@@ -4,10 +4,10 @@
 use super::cli::Failure;
 use super::cli::FigureArgs;
 use super::progress::in_stage;
-use crate::editor::figure::{FigureOptions, Layers, embedded_image, figure_svg};
-use crate::editor::render::render_png;
-use crate::editor::spaces::resolve_space;
-use crate::file;
+use crate::editor::view::figure::png::render_png;
+use crate::editor::view::figure::{FigureOptions, Layers, embedded_image, figure_svg};
+use crate::editor::view::spaces::resolve_space;
+use crate::model::file;
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::{import_file, relative_sprites};
 use crate::model::godot::tree::find_project_root;
@@ -130,7 +130,7 @@ fn extension(p: &Path) -> String {
 }
 
 /// A scene from a `.ron` or, imported, a `.tscn` (its report on stderr).
-fn load_any(path: &Path) -> Result<crate::Scene, Failure> {
+fn load_any(path: &Path) -> Result<crate::model::scene::Scene, Failure> {
     if extension(path) == "tscn" {
         let imported = in_stage(path, Stage::Parsing, || import_file(path))?;
         for line in imported.report.lines() {

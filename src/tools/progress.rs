@@ -7,9 +7,9 @@
 //! trying the bar on a small file).
 
 use crate::error::Result;
-use crate::file;
+use crate::model::file;
 use crate::model::progress::{Progress, Stage, Unit};
-use crate::scene::Scene;
+use crate::model::scene::Scene;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
@@ -172,13 +172,13 @@ pub fn in_stage<T>(path: &Path, stage: Stage, work: impl FnOnce() -> T) -> T {
 
 /// `graft generate`: a generated scene saved to `path`, with a progress bar; its node count.
 pub fn generate_and_save(
-    shape: crate::generate::GenShape,
+    shape: crate::tools::generate::GenShape,
     nodes: usize,
     seed: u64,
     path: &Path,
 ) -> Result<usize> {
     with_progress(&label(path), |p| {
-        let scene = crate::generate::generate_with(shape, nodes, seed, p)
+        let scene = crate::tools::generate::generate_with(shape, nodes, seed, p)
             .ok_or_else(|| crate::Error::Refused("cancelled".into()))?;
         file::save_with_progress(&scene, path, p)?;
         Ok(scene.len())

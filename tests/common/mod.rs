@@ -2,7 +2,8 @@
 #![allow(dead_code)]
 
 use glam::{Affine2, Vec2};
-use graft::{NodeData, NodeId, NodeSpec, Scene, Trs};
+use graft::model::math::Trs;
+use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene};
 
 /// Seed 004's chain: body (5,0) → arm (0,2) rotated 90° → hand (0,3) → sword (1,0).
 pub fn sword_scene() -> Scene {

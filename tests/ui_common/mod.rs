@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use glam::Vec2;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::editor::camera::ScreenRect;
+use graft::editor::view::camera::ScreenRect;
 use std::path::PathBuf;
 
 /// A scene file with this text in a temporary folder.

@@ -2,13 +2,13 @@
 //! warning indicators, and the preview the viewport draws as ghosts.
 
 use super::HierarchyState;
-use crate::editor::command::Command;
-use crate::editor::dnd::{
+use crate::editor::session::Editor;
+use crate::editor::session::command::Command;
+use crate::editor::session::dnd::{
     DropPreview, DropZone, drop_ops, drop_parent, keep_world_warning, zone_for,
 };
-use crate::editor::session::Editor;
 
-use crate::scene::NodeId;
+use crate::model::scene::NodeId;
 
 /// The nodes being dragged in the hierarchy (topmost selected nodes, pre-order).
 #[derive(Clone, Debug, PartialEq)]

@@ -3,12 +3,12 @@
 
 mod dnd;
 
-use crate::editor::command::{Command, NewNodePlace};
-use crate::editor::dnd::{DropPreview, DropZone, drop_ops};
 use crate::editor::session::Editor;
+use crate::editor::session::command::{Command, NewNodePlace};
+use crate::editor::session::dnd::{DropPreview, DropZone, drop_ops};
 use crate::editor::table::{Shortcut, find_command};
-use crate::scene::edit::Op;
-use crate::scene::{NodeId, Scene, Shape};
+use crate::model::scene::edit::Op;
+use crate::model::scene::{NodeId, Scene, Shape};
 pub use dnd::DraggedNodes;
 use dnd::drop_target;
 use egui::{Key, Modifiers};

@@ -1,9 +1,9 @@
 //! The transform grid's number fields: a tracker per column (local / world) that notices edits
 //! and gesture ends, and the six-number helpers for editing a multi-selection.
 
-use crate::editor::numbers::format_f32;
-use crate::math::Trs;
-use crate::scene::{NodeId, Scene};
+use crate::editor::view::numbers::format_f32;
+use crate::model::math::Trs;
+use crate::model::scene::{NodeId, Scene};
 
 /// Tracks edits to one column across widgets.
 #[derive(Default)]

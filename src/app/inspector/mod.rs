@@ -5,12 +5,12 @@ mod fields;
 mod probes;
 mod sections;
 
-use crate::editor::command::Command;
-use crate::editor::numbers::format_fixed;
 use crate::editor::session::Editor;
-use crate::math::{Trs, shear_metrics, try_inverse};
-use crate::scene::edit::Op;
-use crate::scene::{NodeId, Scene};
+use crate::editor::session::command::Command;
+use crate::editor::view::numbers::format_fixed;
+use crate::model::math::{Trs, shear_metrics, try_inverse};
+use crate::model::scene::edit::Op;
+use crate::model::scene::{NodeId, Scene};
 use fields::{
     Tracker, angle_row, changed_components, lock_ratio, mixed_components, replace_components,
     vec_row,

@@ -1,10 +1,10 @@
 //! The probes section: every point probe with its coordinates in its own node's space
 //! (editable), in the world, in the selection's space and in the selection's parent's space.
 
-use crate::editor::command::{Command, ProbeCommand};
-use crate::editor::numbers::format_number;
-use crate::editor::probes::ProbeReading;
 use crate::editor::session::Editor;
+use crate::editor::session::command::{Command, ProbeCommand};
+use crate::editor::session::probes::ProbeReading;
+use crate::editor::view::numbers::format_number;
 use glam::DVec2;
 
 /// "(x, y)" with as many digits as the numbers need, or why there is no value.

@@ -2,13 +2,13 @@
 //! appearance, the matrix chain and the accumulated-TRS comparison.
 
 use super::InspectorState;
-use crate::editor::command::Command;
-use crate::editor::numbers::format_fixed;
-use crate::file;
-use crate::math::{Trs, rows};
-use crate::scene::diagnose::ShearCause;
-use crate::scene::edit::Op;
-use crate::scene::{NodeData, NodeId, Scene, Shape};
+use crate::editor::session::command::Command;
+use crate::editor::view::numbers::format_fixed;
+use crate::model::file;
+use crate::model::math::{Trs, rows};
+use crate::model::scene::diagnose::ShearCause;
+use crate::model::scene::edit::Op;
+use crate::model::scene::{NodeData, NodeId, Scene, Shape};
 use glam::Affine2;
 
 /// A 2×3 matrix as a monospace grid of its rows.
@@ -120,7 +120,7 @@ fn shape_kind(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
     let size = match &*shape {
         Shape::Rect { size } | Shape::Ellipse { size } => *size,
         Shape::Sprite(sprite) => sprite.size,
-        Shape::Polygon { .. } => crate::editor::geometry::half_size(shape) * 2.0,
+        Shape::Polygon { .. } => crate::editor::view::geometry::half_size(shape) * 2.0,
         Shape::None => glam::Vec2::ONE,
     };
     ui.horizontal_wrapped(|ui| {
@@ -442,7 +442,12 @@ fn compact_matrix(ui: &mut egui::Ui, m: &glam::Affine2) {
 }
 
 /// Seed 001's accumulated TRS next to the true world TRS.
-pub(super) fn accumulated(ui: &mut egui::Ui, scene: &Scene, id: NodeId, world: &crate::math::Trs) {
+pub(super) fn accumulated(
+    ui: &mut egui::Ui,
+    scene: &Scene,
+    id: NodeId,
+    world: &crate::model::math::Trs,
+) {
     let Ok(acc) = scene.accumulated_world_trs(id) else {
         return;
     };

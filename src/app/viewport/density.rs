@@ -6,7 +6,7 @@
 //! `editor::frame_plan` (on every core); this file adapts the size threshold to a budget and
 //! paints the grid.
 
-use crate::editor::frame_plan::{DensityGrid, FramePlan};
+use crate::editor::view::frame_plan::{DensityGrid, FramePlan};
 use egui::{Color32, ColorImage, Pos2, Rect, TextureOptions};
 
 /// Nodes whose screen half-extent is below this (points) on both axes are splatted.

@@ -3,13 +3,13 @@
 //! camera-relative in f64); this file only turns it into egui shapes.
 
 use super::{p2, sr};
-use crate::editor::camera::{Camera, ScreenRect};
-use crate::editor::dnd::{DropPreview, drop_parent};
-use crate::editor::geometry::{ScreenShape, clip_segment, world_f64};
-use crate::editor::grid::grid;
-use crate::editor::handles::{HANDLE_PX, Part, Tool};
-use crate::editor::overlay::{ghost_worlds, shear_overlay_among};
-use crate::scene::{NodeId, Scene};
+use crate::editor::session::dnd::{DropPreview, drop_parent};
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::geometry::{ScreenShape, clip_segment, world_f64};
+use crate::editor::view::grid::grid;
+use crate::editor::view::handles::{HANDLE_PX, Part, Tool};
+use crate::editor::view::overlay::{ghost_worlds, shear_overlay_among};
+use crate::model::scene::{NodeId, Scene};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Affine2, DVec2, Vec2};
 
@@ -187,7 +187,7 @@ pub(super) fn draw_ghosts(
     }
 }
 
-/// The shear warning overlay for the nodes on screen (the marks `crate::editor::overlay`
+/// The shear warning overlay for the nodes on screen (the marks `crate::editor::view::overlay`
 /// computes): outline, world-axes parallelogram and the angle off 90°; the parents that cause
 /// it get a ring and a note.
 /// Only the nodes the drawing pass found big enough on screen are looked at.

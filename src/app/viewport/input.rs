@@ -3,14 +3,14 @@
 
 use super::draw::draw_handles;
 use super::{Frame, MoveDrag, ViewportState, p2, sr, v2};
-use crate::NodeData;
-use crate::editor::camera::Camera;
-use crate::editor::command::Command;
-use crate::editor::geometry::hit_test;
-use crate::editor::grid::grid_step;
-use crate::editor::handles::{self, HandleDrag, Part, Tool};
-use crate::scene::NodeId;
-use crate::scene::edit::Op;
+use crate::editor::session::command::Command;
+use crate::editor::view::camera::Camera;
+use crate::editor::view::geometry::hit_test;
+use crate::editor::view::grid::grid_step;
+use crate::editor::view::handles::{self, HandleDrag, Part, Tool};
+use crate::model::scene::NodeData;
+use crate::model::scene::NodeId;
+use crate::model::scene::edit::Op;
 use egui::{Pos2, Rect};
 use glam::{Affine2, DVec2, Vec2};
 

@@ -13,14 +13,14 @@ mod spaces;
 mod trails;
 
 use super::embedded_sprite;
-use crate::document::Document;
-use crate::editor::camera::{Camera, ScreenRect};
-use crate::editor::command::{Command, ViewOption};
-use crate::editor::dnd::DropPreview;
-use crate::editor::geometry::world_bounds;
-use crate::editor::handles::{HandleDrag, Tool};
 use crate::editor::session::Editor;
-use crate::scene::{NodeId, Scene};
+use crate::editor::session::command::{Command, ViewOption};
+use crate::editor::session::dnd::DropPreview;
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::geometry::world_bounds;
+use crate::editor::view::handles::{HandleDrag, Tool};
+use crate::model::document::Document;
+use crate::model::scene::{NodeId, Scene};
 use draw::{draw_ghosts, draw_grid, draw_shear_overlay, outline_node};
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 use glam::{DVec2, Vec2};
@@ -71,16 +71,16 @@ pub struct ViewportState {
     frame_request: Option<Vec<NodeId>>,
     drag: Option<MoveDrag>,
     /// The probe whose pin is being dragged.
-    probe_drag: Option<crate::editor::probes::ProbeRef>,
+    probe_drag: Option<crate::editor::session::probes::ProbeRef>,
     /// The node the view is from (None: the world).
     viewing: Option<NodeId>,
     /// What was last framed, and in which viewport rect (cleared when the camera moves).
     fitted: Option<(Vec<NodeId>, Rect)>,
     textures: HashMap<String, Option<egui::TextureHandle>>,
     /// Per-node extents and colours for the drawing pass (rebuilt when the scene changes).
-    extents: crate::editor::cull::Extents,
+    extents: crate::editor::view::cull::Extents,
     /// Subtree world boxes, to skip what is off screen.
-    bounds: crate::editor::cull::SubtreeBounds,
+    bounds: crate::editor::view::cull::SubtreeBounds,
     /// Nodes too small to fan, gathered into one image.
     density: density::Density,
     /// The nodes the last drawing pass found big enough for a shear mark.
@@ -338,7 +338,7 @@ struct Frame<'a> {
 
 /// The viewport's toolbar: handle tool and orientation (the same commands as W / E / R / X).
 fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
-    use crate::editor::handles::Orientation;
+    use crate::editor::view::handles::Orientation;
     ui.horizontal_wrapped(|ui| {
         for (tool, text) in [
             (Tool::Move, "Move (W)"),
@@ -377,7 +377,7 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
 /// "View from: …": the world, the selection's parent, the selection, or any node (the first
 /// few hundred listed; the palette and 1 / 2 / 3 reach the rest).
 fn space_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
-    use crate::editor::command::ViewSpace;
+    use crate::editor::session::command::ViewSpace;
     let scene = editor.doc().scene();
     let name = |id: NodeId| {
         scene

@@ -8,14 +8,14 @@
 use super::density::Density;
 use super::draw::{arrow_shapes, closed_shape};
 use super::{ViewportState, p2, sr};
-use crate::editor::camera::{Camera, ScreenRect};
-use crate::editor::command::ViewOption;
-pub(super) use crate::editor::frame_plan::selection_indices;
-use crate::editor::frame_plan::{PlanInput, plan};
-use crate::editor::geometry::ScreenShape;
-use crate::editor::occlusion::{DENSE_DETAIL_LIMIT, OCCLUSION_FROM, visible_nodes};
 use crate::editor::session::Editor;
-use crate::scene::{NodeData, NodeId, Scene, Shape};
+use crate::editor::session::command::ViewOption;
+use crate::editor::view::camera::{Camera, ScreenRect};
+pub(super) use crate::editor::view::frame_plan::selection_indices;
+use crate::editor::view::frame_plan::{PlanInput, plan};
+use crate::editor::view::geometry::ScreenShape;
+use crate::editor::view::occlusion::{DENSE_DETAIL_LIMIT, OCCLUSION_FROM, visible_nodes};
+use crate::model::scene::{NodeData, NodeId, Scene, Shape};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{DAffine2, DVec2, Vec2};
 
@@ -368,7 +368,7 @@ fn build(
         shear: view.shows(ViewOption::Shear),
         skip,
     };
-    let threads = crate::scene::propagation_threads();
+    let threads = crate::model::scene::propagation_threads();
     let plan = plan(&input, threads, std::mem::take(&mut density.plan));
     state.extents = extents;
     state.bounds = bounds;
@@ -385,7 +385,7 @@ pub(super) fn draw_built(
     editor: &Editor,
     state: &mut ViewportState,
     mut density: Density,
-    plan: crate::editor::frame_plan::FramePlan,
+    plan: crate::editor::view::frame_plan::FramePlan,
     out: &mut Vec<egui::Shape>,
 ) {
     // The density images under the shapes (as in a figure): a sea of sub-pixel nodes averages
@@ -418,7 +418,7 @@ fn draw_moving(
     let view = editor.view();
     state.extents.refresh(scene);
     let (protected, selected) = selection_indices(scene, editor.selection());
-    let no_bounds = crate::editor::cull::SubtreeBounds::default();
+    let no_bounds = crate::editor::view::cull::SubtreeBounds::default();
     let input = PlanInput {
         scene,
         extents: &state.extents,
@@ -432,7 +432,7 @@ fn draw_moving(
         shear: view.shows(ViewOption::Shear),
         skip: &[],
     };
-    let plan = crate::editor::frame_plan::plan_ranges(&input, ranges);
+    let plan = crate::editor::view::frame_plan::plan_ranges(&input, ranges);
     state
         .shear_candidates
         .extend(plan.shear.iter().map(|&i| i as usize));
@@ -447,7 +447,7 @@ fn draw_plan<'a>(
     rect: Rect,
     editor: &'a Editor,
     state: &mut ViewportState,
-    plan: &crate::editor::frame_plan::FramePlan,
+    plan: &crate::editor::view::frame_plan::FramePlan,
     (vertices, indices): (usize, usize),
     out: &mut Vec<egui::Shape>,
 ) -> (Vec<(Pos2, &'a str)>, (usize, usize)) {
@@ -536,7 +536,7 @@ fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
 fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut ViewportState) {
     match &data.shape {
         Shape::Sprite(sprite) => {
-            let crate::scene::Sprite {
+            let crate::model::scene::Sprite {
                 path,
                 region,
                 size,

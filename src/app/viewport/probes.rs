@@ -2,8 +2,8 @@
 //! space they live in), dropping one with a click while "Place probes" is on, and dragging a pin.
 
 use super::{Frame, ViewportState, p2, sr, v2};
-use crate::editor::command::{Command, ProbeCommand};
-use crate::editor::probes::probe_at;
+use crate::editor::session::command::{Command, ProbeCommand};
+use crate::editor::session::probes::probe_at;
 use egui::{Color32, Stroke};
 
 /// The pins' colour.

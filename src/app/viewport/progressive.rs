@@ -9,10 +9,10 @@
 
 use super::nodes::{LayerKey, draw_built, selection_indices};
 use super::{ViewportState, sr};
-use crate::editor::camera::Camera;
-use crate::editor::command::ViewOption;
-use crate::editor::frame_plan::{PlanInput, PlanJob};
 use crate::editor::session::Editor;
+use crate::editor::session::command::ViewOption;
+use crate::editor::view::camera::Camera;
+use crate::editor::view::frame_plan::{PlanInput, PlanJob};
 use egui::Rect;
 use egui::emath::TSTransform;
 use std::time::Duration;
@@ -74,7 +74,7 @@ pub(super) fn draw(
         camera,
         job: PlanJob::new(&input),
     });
-    let threads = crate::scene::propagation_threads();
+    let threads = crate::model::scene::propagation_threads();
     let done = pending.job.advance(&input, threads, BUDGET);
     state.extents = extents;
     state.bounds = bounds;

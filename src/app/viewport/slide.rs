@@ -6,7 +6,7 @@
 
 use super::nodes::{LayerKey, NodeLayer};
 use super::sr;
-use crate::scene::Scene;
+use crate::model::scene::Scene;
 use egui::Rect;
 use glam::Affine2;
 

@@ -1,14 +1,18 @@
 //! Painting coordinate spaces: the selection's own grid and its parent's, as
-//! `crate::editor::spaces::local_grid` computes them.
+//! `crate::editor::view::spaces::local_grid` computes them.
 
 use super::{Frame, p2, sr};
-use crate::editor::command::ViewOption;
-use crate::editor::spaces::{LocalGrid, local_grid};
+use crate::editor::session::command::ViewOption;
+use crate::editor::view::spaces::{LocalGrid, local_grid};
 use egui::{Color32, Stroke};
 use glam::Affine2;
 
 /// The local grid of the primary selection (cyan) and of its parent (magenta), when shown.
-pub(super) fn paint_spaces(frame: &Frame, painter: &egui::Painter, camera: crate::editor::Camera) {
+pub(super) fn paint_spaces(
+    frame: &Frame,
+    painter: &egui::Painter,
+    camera: crate::editor::view::camera::Camera,
+) {
     let editor = frame.editor;
     let scene = editor.doc().scene();
     let Some(id) = editor.primary() else {

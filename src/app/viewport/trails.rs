@@ -3,7 +3,7 @@
 //! moon's trail is the epicycle.
 
 use super::{Frame, p2, sr};
-use crate::editor::camera::Camera;
+use crate::editor::view::camera::Camera;
 use egui::{Color32, Stroke};
 
 /// Samples along a trail.
@@ -53,8 +53,8 @@ pub(super) fn paint_trails(frame: &Frame, painter: &egui::Painter, camera: Camer
 /// With "Composition side by side": each node's accumulated-TRS ghost (dashed, faint) and a
 /// line to its true place, with the distance when it is visible.
 pub(super) fn paint_accumulated(frame: &Frame, painter: &egui::Painter, camera: Camera) {
-    use crate::editor::command::ViewOption;
-    use crate::editor::overlay::accumulated_ghosts;
+    use crate::editor::session::command::ViewOption;
+    use crate::editor::view::overlay::accumulated_ghosts;
     if !frame.editor.view().shows(ViewOption::AccumulatedGhosts) {
         return;
     }
@@ -79,7 +79,10 @@ pub(super) fn paint_accumulated(frame: &Frame, painter: &egui::Painter, camera: 
             painter.text(
                 p2(g.origin) + egui::vec2(6.0, 4.0),
                 egui::Align2::LEFT_TOP,
-                format!("off by {}", crate::editor::numbers::format_number(g.error)),
+                format!(
+                    "off by {}",
+                    crate::editor::view::numbers::format_number(g.error)
+                ),
                 egui::FontId::proportional(10.0),
                 ghost,
             );
@@ -90,9 +93,9 @@ pub(super) fn paint_accumulated(frame: &Frame, painter: &egui::Painter, camera: 
 /// With "Interpolated world matrices": where blending the keyed world matrices would put each
 /// animated node now (dashed cyan outline and axes), beside where interpolating its locals does.
 pub(super) fn paint_world_blend(frame: &Frame, painter: &egui::Painter, camera: Camera) {
-    use crate::editor::command::ViewOption;
-    use crate::editor::geometry::ScreenShape;
-    use crate::editor::overlay::world_blend_ghosts;
+    use crate::editor::session::command::ViewOption;
+    use crate::editor::view::geometry::ScreenShape;
+    use crate::editor::view::overlay::world_blend_ghosts;
     let editor = frame.editor;
     if !editor.view().shows(ViewOption::WorldBlendGhosts) {
         return;

@@ -3,7 +3,7 @@
 //! polygons), transforms converted back to Godot's y-down radians, sibling names made valid and
 //! unique as Godot requires. Importing the result gives back every world matrix.
 
-use crate::scene::{Scene, Shape, Sprite};
+use crate::model::scene::{Scene, Shape, Sprite};
 use glam::Vec2;
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
@@ -208,7 +208,7 @@ pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport)
 }
 
 /// Position, rotation, scale and skew in Godot's terms (y down, radians), defaults left out.
-fn transform_lines(out: &mut String, local: &crate::Trs) {
+fn transform_lines(out: &mut String, local: &crate::model::math::Trs) {
     let p = Vec2::new(local.position.x, -local.position.y);
     if p != Vec2::ZERO {
         let _ = writeln!(out, "position = {}", vec2(p));
@@ -238,7 +238,7 @@ struct TextureTable<'a> {
 /// A Sprite2D's texture and placement, or a Polygon2D's points and colour.
 fn appearance_lines(
     out: &mut String,
-    data: &crate::NodeData,
+    data: &crate::model::scene::NodeData,
     name: &str,
     tex: TextureTable,
     report: &mut ExportReport,

@@ -10,8 +10,8 @@ use super::tree::{GNode, Loader, Tree};
 use super::tscn::Value;
 use super::{ImportReport, Note, NoteKind};
 use crate::error::{Error, Result};
-use crate::math::{Trs, decompose};
-use crate::scene::{NodeData, NodeId, NodeSpec, Scene};
+use crate::model::math::{Trs, decompose};
+use crate::model::scene::{NodeData, NodeId, NodeSpec, Scene};
 use glam::{Affine2, DVec2, Mat2, Vec2};
 use std::path::Path;
 
@@ -40,7 +40,7 @@ pub fn relative_sprites(scene: &Scene, dir: &Path) -> Result<Scene> {
     let specs = (0..scene.len())
         .map(|i| {
             let mut data = scene.data_at(i).clone();
-            if let crate::scene::Shape::Sprite(sprite) = &mut data.shape
+            if let crate::model::scene::Shape::Sprite(sprite) = &mut data.shape
                 && let Some(rel) = pathdiff::diff_paths(&sprite.path, dir)
             {
                 sprite.path = rel.to_string_lossy().replace('\\', "/");
@@ -58,7 +58,7 @@ pub fn relative_sprites(scene: &Scene, dir: &Path) -> Result<Scene> {
 /// Import `.tscn` text as if it were the file at `path` (instances and textures are looked up
 /// from there).
 pub fn import_text(text: &str, path: &Path) -> Result<Imported> {
-    let mut loader = Loader::new(path, crate::file::MAX_NODES);
+    let mut loader = Loader::new(path, crate::model::file::MAX_NODES);
     if loader.project_root.is_none() {
         loader.notes.push(Note {
             kind: NoteKind::Approximated,

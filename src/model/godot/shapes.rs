@@ -8,7 +8,7 @@ use super::import::vec2_prop;
 use super::tree::{GNode, Loader, Prop, SubResource};
 use super::tscn::Value;
 use super::{Note, NoteKind};
-use crate::scene::{Color, DEFAULT_COLOR, Shape, Sprite};
+use crate::model::scene::{Color, DEFAULT_COLOR, Shape, Sprite};
 use glam::{DVec2, Vec2};
 use std::path::PathBuf;
 use thin_vec::{ThinVec, thin_vec};

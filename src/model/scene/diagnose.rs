@@ -3,7 +3,7 @@
 
 use super::{NodeId, Scene};
 use crate::error::Result;
-use crate::math::shear_metrics;
+use crate::model::math::shear_metrics;
 use glam::{Affine2, Mat2};
 
 /// Axes further than this from 90° count as sheared (degrees).

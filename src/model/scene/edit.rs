@@ -3,8 +3,8 @@
 
 use super::{Color, DetachedSubtree, NodeData, NodeId, Scene, Shape};
 use crate::error::{Error, Result};
-use crate::math::Trs;
 use crate::model::anim::{ClipSettings, Track};
+use crate::model::math::Trs;
 use glam::Vec2;
 
 pub use super::history::{History, Step};

@@ -23,8 +23,8 @@ pub use parallel::{
 pub use shape::{Shape, Sprite};
 
 use crate::error::{Error, Result};
-use crate::math::Trs;
 use crate::model::anim::{self, ClipSettings, Track, TrackError};
+use crate::model::math::Trs;
 use compact_str::CompactString;
 use glam::{Affine2, Vec2};
 use std::fmt;

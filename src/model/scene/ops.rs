@@ -3,7 +3,7 @@
 
 use super::{NO_PARENT, NodeData, NodeId, Scene};
 use crate::error::{Error, Result};
-use crate::math::{Trs, decompose_like, try_inverse};
+use crate::model::math::{Trs, decompose_like, try_inverse};
 use glam::Affine2;
 
 /// Old pre-order index → new, after a block move.

@@ -107,7 +107,10 @@ mod tests {
 
     #[test]
     fn empty_lists_and_short_names_allocate_nothing() {
-        let data = NodeData::named("a node name of 24 bytes!", crate::math::Trs::IDENTITY);
+        let data = NodeData::named(
+            "a node name of 24 bytes!",
+            crate::model::math::Trs::IDENTITY,
+        );
         assert!(!data.name.is_heap_allocated());
         assert_eq!(data.probes.capacity(), 0);
         assert_eq!(data.tracks.capacity(), 0);

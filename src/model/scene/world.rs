@@ -3,7 +3,7 @@
 
 use super::{NO_PARENT, NodeId, Scene};
 use crate::error::{Error, Result};
-use crate::math::{Trs, decompose_like, sin_cos_deg, try_inverse};
+use crate::model::math::{Trs, decompose_like, sin_cos_deg, try_inverse};
 use glam::{Affine2, Vec2};
 
 impl Scene {

@@ -5,7 +5,7 @@
 //! file opens in Inkscape with every node a named group. Shapes are drawn in their node's local
 //! space: `rect`, `ellipse`, `polygon`, and sprites as `image` (embedded as data URIs or linked).
 
-use crate::scene::{Scene, Shape, Sprite};
+use crate::model::scene::{Scene, Shape, Sprite};
 use glam::{Affine2, DVec2, Vec2};
 use rustc_hash::FxHashSet;
 use std::fmt::Write as _;
@@ -432,7 +432,7 @@ pub fn save_svg_with_progress(
         return Ok(None);
     }
     progress.enter(Stage::Writing, text.len() as u64);
-    crate::file::atomic_write_with(path, |w| w.write_all(text.as_bytes()))?;
+    crate::model::file::atomic_write_with(path, |w| w.write_all(text.as_bytes()))?;
     progress.set_done(text.len() as u64);
     Ok(Some(notes))
 }

@@ -146,7 +146,7 @@ pub fn transform_list(text: &str) -> Result<DAffine2, String> {
             Token::Translate { tx, ty } => [1.0, 0.0, 0.0, 1.0, tx, ty],
             Token::Scale { sx, sy } => [sx, 0.0, 0.0, sy, 0.0, 0.0],
             Token::Rotate { angle } => {
-                let (s, c) = crate::math::sin_cos_deg(angle);
+                let (s, c) = crate::model::math::sin_cos_deg(angle);
                 [c, s, -s, c, 0.0, 0.0]
             }
             Token::SkewX { angle } => [1.0, 0.0, angle.to_radians().tan(), 1.0, 0.0, 0.0],

@@ -2,7 +2,7 @@
 //! lengths in user units (with units and percentages of the viewport).
 
 use super::{Importer, path};
-use crate::math::try_inverse;
+use crate::model::math::try_inverse;
 use glam::{DAffine2, DVec2};
 use roxmltree::Node;
 

@@ -39,9 +39,9 @@ mod style;
 pub use path::FLATTEN_TOLERANCE;
 
 use crate::error::{Error, Result};
-use crate::file::MAX_NODES;
-use crate::math::{Trs, decompose};
-use crate::scene::{Color, NodeData, NodeId, NodeSpec, Scene, Shape};
+use crate::model::file::MAX_NODES;
+use crate::model::math::{Trs, decompose};
+use crate::model::scene::{Color, NodeData, NodeId, NodeSpec, Scene, Shape};
 use glam::{DAffine2, DVec2};
 use path::Css;
 use roxmltree::{Document, Node};

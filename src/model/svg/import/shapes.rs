@@ -4,8 +4,8 @@
 use super::{Frame, Importer, Item, MAX_POINTS, MAX_USE_CHAIN, MAX_USE_NODES};
 use super::{href, is_svg, name_of, path, refuse};
 use crate::error::Result;
-use crate::file::MAX_POLYGON_POINTS;
-use crate::scene::{Color, DEFAULT_COLOR, Shape, Sprite};
+use crate::model::file::MAX_POLYGON_POINTS;
+use crate::model::scene::{Color, DEFAULT_COLOR, Shape, Sprite};
 use glam::{DAffine2, DVec2, Vec2};
 use std::str::FromStr;
 use svgtypes::{Align, AspectRatio};

@@ -3,7 +3,7 @@
 //! a shape is drawn in.
 
 use super::{Importer, href, is_svg, path};
-use crate::scene::Color;
+use crate::model::scene::Color;
 use glam::DVec2;
 use path::{Rgba, declared};
 use roxmltree::Node;

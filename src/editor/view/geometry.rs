@@ -2,8 +2,8 @@
 //! and framing), screen outlines computed camera-relative in f64 and clipped to the view when
 //! they reach far past it, and hit testing through each node's inverse world matrix.
 
-use super::camera::{Camera, ScreenRect};
-use crate::scene::{NodeId, Scene, Shape};
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::model::scene::{NodeId, Scene, Shape};
 use glam::{Affine2, DAffine2, DVec2, Vec2};
 
 /// Half the width and height of a shape's box (zero for an origin-only node).

@@ -10,11 +10,11 @@
 //! range: it visits those nodes one by one, so the ranges need not fall on subtree boundaries
 //! and every node is decided exactly once.
 
-use super::camera::{Camera, ScreenRect};
-use super::cull::{CULL_MIN_SUBTREE, Extents, SubtreeBounds, world_to_screen};
-use super::geometry::{clip_segment, screen_extent};
-use super::overlay::{may_be_sheared, may_get_shear_mark};
-use crate::scene::{NodeId, Scene};
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::cull::{CULL_MIN_SUBTREE, Extents, SubtreeBounds, world_to_screen};
+use crate::editor::view::geometry::{clip_segment, screen_extent};
+use crate::editor::view::overlay::{may_be_sheared, may_get_shear_mark};
+use crate::model::scene::{NodeId, Scene};
 use glam::{DVec2, Vec2};
 use rustc_hash::FxHashSet;
 use std::sync::Mutex;

@@ -265,9 +265,9 @@ impl Camera {
         (pixels > 1.0).then(|| {
             format!(
                 "Past f32 precision here: positions near ({}, {}) step by {} ({pixels:.0} px)",
-                crate::editor::numbers::format_number(c.x),
-                crate::editor::numbers::format_number(c.y),
-                crate::editor::numbers::format_number(step),
+                crate::editor::view::numbers::format_number(c.x),
+                crate::editor::view::numbers::format_number(c.y),
+                crate::editor::view::numbers::format_number(step),
             )
         })
     }

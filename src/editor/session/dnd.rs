@@ -1,8 +1,8 @@
 //! Drag and drop in the hierarchy, without egui: drop zones, which parent a drop gives, the
 //! reparent ops it performs (or why it is refused), and the keep-world warnings.
 
-use crate::scene::edit::Op;
-use crate::scene::{NodeId, Scene};
+use crate::model::scene::edit::Op;
+use crate::model::scene::{NodeId, Scene};
 
 /// Where a drop would put the dragged nodes, relative to the row under the pointer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,11 +50,11 @@ pub fn keep_world_warning(
     let parent_world = parent
         .map_or(Ok(glam::Affine2::IDENTITY), |p| scene.world(p))
         .ok()?;
-    let inverse = crate::math::try_inverse(&parent_world).ok()?;
+    let inverse = crate::model::math::try_inverse(&parent_world).ok()?;
     dragged.iter().find_map(|&d| {
         let old = scene.node(d).ok()?.local;
-        let new = crate::math::decompose_like(&(inverse * scene.world(d).ok()?), &old);
-        let mirrored = |t: &crate::math::Trs| t.scale.x * t.scale.y < 0.0;
+        let new = crate::model::math::decompose_like(&(inverse * scene.world(d).ok()?), &old);
+        let mirrored = |t: &crate::model::math::Trs| t.scale.x * t.scale.y < 0.0;
         if (new.skew - old.skew).abs() > 0.01 {
             Some("needs skew")
         } else if mirrored(&old) != mirrored(&new) || (old.scale.x < 0.0) != (new.scale.x < 0.0) {

@@ -4,13 +4,13 @@
 //! with it, is saved with it, is copied and duplicated with it, and goes away (until undone)
 //! when the node is deleted.
 
-use super::camera::{Camera, ScreenRect};
-use super::command::ProbeCommand;
-use super::session::{Editor, Outcome};
-use super::spaces::{from_world, to_world};
+use crate::editor::session::command::ProbeCommand;
+use crate::editor::session::{Editor, Outcome};
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::spaces::{from_world, to_world};
 use crate::error::{Error, Result};
-use crate::scene::edit::Op;
-use crate::scene::{NodeId, Scene};
+use crate::model::scene::edit::Op;
+use crate::model::scene::{NodeId, Scene};
 use glam::{DVec2, Vec2};
 
 /// One probe: the node whose space it lives in and its place in that node's list.
@@ -202,7 +202,7 @@ impl Editor {
         let scene = self.doc.scene();
         let local = local_point(scene, node, world)?;
         let mut list = scene.node(node)?.probes.to_vec();
-        if list.len() >= crate::file::MAX_PROBES_PER_NODE {
+        if list.len() >= crate::model::file::MAX_PROBES_PER_NODE {
             return Err(Error::Refused(format!(
                 "{} already carries {} probes",
                 name(scene, node),

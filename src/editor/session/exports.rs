@@ -2,14 +2,14 @@
 //! groups; File > Export figure keeps the figure's settings (size, scale, layers, caption,
 //! which view) and writes it as SVG or PNG, whichever the picked name ends in.
 
-use super::figure::{FigureOptions, embedded_image, figure_svg};
-use super::interchange::Exported;
-use super::render::{render_png, render_rgba};
-use super::session::{Editor, Outcome};
+use crate::editor::session::interchange::Exported;
+use crate::editor::session::{Editor, Outcome};
+use crate::editor::view::figure::png::{render_png, render_rgba};
+use crate::editor::view::figure::{FigureOptions, embedded_image, figure_svg};
 use crate::error::{Error, Result};
 use crate::model::progress::Stage;
+use crate::model::scene::Scene;
 use crate::model::svg::export::{Images, save_svg_with_progress};
-use crate::scene::Scene;
 use std::path::{Path, PathBuf};
 
 /// A figure apart from the session: its settings (with the selection) and the folder its
@@ -101,7 +101,7 @@ impl Editor {
                 return Ok(None);
             }
             progress.enter(Stage::Writing, bytes.len() as u64);
-            crate::file::atomic_write_with(path, |w| w.write_all(&bytes))
+            crate::model::file::atomic_write_with(path, |w| w.write_all(&bytes))
                 .map_err(|e| Error::Refused(format!("Could not write the figure: {e}")))?;
             Ok(Some(Exported {
                 said: format!("Wrote the figure {}", path.display()),

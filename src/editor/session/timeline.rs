@@ -3,11 +3,11 @@
 //! (through `Document::set_pose_at`, outside the history, as Godot's AnimationPlayer does);
 //! keys are edits, one undo step per gesture.
 
-use super::session::{Editor, Outcome};
+use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::anim::{Channel, Key, Track, sample};
-use crate::scene::NodeId;
-use crate::scene::edit::Op;
+use crate::model::scene::NodeId;
+use crate::model::scene::edit::Op;
 
 /// What the timeline can be asked to do.
 #[derive(Clone, Debug, PartialEq)]
@@ -373,7 +373,7 @@ impl Editor {
 }
 
 /// True when `node` has keys at exactly `key.time`.
-fn key_exists(scene: &crate::scene::Scene, key: &KeyRef) -> bool {
+fn key_exists(scene: &crate::model::scene::Scene, key: &KeyRef) -> bool {
     scene.node(key.node).is_ok_and(|d| {
         d.tracks.iter().any(|t| {
             t.keys
@@ -391,7 +391,11 @@ impl TimelineState {
 }
 
 /// A node's pose at a time, for the inspector and tests.
-pub fn pose(scene: &crate::scene::Scene, node: NodeId, t: f32) -> Option<crate::math::Trs> {
+pub fn pose(
+    scene: &crate::model::scene::Scene,
+    node: NodeId,
+    t: f32,
+) -> Option<crate::model::math::Trs> {
     let data = scene.node(node).ok()?;
     Some(sample(data.local, &data.tracks, scene.clip().local_time(t)))
 }

@@ -2,11 +2,11 @@
 //! a point or a transform from one space to another (the seed's localToWorld / worldToLocal),
 //! and a node's own grid as lines on screen.
 
-use super::camera::{Camera, ScreenRect};
-use super::geometry::{clip_convex, clip_segment, world_f64};
-use super::numbers::grid_label;
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::geometry::{clip_convex, clip_segment, world_f64};
+use crate::editor::view::numbers::grid_label;
 use crate::error::{Error, Result};
-use crate::scene::{NodeId, Scene};
+use crate::model::scene::{NodeId, Scene};
 use glam::{Affine2, DAffine2, DVec2, Vec2};
 
 /// A space by name: `world`, a node id, or a node's name (which must name one node only).

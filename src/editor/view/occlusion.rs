@@ -7,7 +7,7 @@
 //! node is hidden only when something opaque above it covers all of its box. It reads only
 //! what the frame plan found (each kept node's screen box and covered radius).
 
-use super::camera::ScreenRect;
+use crate::editor::view::camera::ScreenRect;
 use rustc_hash::FxHashSet;
 
 /// Cell size of the coverage grid, in pixels.

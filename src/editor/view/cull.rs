@@ -6,9 +6,9 @@
 //! their ancestors' boxes (still correct, maybe loose), and are recomputed tight after a big
 //! change.
 
-use super::camera::{Camera, ScreenRect};
-use super::geometry::half_size;
-use crate::scene::{Scene, Shape};
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::geometry::half_size;
+use crate::model::scene::{Scene, Shape};
 use glam::{Affine2, DAffine2, DVec2, Vec2};
 
 /// Per-node half sizes and colours, in pre-order, for the scene version they were read at.

@@ -1,11 +1,11 @@
 //! Every user action as a value. Panels, menus, shortcuts, the palette and windows all produce
 //! [`Command`]s; [`crate::editor::Editor::apply`] is the one place that carries them out.
 
-use super::dialogs::DialogOutcome;
-use super::dnd::DropZone;
-use super::handles::{Orientation, Tool};
-use crate::scene::NodeId;
-use crate::scene::edit::Op;
+use crate::editor::session::dialogs::DialogOutcome;
+use crate::editor::session::dnd::DropZone;
+use crate::editor::view::handles::{Orientation, Tool};
+use crate::model::scene::NodeId;
+use crate::model::scene::edit::Op;
 use std::path::PathBuf;
 
 /// A view option the View menu toggles.
@@ -130,7 +130,7 @@ pub enum Command {
     /// Show the dialog that picks where to write the figure (.svg or .png).
     SaveFigure,
     /// Change the figure's settings (size, scale, layers, caption, view).
-    SetFigure(Box<super::figure::FigureOptions>),
+    SetFigure(Box<crate::editor::view::figure::FigureOptions>),
     /// Save to the scene's file (asks where when untitled).
     Save,
     /// Save under a new name.
@@ -197,9 +197,9 @@ pub enum Command {
     /// Stop the file being loaded in the background (the current scene stays).
     CancelJob,
     /// Replace the scene with a generated one (asks about unsaved changes first).
-    Generate(super::generate::GenerateRequest),
+    Generate(crate::editor::session::generate::GenerateRequest),
     /// Play, scrub, key, move or delete keys.
-    Timeline(super::timeline::TimelineCommand),
+    Timeline(crate::editor::session::timeline::TimelineCommand),
     /// Drop, move or remove a point probe, or turn probe placing on and off.
     Probe(ProbeCommand),
 }
@@ -217,7 +217,7 @@ pub enum ProbeCommand {
     /// Move a probe to a world point (kept in its node's space).
     Move {
         /// Which probe.
-        probe: super::probes::ProbeRef,
+        probe: crate::editor::session::probes::ProbeRef,
         /// Where, in world coordinates.
         world: glam::DVec2,
         /// Part of a drag (merged into one undo step until EndGesture).
@@ -226,14 +226,14 @@ pub enum ProbeCommand {
     /// Type a probe's coordinates in its node's space.
     SetLocal {
         /// Which probe.
-        probe: super::probes::ProbeRef,
+        probe: crate::editor::session::probes::ProbeRef,
         /// The new local coordinates.
         local: glam::Vec2,
         /// Part of a drag on a number field.
         continuous: bool,
     },
     /// Delete a probe.
-    Remove(super::probes::ProbeRef),
+    Remove(crate::editor::session::probes::ProbeRef),
 }
 
 /// What the app must do after a command, beyond drawing the new state: things that live in
@@ -247,7 +247,7 @@ pub enum Effect {
     /// Frame the whole scene on the next frame (a new scene arrived).
     FrameAllNextFrame,
     /// Show a native file dialog.
-    ShowDialog(super::dialogs::DialogKind),
+    ShowDialog(crate::editor::session::dialogs::DialogKind),
     /// Refuse the window's close request (unsaved changes; the prompt is up).
     CancelClose,
     /// Close the window.

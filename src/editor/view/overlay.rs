@@ -2,11 +2,11 @@
 //! it, and what of it is on screen) and the ghosts of a reparent drag. The viewport paints
 //! exactly these; the tests check exactly these.
 
-use super::camera::{Camera, ScreenRect};
-use super::geometry::{ScreenShape, world_f64};
-use crate::math::{shear_metrics, try_inverse};
-use crate::scene::diagnose::{SHEAR_TOLERANCE_DEGREES, ShearCause};
-use crate::scene::{NodeId, Scene};
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::geometry::{ScreenShape, world_f64};
+use crate::model::math::{shear_metrics, try_inverse};
+use crate::model::scene::diagnose::{SHEAR_TOLERANCE_DEGREES, ShearCause};
+use crate::model::scene::{NodeId, Scene};
 use glam::{Affine2, DAffine2, DVec2, Vec2};
 
 /// One entry of the shear warning overlay.

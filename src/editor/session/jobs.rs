@@ -4,12 +4,12 @@
 //! ready, or, if the current scene was edited meanwhile, after the unsaved-changes prompt.
 //! Cancelling (or a bad file) leaves everything as it was.
 
-use super::session::{Editor, FileAction, Outcome};
-use crate::document::Document;
+use crate::editor::session::{Editor, FileAction, Outcome};
 use crate::error::{Error, Result};
+use crate::model::document::Document;
 use crate::model::progress::Progress;
 pub use crate::model::progress::Stage;
-use crate::scene::Scene;
+use crate::model::scene::Scene;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
@@ -42,7 +42,7 @@ pub(super) struct Loaded {
     /// The file it came from (None for a generated scene).
     pub(super) path: Option<PathBuf>,
     pub(super) doc: Document,
-    pub(super) report: Option<super::interchange::InterchangeReport>,
+    pub(super) report: Option<crate::editor::session::interchange::InterchangeReport>,
     /// What the status line says once it is in: "Opened big.ron".
     pub(super) said: String,
 }
@@ -52,7 +52,7 @@ pub(super) enum Finished {
     /// A scene, to swap in.
     Loaded(Box<Loaded>),
     /// A copy of the scene was exported.
-    Exported(Box<super::interchange::Exported>),
+    Exported(Box<crate::editor::session::interchange::Exported>),
     /// A copy of the document at `revision` was written to `path`.
     Saved {
         /// Where.
@@ -76,27 +76,28 @@ pub(super) struct Job {
 }
 
 /// The worker: read, parse and build, propagate; None when cancelled. A `.ron` goes through
-/// [`crate::file::load_with_progress`], as the command line's loads do.
+/// [`crate::model::file::load_with_progress`], as the command line's loads do.
 fn load(path: &Path, progress: &Progress) -> Result<Option<Loaded>> {
-    let godot = super::interchange::is_godot_scene(path);
-    let svg = super::interchange::is_svg(path);
+    let godot = crate::editor::session::interchange::is_godot_scene(path);
+    let svg = crate::editor::session::interchange::is_svg(path);
     let (scene, report) = if godot || svg {
-        let Some(text) = crate::file::read_text(path, progress)? else {
+        let Some(text) = crate::model::file::read_text(path, progress)? else {
             return Ok(None);
         };
         progress.enter(Stage::Parsing, 0);
         if godot {
             let imported = crate::model::godot::import_text(&text, path)?;
-            let report = super::interchange::report_of(path, &imported.report);
+            let report = crate::editor::session::interchange::report_of(path, &imported.report);
             (imported.scene, Some(report))
         } else {
             let imported = crate::model::svg::import::import_svg_text(&text, path)?;
             let nodes = imported.scene.len();
-            let report = super::interchange::svg_report(path, nodes, &imported.notes);
+            let report =
+                crate::editor::session::interchange::svg_report(path, nodes, &imported.notes);
             (imported.scene, Some(report))
         }
     } else {
-        match crate::file::load_with_progress(path, progress)? {
+        match crate::model::file::load_with_progress(path, progress)? {
             Some(scene) => (scene, None),
             None => return Ok(None),
         }
@@ -268,7 +269,8 @@ impl Editor {
             let notes = report.lines.len().saturating_sub(1);
             self.report = Some(report);
             if notes > 0 {
-                self.windows.insert(super::command::Window::ImportReport);
+                self.windows
+                    .insert(crate::editor::session::command::Window::ImportReport);
             }
         } else if let Some(path) = path {
             self.remember(path);
@@ -277,7 +279,7 @@ impl Editor {
         give_back_freed_memory();
         outcome
             .effects
-            .push(super::command::Effect::FrameAllNextFrame);
+            .push(crate::editor::session::command::Effect::FrameAllNextFrame);
         outcome
     }
 
@@ -293,7 +295,7 @@ impl Editor {
             "graft-save",
             first,
             move |progress| {
-                let result = crate::file::save_with_progress(&scene, &path, progress);
+                let result = crate::model::file::save_with_progress(&scene, &path, progress);
                 drop(scene);
                 (!progress.is_cancelled())
                     .then(|| result.map(|()| Finished::Saved { path, revision }))

@@ -3,12 +3,12 @@
 //! on a worker with progress and Cancel (generating, building, computing world matrices) while
 //! the current scene stays usable, and swaps in with one step.
 
-use super::jobs::{Finished, Loaded};
-use super::session::{Editor, FileAction, Outcome};
-use crate::document::Document;
+use crate::editor::session::jobs::{Finished, Loaded};
+use crate::editor::session::{Editor, FileAction, Outcome};
 use crate::error::{Error, Result};
-pub use crate::generate::GenShape;
+use crate::model::document::Document;
 use crate::model::progress::{Progress, Stage, grouped};
+pub use crate::tools::generate::GenShape;
 
 /// The most nodes a generated scene may have (about 2.5 GB held in the editor).
 pub const MAX_GENERATED_NODES: usize = 10_000_000;
@@ -61,8 +61,12 @@ impl GenerateRequest {
 
 /// The worker's part: generate, build, propagate; None once cancelled.
 fn make(request: GenerateRequest, progress: &Progress) -> Option<Loaded> {
-    let mut scene =
-        crate::generate::generate_with(request.shape, request.nodes, request.seed, progress)?;
+    let mut scene = crate::tools::generate::generate_with(
+        request.shape,
+        request.nodes,
+        request.seed,
+        progress,
+    )?;
     if progress.is_cancelled() {
         return None;
     }

@@ -4,8 +4,8 @@
 //! have compared 6·10¹⁰ ids). The set is built on first use after a change; every place that
 //! changes the selection calls [`Editor::selection_changed`].
 
-use super::session::Editor;
-use crate::scene::NodeId;
+use crate::editor::session::Editor;
+use crate::model::scene::NodeId;
 use rustc_hash::FxHashSet;
 use std::cell::RefCell;
 

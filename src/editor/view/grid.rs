@@ -1,8 +1,8 @@
 //! The viewport grid as data: a step of 1, 2 or 5 × 10^k world units, and a counted, capped list
 //! of lines, each computed as `(first + i) · step` in f64 (never by accumulation), with labels.
 
-use super::camera::{Camera, ScreenRect};
-use super::numbers::grid_label;
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::numbers::grid_label;
 use glam::DVec2;
 
 /// No more grid lines than this per direction, whatever the view (the step keeps them ≥ 40 px

@@ -1,10 +1,10 @@
 //! Move / rotate / scale handles (W / E / R) and their math, with Local or World orientation
 //! (Unity's pivotRotation) and Ctrl snapping: picking and the ops a drag asks for, without egui.
 
-use super::camera::{Camera, ScreenRect};
-use crate::math::{Trs, decompose_like};
-use crate::scene::NodeId;
-use crate::scene::edit::Op;
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::model::math::{Trs, decompose_like};
+use crate::model::scene::NodeId;
+use crate::model::scene::edit::Op;
 use glam::{Affine2, DVec2, Mat2, Vec2};
 
 /// Which handle the viewport shows.

@@ -2,15 +2,15 @@
 //! scene with its report in a window; File > Export > Godot scene writes the scene as a
 //! `.tscn` and reports what had to change.
 
-use super::command::{Effect, Window};
-use super::session::{Editor, Outcome};
-use crate::document::Document;
+use crate::editor::session::command::{Effect, Window};
+use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
+use crate::model::document::Document;
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::import_file;
 use crate::model::godot::tree::find_project_root;
 use crate::model::progress::{Progress, Stage};
-use crate::scene::Scene;
+use crate::model::scene::Scene;
 use std::path::{Path, PathBuf};
 
 /// True for a Godot scene path (`.tscn`, or the binary `.scn` that is refused with advice).
@@ -153,7 +153,7 @@ impl Editor {
             return Ok(done.map_or_else(Outcome::default, |e| self.exported(e)));
         }
         let scene = self.doc.scene().clone();
-        let name = super::jobs::file_name(&target);
+        let name = crate::editor::session::jobs::file_name(&target);
         self.start_job(
             format!("Exporting {name}"),
             "graft-export",
@@ -162,9 +162,9 @@ impl Editor {
                 let result = write(&scene, &target, progress);
                 drop(scene);
                 match result {
-                    Ok(Some(done)) if !progress.is_cancelled() => {
-                        Some(Ok(super::jobs::Finished::Exported(Box::new(done))))
-                    }
+                    Ok(Some(done)) if !progress.is_cancelled() => Some(Ok(
+                        crate::editor::session::jobs::Finished::Exported(Box::new(done)),
+                    )),
                     Ok(_) => None,
                     Err(e) => Some(Err(e)),
                 }
@@ -210,7 +210,7 @@ fn write_godot(
         return Ok(None);
     }
     progress.enter(Stage::Writing, text.len() as u64);
-    crate::file::atomic_write_with(target, |w| w.write_all(text.as_bytes()))
+    crate::model::file::atomic_write_with(target, |w| w.write_all(text.as_bytes()))
         .map_err(|e| Error::Refused(format!("Could not export: {e}")))?;
     progress.set_done(text.len() as u64);
     let mut lines = vec![format!(

@@ -5,15 +5,20 @@
 //! with the editor's own camera, grid, outline and overlay code, so a figure shows what the
 //! viewport shows. No window needed.
 
-use super::camera::{Camera, ScreenRect};
-use super::figure_plan::{FIGURE_PLAN_FROM, density_images, detail_limit, plan_figure};
-use super::frame_plan::FramePlan;
-use super::geometry::{ScreenShape, world_bounds};
-use super::grid::grid;
-use super::numbers::format_fixed;
-use super::overlay::{shear_overlay_among, shear_overlay_on_screen};
+pub mod big;
+pub mod png;
+
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::figure::big::{
+    FIGURE_PLAN_FROM, density_images, detail_limit, plan_figure,
+};
+use crate::editor::view::frame_plan::FramePlan;
+use crate::editor::view::geometry::{ScreenShape, world_bounds};
+use crate::editor::view::grid::grid;
+use crate::editor::view::numbers::format_fixed;
+use crate::editor::view::overlay::{shear_overlay_among, shear_overlay_on_screen};
+use crate::model::scene::{NodeId, Scene, Shape};
 use crate::model::svg::export::{coord, shape_element, xml};
-use crate::scene::{NodeId, Scene, Shape};
 use glam::{DVec2, Vec2};
 use std::fmt::Write as _;
 use std::path::Path;

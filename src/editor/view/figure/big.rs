@@ -5,13 +5,13 @@
 //! 1M-node figure is then a few megabytes that resvg can render, instead of one element per
 //! node (264 MB, past resvg's element limit).
 
-use super::camera::{Camera, ScreenRect};
-use super::cull::{Extents, SubtreeBounds};
-use super::figure::FigureOptions;
-use super::frame_plan::{self, DensityGrid, FramePlan, PlanInput, selection_indices};
-use super::occlusion::{DENSE_DETAIL_LIMIT, OCCLUSION_FROM, visible_nodes};
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::cull::{Extents, SubtreeBounds};
+use crate::editor::view::figure::FigureOptions;
+use crate::editor::view::frame_plan::{self, DensityGrid, FramePlan, PlanInput, selection_indices};
+use crate::editor::view::occlusion::{DENSE_DETAIL_LIMIT, OCCLUSION_FROM, visible_nodes};
+use crate::model::scene::Scene;
 use crate::model::svg::export::{base64, coord};
-use crate::scene::Scene;
 use std::fmt::Write as _;
 
 /// Scenes with at least this many nodes are planned like a viewport frame.
@@ -54,7 +54,7 @@ pub(super) fn plan_figure(
         shear: options.layers.shear,
         skip: &[],
     };
-    let threads = crate::scene::propagation_threads();
+    let threads = crate::model::scene::propagation_threads();
     let mut plan = frame_plan::plan(&input, threads, FramePlan::default());
     while plan.draw.len() > FIGURE_SHAPE_BUDGET && input.tiny < FIGURE_TINY_MAX {
         input.tiny *= 2.0;

@@ -2,12 +2,25 @@
 //! file-dialog and unsaved-changes flow, tool and view settings, and [`Editor::apply`], the one
 //! place any of it changes.
 
-use super::command::{Command, Effect, ViewOption, ViewSpace, Window};
-use super::handles::{Orientation, Tool};
-use crate::document::Document;
+pub mod command;
+pub mod dialogs;
+pub mod dnd;
+pub mod edits;
+pub mod exports;
+mod files;
+pub mod generate;
+pub mod interchange;
+pub mod jobs;
+pub mod probes;
+pub mod selection;
+pub mod timeline;
+
+use crate::editor::session::command::{Command, Effect, ViewOption, ViewSpace, Window};
+use crate::editor::view::handles::{Orientation, Tool};
 use crate::error::{Error, Result};
-use crate::scene::edit::Op;
-use crate::scene::{DetachedSubtree, NodeId};
+use crate::model::document::Document;
+use crate::model::scene::edit::Op;
+use crate::model::scene::{DetachedSubtree, NodeId};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
 
@@ -38,7 +51,7 @@ pub enum FileAction {
     /// Swap in the scene a background job loaded (the current one was edited meanwhile).
     SwapLoaded,
     /// Replace the scene with a generated one.
-    Generate(super::generate::GenerateRequest),
+    Generate(crate::editor::session::generate::GenerateRequest),
 }
 
 /// What an open file dialog (or the typed-path field that replaces it) is for.
@@ -111,7 +124,7 @@ impl Outcome {
 }
 
 /// Why the view cannot be from this node.
-fn singular_view(scene: &crate::scene::Scene, id: NodeId) -> String {
+fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
     let name = scene.node(id).map_or("the node", |d| d.name.as_str());
     format!(
         "Cannot view from {name}: its world matrix is singular (a zero scale in it or above it), so the world has no place in its space"
@@ -126,7 +139,7 @@ pub struct Editor {
     pub(super) doc: Document,
     pub(super) selection: Vec<NodeId>,
     /// The selection as a set, for big selections (`selection.rs`).
-    pub(super) selection_cache: super::selection::SelectionCache,
+    pub(super) selection_cache: crate::editor::session::selection::SelectionCache,
     pub(super) clipboard: Vec<DetachedSubtree>,
     pub(super) messages: Vec<Message>,
     pub(super) error: Option<String>,
@@ -145,14 +158,14 @@ pub struct Editor {
     view_space: ViewSpace,
     pub(super) windows: FxHashSet<Window>,
     pub(super) probe_mode: bool,
-    pub(super) report: Option<super::interchange::InterchangeReport>,
-    pub(super) figure: super::figure::FigureOptions,
-    pub(super) job: Option<super::jobs::Job>,
-    pub(super) loaded: Option<super::jobs::Loaded>,
+    pub(super) report: Option<crate::editor::session::interchange::InterchangeReport>,
+    pub(super) figure: crate::editor::view::figure::FigureOptions,
+    pub(super) job: Option<crate::editor::session::jobs::Job>,
+    pub(super) loaded: Option<crate::editor::session::jobs::Loaded>,
     pub(super) background_bytes: u64,
     /// Scenes with at least this many nodes are saved (and generated) on a worker.
     pub(super) background_save_nodes: usize,
-    pub(super) timeline: super::timeline::TimelineState,
+    pub(super) timeline: crate::editor::session::timeline::TimelineState,
     /// The nodes carrying probes, and the scene versions they were read at.
     pub(super) probe_owners: std::cell::RefCell<ProbeOwners>,
 }
@@ -189,8 +202,8 @@ impl Editor {
             figure: Default::default(),
             job: None,
             loaded: None,
-            background_bytes: super::jobs::DEFAULT_BACKGROUND_BYTES,
-            background_save_nodes: super::jobs::BACKGROUND_SAVE_NODES,
+            background_bytes: crate::editor::session::jobs::DEFAULT_BACKGROUND_BYTES,
+            background_save_nodes: crate::editor::session::jobs::BACKGROUND_SAVE_NODES,
             timeline: Default::default(),
             probe_owners: Default::default(),
         }
@@ -310,7 +323,7 @@ impl Editor {
             ViewSpace::Node(id) => Some(id).filter(|id| scene.contains(*id)),
         };
         let identity = glam::DAffine2::IDENTITY;
-        match node.map(|id| (id, super::spaces::from_world(scene, Some(id)))) {
+        match node.map(|id| (id, crate::editor::view::spaces::from_world(scene, Some(id)))) {
             Some((id, Ok(view))) => (Some(id), view, None),
             Some((id, Err(_))) => (None, identity, Some(singular_view(scene, id))),
             None => (None, identity, None),
@@ -432,9 +445,9 @@ impl Editor {
             Command::Paste => self.paste(),
             Command::Duplicate => self.duplicate(),
             // Del acts on what was picked last: keys on the timeline (picking nodes clears them).
-            Command::Delete if !self.selected_keys().is_empty() => {
-                self.timeline_command(super::timeline::TimelineCommand::DeleteSelectedKeys)
-            }
+            Command::Delete if !self.selected_keys().is_empty() => self.timeline_command(
+                crate::editor::session::timeline::TimelineCommand::DeleteSelectedKeys,
+            ),
             Command::Delete => self.delete(),
             Command::AddNode(place) => self.add_node(place),
             Command::CreateParent => self.create_parent(),
@@ -478,7 +491,7 @@ impl Editor {
                 if let ViewSpace::Node(id) = space {
                     let scene = self.doc.scene();
                     scene.index(id)?;
-                    if super::spaces::from_world(scene, Some(id)).is_err() {
+                    if crate::editor::view::spaces::from_world(scene, Some(id)).is_err() {
                         return Err(Error::Refused(singular_view(scene, id)));
                     }
                 }

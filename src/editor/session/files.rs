@@ -1,12 +1,12 @@
 //! Files in the session: the unsaved-changes guard, the Open / Save As dialogs (asked of the
 //! app as effects, answered with commands), opening, saving and the recent-files list.
 
-use super::command::{Effect, GuardAnswer};
-use super::dialogs::{DialogKind, DialogOutcome};
-use super::session::{DialogPurpose, Editor, FileAction, MAX_RECENT, Outcome};
-use crate::document::Document;
+use crate::editor::session::command::{Effect, GuardAnswer};
+use crate::editor::session::dialogs::{DialogKind, DialogOutcome};
+use crate::editor::session::{DialogPurpose, Editor, FileAction, MAX_RECENT, Outcome};
 use crate::error::{Error, Result};
-use crate::scene::Scene;
+use crate::model::document::Document;
+use crate::model::scene::Scene;
 use std::path::PathBuf;
 
 impl Editor {
@@ -89,10 +89,10 @@ impl Editor {
         if self.opens_in_background(&path) && path.extension().is_none_or(|e| e != "scn") {
             return self.start_open_job(path);
         }
-        if super::interchange::is_godot_scene(&path) {
+        if crate::editor::session::interchange::is_godot_scene(&path) {
             return self.import_godot(path);
         }
-        if super::interchange::is_svg(&path) {
+        if crate::editor::session::interchange::is_svg(&path) {
             return self.import_svg(path);
         }
         let doc = Document::open(&path)?;

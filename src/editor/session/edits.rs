@@ -2,13 +2,13 @@
 //! parent, unparent and hierarchy drops. New ids are taken from the scene when the command
 //! applies (never guessed by a panel); each edit is one undo step and selects what it made.
 
-use super::command::NewNodePlace;
-use super::dnd::{DropZone, drop_ops};
-use super::session::{Editor, Outcome};
+use crate::editor::session::command::NewNodePlace;
+use crate::editor::session::dnd::{DropZone, drop_ops};
+use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
-use crate::math::Trs;
-use crate::scene::edit::Op;
-use crate::scene::{DetachedSubtree, NodeData, NodeId, Shape};
+use crate::model::math::Trs;
+use crate::model::scene::edit::Op;
+use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Shape};
 use glam::Vec2;
 
 /// A new node's data: a unit square at the parent's origin.

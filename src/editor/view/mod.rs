@@ -1,0 +1,17 @@
+//! What the screen shows, as data and without egui: the camera and the spaces it looks from,
+//! culling and the frame plan, occlusion, outlines and hit tests, handles, the grid, overlays,
+//! numbers for people, and figures (SVG and PNG) of what the viewport shows.
+
+pub mod camera;
+pub mod cull;
+pub mod figure;
+pub mod frame_plan;
+pub mod geometry;
+pub mod grid;
+pub mod handles;
+pub mod numbers;
+pub mod occlusion;
+pub mod overlay;
+pub mod spaces;
+
+pub use camera::{Camera, ScreenRect};
