@@ -22,7 +22,7 @@ pub fn new_node_data(name: &str) -> NodeData {
 impl Editor {
     /// Selected nodes whose ancestors are not also selected, in pre-order.
     fn selected_roots(&self) -> Vec<NodeId> {
-        self.doc.scene().topmost(&self.selection)
+        self.doc.scene().topmost(self.selection.ids())
     }
 
     /// "Verb name" for one node, "Verb N nodes" for several.
@@ -43,10 +43,12 @@ impl Editor {
     pub(super) fn copy(&mut self) -> Outcome {
         let roots = self.selected_roots();
         let scene = self.doc.scene();
-        self.clipboard = roots
-            .iter()
-            .filter_map(|id| scene.copy_subtree(*id).ok())
-            .collect();
+        self.clipboard.set(
+            roots
+                .iter()
+                .filter_map(|id| scene.copy_subtree(*id).ok())
+                .collect(),
+        );
         if !self.clipboard.is_empty() {
             let what = self.label_for("", &roots);
             self.info(format!("Copied {}", what.trim()));
@@ -60,7 +62,7 @@ impl Editor {
             return Ok(Outcome::default());
         }
         let parent = self.primary();
-        let mut copies = self.clipboard.clone();
+        let mut copies = self.clipboard.subtrees().to_vec();
         self.doc.renumber_fresh(&mut copies);
         let count = self.doc.scene().children(parent).map_or(0, |c| c.len());
         let ops = copies
@@ -114,8 +116,7 @@ impl Editor {
         ids: Vec<NodeId>,
     ) -> Result<Outcome> {
         self.perform(label, ops, false)?;
-        self.selection = ids;
-        self.selection_changed();
+        self.selection.set(ids);
         Ok(Outcome::default())
     }
 
@@ -131,7 +132,7 @@ impl Editor {
             .map(|&node| Op::Remove { node })
             .collect();
         self.perform(label, ops, false)?;
-        self.prune_selection();
+        self.selection.prune(self.doc.scene());
         Ok(Outcome::default())
     }
 

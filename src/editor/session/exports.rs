@@ -44,7 +44,7 @@ impl Editor {
     /// from the session (to draw on another thread).
     pub fn figure_spec(&self) -> FigureSpec {
         let mut options = self.figure.clone();
-        options.selection = self.selection.clone();
+        options.selection = self.selection.ids().to_vec();
         FigureSpec {
             options,
             dir: self
@@ -62,7 +62,7 @@ impl Editor {
         let scene = self.doc.scene();
         let mut h = rustc_hash::FxHasher::default();
         format!("{:?}", self.figure).hash(&mut h);
-        self.selection.hash(&mut h);
+        self.selection.ids().hash(&mut h);
         self.doc.path().hash(&mut h);
         (scene.structure_version(), scene.appearance_version()).hash(&mut h);
         scene.world_version().hash(&mut h);

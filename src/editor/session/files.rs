@@ -7,13 +7,72 @@ use crate::editor::session::{DialogPurpose, Editor, FileAction, MAX_RECENT, Outc
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::scene::Scene;
+use std::path::Path;
 use std::path::PathBuf;
+
+/// The file flow's state: the recent files, the action waiting for the unsaved-changes
+/// prompt, the open dialog or typed-path prompt, and whether the window may close.
+#[derive(Default)]
+pub struct FileFlow {
+    recent: Vec<PathBuf>,
+    pending_guard: Option<FileAction>,
+    dialog: Option<DialogPurpose>,
+    path_prompt: Option<DialogPurpose>,
+    allow_close: bool,
+    quit_requested: bool,
+}
+
+impl FileFlow {
+    /// Recently opened files, newest first.
+    pub fn recent(&self) -> &[PathBuf] {
+        &self.recent
+    }
+
+    /// Replace the recent files (at most [`MAX_RECENT`] are kept).
+    pub fn set_recent(&mut self, mut recent: Vec<PathBuf>) {
+        recent.truncate(MAX_RECENT);
+        self.recent = recent;
+    }
+
+    /// The action waiting for Save / Discard / Cancel.
+    pub fn pending_guard(&self) -> Option<&FileAction> {
+        self.pending_guard.as_ref()
+    }
+
+    /// Ask about unsaved changes before `action`.
+    pub fn ask_before(&mut self, action: FileAction) {
+        self.pending_guard = Some(action);
+    }
+
+    /// A typed path is wanted, because no native dialog could be shown.
+    pub fn path_prompt(&self) -> Option<&DialogPurpose> {
+        self.path_prompt.as_ref()
+    }
+
+    /// True when the person said the window may close with unsaved changes.
+    pub fn allow_close(&self) -> bool {
+        self.allow_close
+    }
+
+    /// True when the window should close.
+    pub fn quit_requested(&self) -> bool {
+        self.quit_requested
+    }
+
+    /// Put `path` first in the recent files.
+    fn remember(&mut self, path: &Path) {
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.recent.retain(|p| *p != path);
+        self.recent.insert(0, path);
+        self.recent.truncate(MAX_RECENT);
+    }
+}
 
 impl Editor {
     /// Run a file action now, or first ask about unsaved changes.
     pub(super) fn request(&mut self, action: FileAction) -> Result<Outcome> {
-        if self.doc.is_modified() && !self.allow_close {
-            self.pending_guard = Some(action);
+        if self.doc.is_modified() && !self.files.allow_close {
+            self.files.pending_guard = Some(action);
             Ok(Outcome::default())
         } else {
             self.run_action(action)
@@ -22,10 +81,10 @@ impl Editor {
 
     /// The window's close button: refused while the unsaved-changes prompt is needed.
     pub(super) fn close_requested(&mut self) -> Outcome {
-        if self.allow_close || !self.doc.is_modified() {
+        if self.files.allow_close || !self.doc.is_modified() {
             return Outcome::default();
         }
-        self.pending_guard = Some(FileAction::Quit);
+        self.files.pending_guard = Some(FileAction::Quit);
         Outcome {
             effects: vec![Effect::CancelClose],
         }
@@ -33,13 +92,13 @@ impl Editor {
 
     /// The prompt's answer: save first, discard, or cancel.
     pub(super) fn answer_guard(&mut self, answer: GuardAnswer) -> Result<Outcome> {
-        let Some(action) = self.pending_guard.take() else {
+        let Some(action) = self.files.pending_guard.take() else {
             return Ok(Outcome::default());
         };
         match answer {
             GuardAnswer::Cancel => {
                 if action == FileAction::SwapLoaded {
-                    self.loaded = None;
+                    self.jobs.drop_loaded();
                 }
                 self.info("Cancelled: nothing was changed");
                 Ok(Outcome::default())
@@ -75,8 +134,8 @@ impl Editor {
             FileAction::SwapLoaded => Ok(self.take_loaded()),
             FileAction::Generate(request) => self.generate(request),
             FileAction::Quit => {
-                self.allow_close = true;
-                self.quit_requested = true;
+                self.files.allow_close = true;
+                self.files.quit_requested = true;
                 Ok(Outcome {
                     effects: vec![Effect::CloseWindow],
                 })
@@ -106,18 +165,14 @@ impl Editor {
     pub(super) fn replace_document(&mut self, doc: Document) -> Outcome {
         self.doc = doc;
         self.selection.clear();
-        self.selection_changed();
-        self.allow_close = false;
+        self.files.allow_close = false;
         Outcome {
             effects: vec![Effect::SceneReplaced],
         }
     }
 
     pub(super) fn remember(&mut self, path: PathBuf) {
-        let path = std::fs::canonicalize(&path).unwrap_or(path);
-        self.recent.retain(|p| *p != path);
-        self.recent.insert(0, path);
-        self.recent.truncate(MAX_RECENT);
+        self.files.remember(&path);
     }
 
     /// Save to `path` (or the document's own file; untitled asks where). True when saved now.
@@ -151,11 +206,11 @@ impl Editor {
 
     /// True when Save and Save As run on a worker (a big scene and no job running).
     fn saves_in_background(&self) -> bool {
-        self.doc.scene().len() >= self.background_save_nodes && self.job.is_none()
+        self.doc.scene().len() >= self.jobs.save_nodes() && !self.jobs.running()
     }
 
     pub(super) fn start_dialog(&mut self, purpose: DialogPurpose) -> Outcome {
-        if self.dialog.is_some() || self.path_prompt.is_some() {
+        if self.files.dialog.is_some() || self.files.path_prompt.is_some() {
             self.info("A file dialog is already open");
             return Outcome::default();
         }
@@ -186,7 +241,7 @@ impl Editor {
                 suggested: self.doc.display_name().replace("untitled", "scene.ron"),
             },
         };
-        self.dialog = Some(purpose);
+        self.files.dialog = Some(purpose);
         Outcome {
             effects: vec![Effect::ShowDialog(kind)],
         }
@@ -194,7 +249,12 @@ impl Editor {
 
     /// A dialog (native or the typed-path field) ended.
     pub(super) fn dialog_closed(&mut self, outcome: DialogOutcome) -> Result<Outcome> {
-        let Some(purpose) = self.dialog.take().or_else(|| self.path_prompt.take()) else {
+        let Some(purpose) = self
+            .files
+            .dialog
+            .take()
+            .or_else(|| self.files.path_prompt.take())
+        else {
             return Ok(Outcome::default());
         };
         match outcome {
@@ -205,7 +265,7 @@ impl Editor {
             }
             DialogOutcome::Unavailable => {
                 self.info("No file dialog could be shown here: type a path instead");
-                self.path_prompt = Some(purpose);
+                self.files.path_prompt = Some(purpose);
                 Ok(Outcome::default())
             }
         }

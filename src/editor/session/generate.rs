@@ -90,7 +90,7 @@ impl Editor {
     /// Make the scene: at once when small, on a worker from the background threshold on.
     pub(super) fn generate(&mut self, request: GenerateRequest) -> Result<Outcome> {
         request.check()?;
-        if request.nodes < self.background_save_nodes {
+        if request.nodes < self.jobs.save_nodes() {
             let loaded = make(request, &Progress::new())
                 .ok_or_else(|| Error::Refused("generating was cancelled".into()))?;
             return Ok(self.swap_in(loaded));

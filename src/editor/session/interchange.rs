@@ -148,7 +148,7 @@ impl Editor {
         target: PathBuf,
         write: impl FnOnce(&Scene, &Path, &Progress) -> Result<Option<Exported>> + Send + 'static,
     ) -> Result<Outcome> {
-        if self.doc.scene().len() < self.background_save_nodes {
+        if self.doc.scene().len() < self.jobs.save_nodes() {
             let done = write(self.doc.scene(), &target, &Progress::new())?;
             return Ok(done.map_or_else(Outcome::default, |e| self.exported(e)));
         }

@@ -66,13 +66,50 @@ pub(super) enum Finished {
 pub const BACKGROUND_SAVE_NODES: usize = 100_000;
 
 /// A running job.
-pub(super) struct Job {
+struct Job {
     title: String,
     progress: Progress,
     result: Receiver<Result<Finished>>,
     /// The history's length and modified flag when the job started: edits made while it ran
     /// must not be lost silently.
     started_at: (usize, bool),
+}
+
+/// Background work in the session: the running job, a loaded scene waiting for the
+/// unsaved-changes prompt, and the sizes from which opening and saving go to a worker.
+pub struct Jobs {
+    job: Option<Job>,
+    loaded: Option<Loaded>,
+    background_bytes: u64,
+    background_save_nodes: usize,
+}
+
+impl Default for Jobs {
+    fn default() -> Self {
+        Self {
+            job: None,
+            loaded: None,
+            background_bytes: DEFAULT_BACKGROUND_BYTES,
+            background_save_nodes: BACKGROUND_SAVE_NODES,
+        }
+    }
+}
+
+impl Jobs {
+    /// True while a job runs.
+    pub fn running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// Scenes with at least this many nodes are saved and generated on a worker.
+    pub fn save_nodes(&self) -> usize {
+        self.background_save_nodes
+    }
+
+    /// Forget the loaded scene that waited for the prompt.
+    pub fn drop_loaded(&mut self) {
+        self.loaded = None;
+    }
 }
 
 /// The worker: read, parse and build, propagate; None when cancelled. A `.ron` goes through
@@ -129,7 +166,7 @@ fn load(path: &Path, progress: &Progress) -> Result<Option<Loaded>> {
 impl Editor {
     /// The running job, if any, as the UI shows it.
     pub fn job(&self) -> Option<JobView> {
-        let job = self.job.as_ref()?;
+        let job = self.jobs.job.as_ref()?;
         Some(JobView {
             title: job.title.clone(),
             stage: job.progress.stage(),
@@ -141,18 +178,18 @@ impl Editor {
     /// Files at least this big open on a worker (tests set 0 to always use one).
     #[doc(hidden)]
     pub fn set_background_bytes(&mut self, bytes: u64) {
-        self.background_bytes = bytes;
+        self.jobs.background_bytes = bytes;
     }
 
     /// Scenes with at least this many nodes save on a worker (tests set 0 to always use one).
     #[doc(hidden)]
     pub fn set_background_save_nodes(&mut self, nodes: usize) {
-        self.background_save_nodes = nodes;
+        self.jobs.background_save_nodes = nodes;
     }
 
     /// True when opening `path` should run on a worker.
     pub(super) fn opens_in_background(&self, path: &Path) -> bool {
-        std::fs::metadata(path).is_ok_and(|m| m.len() >= self.background_bytes)
+        std::fs::metadata(path).is_ok_and(|m| m.len() >= self.jobs.background_bytes)
     }
 
     /// Start opening `path` on a worker.
@@ -186,7 +223,7 @@ impl Editor {
         first: (Stage, u64),
         work: impl FnOnce(&Progress) -> Option<Result<Finished>> + Send + 'static,
     ) -> Result<()> {
-        if let Some(job) = &self.job {
+        if let Some(job) = &self.jobs.job {
             return Err(Error::Refused(format!(
                 "{} is still running: wait for it or cancel it",
                 job.title
@@ -204,7 +241,7 @@ impl Editor {
                 }
             })
             .map_err(|e| Error::Refused(format!("cannot start a worker: {e}")))?;
-        self.job = Some(Job {
+        self.jobs.job = Some(Job {
             title,
             progress,
             result: rx,
@@ -215,7 +252,7 @@ impl Editor {
 
     /// Ask the running job to stop; the current scene stays as it is.
     pub(super) fn cancel_job(&mut self) -> Outcome {
-        if let Some(job) = self.job.take() {
+        if let Some(job) = self.jobs.job.take() {
             job.progress.cancel();
             self.info(format!(
                 "Cancelled: {} (nothing changed)",
@@ -227,7 +264,7 @@ impl Editor {
 
     /// Called every frame: swap in a finished job's scene (or report its error).
     pub fn poll_job(&mut self) -> Result<Outcome> {
-        let Some(job) = &self.job else {
+        let Some(job) = &self.jobs.job else {
             return Ok(Outcome::default());
         };
         let result = match job.result.try_recv() {
@@ -237,7 +274,7 @@ impl Editor {
                 Err(Error::Refused("the loading worker stopped".into()))
             }
         };
-        let Some(job) = self.job.take() else {
+        let Some(job) = self.jobs.job.take() else {
             return Ok(Outcome::default());
         };
         let loaded = match result {
@@ -249,8 +286,8 @@ impl Editor {
         let now = (self.doc.history().labels().0.len(), self.doc.is_modified());
         if now != job.started_at && self.doc.is_modified() {
             // Edited while loading: ask before the edits go.
-            self.loaded = Some(loaded);
-            self.pending_guard = Some(FileAction::SwapLoaded);
+            self.jobs.loaded = Some(loaded);
+            self.files.ask_before(FileAction::SwapLoaded);
             return Ok(Outcome::default());
         }
         Ok(self.swap_in(loaded))
@@ -323,7 +360,7 @@ impl Editor {
 
     /// The answer to the prompt about a loaded scene: swap it in, or drop it.
     pub(super) fn take_loaded(&mut self) -> Outcome {
-        match self.loaded.take() {
+        match self.jobs.loaded.take() {
             Some(loaded) => self.swap_in(loaded),
             None => Outcome::default(),
         }

@@ -2,6 +2,7 @@
 //! file-dialog and unsaved-changes flow, tool and view settings, and [`Editor::apply`], the one
 //! place any of it changes.
 
+pub mod clipboard;
 pub mod command;
 pub mod dialogs;
 pub mod dnd;
@@ -11,11 +12,13 @@ mod files;
 pub mod generate;
 pub mod interchange;
 pub mod jobs;
+pub mod messages;
 pub mod probes;
 pub mod selection;
+pub mod settings;
 pub mod timeline;
 
-use crate::editor::session::command::{Command, Effect, ViewOption, ViewSpace, Window};
+use crate::editor::session::command::{Command, Effect, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
@@ -24,14 +27,8 @@ use crate::model::scene::{DetachedSubtree, NodeId};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
 
-/// A line for the status bar (and the error window when it is an error).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Message {
-    /// What happened.
-    pub text: String,
-    /// True for failures.
-    pub is_error: bool,
-}
+pub use messages::Message;
+pub use settings::ViewOptions;
 
 /// File actions that may first need the unsaved-changes prompt.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,40 +71,6 @@ pub enum DialogPurpose {
     },
 }
 
-/// What the viewport shows besides the nodes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ViewOptions {
-    shown: FxHashSet<ViewOption>,
-}
-
-impl Default for ViewOptions {
-    fn default() -> Self {
-        Self {
-            shown: [
-                ViewOption::Axes,
-                ViewOption::Links,
-                ViewOption::Names,
-                ViewOption::Shear,
-            ]
-            .into_iter()
-            .collect(),
-        }
-    }
-}
-
-impl ViewOptions {
-    /// True when this option is on.
-    pub fn shows(&self, option: ViewOption) -> bool {
-        self.shown.contains(&option)
-    }
-
-    fn toggle(&mut self, option: ViewOption) {
-        if !self.shown.remove(&option) {
-            self.shown.insert(option);
-        }
-    }
-}
-
 /// What applying a command asks of the app, besides drawing the new state.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Outcome {
@@ -134,76 +97,68 @@ fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
 /// How many recent files are remembered.
 pub const MAX_RECENT: usize = 10;
 
-/// The editing session: everything a command can change, and nothing egui.
+/// The editing session: everything a command can change, and nothing egui. A composition of
+/// parts, each owning its state behind methods; the session's `impl` blocks (one file per
+/// topic: files, edits, jobs, timeline, probes, exports, interchange) carry out commands by
+/// calling them.
 pub struct Editor {
-    pub(super) doc: Document,
-    pub(super) selection: Vec<NodeId>,
-    /// The selection as a set, for big selections (`selection.rs`).
-    pub(super) selection_cache: crate::editor::session::selection::SelectionCache,
-    pub(super) clipboard: Vec<DetachedSubtree>,
-    pub(super) messages: Vec<Message>,
-    pub(super) error: Option<String>,
-    pub(super) recent: Vec<PathBuf>,
-    pub(super) pending_guard: Option<FileAction>,
-    pub(super) dialog: Option<DialogPurpose>,
-    pub(super) path_prompt: Option<DialogPurpose>,
-    pub(super) allow_close: bool,
-    pub(super) quit_requested: bool,
-    open_gesture: Option<u64>,
-    next_gesture: u64,
-    tool: Tool,
-    orientation: Orientation,
-    keep_world: bool,
-    view: ViewOptions,
-    view_space: ViewSpace,
-    pub(super) windows: FxHashSet<Window>,
-    pub(super) probe_mode: bool,
-    pub(super) report: Option<crate::editor::session::interchange::InterchangeReport>,
-    pub(super) figure: crate::editor::view::figure::FigureOptions,
-    pub(super) job: Option<crate::editor::session::jobs::Job>,
-    pub(super) loaded: Option<crate::editor::session::jobs::Loaded>,
-    pub(super) background_bytes: u64,
-    /// Scenes with at least this many nodes are saved (and generated) on a worker.
-    pub(super) background_save_nodes: usize,
-    pub(super) timeline: crate::editor::session::timeline::TimelineState,
+    doc: Document,
+    selection: selection::Selection,
+    clipboard: clipboard::Clipboard,
+    log: messages::MessageLog,
+    files: files::FileFlow,
+    gestures: Gestures,
+    settings: settings::Settings,
+    windows: FxHashSet<Window>,
+    report: Option<interchange::InterchangeReport>,
+    figure: crate::editor::view::figure::FigureOptions,
+    jobs: jobs::Jobs,
+    timeline: timeline::TimelineState,
     /// The nodes carrying probes, and the scene versions they were read at.
-    pub(super) probe_owners: std::cell::RefCell<ProbeOwners>,
+    probe_owners: std::cell::RefCell<ProbeOwners>,
 }
 
 /// The nodes carrying probes, cached with the scene versions they were read at.
-pub(super) type ProbeOwners = (Option<(u64, u64)>, Vec<NodeId>);
+type ProbeOwners = (Option<(u64, u64)>, Vec<NodeId>);
+
+/// The continuous-edit counter: a drag or a slider is one gesture, one undo step.
+#[derive(Default)]
+struct Gestures {
+    open: Option<u64>,
+    next: u64,
+}
+
+impl Gestures {
+    /// The open gesture's key, or a new one (opened).
+    fn continue_or_open(&mut self) -> u64 {
+        *self.open.get_or_insert_with(|| {
+            self.next += 1;
+            self.next
+        })
+    }
+
+    /// A key no gesture had, not opened.
+    fn fresh(&mut self) -> u64 {
+        self.next += 1;
+        self.next
+    }
+}
 
 impl Editor {
     /// A session on this document, nothing selected.
     pub fn new(doc: Document) -> Self {
         Self {
             doc,
-            selection: Vec::new(),
-            selection_cache: Default::default(),
-            clipboard: Vec::new(),
-            messages: Vec::new(),
-            error: None,
-            recent: Vec::new(),
-            pending_guard: None,
-            dialog: None,
-            path_prompt: None,
-            allow_close: false,
-            quit_requested: false,
-            open_gesture: None,
-            next_gesture: 0,
-            tool: Tool::default(),
-            orientation: Orientation::default(),
-            keep_world: true,
-            view: ViewOptions::default(),
-            view_space: ViewSpace::World,
+            selection: Default::default(),
+            clipboard: Default::default(),
+            log: Default::default(),
+            files: Default::default(),
+            gestures: Default::default(),
+            settings: Default::default(),
             windows: FxHashSet::default(),
-            probe_mode: false,
             report: None,
             figure: Default::default(),
-            job: None,
-            loaded: None,
-            background_bytes: crate::editor::session::jobs::DEFAULT_BACKGROUND_BYTES,
-            background_save_nodes: crate::editor::session::jobs::BACKGROUND_SAVE_NODES,
+            jobs: Default::default(),
             timeline: Default::default(),
             probe_owners: Default::default(),
         }
@@ -217,96 +172,104 @@ impl Editor {
     /// True while a continuous edit (a drag, a slider) is open: its next step merges into the
     /// same undo entry, and the viewport keeps its drag layers until it ends.
     pub fn gesture_open(&self) -> bool {
-        self.open_gesture.is_some()
+        self.gestures.open.is_some()
     }
 
     /// Selected nodes; the last one is the primary selection.
     pub fn selection(&self) -> &[NodeId] {
-        &self.selection
+        self.selection.ids()
+    }
+
+    /// True when `id` is selected (O(1) for big selections).
+    pub fn is_selected(&self, id: NodeId) -> bool {
+        self.selection.contains(id)
+    }
+
+    /// A number that changes whenever the selection does (views key caches on it).
+    pub fn selection_version(&self) -> u64 {
+        self.selection.version()
     }
 
     /// The primary selection, if it still exists.
     pub fn primary(&self) -> Option<NodeId> {
         self.selection
             .last()
-            .copied()
             .filter(|id| self.doc.scene().contains(*id))
     }
 
     /// Copied subtrees (Ctrl+C).
     pub fn clipboard(&self) -> &[DetachedSubtree] {
-        &self.clipboard
+        self.clipboard.subtrees()
     }
 
     /// Status messages, newest last.
     pub fn messages(&self) -> &[Message] {
-        &self.messages
+        self.log.lines()
     }
 
     /// The newest status message.
     pub fn last_message(&self) -> Option<&Message> {
-        self.messages.last()
+        self.log.last()
     }
 
     /// The error shown in the error window, until dismissed.
     pub fn error(&self) -> Option<&str> {
-        self.error.as_deref()
+        self.log.error()
     }
 
     /// Recently opened files, newest first.
     pub fn recent(&self) -> &[PathBuf] {
-        &self.recent
+        self.files.recent()
     }
 
     /// Replace the recent-files list (restored from the app's storage at start).
     pub fn set_recent(&mut self, recent: Vec<PathBuf>) {
-        self.recent = recent;
-        self.recent.truncate(MAX_RECENT);
+        self.files.set_recent(recent);
     }
 
     /// The action waiting for Save / Discard / Cancel.
     pub fn pending_guard(&self) -> Option<&FileAction> {
-        self.pending_guard.as_ref()
+        self.files.pending_guard()
     }
 
     /// A typed path is wanted, because no native dialog could be shown.
     pub fn path_prompt(&self) -> Option<&DialogPurpose> {
-        self.path_prompt.as_ref()
+        self.files.path_prompt()
     }
 
     /// True when the window should close.
     pub fn quit_requested(&self) -> bool {
-        self.quit_requested
+        self.files.quit_requested()
     }
 
     /// True when the window may close (nothing unsaved, or the person said so).
     pub fn may_close(&self) -> bool {
-        self.allow_close || !self.doc.is_modified()
+        self.files.allow_close() || !self.doc.is_modified()
     }
 
     /// The viewport's handle.
     pub fn tool(&self) -> Tool {
-        self.tool
+        self.settings.tool()
     }
 
     /// Whether the handles follow the node's axes or the world's.
     pub fn orientation(&self) -> Orientation {
-        self.orientation
+        self.settings.orientation()
     }
 
     /// Unity's worldPositionStays: reparenting keeps the world transform.
     pub fn keep_world(&self) -> bool {
-        self.keep_world
+        self.settings.keep_world()
     }
 
     /// What the viewport shows.
     pub fn view(&self) -> &ViewOptions {
-        &self.view
+        self.settings.view()
     }
 
     /// The space the viewport looks from, as chosen.
     pub fn view_space(&self) -> ViewSpace {
-        self.view_space
+        self.settings.view_space()
     }
 
     /// The node whose space the viewport looks from now (None: the world), the world → view
@@ -314,7 +277,7 @@ impl Editor {
     /// the world).
     pub fn view_node(&self) -> (Option<NodeId>, glam::DAffine2, Option<String>) {
         let scene = self.doc.scene();
-        let node = match self.view_space {
+        let node = match self.settings.view_space() {
             ViewSpace::World => None,
             ViewSpace::Selection => self.primary(),
             ViewSpace::ParentOfSelection => self
@@ -340,25 +303,17 @@ impl Editor {
         let count = self.doc.update_world();
         // The timeline reads the animated nodes every frame: keep their cached list current.
         self.doc.refresh_animated();
-        self.prune_selection();
+        self.selection.prune(self.doc.scene());
         count
     }
 
     pub(super) fn info(&mut self, text: impl Into<String>) {
-        self.messages.push(Message {
-            text: text.into(),
-            is_error: false,
-        });
+        self.log.info(text.into());
     }
 
     /// Record a refusal or failure: the status bar and the error window show it.
     pub(super) fn fail(&mut self, error: Error) -> Error {
-        let text = error.to_string();
-        self.error = Some(text.clone());
-        self.messages.push(Message {
-            text,
-            is_error: true,
-        });
+        self.log.fail(error.to_string());
         error
     }
 
@@ -377,18 +332,8 @@ impl Editor {
             Command::Select(ids) => self.select(ids),
             Command::SelectAll => self.select(self.doc.scene().ids().to_vec()),
             Command::ToggleSelect(id) => {
+                self.selection.toggle(id, self.doc.scene())?;
                 self.timeline.keys.clear();
-                match self.selection.iter().position(|s| *s == id) {
-                    Some(at) => {
-                        self.selection.remove(at);
-                        self.selection_changed();
-                    }
-                    None if self.doc.scene().contains(id) => {
-                        self.selection.push(id);
-                        self.selection_changed();
-                    }
-                    None => return Err(Error::UnknownNode(id)),
-                }
                 Ok(Outcome::default())
             }
             Command::Perform {
@@ -399,12 +344,12 @@ impl Editor {
                 .perform(label, ops, continuous)
                 .map(|_| Outcome::default()),
             Command::EndGesture => {
-                self.open_gesture = None;
+                self.gestures.open = None;
                 self.doc.end_gesture();
                 Ok(Outcome::default())
             }
             Command::Undo => {
-                self.open_gesture = None;
+                self.gestures.open = None;
                 match self.doc.undo()? {
                     Some(label) => self.info(format!("Undid {label}")),
                     None => self.info("Nothing to undo"),
@@ -412,7 +357,7 @@ impl Editor {
                 Ok(Outcome::default())
             }
             Command::Redo => {
-                self.open_gesture = None;
+                self.gestures.open = None;
                 match self.doc.redo()? {
                     Some(label) => self.info(format!("Redid {label}")),
                     None => self.info("Nothing to redo"),
@@ -420,7 +365,7 @@ impl Editor {
                 Ok(Outcome::default())
             }
             Command::JumpHistory(n) => {
-                self.open_gesture = None;
+                self.gestures.open = None;
                 self.doc.jump_to(n).map(|_| Outcome::default())
             }
             Command::New => self.request(FileAction::New),
@@ -460,44 +405,33 @@ impl Editor {
             Command::StartRename => Ok(self.primary().map_or_else(Outcome::default, |id| {
                 Outcome::with(Effect::StartRename(id))
             })),
-            Command::FrameSelection => Ok(Outcome::with(Effect::Frame(self.selection.clone()))),
+            Command::FrameSelection => {
+                Ok(Outcome::with(Effect::Frame(self.selection.ids().to_vec())))
+            }
             Command::FrameAll => Ok(Outcome::with(Effect::Frame(
                 self.doc.scene().ids().to_vec(),
             ))),
             Command::SetTool(tool) => {
-                self.tool = tool;
+                self.settings.set_tool(tool);
                 Ok(Outcome::default())
             }
             Command::SetOrientation(orientation) => {
-                self.orientation = orientation;
+                self.settings.set_orientation(orientation);
                 Ok(Outcome::default())
             }
             Command::ToggleOrientation => {
-                self.orientation = match self.orientation {
-                    Orientation::Local => Orientation::World,
-                    Orientation::World => Orientation::Local,
-                };
+                self.settings.toggle_orientation();
                 Ok(Outcome::default())
             }
             Command::ToggleKeepWorld => {
-                self.keep_world = !self.keep_world;
+                self.settings.toggle_keep_world();
                 Ok(Outcome::default())
             }
             Command::ToggleView(option) => {
-                self.view.toggle(option);
+                self.settings.toggle_view(option);
                 Ok(Outcome::default())
             }
-            Command::SetViewSpace(space) => {
-                if let ViewSpace::Node(id) = space {
-                    let scene = self.doc.scene();
-                    scene.index(id)?;
-                    if crate::editor::view::spaces::from_world(scene, Some(id)).is_err() {
-                        return Err(Error::Refused(singular_view(scene, id)));
-                    }
-                }
-                self.view_space = space;
-                Ok(Outcome::default())
-            }
+            Command::SetViewSpace(space) => self.set_view_space(space),
             Command::Show(window) => {
                 self.windows.insert(window);
                 Ok(Outcome::default())
@@ -507,7 +441,7 @@ impl Editor {
                 Ok(Outcome::default())
             }
             Command::DismissError => {
-                self.error = None;
+                self.log.dismiss_error();
                 Ok(Outcome::default())
             }
             Command::Refused(reason) => Err(Error::Refused(reason)),
@@ -522,11 +456,22 @@ impl Editor {
         if let Some(&missing) = ids.iter().find(|id| !self.doc.scene().contains(**id)) {
             return Err(Error::UnknownNode(missing));
         }
-        if ids != self.selection {
+        if self.selection.set(ids) {
             self.timeline.keys.clear();
         }
-        self.selection = ids;
-        self.selection_changed();
+        Ok(Outcome::default())
+    }
+
+    /// Look from a space; a node whose world matrix is singular is refused.
+    fn set_view_space(&mut self, space: ViewSpace) -> Result<Outcome> {
+        if let ViewSpace::Node(id) = space {
+            let scene = self.doc.scene();
+            scene.index(id)?;
+            if crate::editor::view::spaces::from_world(scene, Some(id)).is_err() {
+                return Err(Error::Refused(singular_view(scene, id)));
+            }
+        }
+        self.settings.set_view_space(space);
         Ok(Outcome::default())
     }
 
@@ -540,17 +485,10 @@ impl Editor {
         if !continuous {
             // A refused step leaves the open gesture as it was: it changed nothing.
             self.doc.perform(label, ops)?;
-            self.open_gesture = None;
+            self.gestures.open = None;
             return Ok(());
         }
-        let gesture = match self.open_gesture {
-            Some(g) => g,
-            None => {
-                self.next_gesture += 1;
-                self.open_gesture = Some(self.next_gesture);
-                self.next_gesture
-            }
-        };
+        let gesture = self.gestures.continue_or_open();
         self.doc.perform_gesture(label, ops, gesture)
     }
 
@@ -563,12 +501,9 @@ impl Editor {
         continuous: bool,
         nodes: &[NodeId],
     ) -> Result<()> {
-        let gesture = match self.open_gesture.filter(|_| continuous) {
+        let gesture = match self.gestures.open.filter(|_| continuous) {
             Some(g) => g,
-            None => {
-                self.next_gesture += 1;
-                self.next_gesture
-            }
+            None => self.gestures.fresh(),
         };
         // The keys need the locals the edit leads to (a world edit is solved through the
         // parent): perform it alone, read the keys, take it back, then perform both as one
@@ -580,9 +515,9 @@ impl Editor {
         all.extend(key_ops?);
         let keyed = self.doc.perform_gesture(label, all, gesture);
         if continuous {
-            self.open_gesture = Some(gesture);
+            self.gestures.open = Some(gesture);
         } else {
-            self.open_gesture = None;
+            self.gestures.open = None;
             self.doc.end_gesture();
         }
         keyed

@@ -150,15 +150,14 @@ impl Editor {
 
     /// True while a click in the viewport drops a probe.
     pub fn probe_mode(&self) -> bool {
-        self.probe_mode
+        self.settings.probe_mode()
     }
 
     /// Carry out a probe command (one undo step each; a drag is one continuous gesture).
     pub(super) fn probe_command(&mut self, command: ProbeCommand) -> Result<Outcome> {
         match command {
             ProbeCommand::ToggleMode => {
-                self.probe_mode = !self.probe_mode;
-                if self.probe_mode && self.primary().is_none() {
+                if self.settings.toggle_probe_mode() && self.primary().is_none() {
                     self.info("Select the node whose space the probe lives in, then click");
                 }
                 Ok(Outcome::default())

@@ -1,0 +1,136 @@
+//! Tool and view settings of the session: the handle tool and its orientation, keep-world,
+//! what the viewport shows, the space it looks from, and probe mode.
+
+use crate::editor::session::command::{ViewOption, ViewSpace};
+use crate::editor::view::handles::{Orientation, Tool};
+use rustc_hash::FxHashSet;
+
+/// What the viewport shows besides the nodes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ViewOptions {
+    shown: FxHashSet<ViewOption>,
+}
+
+impl Default for ViewOptions {
+    fn default() -> Self {
+        Self {
+            shown: [
+                ViewOption::Axes,
+                ViewOption::Links,
+                ViewOption::Names,
+                ViewOption::Shear,
+            ]
+            .into_iter()
+            .collect(),
+        }
+    }
+}
+
+impl ViewOptions {
+    /// True when this option is on.
+    pub fn shows(&self, option: ViewOption) -> bool {
+        self.shown.contains(&option)
+    }
+
+    /// Turn this option on or off.
+    pub fn toggle(&mut self, option: ViewOption) {
+        if !self.shown.remove(&option) {
+            self.shown.insert(option);
+        }
+    }
+}
+
+/// The settings a person switches while working (none of them is part of the document).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    tool: Tool,
+    orientation: Orientation,
+    keep_world: bool,
+    view: ViewOptions,
+    view_space: ViewSpace,
+    probe_mode: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            tool: Tool::default(),
+            orientation: Orientation::default(),
+            keep_world: true,
+            view: ViewOptions::default(),
+            view_space: ViewSpace::World,
+            probe_mode: false,
+        }
+    }
+}
+
+impl Settings {
+    /// The viewport's handle.
+    pub fn tool(&self) -> Tool {
+        self.tool
+    }
+
+    /// Whether the handles follow the node's axes or the world's.
+    pub fn orientation(&self) -> Orientation {
+        self.orientation
+    }
+
+    /// Unity's worldPositionStays.
+    pub fn keep_world(&self) -> bool {
+        self.keep_world
+    }
+
+    /// What the viewport shows.
+    pub fn view(&self) -> &ViewOptions {
+        &self.view
+    }
+
+    /// The space the viewport looks from, as chosen.
+    pub fn view_space(&self) -> ViewSpace {
+        self.view_space
+    }
+
+    /// True while a click in the viewport drops a probe.
+    pub fn probe_mode(&self) -> bool {
+        self.probe_mode
+    }
+
+    /// Choose the handle.
+    pub fn set_tool(&mut self, tool: Tool) {
+        self.tool = tool;
+    }
+
+    /// Choose the handles' orientation.
+    pub fn set_orientation(&mut self, orientation: Orientation) {
+        self.orientation = orientation;
+    }
+
+    /// Local ⇄ World.
+    pub fn toggle_orientation(&mut self) {
+        self.orientation = match self.orientation {
+            Orientation::Local => Orientation::World,
+            Orientation::World => Orientation::Local,
+        };
+    }
+
+    /// Keep world on ⇄ off.
+    pub fn toggle_keep_world(&mut self) {
+        self.keep_world = !self.keep_world;
+    }
+
+    /// Turn a view option on or off.
+    pub fn toggle_view(&mut self, option: ViewOption) {
+        self.view.toggle(option);
+    }
+
+    /// Look from this space (the caller has checked that it can be looked from).
+    pub fn set_view_space(&mut self, space: ViewSpace) {
+        self.view_space = space;
+    }
+
+    /// Probe mode on ⇄ off; returns the new state.
+    pub fn toggle_probe_mode(&mut self) -> bool {
+        self.probe_mode = !self.probe_mode;
+        self.probe_mode
+    }
+}
