@@ -151,7 +151,7 @@ fn fmt_rewrites_canonically_and_check_mode_changes_nothing() {
     assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&out).unwrap());
     exit(&graft(&["fmt", "--check", p]), 0);
     assert_eq!(
-        std::fs::read(graft::model::file::backup_path(&path)).unwrap(),
+        std::fs::read(graft::model::atomic_write::backup_path(&path)).unwrap(),
         original,
         ".bak keeps the old text"
     );

@@ -225,7 +225,7 @@ fn atomic_save_keeps_the_old_file_when_writing_fails_halfway() {
     let path = dir.path().join("scene.ron");
     file::save(&common::sword_scene(), &path).unwrap();
     let before = std::fs::read(&path).unwrap();
-    let err = file::atomic_write_with(&path, |w| {
+    let err = graft::model::atomic_write::atomic_write_with(&path, |w| {
         w.write_all(b"(format: 1, nodes: [(id: 1")?;
         Err(std::io::Error::other("disk full"))
     })
@@ -258,7 +258,10 @@ fn atomic_save_keeps_the_old_file_when_writing_fails_halfway() {
     let mut scene = common::sword_scene();
     scene.rename(NodeId(1), "torso").unwrap();
     file::save(&scene, &path).unwrap();
-    assert_eq!(std::fs::read(file::backup_path(&path)).unwrap(), before);
+    assert_eq!(
+        std::fs::read(graft::model::atomic_write::backup_path(&path)).unwrap(),
+        before
+    );
     assert_eq!(file::load(&path).unwrap(), scene);
 }
 

@@ -356,3 +356,151 @@ fn arrow_keys_navigate_collapse_and_filter_keeps_ancestors() {
     assert_eq!(rows("scab"), vec!["body", "scabbard"]);
     assert_eq!(rows(""), vec!["body", "arm", "hand", "sword", "scabbard"]);
 }
+
+// Deep trees: rows at any depth keep their names inside the panel.
+
+/// The app on a generated chain of `n` nodes (node1 → node2 → … → node`n`).
+fn chain_app(n: usize, height: f32) -> Harness<'static, GraftApp> {
+    use graft::model::document::Document;
+    use graft::tools::generate::{GenShape, generate};
+    let scene = generate(GenShape::Chain, n, 1);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, height))
+        .build_eframe(move |_| {
+            GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()))
+        });
+    h.run_steps(3);
+    h
+}
+
+/// The hierarchy panel's right edge and bottom: its resize handle (the leftmost upright
+/// splitter) and the timeline's (the only lying one) above which it ends.
+fn hierarchy_panel(h: &Harness<GraftApp>) -> (f32, f32) {
+    let splitters: Vec<egui::Rect> = h
+        .query_all_by_role(egui::accesskit::Role::Splitter)
+        .map(|n| n.rect())
+        .collect();
+    let right = splitters
+        .iter()
+        .filter(|r| r.height() > r.width())
+        .map(|r| r.center().x)
+        .min_by(f32::total_cmp)
+        .expect("the hierarchy's resize handle");
+    let bottom = splitters
+        .iter()
+        .filter(|r| r.width() > r.height())
+        .map(|r| r.center().y)
+        .min_by(f32::total_cmp)
+        .expect("the timeline's resize handle");
+    (right, bottom)
+}
+
+/// The row's name (its accessibility bounds are where the name is painted) lies in the panel.
+fn assert_inside_panel(h: &Harness<GraftApp>, name: &str) -> egui::Rect {
+    let (right, bottom) = hierarchy_panel(h);
+    let r = row(h, name);
+    assert!(
+        r.left() >= 0.0 && r.right() <= right && r.top() >= 0.0 && r.bottom() <= bottom,
+        "{name} at {r:?}, the panel ends at x {right}, y {bottom}"
+    );
+    assert!(r.width() > 30.0, "{name} keeps room for its name: {r:?}");
+    r
+}
+
+fn select(h: &mut Harness<GraftApp>, id: u32) {
+    h.state_mut()
+        .run(graft::editor::Command::Select(vec![NodeId(id)]));
+    h.run_steps(4);
+}
+
+#[test]
+fn the_deepest_row_of_a_200_deep_chain_is_in_the_panel_and_clicks_select_it() {
+    let mut h = chain_app(200, 900.0);
+    // Selected elsewhere (the viewport, a command): the list scrolls to it.
+    select(&mut h, 200);
+    let deepest = assert_inside_panel(&h, "node200");
+    let above = assert_inside_panel(&h, "node199");
+    assert!(above.top() < deepest.top());
+    assert!(
+        deepest.left() >= above.left(),
+        "deeper is never left of shallower"
+    );
+
+    h.get_by_label("node199").click();
+    h.run_steps(2);
+
+    assert_eq!(h.state().selection(), vec![NodeId(199)]);
+    h.get_by_label("node200").click();
+    h.run_steps(2);
+    assert_eq!(h.state().selection(), vec![NodeId(200)]);
+
+    // The breadcrumb: the root, "…" for the nearest left-out ancestor, the nearest ancestors.
+    for ancestor in ["node1", "node199"] {
+        let crumb = h.get_by_label(&format!("Ancestor {ancestor}")).rect();
+        assert!(
+            crumb.right() <= hierarchy_panel(&h).0,
+            "{ancestor} crumb at {crumb:?}"
+        );
+    }
+    assert!(h.query_by_label("Ancestor node100").is_none(), "left out");
+    h.get_by_label("Ancestor node1").click();
+    h.run_steps(4);
+    assert_eq!(h.state().selection(), vec![NodeId(1)]);
+    assert_inside_panel(&h, "node1");
+    assert!(
+        h.query_by_label("node200").is_none(),
+        "scrolled back to the top"
+    );
+
+    // Arrow keys walk down; the list keeps following.
+    select(&mut h, 150);
+    assert_inside_panel(&h, "node150");
+    h.key_press(Key::ArrowDown);
+    h.run_steps(3);
+    assert_eq!(h.state().selection(), vec![NodeId(151)]);
+    assert_inside_panel(&h, "node151");
+
+    // A name longer than the panel is elided at its right edge, never drawn past it.
+    let long = "upper_arm_twist_correction_helper_bone.L.001_with_a_long_suffix";
+    h.state_mut().run(graft::editor::Command::Perform {
+        label: "Rename".into(),
+        ops: vec![graft::model::scene::edit::Op::Rename {
+            node: NodeId(151),
+            name: long.into(),
+        }],
+        continuous: false,
+    });
+    h.run_steps(3);
+    assert_inside_panel(&h, long);
+}
+
+#[test]
+fn every_row_of_a_40_deep_rig_keeps_its_name_in_the_default_panel() {
+    // Tall enough for all 40 rows: before, node17 and deeper were drawn past the right edge.
+    let h = chain_app(40, 1400.0);
+    let lefts: Vec<f32> = (1..=40)
+        .map(|k| assert_inside_panel(&h, &format!("node{k}")).left())
+        .collect();
+    assert!(lefts.windows(2).all(|w| w[1] >= w[0]), "{lefts:?}");
+    assert_eq!(lefts[1] - lefts[0], 14.0, "shallow levels indent as before");
+    assert!(lefts[39] > lefts[10], "deep levels still step right");
+}
+
+#[test]
+fn typing_in_the_filter_shows_the_matches_and_their_ancestors() {
+    let mut h = app();
+    let field = h
+        .query_all_by_role(egui::accesskit::Role::TextInput)
+        .map(|n| n.rect())
+        .find(|r| r.left() < 300.0)
+        .expect("the filter field");
+    h.drag_at(field.center());
+    h.drop_at(field.center());
+    h.run_steps(2);
+    h.event(egui::Event::Text("  SWO".into()));
+    h.run_steps(3);
+    for shown in ["body", "arm", "hand", "sword"] {
+        assert!(h.query_by_label(shown).is_some(), "{shown}");
+    }
+    assert!(h.query_by_label("scabbard").is_none());
+}

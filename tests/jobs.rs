@@ -36,6 +36,21 @@ fn finish(e: &mut Editor) -> usize {
     polls
 }
 
+/// Wait until every worker thread `e` started has returned, cancelled ones included, so a
+/// check of what a cancelled worker left behind (a file, a scene swapped in) sees its final
+/// state instead of racing it. A worker that never ends fails the test rather than hanging it.
+fn workers_done(e: &Editor) {
+    let start = Instant::now();
+    while e.workers_running() > 0 {
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "{} worker(s) still running after two minutes",
+            e.workers_running()
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 #[test]
 fn a_big_file_loads_on_a_worker_and_swaps_in_whole() {
     let (_dir, path) = big_file(20_000);
@@ -71,7 +86,9 @@ fn cancel_leaves_everything_exactly_as_it_was() {
     e.apply(Command::OpenPath(path)).unwrap();
     e.apply(Command::CancelJob).unwrap();
     assert!(e.job().is_none());
-    std::thread::sleep(Duration::from_millis(300));
+    // The worker has really ended (not "probably, after a while"): had the cancel not reached
+    // it, it would have finished loading, and nothing it sent may swap in.
+    workers_done(&e);
     e.poll_job().unwrap();
     assert_eq!(common::snapshot(e.doc().scene()), snapshot);
     assert_eq!(e.doc().path(), None);
@@ -162,7 +179,7 @@ fn a_big_scene_saves_on_a_worker() {
     e.apply(Command::Save).unwrap();
     e.apply(Command::CancelJob).unwrap();
     finish(&mut e);
-    std::thread::sleep(Duration::from_millis(300));
+    workers_done(&e);
     let on_disk = graft::model::file::load(&path).unwrap();
     assert!(on_disk == at_save || on_disk == *e.doc().scene());
     assert!(e.doc().is_modified());
@@ -222,7 +239,7 @@ fn a_generated_scene_swaps_in_and_matches_the_command_line() {
     .unwrap();
     e.apply(Command::CancelJob).unwrap();
     assert!(e.job().is_none());
-    std::thread::sleep(Duration::from_millis(200));
+    workers_done(&e);
     e.poll_job().unwrap();
     assert_eq!(common::snapshot(e.doc().scene()), snapshot);
 }
@@ -299,10 +316,40 @@ fn big_exports_run_on_a_worker_and_cancel_writes_nothing() {
     let never = dir.path().join("never.tscn");
     export(&mut e, Command::ExportGodot, &never);
     e.apply(Command::CancelJob).unwrap();
-    // Long enough for the worker to finish formatting and see the cancel.
-    std::thread::sleep(Duration::from_millis(800));
+    // Wait for the worker itself to end, not for a guessed time: it formats, sees the cancel
+    // and returns without writing. If the cancel were lost it would write the file before it
+    // returns, so the check below fails then (a sleep could end before a slow write and pass).
+    workers_done(&e);
     e.poll_job().unwrap();
     assert!(!never.exists(), "cancelled before the write: no file");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .map(|f| f.file_name().to_string_lossy().into_owned())
+        .filter(|f| f.starts_with("never"))
+        .collect();
+    assert!(
+        leftovers.is_empty(),
+        "no temporary file left: {leftovers:?}"
+    );
+}
+
+/// The wait above can fail: a worker that is not cancelled writes its file before it counts as
+/// ended, so waiting for the workers shows the file (here an export left running on purpose).
+#[test]
+fn waiting_for_the_workers_sees_what_an_uncancelled_export_writes() {
+    let (dir, path) = big_file(20_000);
+    let mut e = Editor::new(Document::open(&path).unwrap());
+    e.set_background_save_nodes(0);
+    let out = dir.path().join("written.tscn");
+    e.apply(Command::ExportGodot).unwrap();
+    let picked = graft::editor::session::dialogs::DialogOutcome::Picked(out.clone());
+    e.apply(Command::DialogClosed(picked)).unwrap();
+    assert!(e.job().is_some(), "exporting in the background");
+    workers_done(&e);
+    assert!(out.exists(), "the worker ended only after writing");
+    e.poll_job().unwrap();
+    assert!(e.job().is_none());
 }
 
 /// A background export that cannot write (its folder does not exist) reports the error and

@@ -3,6 +3,7 @@
 
 use crate::error::{Error, Result};
 use crate::model::anim::{ClipSettings, Track};
+use crate::model::atomic_write::{atomic_write_with, write_with_progress};
 use crate::model::math::Trs;
 use crate::model::progress::{Progress, Stage};
 use crate::model::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, Scene, Shape};
@@ -12,8 +13,8 @@ use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::Read;
+use std::path::Path;
 
 /// The newest format version this graft reads and writes (2: polygons, sprite regions, probes;
 /// 3: keyframe tracks and the clip).
@@ -240,7 +241,7 @@ thread_local! {
 }
 
 /// The message of the error that stops a cancelled parse (never shown: the load says None).
-const CANCELLED: &str = "cancelled";
+pub(crate) const CANCELLED: &str = "cancelled";
 
 /// Report `nodes` parsed so far; false when the work was cancelled.
 fn report_parsed(nodes: usize) -> bool {
@@ -293,47 +294,7 @@ fn points_of(points: &[(f32, f32)], id: u32, field: &'static str) -> Result<Vec<
 impl FileNode {
     /// The node's id, parent and data, every number checked.
     fn into_parts(self) -> Result<(NodeId, Option<NodeId>, NodeData)> {
-        let shape = match self.shape {
-            FileShape::None => Shape::None,
-            FileShape::Rect { size } => Shape::Rect {
-                size: size_of(size, self.id)?,
-            },
-            FileShape::Ellipse { size } => Shape::Ellipse {
-                size: size_of(size, self.id)?,
-            },
-            FileShape::Sprite {
-                path,
-                size,
-                region,
-                offset,
-            } => {
-                let r = [region.0, region.1, region.2, region.3];
-                if !r.iter().all(|v| v.is_finite()) {
-                    return Err(Error::NotFinite {
-                        node: NodeId(self.id),
-                        field: "sprite region",
-                    });
-                }
-                Shape::Sprite(Box::new(crate::model::scene::Sprite {
-                    path,
-                    size: size_of(size, self.id)?,
-                    region: (r != FULL_REGION).then_some(r),
-                    offset: size_of(offset, self.id)?,
-                }))
-            }
-            FileShape::Polygon { points } => {
-                if points.len() > MAX_POLYGON_POINTS {
-                    return Err(Error::Format(format!(
-                        "node {}: a polygon has {} points (at most {MAX_POLYGON_POINTS})",
-                        self.id,
-                        points.len()
-                    )));
-                }
-                Shape::Polygon {
-                    points: points_of(&points, self.id, "polygon point")?.into(),
-                }
-            }
-        };
+        let shape = self.shape.into_shape(self.id)?;
         if self.probes.len() > MAX_PROBES_PER_NODE {
             return Err(Error::Format(format!(
                 "node {}: {} probes (at most {MAX_PROBES_PER_NODE})",
@@ -362,6 +323,62 @@ impl FileNode {
             },
         ))
     }
+}
+
+impl FileShape {
+    /// The shape of node `id`, every number checked.
+    fn into_shape(self, id: u32) -> Result<Shape> {
+        Ok(match self {
+            FileShape::None => Shape::None,
+            FileShape::Rect { size } => Shape::Rect {
+                size: size_of(size, id)?,
+            },
+            FileShape::Ellipse { size } => Shape::Ellipse {
+                size: size_of(size, id)?,
+            },
+            FileShape::Sprite {
+                path,
+                size,
+                region,
+                offset,
+            } => sprite_of(path, size, region, offset, id)?,
+            FileShape::Polygon { points } => {
+                if points.len() > MAX_POLYGON_POINTS {
+                    return Err(Error::Format(format!(
+                        "node {id}: a polygon has {} points (at most {MAX_POLYGON_POINTS})",
+                        points.len()
+                    )));
+                }
+                Shape::Polygon {
+                    points: points_of(&points, id, "polygon point")?.into(),
+                }
+            }
+        })
+    }
+}
+
+/// A sprite from the file, refused when its region, size or offset is not finite (a full
+/// region is stored as none).
+fn sprite_of(
+    path: String,
+    size: (f32, f32),
+    region: (f32, f32, f32, f32),
+    offset: (f32, f32),
+    id: u32,
+) -> Result<Shape> {
+    let r = [region.0, region.1, region.2, region.3];
+    if !r.iter().all(|v| v.is_finite()) {
+        return Err(Error::NotFinite {
+            node: NodeId(id),
+            field: "sprite region",
+        });
+    }
+    Ok(Shape::Sprite(Box::new(crate::model::scene::Sprite {
+        path,
+        size: size_of(size, id)?,
+        region: (r != FULL_REGION).then_some(r),
+        offset: size_of(offset, id)?,
+    })))
 }
 
 /// Parse scene text. Syntax errors carry `path:line:col`; rule violations name the node.
@@ -699,85 +716,6 @@ pub fn save(scene: &Scene, path: &Path) -> Result<()> {
 pub fn save_with_progress(scene: &Scene, path: &Path, progress: &Progress) -> Result<()> {
     let text = to_ron_string_with_progress(scene, progress);
     write_with_progress(path, text.as_bytes(), progress)
-}
-
-/// Write `bytes` atomically ([`atomic_write_with`]), reporting [`Stage::Writing`] (bytes
-/// written) to `progress`. Cancelled, it stops before the rename: the file is untouched.
-pub fn write_with_progress(path: &Path, bytes: &[u8], progress: &Progress) -> Result<()> {
-    progress.enter(Stage::Writing, bytes.len() as u64);
-    atomic_write_with(path, |file| {
-        for (k, chunk) in bytes.chunks(CHUNK).enumerate() {
-            if progress.is_cancelled() {
-                // The temporary file goes; the file on disk stays as it was.
-                return Err(io::Error::new(io::ErrorKind::Interrupted, CANCELLED));
-            }
-            file.write_all(chunk)?;
-            progress.set_done((k * CHUNK + chunk.len()) as u64);
-        }
-        Ok(())
-    })
-}
-
-/// `PATH.bak`: where the previous version of a saved file is kept.
-pub fn backup_path(path: &Path) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".bak");
-    PathBuf::from(name)
-}
-
-/// Write a file atomically: `write` fills a temporary file in the same folder, which is
-/// flushed, synced and renamed over `path`. The previous file is kept as `PATH.bak`. If
-/// anything fails, the temporary file is removed and `path` is left exactly as it was.
-pub fn atomic_write_with(
-    path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<()> {
-    let io_err = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path.file_name().ok_or_else(|| {
-        io_err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a file name",
-        ))
-    })?;
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".tmp-{}", std::process::id()));
-    let tmp = dir.join(tmp_name);
-    let result = (|| -> io::Result<()> {
-        let mut file = fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&tmp)?;
-        if let Ok(meta) = fs::metadata(path) {
-            let _ = file.set_permissions(meta.permissions());
-        }
-        {
-            let mut buffered = io::BufWriter::new(&mut file);
-            write(&mut buffered)?;
-            buffered.flush()?;
-        }
-        file.sync_all()?;
-        if path.exists() {
-            fs::copy(path, backup_path(path))?;
-        }
-        fs::rename(&tmp, path)?;
-        if let Ok(d) = fs::File::open(&dir) {
-            let _ = d.sync_all();
-        }
-        Ok(())
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result.map_err(io_err)
 }
 
 #[derive(Deserialize)]

@@ -175,7 +175,7 @@ impl Evictor {
 
 /// Measure graft's update, the flat floor and the naive tree on one generated scene.
 /// The three are interleaved `rounds` times, the caches emptied of dirty lines before each
-/// ([`Evictor`]), and each figure is the median.
+/// (`Evictor`), and each figure is the median.
 pub fn propagate(shape: GenShape, nodes: usize, rounds: usize, threads: usize) -> PropagateReport {
     crate::model::scene::set_propagation_threads(threads);
     let threads = crate::model::scene::propagation_threads();
@@ -186,44 +186,10 @@ pub fn propagate(shape: GenShape, nodes: usize, rounds: usize, threads: usize) -
     let locals = scene.local_matrices().to_vec();
     let mut flat_world = vec![Affine2::IDENTITY; n];
     let mut naive = NaiveTree::from_scene(&scene);
-    let (mut full, mut flat, mut tree) = (Vec::new(), Vec::new(), Vec::new());
-    let evictor = Evictor::new();
-    for _ in 0..rounds.max(1) {
-        scene.mark_all_dirty();
-        evictor.run();
-        let t = Instant::now();
-        black_box(scene.update_world());
-        full.push(t.elapsed().as_nanos() as f64 / n as f64);
-
-        evictor.run();
-        let t = Instant::now();
-        flat_update(black_box(&parents), black_box(&locals), &mut flat_world);
-        black_box(&flat_world);
-        flat.push(t.elapsed().as_nanos() as f64 / n as f64);
-
-        evictor.run();
-        let t = Instant::now();
-        naive.update();
-        black_box(&naive.roots);
-        tree.push(t.elapsed().as_nanos() as f64 / n as f64);
-    }
-    // Back to back, nothing evicting the arrays in between: cache-resident, as in an app frame
-    // that updates everything after the previous frame touched the same arrays.
-    let (mut full_warm, mut flat_warm) = (Vec::new(), Vec::new());
-    for _ in 0..rounds.max(1) {
-        for _ in 0..3 {
-            scene.mark_all_dirty();
-            let t = Instant::now();
-            black_box(scene.update_world());
-            full_warm.push(t.elapsed().as_nanos() as f64 / n as f64);
-        }
-        for _ in 0..3 {
-            let t = Instant::now();
-            flat_update(black_box(&parents), black_box(&locals), &mut flat_world);
-            black_box(&flat_world);
-            flat_warm.push(t.elapsed().as_nanos() as f64 / n as f64);
-        }
-    }
+    let flat_arrays = (&parents[..], &locals[..]);
+    let [full, flat, tree] =
+        cold_rounds(&mut scene, flat_arrays, &mut flat_world, &mut naive, rounds);
+    let [full_warm, flat_warm] = warm_rounds(&mut scene, flat_arrays, &mut flat_world, rounds);
     PropagateReport {
         nodes: n,
         shape: shape.to_string(),
@@ -237,6 +203,69 @@ pub fn propagate(shape: GenShape, nodes: usize, rounds: usize, threads: usize) -
         clean_update_ns: clean_update_ns(&mut scene, 20_000),
         machine_ratio: machine_parallel_ratio(threads),
     }
+}
+
+/// The cold rounds: graft's full update, the flat loop over `(parents, locals)` and the naive
+/// tree, interleaved, each after an eviction; ns per node of each, in that order.
+fn cold_rounds(
+    scene: &mut Scene,
+    (parents, locals): (&[u32], &[Affine2]),
+    flat_world: &mut [Affine2],
+    naive: &mut NaiveTree,
+    rounds: usize,
+) -> [Vec<f64>; 3] {
+    let n = scene.len();
+    let (mut full, mut flat, mut tree) = (Vec::new(), Vec::new(), Vec::new());
+    let evictor = Evictor::new();
+    for _ in 0..rounds.max(1) {
+        scene.mark_all_dirty();
+        evictor.run();
+        let t = Instant::now();
+        black_box(scene.update_world());
+        full.push(t.elapsed().as_nanos() as f64 / n as f64);
+
+        evictor.run();
+        let t = Instant::now();
+        flat_update(black_box(parents), black_box(locals), flat_world);
+        black_box(&flat_world);
+        flat.push(t.elapsed().as_nanos() as f64 / n as f64);
+
+        evictor.run();
+        let t = Instant::now();
+        naive.update();
+        black_box(&naive.roots);
+        tree.push(t.elapsed().as_nanos() as f64 / n as f64);
+    }
+    [full, flat, tree]
+}
+
+/// The warm rounds: graft's full update and the flat loop, three times each back to back per
+/// round; ns per node of each.
+fn warm_rounds(
+    scene: &mut Scene,
+    (parents, locals): (&[u32], &[Affine2]),
+    flat_world: &mut [Affine2],
+    rounds: usize,
+) -> [Vec<f64>; 2] {
+    let n = scene.len();
+    // Back to back, nothing evicting the arrays in between: cache-resident, as in an app frame
+    // that updates everything after the previous frame touched the same arrays.
+    let (mut full_warm, mut flat_warm) = (Vec::new(), Vec::new());
+    for _ in 0..rounds.max(1) {
+        for _ in 0..3 {
+            scene.mark_all_dirty();
+            let t = Instant::now();
+            black_box(scene.update_world());
+            full_warm.push(t.elapsed().as_nanos() as f64 / n as f64);
+        }
+        for _ in 0..3 {
+            let t = Instant::now();
+            flat_update(black_box(parents), black_box(locals), flat_world);
+            black_box(&flat_world);
+            flat_warm.push(t.elapsed().as_nanos() as f64 / n as f64);
+        }
+    }
+    [full_warm, flat_warm]
 }
 
 /// How much faster `threads` threads do the flat loop when memory is not the limit: each

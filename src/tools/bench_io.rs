@@ -10,8 +10,10 @@ use crate::model::file;
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::import_file;
 use crate::model::progress::{Progress, Stage};
+use crate::model::scene::Scene;
 use crate::tools::generate::{GenShape, generate};
 use serde::{Deserialize, Serialize};
+use std::path::Path;
 use std::time::Instant;
 
 /// The scene file's shape with plain derives: what `ron` alone costs (`file.rs` reads the same
@@ -147,6 +149,23 @@ fn ms_since(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
+/// The times of every `graft bench io` round, in milliseconds.
+#[derive(Default)]
+struct IoTimes {
+    /// Saving the `.ron`.
+    save: Vec<f64>,
+    /// Loading it.
+    load: Vec<f64>,
+    /// Exporting the `.tscn`.
+    export: Vec<f64>,
+    /// Importing it.
+    import: Vec<f64>,
+    /// The plain `ron` floor.
+    floor: Vec<f64>,
+    /// The load's reading, parsing and building stages.
+    stages: [Vec<f64>; 3],
+}
+
 /// Save and load `.ron`, export and import `.tscn`, `rounds` times interleaved.
 pub fn io(nodes: usize, rounds: usize) -> Result<IoReport> {
     let scene = generate(GenShape::Random, nodes, 1);
@@ -156,69 +175,100 @@ pub fn io(nodes: usize, rounds: usize) -> Result<IoReport> {
         source,
     })?;
     let (ron, tscn) = (dir.join("bench.ron"), dir.join("bench.tscn"));
-    let (mut save, mut load, mut export, mut import) = (vec![], vec![], vec![], vec![]);
-    let (mut floor, mut stages) = (vec![], [vec![], vec![], vec![]]);
-    let result = (|| -> Result<()> {
-        for round in 0..rounds.max(1) {
-            let t = Instant::now();
-            file::save(&scene, &ron)?;
-            save.push(ms_since(t));
-            let text = std::fs::read_to_string(&ron).map_err(|source| crate::Error::Io {
-                path: ron.clone(),
-                source,
-            })?;
-            // The floor and the load take turns going first, so neither always finds the
-            // memory the other just freed.
-            for turn in [round % 2, 1 - round % 2] {
-                if turn == 0 {
-                    let t = Instant::now();
-                    let n = ron_floor(&text)?;
-                    floor.push(ms_since(t));
-                    if n != scene.len() {
-                        return Err(crate::Error::Format("the floor lost nodes".into()));
-                    }
-                    continue;
-                }
-                let progress = Progress::new();
-                let t = Instant::now();
-                let loaded = file::load_with_progress(&ron, &progress)?;
-                load.push(ms_since(t));
-                for (stage, took) in progress.stage_times() {
-                    let k = [Stage::Reading, Stage::Parsing, Stage::Building]
-                        .iter()
-                        .position(|&s| s == stage);
-                    if let Some(k) = k {
-                        stages[k].push(took.as_secs_f64() * 1e3);
-                    }
-                }
-                if loaded.as_ref() != Some(&scene) {
-                    return Err(crate::Error::Format("the reloaded scene differs".into()));
-                }
-            }
-            drop(text);
-            let t = Instant::now();
-            let (text, _) = to_tscn(&scene, &ExportOptions::default());
-            file::atomic_write_with(&tscn, |w| w.write_all(text.as_bytes()))?;
-            export.push(ms_since(t));
-            drop(text);
-            let t = Instant::now();
-            let imported = import_file(&tscn)?;
-            import.push(ms_since(t));
-            if imported.scene.len() != scene.len() + 1 {
-                return Err(crate::Error::Format("the imported scene lost nodes".into()));
-            }
-        }
-        Ok(())
-    })();
-    let size = |p: &std::path::Path| std::fs::metadata(p).map_or(0, |m| m.len());
+    let mut times = IoTimes::default();
+    let result =
+        (0..rounds.max(1)).try_for_each(|round| io_round(&scene, (&ron, &tscn), round, &mut times));
+    let size = |p: &Path| std::fs::metadata(p).map_or(0, |m| m.len());
     let (ron_bytes, tscn_bytes) = (size(&ron), size(&tscn));
     let _ = std::fs::remove_dir_all(&dir);
     result?;
+    Ok(io_report(nodes, (ron_bytes, tscn_bytes), times))
+}
+
+/// One round: save the `.ron`, load it and the floor (taking turns going first), then export
+/// and import the `.tscn`.
+fn io_round(
+    scene: &Scene,
+    (ron, tscn): (&Path, &Path),
+    round: usize,
+    times: &mut IoTimes,
+) -> Result<()> {
+    let t = Instant::now();
+    file::save(scene, ron)?;
+    times.save.push(ms_since(t));
+    let text = std::fs::read_to_string(ron).map_err(|source| crate::Error::Io {
+        path: ron.to_path_buf(),
+        source,
+    })?;
+    // The floor and the load take turns going first, so neither always finds the memory the
+    // other just freed.
+    for turn in [round % 2, 1 - round % 2] {
+        if turn == 0 {
+            let t = Instant::now();
+            let n = ron_floor(&text)?;
+            times.floor.push(ms_since(t));
+            if n != scene.len() {
+                return Err(crate::Error::Format("the floor lost nodes".into()));
+            }
+        } else {
+            load_turn(scene, ron, times)?;
+        }
+    }
+    drop(text);
+    tscn_turn(scene, tscn, times)
+}
+
+/// Load the `.ron` with progress, timing the whole and its stages; it must equal `scene`.
+fn load_turn(scene: &Scene, ron: &Path, times: &mut IoTimes) -> Result<()> {
+    let progress = Progress::new();
+    let t = Instant::now();
+    let loaded = file::load_with_progress(ron, &progress)?;
+    times.load.push(ms_since(t));
+    for (stage, took) in progress.stage_times() {
+        let k = [Stage::Reading, Stage::Parsing, Stage::Building]
+            .iter()
+            .position(|&s| s == stage);
+        if let Some(k) = k {
+            times.stages[k].push(took.as_secs_f64() * 1e3);
+        }
+    }
+    if loaded.as_ref() != Some(scene) {
+        return Err(crate::Error::Format("the reloaded scene differs".into()));
+    }
+    Ok(())
+}
+
+/// Export `scene` to the `.tscn` and import it back, timing both.
+fn tscn_turn(scene: &Scene, tscn: &Path, times: &mut IoTimes) -> Result<()> {
+    let t = Instant::now();
+    let (text, _) = to_tscn(scene, &ExportOptions::default());
+    crate::model::atomic_write::atomic_write_with(tscn, |w| w.write_all(text.as_bytes()))?;
+    times.export.push(ms_since(t));
+    drop(text);
+    let t = Instant::now();
+    let imported = import_file(tscn)?;
+    times.import.push(ms_since(t));
+    if imported.scene.len() != scene.len() + 1 {
+        return Err(crate::Error::Format("the imported scene lost nodes".into()));
+    }
+    Ok(())
+}
+
+/// The report: the medians of the rounds' times, with the two files' sizes.
+fn io_report(nodes: usize, (ron_bytes, tscn_bytes): (u64, u64), times: IoTimes) -> IoReport {
+    let IoTimes {
+        save,
+        load,
+        export,
+        import,
+        floor,
+        stages,
+    } = times;
     let vs_floor = load.iter().zip(&floor).map(|(l, f)| l / f).collect();
     let (ron_load_ms, tscn_import_ms) = (median(load), median(import));
     let ron_floor_ms = median(floor);
     let [read, parse, build] = stages;
-    Ok(IoReport {
+    IoReport {
         nodes,
         ron_bytes,
         ron_load_ms,
@@ -232,5 +282,5 @@ pub fn io(nodes: usize, rounds: usize) -> Result<IoReport> {
         tscn_export_ms: median(export),
         tscn_import_ms,
         tscn_vs_ron: tscn_import_ms / ron_load_ms,
-    })
+    }
 }

@@ -487,57 +487,13 @@ pub fn memory(nodes: usize) -> Result<MemoryReport, Failure> {
     let dir = std::env::temp_dir().join(format!("graft-bench-memory-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| Failure(format!("{}: {e}", dir.display())))?;
     let path: PathBuf = dir.join("scene.ron");
-    let runs = (|| -> Result<(u64, Vec<(StageRun, bool)>), Failure> {
-        file::save(&generate(GenShape::Random, nodes, 1), &path)?;
-        let file_bytes = std::fs::metadata(&path)?.len();
-        let plain = STAGES.iter().map(|&stage| (stage, false));
-        let settled = STAGES[1..].iter().map(|&stage| (stage, true));
-        let runs = (plain.chain(settled))
-            .map(|(stage, purge)| Ok((child_stage(&exe, stage, &path, purge)?, purge)))
-            .collect::<Result<Vec<_>, Failure>>()?;
-        Ok((file_bytes, runs))
-    })();
+    let runs = run_stages(&exe, &path, nodes);
     let _ = std::fs::remove_dir_all(&dir);
     let (file_bytes, runs) = runs?;
-    // The held figures come from the checkpoint the stage names, the peak from its last one.
-    let end = |r: &StageRun| {
-        let last = r.checkpoints.last()?;
-        let held = r.checkpoints.get(r.held_at).unwrap_or(last);
-        Some(Checkpoint {
-            label: held.label.clone(),
-            rss_bytes: held.rss_bytes,
-            peak_rss_bytes: last.peak_rss_bytes,
-        })
-    };
-    let base = end(&runs[0].0).ok_or_else(|| Failure("the baseline measured nothing".into()))?;
+    let base =
+        stage_end(&runs[0].0).ok_or_else(|| Failure("the baseline measured nothing".into()))?;
     let stages = (runs.iter())
-        .map(|(run, purge)| {
-            let last = end(run).unwrap_or_else(|| checkpoint("none"));
-            let peak_per_node = per_node(last.peak_rss_bytes, base.peak_rss_bytes, nodes);
-            let minus_file = (run.stage == "check")
-                .then(|| peak_per_node.map(|p| p - file_bytes as f64 / nodes as f64))
-                .flatten();
-            let over_empty = (run.stage == "editor").then(|| {
-                let empty = run.checkpoints.first().cloned().unwrap_or(last.clone());
-                (
-                    per_node(last.peak_rss_bytes, empty.peak_rss_bytes, nodes),
-                    per_node(last.rss_bytes, empty.rss_bytes, nodes),
-                )
-            });
-            let is_base = run.stage == "baseline";
-            StageReport {
-                stage: run.stage.clone(),
-                allocator: if *purge { "purge_delay=0" } else { "default" }.into(),
-                peak_rss_mb: mb(last.peak_rss_bytes),
-                rss_mb: mb(last.rss_bytes),
-                peak_bytes_per_node: peak_per_node.filter(|_| !is_base),
-                rss_bytes_per_node: per_node(last.rss_bytes, base.rss_bytes, nodes)
-                    .filter(|_| !is_base),
-                peak_minus_file_bytes_per_node: minus_file,
-                over_empty_window: over_empty,
-                run: run.clone(),
-            }
-        })
+        .map(|(run, purge)| stage_report(run, *purge, &base, file_bytes, nodes))
         .collect();
     let check = runs.iter().map(|(r, _)| r).find(|r| r.stage == "check");
     Ok(MemoryReport {
@@ -549,6 +505,69 @@ pub fn memory(nodes: usize) -> Result<MemoryReport, Failure> {
     })
 }
 
+/// Save a generated scene at `path`, then run every stage on it (plain, then settled): the
+/// file's size and each run with whether it purged at once.
+fn run_stages(
+    exe: &Path,
+    path: &Path,
+    nodes: usize,
+) -> Result<(u64, Vec<(StageRun, bool)>), Failure> {
+    file::save(&generate(GenShape::Random, nodes, 1), path)?;
+    let file_bytes = std::fs::metadata(path)?.len();
+    let plain = STAGES.iter().map(|&stage| (stage, false));
+    let settled = STAGES[1..].iter().map(|&stage| (stage, true));
+    let runs = (plain.chain(settled))
+        .map(|(stage, purge)| Ok((child_stage(exe, stage, path, purge)?, purge)))
+        .collect::<Result<Vec<_>, Failure>>()?;
+    Ok((file_bytes, runs))
+}
+
+/// A stage's end figures: held from the checkpoint the stage names, the peak from its last one.
+fn stage_end(r: &StageRun) -> Option<Checkpoint> {
+    let last = r.checkpoints.last()?;
+    let held = r.checkpoints.get(r.held_at).unwrap_or(last);
+    Some(Checkpoint {
+        label: held.label.clone(),
+        rss_bytes: held.rss_bytes,
+        peak_rss_bytes: last.peak_rss_bytes,
+    })
+}
+
+/// One stage's report: its figures, and per node over the baseline `base`.
+fn stage_report(
+    run: &StageRun,
+    purge: bool,
+    base: &Checkpoint,
+    file_bytes: u64,
+    nodes: usize,
+) -> StageReport {
+    let last = stage_end(run).unwrap_or_else(|| checkpoint("none"));
+    let peak_per_node = per_node(last.peak_rss_bytes, base.peak_rss_bytes, nodes);
+    let minus_file = (run.stage == "check")
+        .then(|| peak_per_node.map(|p| p - file_bytes as f64 / nodes as f64))
+        .flatten();
+    let over_empty = (run.stage == "editor").then(|| {
+        let empty = run.checkpoints.first().cloned().unwrap_or(last.clone());
+        (
+            per_node(last.peak_rss_bytes, empty.peak_rss_bytes, nodes),
+            per_node(last.rss_bytes, empty.rss_bytes, nodes),
+        )
+    });
+    let is_base = run.stage == "baseline";
+    StageReport {
+        stage: run.stage.clone(),
+        allocator: if purge { "purge_delay=0" } else { "default" }.into(),
+        peak_rss_mb: mb(last.peak_rss_bytes),
+        rss_mb: mb(last.rss_bytes),
+        peak_bytes_per_node: peak_per_node.filter(|_| !is_base),
+        rss_bytes_per_node: per_node(last.rss_bytes, base.rss_bytes, nodes).filter(|_| !is_base),
+        peak_minus_file_bytes_per_node: minus_file,
+        over_empty_window: over_empty,
+        run: run.clone(),
+    }
+}
+
+/// A figure with its unit and one decimal, or `unavailable`.
 fn figure(v: Option<f64>, unit: &str) -> String {
     v.map_or("unavailable".into(), |v| format!("{v:.1}{unit}"))
 }
@@ -569,74 +588,10 @@ pub fn run(nodes: usize, json: bool, out: &mut dyn Write) -> Result<(), Failure>
         r.file_bytes as f64 / r.nodes as f64
     )?;
     for s in &r.stages {
-        let stage = match s.allocator.as_str() {
-            "default" => s.stage.clone(),
-            other => format!("{} ({other})", s.stage),
-        };
-        write!(
-            out,
-            "{:<24} peak {:>11}  held {:>11}",
-            stage,
-            figure(s.peak_rss_mb, " MB"),
-            figure(s.rss_mb, " MB")
-        )?;
-        if s.stage != "baseline" {
-            write!(
-                out,
-                "  peak {:>10}  held {:>10}",
-                figure(s.peak_bytes_per_node, " B/node"),
-                figure(s.rss_bytes_per_node, " B/node")
-            )?;
-        }
-        if let Some(v) = s.peak_minus_file_bytes_per_node {
-            write!(out, "  (peak − file) {v:.1} B/node")?;
-        }
-        if let Some((peak, held)) = s.over_empty_window {
-            write!(
-                out,
-                "  over the empty window: peak {}, held {}",
-                figure(peak, " B/node"),
-                figure(held, " B/node")
-            )?;
-        }
-        writeln!(out)?;
-        for c in &s.run.checkpoints {
-            writeln!(
-                out,
-                "    {:<48} resident {:>11}, peak so far {:>11}",
-                c.label,
-                figure(mb(c.rss_bytes), " MB"),
-                figure(mb(c.peak_rss_bytes), " MB")
-            )?;
-        }
-        if let Some((v, i)) = s.run.mesh {
-            writeln!(
-                out,
-                "    last frame: {v} vertices, {i} indices ({:.1} MB of CPU meshes, {:.1} B/node)",
-                (v * 20 + i * 4) as f64 / 1e6,
-                (v * 20 + i * 4) as f64 / r.nodes as f64
-            )?;
-        }
-        for note in &s.run.notes {
-            writeln!(out, "    note: {note}")?;
-        }
+        write_stage(s, r.nodes, out)?;
     }
     if let Some(l) = &r.layout {
-        let sizes: Vec<String> = (l.sizes.iter())
-            .map(|s| format!("{} {}", s.name.trim(), s.bytes))
-            .collect();
-        writeln!(out, "size_of (bytes): {}", sizes.join(", "))?;
-        let arrays: Vec<String> = (l.arrays_per_node.iter())
-            .map(|(name, b)| format!("{name} {b:.1}"))
-            .collect();
-        let (names, shapes, probes, tracks) = l.heap_per_node;
-        writeln!(
-            out,
-            "the loaded scene, B/node: arrays {} + heap (names {names:.1} for {:.1} chars, shapes {shapes:.1}, probes {probes:.1}, tracks {tracks:.1}) = {:.1}",
-            arrays.join(" + "),
-            l.name_len_per_node,
-            l.scene_per_node
-        )?;
+        write_layout(l, out)?;
     }
     writeln!(
         out,
@@ -649,6 +604,87 @@ pub fn run(nodes: usize, json: bool, out: &mut dyn Write) -> Result<(), Failure>
             "resident memory is unavailable here (no /proc/self/status)"
         )?;
     }
+    Ok(())
+}
+
+/// One stage of the text report: its summary line, then its checkpoints, mesh and notes.
+fn write_stage(s: &StageReport, nodes: usize, out: &mut dyn Write) -> Result<(), Failure> {
+    let stage = match s.allocator.as_str() {
+        "default" => s.stage.clone(),
+        other => format!("{} ({other})", s.stage),
+    };
+    write!(
+        out,
+        "{:<24} peak {:>11}  held {:>11}",
+        stage,
+        figure(s.peak_rss_mb, " MB"),
+        figure(s.rss_mb, " MB")
+    )?;
+    if s.stage != "baseline" {
+        write!(
+            out,
+            "  peak {:>10}  held {:>10}",
+            figure(s.peak_bytes_per_node, " B/node"),
+            figure(s.rss_bytes_per_node, " B/node")
+        )?;
+    }
+    if let Some(v) = s.peak_minus_file_bytes_per_node {
+        write!(out, "  (peak − file) {v:.1} B/node")?;
+    }
+    if let Some((peak, held)) = s.over_empty_window {
+        write!(
+            out,
+            "  over the empty window: peak {}, held {}",
+            figure(peak, " B/node"),
+            figure(held, " B/node")
+        )?;
+    }
+    writeln!(out)?;
+    write_stage_details(&s.run, nodes, out)
+}
+
+/// A stage run's indented lines: every checkpoint, the last frame's meshes, the notes.
+fn write_stage_details(run: &StageRun, nodes: usize, out: &mut dyn Write) -> Result<(), Failure> {
+    for c in &run.checkpoints {
+        writeln!(
+            out,
+            "    {:<48} resident {:>11}, peak so far {:>11}",
+            c.label,
+            figure(mb(c.rss_bytes), " MB"),
+            figure(mb(c.peak_rss_bytes), " MB")
+        )?;
+    }
+    if let Some((v, i)) = run.mesh {
+        writeln!(
+            out,
+            "    last frame: {v} vertices, {i} indices ({:.1} MB of CPU meshes, {:.1} B/node)",
+            (v * 20 + i * 4) as f64 / 1e6,
+            (v * 20 + i * 4) as f64 / nodes as f64
+        )?;
+    }
+    for note in &run.notes {
+        writeln!(out, "    note: {note}")?;
+    }
+    Ok(())
+}
+
+/// The layout lines of the text report: `size_of` figures and the scene's bytes per node.
+fn write_layout(l: &Layout, out: &mut dyn Write) -> Result<(), Failure> {
+    let sizes: Vec<String> = (l.sizes.iter())
+        .map(|s| format!("{} {}", s.name.trim(), s.bytes))
+        .collect();
+    writeln!(out, "size_of (bytes): {}", sizes.join(", "))?;
+    let arrays: Vec<String> = (l.arrays_per_node.iter())
+        .map(|(name, b)| format!("{name} {b:.1}"))
+        .collect();
+    let (names, shapes, probes, tracks) = l.heap_per_node;
+    writeln!(
+        out,
+        "the loaded scene, B/node: arrays {} + heap (names {names:.1} for {:.1} chars, shapes {shapes:.1}, probes {probes:.1}, tracks {tracks:.1}) = {:.1}",
+        arrays.join(" + "),
+        l.name_len_per_node,
+        l.scene_per_node
+    )?;
     Ok(())
 }
 

@@ -4,7 +4,7 @@
 use crate::editor::view::spaces::{carry_point, from_world, resolve_space};
 use crate::error::{Error, Result};
 use crate::model::file;
-use crate::model::math::{decompose_like, rows, shear_metrics};
+use crate::model::math::{ShearMetrics, Trs, decompose_like, rows, shear_metrics};
 use crate::model::scene::{NodeId, Scene};
 use crate::tools::bench;
 use crate::tools::generate::GenShape;
@@ -304,8 +304,7 @@ impl From<io::Error> for Failure {
     }
 }
 
-/// Run a headless command, writing results to `out`.
-// Long on purpose: one short arm per subcommand, the whole command line in one place.
+/// Run a headless command, writing results to `out`: one short arm per subcommand.
 pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
     match command {
         Command::Print {
@@ -313,18 +312,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             json,
             space,
             time,
-        } => {
-            let mut scene = super::progress::load(&file)?;
-            if let Some(t) = time {
-                scene.set_pose_at(t);
-            }
-            scene.update_world(); // one pass, instead of a lazy walk up per node
-            let space = match space {
-                Some(spec) => Some((resolve_space(&scene, &spec)?, spec)),
-                None => None,
-            };
-            print(&scene, json, space, out)
-        }
+        } => print_file(&file, json, space, time, out),
         Command::Point {
             file,
             from,
@@ -361,78 +349,171 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             nodes,
             seed,
             output,
-        } => {
-            if nodes > file::MAX_NODES {
-                return Err(Failure(format!("at most {} nodes", file::MAX_NODES)));
-            }
-            let len = super::progress::generate_and_save(shape, nodes, seed, &output)?;
-            writeln!(out, "wrote {} ({len} nodes, {shape})", output.display())?;
-            Ok(())
-        }
-        Command::Bench(BenchCommand::Propagate {
+        } => generate(shape, nodes, seed, &output, out),
+        Command::Bench(command) => run_bench(command, out),
+    }
+}
+
+/// Run a `graft bench` subcommand: one short arm per bench.
+fn run_bench(command: BenchCommand, out: &mut dyn Write) -> Result<(), Failure> {
+    match command {
+        BenchCommand::Propagate {
             nodes,
             shape,
             rounds,
             threads,
             json,
-        }) => {
-            if shape == GenShape::Random {
-                return Err(Failure(
-                    "bench propagate takes --shape wide or chain".into(),
-                ));
-            }
-            let r = bench::propagate(shape, nodes, rounds, threads);
-            report(out, json, &r, |r| {
-                format!(
-                    "{} nodes, {}, {} thread(s): full {:.2} ns/node, flat {:.2} ns/node ({:.2}×); in cache: full {:.2}, flat {:.2} ({:.2}×); naive {:.2} ns/node ({:.2}× slower than full), leaf edit + update {:.0} ns, clean update {:.0} ns; this machine's {}-thread ratio on the flat loop in cache: {:.2}×",
-                    r.nodes,
-                    r.shape,
-                    r.threads,
-                    r.full_ns_per_node,
-                    r.flat_ns_per_node,
-                    r.full_ns_per_node / r.flat_ns_per_node,
-                    r.full_warm_ns_per_node,
-                    r.flat_warm_ns_per_node,
-                    r.full_warm_ns_per_node / r.flat_warm_ns_per_node,
-                    r.naive_ns_per_node,
-                    r.naive_ns_per_node / r.full_ns_per_node,
-                    r.leaf_edit_ns,
-                    r.clean_update_ns,
-                    r.threads,
-                    r.machine_ratio
-                )
-            })
-        }
-        Command::Bench(BenchCommand::Animate {
+        } => bench_propagate(shape, nodes, (rounds, threads), json, out),
+        BenchCommand::Animate {
             nodes,
             animated,
             frames,
             json,
-        }) => {
-            let r = super::bench_anim::animate(nodes.min(file::MAX_NODES), animated, frames);
-            report(out, json, &r, |r| {
-                format!(
-                    "{} nodes, {} animated: pose {:.0} µs + propagate {:.0} µs per frame ({} world matrices recomputed)",
-                    r.nodes, r.animated, r.pose_us, r.propagate_us, r.recomputed
-                )
-            })
-        }
-        Command::Bench(BenchCommand::Io {
+        } => bench_animate(nodes, animated, frames, json, out),
+        BenchCommand::Io {
             nodes,
             rounds,
             json,
-        }) => bench_io(nodes, rounds, json, out),
-        Command::Bench(BenchCommand::Memory { nodes, json }) => {
-            super::bench_memory::run(nodes, json, out)
-        }
-        Command::Bench(BenchCommand::MemoryStage { stage, file }) => {
+        } => bench_io(nodes, rounds, json, out),
+        BenchCommand::Memory { nodes, json } => super::bench_memory::run(nodes, json, out),
+        BenchCommand::MemoryStage { stage, file } => {
             super::bench_memory::run_stage_command(&stage, file.as_deref(), out)
         }
     }
 }
 
-// Long on purpose: the text and the JSON form of the same table side by side, so they cannot
-// drift apart.
+/// `graft print`: load the scene, pose it at `time`, and print it in world or in `space`.
+fn print_file(
+    file: &Path,
+    json: bool,
+    space: Option<String>,
+    time: Option<f32>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let mut scene = super::progress::load(file)?;
+    if let Some(t) = time {
+        scene.set_pose_at(t);
+    }
+    scene.update_world(); // one pass, instead of a lazy walk up per node
+    let space = match space {
+        Some(spec) => Some((resolve_space(&scene, &spec)?, spec)),
+        None => None,
+    };
+    print(&scene, json, space, out)
+}
+
+/// `graft generate`: write a generated scene of `nodes` nodes (at most [`file::MAX_NODES`]).
+fn generate(
+    shape: GenShape,
+    nodes: usize,
+    seed: u64,
+    output: &Path,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if nodes > file::MAX_NODES {
+        return Err(Failure(format!("at most {} nodes", file::MAX_NODES)));
+    }
+    let len = super::progress::generate_and_save(shape, nodes, seed, output)?;
+    writeln!(out, "wrote {} ({len} nodes, {shape})", output.display())?;
+    Ok(())
+}
+
+/// `graft bench propagate`: graft's update against a flat loop and a naive tree (wide or chain).
+fn bench_propagate(
+    shape: GenShape,
+    nodes: usize,
+    (rounds, threads): (usize, usize),
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if shape == GenShape::Random {
+        return Err(Failure(
+            "bench propagate takes --shape wide or chain".into(),
+        ));
+    }
+    let r = bench::propagate(shape, nodes, rounds, threads);
+    report(out, json, &r, |r| {
+        format!(
+            "{} nodes, {}, {} thread(s): full {:.2} ns/node, flat {:.2} ns/node ({:.2}×); in cache: full {:.2}, flat {:.2} ({:.2}×); naive {:.2} ns/node ({:.2}× slower than full), leaf edit + update {:.0} ns, clean update {:.0} ns; this machine's {}-thread ratio on the flat loop in cache: {:.2}×",
+            r.nodes,
+            r.shape,
+            r.threads,
+            r.full_ns_per_node,
+            r.flat_ns_per_node,
+            r.full_ns_per_node / r.flat_ns_per_node,
+            r.full_warm_ns_per_node,
+            r.flat_warm_ns_per_node,
+            r.full_warm_ns_per_node / r.flat_warm_ns_per_node,
+            r.naive_ns_per_node,
+            r.naive_ns_per_node / r.full_ns_per_node,
+            r.leaf_edit_ns,
+            r.clean_update_ns,
+            r.threads,
+            r.machine_ratio
+        )
+    })
+}
+
+/// `graft bench animate`: one playback frame's pose and propagate times.
+fn bench_animate(
+    nodes: usize,
+    animated: usize,
+    frames: usize,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let r = super::bench_anim::animate(nodes.min(file::MAX_NODES), animated, frames);
+    report(out, json, &r, |r| {
+        format!(
+            "{} nodes, {} animated: pose {:.0} µs + propagate {:.0} µs per frame ({} world matrices recomputed)",
+            r.nodes, r.animated, r.pose_us, r.propagate_us, r.recomputed
+        )
+    })
+}
+
+/// One node of the print table, as both the text and the JSON form show it.
+struct PrintRow<'a> {
+    /// The node's id.
+    id: NodeId,
+    /// The node's name.
+    name: &'a str,
+    /// The parent's id, if any.
+    parent: Option<NodeId>,
+    /// The local TRS+skew.
+    local: Trs,
+    /// The world matrix (or the matrix in the chosen space).
+    world_m: glam::Affine2,
+    /// That matrix decomposed near the local TRS.
+    world: Trs,
+    /// Its shear and determinant.
+    metrics: ShearMetrics,
+}
+
+/// The print row of the node at pre-order index `i`, its matrix carried by `into_space` if set.
+fn print_row(scene: &Scene, i: usize, into_space: Option<glam::DAffine2>) -> PrintRow<'_> {
+    let data = scene.data_at(i);
+    let local = data.local;
+    let world_m = match into_space {
+        Some(m) => {
+            let r = m * scene.world_at(i).as_daffine2();
+            glam::Affine2::from_mat2_translation(r.matrix2.as_mat2(), r.translation.as_vec2())
+        }
+        None => scene.world_at(i),
+    };
+    PrintRow {
+        id: scene.id_at(i),
+        name: data.name.as_str(),
+        parent: scene.parent_index_at(i).map(|p| scene.id_at(p)),
+        local,
+        world_m,
+        world: decompose_like(&world_m, &local),
+        metrics: shear_metrics(&world_m),
+    }
+}
+
+// The text and the JSON form of the same table are printed by the three functions below, side
+// by side, so they cannot drift apart.
+/// Print every node: a JSON array, or a table with local and world (or `space`) columns.
 fn print(
     scene: &Scene,
     json: bool,
@@ -450,85 +531,93 @@ fn print(
     if json {
         out.write_all(b"[")?;
     } else {
-        writeln!(
-            out,
-            "{:>6} {:<24} {:>6}  {:<44} {:<44} {:>9} {:>9}",
-            "id",
-            "name",
-            "parent",
-            "local: position  rotation  scale  skew",
-            format!("{column}: position  rotation  scale  skew"),
-            "shear",
-            "det"
-        )?;
+        print_header(&column, out)?;
     }
     for i in 0..scene.len() {
-        let id = scene.id_at(i);
-        let parent = scene.parent_index_at(i);
-        depth[i] = parent.map_or(0, |p| depth[p] + 1);
-        let data = scene.data_at(i);
-        let local = data.local;
-        let world_m = match into_space {
-            Some(m) => {
-                let r = m * scene.world_at(i).as_daffine2();
-                glam::Affine2::from_mat2_translation(r.matrix2.as_mat2(), r.translation.as_vec2())
-            }
-            None => scene.world_at(i),
-        };
-        let world = decompose_like(&world_m, &local);
-        let metrics = shear_metrics(&world_m);
-        let parent_id = parent.map(|p| scene.id_at(p));
+        depth[i] = scene.parent_index_at(i).map_or(0, |p| depth[p] + 1);
+        let row = print_row(scene, i, into_space);
         if json {
             if i > 0 {
                 out.write_all(b",")?;
             }
-            // f32 → the f64 with the same shortest decimal form (71.2367, not 71.23670959472656).
-            let j = |v: f32| v.to_string().parse::<f64>().unwrap_or(v as f64);
-            let m = rows(&world_m).map(|row| row.map(j));
-            let value = json!({
-                "id": id.0,
-                "name": data.name.as_str(),
-                "parent": parent_id.map(|p| p.0),
-                "local": {"position": [j(local.position.x), j(local.position.y)], "rotation": j(local.rotation),
-                          "scale": [j(local.scale.x), j(local.scale.y)], "skew": j(local.skew)},
-                "space": column.strip_prefix("in ").unwrap_or("world"),
-                "world": {"matrix": m, "position": [j(world.position.x), j(world.position.y)],
-                          "rotation": j(world.rotation), "scale": [j(world.scale.x), j(world.scale.y)], "skew": j(world.skew)},
-                "shear": j(metrics.dot),
-                "determinant": j(metrics.determinant),
-            });
-            serde_json::to_writer(&mut *out, &value).map_err(|e| Failure(e.to_string()))?;
+            print_json_row(&row, &column, out)?;
         } else {
-            let name = format!("{}{}", "  ".repeat(depth[i].min(20)), data.name);
-            let parent_text = parent_id.map_or("-".to_string(), |p| p.to_string());
-            let trs = |t: &crate::model::math::Trs| {
-                format!(
-                    "({}, {}) {}° ({}, {}) {}°",
-                    short(t.position.x),
-                    short(t.position.y),
-                    short(t.rotation),
-                    short(t.scale.x),
-                    short(t.scale.y),
-                    short(t.skew)
-                )
-            };
-            writeln!(
-                out,
-                "{:>6} {:<24} {:>6}  {:<44} {:<44} {:>9} {:>9}",
-                id,
-                name,
-                parent_text,
-                trs(&local),
-                trs(&world),
-                short(metrics.dot),
-                short(metrics.determinant)
-            )?;
+            print_text_row(&row, depth[i], out)?;
         }
     }
     if json {
         out.write_all(b"]\n")?;
     }
     Ok(())
+}
+
+/// The print table's header line; `column` names the second transform column.
+fn print_header(column: &str, out: &mut dyn Write) -> Result<(), Failure> {
+    writeln!(
+        out,
+        "{:>6} {:<24} {:>6}  {:<44} {:<44} {:>9} {:>9}",
+        "id",
+        "name",
+        "parent",
+        "local: position  rotation  scale  skew",
+        format!("{column}: position  rotation  scale  skew"),
+        "shear",
+        "det"
+    )?;
+    Ok(())
+}
+
+/// One print row as a JSON object (no separator, no newline).
+fn print_json_row(row: &PrintRow, column: &str, out: &mut dyn Write) -> Result<(), Failure> {
+    // f32 → the f64 with the same shortest decimal form (71.2367, not 71.23670959472656).
+    let j = |v: f32| v.to_string().parse::<f64>().unwrap_or(v as f64);
+    let (local, world) = (&row.local, &row.world);
+    let m = rows(&row.world_m).map(|r| r.map(j));
+    let value = json!({
+        "id": row.id.0,
+        "name": row.name,
+        "parent": row.parent.map(|p| p.0),
+        "local": {"position": [j(local.position.x), j(local.position.y)], "rotation": j(local.rotation),
+                  "scale": [j(local.scale.x), j(local.scale.y)], "skew": j(local.skew)},
+        "space": column.strip_prefix("in ").unwrap_or("world"),
+        "world": {"matrix": m, "position": [j(world.position.x), j(world.position.y)],
+                  "rotation": j(world.rotation), "scale": [j(world.scale.x), j(world.scale.y)], "skew": j(world.skew)},
+        "shear": j(row.metrics.dot),
+        "determinant": j(row.metrics.determinant),
+    });
+    serde_json::to_writer(&mut *out, &value).map_err(|e| Failure(e.to_string()))?;
+    Ok(())
+}
+
+/// One print row as a table line, its name indented by `depth` (at most 20 levels).
+fn print_text_row(row: &PrintRow, depth: usize, out: &mut dyn Write) -> Result<(), Failure> {
+    let name = format!("{}{}", "  ".repeat(depth.min(20)), row.name);
+    let parent_text = row.parent.map_or("-".to_string(), |p| p.to_string());
+    writeln!(
+        out,
+        "{:>6} {:<24} {:>6}  {:<44} {:<44} {:>9} {:>9}",
+        row.id,
+        name,
+        parent_text,
+        trs_text(&row.local),
+        trs_text(&row.world),
+        short(row.metrics.dot),
+        short(row.metrics.determinant)
+    )?;
+    Ok(())
+}
+
+/// A TRS+skew for the print table: `(x, y) rotation° (sx, sy) skew°`.
+fn trs_text(t: &Trs) -> String {
+    format!(
+        "({}, {}) {}° ({}, {}) {}°",
+        short(t.position.x),
+        short(t.position.y),
+        short(t.rotation),
+        short(t.scale.x),
+        short(t.scale.y),
+        short(t.skew)
+    )
 }
 
 /// A `--time` value: a finite number of seconds.

@@ -97,33 +97,10 @@ pub fn generate_specs_with(
             }
         }
         let (parent, local, shape) = match shape {
-            GenShape::Chain => {
-                let local = Trs::new(Vec2::new(0.0, 1.0), 3.0, Vec2::splat(0.999), 0.0);
-                (
-                    k.checked_sub(1),
-                    local,
-                    Shape::Rect {
-                        size: Vec2::new(0.8, 0.3),
-                    },
-                )
-            }
+            GenShape::Chain => chain_node(k),
             GenShape::Wide => {
                 let parent = wide.get(k).copied().flatten();
-                let local = if parent == Some(0) {
-                    wide_child += 1;
-                    let angle = 360.0 * wide_child as f32 / fan as f32;
-                    Trs::new(Vec2::new(10.0, 0.0), angle, Vec2::ONE, 0.0)
-                } else {
-                    let x = (k % 97) as f32 * 0.1;
-                    Trs::new(Vec2::new(x, 1.0), (k % 360) as f32, Vec2::splat(0.5), 0.0)
-                };
-                (
-                    parent,
-                    local,
-                    Shape::Rect {
-                        size: Vec2::new(0.4, 0.4),
-                    },
-                )
+                wide_node(k, parent, fan, &mut wide_child)
             }
             GenShape::Random => random_node(&mut rng, k),
         };
@@ -144,6 +121,45 @@ pub fn generate_specs_with(
     Some(specs)
 }
 
+/// Node `k` of a chain: the child of node `k - 1`, a small step up and turn, a thin rect.
+fn chain_node(k: usize) -> (Option<usize>, Trs, Shape) {
+    let local = Trs::new(Vec2::new(0.0, 1.0), 3.0, Vec2::splat(0.999), 0.0);
+    (
+        k.checked_sub(1),
+        local,
+        Shape::Rect {
+            size: Vec2::new(0.8, 0.3),
+        },
+    )
+}
+
+/// Node `k` of a wide tree under `parent`: the root's children on a circle (`wide_child`
+/// counts them, `fan` in all), the rest small squares.
+fn wide_node(
+    k: usize,
+    parent: Option<usize>,
+    fan: usize,
+    wide_child: &mut usize,
+) -> (Option<usize>, Trs, Shape) {
+    let local = if parent == Some(0) {
+        *wide_child += 1;
+        let angle = 360.0 * *wide_child as f32 / fan as f32;
+        Trs::new(Vec2::new(10.0, 0.0), angle, Vec2::ONE, 0.0)
+    } else {
+        let x = (k % 97) as f32 * 0.1;
+        Trs::new(Vec2::new(x, 1.0), (k % 360) as f32, Vec2::splat(0.5), 0.0)
+    };
+    (
+        parent,
+        local,
+        Shape::Rect {
+            size: Vec2::new(0.4, 0.4),
+        },
+    )
+}
+
+/// Node `k` of a random scene: a parent near the recent nodes (or anywhere, or none), a random
+/// TRS with some mirrors and skew, a rect or an ellipse.
 fn random_node(rng: &mut fastrand::Rng, k: usize) -> (Option<usize>, Trs, Shape) {
     // Mostly attach near recent nodes so depth grows, sometimes anywhere, sometimes a new root.
     let parent = match (k, rng.u8(0..100)) {

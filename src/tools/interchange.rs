@@ -7,7 +7,7 @@ use super::progress::in_stage;
 use crate::editor::view::figure::png::render_png;
 use crate::editor::view::figure::{FigureOptions, Layers, embedded_image, figure_svg};
 use crate::editor::view::spaces::resolve_space;
-use crate::model::file;
+use crate::model::atomic_write;
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::{import_file, relative_sprites};
 use crate::model::godot::tree::find_project_root;
@@ -184,7 +184,7 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
             )));
         }
     };
-    file::atomic_write_with(&args.output, |w| w.write_all(&bytes))?;
+    atomic_write::atomic_write_with(&args.output, |w| w.write_all(&bytes))?;
     writeln!(
         out,
         "wrote {} ({}x{} px at scale {})",

@@ -146,9 +146,11 @@ pub fn save(scene: &Scene, path: &Path) -> Result<()> {
     with_progress(&label(path), |p| file::save_with_progress(scene, path, p))
 }
 
-/// [`file::atomic_write_with`] of `bytes` with a progress bar.
+/// [`crate::model::atomic_write::atomic_write_with`] of `bytes` with a progress bar.
 pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
-    with_progress(&label(path), |p| file::write_with_progress(path, bytes, p))
+    with_progress(&label(path), |p| {
+        crate::model::atomic_write::write_with_progress(path, bytes, p)
+    })
 }
 
 /// A scene file's text and its canonical form, with a progress bar (`graft fmt` compares the

@@ -1,12 +1,22 @@
 //! The hierarchy panel: the tree in pre-order, selection, rename in place, a context menu and
-//! the "Keep world transform" toggle. Reads the editor, returns commands.
+//! the "Keep world transform" toggle. Reads the editor, returns commands. Which rows show, how
+//! far they are indented and what the breadcrumb fits are decided in
+//! [`crate::editor::view::rows`]; this only draws them and reads the input.
+//!
+//! Deep trees stay readable: past a few levels the indentation per level shrinks so that a row
+//! at any depth keeps room for its name inside the panel, the breadcrumb above the rows shows
+//! the selected node's ancestors (click one to select it), and the list scrolls to a node
+//! selected elsewhere.
 
+mod crumbs;
 mod dnd;
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, NewNodePlace};
 use crate::editor::session::dnd::{DropPreview, DropZone, drop_ops};
 use crate::editor::table::{Shortcut, find_command};
+use crate::editor::view::rows::{Indent, ListView};
+pub use crate::editor::view::rows::{Row, visible_rows};
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene, Shape};
 pub use dnd::DraggedNodes;
@@ -31,6 +41,12 @@ pub struct HierarchyState {
     anchor: Option<NodeId>,
     /// Where the current drag would drop (for the indicator and the viewport's ghost).
     pub preview: Option<DropPreview>,
+    /// The primary selection the list last scrolled for (it scrolls again when that changes).
+    followed: Option<NodeId>,
+    /// The list's vertical scroll offset last frame.
+    scroll_y: f32,
+    /// The breadcrumb's path and what it was computed from.
+    path: crumbs::PathCache,
 }
 
 /// Visible rows and the inputs they were computed from.
@@ -95,76 +111,6 @@ impl HierarchyState {
     }
 }
 
-/// One visible row: pre-order index and depth.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Row {
-    /// Pre-order index in the scene.
-    pub index: usize,
-    /// Depth (roots are 0).
-    pub depth: usize,
-}
-
-/// True when `name` contains `filter` (already lower case), ignoring case. An ASCII filter
-/// is matched without allocating (typing in the filter of a 1M-node scene lowercased a
-/// million names a keystroke).
-fn name_matches(name: &str, filter: &str) -> bool {
-    if !filter.is_ascii() || !name.is_ascii() {
-        return name.to_lowercase().contains(filter);
-    }
-    let (name, filter) = (name.as_bytes(), filter.as_bytes());
-    match filter.first() {
-        None => true,
-        Some(&first) => name
-            .windows(filter.len())
-            .any(|w| w[0].eq_ignore_ascii_case(&first) && w.eq_ignore_ascii_case(filter)),
-    }
-}
-
-/// The rows to show: pre-order, skipping collapsed subtrees, and with a filter only matching
-/// nodes and their ancestors. One pass over the scene, no recursion.
-pub fn visible_rows(scene: &Scene, collapsed: &FxHashSet<NodeId>, filter: &str) -> Vec<Row> {
-    let n = scene.len();
-    let filter = filter.trim().to_lowercase();
-    let keep: Option<Vec<bool>> = (!filter.is_empty()).then(|| {
-        let mut keep: Vec<bool> = (0..n)
-            .map(|i| name_matches(&scene.data_at(i).name, &filter))
-            .collect();
-        for i in (0..n).rev() {
-            if keep[i]
-                && let Some(p) = scene.parent_index_at(i)
-            {
-                keep[p] = true;
-            }
-        }
-        keep
-    });
-    let mut rows = Vec::new();
-    let mut depth_stack: Vec<usize> = Vec::new(); // end index of each open ancestor
-    let mut i = 0;
-    while i < n {
-        while depth_stack.last().is_some_and(|&end| i >= end) {
-            depth_stack.pop();
-        }
-        let len = scene.subtree_len_at(i);
-        if keep.as_ref().is_some_and(|k| !k[i]) {
-            i += len;
-            continue;
-        }
-        rows.push(Row {
-            index: i,
-            depth: depth_stack.len(),
-        });
-        // While filtering, everything that matches is shown even under collapsed nodes.
-        if keep.is_none() && len > 1 && collapsed.contains(&scene.id_at(i)) {
-            i += len;
-        } else {
-            depth_stack.push(i + len);
-            i += 1;
-        }
-    }
-    rows
-}
-
 fn icon(shape: &Shape) -> &'static str {
     match shape {
         Shape::None => "◎",
@@ -185,14 +131,26 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
     let rows = &cache.rows;
     keyboard_navigation(ui, scene, editor.selection(), rows, state, &mut out);
     let row_height = ui.spacing().interact_size.y;
+    let gap = ui.spacing().item_spacing.y;
+    let view = ListView {
+        rows: rows.len(),
+        pitch: row_height + gap,
+        gap,
+        offset: state.scroll_y,
+        height: ui.available_height(),
+    };
+    let jump = follow_selection(scene, editor.selection(), rows, state, view);
     state.preview = None;
-    let scroll = egui::ScrollArea::vertical()
-        .auto_shrink([false, false])
-        .show_rows(ui, row_height, rows.len(), |ui, range| {
-            for row in &rows[range] {
-                row_ui(ui, editor, state, rows, *row, &mut out);
-            }
-        });
+    let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
+    if let Some(y) = jump {
+        area = area.vertical_scroll_offset(y);
+    }
+    let scroll = area.show_rows(ui, row_height, rows.len(), |ui, range| {
+        for row in &rows[range] {
+            row_ui(ui, editor, state, rows, *row, &mut out);
+        }
+    });
+    state.scroll_y = scroll.state.clamped_offset().y;
     drop_below_rows(ui, editor, state, scroll.inner_rect, &mut out);
     state.keep_rows(cache);
     out
@@ -219,7 +177,51 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
         out.push(Command::ToggleKeepWorld);
     }
     ui.add(egui::TextEdit::singleline(&mut state.filter).hint_text("🔍 Filter by name"));
+    crumbs::breadcrumb(ui, editor, state, out);
     ui.separator();
+}
+
+/// When the primary selection changed (a click in the viewport, the breadcrumb, a key), the
+/// offset that brings its row into view, if it is out of view.
+fn follow_selection(
+    scene: &Scene,
+    selection: &[NodeId],
+    rows: &[Row],
+    state: &mut HierarchyState,
+    view: ListView,
+) -> Option<f32> {
+    let current = selection.last().copied();
+    if current == state.followed {
+        return None;
+    }
+    state.followed = current;
+    let index = scene.index(current?).ok()?;
+    let pos = rows.binary_search_by_key(&index, |r| r.index).ok()?; // rows are in pre-order
+    view.scroll_to(pos)
+}
+
+/// How rows are indented in this panel: 14 points a level while there is room, and always room
+/// for about ten characters of the name after the expand arrow and the icon.
+fn indent(ui: &egui::Ui) -> Indent {
+    Indent {
+        step: 14.0,
+        lead: 4.0,
+        before_name: ui.spacing().interact_size.y + ICON_WIDTH,
+        name_room: 80.0,
+    }
+}
+
+/// The room of a row's icon, before its name.
+const ICON_WIDTH: f32 = 20.0;
+
+/// A node's name as rows and the breadcrumb show it (its id when it has none).
+fn display_name(scene: &Scene, index: usize) -> String {
+    let name = &scene.data_at(index).name;
+    if name.is_empty() {
+        format!("({})", scene.id_at(index))
+    } else {
+        name.to_string()
+    }
 }
 
 /// Dropping on empty space below the rows makes the dragged nodes roots.
@@ -349,11 +351,7 @@ fn row_ui(
         egui::Sense::click_and_drag(),
     );
     let selected = editor.is_selected(id);
-    let label = if data.name.is_empty() {
-        format!("({id})")
-    } else {
-        data.name.to_string()
-    };
+    let label = display_name(scene, row.index);
     response.widget_info(|| egui::WidgetInfo::selected(egui::Role::Tab, true, selected, &label));
     let cx = RowCtx {
         editor,
@@ -372,13 +370,36 @@ fn row_ui(
     let (align, font) = (egui::Align2::LEFT_CENTER, look.font.clone());
     look.painter
         .text(icon_pos, align, icon(&data.shape), font, look.text_color);
-    let text_rect = egui::Rect::from_min_max(egui::pos2(icon_pos.x + 20.0, rect.top()), rect.max);
+    let text_rect =
+        egui::Rect::from_min_max(egui::pos2(icon_pos.x + ICON_WIDTH, rect.top()), rect.max);
     if rename_field(ui, state, text_rect, id, &data.name, out) {
         return;
     }
-    let (at, font) = (text_rect.left_center(), look.font);
-    look.painter.text(at, align, &label, font, look.text_color);
+    paint_name(ui, &cx, &look, text_rect, label);
     row_input(ui, state, &cx, out);
+}
+
+/// The row's name, elided with "…" when it is wider than the row has room for (the whole name
+/// is then its tooltip). The row's accessibility bounds are where the name is painted.
+fn paint_name(ui: &egui::Ui, cx: &RowCtx, look: &RowPaint, text_rect: egui::Rect, label: String) {
+    let mut job =
+        egui::text::LayoutJob::simple_singleline(label, look.font.clone(), look.text_color);
+    job.wrap = egui::text::TextWrapping::truncate_at_width(text_rect.width().max(0.0));
+    let galley = look.painter.layout_job(job);
+    let at = text_rect.left_center() - egui::vec2(0.0, galley.size().y / 2.0);
+    let name_rect = egui::Rect::from_min_size(at, galley.size());
+    if galley.elided {
+        cx.response.clone().on_hover_text(galley.job.text.as_str());
+    }
+    look.painter.galley(at, galley, look.text_color);
+    ui.ctx().accesskit_node_builder(cx.response.id, |node| {
+        node.set_bounds(egui::accesskit::Rect {
+            x0: name_rect.min.x.into(),
+            y0: name_rect.min.y.into(),
+            x1: name_rect.max.x.into(),
+            y1: name_rect.max.y.into(),
+        })
+    });
 }
 
 /// The row's background (selected or hovered) and what its text is painted with.
@@ -401,7 +422,7 @@ fn row_paint(ui: &egui::Ui, cx: &RowCtx) -> RowPaint {
         font: egui::TextStyle::Button.resolve(ui.style()),
         text_color,
         height: ui.spacing().interact_size.y,
-        x: rect.left() + 4.0 + cx.row.depth as f32 * 14.0,
+        x: rect.left() + indent(ui).offset(cx.row.depth, rect.width()),
     }
 }
 

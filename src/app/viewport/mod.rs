@@ -127,6 +127,11 @@ impl ViewportState {
         self.frame_pending = true;
     }
 
+    /// The draw list the last node layer was painted from (tests compare it with a figure's).
+    pub fn draw_list(&self) -> &crate::editor::view::draw_list::DrawList {
+        &self.layer.list
+    }
+
     /// How the node layer was drawn so far: planned whole, painted again unchanged, and only
     /// the moving subtrees drawn over a kept layer (tests and benches).
     pub fn layer_counts(&self) -> (usize, usize, usize) {

@@ -11,11 +11,14 @@ use super::{ViewportState, p2, sr};
 use crate::editor::session::Editor;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::draw_list::{
+    AXIS_WIDTH, DOT_RADIUS, DrawList, Entry, Marks, OUTLINE_WIDTH, Outline, Show,
+};
 pub(super) use crate::editor::view::frame_plan::selection_indices;
 use crate::editor::view::frame_plan::{PlanInput, plan};
 use crate::editor::view::geometry::ScreenShape;
-use crate::editor::view::occlusion::{DENSE_DETAIL_LIMIT, OCCLUSION_FROM, visible_nodes};
-use crate::model::scene::{NodeData, NodeId, Scene, Shape};
+use crate::editor::view::occlusion::{OCCLUSION_FROM, visible_nodes};
+use crate::model::scene::{NodeData, Scene, Shape};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{DAffine2, DVec2, Vec2};
 
@@ -65,11 +68,6 @@ fn textured_fan(
     }
     mesh
 }
-
-/// Nodes drawn with outlines, axes and origins, at most; past this only fills are drawn.
-const DETAIL_LIMIT: usize = 1_500;
-/// More names than this on screen are unreadable anyway; skip the rest.
-const MAX_NAMES: usize = 500;
 
 /// Everything the node layer is drawn from; equal keys draw equal layers.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,6 +156,8 @@ pub(super) struct NodeLayer {
     pub(super) anchors: Option<Vec<(u32, glam::Affine2)>>,
     /// Frames that painted the kept layer slid by the whole scene's move.
     pub slid: usize,
+    /// The draw list of the last layer drawn (tests compare it with a figure's).
+    pub list: DrawList,
     /// The world version and screen shift of the last slid frame.
     pub(super) slid_shift: Option<(u64, egui::Vec2)>,
 }
@@ -168,23 +168,14 @@ struct NodePass<'a> {
     editor: &'a Editor,
     camera: Camera,
     view: ScreenRect,
-    rect: Rect,
     fill: egui::Mesh,
     /// The layer's shapes so far, in painting order.
     out: Vec<egui::Shape>,
     fill_size: (usize, usize),
     shape: ScreenShape,
-    detailed: usize,
-    /// Nodes drawn with details at most this frame.
-    detail_limit: usize,
-    names: Vec<(Pos2, &'a str)>,
 }
 
 impl NodePass<'_> {
-    fn is_selected(&self, id: NodeId) -> bool {
-        self.editor.is_selected(id)
-    }
-
     /// Add the batched fills gathered so far to the layer.
     fn flush(&mut self) {
         if !self.fill.is_empty() {
@@ -466,32 +457,67 @@ fn draw_plan<'a>(
         editor,
         camera: state.camera,
         view: sr(rect),
-        rect,
         fill,
         out: std::mem::take(out),
         fill_size: (0, 0),
         shape: ScreenShape::new(),
-        detailed: 0,
-        detail_limit: if plan.draw.len() >= OCCLUSION_FROM {
-            DENSE_DETAIL_LIMIT
-        } else {
-            DETAIL_LIMIT
-        },
-        names: Vec::new(),
     };
     // Many kept shapes: leave out those wholly under opaque shapes drawn after them.
+    let scene = editor.doc().scene();
     let shown = (plan.draw.len() >= OCCLUSION_FROM).then(|| {
-        let (_, selected) = selection_indices(editor.doc().scene(), selection);
+        let (_, selected) = selection_indices(scene, selection);
         visible_nodes(sr(rect), &plan.draw, &plan.screen, &selected)
     });
-    for (k, &i) in plan.draw.iter().enumerate() {
-        if shown.as_ref().is_none_or(|shown| shown[k]) {
-            draw_node(&mut pass, i as usize, state);
-        }
+    let kept = plan
+        .draw
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| shown.as_ref().is_none_or(|shown| shown[*k]))
+        .map(|(_, &i)| i as usize);
+    let list = viewport_draw_list(editor, kept, (state.camera, sr(rect)), plan.draw.len());
+    for entry in &list.entries {
+        draw_node(&mut pass, *entry, state);
     }
     pass.flush();
     *out = pass.out;
-    (pass.names, pass.fill_size)
+    let names = list
+        .names
+        .iter()
+        .map(|n| {
+            (
+                p2(n.at.as_vec2()),
+                scene.data_at(n.index as usize).name.as_str(),
+            )
+        })
+        .collect();
+    state.layer.list = list;
+    (names, pass.fill_size)
+}
+
+/// The viewport's draw list for the kept nodes: the one policy figures use too.
+pub fn viewport_draw_list(
+    editor: &Editor,
+    kept: impl Iterator<Item = usize>,
+    view: (Camera, ScreenRect),
+    planned: usize,
+) -> DrawList {
+    let options = editor.view();
+    let show = Show {
+        axes: options.shows(ViewOption::Axes),
+        names: options.shows(ViewOption::Names),
+        selection: true,
+        // The primary selection shows its axes as the handles instead.
+        handles_on: editor.selection().last().copied(),
+    };
+    let scene = editor.doc().scene();
+    DrawList::build(
+        scene,
+        kept,
+        view,
+        show,
+        &|id| editor.is_selected(id),
+        planned,
+    )
 }
 
 /// Names last, so no shape covers them.
@@ -500,35 +526,26 @@ fn push_names(painter: &egui::Painter, names: Vec<(Pos2, &str)>, out: &mut Vec<e
     let color = Color32::from_gray(230);
     for (origin, name) in names {
         let galley = painter.layout_no_wrap(name.to_owned(), font.clone(), color);
-        let at =
-            egui::Align2::LEFT_BOTTOM.anchor_size(origin + egui::vec2(6.0, -6.0), galley.size());
+        // The draw list placed the name's baseline start; the galley's bottom-left sits there.
+        let at = egui::Align2::LEFT_BOTTOM.anchor_size(origin, galley.size());
         out.push(egui::Shape::galley(at.min, galley, color));
     }
 }
 
-/// One node the plan kept: its fill (batched) or sprite, and, when big enough or selected, its
-/// outline, axes, origin and name.
-fn draw_node<'a>(pass: &mut NodePass<'a>, i: usize, state: &mut ViewportState) {
-    let scene: &'a Scene = pass.editor.doc().scene();
-    let world = scene.world_at(i);
-    let m = pass.camera.node_to_screen_f64(pass.view, &world);
-    let id = scene.id_at(i);
+/// One node of the draw list: its fill (batched) or sprite, then its marks.
+fn draw_node(pass: &mut NodePass, entry: Entry, state: &mut ViewportState) {
+    let scene: &Scene = pass.editor.doc().scene();
+    let i = entry.index as usize;
+    let m = pass
+        .camera
+        .node_to_screen_f64(pass.view, &scene.world_at(i));
     let data = scene.data_at(i);
-    let selected = pass.is_selected(id);
-    if data.shape == Shape::None && !selected && pass.detailed >= pass.detail_limit {
-        return; // only an origin dot, and enough of those are drawn
-    }
     pass.shape.compute(&data.shape, &m, pass.view);
-    let detail = selected
-        || (pass.detailed < pass.detail_limit
-            && (pass.shape.pixel_size > 8.0 || data.shape == Shape::None));
     draw_body(pass, data, &m, state);
-    if !detail {
-        return;
+    if entry.marks.detail {
+        pass.flush();
+        draw_marks(pass, &m, entry.marks);
     }
-    pass.detailed += 1;
-    pass.flush();
-    draw_detail(pass, data, id, &m, selected);
 }
 
 /// The node's body: a sprite's image (or a red crossed box when it is missing), or its fill added
@@ -583,45 +600,27 @@ fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut Vie
     }
 }
 
-/// A detailed node's outline, axes (unless it shows handles), origin dot and name.
-fn draw_detail<'a>(
-    pass: &mut NodePass<'a>,
-    data: &'a NodeData,
-    id: NodeId,
-    m: &DAffine2,
-    selected: bool,
-) {
-    let view = pass.editor.view();
-    let pixel_size = pass.shape.pixel_size;
-    let origin = m.translation;
-    if selected || !matches!(data.shape, Shape::Sprite { .. }) {
-        let stroke = if selected {
-            Stroke::new(2.5, Color32::from_rgb(255, 210, 60))
-        } else {
-            Stroke::new(1.0, Color32::from_gray(20))
-        };
+/// A detailed node's outline, axes and origin dot, as the draw list marked them.
+fn draw_marks(pass: &mut NodePass, m: &DAffine2, marks: Marks) {
+    let stroke = match marks.outline {
+        Outline::None => None,
+        Outline::Plain => Some(Stroke::new(OUTLINE_WIDTH[0], Color32::from_gray(20))),
+        Outline::Selected => Some(Stroke::new(
+            OUTLINE_WIDTH[1],
+            Color32::from_rgb(255, 210, 60),
+        )),
+    };
+    if let Some(stroke) = stroke {
         pass.out.extend(closed_shape(&pass.shape.outline, stroke));
     }
-    let in_view = pass.rect.expand(40.0).contains(p2(origin.as_vec2()));
-    // The primary selection shows its axes as the handles instead.
-    let primary = pass.editor.selection().last() == Some(&id);
-    if view.shows(ViewOption::Axes)
-        && !primary
-        && (selected || pixel_size > 16.0 || data.shape == Shape::None)
-    {
+    if marks.axes {
         draw_axes(pass, m);
     }
-    if in_view {
-        let dot = p2(origin.as_vec2());
-        let radius = if selected { 4.0 } else { 2.5 };
+    if let Some(kind) = marks.dot {
+        let dot = p2(m.translation.as_vec2());
+        let radius = DOT_RADIUS[kind as usize];
         pass.out
             .push(egui::Shape::circle_filled(dot, radius, Color32::WHITE));
-        if view.shows(ViewOption::Names)
-            && pass.names.len() < MAX_NAMES
-            && (selected || pixel_size > 20.0 || data.shape == Shape::None)
-        {
-            pass.names.push((dot, data.name.as_str()));
-        }
     }
 }
 
@@ -630,8 +629,8 @@ fn draw_axes(pass: &mut NodePass, m: &DAffine2) {
     let origin = m.translation;
     let x = m.transform_point2(DVec2::X);
     let y = m.transform_point2(DVec2::Y);
-    let red = Stroke::new(1.5, Color32::from_rgb(230, 80, 80));
-    let green = Stroke::new(1.5, Color32::from_rgb(80, 200, 80));
+    let red = Stroke::new(AXIS_WIDTH, Color32::from_rgb(230, 80, 80));
+    let green = Stroke::new(AXIS_WIDTH, Color32::from_rgb(80, 200, 80));
     arrow_shapes(pass.view, origin, x, red, &mut pass.out);
     arrow_shapes(pass.view, origin, y, green, &mut pass.out);
 }

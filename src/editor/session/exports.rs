@@ -101,7 +101,7 @@ impl Editor {
                 return Ok(None);
             }
             progress.enter(Stage::Writing, bytes.len() as u64);
-            crate::model::file::atomic_write_with(path, |w| w.write_all(&bytes))
+            crate::model::atomic_write::atomic_write_with(path, |w| w.write_all(&bytes))
                 .map_err(|e| Error::Refused(format!("Could not write the figure: {e}")))?;
             Ok(Some(Exported {
                 said: format!("Wrote the figure {}", path.display()),

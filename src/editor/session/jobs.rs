@@ -11,6 +11,8 @@ use crate::model::progress::Progress;
 pub use crate::model::progress::Stage;
 use crate::model::scene::Scene;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
 /// Files at least this big are opened on a worker (smaller ones open at once).
@@ -82,6 +84,8 @@ pub struct Jobs {
     loaded: Option<Loaded>,
     background_bytes: u64,
     background_save_nodes: usize,
+    /// Worker threads started here that have not returned yet (cancelled ones included).
+    workers: Arc<AtomicUsize>,
 }
 
 impl Default for Jobs {
@@ -91,7 +95,17 @@ impl Default for Jobs {
             loaded: None,
             background_bytes: DEFAULT_BACKGROUND_BYTES,
             background_save_nodes: BACKGROUND_SAVE_NODES,
+            workers: Arc::default(),
         }
+    }
+}
+
+/// Counts one worker as running until its thread's work returns (or panics).
+struct Running(Arc<AtomicUsize>);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -187,6 +201,14 @@ impl Editor {
         self.jobs.background_save_nodes = nodes;
     }
 
+    /// How many worker threads this session started are still running, cancelled ones
+    /// included (a cancelled job is forgotten at once, its thread returns later). Tests wait
+    /// for 0 instead of sleeping before they check what a cancelled worker left behind.
+    #[doc(hidden)]
+    pub fn workers_running(&self) -> usize {
+        self.jobs.workers.load(Ordering::SeqCst)
+    }
+
     /// True when opening `path` should run on a worker.
     pub(super) fn opens_in_background(&self, path: &Path) -> bool {
         std::fs::metadata(path).is_ok_and(|m| m.len() >= self.jobs.background_bytes)
@@ -233,9 +255,13 @@ impl Editor {
         progress.enter(first.0, first.1);
         let (tx, rx) = channel();
         let mine = progress.clone();
+        self.jobs.workers.fetch_add(1, Ordering::SeqCst);
+        let running = Running(self.jobs.workers.clone());
         std::thread::Builder::new()
             .name(thread.into())
             .spawn(move || {
+                // Dropped last, after the work and the send.
+                let _running = running;
                 if let Some(result) = work(&mine) {
                     let _ = tx.send(result);
                 }

@@ -162,7 +162,7 @@ impl Editor {
     /// K: a key at the current time for every keyed channel of each selected node (position,
     /// rotation and scale for a node with no tracks yet), with its current local value.
     fn key_selection(&mut self) -> Result<Outcome> {
-        let ops = self.key_ops(&self.selection.ids().to_vec())?;
+        let ops = self.key_ops(self.selection.ids())?;
         if ops.is_empty() {
             return Err(Error::Refused("Select the nodes to key first".into()));
         }

@@ -4,6 +4,7 @@
 
 pub mod camera;
 pub mod cull;
+pub mod draw_list;
 pub mod figure;
 pub mod frame_plan;
 pub mod geometry;
@@ -12,6 +13,7 @@ pub mod handles;
 pub mod numbers;
 pub mod occlusion;
 pub mod overlay;
+pub mod rows;
 pub mod spaces;
 
 pub use camera::{Camera, ScreenRect};

@@ -137,38 +137,14 @@ pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport)
     let mut textures: Vec<String> = Vec::new();
     let mut texture_ids: FxHashMap<String, usize> = FxHashMap::default();
     let mut body = String::new();
-    // Each node's path below the root, and the names its children already use.
-    let mut paths: Vec<String> = Vec::with_capacity(scene.len());
-    let mut taken: FxHashMap<Option<usize>, FxHashMap<String, ()>> = FxHashMap::default();
-    let probes: usize = (0..scene.len())
-        .map(|i| scene.data_at(i).probes.len())
-        .sum();
-    if probes > 0 {
-        report.notes.push(format!(
-            "{probes} probes are graft's own and are not exported"
-        ));
-    }
+    let mut names = NodePaths::with_capacity(scene.len());
+    note_probes(scene, &mut report);
     for i in 0..scene.len() {
         let data = scene.data_at(i);
-        let parent = scene.parent_index_at(i);
-        let siblings = taken.entry(parent).or_default();
-        let base = valid_name(&data.name);
-        let mut name = base.clone();
-        let mut k = 2;
-        while siblings.contains_key(&name) {
-            name = format!("{base}{k}");
-            k += 1;
-        }
-        siblings.insert(name.clone(), ());
+        let (name, parent_path) = names.add(scene.parent_index_at(i), &data.name);
         if name != data.name {
             report.renamed.push(format!("{} -> {name}", data.name));
         }
-        let parent_path = parent.map_or(".".to_string(), |p| paths[p].clone());
-        paths.push(if parent_path == "." {
-            name.clone()
-        } else {
-            format!("{parent_path}/{name}")
-        });
         let class = match &data.shape {
             Shape::Sprite { .. } => "Sprite2D",
             Shape::None => "Node2D",
@@ -188,6 +164,24 @@ pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport)
         };
         appearance_lines(&mut body, data, &name, tex, &mut report);
     }
+    (scene_text(&textures, options, &body), report)
+}
+
+/// Notes that probes are not exported, when the scene has any.
+fn note_probes(scene: &Scene, report: &mut ExportReport) {
+    let probes: usize = (0..scene.len())
+        .map(|i| scene.data_at(i).probes.len())
+        .sum();
+    if probes > 0 {
+        report.notes.push(format!(
+            "{probes} probes are graft's own and are not exported"
+        ));
+    }
+}
+
+/// The whole file: the header, the textures' `ext_resource`s, the root node, then `body` (the
+/// other nodes).
+fn scene_text(textures: &[String], options: &ExportOptions, body: &str) -> String {
     let mut out = String::from("[gd_scene format=3]\n");
     for (k, path) in textures.iter().enumerate() {
         let _ = writeln!(
@@ -203,8 +197,47 @@ pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport)
         &options.root_name
     });
     let _ = writeln!(out, "\n[node name={} type=\"Node2D\"]", quoted(&root));
-    out.push_str(&body);
-    (out, report)
+    out.push_str(body);
+    out
+}
+
+/// Each exported node's path below the root, and the names each parent's children already use.
+struct NodePaths {
+    /// By node index, in scene order.
+    paths: Vec<String>,
+    /// By parent index (None for the root's children).
+    taken: FxHashMap<Option<usize>, FxHashMap<String, ()>>,
+}
+
+impl NodePaths {
+    /// Room for `n` nodes.
+    fn with_capacity(n: usize) -> Self {
+        Self {
+            paths: Vec::with_capacity(n),
+            taken: FxHashMap::default(),
+        }
+    }
+
+    /// Add the next node (nodes come parents first): its name made valid and unique among its
+    /// siblings, and its parent's path (`.` for the root).
+    fn add(&mut self, parent: Option<usize>, wanted: &str) -> (String, String) {
+        let siblings = self.taken.entry(parent).or_default();
+        let base = valid_name(wanted);
+        let mut name = base.clone();
+        let mut k = 2;
+        while siblings.contains_key(&name) {
+            name = format!("{base}{k}");
+            k += 1;
+        }
+        siblings.insert(name.clone(), ());
+        let parent_path = parent.map_or(".".to_string(), |p| self.paths[p].clone());
+        self.paths.push(if parent_path == "." {
+            name.clone()
+        } else {
+            format!("{parent_path}/{name}")
+        });
+        (name, parent_path)
+    }
 }
 
 /// Position, rotation, scale and skew in Godot's terms (y down, radians), defaults left out.
@@ -235,6 +268,34 @@ struct TextureTable<'a> {
     ids: &'a mut FxHashMap<String, usize>,
 }
 
+impl TextureTable<'_> {
+    /// A sprite's image file: its path under the scene's folder when that is known.
+    fn image_file(&self, path: &str) -> PathBuf {
+        match &self.options.scene_dir {
+            Some(dir) => dir.join(path),
+            None => PathBuf::from(path),
+        }
+    }
+
+    /// The id of the image's `ext_resource` (added when new), or None when the image is not
+    /// inside the Godot project.
+    fn id_of(&mut self, file: &Path) -> Option<usize> {
+        let written = res_path(file, self.options.project_root.as_deref()?)?;
+        let next = self.ids.len() + 1;
+        let id = *self.ids.entry(written.clone()).or_insert(next);
+        if id == next {
+            self.textures.push(written);
+        }
+        Some(id)
+    }
+}
+
+/// A colour as a Godot `Color(r, g, b, a)` of 0..1 floats.
+fn color_text(color: [u8; 4]) -> String {
+    let [r, g, b, a] = color.map(|c| c as f32 / 255.0);
+    format!("Color({}, {}, {}, {})", num(r), num(g), num(b), num(a))
+}
+
 /// A Sprite2D's texture and placement, or a Polygon2D's points and colour.
 fn appearance_lines(
     out: &mut String,
@@ -243,92 +304,100 @@ fn appearance_lines(
     tex: TextureTable,
     report: &mut ExportReport,
 ) {
-    let [r, g, b, a] = data.color.map(|c| c as f32 / 255.0);
-    let color = format!("Color({}, {}, {}, {})", num(r), num(g), num(b), num(a));
-    if let Shape::Sprite(sprite) = &data.shape {
-        let Sprite {
-            path,
-            size,
-            region,
-            offset,
-        } = &**sprite;
-        let file = match &tex.options.scene_dir {
-            Some(dir) => dir.join(path),
-            None => PathBuf::from(path),
-        };
-        let written = match &tex.options.project_root {
-            Some(root) => res_path(&file, root),
-            None => None,
-        };
-        let Some(written) = written else {
-            report.notes.push(format!(
-                "{name}: its image {} is not inside the Godot project folder: no texture written",
-                file.display()
-            ));
-            return;
-        };
-        let next = tex.ids.len() + 1;
-        let id = *tex.ids.entry(written.clone()).or_insert(next);
-        if id == next {
-            tex.textures.push(written);
-        }
-        let _ = writeln!(out, "texture = ExtResource(\"{id}_tex\")");
-        if *offset != Vec2::ZERO {
-            let _ = writeln!(out, "offset = {}", vec2(Vec2::new(offset.x, -offset.y)));
-        }
-        if data.color != [255, 255, 255, 255] {
-            let _ = writeln!(out, "self_modulate = {color}");
-        }
-        if let Ok(image) = imagesize::size(&file) {
-            let image = Vec2::new(image.width as f32, image.height as f32);
-            if let Some([u0, v0, u1, v1]) = region {
-                let (lo, hi) = (
-                    Vec2::new(u0.min(*u1), v0.min(*v1)),
-                    Vec2::new(u0.max(*u1), v0.max(*v1)),
-                );
-                let _ = writeln!(out, "region_enabled = true");
-                let (p, s) = (lo * image, (hi - lo) * image);
-                let _ = writeln!(
-                    out,
-                    "region_rect = Rect2({}, {}, {}, {})",
-                    num(p.x),
-                    num(p.y),
-                    num(s.x),
-                    num(s.y)
-                );
-                if u1 < u0 {
-                    let _ = writeln!(out, "flip_h = true");
-                }
-                if v1 < v0 {
-                    let _ = writeln!(out, "flip_v = true");
-                }
-            }
-            let shown = match region {
-                Some([u0, v0, u1, v1]) => Vec2::new((u1 - u0).abs(), (v1 - v0).abs()) * image,
-                None => image,
-            };
-            if (shown - size.abs()).abs().max_element() > 0.5 {
-                report.notes.push(format!(
-                    "{name}: drawn {}×{} in graft, but Godot draws its image at {}×{} px",
-                    size.x, size.y, shown.x, shown.y
-                ));
-            }
-        }
+    match &data.shape {
+        Shape::Sprite(sprite) => sprite_lines(out, data, sprite, name, tex, report),
+        shape => polygon_lines(out, shape, data.color),
+    }
+}
+
+/// A Sprite2D's texture, offset, tint and region; notes an image outside the project and a
+/// size Godot will draw differently.
+fn sprite_lines(
+    out: &mut String,
+    data: &crate::model::scene::NodeData,
+    sprite: &Sprite,
+    name: &str,
+    mut tex: TextureTable,
+    report: &mut ExportReport,
+) {
+    let file = tex.image_file(&sprite.path);
+    let Some(id) = tex.id_of(&file) else {
+        report.notes.push(format!(
+            "{name}: its image {} is not inside the Godot project folder: no texture written",
+            file.display()
+        ));
         return;
+    };
+    let _ = writeln!(out, "texture = ExtResource(\"{id}_tex\")");
+    let offset = sprite.offset;
+    if offset != Vec2::ZERO {
+        let _ = writeln!(out, "offset = {}", vec2(Vec2::new(offset.x, -offset.y)));
     }
-    if let Some(points) = outline_points(&data.shape) {
-        let flat: Vec<String> = match &data.shape {
-            Shape::Ellipse { size } => {
-                let step = size.abs().max_element() as f64 * ELLIPSE_PRECISION;
-                let decimals = (-step.log10()).ceil().clamp(0.0, 12.0) as usize;
-                points
-                    .iter()
-                    .flat_map(|p| [rounded(p.x, decimals), rounded(-p.y, decimals)])
-                    .collect()
-            }
-            _ => points.iter().flat_map(|p| [num(p.x), num(-p.y)]).collect(),
-        };
-        let _ = writeln!(out, "color = {color}");
-        let _ = writeln!(out, "polygon = PackedVector2Array({})", flat.join(", "));
+    if data.color != [255, 255, 255, 255] {
+        let _ = writeln!(out, "self_modulate = {}", color_text(data.color));
     }
+    let Ok(image) = imagesize::size(&file) else {
+        return;
+    };
+    let image = Vec2::new(image.width as f32, image.height as f32);
+    if let Some(uv) = sprite.region {
+        region_lines(out, uv, image);
+    }
+    let shown = match sprite.region {
+        Some([u0, v0, u1, v1]) => Vec2::new((u1 - u0).abs(), (v1 - v0).abs()) * image,
+        None => image,
+    };
+    let size = sprite.size;
+    if (shown - size.abs()).abs().max_element() > 0.5 {
+        report.notes.push(format!(
+            "{name}: drawn {}×{} in graft, but Godot draws its image at {}×{} px",
+            size.x, size.y, shown.x, shown.y
+        ));
+    }
+}
+
+/// A sprite's uv region as Godot's pixel `region_rect` of an `image`-sized image, with flips
+/// for reversed uvs.
+fn region_lines(out: &mut String, [u0, v0, u1, v1]: [f32; 4], image: Vec2) {
+    let (lo, hi) = (
+        Vec2::new(u0.min(u1), v0.min(v1)),
+        Vec2::new(u0.max(u1), v0.max(v1)),
+    );
+    let _ = writeln!(out, "region_enabled = true");
+    let (p, s) = (lo * image, (hi - lo) * image);
+    let _ = writeln!(
+        out,
+        "region_rect = Rect2({}, {}, {}, {})",
+        num(p.x),
+        num(p.y),
+        num(s.x),
+        num(s.y)
+    );
+    if u1 < u0 {
+        let _ = writeln!(out, "flip_h = true");
+    }
+    if v1 < v0 {
+        let _ = writeln!(out, "flip_v = true");
+    }
+}
+
+/// A Polygon2D's colour and points (rects and ellipses as polygons; an ellipse's rounded to
+/// its size); nothing for a shape with no outline.
+fn polygon_lines(out: &mut String, shape: &Shape, color: [u8; 4]) {
+    let Some(points) = outline_points(shape) else {
+        return;
+    };
+    let flat: Vec<String> = match shape {
+        Shape::Ellipse { size } => {
+            let step = size.abs().max_element() as f64 * ELLIPSE_PRECISION;
+            let decimals = (-step.log10()).ceil().clamp(0.0, 12.0) as usize;
+            points
+                .iter()
+                .flat_map(|p| [rounded(p.x, decimals), rounded(-p.y, decimals)])
+                .collect()
+        }
+        _ => points.iter().flat_map(|p| [num(p.x), num(-p.y)]).collect(),
+    };
+    let _ = writeln!(out, "color = {}", color_text(color));
+    let _ = writeln!(out, "polygon = PackedVector2Array({})", flat.join(", "));
 }

@@ -75,53 +75,87 @@ pub fn appearance(
         })
     };
     let class = node.class.as_deref().unwrap_or("");
-    let own_color = node.prop("color").and_then(|p| color_of(&p.value));
     match class {
         "Sprite2D" | "Sprite" => sprite(node, loader, &mut note),
-        "Polygon2D" => {
-            let offset = vec2_prop(node, "offset").unwrap_or(DVec2::ZERO);
-            match node
-                .prop("polygon")
-                .and_then(|p| points_of(&p.value, offset))
-            {
-                Some(points) if points.len() >= 3 => (
-                    Shape::Polygon { points },
-                    own_color.unwrap_or([255, 255, 255, 255]),
-                ),
-                _ => (Shape::None, DEFAULT_COLOR),
-            }
-        }
-        "CollisionPolygon2D" => match node
-            .prop("polygon")
-            .and_then(|p| points_of(&p.value, DVec2::ZERO))
-        {
-            Some(points) if points.len() >= 3 => (Shape::Polygon { points }, COLLISION_COLOR),
-            _ => (Shape::None, DEFAULT_COLOR),
-        },
+        "Polygon2D" => polygon_2d(node),
+        "CollisionPolygon2D" => collision_polygon(node),
         "CollisionShape2D" => (collision_shape(node, &mut note), COLLISION_COLOR),
-        "ColorRect" => match control_size(node) {
-            Some(size) => (
-                top_left_box(size),
-                own_color.unwrap_or([255, 255, 255, 255]),
-            ),
-            None => (Shape::None, DEFAULT_COLOR),
-        },
-        "TextureRect" => match (texture(node, loader), control_size(node)) {
-            (Some(Texture { path, .. }), Some(size)) => (
-                Shape::from(Sprite {
-                    path: path.display().to_string(),
-                    size: size.as_vec2(),
-                    region: None,
-                    offset: Vec2::new(
-                        size.x as f32 * 0.5,
-                        super::import::flip(size.y as f32 * 0.5),
-                    ),
-                }),
-                [255, 255, 255, 255],
-            ),
-            _ => (Shape::None, DEFAULT_COLOR),
-        },
+        "ColorRect" => color_rect(node),
+        "TextureRect" => texture_rect(node, loader),
         _ if kind == Kind::Control => (Shape::None, DEFAULT_COLOR),
+        _ => (Shape::None, DEFAULT_COLOR),
+    }
+}
+
+/// A node's own `color` property.
+fn own_color(node: &GNode) -> Option<Color> {
+    node.prop("color").and_then(|p| color_of(&p.value))
+}
+
+/// A number property of a node.
+fn num_prop(node: &GNode, key: &str) -> Option<f64> {
+    node.prop(key).and_then(|p| p.value.as_f64())
+}
+
+/// A bool property of a node, false when absent.
+fn flag_prop(node: &GNode, key: &str) -> bool {
+    node.prop(key)
+        .and_then(|p| p.value.as_bool())
+        .unwrap_or(false)
+}
+
+/// Polygon2D: its polygon moved by `offset`, in its colour (white by default).
+fn polygon_2d(node: &GNode) -> (Shape, Color) {
+    let offset = vec2_prop(node, "offset").unwrap_or(DVec2::ZERO);
+    match node
+        .prop("polygon")
+        .and_then(|p| points_of(&p.value, offset))
+    {
+        Some(points) if points.len() >= 3 => (
+            Shape::Polygon { points },
+            own_color(node).unwrap_or([255, 255, 255, 255]),
+        ),
+        _ => (Shape::None, DEFAULT_COLOR),
+    }
+}
+
+/// CollisionPolygon2D: its polygon, in the collision colour.
+fn collision_polygon(node: &GNode) -> (Shape, Color) {
+    match node
+        .prop("polygon")
+        .and_then(|p| points_of(&p.value, DVec2::ZERO))
+    {
+        Some(points) if points.len() >= 3 => (Shape::Polygon { points }, COLLISION_COLOR),
+        _ => (Shape::None, DEFAULT_COLOR),
+    }
+}
+
+/// ColorRect: a box of its size from its top-left corner, in its colour (white by default).
+fn color_rect(node: &GNode) -> (Shape, Color) {
+    match control_size(node) {
+        Some(size) => (
+            top_left_box(size),
+            own_color(node).unwrap_or([255, 255, 255, 255]),
+        ),
+        None => (Shape::None, DEFAULT_COLOR),
+    }
+}
+
+/// TextureRect: its texture stretched over its size, from its top-left corner.
+fn texture_rect(node: &GNode, loader: &Loader) -> (Shape, Color) {
+    match (texture(node, loader), control_size(node)) {
+        (Some(Texture { path, .. }), Some(size)) => (
+            Shape::from(Sprite {
+                path: path.display().to_string(),
+                size: size.as_vec2(),
+                region: None,
+                offset: Vec2::new(
+                    size.x as f32 * 0.5,
+                    super::import::flip(size.y as f32 * 0.5),
+                ),
+            }),
+            [255, 255, 255, 255],
+        ),
         _ => (Shape::None, DEFAULT_COLOR),
     }
 }
@@ -195,12 +229,6 @@ fn sprite(
     loader: &Loader,
     note: &mut impl FnMut(NoteKind, String),
 ) -> (Shape, Color) {
-    let num = |k: &str| node.prop(k).and_then(|p| p.value.as_f64());
-    let flag = |k: &str| {
-        node.prop(k)
-            .and_then(|p| p.value.as_bool())
-            .unwrap_or(false)
-    };
     let tint = node
         .prop("self_modulate")
         .and_then(|p| color_of(&p.value))
@@ -222,75 +250,22 @@ fn sprite(
         }
         return (Shape::None, DEFAULT_COLOR);
     };
-    let region_rect = flag("region_enabled")
+    let region_rect = flag_prop(node, "region_enabled")
         .then(|| node.prop("region_rect")?.value.numbers("Rect2"))
         .flatten()
         .filter(|r| r.len() == 4);
     let image = match image {
         Some(size) => size,
-        None if atlas.is_some() => {
-            note(
-                NoteKind::Missing,
-                format!(
-                    "cannot read the size of the image {} (missing, or not an image): its atlas regions are drawn without it",
-                    path.display()
-                ),
-            );
-            atlas.map_or(DVec2::ONE, |a| DVec2::new(a[0] + a[2], a[1] + a[3]))
-        }
-        None => {
-            let shown = region_rect
-                .as_ref()
-                .map_or(MISSING_IMAGE_PX as f64, |r| r[2]);
-            note(
-                NoteKind::Missing,
-                format!(
-                    "cannot read the size of the image {} (missing, or not an image): its sprites are drawn as {shown} px boxes",
-                    path.display()
-                ),
-            );
-            match &region_rect {
-                Some(r) => DVec2::new(r[2], r[3]),
-                None => DVec2::splat(MISSING_IMAGE_PX as f64),
-            }
-        }
+        None => guessed_image_size(&path, atlas, region_rect.as_deref(), note),
     };
-    // The shown rect in pixels: the texture (an atlas region, or the whole image), or the
-    // sprite's region of it; then one frame of that.
-    let [ax, ay, aw, ah] = atlas.unwrap_or([0.0, 0.0, image.x, image.y]);
-    let (mut x, mut y, mut w, mut h) = match &region_rect {
-        Some(r) => (ax + r[0], ay + r[1], r[2], r[3]),
-        None => (ax, ay, aw, ah),
-    };
-    let hframes = num("hframes").unwrap_or(1.0).max(1.0);
-    let vframes = num("vframes").unwrap_or(1.0).max(1.0);
-    let frame = num("frame").unwrap_or(0.0).max(0.0);
-    let (col, row) = match vec2_prop(node, "frame_coords") {
-        Some(c) => (c.x, c.y),
-        None => (frame % hframes, (frame / hframes).floor()),
-    };
-    (w, h) = (w / hframes, h / vframes);
-    (x, y) = (x + col * w, y + row * h);
-    let mut uv = [
-        x / image.x,
-        y / image.y,
-        (x + w) / image.x,
-        (y + h) / image.y,
-    ];
-    if flag("flip_h") {
-        uv.swap(0, 2);
-    }
-    if flag("flip_v") {
-        uv.swap(1, 3);
-    }
-    let uv = uv.map(|v| v as f32);
-    let region = (uv != [0.0, 0.0, 1.0, 1.0] && uv.iter().all(|v| v.is_finite())).then_some(uv);
-    let centered = node
+    let [x, y, w, h] = shown_frame(node, image, atlas, region_rect.as_deref());
+    let region = frame_region(node, [x, y, w, h], image);
+    let mut centre = vec2_prop(node, "offset").unwrap_or(DVec2::ZERO);
+    if !node
         .prop("centered")
         .and_then(|p| p.value.as_bool())
-        .unwrap_or(true);
-    let mut centre = vec2_prop(node, "offset").unwrap_or(DVec2::ZERO);
-    if !centered {
+        .unwrap_or(true)
+    {
         centre += DVec2::new(w, h) * 0.5;
     }
     let shape = Shape::from(Sprite {
@@ -300,6 +275,82 @@ fn sprite(
         offset: Vec2::new(centre.x as f32, super::import::flip(centre.y as f32)),
     });
     (shape, tint)
+}
+
+/// The size an unreadable image is taken to have (noted): the atlas region's extent, else the
+/// sprite's region's size, else a small box.
+fn guessed_image_size(
+    path: &std::path::Path,
+    atlas: Option<[f64; 4]>,
+    region_rect: Option<&[f64]>,
+    note: &mut impl FnMut(NoteKind, String),
+) -> DVec2 {
+    if let Some(a) = atlas {
+        note(
+            NoteKind::Missing,
+            format!(
+                "cannot read the size of the image {} (missing, or not an image): its atlas regions are drawn without it",
+                path.display()
+            ),
+        );
+        return DVec2::new(a[0] + a[2], a[1] + a[3]);
+    }
+    let shown = region_rect.map_or(MISSING_IMAGE_PX as f64, |r| r[2]);
+    note(
+        NoteKind::Missing,
+        format!(
+            "cannot read the size of the image {} (missing, or not an image): its sprites are drawn as {shown} px boxes",
+            path.display()
+        ),
+    );
+    match region_rect {
+        Some(r) => DVec2::new(r[2], r[3]),
+        None => DVec2::splat(MISSING_IMAGE_PX as f64),
+    }
+}
+
+/// The shown rect `[x, y, w, h]` in pixels: the texture (an atlas region, or the whole image),
+/// or the sprite's region of it; then one frame of that (`hframes`, `vframes`, `frame` or
+/// `frame_coords`). `region_rect` has 4 numbers.
+fn shown_frame(
+    node: &GNode,
+    image: DVec2,
+    atlas: Option<[f64; 4]>,
+    region_rect: Option<&[f64]>,
+) -> [f64; 4] {
+    let [ax, ay, aw, ah] = atlas.unwrap_or([0.0, 0.0, image.x, image.y]);
+    let (x, y, w, h) = match region_rect {
+        Some(r) => (ax + r[0], ay + r[1], r[2], r[3]),
+        None => (ax, ay, aw, ah),
+    };
+    let hframes = num_prop(node, "hframes").unwrap_or(1.0).max(1.0);
+    let vframes = num_prop(node, "vframes").unwrap_or(1.0).max(1.0);
+    let frame = num_prop(node, "frame").unwrap_or(0.0).max(0.0);
+    let (col, row) = match vec2_prop(node, "frame_coords") {
+        Some(c) => (c.x, c.y),
+        None => (frame % hframes, (frame / hframes).floor()),
+    };
+    let (w, h) = (w / hframes, h / vframes);
+    [x + col * w, y + row * h, w, h]
+}
+
+/// The shown rect as a sprite's uv region (flipped by `flip_h` / `flip_v`), or None when it is
+/// the whole image (or not finite).
+fn frame_region(node: &GNode, [x, y, w, h]: [f64; 4], image: DVec2) -> Option<[f32; 4]> {
+    let mut uv = [
+        x / image.x,
+        y / image.y,
+        (x + w) / image.x,
+        (y + h) / image.y,
+    ];
+    if flag_prop(node, "flip_h") {
+        uv.swap(0, 2);
+    }
+    if flag_prop(node, "flip_v") {
+        uv.swap(1, 3);
+    }
+    let uv = uv.map(|v| v as f32);
+    (uv != [0.0, 0.0, 1.0, 1.0] && uv.iter().all(|v| v.is_finite())).then_some(uv)
 }
 
 /// CollisionShape2D: rectangles and circles exactly, capsules as polygons, convex polygons as

@@ -239,110 +239,150 @@ impl Loader {
 
     /// Place every `[node]` section of one parsed file, expanding instances.
     fn expand(&mut self, parsed: tscn::Tscn, path: &Path) -> Result<Tree> {
-        let file = Rc::new(self.tables(&parsed, path));
-        let mut tree = Tree::default();
-        let mut by_path: FxHashMap<String, usize> = FxHashMap::default();
+        let mut scene = Expansion {
+            path,
+            file: Rc::new(self.tables(&parsed, path)),
+            tree: Tree::default(),
+            by_path: FxHashMap::default(),
+        };
         for section in parsed.sections.into_iter().filter(|s| s.kind == "node") {
-            // Made only when something is reported (formatting it for every node is slow).
-            let line = section.line;
-            let place = move || format!("{}:{}", path.display(), line);
-            let name = section.attr_str("name").unwrap_or("").to_string();
-            let class = section.attr_str("type").map(str::to_string);
-            let instance = match section.attr("instance").and_then(Value::resource_ref) {
-                Some((_, id)) => Some(self.instance_of(&file, &id, &place())?),
-                None => None,
-            };
-            let parent_path = section.attr_str("parent").map(str::to_string);
-            let index = section
-                .attr("index")
-                .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok()));
-            // Moved, not cloned: each value is made owned once.
-            let props: Vec<(Cow<'static, str>, Prop)> = section
-                .props
-                .into_iter()
-                .map(|p| {
-                    let prop = Prop {
-                        value: p.value.into_owned(),
-                        file: file.clone(),
-                        line: p.line,
-                    };
-                    (super::variant::intern(p.key), prop)
-                })
-                .collect();
-            let origin = (file.clone(), line);
-            // A missing instance is an empty 2D node, so its transform overrides still apply.
-            let class = match &instance {
-                Some(None) => class.or_else(|| Some("Node2D".into())),
-                _ => class,
-            };
-            let Some(parent_path) = parent_path.as_deref() else {
-                if !tree.nodes.is_empty() {
-                    self.note(
-                        NoteKind::Skipped,
-                        place(),
-                        format!("a second root node \"{name}\" (only the first is the scene)"),
-                    );
-                    continue;
-                }
-                self.count(1, &place())?;
-                let root = new_node(name, class, props, origin, instance.flatten());
-                tree.graft(root);
-                continue;
-            };
-            let Some(parent) = tree.find(&by_path, parent_path) else {
-                self.note(
-                    NoteKind::Skipped,
-                    place(),
-                    format!("\"{name}\": its parent \"{parent_path}\" is not in the scene"),
-                );
-                continue;
-            };
-            let full = if parent_path == "." {
-                name.clone()
-            } else {
-                format!("{parent_path}/{name}")
-            };
-            // Only an override section (no type, no instance) looks for an existing child:
-            // scanning a parent's children for every node would be quadratic in wide scenes.
-            let existing = if instance.is_none() && class.is_none() {
-                tree.child_named(parent, &name)
-            } else {
-                None
-            };
-            let at = match (instance, &class, existing) {
-                // A section without type or instance: overrides of a node an instance made.
-                (None, None, Some(at)) => {
-                    tree.nodes[at].props.extend(props);
-                    at
-                }
-                (instance, _, _) => {
-                    if instance.is_none() && class.is_none() {
-                        self.note(
-                            NoteKind::Approximated,
-                            place(),
-                            format!("\"{name}\" has no type and overrides no node: read as a Node"),
-                        );
-                    }
-                    let made = instance
-                        .as_ref()
-                        .and_then(|t| t.as_ref())
-                        .map_or(1, |t| t.nodes.len());
-                    self.count(made, &place())?;
-                    let node = new_node(name, class, props, origin, instance.flatten());
-                    let at = tree.graft(node);
-                    tree.attach(parent, at, index);
-                    at
-                }
-            };
-            by_path.insert(full, at);
+            let node = self.read_section(&scene, section)?;
+            self.place_node(&mut scene, node)?;
         }
-        if tree.nodes.is_empty() {
+        if scene.tree.nodes.is_empty() {
             return Err(Error::Format(format!(
                 "{}: no [node] sections",
                 path.display()
             )));
         }
-        Ok(tree)
+        Ok(scene.tree)
+    }
+
+    /// What a `[node]` section says, its properties moved (not cloned) into owned ones and its
+    /// instance (if any) read.
+    fn read_section(&mut self, scene: &Expansion, section: tscn::Section) -> Result<NodeSection> {
+        let line = section.line;
+        let name = section.attr_str("name").unwrap_or("").to_string();
+        let class = section.attr_str("type").map(str::to_string);
+        let instance = match section.attr("instance").and_then(Value::resource_ref) {
+            Some((_, id)) => Some(self.instance_of(&scene.file, &id, &scene.place(line))?),
+            None => None,
+        };
+        let parent_path = section.attr_str("parent").map(str::to_string);
+        let index = section
+            .attr("index")
+            .and_then(|v| v.as_i64().or_else(|| v.as_str()?.parse().ok()));
+        let props = section
+            .props
+            .into_iter()
+            .map(|p| {
+                let prop = Prop {
+                    value: p.value.into_owned(),
+                    file: scene.file.clone(),
+                    line: p.line,
+                };
+                (super::variant::intern(p.key), prop)
+            })
+            .collect();
+        // A missing instance is an empty 2D node, so its transform overrides still apply.
+        let class = match &instance {
+            Some(None) => class.or_else(|| Some("Node2D".into())),
+            _ => class,
+        };
+        Ok(NodeSection {
+            name,
+            class,
+            props,
+            origin: (scene.file.clone(), line),
+            instance,
+            parent_path,
+            index,
+        })
+    }
+
+    /// Add one read `[node]` section to the tree: as the root, as a new child, or as overrides
+    /// of a node an instance made.
+    fn place_node(&mut self, scene: &mut Expansion, mut node: NodeSection) -> Result<()> {
+        let Some(parent_path) = node.parent_path.take() else {
+            return self.place_root(scene, node);
+        };
+        let Some(parent) = scene.tree.find(&scene.by_path, &parent_path) else {
+            let name = &node.name;
+            self.note(
+                NoteKind::Skipped,
+                scene.place(node.origin.1),
+                format!("\"{name}\": its parent \"{parent_path}\" is not in the scene"),
+            );
+            return Ok(());
+        };
+        let full = if parent_path == "." {
+            node.name.clone()
+        } else {
+            format!("{parent_path}/{}", node.name)
+        };
+        // Only an override section (no type, no instance) looks for an existing child:
+        // scanning a parent's children for every node would be quadratic in wide scenes.
+        let existing = if node.instance.is_none() && node.class.is_none() {
+            scene.tree.child_named(parent, &node.name)
+        } else {
+            None
+        };
+        let at = match existing {
+            // A section without type or instance: overrides of a node an instance made.
+            Some(at) => {
+                scene.tree.nodes[at].props.extend(node.props);
+                at
+            }
+            None => self.add_child(scene, node, parent)?,
+        };
+        scene.by_path.insert(full, at);
+        Ok(())
+    }
+
+    /// Make a section without a `parent` the root, or skip it (noted) when there is one.
+    fn place_root(&mut self, scene: &mut Expansion, node: NodeSection) -> Result<()> {
+        let place = scene.place(node.origin.1);
+        if !scene.tree.nodes.is_empty() {
+            let name = &node.name;
+            self.note(
+                NoteKind::Skipped,
+                place,
+                format!("a second root node \"{name}\" (only the first is the scene)"),
+            );
+            return Ok(());
+        }
+        self.count(1, &place)?;
+        scene.tree.graft(node);
+        Ok(())
+    }
+
+    /// Add a section's node (or its instance's whole tree) as a child of `parent`; returns its
+    /// index.
+    fn add_child(
+        &mut self,
+        scene: &mut Expansion,
+        node: NodeSection,
+        parent: usize,
+    ) -> Result<usize> {
+        let place = scene.place(node.origin.1);
+        if node.instance.is_none() && node.class.is_none() {
+            let name = &node.name;
+            self.note(
+                NoteKind::Approximated,
+                place.clone(),
+                format!("\"{name}\" has no type and overrides no node: read as a Node"),
+            );
+        }
+        let made = node
+            .instance
+            .as_ref()
+            .and_then(|t| t.as_ref())
+            .map_or(1, |t| t.nodes.len());
+        self.count(made, &place)?;
+        let index = node.index;
+        let at = scene.tree.graft(node);
+        scene.tree.attach(parent, at, index);
+        Ok(at)
     }
 
     /// The scene an `instance=ExtResource(id)` names, or None (noted) when it cannot be read.
@@ -418,57 +458,62 @@ impl Loader {
     }
 }
 
-/// A new node: from an instanced tree (its root renamed, the instancing section's properties
-/// applied over the root's, its class unless the section names one) or from the section alone.
-fn new_node(
-    name: String,
-    class: Option<String>,
-    props: Vec<(Cow<'static, str>, Prop)>,
-    origin: (Rc<SceneFile>, u32),
-    instance: Option<Rc<Tree>>,
-) -> Pending {
-    match instance {
-        Some(tree) => Pending::Instance {
-            name,
-            class,
-            props,
-            tree,
-        },
-        None => Pending::Plain(GNode {
-            name,
-            class,
-            props,
-            children: Vec::new(),
-            origin,
-        }),
+/// One file's expansion in progress: the file, the tree so far and the nodes' paths.
+struct Expansion<'p> {
+    /// The file being expanded.
+    path: &'p Path,
+    /// Its resource tables.
+    file: Rc<SceneFile>,
+    /// The nodes placed so far.
+    tree: Tree,
+    /// Each placed section's node path (`A/B`) and its index in `tree`.
+    by_path: FxHashMap<String, usize>,
+}
+
+impl Expansion<'_> {
+    /// Where the section at `line` was written, as `file:line` (made only when needed: formatting
+    /// it for every node is slow).
+    fn place(&self, line: u32) -> String {
+        format!("{}:{}", self.path.display(), line)
     }
 }
 
-/// A node about to be added to a tree.
-enum Pending {
-    /// A node of its own.
-    Plain(GNode),
-    /// An instanced scene, with the instancing section's name, class and overrides.
-    Instance {
-        name: String,
-        class: Option<String>,
-        props: Vec<(Cow<'static, str>, Prop)>,
-        tree: Rc<Tree>,
-    },
+/// A `[node]` section, read: its attributes, owned properties and instanced scene.
+struct NodeSection {
+    name: String,
+    class: Option<String>,
+    props: Vec<(Cow<'static, str>, Prop)>,
+    /// The file and line of the section.
+    origin: (Rc<SceneFile>, u32),
+    /// `Some(None)` when it instances a scene that cannot be read.
+    instance: Option<Option<Rc<Tree>>>,
+    parent_path: Option<String>,
+    index: Option<i64>,
 }
 
 impl Tree {
-    /// Add a pending node (and, for an instance, its whole tree); returns its index.
-    fn graft(&mut self, pending: Pending) -> usize {
+    /// Add a section's node: from an instanced tree (the whole tree, its root renamed, the
+    /// section's properties applied over the root's, its class unless the section names one)
+    /// or from the section alone; returns its index.
+    fn graft(&mut self, node: NodeSection) -> usize {
         let at = self.nodes.len();
-        match pending {
-            Pending::Plain(node) => self.nodes.push(node),
-            Pending::Instance {
+        let NodeSection {
+            name,
+            class,
+            props,
+            origin,
+            instance,
+            ..
+        } = node;
+        match instance.flatten() {
+            None => self.nodes.push(GNode {
                 name,
                 class,
                 props,
-                tree,
-            } => {
+                children: Vec::new(),
+                origin,
+            }),
+            Some(tree) => {
                 self.nodes.extend(tree.nodes.iter().map(|n| {
                     let mut n = n.clone();
                     n.children.iter_mut().for_each(|c| *c += at);

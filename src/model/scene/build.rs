@@ -36,73 +36,38 @@ impl Scene {
     /// [`from_specs`](Self::from_specs) from the list's columns (`ids[k]`, `parents[k]` and
     /// `data[k]` describe node `k`; the three have one length). A list already in pre-order
     /// (every file graft saves) keeps its arrays: `ids` and `data` become the scene's own,
-    /// and the id map built while checking ids becomes its index.
-    // Long on purpose: the checks run in a fixed order (ids, parents, cycles, numbers) so the first
-    // error reported is the one a person should fix first; each phase is a few lines.
+    /// and the id map built while checking ids becomes its index. The checks run in a fixed
+    /// order (numbers and ids, parents, cycles) so the first error reported is the one a
+    /// person should fix first.
     pub(crate) fn from_columns(
         ids: Vec<NodeId>,
         parents: &[Option<NodeId>],
         data: Vec<NodeData>,
     ) -> Result<Scene> {
-        let n = ids.len();
-        debug_assert!(parents.len() == n && data.len() == n);
-        let mut slot_of: FxHashMap<NodeId, u32> = FxHashMap::default();
-        slot_of.reserve(n);
-        for (k, (&id, node)) in ids.iter().zip(&data).enumerate() {
-            if let Some(field) = node.local.first_non_finite() {
-                return Err(Error::NotFinite { node: id, field });
-            }
-            if slot_of.insert(id, k as u32).is_some() {
-                return Err(Error::DuplicateId(id));
-            }
-        }
+        debug_assert!(parents.len() == ids.len() && data.len() == ids.len());
+        let slot_of = slot_map(&ids, &data)?;
         if let Some(parent) = preorder_parents(&ids, parents) {
             // Already in pre-order: slot k is index k.
             return Ok(Scene::laid_out(ids, parent, data, slot_of));
         }
-        let mut parent_slot = vec![NO_PARENT; n];
-        let mut child_count = vec![0u32; n + 1];
-        for (k, (&id, &parent)) in ids.iter().zip(parents).enumerate() {
-            if let Some(p) = parent {
-                let Some(&ps) = slot_of.get(&p) else {
-                    return Err(Error::MissingParent {
-                        node: id,
-                        parent: p,
-                    });
-                };
-                parent_slot[k] = ps;
-                child_count[ps as usize] += 1;
-            } else {
-                child_count[n] += 1;
-            }
-        }
-        // Children of every slot in list order (CSR); slot n is the virtual root.
-        let mut start = vec![0usize; n + 2];
-        for k in 0..=n {
-            start[k + 1] = start[k] + child_count[k] as usize;
-        }
-        let mut fill = start.clone();
-        let mut children = vec![0usize; n];
-        for (k, &ps) in parent_slot.iter().enumerate() {
-            let bucket = if ps == NO_PARENT { n } else { ps as usize };
-            children[fill[bucket]] = k;
-            fill[bucket] += 1;
-        }
-        // Iterative pre-order walk from the virtual root.
-        let mut order = Vec::with_capacity(n);
-        let mut stack: Vec<usize> = children[start[n]..start[n + 1]]
-            .iter()
-            .rev()
-            .copied()
-            .collect();
-        while let Some(k) = stack.pop() {
-            order.push(k);
-            stack.extend(children[start[k]..start[k + 1]].iter().rev());
-        }
-        if order.len() < n {
+        let (parent_slot, child_count) = parent_slots(&ids, parents, &slot_of)?;
+        let order = preorder_slots(&parent_slot, &child_count);
+        if order.len() < ids.len() {
             return Err(cycle_error(&ids, &parent_slot, &order));
         }
-        let mut new_index = vec![0u32; n];
+        Ok(Scene::reordered(ids, data, slot_of, &parent_slot, &order))
+    }
+
+    /// The scene with list slots laid out in pre-`order`: parents, ids and data moved, and
+    /// the id map (`slot_of`) turned into the index.
+    fn reordered(
+        ids: Vec<NodeId>,
+        data: Vec<NodeData>,
+        mut slot_of: FxHashMap<NodeId, u32>,
+        parent_slot: &[u32],
+        order: &[usize],
+    ) -> Scene {
+        let mut new_index = vec![0u32; ids.len()];
         for (i, &k) in order.iter().enumerate() {
             new_index[k] = i as u32;
         }
@@ -119,12 +84,7 @@ impl Scene {
         for index in slot_of.values_mut() {
             *index = new_index[*index as usize];
         }
-        Ok(Scene::laid_out(
-            ids_in_order,
-            parent,
-            data_in_order,
-            slot_of,
-        ))
+        Scene::laid_out(ids_in_order, parent, data_in_order, slot_of)
     }
 
     /// A scene from arrays already in pre-order (`parent`: indices, `NO_PARENT` for roots;
@@ -167,6 +127,77 @@ impl Scene {
         self.mark_all_dirty();
         self.bump_version();
     }
+}
+
+/// Id → list slot, refusing the first node with a non-finite local or a repeated id.
+fn slot_map(ids: &[NodeId], data: &[NodeData]) -> Result<FxHashMap<NodeId, u32>> {
+    let mut slot_of: FxHashMap<NodeId, u32> = FxHashMap::default();
+    slot_of.reserve(ids.len());
+    for (k, (&id, node)) in ids.iter().zip(data).enumerate() {
+        if let Some(field) = node.local.first_non_finite() {
+            return Err(Error::NotFinite { node: id, field });
+        }
+        if slot_of.insert(id, k as u32).is_some() {
+            return Err(Error::DuplicateId(id));
+        }
+    }
+    Ok(slot_of)
+}
+
+/// Each node's parent slot (`NO_PARENT` for roots) and each slot's child count (slot
+/// `ids.len()` counts the roots); refuses the first parent that is not in the list.
+fn parent_slots(
+    ids: &[NodeId],
+    parents: &[Option<NodeId>],
+    slot_of: &FxHashMap<NodeId, u32>,
+) -> Result<(Vec<u32>, Vec<u32>)> {
+    let n = ids.len();
+    let mut parent_slot = vec![NO_PARENT; n];
+    let mut child_count = vec![0u32; n + 1];
+    for (k, (&id, &parent)) in ids.iter().zip(parents).enumerate() {
+        if let Some(p) = parent {
+            let Some(&ps) = slot_of.get(&p) else {
+                return Err(Error::MissingParent {
+                    node: id,
+                    parent: p,
+                });
+            };
+            parent_slot[k] = ps;
+            child_count[ps as usize] += 1;
+        } else {
+            child_count[n] += 1;
+        }
+    }
+    Ok((parent_slot, child_count))
+}
+
+/// The slots in pre-order, children in list order, by an iterative walk from the roots;
+/// slots in a parent loop are never reached, so the result is then shorter than the list.
+fn preorder_slots(parent_slot: &[u32], child_count: &[u32]) -> Vec<usize> {
+    let n = parent_slot.len();
+    // Children of every slot in list order (CSR); slot n is the virtual root.
+    let mut start = vec![0usize; n + 2];
+    for k in 0..=n {
+        start[k + 1] = start[k] + child_count[k] as usize;
+    }
+    let mut fill = start.clone();
+    let mut children = vec![0usize; n];
+    for (k, &ps) in parent_slot.iter().enumerate() {
+        let bucket = if ps == NO_PARENT { n } else { ps as usize };
+        children[fill[bucket]] = k;
+        fill[bucket] += 1;
+    }
+    let mut order = Vec::with_capacity(n);
+    let mut stack: Vec<usize> = children[start[n]..start[n + 1]]
+        .iter()
+        .rev()
+        .copied()
+        .collect();
+    while let Some(k) = stack.pop() {
+        order.push(k);
+        stack.extend(children[start[k]..start[k + 1]].iter().rev());
+    }
+    order
 }
 
 /// The parent index of every node when the list is already in pre-order (each node's parent is

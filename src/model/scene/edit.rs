@@ -184,110 +184,157 @@ pub enum Edit {
 impl Op {
     /// Carry out the change on the scene; returns the edit that records it. Refused ops change
     /// nothing.
-    // Long on purpose: one arm per op, each recording exactly what its undo needs.
     pub fn perform(self, scene: &mut Scene) -> Result<Edit> {
         match self {
-            Op::SetLocal { node, local } => {
-                let before = scene.set_local(node, local)?;
-                Ok(Edit::SetLocal {
-                    node,
-                    before,
-                    after: local,
-                })
-            }
-            Op::SetWorld { node, world } => {
-                let before = scene.set_world_trs(node, world)?;
-                let after = scene.node(node)?.local;
-                Ok(Edit::SetLocal {
-                    node,
-                    before,
-                    after,
-                })
-            }
+            Op::SetLocal { node, local } => Self::set_local(scene, node, local),
+            Op::SetWorld { node, world } => Self::set_world(scene, node, world),
             Op::SetWorldPosition { node, position } => {
-                let before = scene.set_world_position(node, position)?;
-                let after = scene.node(node)?.local;
-                Ok(Edit::SetLocal {
-                    node,
-                    before,
-                    after,
-                })
+                Self::set_world_position(scene, node, position)
             }
-            Op::Rename { node, name } => {
-                let before = scene.rename(node, name.clone())?;
-                Ok(Edit::Rename {
-                    node,
-                    before,
-                    after: name,
-                })
-            }
+            Op::Rename { node, name } => Self::rename(scene, node, name),
             Op::SetAppearance { node, shape, color } => {
-                let before = scene.set_appearance(node, shape.clone(), color)?;
-                Ok(Edit::Appearance {
-                    node,
-                    before,
-                    after: (shape, color),
-                })
+                Self::set_appearance(scene, node, shape, color)
             }
-            Op::SetProbes { node, probes } => {
-                let before = scene.set_probes(node, probes.clone())?;
-                Ok(Edit::Probes {
-                    node,
-                    before,
-                    after: probes,
-                })
-            }
-            Op::SetTracks { node, tracks } => {
-                let before = scene.set_tracks(node, tracks.clone())?;
-                Ok(Edit::Tracks {
-                    node,
-                    before,
-                    after: tracks,
-                })
-            }
-            Op::SetClip { settings } => {
-                let before = scene.set_clip(settings)?;
-                Ok(Edit::Clip {
-                    before,
-                    after: settings,
-                })
-            }
+            Op::SetProbes { node, probes } => Self::set_probes(scene, node, probes),
+            Op::SetTracks { node, tracks } => Self::set_tracks(scene, node, tracks),
+            Op::SetClip { settings } => Self::set_clip(scene, settings),
             Op::Reparent {
                 node,
                 parent,
                 index,
                 keep_world,
-            } => {
-                let undo = scene.reparent(node, parent, index, keep_world)?;
-                Ok(Edit::Move {
-                    node,
-                    before: Placement {
-                        parent: undo.old_parent,
-                        index: undo.old_index,
-                        local: undo.old_local,
-                    },
-                    after: placement(scene, node)?,
-                })
-            }
+            } => Self::reparent(scene, node, parent, index, keep_world),
             Op::Add {
                 parent,
                 index,
                 data,
-            } => {
-                Scene::check_tracks(scene.next_id(), &data.tracks)?;
-                let id = scene.add_node(parent, index, data)?;
-                Ok(Edit::Insert(scene.copy_subtree(id)?))
-            }
+            } => Self::add(scene, parent, index, data),
             Op::Remove { node } => Ok(Edit::Remove(scene.remove_subtree(node)?)),
-            Op::Insert { subtree } => {
-                for (id, data) in subtree.ids.iter().zip(&subtree.data) {
-                    Scene::check_tracks(*id, &data.tracks)?;
-                }
-                let root = subtree.root();
-                scene.insert_subtree(subtree)?;
-                Ok(Edit::Insert(scene.copy_subtree(root)?))
-            }
+            Op::Insert { subtree } => Self::insert(scene, subtree),
         }
+    }
+
+    /// [`Op::SetLocal`]: set the local transform, recording the old one.
+    fn set_local(scene: &mut Scene, node: NodeId, local: Trs) -> Result<Edit> {
+        let before = scene.set_local(node, local)?;
+        Ok(Edit::SetLocal {
+            node,
+            before,
+            after: local,
+        })
+    }
+
+    /// [`Op::SetWorld`]: solve the local transform for a world one, recording both locals.
+    fn set_world(scene: &mut Scene, node: NodeId, world: Trs) -> Result<Edit> {
+        let before = scene.set_world_trs(node, world)?;
+        Self::local_changed(scene, node, before)
+    }
+
+    /// [`Op::SetWorldPosition`]: move to a world position, recording both locals.
+    fn set_world_position(scene: &mut Scene, node: NodeId, position: Vec2) -> Result<Edit> {
+        let before = scene.set_world_position(node, position)?;
+        Self::local_changed(scene, node, before)
+    }
+
+    /// The [`Edit::SetLocal`] from `before` to the node's local transform now.
+    fn local_changed(scene: &Scene, node: NodeId, before: Trs) -> Result<Edit> {
+        let after = scene.node(node)?.local;
+        Ok(Edit::SetLocal {
+            node,
+            before,
+            after,
+        })
+    }
+
+    /// [`Op::Rename`]: rename, recording the old name.
+    fn rename(scene: &mut Scene, node: NodeId, name: String) -> Result<Edit> {
+        let before = scene.rename(node, name.clone())?;
+        Ok(Edit::Rename {
+            node,
+            before,
+            after: name,
+        })
+    }
+
+    /// [`Op::SetAppearance`]: change shape and colour, recording the old ones.
+    fn set_appearance(scene: &mut Scene, node: NodeId, shape: Shape, color: Color) -> Result<Edit> {
+        let before = scene.set_appearance(node, shape.clone(), color)?;
+        Ok(Edit::Appearance {
+            node,
+            before,
+            after: (shape, color),
+        })
+    }
+
+    /// [`Op::SetProbes`]: replace the probes, recording the old list.
+    fn set_probes(scene: &mut Scene, node: NodeId, probes: Vec<Vec2>) -> Result<Edit> {
+        let before = scene.set_probes(node, probes.clone())?;
+        Ok(Edit::Probes {
+            node,
+            before,
+            after: probes,
+        })
+    }
+
+    /// [`Op::SetTracks`]: replace the tracks, recording the old ones.
+    fn set_tracks(scene: &mut Scene, node: NodeId, tracks: Vec<Track>) -> Result<Edit> {
+        let before = scene.set_tracks(node, tracks.clone())?;
+        Ok(Edit::Tracks {
+            node,
+            before,
+            after: tracks,
+        })
+    }
+
+    /// [`Op::SetClip`]: change the clip settings, recording the old ones.
+    fn set_clip(scene: &mut Scene, settings: ClipSettings) -> Result<Edit> {
+        let before = scene.set_clip(settings)?;
+        Ok(Edit::Clip {
+            before,
+            after: settings,
+        })
+    }
+
+    /// [`Op::Reparent`]: move the node, recording its placement before and after.
+    fn reparent(
+        scene: &mut Scene,
+        node: NodeId,
+        parent: Option<NodeId>,
+        index: Option<usize>,
+        keep_world: bool,
+    ) -> Result<Edit> {
+        let undo = scene.reparent(node, parent, index, keep_world)?;
+        Ok(Edit::Move {
+            node,
+            before: Placement {
+                parent: undo.old_parent,
+                index: undo.old_index,
+                local: undo.old_local,
+            },
+            after: placement(scene, node)?,
+        })
+    }
+
+    /// [`Op::Add`]: add a node (tracks checked first), recording it as an inserted subtree.
+    fn add(
+        scene: &mut Scene,
+        parent: Option<NodeId>,
+        index: Option<usize>,
+        data: NodeData,
+    ) -> Result<Edit> {
+        Scene::check_tracks(scene.next_id(), &data.tracks)?;
+        let id = scene.add_node(parent, index, data)?;
+        Ok(Edit::Insert(scene.copy_subtree(id)?))
+    }
+
+    /// [`Op::Insert`]: insert a subtree (every node's tracks checked first), recording it.
+    fn insert(scene: &mut Scene, subtree: DetachedSubtree) -> Result<Edit> {
+        for (id, data) in subtree.ids.iter().zip(&subtree.data) {
+            Scene::check_tracks(*id, &data.tracks)?;
+        }
+        let root = subtree.root();
+        scene.insert_subtree(subtree)?;
+        Ok(Edit::Insert(scene.copy_subtree(root)?))
     }
 }
 
@@ -330,66 +377,27 @@ impl Edit {
     /// The edit that takes the change back.
     pub fn inverse(&self) -> Edit {
         match self.clone() {
-            Edit::SetLocal {
-                node,
-                before,
-                after,
-            } => Edit::SetLocal {
-                node,
-                before: after,
-                after: before,
-            },
-            Edit::Rename {
-                node,
-                before,
-                after,
-            } => Edit::Rename {
-                node,
-                before: after,
-                after: before,
-            },
-            Edit::Appearance {
-                node,
-                before,
-                after,
-            } => Edit::Appearance {
-                node,
-                before: after,
-                after: before,
-            },
-            Edit::Probes {
-                node,
-                before,
-                after,
-            } => Edit::Probes {
-                node,
-                before: after,
-                after: before,
-            },
-            Edit::Tracks {
-                node,
-                before,
-                after,
-            } => Edit::Tracks {
-                node,
-                before: after,
-                after: before,
-            },
-            Edit::Clip { before, after } => Edit::Clip {
-                before: after,
-                after: before,
-            },
-            Edit::Move {
-                node,
-                before,
-                after,
-            } => Edit::Move {
-                node,
-                before: after,
-                after: before,
-            },
             Edit::Insert(subtree) => Edit::Remove(subtree),
             Edit::Remove(subtree) => Edit::Insert(subtree),
+            mut edit => {
+                edit.swap_before_after();
+                edit
+            }
+        }
+    }
+
+    /// Exchange `before` and `after` (subtree edits, which have neither, stay as they are).
+    fn swap_before_after(&mut self) {
+        use std::mem::swap;
+        match self {
+            Edit::SetLocal { before, after, .. } => swap(before, after),
+            Edit::Rename { before, after, .. } => swap(before, after),
+            Edit::Appearance { before, after, .. } => swap(before, after),
+            Edit::Probes { before, after, .. } => swap(before, after),
+            Edit::Tracks { before, after, .. } => swap(before, after),
+            Edit::Clip { before, after } => swap(before, after),
+            Edit::Move { before, after, .. } => swap(before, after),
+            Edit::Insert(_) | Edit::Remove(_) => {}
         }
     }
 

@@ -146,24 +146,30 @@ impl Scene {
         self.insert_at(subtree, Some(index))
     }
 
+    /// Insert a detached subtree at sibling `index` (None = last) of its recorded parent;
+    /// refused, with nothing changed, if it is malformed or clashes with the scene.
     fn insert_at(&mut self, subtree: DetachedSubtree, index: Option<usize>) -> Result<()> {
-        let n = subtree.ids.len();
-        let well_formed = n > 0
-            && subtree.data.len() == n
-            && subtree.parents.len() == n
-            && subtree.parents[0] == NO_PARENT
-            && subtree
-                .parents
-                .iter()
-                .enumerate()
-                .skip(1)
-                .all(|(k, &p)| (p as usize) < k);
-        if !well_formed {
-            return Err(Error::Format(
-                "malformed subtree: parents must come before their children".into(),
-            ));
-        }
+        check_well_formed(&subtree)?;
         let p = subtree.parent.map(|id| self.index(id)).transpose()?;
+        self.check_insertable_nodes(&subtree)?;
+        let pos = self.insertion_point(p, index, None)?;
+        let k = subtree.ids.len();
+        self.grow_ancestors(p, k as i64);
+        self.shift_indices_from(pos, k as u32);
+        self.splice_structure(pos, p, &subtree);
+        if let Some(max) = subtree.ids.iter().map(|id| id.0).max() {
+            self.next_id = self.next_id.max(max.saturating_add(1));
+        }
+        self.ids.splice(pos..pos, subtree.ids);
+        self.data.splice(pos..pos, subtree.data);
+        self.refresh_index_of(pos..self.len());
+        self.mark_dirty(pos);
+        self.bump_version();
+        Ok(())
+    }
+
+    /// Refuse a subtree whose ids are in the scene or repeated, or whose locals are not finite.
+    fn check_insertable_nodes(&self, subtree: &DetachedSubtree) -> Result<()> {
         let mut seen = rustc_hash::FxHashSet::default();
         for (id, data) in subtree.ids.iter().zip(&subtree.data) {
             if self.contains(*id) || !seen.insert(*id) {
@@ -173,19 +179,28 @@ impl Scene {
                 return Err(Error::NotFinite { node: *id, field });
             }
         }
-        let pos = self.insertion_point(p, index, None)?;
-        let k = subtree.ids.len();
-        self.grow_ancestors(p, k as i64);
+        Ok(())
+    }
+
+    /// Make room for `k` nodes at `pos`: stored parent and dirty-root indices from `pos` on
+    /// move up by `k`.
+    fn shift_indices_from(&mut self, pos: usize, k: u32) {
         for parent in &mut self.parent[pos..] {
             if *parent != NO_PARENT && *parent as usize >= pos {
-                *parent += k as u32;
+                *parent += k;
             }
         }
         for r in &mut self.dirty_roots {
             if *r as usize >= pos {
-                *r += k as u32;
+                *r += k;
             }
         }
+    }
+
+    /// Splice the subtree's parents (under scene index `p`), matrices and subtree lengths
+    /// into the columns at `pos`.
+    fn splice_structure(&mut self, pos: usize, p: Option<usize>, subtree: &DetachedSubtree) {
+        let k = subtree.ids.len();
         let parents = subtree.parents.iter().map(|&rel| match rel {
             NO_PARENT => p.map_or(NO_PARENT, |p| p as u32),
             rel => pos as u32 + rel,
@@ -200,15 +215,6 @@ impl Scene {
                 self.subtree_len[q] += self.subtree_len[j];
             }
         }
-        if let Some(max) = subtree.ids.iter().map(|id| id.0).max() {
-            self.next_id = self.next_id.max(max.saturating_add(1));
-        }
-        self.ids.splice(pos..pos, subtree.ids);
-        self.data.splice(pos..pos, subtree.data);
-        self.refresh_index_of(pos..self.len());
-        self.mark_dirty(pos);
-        self.bump_version();
-        Ok(())
     }
 
     /// A copy of the subtree rooted at `id`, with its parent and index (the scene is unchanged).
@@ -294,17 +300,7 @@ impl Scene {
         let s = self.index(node)?;
         let len = self.subtree_len_at(s);
         let p = new_parent.map(|id| self.index(id)).transpose()?;
-        if let Some(p) = p.filter(|&p| s <= p && p < s + len) {
-            return Err(Error::Cycle {
-                node,
-                target: self.ids[p],
-                relation: if p == s {
-                    "the node itself"
-                } else {
-                    "a descendant"
-                },
-            });
-        }
+        self.check_not_under_itself(node, s, len, p)?;
         let old_parent = self.parent_index_at(s);
         let undo = ReparentUndo {
             node,
@@ -314,20 +310,7 @@ impl Scene {
         };
         let dest = self.insertion_point(p, index, Some(s))?;
         let new_local = if keep_world && p != old_parent {
-            let old_world = self.world_at(s);
-            let local = match p {
-                None => old_world,
-                Some(p) => {
-                    let inv = try_inverse(&self.world_at(p))
-                        .map_err(|_| Error::SingularParent(self.ids[p]))?;
-                    inv * old_world
-                }
-            };
-            let trs = decompose_like(&local, &self.data[s].local);
-            if let Some(field) = trs.first_non_finite() {
-                return Err(Error::NotFinite { node, field });
-            }
-            Some(trs)
+            Some(self.local_keeping_world(node, s, p)?)
         } else {
             None
         };
@@ -345,6 +328,48 @@ impl Scene {
             None => self.mark_dirty(new_s),
         }
         Ok(undo)
+    }
+
+    /// Refuse moving the node at `s` (subtree length `len`) under scene index `p` when `p` is
+    /// the node itself or one of its descendants.
+    fn check_not_under_itself(
+        &self,
+        node: NodeId,
+        s: usize,
+        len: usize,
+        p: Option<usize>,
+    ) -> Result<()> {
+        match p.filter(|&p| s <= p && p < s + len) {
+            Some(p) => Err(Error::Cycle {
+                node,
+                target: self.ids[p],
+                relation: if p == s {
+                    "the node itself"
+                } else {
+                    "a descendant"
+                },
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The local transform that keeps the node at `s` where it is on screen under scene index
+    /// `p` (None = root): inverse(parentWorld) · oldWorld, decomposed like its current local.
+    fn local_keeping_world(&self, node: NodeId, s: usize, p: Option<usize>) -> Result<Trs> {
+        let old_world = self.world_at(s);
+        let local = match p {
+            None => old_world,
+            Some(p) => {
+                let inv = try_inverse(&self.world_at(p))
+                    .map_err(|_| Error::SingularParent(self.ids[p]))?;
+                inv * old_world
+            }
+        };
+        let trs = decompose_like(&local, &self.data[s].local);
+        if let Some(field) = trs.first_non_finite() {
+            return Err(Error::NotFinite { node, field });
+        }
+        Ok(trs)
     }
 
     /// Move the block `[s, s + len)` so that it sits just before original position `dest`
@@ -396,4 +421,26 @@ impl Scene {
         self.refresh_index_of(window);
         map
     }
+}
+
+/// Refuse a subtree that is empty, has columns of different lengths, or lists a node before
+/// its parent.
+fn check_well_formed(subtree: &DetachedSubtree) -> Result<()> {
+    let n = subtree.ids.len();
+    let well_formed = n > 0
+        && subtree.data.len() == n
+        && subtree.parents.len() == n
+        && subtree.parents[0] == NO_PARENT
+        && subtree
+            .parents
+            .iter()
+            .enumerate()
+            .skip(1)
+            .all(|(k, &p)| (p as usize) < k);
+    if !well_formed {
+        return Err(Error::Format(
+            "malformed subtree: parents must come before their children".into(),
+        ));
+    }
+    Ok(())
 }

@@ -332,6 +332,24 @@ pub fn scene_bounds(scene: &Scene) -> Option<(DVec2, DVec2)> {
 /// The scene as a standalone SVG document, and notes about what could not be written.
 pub fn scene_to_svg(scene: &Scene, options: &SvgOptions) -> (String, Vec<String>) {
     let mut notes = Vec::new();
+    let mut out = String::with_capacity(256 + scene.len() * 160);
+    write_svg_header(&mut out, scene);
+    let probes: usize = (0..scene.len())
+        .map(|i| scene.data_at(i).probes.len())
+        .sum();
+    write_node_groups(&mut out, scene, options, &mut notes);
+    out.push_str("</g>\n</svg>\n");
+    if probes > 0 {
+        notes.push(format!(
+            "{probes} probes are graft's own and are not exported"
+        ));
+    }
+    (out, notes)
+}
+
+/// The `<svg>` element (viewBox around the scene with a margin, size zoomed for small
+/// scenes), a comment, and the opening of the y-flip group.
+fn write_svg_header(out: &mut String, scene: &Scene) {
     let (lo, hi) = scene_bounds(scene).unwrap_or((DVec2::splat(-1.0), DVec2::splat(1.0)));
     let side = (hi - lo).max_element().max(1e-6);
     let (lo, hi) = (lo - side * MARGIN, hi + side * MARGIN);
@@ -343,7 +361,6 @@ pub fn scene_to_svg(scene: &Scene, options: &SvgOptions) -> (String, Vec<String>
     } else {
         1.0
     };
-    let mut out = String::with_capacity(256 + scene.len() * 160);
     let _ = writeln!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:inkscape=\"http://www.inkscape.org/namespaces/inkscape\" viewBox=\"{} {} {} {}\" width=\"{}\" height=\"{}\">",
@@ -356,13 +373,20 @@ pub fn scene_to_svg(scene: &Scene, options: &SvgOptions) -> (String, Vec<String>
     );
     out.push_str("<!-- graft scene: one group per node, transform = the node's local matrix; the root group flips y (graft is y-up) -->\n");
     out.push_str("<g id=\"graft-y-up\" inkscape:label=\"graft (y up)\" transform=\"matrix(1 0 0 -1 0 0)\">\n");
+}
+
+/// One `<g>` per node in pre-order (unique id, name as label, local matrix), holding its
+/// shape element, nested as the scene is; image notes go to `notes`.
+fn write_node_groups(
+    out: &mut String,
+    scene: &Scene,
+    options: &SvgOptions,
+    notes: &mut Vec<String>,
+) {
     let mut taken = FxHashSet::default();
     taken.insert("graft-y-up".to_string());
     // Close groups as the pre-order walk leaves subtrees.
     let mut open_until: Vec<usize> = Vec::new();
-    let probes: usize = (0..scene.len())
-        .map(|i| scene.data_at(i).probes.len())
-        .sum();
     for i in 0..scene.len() {
         while open_until.last().is_some_and(|&end| end <= i) {
             open_until.pop();
@@ -379,7 +403,7 @@ pub fn scene_to_svg(scene: &Scene, options: &SvgOptions) -> (String, Vec<String>
             matrix(&scene.local_matrix_at(i))
         );
         let href = match &data.shape {
-            Shape::Sprite(sprite) => image_href(&sprite.path, options, &mut notes),
+            Shape::Sprite(sprite) => image_href(&sprite.path, options, notes),
             _ => None,
         };
         if let Some(element) = shape_element(&data.shape, data.color, href.as_deref()) {
@@ -391,13 +415,6 @@ pub fn scene_to_svg(scene: &Scene, options: &SvgOptions) -> (String, Vec<String>
         out.push_str(&"  ".repeat(open_until.len() + 1));
         out.push_str("</g>\n");
     }
-    out.push_str("</g>\n</svg>\n");
-    if probes > 0 {
-        notes.push(format!(
-            "{probes} probes are graft's own and are not exported"
-        ));
-    }
-    (out, notes)
 }
 
 /// Write the scene as SVG to `path` (atomically), returning the notes.
@@ -432,7 +449,7 @@ pub fn save_svg_with_progress(
         return Ok(None);
     }
     progress.enter(Stage::Writing, text.len() as u64);
-    crate::model::file::atomic_write_with(path, |w| w.write_all(text.as_bytes()))?;
+    crate::model::atomic_write::atomic_write_with(path, |w| w.write_all(text.as_bytes()))?;
     progress.set_done(text.len() as u64);
     Ok(Some(notes))
 }

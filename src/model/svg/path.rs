@@ -41,22 +41,7 @@ pub struct Flattened {
 
 /// Flatten path data `d`. A non-finite number ends the path like a syntax error.
 pub fn flatten_path(d: &str) -> Flattened {
-    // Pass 1: the path's size, for the tolerance (parsing twice keeps no segment list).
-    let (mut lo, mut hi) = (DVec2::INFINITY, DVec2::NEG_INFINITY);
-    for (points, n) in SimplifyingPathParser::from(d).map_while(|s| s.ok().map(|s| points(&s))) {
-        if points[..n].iter().any(|p| !p.is_finite()) {
-            break;
-        }
-        for p in &points[..n] {
-            (lo, hi) = (lo.min(*p), hi.max(*p));
-        }
-    }
-    let size = if lo.x <= hi.x {
-        (hi - lo).length()
-    } else {
-        0.0
-    };
-    let tolerance = (FLATTEN_TOLERANCE * size).max(f64::MIN_POSITIVE);
+    let tolerance = path_tolerance(d);
     let mut out = Flattened::default();
     let mut current: Vec<DVec2> = Vec::new();
     let mut at = DVec2::ZERO;
@@ -73,42 +58,14 @@ pub fn flatten_path(d: &str) -> Flattened {
             out.error = Some("a number out of range".into());
             break;
         }
-        let chords = |m: f64| -> usize {
-            let n = m.sqrt().ceil();
-            if n.is_finite() {
-                (n as usize).clamp(1, MAX_CHORDS)
-            } else {
-                MAX_CHORDS
-            }
-        };
         match segment {
             Seg::MoveTo { .. } => {
                 finish(&mut out, &mut current);
                 current.push(p[0]);
             }
             Seg::LineTo { .. } => push(&mut current, p[0]),
-            Seg::Quadratic { .. } => {
-                // |B''| = 2·|P0 − 2P1 + P2|, so n ≥ sqrt(|P0 − 2P1 + P2| / (4·tol)).
-                let n = chords((at - 2.0 * p[0] + p[1]).length() / (4.0 * tolerance));
-                for k in 1..=n {
-                    let t = k as f64 / n as f64;
-                    let u = 1.0 - t;
-                    push(&mut current, u * u * at + 2.0 * u * t * p[0] + t * t * p[1]);
-                }
-            }
-            Seg::CurveTo { .. } => {
-                // |B''| ≤ 6·max(|P0 − 2P1 + P2|, |P1 − 2P2 + P3|), so n ≥ sqrt(0.75·m / tol).
-                let m = (at - 2.0 * p[0] + p[1])
-                    .length()
-                    .max((p[0] - 2.0 * p[1] + p[2]).length());
-                let n = chords(0.75 * m / tolerance);
-                for k in 1..=n {
-                    let t = k as f64 / n as f64;
-                    let u = 1.0 - t;
-                    let q = u * u * u * at + 3.0 * u * u * t * p[0] + 3.0 * u * t * t * p[1];
-                    push(&mut current, q + t * t * t * p[2]);
-                }
-            }
+            Seg::Quadratic { .. } => push_quadratic(&mut current, [at, p[0], p[1]], tolerance),
+            Seg::CurveTo { .. } => push_cubic(&mut current, [at, p[0], p[1], p[2]], tolerance),
             Seg::ClosePath => finish(&mut out, &mut current),
         }
         if n > 0 {
@@ -117,6 +74,64 @@ pub fn flatten_path(d: &str) -> Flattened {
     }
     finish(&mut out, &mut current);
     out
+}
+
+/// The flattening tolerance for path data `d`: [`FLATTEN_TOLERANCE`] times the diagonal of
+/// the box around its points up to the first bad one (parsing twice keeps no segment list).
+fn path_tolerance(d: &str) -> f64 {
+    let (mut lo, mut hi) = (DVec2::INFINITY, DVec2::NEG_INFINITY);
+    for (points, n) in SimplifyingPathParser::from(d).map_while(|s| s.ok().map(|s| points(&s))) {
+        if points[..n].iter().any(|p| !p.is_finite()) {
+            break;
+        }
+        for p in &points[..n] {
+            (lo, hi) = (lo.min(*p), hi.max(*p));
+        }
+    }
+    let size = if lo.x <= hi.x {
+        (hi - lo).length()
+    } else {
+        0.0
+    };
+    (FLATTEN_TOLERANCE * size).max(f64::MIN_POSITIVE)
+}
+
+/// Chords for a curve needing `ceil(sqrt(m))` of them, between 1 and [`MAX_CHORDS`].
+fn chord_count(m: f64) -> usize {
+    let n = m.sqrt().ceil();
+    if n.is_finite() {
+        (n as usize).clamp(1, MAX_CHORDS)
+    } else {
+        MAX_CHORDS
+    }
+}
+
+/// Append the quadratic Bézier `[P0, P1, P2]` cut into equal parameter steps (P0 excluded),
+/// its chords within `tolerance` of it.
+fn push_quadratic(current: &mut Vec<DVec2>, [p0, p1, p2]: [DVec2; 3], tolerance: f64) {
+    // |B''| = 2·|P0 − 2P1 + P2|, so n ≥ sqrt(|P0 − 2P1 + P2| / (4·tol)).
+    let n = chord_count((p0 - 2.0 * p1 + p2).length() / (4.0 * tolerance));
+    for k in 1..=n {
+        let t = k as f64 / n as f64;
+        let u = 1.0 - t;
+        push(current, u * u * p0 + 2.0 * u * t * p1 + t * t * p2);
+    }
+}
+
+/// Append the cubic Bézier `[P0, P1, P2, P3]` cut into equal parameter steps (P0 excluded),
+/// its chords within `tolerance` of it.
+fn push_cubic(current: &mut Vec<DVec2>, [p0, p1, p2, p3]: [DVec2; 4], tolerance: f64) {
+    // |B''| ≤ 6·max(|P0 − 2P1 + P2|, |P1 − 2P2 + P3|), so n ≥ sqrt(0.75·m / tol).
+    let m = (p0 - 2.0 * p1 + p2)
+        .length()
+        .max((p1 - 2.0 * p2 + p3).length());
+    let n = chord_count(0.75 * m / tolerance);
+    for k in 1..=n {
+        let t = k as f64 / n as f64;
+        let u = 1.0 - t;
+        let q = u * u * u * p0 + 3.0 * u * u * t * p1 + 3.0 * u * t * t * p2;
+        push(current, q + t * t * t * p3);
+    }
 }
 
 /// A polygon's or polyline's `points`: pairs of numbers (an odd last number is ignored, as

@@ -9,7 +9,7 @@ use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::cull::{Extents, SubtreeBounds};
 use crate::editor::view::figure::FigureOptions;
 use crate::editor::view::frame_plan::{self, DensityGrid, FramePlan, PlanInput, selection_indices};
-use crate::editor::view::occlusion::{DENSE_DETAIL_LIMIT, OCCLUSION_FROM, visible_nodes};
+use crate::editor::view::occlusion::{OCCLUSION_FROM, visible_nodes};
 use crate::model::scene::Scene;
 use crate::model::svg::export::{base64, coord};
 use std::fmt::Write as _;
@@ -74,15 +74,6 @@ pub(super) fn plan_figure(
         (plan.draw, plan.screen) = (draw, screen);
     }
     plan
-}
-
-/// How many nodes get outlines, axes and origin dots: fewer in a dense figure (as in the
-/// viewport), where they would bury the shapes.
-pub(super) fn detail_limit(planned: Option<&FramePlan>, usual: usize) -> usize {
-    match planned {
-        Some(plan) if plan.draw.len() >= OCCLUSION_FROM => DENSE_DETAIL_LIMIT,
-        _ => usual,
-    }
 }
 
 /// The plan's density grids as `<image>` elements over `rect` (coarse, then fine).

@@ -9,9 +9,10 @@ pub mod big;
 pub mod png;
 
 use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::figure::big::{
-    FIGURE_PLAN_FROM, density_images, detail_limit, plan_figure,
+use crate::editor::view::draw_list::{
+    AXIS_WIDTH, DOT_RADIUS, DrawList, Marks, NAME_SIZE, OUTLINE_WIDTH, Outline, Show,
 };
+use crate::editor::view::figure::big::{FIGURE_PLAN_FROM, density_images, plan_figure};
 use crate::editor::view::frame_plan::FramePlan;
 use crate::editor::view::geometry::{ScreenShape, world_bounds};
 use crate::editor::view::grid::grid;
@@ -136,10 +137,6 @@ mod colors {
 
 /// The font stack a figure's text asks for (the fonts the app ships; `render.rs` loads them).
 pub const FONTS: &str = "Ubuntu, Noto Emoji, sans-serif";
-/// Nodes drawn with outline, axes and origin at most (the rest: fills only).
-const DETAIL_LIMIT: usize = 1_500;
-/// Names written at most.
-const NAME_LIMIT: usize = 500;
 /// Width of one character of a 10 px grid label, a little generous.
 const LABEL_CHAR_PX: f64 = 5.5;
 /// Height of the caption band per line of text.
@@ -338,50 +335,23 @@ fn grid_layer(out: &mut String, camera: Camera, rect: ScreenRect) {
     }
 }
 
-/// Every node: link, fill (through its local → screen matrix), outline, axes, origin, name.
+/// Every node as the draw list has it: links first, then each kept node's fill (through its
+/// local → screen matrix), outline, axes and origin, and the names last.
 fn nodes_layer(
     out: &mut String,
     scene: &Scene,
     options: &FigureOptions,
-    (camera, rect): (Camera, ScreenRect),
+    view: (Camera, ScreenRect),
     planned: Option<&FramePlan>,
     image_href: &dyn Fn(&str) -> Option<String>,
 ) {
-    let layers = options.layers;
-    // Planned: only the nodes the plan draws, and its (clipped) links.
-    let indices: Box<dyn Iterator<Item = usize>> = match planned {
-        Some(plan) => {
-            for (a, b) in &plan.links {
-                line(out, a.as_dvec2(), b.as_dvec2(), colors::LINK, 1.0);
-            }
-            Box::new(plan.draw.iter().map(|&i| i as usize))
-        }
-        None => Box::new(0..scene.len()),
-    };
+    links_layer(out, scene, options.layers.links, view, planned);
+    let list = figure_draw_list(scene, options, view, planned);
+    let (camera, rect) = view;
     let mut shape = ScreenShape::new();
-    let mut names = String::new();
-    // As in the viewport: past these many, only fills are drawn (a 100k-node figure would
-    // otherwise be mostly outlines, arrows and unreadable labels).
-    let mut detailed = 0usize;
-    // The boxes of the names written so far: a name that would overlap one is left out.
-    let mut named: Vec<[f64; 4]> = Vec::new();
-    let detail_limit = detail_limit(planned, DETAIL_LIMIT);
-    // Asked per node: a set (everything may be selected in a big scene).
-    let selection: rustc_hash::FxHashSet<NodeId> = options.selection.iter().copied().collect();
-    for i in indices {
-        let world = scene.world_at(i);
-        if !world.is_finite() {
-            continue;
-        }
-        let m = camera.node_to_screen_f64(rect, &world);
-        let origin = m.translation;
-        if layers.links
-            && planned.is_none()
-            && let Some(p) = scene.parent_index_at(i)
-        {
-            let from = camera.to_screen_f64(rect, scene.world_at(p).translation.as_dvec2());
-            line(out, from, origin, colors::LINK, 1.0);
-        }
+    for entry in &list.entries {
+        let i = entry.index as usize;
+        let m = camera.node_to_screen_f64(rect, &scene.world_at(i));
         let data = scene.data_at(i);
         let href = match &data.shape {
             Shape::Sprite(sprite) => image_href(&sprite.path),
@@ -389,6 +359,7 @@ fn nodes_layer(
         };
         if let Some(element) = shape_element(&data.shape, data.color, href.as_deref()) {
             let [a, b, c, d] = m.matrix2.to_cols_array();
+            let (e, f) = (m.translation.x, m.translation.y);
             let _ = writeln!(
                 out,
                 "<g transform=\"matrix({} {} {} {} {} {})\">{element}</g>",
@@ -396,67 +367,119 @@ fn nodes_layer(
                 coord(b),
                 coord(c),
                 coord(d),
-                coord(origin.x),
-                coord(origin.y)
+                coord(e),
+                coord(f)
             );
         }
-        shape.compute(&data.shape, &m, rect);
-        let selected = layers.selection && selection.contains(&scene.id_at(i));
-        let in_view = origin.x >= 0.0
-            && origin.y >= 0.0
-            && origin.x <= rect.max.x as f64
-            && origin.y <= rect.max.y as f64;
-        if !selected && (detailed >= detail_limit || !in_view) {
+        if entry.marks.detail {
+            shape.compute(&data.shape, &m, rect);
+            marks(out, &shape.outline, &m, entry.marks);
+        }
+    }
+    // Names last, so no shape covers them.
+    for name in &list.names {
+        let data = scene.data_at(name.index as usize);
+        text(out, name.at, NAME_SIZE as f64, colors::NAME, &data.name);
+    }
+}
+
+/// The figure's draw list: the same list the viewport draws at this camera and size.
+pub fn figure_draw_list(
+    scene: &Scene,
+    options: &FigureOptions,
+    view: (Camera, ScreenRect),
+    planned: Option<&FramePlan>,
+) -> DrawList {
+    let layers = options.layers;
+    let show = Show {
+        axes: layers.axes,
+        names: layers.names,
+        selection: layers.selection,
+        handles_on: None,
+    };
+    // Asked per node: a set (everything may be selected in a big scene).
+    let selection: rustc_hash::FxHashSet<NodeId> = options.selection.iter().copied().collect();
+    let is_selected = |id| selection.contains(&id);
+    match planned {
+        Some(plan) => {
+            let indices = plan.draw.iter().map(|&i| i as usize);
+            DrawList::build(scene, indices, view, show, &is_selected, plan.draw.len())
+        }
+        None => DrawList::build(scene, 0..scene.len(), view, show, &is_selected, 0),
+    }
+}
+
+/// Parent → child lines: the plan's (clipped) links, or one per node of a small scene.
+fn links_layer(
+    out: &mut String,
+    scene: &Scene,
+    shown: bool,
+    (camera, rect): (Camera, ScreenRect),
+    planned: Option<&FramePlan>,
+) {
+    if let Some(plan) = planned {
+        for (a, b) in &plan.links {
+            line(out, a.as_dvec2(), b.as_dvec2(), colors::LINK, 1.0);
+        }
+        return;
+    }
+    if !shown {
+        return;
+    }
+    for i in 0..scene.len() {
+        let Some(p) = scene.parent_index_at(i) else {
             continue;
+        };
+        let (from, to) = (scene.world_at(p).translation, scene.world_at(i).translation);
+        if from.is_finite() && to.is_finite() {
+            let a = camera.to_screen_f64(rect, from.as_dvec2());
+            let b = camera.to_screen_f64(rect, to.as_dvec2());
+            line(out, a, b, colors::LINK, 1.0);
         }
-        detailed += 1;
-        if shape.outline.len() > 2 && (selected || !matches!(data.shape, Shape::Sprite { .. })) {
-            let (color, width) = if selected {
-                (colors::SELECTED, 2.5)
-            } else {
-                (colors::OUTLINE, 1.0)
-            };
-            let _ = writeln!(
-                out,
-                "<polygon points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"{width}\"/>",
-                points(&shape.outline)
-            );
-        }
-        if layers.axes {
-            let x = m.transform_point2(DVec2::X);
-            let y = m.transform_point2(DVec2::Y);
-            line(out, origin, x, colors::LOCAL_X, 1.5);
-            line(out, origin, y, colors::LOCAL_Y, 1.5);
-        }
+    }
+}
+
+/// A detailed node's outline, axes and origin dot, as the draw list marked them.
+fn marks(out: &mut String, outline: &[Vec2], m: &glam::DAffine2, marks: Marks) {
+    let stroke = match marks.outline {
+        Outline::None => None,
+        Outline::Plain => Some((colors::OUTLINE, OUTLINE_WIDTH[0])),
+        Outline::Selected => Some((colors::SELECTED, OUTLINE_WIDTH[1])),
+    };
+    if let Some((color, width)) = stroke.filter(|_| outline.len() > 2) {
+        let _ = writeln!(
+            out,
+            "<polygon points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"{width}\"/>",
+            points(outline)
+        );
+    }
+    let origin = m.translation;
+    if marks.axes {
+        let width = AXIS_WIDTH as f64;
+        line(
+            out,
+            origin,
+            m.transform_point2(DVec2::X),
+            colors::LOCAL_X,
+            width,
+        );
+        line(
+            out,
+            origin,
+            m.transform_point2(DVec2::Y),
+            colors::LOCAL_Y,
+            width,
+        );
+    }
+    if let Some(kind) = marks.dot {
         let _ = writeln!(
             out,
             "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#ffffff\"/>",
             coord(origin.x),
             coord(origin.y),
-            if selected { 4 } else { 2 }
+            DOT_RADIUS[kind as usize]
         );
-        let at = origin + DVec2::new(6.0, -6.0);
-        if layers.names
-            && !data.name.is_empty()
-            && named.len() < NAME_LIMIT
-            && let Some(label) = free_label_box(&named, at, &data.name, planned.is_some())
-        {
-            named.push(label);
-            text(&mut names, at, 12.0, colors::NAME, &data.name);
-        }
     }
-    // Names last, so no shape covers them.
-    out.push_str(&names);
-}
-
-/// The box a 12 px name at `at` (its baseline's start) takes, if it overlaps none of `placed`
-/// or overlaps are allowed (a small scene names every node; a big one would bury its names).
-fn free_label_box(placed: &[[f64; 4]], at: DVec2, name: &str, declutter: bool) -> Option<[f64; 4]> {
-    let width = 6.5 * name.chars().count() as f64;
-    let label = [at.x, at.y - 12.0, at.x + width, at.y + 3.0];
-    let overlaps =
-        |b: &[f64; 4]| label[0] < b[2] && b[0] < label[2] && label[1] < b[3] && b[1] < label[3];
-    (!declutter || !placed.iter().any(overlaps)).then_some(label)
 }
 
 /// Sheared nodes outlined in orange with their unit parallelogram and angle.

@@ -214,12 +214,16 @@ impl<'a> Cursor<'a> {
                     self.pos += 1;
                     return Ok(Cow::Borrowed(s));
                 }
-                Some(b'\\') => break,
+                Some(b'\\') => return self.escaped_string(open, from),
                 Some(b'\n') => self.newline(),
                 Some(_) => self.pos += 1,
             }
         }
-        // Escapes: build the string piece by piece from here.
+    }
+
+    /// The rest of a string with escapes, built piece by piece: it started at `from` and the
+    /// cursor is at its first `\`.
+    fn escaped_string(&mut self, open: Mark, from: usize) -> Result<Cow<'a, str>, TscnError> {
         let mut out = String::with_capacity(self.pos - from + 16);
         out.push_str(self.text.get(from..self.pos).unwrap_or_default());
         let mut chunk = self.pos;
@@ -238,54 +242,75 @@ impl<'a> Cursor<'a> {
                 Some(b'\\') => {
                     out.push_str(self.text.get(chunk..self.pos).unwrap_or_default());
                     let esc = self.mark();
-                    self.pos += 1;
-                    let Some(c) = self.text.get(self.pos..).and_then(|s| s.chars().next()) else {
-                        return Err(self.error(open, "unterminated string"));
-                    };
-                    let code = match c {
-                        'b' => 8,
-                        't' => 9,
-                        'n' => 10,
-                        'f' => 12,
-                        'r' => 13,
-                        'u' | 'U' => {
-                            self.pos += 1;
-                            self.hex_escape(if c == 'u' { 4 } else { 6 }, open, esc)?
-                        }
-                        // Godot keeps any other escaped character as itself (\" \\ \' ...).
-                        other => u32::from(other),
-                    };
-                    if c == '\n' {
-                        self.newline();
-                    } else if c != 'u' && c != 'U' {
-                        self.pos += c.len_utf8();
-                    }
+                    let code = self.escape_code(open, esc)?;
                     chunk = self.pos;
-                    if (code & 0xFFFF_FC00) == 0xD800 {
-                        if high.replace(code).is_some() {
-                            return Err(self.error(esc, "unpaired UTF-16 lead surrogate"));
-                        }
-                        continue;
-                    }
-                    let code = if (code & 0xFFFF_FC00) == 0xDC00 {
-                        let Some(h) = high.take() else {
-                            return Err(self.error(esc, "unpaired UTF-16 trail surrogate"));
-                        };
-                        ((h - 0xD800) << 10) + (code - 0xDC00) + 0x10000
-                    } else if high.is_some() {
-                        return Err(self.error(esc, "unpaired UTF-16 lead surrogate"));
-                    } else {
-                        code
-                    };
-                    match char::from_u32(code) {
-                        Some(ch) => out.push(ch),
-                        None => return Err(self.error(esc, "invalid unicode escape")),
+                    if let Some(ch) = self.pair_surrogates(code, &mut high, esc)? {
+                        out.push(ch);
                     }
                 }
                 Some(_) if high.is_some() => return Err(self.expected("a low surrogate escape")),
                 Some(b'\n') => self.newline(),
                 Some(_) => self.pos += 1,
             }
+        }
+    }
+
+    /// The code point of the escape at the `\` here (`esc`), stepping over it; `open` is where
+    /// an unterminated string is reported.
+    #[inline]
+    fn escape_code(&mut self, open: Mark, esc: Mark) -> Result<u32, TscnError> {
+        self.pos += 1;
+        let Some(c) = self.text.get(self.pos..).and_then(|s| s.chars().next()) else {
+            return Err(self.error(open, "unterminated string"));
+        };
+        if c == 'u' || c == 'U' {
+            self.pos += 1;
+            return self.hex_escape(if c == 'u' { 4 } else { 6 }, open, esc);
+        }
+        if c == '\n' {
+            self.newline();
+        } else {
+            self.pos += c.len_utf8();
+        }
+        Ok(match c {
+            'b' => 8,
+            't' => 9,
+            'n' => 10,
+            'f' => 12,
+            'r' => 13,
+            // Godot keeps any other escaped character as itself (\" \\ \' ...).
+            other => u32::from(other),
+        })
+    }
+
+    /// The character an escaped code point adds: None for a UTF-16 lead surrogate (held in
+    /// `high` until its trail), the pair's character for a trail; unpaired halves are errors.
+    #[inline]
+    fn pair_surrogates(
+        &self,
+        code: u32,
+        high: &mut Option<u32>,
+        esc: Mark,
+    ) -> Result<Option<char>, TscnError> {
+        if (code & 0xFFFF_FC00) == 0xD800 {
+            if high.replace(code).is_some() {
+                return Err(self.error(esc, "unpaired UTF-16 lead surrogate"));
+            }
+            return Ok(None);
+        }
+        let code = if (code & 0xFFFF_FC00) == 0xDC00 {
+            let Some(h) = high.take() else {
+                return Err(self.error(esc, "unpaired UTF-16 trail surrogate"));
+            };
+            ((h - 0xD800) << 10) + (code - 0xDC00) + 0x10000
+        } else if high.is_some() {
+            return Err(self.error(esc, "unpaired UTF-16 lead surrogate"));
+        } else {
+            code
+        };
+        match char::from_u32(code) {
+            Some(ch) => Ok(Some(ch)),
+            None => Err(self.error(esc, "invalid unicode escape")),
         }
     }
 

@@ -115,11 +115,37 @@ pub fn import_svg_text(text: &str, path: &Path) -> Result<SvgImport> {
         ));
     }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let doc = parse_document(text, path)?;
+    let root = doc.root_element();
+    check_svg_root(root, path)?;
+    let mut css = Css::default();
+    let (ids, sheets) = ids_and_style_sheets(&doc, &mut css);
+    let mut im = Importer::new(text, path, &css, ids);
+    for (node, selector) in sheets {
+        im.note(
+            node,
+            format!("CSS selector `{selector}` is not supported: its rule is ignored"),
+        );
+    }
+    im.run(root)?;
+    let notes = im.note_lines();
+    let mut specs = im.specs;
+    if written_by_graft(root) {
+        unwrap_graft_root(&mut specs);
+    }
+    Ok(SvgImport {
+        scene: Scene::from_specs(specs)?,
+        notes,
+    })
+}
+
+/// Parse the XML (DTDs allowed), reporting a syntax error at its line and column.
+fn parse_document<'i>(text: &'i str, path: &Path) -> Result<Document<'i>> {
     let options = roxmltree::ParsingOptions {
         allow_dtd: true,
         ..Default::default()
     };
-    let doc = Document::parse_with_options(text, options).map_err(|e| {
+    Document::parse_with_options(text, options).map_err(|e| {
         let (pos, message) = (e.pos(), e.to_string());
         let message = message
             .strip_suffix(&format!(" at {pos}"))
@@ -132,8 +158,11 @@ pub fn import_svg_text(text: &str, path: &Path) -> Result<SvgImport> {
             col,
             message,
         }
-    })?;
-    let root = doc.root_element();
+    })
+}
+
+/// Refuse a document whose root element is not an SVG `<svg>`.
+fn check_svg_root(root: Node, path: &Path) -> Result<()> {
     if !is_svg(root) || root.tag_name().name() != "svg" {
         let name = root.tag_name().name();
         return Err(refuse(
@@ -141,7 +170,19 @@ pub fn import_svg_text(text: &str, path: &Path) -> Result<SvgImport> {
             format!("not an SVG drawing (the root element is <{name}>)"),
         ));
     }
-    let (mut css, mut ids, mut sheets) = (Css::default(), FxHashMap::default(), Vec::new());
+    Ok(())
+}
+
+/// Elements by `id` (the first of each), with every `<style>` sheet read into `css`; also
+/// the selectors those sheets had that are not supported, with their `<style>` element.
+fn ids_and_style_sheets<'a, 'i>(
+    doc: &'a Document<'i>,
+    css: &mut Css,
+) -> (
+    FxHashMap<&'a str, Node<'a, 'i>>,
+    Vec<(Node<'a, 'i>, String)>,
+) {
+    let (mut ids, mut sheets) = (FxHashMap::default(), Vec::new());
     for node in doc.descendants().filter(|n| n.is_element()) {
         if let Some(id) = node.attribute("id") {
             ids.entry(id).or_insert(node);
@@ -155,45 +196,7 @@ pub fn import_svg_text(text: &str, path: &Path) -> Result<SvgImport> {
             );
         }
     }
-    let mut im = Importer {
-        text,
-        path,
-        dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
-        css: &css,
-        ids,
-        specs: Vec::new(),
-        notes: Vec::new(),
-        note_index: FxHashMap::default(),
-        more_notes: 0,
-        cursor: (0, 1, 1),
-        use_nodes: 0,
-        points: 0,
-        chains: Vec::new(),
-    };
-    for (node, selector) in sheets {
-        im.note(
-            node,
-            format!("CSS selector `{selector}` is not supported: its rule is ignored"),
-        );
-    }
-    im.run(root)?;
-    let mut notes: Vec<String> = (im.notes.into_iter())
-        .map(|(place, message, n)| match n {
-            1 => format!("{place}: {message}"),
-            _ => format!("{place}: {message} (and {} more like it)", n - 1),
-        })
-        .collect();
-    if im.more_notes > 0 {
-        notes.push(format!("{}: {} more notes", path.display(), im.more_notes));
-    }
-    let mut specs = im.specs;
-    if written_by_graft(root) {
-        unwrap_graft_root(&mut specs);
-    }
-    Ok(SvgImport {
-        scene: Scene::from_specs(specs)?,
-        notes,
-    })
+    (ids, sheets)
 }
 
 /// True for an SVG graft wrote: the root's only element child is the y-flip group
@@ -278,6 +281,49 @@ struct Importer<'a, 'i> {
 }
 
 impl<'a, 'i> Importer<'a, 'i> {
+    /// A fresh importer for `text` read as the file at `path`, with its style sheets and ids.
+    fn new(
+        text: &'i str,
+        path: &'a Path,
+        css: &'a Css,
+        ids: FxHashMap<&'a str, Node<'a, 'i>>,
+    ) -> Self {
+        Importer {
+            text,
+            path,
+            dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            css,
+            ids,
+            specs: Vec::new(),
+            notes: Vec::new(),
+            note_index: FxHashMap::default(),
+            more_notes: 0,
+            cursor: (0, 1, 1),
+            use_nodes: 0,
+            points: 0,
+            chains: Vec::new(),
+        }
+    }
+
+    /// The notes as lines (`place: message`, with a count of repeats), then how many more
+    /// there were; leaves the importer's notes empty.
+    fn note_lines(&mut self) -> Vec<String> {
+        let mut notes: Vec<String> = (std::mem::take(&mut self.notes).into_iter())
+            .map(|(place, message, n)| match n {
+                1 => format!("{place}: {message}"),
+                _ => format!("{place}: {message} (and {} more like it)", n - 1),
+            })
+            .collect();
+        if self.more_notes > 0 {
+            notes.push(format!(
+                "{}: {} more notes",
+                self.path.display(),
+                self.more_notes
+            ));
+        }
+        notes
+    }
+
     fn note(&mut self, node: Node, message: impl Into<String>) {
         let message = message.into();
         if let Some(&k) = self.note_index.get(&message) {

@@ -122,12 +122,48 @@ impl<'a, 'i> Importer<'a, 'i> {
         }
     }
 
+    /// An `<image>` as a sprite at its box's centre (rows reversed to read upright through the
+    /// flip), a grey box for one not on disk, or no shape when its size is unknown.
     pub(super) fn image(&mut self, item: Item, name: String, t: DAffine2) -> Result<()> {
-        let (node, vp) = (item.node, item.style.viewport);
+        let node = item.node;
         let href = href(node).unwrap_or("");
         let file = path::local_file(href).map(|f| self.dir.join(f));
         let pixels = file.as_ref().and_then(|f| imagesize::size(f).ok());
         let pixels = pixels.map(|s| DVec2::new(s.width as f64, s.height as f64));
+        let (centre, size) = self.image_box(item, pixels);
+        let local = t * DAffine2::from_translation(centre);
+        let size32 = size.as_vec2();
+        if !(size.x > 0.0 && size.y > 0.0 && size32.is_finite() && local.is_finite()) {
+            self.note(node, "an image of zero or unknown size has no shape");
+            return self.add_shape(item, name, t, Shape::None, DEFAULT_COLOR);
+        }
+        let Some(file) = file else {
+            return self.image_stand_in(item, name, local, href, size32);
+        };
+        if pixels.is_none() {
+            self.note(
+                node,
+                format!("image {} is missing or unreadable", file.display()),
+            );
+        }
+        let (path, region) = (
+            file.to_string_lossy().into_owned(),
+            Some([0.0, 1.0, 1.0, 0.0]),
+        );
+        let sprite = Shape::from(Sprite {
+            path,
+            size: size32,
+            region,
+            offset: Vec2::ZERO,
+        });
+        self.add_shape(item, name, local, sprite, DEFAULT_COLOR)
+    }
+
+    /// An image's centre and drawn size in its user space: its box (`x`, `y`, `width`,
+    /// `height`, missing sides taken from the picture's `pixels` shape), with the picture
+    /// fitted into it as `preserveAspectRatio` says (a slice is noted and drawn as meet).
+    fn image_box(&mut self, item: Item, pixels: Option<DVec2>) -> (DVec2, DVec2) {
+        let (node, vp) = (item.node, item.style.viewport);
         let corner = self.xy(node, ["x", "y"], vp);
         let (w, h) = (
             self.length(node, "width", 0, vp),
@@ -157,42 +193,30 @@ impl<'a, 'i> Importer<'a, 'i> {
                 );
             }
         }
-        let local = t * DAffine2::from_translation(centre);
-        let size32 = size.as_vec2();
-        if !(size.x > 0.0 && size.y > 0.0 && size32.is_finite() && local.is_finite()) {
-            self.note(node, "an image of zero or unknown size has no shape");
-            return self.add_shape(item, name, t, Shape::None, DEFAULT_COLOR);
-        }
-        let Some(file) = file else {
-            let kind = if href.starts_with("data:") {
-                "an embedded (data:)"
-            } else {
-                "a remote"
-            };
-            self.note(
-                node,
-                format!("{kind} image is not extracted: a grey box stands in"),
-            );
-            let grey_box = Shape::Rect { size: size32 };
-            return self.add_shape(item, name, local, grey_box, [128, 128, 128, 96]);
+        (centre, size)
+    }
+
+    /// An embedded (`data:`) or remote image: noted, and a translucent grey box of its size
+    /// stands in (nothing is downloaded or written).
+    fn image_stand_in(
+        &mut self,
+        item: Item,
+        name: String,
+        local: DAffine2,
+        href: &str,
+        size: Vec2,
+    ) -> Result<()> {
+        let kind = if href.starts_with("data:") {
+            "an embedded (data:)"
+        } else {
+            "a remote"
         };
-        if pixels.is_none() {
-            self.note(
-                node,
-                format!("image {} is missing or unreadable", file.display()),
-            );
-        }
-        let (path, region) = (
-            file.to_string_lossy().into_owned(),
-            Some([0.0, 1.0, 1.0, 0.0]),
+        self.note(
+            item.node,
+            format!("{kind} image is not extracted: a grey box stands in"),
         );
-        let sprite = Shape::from(Sprite {
-            path,
-            size: size32,
-            region,
-            offset: Vec2::ZERO,
-        });
-        self.add_shape(item, name, local, sprite, DEFAULT_COLOR)
+        let grey_box = Shape::Rect { size };
+        self.add_shape(item, name, local, grey_box, [128, 128, 128, 96])
     }
 
     pub(super) fn expand_use(

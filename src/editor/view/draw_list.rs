@@ -1,0 +1,398 @@
+//! One draw list for the viewport and figures: for a camera and a size, which of the kept
+//! nodes get an outline (plain or selected), their own axes, an origin dot and a name, under
+//! one detail policy. The viewport paints the list with egui, a figure writes it as SVG (and
+//! PNG); neither decides anything about detail itself, so the two cannot drift apart.
+//!
+//! The policy: every kept node is drawn (its fill or image); the selected ones always get
+//! their details; otherwise details go to nodes big enough to read (or without a shape, whose
+//! origin is all they are), at most [`DETAIL_LIMIT`] of them ([`DENSE_DETAIL_LIMIT`] in a dense
+//! frame). Names never overlap: the selection's names are placed first, then the others in
+//! painting order, each left out if its box would touch one already placed, at most
+//! [`NAME_LIMIT`].
+
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::geometry::{half_size, screen_extent};
+use crate::editor::view::occlusion::{DENSE_DETAIL_LIMIT, OCCLUSION_FROM};
+use crate::model::scene::{NodeId, Scene, Shape};
+use glam::{DAffine2, DVec2};
+
+/// Nodes drawn with outlines, axes and origins, at most; past this only fills are drawn.
+pub const DETAIL_LIMIT: usize = 1_500;
+/// Names written at most (more are unreadable anyway).
+pub const NAME_LIMIT: usize = 500;
+/// A node's outline and origin show from this screen size (px) up.
+pub const DETAIL_FROM_PX: f64 = 8.0;
+/// Its own axes show from this size up.
+pub const AXES_FROM_PX: f64 = 16.0;
+/// Its name shows from this size up.
+pub const NAME_FROM_PX: f64 = 20.0;
+/// Origin dots: radius (px) of a plain and of a selected node's.
+pub const DOT_RADIUS: [f32; 2] = [2.5, 4.0];
+/// Outline widths (px): plain, selected.
+pub const OUTLINE_WIDTH: [f32; 2] = [1.0, 2.5];
+/// Width (px) of a node's axis arrows.
+pub const AXIS_WIDTH: f32 = 1.5;
+/// Name text size (px) and where its baseline starts, from the origin.
+pub const NAME_SIZE: f32 = 12.0;
+/// Where a name's baseline starts, relative to the node's origin on screen.
+pub const NAME_OFFSET: DVec2 = DVec2::new(6.0, -6.0);
+/// Width of one character of a name, a little generous (the app's 12 px proportional font).
+const NAME_CHAR_PX: f64 = 6.5;
+/// Origins this far (px) outside the view still get their dot and name.
+const ORIGIN_MARGIN: f64 = 40.0;
+
+/// What the list is asked to show besides the nodes' bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Show {
+    /// Each detailed node's own axes.
+    pub axes: bool,
+    /// Names.
+    pub names: bool,
+    /// Highlight the selection (a figure may turn it off; the viewport always does).
+    pub selection: bool,
+    /// The node whose handles are drawn: its axes are the handles, so the list leaves them out.
+    pub handles_on: Option<NodeId>,
+}
+
+/// How a node's outline is stroked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outline {
+    /// No outline (a sprite that is not selected, or a node past the detail budget).
+    None,
+    /// A thin dark line.
+    Plain,
+    /// The selection's highlight.
+    Selected,
+}
+
+/// The marks of one node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Marks {
+    /// True when the node got details (outline, axes, dot, name as they apply).
+    pub detail: bool,
+    /// Its outline.
+    pub outline: Outline,
+    /// Its own x and y axes.
+    pub axes: bool,
+    /// Its origin dot, if any: index into [`DOT_RADIUS`] (0 plain, 1 selected).
+    pub dot: Option<u8>,
+}
+
+/// One node of the list, in painting order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Its pre-order index in the scene.
+    pub index: u32,
+    /// What to draw besides its body.
+    pub marks: Marks,
+}
+
+/// A name placed on screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Name {
+    /// The node's pre-order index.
+    pub index: u32,
+    /// Where its baseline starts, on screen.
+    pub at: DVec2,
+}
+
+/// What a frame or a figure draws of its kept nodes, in painting order, and the names.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DrawList {
+    /// Every kept node with its marks.
+    pub entries: Vec<Entry>,
+    /// The names to write, after everything else.
+    pub names: Vec<Name>,
+}
+
+/// The facts about one node the policy looks at.
+struct Facts {
+    selected: bool,
+    shapeless: bool,
+    sprite: bool,
+    pixel_size: f64,
+    origin_in_view: bool,
+    handles: bool,
+}
+
+/// The policy's running state over one list.
+struct Policy {
+    show: Show,
+    limit: usize,
+    detailed: usize,
+}
+
+impl Policy {
+    /// The marks of the next node, or None when it is not drawn at all (a shapeless node past
+    /// the detail budget has nothing to show).
+    fn marks(&mut self, f: &Facts) -> Option<Marks> {
+        let budget = self.detailed < self.limit;
+        if f.shapeless && !f.selected && !budget {
+            return None;
+        }
+        let detail = f.selected || (budget && (f.pixel_size > DETAIL_FROM_PX || f.shapeless));
+        if !detail {
+            return Some(Marks {
+                detail,
+                outline: Outline::None,
+                axes: false,
+                dot: None,
+            });
+        }
+        self.detailed += 1;
+        let outline = match (f.selected, f.sprite) {
+            (true, _) => Outline::Selected,
+            (false, false) => Outline::Plain,
+            (false, true) => Outline::None,
+        };
+        let big = f.selected || f.shapeless;
+        Some(Marks {
+            detail,
+            outline,
+            axes: self.show.axes && !f.handles && (big || f.pixel_size > AXES_FROM_PX),
+            dot: f.origin_in_view.then_some(u8::from(f.selected)),
+        })
+    }
+
+    /// True when the node's name is wanted (space permitting).
+    fn wants_name(&self, f: &Facts, marks: &Marks) -> bool {
+        self.show.names
+            && marks.dot.is_some()
+            && (f.selected || f.shapeless || f.pixel_size > NAME_FROM_PX)
+    }
+}
+
+/// The box a name at `at` (its baseline's start) takes: [left, top, right, bottom], from the
+/// cap height to the descenders (two names on lines 14 px apart do not touch).
+pub fn name_box(at: DVec2, name: &str) -> [f64; 4] {
+    let width = NAME_CHAR_PX * name.chars().count() as f64;
+    let size = NAME_SIZE as f64;
+    [at.x, at.y - 0.75 * size, at.x + width, at.y + 0.22 * size]
+}
+
+fn overlaps(a: &[f64; 4], b: &[f64; 4]) -> bool {
+    a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
+}
+
+impl DrawList {
+    /// The list for the kept nodes `indices` (pre-order, painting order) seen through `camera`
+    /// in `rect`. `dense` is the number of nodes the frame keeps (a dense frame gets fewer
+    /// details); `is_selected` answers for the selection.
+    pub fn build(
+        scene: &Scene,
+        indices: impl Iterator<Item = usize>,
+        (camera, rect): (Camera, ScreenRect),
+        show: Show,
+        is_selected: &dyn Fn(NodeId) -> bool,
+        kept: usize,
+    ) -> DrawList {
+        let limit = if kept >= OCCLUSION_FROM {
+            DENSE_DETAIL_LIMIT
+        } else {
+            DETAIL_LIMIT
+        };
+        let mut policy = Policy {
+            show,
+            limit,
+            detailed: 0,
+        };
+        let mut list = DrawList::default();
+        let mut wanted: Vec<(bool, u32, DVec2)> = Vec::new();
+        let (lo, hi) = view_bounds(rect);
+        for i in indices {
+            let world = scene.world_at(i);
+            if !world.is_finite() {
+                continue;
+            }
+            let m = camera.node_to_screen_f64(rect, &world);
+            let facts = facts(scene, i, &m, show, is_selected, (lo, hi));
+            let Some(marks) = policy.marks(&facts) else {
+                continue;
+            };
+            if policy.wants_name(&facts, &marks) && !scene.data_at(i).name.is_empty() {
+                wanted.push((facts.selected, i as u32, m.translation + NAME_OFFSET));
+            }
+            list.entries.push(Entry {
+                index: i as u32,
+                marks,
+            });
+        }
+        list.names = place_names(scene, wanted);
+        list
+    }
+}
+
+/// The view with the origin margin, as f64 corners.
+fn view_bounds(rect: ScreenRect) -> (DVec2, DVec2) {
+    let margin = DVec2::splat(ORIGIN_MARGIN);
+    (rect.min.as_dvec2() - margin, rect.max.as_dvec2() + margin)
+}
+
+/// What the policy needs to know of node `i`, whose local → screen matrix is `m`.
+fn facts(
+    scene: &Scene,
+    i: usize,
+    m: &DAffine2,
+    show: Show,
+    is_selected: &dyn Fn(NodeId) -> bool,
+    (lo, hi): (DVec2, DVec2),
+) -> Facts {
+    let data = scene.data_at(i);
+    let id = scene.id_at(i);
+    let origin = m.translation;
+    Facts {
+        selected: show.selection && is_selected(id),
+        shapeless: data.shape == Shape::None,
+        sprite: matches!(data.shape, Shape::Sprite(_)),
+        pixel_size: screen_extent(m, half_size(&data.shape)).max_element() * 2.0,
+        origin_in_view: origin.cmpge(lo).all() && origin.cmple(hi).all(),
+        handles: show.handles_on == Some(id),
+    }
+}
+
+/// Place the wanted names: the selection's first, then the rest in painting order, each left
+/// out when it would overlap one placed before; returned in painting order.
+fn place_names(scene: &Scene, mut wanted: Vec<(bool, u32, DVec2)>) -> Vec<Name> {
+    // A stable sort: selected first, each group in painting order.
+    wanted.sort_by_key(|&(selected, ..)| !selected);
+    let mut placed: Vec<[f64; 4]> = Vec::new();
+    let mut names = Vec::new();
+    for (selected, index, at) in wanted {
+        if names.len() >= NAME_LIMIT && !selected {
+            break;
+        }
+        let b = name_box(at, &scene.data_at(index as usize).name);
+        if placed.iter().any(|p| overlaps(p, &b)) && !selected {
+            continue;
+        }
+        placed.push(b);
+        names.push(Name { index, at });
+    }
+    names.sort_by_key(|n| n.index);
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::math::Trs;
+    use crate::model::scene::{NodeData, NodeSpec};
+    use glam::Vec2;
+
+    fn rect() -> ScreenRect {
+        ScreenRect {
+            min: Vec2::ZERO,
+            max: Vec2::new(800.0, 600.0),
+        }
+    }
+
+    fn show() -> Show {
+        Show {
+            axes: true,
+            names: true,
+            selection: true,
+            handles_on: None,
+        }
+    }
+
+    /// Nodes at the given positions, each a 1×1 rect, all roots.
+    fn scene_at(points: &[(f32, f32)], names: &[&str]) -> Scene {
+        let specs = points
+            .iter()
+            .zip(names)
+            .enumerate()
+            .map(|(k, (&(x, y), name))| {
+                let mut data =
+                    NodeData::named(*name, Trs::new(Vec2::new(x, y), 0.0, Vec2::ONE, 0.0));
+                data.shape = Shape::Rect {
+                    size: Vec2::splat(1.0),
+                };
+                NodeSpec {
+                    id: NodeId(k as u32 + 1),
+                    parent: None,
+                    data,
+                }
+            })
+            .collect();
+        let mut scene = Scene::from_specs(specs).expect("valid");
+        scene.update_world();
+        scene
+    }
+
+    fn camera(zoom: f64) -> (Camera, ScreenRect) {
+        let camera = Camera {
+            zoom,
+            ..Camera::default()
+        };
+        (camera, rect())
+    }
+
+    #[test]
+    fn small_nodes_get_no_details_and_big_ones_do() {
+        let scene = scene_at(&[(0.0, 0.0)], &["a"]);
+        let none = |_| false;
+        let tiny = DrawList::build(&scene, 0..1, camera(4.0), show(), &none, 1);
+        assert!(!tiny.entries[0].marks.detail && tiny.names.is_empty());
+        let big = DrawList::build(&scene, 0..1, camera(40.0), show(), &none, 1);
+        let m = big.entries[0].marks;
+        assert!(m.detail && m.axes && m.dot == Some(0) && m.outline == Outline::Plain);
+        assert_eq!(big.names.len(), 1);
+    }
+
+    #[test]
+    fn names_at_one_origin_do_not_overlap_and_the_selection_wins() {
+        let scene = scene_at(
+            &[(0.0, 0.0), (0.0, 0.0), (5.0, 0.0)],
+            &["sun", "orbit", "far"],
+        );
+        let none = |_| false;
+        let list = DrawList::build(&scene, 0..3, camera(40.0), show(), &none, 3);
+        let named: Vec<u32> = list.names.iter().map(|n| n.index).collect();
+        assert_eq!(
+            named,
+            vec![0, 2],
+            "the second name at the same origin is left out"
+        );
+        let second = scene.id_at(1);
+        let selected = move |id| id == second;
+        let list = DrawList::build(&scene, 0..3, camera(40.0), show(), &selected, 3);
+        let named: Vec<u32> = list.names.iter().map(|n| n.index).collect();
+        assert_eq!(
+            named,
+            vec![1, 2],
+            "the selected node's name is placed first"
+        );
+        assert_eq!(list.entries[1].marks.outline, Outline::Selected);
+        assert_eq!(list.entries[1].marks.dot, Some(1));
+    }
+
+    #[test]
+    fn the_detail_budget_holds_but_the_selection_always_gets_details() {
+        let points: Vec<(f32, f32)> = (0..DETAIL_LIMIT + 10)
+            .map(|k| (k as f32 * 0.01, 0.0))
+            .collect();
+        let names: Vec<String> = (0..points.len()).map(|k| format!("n{k}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let scene = scene_at(&points, &names);
+        let last = scene.id_at(points.len() - 1);
+        let selected = move |id| id == last;
+        let n = points.len();
+        let list = DrawList::build(&scene, 0..n, camera(1000.0), show(), &selected, n);
+        let detailed = list.entries.iter().filter(|e| e.marks.detail).count();
+        assert_eq!(detailed, DETAIL_LIMIT + 1);
+        assert!(list.entries[n - 1].marks.detail);
+    }
+
+    #[test]
+    fn the_node_showing_handles_has_no_axes_of_its_own() {
+        let scene = scene_at(&[(0.0, 0.0)], &["a"]);
+        let id = scene.id_at(0);
+        let with_handles = Show {
+            handles_on: Some(id),
+            ..show()
+        };
+        let selected = move |x| x == id;
+        let list = DrawList::build(&scene, 0..1, camera(40.0), with_handles, &selected, 1);
+        assert!(!list.entries[0].marks.axes);
+    }
+}
