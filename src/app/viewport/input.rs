@@ -2,16 +2,16 @@
 //! selection, and dragging the selection with the pointer.
 
 use super::draw::draw_handles;
-use super::{Frame, MoveDrag, ViewportState, p2, sr, v2};
+use super::{Frame, ViewportState, sr, v2};
 use crate::editor::session::command::Command;
 use crate::editor::view::camera::Camera;
 use crate::editor::view::geometry::hit_test;
 use crate::editor::view::grid::grid_step;
 use crate::editor::view::handles::{self, HandleDrag, Part, Tool};
+use crate::editor::view::pointer::{MoveDrag, box_pick};
 use crate::model::scene::NodeData;
 use crate::model::scene::NodeId;
-use crate::model::scene::edit::Op;
-use egui::{Pos2, Rect};
+use egui::Pos2;
 use glam::{Affine2, DVec2, Vec2};
 
 /// Pixels around an origin that grab it.
@@ -285,23 +285,13 @@ fn box_select(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) 
     else {
         return;
     };
-    let band = Rect::from_two_pos(start, end);
-    let mut picked: Vec<NodeId> = if extending(frame) {
-        editor.selection().to_vec()
+    let existing = if extending(frame) {
+        editor.selection()
     } else {
-        Vec::new()
+        &[]
     };
-    let mut seen: rustc_hash::FxHashSet<NodeId> = picked.iter().copied().collect();
-    for i in 0..scene.len() {
-        let id = scene.id_at(i);
-        if band.contains(p2(state
-            .camera
-            .to_screen(sr(rect), scene.world_at(i).translation)))
-            && seen.insert(id)
-        {
-            picked.push(id);
-        }
-    }
+    let band = (v2(start), v2(end));
+    let picked = box_pick(scene, (state.camera, sr(rect)), band, existing);
     out.push(Command::Select(picked));
 }
 
@@ -318,23 +308,15 @@ fn drag_selection(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Comman
         && let Some(p) = response.interact_pointer_pos()
     {
         // Measured in f64 from where the button went down: exact far from the origin.
-        let mut delta = state.camera.to_world(sr(rect), v2(p)) - drag.start_pointer;
-        if ui.input(|i| i.modifiers.command) {
-            delta = snapped_delta(drag, delta, grid_step(state.camera.zoom));
-        }
-        let ops: Vec<Op> = drag
-            .starts
-            .iter()
-            .map(|&(node, start)| Op::SetWorldPosition {
-                node,
-                position: (start.as_dvec2() + delta).as_vec2(),
-            })
-            .collect();
-        let label = move_label(frame, drag);
+        let pointer = state.camera.to_world(sr(rect), v2(p));
+        let snap = ui
+            .input(|i| i.modifiers.command)
+            .then(|| grid_step(state.camera.zoom));
+        let delta = drag.delta(pointer, snap);
         if delta != DVec2::ZERO {
             out.push(Command::Perform {
-                label,
-                ops,
+                label: drag.label(frame.editor.doc().scene()),
+                ops: drag.ops(delta),
                 continuous: true,
             });
         }
@@ -342,30 +324,5 @@ fn drag_selection(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Comman
     if response.drag_stopped() || !response.dragged() {
         state.drag = None;
         out.push(Command::EndGesture);
-    }
-}
-
-/// Ctrl snaps the first node's world position to the grid; the others keep their offsets.
-fn snapped_delta(drag: &MoveDrag, delta: DVec2, step: f64) -> DVec2 {
-    let Some(&(_, first)) = drag.starts.first() else {
-        return delta;
-    };
-    let target = first.as_dvec2() + delta;
-    let snapped = DVec2::new(
-        handles::snap64(target.x, step),
-        handles::snap64(target.y, step),
-    );
-    snapped - first.as_dvec2()
-}
-
-/// "Move <name>" for one node, "Move N nodes" for several.
-fn move_label(frame: &Frame, drag: &MoveDrag) -> String {
-    let scene = frame.editor.doc().scene();
-    match drag.starts.as_slice() {
-        [(id, _)] => format!(
-            "Move {}",
-            scene.node(*id).map(|d| d.name.as_str()).unwrap_or("node")
-        ),
-        many => format!("Move {} nodes", many.len()),
     }
 }

@@ -46,12 +46,6 @@ pub(crate) fn p2(v: Vec2) -> Pos2 {
 pub(crate) fn v2(p: Pos2) -> Vec2 {
     Vec2::new(p.x, p.y)
 }
-/// An in-progress move of the selection with the pointer.
-#[derive(Clone, Debug)]
-struct MoveDrag {
-    start_pointer: DVec2,
-    starts: Vec<(NodeId, Vec2)>,
-}
 
 /// The viewport's camera and interaction state (what to show is the editor's [`ViewOption`]s).
 pub struct ViewportState {
@@ -69,7 +63,7 @@ pub struct ViewportState {
     handle_drag: Option<HandleDrag>,
     frame_pending: bool,
     frame_request: Option<Vec<NodeId>>,
-    drag: Option<MoveDrag>,
+    drag: Option<crate::editor::view::pointer::MoveDrag>,
     /// The probe whose pin is being dragged.
     probe_drag: Option<crate::editor::session::probes::ProbeRef>,
     /// The node the view is from (None: the world).

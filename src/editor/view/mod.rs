@@ -13,6 +13,7 @@ pub mod handles;
 pub mod numbers;
 pub mod occlusion;
 pub mod overlay;
+pub mod pointer;
 pub mod rows;
 pub mod spaces;
 
