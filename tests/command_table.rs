@@ -7,9 +7,10 @@
 //! Help is checked against a list written out here and against the README, not against the
 //! table it is generated from: a shortcut dropped from the table (or from Help) fails it.
 
+use graft::editor::gesture_table::{GESTURES, gestures_markdown};
 use graft::editor::session::command::Command;
 use graft::editor::table::{
-    CommandSpec, GESTURES, MENUS, Shortcut, command_table, find_command, fuzzy_score, help_rows,
+    CommandSpec, MENUS, Shortcut, command_table, find_command, fuzzy_score, help_rows,
     palette_matches,
 };
 use graft::editor::{Editor, session::Message};
@@ -152,8 +153,8 @@ fn no_two_commands_share_a_shortcut_and_gestures_do_not_collide() {
             );
         }
     }
-    for (keys, _) in GESTURES {
-        for key in keys.split(" / ") {
+    for gesture in GESTURES {
+        for key in gesture.input.split(" / ") {
             assert!(!seen.contains(key), "gesture {key} collides with a command");
         }
     }
@@ -251,17 +252,37 @@ const EXPECTED_COMMAND_ROWS: [(&str, &str); 37] = [
 
 /// The mouse gestures and panel keys Help lists besides the commands (their wording may
 /// change; the keys are what people look up).
-const EXPECTED_GESTURE_KEYS: [&str; 10] = [
-    "Mouse wheel",
-    "Middle-drag / Space+drag",
-    "Ctrl while dragging",
+const EXPECTED_GESTURE_KEYS: [&str; 30] = [
+    "Click",
     "Ctrl+click / Shift+click",
-    "Double-click a row",
+    "Drag a node",
+    "Drag on empty space",
+    "Drag a handle",
+    "Ctrl while dragging",
+    "Mouse wheel / pinch",
+    "Middle-drag / Space+drag",
+    "Click in probe mode",
+    "Drag a probe's pin",
+    "Click a row",
+    "Ctrl+click a row / Shift+click a row",
+    "Drag a row onto a row",
+    "Drag a row between rows",
     "Shift while dropping",
+    "Double-click a row",
     "Up / Down",
     "Left / Right",
+    "Click the breadcrumb",
+    "Drag a number",
+    "Click a number",
     "Enter / Esc",
-    "Drag a probe's pin",
+    "Click the ruler / drag the ruler",
+    "Click a key",
+    "Shift+click a key / Ctrl+click a key",
+    "Drag on empty rows",
+    "Drag a selected key",
+    "Right-click a key",
+    "Ctrl+wheel",
+    "Shift+wheel",
 ];
 
 /// Help's rows against the hand-written list: the same rows, no more, no fewer. This fails if
@@ -372,7 +393,28 @@ fn help_lists_every_shortcut_of_the_table_and_every_gesture() {
             );
         }
     }
-    for (keys, _) in GESTURES {
-        assert!(rows.iter().any(|(k, _)| k == keys), "Help lacks {keys}");
+    for gesture in GESTURES {
+        assert!(
+            rows.iter()
+                .any(|(k, what)| k == gesture.input && what == gesture.does),
+            "Help lacks {}",
+            gesture.input
+        );
     }
+}
+
+/// README's list of gestures is the gesture table's, word for word: a gesture added to the
+/// table and not to README (or the other way round) fails here.
+#[test]
+fn readme_lists_the_gesture_table() {
+    let readme = std::fs::read_to_string("README.md").expect("README.md");
+    let (begin, end) = ("<!-- gestures:begin -->\n", "<!-- gestures:end -->");
+    let start = readme.find(begin).expect("README marks its gesture list") + begin.len();
+    let stop = readme[start..].find(end).expect("the list's end marker") + start;
+    let expected = gestures_markdown();
+    assert_eq!(
+        &readme[start..stop],
+        expected,
+        "README's gesture list differs from the gesture table; it should read:\n{expected}"
+    );
 }

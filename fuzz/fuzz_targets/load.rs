@@ -7,9 +7,9 @@ use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    if let Ok(scene) = graft::file::parse(text, Path::new("fuzz.ron")) {
-        let saved = graft::file::to_ron_string(&scene);
-        let back = graft::file::parse(&saved, Path::new("saved.ron")).expect("a saved scene loads");
+    if let Ok(scene) = graft::model::file::parse(text, Path::new("fuzz.ron")) {
+        let saved = graft::model::file::to_ron_string(&scene);
+        let back = graft::model::file::parse(&saved, Path::new("saved.ron")).expect("a saved scene loads");
         assert!(back == scene, "save → load changed the scene");
         let mut scene = scene;
         scene.update_world();

@@ -134,47 +134,11 @@ fn settings(ui: &mut egui::Ui, o: &mut FigureOptions, state: &mut FigureWindowSt
 /// depends on changed; the last preview stays up while the next one is drawn.
 fn preview(ui: &mut egui::Ui, editor: &Editor, state: &mut FigureWindowState) {
     let now = ui.input(|i| i.time);
-    if let Some((key, receiver)) = &state.rendering {
-        match receiver.try_recv() {
-            Ok(result) => {
-                state.shown = Some(*key);
-                state.rendering = None;
-                match result {
-                    Ok((w, h, rgba)) => {
-                        let size = [w as usize, h as usize];
-                        let image = egui::ColorImage::from_rgba_unmultiplied(size, &rgba);
-                        state.texture = Some(ui.ctx().load_texture(
-                            "figure-preview",
-                            image,
-                            egui::TextureOptions::LINEAR,
-                        ));
-                        state.error = None;
-                    }
-                    Err(e) => state.error = Some(e.to_string()),
-                }
-            }
-            Err(TryRecvError::Empty) => {}
-            Err(TryRecvError::Disconnected) => state.rendering = None,
-        }
-    }
+    receive_preview(ui.ctx(), state);
     let key = editor.figure_key();
     let due = state.shown.is_none() || now - state.drawn_at >= PREVIEW_EVERY;
     if state.rendering.is_none() && state.shown != Some(key) && due {
-        let (w, _) = editor.figure_options().size;
-        let scale = (PREVIEW_WIDTH / w.max(1) as f32).min(1.0);
-        let job = editor.figure_preview_job(scale);
-        let (tx, rx) = std::sync::mpsc::channel();
-        let ctx = ui.ctx().clone();
-        let started = std::thread::Builder::new()
-            .name("graft-figure-preview".into())
-            .spawn(move || {
-                let _ = tx.send(job());
-                ctx.request_repaint();
-            });
-        match started {
-            Ok(_) => state.rendering = Some((key, rx)),
-            Err(e) => state.error = Some(format!("cannot start a worker: {e}")),
-        }
+        start_preview(ui.ctx(), editor, state, key);
         state.drawn_at = now;
     }
     // The status row and the image keep their place while a preview is drawn, so the buttons
@@ -206,4 +170,50 @@ fn preview(ui: &mut egui::Ui, editor: &Editor, state: &mut FigureWindowState) {
     }
     ui.ctx()
         .request_repaint_after(std::time::Duration::from_secs_f64(PREVIEW_EVERY));
+}
+
+/// Take the preview the worker finished, if it did: as the texture shown, or its error.
+fn receive_preview(ctx: &egui::Context, state: &mut FigureWindowState) {
+    let Some((key, receiver)) = &state.rendering else {
+        return;
+    };
+    let result = match receiver.try_recv() {
+        Ok(result) => result,
+        Err(TryRecvError::Empty) => return,
+        Err(TryRecvError::Disconnected) => {
+            state.rendering = None;
+            return;
+        }
+    };
+    state.shown = Some(*key);
+    state.rendering = None;
+    match result {
+        Ok((w, h, rgba)) => {
+            let size = [w as usize, h as usize];
+            let image = egui::ColorImage::from_rgba_unmultiplied(size, &rgba);
+            let options = egui::TextureOptions::LINEAR;
+            state.texture = Some(ctx.load_texture("figure-preview", image, options));
+            state.error = None;
+        }
+        Err(e) => state.error = Some(e.to_string()),
+    }
+}
+
+/// Start drawing the preview of the figure `key` on a worker, which wakes the window when done.
+fn start_preview(ctx: &egui::Context, editor: &Editor, state: &mut FigureWindowState, key: u64) {
+    let (w, _) = editor.figure_options().size;
+    let scale = (PREVIEW_WIDTH / w.max(1) as f32).min(1.0);
+    let job = editor.figure_preview_job(scale);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let ctx = ctx.clone();
+    let started = std::thread::Builder::new()
+        .name("graft-figure-preview".into())
+        .spawn(move || {
+            let _ = tx.send(job());
+            ctx.request_repaint();
+        });
+    match started {
+        Ok(_) => state.rendering = Some((key, rx)),
+        Err(e) => state.error = Some(format!("cannot start a worker: {e}")),
+    }
 }

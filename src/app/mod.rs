@@ -65,8 +65,7 @@ impl GraftApp {
         } else {
             Document::sample()
         };
-        let mut app = Self::with_document(start, dialogs);
-        app.editor.set_recent(recent);
+        let mut app = Self::with_editor(Editor::new(start).with_recent(recent), dialogs);
         if let Some(path) = file {
             app.run(Command::OpenPath(path));
         }
@@ -75,8 +74,12 @@ impl GraftApp {
 
     /// The editor on a document, without eframe (tests and benches).
     pub fn with_document(doc: Document, dialogs: Box<dyn FileDialogs>) -> Self {
+        Self::with_editor(Editor::new(doc), dialogs)
+    }
+
+    fn with_editor(editor: Editor, dialogs: Box<dyn FileDialogs>) -> Self {
         Self {
-            editor: Editor::new(doc),
+            editor,
             dialogs,
             hierarchy: Default::default(),
             inspector: Default::default(),
@@ -164,19 +167,12 @@ impl GraftApp {
     /// The whole frame: menus, panels, windows, shortcuts (eframe calls it; benches call it headless).
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
-        if self.editor.job().is_some() {
-            // A file is loading: keep frames coming to show progress and pick up the result.
-            if let Ok(outcome) = self.editor.poll_job() {
-                self.carry_out(outcome);
-            }
-            ctx.request_repaint_after(std::time::Duration::from_millis(50));
+        let tick = self.editor.tick(ctx.input(|i| i.stable_dt));
+        self.carry_out(tick.outcome);
+        if let Some(after) = tick.repaint_after {
+            ctx.request_repaint_after(after);
         }
-        if self.editor.timeline().playing {
-            let dt = ctx.input(|i| i.stable_dt).min(0.1);
-            self.editor.advance(dt);
-            ctx.request_repaint();
-        }
-        self.last_recomputed = self.editor.update_world();
+        self.last_recomputed = tick.recomputed;
         if self.last_recomputed > 0 {
             self.last_edit_recomputed = self.last_recomputed;
         }
@@ -374,15 +370,35 @@ pub(crate) fn embedded_sprite(doc: &Document, path: &str) -> Option<&'static [u8
         .map(|(_, bytes)| *bytes)
 }
 
-/// Open the editor window. Tries wgpu first, then glow, before giving up with a message.
+/// The window's icon: the 256 px hicolor icon the package installs (packaging/make-icons.sh
+/// draws it with `graft figure` from packaging/icon/graft-icon.ron).
+const WINDOW_ICON: &[u8] =
+    include_bytes!("../../packaging/icons/hicolor/256x256/apps/io.github.graft.Graft.png");
+
+/// The window's viewport: size, title, the application id (so the desktop entry, the taskbar
+/// and the window match, under X11 and Wayland) and the icon.
+fn window_viewport() -> egui::ViewportBuilder {
+    let viewport = egui::ViewportBuilder::default()
+        .with_inner_size([1280.0, 800.0])
+        .with_title("graft")
+        .with_app_id(crate::tools::desktop::APP_ID);
+    match eframe::icon_data::from_png_bytes(WINDOW_ICON) {
+        Ok(icon) => viewport.with_icon(icon),
+        Err(_) => viewport,
+    }
+}
+
+/// Open the editor window. Tries wgpu first, then glow, before giving up with a message. A
+/// file opened from the file manager starts its own process: a running graft simply gets a
+/// second window.
 pub fn run(file: Option<PathBuf>) -> Result<(), String> {
     let mut last_error = String::new();
     for renderer in [eframe::Renderer::Wgpu, eframe::Renderer::Glow] {
         let options = eframe::NativeOptions {
             renderer,
-            viewport: egui::ViewportBuilder::default()
-                .with_inner_size([1280.0, 800.0])
-                .with_title("graft"),
+            viewport: window_viewport(),
+            // The app id would move eframe's storage; keep the recent files where they were.
+            persistence_path: eframe::storage_dir("graft").map(|d| d.join("app.ron")),
             ..Default::default()
         };
         let file = file.clone();

@@ -2,10 +2,11 @@
 //! keyboard shortcuts (generated from the command table), About and the command palette. Each
 //! reads the editor and answers with commands.
 
+use crate::editor::gesture_table::{Area, gestures_in};
 use crate::editor::session::command::{Command, GuardAnswer, Window};
 use crate::editor::session::dialogs::DialogOutcome;
 use crate::editor::session::{DialogPurpose, Editor, FileAction};
-use crate::editor::table::{CommandSpec, Shortcut, command_for, help_rows, palette_matches};
+use crate::editor::table::{CommandSpec, Shortcut, command_for, palette_matches, shortcut_rows};
 use crate::model::document::SAMPLE_SCENES;
 use std::path::PathBuf;
 
@@ -209,15 +210,29 @@ fn history_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) 
 
 fn shortcuts_window(ctx: &egui::Context, out: &mut Vec<Command>) {
     let closed = closable(ctx, "Keyboard shortcuts", Window::Shortcuts, |ui| {
-        egui::Grid::new("shortcuts").striped(true).show(ui, |ui| {
-            for (keys, what) in help_rows() {
-                ui.monospace(keys);
-                ui.label(what);
-                ui.end_row();
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.strong("Commands");
+            help_grid(ui, "shortcuts", shortcut_rows());
+            for area in Area::ALL {
+                ui.add_space(6.0);
+                ui.strong(area.title());
+                let rows = gestures_in(area).map(|g| (g.input.to_string(), g.does.to_string()));
+                help_grid(ui, area.title(), rows.collect());
             }
         });
     });
     out.extend(closed);
+}
+
+/// One striped grid of (keys, what they do) rows.
+fn help_grid(ui: &mut egui::Ui, id: &str, rows: Vec<(String, String)>) {
+    egui::Grid::new(id).striped(true).show(ui, |ui| {
+        for (keys, what) in rows {
+            ui.monospace(keys);
+            ui.label(what);
+            ui.end_row();
+        }
+    });
 }
 
 fn about_window(ctx: &egui::Context, out: &mut Vec<Command>) {

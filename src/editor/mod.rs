@@ -3,10 +3,12 @@
 //!   one applier, the selection, clipboard, files and background jobs, the timeline, probes;
 //! - [`view`]: what the screen shows, as data: camera, culling, frame plan, occlusion,
 //!   geometry and hit tests, handles, grids, overlays, spaces, figures;
-//! - [`table`]: the command table behind menus, shortcuts, Help and the palette.
+//! - [`table`]: the command table behind menus, shortcuts, Help and the palette;
+//! - [`gesture_table`]: every mouse gesture and panel key that is not a command.
 //!
 //! The egui app draws from these and turns input into commands.
 
+pub mod gesture_table;
 pub mod session;
 pub mod table;
 pub mod view;

@@ -176,18 +176,24 @@ pub fn find_command(name: &str) -> Option<&'static CommandSpec> {
     TABLE.iter().find(|c| c.name == name)
 }
 
+/// Every command, menu by menu, in menu order.
 fn build_table() -> Vec<CommandSpec> {
+    [
+        file_commands(),
+        edit_commands(),
+        node_commands(),
+        view_commands(),
+        motion_commands(),
+        help_commands(),
+    ]
+    .concat()
+}
+
+/// The File menu.
+#[rustfmt::skip]
+fn file_commands() -> Vec<CommandSpec> {
     use Command as C;
-    let (file, edit, node, view, help) = (
-        Some("File"),
-        Some("Edit"),
-        Some("Node"),
-        Some("View"),
-        Some("Help"),
-    );
-    let toggle = |name, label, tooltip, option: ViewOption| {
-        spec(name, label, tooltip, &[], view, C::ToggleView(option))
-    };
+    let file = Some("File");
     vec![
         spec("file.new", "New", "Start a new, empty scene", &[Shortcut::ctrl("N")], file, C::New).global(),
         spec("file.open", "Open…", "Open a scene file", &[Shortcut::ctrl("O")], file, C::Open).global(),
@@ -202,6 +208,15 @@ fn build_table() -> Vec<CommandSpec> {
         spec("file.cancel_load", "Cancel background work", "Stop the load, save or generation running in the background; the current scene stays as it is", &[], file, C::CancelJob).when(|e| e.job().is_some()),
         spec("file.revert", "Revert", "Reload the scene's file, dropping unsaved changes", &[], file, C::Revert).when(has_file),
         spec("file.quit", "Quit", "Close graft", &[Shortcut::ctrl("Q")], file, C::Quit).global().group(),
+    ]
+}
+
+/// The Edit menu.
+#[rustfmt::skip]
+fn edit_commands() -> Vec<CommandSpec> {
+    use Command as C;
+    let edit = Some("Edit");
+    vec![
         spec("edit.undo", "Undo", "Take back the last change", &[Shortcut::ctrl("Z")], edit, C::Undo).when(can_undo),
         spec("edit.redo", "Redo", "Do again what was undone", &[Shortcut::ctrl_shift("Z"), Shortcut::ctrl("Y")], edit, C::Redo).when(can_redo),
         spec("edit.copy", "Copy", "Copy the selected nodes and their children", &[Shortcut::ctrl("C")], edit, C::Copy).when(has_selection).group(),
@@ -211,12 +226,33 @@ fn build_table() -> Vec<CommandSpec> {
         spec("edit.rename", "Rename", "Rename the selected node in the hierarchy", &[Shortcut::key("F2")], edit, C::StartRename).when(has_primary),
         spec("edit.delete", "Delete", "Delete the selection and its children (or the keys selected on the timeline)", &[Shortcut::key("Delete")], edit, C::Delete).when(|e| has_selection(e) || !e.selected_keys().is_empty()),
         spec("edit.history", "History…", "List every step; click one to go back or forward to it", &[Shortcut::ctrl("H")], edit, C::Show(Window::History)).group(),
+    ]
+}
+
+/// The Node menu.
+#[rustfmt::skip]
+fn node_commands() -> Vec<CommandSpec> {
+    use Command as C;
+    let node = Some("Node");
+    vec![
         spec("node.add", "Add node", "Add a root node (a unit square)", &[Shortcut::ctrl_shift("N")], node, C::AddNode(NewNodePlace::Root)),
         spec("node.add_child", "Add child", "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], node, C::AddNode(NewNodePlace::ChildOf(crate::model::scene::NodeId(0)))).when(has_primary),
         spec("node.add_sibling", "Add sibling", "Add a node right after the selected one", &[], node, C::AddNode(NewNodePlace::After(crate::model::scene::NodeId(0)))).when(has_primary),
         spec("node.group", "Create parent for selection", "Put the selection under a new group node; nothing moves on screen", &[Shortcut::ctrl("G")], node, C::CreateParent).when(has_selection).group(),
         spec("node.unparent", "Unparent (to root)", "Make the selected nodes roots (keeping world transforms when the toggle is on)", &[Shortcut::ctrl_shift("G")], node, C::Unparent).when(has_selection),
         spec("node.keep_world", "Keep world transform", "Reparenting keeps nodes where they are on screen (Unity's worldPositionStays); off keeps the local numbers", &[], node, C::ToggleKeepWorld).checked(|e| e.keep_world()).group(),
+    ]
+}
+
+/// The View menu: framing, tools, what is drawn, spaces, grids, probes.
+#[rustfmt::skip]
+fn view_commands() -> Vec<CommandSpec> {
+    use Command as C;
+    let view = Some("View");
+    let toggle = |name, label, tooltip, option: ViewOption| {
+        spec(name, label, tooltip, &[], view, C::ToggleView(option))
+    };
+    vec![
         spec("view.frame_selection", "Frame selection", "Fit the selection in the viewport", &[Shortcut::key("F")], view, C::FrameSelection).when(has_selection),
         spec("view.frame_all", "Frame all", "Fit the whole scene in the viewport", &[Shortcut::key("Home")], view, C::FrameAll).when(has_nodes),
         spec("view.tool_move", "Move tool", "Handles that move the selection along its axes", &[Shortcut::key("W")], view, C::SetTool(Tool::Move)).checked(|e| e.tool() == Tool::Move).group(),
@@ -233,6 +269,18 @@ fn build_table() -> Vec<CommandSpec> {
         spec("view.local_grid", "Local grid of the selection", "Draw the selected node's own coordinate grid through its world matrix: a sheared node shows a sheared grid", &[Shortcut::key("G")], view, C::ToggleView(ViewOption::LocalGrid)).checked(|e| e.view().shows(ViewOption::LocalGrid)),
         spec("view.parent_grid", "Parent's grid", "Draw the grid of the selection's parent: the space its local numbers are measured in", &[Shortcut::shift("G")], view, C::ToggleView(ViewOption::ParentGrid)).checked(|e| e.view().shows(ViewOption::ParentGrid)),
         spec("view.probe_mode", "Place probes", "A click in the viewport pins a point probe in the selected node's space; it reads out world, selection and parent coordinates (drag a pin to move it)", &[Shortcut::key("P")], view, C::Probe(crate::editor::session::command::ProbeCommand::ToggleMode)).checked(|e| e.probe_mode()),
+    ]
+}
+
+/// The View menu's animation part: playback, keys, trails and the motion overlays.
+#[rustfmt::skip]
+fn motion_commands() -> Vec<CommandSpec> {
+    use Command as C;
+    let view = Some("View");
+    let toggle = |name, label, tooltip, option: ViewOption| {
+        spec(name, label, tooltip, &[], view, C::ToggleView(option))
+    };
+    vec![
         spec("anim.play", "Play / pause", "Play the animation from the current time, or pause it", &[Shortcut::ctrl("Space")], view, C::Timeline(crate::editor::session::timeline::TimelineCommand::TogglePlay)).checked(|e| e.timeline().playing).group(),
         spec("anim.stop", "Stop", "Stop and go back to 0 s", &[], view, C::Timeline(crate::editor::session::timeline::TimelineCommand::Stop)),
         spec("anim.key", "Key selection", "Key the selected nodes' local position, rotation and scale at the current time", &[Shortcut::key("K")], view, C::Timeline(crate::editor::session::timeline::TimelineCommand::KeySelection)).when(has_selection),
@@ -242,6 +290,15 @@ fn build_table() -> Vec<CommandSpec> {
         toggle("view.accumulated", "Composition side by side", "Faint ghosts where each node would be if position, rotation and scale were accumulated separately (no shear), with a line to its true place: they drift apart under a rotated, non-uniformly scaled parent", ViewOption::AccumulatedGhosts).checked(|e| e.view().shows(ViewOption::AccumulatedGhosts)),
         toggle("view.world_blend", "Interpolated world matrices", "While animating, ghosts where blending the keyed world matrices (instead of the locals) would put each animated node: mid-way they shrink and shear", ViewOption::WorldBlendGhosts).checked(|e| e.view().shows(ViewOption::WorldBlendGhosts)),
         toggle("view.recomputed", "Flash recomputed world matrices", "Light up the nodes whose world matrix the last update recomputed (dirty flags made visible)", ViewOption::Recomputed).checked(|e| e.view().shows(ViewOption::Recomputed)),
+    ]
+}
+
+/// The Help menu.
+#[rustfmt::skip]
+fn help_commands() -> Vec<CommandSpec> {
+    use Command as C;
+    let help = Some("Help");
+    vec![
         spec("help.palette", "Command palette…", "Find any command by typing part of its name", &[Shortcut::ctrl_shift("P"), Shortcut::key("F1")], help, C::Show(Window::Palette)).global(),
         spec("help.shortcuts", "Keyboard shortcuts", "Every shortcut and mouse gesture", &[], help, C::Show(Window::Shortcuts)),
         spec("help.about", "About graft", "What graft is and its conventions", &[], help, C::Show(Window::About)),
@@ -262,36 +319,21 @@ pub fn command_for(spec: &CommandSpec, editor: &Editor) -> Option<Command> {
     }
 }
 
-/// Mouse gestures and panel keys that are not commands, for Help ▸ Keyboard shortcuts.
-pub const GESTURES: [(&str, &str); 10] = [
-    ("Mouse wheel", "Zoom around the pointer"),
-    ("Middle-drag / Space+drag", "Pan the viewport"),
-    ("Ctrl while dragging", "Snap to the grid, 15° or 0.1"),
-    (
-        "Ctrl+click / Shift+click",
-        "Add to the selection / select a range",
-    ),
-    ("Double-click a row", "Rename"),
-    (
-        "Shift while dropping",
-        "Invert “Keep world transform” for that drop",
-    ),
-    ("Up / Down", "Previous / next row in the hierarchy"),
-    (
-        "Left / Right",
-        "Collapse (or go to the parent) / expand in the hierarchy",
-    ),
-    ("Enter / Esc", "Finish / cancel a rename or a typed value"),
-    (
-        "Drag a probe's pin",
-        "Move the probe (it stays in its node's space)",
-    ),
-];
-
-/// Every shortcut of the command table and every mouse gesture, for Help ▸ Keyboard shortcuts:
-/// (keys, what they do).
+/// Every shortcut of the command table and every gesture of the gesture table, the rows of
+/// Help ▸ Keyboard shortcuts: (keys, what they do).
 pub fn help_rows() -> Vec<(String, String)> {
-    let mut rows: Vec<(String, String)> = command_table()
+    let mut rows = shortcut_rows();
+    rows.extend(
+        crate::editor::gesture_table::GESTURES
+            .iter()
+            .map(|g| (g.input.to_string(), g.does.to_string())),
+    );
+    rows
+}
+
+/// Every command with a shortcut: (its keys, its label).
+pub fn shortcut_rows() -> Vec<(String, String)> {
+    command_table()
         .iter()
         .filter(|spec| !spec.shortcuts.is_empty())
         .map(|spec| {
@@ -301,13 +343,7 @@ pub fn help_rows() -> Vec<(String, String)> {
                 spec.label.trim_end_matches('…').to_string(),
             )
         })
-        .collect();
-    rows.extend(
-        GESTURES
-            .iter()
-            .map(|(k, what)| (k.to_string(), what.to_string())),
-    );
-    rows
+        .collect()
 }
 
 /// How well `query` matches `text` as a subsequence (case-insensitive), higher is better;

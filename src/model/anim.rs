@@ -16,7 +16,9 @@ use serde::Deserialize;
 use std::fmt;
 
 /// The number of a node's local transform that a track drives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize, serde::Serialize,
+)]
 pub enum Channel {
     /// `position.x`.
     PositionX,
@@ -99,7 +101,7 @@ impl fmt::Display for Channel {
 }
 
 /// How a track goes from one key to the next (set on the earlier key).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Deserialize, serde::Serialize)]
 pub enum Interp {
     /// A straight line between the two values.
     #[default]
@@ -137,7 +139,7 @@ impl Interp {
 /// One key: at `time` (seconds of clip time) the channel is `value`; `interp` says how to go
 /// from here to the next key. Displayed (and read) in the scene file's form,
 /// `(time: 2.0, value: 360.0, interp: Step)`, `interp` left out when linear.
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(rename = "Key", deny_unknown_fields)]
 pub struct Key {
     /// Clip time, seconds.
@@ -242,7 +244,7 @@ impl std::error::Error for TrackError {}
 
 /// The keys of one channel, sorted by time, times unique, every number finite. Displayed (and
 /// read, then checked) in the scene file's form `(channel: Rotation, keys: [(time: 0.0, …), …])`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(rename = "Track", deny_unknown_fields)]
 pub struct Track {
     /// What the track drives.
@@ -382,7 +384,7 @@ pub fn sample(base: Trs, tracks: &[Track], t: f32) -> Trs {
 }
 
 /// What happens when playback passes the clip's end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Deserialize, serde::Serialize)]
 pub enum LoopMode {
     /// Play once and hold the end.
     Once,
@@ -409,7 +411,7 @@ impl LoopMode {
 
 /// The scene's clip: how long it is and how playback time maps onto it. Displayed (and read,
 /// then checked; a missing field takes its default) as `(length: 4.0, mode: Loop)`.
-#[derive(Clone, Copy, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(rename = "Clip", default, deny_unknown_fields)]
 pub struct ClipSettings {
     /// Seconds; finite and above zero.

@@ -3,7 +3,7 @@
 use crate::error::Result;
 use crate::model::file;
 use crate::model::scene::Scene;
-use crate::model::scene::edit::{History, Op};
+use crate::model::scene::edit::{Change, History, Op};
 use std::path::{Path, PathBuf};
 
 /// The built-in sample shown when graft starts without a file (scenes/sword.ron).
@@ -64,6 +64,37 @@ impl Document {
             path: Some(path.to_path_buf()),
             revision: 0,
         })
+    }
+
+    /// A document rebuilt from a journal: `scene` is where its history starts, clean there.
+    pub fn recovered(scene: Scene, path: Option<PathBuf>) -> Self {
+        Self {
+            scene,
+            history: History::new(),
+            path,
+            revision: 0,
+        }
+    }
+
+    /// Replay a journaled history change (all or nothing).
+    pub fn replay(&mut self, change: &Change) -> Result<()> {
+        self.revision += 1;
+        self.history.replay(&mut self.scene, change)
+    }
+
+    /// The document now lives at `path` (or is untitled), as a journal recorded it.
+    pub fn moved_to(&mut self, path: Option<PathBuf>) {
+        self.path = path;
+    }
+
+    /// Start or stop collecting the history's changes for a journal.
+    pub fn listen(&mut self, on: bool) {
+        self.history.listen(on);
+    }
+
+    /// The history's changes since the last call (empty unless listening).
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        self.history.take_changes()
     }
 
     /// Save to the document's file (Save As when untitled is the caller's job).

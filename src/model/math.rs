@@ -11,7 +11,7 @@
 use glam::{Affine2, DVec2, Mat2, Vec2};
 
 /// A local (or world) transform as a person edits it: position, rotation, scale and skew (degrees).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 pub struct Trs {
     /// Translation.
     pub position: Vec2,

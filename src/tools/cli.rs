@@ -1,5 +1,5 @@
-//! The headless command line: print, point, check, fmt, reparent, import, export, generate
-//! and bench.
+//! The headless command line: print, point, check, fmt, reparent, import, export, generate,
+//! bench, and for the desktop: thumbnail, completions and man.
 
 use crate::editor::view::spaces::{carry_point, from_world, resolve_space};
 use crate::error::{Error, Result};
@@ -161,6 +161,27 @@ pub enum Command {
     /// Measure propagation or file I/O.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Write a square PNG preview of a scene (.ron or .tscn), as file managers ask for one;
+    /// a broken, huge or slow scene writes nothing and exits with 1.
+    #[command(
+        after_help = "Examples:\n  graft thumbnail --size 256 scenes/sword.ron sword.png\n  graft thumbnail -s 128 level.tscn level.png --time-limit 2"
+    )]
+    Thumbnail(super::thumbnail::ThumbnailArgs),
+    /// Print a shell completion script.
+    #[command(
+        after_help = "Examples:\n  graft completions bash > ~/.local/share/bash-completion/completions/graft\n  graft completions zsh > ~/.zfunc/_graft\n  graft completions fish > ~/.config/fish/completions/graft.fish"
+    )]
+    Completions {
+        /// The shell: bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
+    /// Write the man pages (graft.1 and one per subcommand) into a folder (packaging uses it).
+    #[command(hide = true)]
+    Man {
+        /// The folder to write them into (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// Arguments of `graft figure`.
@@ -351,6 +372,9 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             output,
         } => generate(shape, nodes, seed, &output, out),
         Command::Bench(command) => run_bench(command, out),
+        Command::Thumbnail(args) => super::thumbnail::thumbnail(&args),
+        Command::Completions { shell } => super::desktop::completions(shell, out),
+        Command::Man { out: dir } => super::desktop::man(&dir, out),
     }
 }
 

@@ -1,10 +1,13 @@
-//! The headless front-ends: the `graft` command line, scene generators and benchmarks.
+//! The headless front-ends: the `graft` command line, scene generators, benchmarks, and what
+//! the desktop asks of graft (thumbnails, completions, man pages).
 
 pub mod bench;
 pub mod bench_anim;
 pub mod bench_io;
 pub mod bench_memory;
 pub mod cli;
+pub mod desktop;
 pub mod generate;
 pub mod interchange;
 pub mod progress;
+pub mod thumbnail;

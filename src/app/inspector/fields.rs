@@ -1,9 +1,8 @@
 //! The transform grid's number fields: a tracker per column (local / world) that notices edits
-//! and gesture ends, and the six-number helpers for editing a multi-selection.
+//! and gesture ends. The rules for editing a multi-selection are in
+//! [`crate::editor::session::multi_edit`].
 
 use crate::editor::view::numbers::format_f32;
-use crate::model::math::Trs;
-use crate::model::scene::{NodeId, Scene};
 
 /// Tracks edits to one column across widgets.
 #[derive(Default)]
@@ -102,54 +101,4 @@ pub(super) fn angle_row(
     local.0.drag(ui, local.1, 0.5, "", "°");
     ui.add_enabled_ui(world_enabled, |ui| world.0.drag(ui, world.1, 0.5, "", "°"));
     ui.end_row();
-}
-
-/// Which of the six numbers differ (bit for bit) between two transforms.
-pub(super) fn changed_components(before: &Trs, after: &Trs) -> [bool; 6] {
-    let (a, b) = (before.components(), after.components());
-    std::array::from_fn(|k| a[k].to_bits() != b[k].to_bits())
-}
-
-/// `base` with the numbers marked in `mask` taken from `from`.
-pub(super) fn replace_components(base: &Trs, from: &Trs, mask: [bool; 6]) -> Trs {
-    let (mut v, f) = (base.components(), from.components());
-    for k in 0..6 {
-        if mask[k] {
-            v[k] = f[k];
-        }
-    }
-    Trs::new(
-        glam::Vec2::new(v[0], v[1]),
-        v[2],
-        glam::Vec2::new(v[3], v[4]),
-        v[5],
-    )
-}
-
-/// Which of the six numbers are not the same across the selection.
-pub(super) fn mixed_components(
-    scene: &Scene,
-    selection: &[NodeId],
-    of: impl Fn(NodeId) -> Option<Trs>,
-) -> [bool; 6] {
-    let values: Vec<[f32; 6]> = selection
-        .iter()
-        .filter(|n| scene.contains(**n))
-        .filter_map(|&n| of(n))
-        .map(|t| t.components())
-        .collect();
-    std::array::from_fn(|k| {
-        values
-            .windows(2)
-            .any(|w| w[0][k].to_bits() != w[1][k].to_bits())
-    })
-}
-
-/// Keep the x:y ratio of scale when one of them was edited.
-pub(super) fn lock_ratio(before: glam::Vec2, after: &mut glam::Vec2) {
-    if after.x != before.x && before.x != 0.0 {
-        after.y = before.y * after.x / before.x;
-    } else if after.y != before.y && before.y != 0.0 {
-        after.x = before.x * after.y / before.y;
-    }
 }

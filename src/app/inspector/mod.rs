@@ -7,14 +7,11 @@ mod sections;
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
+use crate::editor::session::multi_edit;
 use crate::editor::view::numbers::format_fixed;
 use crate::model::math::{Trs, shear_metrics, try_inverse};
-use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
-use fields::{
-    Tracker, angle_row, changed_components, lock_ratio, mixed_components, replace_components,
-    vec_row,
-};
+use fields::{Tracker, angle_row, vec_row};
 use glam::Affine2;
 use sections::{
     accumulated, appearance, copy_paste, matrix_chain, matrix_grid, name_field, shear_diagnosis,
@@ -179,8 +176,8 @@ fn transform(
             (l, w)
         }
         _ => {
-            let l = mixed_components(scene, selection, |n| scene.node(n).ok().map(|d| d.local));
-            let w = mixed_components(scene, selection, |n| scene.world_trs(n).ok());
+            let l = multi_edit::mixed_local(scene, selection);
+            let w = multi_edit::mixed_world(scene, selection);
             state.mixed = Some((key, l, w));
             (l, w)
         }
@@ -191,21 +188,17 @@ fn transform(
     let (mut local, mut w) = (node.local, node.world);
     transform_grid(ui, (&mut lt, &mut local), (&mut wt, &mut w), !node.singular);
     if lock_scale {
-        lock_ratio(node.local.scale, &mut local.scale);
-        lock_ratio(node.world.scale, &mut w.scale);
+        multi_edit::lock_ratio(node.local.scale, &mut local.scale);
+        multi_edit::lock_ratio(node.world.scale, &mut w.scale);
     }
-    let targets = || -> Vec<NodeId> {
-        selection
-            .iter()
-            .copied()
-            .filter(|n| scene.contains(*n))
-            .collect()
-    };
+    let targets = || multi_edit::targets(scene, selection);
     if lt.changed {
-        out.push(local_edit(node, &targets(), local));
+        let edit = multi_edit::local_edit(scene, node.id, &node.local, &targets(), local);
+        out.push(edit);
     }
     if wt.changed {
-        out.push(world_edit(node, &targets(), w));
+        let edit = multi_edit::world_edit(scene, node.id, &node.world, &targets(), w);
+        out.push(edit);
     }
     if lt.ended || wt.ended {
         out.push(Command::EndGesture);
@@ -236,73 +229,6 @@ fn transform_grid(
             vec_row(ui, "scale", 0.01, (&mut *lt, l), (&mut *wt, r), on);
             angle_row(ui, "skew", (lt, &mut local.skew), (wt, &mut w.skew), on);
         });
-}
-
-/// Set the edited local transform on the primary node; on the others only the numbers that were
-/// edited.
-fn local_edit(node: &Inspected, targets: &[NodeId], local: Trs) -> Command {
-    let mask = changed_components(&node.local, &local);
-    let ops = targets
-        .iter()
-        .filter_map(|&n| {
-            let own = node.scene.node(n).ok()?.local;
-            let local = if n == node.id {
-                local
-            } else {
-                replace_components(&own, &local, mask)
-            };
-            Some(Op::SetLocal { node: n, local })
-        })
-        .collect();
-    let label = if targets.len() > 1 {
-        format!("Edit {} nodes", targets.len())
-    } else {
-        format!("Edit {}", node.name)
-    };
-    Command::Perform {
-        label,
-        ops,
-        continuous: true,
-    }
-}
-
-/// Set the edited world transform (just the position when only it changed) on the primary node;
-/// on the others only the numbers that were edited.
-fn world_edit(node: &Inspected, targets: &[NodeId], w: Trs) -> Command {
-    let mask = changed_components(&node.world, &w);
-    let only_position = mask[2..].iter().all(|m| !m);
-    let ops = targets
-        .iter()
-        .filter_map(|&n| {
-            let own = node.scene.world_trs(n).ok()?;
-            let wanted = if n == node.id {
-                w
-            } else {
-                replace_components(&own, &w, mask)
-            };
-            Some(if only_position {
-                Op::SetWorldPosition {
-                    node: n,
-                    position: wanted.position,
-                }
-            } else {
-                Op::SetWorld {
-                    node: n,
-                    world: wanted,
-                }
-            })
-        })
-        .collect();
-    let label = if targets.len() > 1 {
-        format!("Move {} nodes in world space", targets.len())
-    } else {
-        format!("Move {} in world space", node.name)
-    };
-    Command::Perform {
-        label,
-        ops,
-        continuous: true,
-    }
 }
 
 /// The shear diagnosis and the world matrix's metrics (axis dot and angle, lossy scale,

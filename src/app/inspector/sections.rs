@@ -2,11 +2,11 @@
 //! appearance, the matrix chain and the accumulated-TRS comparison.
 
 use super::InspectorState;
+use crate::editor::session::clipboard::{trs_from_text, trs_to_text};
 use crate::editor::session::command::Command;
 use crate::editor::view::numbers::format_fixed;
-use crate::model::file;
 use crate::model::math::{Trs, rows};
-use crate::model::scene::diagnose::ShearCause;
+use crate::model::scene::diagnose::{ChainFactor, ShearCause};
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeData, NodeId, Scene, Shape};
 use glam::Affine2;
@@ -253,17 +253,17 @@ pub(super) fn copy_paste(
     ui.horizontal(|ui| {
         if ui
             .button("📋 Copy local")
-            .on_hover_text(file::trs_to_text(local))
+            .on_hover_text(trs_to_text(local))
             .clicked()
         {
-            ui.ctx().copy_text(file::trs_to_text(local));
+            ui.ctx().copy_text(trs_to_text(local));
         }
         if ui
             .button("📋 Copy world")
-            .on_hover_text(file::trs_to_text(world))
+            .on_hover_text(trs_to_text(world))
             .clicked()
         {
-            ui.ctx().copy_text(file::trs_to_text(world));
+            ui.ctx().copy_text(trs_to_text(world));
         }
     });
     ui.horizontal(|ui| {
@@ -278,7 +278,7 @@ pub(super) fn copy_paste(
             .unwrap_or_default();
         for (text, world_space) in [("Paste to local", false), ("Paste to world", true)] {
             if ui.button(text).clicked() {
-                match file::trs_from_text(&state.paste_text) {
+                match trs_from_text(&state.paste_text) {
                     Ok(t) => {
                         let op = if world_space {
                             Op::SetWorld { node: id, world: t }
@@ -354,56 +354,89 @@ pub(super) fn matrix_chain(
                 .map(|f| format!("M_{}", node_name(scene, f.node)))
                 .collect();
             ui.label(format!("World = {}", names.join(" · ")));
-            // The equation typeset: each factor's matrix under its name, wrapping to the
-            // panel's width, then = and the product.
+            chain_equation(ui, &chain, &names, id, &mut hovered, out);
+            running_products(ui, &chain, &names);
+        });
+    *hovered_factor = hovered;
+}
+
+/// The equation typeset: each factor's matrix under its name, wrapping to the panel's width,
+/// then = and the product.
+fn chain_equation(
+    ui: &mut egui::Ui,
+    chain: &[ChainFactor],
+    names: &[String],
+    id: NodeId,
+    hovered: &mut Option<NodeId>,
+    out: &mut Vec<Command>,
+) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("World =");
+        for (k, (factor, name)) in chain.iter().zip(names).enumerate() {
+            if k > 0 {
+                ui.label("·");
+            }
+            // Wrap before a block that would not fit whole.
+            if remaining(ui) < compact_width(ui, &factor.local) {
+                ui.end_row();
+            }
+            chain_factor(ui, factor, name, id, hovered, out);
+        }
+        if let Some(last) = chain.last() {
+            ui.label("=");
+            if remaining(ui) < compact_width(ui, &last.product) {
+                ui.end_row();
+            }
+            ui.vertical(|ui| {
+                ui.strong("W");
+                compact_matrix(ui, &last.product);
+            });
+        }
+    });
+}
+
+/// One factor of the chain: its name, a link that selects it (unless it is the inspected node
+/// `id`) and marks it hovered, above its local matrix.
+fn chain_factor(
+    ui: &mut egui::Ui,
+    factor: &ChainFactor,
+    name: &str,
+    id: NodeId,
+    hovered: &mut Option<NodeId>,
+    out: &mut Vec<Command>,
+) {
+    ui.vertical(|ui| {
+        let link = ui.link(name).on_hover_text("Select this node");
+        if link.hovered() {
+            *hovered = Some(factor.node);
+        }
+        if link.clicked() && factor.node != id {
+            out.push(Command::Select(vec![factor.node]));
+        }
+        compact_matrix(ui, &factor.local);
+    });
+}
+
+/// The running products, each under the factors it multiplies.
+fn running_products(ui: &mut egui::Ui, chain: &[ChainFactor], names: &[String]) {
+    egui::CollapsingHeader::new("running products")
+        .default_open(false)
+        .show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
-                ui.label("World =");
                 for (k, factor) in chain.iter().enumerate() {
-                    if k > 0 {
-                        ui.label("·");
-                    }
-                    // Wrap before a block that would not fit whole.
-                    if remaining(ui) < compact_width(ui, &factor.local) {
-                        ui.end_row();
-                    }
                     ui.vertical(|ui| {
-                        let link = ui.link(&names[k]).on_hover_text("Select this node");
-                        if link.hovered() {
-                            hovered = Some(factor.node);
-                        }
-                        if link.clicked() && factor.node != id {
-                            out.push(Command::Select(vec![factor.node]));
-                        }
-                        compact_matrix(ui, &factor.local);
-                    });
-                }
-                if let Some(last) = chain.last() {
-                    ui.label("=");
-                    if remaining(ui) < compact_width(ui, &last.product) {
-                        ui.end_row();
-                    }
-                    ui.vertical(|ui| {
-                        ui.strong("W");
-                        compact_matrix(ui, &last.product);
+                        let upto: Vec<&str> = names
+                            .get(..=k)
+                            .unwrap_or_default()
+                            .iter()
+                            .map(String::as_str)
+                            .collect();
+                        ui.label(upto.join(" · "));
+                        compact_matrix(ui, &factor.product);
                     });
                 }
             });
-            egui::CollapsingHeader::new("running products")
-                .default_open(false)
-                .show(ui, |ui| {
-                    ui.horizontal_wrapped(|ui| {
-                        for (k, factor) in chain.iter().enumerate() {
-                            ui.vertical(|ui| {
-                                let upto: Vec<&str> =
-                                    names[..=k].iter().map(String::as_str).collect();
-                                ui.label(upto.join(" · "));
-                                compact_matrix(ui, &factor.product);
-                            });
-                        }
-                    });
-                });
         });
-    *hovered_factor = hovered;
 }
 
 /// The two text rows of a compact matrix (the third row is always 0 0 1), columns aligned.

@@ -5,69 +5,22 @@
 //! level of detail, selection, view options) are those of the last one paints the same list
 //! again without planning or building anything (an idle or hovering frame on a million nodes).
 
+mod body;
+
 use super::density::Density;
-use super::draw::{arrow_shapes, closed_shape};
 use super::{ViewportState, p2, sr};
 use crate::editor::session::Editor;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::draw_list::{
-    AXIS_WIDTH, DOT_RADIUS, DrawList, Entry, Marks, OUTLINE_WIDTH, Outline, Show,
-};
+use crate::editor::view::draw_list::{DrawList, Show};
 pub(super) use crate::editor::view::frame_plan::selection_indices;
 use crate::editor::view::frame_plan::{PlanInput, plan};
 use crate::editor::view::geometry::ScreenShape;
 use crate::editor::view::occlusion::{OCCLUSION_FROM, visible_nodes};
-use crate::model::scene::{NodeData, Scene, Shape};
+use crate::model::scene::Scene;
+use body::{NodePass, draw_node};
 use egui::{Color32, Pos2, Rect, Stroke};
-use glam::{DAffine2, DVec2, Vec2};
-
-fn color32(c: [u8; 4]) -> Color32 {
-    Color32::from_rgba_unmultiplied(c[0], c[1], c[2], c[3])
-}
-
-/// Add a convex polygon (screen space) to a batched mesh as a triangle fan.
-fn fan(mesh: &mut egui::Mesh, points: &[Vec2], color: Color32) {
-    let base = mesh.vertices.len() as u32;
-    for p in points {
-        mesh.colored_vertex(p2(*p), color);
-    }
-    for k in 1..points.len().saturating_sub(1) as u32 {
-        mesh.add_triangle(base, base + k, base + k + 1);
-    }
-}
-
-/// A sprite's image over its (possibly clipped) outline: each point's texture coordinate comes
-/// from its local position, so a clipped sprite still shows the right part of the image.
-fn textured_fan(
-    texture: egui::TextureId,
-    outline: &[Vec2],
-    to_screen: &DAffine2,
-    (half, offset, region): (Vec2, Vec2, Option<[f32; 4]>),
-    tint: Color32,
-) -> egui::Mesh {
-    let mut mesh = egui::Mesh::with_texture(texture);
-    let inverse = to_screen.inverse();
-    let half = half.as_dvec2().max(DVec2::splat(f64::MIN_POSITIVE));
-    let [u0, v0, u1, v1] = region.unwrap_or([0.0, 0.0, 1.0, 1.0]);
-    for p in outline {
-        let l = inverse.transform_point2(p.as_dvec2()) - offset.as_dvec2();
-        let (s, t) = (l.x / (2.0 * half.x) + 0.5, 0.5 - l.y / (2.0 * half.y));
-        let uv = Pos2::new(
-            (u0 as f64 + s * (u1 - u0) as f64) as f32,
-            (v0 as f64 + t * (v1 - v0) as f64) as f32,
-        );
-        mesh.vertices.push(egui::epaint::Vertex {
-            pos: p2(*p),
-            uv,
-            color: tint,
-        });
-    }
-    for k in 1..outline.len().saturating_sub(1) as u32 {
-        mesh.add_triangle(0, k, k + 1);
-    }
-    mesh
-}
+use glam::Vec2;
 
 /// Everything the node layer is drawn from; equal keys draw equal layers.
 #[derive(Clone, Debug, PartialEq)]
@@ -153,38 +106,13 @@ pub(super) struct NodeLayer {
     pub moved_only: usize,
     /// The top-level nodes' world matrices when the kept layer was planned whole (big scenes
     /// only; see `slide.rs`).
-    pub(super) anchors: Option<Vec<(u32, glam::Affine2)>>,
+    pub(super) anchors: Option<Vec<crate::editor::view::slide::Anchor>>,
     /// Frames that painted the kept layer slid by the whole scene's move.
     pub slid: usize,
     /// The draw list of the last layer drawn (tests compare it with a figure's).
     pub list: DrawList,
     /// The world version and screen shift of the last slid frame.
-    pub(super) slid_shift: Option<(u64, egui::Vec2)>,
-}
-
-/// What one frame of node drawing needs besides the node itself.
-struct NodePass<'a> {
-    ctx: &'a egui::Context,
-    editor: &'a Editor,
-    camera: Camera,
-    view: ScreenRect,
-    fill: egui::Mesh,
-    /// The layer's shapes so far, in painting order.
-    out: Vec<egui::Shape>,
-    fill_size: (usize, usize),
-    shape: ScreenShape,
-}
-
-impl NodePass<'_> {
-    /// Add the batched fills gathered so far to the layer.
-    fn flush(&mut self) {
-        if !self.fill.is_empty() {
-            let fill = std::mem::take(&mut self.fill);
-            self.fill_size.0 = self.fill_size.0.max(fill.vertices.len());
-            self.fill_size.1 = self.fill_size.1.max(fill.indices.len());
-            self.out.push(fill.into());
-        }
-    }
+    pub(super) slid_shift: Option<(u64, Vec2)>,
 }
 
 /// Draw every node through its world matrix (see the module's comment), or paint the last
@@ -198,8 +126,41 @@ pub(super) fn draw_nodes(
     state: &mut ViewportState,
 ) {
     let scene = editor.doc().scene();
+    let key = layer_key(editor, state, rect);
+    let layer = &mut state.layer;
+    // A composed drag frame is exact but for stacking; while the drag is held, an unchanged
+    // frame (egui repaints without a move) paints it again rather than planning everything.
+    let held = editor.gesture_open();
+    if layer.key.as_ref() == Some(&key) && (!layer.composed || held) {
+        layer.reused += 1;
+        painter.extend(layer.shapes.iter().cloned());
+        return;
+    }
+    if super::progressive::draw(ctx, painter, rect, editor, state, &key) {
+        return;
+    }
+    if super::slide::paint_slid(scene, painter, &mut state.layer, &key, rect, held) {
+        return;
+    }
+    let mut out = std::mem::take(&mut state.layer.shapes);
+    out.clear();
+    if let Some(ranges) = moving_ranges(scene, &state.layer, &key) {
+        draw_composed(ctx, painter, rect, editor, state, (&key, ranges), &mut out);
+    } else {
+        draw_whole(ctx, painter, rect, editor, state, &key, &mut out);
+    }
+    painter.extend(out.iter().cloned());
+    let layer = &mut state.layer;
+    layer.shapes = out;
+    layer.world_seen = key.world;
+    layer.key = Some(key);
+}
+
+/// What this frame's node layer is drawn from.
+fn layer_key(editor: &Editor, state: &ViewportState, rect: Rect) -> LayerKey {
+    let scene = editor.doc().scene();
     let view = editor.view();
-    let key = LayerKey {
+    LayerKey {
         scene: (
             scene.structure_version(),
             scene.appearance_version().1,
@@ -216,76 +177,65 @@ pub(super) fn draw_nodes(
             view.shows(ViewOption::Axes),
             view.shows(ViewOption::Names),
         ],
-    };
-    let layer = &mut state.layer;
-    // A composed drag frame is exact but for stacking; while the drag is held, an unchanged
-    // frame (egui repaints without a move) paints it again rather than planning everything.
-    let held = editor.gesture_open();
-    if layer.key.as_ref() == Some(&key) && (!layer.composed || held) {
-        layer.reused += 1;
-        painter.extend(layer.shapes.iter().cloned());
-        return;
     }
-    if super::progressive::draw(ctx, painter, rect, editor, state, &key) {
-        return;
+}
+
+/// A drag of a few subtrees: a kept base layer without them (planned again unless it already
+/// leaves out every moving range), then the moving subtrees drawn over it, into `out`.
+fn draw_composed(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    rect: Rect,
+    editor: &Editor,
+    state: &mut ViewportState,
+    (key, ranges): (&LayerKey, &[(u32, u32)]),
+    out: &mut Vec<egui::Shape>,
+) {
+    let covered = state
+        .layer
+        .base
+        .as_ref()
+        .is_some_and(|base| base.key.same_but_world(key) && covers(&base.skip, ranges));
+    if !covered {
+        let skip = ranges.to_vec();
+        let mut shapes = Vec::new();
+        build(ctx, painter, rect, editor, state, &skip, &mut shapes);
+        let shear = state.shear_candidates.clone();
+        state.layer.base = Some(Base {
+            key: key.clone(),
+            skip,
+            shapes,
+            shear,
+        });
     }
-    let layer = &mut state.layer;
-    if let Some(shift) = super::slide::slid_by(scene, layer, &key, rect, held) {
-        // The whole scene slid (its root, or everything, dragged): the kept layer, moved.
-        painter.extend(layer.shapes.iter().cloned().map(|mut shape| {
-            shape.translate(shift);
-            shape
-        }));
-        layer.world_seen = key.world;
-        layer.composed = true; // the first unchanged frame plans the layer exactly again
-        layer.slid += 1;
-        layer.slid_shift = Some((key.world, shift));
-        return;
+    if let Some(base) = &state.layer.base {
+        out.extend(base.shapes.iter().cloned());
+        state.shear_candidates.clone_from(&base.shear);
     }
-    layer.slid_shift = None;
-    let moving = moving_ranges(scene, layer, &key);
-    let mut out = std::mem::take(&mut layer.shapes);
-    out.clear();
-    if let Some(ranges) = moving {
-        let covered = layer
-            .base
-            .as_ref()
-            .is_some_and(|base| base.key.same_but_world(&key) && covers(&base.skip, ranges));
-        if !covered {
-            let skip = ranges.to_vec();
-            let mut shapes = Vec::new();
-            build(ctx, painter, rect, editor, state, &skip, &mut shapes);
-            let shear = state.shear_candidates.clone();
-            state.layer.base = Some(Base {
-                key: key.clone(),
-                skip,
-                shapes,
-                shear,
-            });
-        }
-        let ranges = scene.last_recomputed_ranges();
-        if let Some(base) = &state.layer.base {
-            out.extend(base.shapes.iter().cloned());
-            state.shear_candidates.clone_from(&base.shear);
-        }
-        draw_moving(ctx, painter, rect, editor, state, ranges, &mut out);
-        state.layer.moved_only += usize::from(covered);
-        state.layer.composed = true;
-        state.layer.anchors = None;
-    } else {
-        state.layer.base = None;
-        let view_changed = !state.layer.key.as_ref().is_some_and(|k| k.same_view(&key));
-        build(ctx, painter, rect, editor, state, &[], &mut out);
-        let drawn = state.density.plan.draw.len();
-        state.density.adapt(drawn, view_changed);
-        state.layer.composed = false;
-        state.layer.anchors = super::slide::anchors(scene);
-    }
-    painter.extend(out.iter().cloned());
-    let layer = &mut state.layer;
-    layer.shapes = out;
-    layer.world_seen = key.world;
-    layer.key = Some(key);
+    draw_moving(ctx, painter, rect, editor, state, ranges, out);
+    state.layer.moved_only += usize::from(covered);
+    state.layer.composed = true;
+    state.layer.anchors = None;
+}
+
+/// The whole layer planned and drawn into `out`, the level of detail adapted to it, and the
+/// anchors a later slide is measured from.
+fn draw_whole(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    rect: Rect,
+    editor: &Editor,
+    state: &mut ViewportState,
+    key: &LayerKey,
+    out: &mut Vec<egui::Shape>,
+) {
+    state.layer.base = None;
+    let view_changed = !state.layer.key.as_ref().is_some_and(|k| k.same_view(key));
+    build(ctx, painter, rect, editor, state, &[], out);
+    let drawn = state.density.plan.draw.len();
+    state.density.adapt(drawn, view_changed);
+    state.layer.composed = false;
+    state.layer.anchors = super::slide::anchors(editor.doc().scene());
 }
 
 /// The subtrees the last update moved, when this frame can keep the rest of the last layer:
@@ -530,107 +480,4 @@ fn push_names(painter: &egui::Painter, names: Vec<(Pos2, &str)>, out: &mut Vec<e
         let at = egui::Align2::LEFT_BOTTOM.anchor_size(origin, galley.size());
         out.push(egui::Shape::galley(at.min, galley, color));
     }
-}
-
-/// One node of the draw list: its fill (batched) or sprite, then its marks.
-fn draw_node(pass: &mut NodePass, entry: Entry, state: &mut ViewportState) {
-    let scene: &Scene = pass.editor.doc().scene();
-    let i = entry.index as usize;
-    let m = pass
-        .camera
-        .node_to_screen_f64(pass.view, &scene.world_at(i));
-    let data = scene.data_at(i);
-    pass.shape.compute(&data.shape, &m, pass.view);
-    draw_body(pass, data, &m, state);
-    if entry.marks.detail {
-        pass.flush();
-        draw_marks(pass, &m, entry.marks);
-    }
-}
-
-/// The node's body: a sprite's image (or a red crossed box when it is missing), or its fill added
-/// to the batched mesh.
-fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut ViewportState) {
-    match &data.shape {
-        Shape::Sprite(sprite) => {
-            let crate::model::scene::Sprite {
-                path,
-                region,
-                size,
-                offset,
-            } = &**sprite;
-            pass.flush();
-            match state.texture(pass.ctx, pass.editor.doc(), path) {
-                Some(texture) => {
-                    let image = (size.abs() * 0.5, *offset, *region);
-                    let tint = color32(data.color);
-                    let outline = &pass.shape.outline;
-                    let mesh = textured_fan(texture, outline, m, image, tint);
-                    pass.out.push(mesh.into());
-                }
-                None if pass.shape.outline.len() > 2 => {
-                    // A missing image: a red crossed box, so the node is still visible.
-                    let red = Stroke::new(1.0, Color32::RED);
-                    let o = &pass.shape.outline;
-                    pass.out.extend(closed_shape(o, red));
-                    pass.out.push(egui::Shape::line_segment(
-                        [p2(o[0]), p2(o[o.len() / 2])],
-                        red,
-                    ));
-                }
-                None => {}
-            }
-        }
-        Shape::Rect { .. } | Shape::Ellipse { .. } => {
-            // An affine image of a convex shape is convex, sheared or mirrored: a fan is exact.
-            fan(&mut pass.fill, &pass.shape.outline, color32(data.color));
-        }
-        Shape::Polygon { .. } => {
-            // Any simple polygon: the triangles the editor layer cut it into.
-            let (fill, color) = (&mut pass.fill, color32(data.color));
-            let base = fill.vertices.len() as u32;
-            for p in &pass.shape.outline {
-                fill.colored_vertex(p2(*p), color);
-            }
-            for t in pass.shape.triangles.chunks_exact(3) {
-                fill.add_triangle(base + t[0], base + t[1], base + t[2]);
-            }
-        }
-        Shape::None => {}
-    }
-}
-
-/// A detailed node's outline, axes and origin dot, as the draw list marked them.
-fn draw_marks(pass: &mut NodePass, m: &DAffine2, marks: Marks) {
-    let stroke = match marks.outline {
-        Outline::None => None,
-        Outline::Plain => Some(Stroke::new(OUTLINE_WIDTH[0], Color32::from_gray(20))),
-        Outline::Selected => Some(Stroke::new(
-            OUTLINE_WIDTH[1],
-            Color32::from_rgb(255, 210, 60),
-        )),
-    };
-    if let Some(stroke) = stroke {
-        pass.out.extend(closed_shape(&pass.shape.outline, stroke));
-    }
-    if marks.axes {
-        draw_axes(pass, m);
-    }
-    if let Some(kind) = marks.dot {
-        let dot = p2(m.translation.as_vec2());
-        let radius = DOT_RADIUS[kind as usize];
-        pass.out
-            .push(egui::Shape::circle_filled(dot, radius, Color32::WHITE));
-    }
-}
-
-/// A node's own x (red) and y (green) axes as arrows from its origin.
-fn draw_axes(pass: &mut NodePass, m: &DAffine2) {
-    let origin = m.translation;
-    let x = m.transform_point2(DVec2::X);
-    let y = m.transform_point2(DVec2::Y);
-    let red = Stroke::new(AXIS_WIDTH, Color32::from_rgb(230, 80, 80));
-    let green = Stroke::new(AXIS_WIDTH, Color32::from_rgb(80, 200, 80));
-    arrow_shapes(pass.view, origin, x, red, &mut pass.out);
-    arrow_shapes(pass.view, origin, y, green, &mut pass.out);
 }

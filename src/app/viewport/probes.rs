@@ -3,7 +3,7 @@
 
 use super::{Frame, ViewportState, p2, sr, v2};
 use crate::editor::session::command::{Command, ProbeCommand};
-use crate::editor::session::probes::probe_at;
+use crate::editor::session::probes::{ProbeReading, probe_at};
 use egui::{Color32, Stroke};
 
 /// The pins' colour.
@@ -17,16 +17,23 @@ pub(super) fn probes(
     state: &mut ViewportState,
     out: &mut Vec<Command>,
 ) -> bool {
-    let Frame {
-        ui,
-        response,
-        rect,
-        editor,
-    } = *frame;
-    let readings = editor.probe_readings();
+    let readings = frame.editor.probe_readings();
+    paint_pins(frame, painter, state, &readings);
+    probe_input(frame, state, &readings, out)
+}
+
+/// Every probe's pin in view: a ring and a cross (bigger while dragged), its label, and a
+/// faint line to the origin of the node whose space it lives in.
+fn paint_pins(
+    frame: &Frame,
+    painter: &egui::Painter,
+    state: &ViewportState,
+    readings: &[ProbeReading],
+) {
+    let rect = frame.rect;
     let (camera, view) = (state.camera, sr(rect));
-    let scene = editor.doc().scene();
-    for r in &readings {
+    let scene = frame.editor.doc().scene();
+    for r in readings {
         let Some(world) = r.world else { continue };
         let p = camera.to_screen_f64(view, world);
         if !rect.expand(40.0).contains(p2(p.as_vec2())) {
@@ -41,27 +48,49 @@ pub(super) fn probes(
             }
         }
         let held = state.probe_drag == Some(r.probe);
-        painter.circle_stroke(at, if held { 7.0 } else { 5.5 }, Stroke::new(2.0, PIN));
-        painter.line_segment(
-            [at - egui::vec2(9.0, 0.0), at + egui::vec2(9.0, 0.0)],
-            Stroke::new(1.0, PIN),
-        );
-        painter.line_segment(
-            [at - egui::vec2(0.0, 9.0), at + egui::vec2(0.0, 9.0)],
-            Stroke::new(1.0, PIN),
-        );
-        painter.text(
-            at + egui::vec2(9.0, -9.0),
-            egui::Align2::LEFT_BOTTOM,
-            &r.label,
-            egui::FontId::proportional(12.0),
-            PIN,
-        );
+        paint_pin(painter, at, held, &r.label);
     }
+}
+
+/// One pin at `at`: a ring (bigger while `held`), a cross, and its label.
+fn paint_pin(painter: &egui::Painter, at: egui::Pos2, held: bool, label: &str) {
+    painter.circle_stroke(at, if held { 7.0 } else { 5.5 }, Stroke::new(2.0, PIN));
+    painter.line_segment(
+        [at - egui::vec2(9.0, 0.0), at + egui::vec2(9.0, 0.0)],
+        Stroke::new(1.0, PIN),
+    );
+    painter.line_segment(
+        [at - egui::vec2(0.0, 9.0), at + egui::vec2(0.0, 9.0)],
+        Stroke::new(1.0, PIN),
+    );
+    painter.text(
+        at + egui::vec2(9.0, -9.0),
+        egui::Align2::LEFT_BOTTOM,
+        label,
+        egui::FontId::proportional(12.0),
+        PIN,
+    );
+}
+
+/// Grab a pin where a drag starts, move the grabbed pin, and drop a probe with a click while
+/// placing probes; true when the pointer belongs to the probes this frame.
+fn probe_input(
+    frame: &Frame,
+    state: &mut ViewportState,
+    readings: &[ProbeReading],
+    out: &mut Vec<Command>,
+) -> bool {
+    let Frame {
+        ui,
+        response,
+        rect,
+        editor,
+    } = *frame;
+    let (camera, view) = (state.camera, sr(rect));
     if response.drag_started_by(egui::PointerButton::Primary)
         && let Some(press) = ui.input(|i| i.pointer.press_origin())
     {
-        state.probe_drag = probe_at(&readings, camera, view, v2(press));
+        state.probe_drag = probe_at(readings, camera, view, v2(press));
     }
     if let Some(probe) = state.probe_drag {
         if response.dragged_by(egui::PointerButton::Primary)

@@ -12,13 +12,14 @@ use super::{ViewportState, sr};
 use crate::editor::session::Editor;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::Camera;
-use crate::editor::view::frame_plan::{PlanInput, PlanJob};
+use crate::editor::view::frame_plan::{FramePlan, PlanInput, PlanJob};
 use egui::Rect;
 use egui::emath::TSTransform;
 use std::time::Duration;
 
-/// Scenes from this size plan a moved view over several frames.
-pub(super) const PROGRESSIVE_MIN: usize = 250_000;
+/// Scenes from this size plan a moved view over several frames (the size from which a drag of
+/// the whole scene slides the kept layer, too).
+pub(super) const PROGRESSIVE_MIN: usize = crate::editor::view::slide::SLIDE_MIN;
 /// Planning time one frame may spend.
 const BUDGET: Duration = Duration::from_millis(6);
 
@@ -50,7 +51,22 @@ pub(super) fn draw(
         state.layer.pending = None;
         return false;
     }
-    let camera = layer.pending.as_ref().map_or(state.camera, |p| p.camera);
+    if let Some((camera, plan)) = advance(rect, editor, state) {
+        keep_plan(ctx, painter, (rect, editor, state), key, camera, plan);
+    }
+    paint_kept(ctx, painter, rect, state);
+    true
+}
+
+/// Plan a few more pieces of the moved view within [`BUDGET`] (starting a plan for the
+/// current camera when none is pending); the finished plan and its camera once it is done.
+fn advance(rect: Rect, editor: &Editor, state: &mut ViewportState) -> Option<(Camera, FramePlan)> {
+    let scene = editor.doc().scene();
+    let camera = state
+        .layer
+        .pending
+        .as_ref()
+        .map_or(state.camera, |p| p.camera);
     let mut extents = std::mem::take(&mut state.extents);
     extents.refresh(scene);
     let mut bounds = std::mem::take(&mut state.bounds);
@@ -79,30 +95,46 @@ pub(super) fn draw(
     state.extents = extents;
     state.bounds = bounds;
     if done {
-        let plan = pending.job.finish();
-        let density = std::mem::take(&mut state.density);
-        let mut shapes = std::mem::take(&mut state.layer.shapes);
-        shapes.clear();
-        let current = state.camera;
-        state.camera = pending.camera; // the plan's camera, to draw it
-        draw_built(
-            ctx,
-            painter,
-            rect,
-            editor,
-            state,
-            density,
-            plan,
-            &mut shapes,
-        );
-        state.camera = current;
-        state.layer.shapes = shapes;
-        let mut kept = key.clone();
-        kept.camera = pending.camera;
-        state.layer.key = Some(kept);
-    } else {
-        state.layer.pending = Some(pending);
+        return Some((pending.camera, pending.job.finish()));
     }
+    state.layer.pending = Some(pending);
+    None
+}
+
+/// Draw a finished plan (through the camera it was planned for) as the kept layer.
+fn keep_plan(
+    ctx: &egui::Context,
+    painter: &egui::Painter,
+    (rect, editor, state): (Rect, &Editor, &mut ViewportState),
+    key: &LayerKey,
+    camera: Camera,
+    plan: FramePlan,
+) {
+    let density = std::mem::take(&mut state.density);
+    let mut shapes = std::mem::take(&mut state.layer.shapes);
+    shapes.clear();
+    let current = state.camera;
+    state.camera = camera; // the plan's camera, to draw it
+    draw_built(
+        ctx,
+        painter,
+        rect,
+        editor,
+        state,
+        density,
+        plan,
+        &mut shapes,
+    );
+    state.camera = current;
+    state.layer.shapes = shapes;
+    let mut kept = key.clone();
+    kept.camera = camera;
+    state.layer.key = Some(kept);
+}
+
+/// Paint the kept layer, moved and scaled to the current camera when it was planned for
+/// another (and then repaint until the plan for this camera is drawn).
+fn paint_kept(ctx: &egui::Context, painter: &egui::Painter, rect: Rect, state: &ViewportState) {
     let kept = state.layer.key.as_ref().map_or(state.camera, |k| k.camera);
     if kept == state.camera {
         painter.extend(state.layer.shapes.iter().cloned());
@@ -114,7 +146,6 @@ pub(super) fn draw(
         }));
         ctx.request_repaint(); // until the plan for this camera is drawn
     }
-    true
 }
 
 /// The screen map from what camera `from` shows to what `to` shows (the same view of the

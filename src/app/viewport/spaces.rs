@@ -5,7 +5,7 @@ use super::{Frame, p2, sr};
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::spaces::{LocalGrid, local_grid};
 use egui::{Color32, Stroke};
-use glam::Affine2;
+use glam::{Affine2, Vec2};
 
 /// The local grid of the primary selection (cyan) and of its parent (magenta), when shown.
 pub(super) fn paint_spaces(
@@ -41,7 +41,6 @@ pub(super) fn paint_spaces(
 /// One space's grid: faint unit lines, its two axes, tick labels, the unit square filled
 /// faintly and named; or a note where a singular space has no grid.
 fn paint_grid(painter: &egui::Painter, grid: &LocalGrid, color: Color32, name: &str) {
-    let faint = color.gamma_multiply(0.35);
     let font = egui::FontId::proportional(10.0);
     match grid {
         LocalGrid::Singular { origin } => {
@@ -62,6 +61,7 @@ fn paint_grid(painter: &egui::Painter, grid: &LocalGrid, color: Color32, name: &
             unit_square,
             step,
         } => {
+            let faint = color.gamma_multiply(0.35);
             if unit_square.len() > 2 {
                 painter.add(egui::Shape::convex_polygon(
                     unit_square.iter().map(|p| p2(*p)).collect(),
@@ -75,29 +75,43 @@ fn paint_grid(painter: &egui::Painter, grid: &LocalGrid, color: Color32, name: &
             for (a, b) in axes.iter().flatten() {
                 painter.line_segment([p2(*a), p2(*b)], Stroke::new(2.0, color));
             }
-            for (at, text) in ticks {
-                painter.text(
-                    p2(*at) + egui::vec2(3.0, 2.0),
-                    egui::Align2::LEFT_TOP,
-                    text,
-                    font.clone(),
-                    color,
-                );
-            }
-            if let Some(corner) = unit_square.first() {
-                let text = if *step == 1.0 {
-                    format!("{name}'s space")
-                } else {
-                    format!("{name}'s space (lines every {step})")
-                };
-                painter.text(
-                    p2(*corner) + egui::vec2(4.0, -14.0),
-                    egui::Align2::LEFT_BOTTOM,
-                    text,
-                    font,
-                    color,
-                );
-            }
+            let corner = unit_square.first().copied();
+            paint_labels(painter, ticks, corner, *step, &font, color, name);
         }
+    }
+}
+
+/// A grid's tick labels, and its space's name by the unit square's first corner.
+fn paint_labels(
+    painter: &egui::Painter,
+    ticks: &[(Vec2, String)],
+    corner: Option<Vec2>,
+    step: f64,
+    font: &egui::FontId,
+    color: Color32,
+    name: &str,
+) {
+    for (at, text) in ticks {
+        painter.text(
+            p2(*at) + egui::vec2(3.0, 2.0),
+            egui::Align2::LEFT_TOP,
+            text,
+            font.clone(),
+            color,
+        );
+    }
+    if let Some(corner) = corner {
+        let text = if step == 1.0 {
+            format!("{name}'s space")
+        } else {
+            format!("{name}'s space (lines every {step})")
+        };
+        painter.text(
+            p2(corner) + egui::vec2(4.0, -14.0),
+            egui::Align2::LEFT_BOTTOM,
+            text,
+            font.clone(),
+            color,
+        );
     }
 }

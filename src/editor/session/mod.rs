@@ -13,9 +13,11 @@ pub mod generate;
 pub mod interchange;
 pub mod jobs;
 pub mod messages;
+pub mod multi_edit;
 pub mod probes;
 pub mod selection;
 pub mod settings;
+pub mod tick;
 pub mod timeline;
 
 use crate::editor::session::command::{Command, Effect, ViewSpace, Window};
@@ -223,7 +225,7 @@ impl Editor {
     }
 
     /// Replace the recent-files list (restored from the app's storage at start).
-    pub fn set_recent(&mut self, recent: Vec<PathBuf>) {
+    fn set_recent(&mut self, recent: Vec<PathBuf>) {
         self.files.set_recent(recent);
     }
 

@@ -255,7 +255,7 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
     } else {
         threads.clamp(1, 8)
     };
-    let mut spare = reuse.spare;
+    let spare = reuse.spare;
     let mut first = FramePlan {
         density: DensityGrid::over(input.view, CELL, reuse.density.sums),
         coarse: DensityGrid::over(input.view, COARSE_CELL, reuse.coarse.sums),
@@ -274,6 +274,17 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
         first.spare = spare;
         return first;
     }
+    plan_parallel(input, threads, first, spare)
+}
+
+/// [`plan`] on `threads` threads (at least 2), `first` being this thread's plan.
+fn plan_parallel(
+    input: &PlanInput,
+    threads: usize,
+    first: FramePlan,
+    mut spare: Vec<Vec<[f32; 4]>>,
+) -> FramePlan {
+    let n = input.scene.len();
     // More pieces than threads, taken in turn: the deep end of a pre-order array can hold
     // far more tiny nodes than the front, so equal halves would leave one core waiting. Each
     // thread splats into its own grids (one pair a thread, not a piece: zeroing and adding
@@ -312,11 +323,11 @@ pub fn plan(input: &PlanInput, threads: usize, reuse: FramePlan) -> FramePlan {
     };
     crate::model::pool::run_pieces(pieces, threads, &work);
     let mut first = first_slot.into_inner().unwrap_or_default();
-    let slots = other_slots
-        .into_iter()
-        .filter_map(|slot| slot.into_inner().ok());
     first.spare = spare;
-    for slot in slots {
+    for slot in other_slots
+        .into_iter()
+        .filter_map(|slot| slot.into_inner().ok())
+    {
         first.density.absorb(&slot.density);
         first.coarse.absorb(&slot.coarse);
         first.spare.push(slot.density.sums);
@@ -459,100 +470,132 @@ pub fn plan_ranges(input: &PlanInput, ranges: &[(u32, u32)]) -> FramePlan {
     out
 }
 
-/// Plan the nodes `a..b` into `out`.
+/// Plan the nodes `a..b` into `out`: skipped ranges jumped over, whole subtrees culled or
+/// splatted where their bounds allow, every other node planned on its own.
 fn plan_range(input: &PlanInput, a: usize, b: usize, out: &mut FramePlan) {
-    let scene = input.scene;
     let to_screen = world_to_screen(input.camera, input.view);
-    let (lo, hi) = (input.view.min.as_dvec2(), input.view.max.as_dvec2());
+    let mut next_skip = input.skip.partition_point(|&(_, end)| end as usize <= a);
     let mut shapeless = 0usize;
-    let cull = input.bounds.is_valid();
-    let skip = input.skip;
-    let mut next_skip = skip.partition_point(|&(_, end)| end as usize <= a);
     let mut i = a;
     while i < b {
-        if let Some(&(start, end)) = skip.get(next_skip) {
-            if i >= end as usize {
-                next_skip += 1;
-                continue;
+        i = past_skipped(input.skip, &mut next_skip, i);
+        if i >= b {
+            break;
+        }
+        i = match whole_subtree(input, i, b, &to_screen, out) {
+            Some(next) => next,
+            None => {
+                plan_node(input, i, &mut shapeless, out);
+                i + 1
             }
-            if i >= start as usize {
-                i = end as usize;
-                next_skip += 1;
-                continue;
-            }
-        }
-        let len = scene.subtree_len_at(i);
-        let whole = cull && len >= CULL_MIN_SUBTREE && i + len <= b;
-        if whole
-            && !input
-                .bounds
-                .may_show(i, &to_screen, input.view, CULL_MARGIN)
-        {
-            i += len;
-            continue;
-        }
-        if whole
-            && !input.protected.contains(&(i as u32))
-            && let Some((at, extent, area, color)) =
-                input.bounds.tiny_on_screen(i, &to_screen, input.tiny)
-        {
-            out.splat(at, extent, area, color);
-            i += len;
-            continue;
-        }
-        let world = scene.world_at(i);
-        if !world.is_finite() {
-            i += 1;
-            continue; // an overflowed world matrix: nothing to draw
-        }
-        let m = input.camera.node_to_screen_f64(input.view, &world);
-        // Only nodes whose world can carry a mark (its axes not perpendicular): the overlay
-        // looks at every candidate each frame.
-        if input.shear && may_be_sheared(&world) && may_get_shear_mark(&m, input.view) {
-            out.shear.push(i as u32);
-        }
-        let half = input.extents.half[i];
-        let extent = screen_extent(&m, half);
-        let reach = extent + DVec2::splat(4.0);
-        let origin = m.translation;
-        if !((origin + reach).cmpge(lo).all() && (origin - reach).cmple(hi).all()) {
-            i += 1;
-            continue;
-        }
-        let selected = input.selected.contains(&(i as u32));
-        if half == Vec2::ZERO {
-            if selected || shapeless < SHAPELESS_LIMIT {
-                shapeless += 1;
-                out.draw.push(i as u32);
-                out.screen
-                    .push([origin.x as f32, origin.y as f32, 0.0, 0.0, 0.0]);
-                link(input, i, origin, out);
-            }
-        } else if selected || extent.max_element() >= input.tiny {
-            out.draw.push(i as u32);
-            let cover = if input.extents.solid[i] {
-                // The circle inscribed in the shape's image (conjugate half-axes a, b): its
-                // radius is at least |det(a, b)| / (|a| + |b|).
-                let a = m.matrix2.x_axis * half.x as f64;
-                let b = m.matrix2.y_axis * half.y as f64;
-                a.perp_dot(b).abs() / (a.length() + b.length()).max(f64::MIN_POSITIVE)
-            } else {
-                0.0
-            };
-            out.screen.push([
-                origin.x as f32,
-                origin.y as f32,
-                extent.x as f32,
-                extent.y as f32,
-                cover as f32,
-            ]);
-            link(input, i, origin, out);
-        } else {
-            let area = 4.0 * extent.x * extent.y;
-            out.splat(origin, extent, area, input.extents.color[i]);
-        }
-        i += 1;
+        };
     }
+}
+
+/// `i`, or the end of the skipped range it falls in (`next` walks the sorted ranges along).
+#[inline]
+fn past_skipped(skip: &[(u32, u32)], next: &mut usize, mut i: usize) -> usize {
+    while let Some(&(start, end)) = skip.get(*next) {
+        if i >= end as usize {
+            *next += 1;
+        } else if i >= start as usize {
+            i = end as usize;
+            *next += 1;
+        } else {
+            break;
+        }
+    }
+    i
+}
+
+/// When the subtree at `i` (inside `..b`, big enough to have bounds) is off screen or tiny
+/// on it, leave it out or splat it whole, and return the index after it.
+#[inline]
+fn whole_subtree(
+    input: &PlanInput,
+    i: usize,
+    b: usize,
+    to_screen: &glam::DAffine2,
+    out: &mut FramePlan,
+) -> Option<usize> {
+    if !input.bounds.is_valid() {
+        return None;
+    }
+    let len = input.scene.subtree_len_at(i);
+    if len < CULL_MIN_SUBTREE || i + len > b {
+        return None;
+    }
+    if !input.bounds.may_show(i, to_screen, input.view, CULL_MARGIN) {
+        return Some(i + len);
+    }
+    if input.protected.contains(&(i as u32)) {
+        return None;
+    }
+    let (at, extent, area, color) = input.bounds.tiny_on_screen(i, to_screen, input.tiny)?;
+    out.splat(at, extent, area, color);
+    Some(i + len)
+}
+
+/// Plan node `i` alone: a shear candidate, then drawn (with its screen box and link),
+/// splatted when tiny, or left out when off screen; shapeless nodes past
+/// [`SHAPELESS_LIMIT`] are left out unless selected.
+#[inline]
+fn plan_node(input: &PlanInput, i: usize, shapeless: &mut usize, out: &mut FramePlan) {
+    let world = input.scene.world_at(i);
+    if !world.is_finite() {
+        return; // an overflowed world matrix: nothing to draw
+    }
+    let m = input.camera.node_to_screen_f64(input.view, &world);
+    // Only nodes whose world can carry a mark (its axes not perpendicular): the overlay
+    // looks at every candidate each frame.
+    if input.shear && may_be_sheared(&world) && may_get_shear_mark(&m, input.view) {
+        out.shear.push(i as u32);
+    }
+    let half = input.extents.half[i];
+    let extent = screen_extent(&m, half);
+    let reach = extent + DVec2::splat(4.0);
+    let origin = m.translation;
+    let (lo, hi) = (input.view.min.as_dvec2(), input.view.max.as_dvec2());
+    if !((origin + reach).cmpge(lo).all() && (origin - reach).cmple(hi).all()) {
+        return;
+    }
+    let selected = input.selected.contains(&(i as u32));
+    if half == Vec2::ZERO {
+        if selected || *shapeless < SHAPELESS_LIMIT {
+            *shapeless += 1;
+            out.draw.push(i as u32);
+            out.screen
+                .push([origin.x as f32, origin.y as f32, 0.0, 0.0, 0.0]);
+            link(input, i, origin, out);
+        }
+    } else if selected || extent.max_element() >= input.tiny {
+        out.draw.push(i as u32);
+        let cover = if input.extents.solid[i] {
+            inscribed_radius(&m, half)
+        } else {
+            0.0
+        };
+        out.screen.push([
+            origin.x as f32,
+            origin.y as f32,
+            extent.x as f32,
+            extent.y as f32,
+            cover as f32,
+        ]);
+        link(input, i, origin, out);
+    } else {
+        let area = 4.0 * extent.x * extent.y;
+        out.splat(origin, extent, area, input.extents.color[i]);
+    }
+}
+
+/// The radius of a circle inside a shape's screen image (conjugate half-axes a, b): at least
+/// |det(a, b)| / (|a| + |b|).
+#[inline]
+fn inscribed_radius(m: &glam::DAffine2, half: Vec2) -> f64 {
+    let a = m.matrix2.x_axis * half.x as f64;
+    let b = m.matrix2.y_axis * half.y as f64;
+    a.perp_dot(b).abs() / (a.length() + b.length()).max(f64::MIN_POSITIVE)
 }
 
 /// The line from node `i`'s parent to it (a drawn node: a splatted one's link is not worth a

@@ -10,11 +10,14 @@ pub mod frame_plan;
 pub mod geometry;
 pub mod grid;
 pub mod handles;
+pub mod keys;
 pub mod numbers;
 pub mod occlusion;
 pub mod overlay;
 pub mod pointer;
 pub mod rows;
+pub mod slide;
 pub mod spaces;
+pub mod trails;
 
 pub use camera::{Camera, ScreenRect};

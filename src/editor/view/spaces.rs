@@ -142,50 +142,15 @@ pub fn local_grid(camera: Camera, rect: ScreenRect, world: &Affine2) -> LocalGri
     if !det.is_finite() || det.abs() <= 1e-9 * c0.length() * c1.length() || det == 0.0 {
         return LocalGrid::Singular { origin };
     }
-    let inverse = m.inverse();
-    // The view's corners in local coordinates bound the lines worth drawing.
-    let corners = [
-        rect.min,
-        Vec2::new(rect.max.x, rect.min.y),
-        rect.max,
-        Vec2::new(rect.min.x, rect.max.y),
-    ]
-    .map(|p| inverse.transform_point2(p.as_dvec2()));
-    let lo = corners.iter().fold(DVec2::INFINITY, |a, p| a.min(*p));
-    let hi = corners.iter().fold(DVec2::NEG_INFINITY, |a, p| a.max(*p));
+    let (lo, hi) = local_bounds(&m.inverse(), rect);
     // Lines of constant x are |det| / |c1| pixels apart per unit, those of constant y |det| / |c0|.
     let step = step_for(det.abs() / c1.length(), 20.0).max(step_for(det.abs() / c0.length(), 20.0));
     let mut lines = [Vec::new(), Vec::new()];
     let mut ticks = Vec::new();
-    let view = rect.expand(2.0);
-    for (axis, (a, b)) in [(0usize, (lo.x, hi.x)), (1, (lo.y, hi.y))] {
-        let (first, last) = ((a / step).ceil(), (b / step).floor());
-        if !(first.is_finite() && last.is_finite()) || first.abs().max(last.abs()) > 2f64.powi(52) {
-            continue;
-        }
-        let count = ((last - first + 1.0).max(0.0) as usize).min(LOCAL_GRID_LINE_CAP);
-        for k in 0..count {
-            let value = (first + k as f64) * step;
-            let (p, q) = if axis == 0 {
-                (DVec2::new(value, lo.y), DVec2::new(value, hi.y))
-            } else {
-                (DVec2::new(lo.x, value), DVec2::new(hi.x, value))
-            };
-            if let Some((s, e)) = clip_segment(m.transform_point2(p), m.transform_point2(q), view) {
-                lines[axis].push((s, e, value));
-            }
-            let tick = if axis == 0 {
-                DVec2::new(value, 0.0)
-            } else {
-                DVec2::new(0.0, value)
-            };
-            let at = m.transform_point2(tick);
-            if value != 0.0 && rect.contains(at.as_vec2()) && ticks.len() < 2 * LOCAL_GRID_LINE_CAP
-            {
-                ticks.push((at.as_vec2(), grid_label(value, step)));
-            }
-        }
+    for axis in [0, 1] {
+        lines[axis] = grid_lines(&m, (lo, hi), step, rect, axis, &mut ticks);
     }
+    let view = rect.expand(2.0);
     let axis_line =
         |p: DVec2, q: DVec2| clip_segment(m.transform_point2(p), m.transform_point2(q), view);
     let axes = [
@@ -205,4 +170,67 @@ pub fn local_grid(camera: Camera, rect: ScreenRect, world: &Affine2) -> LocalGri
         ticks,
         unit_square,
     }
+}
+
+/// The box, in the space's coordinates, that holds the view's corners (`inverse`: screen →
+/// local): the lines worth drawing lie inside it.
+fn local_bounds(inverse: &glam::DAffine2, rect: ScreenRect) -> (DVec2, DVec2) {
+    let corners = [
+        rect.min,
+        Vec2::new(rect.max.x, rect.min.y),
+        rect.max,
+        Vec2::new(rect.min.x, rect.max.y),
+    ]
+    .map(|p| inverse.transform_point2(p.as_dvec2()));
+    let lo = corners.iter().fold(DVec2::INFINITY, |a, p| a.min(*p));
+    let hi = corners.iter().fold(DVec2::NEG_INFINITY, |a, p| a.max(*p));
+    (lo, hi)
+}
+
+/// The lines of constant x (`axis` 0) or y (1) every `step` units inside `lo..hi`, clipped
+/// to the view, each with its value; their ticks on the other axis go to `ticks`.
+fn grid_lines(
+    m: &glam::DAffine2,
+    (lo, hi): (DVec2, DVec2),
+    step: f64,
+    rect: ScreenRect,
+    axis: usize,
+    ticks: &mut Vec<(Vec2, String)>,
+) -> Vec<(Vec2, Vec2, f64)> {
+    let mut lines = Vec::new();
+    let view = rect.expand(2.0);
+    let (a, b) = if axis == 0 {
+        (lo.x, hi.x)
+    } else {
+        (lo.y, hi.y)
+    };
+    let (first, last) = ((a / step).ceil(), (b / step).floor());
+    if !(first.is_finite() && last.is_finite()) || first.abs().max(last.abs()) > 2f64.powi(52) {
+        return lines;
+    }
+    let count = ((last - first + 1.0).max(0.0) as usize).min(LOCAL_GRID_LINE_CAP);
+    for k in 0..count {
+        let value = (first + k as f64) * step;
+        let (p, q, tick) = if axis == 0 {
+            (
+                DVec2::new(value, lo.y),
+                DVec2::new(value, hi.y),
+                DVec2::new(value, 0.0),
+            )
+        } else {
+            (
+                DVec2::new(lo.x, value),
+                DVec2::new(hi.x, value),
+                DVec2::new(0.0, value),
+            )
+        };
+        if let Some((s, e)) = clip_segment(m.transform_point2(p), m.transform_point2(q), view) {
+            lines.push((s, e, value));
+        }
+        let at = m.transform_point2(tick);
+        if value != 0.0 && rect.contains(at.as_vec2()) && ticks.len() < 2 * LOCAL_GRID_LINE_CAP {
+            ticks.push((at.as_vec2(), grid_label(value, step)));
+        }
+    }
+    lines
 }

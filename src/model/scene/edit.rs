@@ -7,10 +7,10 @@ use crate::model::anim::{ClipSettings, Track};
 use crate::model::math::Trs;
 use glam::Vec2;
 
-pub use super::history::{History, Step};
+pub use super::history::{Change, History, Step};
 
 /// Where a node sits: its parent, its sibling index and its local transform.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 pub struct Placement {
     /// The parent (None = a root).
     pub parent: Option<NodeId>,
@@ -112,7 +112,7 @@ pub enum Op {
 }
 
 /// A performed change with everything needed to redo and undo it exactly.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 pub enum Edit {
     /// A local transform changed.
     SetLocal {

@@ -31,6 +31,33 @@ pub struct History {
     clean: Option<usize>,
     /// Failures injected by tests; empty otherwise.
     faults: Faults,
+    /// What changed since the journal last took it, when a journal listens (None otherwise).
+    changes: Option<Vec<Change>>,
+}
+
+/// One change of the history, as a journal records it: replaying the changes in order on the
+/// scene the history started from gives the same scene and the same history.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub enum Change {
+    /// Edits made by one perform (merged into the last step when its gesture continues).
+    Step {
+        /// The step's label.
+        label: String,
+        /// The edits, in order, with their results.
+        edits: Vec<Edit>,
+        /// The gesture key (continuous drags merge into one step).
+        gesture: Option<u64>,
+    },
+    /// The current gesture ended.
+    EndGesture,
+    /// One step undone.
+    Undo,
+    /// One step redone.
+    Redo,
+    /// A jump to this many applied steps.
+    Jump(u64),
+    /// The current state was saved (the clean mark).
+    Clean,
 }
 
 /// The test hook's state: edits applied and taken back since it was set, and where to fail.
@@ -97,6 +124,7 @@ impl History {
         ops: Vec<Op>,
         gesture: Option<u64>,
     ) -> Result<()> {
+        let label: String = label.into();
         let next_id = scene.next_id;
         let mut edits = Vec::with_capacity(ops.len());
         for op in ops {
@@ -108,12 +136,95 @@ impl History {
         if edits.is_empty() {
             return Ok(());
         }
+        if let Some(changes) = &mut self.changes {
+            changes.push(Change::Step {
+                label: label.clone(),
+                edits: edits.clone(),
+                gesture,
+            });
+        }
         self.record(Step {
-            label: label.into(),
+            label,
             edits,
             gesture,
         });
         Ok(())
+    }
+
+    /// Start (or stop) collecting [`Change`]s for a journal.
+    pub fn listen(&mut self, on: bool) {
+        self.changes = on.then(Vec::new);
+    }
+
+    /// The changes since the last call (empty when nobody listens).
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        self.changes
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
+    }
+
+    fn note(&mut self, change: Change) {
+        if let Some(changes) = &mut self.changes {
+            changes.push(change);
+        }
+    }
+
+    /// Replay a journaled change on `scene`, the scene this history is at: the same result as
+    /// when it was first made. All or nothing.
+    pub fn replay(&mut self, scene: &mut Scene, change: &Change) -> Result<()> {
+        match change {
+            Change::Step {
+                label,
+                edits,
+                gesture,
+            } => {
+                self.apply_all(scene, edits)?;
+                self.note(change.clone());
+                self.record(Step {
+                    label: label.clone(),
+                    edits: edits.clone(),
+                    gesture: *gesture,
+                });
+                Ok(())
+            }
+            Change::EndGesture => {
+                self.end_gesture();
+                Ok(())
+            }
+            Change::Undo => self.undo(scene).map(drop),
+            Change::Redo => self.redo(scene).map(drop),
+            Change::Jump(done) => {
+                let done = usize::try_from(*done).unwrap_or(usize::MAX);
+                self.jump_to(scene, done)
+            }
+            Change::Clean => {
+                self.mark_clean();
+                Ok(())
+            }
+        }
+    }
+
+    /// The history as changes that rebuild it from its first scene: every step in order (their
+    /// gesture keys kept), the clean mark where it is, and the undos back to where it stands.
+    pub fn as_changes(&self) -> Vec<Change> {
+        let steps: Vec<&Step> = self.done.iter().chain(self.undone.iter().rev()).collect();
+        let mut out = Vec::with_capacity(steps.len() + self.undone.len() + 1);
+        if self.clean == Some(0) {
+            out.push(Change::Clean);
+        }
+        for (k, step) in steps.iter().enumerate() {
+            out.push(Change::Step {
+                label: step.label.clone(),
+                edits: step.edits.clone(),
+                gesture: step.gesture,
+            });
+            if self.clean == Some(k + 1) {
+                out.push(Change::Clean);
+            }
+        }
+        out.extend(std::iter::repeat_n(Change::Undo, self.undone.len()));
+        out
     }
 
     /// Apply `edits` in order, all or none: on a refusal the applied ones are taken back.
@@ -184,14 +295,24 @@ impl History {
 
     /// End the current gesture: the next step starts a new undo entry even with the same key.
     pub fn end_gesture(&mut self) {
-        if let Some(last) = self.done.last_mut() {
-            last.gesture = None;
+        if let Some(last) = self.done.last_mut()
+            && last.gesture.take().is_some()
+        {
+            self.note(Change::EndGesture);
         }
     }
 
     /// Take back the last step; returns its label. All or nothing: on an error the scene and
     /// both stacks are as they were.
     pub fn undo(&mut self, scene: &mut Scene) -> Result<Option<String>> {
+        let label = self.undo_step(scene)?;
+        if label.is_some() {
+            self.note(Change::Undo);
+        }
+        Ok(label)
+    }
+
+    fn undo_step(&mut self, scene: &mut Scene) -> Result<Option<String>> {
         let Some(step) = self.done.pop() else {
             return Ok(None);
         };
@@ -207,6 +328,14 @@ impl History {
 
     /// Do the last undone step again; returns its label. All or nothing, like [`History::undo`].
     pub fn redo(&mut self, scene: &mut Scene) -> Result<Option<String>> {
+        let label = self.redo_step(scene)?;
+        if label.is_some() {
+            self.note(Change::Redo);
+        }
+        Ok(label)
+    }
+
+    fn redo_step(&mut self, scene: &mut Scene) -> Result<Option<String>> {
         let Some(step) = self.undone.pop() else {
             return Ok(None);
         };
@@ -226,15 +355,20 @@ impl History {
         let start = self.done.len();
         let result = (|| {
             while self.done.len() > done {
-                self.undo(scene)?;
+                self.undo_step(scene)?;
             }
             while self.done.len() < done && !self.undone.is_empty() {
-                self.redo(scene)?;
+                self.redo_step(scene)?;
             }
             Ok(())
         })();
         match result {
-            Ok(()) => Ok(()),
+            Ok(()) => {
+                if self.done.len() != start {
+                    self.note(Change::Jump(self.done.len() as u64));
+                }
+                Ok(())
+            }
             Err(error) => match self.walk_back(scene, start) {
                 Ok(()) => Err(error),
                 Err(rollback) => Err(Error::RollbackFailed {
@@ -291,6 +425,7 @@ impl History {
     pub fn mark_clean(&mut self) {
         self.clean = Some(self.done.len());
         self.end_gesture();
+        self.note(Change::Clean);
     }
 
     /// True when the scene matches what was last saved or opened.

@@ -31,7 +31,9 @@ use std::fmt;
 use thin_vec::ThinVec;
 
 /// A node's identity: stable for its whole life (undo, selection and files refer to it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Deserialize, serde::Serialize,
+)]
 pub struct NodeId(pub u32);
 
 impl fmt::Display for NodeId {
@@ -47,7 +49,7 @@ pub type Color = [u8; 4];
 pub const DEFAULT_COLOR: Color = [160, 170, 190, 255];
 
 /// Everything about a node except where it sits in the tree.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 pub struct NodeData {
     /// Shown in the hierarchy; need not be unique (up to 24 bytes stored inline).
     pub name: CompactString,
@@ -210,6 +212,12 @@ impl Scene {
     /// The id that the next [`Scene::add_node`] will use.
     pub fn next_id(&self) -> NodeId {
         NodeId(self.next_id)
+    }
+
+    /// Make ids below `id` count as used (a recovered scene gives out the ids its session
+    /// would have).
+    pub fn reserve_ids_below(&mut self, id: NodeId) {
+        self.next_id = self.next_id.max(id.0);
     }
 
     /// The id of the node at pre-order index `i`.

@@ -10,7 +10,7 @@ use glam::Affine2;
 type IndexMap = Box<dyn Fn(usize) -> usize>;
 
 /// A subtree taken out of a scene (or copied from one), ready to be put back.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 pub struct DetachedSubtree {
     /// Where it goes back: the parent (None = a root)…
     pub parent: Option<NodeId>,

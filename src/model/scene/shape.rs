@@ -5,7 +5,7 @@ use glam::Vec2;
 use thin_vec::ThinVec;
 
 /// How a node is drawn, in its local space, centred on its origin.
-#[derive(Clone, Debug, PartialEq, Default)]
+#[derive(Clone, Debug, PartialEq, Default, serde::Deserialize, serde::Serialize)]
 pub enum Shape {
     /// Only the origin marker.
     #[default]
@@ -30,7 +30,7 @@ pub enum Shape {
 }
 
 /// An image from `assets/` stretched over a box of `size`, centred on `offset`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Deserialize, serde::Serialize)]
 pub struct Sprite {
     /// The image path, relative to the scene file.
     pub path: String,

@@ -15,7 +15,7 @@ use crate::editor::view::draw_list::{
 use crate::editor::view::figure::big::{FIGURE_PLAN_FROM, density_images, plan_figure};
 use crate::editor::view::frame_plan::FramePlan;
 use crate::editor::view::geometry::{ScreenShape, world_bounds};
-use crate::editor::view::grid::grid;
+use crate::editor::view::grid::{GridLine, grid};
 use crate::editor::view::numbers::format_fixed;
 use crate::editor::view::overlay::{shear_overlay_among, shear_overlay_on_screen};
 use crate::model::scene::{NodeId, Scene, Shape};
@@ -226,27 +226,7 @@ pub fn figure_svg_with(
     let planned = planned.then(|| plan_figure(scene, options, camera, rect));
     let drawn = planned.as_ref().map_or(scene.len(), |p| p.draw.len());
     let mut out = String::with_capacity(4096 + drawn * 200);
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">",
-        coord(w),
-        coord(h),
-        coord(w),
-        coord(h)
-    );
-    let _ = writeln!(
-        out,
-        "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>",
-        coord(w),
-        coord(h),
-        colors::BACKGROUND
-    );
-    let _ = writeln!(
-        out,
-        "<svg x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" overflow=\"hidden\">",
-        coord(w),
-        coord(h - band)
-    );
+    svg_open(&mut out, w, h, band);
     if options.layers.grid {
         grid_layer(&mut out, camera, rect);
     }
@@ -268,32 +248,37 @@ pub fn figure_svg_with(
     out
 }
 
+/// The SVG's opening: its size, the background, and the clipped drawing area above the
+/// caption band (`band` pixels high; closed by the caller).
+fn svg_open(out: &mut String, w: f64, h: f64, band: f64) {
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">",
+        coord(w),
+        coord(h),
+        coord(w),
+        coord(h)
+    );
+    let _ = writeln!(
+        out,
+        "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>",
+        coord(w),
+        coord(h),
+        colors::BACKGROUND
+    );
+    let _ = writeln!(
+        out,
+        "<svg x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" overflow=\"hidden\">",
+        coord(w),
+        coord(h - band)
+    );
+}
+
 /// The grid lines, their labels and the world axes.
 fn grid_layer(out: &mut String, camera: Camera, rect: ScreenRect) {
     let g = grid(camera, rect);
     let (right, bottom) = (rect.max.x as f64, rect.max.y as f64);
-    // Long labels (1.000000005e7) would run into each other: skip those that would.
-    let mut free_from = 48.0;
-    for l in &g.vertical {
-        let x = l.screen as f64;
-        line(
-            out,
-            DVec2::new(x, 0.0),
-            DVec2::new(x, bottom),
-            colors::GRID,
-            1.0,
-        );
-        if x > free_from {
-            text(
-                out,
-                DVec2::new(x + 2.0, bottom - 3.0),
-                10.0,
-                colors::GRID_TEXT,
-                &l.label,
-            );
-            free_from = x + 6.0 + LABEL_CHAR_PX * l.label.chars().count() as f64;
-        }
-    }
+    grid_verticals(out, &g.vertical, bottom);
     for l in &g.horizontal {
         let y = l.screen as f64;
         line(
@@ -332,6 +317,27 @@ fn grid_layer(out: &mut String, camera: Camera, rect: ScreenRect) {
             colors::Y_AXIS,
             1.5,
         );
+    }
+}
+
+/// The vertical grid lines, labelled along the bottom; long labels (1.000000005e7) would run
+/// into each other, so a label is skipped where it would touch the one before.
+fn grid_verticals(out: &mut String, lines: &[GridLine], bottom: f64) {
+    let mut free_from = 48.0;
+    for l in lines {
+        let x = l.screen as f64;
+        line(
+            out,
+            DVec2::new(x, 0.0),
+            DVec2::new(x, bottom),
+            colors::GRID,
+            1.0,
+        );
+        if x > free_from {
+            let at = DVec2::new(x + 2.0, bottom - 3.0);
+            text(out, at, 10.0, colors::GRID_TEXT, &l.label);
+            free_from = x + 6.0 + LABEL_CHAR_PX * l.label.chars().count() as f64;
+        }
     }
 }
 

@@ -1,0 +1,94 @@
+//! The editor's frame: the one place, besides [`Editor::apply`], where the session changes by
+//! itself. Once per frame the window calls [`Editor::tick`]: it picks up a finished background
+//! job, advances playback, and brings the world matrices (and the selection) up to date.
+
+use super::Editor;
+use crate::editor::Outcome;
+use std::time::Duration;
+
+/// The longest step playback takes in one frame (a stalled frame does not jump the clip).
+const MAX_STEP: f32 = 0.1;
+/// How often the window should come back while a job runs, to show its progress.
+const JOB_POLL: Duration = Duration::from_millis(50);
+
+/// What one frame's tick did, and when the window should draw again.
+#[derive(Debug, Default)]
+pub struct Tick {
+    /// What a finished job asks of the UI (a document swapped in, say); empty otherwise.
+    pub outcome: Outcome,
+    /// How many world matrices this frame recomputed.
+    pub recomputed: usize,
+    /// When to draw the next frame without input: `Some(ZERO)` at once (playing), a delay
+    /// while a job runs, `None` when nothing moves by itself.
+    pub repaint_after: Option<Duration>,
+}
+
+impl Editor {
+    /// One frame of the session, `dt` seconds after the last: poll the background job (a
+    /// failed one is already in the messages), advance playback, update the world.
+    pub fn tick(&mut self, dt: f32) -> Tick {
+        let mut tick = Tick::default();
+        if self.job().is_some() {
+            if let Ok(outcome) = self.poll_job() {
+                tick.outcome = outcome;
+            }
+            tick.repaint_after = Some(JOB_POLL);
+        }
+        if self.timeline().playing {
+            self.advance(dt.clamp(0.0, MAX_STEP));
+            tick.repaint_after = Some(Duration::ZERO);
+        }
+        tick.recomputed = self.update_world();
+        tick
+    }
+
+    /// The session restored with the recent-files list a previous run kept (at start-up).
+    pub fn with_recent(mut self, recent: Vec<std::path::PathBuf>) -> Self {
+        self.set_recent(recent);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::editor::session::Editor;
+    use crate::editor::session::command::Command;
+    use crate::editor::session::timeline::TimelineCommand;
+    use crate::model::document::Document;
+
+    #[test]
+    fn a_still_session_asks_for_no_frames() {
+        let mut editor = Editor::new(Document::sample());
+        let first = editor.tick(0.016);
+        assert!(first.recomputed > 0, "the first tick computes the world");
+        let second = editor.tick(0.016);
+        assert_eq!(second.recomputed, 0);
+        assert_eq!(second.repaint_after, None);
+    }
+
+    #[test]
+    fn playing_advances_time_by_at_most_one_step_and_keeps_frames_coming() {
+        let mut editor = Editor::new(Document::sample());
+        editor
+            .apply(Command::Timeline(TimelineCommand::Play))
+            .expect("play");
+        let before = editor.timeline().time;
+        let tick = editor.tick(5.0);
+        assert_eq!(tick.repaint_after, Some(std::time::Duration::ZERO));
+        let step = editor.timeline().time - before;
+        assert!(step > 0.0 && step <= super::MAX_STEP + 1e-6, "step {step}");
+        editor
+            .apply(Command::Timeline(TimelineCommand::Pause))
+            .expect("pause");
+        let t = editor.timeline().time;
+        editor.tick(0.5);
+        assert_eq!(editor.timeline().time, t, "paused: time stands still");
+    }
+
+    #[test]
+    fn with_recent_keeps_the_list() {
+        let path = std::path::PathBuf::from("/tmp/a.ron");
+        let editor = Editor::new(Document::sample()).with_recent(vec![path.clone()]);
+        assert_eq!(editor.recent().first(), Some(&path));
+    }
+}

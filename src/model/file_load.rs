@@ -1,0 +1,270 @@
+//! Loading `.ron` scenes: text parsed straight into the scene's columns (each node checked as
+//! it is read, the node count capped, progress reported and cancellable), then the scene built
+//! with every rule checked; and files read in chunks.
+
+use crate::error::{Error, Result};
+use crate::model::anim::ClipSettings;
+use crate::model::file::{CANCELLED, CHUNK, MAX_NODES, NODES_PER_REPORT, RECURSION_LIMIT};
+use crate::model::file_node::FileNode;
+use crate::model::file_version::{VersionNeeds, check_format};
+use crate::model::progress::{Progress, Stage};
+use crate::model::scene::{NodeData, NodeId, Scene};
+use serde::Deserialize;
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use std::cell::RefCell;
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+
+#[derive(Deserialize)]
+#[serde(rename = "Scene", deny_unknown_fields)]
+struct FileScene {
+    #[serde(default, deserialize_with = "present")]
+    format: Option<u32>,
+    #[serde(default)]
+    clip: ClipSettings,
+    #[serde(default, deserialize_with = "limited_nodes")]
+    nodes: ParsedNodes,
+}
+
+/// The node list as it is parsed: each node is checked and split into the scene's columns as
+/// soon as it is read, so the list of parsed nodes is never held (at 1M nodes that list was
+/// 176 B per node on top of the text and the columns).
+#[derive(Default)]
+struct ParsedNodes {
+    ids: Vec<NodeId>,
+    parents: Vec<Option<NodeId>>,
+    data: Vec<NodeData>,
+    /// The first nodes that need a newer format than 1 or 2.
+    needs: VersionNeeds,
+    /// The first rule a node broke (reported after the format checks, as before).
+    error: Option<Error>,
+}
+
+impl ParsedNodes {
+    fn with_capacity(n: usize) -> Self {
+        Self {
+            ids: Vec::with_capacity(n),
+            parents: Vec::with_capacity(n),
+            data: Vec::with_capacity(n),
+            ..Self::default()
+        }
+    }
+
+    /// Take one parsed node: note what format it needs, check it and keep its parts.
+    fn push(&mut self, node: FileNode) {
+        self.needs.note(&node);
+        if self.error.is_some() {
+            return; // the rest is still parsed (a syntax error further on wins), not kept
+        }
+        match node.into_parts() {
+            Ok((id, parent, data)) => {
+                self.ids.push(id);
+                self.parents.push(parent);
+                self.data.push(data);
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+}
+
+/// A plain number in the file that may also be left out (`None` when missing).
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
+    u32::deserialize(deserializer).map(Some)
+}
+
+/// Deserialize the node list, refusing more than `MAX_NODES` before reading them all.
+fn limited_nodes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<ParsedNodes, D::Error> {
+    struct Limited;
+    impl<'de> Visitor<'de> for Limited {
+        type Value = ParsedNodes;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "a list of at most {MAX_NODES} nodes")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            let limit = node_limit();
+            let expected = NODE_HINT.with(|h| h.get()).min(limit);
+            let mut nodes = ParsedNodes::with_capacity(expected);
+            let mut parsed = 0usize;
+            while let Some(node) = seq.next_element()? {
+                if parsed == limit {
+                    return Err(de::Error::custom(format!("more than {limit} nodes")));
+                }
+                nodes.push(node);
+                parsed += 1;
+                if parsed.is_multiple_of(NODES_PER_REPORT) && !report_parsed(parsed) {
+                    return Err(de::Error::custom(CANCELLED));
+                }
+            }
+            Ok(nodes)
+        }
+    }
+    deserializer.deserialize_seq(Limited)
+}
+
+thread_local! {
+    static NODE_LIMIT: std::cell::Cell<usize> = const { std::cell::Cell::new(MAX_NODES) };
+    /// How many nodes the text being parsed seems to hold (its columns are sized for them).
+    static NODE_HINT: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// The progress of the parse running on this thread, if anyone watches it.
+    static PARSE_PROGRESS: RefCell<Option<Progress>> = const { RefCell::new(None) };
+}
+
+/// Report `nodes` parsed so far; false when the work was cancelled.
+fn report_parsed(nodes: usize) -> bool {
+    PARSE_PROGRESS.with(|p| match &*p.borrow() {
+        Some(progress) => {
+            progress.set_done(nodes as u64);
+            !progress.is_cancelled()
+        }
+        None => true,
+    })
+}
+
+fn node_limit() -> usize {
+    NODE_LIMIT.with(|l| l.get())
+}
+
+/// Parse with a lower node limit than [`MAX_NODES`] (tests of the limit use it).
+pub fn parse_with_node_limit(text: &str, path: &Path, limit: usize) -> Result<Scene> {
+    let old = NODE_LIMIT.with(|l| l.replace(limit));
+    let result = parse(text, path);
+    NODE_LIMIT.with(|l| l.set(old));
+    result
+}
+
+/// Parse scene text. Syntax errors carry `path:line:col`; rule violations name the node.
+/// On any error nothing is returned.
+pub fn parse(text: &str, path: &Path) -> Result<Scene> {
+    parse_with_progress(text, path, None)?.ok_or_else(|| Error::Refused(CANCELLED.into()))
+}
+
+/// [`parse`], reporting the nodes parsed ([`Stage::Parsing`]), then [`Stage::Building`], to
+/// `progress`; `None` when it was cancelled.
+pub fn parse_with_progress(
+    text: &str,
+    path: &Path,
+    progress: Option<&Progress>,
+) -> Result<Option<Scene>> {
+    match parse_text(text, path, progress)? {
+        Some(file) => build(file, path).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The text parsed (every node already checked and in columns), before the scene is built:
+/// the caller may drop the text first. `None` when cancelled.
+fn parse_text(text: &str, path: &Path, progress: Option<&Progress>) -> Result<Option<FileScene>> {
+    let options = ron::Options::default().with_recursion_limit(RECURSION_LIMIT);
+    // The expected node count sizes the columns and gives the parsing stage a total.
+    let expected = count_nodes(text);
+    if let Some(p) = progress {
+        p.enter(Stage::Parsing, expected as u64);
+    }
+    let watched = PARSE_PROGRESS.with(|p| p.replace(progress.cloned()));
+    let hint = NODE_HINT.with(|h| h.replace(expected));
+    let parsed: std::result::Result<FileScene, _> = options.from_str(text);
+    NODE_HINT.with(|h| h.set(hint));
+    PARSE_PROGRESS.with(|p| p.replace(watched));
+    if progress.is_some_and(Progress::is_cancelled) {
+        return Ok(None);
+    }
+    let file = parsed.map_err(|e| Error::Syntax {
+        path: path.to_path_buf(),
+        line: e.span.start.line,
+        col: e.span.start.col,
+        message: e.code.to_string(),
+    })?;
+    if let Some(p) = progress {
+        p.enter(Stage::Building, 0);
+    }
+    Ok(Some(file))
+}
+
+/// The scene a parsed file describes, every rule checked.
+fn build(file: FileScene, path: &Path) -> Result<Scene> {
+    let invalid = |source: Error| Error::Invalid {
+        path: path.to_path_buf(),
+        source: Box::new(source),
+    };
+    let nodes = file.nodes;
+    let clip = file.clip;
+    check_format(file.format, &clip, &nodes.needs).map_err(invalid)?;
+    clip.check().map_err(|e| invalid(Error::Format(e)))?;
+    if let Some(e) = nodes.error {
+        return Err(invalid(e));
+    }
+    // The columns filled while parsing become the scene's own arrays.
+    let ParsedNodes {
+        ids, parents, data, ..
+    } = nodes;
+    let mut scene = Scene::from_columns(ids, &parents, data).map_err(invalid)?;
+    scene.set_clip(clip).map_err(invalid)?;
+    Ok(scene)
+}
+
+/// How many nodes `text` seems to hold (how often `id:` occurs; a name that contains it makes
+/// this a little high), so the columns are allocated once at the right size instead of
+/// doubling (at 1M nodes a doubling briefly holds 1.5× the data).
+fn count_nodes(text: &str) -> usize {
+    memchr::memmem::find_iter(text.as_bytes(), b"id:")
+        .count()
+        .min(MAX_NODES)
+}
+
+/// Read and parse a scene file.
+pub fn load(path: &Path) -> Result<Scene> {
+    load_with_progress(path, &Progress::new())?.ok_or_else(|| Error::Refused(CANCELLED.into()))
+}
+
+/// [`load`], reporting each stage to `progress` (bytes read, nodes parsed, building); `None`
+/// when it was cancelled.
+pub fn load_with_progress(path: &Path, progress: &Progress) -> Result<Option<Scene>> {
+    let Some(text) = read_text(path, progress)? else {
+        return Ok(None);
+    };
+    let Some(file) = parse_text(&text, path, Some(progress))? else {
+        return Ok(None);
+    };
+    // The text is not needed to build the scene: free it first (at 1M nodes it is 223 MB).
+    drop(text);
+    build(file, path).map(Some)
+}
+
+/// Read a text file in chunks, reporting bytes read of the file's size ([`Stage::Reading`]);
+/// `None` when cancelled. Text that is not UTF-8 is refused with the offset of the first bad
+/// byte.
+pub fn read_text(path: &Path, progress: &Progress) -> Result<Option<String>> {
+    let io = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = fs::File::open(path).map_err(io)?;
+    let total = file.metadata().map_err(io)?.len();
+    progress.enter(Stage::Reading, total);
+    // Read straight into the buffer (no chunk copy); one spare byte lets the last read see the
+    // end without growing it.
+    let mut bytes = Vec::with_capacity(usize::try_from(total).unwrap_or(0).saturating_add(1));
+    loop {
+        if progress.is_cancelled() {
+            return Ok(None);
+        }
+        let n = (&mut file)
+            .take(CHUNK as u64)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        if n == 0 {
+            break;
+        }
+        progress.set_done(bytes.len() as u64);
+    }
+    String::from_utf8(bytes)
+        .map(Some)
+        .map_err(|e| Error::Invalid {
+            path: path.to_path_buf(),
+            source: Box::new(Error::Format(format!(
+                "not UTF-8 text (byte {})",
+                e.utf8_error().valid_up_to()
+            ))),
+        })
+}

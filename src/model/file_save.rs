@@ -1,0 +1,165 @@
+//! Saving `.ron` scenes: the canonical text (a comment header, pre-order, defaults omitted,
+//! stable key order, floats that read back bit-exact) in the lowest format version that holds
+//! the scene, written atomically.
+
+use crate::error::Result;
+use crate::model::anim::Track;
+use crate::model::atomic_write::{atomic_write_with, write_with_progress};
+use crate::model::file::NODES_PER_REPORT;
+use crate::model::file_version::needed_version;
+use crate::model::progress::{Progress, Stage};
+use crate::model::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, Scene, Shape};
+use glam::Vec2;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// A float written so that it reads back bit-exact (shortest round-trip form, `-0.0` kept).
+pub(crate) fn float(v: f32) -> String {
+    format!("{v:?}")
+}
+
+/// A pair written as `(x, y)`, each number bit-exact ([`float`]).
+pub(crate) fn pair(v: Vec2) -> String {
+    format!("({}, {})", float(v.x), float(v.y))
+}
+
+fn is_bits(v: f32, default: f32) -> bool {
+    v.to_bits() == default.to_bits()
+}
+
+/// True when both numbers have the bits of `default`'s (so `-0.0` is not `0.0`).
+pub(super) fn is_vec_bits(v: Vec2, default: Vec2) -> bool {
+    is_bits(v.x, default.x) && is_bits(v.y, default.y)
+}
+
+fn quoted(s: &str) -> String {
+    // ron's own string escaping, so any name reads back as written.
+    ron::to_string(s).unwrap_or_else(|_| format!("{s:?}"))
+}
+
+fn shape_text(shape: &Shape) -> Option<String> {
+    match shape {
+        Shape::None => None,
+        Shape::Rect { size } => Some(format!("Rect(size: {})", pair(*size))),
+        Shape::Ellipse { size } => Some(format!("Ellipse(size: {})", pair(*size))),
+        Shape::Sprite(sprite) => {
+            let crate::model::scene::Sprite {
+                path,
+                size,
+                region,
+                offset,
+            } = &**sprite;
+            let mut text = format!("Sprite(path: {}, size: {}", quoted(path), pair(*size));
+            if let Some([a, b, c, d]) = region {
+                let _ = write!(
+                    text,
+                    ", region: ({}, {}, {}, {})",
+                    float(*a),
+                    float(*b),
+                    float(*c),
+                    float(*d)
+                );
+            }
+            if !is_vec_bits(*offset, Vec2::ZERO) {
+                let _ = write!(text, ", offset: {}", pair(*offset));
+            }
+            text.push(')');
+            Some(text)
+        }
+        Shape::Polygon { points } => Some(format!("Polygon(points: {})", pair_list(points))),
+    }
+}
+
+fn pair_list(points: &[Vec2]) -> String {
+    let items: Vec<String> = points.iter().map(|p| pair(*p)).collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn node_line(out: &mut String, id: NodeId, parent: Option<NodeId>, data: &NodeData) {
+    let local = &data.local;
+    let _ = write!(out, "        (id: {id}");
+    if !data.name.is_empty() {
+        let _ = write!(out, ", name: {}", quoted(&data.name));
+    }
+    if let Some(p) = parent {
+        let _ = write!(out, ", parent: Some({p})");
+    }
+    if !is_vec_bits(local.position, Vec2::ZERO) {
+        let _ = write!(out, ", position: {}", pair(local.position));
+    }
+    if !is_bits(local.rotation, 0.0) {
+        let _ = write!(out, ", rotation: {}", float(local.rotation));
+    }
+    if !is_vec_bits(local.scale, Vec2::ONE) {
+        let _ = write!(out, ", scale: {}", pair(local.scale));
+    }
+    if !is_bits(local.skew, 0.0) {
+        let _ = write!(out, ", skew: {}", float(local.skew));
+    }
+    if let Some(shape) = shape_text(&data.shape) {
+        let _ = write!(out, ", shape: {shape}");
+    }
+    if data.color != DEFAULT_COLOR {
+        let [r, g, b, a]: Color = data.color;
+        let _ = write!(out, ", color: ({r}, {g}, {b}, {a})");
+    }
+    if !data.probes.is_empty() {
+        let _ = write!(out, ", probes: {}", pair_list(&data.probes));
+    }
+    if !data.tracks.is_empty() {
+        let tracks: Vec<String> = data.tracks.iter().map(Track::to_string).collect();
+        let _ = write!(out, ", tracks: [{}]", tracks.join(", "));
+    }
+    out.push_str("),\n");
+}
+
+/// The canonical text of a scene: a comment header, pre-order, defaults omitted, stable key
+/// order, floats that read back bit-exact.
+pub fn to_ron_string(scene: &Scene) -> String {
+    ron_text(scene, None)
+}
+
+/// [`to_ron_string`], reporting [`Stage::Formatting`] (nodes written) to `progress`.
+pub fn to_ron_string_with_progress(scene: &Scene, progress: &Progress) -> String {
+    progress.enter(Stage::Formatting, scene.len() as u64);
+    ron_text(scene, Some(progress))
+}
+
+/// The canonical text, reporting nodes written to `progress` every 4096.
+fn ron_text(scene: &Scene, progress: Option<&Progress>) -> String {
+    let mut out = String::with_capacity(64 + scene.len() * 96);
+    let version = needed_version(scene);
+    let _ = writeln!(
+        out,
+        "// graft scene, format {version}: nodes in pre-order, a parent before its children."
+    );
+    out.push_str("// Fields equal to their default are omitted; rotation and skew are degrees.\n");
+    let _ = writeln!(out, "(\n    format: {version},");
+    let clip = scene.clip();
+    if !clip.is_default() {
+        let _ = writeln!(out, "    clip: {clip},");
+    }
+    out.push_str("    nodes: [\n");
+    for i in 0..scene.len() {
+        let parent = scene.parent_index_at(i).map(|p| scene.id_at(p));
+        node_line(&mut out, scene.id_at(i), parent, scene.data_at(i));
+        if let Some(p) = progress.filter(|_| (i + 1).is_multiple_of(NODES_PER_REPORT)) {
+            p.set_done((i + 1) as u64);
+        }
+    }
+    out.push_str("    ],\n)\n");
+    out
+}
+
+/// Save a scene atomically in canonical form, keeping the previous file as `NAME.bak`.
+pub fn save(scene: &Scene, path: &Path) -> Result<()> {
+    let text = to_ron_string(scene);
+    atomic_write_with(path, |file| file.write_all(text.as_bytes()))
+}
+
+/// [`save`], reporting [`Stage::Formatting`] (nodes) then [`Stage::Writing`] (bytes) to
+/// `progress`.
+pub fn save_with_progress(scene: &Scene, path: &Path, progress: &Progress) -> Result<()> {
+    let text = to_ron_string_with_progress(scene, progress);
+    write_with_progress(path, text.as_bytes(), progress)
+}

@@ -1,0 +1,324 @@
+//! The journal format: a document's history as it happens, in a byte stream that a cut at any
+//! byte or a flipped bit cannot turn into a wrong scene.
+//!
+//! A journal is `MAGIC`, a format number (u32, little-endian), then records. Each record is its
+//! payload's length (u32 LE), the CRC-32 of the payload (u32 LE) and the payload: a [`Record`]
+//! in postcard (compact, floats as their exact bits). The first record is [`Record::Begin`],
+//! the second [`Record::Base`] (the scene the history starts from, in the .ron text, which
+//! reads back bit for bit); then one [`Record::Change`] per history change and a
+//! [`Record::Path`] when the document moves to another file. Reading stops at the first record
+//! that is cut short, fails its checksum or does not decode: what came before is recovered.
+//! This module is pure: bytes in, bytes out; the editor owns the files.
+
+use crate::error::{Error, Result};
+use crate::model::document::Document;
+use crate::model::scene::NodeId;
+use crate::model::scene::edit::Change;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The first bytes of every journal.
+pub const MAGIC: &[u8; 8] = b"GRAFTJNL";
+/// The format this graft writes (and the newest it reads).
+pub const FORMAT: u32 = 1;
+/// Bytes before the first record.
+pub const HEADER_LEN: usize = MAGIC.len() + 4;
+/// The largest record a reader accepts (a bigger length is a corrupt one).
+pub const MAX_RECORD: usize = 1 << 30;
+
+/// One journal record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Record {
+    /// Who wrote the journal and for which file.
+    Begin(Begin),
+    /// The scene the history starts from, as .ron text, and the first id it would give out.
+    Base {
+        /// The scene in graft's .ron text.
+        ron: String,
+        /// The scene's next id (the text does not carry it).
+        next_id: u32,
+    },
+    /// A change of the history.
+    Change(Change),
+    /// The document now lives at this file (Save As), or is untitled.
+    Path(Option<String>),
+}
+
+/// The journal's first record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Begin {
+    /// The document's file when the journal began (None: untitled).
+    pub path: Option<String>,
+    /// Seconds since 1970 when it began.
+    pub started: u64,
+    /// The graft version that wrote it.
+    pub graft: String,
+}
+
+/// The kind of a record, read from its payload's first byte without decoding it (postcard
+/// writes the variant index first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// [`Record::Begin`].
+    Begin,
+    /// [`Record::Base`].
+    Base,
+    /// [`Record::Change`] holding a step of edits.
+    Step,
+    /// Any other [`Record::Change`].
+    OtherChange,
+    /// [`Record::Path`].
+    Path,
+}
+
+/// The file header.
+pub fn header() -> Vec<u8> {
+    let mut out = MAGIC.to_vec();
+    out.extend_from_slice(&FORMAT.to_le_bytes());
+    out
+}
+
+/// One record framed for appending: length, checksum, payload.
+pub fn frame(record: &Record) -> Result<Vec<u8>> {
+    let payload = postcard::to_stdvec(record)
+        .map_err(|e| Error::Refused(format!("cannot encode a journal record: {e}")))?;
+    let len = u32::try_from(payload.len())
+        .ok()
+        .filter(|&n| (n as usize) <= MAX_RECORD)
+        .ok_or_else(|| Error::Refused("a journal record is too big".into()))?;
+    let mut out = Vec::with_capacity(payload.len() + 8);
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    Ok(out)
+}
+
+/// Why reading stopped before the end of the bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Every byte was a whole record.
+    End,
+    /// The last record was cut short (a crash while it was written).
+    Cut,
+    /// A record failed its checksum or did not decode.
+    Corrupt,
+}
+
+/// The whole records at the start of a journal, after its header was checked.
+#[derive(Clone, Copy, Debug)]
+pub struct Frames<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Frames<'a> {
+    /// The records of `bytes`; refused when it is not a journal or one from a newer graft.
+    pub fn new(bytes: &'a [u8]) -> Result<Self> {
+        if bytes.len() < HEADER_LEN || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(Error::Refused("not a graft journal".into()));
+        }
+        let mut format = [0u8; 4];
+        format.copy_from_slice(&bytes[MAGIC.len()..HEADER_LEN]);
+        let format = u32::from_le_bytes(format);
+        if format > FORMAT {
+            return Err(Error::Refused(format!(
+                "a journal from a newer graft (format {format}; this graft reads up to {FORMAT})"
+            )));
+        }
+        Ok(Self {
+            bytes,
+            at: HEADER_LEN,
+        })
+    }
+
+    /// Where the next record starts (after a full walk: the end of the last whole record).
+    pub fn offset(&self) -> usize {
+        self.at
+    }
+
+    /// The next whole record's payload, or why there is none.
+    pub fn next_payload(&mut self) -> std::result::Result<&'a [u8], Stop> {
+        let rest = &self.bytes[self.at..];
+        if rest.is_empty() {
+            return Err(Stop::End);
+        }
+        if rest.len() < 8 {
+            return Err(Stop::Cut);
+        }
+        let word = |k: usize| u32::from_le_bytes([rest[k], rest[k + 1], rest[k + 2], rest[k + 3]]);
+        let (len, crc) = (word(0) as usize, word(4));
+        if len > MAX_RECORD {
+            return Err(Stop::Corrupt);
+        }
+        let Some(payload) = rest.get(8..8 + len) else {
+            return Err(Stop::Cut);
+        };
+        if crc32fast::hash(payload) != crc {
+            return Err(Stop::Corrupt);
+        }
+        self.at += 8 + len;
+        Ok(payload)
+    }
+}
+
+/// A payload's kind from its first byte (None for an unknown variant).
+pub fn kind(payload: &[u8]) -> Option<Kind> {
+    match payload.first()? {
+        0 => Some(Kind::Begin),
+        1 => Some(Kind::Base),
+        2 if payload.get(1) == Some(&0) => Some(Kind::Step),
+        2 => Some(Kind::OtherChange),
+        3 => Some(Kind::Path),
+        _ => None,
+    }
+}
+
+/// Decode one payload.
+pub fn decode(payload: &[u8]) -> Option<Record> {
+    postcard::from_bytes(payload).ok()
+}
+
+/// What a journal holds, counted without replaying it.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Its first record.
+    pub begin: Begin,
+    /// The file the document lived at last (the last Path record, or Begin's).
+    pub path: Option<String>,
+    /// Steps of edits (a drag counts once per frame it moved).
+    pub edits: usize,
+    /// History changes of any kind.
+    pub changes: usize,
+    /// Changes after the last clean mark (0: nothing unsaved).
+    pub unsaved_changes: usize,
+    /// Why reading stopped.
+    pub stop: Stop,
+}
+
+/// Count a journal's records (decoding only the small ones).
+pub fn summarize(bytes: &[u8]) -> Result<Summary> {
+    let mut frames = Frames::new(bytes)?;
+    let begin = match frames.next_payload().ok().and_then(decode) {
+        Some(Record::Begin(begin)) => begin,
+        _ => return Err(Error::Refused("the journal has no beginning".into())),
+    };
+    let mut summary = Summary {
+        path: begin.path.clone(),
+        begin,
+        edits: 0,
+        changes: 0,
+        unsaved_changes: 0,
+        stop: Stop::End,
+    };
+    loop {
+        let payload = match frames.next_payload() {
+            Ok(p) => p,
+            Err(stop) => {
+                summary.stop = stop;
+                return Ok(summary);
+            }
+        };
+        match kind(payload) {
+            Some(Kind::Step) => {
+                summary.edits += 1;
+                summary.changes += 1;
+                summary.unsaved_changes += 1;
+            }
+            Some(Kind::OtherChange) => match decode(payload) {
+                Some(Record::Change(Change::Clean)) => summary.unsaved_changes = 0,
+                Some(Record::Change(Change::EndGesture)) => {}
+                _ => {
+                    summary.changes += 1;
+                    summary.unsaved_changes += 1;
+                }
+            },
+            Some(Kind::Path) => {
+                if let Some(Record::Path(path)) = decode(payload) {
+                    summary.path = path;
+                }
+            }
+            Some(Kind::Begin | Kind::Base) | None => {
+                summary.stop = Stop::Corrupt;
+                return Ok(summary);
+            }
+        }
+    }
+}
+
+/// A document rebuilt from a journal.
+#[derive(Debug)]
+pub struct Recovered {
+    /// The scene at the last whole record, with its whole history.
+    pub document: Document,
+    /// History changes replayed.
+    pub changes: usize,
+    /// Why reading stopped (`Cut` or `Corrupt`: the tail was dropped).
+    pub stop: Stop,
+    /// Bytes of whole records (a journal continued after recovery is cut here first).
+    pub whole_bytes: usize,
+}
+
+/// Rebuild the document a journal describes: its base scene, then every change in order. A
+/// change that fails to replay ends the recovery there, like a cut.
+pub fn recover(bytes: &[u8]) -> Result<Recovered> {
+    let mut frames = Frames::new(bytes)?;
+    let begin = match frames.next_payload().ok().and_then(decode) {
+        Some(Record::Begin(begin)) => begin,
+        _ => return Err(Error::Refused("the journal has no beginning".into())),
+    };
+    let Some(Record::Base { ron, next_id }) = frames.next_payload().ok().and_then(decode) else {
+        return Err(Error::Refused(
+            "the journal holds no scene to start from".into(),
+        ));
+    };
+    let name = begin
+        .path
+        .as_deref()
+        .map_or(Path::new("untitled.ron"), Path::new);
+    let mut scene = crate::model::file::parse(&ron, name)?;
+    scene.reserve_ids_below(NodeId(next_id));
+    let mut document = Document::recovered(scene, begin.path.as_deref().map(PathBuf::from));
+    let mut changes = 0;
+    let mut whole_bytes = frames.offset();
+    let stop = loop {
+        let record = match frames.next_payload() {
+            Ok(payload) => decode(payload),
+            Err(stop) => break stop,
+        };
+        let applied = match record {
+            Some(Record::Change(change)) => document.replay(&change).is_ok(),
+            Some(Record::Path(path)) => {
+                document.moved_to(path.map(PathBuf::from));
+                true
+            }
+            _ => false,
+        };
+        if !applied {
+            break Stop::Corrupt;
+        }
+        changes += 1;
+        whole_bytes = frames.offset();
+    };
+    Ok(Recovered {
+        document,
+        changes,
+        stop,
+        whole_bytes,
+    })
+}
+
+/// The journal that rebuilds `document` from `base` (its first scene as .ron text and next
+/// id): what a journal is compacted to.
+pub fn compacted(begin: &Begin, base: &[u8], document: &Document) -> Result<Vec<u8>> {
+    let mut out = header();
+    out.extend(frame(&Record::Begin(begin.clone()))?);
+    out.extend_from_slice(base);
+    if document.path().map(|p| p.to_string_lossy().into_owned()) != begin.path {
+        let path = document.path().map(|p| p.to_string_lossy().into_owned());
+        out.extend(frame(&Record::Path(path))?);
+    }
+    for change in document.history().as_changes() {
+        out.extend(frame(&Record::Change(change))?);
+    }
+    Ok(out)
+}
