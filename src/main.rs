@@ -13,7 +13,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let Some(command) = cli.command else {
-        return open_editor(cli.file);
+        return open_editor(cli.file, !cli.no_journal);
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -37,7 +37,7 @@ fn main() -> ExitCode {
 }
 
 #[cfg(not(feature = "editor"))]
-fn open_editor(_file: Option<std::path::PathBuf>) -> ExitCode {
+fn open_editor(_file: Option<std::path::PathBuf>, _journal: bool) -> ExitCode {
     eprintln!(
         "graft was built without the `editor` feature: only the subcommands are available (graft --help)"
     );
@@ -45,8 +45,8 @@ fn open_editor(_file: Option<std::path::PathBuf>) -> ExitCode {
 }
 
 #[cfg(feature = "editor")]
-fn open_editor(file: Option<std::path::PathBuf>) -> ExitCode {
-    match graft::app::run(file) {
+fn open_editor(file: Option<std::path::PathBuf>, journal: bool) -> ExitCode {
+    match graft::app::run(file, journal) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("{message}");

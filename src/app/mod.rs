@@ -12,6 +12,7 @@ pub mod headless;
 pub mod hierarchy;
 pub mod inspector;
 mod menus;
+mod recovery;
 pub mod timeline;
 pub mod viewport;
 mod windows;
@@ -44,9 +45,13 @@ pub struct GraftApp {
     pub last_edit_recomputed: usize,
     shown_title: String,
     viewport_commands: Vec<egui::ViewportCommand>,
+    /// Whether the journal setting was on when the window opened.
+    journal_at_start: bool,
 }
 
 const RECENT_KEY: &str = "graft.recent";
+/// The storage key of the "Keep a crash journal" setting.
+const JOURNAL_KEY: &str = "graft.journal";
 
 impl GraftApp {
     /// The editor on `file` (or the built-in sword scene), with these file dialogs.
@@ -66,6 +71,30 @@ impl GraftApp {
             Document::sample()
         };
         let mut app = Self::with_editor(Editor::new(start).with_recent(recent), dialogs);
+        if let Some(path) = file {
+            app.run(Command::OpenPath(path));
+        }
+        app
+    }
+
+    /// [`GraftApp::new`] with a crash journal in `journal` (the window's normal start; `None`
+    /// with `--no-journal` or the setting off): journals left by a graft that did not close
+    /// cleanly are offered for recovery before anything else.
+    pub fn new_journaled(
+        cc: &eframe::CreationContext<'_>,
+        file: Option<PathBuf>,
+        dialogs: Box<dyn FileDialogs>,
+        journal: Option<PathBuf>,
+    ) -> Self {
+        let mut app = Self::new(cc, None, dialogs);
+        let wanted = cc
+            .storage
+            .and_then(|s| eframe::get_value::<bool>(s, JOURNAL_KEY))
+            .unwrap_or(true);
+        if let Some(dir) = journal.filter(|_| wanted) {
+            app.editor.start_journal(dir);
+        }
+        app.journal_at_start = app.editor.journal_wanted();
         if let Some(path) = file {
             app.run(Command::OpenPath(path));
         }
@@ -92,6 +121,7 @@ impl GraftApp {
             last_edit_recomputed: 0,
             shown_title: String::new(),
             viewport_commands: Vec::new(),
+            journal_at_start: false,
         }
     }
 
@@ -348,6 +378,15 @@ impl eframe::App for GraftApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, RECENT_KEY, &self.editor.recent().to_vec());
+        // Stored only when changed in this run: `--no-journal` does not turn the setting off.
+        if self.editor.journal_wanted() != self.journal_at_start {
+            eframe::set_value(storage, JOURNAL_KEY, &self.editor.journal_wanted());
+        }
+    }
+
+    fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
+        // A clean end: the journal goes (or is set aside when changes were discarded).
+        self.editor.end_journal();
     }
 }
 
@@ -391,7 +430,13 @@ fn window_viewport() -> egui::ViewportBuilder {
 /// Open the editor window. Tries wgpu first, then glow, before giving up with a message. A
 /// file opened from the file manager starts its own process: a running graft simply gets a
 /// second window.
-pub fn run(file: Option<PathBuf>) -> Result<(), String> {
+pub fn run(file: Option<PathBuf>, journal: bool) -> Result<(), String> {
+    let journal_dir = journal
+        .then(crate::editor::session::journal_store::journal_dir)
+        .flatten();
+    if let Some(dir) = &journal_dir {
+        install_panic_report(dir.clone());
+    }
     let mut last_error = String::new();
     for renderer in [eframe::Renderer::Wgpu, eframe::Renderer::Glow] {
         let options = eframe::NativeOptions {
@@ -402,14 +447,16 @@ pub fn run(file: Option<PathBuf>) -> Result<(), String> {
             ..Default::default()
         };
         let file = file.clone();
+        let journal_dir = journal_dir.clone();
         let result = eframe::run_native(
             "graft",
             options,
             Box::new(move |cc| {
-                Ok(Box::new(GraftApp::new(
+                Ok(Box::new(GraftApp::new_journaled(
                     cc,
                     file,
                     Box::new(dialogs::NativeDialogs::default()),
+                    journal_dir.clone(),
                 )))
             }),
         );
@@ -424,4 +471,27 @@ pub fn run(file: Option<PathBuf>) -> Result<(), String> {
     Err(format!(
         "graft could not open a window (tried wgpu and glow): {last_error}"
     ))
+}
+
+/// On a panic anywhere in the window, write its message and place into the journal folder
+/// (the journal itself is already on disk), where the next start shows it; then panic as usual.
+fn install_panic_report(dir: PathBuf) {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "(no message)".into());
+        let place = info
+            .location()
+            .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+        crate::editor::session::journal::write_panic_report(
+            &dir,
+            &format!("panic{place}: {message}"),
+            None,
+        );
+        default(info);
+    }));
 }

@@ -22,6 +22,11 @@ pub struct WindowsState {
 /// Draw every open window; returns the commands they answered with.
 pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> Vec<Command> {
     let mut out = Vec::new();
+    if editor.recovery_offer().is_some() {
+        // Before anything else: the other windows wait for the answer.
+        super::recovery::recovery_window(ctx, editor, &mut out);
+        return out;
+    }
     guard_window(ctx, editor, &mut out);
     path_prompt_window(ctx, editor, state, &mut out);
     error_window(ctx, editor, &mut out);

@@ -202,6 +202,12 @@ pub fn summarize(bytes: &[u8]) -> Result<Summary> {
         Some(Record::Begin(begin)) => begin,
         _ => return Err(Error::Refused("the journal has no beginning".into())),
     };
+    let base = frames.next_payload().ok().and_then(kind);
+    if base != Some(Kind::Base) {
+        return Err(Error::Refused(
+            "the journal holds no scene to start from".into(),
+        ));
+    }
     let mut summary = Summary {
         path: begin.path.clone(),
         begin,

@@ -25,6 +25,9 @@ Examples:
 pub struct Cli {
     /// A scene file to open in the editor.
     pub file: Option<PathBuf>,
+    /// Do not keep the crash journal of unsaved changes (see README: "Never lose work").
+    #[arg(long)]
+    pub no_journal: bool,
     /// A headless command instead of the editor.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -175,6 +178,37 @@ pub enum Command {
         /// The shell: bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
     },
+    /// List the crash journals with unsaved changes, or write one's recovered scene.
+    #[command(
+        after_help = "Examples:\n  graft recover --list\n  graft recover 18c2f0a1b2c3d4e5-4242-0a1b2c3d -o rescued.ron"
+    )]
+    Recover {
+        /// List the journals with unsaved changes: id, file, edits, last write.
+        #[arg(long, conflicts_with_all = ["id", "output"])]
+        list: bool,
+        /// The journal's id (as --list prints it) or its path.
+        #[arg(required_unless_present = "list")]
+        id: Option<String>,
+        /// Where to write the recovered scene (.ron).
+        #[arg(short, long, required_unless_present = "list")]
+        output: Option<PathBuf>,
+        /// The journal folder (default: GRAFT_JOURNAL_DIR, else the user's data folder).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+    /// A scripted editing session with a journal, for the kill tests.
+    #[command(hide = true)]
+    JournalDrill {
+        /// The journal folder.
+        #[arg(long)]
+        dir: PathBuf,
+        /// The script's seed.
+        #[arg(long)]
+        seed: u64,
+        /// How many commands.
+        #[arg(long)]
+        steps: usize,
+    },
     /// Write the man pages (graft.1 and one per subcommand) into a folder (packaging uses it).
     #[command(hide = true)]
     Man {
@@ -271,6 +305,24 @@ pub enum BenchCommand {
         animated: usize,
         /// Frames measured (the median is reported).
         #[arg(long, default_value_t = 120)]
+        frames: usize,
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// What the crash journal costs a drag: frame time with it off and on, bytes written.
+    #[command(
+        after_help = "Examples:\n  graft bench journal --nodes 100000\n  graft bench journal --nodes 1000000 --dragged 1 --json"
+    )]
+    Journal {
+        /// Nodes in the (wide) scene.
+        #[arg(long, default_value_t = 100_000)]
+        nodes: usize,
+        /// Nodes dragged: 1 drags the root (the whole scene); more drag the root's children.
+        #[arg(long, default_value_t = 1)]
+        dragged: usize,
+        /// Drag frames measured (half with the journal, interleaved).
+        #[arg(long, default_value_t = 300)]
         frames: usize,
         /// One JSON object instead of text.
         #[arg(long)]
@@ -375,6 +427,18 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Thumbnail(args) => super::thumbnail::thumbnail(&args),
         Command::Completions { shell } => super::desktop::completions(shell, out),
         Command::Man { out: dir } => super::desktop::man(&dir, out),
+        Command::Recover {
+            list,
+            id,
+            output,
+            dir,
+        } => match (list, id, output) {
+            (false, Some(id), Some(output)) => super::recover::recover_to(dir, &id, &output, out),
+            _ => super::recover::list(dir, out),
+        },
+        Command::JournalDrill { dir, seed, steps } => {
+            super::recover::journal_drill(dir, seed, steps)
+        }
     }
 }
 
@@ -399,6 +463,12 @@ fn run_bench(command: BenchCommand, out: &mut dyn Write) -> Result<(), Failure> 
             rounds,
             json,
         } => bench_io(nodes, rounds, json, out),
+        BenchCommand::Journal {
+            nodes,
+            dragged,
+            frames,
+            json,
+        } => bench_journal(nodes, dragged, frames, json, out),
         BenchCommand::Memory { nodes, json } => super::bench_memory::run(nodes, json, out),
         BenchCommand::MemoryStage { stage, file } => {
             super::bench_memory::run_stage_command(&stage, file.as_deref(), out)
@@ -814,5 +884,48 @@ fn report<T: serde::Serialize>(
         line(r)
     };
     writeln!(out, "{text}")?;
+    Ok(())
+}
+
+/// `graft bench journal`: the drag with the journal off and on.
+fn bench_journal(
+    nodes: usize,
+    dragged: usize,
+    frames: usize,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let r = super::bench_journal::run(nodes, dragged, frames);
+    if json {
+        writeln!(out, "{}", serde_json::to_string(&r).unwrap_or_default())?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "journal bench: {} nodes, {} dragged, {} frames",
+        r.nodes, r.dragged, r.frames
+    )?;
+    writeln!(
+        out,
+        "  drag frame, journal off   {:>10.1} µs (median)",
+        r.frame_off_us
+    )?;
+    writeln!(
+        out,
+        "  drag frame, journal on    {:>10.1} µs (median, ratio {:.3})",
+        r.frame_on_us,
+        r.frame_on_us / r.frame_off_us.max(1e-9)
+    )?;
+    writeln!(
+        out,
+        "  journal bytes per frame   {:>10.0} ({:.0} B/s at 60 fps)",
+        r.bytes_per_frame, r.bytes_per_second_at_60fps
+    )?;
+    writeln!(out, "  journal start (base scene){:>10.1} ms", r.start_ms)?;
+    writeln!(
+        out,
+        "  one append + fdatasync    {:>10.1} µs (median of 50)",
+        r.fdatasync_us
+    )?;
     Ok(())
 }

@@ -4,10 +4,12 @@
 pub mod bench;
 pub mod bench_anim;
 pub mod bench_io;
+pub mod bench_journal;
 pub mod bench_memory;
 pub mod cli;
 pub mod desktop;
 pub mod generate;
 pub mod interchange;
 pub mod progress;
+pub mod recover;
 pub mod thumbnail;

@@ -202,6 +202,10 @@ pub enum Command {
     Timeline(crate::editor::session::timeline::TimelineCommand),
     /// Drop, move or remove a point probe, or turn probe placing on and off.
     Probe(ProbeCommand),
+    /// Turn the crash journal on or off.
+    ToggleJournal,
+    /// The answer to "Recover the unsaved changes …?" after an unclean end.
+    AnswerRecovery(crate::editor::session::journal::RecoveryAnswer),
 }
 
 /// What can be done with point probes.

@@ -163,6 +163,14 @@ impl Editor {
     }
 
     pub(super) fn replace_document(&mut self, doc: Document) -> Outcome {
+        let old_unsaved = self.doc.is_modified();
+        let outcome = self.swap_document(doc);
+        self.journal_replaced(old_unsaved);
+        outcome
+    }
+
+    /// Put `doc` in place of the document (its journal is the caller's business).
+    pub(super) fn swap_document(&mut self, doc: Document) -> Outcome {
         self.doc = doc;
         self.selection.clear();
         self.files.allow_close = false;

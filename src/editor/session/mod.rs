@@ -12,6 +12,8 @@ mod files;
 pub mod generate;
 pub mod interchange;
 pub mod jobs;
+pub mod journal;
+pub mod journal_store;
 pub mod messages;
 pub mod multi_edit;
 pub mod probes;
@@ -118,6 +120,7 @@ pub struct Editor {
     timeline: timeline::TimelineState,
     /// The nodes carrying probes, and the scene versions they were read at.
     probe_owners: std::cell::RefCell<ProbeOwners>,
+    journaling: journal::Journaling,
 }
 
 /// The nodes carrying probes, cached with the scene versions they were read at.
@@ -163,6 +166,7 @@ impl Editor {
             jobs: Default::default(),
             timeline: Default::default(),
             probe_owners: Default::default(),
+            journaling: Default::default(),
         }
     }
 
@@ -323,6 +327,7 @@ impl Editor {
     /// message (and in the error window) and is returned as the error.
     pub fn apply(&mut self, command: Command) -> Result<Outcome> {
         let result = self.dispatch(command);
+        self.record_journal();
         result.map_err(|e| self.fail(e))
     }
 
@@ -451,6 +456,8 @@ impl Editor {
             Command::Generate(request) => self.generate_command(request),
             Command::Timeline(command) => self.timeline_command(command),
             Command::Probe(probe) => self.probe_command(probe),
+            Command::AnswerRecovery(answer) => self.answer_recovery(answer),
+            Command::ToggleJournal => Ok(self.toggle_journal()),
         }
     }
 

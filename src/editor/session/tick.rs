@@ -39,6 +39,7 @@ impl Editor {
             tick.repaint_after = Some(Duration::ZERO);
         }
         tick.recomputed = self.update_world();
+        self.record_journal();
         tick
     }
 

@@ -1,0 +1,173 @@
+//! `graft recover`: the crash journal from a terminal (list what can be recovered, write a
+//! recovered scene), and the hidden scripted editing session the kill tests run in a child.
+
+use super::cli::Failure;
+use crate::editor::session::Editor;
+use crate::editor::session::command::{Command, NewNodePlace};
+use crate::editor::session::journal::local_clock;
+use crate::editor::session::journal_store::{self, EXTENSION};
+use crate::model::document::Document;
+use crate::model::journal;
+use crate::model::math::Trs;
+use crate::model::scene::edit::Op;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The journal folder: `--dir`, else where the window keeps it.
+fn folder(dir: Option<PathBuf>) -> Result<PathBuf, Failure> {
+    dir.or_else(journal_store::journal_dir).ok_or_else(|| {
+        Failure("graft recover: no journal folder (set GRAFT_JOURNAL_DIR or HOME)".into())
+    })
+}
+
+/// `graft recover --list`: one line per journal with unsaved work: its id, its file (or
+/// "untitled"), edits, when it was last written, and whether a running graft holds it.
+pub fn list(dir: Option<PathBuf>, out: &mut dyn Write) -> Result<(), Failure> {
+    let dir = folder(dir)?;
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    paths.retain(|p| p.extension().is_some_and(|e| e == EXTENSION));
+    paths.sort();
+    let mut shown = 0;
+    for path in paths {
+        let id = path
+            .file_stem()
+            .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let when = std::fs::metadata(&path)
+            .and_then(|m| m.modified())
+            .map_or("?".into(), local_clock);
+        match journal::summarize(&bytes) {
+            Ok(summary) if summary.unsaved_changes == 0 => {}
+            Ok(summary) => {
+                let live = journal_store::held_elsewhere(
+                    &dir,
+                    None,
+                    summary.path.as_deref().unwrap_or(""),
+                ) && summary.path.is_some();
+                writeln!(
+                    out,
+                    "{id}  {}  {} edits ({} unsaved changes)  last at {when}{}",
+                    summary.path.as_deref().unwrap_or("untitled"),
+                    summary.edits,
+                    summary.unsaved_changes,
+                    if live {
+                        "  (open in a running graft)"
+                    } else {
+                        ""
+                    }
+                )?;
+                shown += 1;
+            }
+            Err(e) => {
+                writeln!(out, "{id}  unreadable: {e}")?;
+                shown += 1;
+            }
+        }
+    }
+    if shown == 0 {
+        writeln!(out, "no journal with unsaved changes in {}", dir.display())?;
+    }
+    Ok(())
+}
+
+/// `graft recover ID -o out.ron`: rebuild the journal's scene and save it (the journal stays).
+/// A journal that cannot be read writes nothing and fails.
+pub fn recover_to(
+    dir: Option<PathBuf>,
+    id: &str,
+    output: &Path,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let given = Path::new(id);
+    let path = if given.exists() {
+        given.to_path_buf()
+    } else {
+        folder(dir)?.join(format!("{id}.{EXTENSION}"))
+    };
+    let bytes = std::fs::read(&path)
+        .map_err(|e| Failure(format!("graft recover: {}: {e}", path.display())))?;
+    let recovered = journal::recover(&bytes)
+        .map_err(|e| Failure(format!("graft recover: {}: {e}", path.display())))?;
+    crate::model::file::save(recovered.document.scene(), output)?;
+    let tail = match recovered.stop {
+        journal::Stop::End => "",
+        journal::Stop::Cut => " (its last record was cut short and was dropped)",
+        journal::Stop::Corrupt => " (a damaged record ended it there)",
+    };
+    writeln!(
+        out,
+        "recovered {} changes from {}{tail}; wrote {}",
+        recovered.changes,
+        path.display(),
+        output.display()
+    )?;
+    Ok(())
+}
+
+/// One scripted command of the drill, chosen by `rng` from what the scene holds now.
+pub fn drill_command(rng: &mut fastrand::Rng, editor: &Editor) -> Command {
+    let ids = editor.doc().scene().ids();
+    if ids.is_empty() {
+        return Command::AddNode(NewNodePlace::Root);
+    }
+    let pick = |rng: &mut fastrand::Rng| ids[rng.usize(..ids.len())];
+    let node = pick(rng);
+    let local = Trs {
+        position: glam::Vec2::new(rng.f32() * 20.0 - 10.0, rng.f32() * 20.0 - 10.0),
+        rotation: rng.f32() * 360.0 - 180.0,
+        scale: glam::Vec2::new(0.5 + rng.f32(), 0.5 + rng.f32()),
+        skew: 0.0,
+    };
+    let perform = |op: Op, continuous: bool| Command::Perform {
+        label: "Drill".into(),
+        ops: vec![op],
+        continuous,
+    };
+    match rng.u32(..12) {
+        0..=2 => perform(Op::SetLocal { node, local }, false),
+        3..=4 => perform(Op::SetLocal { node, local }, true),
+        5 => Command::EndGesture,
+        6 => Command::AddNode(NewNodePlace::ChildOf(node)),
+        7 if ids.len() > 3 => perform(Op::Remove { node }, false),
+        8 => perform(
+            Op::Reparent {
+                node,
+                parent: Some(pick(rng)).filter(|_| rng.bool()),
+                index: None,
+                keep_world: rng.bool(),
+            },
+            false,
+        ),
+        9 => Command::Undo,
+        10 => Command::Redo,
+        _ => Command::JumpHistory(rng.usize(..=editor.doc().history().labels().0.len())),
+    }
+}
+
+/// Apply `steps` drill commands from `seed` to `editor` (refusals are part of the script).
+pub fn drill(editor: &mut Editor, seed: u64, steps: usize, mut after: impl FnMut(usize)) {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    for step in 0..steps {
+        let command = drill_command(&mut rng, editor);
+        let _ = editor.apply(command);
+        after(step);
+    }
+}
+
+/// The hidden `graft journal-drill`: the sample scene, journaled in `dir`, edited by the
+/// script; prints each step's number once `apply` returned, and ends without a clean end
+/// (the journal stays, as after a crash).
+pub fn journal_drill(dir: PathBuf, seed: u64, steps: usize) -> Result<(), Failure> {
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir);
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    drill(&mut editor, seed, steps, |step| {
+        let _ = writeln!(out, "{step}");
+        let _ = out.flush();
+    });
+    std::mem::forget(editor);
+    Ok(())
+}

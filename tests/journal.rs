@@ -1,0 +1,473 @@
+//! The crash journal end to end: a session journaled, dropped without a clean end (a crash),
+//! then recovered by a new session with its scene and whole undo history; clean ends, Discard,
+//! Later, two sessions, cut and damaged journals, a newer format, and `graft recover`.
+
+use graft::editor::session::Editor;
+use graft::editor::session::command::Command;
+use graft::editor::session::journal::RecoveryAnswer;
+use graft::model::document::Document;
+use graft::model::file::to_ron_string;
+use graft::model::journal::{self, Stop};
+use graft::tools::recover::drill;
+use proptest::prelude::*;
+use std::path::{Path, PathBuf};
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "graft-journal-test-{name}-{}-{}",
+        std::process::id(),
+        fastrand::u64(..)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn journals(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    found.sort();
+    found
+}
+
+/// The scene as text (floats written exactly) and its next id: equal means bit-equal.
+fn state(doc: &Document) -> (String, u32) {
+    (to_ron_string(doc.scene()), doc.scene().next_id().0)
+}
+
+/// A journaled session on the sample, edited by the drill script, then "crashed" (dropped
+/// without a clean end). Returns the states after every step.
+fn crashed_session(dir: &Path, seed: u64, steps: usize) -> Vec<(String, u32)> {
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.to_path_buf());
+    assert!(editor.journal_path().is_some(), "{:?}", editor.messages());
+    let mut states = vec![state(editor.doc())];
+    drill(&mut editor, seed, steps, |_| {});
+    states.push(state(editor.doc()));
+    drop(editor);
+    states
+}
+
+#[test]
+fn a_crashed_session_comes_back_with_its_whole_history() {
+    let dir = temp_dir("whole");
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.clone());
+    let mut states = vec![state(editor.doc())];
+    drill(&mut editor, 7, 300, |_| {});
+    states.push(state(editor.doc()));
+    let (labels, done) = {
+        let (labels, done) = editor.doc().history().labels();
+        (
+            labels.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            done,
+        )
+    };
+    assert!(done > 5, "the drill made history: {done}");
+    drop(editor); // a crash: no end_journal
+
+    let mut next = Editor::new(Document::sample());
+    next.start_journal(dir.clone());
+    let offer = next
+        .recovery_offer()
+        .expect("the crashed journal is offered");
+    assert_eq!(offer.document, "untitled");
+    assert!(offer.edits > 0 && offer.unsaved_changes > 0, "{offer:?}");
+    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .unwrap();
+    assert!(next.recovery_offer().is_none());
+    assert_eq!(state(next.doc()), states[1], "the scene, bit for bit");
+    let (got, got_done) = next.doc().history().labels();
+    assert_eq!(
+        (got.len(), got_done),
+        (labels.len(), done),
+        "the same history"
+    );
+    assert!(next.doc().is_modified(), "recovered work is unsaved");
+    let message = &next.last_message().unwrap().text;
+    assert!(message.starts_with("Recovered "), "{message}");
+
+    // Undo goes back through all of it, to the sample; redo comes back.
+    while next.doc().history().undo_label().is_some() {
+        next.apply(Command::Undo).unwrap();
+    }
+    // (ids are never given out twice, so only the next free id stays where the session left it)
+    assert_eq!(state(next.doc()).0, states[0].0, "undo all = the start");
+    next.apply(Command::JumpHistory(done)).unwrap();
+    assert_eq!(state(next.doc()), states[1], "redo = the end");
+
+    // The recovered session goes on journaling into the same file; quitting without saving
+    // sets it aside.
+    let path = next.journal_path().unwrap().to_path_buf();
+    assert!(path.exists());
+    next.end_journal();
+    assert!(!path.exists());
+    assert_eq!(journals(&dir, "discarded").len(), 1);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_recovered_session_that_crashes_again_recovers_again() {
+    let dir = temp_dir("twice");
+    let first = crashed_session(&dir, 11, 120);
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.clone());
+    editor
+        .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .unwrap();
+    assert_eq!(state(editor.doc()), first[1]);
+    drill(&mut editor, 12, 80, |_| {});
+    let second = state(editor.doc());
+    drop(editor);
+    let mut again = Editor::new(Document::sample());
+    again.start_journal(dir.clone());
+    again
+        .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .unwrap();
+    assert_eq!(state(again.doc()), second);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_clean_end_leaves_nothing_to_recover() {
+    let dir = temp_dir("clean");
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.clone());
+    assert_eq!(journals(&dir, "journal").len(), 1);
+    editor.end_journal();
+    assert!(journals(&dir, "journal").is_empty());
+    assert!(
+        journals(&dir, "discarded").is_empty(),
+        "nothing was unsaved"
+    );
+    let mut next = Editor::new(Document::sample());
+    next.start_journal(dir.clone());
+    assert!(next.recovery_offer().is_none());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn quitting_with_discarded_changes_sets_the_journal_aside() {
+    let dir = temp_dir("quit-discard");
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.clone());
+    drill(&mut editor, 3, 40, |_| {});
+    assert!(editor.doc().is_modified());
+    editor.end_journal();
+    assert!(journals(&dir, "journal").is_empty());
+    assert_eq!(journals(&dir, "discarded").len(), 1);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn discard_keeps_the_journal_aside_and_later_asks_again() {
+    let dir = temp_dir("answers");
+    crashed_session(&dir, 5, 60);
+    let mut later = Editor::new(Document::sample());
+    later.start_journal(dir.clone());
+    assert!(later.recovery_offer().is_some());
+    later
+        .apply(Command::AnswerRecovery(RecoveryAnswer::Later))
+        .unwrap();
+    let before = state(later.doc());
+    assert_eq!(before, state(&Document::sample()), "Later changes nothing");
+    later.end_journal();
+
+    let mut discard = Editor::new(Document::sample());
+    discard.start_journal(dir.clone());
+    assert!(discard.recovery_offer().is_some(), "Later asks again");
+    discard
+        .apply(Command::AnswerRecovery(RecoveryAnswer::Discard))
+        .unwrap();
+    assert_eq!(journals(&dir, "discarded").len(), 1, "kept, not deleted");
+    discard.end_journal();
+
+    let mut next = Editor::new(Document::sample());
+    next.start_journal(dir.clone());
+    assert!(
+        next.recovery_offer().is_none(),
+        "a discarded journal is not offered"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_live_session_is_never_offered_to_another() {
+    let dir = temp_dir("live");
+    let mut first = Editor::new(Document::sample());
+    first.start_journal(dir.clone());
+    drill(&mut first, 9, 30, |_| {});
+    let mut second = Editor::new(Document::sample());
+    second.start_journal(dir.clone());
+    assert!(
+        second.recovery_offer().is_none(),
+        "the first session holds its journal"
+    );
+    assert_ne!(first.journal_path(), second.journal_path());
+    // Both write their own journal: a crash of the first is still recovered whole.
+    let end = state(first.doc());
+    drop(first);
+    second.end_journal();
+    let mut third = Editor::new(Document::sample());
+    third.start_journal(dir.clone());
+    third
+        .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .unwrap();
+    assert_eq!(state(third.doc()), end);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn opening_a_file_another_session_journals_says_so() {
+    let dir = temp_dir("elsewhere");
+    let scene = dir.join("scene.ron");
+    graft::model::file::save(Document::sample().scene(), &scene).unwrap();
+    let mut first = Editor::new(Document::sample());
+    first.start_journal(dir.clone());
+    first.apply(Command::OpenPath(scene.clone())).unwrap();
+    assert!(first.error().is_none(), "{:?}", first.error());
+    let mut second = Editor::new(Document::sample());
+    second.start_journal(dir.clone());
+    second.apply(Command::OpenPath(scene.clone())).unwrap();
+    let error = second.error().expect("told it is open elsewhere");
+    assert!(
+        error.contains("also open in another graft window"),
+        "{error}"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_newer_journal_is_refused_and_left_in_place() {
+    let dir = temp_dir("newer");
+    crashed_session(&dir, 1, 20);
+    let path = journals(&dir, "journal").remove(0);
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[8..12].copy_from_slice(&(journal::FORMAT + 1).to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.clone());
+    assert!(editor.recovery_offer().is_none());
+    let said = editor
+        .messages()
+        .iter()
+        .any(|m| m.text.contains("newer graft"));
+    assert!(said, "{:?}", editor.messages());
+    assert_eq!(std::fs::read(&path).unwrap(), bytes, "left as it was");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The states a drill passes through, from the sample, without a journal (the same script
+/// as `drill`, a state kept after each command).
+fn drill_states(seed: u64, steps: usize) -> Vec<(String, u32)> {
+    let mut editor = Editor::new(Document::sample());
+    let mut states = vec![state(editor.doc())];
+    let mut script = fastrand::Rng::with_seed(seed);
+    for _ in 0..steps {
+        let command = graft::tools::recover::drill_command(&mut script, &editor);
+        let _ = editor.apply(command);
+        states.push(state(editor.doc()));
+    }
+    states
+}
+
+/// One small journal and the state after each of its changes.
+fn small_journal() -> (Vec<u8>, Vec<(String, u32)>) {
+    let dir = temp_dir("small");
+    crashed_session(&dir, 21, 25);
+    let bytes = std::fs::read(journals(&dir, "journal").remove(0)).unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+    (bytes, drill_states(21, 25))
+}
+
+#[test]
+fn a_journal_cut_at_any_byte_recovers_a_state_the_session_passed_through() {
+    let (bytes, states) = small_journal();
+    let whole = journal::recover(&bytes).unwrap();
+    assert_eq!(whole.stop, Stop::End);
+    assert_eq!(&state(&whole.document), states.last().unwrap());
+    let mut last_changes = 0;
+    let base_end = {
+        let mut frames = journal::Frames::new(&bytes).unwrap();
+        frames.next_payload().unwrap();
+        frames.next_payload().unwrap();
+        frames.offset()
+    };
+    for cut in 0..bytes.len() {
+        match journal::recover(&bytes[..cut]) {
+            Ok(got) => {
+                assert!(cut >= base_end, "recovered without its base at {cut}");
+                assert!(states.contains(&state(&got.document)), "cut at {cut}");
+                assert!(
+                    got.changes >= last_changes,
+                    "a longer prefix never recovers less"
+                );
+                assert_eq!(got.stop == Stop::End, got.whole_bytes == cut);
+                last_changes = got.changes;
+            }
+            Err(e) => assert!(cut < base_end, "cut at {cut} refused: {e}"),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    #[test]
+    fn a_damaged_journal_never_panics_and_never_invents_a_state(
+        at in any::<prop::sample::Index>(),
+        bit in 0u8..8,
+    ) {
+        let (mut bytes, states) = SMALL.with(|s| s.clone());
+        let k = at.index(bytes.len());
+        bytes[k] ^= 1 << bit;
+        if let Ok(got) = journal::recover(&bytes) {
+            prop_assert!(states.contains(&state(&got.document)), "flip at byte {}", k);
+        }
+        let _ = journal::summarize(&bytes);
+    }
+}
+
+thread_local! {
+    static SMALL: (Vec<u8>, Vec<(String, u32)>) = small_journal();
+}
+
+#[test]
+fn graft_recover_lists_and_writes_and_refuses_garbage() {
+    let dir = temp_dir("cli");
+    let states = crashed_session(&dir, 4, 50);
+    let id = journals(&dir, "journal")[0]
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    let graft = env!("CARGO_BIN_EXE_graft");
+    let listed = std::process::Command::new(graft)
+        .args(["recover", "--list", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.status.success());
+    assert!(text.contains(&id) && text.contains("untitled"), "{text}");
+    let out = dir.join("out.ron");
+    let wrote = std::process::Command::new(graft)
+        .args(["recover", &id, "-o"])
+        .arg(&out)
+        .arg("--dir")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        wrote.status.success(),
+        "{}",
+        String::from_utf8_lossy(&wrote.stderr)
+    );
+    let back = graft::model::file::load(&out).unwrap();
+    assert_eq!(to_ron_string(&back), states[1].0);
+
+    let garbage = dir.join("garbage.journal");
+    std::fs::write(&garbage, b"not a journal at all").unwrap();
+    let refused_out = dir.join("nothing.ron");
+    let refused = std::process::Command::new(graft)
+        .args(["recover", "garbage", "-o"])
+        .arg(&refused_out)
+        .arg("--dir")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a graft journal"));
+    assert!(!refused_out.exists(), "nothing written");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn debug_summary() {
+    let dir = temp_dir("dbg");
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.clone());
+    drill(&mut editor, 7, 300, |_| {});
+    eprintln!(
+        "msgs {:?}",
+        editor
+            .messages()
+            .iter()
+            .filter(|m| m.is_error)
+            .take(3)
+            .collect::<Vec<_>>()
+    );
+    eprintln!("journal {:?}", editor.journal_path());
+    drop(editor);
+    for p in journals(&dir, "journal") {
+        let b = std::fs::read(&p).unwrap();
+        let s = journal::summarize(&b).unwrap();
+        eprintln!(
+            "{} bytes {:?} edits {} changes {} unsaved {} stop {:?}",
+            b.len(),
+            p,
+            s.edits,
+            s.changes,
+            s.unsaved_changes,
+            s.stop
+        );
+    }
+    let mut next = Editor::new(Document::sample());
+    next.start_journal(dir.clone());
+    eprintln!(
+        "offer {:?} msgs {:?}",
+        next.recovery_offer(),
+        next.messages()
+    );
+}
+
+#[test]
+fn compaction_merges_a_drag_and_recovers_the_same_scene_and_history() {
+    use graft::editor::session::journal_store::JournalFile;
+    use graft::model::math::Trs;
+    use graft::model::scene::NodeId;
+    use graft::model::scene::edit::Op;
+    let dir = temp_dir("compact");
+    let mut doc = Document::sample();
+    let mut file = JournalFile::create(&dir, &doc).unwrap();
+    doc.listen(true);
+    for frame in 0..2000 {
+        let local = Trs {
+            position: glam::Vec2::new(frame as f32 * 0.01, 1.0),
+            ..Trs::default()
+        };
+        let op = Op::SetLocal {
+            node: NodeId(2),
+            local,
+        };
+        doc.perform_gesture("Drag arm", vec![op], 1).unwrap();
+        file.record(&mut doc).unwrap();
+    }
+    doc.end_gesture();
+    doc.undo().unwrap();
+    doc.redo().unwrap();
+    file.record(&mut doc).unwrap();
+    let long = file.len();
+    file.compact(&doc).unwrap();
+    let short = file.len();
+    assert!(
+        short * 20 < long,
+        "2000 drag frames compact to one step: {long} -> {short} bytes"
+    );
+    // Appending goes on after a compaction.
+    doc.undo().unwrap();
+    file.record(&mut doc).unwrap();
+    let path = file.path().to_path_buf();
+    drop(file);
+    let recovered = journal::recover(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(recovered.stop, Stop::End);
+    assert_eq!(state(&recovered.document), state(&doc));
+    assert_eq!(
+        recovered.document.history().labels(),
+        doc.history().labels(),
+        "the same undo and redo stacks"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
