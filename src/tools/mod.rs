@@ -7,6 +7,8 @@ pub mod bench_io;
 pub mod bench_journal;
 pub mod bench_memory;
 pub mod cli;
+pub mod cli_bench;
+mod cli_print;
 pub mod desktop;
 pub mod generate;
 pub mod interchange;
