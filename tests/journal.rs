@@ -337,8 +337,16 @@ thread_local! {
 #[test]
 fn graft_recover_lists_and_writes_and_refuses_garbage() {
     let dir = temp_dir("cli");
+    // A running session first (a later start would hold the crashed journal as its offer).
+    let mut live = Editor::new(Document::sample());
+    live.start_journal(dir.clone());
+    drill(&mut live, 6, 10, |_| {});
+    let live_path = live.journal_path().unwrap().to_path_buf();
     let states = crashed_session(&dir, 4, 50);
-    let id = journals(&dir, "journal")[0]
+    let id = journals(&dir, "journal")
+        .into_iter()
+        .find(|p| *p != live_path)
+        .unwrap()
         .file_stem()
         .unwrap()
         .to_string_lossy()
@@ -352,6 +360,14 @@ fn graft_recover_lists_and_writes_and_refuses_garbage() {
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(listed.status.success());
     assert!(text.contains(&id) && text.contains("untitled"), "{text}");
+    let crashed_line = text.lines().find(|l| l.starts_with(&id)).unwrap();
+    assert!(!crashed_line.contains("running graft"), "{text}");
+    let live_line = text
+        .lines()
+        .find(|l| !l.starts_with(&id))
+        .expect("the live journal");
+    assert!(live_line.contains("(open in a running graft)"), "{text}");
+    drop(live);
     let out = dir.join("out.ron");
     let wrote = std::process::Command::new(graft)
         .args(["recover", &id, "-o"])
@@ -468,6 +484,46 @@ fn compaction_merges_a_drag_and_recovers_the_same_scene_and_history() {
         recovered.document.history().labels(),
         doc.history().labels(),
         "the same undo and redo stacks"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_big_scene_is_journaled_from_a_thread_and_recovers() {
+    let dir = temp_dir("big");
+    let scene =
+        graft::tools::generate::generate(graft::tools::generate::GenShape::Random, 30_000, 3);
+    let mut editor = Editor::new(Document::untitled(scene));
+    editor.start_journal(dir.clone());
+    drill(&mut editor, 8, 40, |_| {});
+    let end = state(editor.doc());
+    drop(editor); // waits for the base, writes what waited, keeps the journal
+    let mut next = Editor::new(Document::sample());
+    next.start_journal(dir.clone());
+    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .unwrap();
+    assert_eq!(state(next.doc()), end);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn reopening_the_crashed_file_is_not_open_elsewhere() {
+    let dir = temp_dir("reopen");
+    let scene = dir.join("scene.ron");
+    graft::model::file::save(Document::sample().scene(), &scene).unwrap();
+    let mut first = Editor::new(Document::sample());
+    first.start_journal(dir.clone());
+    first.apply(Command::OpenPath(scene.clone())).unwrap();
+    drill(&mut first, 2, 10, |_| {});
+    drop(first); // a crash
+    let mut next = Editor::new(Document::sample());
+    next.start_journal(dir.clone());
+    next.apply(Command::OpenPath(scene.clone())).unwrap();
+    assert!(next.recovery_offer().is_some());
+    assert!(
+        next.error().is_none(),
+        "the orphan is ours, not another window's: {:?}",
+        next.error()
     );
     let _ = std::fs::remove_dir_all(dir);
 }

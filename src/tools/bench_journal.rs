@@ -32,7 +32,8 @@ pub struct JournalReport {
     pub bytes_per_frame: f64,
     /// Journal bytes per second at 60 frames a second.
     pub bytes_per_second_at_60fps: f64,
-    /// Starting the journal: the base scene written and synced (ms).
+    /// Starting the journal, as the window waits for it (ms): the base scene written and synced
+    /// for a small scene; for a big one, the scene copied for the thread that writes it.
     pub start_ms: f64,
     /// One append of a drag frame's record plus `fdatasync` on this disk (µs, median).
     pub fdatasync_us: f64,

@@ -261,7 +261,7 @@ fn bench_journal(
         "  journal bytes per frame   {:>10.0} ({:.0} B/s at 60 fps)",
         r.bytes_per_frame, r.bytes_per_second_at_60fps
     )?;
-    writeln!(out, "  journal start (base scene){:>10.1} ms", r.start_ms)?;
+    writeln!(out, "  journal start (UI waits)  {:>10.1} ms", r.start_ms)?;
     writeln!(
         out,
         "  one append + fdatasync    {:>10.1} µs (median of 50)",

@@ -41,11 +41,7 @@ pub fn list(dir: Option<PathBuf>, out: &mut dyn Write) -> Result<(), Failure> {
         match journal::summarize(&bytes) {
             Ok(summary) if summary.unsaved_changes == 0 => {}
             Ok(summary) => {
-                let live = journal_store::held_elsewhere(
-                    &dir,
-                    None,
-                    summary.path.as_deref().unwrap_or(""),
-                ) && summary.path.is_some();
+                let live = journal_store::is_held(&path);
                 writeln!(
                     out,
                     "{id}  {}  {} edits ({} unsaved changes)  last at {when}{}",

@@ -16,7 +16,7 @@ use std::time::SystemTime;
 pub const PANIC_FILE: &str = "last-panic.txt";
 /// Scenes with more nodes are not journaled (writing their base scene would stall the window);
 /// the user is told so.
-pub const MAX_JOURNALED_NODES: usize = 1_000_000;
+pub const MAX_JOURNALED_NODES: usize = 2_000_000;
 
 /// The journal part of a session.
 #[derive(Default)]
@@ -270,9 +270,15 @@ impl Editor {
         let (Some(dir), Some(path)) = (self.journaling.dir.as_deref(), self.doc.path()) else {
             return;
         };
-        let own = self.journaling.file.as_ref().map(JournalFile::path);
+        let mut ours: Vec<&Path> = self
+            .journaling
+            .orphans
+            .iter()
+            .map(|o| o.path.as_path())
+            .collect();
+        ours.extend(self.journaling.file.as_ref().map(JournalFile::path));
         let path = path.to_string_lossy();
-        if journal_store::held_elsewhere(dir, own, &path) {
+        if journal_store::held_elsewhere(dir, &ours, &path) {
             self.log.fail(format!(
                 "{path} is also open in another graft window: saving in both would overwrite \
                  one with the other"

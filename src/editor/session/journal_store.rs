@@ -10,6 +10,7 @@
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::journal::{self, Begin, Record, Summary};
+use crate::model::scene::Scene;
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
@@ -166,6 +167,30 @@ pub struct JournalFile {
     recorded_path: Option<String>,
     bytes: u64,
     compacted_bytes: u64,
+    /// A big scene's start being written on a thread, and what was recorded meanwhile.
+    pending: Option<Pending>,
+}
+
+/// A journal's start written on a thread, and the records that wait for it.
+struct Pending {
+    thread: std::thread::JoinHandle<Result<(File, Vec<u8>, u64)>>,
+    buffer: Vec<u8>,
+}
+
+/// Scenes from this many nodes have their base written on a thread (a 100k-node scene's .ron
+/// text takes ~0.2 s to make and write).
+pub const BACKGROUND_START_NODES: usize = 20_000;
+
+/// Write a journal's start (`start`: header and Begin) and `scene` as its base; the locked
+/// file, the framed base (kept for compaction) and the length.
+fn write_start(path: &Path, mut start: Vec<u8>, scene: &Scene) -> Result<(File, Vec<u8>, u64)> {
+    let base = journal::frame(&Record::Base {
+        ron: crate::model::file::to_ron_string(scene),
+        next_id: scene.next_id().0,
+    })?;
+    start.extend_from_slice(&base);
+    let file = write_locked(path, &start)?;
+    Ok((file, base, start.len() as u64))
 }
 
 impl JournalFile {
@@ -180,16 +205,32 @@ impl JournalFile {
             started: now_secs(),
             graft: env!("CARGO_PKG_VERSION").to_string(),
         };
-        let base = journal::frame(&Record::Base {
-            ron: crate::model::file::to_ron_string(document.scene()),
-            next_id: document.scene().next_id().0,
-        })?;
-        let mut bytes = journal::header();
-        bytes.extend(journal::frame(&Record::Begin(begin.clone()))?);
-        bytes.extend_from_slice(&base);
-        let file = write_locked(&path, &bytes)?;
-        let len = bytes.len() as u64;
-        Ok(Self::adopt(path, file, begin, base, recorded_path, len))
+        let mut start = journal::header();
+        start.extend(journal::frame(&Record::Begin(begin.clone()))?);
+        if document.scene().len() < BACKGROUND_START_NODES {
+            let (file, base, len) = write_start(&path, start, document.scene())?;
+            return Ok(Self::adopt(
+                path,
+                Some(file),
+                begin,
+                base,
+                recorded_path,
+                len,
+            ));
+        }
+        // A big scene: its base is written on a thread; changes wait in memory until then.
+        let scene = document.scene().clone();
+        let target = path.clone();
+        let thread = std::thread::Builder::new()
+            .name("graft-journal-start".into())
+            .spawn(move || write_start(&target, start, &scene))
+            .map_err(|e| Error::Refused(format!("cannot start the journal's writer: {e}")))?;
+        let mut this = Self::adopt(path, None, begin, Vec::new(), recorded_path, 0);
+        this.pending = Some(Pending {
+            thread,
+            buffer: Vec::new(),
+        });
+        Ok(this)
     }
 
     /// Continue a recovered journal: cut it after its last whole record and append there.
@@ -209,21 +250,21 @@ impl JournalFile {
         file.set_len(whole as u64)
             .and_then(|()| file.seek(std::io::SeekFrom::Start(whole as u64)))
             .map_err(|e| Error::Refused(format!("{}: {e}", path.display())))?;
-        let mut this = Self::adopt(path, file, begin, base, recorded_path, whole as u64);
+        let mut this = Self::adopt(path, Some(file), begin, base, recorded_path, whole as u64);
         this.compacted_bytes = whole as u64;
         Ok(this)
     }
 
     fn adopt(
         path: PathBuf,
-        file: File,
+        file: Option<File>,
         begin: Begin,
         base: Vec<u8>,
         recorded_path: Option<String>,
         bytes: u64,
     ) -> Self {
         let shared = Arc::new(Shared {
-            file: Mutex::new(Some(file)),
+            file: Mutex::new(file),
             dirty: AtomicBool::new(false),
             stop: AtomicBool::new(false),
         });
@@ -237,6 +278,7 @@ impl JournalFile {
             recorded_path,
             bytes,
             compacted_bytes: bytes,
+            pending: None,
         }
     }
 
@@ -258,6 +300,7 @@ impl JournalFile {
     /// Append the document's new history changes (and its new path, after a Save As). The
     /// bytes are written at once; the flusher syncs them within [`SYNC_EVERY`].
     pub fn record(&mut self, document: &mut Document) -> Result<()> {
+        self.finish_start(false)?;
         let changes = document.take_changes();
         let path = path_text(document.path());
         if changes.is_empty() && path == self.recorded_path {
@@ -278,7 +321,38 @@ impl JournalFile {
         Ok(())
     }
 
+    /// Once a big scene's start is on disk (or at once, with `wait`), adopt its file and write
+    /// what waited for it.
+    fn finish_start(&mut self, wait: bool) -> Result<()> {
+        let ready = self
+            .pending
+            .as_ref()
+            .is_some_and(|p| wait || p.thread.is_finished());
+        if !ready {
+            return Ok(());
+        }
+        let Some(pending) = self.pending.take() else {
+            return Ok(());
+        };
+        let (file, base, len) = pending
+            .thread
+            .join()
+            .map_err(|_| Error::Refused("the journal's writer stopped".into()))??;
+        if let Ok(mut held) = self.shared.file.lock() {
+            *held = Some(file);
+        }
+        self.base = base;
+        self.bytes = len;
+        self.compacted_bytes = len;
+        self.append(&pending.buffer)
+    }
+
     fn append(&mut self, bytes: &[u8]) -> Result<()> {
+        if let Some(pending) = &mut self.pending {
+            pending.buffer.extend_from_slice(bytes);
+            self.bytes += bytes.len() as u64;
+            return Ok(());
+        }
         let mut held = self
             .shared
             .file
@@ -302,6 +376,7 @@ impl JournalFile {
     /// Rewrite the journal as the shortest one that rebuilds `document` (a drag's frames merged
     /// into its one step), through a locked temporary file renamed over the journal.
     pub fn compact(&mut self, document: &Document) -> Result<()> {
+        self.finish_start(true)?;
         let bytes = journal::compacted(&self.begin, &self.base, document)?;
         let file = write_locked(&self.path, &bytes)?;
         if let Ok(mut held) = self.shared.file.lock() {
@@ -315,7 +390,8 @@ impl JournalFile {
 
     /// A clean end: the journal is deleted, or, when the document still has unsaved changes
     /// the user chose to discard, kept as a discarded journal for [`KEEP_DISCARDED`].
-    pub fn finish(self, unsaved: bool) {
+    pub fn finish(mut self, unsaved: bool) {
+        let _ = self.finish_start(true);
         let path = self.path.clone();
         drop(self);
         if unsaved {
@@ -328,6 +404,7 @@ impl JournalFile {
 
 impl Drop for JournalFile {
     fn drop(&mut self) {
+        let _ = self.finish_start(true);
         self.shared.stop.store(true, Ordering::Release);
         if let Some(flusher) = self.flusher.take() {
             // Wait for it: a sync in flight holds a duplicate of the file, and with it the lock.
@@ -456,13 +533,14 @@ pub fn discard(orphan: Orphan) -> Result<PathBuf> {
     Ok(target)
 }
 
-/// True when a running graft (not `own`) journals the document at `document`.
-pub fn held_elsewhere(dir: &Path, own: Option<&Path>, document: &str) -> bool {
+/// True when a running graft journals the document at `document` (`skip`: journals this
+/// process holds: its own and the orphans it is offering).
+pub fn held_elsewhere(dir: &Path, skip: &[&Path], document: &str) -> bool {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return false;
     };
     entries.flatten().map(|e| e.path()).any(|path| {
-        Some(path.as_path()) != own
+        !skip.contains(&path.as_path())
             && path.extension().is_some_and(|e| e == EXTENSION)
             && open_locked(&path, false).is_err()
             && std::fs::read(&path)
@@ -470,4 +548,16 @@ pub fn held_elsewhere(dir: &Path, own: Option<&Path>, document: &str) -> bool {
                 .and_then(|b| journal::summarize(&b).ok())
                 .is_some_and(|s| s.path.as_deref() == Some(document))
     })
+}
+
+/// True when a running graft holds the journal at `path` (its lock is taken).
+pub fn is_held(path: &Path) -> bool {
+    matches!(
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map(|f| f.try_lock()),
+        Ok(Err(std::fs::TryLockError::WouldBlock))
+    )
 }
