@@ -527,3 +527,49 @@ fn reopening_the_crashed_file_is_not_open_elsewhere() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_save_is_the_clean_point_the_journal_remembers() {
+    let dir = temp_dir("save");
+    let scene = dir.join("scene.ron");
+    graft::model::file::save(Document::sample().scene(), &scene).unwrap();
+    // Edits, then a save, then a crash: nothing unsaved, nothing offered.
+    let mut saved = Editor::new(Document::sample());
+    saved.start_journal(dir.clone());
+    saved.apply(Command::OpenPath(scene.clone())).unwrap();
+    drill(&mut saved, 31, 20, |_| {});
+    saved.apply(Command::Save).unwrap();
+    assert!(!saved.doc().is_modified());
+    drop(saved);
+    let mut next = Editor::new(Document::sample());
+    next.start_journal(dir.clone());
+    assert!(next.recovery_offer().is_none(), "everything was saved");
+    // Edits after a save: those are offered, and undo back to the save is clean again.
+    next.apply(Command::OpenPath(scene.clone())).unwrap();
+    drill(&mut next, 32, 12, |_| {});
+    next.apply(Command::Save).unwrap();
+    let at_save = state(next.doc());
+    let done_at_save = next.doc().history().labels().1;
+    let rng = &mut fastrand::Rng::with_seed(33);
+    let mut edits = 0;
+    while edits < 3 {
+        let command = graft::tools::recover::drill_command(rng, &next);
+        let before = state(next.doc());
+        let _ = next.apply(command);
+        edits += usize::from(state(next.doc()) != before);
+    }
+    assert!(next.doc().is_modified());
+    drop(next);
+    let mut last = Editor::new(Document::sample());
+    last.start_journal(dir.clone());
+    let offer = last.recovery_offer().expect("the edits after the save");
+    assert!(offer.document.ends_with("scene.ron"), "{offer:?}");
+    last.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .unwrap();
+    assert!(last.doc().is_modified());
+    assert_eq!(last.doc().path(), Some(scene.as_path()));
+    last.apply(Command::JumpHistory(done_at_save)).unwrap();
+    assert_eq!(state(last.doc()).0, at_save.0);
+    assert!(!last.doc().is_modified(), "the saved state is clean");
+    let _ = std::fs::remove_dir_all(dir);
+}
