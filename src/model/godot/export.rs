@@ -240,8 +240,19 @@ impl NodePaths {
     }
 }
 
-/// Position, rotation, scale and skew in Godot's terms (y down, radians), defaults left out.
+/// Position, rotation, scale and skew in Godot's terms (y down, radians), defaults left out. A
+/// scale with a component under 1e-5 (0 included) is written as the whole matrix instead: Godot's
+/// `scale` setter would make it 1e-5, its `transform` keeps it.
 fn transform_lines(out: &mut String, local: &crate::model::math::Trs) {
+    if local.scale.abs().min_element() < 1e-5 {
+        let m = local.to_affine();
+        let [a, b] = m.matrix2.x_axis.to_array();
+        let [c, d] = m.matrix2.y_axis.to_array();
+        let [x, y] = m.translation.to_array();
+        let godot = [a, -b, -c, d, x, -y].map(|v| format!("{v:?}"));
+        let _ = writeln!(out, "transform = Transform2D({})", godot.join(", "));
+        return;
+    }
     let p = Vec2::new(local.position.x, -local.position.y);
     if p != Vec2::ZERO {
         let _ = writeln!(out, "position = {}", vec2(p));

@@ -101,6 +101,14 @@ struct Converter<'a> {
 }
 
 impl Converter<'_> {
+    /// True for a Godot 3 scene (`format=2`): its properties mean what Godot 3 makes of them.
+    fn godot3(&self) -> bool {
+        self.tree
+            .nodes
+            .first()
+            .is_some_and(|n| n.origin.0.format <= 2)
+    }
+
     fn note(&mut self, kind: NoteKind, node: &GNode, message: String) {
         self.report.notes.push(Note {
             kind,
@@ -229,8 +237,8 @@ impl Converter<'_> {
     fn local(&mut self, node: &GNode, kind: Kind) -> Trs {
         let godot = match kind {
             Kind::Plain => return Trs::IDENTITY,
-            Kind::Node2D => parts_in_order(node, "position"),
-            Kind::Layer => parts_in_order(node, "offset"),
+            Kind::Node2D => parts_in_order(node, "position", self.godot3()),
+            Kind::Layer => parts_in_order(node, "offset", self.godot3()),
             Kind::Control => self.control_matrix(node),
         };
         let trs = match godot {
@@ -289,9 +297,10 @@ impl Converter<'_> {
         let rotation = num("rotation")
             .or(num("rect_rotation").map(f64::to_radians))
             .unwrap_or(0.0);
+        // Control's setter replaces an exact 0 by 1e-5, in Godot 3 and 4.
         let scale = vec2_prop(node, "scale")
             .or_else(|| vec2_prop(node, "rect_scale"))
-            .unwrap_or(DVec2::ONE);
+            .map_or(DVec2::ONE, |s| no_zero_scale(s, true));
         let pivot = vec2_prop(node, "pivot_offset")
             .or_else(|| vec2_prop(node, "rect_pivot_offset"))
             .unwrap_or(DVec2::ZERO);
@@ -353,17 +362,39 @@ fn transform_of(value: &Value) -> Option<Affine2> {
 /// instead of `position`): the properties applied in file order, as Godot's setters do, so an
 /// instance's later `position` replaces only the origin of an earlier `transform`. Godot 3 may
 /// store `rotation_degrees` / `skew_degrees`.
-fn parts_in_order(node: &GNode, origin_key: &str) -> GodotXform {
+///
+/// Godot's rules, checked against real Godot 3.2.3 (`tests/godot3_rules.rs`): a setter after a
+/// `transform` first reads the matrix back as origin, angle of its x axis (0 when that axis is
+/// zero) and scale; a CanvasLayer (3.x and 4.x) and a Godot 3 Node2D (`godot3`: no skew in 3.x)
+/// read no skew, so the skew is dropped; Godot 4's Node2D keeps it. A Godot 3 Node2D has no
+/// `skew` property at all (3.2.2's was reverted). A Node2D's `scale` of exactly 0 becomes
+/// 1e-5 (Godot 3.2; Godot 4: any |s| < 1e-5), so its children do not collapse; a layer's does not.
+fn parts_in_order(node: &GNode, origin_key: &str, godot3: bool) -> GodotXform {
+    let layer = origin_key == "offset";
     let (mut position, mut rotation, mut scale, mut skew) = (DVec2::ZERO, 0.0, DVec2::ONE, 0.0);
+    // After a `transform`, until the next setter: whether its x axis was zero.
+    let mut from_matrix: Option<bool> = None;
     for (key, prop) in &node.props {
         let value = &prop.value;
-        match key.as_ref() {
+        let key = key.as_ref();
+        let setter = key == origin_key || matches!(key, "rotation" | "rotation_degrees" | "scale");
+        if setter
+            && (layer || godot3)
+            && let Some(x_axis_zero) = from_matrix.take()
+        {
+            skew = 0.0;
+            if x_axis_zero {
+                rotation = 0.0;
+            }
+        }
+        match key {
             k if k == origin_key => position = vec2_of(value).unwrap_or(position),
             "rotation" => rotation = value.as_f64().unwrap_or(rotation),
             "rotation_degrees" => rotation = value.as_f64().map_or(rotation, f64::to_radians),
-            "scale" => scale = vec2_of(value).unwrap_or(scale),
-            "skew" if origin_key == "position" => skew = value.as_f64().unwrap_or(skew),
-            "skew_degrees" if origin_key == "position" => {
+            "scale" if layer => scale = vec2_of(value).unwrap_or(scale),
+            "scale" => scale = vec2_of(value).map_or(scale, |s| no_zero_scale(s, godot3)),
+            "skew" if !layer && !godot3 => skew = value.as_f64().unwrap_or(skew),
+            "skew_degrees" if !layer && !godot3 => {
                 skew = value.as_f64().map_or(skew, f64::to_radians)
             }
             "transform" => {
@@ -374,6 +405,7 @@ fn parts_in_order(node: &GNode, origin_key: &str) -> GodotXform {
                     rotation = -(t.rotation as f64).to_radians();
                     scale = t.scale.as_dvec2();
                     skew = -(t.skew as f64).to_radians();
+                    from_matrix = Some(m.matrix2.x_axis == Vec2::ZERO);
                 }
             }
             _ => {}
@@ -385,6 +417,23 @@ fn parts_in_order(node: &GNode, origin_key: &str) -> GodotXform {
         scale,
         skew,
     }
+}
+
+/// Godot's CMP_EPSILON, the smallest scale a Node2D or Control setter keeps.
+const MIN_SCALE: f64 = 1e-5;
+
+/// A Node2D's `scale` as Godot's setter stores it: an exact 0 (either sign) becomes 1e-5 in
+/// Godot 3.2; Godot 4 replaces any component with |s| < 1e-5.
+fn no_zero_scale(s: DVec2, godot3: bool) -> DVec2 {
+    let fix = |v: f64| {
+        let tiny = if godot3 {
+            v == 0.0
+        } else {
+            v.abs() < MIN_SCALE
+        };
+        if tiny { MIN_SCALE } else { v }
+    };
+    DVec2::new(fix(s.x), fix(s.y))
 }
 
 /// −v, but +0 for zero (so an unrotated node is written `rotation: 0.0`, not `-0.0`).
