@@ -32,14 +32,29 @@ fn near_rel(actual: &DAffine2, expected: &DAffine2) -> bool {
         .all(|(a, b)| (a - b).abs() <= 1e-5 * scale)
 }
 
-/// Export `scene`, write the text into a fresh folder and import it back from there.
+/// Export `scene` for Godot 4, write the text into a fresh folder and import it back from
+/// there. The same scene exported for Godot 3 (`format=2`, skew as transform lines) must come
+/// back the same too; that is checked here, so every round trip below covers both.
+#[track_caller]
 fn export_and_import(scene: &Scene, root_name: &str) -> (String, Imported) {
+    let (text3, back3) = export_and_import_as(scene, root_name, true);
+    assert!(text3.starts_with("[gd_scene format=2]") || text3.starts_with("[gd_scene load_steps="));
+    assert!(
+        !text3.contains("skew"),
+        "Godot 3 has no skew property:\n{text3}"
+    );
+    assert_same_under_root(scene, &back3.scene, &text3);
+    export_and_import_as(scene, root_name, false)
+}
+
+fn export_and_import_as(scene: &Scene, root_name: &str, godot3: bool) -> (String, Imported) {
     let (text, _report) = to_tscn(
         scene,
         &ExportOptions {
             project_root: None,
             scene_dir: None,
             root_name: root_name.to_string(),
+            godot3,
         },
     );
     let dir = match tempfile::tempdir() {
@@ -145,6 +160,7 @@ fn sprites_round_trip_inside_a_project() -> Result<(), Box<dyn std::error::Error
             project_root: Some(root.to_path_buf()),
             scene_dir: Some(root.join("scenes")),
             root_name: "Tank".into(),
+            ..Default::default()
         },
     );
     assert!(text.contains("res://assets/tread.png"), "{text}");
@@ -395,6 +411,7 @@ fn exported_text_is_godot4() {
             project_root: None,
             scene_dir: None,
             root_name: "Nested2".into(),
+            ..Default::default()
         },
     );
     assert!(text.starts_with("[gd_scene format=3]"), "{text}");
@@ -439,4 +456,51 @@ fn export_renames_invalid_and_duplicate_names() {
     assert_eq!(got, ["a", "a2", "Node", "x_y", "a22"], "{text}");
     assert_eq!(report.renamed.len(), 4, "{report:?}");
     assert_same_under_root(&scene, &back.scene, &text);
+}
+
+/// `graft export --godot 3` writes a Godot 3 scene and says which nodes needed a matrix.
+#[test]
+fn the_command_line_exports_godot3() {
+    let dir = tempfile::tempdir().unwrap();
+    let skewed = dir.path().join("skewed.ron");
+    let mut scene = generate(GenShape::Random, 30, 3);
+    let data = scene.data_at(1).clone();
+    let id = scene.id_at(1);
+    let mut local = data.local;
+    local.skew = 20.0;
+    graft::model::scene::edit::Op::SetLocal { node: id, local }
+        .perform(&mut scene)
+        .unwrap();
+    graft::model::file::save(&scene, &skewed).unwrap();
+    let out = dir.path().join("skewed.tscn");
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_graft"))
+        .arg("export")
+        .arg(&skewed)
+        .arg("-o")
+        .arg(&out)
+        .args(["--godot", "3"])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("[gd_scene format=2]"), "{text:.80}");
+    assert!(
+        text.contains("transform = Transform2D( ") && !text.contains("skew ="),
+        "{text}"
+    );
+    let report = String::from_utf8_lossy(&run.stderr);
+    assert!(report.contains("written as a transform matrix"), "{report}");
+    let refused = std::process::Command::new(env!("CARGO_BIN_EXE_graft"))
+        .arg("export")
+        .arg(&skewed)
+        .arg("-o")
+        .arg(&out)
+        .args(["--godot", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2), "a usage error");
 }

@@ -142,6 +142,7 @@ fn path_prompt_window(
         DialogPurpose::SaveAs { .. } => "Save scene as: type a path",
         DialogPurpose::Import => "Import: type the path of a .tscn or .svg",
         DialogPurpose::ExportGodot => "Export as Godot scene: type a .tscn path",
+        DialogPurpose::ExportGodot3 => "Export as Godot 3 scene: type a .tscn path",
         DialogPurpose::ExportSvg => "Export as SVG: type a .svg path",
         DialogPurpose::ExportFigure => "Export figure: type a .png or .svg path",
     };

@@ -202,6 +202,7 @@ fn file_commands() -> Vec<CommandSpec> {
         spec("file.import", "Import…", "Open a Godot .tscn (Godot 3 or 4) or an SVG drawing as a new graft scene, with a report of what was approximated", &[Shortcut::ctrl("I")], file, C::Import).global().group(),
         spec("file.generate", "Generate scene…", "Make a big test scene (wide, chain or random, up to 10 million nodes) on a worker, with progress and Cancel", &[], file, C::Show(Window::Generate)).global(),
         spec("file.export_godot", "Export as Godot scene…", "Write the scene as a Godot 4 .tscn under one root Node2D", &[Shortcut::ctrl_shift("E")], file, C::ExportGodot).when(has_nodes),
+        spec("file.export_godot3", "Export as Godot 3 scene…", "Write the scene as a Godot 3 .tscn (format=2) under one root Node2D; skewed nodes go out as a transform matrix", &[], file, C::ExportGodot3).when(has_nodes),
         spec("file.export_svg", "Export as SVG…", "Write the scene as SVG: one named group per node carrying its local matrix (opens in Inkscape with the hierarchy intact)", &[], file, C::ExportSvg).when(has_nodes),
         spec("file.export_figure", "Export figure…", "A picture of what the viewport shows, as SVG or PNG: size, scale, layers, the selection's matrix chain as a caption", &[Shortcut::ctrl_shift("F")], file, C::Show(Window::Figure)).when(has_nodes),
         spec("file.import_report", "Import / export report", "What the last import or export approximated, re-rooted, renamed or left out", &[], file, C::Show(Window::ImportReport)).when(|e| e.interchange_report().is_some()),

@@ -136,6 +136,10 @@ pub enum Command {
         /// SVG: link sprite images by relative path instead of embedding them.
         #[arg(long)]
         link_images: bool,
+        /// .tscn: the Godot version to write for: 4 (format=3) or 3 (format=2; skewed nodes
+        /// go out as a transform line).
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=4))]
+        godot: u8,
     },
     /// Draw a figure of a scene (what the viewport shows) as SVG or PNG, without a window.
     #[command(
@@ -317,10 +321,11 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             output,
             project,
             link_images,
+            godot,
         } => super::interchange::export(
             &file,
             &output,
-            (project.as_deref(), link_images),
+            (project.as_deref(), link_images, godot == 3),
             out,
             &mut io::stderr(),
         ),

@@ -65,7 +65,7 @@ pub fn import(
 pub fn export(
     input: &Path,
     output: &Path,
-    (project, link_images): (Option<&Path>, bool),
+    (project, link_images, godot3): (Option<&Path>, bool, bool),
     out: &mut dyn Write,
     report: &mut dyn Write,
 ) -> Result<(), Failure> {
@@ -101,6 +101,7 @@ pub fn export(
         root_name: input
             .file_stem()
             .map_or("Root".into(), |s| s.to_string_lossy().into_owned()),
+        godot3,
     };
     let (text, notes) = to_tscn(&scene, &options);
     for line in notes

@@ -125,6 +125,8 @@ pub enum Command {
     Import,
     /// Show the dialog that picks where to export the scene as a Godot scene.
     ExportGodot,
+    /// Show the dialog that picks where to export the scene as a Godot 3 scene (`format=2`).
+    ExportGodot3,
     /// Show the dialog that picks where to export the scene as SVG (one group per node).
     ExportSvg,
     /// Show the dialog that picks where to write the figure (.svg or .png).

@@ -236,7 +236,7 @@ impl Editor {
                 ),
                 extensions: vec!["png", "svg"],
             },
-            DialogPurpose::ExportGodot => DialogKind::Export {
+            DialogPurpose::ExportGodot | DialogPurpose::ExportGodot3 => DialogKind::Export {
                 suggested: format!(
                     "{}.tscn",
                     self.doc
@@ -282,7 +282,8 @@ impl Editor {
     fn finish_dialog(&mut self, purpose: DialogPurpose, path: PathBuf) -> Result<Outcome> {
         match purpose {
             DialogPurpose::Open | DialogPurpose::Import => self.open_path(path),
-            DialogPurpose::ExportGodot => self.export_godot(path),
+            DialogPurpose::ExportGodot => self.export_godot(path, false),
+            DialogPurpose::ExportGodot3 => self.export_godot(path, true),
             DialogPurpose::ExportSvg => self.export_svg(path),
             DialogPurpose::ExportFigure => self.export_figure(path),
             DialogPurpose::SaveAs { then: None } if self.saves_in_background() => {

@@ -119,9 +119,9 @@ impl Editor {
         Ok(outcome)
     }
 
-    /// Write the scene as a Godot 4 `.tscn` (images as `res://` paths under the project that
-    /// holds the target).
-    pub(super) fn export_godot(&mut self, target: PathBuf) -> Result<Outcome> {
+    /// Write the scene as a Godot 4 (or, with `godot3`, Godot 3) `.tscn` (images as `res://`
+    /// paths under the project that holds the target).
+    pub(super) fn export_godot(&mut self, target: PathBuf, godot3: bool) -> Result<Outcome> {
         let absolute = std::path::absolute(&target).unwrap_or_else(|_| target.clone());
         let options = ExportOptions {
             project_root: find_project_root(&absolute),
@@ -135,6 +135,7 @@ impl Editor {
                 .path()
                 .and_then(Path::file_stem)
                 .map_or("Root".into(), |s| s.to_string_lossy().into_owned()),
+            godot3,
         };
         self.export_job(target, move |scene, target, progress| {
             write_godot(scene, &options, target, progress)

@@ -64,6 +64,8 @@ pub enum DialogPurpose {
     Import,
     /// Export the scene as a Godot scene to the picked file.
     ExportGodot,
+    /// Export the scene as a Godot 3 scene to the picked file.
+    ExportGodot3,
     /// Export the scene as SVG groups to the picked file.
     ExportSvg,
     /// Write the figure to the picked file (.svg or .png).
@@ -379,6 +381,7 @@ impl Editor {
             Command::Open => self.request(FileAction::Open),
             Command::Import => self.request(FileAction::Import),
             Command::ExportGodot => Ok(self.start_dialog(DialogPurpose::ExportGodot)),
+            Command::ExportGodot3 => Ok(self.start_dialog(DialogPurpose::ExportGodot3)),
             Command::ExportSvg => Ok(self.start_dialog(DialogPurpose::ExportSvg)),
             Command::SaveFigure => Ok(self.start_dialog(DialogPurpose::ExportFigure)),
             Command::SetFigure(options) => {

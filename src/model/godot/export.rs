@@ -1,7 +1,9 @@
-//! A graft scene as a Godot 4 text scene (`format=3`): one root Node2D, each graft node a
-//! Node2D, Sprite2D (its image as an `ext_resource`) or Polygon2D (rects and ellipses become
-//! polygons), transforms converted back to Godot's y-down radians, sibling names made valid and
-//! unique as Godot requires. Importing the result gives back every world matrix.
+//! A graft scene as a Godot 4 text scene (`format=3`) or a Godot 3 one (`format=2`): one root
+//! Node2D, each graft node a Node2D, Sprite2D / Sprite (its image as an `ext_resource`) or
+//! Polygon2D (rects and ellipses become polygons), transforms converted back to Godot's y-down
+//! radians, sibling names made valid and unique as Godot requires. Importing the result gives
+//! back every world matrix. Godot 3's Node2D has no skew: a skewed node's local matrix is
+//! written as a `transform` line with nothing after it (a later setter would drop the skew).
 
 use crate::model::scene::{Scene, Shape, Sprite};
 use glam::Vec2;
@@ -18,6 +20,80 @@ pub struct ExportOptions {
     pub scene_dir: Option<PathBuf>,
     /// The root node's name.
     pub root_name: String,
+    /// Write a Godot 3 scene (`format=2`) instead of a Godot 4 one.
+    pub godot3: bool,
+}
+
+/// The text of one Godot version's scene format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dialect {
+    /// `format=3`: `Vector2(x, y)`, string resource ids, Sprite2D, PackedVector2Array.
+    Godot4,
+    /// `format=2`: `Vector2( x, y )`, integer ids, Sprite, PoolVector2Array, no skew.
+    Godot3,
+}
+
+impl Dialect {
+    /// `Name(a, b)` as this version writes a constructor.
+    fn call(self, name: &str, args: &[String]) -> String {
+        match self {
+            Dialect::Godot4 => format!("{name}({})", args.join(", ")),
+            Dialect::Godot3 if args.is_empty() => format!("{name}(  )"),
+            Dialect::Godot3 => format!("{name}( {} )", args.join(", ")),
+        }
+    }
+
+    fn vec2(self, v: Vec2) -> String {
+        self.call("Vector2", &[num(v.x), num(v.y)])
+    }
+
+    fn sprite_class(self) -> &'static str {
+        match self {
+            Dialect::Godot4 => "Sprite2D",
+            Dialect::Godot3 => "Sprite",
+        }
+    }
+
+    fn points_type(self) -> &'static str {
+        match self {
+            Dialect::Godot4 => "PackedVector2Array",
+            Dialect::Godot3 => "PoolVector2Array",
+        }
+    }
+
+    /// A node's reference to texture `id`.
+    fn texture_ref(self, id: usize) -> String {
+        match self {
+            Dialect::Godot4 => format!("ExtResource(\"{id}_tex\")"),
+            Dialect::Godot3 => format!("ExtResource( {id} )"),
+        }
+    }
+
+    /// The header and the textures' `ext_resource` lines.
+    fn header(self, textures: &[String]) -> String {
+        let mut out = match self {
+            Dialect::Godot4 => String::from("[gd_scene format=3]\n"),
+            Dialect::Godot3 if textures.is_empty() => String::from("[gd_scene format=2]\n"),
+            Dialect::Godot3 => format!("[gd_scene load_steps={} format=2]\n", textures.len() + 1),
+        };
+        for (k, path) in textures.iter().enumerate() {
+            let _ = match self {
+                Dialect::Godot4 => writeln!(
+                    out,
+                    "\n[ext_resource type=\"Texture2D\" path={} id=\"{}_tex\"]",
+                    quoted(path),
+                    k + 1
+                ),
+                Dialect::Godot3 => writeln!(
+                    out,
+                    "\n[ext_resource path={} type=\"Texture\" id={}]",
+                    quoted(path),
+                    k + 1
+                ),
+            };
+        }
+        out
+    }
 }
 
 /// What the export changed or could not carry.
@@ -49,10 +125,6 @@ fn rounded(v: f32, decimals: usize) -> String {
 /// A float as Godot reads it back to the same f32 (shortest round-trip form, `e` for the huge).
 fn num(v: f32) -> String {
     format!("{v:?}")
-}
-
-fn vec2(v: Vec2) -> String {
-    format!("Vector2({}, {})", num(v.x), num(v.y))
 }
 
 /// A Godot node name: the characters Godot refuses (`. : @ / " %`) replaced, never empty.
@@ -138,6 +210,12 @@ pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport)
     let mut texture_ids: FxHashMap<String, usize> = FxHashMap::default();
     let mut body = String::new();
     let mut names = NodePaths::with_capacity(scene.len());
+    let dialect = if options.godot3 {
+        Dialect::Godot3
+    } else {
+        Dialect::Godot4
+    };
+    let mut as_matrix = Vec::new();
     note_probes(scene, &mut report);
     for i in 0..scene.len() {
         let data = scene.data_at(i);
@@ -146,7 +224,7 @@ pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport)
             report.renamed.push(format!("{} -> {name}", data.name));
         }
         let class = match &data.shape {
-            Shape::Sprite { .. } => "Sprite2D",
+            Shape::Sprite { .. } => dialect.sprite_class(),
             Shape::None => "Node2D",
             _ => "Polygon2D",
         };
@@ -156,15 +234,42 @@ pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport)
             quoted(&name),
             quoted(&parent_path)
         );
-        transform_lines(&mut body, &data.local);
+        if transform_lines(&mut body, &data.local, dialect) {
+            as_matrix.push(name.clone());
+        }
         let tex = TextureTable {
             options,
             textures: &mut textures,
             ids: &mut texture_ids,
+            dialect,
         };
         appearance_lines(&mut body, data, &name, tex, &mut report);
     }
-    (scene_text(&textures, options, &body), report)
+    note_matrices(&as_matrix, dialect, &mut report);
+    (scene_text(&textures, options, dialect, &body), report)
+}
+
+/// Says which nodes went out as a `transform` line, and why.
+fn note_matrices(names: &[String], dialect: Dialect, report: &mut ExportReport) {
+    if names.is_empty() {
+        return;
+    }
+    let shown: Vec<&str> = names.iter().take(10).map(String::as_str).collect();
+    let more = names.len().saturating_sub(shown.len());
+    let why = match dialect {
+        Dialect::Godot3 => "skew (Godot 3's Node2D has none) or a scale under 1e-5",
+        Dialect::Godot4 => "a scale under 1e-5 (Godot's scale setter would raise it)",
+    };
+    let tail = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    report.notes.push(format!(
+        "{} nodes written as a transform matrix for {why}: {}{tail}",
+        names.len(),
+        shown.join(", ")
+    ));
 }
 
 /// Notes that probes are not exported, when the scene has any.
@@ -181,16 +286,13 @@ fn note_probes(scene: &Scene, report: &mut ExportReport) {
 
 /// The whole file: the header, the textures' `ext_resource`s, the root node, then `body` (the
 /// other nodes).
-fn scene_text(textures: &[String], options: &ExportOptions, body: &str) -> String {
-    let mut out = String::from("[gd_scene format=3]\n");
-    for (k, path) in textures.iter().enumerate() {
-        let _ = writeln!(
-            out,
-            "\n[ext_resource type=\"Texture2D\" path={} id=\"{}_tex\"]",
-            quoted(path),
-            k + 1
-        );
-    }
+fn scene_text(
+    textures: &[String],
+    options: &ExportOptions,
+    dialect: Dialect,
+    body: &str,
+) -> String {
+    let mut out = dialect.header(textures);
     let root = valid_name(if options.root_name.is_empty() {
         "Root"
     } else {
@@ -241,21 +343,23 @@ impl NodePaths {
 }
 
 /// Position, rotation, scale and skew in Godot's terms (y down, radians), defaults left out. A
-/// scale with a component under 1e-5 (0 included) is written as the whole matrix instead: Godot's
-/// `scale` setter would make it 1e-5, its `transform` keeps it.
-fn transform_lines(out: &mut String, local: &crate::model::math::Trs) {
-    if local.scale.abs().min_element() < 1e-5 {
+/// scale with a component under 1e-5 (0 included), and in Godot 3 a skew, is written as the
+/// whole matrix instead (true then): Godot's `scale` setter would make it 1e-5 and Godot 3 has
+/// no skew property; its `transform` keeps both.
+fn transform_lines(out: &mut String, local: &crate::model::math::Trs, dialect: Dialect) -> bool {
+    let skew_needs_matrix = dialect == Dialect::Godot3 && local.skew != 0.0;
+    if skew_needs_matrix || local.scale.abs().min_element() < 1e-5 {
         let m = local.to_affine();
         let [a, b] = m.matrix2.x_axis.to_array();
         let [c, d] = m.matrix2.y_axis.to_array();
         let [x, y] = m.translation.to_array();
-        let godot = [a, -b, -c, d, x, -y].map(|v| format!("{v:?}"));
-        let _ = writeln!(out, "transform = Transform2D({})", godot.join(", "));
-        return;
+        let godot = [a, -b, -c, d, x, -y].map(num);
+        let _ = writeln!(out, "transform = {}", dialect.call("Transform2D", &godot));
+        return true;
     }
     let p = Vec2::new(local.position.x, -local.position.y);
     if p != Vec2::ZERO {
-        let _ = writeln!(out, "position = {}", vec2(p));
+        let _ = writeln!(out, "position = {}", dialect.vec2(p));
     }
     if local.rotation != 0.0 {
         let _ = writeln!(
@@ -265,11 +369,12 @@ fn transform_lines(out: &mut String, local: &crate::model::math::Trs) {
         );
     }
     if local.scale != Vec2::ONE {
-        let _ = writeln!(out, "scale = {}", vec2(local.scale));
+        let _ = writeln!(out, "scale = {}", dialect.vec2(local.scale));
     }
     if local.skew != 0.0 {
         let _ = writeln!(out, "skew = {:?}", -(local.skew as f64).to_radians());
     }
+    false
 }
 
 /// The ext_resource table being filled.
@@ -277,6 +382,7 @@ struct TextureTable<'a> {
     options: &'a ExportOptions,
     textures: &'a mut Vec<String>,
     ids: &'a mut FxHashMap<String, usize>,
+    dialect: Dialect,
 }
 
 impl TextureTable<'_> {
@@ -302,9 +408,9 @@ impl TextureTable<'_> {
 }
 
 /// A colour as a Godot `Color(r, g, b, a)` of 0..1 floats.
-fn color_text(color: [u8; 4]) -> String {
-    let [r, g, b, a] = color.map(|c| c as f32 / 255.0);
-    format!("Color({}, {}, {}, {})", num(r), num(g), num(b), num(a))
+fn color_text(color: [u8; 4], dialect: Dialect) -> String {
+    let rgba = color.map(|c| num(c as f32 / 255.0));
+    dialect.call("Color", &rgba)
 }
 
 /// A Sprite2D's texture and placement, or a Polygon2D's points and colour.
@@ -317,7 +423,7 @@ fn appearance_lines(
 ) {
     match &data.shape {
         Shape::Sprite(sprite) => sprite_lines(out, data, sprite, name, tex, report),
-        shape => polygon_lines(out, shape, data.color),
+        shape => polygon_lines(out, shape, data.color, tex.dialect),
     }
 }
 
@@ -339,20 +445,25 @@ fn sprite_lines(
         ));
         return;
     };
-    let _ = writeln!(out, "texture = ExtResource(\"{id}_tex\")");
+    let dialect = tex.dialect;
+    let _ = writeln!(out, "texture = {}", dialect.texture_ref(id));
     let offset = sprite.offset;
     if offset != Vec2::ZERO {
-        let _ = writeln!(out, "offset = {}", vec2(Vec2::new(offset.x, -offset.y)));
+        let _ = writeln!(
+            out,
+            "offset = {}",
+            dialect.vec2(Vec2::new(offset.x, -offset.y))
+        );
     }
     if data.color != [255, 255, 255, 255] {
-        let _ = writeln!(out, "self_modulate = {}", color_text(data.color));
+        let _ = writeln!(out, "self_modulate = {}", color_text(data.color, dialect));
     }
     let Ok(image) = imagesize::size(&file) else {
         return;
     };
     let image = Vec2::new(image.width as f32, image.height as f32);
     if let Some(uv) = sprite.region {
-        region_lines(out, uv, image);
+        region_lines(out, uv, image, dialect);
     }
     let shown = match sprite.region {
         Some([u0, v0, u1, v1]) => Vec2::new((u1 - u0).abs(), (v1 - v0).abs()) * image,
@@ -369,21 +480,15 @@ fn sprite_lines(
 
 /// A sprite's uv region as Godot's pixel `region_rect` of an `image`-sized image, with flips
 /// for reversed uvs.
-fn region_lines(out: &mut String, [u0, v0, u1, v1]: [f32; 4], image: Vec2) {
+fn region_lines(out: &mut String, [u0, v0, u1, v1]: [f32; 4], image: Vec2, dialect: Dialect) {
     let (lo, hi) = (
         Vec2::new(u0.min(u1), v0.min(v1)),
         Vec2::new(u0.max(u1), v0.max(v1)),
     );
     let _ = writeln!(out, "region_enabled = true");
     let (p, s) = (lo * image, (hi - lo) * image);
-    let _ = writeln!(
-        out,
-        "region_rect = Rect2({}, {}, {}, {})",
-        num(p.x),
-        num(p.y),
-        num(s.x),
-        num(s.y)
-    );
+    let rect = dialect.call("Rect2", &[num(p.x), num(p.y), num(s.x), num(s.y)]);
+    let _ = writeln!(out, "region_rect = {rect}");
     if u1 < u0 {
         let _ = writeln!(out, "flip_h = true");
     }
@@ -394,7 +499,7 @@ fn region_lines(out: &mut String, [u0, v0, u1, v1]: [f32; 4], image: Vec2) {
 
 /// A Polygon2D's colour and points (rects and ellipses as polygons; an ellipse's rounded to
 /// its size); nothing for a shape with no outline.
-fn polygon_lines(out: &mut String, shape: &Shape, color: [u8; 4]) {
+fn polygon_lines(out: &mut String, shape: &Shape, color: [u8; 4], dialect: Dialect) {
     let Some(points) = outline_points(shape) else {
         return;
     };
@@ -409,6 +514,10 @@ fn polygon_lines(out: &mut String, shape: &Shape, color: [u8; 4]) {
         }
         _ => points.iter().flat_map(|p| [num(p.x), num(-p.y)]).collect(),
     };
-    let _ = writeln!(out, "color = {}", color_text(color));
-    let _ = writeln!(out, "polygon = PackedVector2Array({})", flat.join(", "));
+    let _ = writeln!(out, "color = {}", color_text(color, dialect));
+    let _ = writeln!(
+        out,
+        "polygon = {}",
+        dialect.call(dialect.points_type(), &flat)
+    );
 }

@@ -1,0 +1,319 @@
+//! graft and real Godot 3 (Debian's `godot3-server`, 3.2.3) on random scenes, both ways:
+//! - random Godot 3 scenes (nested Node2D / Sprite / Position2D / YSort / plain Node /
+//!   CanvasLayer with offset, rotation, scale or a `transform`, instanced sub-scenes with
+//!   overrides, skewed and mirrored transforms, zero scales, properties in varied order) are
+//!   loaded by Godot (`tools/godot3/print_transforms.gd`) and imported by graft: every
+//!   CanvasItem's transform on screen must be graft's world matrix;
+//! - random graft scenes (skew, mirrors) exported as Godot 3 (`format=2`) are loaded by Godot:
+//!   every node's transform must be graft's world matrix.
+//!
+//! Without godot3-server the test says "skipped" and compares nothing (`.ci/run` installs it
+//! when it can).
+
+use glam::DAffine2;
+use graft::model::godot::export::{ExportOptions, to_tscn};
+use graft::model::godot::import_file;
+use graft::model::scene::Scene;
+use graft::tools::generate::{GenShape, generate};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn godot() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH")?
+        .to_str()?
+        .split(':')
+        .map(|d| Path::new(d).join("godot3-server"))
+        .find(|p| p.is_file());
+    if found.is_none() {
+        eprintln!(
+            "skipped: godot3-server is not installed; the Godot 3 peer tests compare nothing"
+        );
+    }
+    found
+}
+
+/// What Godot printed for each scene of `scenes` (file names in `dir`), in order: the JSON
+/// objects of its nodes.
+fn load_in_godot(godot: &Path, dir: &Path, scenes: &[String]) -> Vec<Vec<serde_json::Value>> {
+    let list = dir.join("scenes.list");
+    std::fs::write(&list, scenes.join("\n")).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/godot3/print_transforms.gd");
+    let output = Command::new(godot)
+        .arg("--no-window")
+        .arg("--path")
+        .arg(dir)
+        .arg("-s")
+        .arg(&script)
+        .arg(format!("--list={}", list.display()))
+        .env("HOME", dir)
+        .output()
+        .expect("godot3-server runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let mut out: Vec<Vec<serde_json::Value>> = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with('{')) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        match v["kind"].as_str() {
+            Some("begin") => out.push(Vec::new()),
+            Some("error") => panic!("Godot refused a scene: {v}"),
+            Some("end") => {}
+            _ => out.last_mut().expect("a begin line").push(v),
+        }
+    }
+    assert_eq!(
+        out.len(),
+        scenes.len(),
+        "Godot printed every scene:\n{text}"
+    );
+    out
+}
+
+fn from_godot(v: &serde_json::Value) -> DAffine2 {
+    let a: Vec<f64> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    DAffine2::from_cols_array(&[a[0], a[1], a[2], a[3], a[4], a[5]])
+}
+
+/// graft's world matrix of node `i` in Godot's y-down terms (F·W·F).
+fn world_godot(scene: &Scene, i: usize) -> DAffine2 {
+    let w = scene.world_at(i).to_cols_array().map(f64::from);
+    DAffine2::from_cols_array(&[w[0], -w[1], -w[2], w[3], w[4], -w[5]])
+}
+
+/// Equal within f32 rounding along a chain: 1e-4 of the matrix's size (at least 1), and each
+/// entry within 1e-5 relative to itself where it is small.
+fn near(a: &DAffine2, e: &DAffine2) -> bool {
+    let (a, e) = (a.to_cols_array(), e.to_cols_array());
+    let size = e.iter().fold(1.0_f64, |m, x| m.max(x.abs()));
+    a.iter().zip(e).all(|(a, e)| (a - e).abs() <= 1e-4 * size)
+}
+
+#[test]
+fn graft_scenes_exported_as_godot3_are_placed_by_godot_as_graft_places_them() {
+    let Some(godot) = godot() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let mut scenes = Vec::new();
+    let mut names = Vec::new();
+    for seed in 0..12 {
+        let shape = [GenShape::Random, GenShape::Chain, GenShape::Wide][seed as usize % 3];
+        scenes.push(generate(shape, 40, seed));
+    }
+    for sample in ["sword", "shear", "flip", "solar", "tank"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("scenes/{sample}.ron"));
+        scenes.push(graft::model::file::load(&path).unwrap());
+    }
+    for (k, scene) in scenes.iter().enumerate() {
+        let options = ExportOptions {
+            root_name: "Root".into(),
+            godot3: true,
+            ..Default::default()
+        };
+        let (text, _) = to_tscn(scene, &options);
+        let name = format!("export{k}.tscn");
+        std::fs::write(dir.path().join(&name), text).unwrap();
+        names.push(name);
+    }
+    let printed = load_in_godot(&godot, dir.path(), &names);
+    let mut compared = 0;
+    for ((scene, nodes), name) in scenes.iter().zip(&printed).zip(&names) {
+        let items: Vec<&serde_json::Value> = nodes.iter().filter(|v| v["kind"] == "item").collect();
+        assert_eq!(
+            items.len(),
+            scene.len() + 1,
+            "{name}: every node and the root"
+        );
+        for (i, item) in items[1..].iter().enumerate() {
+            let (ours, theirs) = (world_godot(scene, i), from_godot(&item["screen"]));
+            assert!(
+                near(&ours, &theirs),
+                "{name}, node {i} {}: Godot {:?}, graft {:?}",
+                item["path"],
+                theirs.to_cols_array(),
+                ours.to_cols_array()
+            );
+            compared += 1;
+        }
+    }
+    eprintln!("{compared} exported nodes placed by real Godot 3 as by graft");
+}
+
+/// A random Godot 3 scene's text, its nodes named uniquely (`N0`, `N1`, …; instanced
+/// sub-scenes keep their `S…` names under their instance's `N` name).
+fn random_godot3_scene(rng: &mut fastrand::Rng, nodes: usize) -> String {
+    let mut out = String::from(
+        "[gd_scene load_steps=2 format=2]\n\n[ext_resource path=\"res://sub.tscn\" type=\"PackedScene\" id=1]\n\n[node name=\"N0\" type=\"Node2D\"]\n",
+    );
+    let mut paths = vec![".".to_string()];
+    let mut layer = vec![false];
+    for k in 1..nodes {
+        let parent = rng.usize(..k);
+        let parent_path = paths[parent].clone();
+        let path = if parent_path == "." {
+            format!("N{k}")
+        } else {
+            format!("{parent_path}/N{k}")
+        };
+        let instance = rng.u8(..10) == 0;
+        let class = if instance {
+            ""
+        } else {
+            [
+                "Node2D",
+                "Node2D",
+                "Sprite",
+                "Position2D",
+                "YSort",
+                "Node",
+                "CanvasLayer",
+            ][rng.usize(..7)]
+        };
+        if instance {
+            let _ = writeln!(
+                out,
+                "\n[node name=\"N{k}\" parent=\"{parent_path}\" instance=ExtResource( 1 )]"
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "\n[node name=\"N{k}\" type=\"{class}\" parent=\"{parent_path}\"]"
+            );
+        }
+        let is_layer = class == "CanvasLayer";
+        if class != "Node" {
+            props(rng, &mut out, is_layer);
+        }
+        if instance && rng.bool() {
+            let _ = writeln!(out, "\n[node name=\"S1\" parent=\"{path}\"]");
+            let _ = writeln!(out, "rotation = {}", f(rng.f64() * 6.0 - 3.0));
+        }
+        paths.push(path);
+        layer.push(is_layer);
+    }
+    out
+}
+
+fn f(v: f64) -> String {
+    format!("{v:?}")
+}
+
+/// Transform properties in a random order: some of position (offset on a layer), rotation or
+/// rotation_degrees, scale (mirrors, sometimes 0), and a skewed or mirrored `transform`.
+fn props(rng: &mut fastrand::Rng, out: &mut String, layer: bool) {
+    let mut lines = Vec::new();
+    let v = |rng: &mut fastrand::Rng| rng.f64() * 200.0 - 100.0;
+    let origin = if layer { "offset" } else { "position" };
+    if rng.bool() {
+        lines.push(format!(
+            "{origin} = Vector2( {}, {} )",
+            f(v(rng)),
+            f(v(rng))
+        ));
+    }
+    if rng.bool() {
+        lines.push(if rng.bool() {
+            format!("rotation = {}", f(rng.f64() * 6.0 - 3.0))
+        } else {
+            format!("rotation_degrees = {}", f(rng.f64() * 360.0 - 180.0))
+        });
+    }
+    if rng.bool() {
+        let s = |rng: &mut fastrand::Rng| match rng.u8(..12) {
+            0 => 0.0,
+            1 => -1.0,
+            _ => rng.f64() * 3.0 - 1.5,
+        };
+        lines.push(format!("scale = Vector2( {}, {} )", f(s(rng)), f(s(rng))));
+    }
+    if rng.u8(..3) == 0 {
+        let m: Vec<String> = (0..6)
+            .map(|k| f(if k < 4 { rng.f64() * 4.0 - 2.0 } else { v(rng) }))
+            .collect();
+        lines.push(format!("transform = Transform2D( {} )", m.join(", ")));
+    }
+    rng.shuffle(&mut lines);
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
+}
+
+const SUB_SCENE: &str = "[gd_scene format=2]\n\n[node name=\"S0\" type=\"Node2D\"]\nposition = Vector2( 3, 4 )\nrotation = 0.25\n\n[node name=\"S1\" type=\"Sprite\" parent=\".\"]\nposition = Vector2( 10, -5 )\nscale = Vector2( -1, 2 )\n\n[node name=\"S2\" type=\"Position2D\" parent=\"S1\"]\ntransform = Transform2D( 1, 0.2, 0.7, 1, 5, 6 )\n";
+
+/// The key a node is matched by: its path from the nearest `N…` node (its own name for an
+/// `N…` node; `N7/S1/S2` inside an instanced sub-scene), in a list of names root first.
+fn key(path: &[&str]) -> String {
+    let from = path.iter().rposition(|n| n.starts_with('N')).unwrap_or(0);
+    path[from..].join("/")
+}
+
+/// The names from a root down to node `i`, in graft's tree.
+fn graft_names(scene: &Scene, i: usize) -> Vec<String> {
+    let mut names = vec![scene.data_at(i).name.to_string()];
+    let mut at = i;
+    while let Some(p) = scene.parent_index_at(at) {
+        names.push(scene.data_at(p).name.to_string());
+        at = p;
+    }
+    names.reverse();
+    names
+}
+
+#[test]
+fn random_godot3_scenes_are_imported_as_godot_places_them() {
+    let Some(godot) = godot() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sub.tscn"), SUB_SCENE).unwrap();
+    std::fs::write(dir.path().join("project.godot"), "config_version=4\n").unwrap();
+    let mut rng = fastrand::Rng::with_seed(2026);
+    let names: Vec<String> = (0..40).map(|k| format!("random{k}.tscn")).collect();
+    for name in &names {
+        let nodes = 2 + rng.usize(..40);
+        std::fs::write(dir.path().join(name), random_godot3_scene(&mut rng, nodes)).unwrap();
+    }
+    let printed = load_in_godot(&godot, dir.path(), &names);
+    let mut compared = 0;
+    for (name, nodes) in names.iter().zip(&printed) {
+        let path = dir.path().join(name);
+        let imported = import_file(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let scene = &imported.scene;
+        let index: std::collections::HashMap<String, usize> = (0..scene.len())
+            .map(|i| {
+                let names = graft_names(scene, i);
+                (
+                    key(&names.iter().map(String::as_str).collect::<Vec<_>>()),
+                    i,
+                )
+            })
+            .collect();
+        for item in nodes.iter().filter(|v| v["kind"] == "item") {
+            let godot_path = item["path"].as_str().unwrap();
+            let parts: Vec<&str> = if godot_path == "." {
+                vec!["N0"]
+            } else {
+                godot_path.split('/').collect()
+            };
+            let Some(&i) = index.get(&key(&parts)) else {
+                panic!(
+                    "{name}: {godot_path} was not imported\n{}",
+                    std::fs::read_to_string(&path).unwrap()
+                );
+            };
+            let (ours, theirs) = (world_godot(scene, i), from_godot(&item["screen"]));
+            assert!(
+                near(&ours, &theirs),
+                "{name}, {godot_path}: Godot {:?}, graft {:?}\n{}",
+                theirs.to_cols_array(),
+                ours.to_cols_array(),
+                std::fs::read_to_string(&path).unwrap()
+            );
+            compared += 1;
+        }
+    }
+    eprintln!(
+        "{compared} CanvasItems of 40 random Godot 3 scenes imported as real Godot 3 places them"
+    );
+    assert!(compared > 400);
+}
