@@ -5,7 +5,7 @@
 //!   loaded by Godot (`tools/godot3/print_transforms.gd`) and imported by graft: every
 //!   CanvasItem's transform on screen must be graft's world matrix;
 //! - random graft scenes (skew, mirrors) exported as Godot 3 (`format=2`) are loaded by Godot:
-//!   every node's transform must be graft's world matrix.
+//!   every node's transform must be graft's world matrix (200 generated + the 5 samples).
 //!
 //! Without godot3-server the test says "skipped" and compares nothing (`.ci/run` installs it
 //! when it can).
@@ -98,9 +98,14 @@ fn graft_scenes_exported_as_godot3_are_placed_by_godot_as_graft_places_them() {
     let dir = tempfile::tempdir().unwrap();
     let mut scenes = Vec::new();
     let mut names = Vec::new();
-    for seed in 0..12 {
-        let shape = [GenShape::Random, GenShape::Chain, GenShape::Wide][seed as usize % 3];
-        scenes.push(generate(shape, 40, seed));
+    for seed in 0..200u64 {
+        let shape = [
+            GenShape::Random,
+            GenShape::Random,
+            GenShape::Chain,
+            GenShape::Wide,
+        ][seed as usize % 4];
+        scenes.push(generate(shape, 5 + (seed as usize * 7) % 60, seed));
     }
     for sample in ["sword", "shear", "flip", "solar", "tank"] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("scenes/{sample}.ron"));
@@ -268,7 +273,7 @@ fn random_godot3_scenes_are_imported_as_godot_places_them() {
     std::fs::write(dir.path().join("sub.tscn"), SUB_SCENE).unwrap();
     std::fs::write(dir.path().join("project.godot"), "config_version=4\n").unwrap();
     let mut rng = fastrand::Rng::with_seed(2026);
-    let names: Vec<String> = (0..40).map(|k| format!("random{k}.tscn")).collect();
+    let names: Vec<String> = (0..200).map(|k| format!("random{k}.tscn")).collect();
     for name in &names {
         let nodes = 2 + rng.usize(..40);
         std::fs::write(dir.path().join(name), random_godot3_scene(&mut rng, nodes)).unwrap();
@@ -313,7 +318,7 @@ fn random_godot3_scenes_are_imported_as_godot_places_them() {
         }
     }
     eprintln!(
-        "{compared} CanvasItems of 40 random Godot 3 scenes imported as real Godot 3 places them"
+        "{compared} CanvasItems of 200 random Godot 3 scenes imported as real Godot 3 places them"
     );
-    assert!(compared > 400);
+    assert!(compared > 2000);
 }

@@ -504,3 +504,27 @@ fn the_command_line_exports_godot3() {
         .unwrap();
     assert_eq!(refused.status.code(), Some(2), "a usage error");
 }
+
+/// File ▸ Export as Godot scene writes the version chosen (and remembered) in the File menu.
+#[test]
+fn the_editor_exports_the_chosen_godot_version() {
+    use graft::editor::session::Editor;
+    use graft::editor::session::command::Command;
+    use graft::editor::session::dialogs::DialogOutcome;
+    let dir = tempfile::tempdir().unwrap();
+    let mut e = Editor::new(graft::model::document::Document::sample());
+    let mut export = |e: &mut Editor, name: &str| {
+        let to = dir.path().join(name);
+        e.apply(Command::ExportGodot).unwrap();
+        e.apply(Command::DialogClosed(DialogOutcome::Picked(to.clone())))
+            .unwrap();
+        std::fs::read_to_string(to).unwrap()
+    };
+    assert!(!e.godot3_export());
+    assert!(export(&mut e, "four.tscn").starts_with("[gd_scene format=3]"));
+    e.apply(Command::SetGodot3Export(true)).unwrap();
+    assert!(e.godot3_export());
+    assert!(export(&mut e, "three.tscn").starts_with("[gd_scene format=2]"));
+    e.apply(Command::SetGodot3Export(false)).unwrap();
+    assert!(export(&mut e, "four-again.tscn").starts_with("[gd_scene format=3]"));
+}

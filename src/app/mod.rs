@@ -50,6 +50,8 @@ pub struct GraftApp {
 }
 
 const RECENT_KEY: &str = "graft.recent";
+/// The storage key of the Godot version File ▸ Export as Godot scene writes for.
+const GODOT3_KEY: &str = "graft.godot3_export";
 /// The storage key of the "Keep a crash journal" setting.
 const JOURNAL_KEY: &str = "graft.journal";
 
@@ -71,6 +73,12 @@ impl GraftApp {
             Document::sample()
         };
         let mut app = Self::with_editor(Editor::new(start).with_recent(recent), dialogs);
+        let godot3 = cc
+            .storage
+            .and_then(|s| eframe::get_value::<bool>(s, GODOT3_KEY));
+        if godot3 == Some(true) {
+            app.run(Command::SetGodot3Export(true));
+        }
         if let Some(path) = file {
             app.run(Command::OpenPath(path));
         }
@@ -378,6 +386,7 @@ impl eframe::App for GraftApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, RECENT_KEY, &self.editor.recent().to_vec());
+        eframe::set_value(storage, GODOT3_KEY, &self.editor.godot3_export());
         // Stored only when changed in this run: `--no-journal` does not turn the setting off.
         if self.editor.journal_wanted() != self.journal_at_start {
             eframe::set_value(storage, JOURNAL_KEY, &self.editor.journal_wanted());

@@ -164,13 +164,31 @@ pub fn decompose(m: &Affine2) -> Trs {
     }
 }
 
-/// Like [`decompose`], but among the equivalent forms picks the one closest to `previous`:
-/// a negative x scale stays negative (a flipped sprite stays flipped) and the rotation keeps
-/// its number of whole turns.
+/// Like [`decompose`], but among the equivalent forms picks the one a person expects from
+/// `previous` (the node's TRS before): a mirrored matrix (determinant < 0) has two natural
+/// forms, x negative or y negative (`(r, sx, sy)` and `(r + 180°, −sx, −sy)` are the same
+/// matrix); the one whose rotation is nearest the previous rotation is kept, so a sprite taken
+/// out of a parent flipped by `scale.x = −1` reads rotation −30°, scale (−1, 1), not 150°,
+/// (1, −1) (Godot's open issue #109044). On a tie, and for unmirrored matrices, a negative x
+/// scale stays negative as before. The rotation keeps its number of whole turns.
 pub fn decompose_like(m: &Affine2, previous: &Trs) -> Trs {
     let mut t = decompose(m);
     let mut rotation = t.rotation as f64;
-    if previous.scale.x < 0.0 && t.scale.x > 0.0 {
+    let was_x_flipped = previous.scale.x < 0.0 && t.scale.x > 0.0;
+    let mirrored = (t.scale.x < 0.0) != (t.scale.y < 0.0);
+    let turn = if mirrored && previous.rotation.is_finite() {
+        let prev = previous.rotation as f64;
+        let as_is = normalize_degrees(rotation - prev).abs();
+        let turned = normalize_degrees(rotation + 180.0 - prev).abs();
+        if (as_is - turned).abs() > 1e-6 {
+            turned < as_is
+        } else {
+            was_x_flipped
+        }
+    } else {
+        was_x_flipped
+    };
+    if turn {
         // (r, sx, sy) and (r + 180°, −sx, −sy) give the same matrix.
         t.scale = -t.scale;
         rotation += 180.0;

@@ -127,6 +127,8 @@ pub enum Command {
     ExportGodot,
     /// Show the dialog that picks where to export the scene as a Godot 3 scene (`format=2`).
     ExportGodot3,
+    /// Choose the Godot version Export as Godot scene writes for (true: Godot 3); remembered.
+    SetGodot3Export(bool),
     /// Show the dialog that picks where to export the scene as SVG (one group per node).
     ExportSvg,
     /// Show the dialog that picks where to write the figure (.svg or .png).

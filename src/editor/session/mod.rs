@@ -172,6 +172,11 @@ impl Editor {
         }
     }
 
+    /// True when Export as Godot scene writes Godot 3 (the remembered choice).
+    pub fn godot3_export(&self) -> bool {
+        self.settings.godot3_export()
+    }
+
     /// The open document.
     pub fn doc(&self) -> &Document {
         &self.doc
@@ -380,8 +385,15 @@ impl Editor {
             Command::New => self.request(FileAction::New),
             Command::Open => self.request(FileAction::Open),
             Command::Import => self.request(FileAction::Import),
+            Command::ExportGodot if self.settings.godot3_export() => {
+                Ok(self.start_dialog(DialogPurpose::ExportGodot3))
+            }
             Command::ExportGodot => Ok(self.start_dialog(DialogPurpose::ExportGodot)),
             Command::ExportGodot3 => Ok(self.start_dialog(DialogPurpose::ExportGodot3)),
+            Command::SetGodot3Export(on) => {
+                self.settings.set_godot3_export(on);
+                Ok(Outcome::default())
+            }
             Command::ExportSvg => Ok(self.start_dialog(DialogPurpose::ExportSvg)),
             Command::SaveFigure => Ok(self.start_dialog(DialogPurpose::ExportFigure)),
             Command::SetFigure(options) => {

@@ -49,6 +49,7 @@ pub struct Settings {
     view: ViewOptions,
     view_space: ViewSpace,
     probe_mode: bool,
+    godot3_export: bool,
 }
 
 impl Default for Settings {
@@ -60,6 +61,7 @@ impl Default for Settings {
             view: ViewOptions::default(),
             view_space: ViewSpace::World,
             probe_mode: false,
+            godot3_export: false,
         }
     }
 }
@@ -114,6 +116,17 @@ impl Settings {
     }
 
     /// Keep world on ⇄ off.
+    /// File ▸ Export as Godot scene writes Godot 3 (`format=2`) instead of Godot 4.
+    pub fn godot3_export(&self) -> bool {
+        self.godot3_export
+    }
+
+    /// Choose the Godot version File ▸ Export as Godot scene writes for.
+    pub fn set_godot3_export(&mut self, on: bool) {
+        self.godot3_export = on;
+    }
+
+    /// Turn "Keep world transform" on or off.
     pub fn toggle_keep_world(&mut self) {
         self.keep_world = !self.keep_world;
     }
