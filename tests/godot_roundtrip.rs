@@ -513,7 +513,7 @@ fn the_editor_exports_the_chosen_godot_version() {
     use graft::editor::session::dialogs::DialogOutcome;
     let dir = tempfile::tempdir().unwrap();
     let mut e = Editor::new(graft::model::document::Document::sample());
-    let mut export = |e: &mut Editor, name: &str| {
+    let export = |e: &mut Editor, name: &str| {
         let to = dir.path().join(name);
         e.apply(Command::ExportGodot).unwrap();
         e.apply(Command::DialogClosed(DialogOutcome::Picked(to.clone())))
