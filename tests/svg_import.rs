@@ -842,3 +842,45 @@ fn symbols_and_nested_viewports_map_their_view_boxes() {
         }
     );
 }
+
+/// An unnamed node (name "") exported to SVG comes back unnamed, not named after its tag ("g").
+#[test]
+fn an_unnamed_node_keeps_its_empty_name_through_svg() {
+    let node = |id: u32, parent: Option<u32>, name: &str, local: Trs, shape: Shape| NodeSpec {
+        id: NodeId(id),
+        parent: parent.map(NodeId),
+        data: NodeData {
+            name: name.into(),
+            local,
+            shape,
+            ..NodeData::default()
+        },
+    };
+    let trs = |x, y, r, sx, sy, k| Trs::new(Vec2::new(x, y), r, Vec2::new(sx, sy), k);
+    let scene = Scene::from_specs(vec![
+        node(1, None, "", Trs::IDENTITY, Shape::None),
+        node(
+            2,
+            Some(1),
+            "named",
+            trs(1.0, 2.0, 30.0, 1.0, 1.0, 0.0),
+            Shape::Rect { size: Vec2::ONE },
+        ),
+        node(
+            3,
+            Some(2),
+            "",
+            trs(0.5, 0.0, 0.0, 2.0, 1.0, 0.0),
+            Shape::None,
+        ),
+    ])
+    .unwrap();
+    let (svg, _) = graft::model::svg::export::scene_to_svg(&scene, &Default::default());
+    let back = import_svg_text(&svg, Path::new("unnamed.svg"))
+        .unwrap()
+        .scene;
+    let names: Vec<String> = (0..back.len())
+        .map(|i| back.data_at(i).name.to_string())
+        .collect();
+    assert_eq!(names, ["", "named", ""], "{svg}");
+}

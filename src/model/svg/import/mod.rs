@@ -543,10 +543,11 @@ impl<'a, 'i> Importer<'a, 'i> {
     }
 }
 
-/// The node name: `inkscape:label`, else `id`.
+/// The node name: `inkscape:label` (an empty one too: graft's export writes `""` for an
+/// unnamed node, and the round trip keeps it unnamed), else a non-empty `id`.
 fn name_of<'a>(node: Node<'a, '_>) -> Option<&'a str> {
-    let label = node.attribute((INKSCAPE_NS, "label"));
-    label.or(node.attribute("id")).filter(|s| !s.is_empty())
+    node.attribute((INKSCAPE_NS, "label"))
+        .or(node.attribute("id").filter(|s| !s.is_empty()))
 }
 
 fn href<'a>(node: Node<'a, '_>) -> Option<&'a str> {
