@@ -16,3 +16,5 @@ for scene in "$dir"/*.tscn; do
   "$godot" --no-window --path "$dir" -s "$script" --scene="$name" 2>/dev/null | grep '^{' > "$out"
   echo "$out: $(wc -l < "$out") lines ($("$godot" --version 2>/dev/null | head -1))"
 done
+# Godot writes its logs under the project folder when there is no project.godot.
+rm -rf "$dir/logs"
