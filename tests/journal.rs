@@ -573,3 +573,139 @@ fn a_save_is_the_clean_point_the_journal_remembers() {
     assert!(!last.doc().is_modified(), "the saved state is clean");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn save_as_moves_the_journaled_document_and_a_recovery_keeps_the_new_file() {
+    use graft::editor::session::dialogs::DialogOutcome;
+    let dir = temp_dir("save-as");
+    let target = dir.join("renamed.ron");
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.clone());
+    drill(&mut editor, 41, 10, |_| {});
+    editor.apply(Command::SaveAs).unwrap();
+    editor
+        .apply(Command::DialogClosed(DialogOutcome::Picked(target.clone())))
+        .unwrap();
+    assert_eq!(editor.doc().path(), Some(target.as_path()));
+    let rng = &mut fastrand::Rng::with_seed(42);
+    while !editor.doc().is_modified() {
+        let command = graft::tools::recover::drill_command(rng, &editor);
+        let _ = editor.apply(command);
+    }
+    let end = state(editor.doc());
+    drop(editor);
+    let mut next = Editor::new(Document::sample());
+    next.start_journal(dir.clone());
+    let offer = next
+        .recovery_offer()
+        .expect("unsaved edits after the Save As");
+    assert_eq!(
+        offer.document,
+        target.to_string_lossy(),
+        "the file it lives in now"
+    );
+    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .unwrap();
+    assert_eq!(next.doc().path(), Some(target.as_path()));
+    assert_eq!(state(next.doc()), end);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn a_journal_that_cannot_be_replayed_is_refused_and_left_in_place() {
+    let dir = temp_dir("bad-base");
+    // Whole, checksummed records, but the base scene is not a scene: the summary reads, the
+    // recovery cannot.
+    let mut bytes = journal::header();
+    let begin = journal::Begin {
+        path: None,
+        started: 0,
+        graft: "test".into(),
+    };
+    bytes.extend(journal::frame(&journal::Record::Begin(begin)).unwrap());
+    let base = journal::Record::Base {
+        ron: "(format: 3, nodes: [(id: 1, parent: Some(9))])".into(),
+        next_id: 2,
+    };
+    bytes.extend(journal::frame(&base).unwrap());
+    bytes.extend(
+        journal::frame(&journal::Record::Change(
+            graft::model::scene::edit::Change::Undo,
+        ))
+        .unwrap(),
+    );
+    let path = dir.join("broken.journal");
+    std::fs::write(&path, &bytes).unwrap();
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.clone());
+    assert!(
+        editor.recovery_offer().is_some(),
+        "it has an unsaved change to offer"
+    );
+    let refused = editor.apply(Command::AnswerRecovery(RecoveryAnswer::Recover));
+    let message = refused.expect_err("cannot be recovered").to_string();
+    assert!(message.contains("left in place"), "{message}");
+    assert_eq!(
+        state(editor.doc()),
+        state(&Document::sample()),
+        "the scene is untouched"
+    );
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        bytes,
+        "the journal is as it was"
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn far_and_extreme_numbers_come_back_bit_for_bit() {
+    use graft::model::math::Trs;
+    use graft::model::scene::NodeId;
+    use graft::model::scene::edit::Op;
+    let dir = temp_dir("far");
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.clone());
+    let values = [
+        (1e7, -1e7, 1e-6, 37.12346),
+        (1e5, 3.3e5, 1e6, -179.9999),
+        (-1.234_568e7, 7.654_321e6, 2.5e-6, 0.000_1),
+    ];
+    for (k, (x, y, s, r)) in values.into_iter().enumerate() {
+        let local = Trs::new(glam::Vec2::new(x, y), r, glam::Vec2::new(s, -s), 0.25);
+        let node = NodeId(1 + k as u32);
+        editor
+            .apply(Command::Perform {
+                label: "Far".into(),
+                ops: vec![Op::SetLocal { node, local }],
+                continuous: false,
+            })
+            .unwrap();
+    }
+    let end = state(editor.doc());
+    drop(editor);
+    let mut next = Editor::new(Document::sample());
+    next.start_journal(dir.clone());
+    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .unwrap();
+    assert_eq!(state(next.doc()), end);
+    for k in 0..3u32 {
+        let (a, b) = (next.doc().scene().node(NodeId(1 + k)).unwrap().local, {
+            let (x, y, s, r) = values[k as usize];
+            Trs::new(glam::Vec2::new(x, y), r, glam::Vec2::new(s, -s), 0.25)
+        });
+        assert_eq!(
+            (
+                a.position.x.to_bits(),
+                a.scale.y.to_bits(),
+                a.rotation.to_bits()
+            ),
+            (
+                b.position.x.to_bits(),
+                b.scale.y.to_bits(),
+                b.rotation.to_bits()
+            )
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}

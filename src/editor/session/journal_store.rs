@@ -302,12 +302,15 @@ impl JournalFile {
     pub fn record(&mut self, document: &mut Document) -> Result<()> {
         self.finish_start(false)?;
         let changes = document.take_changes();
-        let path = path_text(document.path());
-        if changes.is_empty() && path == self.recorded_path {
+        // Called every frame: compare the path without allocating; it changes only on Save As.
+        let moved = document.path().map(|p| p.to_string_lossy()).as_deref()
+            != self.recorded_path.as_deref();
+        if changes.is_empty() && !moved {
             return Ok(());
         }
         let mut out = Vec::new();
-        if path != self.recorded_path {
+        if moved {
+            let path = path_text(document.path());
             out.extend(journal::frame(&Record::Path(path.clone()))?);
             self.recorded_path = path;
         }
