@@ -100,6 +100,7 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
         FileAction::Revert => "reverting to the saved file",
         FileAction::Quit => "closing",
         FileAction::Generate(_) => "generating a new scene",
+        FileAction::OpenLesson(_) => "opening the lesson (its scene replaces this one)",
     };
     egui::Modal::new(egui::Id::unique("graft-unsaved")).show(ctx, |ui| {
         ui.heading("Unsaved changes");

@@ -9,6 +9,7 @@
 //! The egui app draws from these and turns input into commands.
 
 pub mod gesture_table;
+pub mod lesson;
 pub mod session;
 pub mod table;
 pub mod view;

@@ -294,6 +294,8 @@ fn motion_commands() -> Vec<CommandSpec> {
         toggle("view.accumulated", "Composition side by side", "Faint ghosts where each node would be if position, rotation and scale were accumulated separately (no shear), with a line to its true place: they drift apart under a rotated, non-uniformly scaled parent", ViewOption::AccumulatedGhosts).checked(|e| e.view().shows(ViewOption::AccumulatedGhosts)),
         toggle("view.world_blend", "Interpolated world matrices", "While animating, ghosts where blending the keyed world matrices (instead of the locals) would put each animated node: mid-way they shrink and shear", ViewOption::WorldBlendGhosts).checked(|e| e.view().shows(ViewOption::WorldBlendGhosts)),
         toggle("view.recomputed", "Flash recomputed world matrices", "Light up the nodes whose world matrix the last update recomputed (dirty flags made visible)", ViewOption::Recomputed).checked(|e| e.view().shows(ViewOption::Recomputed)),
+        toggle("view.subtree_bounds", "Subtree bounds", "Draw each node's world bounding box of its whole subtree: the box culling tests", ViewOption::SubtreeBounds).checked(|e| e.view().shows(ViewOption::SubtreeBounds)),
+        toggle("view.culling", "Culling rectangle", "A rectangle (drag it) standing for the camera: subtrees whose box misses it are skipped whole; counts nodes tested and drawn", ViewOption::Culling).checked(|e| e.view().shows(ViewOption::Culling)),
     ]
 }
 
@@ -301,11 +303,20 @@ fn motion_commands() -> Vec<CommandSpec> {
 #[rustfmt::skip]
 fn help_commands() -> Vec<CommandSpec> {
     use Command as C;
+    use crate::editor::session::lesson::LessonCommand as L;
     let help = Some("Help");
+    let lesson = |name, label, tooltip, command| spec(name, label, tooltip, &[], None, C::Lesson(command));
     vec![
         spec("help.palette", "Command palette…", "Find any command by typing part of its name", &[Shortcut::ctrl_shift("P"), Shortcut::key("F1")], help, C::Show(Window::Palette)).global(),
         spec("help.shortcuts", "Keyboard shortcuts", "Every shortcut and mouse gesture", &[], help, C::Show(Window::Shortcuts)),
-        spec("help.about", "About graft", "What graft is and its conventions", &[], help, C::Show(Window::About)),
+        spec("help.lessons", "Lessons…", "The built-in course on local and world space, and lesson files: tasks the editor checks as you work", &[], help, C::Show(Window::Lessons)),
+        spec("help.about", "About graft", "What graft is and its conventions", &[], help, C::Show(Window::About)).group(),
+        lesson("lesson.next", "Lesson: next step", "Go on to the next step (every goal of this one holds)", L::Next).when(|e| e.lesson().is_some_and(|r| r.step_done())),
+        lesson("lesson.back", "Lesson: previous step", "Go back to the previous step, from its start", L::Back).when(|e| e.lesson().is_some_and(|r| r.step_index() > 0)),
+        lesson("lesson.hint", "Lesson: hint", "Show the step's next hint", L::Hint).when(|e| e.lesson().is_some_and(|r| r.hints_shown().len() < r.step().hints.len())),
+        lesson("lesson.show_me", "Lesson: show me", "Play the step's solution through the normal commands (one undo step)", L::ShowMe).when(|e| e.lesson().is_some_and(|r| !r.showing())),
+        lesson("lesson.reset", "Lesson: reset step", "Put the step back as it started", L::Reset).when(|e| e.lesson().is_some()),
+        lesson("lesson.close", "Lesson: close", "Close the lesson panel (the scene stays)", L::Close).when(|e| e.lesson().is_some()),
     ]
 }
 

@@ -167,6 +167,9 @@ pub enum Command {
     /// Measure propagation or file I/O.
     #[command(subcommand)]
     Bench(BenchCommand),
+    /// Check lesson files (their solutions played headless) or list the built-in course.
+    #[command(subcommand)]
+    Lesson(super::lesson::LessonCommand),
     /// Write a square PNG preview of a scene (.ron or .tscn), as file managers ask for one;
     /// a broken, huge or slow scene writes nothing and exits with 1.
     #[command(
@@ -337,6 +340,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             output,
         } => generate(shape, nodes, seed, &output, out),
         Command::Bench(command) => run_bench(command, out),
+        Command::Lesson(command) => super::lesson::run(command, out),
         Command::Thumbnail(args) => super::thumbnail::thumbnail(&args),
         Command::Completions { shell } => super::desktop::completions(shell, out),
         Command::Man { out: dir } => super::desktop::man(&dir, out),

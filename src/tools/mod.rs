@@ -12,6 +12,7 @@ mod cli_print;
 pub mod desktop;
 pub mod generate;
 pub mod interchange;
+pub mod lesson;
 pub mod progress;
 pub mod recover;
 pub mod thumbnail;

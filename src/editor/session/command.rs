@@ -28,6 +28,10 @@ pub enum ViewOption {
     /// Ghosts where each node would be if position, rotation and scale were accumulated
     /// separately (no shear), with a line to its true place.
     AccumulatedGhosts,
+    /// Each node's world bounding box of its whole subtree.
+    SubtreeBounds,
+    /// The culling rectangle: which subtrees are skipped whole, nodes tested versus drawn.
+    Culling,
     /// Ghosts of the animated nodes where a linear blend of their keyed *world* matrices would
     /// put them: mid-way it shrinks and shears, which is why engines interpolate locals.
     WorldBlendGhosts,
@@ -64,6 +68,8 @@ pub enum Window {
     Figure,
     /// File > Generate scene: shape, node count, seed.
     Generate,
+    /// Help ▸ Lessons…: the built-in course and lesson files.
+    Lessons,
 }
 
 /// The answer to "Save the changes before …?".
@@ -210,6 +216,8 @@ pub enum Command {
     ToggleJournal,
     /// The answer to "Recover the unsaved changes …?" after an unclean end.
     AnswerRecovery(crate::editor::session::journal::RecoveryAnswer),
+    /// Open, step through, hint, show or reset a lesson.
+    Lesson(crate::editor::session::lesson::LessonCommand),
 }
 
 /// What can be done with point probes.

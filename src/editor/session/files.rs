@@ -133,6 +133,7 @@ impl Editor {
             },
             FileAction::SwapLoaded => Ok(self.take_loaded()),
             FileAction::Generate(request) => self.generate(request),
+            FileAction::OpenLesson(lesson) => self.start_lesson(*lesson),
             FileAction::Quit => {
                 self.files.allow_close = true;
                 self.files.quit_requested = true;
@@ -145,6 +146,11 @@ impl Editor {
 
     /// Open a file; a bad file is refused with its message and the current scene stays.
     fn open_path(&mut self, path: PathBuf) -> Result<Outcome> {
+        if is_lesson_file(&path) {
+            return self.lesson_command(crate::editor::session::lesson::LessonCommand::Open(
+                crate::editor::session::lesson::LessonSource::File(path),
+            ));
+        }
         if self.opens_in_background(&path) && path.extension().is_none_or(|e| e != "scn") {
             return self.start_open_job(path);
         }
@@ -171,6 +177,7 @@ impl Editor {
 
     /// Put `doc` in place of the document (its journal is the caller's business).
     pub(super) fn swap_document(&mut self, doc: Document) -> Outcome {
+        self.end_lesson();
         self.doc = doc;
         self.selection.clear();
         self.files.allow_close = false;
@@ -298,4 +305,19 @@ impl Editor {
             }
         }
     }
+}
+
+/// A lesson file: named `.lesson`, or starting with the lesson magic line.
+pub fn is_lesson_file(path: &std::path::Path) -> bool {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("lesson"))
+    {
+        return true;
+    }
+    let mut head = [0u8; 64];
+    let read = std::fs::File::open(path)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    crate::editor::lesson::parse::is_lesson(&String::from_utf8_lossy(&head[..read]))
 }

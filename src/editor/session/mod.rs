@@ -14,6 +14,7 @@ pub mod interchange;
 pub mod jobs;
 pub mod journal;
 pub mod journal_store;
+pub mod lesson;
 pub mod messages;
 pub mod multi_edit;
 pub mod probes;
@@ -53,6 +54,8 @@ pub enum FileAction {
     SwapLoaded,
     /// Replace the scene with a generated one.
     Generate(crate::editor::session::generate::GenerateRequest),
+    /// Start a lesson (its scene replaces the current one).
+    OpenLesson(Box<crate::editor::lesson::Lesson>),
 }
 
 /// What an open file dialog (or the typed-path field that replaces it) is for.
@@ -123,6 +126,7 @@ pub struct Editor {
     /// The nodes carrying probes, and the scene versions they were read at.
     probe_owners: std::cell::RefCell<ProbeOwners>,
     journaling: journal::Journaling,
+    lessons: lesson::Lessons,
 }
 
 /// The nodes carrying probes, cached with the scene versions they were read at.
@@ -169,6 +173,7 @@ impl Editor {
             timeline: Default::default(),
             probe_owners: Default::default(),
             journaling: Default::default(),
+            lessons: Default::default(),
         }
     }
 
@@ -333,6 +338,10 @@ impl Editor {
     /// Carry out one command. A refused or failed command changes nothing, is recorded as a
     /// message (and in the error window) and is returned as the error.
     pub fn apply(&mut self, command: Command) -> Result<Outcome> {
+        if !matches!(command, Command::Lesson(_)) {
+            // Show me is one undo step: anything else first lets it finish.
+            self.finish_show();
+        }
         let result = self.dispatch(command);
         self.record_journal();
         result.map_err(|e| self.fail(e))
@@ -473,6 +482,7 @@ impl Editor {
             Command::Probe(probe) => self.probe_command(probe),
             Command::AnswerRecovery(answer) => self.answer_recovery(answer),
             Command::ToggleJournal => Ok(self.toggle_journal()),
+            Command::Lesson(command) => self.lesson_command(command),
         }
     }
 

@@ -115,7 +115,6 @@ impl Settings {
         };
     }
 
-    /// Keep world on ⇄ off.
     /// File ▸ Export as Godot scene writes Godot 3 (`format=2`) instead of Godot 4.
     pub fn godot3_export(&self) -> bool {
         self.godot3_export
@@ -129,6 +128,16 @@ impl Settings {
     /// Turn "Keep world transform" on or off.
     pub fn toggle_keep_world(&mut self) {
         self.keep_world = !self.keep_world;
+    }
+
+    /// Set "Keep world transform" (a lesson's step restored).
+    pub fn set_keep_world(&mut self, on: bool) {
+        self.keep_world = on;
+    }
+
+    /// Replace what the viewport shows (a lesson's step restored).
+    pub fn set_view(&mut self, view: ViewOptions) {
+        self.view = view;
     }
 
     /// Turn a view option on or off.

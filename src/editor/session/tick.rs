@@ -10,6 +10,8 @@ use std::time::Duration;
 const MAX_STEP: f32 = 0.1;
 /// How often the window should come back while a job runs, to show its progress.
 const JOB_POLL: Duration = Duration::from_millis(50);
+/// How often the window should come back while Show me plays.
+const SHOW_POLL: Duration = Duration::from_millis(50);
 
 /// What one frame's tick did, and when the window should draw again.
 #[derive(Debug, Default)]
@@ -39,6 +41,9 @@ impl Editor {
             tick.repaint_after = Some(Duration::ZERO);
         }
         tick.recomputed = self.update_world();
+        if self.lesson_tick(dt, tick.recomputed) {
+            tick.repaint_after = Some(tick.repaint_after.map_or(SHOW_POLL, |d| d.min(SHOW_POLL)));
+        }
         self.record_journal();
         tick
     }

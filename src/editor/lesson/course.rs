@@ -1,0 +1,75 @@
+//! The built-in course (`assets/lessons/`) and the sample scenes lessons name with
+//! `scene: sample NAME`, compiled into the binary.
+
+/// The sample scenes by name, as `scene: sample NAME` names them.
+const SAMPLES: [(&str, &str); 5] = [
+    ("sword", include_str!("../../../scenes/sword.ron")),
+    ("shear", include_str!("../../../scenes/shear.ron")),
+    ("tank", include_str!("../../../scenes/tank.ron")),
+    ("solar", include_str!("../../../scenes/solar.ron")),
+    ("flip", include_str!("../../../scenes/flip.ron")),
+];
+
+/// The names `scene: sample NAME` accepts.
+pub const SAMPLE_NAMES: [&str; 5] = ["sword", "shear", "tank", "solar", "flip"];
+
+/// A sample scene's text.
+pub fn sample_scene(name: &str) -> Option<&'static str> {
+    SAMPLES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
+}
+
+/// The built-in lessons in course order: file name and text.
+pub const COURSE: [(&str, &str); 9] = [
+    (
+        "01-local-world.lesson",
+        include_str!("../../../assets/lessons/01-local-world.lesson"),
+    ),
+    (
+        "02-chain.lesson",
+        include_str!("../../../assets/lessons/02-chain.lesson"),
+    ),
+    (
+        "03-dirty.lesson",
+        include_str!("../../../assets/lessons/03-dirty.lesson"),
+    ),
+    (
+        "04-reparent.lesson",
+        include_str!("../../../assets/lessons/04-reparent.lesson"),
+    ),
+    (
+        "05-shear.lesson",
+        include_str!("../../../assets/lessons/05-shear.lesson"),
+    ),
+    (
+        "06-accumulated.lesson",
+        include_str!("../../../assets/lessons/06-accumulated.lesson"),
+    ),
+    (
+        "07-solar.lesson",
+        include_str!("../../../assets/lessons/07-solar.lesson"),
+    ),
+    (
+        "08-spaces.lesson",
+        include_str!("../../../assets/lessons/08-spaces.lesson"),
+    ),
+    (
+        "09-bounds.lesson",
+        include_str!("../../../assets/lessons/09-bounds.lesson"),
+    ),
+];
+
+/// The path a built-in lesson's errors name (`assets/lessons/FILE` in the source tree).
+pub fn builtin_path(file: &str) -> std::path::PathBuf {
+    std::path::Path::new("assets/lessons").join(file)
+}
+
+/// Every built-in lesson, parsed.
+pub fn lessons() -> crate::error::Result<Vec<super::Lesson>> {
+    COURSE
+        .iter()
+        .map(|(file, text)| super::parse::parse(text, &builtin_path(file)))
+        .collect()
+}

@@ -1,0 +1,579 @@
+//! The values of directive lines: a tokenizer (words, quoted names, numbers, `(`, `)`, `,`,
+//! `±`) and a cursor that reads predicates, actions and set-ups from the tokens.
+
+use super::error_at;
+use crate::editor::lesson::{
+    ANGLE_TOLERANCE, Action, Frame, LENGTH_TOLERANCE, Name, Pos, Predicate, Property, Setup, Space,
+    VIEW_OPTION_NAMES,
+};
+use crate::editor::session::command::ViewOption;
+use crate::error::{Error, Result};
+use std::path::Path;
+
+/// One token of a value.
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    /// A bare word: a keyword or a node's name.
+    Word(String),
+    /// A quoted name.
+    Quoted(String),
+    /// A number.
+    Num(f32),
+    /// `(`.
+    Open,
+    /// `)`.
+    Close,
+    /// `,`.
+    Comma,
+    /// `±`, `+-` or `within`.
+    PlusMinus,
+}
+
+/// Split `PREDICATE | LABEL` at the first `|` outside quotes.
+pub(super) fn split_label(value: &str) -> Option<(&str, &str)> {
+    let mut quoted = false;
+    for (i, c) in value.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            '|' if !quoted => return Some((&value[..i], &value[i + 1..])),
+            _ => {}
+        }
+    }
+    None
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '\'')
+}
+
+/// Tokens of `text`, which starts at `at`.
+fn tokenize(path: &Path, text: &str, at: Pos) -> Result<Vec<(Tok, Pos)>> {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        let here = Pos {
+            line: at.line,
+            col: at.col + i,
+        };
+        let next = chars.get(i + 1).copied();
+        let starts_number = c.is_ascii_digit()
+            || (matches!(c, '-' | '−' | '+' | '.')
+                && next.is_some_and(|n| n.is_ascii_digit() || n == '.'));
+        if c.is_whitespace() {
+            i += 1;
+        } else if let Some(tok) = match c {
+            '(' => Some(Tok::Open),
+            ')' => Some(Tok::Close),
+            ',' => Some(Tok::Comma),
+            '±' => Some(Tok::PlusMinus),
+            _ => None,
+        } {
+            out.push((tok, here));
+            i += 1;
+        } else if c == '+' && next == Some('-') {
+            out.push((Tok::PlusMinus, here));
+            i += 2;
+        } else if starts_number {
+            let start = i;
+            i += 1;
+            while i < chars.len()
+                && (chars[i].is_ascii_digit()
+                    || matches!(chars[i], '.' | 'e' | 'E')
+                    || (matches!(chars[i], '-' | '+') && matches!(chars[i - 1], 'e' | 'E')))
+            {
+                i += 1;
+            }
+            let written: String = chars[start..i].iter().collect::<String>().replace('−', "-");
+            let value: f32 = written
+                .parse()
+                .ok()
+                .filter(|v: &f32| v.is_finite())
+                .ok_or_else(|| error_at(path, here, format!("`{written}` is not a number")))?;
+            out.push((Tok::Num(value), here));
+        } else if c == '"' {
+            let end = chars[i + 1..]
+                .iter()
+                .position(|&c| c == '"')
+                .ok_or_else(|| error_at(path, here, "this quoted name is never closed"))?;
+            out.push((
+                Tok::Quoted(chars[i + 1..i + 1 + end].iter().collect()),
+                here,
+            ));
+            i += end + 2;
+        } else if is_word_char(c) {
+            let start = i;
+            while i < chars.len() && is_word_char(chars[i]) {
+                i += 1;
+            }
+            let word: String = chars[start..i].iter().collect();
+            out.push((
+                if word == "within" {
+                    Tok::PlusMinus
+                } else {
+                    Tok::Word(word)
+                },
+                here,
+            ));
+        } else {
+            return Err(error_at(path, here, format!("unexpected `{c}`")));
+        }
+    }
+    Ok(out)
+}
+
+/// Reads one directive's value, token by token.
+pub(in crate::editor::lesson) struct Cursor<'a> {
+    path: &'a Path,
+    tokens: Vec<(Tok, Pos)>,
+    next: usize,
+    /// Where the value ends (errors about a missing token point there).
+    end: Pos,
+}
+
+impl<'a> Cursor<'a> {
+    /// A cursor over `text`, which starts at `at` in the file.
+    pub fn new(path: &'a Path, text: &str, at: Pos) -> Result<Self> {
+        let tokens = tokenize(path, text, at)?;
+        let end = Pos {
+            line: at.line,
+            col: at.col + text.trim_end().chars().count(),
+        };
+        Ok(Self {
+            path,
+            tokens,
+            next: 0,
+            end,
+        })
+    }
+
+    fn here(&self) -> Pos {
+        self.tokens.get(self.next).map_or(self.end, |(_, at)| *at)
+    }
+
+    fn fail(&self, message: impl Into<String>) -> Error {
+        error_at(self.path, self.here(), message)
+    }
+
+    fn peek(&self) -> Option<&Tok> {
+        self.tokens.get(self.next).map(|(t, _)| t)
+    }
+
+    fn peek_word(&self) -> Option<&str> {
+        match self.peek() {
+            Some(Tok::Word(w)) => Some(w),
+            _ => None,
+        }
+    }
+
+    /// Take the next token if it is the word `word`.
+    fn eat(&mut self, word: &str) -> bool {
+        let found = self.peek_word() == Some(word);
+        self.next += usize::from(found);
+        found
+    }
+
+    fn expect(&mut self, word: &str) -> Result<()> {
+        if self.eat(word) {
+            Ok(())
+        } else {
+            Err(self.fail(format!("expected `{word}`")))
+        }
+    }
+
+    /// The whole value was read.
+    pub fn end(&self) -> Result<()> {
+        match self.tokens.get(self.next) {
+            None => Ok(()),
+            Some((_, at)) => Err(error_at(
+                self.path,
+                *at,
+                "unexpected text after the end of this line's value",
+            )),
+        }
+    }
+
+    /// One of these words.
+    fn word_of(&mut self, words: &[&str]) -> Result<String> {
+        match self.peek_word() {
+            Some(w) if words.contains(&w) => {
+                let w = w.to_string();
+                self.next += 1;
+                Ok(w)
+            }
+            _ => Err(self.fail(format!("expected {}", quote_list(words)))),
+        }
+    }
+
+    fn on_off(&mut self) -> Result<bool> {
+        Ok(self.word_of(&["on", "off"])? == "on")
+    }
+
+    /// A node's name: a bare word or a quoted string.
+    fn name(&mut self) -> Result<Name> {
+        let at = self.here();
+        let text = match self.peek() {
+            Some(Tok::Word(w)) => w.clone(),
+            Some(Tok::Quoted(q)) if !q.is_empty() => q.clone(),
+            _ => {
+                return Err(
+                    self.fail("expected a node's name (quote names with spaces: \"moon orbit\")")
+                );
+            }
+        };
+        self.next += 1;
+        Ok(Name { text, at })
+    }
+
+    /// A name, or `none` / `root` (given) for no node.
+    fn name_or(&mut self, nothing: &str) -> Result<Option<Name>> {
+        if self.eat(nothing) {
+            Ok(None)
+        } else {
+            self.name().map(Some)
+        }
+    }
+
+    fn names(&mut self) -> Result<Vec<Name>> {
+        if self.eat("none") {
+            return Ok(Vec::new());
+        }
+        let mut names = vec![self.name()?];
+        while self.peek() == Some(&Tok::Comma) {
+            self.next += 1;
+            names.push(self.name()?);
+        }
+        Ok(names)
+    }
+
+    fn number(&mut self) -> Result<f32> {
+        match self.peek() {
+            Some(Tok::Num(v)) => {
+                let v = *v;
+                self.next += 1;
+                Ok(v)
+            }
+            _ => Err(self.fail("expected a number")),
+        }
+    }
+
+    fn vec2(&mut self) -> Result<glam::Vec2> {
+        if self.peek() != Some(&Tok::Open) {
+            return Err(self.fail("expected a vector `(x, y)`"));
+        }
+        self.next += 1;
+        let x = self.number()?;
+        if self.peek() != Some(&Tok::Comma) {
+            return Err(self.fail("expected `,` between x and y"));
+        }
+        self.next += 1;
+        let y = self.number()?;
+        if self.peek() != Some(&Tok::Close) {
+            return Err(self.fail("expected `)`"));
+        }
+        self.next += 1;
+        Ok(glam::vec2(x, y))
+    }
+
+    fn tolerance(&mut self, default: f32) -> Result<f32> {
+        if self.peek() != Some(&Tok::PlusMinus) {
+            return Ok(default);
+        }
+        self.next += 1;
+        let at = self.here();
+        let t = self.number()?;
+        if t < 0.0 {
+            return Err(error_at(self.path, at, "a tolerance is not negative"));
+        }
+        Ok(t)
+    }
+
+    fn frame(&mut self) -> Result<Frame> {
+        Ok(match self.word_of(&["world", "local"])?.as_str() {
+            "world" => Frame::World,
+            _ => Frame::Local,
+        })
+    }
+
+    /// `position (x, y)`, `rotation DEG`, `scale (x, y)` or `skew DEG`, and the default
+    /// tolerance of that kind of value. `is` comes between the property and the value if given.
+    fn property(&mut self, is: bool) -> Result<(Property, f32)> {
+        let which = self.word_of(&["position", "rotation", "scale", "skew"])?;
+        if is {
+            self.expect("is")?;
+        }
+        Ok(match which.as_str() {
+            "position" => (Property::Position(self.vec2()?), LENGTH_TOLERANCE),
+            "rotation" => (Property::Rotation(self.number()?), ANGLE_TOLERANCE),
+            "scale" => (Property::Scale(self.vec2()?), LENGTH_TOLERANCE),
+            _ => (Property::Skew(self.number()?), ANGLE_TOLERANCE),
+        })
+    }
+
+    fn view_option(&mut self) -> Result<ViewOption> {
+        let names: Vec<&str> = VIEW_OPTION_NAMES.iter().map(|(n, _)| *n).collect();
+        let name = self.word_of(&names)?;
+        VIEW_OPTION_NAMES
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, o)| *o)
+            .ok_or_else(|| self.fail("unknown view option"))
+    }
+
+    fn space(&mut self) -> Result<Space> {
+        let space = match self.peek_word() {
+            Some("world") => Space::World,
+            Some("parent") => Space::Parent,
+            Some("selection") => Space::Selection,
+            _ => return self.name().map(Space::Node),
+        };
+        self.next += 1;
+        Ok(space)
+    }
+
+    /// A goal's predicate.
+    pub fn predicate(&mut self) -> Result<Predicate> {
+        match self.peek_word() {
+            Some("not") => {
+                self.next += 1;
+                return Ok(Predicate::Not(Box::new(self.predicate()?)));
+            }
+            Some("keep-world") => {
+                self.next += 1;
+                self.expect("is")?;
+                return self.on_off().map(Predicate::KeepWorld);
+            }
+            Some("view") => {
+                self.next += 1;
+                return self.view_predicate();
+            }
+            Some("probe") => {
+                self.next += 1;
+                return self.probe_predicate();
+            }
+            Some("time") => {
+                self.next += 1;
+                self.expect("is")?;
+                self.expect("past")?;
+                return self.number().map(Predicate::TimePast);
+            }
+            Some("trails") | Some("playing") => {
+                let trails = self.eat("trails");
+                self.next += usize::from(!trails);
+                self.word_of(&["is", "are"])?;
+                let on = self.on_off()?;
+                return Ok(if trails {
+                    Predicate::Trails(on)
+                } else {
+                    Predicate::Playing(on)
+                });
+            }
+            Some("recomputed") => {
+                self.next += 1;
+                self.expect("is")?;
+                let at_most = self.eat("at") && {
+                    self.expect("most")?;
+                    true
+                };
+                let at = self.here();
+                let n = self.number()?;
+                if n < 0.0 || n.fract() != 0.0 {
+                    return Err(error_at(self.path, at, "a count is a whole number"));
+                }
+                return Ok(Predicate::Recomputed {
+                    count: n as usize,
+                    at_most,
+                });
+            }
+            _ => {}
+        }
+        let node = self.name()?;
+        self.node_predicate(node)
+    }
+
+    fn node_predicate(&mut self, node: Name) -> Result<Predicate> {
+        let word = self.word_of(&["world", "local", "parent", "exists", "is", "shear"])?;
+        Ok(match word.as_str() {
+            "world" | "local" => {
+                self.next -= 1;
+                let frame = self.frame()?;
+                let (value, default) = self.property(true)?;
+                let tolerance = self.tolerance(default)?;
+                Predicate::Transform {
+                    node,
+                    frame,
+                    value,
+                    tolerance,
+                }
+            }
+            "parent" => {
+                self.expect("is")?;
+                Predicate::Parent {
+                    node,
+                    parent: self.name_or("none")?,
+                }
+            }
+            "exists" => Predicate::Exists(node),
+            "is" => match self.word_of(&["deleted", "selected"])?.as_str() {
+                "deleted" => Predicate::Deleted(node),
+                _ => Predicate::Selected(node),
+            },
+            _ => {
+                self.expect("is")?;
+                let zero = !self.eat("not");
+                self.expect("zero")?;
+                Predicate::Shear { node, zero }
+            }
+        })
+    }
+
+    fn view_predicate(&mut self) -> Result<Predicate> {
+        match self.word_of(&["shows", "hides", "looks"])?.as_str() {
+            "looks" => {
+                self.expect("from")?;
+                self.space().map(Predicate::LooksFrom)
+            }
+            verb => Ok(Predicate::View(self.view_option()?, verb == "shows")),
+        }
+    }
+
+    fn probe_predicate(&mut self) -> Result<Predicate> {
+        self.expect("on")?;
+        let node = self.name()?;
+        self.expect("in")?;
+        let space = self.name_or("world")?;
+        self.expect("is")?;
+        let value = self.vec2()?;
+        let tolerance = self.tolerance(LENGTH_TOLERANCE)?;
+        Ok(Predicate::Probe {
+            node,
+            space,
+            value,
+            tolerance,
+        })
+    }
+
+    /// A solution's action.
+    pub fn action(&mut self) -> Result<Action> {
+        const VERBS: [&str; 15] = [
+            "select",
+            "reparent",
+            "set",
+            "add",
+            "rename",
+            "delete",
+            "probe",
+            "keep-world",
+            "show",
+            "hide",
+            "look",
+            "time",
+            "play",
+            "pause",
+            "trails",
+        ];
+        let verb = self.word_of(&VERBS)?;
+        Ok(match verb.as_str() {
+            "select" => Action::Select(self.names()?),
+            "reparent" => self.reparent()?,
+            "set" => {
+                let node = self.name()?;
+                let frame = self.frame()?;
+                let (value, _) = self.property(false)?;
+                Action::Set { node, frame, value }
+            }
+            "add" => {
+                let name = self.name()?.text;
+                self.expect("under")?;
+                Action::Add {
+                    name,
+                    under: self.name_or("root")?,
+                }
+            }
+            "rename" => Action::Rename {
+                node: self.name()?,
+                name: self.name()?.text,
+            },
+            "delete" => Action::Delete(self.name()?),
+            "probe" => {
+                self.expect("on")?;
+                let node = self.name()?;
+                self.expect("at")?;
+                Action::Probe {
+                    node,
+                    at: self.vec2()?,
+                }
+            }
+            "keep-world" => Action::KeepWorld(self.on_off()?),
+            "show" | "hide" => Action::View(self.view_option()?, verb == "show"),
+            "look" => {
+                self.expect("from")?;
+                Action::LookFrom(self.space()?)
+            }
+            "time" => Action::Time(self.non_negative()?),
+            "play" => Action::Play(true),
+            "pause" => Action::Play(false),
+            _ => Action::Trails(self.on_off()?),
+        })
+    }
+
+    fn reparent(&mut self) -> Result<Action> {
+        let node = self.name()?;
+        self.expect("to")?;
+        let to = self.name_or("root")?;
+        let keep_world = match self.peek_word() {
+            Some("keep-world") | Some("keep-local") => {
+                Some(self.word_of(&["keep-world", "keep-local"])? == "keep-world")
+            }
+            _ => None,
+        };
+        Ok(Action::Reparent {
+            node,
+            to,
+            keep_world,
+        })
+    }
+
+    fn non_negative(&mut self) -> Result<f32> {
+        let at = self.here();
+        let t = self.number()?;
+        if t < 0.0 {
+            return Err(error_at(self.path, at, "a time is not negative"));
+        }
+        Ok(t)
+    }
+
+    /// A set-up line's value, stored in `setup`.
+    pub fn setup(&mut self, key: &str, setup: &mut Setup) -> Result<()> {
+        match key {
+            "select" => setup.select = Some(self.names()?),
+            "keep-world" => setup.keep_world = Some(self.on_off()?),
+            "show" => {
+                let mut shown = Vec::new();
+                if !self.eat("none") {
+                    shown.push(self.view_option()?);
+                    while self.peek() == Some(&Tok::Comma) {
+                        self.next += 1;
+                        shown.push(self.view_option()?);
+                    }
+                }
+                setup.show = Some(shown);
+            }
+            "look-from" => setup.look_from = Some(self.space()?),
+            "time" => setup.time = Some(self.non_negative()?),
+            "play" => setup.play = Some(self.on_off()?),
+            "trails" => setup.trails = Some(self.on_off()?),
+            _ => setup.frame_all = Some(self.word_of(&["all", "selection"])? == "all"),
+        }
+        Ok(())
+    }
+}
+
+fn quote_list(words: &[&str]) -> String {
+    let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
+    match quoted.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => quoted.join(""),
+    }
+}

@@ -1,0 +1,309 @@
+//! A lesson's scenes, set-ups and solutions as the editor's normal commands, and
+//! `graft lesson check`: every step played as a learner who follows it would.
+
+use super::eval::Bindings;
+use super::parse::error_at;
+use super::{Action, Frame, Lesson, Name, Predicate, Property, SceneSource, Setup, Space, Step};
+use crate::editor::session::Editor;
+use crate::editor::session::command::{Command, ViewSpace};
+use crate::editor::session::timeline::TimelineCommand;
+use crate::error::{Error, Result};
+use crate::model::scene::edit::Op;
+use crate::model::scene::{NodeId, Scene};
+use std::path::Path;
+
+/// A step's scene, loaded (a file's errors keep their own place; an inline scene's errors are
+/// moved to their line in the lesson).
+pub fn load_scene(lesson: &Lesson, source: &SceneSource) -> Result<Scene> {
+    match source {
+        SceneSource::Sample(name) => {
+            let text = super::course::sample_scene(name)
+                .ok_or_else(|| Error::Refused(format!("no sample scene is called {name}")))?;
+            crate::model::file::parse(text, &Path::new("scenes").join(format!("{name}.ron")))
+        }
+        SceneSource::File(relative) => {
+            let folder = lesson.path.parent().unwrap_or(Path::new("."));
+            crate::model::file::load(&folder.join(relative))
+        }
+        SceneSource::Inline(text, first_line) => crate::model::file::parse(text, &lesson.path)
+            .map_err(|e| match e {
+                Error::Syntax {
+                    path,
+                    line,
+                    col,
+                    message,
+                } => Error::Syntax {
+                    path,
+                    line: line + first_line - 1,
+                    col,
+                    message: format!("in the inline scene: {message}"),
+                },
+                other => Error::Refused(format!(
+                    "{}: the inline scene: {other}",
+                    lesson.path.display()
+                )),
+            }),
+    }
+}
+
+/// Names the step's own solution creates (`add NAME`, `rename X NAME`): they need not exist
+/// when the step starts.
+fn created_names(step: &Step) -> Vec<&str> {
+    step.solution
+        .iter()
+        .filter_map(|(action, _)| match action {
+            Action::Add { name, .. } | Action::Rename { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn predicate_names<'a>(predicate: &'a Predicate, out: &mut Vec<&'a Name>) {
+    match predicate {
+        Predicate::Transform { node, .. } | Predicate::Shear { node, .. } => out.push(node),
+        Predicate::Deleted(node) | Predicate::Selected(node) => out.push(node),
+        Predicate::Parent { node, parent } => out.extend(std::iter::once(node).chain(parent)),
+        Predicate::Probe { node, space, .. } => out.extend(std::iter::once(node).chain(space)),
+        Predicate::LooksFrom(Space::Node(node)) => out.push(node),
+        Predicate::Not(inner) => predicate_names(inner, out),
+        _ => {}
+    }
+}
+
+/// Bind every name the step's goals, keeps, set-up and text use to the node that has it in
+/// `scene` (the step's start). A name no node has, or several have, is refused at its place.
+pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindings> {
+    let mut names: Vec<&Name> = Vec::new();
+    for goal in step.goals.iter().chain(&step.keeps) {
+        predicate_names(&goal.predicate, &mut names);
+    }
+    names.extend(step.setup.select.iter().flatten());
+    if let Some(Space::Node(node)) = &step.setup.look_from {
+        names.push(node);
+    }
+    let links: Vec<Name> = step
+        .text
+        .iter()
+        .flat_map(|p| super::text::linked_names(p))
+        .map(|text| Name { text, at: step.at })
+        .collect();
+    names.extend(&links);
+    let created = created_names(step);
+    let mut bindings = Bindings::default();
+    for name in names {
+        match bindings.bind(scene, &name.text) {
+            Ok(()) => {}
+            Err(0) if created.contains(&name.text.as_str()) => {}
+            Err(0) => {
+                return Err(error_at(
+                    lesson_path,
+                    name.at,
+                    format!(
+                        "no node is called `{}` in the scene of step \"{}\"",
+                        name.text, step.title
+                    ),
+                ));
+            }
+            Err(n) => {
+                return Err(error_at(
+                    lesson_path,
+                    name.at,
+                    format!(
+                        "{n} nodes are called `{}` in the scene of step \"{}\": a lesson's names must be unique",
+                        name.text, step.title
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(bindings)
+}
+
+/// The node a name means now, or an error at the name.
+fn node(editor: &Editor, bindings: &Bindings, name: &Name, path: &Path) -> Result<NodeId> {
+    let scene = editor.doc().scene();
+    bindings
+        .resolve(scene, &name.text)
+        .filter(|id| scene.contains(*id))
+        .ok_or_else(|| {
+            error_at(
+                path,
+                name.at,
+                format!("no node is called `{}` here", name.text),
+            )
+        })
+}
+
+fn view_space(
+    editor: &Editor,
+    bindings: &Bindings,
+    space: &Space,
+    path: &Path,
+) -> Result<ViewSpace> {
+    Ok(match space {
+        Space::World => ViewSpace::World,
+        Space::Parent => ViewSpace::ParentOfSelection,
+        Space::Selection => ViewSpace::Selection,
+        Space::Node(name) => ViewSpace::Node(node(editor, bindings, name, path)?),
+    })
+}
+
+/// Turning a view option, keep-world or trails on or off: a toggle only when it differs.
+fn toggle_if(differs: bool, command: Command) -> Vec<Command> {
+    if differs { vec![command] } else { Vec::new() }
+}
+
+/// The commands a step's set-up sends, in order (framing is the window's and is not here).
+pub fn setup_commands(
+    editor: &Editor,
+    setup: &Setup,
+    bindings: &Bindings,
+    path: &Path,
+) -> Result<Vec<Command>> {
+    let mut commands = Vec::new();
+    if let Some(names) = &setup.select {
+        let ids = names
+            .iter()
+            .map(|n| node(editor, bindings, n, path))
+            .collect::<Result<_>>()?;
+        commands.push(Command::Select(ids));
+    }
+    if let Some(on) = setup.keep_world {
+        commands.extend(toggle_if(
+            editor.keep_world() != on,
+            Command::ToggleKeepWorld,
+        ));
+    }
+    if let Some(shown) = &setup.show {
+        for (_, option) in super::VIEW_OPTION_NAMES {
+            let wanted = shown.contains(&option);
+            commands.extend(toggle_if(
+                editor.view().shows(option) != wanted,
+                Command::ToggleView(option),
+            ));
+        }
+    }
+    if let Some(space) = &setup.look_from {
+        commands.push(Command::SetViewSpace(view_space(
+            editor, bindings, space, path,
+        )?));
+    }
+    if let Some(t) = setup.time {
+        commands.push(Command::Timeline(TimelineCommand::SetTime(t)));
+    }
+    if let Some(on) = setup.play {
+        commands.push(Command::Timeline(if on {
+            TimelineCommand::Play
+        } else {
+            TimelineCommand::Pause
+        }));
+    }
+    if let Some(on) = setup.trails {
+        commands.extend(toggle_if(
+            editor.timeline().trails != on,
+            Command::Timeline(TimelineCommand::ToggleTrails),
+        ));
+    }
+    Ok(commands)
+}
+
+/// The commands one solution line sends, computed from the session as it is now. Scene
+/// changes are continuous steps under `label`, so a whole solution is one undo step once the
+/// caller ends the gesture.
+pub fn action_commands(
+    editor: &Editor,
+    action: &Action,
+    bindings: &Bindings,
+    path: &Path,
+    label: &str,
+) -> Result<Vec<Command>> {
+    let perform = |op: Op| {
+        vec![Command::Perform {
+            label: label.to_string(),
+            ops: vec![op],
+            continuous: true,
+        }]
+    };
+    let scene = editor.doc().scene();
+    let find = |name: &Name| node(editor, bindings, name, path);
+    Ok(match action {
+        Action::Select(names) => vec![Command::Select(
+            names.iter().map(find).collect::<Result<_>>()?,
+        )],
+        Action::Reparent {
+            node,
+            to,
+            keep_world,
+        } => perform(Op::Reparent {
+            node: find(node)?,
+            parent: to.as_ref().map(find).transpose()?,
+            index: None,
+            keep_world: keep_world.unwrap_or(editor.keep_world()),
+        }),
+        Action::Set { node, frame, value } => perform(set_op(scene, find(node)?, *frame, *value)?),
+        Action::Add { name, under } => perform(Op::Add {
+            parent: under.as_ref().map(find).transpose()?,
+            index: None,
+            data: crate::editor::session::edits::new_node_data(name),
+        }),
+        Action::Rename { node, name } => perform(Op::Rename {
+            node: find(node)?,
+            name: name.clone(),
+        }),
+        Action::Delete(name) => perform(Op::Remove { node: find(name)? }),
+        Action::Probe { node, at } => {
+            let id = find(node)?;
+            let mut probes: Vec<glam::Vec2> = scene.node(id)?.probes.to_vec();
+            probes.push(*at);
+            perform(Op::SetProbes { node: id, probes })
+        }
+        Action::KeepWorld(on) => toggle_if(editor.keep_world() != *on, Command::ToggleKeepWorld),
+        Action::View(option, on) => toggle_if(
+            editor.view().shows(*option) != *on,
+            Command::ToggleView(*option),
+        ),
+        Action::LookFrom(space) => vec![Command::SetViewSpace(view_space(
+            editor, bindings, space, path,
+        )?)],
+        Action::Time(t) => vec![Command::Timeline(TimelineCommand::SetTime(*t))],
+        Action::Play(on) => vec![Command::Timeline(if *on {
+            TimelineCommand::Play
+        } else {
+            TimelineCommand::Pause
+        })],
+        Action::Trails(on) => toggle_if(
+            editor.timeline().trails != *on,
+            Command::Timeline(TimelineCommand::ToggleTrails),
+        ),
+    })
+}
+
+/// The op that sets one local or world value, keeping the others.
+fn set_op(scene: &Scene, id: NodeId, frame: Frame, value: Property) -> Result<Op> {
+    let mut trs = match frame {
+        Frame::Local => scene.node(id)?.local,
+        Frame::World => scene.world_trs(id)?,
+    };
+    match value {
+        Property::Position(p) if frame == Frame::World => {
+            return Ok(Op::SetWorldPosition {
+                node: id,
+                position: p,
+            });
+        }
+        Property::Position(p) => trs.position = p,
+        Property::Rotation(r) => trs.rotation = r,
+        Property::Scale(s) => trs.scale = s,
+        Property::Skew(k) => trs.skew = k,
+    }
+    Ok(match frame {
+        Frame::Local => Op::SetLocal {
+            node: id,
+            local: trs,
+        },
+        Frame::World => Op::SetWorld {
+            node: id,
+            world: trs,
+        },
+    })
+}

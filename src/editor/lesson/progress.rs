@@ -1,0 +1,60 @@
+//! Which steps of which lessons a learner has completed, remembered between runs (the window
+//! keeps it in its storage as text).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Completed steps by lesson id.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Progress {
+    done: BTreeMap<String, BTreeSet<usize>>,
+}
+
+impl Progress {
+    /// Progress read back from [`Progress::to_text`]; anything unreadable is no progress.
+    pub fn from_text(text: &str) -> Self {
+        ron::from_str(text).unwrap_or_default()
+    }
+
+    /// As text, for the window's storage.
+    pub fn to_text(&self) -> String {
+        ron::to_string(self).unwrap_or_default()
+    }
+
+    /// Remember that step `step` of lesson `id` was completed; true when it is new.
+    pub fn complete(&mut self, id: &str, step: usize) -> bool {
+        self.done.entry(id.to_string()).or_default().insert(step)
+    }
+
+    /// True when step `step` of lesson `id` was completed.
+    pub fn is_done(&self, id: &str, step: usize) -> bool {
+        self.done.get(id).is_some_and(|s| s.contains(&step))
+    }
+
+    /// How many steps of lesson `id` were completed.
+    pub fn count(&self, id: &str) -> usize {
+        self.done.get(id).map_or(0, BTreeSet::len)
+    }
+
+    /// The first step of a lesson of `steps` steps not completed yet (0 when all are).
+    pub fn resume_at(&self, id: &str, steps: usize) -> usize {
+        (0..steps).find(|&k| !self.is_done(id, k)).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Progress;
+
+    #[test]
+    fn progress_survives_text_and_bad_text_is_none() {
+        let mut p = Progress::default();
+        assert!(p.complete("reparent", 0));
+        assert!(!p.complete("reparent", 0));
+        p.complete("reparent", 2);
+        let back = Progress::from_text(&p.to_text());
+        assert_eq!(back, p);
+        assert_eq!(back.resume_at("reparent", 3), 1);
+        assert_eq!(back.count("reparent"), 2);
+        assert_eq!(Progress::from_text("not ron"), Progress::default());
+    }
+}

@@ -1,0 +1,89 @@
+//! A step's paragraph as spans: plain text, `code`, **bold** and [node] links.
+
+/// One piece of a paragraph.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// Plain text.
+    Plain(String),
+    /// Fixed-width text (numbers, formulas).
+    Code(String),
+    /// Strong text.
+    Bold(String),
+    /// A node's name: clicking it selects the node.
+    Node(String),
+}
+
+/// The spans of a paragraph. An unclosed mark is plain text.
+pub fn spans(paragraph: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut plain = String::new();
+    let mut rest = paragraph;
+    while let Some(c) = rest.chars().next() {
+        let marked = match c {
+            '`' => closed(rest, "`", "`").map(|(t, n)| (Span::Code(t), n)),
+            '*' if rest.starts_with("**") => {
+                closed(rest, "**", "**").map(|(t, n)| (Span::Bold(t), n))
+            }
+            '[' => closed(rest, "[", "]").map(|(t, n)| (Span::Node(t), n)),
+            _ => None,
+        };
+        match marked {
+            Some((span, used)) => {
+                if !plain.is_empty() {
+                    out.push(Span::Plain(std::mem::take(&mut plain)));
+                }
+                out.push(span);
+                rest = &rest[used..];
+            }
+            None => {
+                plain.push(c);
+                rest = &rest[c.len_utf8()..];
+            }
+        }
+    }
+    if !plain.is_empty() {
+        out.push(Span::Plain(plain));
+    }
+    out
+}
+
+/// The text between `open` and the next `close`, and the bytes used, if it closes (and the
+/// text is not empty).
+fn closed(text: &str, open: &str, close: &str) -> Option<(String, usize)> {
+    let inner = text.strip_prefix(open)?;
+    let end = inner.find(close)?;
+    (end > 0).then(|| (inner[..end].to_string(), open.len() + end + close.len()))
+}
+
+/// The node names a paragraph links to.
+pub fn linked_names(paragraph: &str) -> Vec<String> {
+    spans(paragraph)
+        .into_iter()
+        .filter_map(|s| match s {
+            Span::Node(name) => Some(name),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_become_spans_and_unclosed_marks_stay_text() {
+        assert_eq!(
+            spans("Move [moon orbit]: `World = M_a · M_b` is **exact** [x"),
+            vec![
+                Span::Plain("Move ".into()),
+                Span::Node("moon orbit".into()),
+                Span::Plain(": ".into()),
+                Span::Code("World = M_a · M_b".into()),
+                Span::Plain(" is ".into()),
+                Span::Bold("exact".into()),
+                Span::Plain(" [x".into()),
+            ]
+        );
+        assert_eq!(linked_names("[a] and [b c]"), vec!["a", "b c"]);
+    }
+}
