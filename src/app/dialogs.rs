@@ -27,6 +27,7 @@ impl FileDialogs for NativeDialogs {
                 let godot = rfd::FileDialog::new().add_filter("Godot text scene", &["tscn"]);
                 let picked = match kind {
                     DialogKind::Open => graft
+                        .add_filter("graft lesson", &["lesson"])
                         .add_filter("Godot text scene", &["tscn"])
                         .add_filter("SVG drawing", &["svg"])
                         .set_title("Open scene")

@@ -11,6 +11,7 @@ mod generate_window;
 pub mod headless;
 pub mod hierarchy;
 pub mod inspector;
+mod lesson_panel;
 mod menus;
 mod recovery;
 pub mod timeline;
@@ -54,6 +55,8 @@ const RECENT_KEY: &str = "graft.recent";
 const GODOT3_KEY: &str = "graft.godot3_export";
 /// The storage key of the "Keep a crash journal" setting.
 const JOURNAL_KEY: &str = "graft.journal";
+/// The storage key of the learner's progress through lessons.
+const LESSONS_KEY: &str = "graft.lessons";
 
 impl GraftApp {
     /// The editor on `file` (or the built-in sword scene), with these file dialogs.
@@ -72,7 +75,15 @@ impl GraftApp {
         } else {
             Document::sample()
         };
-        let mut app = Self::with_editor(Editor::new(start).with_recent(recent), dialogs);
+        let progress = cc
+            .storage
+            .and_then(|s| eframe::get_value::<String>(s, LESSONS_KEY))
+            .map(|text| crate::editor::lesson::progress::Progress::from_text(&text))
+            .unwrap_or_default();
+        let editor = Editor::new(start)
+            .with_recent(recent)
+            .with_lesson_progress(progress);
+        let mut app = Self::with_editor(editor, dialogs);
         let godot3 = cc
             .storage
             .and_then(|s| eframe::get_value::<bool>(s, GODOT3_KEY));
@@ -286,6 +297,15 @@ impl GraftApp {
             .show(ui, |ui| {
                 commands.extend(inspector::ui(ui, &self.editor, &mut self.inspector));
             });
+        if let Some(run) = self.editor.lesson() {
+            egui::Panel::right("lesson")
+                .resizable(true)
+                .default_size(340.0)
+                .size_range(260.0..=640.0)
+                .show(ui, |ui| {
+                    commands.extend(lesson_panel::ui(ui, &self.editor, run));
+                });
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             commands.extend(viewport::ui(
                 ui,
@@ -387,6 +407,11 @@ impl eframe::App for GraftApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, RECENT_KEY, &self.editor.recent().to_vec());
         eframe::set_value(storage, GODOT3_KEY, &self.editor.godot3_export());
+        eframe::set_value(
+            storage,
+            LESSONS_KEY,
+            &self.editor.lesson_progress().to_text(),
+        );
         // Stored only when changed in this run: `--no-journal` does not turn the setting off.
         if self.editor.journal_wanted() != self.journal_at_start {
             eframe::set_value(storage, JOURNAL_KEY, &self.editor.journal_wanted());

@@ -42,6 +42,9 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> V
     if editor.is_open(Window::ImportReport) {
         report_window(ctx, editor, &mut out);
     }
+    if editor.is_open(Window::Lessons) {
+        super::lesson_panel::lessons_window(ctx, editor, &mut out);
+    }
     if editor.is_open(Window::Palette) {
         palette_window(ctx, editor, state, &mut out);
     } else {
@@ -53,7 +56,7 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> V
 }
 
 /// A window with a close button; answers `Close(window)` when it was closed.
-fn closable(
+pub(super) fn closable(
     ctx: &egui::Context,
     title: &str,
     which: Window,

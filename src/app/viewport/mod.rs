@@ -2,6 +2,7 @@
 //! are), a grid and world axes, click to select, drag to move, pan and zoom, and the shear
 //! overlay. The camera is view state, not part of the scene, and is not undoable.
 
+mod culling;
 mod density;
 mod draw;
 mod input;
@@ -75,6 +76,8 @@ pub struct ViewportState {
     extents: crate::editor::view::cull::Extents,
     /// Subtree world boxes, to skip what is off screen.
     bounds: crate::editor::view::cull::SubtreeBounds,
+    /// View ▸ Culling rectangle: the "camera" rectangle in world coordinates, once shown.
+    culling_rect: Option<crate::editor::view::culling::WorldRect>,
     /// Nodes too small to fan, gathered into one image.
     density: density::Density,
     /// The nodes the last drawing pass found big enough for a shear mark.
@@ -103,6 +106,7 @@ impl Default for ViewportState {
             textures: HashMap::new(),
             extents: Default::default(),
             bounds: Default::default(),
+            culling_rect: None,
             density: Default::default(),
             shear_candidates: Vec::new(),
             layer: Default::default(),
@@ -191,7 +195,7 @@ pub fn ui(
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     let rect = response.rect;
     state.last_rect = rect;
-    let view_note = look_from(editor, state);
+    let view_note = look_from(editor, state, rect);
     fit_requested(state, editor.doc().scene(), rect);
     let frame = Frame {
         ui,
@@ -202,6 +206,7 @@ pub fn ui(
     navigate(&frame, state);
     paint_scene(&frame, &painter, state, preview, highlight);
     paint_overlays(&frame, &painter, state);
+    culling::paint_culling(&frame, &painter, state);
     trails::paint_trails(&frame, &painter, state.camera);
     trails::paint_accumulated(&frame, &painter, state.camera);
     trails::paint_world_blend(&frame, &painter, state.camera);
@@ -223,11 +228,23 @@ pub fn ui(
 /// the inverse of its world matrix, so its axes are the screen's). Switching spaces keeps the
 /// world point at the centre; while the same node moves, the view follows it. Returns why the
 /// chosen node cannot be looked from, when its world matrix is singular.
-fn look_from(editor: &Editor, state: &mut ViewportState) -> Option<String> {
+fn look_from(editor: &Editor, state: &mut ViewportState, rect: Rect) -> Option<String> {
     let (node, view, why_not) = editor.view_node();
     let switched = node != state.viewing;
     state.viewing = node;
-    state.camera.set_view(view, switched);
+    if switched {
+        // The selection stays where it was on screen (or comes to the centre).
+        let scene = editor.doc().scene();
+        let anchor = editor
+            .primary()
+            .and_then(|id| scene.world(id).ok())
+            .map(|m| m.translation.as_dvec2())
+            .filter(|p| p.is_finite())
+            .unwrap_or_else(|| state.camera.world_center());
+        state.camera.switch_view(view, anchor, sr(rect));
+    } else {
+        state.camera.set_view(view, false);
+    }
     why_not
 }
 

@@ -114,6 +114,34 @@ impl Camera {
         }
     }
 
+    /// Look at another space keeping the world point `anchor` where it is on screen (or, if it
+    /// is off screen, bringing it to the centre) and world lengths about their size on screen:
+    /// pressing 3 on a small, far node shows it and its surroundings as they were, turned
+    /// into its axes.
+    pub fn switch_view(&mut self, view: DAffine2, anchor: DVec2, rect: ScreenRect) {
+        let before = self.to_screen_f64(rect, anchor);
+        let (lo, hi) = (rect.min.as_dvec2(), rect.max.as_dvec2());
+        let on_screen = before.is_finite() && before.cmpge(lo).all() && before.cmple(hi).all();
+        let old_scale = mean_scale(self.view);
+        self.set_view(view, true);
+        let new_scale = mean_scale(self.view);
+        let zoom = self.zoom * old_scale / new_scale;
+        if zoom.is_finite() && zoom > 0.0 {
+            self.zoom = zoom.clamp(MIN_ZOOM, MAX_ZOOM);
+        }
+        let at = if on_screen {
+            before
+        } else {
+            rect.center().as_dvec2()
+        };
+        let anchor_view = self.view.transform_point2(anchor);
+        let d = at - rect.center().as_dvec2();
+        let center = anchor_view - DVec2::new(d.x, -d.y) / self.zoom;
+        if center.is_finite() {
+            self.center = center;
+        }
+    }
+
     /// How much the view stretches world lengths at most (1 when viewing the world).
     fn view_scale(self) -> f64 {
         let m = self.view.matrix2;
@@ -271,4 +299,10 @@ impl Camera {
             )
         })
     }
+}
+
+/// How much a view stretches world areas, as a length (√|det|; 1 for the world).
+fn mean_scale(view: DAffine2) -> f64 {
+    let s = view.matrix2.determinant().abs().sqrt();
+    if s.is_finite() && s > 0.0 { s } else { 1.0 }
 }

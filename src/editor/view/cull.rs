@@ -72,7 +72,7 @@ fn union(a: Box2, b: Box2) -> Box2 {
 
 /// The world box of a node: its shape's box and its unit square (what the shear overlay
 /// marks), through its world matrix. A non-finite matrix gives an infinite box (never culled).
-fn own_box(world: &Affine2, half: Vec2) -> Box2 {
+pub(crate) fn own_box(world: &Affine2, half: Vec2) -> Box2 {
     let (a, b, t) = (
         world.matrix2.x_axis,
         world.matrix2.y_axis,

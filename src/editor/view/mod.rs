@@ -4,6 +4,7 @@
 
 pub mod camera;
 pub mod cull;
+pub mod culling;
 pub mod draw_list;
 pub mod figure;
 pub mod frame_plan;
