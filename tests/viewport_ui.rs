@@ -214,3 +214,51 @@ fn in_the_view_from_the_arm_a_drag_moves_the_hand_in_the_arms_space_and_undo_res
         before
     );
 }
+
+/// Pressing 3 on `moon orbit` (issue 25, item 6): the view turns into its space and the node
+/// stays where it was on screen, and so does its parent (world lengths keep their size).
+#[test]
+fn switching_the_view_space_keeps_the_selection_where_it_was_on_screen() {
+    let path = PathBuf::from("scenes/solar.ron");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| GraftApp::new(cc, Some(path), Box::new(FakeDialogs::default())));
+    h.run_steps(5);
+    let (moon_orbit, earth) = (NodeId(6), NodeId(2));
+    h.state_mut()
+        .run(graft::editor::session::command::Command::Select(vec![
+            moon_orbit,
+        ]));
+    h.run_steps(3);
+    let before = (origin_of(&h, moon_orbit), origin_of(&h, earth));
+    let rect = h.state().viewport.last_rect;
+    assert!(
+        rect.contains(before.0),
+        "in view before: {before:?} in {rect:?}"
+    );
+    h.key_press(Key::Num3);
+    h.run_steps(4);
+    assert_ne!(
+        h.state().editor().view_node().0,
+        None,
+        "the view looks from the node"
+    );
+    let after = (origin_of(&h, moon_orbit), origin_of(&h, earth));
+    assert!(
+        (after.0 - before.0).length() < 1.0,
+        "the selection stayed put: {before:?} → {after:?}"
+    );
+    let spread = |p: (Pos2, Pos2)| (p.0 - p.1).length();
+    assert!(
+        (spread(after) - spread(before)).abs() < 1.0,
+        "world lengths keep their size on screen"
+    );
+    // And back to the world: still in place.
+    h.key_press(Key::Num1);
+    h.run_steps(4);
+    assert!((origin_of(&h, moon_orbit) - before.0).length() < 1.0);
+}
+
+fn origin_of(h: &Harness<GraftApp>, id: NodeId) -> Pos2 {
+    on_screen(h, h.state().scene().world(id).unwrap().translation)
+}

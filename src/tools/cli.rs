@@ -119,9 +119,10 @@ pub enum Command {
         output: PathBuf,
     },
     /// Export a graft scene as a Godot 4 text scene (.tscn, under one root Node2D) or as SVG
-    /// that keeps the hierarchy (.svg: one group per node with its local matrix).
+    /// that keeps the hierarchy (.svg: one group per node with its local matrix), animated
+    /// with --animate (SMIL: plays in any browser), or as an HTML page that plays it (.html).
     #[command(
-        after_help = "Examples:\n  graft export scenes/sword.ron -o ~/game/sword.tscn\n  graft export scene.ron -o out.tscn --project ~/game\n  graft export scenes/sword.ron -o sword.svg [--link-images]"
+        after_help = "Examples:\n  graft export scenes/sword.ron -o ~/game/sword.tscn\n  graft export scene.ron -o out.tscn --project ~/game\n  graft export scenes/sword.ron -o sword.svg [--link-images]\n  graft export scenes/solar.ron -o solar.svg --animate\n  graft export scenes/solar.ron -o solar.html --animate   (a page with play, pause and a scrubber)"
     )]
     Export {
         /// The .ron scene.
@@ -140,6 +141,13 @@ pub enum Command {
         /// go out as a transform line).
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=4))]
         godot: u8,
+        /// SVG: play the clip (each animated node's tracks as SMIL animateTransform).
+        #[arg(long)]
+        animate: bool,
+        /// Write the animated SVG inside a self-contained HTML page with play, pause and a time
+        /// scrubber (implied by an .html output).
+        #[arg(long)]
+        html: bool,
     },
     /// Draw a figure of a scene (what the viewport shows) as SVG or PNG, without a window.
     #[command(
@@ -325,10 +333,18 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             project,
             link_images,
             godot,
+            animate,
+            html,
         } => super::interchange::export(
             &file,
             &output,
-            (project.as_deref(), link_images, godot == 3),
+            &super::interchange::ExportFlags {
+                project: project.as_deref(),
+                link_images,
+                godot3: godot == 3,
+                animate,
+                html,
+            },
             out,
             &mut io::stderr(),
         ),

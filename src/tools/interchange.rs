@@ -12,7 +12,7 @@ use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::{import_file, relative_sprites};
 use crate::model::godot::tree::find_project_root;
 use crate::model::progress::Stage;
-use crate::model::svg::export::{Images, save_svg};
+use crate::model::svg::export::{Images, SvgOptions, save_document};
 use std::io::Write;
 use std::path::Path;
 
@@ -59,29 +59,57 @@ pub fn import(
     Ok(())
 }
 
-/// Export a `.ron` scene as a Godot 4 `.tscn` (images get `res://` paths under `project`, or
-/// the folder holding `project.godot` above the output) or as an `.svg` (images embedded, or
-/// linked with `link_images`).
+/// What `graft export` was asked for besides the files.
+pub struct ExportFlags<'a> {
+    /// The Godot project folder (res:// paths).
+    pub project: Option<&'a Path>,
+    /// SVG: link images instead of embedding them.
+    pub link_images: bool,
+    /// .tscn: write for Godot 3.
+    pub godot3: bool,
+    /// SVG: SMIL animation of the clip.
+    pub animate: bool,
+    /// The animated SVG inside an HTML player page.
+    pub html: bool,
+}
+
+/// Export a `.ron` scene as a Godot `.tscn` (images get `res://` paths under the project, or
+/// the folder holding `project.godot` above the output), as an `.svg` (images embedded or
+/// linked; animated with SMIL when asked), or as an `.html` page that plays the animated SVG.
 pub fn export(
     input: &Path,
     output: &Path,
-    (project, link_images, godot3): (Option<&Path>, bool, bool),
+    flags: &ExportFlags,
     out: &mut dyn Write,
     report: &mut dyn Write,
 ) -> Result<(), Failure> {
     let scene = super::progress::load(input)?;
-    if extension(output) == "svg" {
-        let images = if link_images {
-            Images::Link
-        } else {
-            Images::Embed
+    let html = flags.html || extension(output) == "html";
+    if extension(output) == "svg" || html {
+        let options = SvgOptions {
+            scene_dir: input.parent().map(Path::to_path_buf),
+            svg_dir: output.parent().map(Path::to_path_buf),
+            images: if flags.link_images {
+                Images::Link
+            } else {
+                Images::Embed
+            },
+            animate: flags.animate || html,
         };
-        for note in save_svg(&scene, output, images, input.parent())? {
+        let progress = crate::model::progress::Progress::new();
+        let notes = save_document(&scene, output, &options, html, &progress)?.unwrap_or_default();
+        for note in notes {
             writeln!(report, "{note}")?;
         }
+        let animated = scene.animated_nodes().len();
+        let what = match (html, options.animate) {
+            (true, _) => format!("an HTML page playing the SVG; {animated} animated nodes"),
+            (false, true) => format!("one group each; {animated} animated with SMIL"),
+            _ => "one group each".to_string(),
+        };
         writeln!(
             out,
-            "wrote {} ({} nodes, one group each)",
+            "wrote {} ({} nodes, {what})",
             output.display(),
             scene.len()
         )?;
@@ -93,6 +121,7 @@ pub fn export(
             output.display()
         )));
     }
+    let (project, godot3) = (flags.project, flags.godot3);
     let options = ExportOptions {
         project_root: project
             .map(Path::to_path_buf)

@@ -231,6 +231,9 @@ impl Editor {
     }
 
     fn next_step(&mut self) -> Result<Outcome> {
+        self.finish_show();
+        self.update_world();
+        self.evaluate_goals();
         let Some(run) = self.lessons.run.as_ref() else {
             return Ok(Outcome::default());
         };

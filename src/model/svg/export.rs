@@ -30,6 +30,8 @@ pub struct SvgOptions {
     pub svg_dir: Option<PathBuf>,
     /// Embed or link images.
     pub images: Images,
+    /// Write each animated node's tracks as SMIL animation (`animate.rs`).
+    pub animate: bool,
 }
 
 /// Margin around the drawing in the viewBox, as a fraction of its larger side.
@@ -329,11 +331,31 @@ pub fn scene_bounds(scene: &Scene) -> Option<(DVec2, DVec2)> {
     (lo.x <= hi.x).then_some((lo, hi))
 }
 
+/// The world box of [`scene_bounds`] over the whole clip (the pose at 65 times).
+pub fn animated_bounds(scene: &Scene) -> Option<(DVec2, DVec2)> {
+    if scene.animated_nodes().is_empty() {
+        return scene_bounds(scene);
+    }
+    let mut posed = scene.clone();
+    let clip = scene.clip();
+    let samples = if scene.len() > 100_000 { 8 } else { 64 };
+    let mut bounds: Option<(DVec2, DVec2)> = None;
+    for k in 0..=samples {
+        let t = clip.length * k as f32 / samples as f32;
+        posed.set_pose_at(t.min(clip.length));
+        posed.update_world();
+        if let Some((lo, hi)) = scene_bounds(&posed) {
+            bounds = Some(bounds.map_or((lo, hi), |(a, b)| (a.min(lo), b.max(hi))));
+        }
+    }
+    bounds
+}
+
 /// The scene as a standalone SVG document, and notes about what could not be written.
 pub fn scene_to_svg(scene: &Scene, options: &SvgOptions) -> (String, Vec<String>) {
     let mut notes = Vec::new();
     let mut out = String::with_capacity(256 + scene.len() * 160);
-    write_svg_header(&mut out, scene);
+    write_svg_header(&mut out, scene, options.animate);
     let probes: usize = (0..scene.len())
         .map(|i| scene.data_at(i).probes.len())
         .sum();
@@ -349,8 +371,13 @@ pub fn scene_to_svg(scene: &Scene, options: &SvgOptions) -> (String, Vec<String>
 
 /// The `<svg>` element (viewBox around the scene with a margin, size zoomed for small
 /// scenes), a comment, and the opening of the y-flip group.
-fn write_svg_header(out: &mut String, scene: &Scene) {
-    let (lo, hi) = scene_bounds(scene).unwrap_or((DVec2::splat(-1.0), DVec2::splat(1.0)));
+fn write_svg_header(out: &mut String, scene: &Scene, animate: bool) {
+    let bounds = if animate {
+        animated_bounds(scene)
+    } else {
+        scene_bounds(scene)
+    };
+    let (lo, hi) = bounds.unwrap_or((DVec2::splat(-1.0), DVec2::splat(1.0)));
     let side = (hi - lo).max_element().max(1e-6);
     let (lo, hi) = (lo - side * MARGIN, hi + side * MARGIN);
     let size = hi - lo;
@@ -372,6 +399,15 @@ fn write_svg_header(out: &mut String, scene: &Scene) {
         coord(size.y * zoom)
     );
     out.push_str("<!-- graft scene: one group per node, transform = the node's local matrix; the root group flips y (graft is y-up) -->\n");
+    if animate {
+        let clip = scene.clip();
+        let _ = writeln!(
+            out,
+            "<!-- animated: each group's animateTransform elements play its local transform over the {} s clip ({}); its transform attribute is the pose at 0 s -->",
+            clip.length,
+            clip.mode.name()
+        );
+    }
     out.push_str("<g id=\"graft-y-up\" inkscape:label=\"graft (y up)\" transform=\"matrix(1 0 0 -1 0 0)\">\n");
 }
 
@@ -396,12 +432,31 @@ fn write_node_groups(
         let data = scene.data_at(i);
         let id = unique_id(&data.name, &mut taken);
         let indent = "  ".repeat(open_until.len() + 1);
+        let animated = options.animate && crate::model::anim::is_keyed(&data.tracks);
+        let local = if animated {
+            crate::model::anim::sample(data.local, &data.tracks, 0.0).to_affine()
+        } else {
+            scene.local_matrix_at(i)
+        };
         let _ = writeln!(
             out,
             "{indent}<g id=\"{id}\" inkscape:label=\"{}\" transform=\"{}\">",
             xml(&data.name),
-            matrix(&scene.local_matrix_at(i))
+            matrix(&local)
         );
+        if animated {
+            let inner = format!("{indent}  ");
+            let (smil, sampled) =
+                super::animate::node_animation(data.local, &data.tracks, scene.clip(), &inner);
+            out.push_str(&smil);
+            if let Some(channels) = sampled {
+                notes.push(format!(
+                    "{}: {channels} sampled at {} points per key segment (SMIL cannot write it exactly; off by under 1e-3 of the node's size)",
+                    data.name,
+                    super::animate::SKEW_SAMPLES_PER_SEGMENT
+                ));
+            }
+        }
         let href = match &data.shape {
             Shape::Sprite(sprite) => image_href(&sprite.path, options, notes),
             _ => None,
@@ -437,14 +492,38 @@ pub fn save_svg_with_progress(
     scene_dir: Option<&Path>,
     progress: &crate::model::progress::Progress,
 ) -> crate::Result<Option<Vec<String>>> {
-    use crate::model::progress::Stage;
     let options = SvgOptions {
         scene_dir: scene_dir.map(Path::to_path_buf),
         svg_dir: path.parent().map(Path::to_path_buf),
         images,
+        animate: false,
     };
+    save_document(scene, path, &options, false, progress)
+}
+
+/// Write the scene as SVG (animated if the options say so), or as the HTML page that plays
+/// it (`html`), to `path` atomically; the notes, or None when cancelled before the write.
+pub fn save_document(
+    scene: &Scene,
+    path: &Path,
+    options: &SvgOptions,
+    html: bool,
+    progress: &crate::model::progress::Progress,
+) -> crate::Result<Option<Vec<String>>> {
+    use crate::model::progress::Stage;
     progress.enter(Stage::Formatting, 0);
-    let (text, notes) = scene_to_svg(scene, &options);
+    let (mut text, notes) = scene_to_svg(scene, options);
+    if html {
+        let clip = scene.clip();
+        let period = match clip.mode {
+            crate::model::anim::LoopMode::PingPong => 2.0 * clip.length as f64,
+            _ => clip.length as f64,
+        };
+        let title = path
+            .file_stem()
+            .map_or("graft".into(), |s| s.to_string_lossy().into_owned());
+        text = super::html::player_page(&text, &title, period);
+    }
     if progress.is_cancelled() {
         return Ok(None);
     }

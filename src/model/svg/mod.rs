@@ -2,5 +2,7 @@
 //! node's local matrix, so the composed transforms are graft's world matrices), and SVG
 //! drawings read back as scenes whose groups become nodes.
 
+pub mod animate;
 pub mod export;
+pub mod html;
 pub mod import;

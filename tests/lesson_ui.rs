@@ -1,0 +1,165 @@
+//! The lesson panel in the real app, driven by the pointer and the keyboard: Help ▸ Lessons…
+//! opens the reparenting lesson, a hierarchy drag ticks its goals and lights Next, Show me is
+//! one undo step, Reset restores the step, and a goal on a world position ticks when the value
+//! is typed in the inspector's World column and unticks after undo.
+
+mod ui_common;
+
+use egui::Pos2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use graft::app::GraftApp;
+use graft::app::dialogs::FakeDialogs;
+use graft::editor::session::command::{Command, Window};
+use graft::editor::session::lesson::LessonCommand;
+use graft::model::scene::NodeId;
+use ui_common::type_number;
+
+const BODY: NodeId = NodeId(1);
+const HAND: NodeId = NodeId(3);
+const SWORD: NodeId = NodeId(4);
+
+fn app() -> Harness<'static, GraftApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1600.0, 900.0))
+        .build_eframe(|cc| GraftApp::new(cc, None, Box::new(FakeDialogs::default())));
+    h.run_steps(3);
+    h
+}
+
+/// Open a built-in lesson from Help ▸ Lessons… by clicking its title.
+fn open_lesson(h: &mut Harness<GraftApp>, title: &str) {
+    h.state_mut().run(Command::Show(Window::Lessons));
+    h.run_steps(3);
+    h.get_by_label_contains(title).click();
+    h.run_steps(5);
+    let run = h.state().editor().lesson().expect("the lesson is open");
+    assert!(run.lesson().title.contains(title));
+}
+
+/// The hierarchy's row of a node (the leftmost widget with that label: the lesson's text
+/// links to nodes too).
+fn row(h: &Harness<GraftApp>, name: &str) -> egui::Rect {
+    h.query_all_by_label(name)
+        .map(|n| n.rect())
+        .min_by(|a, b| a.left().total_cmp(&b.left()))
+        .expect("a row")
+}
+
+fn drag(h: &mut Harness<GraftApp>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.drag_at(from);
+    h.run_steps(2);
+    for k in 1..=5 {
+        h.hover_at(from + (to - from) * (k as f32 / 5.0));
+        h.run_steps(1);
+    }
+    h.drop_at(to);
+    h.run_steps(4);
+}
+
+fn done(h: &Harness<GraftApp>) -> bool {
+    h.state().editor().lesson().is_some_and(|r| r.step_done())
+}
+
+fn undo_steps(h: &Harness<GraftApp>) -> usize {
+    h.state().doc().history().labels().0.len()
+}
+
+#[test]
+fn dragging_the_sword_onto_the_body_ticks_the_goal_and_lights_next() {
+    let mut h = app();
+    open_lesson(&mut h, "Reparenting");
+    assert!(!done(&h));
+    let (sword, body) = (row(&h, "sword"), row(&h, "body"));
+    drag(&mut h, sword.center(), body.center());
+    let scene = h.state().scene();
+    assert_eq!(
+        scene.parent(SWORD).unwrap(),
+        Some(BODY),
+        "dropped on the body"
+    );
+    assert!(
+        done(&h),
+        "every goal ticks: {:?}",
+        h.state().editor().lesson().unwrap().checklist()
+    );
+    h.get_by_label("Next ▶").click();
+    h.run_steps(4);
+    assert_eq!(
+        h.state().editor().lesson().unwrap().step_index(),
+        1,
+        "Next went on"
+    );
+}
+
+#[test]
+fn show_me_on_a_fresh_step_is_one_undo_step_and_reset_restores_it() {
+    let mut h = app();
+    open_lesson(&mut h, "Reparenting");
+    let before = h.state().scene().node(SWORD).unwrap().local;
+    h.get_by_label("Show me").click();
+    for _ in 0..60 {
+        h.run_steps(1);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        if !h.state().editor().lesson().unwrap().showing() {
+            break;
+        }
+    }
+    h.run_steps(3);
+    assert!(done(&h), "the solution ticks every goal");
+    assert_eq!(undo_steps(&h), 1, "one undo step");
+    h.get_by_label("Reset step").click();
+    h.run_steps(4);
+    assert_eq!(
+        h.state().scene().node(SWORD).unwrap().local,
+        before,
+        "reset restores the scene"
+    );
+    assert_eq!(h.state().scene().parent(SWORD).unwrap(), Some(HAND));
+    assert!(!done(&h));
+}
+
+#[test]
+fn a_world_position_goal_ticks_when_typed_in_the_inspector_and_unticks_after_undo() {
+    let mut h = app();
+    open_lesson(&mut h, "Local and world");
+    h.state_mut().run(Command::Lesson(LessonCommand::GoTo(1)));
+    h.run_steps(6);
+    assert_eq!(
+        h.state().editor().primary(),
+        Some(HAND),
+        "the step selects the hand"
+    );
+    assert!(!done(&h));
+    let spins: Vec<egui::Rect> = h
+        .query_all_by_role(egui::accesskit::Role::SpinButton)
+        .map(|n| n.rect())
+        .collect();
+    let top = spins
+        .iter()
+        .map(|r| r.center().y)
+        .fold(f32::INFINITY, f32::min);
+    let mut position_row: Vec<egui::Rect> = spins
+        .into_iter()
+        .filter(|r| (r.center().y - top).abs() < 2.0)
+        .collect();
+    position_row.sort_by(|a, b| a.left().total_cmp(&b.left()));
+    assert_eq!(position_row.len(), 4, "local x, y, world x, y");
+    type_number(&mut h, position_row[2], "3");
+    h.run_steps(3);
+    let world = h.state().scene().world(HAND).unwrap().translation;
+    assert!(
+        (world - glam::vec2(3.0, 2.0)).abs().max_element() < 1e-4,
+        "{world:?}"
+    );
+    assert!(
+        done(&h),
+        "{:?}",
+        h.state().editor().lesson().unwrap().checklist()
+    );
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(4);
+    assert!(!done(&h), "undo unticks");
+}
