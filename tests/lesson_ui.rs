@@ -85,7 +85,7 @@ fn dragging_the_sword_onto_the_body_ticks_the_goal_and_lights_next() {
         "every goal ticks: {:?}",
         h.state().editor().lesson().unwrap().checklist()
     );
-    h.get_by_label("Next ▶").click();
+    h.get_by_label("Next ⏵").click();
     h.run_steps(4);
     assert_eq!(
         h.state().editor().lesson().unwrap().step_index(),

@@ -175,8 +175,8 @@ fn malformed_lessons_are_refused_at_line_and_column() {
             "x.lesson:6:5: expected `select`",
         ),
         (
-            "goal: sword exists\ndo: select sword\nscene:\n(format: 1, nodes: [])\n",
-            "x.lesson:7:1: `scene:` with no value is followed by the scene's text between two ``` lines",
+            "goal: sword exists\ndo: select sword\nstep: S2\nscene:\n(format: 1, nodes: [])\n",
+            "x.lesson:9:1: `scene:` with no value is followed by the scene's text between two ``` lines",
         ),
     ];
     for (k, (text, expected)) in cases.iter().enumerate() {

@@ -20,7 +20,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) -> Vec<Command> {
         ui.heading(&lesson.title);
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             if ui
-                .small_button("✕")
+                .small_button("✖")
                 .on_hover_text("Close the lesson (the scene stays)")
                 .clicked()
             {
@@ -48,7 +48,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) -> Vec<Command> {
             ui.separator();
             checklist(ui, run);
             for hint in run.hints_shown() {
-                ui.label(egui::RichText::new(format!("💡 {hint}")).italics());
+                ui.label(egui::RichText::new(format!("Hint: {hint}")).italics());
             }
         });
     ui.separator();
@@ -112,9 +112,11 @@ fn paragraph_ui(
 fn checklist(ui: &mut egui::Ui, run: &LessonRun) {
     let goals = run.step().goals.len();
     for (k, (goal, holds)) in run.checklist().into_iter().enumerate() {
+        if k == goals {
+            ui.label(egui::RichText::new("and still:").small());
+        }
         let mark = if holds { "☑" } else { "☐" };
-        let kind = if k < goals { "" } else { "still: " };
-        let text = egui::RichText::new(format!("{mark} {kind}{}", goal.label));
+        let text = egui::RichText::new(format!("{mark} {}", goal.label));
         ui.label(if holds { text.color(DONE) } else { text });
     }
     if run.step_done() {
@@ -155,10 +157,10 @@ fn buttons(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
         }
     });
     ui.horizontal(|ui| {
-        if ui.add_enabled(k > 0, egui::Button::new("◀ Back")).clicked() {
+        if ui.add_enabled(k > 0, egui::Button::new("Back")).clicked() {
             send(LessonCommand::Back);
         }
-        let next_text = if last { "Finish" } else { "Next ▶" };
+        let next_text = if last { "Finish" } else { "Next ⏵" };
         let next = ui.add_enabled(run.step_done() && !last, egui::Button::new(next_text));
         if next
             .on_disabled_hover_text("Next lights up when every goal holds")

@@ -13,11 +13,15 @@
 # doubles printed with toPrecision(17).  Lines are ordered by time (argument
 # order), then by document order of the groups.
 #
+# Precision (Chromium 156, measured): setCurrentTime() takes an IDL float and
+# SMIL time has 1 us resolution, so the time actually shown is
+# floor(float32(T) * 1e6) / 1e6; numbers parsed from the SVG (transform
+# attributes, values=, from/to) are float32; matrices are composed in double.
+# Times that are multiples of 1/64 s are exact.  See README.md.
+#
 # Environment:
 #   CHROMIUM          chromium binary (default: chromium, then chromium-browser)
 #   SVG_CTM_TIMEOUT   seconds before chromium is killed (default 120)
-#   SVG_CTM_FLUSH     what to do between setCurrentTime and getCTM:
-#                     none | layout (default) | raf   (see README.md)
 #   SVG_CTM_KEEP      if set, keep the temporary directory and print its path
 #                     on stderr (for debugging)
 set -eu
@@ -41,9 +45,10 @@ shift
 [ -r "$svg_file" ] || die "cannot read: $svg_file"
 
 for t in "$@"; do
-    # Plain decimal numbers only (what JS Number() and Rust's f64 both accept).
-    [[ $t =~ ^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?$ ]] ||
-        die "not a time in seconds: '$t'"
+    # Plain non-negative decimal numbers only (what JS Number() and Rust's
+    # f64 both accept).  Chromium clamps negative document times to 0.
+    [[ $t =~ ^[+]?([0-9]+([.][0-9]*)?|[.][0-9]+)([eE][+-]?[0-9]+)?$ ]] ||
+        die "not a non-negative time in seconds: '$t'"
 done
 
 command -v python3 >/dev/null 2>&1 || die "python3 is required"
@@ -61,12 +66,6 @@ if [ -z "$chromium_bin" ] || ! command -v "$chromium_bin" >/dev/null 2>&1; then
     die "chromium not found (install it with: apt-get install -y chromium, or set CHROMIUM)"
 fi
 
-flush=${SVG_CTM_FLUSH:-layout}
-case $flush in
-    none | layout | raf) ;;
-    *) die "SVG_CTM_FLUSH must be none, layout or raf (got '$flush')" ;;
-esac
-
 timeout_s=${SVG_CTM_TIMEOUT:-120}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/svg_ctm.XXXXXX")
@@ -77,9 +76,9 @@ else
 fi
 
 # data.js: the SVG text and the times, as JSON (no escaping games in HTML).
-python3 - "$svg_file" "$tmp/data.js" "$flush" "$@" <<'PY'
+python3 - "$svg_file" "$tmp/data.js" "$@" <<'PY'
 import json, sys
-src, dst, flush, times = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+src, dst, times = sys.argv[1], sys.argv[2], sys.argv[3:]
 with open(src, "rb") as f:
     raw = f.read()
 try:
@@ -89,7 +88,6 @@ except UnicodeDecodeError:
 with open(dst, "w", encoding="ascii") as f:
     f.write("window.GRAFT_SVG = %s;\n" % json.dumps(text, ensure_ascii=True))
     f.write("window.GRAFT_TIMES = %s;\n" % json.dumps(times))
-    f.write("window.GRAFT_FLUSH = %s;\n" % json.dumps(flush))
 PY
 
 cat >"$tmp/page.html" <<'HTML'
@@ -117,24 +115,15 @@ cat >"$tmp/ctm.js" <<'JS'
   window.addEventListener('error', function (e) {
     fail('uncaught error: ' + (e && e.message));
   });
-  window.addEventListener('unhandledrejection', function (e) {
-    fail('unhandled rejection: ' + (e && e.reason));
-  });
   function fmt(x) {
     if (!isFinite(x)) throw new Error('non-finite matrix entry ' + x);
     return x.toPrecision(17);
   }
-  function flush() {
-    if (window.GRAFT_FLUSH === 'raf') {
-      return new Promise(function (res) { requestAnimationFrame(function () { res(); }); });
-    }
-    if (window.GRAFT_FLUSH === 'layout') {
-      // Force style + layout: getBoundingClientRect flushes the document.
-      document.getElementById('host').getBoundingClientRect();
-      document.body.offsetHeight;
-    }
-    return Promise.resolve();
-  }
+  function sleep(ms) { return new Promise(function (res) { setTimeout(res, ms); }); }
+  // setCurrentTime() takes an IDL float and SMIL time has 1 us resolution:
+  // this is the time Chromium will actually show.
+  function sameTime(got, want) { return Math.abs(got - Math.fround(want)) <= 2e-6 + 1e-7 * Math.abs(want); }
+
   async function run() {
     if (typeof window.GRAFT_SVG !== 'string') throw new Error('data.js did not load');
     var doc = new DOMParser().parseFromString(window.GRAFT_SVG, 'image/svg+xml');
@@ -160,12 +149,27 @@ cat >"$tmp/ctm.js" <<'JS'
       groups.push(g);
     }
     svg.pauseAnimations();
+    // Chromium starts the SMIL time container only after the page has loaded
+    // and a frame/task has run; until then setCurrentTime() is merely stored
+    // and getCTM() shows un-animated values.  Wait (in virtual time, with
+    // timers: requestAnimationFrame is starved under --virtual-time-budget)
+    // until a seek is visible through getCurrentTime().
+    var ready = false;
+    for (var tries = 0; tries < 200 && !ready; tries++) {
+      svg.setCurrentTime(0.25);
+      if (sameTime(svg.getCurrentTime(), 0.25)) ready = true;
+      else await sleep(10);
+    }
+    if (!ready) throw new Error('SMIL timeline never started (setCurrentTime has no effect)');
     var lines = [];
     var times = window.GRAFT_TIMES;
     for (var k = 0; k < times.length; k++) {
       var t = Number(times[k]);
       svg.setCurrentTime(t);
-      await flush();
+      // Seeking is synchronous once the timeline runs, and getCTM() updates
+      // style/layout itself: no flush is needed.  Check the seek anyway.
+      var now = svg.getCurrentTime();
+      if (!sameTime(now, t)) throw new Error('setCurrentTime(' + times[k] + ') left the clock at ' + now);
       var y = yup.getCTM();
       if (!y) throw new Error('getCTM(graft-y-up) returned null');
       // inverse of [a c e; b d f; 0 0 1], in doubles
@@ -189,7 +193,7 @@ cat >"$tmp/ctm.js" <<'JS'
     finish('SVG_CTM_OK\n' + lines.join('\n') + (lines.length ? '\n' : ''));
   }
   window.addEventListener('load', function () {
-    run().catch(function (e) { fail(String(e && e.stack || e)); });
+    run().catch(function (e) { fail(String(e && e.message || e)); });
   });
 })();
 JS

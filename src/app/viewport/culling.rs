@@ -75,18 +75,24 @@ pub(super) fn paint_culling(frame: &Frame, painter: &egui::Painter, state: &mut 
         Stroke::new(2.0, camera_color),
         Color32::TRANSPARENT,
     );
-    let text = format!(
-        "✥ camera: {} tested · {} drawn · {} subtrees skipped whole ({} nodes)",
+    let font = egui::FontId::proportional(12.0);
+    // The counts in the viewport's corner (always readable); the handle on the rectangle.
+    let counts = format!(
+        "culling: {} tested · {} drawn · {} subtrees skipped whole ({} nodes)",
         report.tested,
         report.drawn,
         report.skipped.len(),
         report.skipped_nodes()
     );
+    let galley = painter.layout_no_wrap(counts, font.clone(), camera_color);
+    let corner = frame.rect.left_bottom() + egui::vec2(8.0, -44.0 - galley.size().y);
+    let back = egui::Rect::from_min_size(corner, galley.size() + egui::vec2(8.0, 4.0));
+    painter.rect_filled(back, 3.0, Color32::from_black_alpha(200));
+    painter.galley(back.min + egui::vec2(4.0, 2.0), galley, camera_color);
     let at = points
         .iter()
         .fold(egui::pos2(f32::INFINITY, f32::INFINITY), |m, p| m.min(*p));
-    let font = egui::FontId::proportional(12.0);
-    let galley = painter.layout_no_wrap(text, font, camera_color);
+    let galley = painter.layout_no_wrap("✚ camera (drag)".into(), font, camera_color);
     let label = egui::Rect::from_min_size(
         at - egui::vec2(0.0, galley.size().y + 4.0),
         galley.size() + egui::vec2(8.0, 4.0),

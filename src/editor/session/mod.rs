@@ -409,6 +409,11 @@ impl Editor {
                 self.figure = *options;
                 Ok(Outcome::default())
             }
+            // A lesson is read and checked before the unsaved-changes prompt: a broken one is
+            // refused without asking anything.
+            Command::OpenPath(path) if files::is_lesson_file(&path) => self.lesson_command(
+                lesson::LessonCommand::Open(lesson::LessonSource::File(path)),
+            ),
             Command::OpenPath(path) => self.request(FileAction::OpenPath(path)),
             Command::Revert => self.request(FileAction::Revert),
             Command::Quit => self.request(FileAction::Quit),

@@ -95,7 +95,8 @@ fn exact_points(track: &Track, length: f64) -> Option<Vec<Point>> {
 }
 
 /// A function of clip time sampled densely on `0 … length` (with every key time), linear
-/// between samples.
+/// between samples; where it jumps at a key (a Step key before it), the jump is kept: the
+/// value just before the key, then the value at it, at the same time.
 fn sampled_points(track: Option<&Track>, length: f64, f: impl Fn(f64) -> f64) -> Vec<Point> {
     let mut times: Vec<f64> = vec![0.0, length];
     if let Some(track) = track {
@@ -118,6 +119,15 @@ fn sampled_points(track: Option<&Track>, length: f64, f: impl Fn(f64) -> f64) ->
                 time: t,
                 value: f(t),
                 spline: Some(LINEAR_SPLINE),
+            });
+        }
+        let before = f(b - 1e-6 * b.max(1.0));
+        let at = f(b);
+        if (before - at).abs() > 1e-6 * at.abs().max(1.0) {
+            points.push(Point {
+                time: b,
+                value: before,
+                spline: None,
             });
         }
     }

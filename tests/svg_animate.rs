@@ -1,0 +1,314 @@
+//! The animated SVG played by an independent SMIL evaluation (this file's own: the values,
+//! keyTimes and keySplines graft wrote, the repeat and freeze rules, composed up the groups)
+//! must put every node where `graft print --time` does, at 60 times per scene: the sample
+//! scenes and random animated scenes (every channel, every interpolation, every loop mode).
+
+use glam::DAffine2;
+use graft::model::anim::{Channel, ClipSettings, Interp, Key, LoopMode, Track};
+use graft::model::file;
+use graft::model::math::Trs;
+use graft::model::scene::{NodeData, NodeId, Scene};
+use graft::model::svg::export::{SvgOptions, scene_to_svg};
+use proptest::prelude::*;
+use std::path::Path;
+
+/// One animateTransform as written.
+struct Anim {
+    kind: String,
+    additive_sum: bool,
+    dur: f64,
+    repeat: bool,
+    values: Vec<Vec<f64>>,
+    key_times: Vec<f64>,
+    splines: Vec<[f64; 4]>,
+    discrete: bool,
+}
+
+fn numbers(s: &str) -> Vec<f64> {
+    s.split([' ', ','])
+        .filter(|t| !t.is_empty())
+        .map(|t| t.parse().expect("a number"))
+        .collect()
+}
+
+fn parse_anim(node: roxmltree::Node) -> Anim {
+    let attr = |name: &str| node.attribute(name).unwrap_or("");
+    let list = |name: &str| -> Vec<Vec<f64>> {
+        attr(name)
+            .split(';')
+            .filter(|s| !s.trim().is_empty())
+            .map(numbers)
+            .collect()
+    };
+    Anim {
+        kind: attr("type").to_string(),
+        additive_sum: attr("additive") == "sum",
+        dur: attr("dur").trim_end_matches('s').parse().expect("dur"),
+        repeat: attr("repeatCount") == "indefinite",
+        values: list("values"),
+        key_times: list("keyTimes").into_iter().map(|v| v[0]).collect(),
+        splines: list("keySplines")
+            .into_iter()
+            .map(|v| [v[0], v[1], v[2], v[3]])
+            .collect(),
+        discrete: attr("calcMode") == "discrete",
+    }
+}
+
+/// y at x on the cubic timing curve (0,0) (x1,y1) (x2,y2) (1,1), solved by bisection.
+fn spline_at([x1, y1, x2, y2]: [f64; 4], x: f64) -> f64 {
+    let bez = |a: f64, b: f64, s: f64| {
+        3.0 * (1.0 - s) * (1.0 - s) * s * a + 3.0 * (1.0 - s) * s * s * b + s * s * s
+    };
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..80 {
+        let mid = 0.5 * (lo + hi);
+        if bez(x1, x2, mid) < x {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    bez(y1, y2, 0.5 * (lo + hi))
+}
+
+impl Anim {
+    /// The value at document time `t` (SMIL: simple time within the repeat, frozen at the end).
+    fn value(&self, t: f64) -> Vec<f64> {
+        let tau = if self.repeat {
+            t.rem_euclid(self.dur)
+        } else {
+            t.min(self.dur)
+        };
+        let u = tau / self.dur;
+        let n = self.values.len();
+        if n == 1 || self.key_times.is_empty() {
+            return self.values[0].clone();
+        }
+        if u >= 1.0 {
+            return self.values[n - 1].clone();
+        }
+        // The last segment whose start is at or before u.
+        let i = (0..n - 1)
+            .rev()
+            .find(|&i| self.key_times[i] <= u)
+            .unwrap_or(0);
+        if self.discrete {
+            return self.values[i].clone();
+        }
+        let (k0, k1) = (self.key_times[i], self.key_times[i + 1]);
+        let local = if k1 > k0 { (u - k0) / (k1 - k0) } else { 1.0 };
+        let w = spline_at(self.splines[i], local.clamp(0.0, 1.0));
+        self.values[i]
+            .iter()
+            .zip(&self.values[i + 1])
+            .map(|(a, b)| a + (b - a) * w)
+            .collect()
+    }
+
+    fn matrix(&self, t: f64) -> DAffine2 {
+        let v = self.value(t);
+        match self.kind.as_str() {
+            "translate" => DAffine2::from_translation(glam::dvec2(v[0], *v.get(1).unwrap_or(&0.0))),
+            "rotate" => DAffine2::from_angle(v[0].to_radians()),
+            "scale" => DAffine2::from_scale(glam::dvec2(v[0], *v.get(1).unwrap_or(&v[0]))),
+            "skewX" => {
+                DAffine2::from_cols_array(&[1.0, 0.0, v[0].to_radians().tan(), 1.0, 0.0, 0.0])
+            }
+            other => panic!("unexpected animateTransform type {other}"),
+        }
+    }
+}
+
+fn static_matrix(s: &str) -> DAffine2 {
+    let inner = s
+        .trim()
+        .strip_prefix("matrix(")
+        .and_then(|s| s.strip_suffix(')'))
+        .expect("matrix(…)");
+    let v = numbers(inner);
+    DAffine2::from_cols_array(&[v[0], v[1], v[2], v[3], v[4], v[5]])
+}
+
+/// Every node group's matrix relative to the y-flip root at document time `t`, by group id.
+fn play(svg: &str, t: f64) -> Vec<(String, DAffine2)> {
+    let doc = roxmltree::Document::parse(svg).expect("the SVG parses");
+    let root = doc
+        .descendants()
+        .find(|n| n.attribute("id") == Some("graft-y-up"))
+        .expect("root");
+    let mut out = Vec::new();
+    walk(root, DAffine2::IDENTITY, t, &mut out);
+    out
+}
+
+fn walk(node: roxmltree::Node, parent: DAffine2, t: f64, out: &mut Vec<(String, DAffine2)>) {
+    // Node groups carry an id; a sprite's wrapper group does not.
+    for child in node
+        .children()
+        .filter(|c| c.has_tag_name("g") && c.attribute("id").is_some())
+    {
+        let mut local = child
+            .attribute("transform")
+            .map_or(DAffine2::IDENTITY, static_matrix);
+        for anim in child
+            .children()
+            .filter(|c| c.has_tag_name("animateTransform"))
+        {
+            let anim = parse_anim(anim);
+            local = if anim.additive_sum {
+                local * anim.matrix(t)
+            } else {
+                anim.matrix(t)
+            };
+        }
+        let world = parent * local;
+        out.push((child.attribute("id").unwrap_or("").to_string(), world));
+        walk(child, world, t, out);
+    }
+}
+
+/// Graft's world matrices at clip playback time `t`, in pre-order (as `graft print --time`).
+fn graft_worlds(scene: &Scene, t: f32) -> Vec<DAffine2> {
+    let mut posed = scene.clone();
+    posed.set_pose_at(t);
+    posed.update_world();
+    (0..posed.len())
+        .map(|i| posed.world_at(i).as_daffine2())
+        .collect()
+}
+
+fn assert_plays_as_graft(scene: &Scene, name: &str, times: usize) {
+    let options = SvgOptions {
+        animate: true,
+        ..Default::default()
+    };
+    let (svg, _) = scene_to_svg(scene, &options);
+    let clip = scene.clip();
+    let span = match clip.mode {
+        LoopMode::Once => clip.length as f64 * 1.5,
+        _ => clip.length as f64 * 2.5,
+    };
+    for k in 0..times {
+        let t = span * k as f64 / times as f64 + 1e-4;
+        let played = play(&svg, t);
+        let expected = graft_worlds(scene, t as f32);
+        assert_eq!(played.len(), expected.len(), "{name}: one group per node");
+        for ((id, got), want) in played.iter().zip(&expected) {
+            let scale = want
+                .matrix2
+                .x_axis
+                .length()
+                .max(want.matrix2.y_axis.length())
+                .max(want.translation.length())
+                .max(1.0);
+            let worst = got
+                .to_cols_array()
+                .iter()
+                .zip(want.to_cols_array())
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            assert!(
+                worst <= 1e-3 * scale,
+                "{name} at t = {t:.4}: group {id} is {got:?}, graft has {want:?} (off by {worst:e})"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_sample_scenes_play_as_graft_poses_them() {
+    for name in ["sword", "solar", "shear", "tank", "flip"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("scenes")
+            .join(format!("{name}.ron"));
+        let scene = file::load(&path).unwrap();
+        assert_plays_as_graft(&scene, name, 60);
+    }
+}
+
+#[test]
+fn ease_in_out_is_the_exact_smoothstep() {
+    for k in 0..=100 {
+        let u = k as f64 / 100.0;
+        let smooth = u * u * (3.0 - 2.0 * u);
+        assert!(
+            (spline_at([1.0 / 3.0, 0.0, 2.0 / 3.0, 1.0], u) - smooth).abs() < 1e-12,
+            "u = {u}"
+        );
+    }
+}
+
+fn channel_strategy() -> impl Strategy<Value = Channel> {
+    prop_oneof![
+        Just(Channel::PositionX),
+        Just(Channel::PositionY),
+        Just(Channel::Rotation),
+        Just(Channel::ScaleX),
+        Just(Channel::ScaleY),
+        Just(Channel::Skew),
+    ]
+}
+
+fn interp_strategy() -> impl Strategy<Value = Interp> {
+    prop_oneof![
+        Just(Interp::Linear),
+        Just(Interp::EaseInOut),
+        Just(Interp::Step)
+    ]
+}
+
+fn track_strategy(length: f32) -> impl Strategy<Value = (Channel, Vec<(f32, f32, Interp)>)> {
+    (
+        channel_strategy(),
+        prop::collection::vec((0.0f32..1.0, -2.0f32..2.0, interp_strategy()), 1..5),
+    )
+        .prop_map(move |(c, keys)| {
+            (
+                c,
+                keys.into_iter()
+                    .map(|(t, v, i)| (t * length * 1.2, v, i))
+                    .collect(),
+            )
+        })
+}
+
+fn value_for(channel: Channel, v: f32) -> f32 {
+    match channel {
+        Channel::Rotation => v * 90.0,
+        Channel::Skew => v * 20.0,
+        Channel::ScaleX | Channel::ScaleY => 1.0 + v * 0.4,
+        _ => v * 3.0,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn random_animated_scenes_play_as_graft_poses_them(
+        length in 0.5f32..4.0,
+        mode in prop_oneof![Just(LoopMode::Once), Just(LoopMode::Loop), Just(LoopMode::PingPong)],
+        nodes in prop::collection::vec((0usize..8, -3.0f32..3.0, -3.0f32..3.0, -180.0f32..180.0, 0.5f32..2.0, -20.0f32..20.0), 1..7),
+        tracks in prop::collection::vec(prop::collection::vec(track_strategy(3.0), 0..4), 7),
+    ) {
+        let mut scene = Scene::new();
+        let mut ids: Vec<NodeId> = Vec::new();
+        for (k, &(parent, x, y, r, s, skew)) in nodes.iter().enumerate() {
+            let mut data = NodeData::named(format!("n{k}"), Trs::new(glam::vec2(x, y), r, glam::vec2(s, 2.0 - s * 0.5), skew));
+            let mut by_channel: Vec<Track> = Vec::new();
+            for (channel, keys) in &tracks[k] {
+                if by_channel.iter().any(|t| t.channel == *channel) { continue; }
+                let mut keys: Vec<Key> = keys.iter().map(|&(t, v, i)| Key::new((t * length / 3.0 * 1000.0).round() / 1000.0, value_for(*channel, v)).with(i)).collect();
+                keys.sort_by(|a, b| a.time.total_cmp(&b.time));
+                keys.dedup_by(|a, b| a.time == b.time);
+                by_channel.push(Track::new(*channel, keys).unwrap());
+            }
+            data.tracks = by_channel.into();
+            let parent = (k > 0).then(|| ids[parent % k]);
+            ids.push(scene.add_node(parent, None, data).unwrap());
+        }
+        scene.set_clip(ClipSettings::new(length, mode).unwrap()).unwrap();
+        scene.update_world();
+        assert_plays_as_graft(&scene, "random", 50);
+    }
+}
