@@ -148,6 +148,7 @@ fn path_prompt_window(
         DialogPurpose::ExportGodot => "Export as Godot scene: type a .tscn path",
         DialogPurpose::ExportGodot3 => "Export as Godot 3 scene: type a .tscn path",
         DialogPurpose::ExportSvg => "Export as SVG: type a .svg path",
+        DialogPurpose::ExportAnimation => "Export animation: type a .svg or .html path",
         DialogPurpose::ExportFigure => "Export figure: type a .png or .svg path",
     };
     egui::Modal::new(egui::Id::unique("graft-path-prompt")).show(ctx, |ui| {

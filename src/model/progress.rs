@@ -24,6 +24,8 @@ pub enum Stage {
     Formatting,
     /// Writing a file (`done` of `total` bytes).
     Writing,
+    /// Drawing an animation's frames (`done` of `total` frames).
+    Drawing,
 }
 
 /// What a stage's `done` and `total` count.
@@ -35,10 +37,12 @@ pub enum Unit {
     Nodes,
     /// Nothing: the stage cannot tell how far it got.
     None,
+    /// Frames of an animation.
+    Frames,
 }
 
 impl Stage {
-    const ALL: [Stage; 7] = [
+    const ALL: [Stage; 8] = [
         Stage::Reading,
         Stage::Parsing,
         Stage::Building,
@@ -46,6 +50,7 @@ impl Stage {
         Stage::Generating,
         Stage::Formatting,
         Stage::Writing,
+        Stage::Drawing,
     ];
 
     fn from_u8(v: u8) -> Stage {
@@ -66,6 +71,7 @@ impl Stage {
             Stage::Generating => "generating",
             Stage::Formatting => "formatting",
             Stage::Writing => "writing",
+            Stage::Drawing => "drawing frames",
         }
     }
 
@@ -85,6 +91,7 @@ impl Stage {
                 grouped(total)
             )),
             Unit::Nodes if done > 0 => Some(format!("{} nodes", grouped(done))),
+            Unit::Frames if total > 0 => Some(format!("{} of {} frames", done.min(total), total)),
             _ => None,
         }
     }
@@ -95,6 +102,7 @@ impl Stage {
             Stage::Reading | Stage::Writing => Unit::Bytes,
             Stage::Parsing | Stage::Formatting | Stage::Generating => Unit::Nodes,
             Stage::Building | Stage::Propagating => Unit::None,
+            Stage::Drawing => Unit::Frames,
         }
     }
 }

@@ -151,7 +151,7 @@ pub enum Command {
     },
     /// Draw a figure of a scene (what the viewport shows) as SVG or PNG, without a window.
     #[command(
-        after_help = "Examples:\n  graft figure scenes/shear.ron -o shear.svg\n  graft figure scenes/sword.ron -o sword.png --size 1200x800 --scale 2 --select hand --layers grid,axes,names"
+        after_help = "Examples:\n  graft figure scenes/shear.ron -o shear.svg\n  graft figure scenes/sword.ron -o sword.png --size 1200x800 --scale 2 --select hand --layers grid,axes,names\n  graft figure scenes/solar.ron -o solar.gif --animate --fps 30 --size 800x500\n  graft figure scenes/sword.ron -o sword.png --animate   (an animated PNG)\n  graft figure scenes/solar.ron -o solar-3s.png --time 3"
     )]
     Figure(FigureArgs),
     /// Write a big generated scene (for benchmarks and demos).
@@ -255,6 +255,16 @@ pub struct FigureArgs {
     /// Leave out the matrix-chain caption.
     #[arg(long)]
     pub no_caption: bool,
+    /// Draw the clip frame by frame into an animated GIF (.gif) or APNG (.png), looping as
+    /// the clip does.
+    #[arg(long)]
+    pub animate: bool,
+    /// Frames per second of --animate.
+    #[arg(long, default_value_t = 30)]
+    pub fps: u32,
+    /// A still of the clip at this playback time (framed like the animation's frames).
+    #[arg(long, conflicts_with = "animate")]
+    pub time: Option<f32>,
 }
 
 /// Arguments of `graft reparent`.

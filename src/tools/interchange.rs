@@ -201,9 +201,26 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
         camera: None,
     };
     let dir = args.file.parent().map(Path::to_path_buf);
-    let svg = figure_svg(&scene, &options, &|path| {
-        embedded_image(dir.as_deref(), path)
-    });
+    let href = |path: &str| embedded_image(dir.as_deref(), path);
+    if args.animate {
+        return animated_figure(&scene, &options, args, &href, out);
+    }
+    let (scene, options) = match args.time {
+        // A still of the clip: posed, and framed as the animation's frames are.
+        Some(t) => {
+            let camera = crate::editor::view::figure::frames::clip_camera(&scene, &options);
+            let posed = crate::editor::view::figure::frames::posed(&scene, t);
+            (
+                posed,
+                FigureOptions {
+                    camera: Some(camera),
+                    ..options
+                },
+            )
+        }
+        None => (scene, options),
+    };
+    let svg = figure_svg(&scene, &options, &href);
     let bytes = match extension(&args.output).as_str() {
         "svg" => svg.into_bytes(),
         "png" => render_png(&svg, args.scale)?,
@@ -228,4 +245,46 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
 
 fn absolute(p: &Path) -> std::path::PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// `graft figure --animate`: the clip drawn frame by frame into a GIF or an APNG, with a
+/// progress bar on a terminal.
+fn animated_figure(
+    scene: &crate::model::scene::Scene,
+    options: &FigureOptions,
+    args: &FigureArgs,
+    href: &dyn Fn(&str) -> Option<String>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    use crate::editor::view::figure::frames::{FrameFormat, FramePlan, encode_clip};
+    let format = FrameFormat::for_path(&args.output).ok_or_else(|| {
+        Failure(format!(
+            "{}: an animated figure is .gif or .png (APNG)",
+            args.output.display()
+        ))
+    })?;
+    let plan = FramePlan::for_clip(scene, args.fps)?;
+    let label = args.output.display().to_string();
+    let bytes = super::progress::with_progress(&label, |progress| {
+        encode_clip(scene, options, &plan, format, href, progress)
+    })?
+    .ok_or_else(|| Failure("cancelled".into()))?;
+    atomic_write::atomic_write_with(&args.output, |w| w.write_all(&bytes))?;
+    let clip = scene.clip();
+    writeln!(
+        out,
+        "wrote {} ({} frames at {} fps, {}x{} px, {} s clip, {})",
+        args.output.display(),
+        plan.times.len(),
+        plan.fps,
+        options.size.0,
+        options.size.1,
+        clip.length,
+        if plan.repeat {
+            "looping"
+        } else {
+            "playing once"
+        }
+    )?;
+    Ok(())
 }

@@ -137,6 +137,9 @@ pub enum Command {
     SetGodot3Export(bool),
     /// Show the dialog that picks where to export the scene as SVG (one group per node).
     ExportSvg,
+    /// Show the dialog that picks where to export the clip as animated SVG (.svg) or as an
+    /// HTML page that plays it (.html).
+    ExportAnimation,
     /// Show the dialog that picks where to write the figure (.svg or .png).
     SaveFigure,
     /// Change the figure's settings (size, scale, layers, caption, view).

@@ -9,7 +9,7 @@ use crate::editor::view::figure::{FigureOptions, embedded_image, figure_svg};
 use crate::error::{Error, Result};
 use crate::model::progress::Stage;
 use crate::model::scene::Scene;
-use crate::model::svg::export::{Images, save_svg_with_progress};
+use crate::model::svg::export::{Images, SvgOptions, save_document, save_svg_with_progress};
 use std::path::{Path, PathBuf};
 
 /// A figure apart from the session: its settings (with the selection) and the folder its
@@ -105,6 +105,72 @@ impl Editor {
                 .map_err(|e| Error::Refused(format!("Could not write the figure: {e}")))?;
             Ok(Some(Exported {
                 said: format!("Wrote the figure {}", path.display()),
+                report: None,
+            }))
+        })
+    }
+
+    /// Write the clip as animated SVG, or (for an `.html` name) the page that plays it, or
+    /// (`.gif`, `.png`) the figure drawn frame by frame at 30 fps, on a worker with progress
+    /// and Cancel.
+    pub(super) fn export_animation(&mut self, path: PathBuf) -> Result<Outcome> {
+        use crate::editor::view::figure::frames::{FrameFormat, FramePlan, encode_clip};
+        if let Some(format) = FrameFormat::for_path(&path) {
+            let spec = self.figure_spec();
+            let plan = FramePlan::for_clip(self.doc.scene(), 30)?;
+            return self.export_job(path, move |scene, path, progress| {
+                let href = |p: &str| embedded_image(spec.dir.as_deref(), p);
+                let Some(bytes) =
+                    encode_clip(scene, &spec.options, &plan, format, &href, progress)?
+                else {
+                    return Ok(None);
+                };
+                progress.enter(Stage::Writing, bytes.len() as u64);
+                crate::model::atomic_write::atomic_write_with(path, |w| w.write_all(&bytes))
+                    .map_err(|e| Error::Refused(format!("Could not write the animation: {e}")))?;
+                Ok(Some(Exported {
+                    said: format!(
+                        "Wrote {} ({} frames at 30 fps)",
+                        path.display(),
+                        plan.times.len()
+                    ),
+                    report: None,
+                }))
+            });
+        }
+        let dir = self
+            .doc
+            .path()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf);
+        let html = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("html"));
+        self.export_job(path, move |scene, path, progress| {
+            let options = SvgOptions {
+                scene_dir: dir,
+                svg_dir: path.parent().map(Path::to_path_buf),
+                images: Images::Embed,
+                animate: true,
+            };
+            let Some(notes) = save_document(scene, path, &options, html, progress)
+                .map_err(|e| Error::Refused(format!("Could not export: {e}")))?
+            else {
+                return Ok(None);
+            };
+            let what = if html {
+                "an HTML page that plays it"
+            } else {
+                "animated SVG"
+            };
+            let extra = if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join("; "))
+            };
+            Ok(Some(Exported {
+                said: format!("Exported {} as {what}{extra}", path.display()),
                 report: None,
             }))
         })

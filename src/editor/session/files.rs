@@ -236,6 +236,13 @@ impl Editor {
                 suggested: format!("{}.svg", self.doc.display_name().trim_end_matches(".ron")),
                 extensions: vec!["svg"],
             },
+            DialogPurpose::ExportAnimation => DialogKind::ExportImage {
+                suggested: format!(
+                    "{}-animated.svg",
+                    self.doc.display_name().trim_end_matches(".ron")
+                ),
+                extensions: vec!["svg", "html", "gif", "png"],
+            },
             DialogPurpose::ExportFigure => DialogKind::ExportImage {
                 suggested: format!(
                     "{}-figure.png",
@@ -292,6 +299,7 @@ impl Editor {
             DialogPurpose::ExportGodot => self.export_godot(path, false),
             DialogPurpose::ExportGodot3 => self.export_godot(path, true),
             DialogPurpose::ExportSvg => self.export_svg(path),
+            DialogPurpose::ExportAnimation => self.export_animation(path),
             DialogPurpose::ExportFigure => self.export_figure(path),
             DialogPurpose::SaveAs { then: None } if self.saves_in_background() => {
                 self.start_save_job(path)

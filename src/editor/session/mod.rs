@@ -71,6 +71,8 @@ pub enum DialogPurpose {
     ExportGodot3,
     /// Export the scene as SVG groups to the picked file.
     ExportSvg,
+    /// Export the clip as animated SVG or an HTML player to the picked file.
+    ExportAnimation,
     /// Write the figure to the picked file (.svg or .png).
     ExportFigure,
     /// Save to the picked file, then go on with `then`.
@@ -404,6 +406,7 @@ impl Editor {
                 Ok(Outcome::default())
             }
             Command::ExportSvg => Ok(self.start_dialog(DialogPurpose::ExportSvg)),
+            Command::ExportAnimation => Ok(self.start_dialog(DialogPurpose::ExportAnimation)),
             Command::SaveFigure => Ok(self.start_dialog(DialogPurpose::ExportFigure)),
             Command::SetFigure(options) => {
                 self.figure = *options;

@@ -6,6 +6,7 @@
 //! viewport shows. No window needed.
 
 pub mod big;
+pub mod frames;
 pub mod png;
 
 use crate::editor::view::camera::{Camera, ScreenRect};
@@ -187,6 +188,31 @@ pub fn camera_for(scene: &Scene, options: &FigureOptions, rect: ScreenRect) -> C
     camera
 }
 
+/// The caption's lines, the caption band's height and the rectangle the scene is drawn in.
+fn layout(scene: &Scene, options: &FigureOptions) -> (Vec<String>, f64, ScreenRect) {
+    let (w, h) = (options.size.0.max(1) as f64, options.size.1.max(1) as f64);
+    let caption = if options.caption {
+        caption_lines(scene, options.selection.last().copied())
+    } else {
+        Vec::new()
+    };
+    let band = if caption.is_empty() {
+        0.0
+    } else {
+        CAPTION_LINE * caption.len() as f64 + 12.0
+    };
+    let rect = ScreenRect {
+        min: Vec2::ZERO,
+        max: Vec2::new(w as f32, (h - band).max(1.0) as f32),
+    };
+    (caption, band, rect)
+}
+
+/// The rectangle of the figure the scene is drawn in (the figure less its caption band).
+pub fn scene_rect(scene: &Scene, options: &FigureOptions) -> ScreenRect {
+    layout(scene, options).2
+}
+
 /// The figure as a standalone SVG document. `image_href` gives a sprite's image as an `href`
 /// (a data URI or a path), or None to leave it out.
 pub fn figure_svg(
@@ -208,20 +234,7 @@ pub fn figure_svg_with(
     planned: bool,
 ) -> String {
     let (w, h) = (options.size.0.max(1) as f64, options.size.1.max(1) as f64);
-    let caption = if options.caption {
-        caption_lines(scene, options.selection.last().copied())
-    } else {
-        Vec::new()
-    };
-    let band = if caption.is_empty() {
-        0.0
-    } else {
-        CAPTION_LINE * caption.len() as f64 + 12.0
-    };
-    let rect = ScreenRect {
-        min: Vec2::ZERO,
-        max: Vec2::new(w as f32, (h - band).max(1.0) as f32),
-    };
+    let (caption, band, rect) = layout(scene, options);
     let camera = camera_for(scene, options, rect);
     let planned = planned.then(|| plan_figure(scene, options, camera, rect));
     let drawn = planned.as_ref().map_or(scene.len(), |p| p.draw.len());

@@ -1,0 +1,222 @@
+//! The clip as frames: GIF and APNG drawn frame by frame through the figure renderer (one
+//! source: frame k is the still figure at time k / fps), with one camera for the whole clip
+//! (fitted to where the scene goes over it, so nothing jumps), delays that add up to the
+//! clip, and a loop that matches its mode (Loop and PingPong repeat; Once plays once and holds
+//! the last frame). Frames are encoded as they are drawn, so memory stays at one frame.
+
+use crate::editor::view::camera::Camera;
+use crate::editor::view::figure::png::render_rgba;
+use crate::editor::view::figure::{FigureOptions, figure_svg, scene_rect};
+use crate::error::{Error, Result};
+use crate::model::anim::LoopMode;
+use crate::model::progress::Progress;
+use crate::model::scene::Scene;
+
+/// The most frames an export draws (a 10-minute clip at 60 fps would be 36,000).
+pub const MAX_FRAMES: usize = 3_000;
+
+/// Which file the frames go into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FrameFormat {
+    /// An animated GIF (256 colours a frame, delays in hundredths of a second).
+    Gif,
+    /// An animated PNG (exact colours, delays as fractions of a second).
+    Apng,
+}
+
+impl FrameFormat {
+    /// The format a file name asks for (`.gif`, `.png` / `.apng`).
+    pub fn for_path(path: &std::path::Path) -> Option<Self> {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
+            "gif" => Some(Self::Gif),
+            "png" | "apng" => Some(Self::Apng),
+            _ => None,
+        }
+    }
+}
+
+/// The frames of a clip: the playback time of each, and whether the file loops forever.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FramePlan {
+    /// Playback times, k / fps.
+    pub times: Vec<f32>,
+    /// Frames per second.
+    pub fps: u32,
+    /// Repeat forever (Loop, PingPong) or play once (Once).
+    pub repeat: bool,
+}
+
+impl FramePlan {
+    /// The frames of a clip at `fps`: Loop's one pass without its end (the end is the start
+    /// again), Once's pass with its end (held), PingPong's forward and back pass.
+    pub fn for_clip(scene: &Scene, fps: u32) -> Result<Self> {
+        if !(1..=120).contains(&fps) {
+            return Err(Error::Refused(format!(
+                "frames per second must be 1 to 120 (not {fps})"
+            )));
+        }
+        let clip = scene.clip();
+        let pass = (clip.length as f64 * fps as f64).round().max(1.0) as usize;
+        let count = match clip.mode {
+            LoopMode::Loop => pass,
+            LoopMode::Once => pass + 1,
+            LoopMode::PingPong => 2 * pass,
+        };
+        if count > MAX_FRAMES {
+            return Err(Error::Refused(format!(
+                "{count} frames is too many (at most {MAX_FRAMES}): lower --fps or shorten the clip"
+            )));
+        }
+        Ok(Self {
+            times: (0..count).map(|k| (k as f64 / fps as f64) as f32).collect(),
+            fps,
+            repeat: clip.mode != LoopMode::Once,
+        })
+    }
+
+    /// Frame k's delay in hundredths of a second (GIF), rounded so the delays add up to the
+    /// clip: round(100·(k+1)/fps) − round(100·k/fps).
+    pub fn gif_delay(&self, k: usize) -> u16 {
+        let at = |k: usize| (100.0 * k as f64 / self.fps as f64).round() as i64;
+        (at(k + 1) - at(k)).clamp(1, u16::MAX as i64) as u16
+    }
+}
+
+/// The camera for every frame: the figure's, or one fitted to the scene over the whole clip.
+pub fn clip_camera(scene: &Scene, options: &FigureOptions) -> Camera {
+    if let Some(camera) = options.camera {
+        return camera;
+    }
+    let mut camera = Camera::default();
+    if let Some((lo, hi)) = crate::model::svg::export::animated_bounds(scene) {
+        camera.fit(scene_rect(scene, options), lo, hi);
+        camera.zoom *= 0.85;
+    }
+    camera
+}
+
+/// The scene posed at playback time `t`, world matrices current.
+pub fn posed(scene: &Scene, t: f32) -> Scene {
+    let mut posed = scene.clone();
+    posed.set_pose_at(t);
+    posed.update_world();
+    posed
+}
+
+/// The still figure at playback time `t` as RGBA pixels (what frame k is at `t` = k / fps).
+pub fn frame_rgba(
+    scene: &Scene,
+    options: &FigureOptions,
+    t: f32,
+    href: &dyn Fn(&str) -> Option<String>,
+) -> Result<(u32, u32, Vec<u8>)> {
+    render_rgba(&figure_svg(&posed(scene, t), options, href), options.scale)
+}
+
+/// Draw and encode every frame; `progress` counts frames and can cancel (None: cancelled).
+pub fn encode_clip(
+    scene: &Scene,
+    options: &FigureOptions,
+    plan: &FramePlan,
+    format: FrameFormat,
+    href: &dyn Fn(&str) -> Option<String>,
+    progress: &Progress,
+) -> Result<Option<Vec<u8>>> {
+    let mut options = options.clone();
+    options.camera = Some(clip_camera(scene, &options));
+    progress.enter(
+        crate::model::progress::Stage::Drawing,
+        plan.times.len() as u64,
+    );
+    let mut encoder: Option<Encoder> = None;
+    for (k, &t) in plan.times.iter().enumerate() {
+        if progress.is_cancelled() {
+            return Ok(None);
+        }
+        let (w, h, mut rgba) = frame_rgba(scene, &options, t, href)?;
+        let encoder = match encoder.as_mut() {
+            Some(e) => e,
+            None => encoder.insert(Encoder::new(format, w, h, plan)?),
+        };
+        encoder.frame(&mut rgba, plan, k)?;
+        progress.set_done(k as u64 + 1);
+    }
+    encoder.map_or(Ok(Some(Vec::new())), |e| e.finish().map(Some))
+}
+
+/// A GIF or APNG being written frame by frame.
+enum Encoder {
+    Gif(gif::Encoder<Vec<u8>>, u16, u16),
+    Apng(png::Writer<Sink>, Sink),
+}
+
+/// A byte buffer the PNG writer writes into and the caller keeps (png's writer only ever
+/// finishes, it does not hand its output back).
+#[derive(Clone, Default)]
+struct Sink(std::rc::Rc<std::cell::RefCell<Vec<u8>>>);
+
+impl std::io::Write for Sink {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.borrow_mut().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn encoding(e: impl std::fmt::Display) -> Error {
+    Error::Refused(format!("Could not encode the animation: {e}"))
+}
+
+impl Encoder {
+    fn new(format: FrameFormat, w: u32, h: u32, plan: &FramePlan) -> Result<Self> {
+        match format {
+            FrameFormat::Gif => {
+                let (gw, gh) = (
+                    u16::try_from(w).map_err(encoding)?,
+                    u16::try_from(h).map_err(encoding)?,
+                );
+                let mut e = gif::Encoder::new(Vec::new(), gw, gh, &[]).map_err(encoding)?;
+                if plan.repeat {
+                    e.set_repeat(gif::Repeat::Infinite).map_err(encoding)?;
+                }
+                Ok(Self::Gif(e, gw, gh))
+            }
+            FrameFormat::Apng => {
+                let sink = Sink::default();
+                let mut e = png::Encoder::new(sink.clone(), w, h);
+                e.set_color(png::ColorType::Rgba);
+                e.set_depth(png::BitDepth::Eight);
+                let plays = if plan.repeat { 0 } else { 1 };
+                e.set_animated(plan.times.len() as u32, plays)
+                    .map_err(encoding)?;
+                e.set_frame_delay(1, u16::try_from(plan.fps).map_err(encoding)?)
+                    .map_err(encoding)?;
+                Ok(Self::Apng(e.write_header().map_err(encoding)?, sink))
+            }
+        }
+    }
+
+    fn frame(&mut self, rgba: &mut [u8], plan: &FramePlan, k: usize) -> Result<()> {
+        match self {
+            Self::Gif(e, w, h) => {
+                let mut frame = gif::Frame::from_rgba_speed(*w, *h, rgba, 10);
+                frame.delay = plan.gif_delay(k);
+                e.write_frame(&frame).map_err(encoding)
+            }
+            Self::Apng(w, _) => w.write_image_data(rgba).map_err(encoding),
+        }
+    }
+
+    fn finish(self) -> Result<Vec<u8>> {
+        match self {
+            Self::Gif(e, ..) => e.into_inner().map_err(encoding),
+            Self::Apng(w, sink) => {
+                w.finish().map_err(encoding)?;
+                Ok(sink.0.take())
+            }
+        }
+    }
+}
