@@ -73,6 +73,44 @@ pub struct ExportFlags<'a> {
     pub html: bool,
 }
 
+/// `graft export` to `.svg` or `.html`: the hierarchy as groups, animated when asked.
+fn export_svg(
+    scene: &crate::model::scene::Scene,
+    (input, output): (&Path, &Path),
+    flags: &ExportFlags,
+    html: bool,
+    (out, report): (&mut dyn Write, &mut dyn Write),
+) -> Result<(), Failure> {
+    let options = SvgOptions {
+        scene_dir: input.parent().map(Path::to_path_buf),
+        svg_dir: output.parent().map(Path::to_path_buf),
+        images: if flags.link_images {
+            Images::Link
+        } else {
+            Images::Embed
+        },
+        animate: flags.animate || html,
+    };
+    let progress = crate::model::progress::Progress::new();
+    let notes = save_document(scene, output, &options, html, &progress)?.unwrap_or_default();
+    for note in notes {
+        writeln!(report, "{note}")?;
+    }
+    let animated = scene.animated_nodes().len();
+    let what = match (html, options.animate) {
+        (true, _) => format!("an HTML page playing the SVG; {animated} animated nodes"),
+        (false, true) => format!("one group each; {animated} animated with SMIL"),
+        _ => "one group each".to_string(),
+    };
+    writeln!(
+        out,
+        "wrote {} ({} nodes, {what})",
+        output.display(),
+        scene.len()
+    )?;
+    Ok(())
+}
+
 /// Export a `.ron` scene as a Godot `.tscn` (images get `res://` paths under the project, or
 /// the folder holding `project.godot` above the output), as an `.svg` (images embedded or
 /// linked; animated with SMIL when asked), or as an `.html` page that plays the animated SVG.
@@ -86,34 +124,7 @@ pub fn export(
     let scene = super::progress::load(input)?;
     let html = flags.html || extension(output) == "html";
     if extension(output) == "svg" || html {
-        let options = SvgOptions {
-            scene_dir: input.parent().map(Path::to_path_buf),
-            svg_dir: output.parent().map(Path::to_path_buf),
-            images: if flags.link_images {
-                Images::Link
-            } else {
-                Images::Embed
-            },
-            animate: flags.animate || html,
-        };
-        let progress = crate::model::progress::Progress::new();
-        let notes = save_document(&scene, output, &options, html, &progress)?.unwrap_or_default();
-        for note in notes {
-            writeln!(report, "{note}")?;
-        }
-        let animated = scene.animated_nodes().len();
-        let what = match (html, options.animate) {
-            (true, _) => format!("an HTML page playing the SVG; {animated} animated nodes"),
-            (false, true) => format!("one group each; {animated} animated with SMIL"),
-            _ => "one group each".to_string(),
-        };
-        writeln!(
-            out,
-            "wrote {} ({} nodes, {what})",
-            output.display(),
-            scene.len()
-        )?;
-        return Ok(());
+        return export_svg(&scene, (input, output), flags, html, (out, report));
     }
     if extension(output) != "tscn" {
         return Err(Failure(format!(
@@ -176,17 +187,7 @@ fn load_any(path: &Path) -> Result<crate::model::scene::Scene, Failure> {
 pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let mut scene = load_any(&args.file)?;
     scene.update_world();
-    let size = args
-        .size
-        .split_once(['x', 'X', '×'])
-        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
-        .filter(|&(w, h)| w > 0 && h > 0)
-        .ok_or_else(|| {
-            Failure(format!(
-                "--size {}: expected WIDTHxHEIGHT, e.g. 1600x1000",
-                args.size
-            ))
-        })?;
+    let size = figure_size(&args.size)?;
     let layers = Layers::parse(&args.layers).map_err(Failure)?;
     let selection = match &args.select {
         Some(spec) => resolve_space(&scene, spec)?.into_iter().collect(),
@@ -208,15 +209,9 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let (scene, options) = match args.time {
         // A still of the clip: posed, and framed as the animation's frames are.
         Some(t) => {
-            let camera = crate::editor::view::figure::frames::clip_camera(&scene, &options);
-            let posed = crate::editor::view::figure::frames::posed(&scene, t);
-            (
-                posed,
-                FigureOptions {
-                    camera: Some(camera),
-                    ..options
-                },
-            )
+            use crate::editor::view::figure::frames::{clip_camera, posed};
+            let camera = Some(clip_camera(&scene, &options));
+            (posed(&scene, t), FigureOptions { camera, ..options })
         }
         None => (scene, options),
     };
@@ -245,6 +240,18 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
 
 fn absolute(p: &Path) -> std::path::PathBuf {
     std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf())
+}
+
+/// `--size WIDTHxHEIGHT`.
+fn figure_size(text: &str) -> Result<(u32, u32), Failure> {
+    text.split_once(['x', 'X', '×'])
+        .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
+        .filter(|&(w, h)| w > 0 && h > 0)
+        .ok_or_else(|| {
+            Failure(format!(
+                "--size {text}: expected WIDTHxHEIGHT, e.g. 1600x1000"
+            ))
+        })
 }
 
 /// `graft figure --animate`: the clip drawn frame by frame into a GIF or an APNG, with a

@@ -24,6 +24,11 @@ fn outline(painter: &egui::Painter, points: Vec<egui::Pos2>, stroke: Stroke, fil
     painter.add(egui::Shape::convex_polygon(points, fill, stroke));
 }
 
+/// A box of `SubtreeBounds` as a world rectangle.
+fn world_rect(b: [f32; 4]) -> WorldRect {
+    [b[0] as f64, b[1] as f64, b[2] as f64, b[3] as f64]
+}
+
 /// Paint both overlays when they are on; the culling rectangle can be dragged by its label.
 pub(super) fn paint_culling(frame: &Frame, painter: &egui::Painter, state: &mut ViewportState) {
     let view = frame.editor.view();
@@ -39,19 +44,20 @@ pub(super) fn paint_culling(frame: &Frame, painter: &egui::Painter, state: &mut 
         for (_, depth, b) in subtree_boxes(scene, &state.bounds, MAX_BOXES) {
             let shade = 255u8.saturating_sub((depth.min(6) * 30) as u8);
             let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(255, shade, 80, 200));
-            let r = [b[0] as f64, b[1] as f64, b[2] as f64, b[3] as f64];
-            outline(
-                painter,
-                corners(frame, state, r),
-                stroke,
-                Color32::TRANSPARENT,
-            );
+            let outline_points = corners(frame, state, world_rect(b));
+            outline(painter, outline_points, stroke, Color32::TRANSPARENT);
         }
     }
-    if !view.shows(ViewOption::Culling) {
+    if view.shows(ViewOption::Culling) {
+        paint_camera_rect(frame, painter, state);
+    } else {
         state.culling_rect = None;
-        return;
     }
+}
+
+/// The culling rectangle, the subtrees it skips whole, the counts, and its drag handle.
+fn paint_camera_rect(frame: &Frame, painter: &egui::Painter, state: &mut ViewportState) {
+    let scene = frame.editor.doc().scene();
     let screen = sr(frame.rect);
     let rect = *state.culling_rect.get_or_insert_with(|| {
         let a = state.camera.to_world(screen, screen.min);
@@ -62,9 +68,13 @@ pub(super) fn paint_culling(frame: &Frame, painter: &egui::Painter, state: &mut 
     let skipped_fill = Color32::from_rgba_unmultiplied(200, 60, 60, 40);
     for &(i, _) in &report.skipped {
         if let Some(b) = state.bounds.subtree_box(i) {
-            let r = [b[0] as f64, b[1] as f64, b[2] as f64, b[3] as f64];
             let stroke = Stroke::new(1.5, Color32::from_rgb(220, 80, 80));
-            outline(painter, corners(frame, state, r), stroke, skipped_fill);
+            outline(
+                painter,
+                corners(frame, state, world_rect(b)),
+                stroke,
+                skipped_fill,
+            );
         }
     }
     let camera_color = Color32::from_rgb(120, 220, 255);
@@ -75,7 +85,6 @@ pub(super) fn paint_culling(frame: &Frame, painter: &egui::Painter, state: &mut 
         Stroke::new(2.0, camera_color),
         Color32::TRANSPARENT,
     );
-    let font = egui::FontId::proportional(12.0);
     // The counts in the viewport's corner (always readable); the handle on the rectangle.
     let counts = format!(
         "culling: {} tested · {} drawn · {} subtrees skipped whole ({} nodes)",
@@ -84,26 +93,25 @@ pub(super) fn paint_culling(frame: &Frame, painter: &egui::Painter, state: &mut 
         report.skipped.len(),
         report.skipped_nodes()
     );
-    let galley = painter.layout_no_wrap(counts, font.clone(), camera_color);
-    let corner = frame.rect.left_bottom() + egui::vec2(8.0, -44.0 - galley.size().y);
-    let back = egui::Rect::from_min_size(corner, galley.size() + egui::vec2(8.0, 4.0));
-    painter.rect_filled(back, 3.0, Color32::from_black_alpha(200));
-    painter.galley(back.min + egui::vec2(4.0, 2.0), galley, camera_color);
+    let corner = frame.rect.left_bottom() + egui::vec2(8.0, -60.0);
+    tag(painter, corner, counts, camera_color);
     let at = points
         .iter()
         .fold(egui::pos2(f32::INFINITY, f32::INFINITY), |m, p| m.min(*p));
-    let galley = painter.layout_no_wrap("✚ camera (drag)".into(), font, camera_color);
-    let label = egui::Rect::from_min_size(
-        at - egui::vec2(0.0, galley.size().y + 4.0),
-        galley.size() + egui::vec2(8.0, 4.0),
+    let label = tag(
+        painter,
+        at - egui::vec2(0.0, 20.0),
+        "✚ camera (drag)".into(),
+        camera_color,
     );
-    painter.rect_filled(label, 3.0, Color32::from_black_alpha(180));
-    painter.galley(label.min + egui::vec2(4.0, 2.0), galley, camera_color);
-    let handle = frame.ui.interact(
-        label,
-        egui::Id::unique("graft-culling-rect"),
-        egui::Sense::drag(),
-    );
+    drag_handle(frame, state, label, rect);
+}
+
+/// Dragging the rectangle's label moves the rectangle in the world.
+fn drag_handle(frame: &Frame, state: &mut ViewportState, label: egui::Rect, rect: WorldRect) {
+    let screen = sr(frame.rect);
+    let id = egui::Id::unique("graft-culling-rect");
+    let handle = frame.ui.interact(label, id, egui::Sense::drag());
     if handle.dragged() {
         let delta = handle.drag_delta();
         let from = state.camera.to_world(screen, glam::Vec2::ZERO);
@@ -112,4 +120,13 @@ pub(super) fn paint_culling(frame: &Frame, painter: &egui::Painter, state: &mut 
         state.culling_rect = Some([rect[0] + d.x, rect[1] + d.y, rect[2] + d.x, rect[3] + d.y]);
     }
     handle.on_hover_cursor(egui::CursorIcon::Grab);
+}
+
+/// Text on a dark tag with its top-left at `at`; returns the tag's rectangle.
+fn tag(painter: &egui::Painter, at: egui::Pos2, text: String, color: Color32) -> egui::Rect {
+    let galley = painter.layout_no_wrap(text, egui::FontId::proportional(12.0), color);
+    let back = egui::Rect::from_min_size(at, galley.size() + egui::vec2(8.0, 4.0));
+    painter.rect_filled(back, 3.0, Color32::from_black_alpha(190));
+    painter.galley(back.min + egui::vec2(4.0, 2.0), galley, color);
+    back
 }

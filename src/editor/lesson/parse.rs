@@ -240,17 +240,7 @@ impl Reader<'_> {
             "id" => self.id(value, value_at),
             "step" => {
                 needs_value("a title")?;
-                self.lesson.steps.push(Step {
-                    title: value.to_string(),
-                    at,
-                    scene: None,
-                    setup: Setup::default(),
-                    text: Vec::new(),
-                    goals: Vec::new(),
-                    keeps: Vec::new(),
-                    hints: Vec::new(),
-                    solution: Vec::new(),
-                });
+                self.lesson.steps.push(new_step(value, at));
                 Ok(())
             }
             "scene" => self.scene(value, at, value_at),
@@ -259,25 +249,13 @@ impl Reader<'_> {
                 self.current_step(at)?.hints.push(value.to_string());
                 Ok(())
             }
-            "goal" | "keep" => {
-                needs_value("a predicate")?;
-                let goal = goal(path, value, value_at)?;
-                let step = self.current_step(at)?;
-                if key == "goal" {
-                    &mut step.goals
+            "goal" | "keep" | "do" => {
+                needs_value(if key == "do" {
+                    "an action"
                 } else {
-                    &mut step.keeps
-                }
-                .push(goal);
-                Ok(())
-            }
-            "do" => {
-                needs_value("an action")?;
-                let mut cursor = Cursor::new(path, value, value_at)?;
-                let action = cursor.action()?;
-                cursor.end()?;
-                self.current_step(at)?.solution.push((action, value_at));
-                Ok(())
+                    "a predicate"
+                })?;
+                self.task(key, value, at, value_at)
             }
             _ => {
                 needs_value("a value")?;
@@ -287,6 +265,27 @@ impl Reader<'_> {
                 cursor.end()
             }
         }
+    }
+
+    /// A `goal:`, `keep:` or `do:` line of the current step.
+    fn task(&mut self, key: &str, value: &str, at: Pos, value_at: Pos) -> Result<()> {
+        let path = self.path;
+        if key == "do" {
+            let mut cursor = Cursor::new(path, value, value_at)?;
+            let action = cursor.action()?;
+            cursor.end()?;
+            self.current_step(at)?.solution.push((action, value_at));
+            return Ok(());
+        }
+        let goal = goal(path, value, value_at)?;
+        let step = self.current_step(at)?;
+        if key == "goal" {
+            &mut step.goals
+        } else {
+            &mut step.keeps
+        }
+        .push(goal);
+        Ok(())
     }
 
     fn id(&mut self, value: &str, at: Pos) -> Result<()> {
@@ -383,6 +382,21 @@ impl Reader<'_> {
             }
         }
         Ok(lesson)
+    }
+}
+
+/// An empty step titled `title`.
+fn new_step(title: &str, at: Pos) -> Step {
+    Step {
+        title: title.to_string(),
+        at,
+        scene: None,
+        setup: Setup::default(),
+        text: Vec::new(),
+        goals: Vec::new(),
+        keeps: Vec::new(),
+        hints: Vec::new(),
+        solution: Vec::new(),
     }
 }
 

@@ -217,46 +217,25 @@ pub fn action_commands(
     path: &Path,
     label: &str,
 ) -> Result<Vec<Command>> {
-    let perform = |op: Op| {
-        vec![Command::Perform {
+    if let Some(op) = scene_op(editor, action, bindings, path)? {
+        return Ok(vec![Command::Perform {
             label: label.to_string(),
             ops: vec![op],
             continuous: true,
-        }]
-    };
-    let scene = editor.doc().scene();
+        }]);
+    }
     let find = |name: &Name| node(editor, bindings, name, path);
+    let play = |on: bool| {
+        if on {
+            TimelineCommand::Play
+        } else {
+            TimelineCommand::Pause
+        }
+    };
     Ok(match action {
         Action::Select(names) => vec![Command::Select(
             names.iter().map(find).collect::<Result<_>>()?,
         )],
-        Action::Reparent {
-            node,
-            to,
-            keep_world,
-        } => perform(Op::Reparent {
-            node: find(node)?,
-            parent: to.as_ref().map(find).transpose()?,
-            index: None,
-            keep_world: keep_world.unwrap_or(editor.keep_world()),
-        }),
-        Action::Set { node, frame, value } => perform(set_op(scene, find(node)?, *frame, *value)?),
-        Action::Add { name, under } => perform(Op::Add {
-            parent: under.as_ref().map(find).transpose()?,
-            index: None,
-            data: crate::editor::session::edits::new_node_data(name),
-        }),
-        Action::Rename { node, name } => perform(Op::Rename {
-            node: find(node)?,
-            name: name.clone(),
-        }),
-        Action::Delete(name) => perform(Op::Remove { node: find(name)? }),
-        Action::Probe { node, at } => {
-            let id = find(node)?;
-            let mut probes: Vec<glam::Vec2> = scene.node(id)?.probes.to_vec();
-            probes.push(*at);
-            perform(Op::SetProbes { node: id, probes })
-        }
         Action::KeepWorld(on) => toggle_if(editor.keep_world() != *on, Command::ToggleKeepWorld),
         Action::View(option, on) => toggle_if(
             editor.view().shows(*option) != *on,
@@ -266,16 +245,55 @@ pub fn action_commands(
             editor, bindings, space, path,
         )?)],
         Action::Time(t) => vec![Command::Timeline(TimelineCommand::SetTime(*t))],
-        Action::Play(on) => vec![Command::Timeline(if *on {
-            TimelineCommand::Play
-        } else {
-            TimelineCommand::Pause
-        })],
+        Action::Play(on) => vec![Command::Timeline(play(*on))],
         Action::Trails(on) => toggle_if(
             editor.timeline().trails != *on,
             Command::Timeline(TimelineCommand::ToggleTrails),
         ),
+        // The scene changes were handled above.
+        _ => Vec::new(),
     })
+}
+
+/// The scene change a solution line makes, if it makes one.
+fn scene_op(
+    editor: &Editor,
+    action: &Action,
+    bindings: &Bindings,
+    path: &Path,
+) -> Result<Option<Op>> {
+    let scene = editor.doc().scene();
+    let find = |name: &Name| node(editor, bindings, name, path);
+    Ok(Some(match action {
+        Action::Reparent {
+            node,
+            to,
+            keep_world,
+        } => Op::Reparent {
+            node: find(node)?,
+            parent: to.as_ref().map(find).transpose()?,
+            index: None,
+            keep_world: keep_world.unwrap_or(editor.keep_world()),
+        },
+        Action::Set { node, frame, value } => set_op(scene, find(node)?, *frame, *value)?,
+        Action::Add { name, under } => Op::Add {
+            parent: under.as_ref().map(find).transpose()?,
+            index: None,
+            data: crate::editor::session::edits::new_node_data(name),
+        },
+        Action::Rename { node, name } => Op::Rename {
+            node: find(node)?,
+            name: name.clone(),
+        },
+        Action::Delete(name) => Op::Remove { node: find(name)? },
+        Action::Probe { node, at } => {
+            let id = find(node)?;
+            let mut probes: Vec<glam::Vec2> = scene.node(id)?.probes.to_vec();
+            probes.push(*at);
+            Op::SetProbes { node: id, probes }
+        }
+        _ => return Ok(None),
+    }))
 }
 
 /// The op that sets one local or world value, keeping the others.

@@ -114,29 +114,8 @@ impl Editor {
     /// (`.gif`, `.png`) the figure drawn frame by frame at 30 fps, on a worker with progress
     /// and Cancel.
     pub(super) fn export_animation(&mut self, path: PathBuf) -> Result<Outcome> {
-        use crate::editor::view::figure::frames::{FrameFormat, FramePlan, encode_clip};
-        if let Some(format) = FrameFormat::for_path(&path) {
-            let spec = self.figure_spec();
-            let plan = FramePlan::for_clip(self.doc.scene(), 30)?;
-            return self.export_job(path, move |scene, path, progress| {
-                let href = |p: &str| embedded_image(spec.dir.as_deref(), p);
-                let Some(bytes) =
-                    encode_clip(scene, &spec.options, &plan, format, &href, progress)?
-                else {
-                    return Ok(None);
-                };
-                progress.enter(Stage::Writing, bytes.len() as u64);
-                crate::model::atomic_write::atomic_write_with(path, |w| w.write_all(&bytes))
-                    .map_err(|e| Error::Refused(format!("Could not write the animation: {e}")))?;
-                Ok(Some(Exported {
-                    said: format!(
-                        "Wrote {} ({} frames at 30 fps)",
-                        path.display(),
-                        plan.times.len()
-                    ),
-                    report: None,
-                }))
-            });
+        if let Some(format) = crate::editor::view::figure::frames::FrameFormat::for_path(&path) {
+            return self.export_frames(path, format);
         }
         let dir = self
             .doc
@@ -173,6 +152,33 @@ impl Editor {
                 said: format!("Exported {} as {what}{extra}", path.display()),
                 report: None,
             }))
+        })
+    }
+
+    /// Write the figure's frames over the clip at 30 fps as a GIF or APNG.
+    fn export_frames(
+        &mut self,
+        path: PathBuf,
+        format: crate::editor::view::figure::frames::FrameFormat,
+    ) -> Result<Outcome> {
+        use crate::editor::view::figure::frames::{FramePlan, encode_clip};
+        let spec = self.figure_spec();
+        let plan = FramePlan::for_clip(self.doc.scene(), 30)?;
+        self.export_job(path, move |scene, path, progress| {
+            let href = |p: &str| embedded_image(spec.dir.as_deref(), p);
+            let Some(bytes) = encode_clip(scene, &spec.options, &plan, format, &href, progress)?
+            else {
+                return Ok(None);
+            };
+            progress.enter(Stage::Writing, bytes.len() as u64);
+            crate::model::atomic_write::atomic_write_with(path, |w| w.write_all(&bytes))
+                .map_err(|e| Error::Refused(format!("Could not write the animation: {e}")))?;
+            let said = format!(
+                "Wrote {} ({} frames at 30 fps)",
+                path.display(),
+                plan.times.len()
+            );
+            Ok(Some(Exported { said, report: None }))
         })
     }
 

@@ -3,16 +3,18 @@
 //! learner's progress. The file format and the goal logic are in `editor/lesson/`.
 
 use crate::editor::lesson::eval::{Bindings, Context};
-use crate::editor::lesson::play::{action_commands, bind_step, load_scene, setup_commands};
+use crate::editor::lesson::play::{action_commands, bind_step, setup_commands};
 use crate::editor::lesson::progress::Progress;
 use crate::editor::lesson::{Action, Goal, Lesson, Pos, Step};
-use crate::editor::session::command::{Command, Effect, ViewSpace};
+use crate::editor::session::command::{Effect, ViewSpace};
 use crate::editor::session::settings::ViewOptions;
 use crate::editor::session::{Editor, FileAction, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::scene::{NodeId, Scene};
 use std::collections::VecDeque;
+
+pub use super::lesson_check::walk_lesson;
 use std::path::PathBuf;
 
 /// Seconds between two actions of **Show me**, so each one can be seen.
@@ -306,7 +308,7 @@ impl Editor {
     }
 
     /// Apply a step's set-up through the normal commands.
-    fn apply_setup(&mut self, step: &Step, path: &std::path::Path) -> Result<()> {
+    pub(super) fn apply_setup(&mut self, step: &Step, path: &std::path::Path) -> Result<()> {
         self.update_world();
         let bindings = bind_step(self.doc.scene(), step, path)?;
         for command in setup_commands(self, &step.setup, &bindings, path)? {
@@ -337,7 +339,7 @@ impl Editor {
     }
 
     /// The state a step starts from.
-    fn snapshot(&self) -> Snapshot {
+    pub(super) fn snapshot(&self) -> Snapshot {
         Snapshot {
             scene: self.doc.scene().clone(),
             selection: self.selection.ids().to_vec(),
@@ -485,122 +487,5 @@ pub fn read_lesson(source: &LessonSource) -> Result<Lesson> {
             })?;
             parse::parse(&text, path)
         }
-    }
-}
-
-/// Play a lesson as a learner who follows it: each step's start (its scene or the previous
-/// step's end, then its set-up), its goals before and after its solution. Returns each step's
-/// start and the goals that failed; an error (a scene that does not load, a name no node has,
-/// a solution line the editor refuses) means the lesson cannot be played at all.
-pub fn walk_lesson(lesson: &Lesson) -> Result<(Vec<Snapshot>, Vec<CheckFailure>)> {
-    let mut editor = Editor::new(Document::untitled(Scene::new()));
-    let mut recomputed = 0;
-    let mut starts = Vec::new();
-    let mut failures = Vec::new();
-    for (k, step) in lesson.steps.iter().enumerate() {
-        if let Some((source, _)) = &step.scene {
-            let scene = load_scene(lesson, source)?;
-            editor.swap_document(Document::untitled(scene));
-        }
-        recomputed = nonzero(editor.update_world(), recomputed);
-        editor
-            .apply_setup(step, &lesson.path)
-            .map_err(|e| at_step(lesson, step, e))?;
-        recomputed = nonzero(editor.doc.scene().last_recomputed(), recomputed);
-        starts.push(editor.snapshot());
-        let bindings = bind_step(editor.doc.scene(), step, &lesson.path)?;
-        let mut check = |editor: &Editor, recomputed: usize, after: bool| {
-            let context = Context {
-                editor,
-                bindings: &bindings,
-                recomputed,
-            };
-            for goal in &step.goals {
-                if context.holds(&goal.predicate) != after {
-                    failures.push(failure(
-                        lesson,
-                        k,
-                        step,
-                        goal,
-                        "goal",
-                        if after {
-                            "does not hold after the solution"
-                        } else {
-                            "already holds before the solution (a task that cannot be failed)"
-                        },
-                    ));
-                }
-            }
-            for keep in &step.keeps {
-                if !context.holds(&keep.predicate) {
-                    failures.push(failure(
-                        lesson,
-                        k,
-                        step,
-                        keep,
-                        "keep",
-                        if after {
-                            "does not hold after the solution"
-                        } else {
-                            "does not hold when the step starts"
-                        },
-                    ));
-                }
-            }
-        };
-        check(&editor, recomputed, false);
-        for (action, at) in &step.solution {
-            let label = format!("Show me: {}", step.title);
-            for command in action_commands(&editor, action, &bindings, &lesson.path, &label)? {
-                editor.dispatch(command).map_err(|e| {
-                    crate::editor::lesson::parse::error_at(
-                        &lesson.path,
-                        *at,
-                        format!("this solution line was refused: {e}"),
-                    )
-                })?;
-            }
-            recomputed = nonzero(editor.update_world(), recomputed);
-        }
-        editor.dispatch(Command::EndGesture)?;
-        check(&editor, recomputed, true);
-    }
-    Ok((starts, failures))
-}
-
-fn nonzero(count: usize, previous: usize) -> usize {
-    if count > 0 { count } else { previous }
-}
-
-fn at_step(lesson: &Lesson, step: &Step, e: Error) -> Error {
-    match e {
-        e @ Error::Syntax { .. } => e,
-        other => crate::editor::lesson::parse::error_at(
-            &lesson.path,
-            step.at,
-            format!("the set-up of step \"{}\" was refused: {other}", step.title),
-        ),
-    }
-}
-
-fn failure(
-    lesson: &Lesson,
-    k: usize,
-    step: &Step,
-    goal: &Goal,
-    kind: &str,
-    what: &str,
-) -> CheckFailure {
-    CheckFailure {
-        step: k,
-        message: format!(
-            "{}:{}:{}: step {} \"{}\": {kind} `{}` {what}",
-            lesson.path.display(),
-            goal.at.line,
-            goal.at.col,
-            k + 1,
-            step.title,
-            goal.label
-        ),
     }
 }

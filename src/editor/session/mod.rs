@@ -15,6 +15,7 @@ pub mod jobs;
 pub mod journal;
 pub mod journal_store;
 pub mod lesson;
+pub mod lesson_check;
 pub mod messages;
 pub mod multi_edit;
 pub mod probes;

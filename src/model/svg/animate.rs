@@ -32,66 +32,174 @@ struct Point {
     spline: Option<[f64; 4]>,
 }
 
-/// A channel's timeline over one pass of the clip `0 … length`: exact for keys inside the
-/// clip; None when a key lies outside it (the caller samples the track instead).
+/// A channel's timeline over one pass of the clip `0 … length`, exact: the keys as points
+/// (a Step key holds, then jumps at the next key's time), held before the first key and after
+/// the last, and cut at 0 and at the clip's end where a segment crosses them (the cut keeps
+/// the exact part of its timing curve).
 fn exact_points(track: &Track, length: f64) -> Option<Vec<Point>> {
     let keys = &track.keys;
-    let (first, last) = (keys.first()?, keys.last()?);
-    if (first.time as f64) < 0.0 || last.time as f64 > length {
-        return None;
-    }
-    let mut points = Vec::with_capacity(keys.len() * 2 + 2);
-    if first.time > 0.0 {
-        points.push(Point {
-            time: 0.0,
-            value: first.value as f64,
-            spline: Some(LINEAR_SPLINE),
-        });
-    }
+    let mut points = Vec::with_capacity(keys.len() * 2);
     for (i, key) in keys.iter().enumerate() {
-        let (t, v) = (key.time as f64, key.value as f64);
-        match (key.interp, keys.get(i + 1)) {
-            (Interp::Step, Some(next)) => {
-                points.push(Point {
-                    time: t,
-                    value: v,
-                    spline: Some(LINEAR_SPLINE),
-                });
-                // Hold, then jump at the next key's time.
-                points.push(Point {
-                    time: next.time as f64,
-                    value: v,
-                    spline: None,
-                });
-            }
-            (Interp::EaseInOut, Some(_)) => points.push(Point {
-                time: t,
-                value: v,
-                spline: Some(EASE_SPLINE),
-            }),
-            (_, Some(_)) => points.push(Point {
-                time: t,
-                value: v,
-                spline: Some(LINEAR_SPLINE),
-            }),
-            (_, None) => points.push(Point {
-                time: t,
-                value: v,
-                spline: Some(LINEAR_SPLINE),
-            }),
-        }
-    }
-    if (last.time as f64) < length {
+        let (time, value) = (key.time as f64, key.value as f64);
+        let spline = match key.interp {
+            Interp::EaseInOut => EASE_SPLINE,
+            _ => LINEAR_SPLINE,
+        };
         points.push(Point {
-            time: length,
-            value: last.value as f64,
-            spline: None,
+            time,
+            value,
+            spline: Some(spline),
         });
+        if let (Interp::Step, Some(next)) = (key.interp, keys.get(i + 1)) {
+            // Hold, then jump at the next key's time.
+            points.push(Point {
+                time: next.time as f64,
+                value,
+                spline: None,
+            });
+        }
     }
     if let Some(end) = points.last_mut() {
         end.spline = None;
     }
-    Some(points)
+    (!points.is_empty()).then(|| clip_to(&points, length))
+}
+
+/// The point list cut to `0 … length`, with holds before the first point and after the last.
+fn clip_to(points: &[Point], length: f64) -> Vec<Point> {
+    let (first, last) = (points[0], points[points.len() - 1]);
+    let hold = |value: f64| {
+        vec![
+            Point {
+                time: 0.0,
+                value,
+                spline: Some(LINEAR_SPLINE),
+            },
+            Point {
+                time: length,
+                value,
+                spline: None,
+            },
+        ]
+    };
+    if last.time <= 0.0 {
+        return hold(last.value);
+    }
+    if first.time >= length {
+        return hold(first.value);
+    }
+    let mut out = Vec::with_capacity(points.len() + 2);
+    if first.time > 0.0 {
+        out.push(Point {
+            time: 0.0,
+            value: first.value,
+            spline: Some(LINEAR_SPLINE),
+        });
+    }
+    let mut end = (last.time, last.value);
+    for pair in points.windows(2) {
+        let (p, q) = (pair[0], pair[1]);
+        let (a, b) = (p.time.max(0.0), q.time.min(length));
+        let jump = p.time == q.time;
+        if b < a || (b == a && !(jump && (0.0..=length).contains(&a))) {
+            continue;
+        }
+        match p.spline {
+            Some(spline) if !jump => {
+                let (start_value, spline, end_value) = sub_segment(p, q, spline, a, b);
+                out.push(Point {
+                    time: a,
+                    value: start_value,
+                    spline: Some(spline),
+                });
+                if q.time > length {
+                    end = (length, end_value);
+                }
+            }
+            _ => out.push(p),
+        }
+    }
+    out.push(Point {
+        time: end.0,
+        value: end.1,
+        spline: None,
+    });
+    if end.0 < length {
+        if let Some(last) = out.last_mut() {
+            last.spline = Some(LINEAR_SPLINE);
+        }
+        out.push(Point {
+            time: length,
+            value: end.1,
+            spline: None,
+        });
+    }
+    out
+}
+
+/// The part of the segment p → q (timing curve `spline`) between times a and b: its start
+/// value, its own timing curve (normalised to the unit square) and its end value.
+fn sub_segment(p: Point, q: Point, spline: [f64; 4], a: f64, b: f64) -> (f64, [f64; 4], f64) {
+    let curve = [
+        (0.0, 0.0),
+        (spline[0], spline[1]),
+        (spline[2], spline[3]),
+        (1.0, 1.0),
+    ];
+    let span = q.time - p.time;
+    let s_at = |t: f64| solve_x(&curve, ((t - p.time) / span).clamp(0.0, 1.0));
+    let (sa, sb) = (s_at(a), s_at(b));
+    let value = |s: f64| p.value + (q.value - p.value) * bezier(&curve, s).1;
+    if sa == 0.0 && sb == 1.0 {
+        return (p.value, spline, q.value);
+    }
+    // De Casteljau: the curve on [0, sb], then its part from sa / sb on.
+    let left = split(&curve, sb).0;
+    let part = if sb > 0.0 {
+        split(&left, sa / sb).1
+    } else {
+        left
+    };
+    let (x0, y0) = part[0];
+    let (x3, y3) = part[3];
+    let norm = |(x, y): (f64, f64)| {
+        let nx = if x3 > x0 { (x - x0) / (x3 - x0) } else { 0.0 };
+        let ny = if y3 != y0 { (y - y0) / (y3 - y0) } else { nx };
+        (nx.clamp(0.0, 1.0), ny)
+    };
+    let (c1, c2) = (norm(part[1]), norm(part[2]));
+    (value(sa), [c1.0, c1.1, c2.0, c2.1], value(sb))
+}
+
+fn bezier(c: &[(f64, f64); 4], s: f64) -> (f64, f64) {
+    let u = 1.0 - s;
+    let w = [u * u * u, 3.0 * u * u * s, 3.0 * u * s * s, s * s * s];
+    (0..4).fold((0.0, 0.0), |(x, y), i| {
+        (x + w[i] * c[i].0, y + w[i] * c[i].1)
+    })
+}
+
+/// The curve parameter where x(s) = x (x(s) increases on a timing curve), by bisection.
+fn solve_x(c: &[(f64, f64); 4], x: f64) -> f64 {
+    let (mut lo, mut hi) = (0.0, 1.0);
+    for _ in 0..60 {
+        let mid = 0.5 * (lo + hi);
+        if bezier(c, mid).0 < x {
+            lo = mid
+        } else {
+            hi = mid
+        }
+    }
+    0.5 * (lo + hi)
+}
+
+/// The curve split at parameter s into its two halves.
+fn split(c: &[(f64, f64); 4], s: f64) -> ([(f64, f64); 4], [(f64, f64); 4]) {
+    let lerp = |a: (f64, f64), b: (f64, f64)| (a.0 + (b.0 - a.0) * s, a.1 + (b.1 - a.1) * s);
+    let (p01, p12, p23) = (lerp(c[0], c[1]), lerp(c[1], c[2]), lerp(c[2], c[3]));
+    let (p012, p123) = (lerp(p01, p12), lerp(p12, p23));
+    let mid = lerp(p012, p123);
+    ([c[0], p01, p012, mid], [mid, p123, p23, c[3]])
 }
 
 /// A function of clip time sampled densely on `0 … length` (with every key time), linear
@@ -233,111 +341,115 @@ fn element(out: &mut String, factor: &Factor, first: bool, clip: ClipSettings, i
     out.push_str("/>\n");
 }
 
+/// One constant point.
+fn constant(value: f64) -> Vec<Point> {
+    vec![Point {
+        time: 0.0,
+        value,
+        spline: None,
+    }]
+}
+
+/// The points of one channel's factor (`sign` flips it): exact, or sampled when a key lies
+/// outside the clip (then its label goes into `sampled`).
+fn channel_points(
+    base: Trs,
+    track: Option<&Track>,
+    c: Channel,
+    length: f64,
+    sampled: &mut Vec<&'static str>,
+) -> Vec<Point> {
+    let Some(t) = track else {
+        return constant(c.get(&base) as f64);
+    };
+    exact_points(t, length).unwrap_or_else(|| {
+        sampled.push(c.label());
+        sampled_points(Some(t), length, |time| {
+            t.value_at(time as f32).unwrap_or(0.0) as f64
+        })
+    })
+}
+
+/// The skew's two factors, skewX(−k) and scale(1, cos k); an animated skew is sampled (the
+/// second factor is not a linear function of k). None when there is no skew at all.
+fn skew_factors(base: Trs, track: Option<&Track>, length: f64) -> Option<[Factor; 2]> {
+    if track.is_none() && base.skew == 0.0 {
+        return None;
+    }
+    let skew_at = |time: f64| {
+        track.map_or(base.skew, |t| t.value_at(time as f32).unwrap_or(base.skew)) as f64
+    };
+    let (skew, squash) = match track {
+        None => (
+            constant(-skew_at(0.0)),
+            constant(skew_at(0.0).to_radians().cos()),
+        ),
+        Some(t) => {
+            let mut skew =
+                exact_points(t, length).unwrap_or_else(|| sampled_points(Some(t), length, skew_at));
+            skew.iter_mut().for_each(|p| p.value = -p.value);
+            (
+                skew,
+                sampled_points(Some(t), length, |x| skew_at(x).to_radians().cos()),
+            )
+        }
+    };
+    Some([
+        Factor {
+            kind: "skewX",
+            write: n,
+            points: skew,
+        },
+        Factor {
+            kind: "scale",
+            write: |v| format!("1 {}", n(v)),
+            points: squash,
+        },
+    ])
+}
+
 /// The factors of a node's local matrix over the clip, and a note if a channel was sampled.
 fn factors(base: Trs, tracks: &[Track], clip: ClipSettings) -> (Vec<Factor>, Option<String>) {
     let length = clip.length as f64;
     let track = |c: Channel| tracks.iter().find(|t| t.channel == c && !t.keys.is_empty());
     let mut sampled = Vec::new();
-    let mut channel = |c: Channel, sign: f64| -> Vec<Point> {
-        let constant = || {
-            vec![Point {
-                time: 0.0,
-                value: sign * c.get(&base) as f64,
-                spline: None,
-            }]
-        };
-        let Some(t) = track(c) else { return constant() };
-        match exact_points(t, length) {
-            Some(mut points) => {
-                points.iter_mut().for_each(|p| p.value *= sign);
-                points
-            }
-            None => {
-                sampled.push(c.label());
-                sampled_points(Some(t), length, |time| {
-                    sign * t.value_at(time as f32).unwrap_or(0.0) as f64
-                })
-            }
-        }
-    };
+    let mut points = |c: Channel| channel_points(base, track(c), c, length, &mut sampled);
     let mut out = vec![
         Factor {
             kind: "translate",
             write: |v| format!("{} 0", n(v)),
-            points: channel(Channel::PositionX, 1.0),
+            points: points(Channel::PositionX),
         },
         Factor {
             kind: "translate",
             write: |v| format!("0 {}", n(v)),
-            points: channel(Channel::PositionY, 1.0),
+            points: points(Channel::PositionY),
         },
         Factor {
             kind: "rotate",
             write: n,
-            points: channel(Channel::Rotation, 1.0),
+            points: points(Channel::Rotation),
         },
     ];
-    let skew_track = track(Channel::Skew);
-    let mut skew_sampled = false;
-    if skew_track.is_some() || base.skew != 0.0 {
-        let skew_at = |time: f64| match skew_track {
-            Some(t) => t.value_at(time as f32).unwrap_or(base.skew) as f64,
-            None => base.skew as f64,
-        };
-        let (skew, squash) = match skew_track {
-            None => (
-                vec![Point {
-                    time: 0.0,
-                    value: -skew_at(0.0),
-                    spline: None,
-                }],
-                vec![Point {
-                    time: 0.0,
-                    value: skew_at(0.0).to_radians().cos(),
-                    spline: None,
-                }],
-            ),
-            Some(t) => {
-                skew_sampled = true;
-                (
-                    exact_points(t, length).map_or_else(
-                        || sampled_points(Some(t), length, |x| -skew_at(x)),
-                        |mut p| {
-                            p.iter_mut().for_each(|p| p.value = -p.value);
-                            p
-                        },
-                    ),
-                    sampled_points(Some(t), length, |x| skew_at(x).to_radians().cos()),
-                )
-            }
-        };
-        out.push(Factor {
-            kind: "skewX",
-            write: n,
-            points: skew,
-        });
-        out.push(Factor {
-            kind: "scale",
-            write: |v| format!("1 {}", n(v)),
-            points: squash,
-        });
-    }
+    let skew = skew_factors(base, track(Channel::Skew), length);
+    let skew_animated = skew.is_some() && track(Channel::Skew).is_some();
+    out.extend(skew.into_iter().flatten());
     out.push(Factor {
         kind: "scale",
         write: |v| format!("{} 1", n(v)),
-        points: channel(Channel::ScaleX, 1.0),
+        points: points(Channel::ScaleX),
     });
     out.push(Factor {
         kind: "scale",
         write: |v| format!("1 {}", n(v)),
-        points: channel(Channel::ScaleY, 1.0),
+        points: points(Channel::ScaleY),
     });
-    if skew_sampled {
+    if skew_animated {
         sampled.push("skew");
     }
     sampled.sort_unstable();
     sampled.dedup();
-    let note = (!sampled.is_empty()).then(|| sampled.join(", ").to_string());
+    let note = (!sampled.is_empty()).then(|| sampled.join(", "));
     (out, note)
 }
 

@@ -46,6 +46,53 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || matches!(c, '_' | '-' | '.' | '\'')
 }
 
+/// A number starting at `chars[i]`: the token and the index after it.
+fn number(path: &Path, chars: &[char], mut i: usize, here: Pos) -> Result<(Tok, usize)> {
+    let start = i;
+    i += 1;
+    while i < chars.len()
+        && (chars[i].is_ascii_digit()
+            || matches!(chars[i], '.' | 'e' | 'E')
+            || (matches!(chars[i], '-' | '+') && matches!(chars[i - 1], 'e' | 'E')))
+    {
+        i += 1;
+    }
+    let written: String = chars[start..i].iter().collect::<String>().replace('−', "-");
+    let value: f32 = written
+        .parse()
+        .ok()
+        .filter(|v: &f32| v.is_finite())
+        .ok_or_else(|| error_at(path, here, format!("`{written}` is not a number")))?;
+    Ok((Tok::Num(value), i))
+}
+
+/// A quoted name or a bare word starting at `chars[i]`: the token and the index after it.
+fn name_or_word(path: &Path, chars: &[char], i: usize, here: Pos) -> Result<(Tok, usize)> {
+    if chars[i] == '"' {
+        let end = chars[i + 1..]
+            .iter()
+            .position(|&c| c == '"')
+            .ok_or_else(|| error_at(path, here, "this quoted name is never closed"))?;
+        return Ok((
+            Tok::Quoted(chars[i + 1..i + 1 + end].iter().collect()),
+            i + end + 2,
+        ));
+    }
+    let mut j = i;
+    while j < chars.len() && is_word_char(chars[j]) {
+        j += 1;
+    }
+    let word: String = chars[i..j].iter().collect();
+    Ok((
+        if word == "within" {
+            Tok::PlusMinus
+        } else {
+            Tok::Word(word)
+        },
+        j,
+    ))
+}
+
 /// Tokens of `text`, which starts at `at`.
 fn tokenize(path: &Path, text: &str, at: Pos) -> Result<Vec<(Tok, Pos)>> {
     let chars: Vec<char> = text.chars().collect();
@@ -61,67 +108,51 @@ fn tokenize(path: &Path, text: &str, at: Pos) -> Result<Vec<(Tok, Pos)>> {
         let starts_number = c.is_ascii_digit()
             || (matches!(c, '-' | '−' | '+' | '.')
                 && next.is_some_and(|n| n.is_ascii_digit() || n == '.'));
-        if c.is_whitespace() {
-            i += 1;
-        } else if let Some(tok) = match c {
+        let punctuation = match c {
             '(' => Some(Tok::Open),
             ')' => Some(Tok::Close),
             ',' => Some(Tok::Comma),
             '±' => Some(Tok::PlusMinus),
             _ => None,
-        } {
-            out.push((tok, here));
+        };
+        let (tok, after) = if c.is_whitespace() {
             i += 1;
+            continue;
+        } else if let Some(tok) = punctuation {
+            (tok, i + 1)
         } else if c == '+' && next == Some('-') {
-            out.push((Tok::PlusMinus, here));
-            i += 2;
+            (Tok::PlusMinus, i + 2)
         } else if starts_number {
-            let start = i;
-            i += 1;
-            while i < chars.len()
-                && (chars[i].is_ascii_digit()
-                    || matches!(chars[i], '.' | 'e' | 'E')
-                    || (matches!(chars[i], '-' | '+') && matches!(chars[i - 1], 'e' | 'E')))
-            {
-                i += 1;
-            }
-            let written: String = chars[start..i].iter().collect::<String>().replace('−', "-");
-            let value: f32 = written
-                .parse()
-                .ok()
-                .filter(|v: &f32| v.is_finite())
-                .ok_or_else(|| error_at(path, here, format!("`{written}` is not a number")))?;
-            out.push((Tok::Num(value), here));
-        } else if c == '"' {
-            let end = chars[i + 1..]
-                .iter()
-                .position(|&c| c == '"')
-                .ok_or_else(|| error_at(path, here, "this quoted name is never closed"))?;
-            out.push((
-                Tok::Quoted(chars[i + 1..i + 1 + end].iter().collect()),
-                here,
-            ));
-            i += end + 2;
-        } else if is_word_char(c) {
-            let start = i;
-            while i < chars.len() && is_word_char(chars[i]) {
-                i += 1;
-            }
-            let word: String = chars[start..i].iter().collect();
-            out.push((
-                if word == "within" {
-                    Tok::PlusMinus
-                } else {
-                    Tok::Word(word)
-                },
-                here,
-            ));
+            number(path, &chars, i, here)?
+        } else if c == '"' || is_word_char(c) {
+            name_or_word(path, &chars, i, here)?
         } else {
             return Err(error_at(path, here, format!("unexpected `{c}`")));
-        }
+        };
+        out.push((tok, here));
+        i = after;
     }
     Ok(out)
 }
+
+/// The verbs a `do:` line starts with.
+const VERBS: [&str; 15] = [
+    "select",
+    "reparent",
+    "set",
+    "add",
+    "rename",
+    "delete",
+    "probe",
+    "keep-world",
+    "show",
+    "hide",
+    "look",
+    "time",
+    "play",
+    "pause",
+    "trails",
+];
 
 /// Reads one directive's value, token by token.
 pub(in crate::editor::lesson) struct Cursor<'a> {
@@ -456,23 +487,6 @@ impl<'a> Cursor<'a> {
 
     /// A solution's action.
     pub fn action(&mut self) -> Result<Action> {
-        const VERBS: [&str; 15] = [
-            "select",
-            "reparent",
-            "set",
-            "add",
-            "rename",
-            "delete",
-            "probe",
-            "keep-world",
-            "show",
-            "hide",
-            "look",
-            "time",
-            "play",
-            "pause",
-            "trails",
-        ];
         let verb = self.word_of(&VERBS)?;
         Ok(match verb.as_str() {
             "select" => Action::Select(self.names()?),

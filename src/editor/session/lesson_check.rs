@@ -1,0 +1,144 @@
+//! `graft lesson check`'s walk: a lesson played as a learner who follows it, step by step,
+//! its goals checked before and after each solution. The panel uses the same walk for each
+//! step's canonical start (Back, GoTo).
+
+use super::lesson::{CheckFailure, Snapshot};
+use crate::editor::lesson::eval::{Bindings, Context};
+use crate::editor::lesson::parse::error_at;
+use crate::editor::lesson::play::{action_commands, bind_step, load_scene};
+use crate::editor::lesson::{Goal, Lesson, Step};
+use crate::editor::session::Editor;
+use crate::editor::session::command::Command;
+use crate::error::{Error, Result};
+use crate::model::document::Document;
+use crate::model::scene::Scene;
+
+/// Play a lesson as a learner who follows it: each step's start (its scene or the previous
+/// step's end, then its set-up), its goals before and after its solution. Returns each step's
+/// start and the goals that failed; an error (a scene that does not load, a name no node has,
+/// a solution line the editor refuses) means the lesson cannot be played at all.
+pub fn walk_lesson(lesson: &Lesson) -> Result<(Vec<Snapshot>, Vec<CheckFailure>)> {
+    let mut editor = Editor::new(Document::untitled(Scene::new()));
+    let mut recomputed = 0;
+    let mut starts = Vec::new();
+    let mut failures = Vec::new();
+    for (k, step) in lesson.steps.iter().enumerate() {
+        if let Some((source, _)) = &step.scene {
+            let scene = load_scene(lesson, source)?;
+            editor.swap_document(Document::untitled(scene));
+        }
+        recomputed = nonzero(editor.update_world(), recomputed);
+        editor
+            .apply_setup(step, &lesson.path)
+            .map_err(|e| at_step(lesson, step, e))?;
+        recomputed = nonzero(editor.doc.scene().last_recomputed(), recomputed);
+        starts.push(editor.snapshot());
+        let bindings = bind_step(editor.doc.scene(), step, &lesson.path)?;
+        let check = Check {
+            lesson,
+            k,
+            step,
+            bindings: &bindings,
+        };
+        check.goals(&editor, recomputed, false, &mut failures);
+        recomputed = play_solution(&mut editor, &check, recomputed)?;
+        check.goals(&editor, recomputed, true, &mut failures);
+    }
+    Ok((starts, failures))
+}
+
+/// One step being checked.
+struct Check<'a> {
+    lesson: &'a Lesson,
+    k: usize,
+    step: &'a Step,
+    bindings: &'a Bindings,
+}
+
+impl Check<'_> {
+    /// Before the solution no goal may hold and every keep must; after it, all must.
+    fn goals(
+        &self,
+        editor: &Editor,
+        recomputed: usize,
+        after: bool,
+        failures: &mut Vec<CheckFailure>,
+    ) {
+        let context = Context {
+            editor,
+            bindings: self.bindings,
+            recomputed,
+        };
+        let goal_problem = if after {
+            "does not hold after the solution"
+        } else {
+            "already holds before the solution (a task that cannot be failed)"
+        };
+        for goal in &self.step.goals {
+            if context.holds(&goal.predicate) != after {
+                failures.push(self.failure(goal, "goal", goal_problem));
+            }
+        }
+        let keep_problem = if after {
+            "does not hold after the solution"
+        } else {
+            "does not hold when the step starts"
+        };
+        for keep in &self.step.keeps {
+            if !context.holds(&keep.predicate) {
+                failures.push(self.failure(keep, "keep", keep_problem));
+            }
+        }
+    }
+
+    fn failure(&self, goal: &Goal, kind: &str, what: &str) -> CheckFailure {
+        CheckFailure {
+            step: self.k,
+            message: format!(
+                "{}:{}:{}: step {} \"{}\": {kind} `{}` {what}",
+                self.lesson.path.display(),
+                goal.at.line,
+                goal.at.col,
+                self.k + 1,
+                self.step.title,
+                goal.label
+            ),
+        }
+    }
+}
+
+/// The step's `do:` lines through the editor's commands, as Show me plays them; returns the
+/// last non-zero recomputed count.
+fn play_solution(editor: &mut Editor, check: &Check, mut recomputed: usize) -> Result<usize> {
+    let (lesson, step) = (check.lesson, check.step);
+    let label = format!("Show me: {}", step.title);
+    for (action, at) in &step.solution {
+        for command in action_commands(editor, action, check.bindings, &lesson.path, &label)? {
+            editor.dispatch(command).map_err(|e| {
+                error_at(
+                    &lesson.path,
+                    *at,
+                    format!("this solution line was refused: {e}"),
+                )
+            })?;
+        }
+        recomputed = nonzero(editor.update_world(), recomputed);
+    }
+    editor.dispatch(Command::EndGesture)?;
+    Ok(recomputed)
+}
+
+fn nonzero(count: usize, previous: usize) -> usize {
+    if count > 0 { count } else { previous }
+}
+
+fn at_step(lesson: &Lesson, step: &Step, e: Error) -> Error {
+    match e {
+        e @ Error::Syntax { .. } => e,
+        other => error_at(
+            &lesson.path,
+            step.at,
+            format!("the set-up of step \"{}\" was refused: {other}", step.title),
+        ),
+    }
+}
