@@ -137,6 +137,9 @@ fn clip_to(points: &[Point], length: f64) -> Vec<Point> {
     out
 }
 
+/// A cubic Bézier's four control points (x, y).
+type Curve = [(f64, f64); 4];
+
 /// The part of the segment p → q (timing curve `spline`) between times a and b: its start
 /// value, its own timing curve (normalised to the unit square) and its end value.
 fn sub_segment(p: Point, q: Point, spline: [f64; 4], a: f64, b: f64) -> (f64, [f64; 4], f64) {
@@ -171,7 +174,7 @@ fn sub_segment(p: Point, q: Point, spline: [f64; 4], a: f64, b: f64) -> (f64, [f
     (value(sa), [c1.0, c1.1, c2.0, c2.1], value(sb))
 }
 
-fn bezier(c: &[(f64, f64); 4], s: f64) -> (f64, f64) {
+fn bezier(c: &Curve, s: f64) -> (f64, f64) {
     let u = 1.0 - s;
     let w = [u * u * u, 3.0 * u * u * s, 3.0 * u * s * s, s * s * s];
     (0..4).fold((0.0, 0.0), |(x, y), i| {
@@ -180,7 +183,7 @@ fn bezier(c: &[(f64, f64); 4], s: f64) -> (f64, f64) {
 }
 
 /// The curve parameter where x(s) = x (x(s) increases on a timing curve), by bisection.
-fn solve_x(c: &[(f64, f64); 4], x: f64) -> f64 {
+fn solve_x(c: &Curve, x: f64) -> f64 {
     let (mut lo, mut hi) = (0.0, 1.0);
     for _ in 0..60 {
         let mid = 0.5 * (lo + hi);
@@ -194,7 +197,7 @@ fn solve_x(c: &[(f64, f64); 4], x: f64) -> f64 {
 }
 
 /// The curve split at parameter s into its two halves.
-fn split(c: &[(f64, f64); 4], s: f64) -> ([(f64, f64); 4], [(f64, f64); 4]) {
+fn split(c: &Curve, s: f64) -> (Curve, Curve) {
     let lerp = |a: (f64, f64), b: (f64, f64)| (a.0 + (b.0 - a.0) * s, a.1 + (b.1 - a.1) * s);
     let (p01, p12, p23) = (lerp(c[0], c[1]), lerp(c[1], c[2]), lerp(c[2], c[3]));
     let (p012, p123) = (lerp(p01, p12), lerp(p12, p23));
