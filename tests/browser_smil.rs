@@ -15,9 +15,17 @@ use std::path::Path;
 use std::process::Command;
 
 fn chromium_available() -> bool {
-    let found = ["chromium", "chromium-browser"].iter().any(|b| Command::new(b).arg("--version").output().is_ok_and(|o| o.status.success()));
+    let found = ["chromium", "chromium-browser"].iter().any(|b| {
+        Command::new(b)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
     if !found {
-        assert!(std::env::var_os("GRAFT_REQUIRE_CHROMIUM").is_none(), "GRAFT_REQUIRE_CHROMIUM is set but chromium is not installed");
+        assert!(
+            std::env::var_os("GRAFT_REQUIRE_CHROMIUM").is_none(),
+            "GRAFT_REQUIRE_CHROMIUM is set but chromium is not installed"
+        );
         eprintln!("skipped: chromium is not installed (apt-get install chromium)");
     }
     found
@@ -30,13 +38,21 @@ fn browser_worlds(svg_path: &Path, times: &[f64]) -> Vec<(f64, String, DAffine2)
     command.arg(script).arg(svg_path);
     command.args(times.iter().map(|t| format!("{t}")));
     let out = command.output().expect("run svg_ctm.sh");
-    assert!(out.status.success(), "svg_ctm.sh failed: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "svg_ctm.sh failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|line| {
             let f: Vec<&str> = line.split_whitespace().collect();
             let n: Vec<f64> = f[2..8].iter().map(|v| v.parse().unwrap()).collect();
-            (f[0].parse().unwrap(), f[1].to_string(), DAffine2::from_cols_array(&[n[0], n[1], n[2], n[3], n[4], n[5]]))
+            (
+                f[0].parse().unwrap(),
+                f[1].to_string(),
+                DAffine2::from_cols_array(&[n[0], n[1], n[2], n[3], n[4], n[5]]),
+            )
         })
         .collect()
 }
@@ -44,12 +60,24 @@ fn browser_worlds(svg_path: &Path, times: &[f64]) -> Vec<(f64, String, DAffine2)
 fn check(scene: &Scene, name: &str) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(format!("{name}.svg"));
-    let (svg, _) = scene_to_svg(scene, &SvgOptions { animate: true, ..Default::default() });
+    let (svg, _) = scene_to_svg(
+        scene,
+        &SvgOptions {
+            animate: true,
+            ..Default::default()
+        },
+    );
     std::fs::write(&path, svg).unwrap();
     let clip = scene.clip();
-    let times: Vec<f64> = (0..24).map(|k| clip.length as f64 * 2.2 * k as f64 / 24.0 + 0.013).collect();
+    let times: Vec<f64> = (0..24)
+        .map(|k| clip.length as f64 * 2.2 * k as f64 / 24.0 + 0.013)
+        .collect();
     let got = browser_worlds(&path, &times);
-    assert_eq!(got.len(), times.len() * scene.len(), "{name}: one line per group and time");
+    assert_eq!(
+        got.len(),
+        times.len() * scene.len(),
+        "{name}: one line per group and time"
+    );
     for (k, &t) in times.iter().enumerate() {
         let mut posed = scene.clone();
         posed.set_pose_at(t as f32);
@@ -57,9 +85,23 @@ fn check(scene: &Scene, name: &str) {
         for i in 0..scene.len() {
             let (_, id, m) = &got[k * scene.len() + i];
             let want = posed.world_at(i).as_daffine2();
-            let size = want.matrix2.x_axis.length().max(want.matrix2.y_axis.length()).max(want.translation.length()).max(1.0);
-            let off = m.to_cols_array().iter().zip(want.to_cols_array()).map(|(a, b)| (a - b).abs()).fold(0.0, f64::max);
-            assert!(off <= 1e-3 * size, "{name} at {t:.3} s: Chromium puts {id} at {m:?}, graft at {want:?}");
+            let size = want
+                .matrix2
+                .x_axis
+                .length()
+                .max(want.matrix2.y_axis.length())
+                .max(want.translation.length())
+                .max(1.0);
+            let off = m
+                .to_cols_array()
+                .iter()
+                .zip(want.to_cols_array())
+                .map(|(a, b)| (a - b).abs())
+                .fold(0.0, f64::max);
+            assert!(
+                off <= 1e-3 * size,
+                "{name} at {t:.3} s: Chromium puts {id} at {m:?}, graft at {want:?}"
+            );
         }
     }
 }
@@ -70,7 +112,12 @@ fn chromium_plays_the_sample_scenes_as_graft_poses_them() {
         return;
     }
     for name in ["sword", "solar", "shear", "tank", "flip"] {
-        let scene = file::load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes").join(format!("{name}.ron"))).unwrap();
+        let scene = file::load(
+            &Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("scenes")
+                .join(format!("{name}.ron")),
+        )
+        .unwrap();
         check(&scene, name);
     }
 }
@@ -78,10 +125,23 @@ fn chromium_plays_the_sample_scenes_as_graft_poses_them() {
 /// A chain of three nodes with every channel keyed, one interpolation each, in one mode.
 fn every_channel(mode: LoopMode) -> Scene {
     let mut scene = Scene::new();
-    let channels = [Channel::PositionX, Channel::PositionY, Channel::Rotation, Channel::ScaleX, Channel::ScaleY, Channel::Skew];
+    let channels = [
+        Channel::PositionX,
+        Channel::PositionY,
+        Channel::Rotation,
+        Channel::ScaleX,
+        Channel::ScaleY,
+        Channel::Skew,
+    ];
     let mut parent = None;
-    for (k, interp) in [Interp::Linear, Interp::EaseInOut, Interp::Step].into_iter().enumerate() {
-        let mut data = NodeData::named(format!("n{k}"), Trs::new(glam::vec2(1.0, 0.5), 10.0, glam::vec2(1.2, 0.8), 5.0));
+    for (k, interp) in [Interp::Linear, Interp::EaseInOut, Interp::Step]
+        .into_iter()
+        .enumerate()
+    {
+        let mut data = NodeData::named(
+            format!("n{k}"),
+            Trs::new(glam::vec2(1.0, 0.5), 10.0, glam::vec2(1.2, 0.8), 5.0),
+        );
         let tracks: Vec<Track> = channels
             .iter()
             .enumerate()
@@ -94,7 +154,11 @@ fn every_channel(mode: LoopMode) -> Scene {
                 };
                 let keys = vec![
                     Key::new(0.2 * c as f32 / 6.0, v(-1.0)).with(interp),
-                    Key::new(0.9, v(1.0)).with(if c % 2 == 0 { interp } else { Interp::EaseInOut }),
+                    Key::new(0.9, v(1.0)).with(if c % 2 == 0 {
+                        interp
+                    } else {
+                        Interp::EaseInOut
+                    }),
                     Key::new(1.7, v(0.5)),
                 ];
                 Track::new(channel, keys).unwrap()
@@ -103,7 +167,9 @@ fn every_channel(mode: LoopMode) -> Scene {
         data.tracks = tracks.into();
         parent = Some(scene.add_node(parent, None, data).unwrap());
     }
-    scene.set_clip(ClipSettings::new(1.5, mode).unwrap()).unwrap();
+    scene
+        .set_clip(ClipSettings::new(1.5, mode).unwrap())
+        .unwrap();
     scene.update_world();
     scene
 }
@@ -114,6 +180,9 @@ fn chromium_plays_every_channel_interpolation_and_loop_mode() {
         return;
     }
     for mode in [LoopMode::Loop, LoopMode::Once, LoopMode::PingPong] {
-        check(&every_channel(mode), &format!("every-channel-{}", mode.name()));
+        check(
+            &every_channel(mode),
+            &format!("every-channel-{}", mode.name()),
+        );
     }
 }

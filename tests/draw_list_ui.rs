@@ -101,7 +101,19 @@ fn viewport_and_figure_keep_the_same_nodes_marks_and_names() {
 
 #[test]
 fn names_at_one_origin_are_not_drawn_over_each_other_in_the_viewport() {
-    let mut h = app_on_path(scene("solar.ron"));
+    for file in [
+        "solar.ron",
+        "sword.ron",
+        "shear.ron",
+        "tank.ron",
+        "flip.ron",
+    ] {
+        names_do_not_overlap_in_the_viewport(file);
+    }
+}
+
+fn names_do_not_overlap_in_the_viewport(file: &str) {
+    let mut h = app_on_path(scene(file));
     h.run_steps(3);
     let app = h.state();
     let scene = app.editor().doc().scene();

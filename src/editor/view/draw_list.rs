@@ -38,6 +38,12 @@ pub const NAME_SIZE: f32 = 12.0;
 pub const NAME_OFFSET: DVec2 = DVec2::new(6.0, -6.0);
 /// Width of one character of a name, a little generous (the app's 12 px proportional font).
 const NAME_CHAR_PX: f64 = 6.5;
+/// A name that would overlap one already placed moves down a line at a time, this far …
+const NAME_SHIFTS: usize = 3;
+/// … and a selected one this far (it always shows).
+const SELECTED_NAME_SHIFTS: usize = 200;
+/// One line of names, in pixels (a name box is 1.2 × the font size tall).
+const NAME_LINE_PX: f64 = 15.0;
 /// Origins this far (px) outside the view still get their dot and name.
 const ORIGIN_MARGIN: f64 = 40.0;
 
@@ -167,7 +173,7 @@ impl Policy {
 pub fn name_box(at: DVec2, name: &str) -> [f64; 4] {
     let width = NAME_CHAR_PX * name.chars().count() as f64;
     let size = NAME_SIZE as f64;
-    [at.x, at.y - 0.75 * size, at.x + width, at.y + 0.22 * size]
+    [at.x, at.y - 0.9 * size, at.x + width, at.y + 0.3 * size]
 }
 
 fn overlaps(a: &[f64; 4], b: &[f64; 4]) -> bool {
@@ -261,11 +267,22 @@ fn place_names(scene: &Scene, mut wanted: Vec<(bool, u32, DVec2)>) -> Vec<Name> 
         if names.len() >= NAME_LIMIT && !selected {
             break;
         }
-        let b = name_box(at, &scene.data_at(index as usize).name);
-        if placed.iter().any(|p| overlaps(p, &b)) && !selected {
-            continue;
-        }
-        placed.push(b);
+        // Where it is free: at its place, or a few lines below it (names at one origin stack);
+        // a selected name looks further, so it always shows. A name with no room is left out.
+        let name = &scene.data_at(index as usize).name;
+        let tries = if selected {
+            SELECTED_NAME_SHIFTS
+        } else {
+            NAME_SHIFTS
+        };
+        let free = (0..=tries)
+            .map(|k| at + DVec2::new(0.0, NAME_LINE_PX * k as f64))
+            .find(|at| {
+                let b = name_box(*at, name);
+                !placed.iter().any(|p| overlaps(p, &b))
+            });
+        let Some(at) = free else { continue };
+        placed.push(name_box(at, name));
         names.push(Name { index, at });
     }
     names.sort_by_key(|n| n.index);
@@ -340,30 +357,68 @@ mod tests {
     }
 
     #[test]
-    fn names_at_one_origin_do_not_overlap_and_the_selection_wins() {
+    fn names_at_one_origin_stack_without_overlapping_and_the_selection_keeps_its_place() {
         let scene = scene_at(
             &[(0.0, 0.0), (0.0, 0.0), (5.0, 0.0)],
             &["sun", "orbit", "far"],
         );
+        let boxes = |list: &DrawList| -> Vec<[f64; 4]> {
+            let name = |n: &Name| scene.data_at(n.index as usize).name.to_string();
+            list.names
+                .iter()
+                .map(|n| name_box(n.at, &name(n)))
+                .collect()
+        };
         let none = |_| false;
         let list = DrawList::build(&scene, 0..3, camera(40.0), show(), &none, 3);
         let named: Vec<u32> = list.names.iter().map(|n| n.index).collect();
+        assert_eq!(named, vec![0, 1, 2], "every name shows");
+        let (sun, orbit) = (list.names[0].at, list.names[1].at);
         assert_eq!(
-            named,
-            vec![0, 2],
-            "the second name at the same origin is left out"
+            orbit - sun,
+            DVec2::new(0.0, NAME_LINE_PX),
+            "the second moves down a line"
         );
+        let b = boxes(&list);
+        assert!(!overlaps(&b[0], &b[1]) && !overlaps(&b[1], &b[2]) && !overlaps(&b[0], &b[2]));
         let second = scene.id_at(1);
         let selected = move |id| id == second;
         let list = DrawList::build(&scene, 0..3, camera(40.0), show(), &selected, 3);
-        let named: Vec<u32> = list.names.iter().map(|n| n.index).collect();
-        assert_eq!(
-            named,
-            vec![1, 2],
-            "the selected node's name is placed first"
-        );
+        assert_eq!(list.names[1].at, sun, "the selected name keeps the place");
+        assert_eq!(list.names[0].at, orbit, "the other one moves");
         assert_eq!(list.entries[1].marks.outline, Outline::Selected);
         assert_eq!(list.entries[1].marks.dot, Some(1));
+    }
+
+    #[test]
+    fn a_thousand_names_at_one_point_never_overlap() {
+        let points = vec![(0.0, 0.0); 1000];
+        let names: Vec<String> = (0..1000).map(|k| format!("node {k}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let scene = scene_at(&points, &refs);
+        let chosen = scene.id_at(777);
+        let selected = move |id| id == chosen;
+        let list = DrawList::build(&scene, 0..1000, camera(40.0), show(), &selected, 1000);
+        assert!(
+            list.names.iter().any(|n| n.index == 777),
+            "the selection's name shows"
+        );
+        let b: Vec<[f64; 4]> = list
+            .names
+            .iter()
+            .map(|n| name_box(n.at, &names[n.index as usize]))
+            .collect();
+        assert!(
+            b.len() > 1 && b.len() <= NAME_SHIFTS + 2,
+            "{} names",
+            b.len()
+        );
+        for (k, x) in b.iter().enumerate() {
+            assert!(
+                b[k + 1..].iter().all(|y| !overlaps(x, y)),
+                "{x:?} overlaps another"
+            );
+        }
     }
 
     #[test]

@@ -90,7 +90,7 @@ pub fn clip_camera(scene: &Scene, options: &FigureOptions) -> Camera {
     let mut camera = Camera::default();
     if let Some((lo, hi)) = crate::model::svg::export::animated_bounds(scene) {
         camera.fit(scene_rect(scene, options), lo, hi);
-        camera.zoom *= 0.85;
+        camera.zoom *= super::FIGURE_FIT;
     }
     camera
 }
