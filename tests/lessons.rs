@@ -88,6 +88,10 @@ fn lessons_written_to_be_broken_fail_naming_the_step_and_the_goal() {
             "malformed.lesson",
             "malformed.lesson:6:1: unknown key `gaol:`",
         ),
+        (
+            "missing-scene.lesson",
+            "missing-scene.lesson:5:8: cannot open the scene",
+        ),
     ];
     for (file, expected) in cases {
         let path = fixture(file);
@@ -110,6 +114,16 @@ fn lessons_written_to_be_broken_fail_naming_the_step_and_the_goal() {
     ]);
     assert_eq!(code, 1);
     assert!(out.contains("ok   ") && out.contains("FAIL"), "{out}");
+}
+
+/// Written by a helper who read only docs/lesson-format.md, docs/scene-format.md and the
+/// sample scenes (not the source): it passed on its first check.
+#[test]
+fn a_lesson_written_from_the_format_doc_alone_passes() {
+    let path = fixture("from-the-doc/pivot.lesson");
+    let (code, out, err) = graft(&["lesson", "check", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("4 steps, 22 goals and keeps"), "{out}");
 }
 
 #[test]

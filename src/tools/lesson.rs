@@ -76,12 +76,13 @@ fn check(sources: &[LessonSource], out: &mut dyn Write) -> Result<(), Failure> {
                     .iter()
                     .map(|s| s.goals.len() + s.keeps.len())
                     .sum();
+                let steps = lesson.steps.len();
+                let plural = if steps == 1 { "" } else { "s" };
                 writeln!(
                     out,
-                    "ok   {} ({}): {} steps, {goals} goals",
+                    "ok   {} ({}): {steps} step{plural}, {goals} goals and keeps",
                     lesson.path.display(),
                     lesson.title,
-                    lesson.steps.len()
                 )?;
             }
             Ok((lesson, failures)) => {

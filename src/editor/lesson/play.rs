@@ -14,7 +14,7 @@ use std::path::Path;
 
 /// A step's scene, loaded (a file's errors keep their own place; an inline scene's errors are
 /// moved to their line in the lesson).
-pub fn load_scene(lesson: &Lesson, source: &SceneSource) -> Result<Scene> {
+pub fn load_scene(lesson: &Lesson, source: &SceneSource, at: super::Pos) -> Result<Scene> {
     match source {
         SceneSource::Sample(name) => {
             let text = super::course::sample_scene(name)
@@ -23,7 +23,17 @@ pub fn load_scene(lesson: &Lesson, source: &SceneSource) -> Result<Scene> {
         }
         SceneSource::File(relative) => {
             let folder = lesson.path.parent().unwrap_or(Path::new("."));
-            crate::model::file::load(&folder.join(relative))
+            let path = folder.join(relative);
+            crate::model::file::load(&path).map_err(|e| match e {
+                // A scene with its own place (a syntax error in it) says so; anything else is
+                // said at the `scene:` line.
+                e @ Error::Syntax { .. } => e,
+                other => error_at(
+                    &lesson.path,
+                    at,
+                    format!("cannot open the scene {}: {other}", path.display()),
+                ),
+            })
         }
         SceneSource::Inline(text, first_line) => crate::model::file::parse(text, &lesson.path)
             .map_err(|e| match e {

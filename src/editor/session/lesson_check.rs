@@ -23,8 +23,8 @@ pub fn walk_lesson(lesson: &Lesson) -> Result<(Vec<Snapshot>, Vec<CheckFailure>)
     let mut starts = Vec::new();
     let mut failures = Vec::new();
     for (k, step) in lesson.steps.iter().enumerate() {
-        if let Some((source, _)) = &step.scene {
-            let scene = load_scene(lesson, source)?;
+        if let Some((source, at)) = &step.scene {
+            let scene = load_scene(lesson, source, *at)?;
             editor.swap_document(Document::untitled(scene));
         }
         recomputed = nonzero(editor.update_world(), recomputed);
