@@ -126,6 +126,7 @@ fn settings(ui: &mut egui::Ui, o: &mut FigureOptions, state: &mut FigureWindowSt
         ui.checkbox(&mut l.names, "names");
         ui.checkbox(&mut l.shear, "shear overlay");
         ui.checkbox(&mut l.selection, "selection");
+        ui.checkbox(&mut l.trails, "trails");
     });
     ui.checkbox(&mut o.caption, "caption: the selection's matrix chain");
 }

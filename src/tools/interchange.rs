@@ -188,7 +188,9 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let mut scene = load_any(&args.file)?;
     scene.update_world();
     let size = figure_size(&args.size)?;
-    let layers = Layers::parse(&args.layers).map_err(Failure)?;
+    let mut layers = Layers::parse(&args.layers).map_err(Failure)?;
+    // An animation of a selected node shows where it goes over the clip.
+    layers.trails |= args.animate && args.select.is_some();
     let selection = match &args.select {
         Some(spec) => resolve_space(&scene, spec)?.into_iter().collect(),
         None => Vec::new(),

@@ -40,6 +40,9 @@ pub struct Layers {
     pub shear: bool,
     /// The selected nodes outlined.
     pub selection: bool,
+    /// The selection's world-space trails over the clip, with time ticks (off by default; on
+    /// for the frames of an animation with a selection).
+    pub trails: bool,
 }
 
 impl Default for Layers {
@@ -51,6 +54,7 @@ impl Default for Layers {
             names: true,
             shear: true,
             selection: true,
+            trails: false,
         }
     }
 }
@@ -64,6 +68,7 @@ impl Layers {
         names: false,
         shear: false,
         selection: false,
+        trails: false,
     };
 
     /// Layers from a comma list (`grid,axes,links,names,shear,selection`, `all`, `none`).
@@ -79,9 +84,10 @@ impl Layers {
                 "names" => layers.names = true,
                 "shear" => layers.shear = true,
                 "selection" => layers.selection = true,
+                "trails" => layers.trails = true,
                 other => {
                     return Err(format!(
-                        "unknown layer `{other}` (grid, axes, links, names, shear, selection, all, none)"
+                        "unknown layer `{other}` (grid, axes, links, names, shear, selection, trails, all, none)"
                     ));
                 }
             }
@@ -127,6 +133,7 @@ pub const FIGURE_FIT: f64 = 1.0;
 
 /// The figure's colours: the viewport's dark theme.
 mod colors {
+    pub const TRAIL: &str = "#78e6ff"; // the viewport's trail colour
     pub const BACKGROUND: &str = "#1c1c1c";
     pub const GRID: &str = "#2d2d2d";
     pub const GRID_TEXT: &str = "#6e6e6e";
@@ -256,6 +263,9 @@ pub fn figure_svg_with(
         let candidates = planned.as_ref().map(|p| p.shear.as_slice());
         shear_layer(&mut out, scene, view, candidates);
     }
+    if options.layers.trails {
+        trails_layer(&mut out, scene, &options.selection, view);
+    }
     out.push_str("</svg>\n");
     for (k, l) in caption.iter().enumerate() {
         let at = DVec2::new(10.0, h - band + 6.0 + CAPTION_LINE * (k as f64 + 0.8));
@@ -263,6 +273,45 @@ pub fn figure_svg_with(
     }
     out.push_str("</svg>\n");
     out
+}
+
+/// The selection's trails over the clip: the path of each world origin, its time ticks and the
+/// tick labels that do not overlap (the viewport's rule, `editor/view/trails.rs`).
+fn trails_layer(
+    out: &mut String,
+    scene: &Scene,
+    selection: &[NodeId],
+    (camera, rect): (Camera, ScreenRect),
+) {
+    use crate::editor::view::trails::{LABEL_OFFSET, trails};
+    let widest = crate::editor::view::trails::tick_label(scene.clip().length);
+    let label_size = Vec2::new(5.5 * widest.chars().count() as f32, 11.0);
+    for trail in trails(scene, selection, camera, rect, label_size) {
+        let points: Vec<String> = trail
+            .points
+            .iter()
+            .map(|p| format!("{},{}", coord(p.x as f64), coord(p.y as f64)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" stroke-opacity=\"0.8\"/>",
+            points.join(" "),
+            colors::TRAIL
+        );
+        for tick in &trail.ticks {
+            let _ = writeln!(
+                out,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"2\" fill=\"{}\"/>",
+                coord(tick.at.x as f64),
+                coord(tick.at.y as f64),
+                colors::TRAIL
+            );
+            if let Some(label) = &tick.label {
+                let at = (tick.at + LABEL_OFFSET).as_dvec2() + DVec2::new(0.0, 9.0);
+                text(out, at, 10.0, colors::TRAIL, label);
+            }
+        }
+    }
 }
 
 /// The SVG's opening: its size, the background, and the clipped drawing area above the
