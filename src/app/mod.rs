@@ -300,7 +300,7 @@ impl GraftApp {
         if let Some(run) = self.editor.lesson() {
             egui::Panel::right("lesson")
                 .resizable(true)
-                .default_size(340.0)
+                .default_size(300.0)
                 .size_range(260.0..=640.0)
                 .show(ui, |ui| {
                     commands.extend(lesson_panel::ui(ui, &self.editor, run));

@@ -86,14 +86,15 @@ fn paint_camera_rect(frame: &Frame, painter: &egui::Painter, state: &mut Viewpor
         Color32::TRANSPARENT,
     );
     // The counts in the viewport's corner (always readable); the handle on the rectangle.
+    let skipped = report.skipped.len();
     let counts = format!(
-        "culling: {} tested · {} drawn · {} subtrees skipped whole ({} nodes)",
+        "culling: {} tested · {} drawn\n{skipped} subtree{} skipped whole ({} nodes)",
         report.tested,
         report.drawn,
-        report.skipped.len(),
+        if skipped == 1 { "" } else { "s" },
         report.skipped_nodes()
     );
-    let corner = frame.rect.left_bottom() + egui::vec2(8.0, -60.0);
+    let corner = frame.rect.left_bottom() + egui::vec2(8.0, -70.0);
     tag(painter, corner, counts, camera_color);
     let at = points
         .iter()
