@@ -127,6 +127,7 @@ fn settings(ui: &mut egui::Ui, o: &mut FigureOptions, state: &mut FigureWindowSt
         ui.checkbox(&mut l.shear, "shear overlay");
         ui.checkbox(&mut l.selection, "selection");
         ui.checkbox(&mut l.trails, "trails");
+        ui.checkbox(&mut l.ghosts, "composition ghosts");
     });
     ui.checkbox(&mut o.caption, "caption: the selection's matrix chain");
 }

@@ -43,6 +43,9 @@ pub struct Layers {
     /// The selection's world-space trails over the clip, with time ticks (off by default; on
     /// for the frames of an animation with a selection).
     pub trails: bool,
+    /// Ghosts where each node would be with position, rotation and scale accumulated
+    /// separately (the viewport's composition ghosts; off by default).
+    pub ghosts: bool,
 }
 
 impl Default for Layers {
@@ -55,6 +58,7 @@ impl Default for Layers {
             shear: true,
             selection: true,
             trails: false,
+            ghosts: false,
         }
     }
 }
@@ -69,6 +73,7 @@ impl Layers {
         shear: false,
         selection: false,
         trails: false,
+        ghosts: false,
     };
 
     /// Layers from a comma list (`grid,axes,links,names,shear,selection`, `all`, `none`).
@@ -85,9 +90,10 @@ impl Layers {
                 "shear" => layers.shear = true,
                 "selection" => layers.selection = true,
                 "trails" => layers.trails = true,
+                "ghosts" => layers.ghosts = true,
                 other => {
                     return Err(format!(
-                        "unknown layer `{other}` (grid, axes, links, names, shear, selection, trails, all, none)"
+                        "unknown layer `{other}` (grid, axes, links, names, shear, selection, trails, ghosts, all, none)"
                     ));
                 }
             }
@@ -133,6 +139,7 @@ pub const FIGURE_FIT: f64 = 1.0;
 
 /// The figure's colours: the viewport's dark theme.
 mod colors {
+    pub const GHOST: &str = "#e678ff"; // the viewport's ghost colour
     pub const TRAIL: &str = "#78e6ff"; // the viewport's trail colour
     pub const BACKGROUND: &str = "#1c1c1c";
     pub const GRID: &str = "#2d2d2d";
@@ -266,6 +273,9 @@ pub fn figure_svg_with(
     if options.layers.trails {
         trails_layer(&mut out, scene, &options.selection, view);
     }
+    if options.layers.ghosts {
+        ghosts_layer(&mut out, scene, view);
+    }
     out.push_str("</svg>\n");
     for (k, l) in caption.iter().enumerate() {
         let at = DVec2::new(10.0, h - band + 6.0 + CAPTION_LINE * (k as f64 + 0.8));
@@ -310,6 +320,51 @@ fn trails_layer(
                 let at = (tick.at + LABEL_OFFSET).as_dvec2() + DVec2::new(0.0, 9.0);
                 text(out, at, 10.0, colors::TRAIL, label);
             }
+        }
+    }
+}
+
+/// The accumulated-TRS ghosts as the viewport draws them: a dashed outline, the ghost's origin,
+/// a line to the true one and how far off it is.
+fn ghosts_layer(out: &mut String, scene: &Scene, (camera, rect): (Camera, ScreenRect)) {
+    let pt = |p: Vec2| format!("{},{}", coord(p.x as f64), coord(p.y as f64));
+    for mark in crate::editor::view::trails::accumulated_marks(scene, camera, rect) {
+        if !mark.outline.is_empty() {
+            let points: Vec<String> = mark.outline.iter().map(|p| pt(*p)).collect();
+            let _ = writeln!(
+                out,
+                "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"/>",
+                points.join(" "),
+                colors::GHOST
+            );
+        }
+        let o = mark.origin;
+        let _ = writeln!(
+            out,
+            "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"/>",
+            coord(o.x as f64),
+            coord(o.y as f64),
+            colors::GHOST
+        );
+        if let Some(t) = mark.link {
+            let _ = writeln!(
+                out,
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\"/>",
+                coord(o.x as f64),
+                coord(o.y as f64),
+                coord(t.x as f64),
+                coord(t.y as f64),
+                colors::GHOST
+            );
+        }
+        if let Some(note) = &mark.note {
+            text(
+                out,
+                (o + Vec2::new(6.0, 14.0)).as_dvec2(),
+                10.0,
+                colors::GHOST,
+                note,
+            );
         }
     }
 }
