@@ -1,6 +1,7 @@
 //! Lesson files as text → [`Lesson`]: line by line, every error at `FILE:LINE:COL`. The
 //! grammar of directive values (goals, actions, set-ups) is in `parse/values.rs`.
 
+mod tokens;
 mod values;
 
 use super::{Goal, Lesson, Pos, SceneSource, Setup, Step};
@@ -413,7 +414,7 @@ fn directive(line: &str) -> Option<(&str, usize)> {
 
 /// A goal line's value: `PREDICATE` or `PREDICATE | LABEL`.
 fn goal(path: &Path, value: &str, at: Pos) -> Result<Goal> {
-    let (predicate_text, label) = match values::split_label(value) {
+    let (predicate_text, label) = match tokens::split_label(value) {
         Some((p, l)) => (p, Some(l.trim().to_string())),
         None => (value, None),
     };

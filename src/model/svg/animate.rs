@@ -32,6 +32,16 @@ struct Point {
     spline: Option<[f64; 4]>,
 }
 
+impl Point {
+    fn new(time: f64, value: f64, spline: Option<[f64; 4]>) -> Self {
+        Self {
+            time,
+            value,
+            spline,
+        }
+    }
+}
+
 /// A channel's timeline over one pass of the clip `0 … length`, exact: the keys as points
 /// (a Step key holds, then jumps at the next key's time), held before the first key and after
 /// the last, and cut at 0 and at the clip's end where a segment crosses them (the cut keeps
@@ -70,16 +80,8 @@ fn clip_to(points: &[Point], length: f64) -> Vec<Point> {
     let (first, last) = (points[0], points[points.len() - 1]);
     let hold = |value: f64| {
         vec![
-            Point {
-                time: 0.0,
-                value,
-                spline: Some(LINEAR_SPLINE),
-            },
-            Point {
-                time: length,
-                value,
-                spline: None,
-            },
+            Point::new(0.0, value, Some(LINEAR_SPLINE)),
+            Point::new(length, value, None),
         ]
     };
     if last.time <= 0.0 {
@@ -90,11 +92,7 @@ fn clip_to(points: &[Point], length: f64) -> Vec<Point> {
     }
     let mut out = Vec::with_capacity(points.len() + 2);
     if first.time > 0.0 {
-        out.push(Point {
-            time: 0.0,
-            value: first.value,
-            spline: Some(LINEAR_SPLINE),
-        });
+        out.push(Point::new(0.0, first.value, Some(LINEAR_SPLINE)));
     }
     let mut end = (last.time, last.value);
     for pair in points.windows(2) {
@@ -107,11 +105,7 @@ fn clip_to(points: &[Point], length: f64) -> Vec<Point> {
         match p.spline {
             Some(spline) if !jump => {
                 let (start_value, spline, end_value) = sub_segment(p, q, spline, a, b);
-                out.push(Point {
-                    time: a,
-                    value: start_value,
-                    spline: Some(spline),
-                });
+                out.push(Point::new(a, start_value, Some(spline)));
                 if q.time > length {
                     end = (length, end_value);
                 }
@@ -119,20 +113,12 @@ fn clip_to(points: &[Point], length: f64) -> Vec<Point> {
             _ => out.push(p),
         }
     }
-    out.push(Point {
-        time: end.0,
-        value: end.1,
-        spline: None,
-    });
+    out.push(Point::new(end.0, end.1, None));
     if end.0 < length {
         if let Some(last) = out.last_mut() {
             last.spline = Some(LINEAR_SPLINE);
         }
-        out.push(Point {
-            time: length,
-            value: end.1,
-            spline: None,
-        });
+        out.push(Point::new(length, end.1, None));
     }
     out
 }

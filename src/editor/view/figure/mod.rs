@@ -7,7 +7,12 @@
 
 pub mod big;
 pub mod frames;
+mod layers;
+mod overlays;
 pub mod png;
+
+pub use layers::Layers;
+use overlays::{ghosts_layer, trails_layer};
 
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::draw_list::{
@@ -24,83 +29,6 @@ use crate::model::svg::export::{coord, shape_element, xml};
 use glam::{DVec2, Vec2};
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// The layers a figure can show besides the nodes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Layers {
-    /// The grid with its labels and the world axes.
-    pub grid: bool,
-    /// Each node's local x (red) and y (green) axes.
-    pub axes: bool,
-    /// Parent → child lines.
-    pub links: bool,
-    /// Node names.
-    pub names: bool,
-    /// The shear warning overlay.
-    pub shear: bool,
-    /// The selected nodes outlined.
-    pub selection: bool,
-    /// The selection's world-space trails over the clip, with time ticks (off by default; on
-    /// for the frames of an animation with a selection).
-    pub trails: bool,
-    /// Ghosts where each node would be with position, rotation and scale accumulated
-    /// separately (the viewport's composition ghosts; off by default).
-    pub ghosts: bool,
-}
-
-impl Default for Layers {
-    fn default() -> Self {
-        Self {
-            grid: true,
-            axes: true,
-            links: true,
-            names: true,
-            shear: true,
-            selection: true,
-            trails: false,
-            ghosts: false,
-        }
-    }
-}
-
-impl Layers {
-    /// Every layer off.
-    pub const NONE: Layers = Layers {
-        grid: false,
-        axes: false,
-        links: false,
-        names: false,
-        shear: false,
-        selection: false,
-        trails: false,
-        ghosts: false,
-    };
-
-    /// Layers from a comma list (`grid,axes,links,names,shear,selection`, `all`, `none`).
-    pub fn parse(list: &str) -> Result<Layers, String> {
-        let mut layers = Layers::NONE;
-        for word in list.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-            match word {
-                "all" => layers = Layers::default(),
-                "none" => layers = Layers::NONE,
-                "grid" => layers.grid = true,
-                "axes" => layers.axes = true,
-                "links" => layers.links = true,
-                "names" => layers.names = true,
-                "shear" => layers.shear = true,
-                "selection" => layers.selection = true,
-                "trails" => layers.trails = true,
-                "ghosts" => layers.ghosts = true,
-                other => {
-                    return Err(format!(
-                        "unknown layer `{other}` (grid, axes, links, names, shear, selection, trails, ghosts, all, none)"
-                    ));
-                }
-            }
-        }
-        Ok(layers)
-    }
-}
 
 /// Everything a figure needs besides the scene.
 #[derive(Clone, Debug, PartialEq)]
@@ -283,90 +211,6 @@ pub fn figure_svg_with(
     }
     out.push_str("</svg>\n");
     out
-}
-
-/// The selection's trails over the clip: the path of each world origin, its time ticks and the
-/// tick labels that do not overlap (the viewport's rule, `editor/view/trails.rs`).
-fn trails_layer(
-    out: &mut String,
-    scene: &Scene,
-    selection: &[NodeId],
-    (camera, rect): (Camera, ScreenRect),
-) {
-    use crate::editor::view::trails::{LABEL_OFFSET, trails};
-    let widest = crate::editor::view::trails::tick_label(scene.clip().length);
-    let label_size = Vec2::new(5.5 * widest.chars().count() as f32, 11.0);
-    for trail in trails(scene, selection, camera, rect, label_size) {
-        let points: Vec<String> = trail
-            .points
-            .iter()
-            .map(|p| format!("{},{}", coord(p.x as f64), coord(p.y as f64)))
-            .collect();
-        let _ = writeln!(
-            out,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" stroke-opacity=\"0.8\"/>",
-            points.join(" "),
-            colors::TRAIL
-        );
-        for tick in &trail.ticks {
-            let _ = writeln!(
-                out,
-                "<circle cx=\"{}\" cy=\"{}\" r=\"2\" fill=\"{}\"/>",
-                coord(tick.at.x as f64),
-                coord(tick.at.y as f64),
-                colors::TRAIL
-            );
-            if let Some(label) = &tick.label {
-                let at = (tick.at + LABEL_OFFSET).as_dvec2() + DVec2::new(0.0, 9.0);
-                text(out, at, 10.0, colors::TRAIL, label);
-            }
-        }
-    }
-}
-
-/// The accumulated-TRS ghosts as the viewport draws them: a dashed outline, the ghost's origin,
-/// a line to the true one and how far off it is.
-fn ghosts_layer(out: &mut String, scene: &Scene, (camera, rect): (Camera, ScreenRect)) {
-    let pt = |p: Vec2| format!("{},{}", coord(p.x as f64), coord(p.y as f64));
-    for mark in crate::editor::view::trails::accumulated_marks(scene, camera, rect) {
-        if !mark.outline.is_empty() {
-            let points: Vec<String> = mark.outline.iter().map(|p| pt(*p)).collect();
-            let _ = writeln!(
-                out,
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"/>",
-                points.join(" "),
-                colors::GHOST
-            );
-        }
-        let o = mark.origin;
-        let _ = writeln!(
-            out,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"/>",
-            coord(o.x as f64),
-            coord(o.y as f64),
-            colors::GHOST
-        );
-        if let Some(t) = mark.link {
-            let _ = writeln!(
-                out,
-                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\"/>",
-                coord(o.x as f64),
-                coord(o.y as f64),
-                coord(t.x as f64),
-                coord(t.y as f64),
-                colors::GHOST
-            );
-        }
-        if let Some(note) = &mark.note {
-            text(
-                out,
-                (o + Vec2::new(6.0, 14.0)).as_dvec2(),
-                10.0,
-                colors::GHOST,
-                note,
-            );
-        }
-    }
 }
 
 /// The SVG's opening: its size, the background, and the clipped drawing area above the
