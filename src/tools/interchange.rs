@@ -202,6 +202,7 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
         selection,
         caption: !args.no_caption,
         camera: None,
+        time: args.time.unwrap_or(0.0),
     };
     let dir = args.file.parent().map(Path::to_path_buf);
     let href = |path: &str| embedded_image(dir.as_deref(), path);

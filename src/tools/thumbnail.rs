@@ -126,6 +126,7 @@ fn draw(scene: &Scene, size: u32, dir: Option<&Path>) -> Result<Vec<u8>, Failure
         selection: Vec::new(),
         caption: false,
         camera: None,
+        time: 0.0,
     };
     let svg = figure_svg(scene, &options, &|path| small_image(dir, path));
     Ok(render_png(&svg, 1.0)?)

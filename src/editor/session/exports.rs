@@ -45,6 +45,7 @@ impl Editor {
     pub fn figure_spec(&self) -> FigureSpec {
         let mut options = self.figure.clone();
         options.selection = self.selection.ids().to_vec();
+        options.time = self.timeline.time;
         FigureSpec {
             options,
             dir: self

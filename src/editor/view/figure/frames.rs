@@ -110,7 +110,11 @@ pub fn frame_rgba(
     t: f32,
     href: &dyn Fn(&str) -> Option<String>,
 ) -> Result<(u32, u32, Vec<u8>)> {
-    render_rgba(&figure_svg(&posed(scene, t), options, href), options.scale)
+    let options = FigureOptions {
+        time: t,
+        ..options.clone()
+    };
+    render_rgba(&figure_svg(&posed(scene, t), &options, href), options.scale)
 }
 
 /// Draw and encode every frame; `progress` counts frames and can cancel (None: cancelled).

@@ -12,7 +12,7 @@ mod overlays;
 pub mod png;
 
 pub use layers::Layers;
-use overlays::{ghosts_layer, trails_layer};
+use overlays::{blend_ghosts_layer, ghosts_layer, trails_layer};
 
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::draw_list::{
@@ -45,6 +45,8 @@ pub struct FigureOptions {
     pub caption: bool,
     /// The camera to use (the viewport's, scaled to the figure); None fits the whole scene.
     pub camera: Option<Camera>,
+    /// The playback time the scene is posed at (the world-blend ghosts need it).
+    pub time: f32,
 }
 
 impl Default for FigureOptions {
@@ -56,6 +58,7 @@ impl Default for FigureOptions {
             selection: Vec::new(),
             caption: true,
             camera: None,
+            time: 0.0,
         }
     }
 }
@@ -68,6 +71,7 @@ pub const FIGURE_FIT: f64 = 1.0;
 /// The figure's colours: the viewport's dark theme.
 mod colors {
     pub const GHOST: &str = "#e678ff"; // the viewport's ghost colour
+    pub const BLEND: &str = "#5adcff"; // the viewport's world-blend ghost colour
     pub const TRAIL: &str = "#78e6ff"; // the viewport's trail colour
     pub const BACKGROUND: &str = "#1c1c1c";
     pub const GRID: &str = "#2d2d2d";
@@ -203,6 +207,7 @@ pub fn figure_svg_with(
     }
     if options.layers.ghosts {
         ghosts_layer(&mut out, scene, view);
+        blend_ghosts_layer(&mut out, scene, options.time, view);
     }
     out.push_str("</svg>\n");
     for (k, l) in caption.iter().enumerate() {

@@ -1,4 +1,4 @@
-//! The figure's trails and composition ghosts: the marks `editor/view/trails.rs` places for the
+//! The figure's trails and ghosts (composition and world-blend): the marks `editor/view/trails.rs` places for the
 //! viewport, written as SVG.
 
 use super::{colors, text};
@@ -87,6 +87,39 @@ pub(super) fn ghosts_layer(out: &mut String, scene: &Scene, (camera, rect): (Cam
                 10.0,
                 colors::GHOST,
                 note,
+            );
+        }
+    }
+}
+
+/// Where blending each animated node's keyed world matrices would put it at `time` (the
+/// viewport's "Interpolated world matrices" ghosts): a dashed outline and its axes.
+pub(super) fn blend_ghosts_layer(
+    out: &mut String,
+    scene: &Scene,
+    time: f32,
+    (camera, rect): (Camera, ScreenRect),
+) {
+    let pt = |p: Vec2| format!("{},{}", coord(p.x as f64), coord(p.y as f64));
+    for mark in crate::editor::view::trails::world_blend_marks(scene, time, camera, rect) {
+        if !mark.outline.is_empty() {
+            let points: Vec<String> = mark.outline.iter().map(|p| pt(*p)).collect();
+            let _ = writeln!(
+                out,
+                "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>",
+                points.join(" "),
+                colors::BLEND
+            );
+        }
+        for tip in mark.axes {
+            let _ = writeln!(
+                out,
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\"/>",
+                coord(mark.origin.x as f64),
+                coord(mark.origin.y as f64),
+                coord(tip.x as f64),
+                coord(tip.y as f64),
+                colors::BLEND
             );
         }
     }
