@@ -64,6 +64,8 @@ impl Editor {
         let mut h = rustc_hash::FxHasher::default();
         format!("{:?}", self.figure).hash(&mut h);
         self.selection.ids().hash(&mut h);
+        // The ghosts layer draws the world-blend ghosts at the playback time.
+        self.timeline.time.to_bits().hash(&mut h);
         self.doc.path().hash(&mut h);
         (scene.structure_version(), scene.appearance_version()).hash(&mut h);
         scene.world_version().hash(&mut h);
