@@ -6,6 +6,7 @@ pub mod bench_anim;
 pub mod bench_io;
 pub mod bench_journal;
 pub mod bench_memory;
+mod bench_memory_print;
 pub mod cli;
 pub mod cli_bench;
 mod cli_print;
