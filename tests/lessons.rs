@@ -404,3 +404,18 @@ fn a_lesson_file_opens_by_path_and_resumes_where_the_learner_was() {
     later.apply(Command::Lesson(LessonCommand::Back)).unwrap();
     assert_eq!(later.lesson().unwrap().step_index(), 0);
 }
+
+/// Ten million units from the origin an f32 steps by 1: a goal within 0.01 could never hold
+/// there, so a comparison allows the value's own resolution (4 f32 steps) — and no more.
+#[test]
+fn goals_far_from_the_origin_compare_at_f32_resolution() {
+    let text = "graft lesson 1\ntitle: Far away\n\nstep: Move it\nscene:\n```\n(format: 1, nodes: [\n    (id: 1, name: \"far\", position: (10000000.0, 0.0)),\n    (id: 2, name: \"child\", parent: Some(1), position: (0.3, 0.0)),\n])\n```\ngoal: child world position is (10000005.3, 0)\ndo: set child local position (5.3, 0)\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("far.lesson");
+    std::fs::write(&path, text).unwrap();
+    let (code, out, err) = graft(&["lesson", "check", path.to_str().unwrap()]);
+    assert_eq!(
+        code, 0,
+        "the goal holds at f32 resolution after the solution, not before: {out}{err}"
+    );
+}

@@ -23,15 +23,24 @@ pub fn nodes_named(scene: &Scene, name: &str) -> Vec<NodeId> {
 }
 
 impl Bindings {
-    /// Bind `name` to the one node that has it now; false when none or several do.
-    pub fn bind(&mut self, scene: &Scene, name: &str) -> Result<(), usize> {
-        match nodes_named(scene, name).as_slice() {
-            [id] => {
-                self.ids.insert(name.to_string(), *id);
-                Ok(())
+    /// Bind each of `names` to the one node that has it now, in one pass over the scene;
+    /// returns how many nodes have each name (a name bound only when exactly one has it).
+    pub fn bind_all(&mut self, scene: &Scene, names: &[&str]) -> FxHashMap<String, usize> {
+        let mut found: FxHashMap<&str, (usize, Option<NodeId>)> =
+            names.iter().map(|n| (*n, (0, None))).collect();
+        for i in 0..scene.len() {
+            if let Some(entry) = found.get_mut(scene.data_at(i).name.as_str()) {
+                *entry = (entry.0 + 1, Some(scene.id_at(i)));
             }
-            found => Err(found.len()),
         }
+        let mut counts = FxHashMap::default();
+        for (name, (count, id)) in found {
+            if let (1, Some(id)) = (count, id) {
+                self.ids.insert(name.to_string(), id);
+            }
+            counts.insert(name.to_string(), count);
+        }
+        counts
     }
 
     /// The node `name` meant when the step started, or else the one node that has the name
@@ -156,7 +165,8 @@ impl Context<'_> {
         let chain = inv * out;
         data.probes.iter().any(|p| {
             let read = chain.transform_point2(p.as_dvec2());
-            (read - value.as_dvec2()).abs().max_element() <= f64::from(tolerance)
+            let resolution = 4.0 * f64::from(f32::EPSILON) * f64::from(value.abs().max_element());
+            (read - value.as_dvec2()).abs().max_element() <= f64::from(tolerance).max(resolution)
         })
     }
 }
@@ -174,7 +184,11 @@ fn transform_holds(
         Frame::World => scene.world_trs(id),
     };
     let Ok(trs) = trs else { return false };
-    let near = |a: glam::Vec2, b: glam::Vec2| (a - b).abs().max_element() <= tolerance;
+    // Far from the origin an f32 cannot come closer than a few of its steps: allow those.
+    let near = |a: glam::Vec2, b: glam::Vec2| {
+        let resolution = 4.0 * f32::EPSILON * b.abs().max_element();
+        (a - b).abs().max_element() <= tolerance.max(resolution)
+    };
     let angle = |a: f32, b: f32| {
         normalize_degrees(f64::from(a) - f64::from(b)).abs() <= f64::from(tolerance)
     };

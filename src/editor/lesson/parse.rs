@@ -52,6 +52,25 @@ pub fn error_at(path: &Path, at: Pos, message: impl Into<String>) -> Error {
     }
 }
 
+/// A syntax error moved down `lines` lines and re-worded by `reword` (an inline scene's errors
+/// at their line in the lesson; a hint added to a message); any other error as it is.
+pub fn reworded(e: Error, lines: usize, reword: impl FnOnce(String) -> String) -> Error {
+    match e {
+        Error::Syntax {
+            path,
+            line,
+            col,
+            message,
+        } => Error::Syntax {
+            path,
+            line: line + lines,
+            col,
+            message: reword(message),
+        },
+        other => other,
+    }
+}
+
 /// Read a lesson file's text (`path` names it in errors and is where relative scene paths
 /// start). Any error refuses the whole file.
 pub fn parse(text: &str, path: &Path) -> Result<Lesson> {

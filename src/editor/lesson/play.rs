@@ -37,17 +37,9 @@ pub fn load_scene(lesson: &Lesson, source: &SceneSource, at: super::Pos) -> Resu
         }
         SceneSource::Inline(text, first_line) => crate::model::file::parse(text, &lesson.path)
             .map_err(|e| match e {
-                Error::Syntax {
-                    path,
-                    line,
-                    col,
-                    message,
-                } => Error::Syntax {
-                    path,
-                    line: line + first_line - 1,
-                    col,
-                    message: format!("in the inline scene: {message}"),
-                },
+                e @ Error::Syntax { .. } => super::parse::reworded(e, first_line - 1, |m| {
+                    format!("in the inline scene: {m}")
+                }),
                 other => Error::Refused(format!(
                     "{}: the inline scene: {other}",
                     lesson.path.display()
@@ -100,11 +92,13 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
     names.extend(&links);
     let created = created_names(step);
     let mut bindings = Bindings::default();
+    let texts: Vec<&str> = names.iter().map(|n| n.text.as_str()).collect();
+    let counts = bindings.bind_all(scene, &texts);
     for name in names {
-        match bindings.bind(scene, &name.text) {
-            Ok(()) => {}
-            Err(0) if created.contains(&name.text.as_str()) => {}
-            Err(0) => {
+        match counts.get(&name.text).copied().unwrap_or(0) {
+            1 => {}
+            0 if created.contains(&name.text.as_str()) => {}
+            0 => {
                 return Err(error_at(
                     lesson_path,
                     name.at,
@@ -114,7 +108,7 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
                     ),
                 ));
             }
-            Err(n) => {
+            n => {
                 return Err(error_at(
                     lesson_path,
                     name.at,

@@ -302,19 +302,10 @@ impl<'a> Cursor<'a> {
     fn node_predicate(&mut self, node: Name) -> Result<Predicate> {
         let word = self
             .word_of(&["world", "local", "parent", "exists", "is", "shear"])
-            .map_err(|e| match e {
-                Error::Syntax {
-                    path,
-                    line,
-                    col,
-                    message,
-                } => Error::Syntax {
-                    path,
-                    line,
-                    col,
-                    message: format!("{message} (a name with spaces is quoted: \"left tread\")"),
-                },
-                other => other,
+            .map_err(|e| {
+                super::reworded(e, 0, |m| {
+                    format!("{m} (a name with spaces is quoted: \"left tread\")")
+                })
             })?;
         Ok(match word.as_str() {
             "world" | "local" => {
