@@ -5,6 +5,8 @@
 //! and scenes with every channel, interpolation and loop mode. Skipped (with a note) where
 //! Chromium is not installed, unless GRAFT_REQUIRE_CHROMIUM is set (CI sets it).
 
+mod common;
+
 use glam::DAffine2;
 use graft::model::anim::{Channel, ClipSettings, Interp, Key, LoopMode, Track};
 use graft::model::file;
@@ -79,27 +81,10 @@ fn check(scene: &Scene, name: &str) {
         "{name}: one line per group and time"
     );
     for (k, &t) in times.iter().enumerate() {
-        let mut posed = scene.clone();
-        posed.set_pose_at(t as f32);
-        posed.update_world();
-        for i in 0..scene.len() {
+        for (i, want) in common::posed_worlds(scene, t as f32).iter().enumerate() {
             let (_, id, m) = &got[k * scene.len() + i];
-            let want = posed.world_at(i).as_daffine2();
-            let size = want
-                .matrix2
-                .x_axis
-                .length()
-                .max(want.matrix2.y_axis.length())
-                .max(want.translation.length())
-                .max(1.0);
-            let off = m
-                .to_cols_array()
-                .iter()
-                .zip(want.to_cols_array())
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
             assert!(
-                off <= 1e-3 * size,
+                common::relative_gap(m, want) <= 1e-3,
                 "{name} at {t:.3} s: Chromium puts {id} at {m:?}, graft at {want:?}"
             );
         }
@@ -125,14 +110,7 @@ fn chromium_plays_the_sample_scenes_as_graft_poses_them() {
 /// A chain of three nodes with every channel keyed, one interpolation each, in one mode.
 fn every_channel(mode: LoopMode) -> Scene {
     let mut scene = Scene::new();
-    let channels = [
-        Channel::PositionX,
-        Channel::PositionY,
-        Channel::Rotation,
-        Channel::ScaleX,
-        Channel::ScaleY,
-        Channel::Skew,
-    ];
+    let channels = Channel::ALL;
     let mut parent = None;
     for (k, interp) in [Interp::Linear, Interp::EaseInOut, Interp::Step]
         .into_iter()

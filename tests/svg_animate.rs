@@ -3,6 +3,8 @@
 //! must put every node where `graft print --time` does, at 60 times per scene: the sample
 //! scenes and random animated scenes (every channel, every interpolation, every loop mode).
 
+mod common;
+
 use glam::DAffine2;
 use graft::model::anim::{Channel, ClipSettings, Interp, Key, LoopMode, Track};
 use graft::model::file;
@@ -168,16 +170,6 @@ fn walk(node: roxmltree::Node, parent: DAffine2, t: f64, out: &mut Vec<(String, 
     }
 }
 
-/// Graft's world matrices at clip playback time `t`, in pre-order (as `graft print --time`).
-fn graft_worlds(scene: &Scene, t: f32) -> Vec<DAffine2> {
-    let mut posed = scene.clone();
-    posed.set_pose_at(t);
-    posed.update_world();
-    (0..posed.len())
-        .map(|i| posed.world_at(i).as_daffine2())
-        .collect()
-}
-
 fn assert_plays_as_graft(scene: &Scene, name: &str, times: usize) {
     let options = SvgOptions {
         animate: true,
@@ -192,25 +184,13 @@ fn assert_plays_as_graft(scene: &Scene, name: &str, times: usize) {
     for k in 0..times {
         let t = span * k as f64 / times as f64 + 1e-4;
         let played = play(&svg, t);
-        let expected = graft_worlds(scene, t as f32);
+        let expected = common::posed_worlds(scene, t as f32);
         assert_eq!(played.len(), expected.len(), "{name}: one group per node");
         for ((id, got), want) in played.iter().zip(&expected) {
-            let scale = want
-                .matrix2
-                .x_axis
-                .length()
-                .max(want.matrix2.y_axis.length())
-                .max(want.translation.length())
-                .max(1.0);
-            let worst = got
-                .to_cols_array()
-                .iter()
-                .zip(want.to_cols_array())
-                .map(|(a, b)| (a - b).abs())
-                .fold(0.0, f64::max);
+            let gap = common::relative_gap(got, want);
             assert!(
-                worst <= 1e-3 * scale,
-                "{name} at t = {t:.4}: group {id} is {got:?}, graft has {want:?} (off by {worst:e})"
+                gap <= 1e-3,
+                "{name} at t = {t:.4}: group {id} is {got:?}, graft has {want:?} (off by {gap:e} relative)"
             );
         }
     }
@@ -310,5 +290,32 @@ proptest! {
         scene.set_clip(ClipSettings::new(length, mode).unwrap()).unwrap();
         scene.update_world();
         assert_plays_as_graft(&scene, "random", 50);
+    }
+}
+
+/// Far from the origin and at extreme scales the animation still plays as graft poses it: the
+/// animated sword chain under a holder at (1e5, −1e5) or (1e7, 5e6), scaled by 1e-6 or 1e6.
+#[test]
+fn far_and_extreme_scale_animations_play_as_graft_poses_them() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/sword.ron");
+    for (offset, scale) in [
+        (glam::vec2(1e5, -1e5), 1.0),
+        (glam::vec2(1e7, 5e6), 1.0),
+        (glam::vec2(3.0, 1.0), 1e-6),
+        (glam::vec2(-2.0, 4.0), 1e6),
+    ] {
+        let mut scene = file::load(&path).unwrap();
+        let holder = NodeData::named(
+            "holder",
+            Trs::new(offset, 20.0, glam::Vec2::splat(scale), 0.0),
+        );
+        let holder = scene.add_node(None, Some(0), holder).unwrap();
+        for root in scene.children(None).unwrap() {
+            if root != holder {
+                scene.reparent(root, Some(holder), None, false).unwrap();
+            }
+        }
+        scene.update_world();
+        assert_plays_as_graft(&scene, &format!("sword at {offset} × {scale}"), 50);
     }
 }

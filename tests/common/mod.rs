@@ -122,3 +122,33 @@ pub fn snapshot(scene: &Scene) -> Snapshot {
         lazy_worlds: (0..n).map(|i| affine_bits(&scene.world_at(i))).collect(),
     }
 }
+
+/// Every node's world matrix (f64) with the scene posed at playback time `t`, in pre-order:
+/// what `graft print --time t` prints.
+pub fn posed_worlds(scene: &Scene, t: f32) -> Vec<glam::DAffine2> {
+    let mut posed = scene.clone();
+    posed.set_pose_at(t);
+    posed.update_world();
+    (0..posed.len())
+        .map(|i| posed.world_at(i).as_daffine2())
+        .collect()
+}
+
+/// How far `got` is from `want`, entry by entry, relative to `want`'s size (its axes' and
+/// translation's lengths, at least 1).
+pub fn relative_gap(got: &glam::DAffine2, want: &glam::DAffine2) -> f64 {
+    let m = want.matrix2;
+    let size = m
+        .x_axis
+        .length()
+        .max(m.y_axis.length())
+        .max(want.translation.length())
+        .max(1.0);
+    let off = got
+        .to_cols_array()
+        .iter()
+        .zip(want.to_cols_array())
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f64::max);
+    off / size
+}

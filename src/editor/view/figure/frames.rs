@@ -110,11 +110,21 @@ pub fn frame_rgba(
     t: f32,
     href: &dyn Fn(&str) -> Option<String>,
 ) -> Result<(u32, u32, Vec<u8>)> {
+    draw_posed(&posed(scene, t), options, t, href)
+}
+
+/// The figure of a scene already posed at playback time `t`.
+fn draw_posed(
+    posed: &Scene,
+    options: &FigureOptions,
+    t: f32,
+    href: &dyn Fn(&str) -> Option<String>,
+) -> Result<(u32, u32, Vec<u8>)> {
     let options = FigureOptions {
         time: t,
         ..options.clone()
     };
-    render_rgba(&figure_svg(&posed(scene, t), &options, href), options.scale)
+    render_rgba(&figure_svg(posed, &options, href), options.scale)
 }
 
 /// Draw and encode every frame; `progress` counts frames and can cancel (None: cancelled).
@@ -133,11 +143,15 @@ pub fn encode_clip(
         plan.times.len() as u64,
     );
     let mut encoder: Option<Encoder> = None;
+    // One copy posed frame after frame: only the animated nodes' subtrees are recomputed.
+    let mut working = scene.clone();
     for (k, &t) in plan.times.iter().enumerate() {
         if progress.is_cancelled() {
             return Ok(None);
         }
-        let (w, h, mut rgba) = frame_rgba(scene, &options, t, href)?;
+        working.set_pose_at(t);
+        working.update_world();
+        let (w, h, mut rgba) = draw_posed(&working, &options, t, href)?;
         let encoder = match encoder.as_mut() {
             Some(e) => e,
             None => encoder.insert(Encoder::new(format, w, h, plan)?),
