@@ -190,3 +190,37 @@ fn drawing_frames_can_be_cancelled() {
     .unwrap();
     assert!(out.is_none());
 }
+
+/// Bad requests on the command line are refused with a reason, exit 1, and write nothing.
+#[test]
+fn bad_animation_requests_are_refused_and_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/sword.ron");
+    let cases: [(&str, &[&str], &str); 3] = [
+        ("x.bmp", &[], "an animated figure is .gif or .png"),
+        (
+            "x.gif",
+            &["--fps", "0"],
+            "frames per second must be 1 to 120",
+        ),
+        ("x.gif", &["--size", "0x5"], "expected WIDTHxHEIGHT"),
+    ];
+    for (name, extra, expected) in cases {
+        let out = dir.path().join(name);
+        let run = std::process::Command::new(env!("CARGO_BIN_EXE_graft"))
+            .args([
+                "figure",
+                scene.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+                "--animate",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{name} {extra:?}: {err}");
+        assert!(err.contains(expected), "{name} {extra:?}: {err}");
+        assert!(!out.exists(), "nothing written for {name}");
+    }
+}
