@@ -101,6 +101,29 @@ pub enum Error {
     /// A failure made on purpose by the test hook `History::inject_faults`.
     #[error("injected failure at edit {0}")]
     Injected(usize),
+    /// A file graft does not read: a fifo, socket, device or folder (its open could block, or
+    /// its reading never end).
+    #[error("{} is not a regular file ({kind})", path.display())]
+    NotRegularFile {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead ("a fifo").
+        kind: &'static str,
+    },
+    /// A file larger than graft reads for its kind (the limits: `model::read_limit`).
+    #[error(
+        "{} is larger than the {} limit for {what}",
+        path.display(),
+        crate::model::read_limit::shown_size(*limit)
+    )]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit, in bytes.
+        limit: u64,
+        /// The kind of file ("scene files").
+        what: &'static str,
+    },
     /// Reading or writing a file failed.
     #[error("{}: {source}", path.display())]
     Io {

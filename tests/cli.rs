@@ -4,6 +4,10 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[cfg(target_os = "linux")]
+#[path = "cli/special_files.rs"]
+mod special_files;
+
 fn graft(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_graft"))
         .args(args)

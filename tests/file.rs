@@ -376,3 +376,264 @@ proptest! {
         prop_assert_eq!(to_ron_string(&back), text);
     }
 }
+
+// Paths that travel (issue 35): a scene written to another folder keeps naming its images.
+
+/// A scene folder `root/scenes/` with three sprites (two relative, one absolute) whose images
+/// are in `root/assets/` and `root/scenes/img/`; the scene file.
+fn travelling_scene(root: &Path) -> std::path::PathBuf {
+    let png = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/sword.png");
+    for dir in ["assets", "scenes/img", "elsewhere"] {
+        std::fs::create_dir_all(root.join(dir)).unwrap();
+    }
+    for image in ["assets/a.png", "scenes/img/b.png", "elsewhere/c.png"] {
+        std::fs::copy(&png, root.join(image)).unwrap();
+    }
+    let absolute = root.join("elsewhere/c.png");
+    let text = format!(
+        "(format: 1, nodes: [\n\
+         (id: 1, name: \"a\", shape: Sprite(path: \"../assets/a.png\", size: (1.0, 1.0))),\n\
+         (id: 2, name: \"b\", parent: Some(1), shape: Sprite(path: \"./img/b.png\", size: (1.0, 1.0))),\n\
+         (id: 3, name: \"c\", shape: Sprite(path: {:?}, size: (1.0, 1.0))),\n\
+         (id: 4, name: \"box\", shape: Rect(size: (1.0, 1.0))),\n])\n",
+        absolute.to_string_lossy()
+    );
+    let file = root.join("scenes/s.ron");
+    std::fs::write(&file, text).unwrap();
+    file
+}
+
+/// Each sprite of `scene`, read from the folder of `file`, as the canonical image file.
+fn images_of(scene: &Scene, file: &Path) -> Vec<std::path::PathBuf> {
+    let dir = file.parent().unwrap();
+    (0..scene.len())
+        .filter_map(|i| match &scene.data_at(i).shape {
+            Shape::Sprite(s) => Some(
+                std::fs::canonicalize(dir.join(&s.path))
+                    .unwrap_or_else(|e| panic!("{} from {}: {e}", s.path, dir.display())),
+            ),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Deeper, shallower and unrelated targets for a scene in `root/scenes/`.
+fn targets(root: &Path, other: &Path) -> [std::path::PathBuf; 3] {
+    [
+        root.join("scenes/deep/er/s.ron"),
+        root.join("s.ron"),
+        other.join("far/away/s.ron"),
+    ]
+}
+
+#[test]
+fn save_as_keeps_every_image_and_undo_after_it_too() {
+    use graft::editor::session::dialogs::DialogOutcome;
+    use graft::editor::{Command, Editor};
+    use graft::model::document::Document;
+    use graft::model::scene::edit::Op;
+    let (root, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let file = travelling_scene(root.path());
+    for background in [false, true] {
+        let mut editor = Editor::new(Document::open(&file).unwrap());
+        if background {
+            editor.set_background_save_nodes(0);
+        }
+        let want = images_of(editor.doc().scene(), &file);
+        // A step that changes an image: undo must bring back one that still resolves.
+        let mut shape = editor.doc().scene().node(NodeId(2)).unwrap().shape.clone();
+        if let Shape::Sprite(s) = &mut shape {
+            s.path = "../assets/a.png".into();
+        }
+        let op = Op::SetAppearance {
+            node: NodeId(2),
+            shape,
+            color: [255; 4],
+        };
+        editor
+            .apply(Command::Perform {
+                label: "Image".into(),
+                ops: vec![op],
+                continuous: false,
+            })
+            .unwrap();
+        editor.apply(Command::Undo).unwrap();
+        for target in targets(root.path(), other.path()) {
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            editor.apply(Command::SaveAs).unwrap();
+            editor
+                .apply(Command::DialogClosed(DialogOutcome::Picked(target.clone())))
+                .unwrap();
+            let start = std::time::Instant::now();
+            while editor.job().is_some() && start.elapsed().as_secs() < 30 {
+                editor.poll_job().unwrap();
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+            assert_eq!(editor.doc().path(), Some(target.as_path()));
+            assert!(!editor.doc().is_modified(), "{:?}", editor.messages());
+            assert_eq!(images_of(editor.doc().scene(), &target), want, "in memory");
+            assert_eq!(
+                images_of(&file::load(&target).unwrap(), &target),
+                want,
+                "on disk"
+            );
+            editor.apply(Command::Redo).unwrap();
+            let redone = images_of(editor.doc().scene(), &target);
+            assert_eq!(
+                redone[1],
+                want[0],
+                "the redone image, from {}",
+                target.display()
+            );
+            editor.apply(Command::Undo).unwrap();
+            assert_eq!(images_of(editor.doc().scene(), &target), want, "after undo");
+        }
+    }
+}
+
+#[test]
+fn a_scene_rebased_there_and_back_names_the_same_images() {
+    let (root, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let file = travelling_scene(root.path());
+    let scene = file::load(&file).unwrap();
+    let want = images_of(&scene, &file);
+    let from = graft::model::scene::sprites::folder_of(&file);
+    for target in targets(root.path(), other.path()) {
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        let mut moved = scene.clone();
+        let to = graft::model::scene::sprites::folder_of(&target);
+        assert_eq!(
+            moved.rebase_sprites(&from, &to),
+            2,
+            "the absolute path stays"
+        );
+        assert_eq!(images_of(&moved, &target), want);
+        moved.rebase_sprites(&to, &from);
+        assert_eq!(images_of(&moved, &file), want);
+    }
+}
+
+fn graft_bin(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_graft"))
+        .args(args)
+        .output()
+        .expect("the graft binary runs")
+}
+
+#[test]
+fn fmt_recover_and_import_to_other_folders_keep_every_image() {
+    use graft::editor::{Command, Editor};
+    use graft::model::document::Document;
+    let (root, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let file = travelling_scene(root.path());
+    let want = images_of(&file::load(&file).unwrap(), &file);
+    // A journal of the scene with an edit (a rename), for `graft recover -o`.
+    let journals = root.path().join("journals");
+    let mut editor = Editor::new(Document::open(&file).unwrap());
+    editor.start_journal(journals.clone());
+    editor
+        .apply(Command::Perform {
+            label: "Rename".into(),
+            ops: vec![graft::model::scene::edit::Op::Rename {
+                node: NodeId(4),
+                name: "crate".into(),
+            }],
+            continuous: false,
+        })
+        .unwrap();
+    let journal = editor.journal_path().unwrap().to_path_buf();
+    drop(editor);
+    // A Godot scene with the same image, for `graft import -o`.
+    std::fs::write(root.path().join("project.godot"), "").unwrap();
+    let tscn = root.path().join("scenes/level.tscn");
+    std::fs::write(&tscn, "[gd_scene format=3]\n\n[ext_resource type=\"Texture2D\" path=\"res://assets/a.png\" id=\"1\"]\n\n[node name=\"Root\" type=\"Node2D\"]\n\n[node name=\"S\" type=\"Sprite2D\" parent=\".\"]\ntexture = ExtResource(\"1\")\n").unwrap();
+    let a_png = std::fs::canonicalize(root.path().join("assets/a.png")).unwrap();
+    for target in targets(root.path(), other.path()) {
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        let (input, output) = (file.to_str().unwrap(), target.to_str().unwrap());
+        let run = graft_bin(&["fmt", input, "-o", output]);
+        assert!(run.status.success(), "{run:?}");
+        assert_eq!(
+            images_of(&file::load(&target).unwrap(), &target),
+            want,
+            "fmt -o"
+        );
+        let run = graft_bin(&["recover", journal.to_str().unwrap(), "-o", output]);
+        assert!(run.status.success(), "{run:?}");
+        let recovered = file::load(&target).unwrap();
+        assert_eq!(recovered.node(NodeId(4)).unwrap().name, "crate");
+        assert_eq!(images_of(&recovered, &target), want, "recover -o");
+        let run = graft_bin(&["import", tscn.to_str().unwrap(), "-o", output]);
+        assert!(run.status.success(), "{run:?}");
+        assert_eq!(
+            images_of(&file::load(&target).unwrap(), &target),
+            [a_png.clone()],
+            "import -o"
+        );
+        let check = graft_bin(&["check", output]);
+        assert!(
+            check.status.success() && check.stderr.is_empty(),
+            "{check:?}"
+        );
+    }
+}
+
+#[test]
+fn check_warns_of_a_moved_scenes_images_with_their_place_and_exits_0() {
+    let root = tempfile::tempdir().unwrap();
+    let file = travelling_scene(root.path());
+    let moved = root.path().join("elsewhere/x/moved.ron");
+    std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    std::fs::copy(&file, &moved).unwrap();
+    let run = graft_bin(&["check", moved.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(0), "{run:?}");
+    let err = String::from_utf8_lossy(&run.stderr);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    let at = moved.display();
+    assert!(
+        lines[0].starts_with(&format!(
+            "{at}:2:40: warning: node 1 \"a\": image \"../assets/a.png\" is missing"
+        )),
+        "{err}"
+    );
+    assert!(
+        lines[1].starts_with(&format!("{at}:3:57: warning: node 2 \"b\"")),
+        "{err}"
+    );
+    let help = graft_bin(&["check", "--help"]);
+    assert!(String::from_utf8_lossy(&help.stdout).contains("warnings do not change the exit code"));
+}
+
+#[test]
+fn opening_a_moved_scene_warns_once_in_the_message_log() {
+    use graft::editor::{Command, Editor};
+    use graft::model::document::Document;
+    let root = tempfile::tempdir().unwrap();
+    let file = travelling_scene(root.path());
+    let moved = root.path().join("elsewhere/x/moved.ron");
+    std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    std::fs::copy(&file, &moved).unwrap();
+    let mut editor = Editor::new(Document::sample());
+    editor.apply(Command::OpenPath(moved.clone())).unwrap();
+    let warnings: Vec<String> = editor
+        .messages()
+        .iter()
+        .map(|m| m.text.clone())
+        .filter(|t| t.contains("warning:"))
+        .collect();
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with(&format!("{}:2:40:", moved.display())),
+        "{warnings:?}"
+    );
+    editor.update_world();
+    assert_eq!(
+        editor
+            .messages()
+            .iter()
+            .filter(|m| m.text.contains("warning:"))
+            .count(),
+        2
+    );
+}

@@ -36,6 +36,10 @@ impl FileDialogs for NativeDialogs {
                         .set_title("Save scene")
                         .set_file_name(suggested)
                         .save_file(),
+                    DialogKind::Image => rfd::FileDialog::new()
+                        .add_filter("Image", &["png", "jpg", "jpeg", "webp"])
+                        .set_title("Choose the sprite's image")
+                        .pick_file(),
                     DialogKind::Import => godot
                         .add_filter("SVG drawing", &["svg"])
                         .set_title("Import a Godot scene or an SVG drawing")

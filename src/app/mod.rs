@@ -14,6 +14,7 @@ pub mod inspector;
 mod lesson_panel;
 mod menus;
 mod recovery;
+mod signals;
 pub mod timeline;
 pub mod viewport;
 mod windows;
@@ -106,6 +107,7 @@ impl GraftApp {
         journal: Option<PathBuf>,
     ) -> Self {
         let mut app = Self::new(cc, None, dialogs);
+        signals::set_context(&cc.egui_ctx);
         let wanted = cc
             .storage
             .and_then(|s| eframe::get_value::<bool>(s, JOURNAL_KEY))
@@ -216,6 +218,7 @@ impl GraftApp {
     /// The whole frame: menus, panels, windows, shortcuts (eframe calls it; benches call it headless).
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        self.end_if_terminated();
         let tick = self.editor.tick(ctx.input(|i| i.stable_dt));
         self.carry_out(tick.outcome);
         if let Some(after) = tick.repaint_after {
@@ -355,6 +358,7 @@ impl GraftApp {
                 self.run(Command::CancelJob);
             }
         }
+        let mut retry = false;
         ui.horizontal(|ui| {
             let doc = self.editor.doc();
             let name = doc.path().map_or_else(|| "untitled".into(), |p| p.display().to_string());
@@ -385,12 +389,24 @@ impl GraftApp {
             }
             ui.label(format!("{pointer}zoom {} px/unit", format_significant(camera.zoom, 3)))
                 .on_hover_text("The world point under the pointer, and how many pixels one world unit spans.");
+            retry = journal_status(ui, &self.editor);
             if let Some(m) = self.editor.last_message() {
                 ui.separator();
                 let color = if m.is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
                 ui.colored_label(color, &m.text);
             }
         });
+        if retry {
+            self.run(Command::RetryJournal);
+        }
+    }
+
+    /// A logout or `kill` arrived: end now, no prompt; unsaved work stays in the journal.
+    fn end_if_terminated(&mut self) {
+        if signals::terminated() {
+            self.editor.end_on_signal();
+            std::process::exit(0);
+        }
     }
 
     /// True when the window may close (nothing unsaved, or the person said so).
@@ -471,6 +487,7 @@ pub fn run(file: Option<PathBuf>, journal: bool) -> Result<(), String> {
     if let Some(dir) = &journal_dir {
         install_panic_report(dir.clone());
     }
+    signals::install();
     let mut last_error = String::new();
     for renderer in [eframe::Renderer::Wgpu, eframe::Renderer::Glow] {
         let options = eframe::NativeOptions {
@@ -528,4 +545,17 @@ fn install_panic_report(dir: PathBuf) {
         );
         default(info);
     }));
+}
+
+/// The status bar's journal warning while the crash journal is wanted but not written, with
+/// a Retry button; true when it was pressed.
+fn journal_status(ui: &mut egui::Ui, editor: &Editor) -> bool {
+    let crate::editor::session::journal::JournalHealth::Failing(why) = editor.journal_health()
+    else {
+        return false;
+    };
+    ui.separator();
+    ui.colored_label(ui.visuals().warn_fg_color, "⚠ No crash journal")
+        .on_hover_text(format!("Changes are only in memory until saved: {why}"));
+    ui.small_button("Retry").clicked()
 }

@@ -1,8 +1,10 @@
-//! The prompt shown before anything else after graft did not close cleanly: recover the
-//! unsaved changes a journal kept, set them aside, or decide later. Enter recovers.
+//! The prompts that protect work: the one shown before anything else after graft did not
+//! close cleanly (recover the unsaved changes a journal kept, set them aside, or decide later;
+//! Enter recovers), and "the file changed on disk" (Overwrite / Save As… / Reload).
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
+use crate::editor::session::disk_watch::{ConflictAnswer, ConflictReason};
 use crate::editor::session::journal::RecoveryAnswer;
 
 /// Show the recovery prompt while a journal waits for an answer.
@@ -30,6 +32,15 @@ pub fn recovery_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
             .small()
             .weak(),
         );
+        if let Some(saved) = &offer.older_than_file {
+            ui.colored_label(
+                ui.visuals().warn_fg_color,
+                format!(
+                    "This journal is older than the saved file (saved at {saved}): recovering it \
+                     brings back an earlier state. Saving it would overwrite the newer file."
+                ),
+            );
+        }
         if offer.more > 0 {
             ui.label(format!("{} more after this one.", offer.more));
         }
@@ -48,6 +59,46 @@ pub fn recovery_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
             }
             if ui.button("Later").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
                 out.push(answer(RecoveryAnswer::Later));
+            }
+        });
+    });
+}
+
+/// "FILE changed on disk since graft read it": asked before a save would overwrite it, or
+/// when the window noticed the change. Escape cancels.
+pub fn conflict_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
+    let Some(conflict) = editor.disk_conflict() else {
+        return;
+    };
+    let answer = |a| Command::AnswerConflict(a);
+    let name = editor.doc().display_name();
+    egui::Modal::new(egui::Id::unique("graft-disk-conflict")).show(ctx, |ui| {
+        ui.set_max_width(480.0);
+        ui.heading(format!("{name} changed on disk"));
+        let why = match conflict.reason {
+            ConflictReason::Saving => "Another program or another graft window wrote it since graft read it. Saving now would overwrite that version.",
+            ConflictReason::Noticed => "Another program or another graft window wrote it since graft read it.",
+        };
+        ui.label(why);
+        if editor.doc().is_modified() {
+            ui.label("This window has unsaved changes: Reload drops them.");
+        }
+        ui.horizontal(|ui| {
+            if ui
+                .button("Overwrite")
+                .on_hover_text("Save this version over the file (the other version is kept as .bak)")
+                .clicked()
+            {
+                out.push(answer(ConflictAnswer::Overwrite));
+            }
+            if ui.button("Save As…").on_hover_text("Keep both: save this version under another name").clicked() {
+                out.push(answer(ConflictAnswer::SaveAs));
+            }
+            if ui.button("Reload").on_hover_text("Load the file as it is on disk now").clicked() {
+                out.push(answer(ConflictAnswer::Reload));
+            }
+            if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                out.push(answer(ConflictAnswer::Cancel));
             }
         });
     });

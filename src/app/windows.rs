@@ -27,6 +27,7 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> V
         super::recovery::recovery_window(ctx, editor, &mut out);
         return out;
     }
+    super::recovery::conflict_window(ctx, editor, &mut out);
     guard_window(ctx, editor, &mut out);
     path_prompt_window(ctx, editor, state, &mut out);
     error_window(ctx, editor, &mut out);
@@ -150,11 +151,13 @@ fn path_prompt_window(
         DialogPurpose::ExportSvg => "Export as SVG: type a .svg path",
         DialogPurpose::ExportAnimation => "Export animation: type a .svg or .html path",
         DialogPurpose::ExportFigure => "Export figure: type a .png or .svg path",
+        DialogPurpose::ChooseImage { .. } => "Choose image: type the path of a PNG",
     };
     egui::Modal::new(egui::Id::unique("graft-path-prompt")).show(ctx, |ui| {
         ui.heading(title);
         let edit = ui.add(
             egui::TextEdit::singleline(text)
+                .char_limit(4096)
                 .desired_width(420.0)
                 .hint_text("scenes/sword.ron"),
         );
@@ -318,6 +321,7 @@ fn palette_keys(ctx: &egui::Context, state: &mut WindowsState, count: usize) -> 
 fn palette_query(ui: &mut egui::Ui, state: &mut WindowsState) {
     let edit = ui.add(
         egui::TextEdit::singleline(&mut state.palette_query)
+            .char_limit(256)
             .hint_text("Type a command…")
             .desired_width(f32::INFINITY),
     );

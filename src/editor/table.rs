@@ -211,6 +211,7 @@ fn file_commands() -> Vec<CommandSpec> {
         spec("file.import_report", "Import / export report", "What the last import or export approximated, re-rooted, renamed or left out", &[], file, C::Show(Window::ImportReport)).when(|e| e.interchange_report().is_some()),
         spec("file.cancel_load", "Cancel background work", "Stop the load, save or generation running in the background; the current scene stays as it is", &[], file, C::CancelJob).when(|e| e.job().is_some()),
         spec("file.journal", "Keep a crash journal", "Write every change to a journal as it happens, so a crash or a kill loses nothing (File > Save is still how work reaches the file)", &[], file, C::ToggleJournal).checked(|e| e.journal_wanted()).group(),
+        spec("file.journal_retry", "Retry the crash journal", "Try again to write the crash journal after it could not start or stopped (a full disk, a read-only folder); graft also retries every 5 s", &[], file, C::RetryJournal).when(|e| matches!(e.journal_health(), crate::editor::session::journal::JournalHealth::Failing(_))),
         spec("file.revert", "Revert", "Reload the scene's file, dropping unsaved changes", &[], file, C::Revert).when(has_file),
         spec("file.quit", "Quit", "Close graft", &[Shortcut::ctrl("Q")], file, C::Quit).global().group(),
     ]

@@ -2,8 +2,9 @@
 
 use crate::error::Result;
 use crate::model::file;
-use crate::model::scene::Scene;
+use crate::model::file_stamp::{DiskState, FileStamp};
 use crate::model::scene::edit::{Change, History, Op};
+use crate::model::scene::{Scene, sprites};
 use std::path::{Path, PathBuf};
 
 /// The built-in sample shown when graft starts without a file (scenes/sword.ron).
@@ -27,6 +28,8 @@ pub struct Document {
     path: Option<PathBuf>,
     /// Changes with every step, undo, redo or jump (a background save compares it).
     revision: u64,
+    /// The file as graft last read or wrote it (None: untitled, or not known).
+    stamp: Option<FileStamp>,
 }
 
 impl Document {
@@ -37,6 +40,7 @@ impl Document {
             history: History::new(),
             path: None,
             revision: 0,
+            stamp: None,
         }
     }
 
@@ -52,17 +56,21 @@ impl Document {
             history: History::new(),
             path: Some(path.to_path_buf()),
             revision: 0,
+            stamp: None,
         }
     }
 
     /// Open a file (nothing changes anywhere if it is bad).
     pub fn open(path: &Path) -> Result<Self> {
+        // Stamped before it is read: a change made meanwhile shows as a change at save.
+        let stamp = FileStamp::read(path).ok();
         let scene = file::load(path)?;
         Ok(Self {
             scene,
             history: History::new(),
             path: Some(path.to_path_buf()),
             revision: 0,
+            stamp,
         })
     }
 
@@ -73,6 +81,7 @@ impl Document {
             history: History::new(),
             path,
             revision: 0,
+            stamp: None,
         }
     }
 
@@ -97,12 +106,77 @@ impl Document {
         self.history.take_changes()
     }
 
-    /// Save to the document's file (Save As when untitled is the caller's job).
+    /// Save to `path` (Save As when untitled is the caller's job). Into another folder, the
+    /// relative sprite paths are rebased first, in the scene and its history alike (not an
+    /// undo step: every state keeps naming the same images); a failed save takes that back.
     pub fn save_to(&mut self, path: &Path) -> Result<()> {
-        file::save(&self.scene, path)?;
+        let (from, to) = (self.sprite_folder(), sprites::folder_of(path));
+        if let Some(from) = &from {
+            self.rebase_between(from, &to);
+        }
+        if let Err(e) = file::save(&self.scene, path) {
+            if let Some(from) = &from {
+                self.rebase_between(&to, from);
+            }
+            return Err(e);
+        }
         self.path = Some(path.to_path_buf());
+        self.stamp = FileStamp::read(path).ok();
         self.history.mark_clean();
         Ok(())
+    }
+
+    /// The file as graft last read or wrote it (None: untitled or unknown).
+    pub fn stamp(&self) -> Option<&FileStamp> {
+        self.stamp.as_ref()
+    }
+
+    /// Remember the file as it is now (after a load on a worker, a save, or a reload).
+    pub fn set_stamp(&mut self, stamp: Option<FileStamp>) {
+        self.stamp = stamp;
+    }
+
+    /// How the document's file on disk compares with what graft last read or wrote: None
+    /// when there is nothing to compare (untitled, or never stamped).
+    pub fn disk_state(&self) -> Option<DiskState> {
+        Some(self.stamp.as_ref()?.on_disk(self.path.as_deref()?))
+    }
+
+    /// The folder the relative sprite paths are relative to: the file's, absolute; None when
+    /// untitled (its paths are absolute, or the built-in scene's embedded images).
+    pub fn sprite_folder(&self) -> Option<PathBuf> {
+        self.path.as_deref().map(sprites::folder_of)
+    }
+
+    /// Rebase the relative sprite paths (scene and history) for a copy written to `file`:
+    /// each names the same image from its folder. Not an undo step; returns how many of the
+    /// scene's paths changed (none when untitled or in the same folder).
+    pub fn rebase_for_file(&mut self, file: &Path) -> usize {
+        match self.sprite_folder() {
+            Some(from) => self.rebase_between(&from, &sprites::folder_of(file)),
+            None => 0,
+        }
+    }
+
+    /// Rebase the relative sprite paths from folder `from` to `to` (absolute, normalized).
+    fn rebase_between(&mut self, from: &Path, to: &Path) -> usize {
+        if from == to {
+            return 0;
+        }
+        self.revision += 1;
+        self.history.rebase_sprites(&mut self.scene, from, to)
+    }
+
+    /// The scene as it was before the history's first step (a journal begun after edits
+    /// starts from it and replays the history): a copy, undone to the start.
+    pub fn origin_scene(&self) -> Result<Scene> {
+        let mut scene = self.scene.clone();
+        let mut history = self.history.clone();
+        history.listen(false);
+        history.jump_to(&mut scene, 0)?;
+        // As it was before any Save As rebased it (the history's changes rebase it again).
+        history.unrebase(&mut scene);
+        Ok(scene)
     }
 
     /// A number that changes with every step, undo, redo or history jump.
@@ -113,12 +187,17 @@ impl Document {
     /// A copy of the scene was saved to `path` (on a worker) when the document was at
     /// `revision`: the document now lives there, and is clean unless it changed since.
     /// Returns true when it is clean.
-    pub fn saved_as(&mut self, path: &Path, revision: u64) -> bool {
+    /// The copy was rebased for `path` ([`Document::rebase_for_file`]); so is the document
+    /// now, with the edits made since.
+    pub fn saved_as(&mut self, path: &Path, revision: u64, stamp: Option<FileStamp>) -> bool {
+        let clean = revision == self.revision;
+        self.rebase_for_file(path);
         self.path = Some(path.to_path_buf());
-        if revision == self.revision {
+        self.stamp = stamp;
+        if clean {
             self.history.mark_clean();
         }
-        revision == self.revision
+        clean
     }
 
     /// The scene (read-only: change it with [`Document::perform`]).

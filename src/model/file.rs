@@ -8,11 +8,14 @@
 
 pub use super::file_load::{
     load, load_with_progress, parse, parse_with_node_limit, parse_with_progress, read_text,
+    read_text_limited,
 };
 #[doc(hidden)]
 pub use super::file_node::parse_tree_node_bytes;
 pub(crate) use super::file_save::{float, pair};
-pub use super::file_save::{save, save_with_progress, to_ron_string, to_ron_string_with_progress};
+pub use super::file_save::{
+    save, save_with_progress, to_ron_string, to_ron_string_with_progress, write_ron,
+};
 pub use super::file_version::needed_version;
 
 /// The newest format version this graft reads and writes (2: polygons, sprite regions, probes;

@@ -8,11 +8,11 @@ use crate::model::file::{CANCELLED, CHUNK, MAX_NODES, NODES_PER_REPORT, RECURSIO
 use crate::model::file_node::FileNode;
 use crate::model::file_version::{VersionNeeds, check_format};
 use crate::model::progress::{Progress, Stage};
+use crate::model::read_limit;
 use crate::model::scene::{NodeData, NodeId, Scene};
 use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use std::cell::RefCell;
-use std::fs;
 use std::io::Read;
 use std::path::Path;
 
@@ -231,20 +231,31 @@ pub fn load_with_progress(path: &Path, progress: &Progress) -> Result<Option<Sce
     build(file, path).map(Some)
 }
 
-/// Read a text file in chunks, reporting bytes read of the file's size ([`Stage::Reading`]);
-/// `None` when cancelled. Text that is not UTF-8 is refused with the offset of the first bad
-/// byte.
+/// Read a scene's text in chunks, reporting bytes read of the file's size ([`Stage::Reading`]);
+/// `None` when cancelled. Only a regular file within [`read_limit::SCENE`] is read; text that
+/// is not UTF-8 is refused with the offset of the first bad byte.
 pub fn read_text(path: &Path, progress: &Progress) -> Result<Option<String>> {
+    read_text_limited(path, progress, read_limit::SCENE)
+}
+
+/// [`read_text`] with another kind's limit (a Godot scene, an SVG drawing).
+pub fn read_text_limited(
+    path: &Path,
+    progress: &Progress,
+    limit: read_limit::Limit,
+) -> Result<Option<String>> {
     let io = |source| Error::Io {
         path: path.to_path_buf(),
         source,
     };
-    let mut file = fs::File::open(path).map_err(io)?;
+    let file = read_limit::open_regular(path, limit)?;
     let total = file.metadata().map_err(io)?.len();
     progress.enter(Stage::Reading, total);
     // Read straight into the buffer (no chunk copy); one spare byte lets the last read see the
-    // end without growing it.
+    // end without growing it. One byte past the limit is read at most: a file growing while
+    // it is read is refused, not followed.
     let mut bytes = Vec::with_capacity(usize::try_from(total).unwrap_or(0).saturating_add(1));
+    let mut file = file.take(limit.bytes.saturating_add(1));
     loop {
         if progress.is_cancelled() {
             return Ok(None);
@@ -258,13 +269,8 @@ pub fn read_text(path: &Path, progress: &Progress) -> Result<Option<String>> {
         }
         progress.set_done(bytes.len() as u64);
     }
-    String::from_utf8(bytes)
-        .map(Some)
-        .map_err(|e| Error::Invalid {
-            path: path.to_path_buf(),
-            source: Box::new(Error::Format(format!(
-                "not UTF-8 text (byte {})",
-                e.utf8_error().valid_up_to()
-            ))),
-        })
+    if bytes.len() as u64 > limit.bytes {
+        return Err(read_limit::too_large(path, limit));
+    }
+    read_limit::utf8(bytes, path).map(Some)
 }

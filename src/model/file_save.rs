@@ -4,13 +4,15 @@
 
 use crate::error::Result;
 use crate::model::anim::Track;
-use crate::model::atomic_write::{atomic_write_with, write_with_progress};
+use crate::model::atomic_write::{Backup, atomic_write_with, write_atomically};
+use crate::model::file::CANCELLED;
 use crate::model::file::NODES_PER_REPORT;
 use crate::model::file_version::needed_version;
 use crate::model::progress::{Progress, Stage};
 use crate::model::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, Scene, Shape};
 use glam::Vec2;
 use std::fmt::Write as _;
+use std::io;
 use std::path::Path;
 
 /// A float written so that it reads back bit-exact (shortest round-trip form, `-0.0` kept).
@@ -127,7 +129,21 @@ pub fn to_ron_string_with_progress(scene: &Scene, progress: &Progress) -> String
 
 /// The canonical text, reporting nodes written to `progress` every 4096.
 fn ron_text(scene: &Scene, progress: Option<&Progress>) -> String {
-    let mut out = String::with_capacity(64 + scene.len() * 96);
+    let mut out = Vec::with_capacity(64 + scene.len() * 96);
+    // Writing into memory fails only when cancelled, which leaves the text cut: callers that
+    // can cancel check the progress after.
+    let _ = write_ron(scene, &mut out, progress);
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Write the canonical text to `sink` as it is made, a few thousand nodes at a time (a big
+/// scene never exists as one string); stops with `Interrupted` when `progress` is cancelled.
+pub fn write_ron(
+    scene: &Scene,
+    sink: &mut dyn io::Write,
+    progress: Option<&Progress>,
+) -> io::Result<()> {
+    let mut out = String::with_capacity(1 << 20);
     let version = needed_version(scene);
     let _ = writeln!(
         out,
@@ -143,23 +159,58 @@ fn ron_text(scene: &Scene, progress: Option<&Progress>) -> String {
     for i in 0..scene.len() {
         let parent = scene.parent_index_at(i).map(|p| scene.id_at(p));
         node_line(&mut out, scene.id_at(i), parent, scene.data_at(i));
-        if let Some(p) = progress.filter(|_| (i + 1).is_multiple_of(NODES_PER_REPORT)) {
-            p.set_done((i + 1) as u64);
+        if (i + 1).is_multiple_of(NODES_PER_REPORT) {
+            sink.write_all(out.as_bytes())?;
+            out.clear();
+            if let Some(p) = progress {
+                if p.is_cancelled() {
+                    return Err(io::Error::new(io::ErrorKind::Interrupted, CANCELLED));
+                }
+                p.set_done((i + 1) as u64);
+            }
         }
     }
     out.push_str("    ],\n)\n");
-    out
+    sink.write_all(out.as_bytes())
 }
 
 /// Save a scene atomically in canonical form, keeping the previous file as `NAME.bak`.
 pub fn save(scene: &Scene, path: &Path) -> Result<()> {
-    let text = to_ron_string(scene);
-    atomic_write_with(path, |file| file.write_all(text.as_bytes()))
+    atomic_write_with(path, |file| write_ron(scene, file, None))
 }
 
-/// [`save`], reporting [`Stage::Formatting`] (nodes) then [`Stage::Writing`] (bytes) to
-/// `progress`.
+/// [`save`], reporting [`Stage::Formatting`] (nodes written; the text streams to the file as
+/// it is made, so a big scene's save holds no copy of it) to `progress`. Cancelled, the file
+/// is untouched.
 pub fn save_with_progress(scene: &Scene, path: &Path, progress: &Progress) -> Result<()> {
-    let text = to_ron_string_with_progress(scene, progress);
-    write_with_progress(path, text.as_bytes(), progress)
+    progress.enter(Stage::Formatting, scene.len() as u64);
+    write_atomically(path, Backup::Keep, |file| {
+        let mut counted = Counted {
+            sink: file,
+            bytes: 0,
+        };
+        write_ron(scene, &mut counted, Some(progress))?;
+        // What is left is the flush, the sync and the rename of this many bytes.
+        progress.enter(Stage::Writing, counted.bytes);
+        progress.set_done(counted.bytes);
+        Ok(())
+    })
+}
+
+/// A writer that counts the bytes passed through.
+struct Counted<'a> {
+    sink: &'a mut dyn io::Write,
+    bytes: u64,
+}
+
+impl io::Write for Counted<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.sink.write(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.sink.flush()
+    }
 }

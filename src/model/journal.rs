@@ -5,7 +5,8 @@
 //! payload's length (u32 LE), the CRC-32 of the payload (u32 LE) and the payload: a [`Record`]
 //! in postcard (compact, floats as their exact bits). The first record is [`Record::Begin`],
 //! the second [`Record::Base`] (the scene the history starts from, in the .ron text, which
-//! reads back bit for bit); then one [`Record::Change`] per history change and a
+//! reads back bit for bit) or [`Record::BaseFile`] (the same text in a file, named with its
+//! size and CRC-32: a big scene's journal holds no copy of it); then one [`Record::Change`] per history change and a
 //! [`Record::Path`] when the document moves to another file. Reading stops at the first record
 //! that is cut short, fails its checksum or does not decode: what came before is recovered.
 //! This module is pure: bytes in, bytes out; the editor owns the files.
@@ -20,7 +21,7 @@ use std::path::{Path, PathBuf};
 /// The first bytes of every journal.
 pub const MAGIC: &[u8; 8] = b"GRAFTJNL";
 /// The format this graft writes (and the newest it reads).
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 /// Bytes before the first record.
 pub const HEADER_LEN: usize = MAGIC.len() + 4;
 /// The largest record a reader accepts (a bigger length is a corrupt one).
@@ -42,6 +43,18 @@ pub enum Record {
     Change(Change),
     /// The document now lives at this file (Save As), or is untitled.
     Path(Option<String>),
+    /// The scene the history starts from is this .ron file, as long as it still has this
+    /// size and CRC-32 (format 2).
+    BaseFile {
+        /// The file (absolute).
+        path: String,
+        /// Its size in bytes.
+        len: u64,
+        /// The CRC-32 of its bytes.
+        crc: u32,
+        /// The scene's next id.
+        next_id: u32,
+    },
 }
 
 /// The journal's first record.
@@ -169,6 +182,7 @@ pub fn kind(payload: &[u8]) -> Option<Kind> {
         2 if payload.get(1) == Some(&0) => Some(Kind::Step),
         2 => Some(Kind::OtherChange),
         3 => Some(Kind::Path),
+        4 => Some(Kind::Base),
         _ => None,
     }
 }
@@ -185,7 +199,7 @@ pub struct Summary {
     pub begin: Begin,
     /// The file the document lived at last (the last Path record, or Begin's).
     pub path: Option<String>,
-    /// Steps of edits (a drag counts once per frame it moved).
+    /// Steps of edits, as undo counts them (a drag's frames count once).
     pub edits: usize,
     /// History changes of any kind.
     pub changes: usize,
@@ -216,6 +230,7 @@ pub fn summarize(bytes: &[u8]) -> Result<Summary> {
         unsaved_changes: 0,
         stop: Stop::End,
     };
+    let mut open_gesture = None;
     loop {
         let payload = match frames.next_payload() {
             Ok(p) => p,
@@ -226,18 +241,24 @@ pub fn summarize(bytes: &[u8]) -> Result<Summary> {
         };
         match kind(payload) {
             Some(Kind::Step) => {
-                summary.edits += 1;
+                // A drag writes a step per frame, merged into one undo step: count it once.
+                let gesture = step_gesture(payload);
+                summary.edits += usize::from(gesture.is_none() || gesture != open_gesture);
+                open_gesture = gesture;
                 summary.changes += 1;
                 summary.unsaved_changes += 1;
             }
-            Some(Kind::OtherChange) => match decode(payload) {
-                Some(Record::Change(Change::Clean)) => summary.unsaved_changes = 0,
-                Some(Record::Change(Change::EndGesture)) => {}
-                _ => {
-                    summary.changes += 1;
-                    summary.unsaved_changes += 1;
+            Some(Kind::OtherChange) => {
+                open_gesture = None;
+                match decode(payload) {
+                    Some(Record::Change(Change::Clean)) => summary.unsaved_changes = 0,
+                    Some(Record::Change(Change::EndGesture)) => {}
+                    _ => {
+                        summary.changes += 1;
+                        summary.unsaved_changes += 1;
+                    }
                 }
-            },
+            }
             Some(Kind::Path) => {
                 if let Some(Record::Path(path)) = decode(payload) {
                     summary.path = path;
@@ -248,6 +269,19 @@ pub fn summarize(bytes: &[u8]) -> Result<Summary> {
                 return Ok(summary);
             }
         }
+    }
+}
+
+/// The gesture key of a step record small enough to decode cheaply (a drag's frames are);
+/// None for a big step or one outside any gesture.
+fn step_gesture(payload: &[u8]) -> Option<u64> {
+    const SMALL: usize = 64 << 10;
+    if payload.len() > SMALL {
+        return None;
+    }
+    match decode(payload) {
+        Some(Record::Change(Change::Step { gesture, .. })) => gesture,
+        _ => None,
     }
 }
 
@@ -272,10 +306,19 @@ pub fn recover(bytes: &[u8]) -> Result<Recovered> {
         Some(Record::Begin(begin)) => begin,
         _ => return Err(Error::Refused("the journal has no beginning".into())),
     };
-    let Some(Record::Base { ron, next_id }) = frames.next_payload().ok().and_then(decode) else {
-        return Err(Error::Refused(
-            "the journal holds no scene to start from".into(),
-        ));
+    let (ron, next_id) = match frames.next_payload().ok().and_then(decode) {
+        Some(Record::Base { ron, next_id }) => (ron, next_id),
+        Some(Record::BaseFile {
+            path,
+            len,
+            crc,
+            next_id,
+        }) => (read_base_file(Path::new(&path), len, crc)?, next_id),
+        _ => {
+            return Err(Error::Refused(
+                "the journal holds no scene to start from".into(),
+            ));
+        }
     };
     let name = begin
         .path
@@ -311,6 +354,26 @@ pub fn recover(bytes: &[u8]) -> Result<Recovered> {
         stop,
         whole_bytes,
     })
+}
+
+/// The text of the scene a [`Record::BaseFile`] names, refused plainly when the file is gone
+/// or is no longer the one the journal started from.
+pub fn read_base_file(path: &Path, len: u64, crc: u32) -> Result<String> {
+    let gone = |why: String| {
+        Error::Refused(format!(
+            "the scene this journal starts from, {}, {why}: its edits cannot be replayed",
+            path.display()
+        ))
+    };
+    let text = crate::model::read_limit::read_text_bounded(path, crate::model::read_limit::SCENE)
+        .map_err(|e| gone(format!("cannot be read ({e})")))?;
+    if text.len() as u64 != len || crc32fast::hash(text.as_bytes()) != crc {
+        return Err(gone(format!(
+            "changed since (it is {} bytes; the journal's was {len} bytes with another checksum)",
+            text.len()
+        )));
+    }
+    Ok(text)
 }
 
 /// The journal that rebuilds `document` from `base` (its first scene as .ron text and next

@@ -242,7 +242,7 @@ fn load_turn(scene: &Scene, ron: &Path, times: &mut IoTimes) -> Result<()> {
 fn tscn_turn(scene: &Scene, tscn: &Path, times: &mut IoTimes) -> Result<()> {
     let t = Instant::now();
     let (text, _) = to_tscn(scene, &ExportOptions::default());
-    crate::model::atomic_write::atomic_write_with(tscn, |w| w.write_all(text.as_bytes()))?;
+    crate::model::atomic_write::replace_with(tscn, |w| w.write_all(text.as_bytes()))?;
     times.export.push(ms_since(t));
     drop(text);
     let t = Instant::now();

@@ -5,8 +5,10 @@ pub use super::cli_bench::BenchCommand;
 use super::cli_bench::run_bench;
 use super::cli_print::{point, print_file, short};
 use crate::error::{Error, Result};
+use crate::model::atomic_write::Backup;
 use crate::model::file;
 use crate::model::scene::NodeId;
+use crate::model::scene::sprites::folder_of;
 use crate::tools::generate::GenShape;
 use clap::{Args, Parser, Subcommand};
 use glam::DVec2;
@@ -78,7 +80,9 @@ pub enum Command {
         json: bool,
     },
     /// Validate scene files; each problem is printed as `path:line:col: message` on stderr.
-    #[command(after_help = "Examples:\n  graft check scenes/*.ron")]
+    #[command(
+        after_help = "A sprite whose image is missing or cannot be read is a warning on stderr\n(path:line:col: warning: node …): warnings do not change the exit code.\n\nExamples:\n  graft check scenes/*.ron"
+    )]
     Check {
         /// The files to check.
         #[arg(required = true)]
@@ -328,7 +332,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             y,
             json,
         } => point(&file, (&from, &to), DVec2::new(x, y), json, out),
-        Command::Check { files } => check(&files, out),
+        Command::Check { files } => check(&files, out, &mut io::stderr()),
         Command::Fmt {
             files,
             check,
@@ -410,11 +414,24 @@ fn finite_seconds(text: &str) -> Result<f32, String> {
     }
 }
 
-fn check(files: &[PathBuf], out: &mut dyn Write) -> Result<(), Failure> {
+fn check(files: &[PathBuf], out: &mut dyn Write, report: &mut dyn Write) -> Result<(), Failure> {
+    use crate::editor::session::sprites::{missing_images, place_missing};
     let mut problems = Vec::new();
     for path in files {
         match super::progress::load(path) {
-            Ok(scene) => writeln!(out, "{}: ok ({} nodes)", path.display(), scene.len())?,
+            Ok(scene) => {
+                writeln!(out, "{}: ok ({} nodes)", path.display(), scene.len())?;
+                let mut missing = missing_images(&scene, &folder_of(path));
+                if let Some(text) = (!missing.is_empty())
+                    .then(|| std::fs::read_to_string(path).ok())
+                    .flatten()
+                {
+                    place_missing(&mut missing, &text);
+                }
+                for m in &missing {
+                    writeln!(report, "{}", m.message(path))?;
+                }
+            }
             Err(e) => problems.push(e.to_string()),
         }
     }
@@ -436,6 +453,14 @@ fn fmt(
     }
     let mut not_canonical = Vec::new();
     for path in files {
+        if let Some(target) = output.filter(|o| !check && folder_of(o) != folder_of(path)) {
+            // Into another folder: relative sprite paths rebased to name the same images.
+            let mut scene = super::progress::load(path)?;
+            scene.rebase_sprites(&folder_of(path), &folder_of(target));
+            super::progress::save(&scene, target)?;
+            writeln!(out, "formatted {}", target.display())?;
+            continue;
+        }
         let (text, canonical) = super::progress::read_and_format(path)?;
         if check {
             if text != canonical {
@@ -448,7 +473,7 @@ fn fmt(
         }
         let target = output.unwrap_or(path);
         if output.is_some() || text != canonical {
-            super::progress::write(target, canonical.as_bytes())?;
+            super::progress::write(target, canonical.as_bytes(), Backup::Keep)?;
             writeln!(out, "formatted {}", target.display())?;
         }
     }

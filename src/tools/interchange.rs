@@ -5,11 +5,13 @@ use super::cli::Failure;
 use super::cli::FigureArgs;
 use super::progress::in_stage;
 use crate::editor::view::figure::png::render_png;
-use crate::editor::view::figure::{FigureOptions, Layers, embedded_image, figure_svg};
+use crate::editor::view::figure::{
+    FigureOptions, Layers, check_sprite_files, embedded_image, figure_svg,
+};
 use crate::editor::view::spaces::resolve_space;
 use crate::model::atomic_write;
 use crate::model::godot::export::{ExportOptions, to_tscn};
-use crate::model::godot::import::{import_file, relative_sprites};
+use crate::model::godot::import::import_file;
 use crate::model::godot::tree::find_project_root;
 use crate::model::progress::Stage;
 use crate::model::svg::export::{Images, SvgOptions, save_document};
@@ -42,12 +44,8 @@ pub fn import(
     for line in lines {
         writeln!(report, "{line}")?;
     }
-    let dir = output
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let dir = dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
-    let scene = relative_sprites(&scene, &dir)?;
+    let mut scene = scene;
+    scene.relative_sprites(&crate::model::scene::sprites::folder_of(output));
     super::progress::save(&scene, output)?;
     writeln!(
         out,
@@ -152,7 +150,7 @@ pub fn export(
     {
         writeln!(report, "{line}")?;
     }
-    super::progress::write(output, text.as_bytes())?;
+    super::progress::write(output, text.as_bytes(), atomic_write::Backup::None)?;
     writeln!(
         out,
         "wrote {} ({} nodes under one root Node2D)",
@@ -205,6 +203,7 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
         time: args.time.unwrap_or(0.0),
     };
     let dir = args.file.parent().map(Path::to_path_buf);
+    check_sprite_files(&scene, dir.as_deref())?;
     let href = |path: &str| embedded_image(dir.as_deref(), path);
     if args.animate {
         return animated_figure(&scene, &options, args, &href, out);
@@ -229,7 +228,7 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
             )));
         }
     };
-    atomic_write::atomic_write_with(&args.output, |w| w.write_all(&bytes))?;
+    atomic_write::replace_with(&args.output, |w| w.write_all(&bytes))?;
     writeln!(
         out,
         "wrote {} ({}x{} px at scale {})",
@@ -279,7 +278,7 @@ fn animated_figure(
         encode_clip(scene, options, &plan, format, href, progress)
     })?
     .ok_or_else(|| Failure("cancelled".into()))?;
-    atomic_write::atomic_write_with(&args.output, |w| w.write_all(&bytes))?;
+    atomic_write::replace_with(&args.output, |w| w.write_all(&bytes))?;
     let clip = scene.clip();
     writeln!(
         out,

@@ -146,10 +146,11 @@ pub fn save(scene: &Scene, path: &Path) -> Result<()> {
     with_progress(&label(path), |p| file::save_with_progress(scene, path, p))
 }
 
-/// [`crate::model::atomic_write::atomic_write_with`] of `bytes` with a progress bar.
-pub fn write(path: &Path, bytes: &[u8]) -> Result<()> {
+/// [`crate::model::atomic_write::write_with_progress`] of `bytes` with a progress bar;
+/// `backup` says whether the previous file is kept as `.bak` (scenes yes, exports no).
+pub fn write(path: &Path, bytes: &[u8], backup: crate::model::atomic_write::Backup) -> Result<()> {
     with_progress(&label(path), |p| {
-        crate::model::atomic_write::write_with_progress(path, bytes, p)
+        crate::model::atomic_write::write_with_progress(path, bytes, backup, p)
     })
 }
 

@@ -9,6 +9,7 @@ use crate::editor::session::journal_store::{self, EXTENSION};
 use crate::model::document::Document;
 use crate::model::journal;
 use crate::model::math::Trs;
+use crate::model::read_limit;
 use crate::model::scene::edit::Op;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -34,7 +35,7 @@ pub fn list(dir: Option<PathBuf>, out: &mut dyn Write) -> Result<(), Failure> {
         let id = path
             .file_stem()
             .map_or(String::new(), |s| s.to_string_lossy().into_owned());
-        let bytes = std::fs::read(&path).unwrap_or_default();
+        let bytes = read_limit::read_bounded(&path, read_limit::JOURNAL).unwrap_or_default();
         let when = std::fs::metadata(&path)
             .and_then(|m| m.modified())
             .map_or("?".into(), local_clock);
@@ -82,11 +83,18 @@ pub fn recover_to(
     } else {
         folder(dir)?.join(format!("{id}.{EXTENSION}"))
     };
-    let bytes = std::fs::read(&path)
-        .map_err(|e| Failure(format!("graft recover: {}: {e}", path.display())))?;
+    let bytes = read_limit::read_bounded(&path, read_limit::JOURNAL).map_err(|e| match e {
+        crate::Error::Io { source, .. } => {
+            Failure(format!("graft recover: {}: {source}", path.display()))
+        }
+        other => Failure(format!("graft recover: {other}")),
+    })?;
     let recovered = journal::recover(&bytes)
         .map_err(|e| Failure(format!("graft recover: {}: {e}", path.display())))?;
-    crate::model::file::save(recovered.document.scene(), output)?;
+    // Written elsewhere than the journal's file: its sprites still name the same images.
+    let mut document = recovered.document;
+    document.rebase_for_file(output);
+    crate::model::file::save(document.scene(), output)?;
     let tail = match recovered.stop {
         journal::Stop::End => "",
         journal::Stop::Cut => " (its last record was cut short and was dropped)",

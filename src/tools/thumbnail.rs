@@ -13,9 +13,10 @@ use crate::editor::view::figure::png::render_png;
 use crate::editor::view::figure::{FigureOptions, Layers, embedded_image, figure_svg};
 use crate::model::file;
 use crate::model::godot::import::import_text;
+use crate::model::read_limit;
 use crate::model::scene::Scene;
 use clap::Args;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -74,24 +75,8 @@ pub fn thumbnail(args: &ThumbnailArgs) -> Result<(), Failure> {
 /// The scene in `path`: a Godot scene when it starts like one, else a graft `.ron`.
 fn load_scene(path: &Path, max_bytes: u64, max_nodes: usize) -> Result<Scene, Failure> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| Failure(format!("{shown}: {e}")))?;
-    if !meta.is_file() {
-        return Err(Failure(format!("{shown}: not a regular file")));
-    }
-    if meta.len() > max_bytes {
-        return Err(Failure(format!(
-            "{shown}: {} bytes, more than the thumbnail limit of {max_bytes}",
-            meta.len()
-        )));
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(max_bytes + 1).read_to_end(&mut bytes))
-        .map_err(|e| Failure(format!("{shown}: {e}")))?;
-    if bytes.len() as u64 > max_bytes {
-        return Err(Failure(format!("{shown}: grew past the size limit")));
-    }
-    let text = String::from_utf8(bytes).map_err(|_| Failure(format!("{shown}: not UTF-8")))?;
+    let limit = read_limit::Limit::new(max_bytes, "thumbnails");
+    let text = read_limit::read_text_bounded(path, limit)?;
     let mut scene = if is_godot_scene(&text) {
         import_text(&text, path)?.scene
     } else {
@@ -135,11 +120,8 @@ fn draw(scene: &Scene, size: u32, dir: Option<&Path>) -> Result<Vec<u8>, Failure
 /// A sprite's image as a data URI, only when it is a regular file within the image limits.
 fn small_image(dir: Option<&Path>, path: &str) -> Option<String> {
     let file = dir.map_or_else(|| PathBuf::from(path), |d| d.join(path));
-    let meta = std::fs::metadata(&file).ok()?;
-    if !meta.is_file() || meta.len() > MAX_IMAGE_BYTES {
-        return None;
-    }
-    let dims = imagesize::size(&file).ok()?;
+    let limit = read_limit::Limit::new(MAX_IMAGE_BYTES, "thumbnail images");
+    let dims = read_limit::image_size(&file, limit).ok()?;
     if dims.width > MAX_IMAGE_SIDE || dims.height > MAX_IMAGE_SIDE {
         return None;
     }

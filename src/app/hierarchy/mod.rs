@@ -18,6 +18,7 @@ use crate::editor::table::{Shortcut, find_command};
 use crate::editor::view::rows::{Indent, ListView};
 pub use crate::editor::view::rows::{Row, visible_rows};
 use crate::model::scene::edit::Op;
+use crate::model::scene::name::MAX_NAME_BYTES;
 use crate::model::scene::{NodeId, Scene, Shape};
 pub use dnd::DraggedNodes;
 use dnd::drop_target;
@@ -176,7 +177,11 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
     {
         out.push(Command::ToggleKeepWorld);
     }
-    ui.add(egui::TextEdit::singleline(&mut state.filter).hint_text("🔍 Filter by name"));
+    ui.add(
+        egui::TextEdit::singleline(&mut state.filter)
+            .hint_text("🔍 Filter by name")
+            .char_limit(MAX_NAME_BYTES),
+    );
     crumbs::breadcrumb(ui, editor, state, out);
     ui.separator();
 }
@@ -470,7 +475,10 @@ fn rename_field(
     if *renaming != id {
         return false;
     }
-    let edit = ui.put(text_rect, egui::TextEdit::singleline(text));
+    let edit = ui.put(
+        text_rect,
+        egui::TextEdit::singleline(text).char_limit(MAX_NAME_BYTES),
+    );
     if state.focus_rename {
         edit.request_focus();
         state.focus_rename = false;

@@ -44,7 +44,11 @@ pub(super) fn name_field(
         state.name_for = Some(id);
     }
     ui.horizontal(|ui| {
-        let edit = ui.add(egui::TextEdit::singleline(&mut state.name_buffer).desired_width(180.0));
+        let edit = ui.add(
+            egui::TextEdit::singleline(&mut state.name_buffer)
+                .desired_width(180.0)
+                .char_limit(crate::model::scene::name::MAX_NAME_BYTES),
+        );
         state.name_focused = edit.has_focus();
         if edit.lost_focus()
             && state.name_buffer != name
@@ -91,6 +95,14 @@ fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec
     let mut edit = LookEdit::default();
     shape_kind(ui, &mut shape, &mut edit);
     shape_fields(ui, &mut shape, &mut edit);
+    if matches!(data.shape, Shape::Sprite(_))
+        && ui
+            .button("Choose image…")
+            .on_hover_text("Pick the image file (named relative to the scene's folder)")
+            .clicked()
+    {
+        out.push(Command::ChooseImage(id));
+    }
     ui.horizontal(|ui| {
         ui.label("colour");
         let r = ui.color_edit_button_srgba(&mut color);
@@ -269,6 +281,7 @@ pub(super) fn copy_paste(
     ui.horizontal(|ui| {
         ui.add(
             egui::TextEdit::singleline(&mut state.paste_text)
+                .char_limit(4096)
                 .hint_text("position: (1.0, 2.0), rotation: 90.0")
                 .desired_width(190.0),
         );

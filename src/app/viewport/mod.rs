@@ -21,6 +21,7 @@ use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::geometry::world_bounds;
 use crate::editor::view::handles::{HandleDrag, Tool};
 use crate::model::document::Document;
+use crate::model::read_limit;
 use crate::model::scene::{NodeId, Scene};
 use draw::{draw_ghosts, draw_grid, draw_shear_overlay, outline_node};
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
@@ -162,7 +163,7 @@ impl ViewportState {
         let entry = self.textures.entry(key.clone()).or_insert_with(|| {
             let image = match embedded_sprite(doc, path) {
                 Some(bytes) => image::load_from_memory(bytes).ok()?,
-                None => image::open(resolve_sprite(doc, path)).ok()?,
+                None => read_image(&resolve_sprite(doc, path))?,
             };
             let image = image.to_rgba8();
             let size = [image.width() as usize, image.height() as usize];
@@ -171,6 +172,17 @@ impl ViewportState {
         });
         entry.as_ref().map(|t| t.id())
     }
+}
+
+/// A sprite's image file, decoded: only a regular file within [`read_limit::IMAGE`] is read
+/// (a fifo or `/dev/zero` would hang the window); its type from its extension, else its bytes.
+fn read_image(path: &Path) -> Option<image::DynamicImage> {
+    let bytes = read_limit::read_bounded(path, read_limit::IMAGE).ok()?;
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes));
+    if let Ok(format) = image::ImageFormat::from_path(path) {
+        reader.set_format(format);
+    }
+    reader.with_guessed_format().ok()?.decode().ok()
 }
 
 /// Where a sprite's image is: relative to the scene file's folder (or the working folder for

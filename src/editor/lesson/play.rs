@@ -15,6 +15,23 @@ use std::path::Path;
 /// A step's scene, loaded (a file's errors keep their own place; an inline scene's errors are
 /// moved to their line in the lesson).
 pub fn load_scene(lesson: &Lesson, source: &SceneSource, at: super::Pos) -> Result<Scene> {
+    let mut scene = read_scene(lesson, source, at)?;
+    // A step's scene is shown untitled: its relative sprite paths (relative to its file's
+    // folder, or the lesson's for an inline scene) are made absolute, so they name the same
+    // images wherever the learner saves it. A sample's stay (the built-in images).
+    let folder = match source {
+        SceneSource::Sample(_) => None,
+        SceneSource::File(relative) => lesson.path.parent().map(|f| f.join(relative)),
+        SceneSource::Inline(..) => Some(lesson.path.clone()),
+    };
+    if let Some(file) = folder {
+        scene.absolute_sprites(&crate::model::scene::sprites::folder_of(&file));
+    }
+    Ok(scene)
+}
+
+/// A step's scene as its source holds it.
+fn read_scene(lesson: &Lesson, source: &SceneSource, at: super::Pos) -> Result<Scene> {
     match source {
         SceneSource::Sample(name) => {
             let text = super::course::sample_scene(name)

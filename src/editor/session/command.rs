@@ -148,6 +148,8 @@ pub enum Command {
     Save,
     /// Save under a new name.
     SaveAs,
+    /// Pick a sprite's image in a file dialog (one undoable step).
+    ChooseImage(NodeId),
     /// Reload the scene's file (asks about unsaved changes first).
     Revert,
     /// Quit (asks about unsaved changes first).
@@ -217,6 +219,10 @@ pub enum Command {
     Probe(ProbeCommand),
     /// Turn the crash journal on or off.
     ToggleJournal,
+    /// Try again to write a crash journal that could not start or stopped.
+    RetryJournal,
+    /// The answer to "the file changed on disk since graft read it".
+    AnswerConflict(crate::editor::session::disk_watch::ConflictAnswer),
     /// The answer to "Recover the unsaved changes …?" after an unclean end.
     AnswerRecovery(crate::editor::session::journal::RecoveryAnswer),
     /// Open, step through, hint, show or reset a lesson.

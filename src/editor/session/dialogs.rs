@@ -21,6 +21,8 @@ pub enum DialogKind {
         /// The suggested file name.
         suggested: String,
     },
+    /// Pick an image for a sprite.
+    Image,
     /// Pick where to write an SVG (the scene's groups) or a figure (SVG or PNG).
     ExportImage {
         /// The suggested file name.

@@ -104,7 +104,7 @@ impl Editor {
                 return Ok(None);
             }
             progress.enter(Stage::Writing, bytes.len() as u64);
-            crate::model::atomic_write::atomic_write_with(path, |w| w.write_all(&bytes))
+            crate::model::atomic_write::replace_with(path, |w| w.write_all(&bytes))
                 .map_err(|e| Error::Refused(format!("Could not write the figure: {e}")))?;
             Ok(Some(Exported {
                 said: format!("Wrote the figure {}", path.display()),
@@ -174,7 +174,7 @@ impl Editor {
                 return Ok(None);
             };
             progress.enter(Stage::Writing, bytes.len() as u64);
-            crate::model::atomic_write::atomic_write_with(path, |w| w.write_all(&bytes))
+            crate::model::atomic_write::replace_with(path, |w| w.write_all(&bytes))
                 .map_err(|e| Error::Refused(format!("Could not write the animation: {e}")))?;
             let said = format!(
                 "Wrote {} ({} frames at 30 fps)",

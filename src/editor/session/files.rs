@@ -108,14 +108,19 @@ impl Editor {
                 Ok(self.start_dialog(DialogPurpose::SaveAs { then: Some(action) }))
             }
             GuardAnswer::Save => {
-                let (_, mut outcome) = self.save(None)?;
-                outcome.effects.extend(self.run_action(action)?.effects);
+                let (saved, mut outcome) = self.save(None)?;
+                if saved {
+                    outcome.effects.extend(self.run_action(action)?.effects);
+                } else {
+                    self.wait_for_save(action);
+                }
                 Ok(outcome)
             }
         }
     }
 
-    fn run_action(&mut self, action: FileAction) -> Result<Outcome> {
+    /// Run a file action now (no unsaved-changes question).
+    pub(super) fn run_action(&mut self, action: FileAction) -> Result<Outcome> {
         match action {
             FileAction::New => {
                 let outcome = self.replace_document(Document::untitled(Scene::new()));
@@ -164,6 +169,7 @@ impl Editor {
         let mut outcome = self.replace_document(doc);
         self.remember(path.clone());
         self.info(format!("Opened {}", path.display()));
+        self.warn_missing_images();
         outcome.effects.push(Effect::FrameAllNextFrame);
         Ok(outcome)
     }
@@ -198,10 +204,14 @@ impl Editor {
                 self.start_dialog(DialogPurpose::SaveAs { then: None }),
             ));
         };
+        if !self.may_overwrite(&target, None) {
+            return Ok((false, Outcome::default()));
+        }
         match self.doc.save_to(&target) {
             Ok(()) => {
                 self.remember(target.clone());
                 self.info(format!("Saved {}", target.display()));
+                self.journal_saved();
                 Ok((true, Outcome::default()))
             }
             Err(e) => Err(Error::Refused(format!("Could not save: {e}"))),
@@ -213,6 +223,9 @@ impl Editor {
         match self.doc.path() {
             Some(path) if self.saves_in_background() => {
                 let path = path.to_path_buf();
+                if !self.may_overwrite(&path, None) {
+                    return Ok(Outcome::default());
+                }
                 self.start_save_job(path)
             }
             _ => self.save(None).map(|(_, outcome)| outcome),
@@ -259,6 +272,7 @@ impl Editor {
                         .map_or("scene".into(), |s| s.to_string_lossy().into_owned())
                 ),
             },
+            DialogPurpose::ChooseImage { .. } => DialogKind::Image,
             DialogPurpose::SaveAs { .. } => DialogKind::Save {
                 suggested: self.doc.display_name().replace("untitled", "scene.ron"),
             },
@@ -301,13 +315,18 @@ impl Editor {
             DialogPurpose::ExportSvg => self.export_svg(path),
             DialogPurpose::ExportAnimation => self.export_animation(path),
             DialogPurpose::ExportFigure => self.export_figure(path),
+            DialogPurpose::ChooseImage { node } => self.image_chosen(node, path),
             DialogPurpose::SaveAs { then: None } if self.saves_in_background() => {
                 self.start_save_job(path)
             }
             DialogPurpose::SaveAs { then } => {
-                let (_, mut outcome) = self.save(Some(path))?;
-                if let Some(action) = then {
-                    outcome.effects.extend(self.run_action(action)?.effects);
+                let (saved, mut outcome) = self.save(Some(path))?;
+                match then {
+                    Some(action) if saved => {
+                        outcome.effects.extend(self.run_action(action)?.effects);
+                    }
+                    Some(action) => self.wait_for_save(action),
+                    None => {}
                 }
                 Ok(outcome)
             }
@@ -324,8 +343,10 @@ pub fn is_lesson_file(path: &std::path::Path) -> bool {
         return true;
     }
     let mut head = [0u8; 64];
-    let read = std::fs::File::open(path)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+    // Only a regular file is opened (a fifo's open would block the window).
+    let read = crate::model::read_limit::open_regular(path, crate::model::read_limit::SCENE)
+        .ok()
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head).ok())
         .unwrap_or(0);
     crate::editor::lesson::parse::is_lesson(&String::from_utf8_lossy(&head[..read]))
 }

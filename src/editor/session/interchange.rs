@@ -211,7 +211,7 @@ fn write_godot(
         return Ok(None);
     }
     progress.enter(Stage::Writing, text.len() as u64);
-    crate::model::atomic_write::atomic_write_with(target, |w| w.write_all(text.as_bytes()))
+    crate::model::atomic_write::replace_with(target, |w| w.write_all(text.as_bytes()))
         .map_err(|e| Error::Refused(format!("Could not export: {e}")))?;
     progress.set_done(text.len() as u64);
     let mut lines = vec![format!(

@@ -61,6 +61,8 @@ pub(super) enum Finished {
         path: PathBuf,
         /// The document's revision when the save started.
         revision: u64,
+        /// The file as written.
+        stamp: Option<crate::model::file_stamp::FileStamp>,
     },
 }
 
@@ -131,8 +133,11 @@ impl Jobs {
 fn load(path: &Path, progress: &Progress) -> Result<Option<Loaded>> {
     let godot = crate::editor::session::interchange::is_godot_scene(path);
     let svg = crate::editor::session::interchange::is_svg(path);
+    let mut stamp = None;
     let (scene, report) = if godot || svg {
-        let Some(text) = crate::model::file::read_text(path, progress)? else {
+        use crate::model::read_limit::{SVG, TSCN};
+        let limit = if godot { TSCN } else { SVG };
+        let Some(text) = crate::model::file::read_text_limited(path, progress, limit)? else {
             return Ok(None);
         };
         progress.enter(Stage::Parsing, 0);
@@ -148,6 +153,8 @@ fn load(path: &Path, progress: &Progress) -> Result<Option<Loaded>> {
             (imported.scene, Some(report))
         }
     } else {
+        // Stamped before it is read: a change made meanwhile shows as a change at save.
+        stamp = crate::model::file_stamp::FileStamp::read(path).ok();
         match crate::model::file::load_with_progress(path, progress)? {
             Some(scene) => (scene, None),
             None => return Ok(None),
@@ -162,7 +169,9 @@ fn load(path: &Path, progress: &Progress) -> Result<Option<Loaded>> {
     let doc = if godot || svg {
         Document::untitled(scene)
     } else {
-        Document::opened(scene, path)
+        let mut doc = Document::opened(scene, path);
+        doc.set_stamp(stamp);
+        doc
     };
     let verb = if report.is_some() {
         "Imported"
@@ -305,7 +314,11 @@ impl Editor {
         };
         let loaded = match result {
             Ok(Finished::Loaded(loaded)) => *loaded,
-            Ok(Finished::Saved { path, revision }) => return Ok(self.saved(&path, revision)),
+            Ok(Finished::Saved {
+                path,
+                revision,
+                stamp,
+            }) => return Ok(self.saved(&path, revision, stamp)),
             Ok(Finished::Exported(done)) => return Ok(self.exported(*done)),
             Err(e) => return Err(self.fail(e)),
         };
@@ -339,6 +352,7 @@ impl Editor {
             self.remember(path);
         }
         self.info(said);
+        self.warn_missing_images();
         give_back_freed_memory();
         outcome
             .effects
@@ -349,7 +363,13 @@ impl Editor {
     /// Save a copy of the scene to `path` on a worker (a big scene: formatting and writing
     /// take seconds); the document is marked saved when it is done, if nothing changed since.
     pub(super) fn start_save_job(&mut self, path: PathBuf) -> Result<Outcome> {
-        let scene = self.doc.scene().clone();
+        let mut scene = self.doc.scene().clone();
+        // Save As into another folder: the copy names the same images from there (the
+        // document follows when the save is done, in `saved`).
+        if let Some(from) = self.doc.sprite_folder() {
+            let to = crate::model::scene::sprites::folder_of(&path);
+            scene.rebase_sprites(&from, &to);
+        }
         let revision = self.doc.revision();
         let name = file_name(&path);
         let first = (Stage::Formatting, scene.len() as u64);
@@ -360,8 +380,14 @@ impl Editor {
             move |progress| {
                 let result = crate::model::file::save_with_progress(&scene, &path, progress);
                 drop(scene);
-                (!progress.is_cancelled())
-                    .then(|| result.map(|()| Finished::Saved { path, revision }))
+                let stamp = crate::model::file_stamp::FileStamp::read(&path).ok();
+                (!progress.is_cancelled()).then(|| {
+                    result.map(|()| Finished::Saved {
+                        path,
+                        revision,
+                        stamp,
+                    })
+                })
             },
         )?;
         self.info(format!("Saving {name} in the background"));
@@ -369,8 +395,14 @@ impl Editor {
     }
 
     /// A background save finished.
-    fn saved(&mut self, path: &Path, revision: u64) -> Outcome {
-        let clean = self.doc.saved_as(path, revision);
+    fn saved(
+        &mut self,
+        path: &Path,
+        revision: u64,
+        stamp: Option<crate::model::file_stamp::FileStamp>,
+    ) -> Outcome {
+        let clean = self.doc.saved_as(path, revision, stamp);
+        self.journal_saved();
         self.remember(path.to_path_buf());
         if clean {
             self.info(format!("Saved {}", path.display()));

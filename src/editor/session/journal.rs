@@ -10,13 +10,21 @@ use crate::editor::session::command::Effect;
 use crate::error::{Error, Result};
 use crate::model::journal::{self, Stop};
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 /// The file a panic writes into the journal folder, shown on the next start.
 pub const PANIC_FILE: &str = "last-panic.txt";
 /// Scenes with more nodes are not journaled (writing their base scene would stall the window);
 /// the user is told so.
 pub const MAX_JOURNALED_NODES: usize = 2_000_000;
+
+/// How often a journal that cannot be written is tried again.
+pub const RETRY_EVERY: Duration = Duration::from_secs(5);
+/// How often the journal folder is looked at for journals a graft that ended left behind.
+pub const RESCAN_EVERY: Duration = Duration::from_secs(10);
+/// A journal being recovered leaves this mark (`NAME.recovering`) until the recovered scene
+/// has been drawn; a mark found at start means the recovery itself stopped graft.
+pub const RECOVERING: &str = "recovering";
 
 /// The journal part of a session.
 #[derive(Default)]
@@ -25,8 +33,30 @@ pub struct Journaling {
     /// unwritable folder).
     wanted: bool,
     dir: Option<PathBuf>,
+    /// The journal; kept (locked) when it stopped, until a retry or a save replaces it.
     file: Option<JournalFile>,
     orphans: Vec<Orphan>,
+    /// Why the wanted journal is not being written (it could not start, or stopped).
+    problem: Option<String>,
+    /// When to try again.
+    next_retry: Option<Instant>,
+    /// When to look at the journal folder again for left-behind journals.
+    next_scan: Option<Instant>,
+    /// The mark of a recovery in progress, removed once the recovered scene was drawn.
+    recovering: Option<(PathBuf, u32)>,
+    /// True while a retry runs (its failure is not announced again).
+    retrying: bool,
+}
+
+/// The journal's state, as the status bar shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JournalHealth {
+    /// Turned off (the setting, or `--no-journal`).
+    Off,
+    /// Every change is written as it happens.
+    On,
+    /// Wanted but not written: why (graft retries every [`RETRY_EVERY`]).
+    Failing(String),
 }
 
 /// The answer to "Recover the unsaved changes …?".
@@ -55,6 +85,9 @@ pub struct RecoveryOffer {
     pub journal: PathBuf,
     /// How many more journals wait after this one.
     pub more: usize,
+    /// The scene's file was saved after the journal's last change: recovering would bring
+    /// back an older state. When it was saved, as a clock time.
+    pub older_than_file: Option<String>,
 }
 
 impl Editor {
@@ -62,6 +95,7 @@ impl Editor {
     /// panic of the last run, and start this document's journal.
     pub fn start_journal(&mut self, dir: PathBuf) {
         self.report_last_panic(&dir);
+        self.set_aside_failed_recoveries(&dir);
         let scan = journal_store::scan(&dir, None);
         for (path, why) in scan.unreadable {
             self.info(format!(
@@ -78,7 +112,18 @@ impl Editor {
 
     /// True while this session's changes are journaled.
     pub fn journaling(&self) -> bool {
-        self.journaling.file.is_some()
+        self.journaling.file.is_some() && self.journaling.problem.is_none()
+    }
+
+    /// The journal's state for the status bar: off, on, or failing and why.
+    pub fn journal_health(&self) -> JournalHealth {
+        match (&self.journaling.problem, self.journaling.wanted) {
+            (_, false) => JournalHealth::Off,
+            (Some(why), true) => JournalHealth::Failing(why.clone()),
+            (None, true) if self.journaling.file.is_some() => JournalHealth::On,
+            // A scene too big to journal: said once when it opened.
+            (None, true) => JournalHealth::Off,
+        }
     }
 
     /// The setting: journal this session's documents (on unless turned off).
@@ -94,6 +139,7 @@ impl Editor {
             if let Some(file) = self.journaling.file.take() {
                 file.finish(self.doc.is_modified());
             }
+            self.journaling.problem = None;
             self.doc.listen(false);
             self.info("The crash journal is off: unsaved changes live only in memory");
             return Outcome::default();
@@ -112,6 +158,12 @@ impl Editor {
         Outcome::default()
     }
 
+    /// Tests: the journal file itself (to inject a failing disk).
+    #[doc(hidden)]
+    pub fn journal_file_for_tests(&mut self) -> Option<&mut JournalFile> {
+        self.journaling.file.as_mut()
+    }
+
     /// The journal file this session writes, when journaling.
     pub fn journal_path(&self) -> Option<&Path> {
         self.journaling.file.as_ref().map(JournalFile::path)
@@ -126,6 +178,12 @@ impl Editor {
     pub fn recovery_offer(&self) -> Option<RecoveryOffer> {
         let orphan = self.journaling.orphans.first()?;
         let summary = &orphan.summary;
+        let saved = summary
+            .path
+            .as_deref()
+            .and_then(|p| std::fs::metadata(p).ok())
+            .and_then(|m| m.modified().ok())
+            .filter(|saved| *saved > orphan.modified);
         Some(RecoveryOffer {
             document: summary.path.clone().unwrap_or_else(|| "untitled".into()),
             edits: summary.edits,
@@ -133,6 +191,7 @@ impl Editor {
             last_at: local_clock(orphan.modified),
             journal: orphan.path.clone(),
             more: self.journaling.orphans.len() - 1,
+            older_than_file: saved.map(local_clock),
         })
     }
 
@@ -143,19 +202,143 @@ impl Editor {
             file.finish(self.doc.is_modified());
         }
         self.journaling.orphans.clear();
+        self.clear_recovering_mark();
+    }
+
+    /// An end without a prompt (SIGTERM, a logout): a clean document's journal goes; an
+    /// unsaved one's stays, offered for recovery at the next start.
+    pub fn end_on_signal(&mut self) {
+        if let Some(file) = self.journaling.file.take() {
+            if self.doc.is_modified() {
+                drop(file);
+            } else {
+                file.finish(false);
+            }
+        }
+        self.clear_recovering_mark();
     }
 
     /// Write what the last command changed (called after every command and tick).
     pub(super) fn record_journal(&mut self) {
+        self.count_after_recovery();
+        if self.journaling.problem.is_some() {
+            return;
+        }
         let Some(file) = self.journaling.file.as_mut() else {
             return;
         };
         if let Err(e) = file.record(&mut self.doc) {
-            self.journaling.file = None;
+            // Kept (locked): a save deletes it, a retry replaces it, a clean end removes it.
             self.doc.listen(false);
-            self.log.fail(format!(
-                "The journal stopped ({e}): changes from now on are only in memory until saved"
-            ));
+            self.journal_failed(format!("the journal stopped: {e}"));
+        }
+    }
+
+    /// The journal cannot be written: say so (the status bar keeps saying it) and retry.
+    fn journal_failed(&mut self, why: String) {
+        self.journaling.next_retry = Some(Instant::now() + RETRY_EVERY);
+        if self.journaling.retrying {
+            // Said once when it first failed; the status bar keeps saying it.
+            self.journaling.problem = Some(why);
+            return;
+        }
+        self.log.fail(format!(
+            "The crash journal is not being written ({why}): changes are only in memory until \
+             saved. graft tries again every {} s (File ▸ Retry the crash journal)",
+            RETRY_EVERY.as_secs()
+        ));
+        self.journaling.problem = Some(why);
+    }
+
+    /// Try again to write the journal: a fresh journal holding the document and its whole
+    /// history replaces the one that stopped. True when it is written again.
+    pub(super) fn retry_journal(&mut self) -> bool {
+        if !self.journaling.wanted || self.journaling.problem.is_none() {
+            return self.journaling();
+        }
+        let stale = self.journaling.file.take();
+        self.journaling.problem = None;
+        self.journaling.retrying = true;
+        self.begin_journal();
+        self.journaling.retrying = false;
+        if self.journaling() {
+            if let Some(stale) = stale {
+                stale.finish(false);
+            }
+            self.info("The crash journal is written again");
+            return true;
+        }
+        self.journaling.file = self.journaling.file.take().or(stale);
+        false
+    }
+
+    /// The document was saved: a journal that stopped holds nothing the file does not, so
+    /// it goes at once (it would otherwise be offered, older than the file, after a crash).
+    /// A save into another folder rebased the sprite paths of the scene and its history
+    /// (not a step the journal records): the journal begins again from the document as it is.
+    pub(super) fn journal_saved(&mut self) {
+        if self.journaling.problem.is_some() && !self.doc.is_modified() {
+            if let Some(stale) = self.journaling.file.take() {
+                stale.finish(false);
+            }
+            self.retry_journal();
+            return;
+        }
+        let moved = self
+            .journaling
+            .file
+            .as_ref()
+            .is_some_and(|f| f.began_in_other_folder(self.doc.path()));
+        if moved && let Some(old) = self.journaling.file.take() {
+            self.begin_journal();
+            old.finish(false);
+        }
+    }
+
+    /// The journal's part of a frame: retry a failing journal, look for journals another
+    /// graft left behind, and lift the recovery mark once a recovered scene was drawn.
+    pub(super) fn journal_tick(&mut self) {
+        let now = Instant::now();
+        if self.journaling.problem.is_some() && self.journaling.next_retry.is_none_or(|t| now >= t)
+        {
+            self.journaling.next_retry = Some(now + RETRY_EVERY);
+            self.retry_journal();
+        }
+        if self.journaling.dir.is_some() && self.journaling.next_scan.is_none_or(|t| now >= t) {
+            self.journaling.next_scan = Some(now + RESCAN_EVERY);
+            self.rescan_orphans();
+        }
+    }
+
+    /// Count a frame or a command since a recovery: once the recovered scene has been drawn
+    /// (the third count: the recovery's own command, then a frame, then the next), lift the
+    /// mark that would set the journal aside.
+    fn count_after_recovery(&mut self) {
+        if let Some((_, seen)) = &mut self.journaling.recovering {
+            *seen += 1;
+            if *seen > 2 {
+                self.clear_recovering_mark();
+            }
+        }
+    }
+
+    /// Offer journals whose graft ended since this one started (a window killed while this
+    /// one runs), without asking again about the ones already offered.
+    fn rescan_orphans(&mut self) {
+        let Some(dir) = self.journaling.dir.clone() else {
+            return;
+        };
+        let own = self.journal_path().map(Path::to_path_buf);
+        let scan = journal_store::scan(&dir, own.as_deref());
+        for orphan in scan.orphans {
+            if !self
+                .journaling
+                .orphans
+                .iter()
+                .any(|o| o.path == orphan.path)
+            {
+                self.journaling.orphans.push(orphan);
+            }
         }
     }
 
@@ -193,10 +376,7 @@ impl Editor {
                 self.doc.listen(true);
                 self.journaling.file = Some(file);
             }
-            Err(e) => self.info(format!(
-                "Could not start the journal in {} ({e}): unsaved changes are not protected",
-                dir.display()
-            )),
+            Err(e) => self.journal_failed(format!("could not start it in {}: {e}", dir.display())),
         }
     }
 
@@ -235,8 +415,14 @@ impl Editor {
 
     /// Rebuild the orphan's document, make it the session's, and go on writing its journal.
     fn recover(&mut self, orphan: Orphan) -> Result<Outcome> {
-        let bytes = std::fs::read(&orphan.path)
-            .map_err(|e| Error::Refused(format!("{}: {e}", orphan.path.display())))?;
+        // If rebuilding or drawing the recovered scene stops graft, the next start finds this
+        // mark and sets the journal aside instead of offering it again (no crash loop).
+        let mark = orphan.path.with_extension(RECOVERING);
+        let _ = std::fs::write(&mark, orphan.path.to_string_lossy().as_bytes());
+        self.journaling.recovering = Some((mark, 0));
+        let bytes =
+            crate::model::read_limit::read_bounded(&orphan.path, crate::model::read_limit::JOURNAL)
+                .map_err(|e| Error::Refused(e.to_string()))?;
         let recovered = journal::recover(&bytes).map_err(|e| {
             Error::Refused(format!(
                 "Could not recover {} ({e}); the journal was left in place",
@@ -265,6 +451,37 @@ impl Editor {
         })
     }
 
+    /// Lift the recovery mark: the recovered scene was drawn (or the session ends cleanly).
+    fn clear_recovering_mark(&mut self) {
+        if let Some((mark, _)) = self.journaling.recovering.take() {
+            let _ = std::fs::remove_file(mark);
+        }
+    }
+
+    /// Journals whose recovery stopped graft last time are set aside (kept a week) with a
+    /// note, never offered again in a loop.
+    fn set_aside_failed_recoveries(&mut self, dir: &Path) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for mark in entries.flatten().map(|e| e.path()) {
+            if mark.extension().is_none_or(|e| e != RECOVERING) {
+                continue;
+            }
+            let journal = mark.with_extension(journal_store::EXTENSION);
+            let aside = mark.with_extension(journal_store::DISCARDED);
+            let _ = std::fs::remove_file(&mark);
+            if std::fs::rename(&journal, &aside).is_ok() {
+                self.log.fail(format!(
+                    "Recovering a journal stopped graft last time, so it was set aside as {} \
+                     (kept a week). `graft recover {} -o scene.ron` may still read it.",
+                    aside.display(),
+                    aside.display()
+                ));
+            }
+        }
+    }
+
     /// Tell the user when the document's file is journaled by another running graft.
     fn warn_if_open_elsewhere(&mut self) {
         let (Some(dir), Some(path)) = (self.journaling.dir.as_deref(), self.doc.path()) else {
@@ -289,7 +506,8 @@ impl Editor {
     /// Show the panic the last run wrote, once.
     fn report_last_panic(&mut self, dir: &Path) {
         let file = dir.join(PANIC_FILE);
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        let report = crate::model::read_limit::PANIC_REPORT;
+        let Ok(text) = crate::model::read_limit::read_text_bounded(&file, report) else {
             return;
         };
         let _ = std::fs::rename(&file, dir.join("last-panic.seen.txt"));

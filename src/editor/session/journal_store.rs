@@ -7,15 +7,18 @@
 //! `fdatasync` at most once a second after a write, so a power cut loses at most the last
 //! second, and the window never waits for the disk.
 
+use super::journal_base;
+pub use super::journal_scan::{LiveJournal, Orphan, Scan, discard, held_elsewhere, is_held, scan};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use crate::model::journal::{self, Begin, Record, Summary};
+use crate::model::journal::{self, Begin, Record};
 use crate::model::scene::Scene;
+use std::borrow::Cow;
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// The journal file extension.
@@ -80,7 +83,7 @@ fn fresh_name() -> String {
 }
 
 /// Open `path` for appending and take its exclusive lock, or say who holds it.
-fn open_locked(path: &Path, create: bool) -> Result<File> {
+pub(super) fn open_locked(path: &Path, create: bool) -> Result<File> {
     let file = OpenOptions::new()
         .read(true)
         .write(true)
@@ -102,10 +105,35 @@ fn open_locked(path: &Path, create: bool) -> Result<File> {
 
 /// The flusher's side: the file (swapped on compaction) and whether it has unsynced bytes.
 struct Shared {
-    /// None once the journal was dropped: the lock goes with the last handle at once.
-    file: Mutex<Option<File>>,
+    slot: Mutex<Slot>,
     dirty: AtomicBool,
     stop: AtomicBool,
+}
+
+/// The journal's file, and the records that wait while a big scene's start is written.
+#[derive(Default)]
+struct Slot {
+    /// None once the journal was dropped: the lock goes with the last handle at once.
+    file: Option<File>,
+    /// Some while the start is written on a thread: records appended meanwhile. The thread
+    /// writes them itself the moment the start is on disk (no frame or event needed).
+    waiting: Option<Vec<u8>>,
+}
+
+impl Shared {
+    fn new(file: Option<File>, waiting: Option<Vec<u8>>) -> Arc<Self> {
+        Arc::new(Self {
+            slot: Mutex::new(Slot { file, waiting }),
+            dirty: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+        })
+    }
+
+    fn slot(&self) -> Result<MutexGuard<'_, Slot>> {
+        self.slot
+            .lock()
+            .map_err(|_| Error::Refused("the journal's lock was poisoned".into()))
+    }
 }
 
 /// Start the thread that syncs `shared`'s file at most once per [`SYNC_EVERY`] after a write.
@@ -118,10 +146,10 @@ fn start_flusher(shared: &Arc<Shared>) -> Option<std::thread::JoinHandle<()>> {
                 std::thread::park_timeout(SYNC_EVERY);
                 if theirs.dirty.swap(false, Ordering::AcqRel) {
                     let clone = theirs
-                        .file
+                        .slot
                         .lock()
                         .ok()
-                        .and_then(|f| f.as_ref().and_then(|f| f.try_clone().ok()));
+                        .and_then(|s| s.file.as_ref().and_then(|f| f.try_clone().ok()));
                     if let Some(file) = clone {
                         let _ = file.sync_data();
                     }
@@ -145,10 +173,16 @@ fn write_locked(path: &Path, bytes: &[u8]) -> Result<File> {
     let temporary = path.with_extension("tmp");
     let _ = std::fs::remove_file(&temporary);
     let mut file = open_locked(&temporary, true)?;
-    file.write_all(bytes)
+    let written = file
+        .write_all(bytes)
         .and_then(|()| file.sync_data())
-        .map_err(fail)?;
-    std::fs::rename(&temporary, path).map_err(fail)?;
+        .and_then(|()| std::fs::rename(&temporary, path));
+    if let Err(e) = written {
+        // A full disk or a read-only folder leaves nothing behind.
+        drop(file);
+        let _ = std::fs::remove_file(&temporary);
+        return Err(fail(e));
+    }
     if let Some(dir) = path.parent().and_then(|d| File::open(d).ok()) {
         let _ = dir.sync_all();
     }
@@ -167,34 +201,71 @@ pub struct JournalFile {
     recorded_path: Option<String>,
     bytes: u64,
     compacted_bytes: u64,
-    /// A big scene's start being written on a thread, and what was recorded meanwhile.
-    pending: Option<Pending>,
+    /// A big scene's start being written on a thread: the framed base and the start's length.
+    pending: Option<std::thread::JoinHandle<Result<(Vec<u8>, u64)>>>,
+    /// `bytes` when the pending start began (what was written before it is replaced).
+    bytes_before_pending: u64,
+    /// The document's own file is the base: copy it before the first change is journaled.
+    copy_on_edit: Option<CopySource>,
 }
 
-/// A journal's start written on a thread, and the records that wait for it.
-struct Pending {
-    thread: std::thread::JoinHandle<Result<(File, Vec<u8>, u64)>>,
-    buffer: Vec<u8>,
+/// The file a journal's base names until the first edit, with what it must still be.
+struct CopySource {
+    path: PathBuf,
+    len: u64,
+    crc: u32,
+    next_id: u32,
 }
 
 /// Scenes from this many nodes have their base written on a thread (a 100k-node scene's .ron
 /// text takes ~0.2 s to make and write).
 pub const BACKGROUND_START_NODES: usize = 20_000;
 
-/// Write a journal's start (`start`: header and Begin) and `scene` as its base; the locked
-/// file, the framed base (kept for compaction) and the length.
-fn write_start(path: &Path, mut start: Vec<u8>, scene: &Scene) -> Result<(File, Vec<u8>, u64)> {
+/// Write a journal's start (`start`: header and Begin), `scene` as its base and `history`
+/// (the document's changes so far, framed); the locked file, the framed base (kept for
+/// compaction) and the length.
+fn write_start(
+    path: &Path,
+    mut start: Vec<u8>,
+    scene: &Scene,
+    history: &[u8],
+) -> Result<(File, Vec<u8>, u64)> {
     let base = journal::frame(&Record::Base {
         ron: crate::model::file::to_ron_string(scene),
         next_id: scene.next_id().0,
     })?;
     start.extend_from_slice(&base);
+    start.extend_from_slice(history);
     let file = write_locked(path, &start)?;
     Ok((file, base, start.len() as u64))
 }
 
+/// The scene a document's history starts from (the scene itself when nothing was done yet),
+/// and that history as framed records: what a journal begun now must hold to rebuild the
+/// document, unsaved changes included.
+fn origin_and_history(document: &Document) -> Result<(Cow<'_, Scene>, Vec<u8>)> {
+    if document.history().is_empty() {
+        return Ok((Cow::Borrowed(document.scene()), Vec::new()));
+    }
+    Ok((
+        Cow::Owned(document.origin_scene()?),
+        history_frames(document)?,
+    ))
+}
+
+/// The document's history as framed change records (empty when it has none).
+fn history_frames(document: &Document) -> Result<Vec<u8>> {
+    let mut framed = Vec::new();
+    for change in document.history().as_changes() {
+        framed.extend(journal::frame(&Record::Change(change))?);
+    }
+    Ok(framed)
+}
+
 impl JournalFile {
-    /// A new journal in `dir` for `document`: header, Begin and Base written and synced.
+    /// A new journal in `dir` for `document`: header, Begin, Base and the history so far,
+    /// written and synced (a big scene's on a thread; the records appended meanwhile follow
+    /// as soon as it is on disk).
     pub fn create(dir: &Path, document: &Document) -> Result<Self> {
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::Refused(format!("{}: cannot create: {e}", dir.display())))?;
@@ -208,29 +279,92 @@ impl JournalFile {
         let mut start = journal::header();
         start.extend(journal::frame(&Record::Begin(begin.clone()))?);
         if document.scene().len() < BACKGROUND_START_NODES {
-            let (file, base, len) = write_start(&path, start, document.scene())?;
-            return Ok(Self::adopt(
-                path,
-                Some(file),
-                begin,
-                base,
-                recorded_path,
-                len,
-            ));
+            let (origin, history) = origin_and_history(document)?;
+            let (file, base, len) = write_start(&path, start, &origin, &history)?;
+            let shared = Shared::new(Some(file), None);
+            return Ok(Self::adopt(path, shared, begin, base, recorded_path, len));
         }
-        // A big scene: its base is written on a thread; changes wait in memory until then.
-        let scene = document.scene().clone();
-        let target = path.clone();
+        if let Some((base, source)) = journal_base::own_file_base(document) {
+            // Opened and not edited: the journal names the file (a few hundred bytes).
+            start.extend_from_slice(&base);
+            let file = write_locked(&path, &start)?;
+            let shared = Shared::new(Some(file), None);
+            let mut this =
+                Self::adopt(path, shared, begin, base, recorded_path, start.len() as u64);
+            this.copy_on_edit = document.stamp().map(|stamp| CopySource {
+                path: source,
+                len: stamp.len(),
+                crc: stamp.crc(),
+                next_id: document.scene().next_id().0,
+            });
+            return Ok(this);
+        }
+        // A big untitled or edited scene: its base is streamed beside the journal on a
+        // thread (never one string); changes wait in the slot until then.
+        let (origin, history) = origin_and_history(document)?;
+        let scene = origin.into_owned();
+        let shared = Shared::new(None, Some(Vec::new()));
+        let mut this = Self::adopt(path.clone(), shared, begin, Vec::new(), recorded_path, 0);
+        this.start_on_thread(start, history, move |base| {
+            journal_base::write_base(&scene, base)
+        })?;
+        Ok(this)
+    }
+
+    /// Write the journal anew on a thread: `start` (header and Begin), the base record that
+    /// `make_base` returns once the base file is made, and `history`; records appended
+    /// meanwhile wait in the slot and follow at once.
+    fn start_on_thread(
+        &mut self,
+        start: Vec<u8>,
+        history: Vec<u8>,
+        make_base: impl FnOnce(&Path) -> Result<Vec<u8>> + Send + 'static,
+    ) -> Result<()> {
+        if let Ok(mut slot) = self.shared.slot() {
+            slot.waiting.get_or_insert_with(Vec::new);
+        }
+        let theirs = Arc::clone(&self.shared);
+        let target = self.path.clone();
         let thread = std::thread::Builder::new()
             .name("graft-journal-start".into())
-            .spawn(move || write_start(&target, start, &scene))
+            .spawn(move || {
+                let base = make_base(&journal_base::base_path_of(&target))?;
+                let mut bytes = start;
+                bytes.extend_from_slice(&base);
+                bytes.extend_from_slice(&history);
+                let file = write_locked(&target, &bytes)?;
+                adopt_started(&theirs, file, &target).map(|()| (base, bytes.len() as u64))
+            })
             .map_err(|e| Error::Refused(format!("cannot start the journal's writer: {e}")))?;
-        let mut this = Self::adopt(path, None, begin, Vec::new(), recorded_path, 0);
-        this.pending = Some(Pending {
-            thread,
-            buffer: Vec::new(),
-        });
-        Ok(this)
+        self.bytes_before_pending = self.bytes;
+        self.pending = Some(thread);
+        Ok(())
+    }
+
+    /// The first change of a scene whose base is its own file: copy the file beside the
+    /// journal first (on a thread), so nothing done to the file later can take the base away.
+    fn copy_base_before_first_change(&mut self, document: &Document) -> Result<()> {
+        let Some(source) = self.copy_on_edit.take() else {
+            return Ok(());
+        };
+        let mut start = journal::header();
+        start.extend(journal::frame(&Record::Begin(self.begin.clone()))?);
+        let mut history = Vec::new();
+        if path_text(document.path()) != self.begin.path {
+            history.extend(journal::frame(&Record::Path(path_text(document.path())))?);
+        }
+        self.recorded_path = path_text(document.path());
+        history.extend(history_frames(document)?);
+        if document.disk_state() == Some(crate::model::file_stamp::DiskState::Same) {
+            return self.start_on_thread(start, history, move |base| {
+                journal_base::copy_base(&source.path, base, source.len, source.crc, source.next_id)
+            });
+        }
+        // The file changed under graft: stream the scene the history starts from instead.
+        let origin = document.origin_scene()?;
+        self.start_on_thread(start, history, move |base| {
+            journal_base::write_base(&origin, base)
+        })
     }
 
     /// Continue a recovered journal: cut it after its last whole record and append there.
@@ -250,24 +384,19 @@ impl JournalFile {
         file.set_len(whole as u64)
             .and_then(|()| file.seek(std::io::SeekFrom::Start(whole as u64)))
             .map_err(|e| Error::Refused(format!("{}: {e}", path.display())))?;
-        let mut this = Self::adopt(path, Some(file), begin, base, recorded_path, whole as u64);
-        this.compacted_bytes = whole as u64;
+        let shared = Shared::new(Some(file), None);
+        let this = Self::adopt(path, shared, begin, base, recorded_path, whole as u64);
         Ok(this)
     }
 
     fn adopt(
         path: PathBuf,
-        file: Option<File>,
+        shared: Arc<Shared>,
         begin: Begin,
         base: Vec<u8>,
         recorded_path: Option<String>,
         bytes: u64,
     ) -> Self {
-        let shared = Arc::new(Shared {
-            file: Mutex::new(file),
-            dirty: AtomicBool::new(false),
-            stop: AtomicBool::new(false),
-        });
         let flusher = start_flusher(&shared);
         Self {
             path,
@@ -279,12 +408,35 @@ impl JournalFile {
             bytes,
             compacted_bytes: bytes,
             pending: None,
+            bytes_before_pending: 0,
+            copy_on_edit: None,
         }
     }
 
     /// The journal's file.
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// True when the journal began for a file in another folder than `path`'s (a Save As
+    /// into another folder happened since).
+    pub fn began_in_other_folder(&self, path: Option<&Path>) -> bool {
+        let began = self
+            .begin
+            .path
+            .as_deref()
+            .map(Path::new)
+            .and_then(Path::parent);
+        began != path.and_then(Path::parent)
+    }
+
+    /// Tests: write from now on into `file` (e.g. `/dev/full`, whose writes fail with "no
+    /// space left on device", as a full disk's do).
+    #[doc(hidden)]
+    pub fn write_into_for_tests(&mut self, file: File) {
+        if let Ok(mut slot) = self.shared.slot() {
+            slot.file = Some(file);
+        }
     }
 
     /// Bytes written so far.
@@ -308,6 +460,11 @@ impl JournalFile {
         if changes.is_empty() && !moved {
             return Ok(());
         }
+        if !changes.is_empty() && self.copy_on_edit.is_some() {
+            // The changes are already in the history the new start replays: only what
+            // follows them waits for it.
+            return self.copy_base_before_first_change(document);
+        }
         let mut out = Vec::new();
         if moved {
             let path = path_text(document.path());
@@ -318,50 +475,47 @@ impl JournalFile {
             out.extend(journal::frame(&Record::Change(change))?);
         }
         self.append(&out)?;
-        if self.bytes > COMPACT_AT && self.bytes > 4 * self.compacted_bytes {
+        if self.pending.is_none()
+            && self.bytes > COMPACT_AT
+            && self.bytes > 4 * self.compacted_bytes
+        {
             self.compact(document)?;
         }
         Ok(())
     }
 
-    /// Once a big scene's start is on disk (or at once, with `wait`), adopt its file and write
-    /// what waited for it.
+    /// Once a big scene's start is on disk (or at once, with `wait`), take its base for
+    /// compaction; an error of the start's thread is returned here.
     fn finish_start(&mut self, wait: bool) -> Result<()> {
-        let ready = self
+        if !self
             .pending
             .as_ref()
-            .is_some_and(|p| wait || p.thread.is_finished());
-        if !ready {
+            .is_some_and(|p| wait || p.is_finished())
+        {
             return Ok(());
         }
-        let Some(pending) = self.pending.take() else {
+        let Some(thread) = self.pending.take() else {
             return Ok(());
         };
-        let (file, base, len) = pending
-            .thread
+        let (base, len) = thread
             .join()
             .map_err(|_| Error::Refused("the journal's writer stopped".into()))??;
-        if let Ok(mut held) = self.shared.file.lock() {
-            *held = Some(file);
-        }
         self.base = base;
-        self.bytes = len;
-        self.compacted_bytes = len;
-        self.append(&pending.buffer)
+        self.bytes = len + (self.bytes - self.bytes_before_pending);
+        self.compacted_bytes = self.bytes;
+        Ok(())
     }
 
+    /// Write `bytes` at the end of the journal (or queue them while the start is written).
     fn append(&mut self, bytes: &[u8]) -> Result<()> {
-        if let Some(pending) = &mut self.pending {
-            pending.buffer.extend_from_slice(bytes);
+        let mut slot = self.shared.slot()?;
+        if let Some(waiting) = slot.waiting.as_mut() {
+            waiting.extend_from_slice(bytes);
             self.bytes += bytes.len() as u64;
             return Ok(());
         }
-        let mut held = self
-            .shared
+        let file = slot
             .file
-            .lock()
-            .map_err(|_| Error::Refused("the journal's lock was poisoned".into()))?;
-        let file = held
             .as_mut()
             .ok_or_else(|| Error::Refused("the journal is closed".into()))?;
         file.write_all(bytes)
@@ -371,7 +525,7 @@ impl JournalFile {
         } else {
             self.shared.dirty.store(true, Ordering::Release);
         }
-        drop(held);
+        drop(slot);
         self.bytes += bytes.len() as u64;
         Ok(())
     }
@@ -382,9 +536,7 @@ impl JournalFile {
         self.finish_start(true)?;
         let bytes = journal::compacted(&self.begin, &self.base, document)?;
         let file = write_locked(&self.path, &bytes)?;
-        if let Ok(mut held) = self.shared.file.lock() {
-            *held = Some(file);
-        }
+        self.shared.slot()?.file = Some(file);
         self.bytes = bytes.len() as u64;
         self.recorded_path = path_text(document.path());
         self.compacted_bytes = self.bytes;
@@ -401,8 +553,21 @@ impl JournalFile {
             let _ = std::fs::rename(&path, path.with_extension(DISCARDED));
         } else {
             let _ = std::fs::remove_file(&path);
+            let _ = std::fs::remove_file(journal_base::base_path_of(&path));
         }
     }
+}
+
+/// The start's thread, once the start is on disk: write the records that waited and hand the
+/// file to the writer, under the slot's lock so no record is lost or reordered.
+fn adopt_started(shared: &Shared, mut file: File, path: &Path) -> Result<()> {
+    let mut slot = shared.slot()?;
+    let waiting = slot.waiting.take().unwrap_or_default();
+    file.write_all(&waiting)
+        .map_err(|e| Error::Refused(format!("{}: cannot write: {e}", path.display())))?;
+    slot.file = Some(file);
+    shared.dirty.store(true, Ordering::Release);
+    Ok(())
 }
 
 impl Drop for JournalFile {
@@ -414,153 +579,10 @@ impl Drop for JournalFile {
             flusher.thread().unpark();
             let _ = flusher.join();
         }
-        if let Ok(mut held) = self.shared.file.lock()
-            && let Some(file) = held.take()
+        if let Ok(mut slot) = self.shared.slot.lock()
+            && let Some(file) = slot.file.take()
         {
             let _ = file.sync_data();
         }
     }
-}
-
-/// A journal whose owner is gone, held locked while the user decides.
-pub struct Orphan {
-    /// Its file.
-    pub path: PathBuf,
-    /// The open file, holding the lock.
-    pub file: File,
-    /// What it holds.
-    pub summary: Summary,
-    /// When it was last written.
-    pub modified: SystemTime,
-}
-
-/// A journal some live graft holds (its lock is taken).
-pub struct LiveJournal {
-    /// Its file.
-    pub path: PathBuf,
-    /// The document it journals (None: untitled).
-    pub document: Option<String>,
-}
-
-/// What a scan of the journal folder found.
-#[derive(Default)]
-pub struct Scan {
-    /// Journals with unsaved work and no owner, newest first.
-    pub orphans: Vec<Orphan>,
-    /// Journals held by running grafts.
-    pub live: Vec<LiveJournal>,
-    /// Journals that cannot be read (a newer graft's, or damaged at the start), with why.
-    pub unreadable: Vec<(PathBuf, String)>,
-}
-
-/// Look through `dir`: take every journal no graft holds; delete those with nothing unsaved
-/// and discarded ones past [`KEEP_DISCARDED`]; `skip` is the caller's own journal.
-pub fn scan(dir: &Path, skip: Option<&Path>) -> Scan {
-    let mut found = Scan::default();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return found;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if Some(path.as_path()) == skip {
-            continue;
-        }
-        match path.extension().and_then(|e| e.to_str()) {
-            Some(EXTENSION) => look_at(path, &mut found),
-            Some(DISCARDED) => purge_if_old(&path),
-            // A compaction cut short: nobody holds it, so it is only a partial copy.
-            Some("tmp") if open_locked(&path, false).is_ok() => {
-                let _ = std::fs::remove_file(&path);
-            }
-            _ => {}
-        }
-    }
-    found.orphans.sort_by_key(|o| std::cmp::Reverse(o.modified));
-    found
-}
-
-/// Sort one journal into the scan.
-fn look_at(path: PathBuf, found: &mut Scan) {
-    let file = match open_locked(&path, false) {
-        Ok(file) => file,
-        Err(_) => {
-            let document = std::fs::read(&path)
-                .ok()
-                .and_then(|b| journal::summarize(&b).ok())
-                .and_then(|s| s.path);
-            found.live.push(LiveJournal { path, document });
-            return;
-        }
-    };
-    let summary = std::fs::read(&path)
-        .map_err(|e| e.to_string())
-        .and_then(|b| journal::summarize(&b).map_err(|e| e.to_string()));
-    match summary {
-        Ok(summary) if summary.unsaved_changes == 0 => {
-            drop(file);
-            let _ = std::fs::remove_file(&path);
-        }
-        Ok(summary) => {
-            let modified = file
-                .metadata()
-                .and_then(|m| m.modified())
-                .unwrap_or(UNIX_EPOCH);
-            found.orphans.push(Orphan {
-                path,
-                file,
-                summary,
-                modified,
-            });
-        }
-        Err(why) => found.unreadable.push((path, why)),
-    }
-}
-
-/// Delete a discarded journal older than [`KEEP_DISCARDED`].
-fn purge_if_old(path: &Path) {
-    let old = std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| t.elapsed().ok())
-        .is_some_and(|age| age > KEEP_DISCARDED);
-    if old {
-        let _ = std::fs::remove_file(path);
-    }
-}
-
-/// Set a journal aside as discarded (kept for [`KEEP_DISCARDED`], then deleted).
-pub fn discard(orphan: Orphan) -> Result<PathBuf> {
-    let target = orphan.path.with_extension(DISCARDED);
-    std::fs::rename(&orphan.path, &target)
-        .map_err(|e| Error::Refused(format!("{}: {e}", orphan.path.display())))?;
-    Ok(target)
-}
-
-/// True when a running graft journals the document at `document` (`skip`: journals this
-/// process holds: its own and the orphans it is offering).
-pub fn held_elsewhere(dir: &Path, skip: &[&Path], document: &str) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return false;
-    };
-    entries.flatten().map(|e| e.path()).any(|path| {
-        !skip.contains(&path.as_path())
-            && path.extension().is_some_and(|e| e == EXTENSION)
-            && open_locked(&path, false).is_err()
-            && std::fs::read(&path)
-                .ok()
-                .and_then(|b| journal::summarize(&b).ok())
-                .is_some_and(|s| s.path.as_deref() == Some(document))
-    })
-}
-
-/// True when a running graft holds the journal at `path` (its lock is taken).
-pub fn is_held(path: &Path) -> bool {
-    matches!(
-        OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(path)
-            .map(|f| f.try_lock()),
-        Ok(Err(std::fs::TryLockError::WouldBlock))
-    )
 }

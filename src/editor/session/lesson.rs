@@ -481,10 +481,10 @@ pub fn read_lesson(source: &LessonSource) -> Result<Lesson> {
             parse::parse(text, &course::builtin_path(file))
         }
         LessonSource::File(path) => {
-            let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-                path: path.clone(),
-                source,
-            })?;
+            let text = crate::model::read_limit::read_text_bounded(
+                path,
+                crate::model::read_limit::LESSON,
+            )?;
             parse::parse(&text, path)
         }
     }

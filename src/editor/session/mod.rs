@@ -5,6 +5,7 @@
 pub mod clipboard;
 pub mod command;
 pub mod dialogs;
+pub mod disk_watch;
 pub mod dnd;
 pub mod edits;
 pub mod exports;
@@ -13,6 +14,8 @@ pub mod generate;
 pub mod interchange;
 pub mod jobs;
 pub mod journal;
+pub mod journal_base;
+pub mod journal_scan;
 pub mod journal_store;
 pub mod lesson;
 pub mod lesson_check;
@@ -21,6 +24,7 @@ pub mod multi_edit;
 pub mod probes;
 pub mod selection;
 pub mod settings;
+pub mod sprites;
 pub mod tick;
 pub mod timeline;
 
@@ -81,6 +85,11 @@ pub enum DialogPurpose {
         /// The action waiting for the save.
         then: Option<FileAction>,
     },
+    /// Set the picked image as this sprite's.
+    ChooseImage {
+        /// The sprite's node.
+        node: NodeId,
+    },
 }
 
 /// What applying a command asks of the app, besides drawing the new state.
@@ -130,6 +139,7 @@ pub struct Editor {
     probe_owners: std::cell::RefCell<ProbeOwners>,
     journaling: journal::Journaling,
     lessons: lesson::Lessons,
+    disk: disk_watch::DiskWatch,
 }
 
 /// The nodes carrying probes, cached with the scene versions they were read at.
@@ -177,6 +187,7 @@ impl Editor {
             probe_owners: Default::default(),
             journaling: Default::default(),
             lessons: Default::default(),
+            disk: Default::default(),
         }
     }
 
@@ -424,6 +435,7 @@ impl Editor {
             Command::CloseRequested => Ok(self.close_requested()),
             Command::Save => self.save_command(),
             Command::SaveAs => Ok(self.start_dialog(DialogPurpose::SaveAs { then: None })),
+            Command::ChooseImage(node) => self.choose_image(node),
             Command::AnswerGuard(answer) => self.answer_guard(answer),
             Command::DialogClosed(outcome) => self.dialog_closed(outcome),
             Command::Copy => Ok(self.copy()),
@@ -491,6 +503,13 @@ impl Editor {
             Command::Probe(probe) => self.probe_command(probe),
             Command::AnswerRecovery(answer) => self.answer_recovery(answer),
             Command::ToggleJournal => Ok(self.toggle_journal()),
+            Command::RetryJournal => {
+                if !self.retry_journal() {
+                    self.info("The crash journal still cannot be written");
+                }
+                Ok(Outcome::default())
+            }
+            Command::AnswerConflict(answer) => self.answer_conflict(answer),
             Command::Lesson(command) => self.lesson_command(command),
         }
     }

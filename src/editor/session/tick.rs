@@ -10,6 +10,8 @@ use std::time::Duration;
 const MAX_STEP: f32 = 0.1;
 /// How often the window should come back while a job runs, to show its progress.
 const JOB_POLL: Duration = Duration::from_millis(50);
+/// How often the window comes back by itself to look at the file and the journal folder.
+pub const WATCH_EVERY: Duration = Duration::from_secs(2);
 /// How often the window should come back while Show me plays.
 const SHOW_POLL: Duration = Duration::from_millis(50);
 
@@ -45,6 +47,14 @@ impl Editor {
             tick.repaint_after = Some(tick.repaint_after.map_or(SHOW_POLL, |d| d.min(SHOW_POLL)));
         }
         self.record_journal();
+        self.journal_tick();
+        self.watch_file();
+        // Come back now and then without input: a failing journal is retried, a journal a
+        // killed graft left is offered, a file changed on disk is noticed.
+        tick.repaint_after = Some(
+            tick.repaint_after
+                .map_or(WATCH_EVERY, |d| d.min(WATCH_EVERY)),
+        );
         tick
     }
 
@@ -69,7 +79,8 @@ mod tests {
         assert!(first.recomputed > 0, "the first tick computes the world");
         let second = editor.tick(0.016);
         assert_eq!(second.recomputed, 0);
-        assert_eq!(second.repaint_after, None);
+        // Only the watch on the file and the journal folder brings it back, every 2 s.
+        assert_eq!(second.repaint_after, Some(super::WATCH_EVERY));
     }
 
     #[test]

@@ -149,8 +149,12 @@ fn valid_name(name: &str) -> String {
 
 /// The image path as `res://…` under the project root, or None when it is outside.
 fn res_path(file: &Path, root: &Path) -> Option<String> {
-    let file = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    // A file not on disk (yet) is placed by name: absolute, `..` folded.
+    let real = |p: &Path| {
+        p.canonicalize()
+            .unwrap_or_else(|_| crate::model::scene::sprites::absolute_dir(p))
+    };
+    let (file, root) = (real(file), real(root));
     let rel = file.strip_prefix(&root).ok()?;
     let parts: Vec<String> = rel
         .components()
@@ -458,7 +462,8 @@ fn sprite_lines(
     if data.color != [255, 255, 255, 255] {
         let _ = writeln!(out, "self_modulate = {}", color_text(data.color, dialect));
     }
-    let Ok(image) = imagesize::size(&file) else {
+    let Ok(image) = crate::model::read_limit::image_size(&file, crate::model::read_limit::IMAGE)
+    else {
         return;
     };
     let image = Vec2::new(image.width as f32, image.height as f32);

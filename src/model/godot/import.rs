@@ -25,34 +25,11 @@ pub struct Imported {
 }
 
 /// Import a `.tscn` file (instances resolved from the folder holding `project.godot`). Sprite
-/// paths are absolute; see [`relative_sprites`] for a scene saved somewhere.
+/// paths are absolute; see [`Scene::relative_sprites`] for a scene saved somewhere.
 pub fn import_file(path: &Path) -> Result<Imported> {
-    let text = super::tree::read_scene_text(path).map_err(|why| Error::Invalid {
-        path: path.to_path_buf(),
-        source: Box::new(Error::Format(why)),
-    })?;
+    // The reason names the file already.
+    let text = super::tree::read_scene_text(path).map_err(Error::Format)?;
     import_text(&text, path)
-}
-
-/// Sprite paths made relative to `dir` (where the scene will be saved), as the `.ron` format
-/// expects.
-pub fn relative_sprites(scene: &Scene, dir: &Path) -> Result<Scene> {
-    let specs = (0..scene.len())
-        .map(|i| {
-            let mut data = scene.data_at(i).clone();
-            if let crate::model::scene::Shape::Sprite(sprite) = &mut data.shape
-                && let Some(rel) = pathdiff::diff_paths(&sprite.path, dir)
-            {
-                sprite.path = rel.to_string_lossy().replace('\\', "/");
-            }
-            NodeSpec {
-                id: scene.id_at(i),
-                parent: scene.parent_index_at(i).map(|p| scene.id_at(p)),
-                data,
-            }
-        })
-        .collect();
-    Scene::from_specs(specs)
 }
 
 /// Import `.tscn` text as if it were the file at `path` (instances and textures are looked up
@@ -175,7 +152,7 @@ impl Converter<'_> {
                 id,
                 parent,
                 data: NodeData {
-                    name: node.name.as_str().into(),
+                    name: crate::model::scene::name::cut_name(node.name.as_str()).into(),
                     local,
                     shape,
                     color,

@@ -215,7 +215,7 @@ fn texture(node: &GNode, loader: &Loader) -> Option<Texture> {
             (loader.resolve(&prop.file.path, &ext.written)?, region)
         }
     };
-    let size = imagesize::size(&path)
+    let size = crate::model::read_limit::image_size(&path, crate::model::read_limit::IMAGE)
         .ok()
         .map(|s| DVec2::new(s.width as f64, s.height as f64));
     Some(Texture { path, size, atlas })

@@ -568,18 +568,15 @@ impl Tree {
     }
 }
 
-/// A file's text, or why it cannot be read (missing, binary `.scn`, too big, not UTF-8).
+/// A file's text, or why it cannot be read (missing, not a regular file, binary `.scn`, too
+/// big, not UTF-8).
 pub fn read_scene_text(path: &Path) -> std::result::Result<String, String> {
     let shown = path.display();
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{shown} is {} MB: larger than the {} MB graft reads",
-            meta.len() >> 20,
-            MAX_FILE_BYTES >> 20
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    let bytes = crate::model::read_limit::read_bounded(path, crate::model::read_limit::TSCN)
+        .map_err(|e| match e {
+            crate::Error::Io { source, .. } => format!("cannot read {shown}: {source}"),
+            other => other.to_string(),
+        })?;
     if tscn::looks_binary(&bytes) {
         return Err(format!(
             "{shown} is a binary Godot scene (.scn): open it in Godot and save it as .tscn (text)"

@@ -45,6 +45,17 @@ impl Scene {
         data: Vec<NodeData>,
     ) -> Result<Scene> {
         debug_assert!(parents.len() == ids.len() && data.len() == ids.len());
+        if let Some(k) = data
+            .iter()
+            .position(|d| d.name.len() > super::name::MAX_NAME_BYTES)
+        {
+            let why = super::name::check_name(&data[k].name).err();
+            return Err(Error::Format(format!(
+                "node {}: {}",
+                ids[k].0,
+                why.map_or_else(String::new, |e| e.to_string())
+            )));
+        }
         let slot_of = slot_map(&ids, &data)?;
         if let Some(parent) = preorder_parents(&ids, parents) {
             // Already in pre-order: slot k is index k.

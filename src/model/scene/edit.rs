@@ -417,6 +417,16 @@ impl Edit {
     }
 
     /// True when a later edit of the same gesture can be folded into this one.
+    /// True when the edit changed nothing (a drag's frame before the pointer moved).
+    pub(super) fn is_noop(&self) -> bool {
+        match self {
+            Edit::SetLocal { before, after, .. } => before == after,
+            Edit::Probes { before, after, .. } => before == after,
+            Edit::Clip { before, after } => before == after,
+            _ => false,
+        }
+    }
+
     pub(super) fn can_absorb(&self, later: &Edit) -> bool {
         match (self, later) {
             (Edit::SetLocal { node, .. }, Edit::SetLocal { node: n2, .. }) => node == n2,

@@ -10,6 +10,7 @@
 use super::Scene;
 use super::edit::{Edit, Op};
 use crate::error::{Error, Result};
+use std::path::Path;
 
 /// One undoable step: a label and the edits it made, in order.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +34,9 @@ pub struct History {
     faults: Faults,
     /// What changed since the journal last took it, when a journal listens (None otherwise).
     changes: Option<Vec<Change>>,
+    /// The sprite-path rebases applied to the whole history (Save As into other folders), in
+    /// order: [`History::as_changes`] starts with them.
+    rebases: Vec<(String, String)>,
 }
 
 /// One change of the history, as a journal records it: replaying the changes in order on the
@@ -58,6 +62,15 @@ pub enum Change {
     Jump(u64),
     /// The current state was saved (the clean mark).
     Clean,
+    /// Every relative sprite path, in the scene and in every step, rebased from folder `from`
+    /// to folder `to` (absolute): the document moved there (Save As). Not a step: undo keeps
+    /// naming the same images.
+    Rebase {
+        /// The old folder.
+        from: String,
+        /// The new folder.
+        to: String,
+    },
 }
 
 /// The test hook's state: edits applied and taken back since it was set, and where to fail.
@@ -133,7 +146,8 @@ impl History {
                 Err(e) => return Err(self.take_back(scene, &edits, next_id, e)),
             }
         }
-        if edits.is_empty() {
+        // A gesture's frame that changed nothing (a drag with no movement yet) is no step.
+        if edits.is_empty() || (gesture.is_some() && edits.iter().all(Edit::is_noop)) {
             return Ok(());
         }
         if let Some(changes) = &mut self.changes {
@@ -202,6 +216,42 @@ impl History {
                 self.mark_clean();
                 Ok(())
             }
+            Change::Rebase { from, to } => {
+                self.rebase_sprites(scene, Path::new(from), Path::new(to));
+                Ok(())
+            }
+        }
+    }
+
+    /// Rebase every relative sprite path from folder `from` to folder `to` (absolute), in the
+    /// scene and in every step done or undone, so undo and redo after a move keep naming the
+    /// same images; not a step of its own. Returns how many scene paths changed.
+    pub fn rebase_sprites(&mut self, scene: &mut Scene, from: &Path, to: &Path) -> usize {
+        use super::sprites::{map_edit, normalize, rebase_path};
+        if normalize(from) == normalize(to) {
+            return 0;
+        }
+        let mut map = |p: &str| rebase_path(p, from, to);
+        let steps = self.done.iter_mut().chain(self.undone.iter_mut());
+        for edit in steps.flat_map(|s| s.edits.iter_mut()) {
+            map_edit(edit, &mut map);
+        }
+        let (from, to) = (from.to_string_lossy(), to.to_string_lossy());
+        self.rebases.push((from.clone().into(), to.clone().into()));
+        self.note(Change::Rebase {
+            from: from.into(),
+            to: to.into(),
+        });
+        scene.map_sprite_paths(map)
+    }
+
+    /// Take the sprite-path rebases back on `scene`, newest first: the history undone to its
+    /// start is its first scene rebased, and [`History::as_changes`] rebases again (the
+    /// paths may be written differently, e.g. `./a.png` as `a.png`, but name the same files
+    /// and rebase to the same text).
+    pub fn unrebase(&self, scene: &mut Scene) {
+        for (from, to) in self.rebases.iter().rev() {
+            scene.rebase_sprites(Path::new(to), Path::new(from));
         }
     }
 
@@ -210,6 +260,11 @@ impl History {
     pub fn as_changes(&self) -> Vec<Change> {
         let steps: Vec<&Step> = self.done.iter().chain(self.undone.iter().rev()).collect();
         let mut out = Vec::with_capacity(steps.len() + self.undone.len() + 1);
+        // The rebased steps replay on the first scene rebased the same way.
+        out.extend(self.rebases.iter().map(|(from, to)| Change::Rebase {
+            from: from.clone(),
+            to: to.clone(),
+        }));
         if self.clean == Some(0) {
             out.push(Change::Clean);
         }
@@ -409,6 +464,11 @@ impl History {
             .map(|s| s.label.as_str())
             .collect();
         (labels, self.done.len())
+    }
+
+    /// True when the scene is the history's first: no step ever recorded, no sprites rebased.
+    pub fn is_empty(&self) -> bool {
+        self.done.is_empty() && self.undone.is_empty() && self.rebases.is_empty()
     }
 
     /// Label of the step Undo would take back.

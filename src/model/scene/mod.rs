@@ -10,9 +10,11 @@ pub mod diagnose;
 pub mod edit;
 mod history;
 mod id_index;
+pub mod name;
 mod ops;
 mod parallel;
 mod shape;
+pub mod sprites;
 mod world;
 
 pub use build::NodeSpec;
@@ -371,9 +373,11 @@ impl Scene {
 
     /// Rename a node; returns the old name.
     pub fn rename(&mut self, id: NodeId, name: impl Into<String>) -> Result<String> {
+        let name = name.into();
+        name::check_name(&name)?;
         let i = self.index(id)?;
         self.bump_version();
-        let name = CompactString::from(name.into());
+        let name = CompactString::from(name);
         Ok(std::mem::replace(&mut self.data[i].name, name).into_string())
     }
 

@@ -5,6 +5,7 @@
 //! file opens in Inkscape with every node a named group. Shapes are drawn in their node's local
 //! space: `rect`, `ellipse`, `polygon`, and sprites as `image` (embedded as data URIs or linked).
 
+use crate::model::read_limit;
 use crate::model::scene::{Scene, Shape, Sprite};
 use glam::{Affine2, DVec2, Vec2};
 use rustc_hash::FxHashSet;
@@ -241,20 +242,25 @@ fn image_href(path: &str, options: &SvgOptions, notes: &mut Vec<String>) -> Opti
         }
         Images::Embed => match data_uri(&file) {
             Ok(uri) => Some(uri),
-            Err(e) => {
+            Err(crate::Error::Io { source, .. }) => {
                 notes.push(format!(
-                    "{}: cannot read the image ({e}): its sprite is left out",
+                    "{}: cannot read the image ({source}): its sprite is left out",
                     file.display()
                 ));
+                None
+            }
+            Err(e) => {
+                notes.push(format!("{e}: its sprite is left out"));
                 None
             }
         },
     }
 }
 
-/// An image file as a `data:` URI (its type from its extension).
-pub fn data_uri(file: &Path) -> std::io::Result<String> {
-    let bytes = std::fs::read(file)?;
+/// An image file as a `data:` URI (its type from its extension); only a regular file within
+/// [`read_limit::IMAGE`] is read.
+pub fn data_uri(file: &Path) -> crate::Result<String> {
+    let bytes = read_limit::read_bounded(file, read_limit::IMAGE)?;
     let mime = match file.extension().and_then(|e| e.to_str()) {
         Some("webp") => "image/webp",
         Some("jpg" | "jpeg") => "image/jpeg",
@@ -528,7 +534,7 @@ pub fn save_document(
         return Ok(None);
     }
     progress.enter(Stage::Writing, text.len() as u64);
-    crate::model::atomic_write::atomic_write_with(path, |w| w.write_all(text.as_bytes()))?;
+    crate::model::atomic_write::replace_with(path, |w| w.write_all(text.as_bytes()))?;
     progress.set_done(text.len() as u64);
     Ok(Some(notes))
 }

@@ -535,3 +535,28 @@ pub fn embedded_image(scene_dir: Option<&Path>, path: &str) -> Option<String> {
     let file = scene_dir.map_or_else(|| Path::new(path).to_path_buf(), |d| d.join(path));
     crate::model::svg::export::data_uri(&file).ok()
 }
+
+/// Refuse a figure whose sprite images are fifos, devices, sockets, folders or past
+/// [`read_limit::IMAGE`] (a missing image is drawn without its sprite, as before). Only looks
+/// (stat), once per distinct path.
+pub fn check_sprite_files(scene: &Scene, scene_dir: Option<&Path>) -> crate::Result<()> {
+    use crate::model::read_limit;
+    let mut seen = rustc_hash::FxHashSet::default();
+    for i in 0..scene.len() {
+        let Shape::Sprite(sprite) = &scene.data_at(i).shape else {
+            continue;
+        };
+        if !seen.insert(sprite.path.as_str()) {
+            continue;
+        }
+        let file = scene_dir.map_or_else(
+            || Path::new(&sprite.path).to_path_buf(),
+            |d| d.join(&sprite.path),
+        );
+        match read_limit::check_regular(&file, read_limit::IMAGE) {
+            Ok(_) | Err(crate::Error::Io { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}

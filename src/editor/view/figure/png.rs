@@ -3,6 +3,7 @@
 //! and needs no window or system fonts.
 
 use crate::error::{Error, Result};
+use crate::model::read_limit;
 use std::sync::{Arc, LazyLock};
 
 /// The fonts figures use, loaded once.
@@ -22,6 +23,10 @@ pub const MAX_PNG_SIDE: u32 = 16_384;
 fn render(svg: &str, scale: f32) -> Result<resvg::tiny_skia::Pixmap> {
     let options = resvg::usvg::Options {
         fontdb: FONTS.clone(),
+        image_href_resolver: resvg::usvg::ImageHrefResolver {
+            resolve_data: resvg::usvg::ImageHrefResolver::default_data_resolver(),
+            resolve_string: Box::new(|href, _| linked_image(std::path::Path::new(href))),
+        },
         ..Default::default()
     };
     let tree = resvg::usvg::Tree::from_str(svg, &options)
@@ -44,6 +49,23 @@ fn render(svg: &str, scale: f32) -> Result<resvg::tiny_skia::Pixmap> {
         &mut pixmap.as_mut(),
     );
     Ok(pixmap)
+}
+
+/// An image an SVG links by path (figures embed theirs; this is the fallback): read only
+/// from a regular file within [`read_limit::IMAGE`], its type from its first bytes.
+fn linked_image(path: &std::path::Path) -> Option<resvg::usvg::ImageKind> {
+    use resvg::usvg::ImageKind;
+    let bytes = read_limit::read_bounded(path, read_limit::IMAGE).ok()?;
+    let data = Arc::new(bytes);
+    match data.as_slice() {
+        [0x89, b'P', b'N', b'G', ..] => Some(ImageKind::PNG(data)),
+        [0xff, 0xd8, 0xff, ..] => Some(ImageKind::JPEG(data)),
+        [b'G', b'I', b'F', b'8', ..] => Some(ImageKind::GIF(data)),
+        [b'R', b'I', b'F', b'F', _, _, _, _, rest @ ..] if rest.starts_with(b"WEBP") => {
+            Some(ImageKind::WEBP(data))
+        }
+        _ => None,
+    }
 }
 
 /// Render an SVG document to straight-alpha RGBA pixels: (width, height, bytes).

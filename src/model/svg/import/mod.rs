@@ -82,18 +82,7 @@ pub struct SvgImport {
 /// Import an SVG file. Linked images are resolved against its folder (sprite paths come out
 /// absolute: make them relative to where the scene is saved).
 pub fn import_svg_file(path: &Path) -> Result<SvgImport> {
-    let io = |source| Error::Io {
-        path: path.to_path_buf(),
-        source,
-    };
-    let len = std::fs::metadata(path).map_err(io)?.len();
-    if len > MAX_SVG_BYTES {
-        return Err(refuse(
-            path,
-            format!("{len} bytes (at most {MAX_SVG_BYTES})"),
-        ));
-    }
-    let bytes = std::fs::read(path).map_err(io)?;
+    let bytes = crate::model::read_limit::read_bounded(path, crate::model::read_limit::SVG)?;
     if bytes.starts_with(&[0x1f, 0x8b]) {
         return Err(refuse(path, "a compressed .svgz drawing: unzip it first"));
     }
@@ -291,7 +280,8 @@ impl<'a, 'i> Importer<'a, 'i> {
         Importer {
             text,
             path,
-            dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
+            // Absolute: an untitled imported scene names its images from any folder.
+            dir: crate::model::scene::sprites::folder_of(path),
             css,
             ids,
             specs: Vec::new(),
@@ -548,6 +538,7 @@ impl<'a, 'i> Importer<'a, 'i> {
 fn name_of<'a>(node: Node<'a, '_>) -> Option<&'a str> {
     node.attribute((INKSCAPE_NS, "label"))
         .or(node.attribute("id").filter(|s| !s.is_empty()))
+        .map(crate::model::scene::name::cut_name)
 }
 
 fn href<'a>(node: Node<'a, '_>) -> Option<&'a str> {

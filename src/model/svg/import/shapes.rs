@@ -5,6 +5,7 @@ use super::{Frame, Importer, Item, MAX_POINTS, MAX_USE_CHAIN, MAX_USE_NODES};
 use super::{href, is_svg, name_of, path, refuse};
 use crate::error::Result;
 use crate::model::file::MAX_POLYGON_POINTS;
+use crate::model::read_limit;
 use crate::model::scene::{Color, DEFAULT_COLOR, Shape, Sprite};
 use glam::{DAffine2, DVec2, Vec2};
 use std::str::FromStr;
@@ -128,7 +129,9 @@ impl<'a, 'i> Importer<'a, 'i> {
         let node = item.node;
         let href = href(node).unwrap_or("");
         let file = path::local_file(href).map(|f| self.dir.join(f));
-        let pixels = file.as_ref().and_then(|f| imagesize::size(f).ok());
+        let pixels = file
+            .as_ref()
+            .and_then(|f| read_limit::image_size(f, read_limit::IMAGE).ok());
         let pixels = pixels.map(|s| DVec2::new(s.width as f64, s.height as f64));
         let (centre, size) = self.image_box(item, pixels);
         let local = t * DAffine2::from_translation(centre);

@@ -1,0 +1,169 @@
+//! The document's file on disk, watched: a save never overwrites what another program or
+//! another graft window wrote since graft read the file (it asks: Overwrite / Save As… /
+//! Reload), and a change on disk is noticed while the window is open and offered for reload.
+
+use crate::editor::Outcome;
+use crate::editor::session::{DialogPurpose, Editor, FileAction};
+use crate::error::Result;
+use crate::model::file_stamp::DiskState;
+use std::time::{Instant, SystemTime};
+
+/// How often the file is looked at (a `stat`; its bytes only when its time changed).
+pub const WATCH_FILE_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Why the "changed on disk" prompt shows.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConflictReason {
+    /// A save was asked for (and `then` waits for it: quit, open…).
+    Saving,
+    /// The window noticed the change by itself.
+    Noticed,
+}
+
+/// A pending "the file changed on disk" question.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conflict {
+    /// Why it is asked.
+    pub reason: ConflictReason,
+    /// What waits for the save, if a save was asked for.
+    pub then: Option<FileAction>,
+}
+
+/// The answer to "FILE changed on disk since graft read it".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConflictAnswer {
+    /// Write this version over the other one (the other stays in `FILE.bak`).
+    Overwrite,
+    /// Save this version under another name; the file on disk stays.
+    SaveAs,
+    /// Drop this version and load the file as it is on disk now.
+    Reload,
+    /// Do nothing now (a save later asks again).
+    Cancel,
+}
+
+/// The watch's state.
+#[derive(Default)]
+pub struct DiskWatch {
+    conflict: Option<Conflict>,
+    next_look: Option<Instant>,
+    /// The disk's (size, time) the user already answered about: not asked again for it.
+    answered: Option<(u64, Option<SystemTime>)>,
+    /// The file was found missing (said once).
+    missing_said: bool,
+}
+
+/// The file's (size, time) now.
+fn disk_key(path: &std::path::Path) -> Option<(u64, Option<SystemTime>)> {
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.len(), meta.modified().ok()))
+}
+
+impl Editor {
+    /// The pending "changed on disk" question, if any (the window shows it as a modal).
+    pub fn disk_conflict(&self) -> Option<&Conflict> {
+        self.disk.conflict.as_ref()
+    }
+
+    /// Before a save to the document's own file: true when it may go on; otherwise the
+    /// question is asked (with `then` waiting) and nothing is written.
+    pub(super) fn may_overwrite(
+        &mut self,
+        target: &std::path::Path,
+        then: Option<FileAction>,
+    ) -> bool {
+        if self.doc.path() != Some(target) || self.doc.disk_state() != Some(DiskState::Changed) {
+            return true;
+        }
+        self.disk.conflict = Some(Conflict {
+            reason: ConflictReason::Saving,
+            then,
+        });
+        self.log.fail(format!(
+            "{} changed on disk since graft read it: not saved yet (Overwrite, Save As… or Reload)",
+            self.doc.display_name()
+        ));
+        false
+    }
+
+    /// A save asked for before `action` did not happen (the file changed on disk): the
+    /// action waits for the answer to that question.
+    pub(super) fn wait_for_save(&mut self, action: FileAction) {
+        if let Some(conflict) = self.disk.conflict.as_mut() {
+            conflict.then = Some(action);
+        }
+    }
+
+    /// The answer to the "changed on disk" question.
+    pub(super) fn answer_conflict(&mut self, answer: ConflictAnswer) -> Result<Outcome> {
+        let Some(conflict) = self.disk.conflict.take() else {
+            return Ok(Outcome::default());
+        };
+        self.disk.answered = self.doc.path().and_then(disk_key);
+        match answer {
+            ConflictAnswer::Cancel => {
+                self.info("Nothing was saved or reloaded; a save asks again");
+                Ok(Outcome::default())
+            }
+            ConflictAnswer::SaveAs => Ok(self.start_dialog(DialogPurpose::SaveAs {
+                then: conflict.then,
+            })),
+            ConflictAnswer::Reload => self.run_action(FileAction::Revert),
+            ConflictAnswer::Overwrite => {
+                // The user has seen the other version: take the file as it is now as known.
+                let path = self.doc.path().map(std::path::Path::to_path_buf);
+                let stamp = path.and_then(|p| crate::model::file_stamp::FileStamp::read(&p).ok());
+                self.doc.set_stamp(stamp);
+                let (saved, mut outcome) = self.save(None)?;
+                if saved && let Some(action) = conflict.then {
+                    outcome.effects.extend(self.run_action(action)?.effects);
+                }
+                Ok(outcome)
+            }
+        }
+    }
+
+    /// Once every [`WATCH_FILE_EVERY`]: has the document's file changed on disk? A change
+    /// not answered yet asks "Reload?"; a touch with the same bytes is taken quietly.
+    pub(super) fn watch_file(&mut self) {
+        let now = Instant::now();
+        if self.disk.next_look.is_some_and(|t| now < t) || self.disk.conflict.is_some() {
+            return;
+        }
+        self.disk.next_look = Some(now + WATCH_FILE_EVERY);
+        let Some(path) = self.doc.path().map(std::path::Path::to_path_buf) else {
+            return;
+        };
+        let Some(stamp) = self.doc.stamp().copied() else {
+            return;
+        };
+        let key = disk_key(&path);
+        if key.is_some() && key == Some((stamp.len(), stamp.modified())) {
+            self.disk.missing_said = false;
+            return;
+        }
+        if key.is_some() && key == self.disk.answered {
+            return;
+        }
+        match stamp.on_disk(&path) {
+            DiskState::Same => {
+                self.doc
+                    .set_stamp(crate::model::file_stamp::FileStamp::read(&path).ok());
+            }
+            DiskState::Missing if !self.disk.missing_said => {
+                self.disk.missing_said = true;
+                self.log.fail(format!(
+                    "{} was deleted or moved on disk: Save writes it again",
+                    path.display()
+                ));
+            }
+            DiskState::Missing => {}
+            DiskState::Changed => {
+                self.disk.conflict = Some(Conflict {
+                    reason: ConflictReason::Noticed,
+                    then: None,
+                });
+            }
+        }
+    }
+}
