@@ -558,6 +558,22 @@ fn fmt_recover_and_import_to_other_folders_keep_every_image() {
             want,
             "fmt -o"
         );
+        let godot = other.path().join("godot/deep/s.tscn");
+        std::fs::create_dir_all(godot.parent().unwrap()).unwrap();
+        let project = root.path().to_str().unwrap();
+        let run = graft_bin(&[
+            "export",
+            output,
+            "-o",
+            godot.to_str().unwrap(),
+            "--project",
+            project,
+        ]);
+        assert!(run.status.success(), "{run:?}");
+        let tscn_text = std::fs::read_to_string(&godot).unwrap();
+        for res in ["res://assets/a.png", "res://scenes/img/b.png"] {
+            assert!(tscn_text.contains(res), "export --project: {tscn_text}");
+        }
         let run = graft_bin(&["recover", journal.to_str().unwrap(), "-o", output]);
         assert!(run.status.success(), "{run:?}");
         let recovered = file::load(&target).unwrap();
@@ -567,7 +583,7 @@ fn fmt_recover_and_import_to_other_folders_keep_every_image() {
         assert!(run.status.success(), "{run:?}");
         assert_eq!(
             images_of(&file::load(&target).unwrap(), &target),
-            [a_png.clone()],
+            std::slice::from_ref(&a_png),
             "import -o"
         );
         let check = graft_bin(&["check", output]);
@@ -635,5 +651,74 @@ fn opening_a_moved_scene_warns_once_in_the_message_log() {
             .filter(|m| m.text.contains("warning:"))
             .count(),
         2
+    );
+}
+
+#[test]
+fn a_journal_replays_a_save_as_rebase_from_either_base() {
+    use graft::model::document::Document;
+    use graft::model::scene::edit::Op;
+    let root = tempfile::tempdir().unwrap();
+    let file = travelling_scene(root.path());
+    let first = file::load(&file).unwrap();
+    let mut doc = Document::open(&file).unwrap();
+    doc.listen(true);
+    let rename = |name: &str| {
+        vec![Op::Rename {
+            node: NodeId(1),
+            name: name.into(),
+        }]
+    };
+    doc.perform("Rename", rename("x")).unwrap();
+    let target = root.path().join("scenes/deep/s.ron");
+    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+    doc.save_to(&target).unwrap();
+    doc.perform("Rename", rename("y")).unwrap();
+    doc.undo().unwrap();
+    // The live journal: the first scene, then every change as it came.
+    let mut live = Document::recovered(first.clone(), Some(file.clone()));
+    for change in doc.take_changes() {
+        live.replay(&change).unwrap();
+    }
+    assert!(live.scene() == doc.scene(), "live journal");
+    // A journal begun or compacted now: the history's first scene and the history.
+    for base in [first, doc.origin_scene().unwrap()] {
+        let mut again = Document::recovered(base, Some(target.clone()));
+        for change in doc.history().as_changes() {
+            again.replay(&change).unwrap();
+        }
+        assert!(again.scene() == doc.scene(), "compacted journal");
+        again.redo().unwrap();
+        doc.redo().unwrap();
+        assert!(again.scene() == doc.scene(), "redone");
+        doc.undo().unwrap();
+    }
+    assert_eq!(images_of(doc.scene(), &target).len(), 3);
+}
+
+#[test]
+fn choose_image_sets_a_relative_path_as_one_undoable_step() {
+    use graft::editor::session::dialogs::{DialogKind, DialogOutcome};
+    use graft::editor::{Command, Editor, Effect};
+    use graft::model::document::Document;
+    let root = tempfile::tempdir().unwrap();
+    let file = travelling_scene(root.path());
+    let mut editor = Editor::new(Document::open(&file).unwrap());
+    let asked = editor.apply(Command::ChooseImage(NodeId(1))).unwrap();
+    assert_eq!(asked.effects, [Effect::ShowDialog(DialogKind::Image)]);
+    let picked = root.path().join("scenes/img/b.png");
+    editor
+        .apply(Command::DialogClosed(DialogOutcome::Picked(picked)))
+        .unwrap();
+    let path = |e: &Editor| match &e.doc().scene().node(NodeId(1)).unwrap().shape {
+        Shape::Sprite(s) => s.path.clone(),
+        _ => String::new(),
+    };
+    assert_eq!(path(&editor), "img/b.png");
+    editor.apply(Command::Undo).unwrap();
+    assert_eq!(path(&editor), "../assets/a.png");
+    assert!(
+        editor.apply(Command::ChooseImage(NodeId(4))).is_err(),
+        "a box is no sprite"
     );
 }
