@@ -229,6 +229,19 @@ mod tests {
         );
     }
 
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_file_longer_than_its_size_says_is_cut_at_the_limit() {
+        // /proc files say they are empty and then give more: the read still stops at the limit.
+        let status = Path::new("/proc/self/status");
+        assert_eq!(check_regular(status, SMALL).unwrap(), 0);
+        let message = refused(read_bounded(status, SMALL));
+        assert!(
+            message.ends_with("larger than the 10 bytes limit for test files"),
+            "{message}"
+        );
+    }
+
     #[test]
     fn special_files_are_refused_by_kind_without_blocking() {
         let dir = tempfile::tempdir().unwrap();

@@ -7,6 +7,7 @@ use super::cli_print::{point, print_file, short};
 use crate::error::{Error, Result};
 use crate::model::atomic_write::Backup;
 use crate::model::file;
+use crate::model::read_limit;
 use crate::model::scene::NodeId;
 use crate::model::scene::sprites::folder_of;
 use crate::tools::generate::GenShape;
@@ -423,7 +424,7 @@ fn check(files: &[PathBuf], out: &mut dyn Write, report: &mut dyn Write) -> Resu
                 writeln!(out, "{}: ok ({} nodes)", path.display(), scene.len())?;
                 let mut missing = missing_images(&scene, &folder_of(path));
                 if let Some(text) = (!missing.is_empty())
-                    .then(|| std::fs::read_to_string(path).ok())
+                    .then(|| read_limit::read_text_bounded(path, read_limit::SCENE).ok())
                     .flatten()
                 {
                     place_missing(&mut missing, &text);

@@ -23,6 +23,7 @@ struct Run {
 }
 
 /// Run graft with `args`, reaped with `wait4` for its own peak RSS; killed past 20 s.
+#[allow(clippy::zombie_processes, reason = "reaped by wait4, which reports its rusage")]
 fn run(args: &[&str]) -> Run {
     let start = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_graft"))
@@ -45,6 +46,7 @@ fn run(args: &[&str]) -> Run {
         }
         if start.elapsed() > Duration::from_secs(20) {
             let _ = child.kill();
+            let _ = child.wait();
             panic!("graft {args:?} still runs after 20 s");
         }
         std::thread::sleep(Duration::from_millis(5));

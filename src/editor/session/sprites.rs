@@ -59,10 +59,17 @@ pub fn image_problem(file: &Path) -> Option<String> {
         return Some(format!("is not a regular file ({})", file.display()));
     }
     let mut head = [0u8; 32];
-    let read = std::fs::File::open(file).and_then(|mut f| std::io::Read::read(&mut f, &mut head));
+    // Only a regular file within the image limit is opened (a fifo swapped in would block).
+    let read = crate::model::read_limit::open_regular(file, crate::model::read_limit::IMAGE)
+        .and_then(|mut f| {
+            std::io::Read::read(&mut f, &mut head).map_err(|source| crate::Error::Io {
+                path: file.to_path_buf(),
+                source,
+            })
+        });
     let kind = match read {
         Ok(n) => imagesize::image_type(&head[..n]).ok(),
-        Err(e) => return Some(format!("cannot be read ({}: {e})", file.display())),
+        Err(e) => return Some(format!("cannot be read ({e})")),
     };
     use imagesize::ImageType::{Jpeg, Png, Webp};
     match kind {
@@ -257,7 +264,8 @@ impl Editor {
             return;
         }
         // Read again only now, to place them (rare: the open itself kept no text).
-        if let Ok(text) = std::fs::read_to_string(&file) {
+        let limit = crate::model::read_limit::SCENE;
+        if let Ok(text) = crate::model::read_limit::read_text_bounded(&file, limit) {
             place_missing(&mut missing, &text);
         }
         for m in missing.iter().take(MAX_WARNINGS) {
