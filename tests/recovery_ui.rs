@@ -95,3 +95,71 @@ fn later_keeps_the_sample_and_asks_again() {
     assert!(h.state().editor().recovery_offer().is_none());
     assert_eq!(to_ron_string(h.state().editor().doc().scene()), sample);
 }
+
+/// The app on `file`, without a journal unless `journal` is given.
+fn app_on(file: &Path, journal: Option<&Path>) -> Harness<'static, GraftApp> {
+    let file = file.to_path_buf();
+    let journal = journal.map(Path::to_path_buf);
+    let mut harness = Harness::builder()
+        .with_size(egui::vec2(1400.0, 900.0))
+        .build_eframe(move |cc| {
+            GraftApp::new_journaled(cc, Some(file), Box::new(FakeDialogs::default()), journal)
+        });
+    harness.run_steps(3);
+    harness
+}
+
+#[test]
+fn a_file_changed_on_disk_is_noticed_and_reloaded_by_a_click() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shared.ron");
+    std::fs::copy("scenes/sword.ron", &path).unwrap();
+    let mut h = app_on(&path, None);
+    // Another window saves the file with the arm renamed.
+    let mut other = Editor::new(Document::open(&path).unwrap());
+    other
+        .apply(graft::editor::session::command::Command::Perform {
+            label: "Rename".into(),
+            ops: vec![graft::model::scene::edit::Op::Rename {
+                node: graft::model::scene::NodeId(2),
+                name: "saved elsewhere".into(),
+            }],
+            continuous: false,
+        })
+        .unwrap();
+    other
+        .apply(graft::editor::session::command::Command::Save)
+        .unwrap();
+    // The window looks at its file every 2 s, with no input needed.
+    std::thread::sleep(std::time::Duration::from_millis(2100));
+    h.run_steps(3);
+    h.get_by_label_contains("changed on disk");
+    h.get_by_label("Reload").click();
+    h.run_steps(3);
+    let name = h
+        .state()
+        .editor()
+        .doc()
+        .scene()
+        .node(graft::model::scene::NodeId(2))
+        .map(|d| d.name.to_string())
+        .ok();
+    assert_eq!(name.as_deref(), Some("saved elsewhere"));
+    assert!(h.state().editor().disk_conflict().is_none());
+}
+
+#[test]
+fn a_journal_that_cannot_start_shows_in_the_status_bar_until_retry_works() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocked = dir.path().join("journal");
+    std::fs::write(&blocked, "a file where the folder should be").unwrap();
+    let path = dir.path().join("sword.ron");
+    std::fs::copy("scenes/sword.ron", &path).unwrap();
+    let mut h = app_on(&path, Some(&blocked));
+    h.get_by_label("⚠ No crash journal");
+    std::fs::remove_file(&blocked).unwrap();
+    h.get_by_label("Retry").click();
+    h.run_steps(3);
+    assert!(h.query_by_label("⚠ No crash journal").is_none());
+    assert!(h.state().editor().journaling());
+}

@@ -204,7 +204,7 @@ pub fn lessons_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comman
         ui.add_space(4.0);
         if ui
             .button("Open a lesson file…")
-            .on_hover_text("A .lesson file (docs/lesson-format.md); File ▸ Open takes them too")
+            .on_hover_text("A .lesson file (docs/lesson-format.md); File > Open takes them too")
             .clicked()
         {
             chosen = Some(Command::Open);

@@ -272,6 +272,10 @@ impl GraftApp {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.shown_title = title;
         }
+        // The window's name for screen readers: egui leaves its root node unnamed.
+        ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
+            node.set_label(self.shown_title.as_str())
+        });
     }
 
     /// The hierarchy (left), inspector (right) and viewport (centre). The side panels keep

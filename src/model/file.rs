@@ -7,8 +7,8 @@
 //! needs and which a file may use; `file_save.rs`: the canonical text and the atomic save).
 
 pub use super::file_load::{
-    load, load_with_progress, parse, parse_with_node_limit, parse_with_progress, read_text,
-    read_text_limited,
+    load, load_with_progress, parse, parse_with_node_limit, parse_with_progress,
+    parse_with_ron_only, read_text, read_text_limited, reads_fast,
 };
 #[doc(hidden)]
 pub use super::file_node::parse_tree_node_bytes;

@@ -31,7 +31,7 @@ struct FileScene {
 /// soon as it is read, so the list of parsed nodes is never held (at 1M nodes that list was
 /// 176 B per node on top of the text and the columns).
 #[derive(Default)]
-struct ParsedNodes {
+pub(super) struct ParsedNodes {
     ids: Vec<NodeId>,
     parents: Vec<Option<NodeId>>,
     data: Vec<NodeData>,
@@ -42,7 +42,7 @@ struct ParsedNodes {
 }
 
 impl ParsedNodes {
-    fn with_capacity(n: usize) -> Self {
+    pub(super) fn with_capacity(n: usize) -> Self {
         Self {
             ids: Vec::with_capacity(n),
             parents: Vec::with_capacity(n),
@@ -51,8 +51,13 @@ impl ParsedNodes {
         }
     }
 
+    /// True once a node broke a rule.
+    pub(super) fn has_error(&self) -> bool {
+        self.error.is_some()
+    }
+
     /// Take one parsed node: note what format it needs, check it and keep its parts.
-    fn push(&mut self, node: FileNode) {
+    pub(super) fn push(&mut self, node: FileNode) {
         self.needs.note(&node);
         if self.error.is_some() {
             return; // the rest is still parsed (a syntax error further on wins), not kept
@@ -146,20 +151,68 @@ pub fn parse_with_progress(
     path: &Path,
     progress: Option<&Progress>,
 ) -> Result<Option<Scene>> {
-    match parse_text(text, path, progress)? {
+    match parse_text(text, path, progress, Reader::Fast)? {
         Some(file) => build(file, path).map(Some),
         None => Ok(None),
     }
 }
 
+/// True when the fast reader reads `text` by itself (the canonical form graft writes);
+/// false when ron would read it. For tests and `graft bench io`.
+#[doc(hidden)]
+pub fn reads_fast(text: &str) -> bool {
+    crate::model::file_fast::parse_canonical(text, count_nodes(text), node_limit(), None).is_ok()
+}
+
+/// Which reader reads the text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    /// The fast reader for the canonical form, ron for anything else.
+    Fast,
+    /// ron alone (the reference the fast reader is compared with).
+    Ron,
+}
+
+/// [`parse`] by ron alone, the reference: the fast reader must give bit-identical scenes and
+/// the same errors (tests, `graft bench io` and the fuzz target compare them).
+#[doc(hidden)]
+pub fn parse_with_ron_only(text: &str, path: &Path) -> Result<Scene> {
+    match parse_text(text, path, None, Reader::Ron)? {
+        Some(file) => build(file, path),
+        None => Err(Error::Refused(CANCELLED.into())),
+    }
+}
+
 /// The text parsed (every node already checked and in columns), before the scene is built:
 /// the caller may drop the text first. `None` when cancelled.
-fn parse_text(text: &str, path: &Path, progress: Option<&Progress>) -> Result<Option<FileScene>> {
+fn parse_text(
+    text: &str,
+    path: &Path,
+    progress: Option<&Progress>,
+    reader: Reader,
+) -> Result<Option<FileScene>> {
     let options = ron::Options::default().with_recursion_limit(RECURSION_LIMIT);
     // The expected node count sizes the columns and gives the parsing stage a total.
     let expected = count_nodes(text);
     if let Some(p) = progress {
         p.enter(Stage::Parsing, expected as u64);
+    }
+    // The form graft writes is read by the fast reader; anything else (and every error) by ron.
+    let fast = (reader == Reader::Fast)
+        .then(|| crate::model::file_fast::parse_canonical(text, expected, node_limit(), progress));
+    match fast.unwrap_or(Err(crate::model::file_fast::Stop::GiveUp)) {
+        Ok(fast) => {
+            if let Some(p) = progress {
+                p.enter(Stage::Building, 0);
+            }
+            return Ok(Some(FileScene {
+                format: fast.format,
+                clip: fast.clip,
+                nodes: fast.nodes,
+            }));
+        }
+        Err(crate::model::file_fast::Stop::Cancelled) => return Ok(None),
+        Err(crate::model::file_fast::Stop::GiveUp) => {}
     }
     let watched = PARSE_PROGRESS.with(|p| p.replace(progress.cloned()));
     let hint = NODE_HINT.with(|h| h.replace(expected));
@@ -223,7 +276,7 @@ pub fn load_with_progress(path: &Path, progress: &Progress) -> Result<Option<Sce
     let Some(text) = read_text(path, progress)? else {
         return Ok(None);
     };
-    let Some(file) = parse_text(&text, path, Some(progress))? else {
+    let Some(file) = parse_text(&text, path, Some(progress), Reader::Fast)? else {
         return Ok(None);
     };
     // The text is not needed to build the scene: free it first (at 1M nodes it is 223 MB).

@@ -15,25 +15,44 @@ use serde::{Deserialize, Serialize};
 pub(super) struct FileNode {
     pub(super) id: u32,
     #[serde(default)]
-    name: compact_str::CompactString,
+    pub(super) name: compact_str::CompactString,
     #[serde(default)]
-    parent: Option<u32>,
+    pub(super) parent: Option<u32>,
     #[serde(default)]
-    position: (f32, f32),
+    pub(super) position: (f32, f32),
     #[serde(default)]
-    rotation: f32,
+    pub(super) rotation: f32,
     #[serde(default = "unit_scale")]
-    scale: (f32, f32),
+    pub(super) scale: (f32, f32),
     #[serde(default)]
-    skew: f32,
+    pub(super) skew: f32,
     #[serde(default)]
     pub(super) shape: FileShape,
     #[serde(default = "default_color")]
-    color: (u8, u8, u8, u8),
+    pub(super) color: (u8, u8, u8, u8),
     #[serde(default)]
     pub(super) probes: Vec<(f32, f32)>,
     #[serde(default)]
     pub(super) tracks: Vec<Track>,
+}
+
+impl FileNode {
+    /// Node `id` with every other field at the default a file leaves out.
+    pub(super) fn with_id(id: u32) -> Self {
+        Self {
+            id,
+            name: Default::default(),
+            parent: None,
+            position: (0.0, 0.0),
+            rotation: 0.0,
+            scale: unit_scale(),
+            skew: 0.0,
+            shape: FileShape::None,
+            color: default_color(),
+            probes: Vec::new(),
+            tracks: Vec::new(),
+        }
+    }
 }
 
 /// Scale (1, 1): the default of a scale left out of the file.

@@ -38,6 +38,7 @@ pub mod file;
 mod file_load;
 mod file_node;
 mod file_save;
+mod file_fast;
 pub mod file_stamp;
 mod file_version;
 pub mod godot;

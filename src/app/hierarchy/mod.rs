@@ -147,6 +147,10 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
         area = area.vertical_scroll_offset(y);
     }
     let scroll = area.show_rows(ui, row_height, rows.len(), |ui, range| {
+        ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
+            node.set_role(egui::accesskit::Role::Tree);
+            node.set_label("Scene hierarchy");
+        });
         for row in &rows[range] {
             row_ui(ui, editor, state, rows, *row, &mut out);
         }
@@ -357,7 +361,7 @@ fn row_ui(
     );
     let selected = editor.is_selected(id);
     let label = display_name(scene, row.index);
-    response.widget_info(|| egui::WidgetInfo::selected(egui::Role::Tab, true, selected, &label));
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TreeItem, true, &label));
     let cx = RowCtx {
         editor,
         rows,
@@ -367,9 +371,11 @@ fn row_ui(
         response,
         selected,
     };
+    let has_children = scene.subtree_len_at(row.index) > 1;
+    tree_item_node(ui, &cx, has_children.then(|| !state.is_collapsed(id)));
     let look = row_paint(ui, &cx);
-    if scene.subtree_len_at(row.index) > 1 {
-        expand_arrow(ui, state, &cx, &look);
+    if has_children {
+        expand_arrow(ui, state, &cx, &look, &label);
     }
     let icon_pos = egui::pos2(look.x + height, rect.center().y);
     let (align, font) = (egui::Align2::LEFT_CENTER, look.font.clone());
@@ -431,8 +437,28 @@ fn row_paint(ui: &egui::Ui, cx: &RowCtx) -> RowPaint {
     }
 }
 
+/// What a screen reader says of a row: a tree item at its level (1 for a root), selected or
+/// not, and expanded or collapsed when `open` says it has children.
+fn tree_item_node(ui: &egui::Ui, cx: &RowCtx, open: Option<bool>) {
+    let level = cx.row.depth + 1;
+    ui.ctx().accesskit_node_builder(cx.response.id, |node| {
+        node.clear_toggled();
+        node.set_selected(cx.selected);
+        node.set_level(level);
+        if let Some(open) = open {
+            node.set_expanded(open);
+        }
+    });
+}
+
 /// The ⏷ / ⏵ arrow of a row with children; a click shows or hides them.
-fn expand_arrow(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, look: &RowPaint) {
+fn expand_arrow(
+    ui: &egui::Ui,
+    state: &mut HierarchyState,
+    cx: &RowCtx,
+    look: &RowPaint,
+    name: &str,
+) {
     let arrow_rect = egui::Rect::from_min_size(
         egui::pos2(look.x, cx.rect.top()),
         egui::vec2(look.height, look.height),
@@ -443,6 +469,10 @@ fn expand_arrow(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, look: &R
         egui::Sense::click(),
     );
     let open = !state.is_collapsed(cx.id);
+    let verb = if open { "Collapse" } else { "Expand" };
+    arrow.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::Role::Button, true, format!("{verb} {name}"))
+    });
     look.painter.text(
         arrow_rect.center(),
         egui::Align2::CENTER_CENTER,

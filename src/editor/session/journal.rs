@@ -244,7 +244,7 @@ impl Editor {
         }
         self.log.fail(format!(
             "The crash journal is not being written ({why}): changes are only in memory until \
-             saved. graft tries again every {} s (File ▸ Retry the crash journal)",
+             saved. graft tries again every {} s (File > Retry the crash journal)",
             RETRY_EVERY.as_secs()
         ));
         self.journaling.problem = Some(why);

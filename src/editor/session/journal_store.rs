@@ -201,13 +201,16 @@ pub struct JournalFile {
     recorded_path: Option<String>,
     bytes: u64,
     compacted_bytes: u64,
-    /// A big scene's start being written on a thread: the framed base and the start's length.
-    pending: Option<std::thread::JoinHandle<Result<(Vec<u8>, u64)>>>,
+    /// A big scene's start being written on a thread.
+    pending: Option<StartThread>,
     /// `bytes` when the pending start began (what was written before it is replaced).
     bytes_before_pending: u64,
     /// The document's own file is the base: copy it before the first change is journaled.
     copy_on_edit: Option<CopySource>,
 }
+
+/// The thread writing a journal's start: it returns the framed base and the start's length.
+type StartThread = std::thread::JoinHandle<Result<(Vec<u8>, u64)>>;
 
 /// The file a journal's base names until the first edit, with what it must still be.
 struct CopySource {

@@ -165,7 +165,7 @@ impl Editor {
     pub(super) fn lesson_command(&mut self, command: LessonCommand) -> Result<Outcome> {
         if self.lessons.run.is_none() && !matches!(command, LessonCommand::Open(_)) {
             return Err(Error::Refused(
-                "No lesson is open: Help ▸ Lessons… lists them".into(),
+                "No lesson is open: Help > Lessons… lists them".into(),
             ));
         }
         match command {
