@@ -87,7 +87,11 @@ fn the_fast_reader_and_ron_agree_on_samples_generated_scenes_and_hand_edits() {
         // Everything graft wrote is read by the fast reader itself (the samples, hand-written
         // with comments between nodes, only once formatted).
         if k >= 5 {
-            assert!(file::reads_fast(text), "not read fast:\n{}", &text[..text.len().min(600)]);
+            assert!(
+                file::reads_fast(text),
+                "not read fast:\n{}",
+                &text[..text.len().min(600)]
+            );
         }
         for variant in hand_edited(text) {
             let edited = load_text(&variant);

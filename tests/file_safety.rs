@@ -462,6 +462,15 @@ fn big_file(dir: &Path) -> PathBuf {
     path
 }
 
+/// A journaled session on [`big_file`]: the editor, the file and the journal folder.
+fn big_session(dir: &Path) -> (Editor, PathBuf, PathBuf) {
+    let path = big_file(dir);
+    let journal_dir = dir.join("journal");
+    let mut editor = Editor::new(Document::open(&path).unwrap());
+    editor.start_journal(journal_dir.clone());
+    (editor, path, journal_dir)
+}
+
 fn folder_bytes(dir: &Path) -> u64 {
     std::fs::read_dir(dir)
         .map(|entries| {
@@ -490,10 +499,7 @@ fn wait_for_edits(journal_path: &Path, edits: usize) {
 #[test]
 fn opening_a_big_file_without_edits_writes_almost_nothing_to_the_journal() {
     let dir = tempfile::tempdir().unwrap();
-    let path = big_file(dir.path());
-    let journal_dir = dir.path().join("journal");
-    let mut editor = Editor::new(Document::open(&path).unwrap());
-    editor.start_journal(journal_dir.clone());
+    let (mut editor, path, journal_dir) = big_session(dir.path());
     editor.tick(0.016);
     let written = folder_bytes(&journal_dir);
     eprintln!(
@@ -509,10 +515,7 @@ fn opening_a_big_file_without_edits_writes_almost_nothing_to_the_journal() {
 fn a_big_files_edits_recover_exactly_even_when_the_file_is_rewritten_or_deleted() {
     for after_the_edit in ["rewritten", "deleted"] {
         let dir = tempfile::tempdir().unwrap();
-        let path = big_file(dir.path());
-        let journal_dir = dir.path().join("journal");
-        let mut editor = Editor::new(Document::open(&path).unwrap());
-        editor.start_journal(journal_dir.clone());
+        let (mut editor, path, journal_dir) = big_session(dir.path());
         editor.apply(rename(5, "edited")).unwrap();
         editor.apply(rename(6, "edited too")).unwrap();
         let journal_path = editor.journal_path().unwrap().to_path_buf();
@@ -545,10 +548,7 @@ fn a_big_files_edits_recover_exactly_even_when_the_file_is_rewritten_or_deleted(
 #[test]
 fn a_big_journal_whose_base_is_gone_says_so_plainly() {
     let dir = tempfile::tempdir().unwrap();
-    let path = big_file(dir.path());
-    let journal_dir = dir.path().join("journal");
-    let mut editor = Editor::new(Document::open(&path).unwrap());
-    editor.start_journal(journal_dir.clone());
+    let (mut editor, _path, journal_dir) = big_session(dir.path());
     editor.apply(rename(5, "edited")).unwrap();
     let journal_path = editor.journal_path().unwrap().to_path_buf();
     wait_for_edits(&journal_path, 1);

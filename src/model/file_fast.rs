@@ -44,18 +44,27 @@ pub(crate) fn parse_canonical(
     limit: usize,
     progress: Option<&Progress>,
 ) -> Result<FastScene, Stop> {
-    let mut lines = text.split_inclusive('\n').skip_while(|l| l.starts_with("//"));
+    let mut lines = text
+        .split_inclusive('\n')
+        .skip_while(|l| l.starts_with("//"));
     if lines.next() != Some("(\n") {
         return Err(Stop::GiveUp);
     }
     let format = lines
         .next()
         .and_then(|l| l.strip_prefix("    format: ")?.strip_suffix(",\n"))
-        .and_then(|n| n.parse::<u32>().ok().filter(|_| n.bytes().all(|b| b.is_ascii_digit())))
+        .and_then(|n| {
+            n.parse::<u32>()
+                .ok()
+                .filter(|_| n.bytes().all(|b| b.is_ascii_digit()))
+        })
         .ok_or(Stop::GiveUp)?;
     let mut line = lines.next().ok_or(Stop::GiveUp)?;
     let mut clip = ClipSettings::default();
-    if let Some(text) = line.strip_prefix("    clip: ").and_then(|l| l.strip_suffix(",\n")) {
+    if let Some(text) = line
+        .strip_prefix("    clip: ")
+        .and_then(|l| l.strip_suffix(",\n"))
+    {
         clip = ron_options().from_str(text).map_err(|_| Stop::GiveUp)?;
         line = lines.next().ok_or(Stop::GiveUp)?;
     }
@@ -125,8 +134,7 @@ enum Parsed {
 
 /// The fields in the order graft writes them.
 const KEYS: [&str; 10] = [
-    "name", "parent", "position", "rotation", "scale", "skew", "shape", "color", "probes",
-    "tracks",
+    "name", "parent", "position", "rotation", "scale", "skew", "shape", "color", "probes", "tracks",
 ];
 
 /// A reader over one node line's bytes.
@@ -146,7 +154,9 @@ impl<'a> Cursor<'a> {
 
     /// Take `prefix` if the text goes on with it.
     fn eat(&mut self, prefix: &str) -> Option<()> {
-        self.rest().starts_with(prefix).then(|| self.at += prefix.len())
+        self.rest()
+            .starts_with(prefix)
+            .then(|| self.at += prefix.len())
     }
 
     /// The bytes up to the first one `keep` refuses.
@@ -165,7 +175,8 @@ impl<'a> Cursor<'a> {
     /// A float as graft writes it (`{:?}`: digits, `.`, `e`, a sign); `f32::from_str` on it, as
     /// ron does.
     fn float(&mut self) -> Option<f32> {
-        let token = self.token(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'));
+        let token =
+            self.token(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'-' | b'+'));
         if token.is_empty() || !token.bytes().any(|b| b.is_ascii_digit()) {
             return None;
         }

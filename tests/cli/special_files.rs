@@ -23,7 +23,10 @@ struct Run {
 }
 
 /// Run graft with `args`, reaped with `wait4` for its own peak RSS; killed past 20 s.
-#[allow(clippy::zombie_processes, reason = "reaped by wait4, which reports its rusage")]
+#[allow(
+    clippy::zombie_processes,
+    reason = "reaped by wait4, which reports its rusage"
+)]
 fn run(args: &[&str]) -> Run {
     let start = Instant::now();
     let mut child = Command::new(env!("CARGO_BIN_EXE_graft"))
