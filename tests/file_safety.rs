@@ -546,6 +546,29 @@ fn a_big_files_edits_recover_exactly_even_when_the_file_is_rewritten_or_deleted(
 }
 
 #[test]
+fn a_big_file_saved_before_its_first_edit_still_recovers_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = big_file(dir.path());
+    // A hand-made file: the first save rewrites its bytes (the comment goes).
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, format!("// made by hand\n{text}")).unwrap();
+    let journal_dir = dir.path().join("journal");
+    let mut editor = Editor::new(Document::open(&path).unwrap());
+    editor.start_journal(journal_dir.clone());
+    editor.apply(Command::Save).unwrap();
+    editor.apply(rename(5, "after the save")).unwrap();
+    let journal_path = editor.journal_path().unwrap().to_path_buf();
+    wait_for_edits(&journal_path, 1);
+    let expected = file::to_ron_string(editor.doc().scene());
+    drop(editor);
+    let mut next = Editor::new(Document::sample());
+    next.start_journal(journal_dir);
+    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .unwrap();
+    assert_eq!(file::to_ron_string(next.doc().scene()), expected);
+}
+
+#[test]
 fn a_big_journal_whose_base_is_gone_says_so_plainly() {
     let dir = tempfile::tempdir().unwrap();
     let (mut editor, _path, journal_dir) = big_session(dir.path());

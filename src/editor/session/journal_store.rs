@@ -463,10 +463,18 @@ impl JournalFile {
         if changes.is_empty() && !moved {
             return Ok(());
         }
-        if !changes.is_empty() && self.copy_on_edit.is_some() {
+        if self.copy_on_edit.is_some() && document.history().has_steps() {
             // The changes are already in the history the new start replays: only what
             // follows them waits for it.
             return self.copy_base_before_first_change(document);
+        }
+        if let (Some(source), Some(stamp)) = (&mut self.copy_on_edit, document.stamp()) {
+            // Saved with no step (Ctrl+S on an opened file): the file is still the scene the
+            // history starts from, as graft has just written it.
+            let here = document.path().and_then(|p| std::path::absolute(p).ok());
+            if here.as_deref() == Some(source.path.as_path()) {
+                (source.len, source.crc) = (stamp.len(), stamp.crc());
+            }
         }
         let mut out = Vec::new();
         if moved {

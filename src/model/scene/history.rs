@@ -471,6 +471,11 @@ impl History {
         self.done.is_empty() && self.undone.is_empty() && self.rebases.is_empty()
     }
 
+    /// True when any step was recorded (done or undone).
+    pub fn has_steps(&self) -> bool {
+        !self.done.is_empty() || !self.undone.is_empty()
+    }
+
     /// Label of the step Undo would take back.
     pub fn undo_label(&self) -> Option<&str> {
         self.done.last().map(|s| s.label.as_str())
