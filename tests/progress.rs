@@ -115,13 +115,26 @@ fn on(recorder: &Recorder) -> ProgressDrawTarget {
 #[test]
 fn a_long_run_shows_each_stage_then_clears_the_bar() {
     let recorder = Recorder::default();
+    let watching = recorder.clone();
+    // Each stage waits until the bar has drawn it (the drawing is the signal, not a sleep):
+    // a bar that never draws a stage fails after 20 s instead of passing by luck.
+    let drawn_soon = |text: &str| {
+        let started = std::time::Instant::now();
+        while !watching.events().iter().any(|e| e.contains(text)) {
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "never drawn: {text}"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    };
     let answer = with_progress_on(on(&recorder), Duration::ZERO, "big.ron", |p: &Progress| {
         p.enter(Stage::Reading, 2_000_000);
         p.set_done(1_000_000);
-        std::thread::sleep(Duration::from_millis(400));
+        drawn_soon("reading 1.0 of 2.0 MB");
         p.enter(Stage::Parsing, 0);
         p.set_done(8192);
-        std::thread::sleep(Duration::from_millis(400));
+        drawn_soon("parsing 8,192 nodes");
         42
     });
     assert_eq!(answer, 42, "the work's own result comes back");
