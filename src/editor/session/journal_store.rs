@@ -115,8 +115,9 @@ struct Shared {
 struct Slot {
     /// None once the journal was dropped: the lock goes with the last handle at once.
     file: Option<File>,
-    /// Some while the start is written on a thread: records appended meanwhile. The thread
-    /// writes them itself the moment the start is on disk (no frame or event needed).
+    /// Some while the journal is written anew on a thread: records appended meanwhile (also
+    /// written to the current file, when there is one). The thread writes them after the new
+    /// start the moment it is on disk (no frame or event needed).
     waiting: Option<Vec<u8>>,
 }
 
@@ -463,11 +464,6 @@ impl JournalFile {
         if changes.is_empty() && !moved {
             return Ok(());
         }
-        if self.copy_on_edit.is_some() && document.history().has_steps() {
-            // The changes are already in the history the new start replays: only what
-            // follows them waits for it.
-            return self.copy_base_before_first_change(document);
-        }
         if let (Some(source), Some(stamp)) = (&mut self.copy_on_edit, document.stamp()) {
             // Saved with no step (Ctrl+S on an opened file): the file is still the scene the
             // history starts from, as graft has just written it.
@@ -486,6 +482,11 @@ impl JournalFile {
             out.extend(journal::frame(&Record::Change(change))?);
         }
         self.append(&out)?;
+        if self.copy_on_edit.is_some() && document.history().has_steps() {
+            // The first edit is on disk (its base is still the file, unchanged): now copy the
+            // file, so nothing done to it later can take the base away.
+            self.copy_base_before_first_change(document)?;
+        }
         if self.pending.is_none()
             && self.bytes > COMPACT_AT
             && self.bytes > 4 * self.compacted_bytes
@@ -520,15 +521,20 @@ impl JournalFile {
     /// Write `bytes` at the end of the journal (or queue them while the start is written).
     fn append(&mut self, bytes: &[u8]) -> Result<()> {
         let mut slot = self.shared.slot()?;
+        let rewriting = slot.waiting.is_some();
         if let Some(waiting) = slot.waiting.as_mut() {
+            // The journal is being written anew: these follow the new start too.
             waiting.extend_from_slice(bytes);
+        }
+        let Some(file) = slot.file.as_mut() else {
+            if !rewriting {
+                return Err(Error::Refused("the journal is closed".into()));
+            }
+            // No file yet (a big scene's first start): the thread writes them.
+            drop(slot);
             self.bytes += bytes.len() as u64;
             return Ok(());
-        }
-        let file = slot
-            .file
-            .as_mut()
-            .ok_or_else(|| Error::Refused("the journal is closed".into()))?;
+        };
         file.write_all(bytes)
             .map_err(|e| Error::Refused(format!("{}: cannot write: {e}", self.path.display())))?;
         if self.shared.stop.load(Ordering::Acquire) {
