@@ -6,9 +6,11 @@
 //! The policy: every kept node is drawn (its fill or image); the selected ones always get
 //! their details; otherwise details go to nodes big enough to read (or without a shape, whose
 //! origin is all they are), at most [`DETAIL_LIMIT`] of them ([`DENSE_DETAIL_LIMIT`] in a dense
-//! frame). Names never overlap: the selection's names are placed first, then the others in
-//! painting order, each left out if its box would touch one already placed, at most
-//! [`NAME_LIMIT`].
+//! frame; in a frame of at most [`FEW_NODES`] every node gets them, and its name). Names never
+//! overlap: the selection's names are placed first, then those the previous frame placed (each
+//! where it was, if it is still free: a name keeps its place from frame to frame), then the
+//! others in painting order, each at the first free place around its origin, or left out, at
+//! most [`NAME_LIMIT`].
 
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::geometry::{half_size, screen_extent};
@@ -24,8 +26,10 @@ pub const NAME_LIMIT: usize = 500;
 pub const DETAIL_FROM_PX: f64 = 8.0;
 /// Its own axes show from this size up.
 pub const AXES_FROM_PX: f64 = 16.0;
-/// Its name shows from this size up.
+/// Its name shows from this size up (in a frame of more than [`FEW_NODES`]).
 pub const NAME_FROM_PX: f64 = 20.0;
+/// A frame keeping at most this many nodes details and names every one of them, however small.
+pub const FEW_NODES: usize = 64;
 /// Origin dots: radius (px) of a plain and of a selected node's.
 pub const DOT_RADIUS: [f32; 2] = [2.5, 4.0];
 /// Outline widths (px): plain, selected.
@@ -42,6 +46,11 @@ const NAME_CHAR_PX: f64 = 6.5;
 const NAME_SHIFTS: usize = 3;
 /// … and a selected one this far (it always shows).
 const SELECTED_NAME_SHIFTS: usize = 200;
+/// Lines above its place a name may go when everywhere else is taken.
+const ABOVE_LINES: usize = 2;
+/// The places a name that is not selected may take: right and left, each with its shifts,
+/// and above.
+pub const NAME_PLACES: usize = 2 * (NAME_SHIFTS + 1) + ABOVE_LINES;
 /// One line of names, in pixels (a name box is 1.2 × the font size tall).
 const NAME_LINE_PX: f64 = 15.0;
 /// Origins this far (px) outside the view still get their dot and name.
@@ -100,6 +109,8 @@ pub struct Name {
     pub index: u32,
     /// Where its baseline starts, on screen.
     pub at: DVec2,
+    /// The node's origin on screen (`at` − `origin` is where the name sits beside its node).
+    pub origin: DVec2,
 }
 
 /// What a frame or a figure draws of its kept nodes, in painting order, and the names.
@@ -126,6 +137,7 @@ struct Policy {
     show: Show,
     limit: usize,
     detailed: usize,
+    few: bool,
 }
 
 impl Policy {
@@ -136,7 +148,8 @@ impl Policy {
         if f.shapeless && !f.selected && !budget {
             return None;
         }
-        let detail = f.selected || (budget && (f.pixel_size > DETAIL_FROM_PX || f.shapeless));
+        let readable = f.pixel_size > DETAIL_FROM_PX || f.shapeless || self.few;
+        let detail = f.selected || (budget && readable);
         if !detail {
             return Some(Marks {
                 detail,
@@ -164,7 +177,7 @@ impl Policy {
     fn wants_name(&self, f: &Facts, marks: &Marks) -> bool {
         self.show.names
             && marks.dot.is_some()
-            && (f.selected || f.shapeless || f.pixel_size > NAME_FROM_PX)
+            && (f.selected || f.shapeless || self.few || f.pixel_size > NAME_FROM_PX)
     }
 }
 
@@ -187,11 +200,27 @@ impl DrawList {
     pub fn build(
         scene: &Scene,
         indices: impl Iterator<Item = usize>,
+        view: (Camera, ScreenRect),
+        show: Show,
+        is_selected: &dyn Fn(NodeId) -> bool,
+        kept: usize,
+    ) -> DrawList {
+        let none = DrawList::default();
+        Self::build_after(&none, scene, indices, view, show, is_selected, kept)
+    }
+
+    /// [`DrawList::build`] for the frame after `previous`: its names keep their places
+    /// beside their nodes where they still can (names coherent in time).
+    pub fn build_after(
+        previous: &DrawList,
+        scene: &Scene,
+        indices: impl Iterator<Item = usize>,
         (camera, rect): (Camera, ScreenRect),
         show: Show,
         is_selected: &dyn Fn(NodeId) -> bool,
         kept: usize,
     ) -> DrawList {
+        let indices: Vec<usize> = indices.collect();
         let limit = if kept >= OCCLUSION_FROM {
             DENSE_DETAIL_LIMIT
         } else {
@@ -201,6 +230,7 @@ impl DrawList {
             show,
             limit,
             detailed: 0,
+            few: indices.len() <= FEW_NODES,
         };
         let mut list = DrawList::default();
         let mut wanted: Vec<(bool, u32, DVec2)> = Vec::new();
@@ -216,14 +246,14 @@ impl DrawList {
                 continue;
             };
             if policy.wants_name(&facts, &marks) && !scene.data_at(i).name.is_empty() {
-                wanted.push((facts.selected, i as u32, m.translation + NAME_OFFSET));
+                wanted.push((facts.selected, i as u32, m.translation));
             }
             list.entries.push(Entry {
                 index: i as u32,
                 marks,
             });
         }
-        list.names = place_names(scene, wanted);
+        list.names = place_names(scene, wanted, &previous.names);
         list
     }
 }
@@ -256,34 +286,55 @@ fn facts(
     }
 }
 
-/// Place the wanted names: the selection's first, then the rest in painting order, each left
-/// out when it would overlap one placed before; returned in painting order.
-fn place_names(scene: &Scene, mut wanted: Vec<(bool, u32, DVec2)>) -> Vec<Name> {
-    // A stable sort: selected first, each group in painting order.
-    wanted.sort_by_key(|&(selected, ..)| !selected);
+/// Where a name may go beside its node's origin, in the order tried: right of it and a line at
+/// a time below that (`tries` lines: names at one origin stack), then left of it likewise,
+/// then above.
+fn places(origin: DVec2, name: &str, tries: usize) -> impl Iterator<Item = DVec2> {
+    let width = NAME_CHAR_PX * name.chars().count() as f64;
+    let right = origin + NAME_OFFSET;
+    let left = origin + DVec2::new(-NAME_OFFSET.x - width, NAME_OFFSET.y);
+    let line = |k: usize| DVec2::new(0.0, NAME_LINE_PX * k as f64);
+    let below = move |from: DVec2, lines: usize| (0..=lines).map(move |k| from + line(k));
+    let above = (1..=ABOVE_LINES).map(move |k| right - line(k));
+    below(right, tries)
+        .chain(below(left, NAME_SHIFTS))
+        .chain(above)
+}
+
+/// Place the wanted names (node, selected, origin on screen): the selection's first, then
+/// those `previous` placed (tried first where they were beside their node), then the rest in
+/// painting order, each left out when no place is free; returned in painting order.
+fn place_names(scene: &Scene, mut wanted: Vec<(bool, u32, DVec2)>, previous: &[Name]) -> Vec<Name> {
+    let before: rustc_hash::FxHashMap<u32, DVec2> = previous
+        .iter()
+        .map(|n| (n.index, n.at - n.origin))
+        .collect();
+    // A stable sort: selected first, then those shown before, each group in painting order.
+    wanted.sort_by_key(|&(selected, index, _)| (!selected, !before.contains_key(&index)));
     let mut placed: Vec<[f64; 4]> = Vec::new();
     let mut names = Vec::new();
-    for (selected, index, at) in wanted {
+    for (selected, index, origin) in wanted {
         if names.len() >= NAME_LIMIT && !selected {
             break;
         }
-        // Where it is free: at its place, or a few lines below it (names at one origin stack);
-        // a selected name looks further, so it always shows. A name with no room is left out.
+        // A selected name looks much further down, so it always shows.
         let name = &scene.data_at(index as usize).name;
         let tries = if selected {
             SELECTED_NAME_SHIFTS
         } else {
             NAME_SHIFTS
         };
-        let free = (0..=tries)
-            .map(|k| at + DVec2::new(0.0, NAME_LINE_PX * k as f64))
+        let kept = before.get(&index).map(|offset| origin + *offset);
+        let free = kept
+            .into_iter()
+            .chain(places(origin, name, tries))
             .find(|at| {
                 let b = name_box(*at, name);
                 !placed.iter().any(|p| overlaps(p, &b))
             });
         let Some(at) = free else { continue };
         placed.push(name_box(at, name));
-        names.push(Name { index, at });
+        names.push(Name { index, at, origin });
     }
     names.sort_by_key(|n| n.index);
     names
@@ -409,7 +460,7 @@ mod tests {
             .map(|n| name_box(n.at, &names[n.index as usize]))
             .collect();
         assert!(
-            b.len() > 1 && b.len() <= NAME_SHIFTS + 2,
+            b.len() > 1 && b.len() <= NAME_PLACES + 1,
             "{} names",
             b.len()
         );

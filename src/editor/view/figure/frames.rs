@@ -2,9 +2,11 @@
 //! source: frame k is the still figure at time k / fps), with one camera for the whole clip
 //! (fitted to where the scene goes over it, so nothing jumps), delays that add up to the
 //! clip, and a loop that matches its mode (Loop and PingPong repeat; Once plays once and holds
-//! the last frame). Frames are encoded as they are drawn, so memory stays at one frame.
+//! the last frame). Frames are encoded as they are drawn, so memory stays at one frame; a GIF
+//! has one palette for all of them (`palette.rs`), so a colour is the same in every frame.
 
 use crate::editor::view::camera::Camera;
+use crate::editor::view::figure::palette::{Palette, exact_colors};
 use crate::editor::view::figure::png::render_rgba;
 use crate::editor::view::figure::{FigureOptions, figure_svg, scene_rect};
 use crate::error::{Error, Result};
@@ -143,6 +145,10 @@ pub fn encode_clip(
         plan.times.len() as u64,
     );
     let mut encoder: Option<Encoder> = None;
+    let mut palette = match format {
+        FrameFormat::Gif => Some(gif_palette(scene, &options, plan, href)?),
+        FrameFormat::Apng => None,
+    };
     // One copy posed frame after frame: only the animated nodes' subtrees are recomputed.
     let mut working = scene.clone();
     for (k, &t) in plan.times.iter().enumerate() {
@@ -154,12 +160,33 @@ pub fn encode_clip(
         let (w, h, mut rgba) = draw_posed(&working, &options, t, href)?;
         let encoder = match encoder.as_mut() {
             Some(e) => e,
-            None => encoder.insert(Encoder::new(format, w, h, plan)?),
+            None => encoder.insert(Encoder::new(format, w, h, plan, palette.as_ref())?),
         };
-        encoder.frame(&mut rgba, plan, k)?;
+        encoder.frame(&mut rgba, plan, k, palette.as_mut())?;
         progress.set_done(k as u64 + 1);
     }
     encoder.map_or(Ok(Some(Vec::new())), |e| e.finish().map(Some))
+}
+
+/// Frames sampled to build a GIF's palette, at most.
+const PALETTE_SAMPLES: usize = 8;
+
+/// The GIF's one palette: the scene's and the figure's colours exactly, the rest from a few
+/// frames spread over the clip.
+fn gif_palette(
+    scene: &Scene,
+    options: &FigureOptions,
+    plan: &FramePlan,
+    href: &dyn Fn(&str) -> Option<String>,
+) -> Result<Palette> {
+    let n = plan.times.len();
+    let picks = n.min(PALETTE_SAMPLES);
+    let mut samples = Vec::with_capacity(picks);
+    for s in 0..picks {
+        let t = plan.times[s * n / picks];
+        samples.push(draw_posed(&posed(scene, t), options, t, href)?.2);
+    }
+    Ok(Palette::build(&exact_colors(scene), &samples))
 }
 
 /// A GIF or APNG being written frame by frame.
@@ -189,14 +216,21 @@ fn encoding(e: impl std::fmt::Display) -> Error {
 }
 
 impl Encoder {
-    fn new(format: FrameFormat, w: u32, h: u32, plan: &FramePlan) -> Result<Self> {
+    fn new(
+        format: FrameFormat,
+        w: u32,
+        h: u32,
+        plan: &FramePlan,
+        palette: Option<&Palette>,
+    ) -> Result<Self> {
         match format {
             FrameFormat::Gif => {
                 let (gw, gh) = (
                     u16::try_from(w).map_err(encoding)?,
                     u16::try_from(h).map_err(encoding)?,
                 );
-                let mut e = gif::Encoder::new(Vec::new(), gw, gh, &[]).map_err(encoding)?;
+                let global = palette.map(Palette::bytes).unwrap_or_default();
+                let mut e = gif::Encoder::new(Vec::new(), gw, gh, &global).map_err(encoding)?;
                 if plan.repeat {
                     e.set_repeat(gif::Repeat::Infinite).map_err(encoding)?;
                 }
@@ -217,10 +251,19 @@ impl Encoder {
         }
     }
 
-    fn frame(&mut self, rgba: &mut [u8], plan: &FramePlan, k: usize) -> Result<()> {
+    fn frame(
+        &mut self,
+        rgba: &mut [u8],
+        plan: &FramePlan,
+        k: usize,
+        palette: Option<&mut Palette>,
+    ) -> Result<()> {
         match self {
             Self::Gif(e, w, h) => {
-                let mut frame = gif::Frame::from_rgba_speed(*w, *h, rgba, 10);
+                let mut frame = match palette {
+                    Some(p) => gif::Frame::from_indexed_pixels(*w, *h, p.map(rgba), None),
+                    None => gif::Frame::from_rgba_speed(*w, *h, rgba, 10),
+                };
                 frame.delay = plan.gif_delay(k);
                 e.write_frame(&frame).map_err(encoding)
             }

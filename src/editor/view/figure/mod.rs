@@ -7,11 +7,14 @@
 
 pub mod big;
 pub mod frames;
+mod grid;
 mod layers;
 mod overlays;
+pub mod palette;
 pub mod png;
 
 pub use layers::Layers;
+use grid::grid_layer;
 use overlays::{blend_ghosts_layer, ghosts_layer, trails_layer};
 
 use crate::editor::view::camera::{Camera, ScreenRect};
@@ -21,7 +24,6 @@ use crate::editor::view::draw_list::{
 use crate::editor::view::figure::big::{FIGURE_PLAN_FROM, density_images, plan_figure};
 use crate::editor::view::frame_plan::FramePlan;
 use crate::editor::view::geometry::{ScreenShape, world_bounds};
-use crate::editor::view::grid::{GridLine, grid};
 use crate::editor::view::numbers::format_fixed;
 use crate::editor::view::overlay::{shear_overlay_among, shear_overlay_on_screen};
 use crate::model::scene::{NodeId, Scene, Shape};
@@ -85,12 +87,19 @@ mod colors {
     pub const SHEAR: &str = "#ff9f1a";
     pub const LOCAL_X: &str = "#e85050";
     pub const LOCAL_Y: &str = "#50d050";
+    /// Every colour above (a GIF's palette holds them exactly).
+    pub const ALL: [&str; 15] = [
+        GHOST, BLEND, TRAIL, BACKGROUND, GRID, GRID_TEXT, X_AXIS, Y_AXIS, LINK, OUTLINE, SELECTED,
+        NAME, SHEAR, LOCAL_X, LOCAL_Y,
+    ];
 }
 
 /// The font stack a figure's text asks for (the fonts the app ships; `render.rs` loads them).
 pub const FONTS: &str = "Ubuntu, Noto Emoji, sans-serif";
 /// Width of one character of a 10 px grid label, a little generous.
 const LABEL_CHAR_PX: f64 = 5.5;
+/// Width (px) of the halo stroke under names (half of it shows around each letter).
+pub const HALO_PX: f64 = 3.0;
 /// Height of the caption band per line of text.
 const CAPTION_LINE: f64 = 18.0;
 
@@ -121,6 +130,20 @@ fn text(out: &mut String, at: DVec2, size: f64, color: &str, content: &str) {
         coord(at.x),
         coord(at.y),
         coord(size),
+        xml(content)
+    );
+}
+
+/// Text readable over any fill: a halo of the background's colour (a stroke painted under the
+/// letters: `paint-order="stroke"`, which resvg honours, so PNGs and GIFs have it too).
+fn halo_text(out: &mut String, at: DVec2, size: f64, color: &str, content: &str) {
+    let _ = writeln!(
+        out,
+        "<text x=\"{}\" y=\"{}\" font-family=\"{FONTS}\" font-size=\"{}\" fill=\"{color}\" stroke=\"{}\" stroke-width=\"{HALO_PX}\" stroke-linejoin=\"round\" paint-order=\"stroke\">{}</text>",
+        coord(at.x),
+        coord(at.y),
+        coord(size),
+        colors::BACKGROUND,
         xml(content)
     );
 }
@@ -183,6 +206,18 @@ pub fn figure_svg_with(
     image_href: &dyn Fn(&str) -> Option<String>,
     planned: bool,
 ) -> String {
+    figure_svg_after(scene, options, image_href, planned, &DrawList::default()).0
+}
+
+/// The figure of the frame after one whose draw list was `previous` (names keep their places,
+/// `DrawList::build_after`), and this frame's draw list.
+pub fn figure_svg_after(
+    scene: &Scene,
+    options: &FigureOptions,
+    image_href: &dyn Fn(&str) -> Option<String>,
+    planned: bool,
+    previous: &DrawList,
+) -> (String, DrawList) {
     let (w, h) = (options.size.0.max(1) as f64, options.size.1.max(1) as f64);
     let (caption, band, rect) = layout(scene, options);
     let camera = camera_for(scene, options, rect);
@@ -197,7 +232,8 @@ pub fn figure_svg_with(
         density_images(&mut out, plan, rect);
     }
     let view = (camera, rect);
-    nodes_layer(&mut out, scene, options, view, planned.as_ref(), image_href);
+    let drawn = (planned.as_ref(), previous);
+    let list = nodes_layer(&mut out, scene, options, view, drawn, image_href);
     if options.layers.shear {
         let candidates = planned.as_ref().map(|p| p.shear.as_slice());
         shear_layer(&mut out, scene, view, candidates);
@@ -215,7 +251,7 @@ pub fn figure_svg_with(
         text(&mut out, at, 13.0, colors::NAME, l);
     }
     out.push_str("</svg>\n");
-    out
+    (out, list)
 }
 
 /// The SVG's opening: its size, the background, and the clipped drawing area above the
@@ -244,73 +280,6 @@ fn svg_open(out: &mut String, w: f64, h: f64, band: f64) {
     );
 }
 
-/// The grid lines, their labels and the world axes.
-fn grid_layer(out: &mut String, camera: Camera, rect: ScreenRect) {
-    let g = grid(camera, rect);
-    let (right, bottom) = (rect.max.x as f64, rect.max.y as f64);
-    grid_verticals(out, &g.vertical, bottom);
-    for l in &g.horizontal {
-        let y = l.screen as f64;
-        line(
-            out,
-            DVec2::new(0.0, y),
-            DVec2::new(right, y),
-            colors::GRID,
-            1.0,
-        );
-        if y < bottom - 14.0 {
-            text(
-                out,
-                DVec2::new(2.0, y - 2.0),
-                10.0,
-                colors::GRID_TEXT,
-                &l.label,
-            );
-        }
-    }
-    if let Some(y) = g.x_axis {
-        let y = y as f64;
-        line(
-            out,
-            DVec2::new(0.0, y),
-            DVec2::new(right, y),
-            colors::X_AXIS,
-            1.5,
-        );
-    }
-    if let Some(x) = g.y_axis {
-        let x = x as f64;
-        line(
-            out,
-            DVec2::new(x, 0.0),
-            DVec2::new(x, bottom),
-            colors::Y_AXIS,
-            1.5,
-        );
-    }
-}
-
-/// The vertical grid lines, labelled along the bottom; long labels (1.000000005e7) would run
-/// into each other, so a label is skipped where it would touch the one before.
-fn grid_verticals(out: &mut String, lines: &[GridLine], bottom: f64) {
-    let mut free_from = 48.0;
-    for l in lines {
-        let x = l.screen as f64;
-        line(
-            out,
-            DVec2::new(x, 0.0),
-            DVec2::new(x, bottom),
-            colors::GRID,
-            1.0,
-        );
-        if x > free_from {
-            let at = DVec2::new(x + 2.0, bottom - 3.0);
-            text(out, at, 10.0, colors::GRID_TEXT, &l.label);
-            free_from = x + 6.0 + LABEL_CHAR_PX * l.label.chars().count() as f64;
-        }
-    }
-}
-
 /// Every node as the draw list has it: links first, then each kept node's fill (through its
 /// local → screen matrix), outline, axes and origin, and the names last.
 fn nodes_layer(
@@ -318,11 +287,11 @@ fn nodes_layer(
     scene: &Scene,
     options: &FigureOptions,
     view: (Camera, ScreenRect),
-    planned: Option<&FramePlan>,
+    (planned, previous): (Option<&FramePlan>, &DrawList),
     image_href: &dyn Fn(&str) -> Option<String>,
-) {
+) -> DrawList {
     links_layer(out, scene, options.layers.links, view, planned);
-    let list = figure_draw_list(scene, options, view, planned);
+    let list = figure_draw_list_after(previous, scene, options, view, planned);
     let (camera, rect) = view;
     let mut shape = ScreenShape::new();
     for entry in &list.entries {
@@ -355,12 +324,24 @@ fn nodes_layer(
     // Names last, so no shape covers them.
     for name in &list.names {
         let data = scene.data_at(name.index as usize);
-        text(out, name.at, NAME_SIZE as f64, colors::NAME, &data.name);
+        halo_text(out, name.at, NAME_SIZE as f64, colors::NAME, &data.name);
     }
+    list
 }
 
 /// The figure's draw list: the same list the viewport draws at this camera and size.
 pub fn figure_draw_list(
+    scene: &Scene,
+    options: &FigureOptions,
+    view: (Camera, ScreenRect),
+    planned: Option<&FramePlan>,
+) -> DrawList {
+    figure_draw_list_after(&DrawList::default(), scene, options, view, planned)
+}
+
+/// [`figure_draw_list`] for the frame after `previous`.
+fn figure_draw_list_after(
+    previous: &DrawList,
     scene: &Scene,
     options: &FigureOptions,
     view: (Camera, ScreenRect),
@@ -379,9 +360,13 @@ pub fn figure_draw_list(
     match planned {
         Some(plan) => {
             let indices = plan.draw.iter().map(|&i| i as usize);
-            DrawList::build(scene, indices, view, show, &is_selected, plan.draw.len())
+            let kept = plan.draw.len();
+            DrawList::build_after(previous, scene, indices, view, show, &is_selected, kept)
         }
-        None => DrawList::build(scene, 0..scene.len(), view, show, &is_selected, 0),
+        None => {
+            let all = 0..scene.len();
+            DrawList::build_after(previous, scene, all, view, show, &is_selected, 0)
+        }
     }
 }
 
@@ -489,7 +474,7 @@ fn shear_layer(
         if let Some(label) = &mark.label {
             let at = mark.axes[0].as_dvec2() + DVec2::new(8.0, 16.0);
             // The warning sign is an emoji glyph resvg's fallback does not find: plain text.
-            text(out, at, 12.0, colors::SHEAR, label.trim_start_matches("⚠ "));
+            halo_text(out, at, 12.0, colors::SHEAR, label.trim_start_matches("⚠ "));
         }
     }
 }
