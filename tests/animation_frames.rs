@@ -3,8 +3,9 @@
 //! its mode, and the files open in decoders of their own (the `png` and `gif` crates' readers,
 //! and the `image` crate's).
 
+use graft::editor::view::draw_list::DrawList;
 use graft::editor::view::figure::frames::{
-    FrameFormat, FramePlan, clip_camera, encode_clip, frame_rgba,
+    FrameFormat, FramePlan, clip_camera, encode_clip, frame_names, frame_rgba, frame_rgba_after,
 };
 use graft::editor::view::figure::{FigureOptions, Layers};
 use graft::model::anim::{ClipSettings, LoopMode};
@@ -46,7 +47,7 @@ fn frame_counts_and_delays_match_the_clip_and_its_mode() {
         scene
             .set_clip(ClipSettings::new(2.0, mode).unwrap())
             .unwrap();
-        let plan = FramePlan::for_clip(&scene, 30).unwrap();
+        let plan = FramePlan::for_clip(&scene, 3).unwrap();
         assert_eq!(
             (plan.times.len(), plan.repeat),
             (frames, repeat),
@@ -95,11 +96,17 @@ fn apng_frames_are_the_still_figures_pixel_for_pixel() {
         ..options.clone()
     };
     let mut buffer = vec![0; reader.output_buffer_size().unwrap()];
+    // Names keep their places from frame to frame: frame k is the still drawn after k − 1.
+    let names = frame_names(&scene, &stills, &plan);
     for (k, &t) in plan.times.iter().enumerate() {
         let info = reader.next_frame(&mut buffer).unwrap();
         let frame = reader.info().frame_control().copied().unwrap();
         assert_eq!((frame.delay_num, frame.delay_den), (1, 10), "frame {k}");
-        let (w, h, still) = frame_rgba(&scene, &stills, t, &no_images).unwrap();
+        let previous = DrawList {
+            names: k.checked_sub(1).map_or(Vec::new(), |j| names[j].clone()),
+            ..Default::default()
+        };
+        let (w, h, still) = frame_rgba_after(&scene, &stills, t, &no_images, &previous).unwrap();
         assert_eq!((info.width, info.height), (w, h));
         assert!(
             buffer[..info.buffer_size()] == still[..],
@@ -222,5 +229,127 @@ fn bad_animation_requests_are_refused_and_write_nothing() {
         assert_eq!(run.status.code(), Some(1), "{name} {extra:?}: {err}");
         assert!(err.contains(expected), "{name} {extra:?}: {err}");
         assert!(!out.exists(), "nothing written for {name}");
+    }
+}
+
+/// The pre-order index of the node named `name`.
+fn index_of(scene: &Scene, name: &str) -> usize {
+    (0..scene.len())
+        .find(|&i| scene.data_at(i).name == name)
+        .unwrap_or_else(|| panic!("no node {name}"))
+}
+
+/// The most common colour in a ring inside the earth (a circle of size 2) in an
+/// RGBA frame of width `w`, posed at `t` and seen through the clip's camera; and that radius.
+fn earth_colour(
+    scene: &Scene,
+    options: &FigureOptions,
+    t: f32,
+    rgba: &[u8],
+    w: usize,
+) -> ([u8; 3], f64) {
+    let posed = graft::editor::view::figure::frames::posed(scene, t);
+    let camera = clip_camera(scene, options);
+    let rect = graft::editor::view::figure::scene_rect(scene, options);
+    let m = camera.node_to_screen_f64(rect, &posed.world_at(index_of(scene, "earth")));
+    let (c, r) = (m.translation, m.matrix2.x_axis.length());
+    let mut counts = std::collections::HashMap::<[u8; 3], u32>::new();
+    // A ring clear of the origin dot (radius 2.5 px) and of the anti-aliased rim.
+    let (inner, outer) = (4.0, r - 1.5);
+    let reach = outer.floor() as i64;
+    for dy in -reach..=reach {
+        for dx in -reach..=reach {
+            let d = ((dx * dx + dy * dy) as f64).sqrt();
+            if d < inner || d > outer {
+                continue;
+            }
+            let (x, y) = (c.x.round() as i64 + dx, c.y.round() as i64 + dy);
+            let k = 4 * (y as usize * w + x as usize);
+            *counts
+                .entry([rgba[k], rgba[k + 1], rgba[k + 2]])
+                .or_default() += 1;
+        }
+    }
+    assert!(r >= 7.0, "the earth's radius is {r} px");
+    let mode = counts.into_iter().max_by_key(|(_, n)| *n).unwrap().0;
+    (mode, r)
+}
+
+/// Issue 40: one palette for the whole GIF. Each frame's earth is the same colour, the still
+/// figure's at that time (per-frame palettes drew it grey in about half the frames).
+#[test]
+fn a_node_keeps_its_colour_in_every_gif_frame() {
+    let scene = sample("solar");
+    let options = FigureOptions {
+        size: (800, 500),
+        ..Default::default()
+    };
+    let plan = FramePlan::for_clip(&scene, 3).unwrap();
+    let progress = Progress::new();
+    let bytes = encode_clip(
+        &scene,
+        &options,
+        &plan,
+        FrameFormat::Gif,
+        &no_images,
+        &progress,
+    )
+    .unwrap()
+    .unwrap();
+    let mut decode = gif::DecodeOptions::new();
+    decode.set_color_output(gif::ColorOutput::RGBA);
+    let mut decoder = decode.read_info(std::io::Cursor::new(bytes)).unwrap();
+    let stills = FigureOptions {
+        camera: Some(clip_camera(&scene, &options)),
+        ..options.clone()
+    };
+    let (mut k, mut right) = (0, 0);
+    let mut seen = std::collections::BTreeSet::new();
+    while let Some(frame) = decoder.read_next_frame().unwrap() {
+        let t = plan.times[k];
+        let (gif_colour, _) = earth_colour(&scene, &options, t, &frame.buffer, 800);
+        let (_, _, still) = frame_rgba(&scene, &stills, t, &no_images).unwrap();
+        let (still_colour, _) = earth_colour(&scene, &options, t, &still, 800);
+        let close = (0..3).all(|c| gif_colour[c].abs_diff(still_colour[c]) <= 8);
+        right += usize::from(close);
+        seen.insert(gif_colour);
+        k += 1;
+    }
+    eprintln!("earth's colour right in {right} of {k} frames: {seen:?}");
+    assert_eq!(k, plan.times.len());
+    assert_eq!(right, k, "the earth's colour in every frame");
+    assert_eq!(seen.len(), 1, "one colour in every frame: {seen:?}");
+    assert_eq!(seen.first(), Some(&[70, 130, 220]), "the scene's own blue");
+}
+
+/// Issue 40: across 60 consecutive frames of solar, every named node's label shows in at least
+/// 95 % of them, and moves only with its node (its place beside the origin rarely changes).
+#[test]
+fn names_stay_with_their_nodes_from_frame_to_frame() {
+    let scene = sample("solar");
+    let options = FigureOptions {
+        size: (800, 500),
+        ..Default::default()
+    };
+    let mut plan = FramePlan::for_clip(&scene, 30).unwrap();
+    plan.times.truncate(60);
+    let frames = frame_names(&scene, &options, &plan);
+    for i in 0..scene.len() {
+        let name = &scene.data_at(i).name;
+        let offsets: Vec<Option<glam::DVec2>> = frames
+            .iter()
+            .map(|names| {
+                let n = names.iter().find(|n| n.index as usize == i)?;
+                Some(n.at - n.origin)
+            })
+            .collect();
+        let shown = offsets.iter().flatten().count();
+        let moves = offsets
+            .windows(2)
+            .filter(|w| matches!(w, [Some(a), Some(b)] if (*a - *b).length() > 1e-6))
+            .count();
+        eprintln!("{name}: shown in {shown} of 60 frames, moved beside its node {moves} times");
+        assert!(shown * 100 >= 95 * 60, "{name}: shown in {shown} of 60");
+        assert!(moves * 100 <= 5 * 59, "{name} moved {moves} times");
     }
 }

@@ -424,7 +424,8 @@ fn draw_plan<'a>(
         .enumerate()
         .filter(|(k, _)| shown.as_ref().is_none_or(|shown| shown[*k]))
         .map(|(_, &i)| i as usize);
-    let list = viewport_draw_list(editor, kept, (state.camera, sr(rect)), plan.draw.len());
+    let view = (state.camera, sr(rect));
+    let list = viewport_draw_list(editor, kept, view, plan.draw.len(), &state.layer.list);
     for entry in &list.entries {
         draw_node(&mut pass, *entry, state);
     }
@@ -444,12 +445,14 @@ fn draw_plan<'a>(
     (names, pass.fill_size)
 }
 
-/// The viewport's draw list for the kept nodes: the one policy figures use too.
+/// The viewport's draw list for the kept nodes: the one policy figures use too (names keep
+/// the places they had in the `previous` frame where they can).
 pub fn viewport_draw_list(
     editor: &Editor,
     kept: impl Iterator<Item = usize>,
     view: (Camera, ScreenRect),
     planned: usize,
+    previous: &DrawList,
 ) -> DrawList {
     let options = editor.view();
     let show = Show {
@@ -460,7 +463,8 @@ pub fn viewport_draw_list(
         handles_on: editor.selection().last().copied(),
     };
     let scene = editor.doc().scene();
-    DrawList::build(
+    DrawList::build_after(
+        previous,
         scene,
         kept,
         view,
@@ -470,14 +474,36 @@ pub fn viewport_draw_list(
     )
 }
 
-/// Names last, so no shape covers them.
+/// Names last, so no shape covers them; each over a halo of the background's colour (the
+/// text drawn first at the eight 1 px offsets), readable over any fill, as in figures.
 fn push_names(painter: &egui::Painter, names: Vec<(Pos2, &str)>, out: &mut Vec<egui::Shape>) {
     let font = egui::FontId::proportional(12.0);
     let color = Color32::from_gray(230);
+    let halo = Color32::from_gray(28);
     for (origin, name) in names {
         let galley = painter.layout_no_wrap(name.to_owned(), font.clone(), color);
         // The draw list placed the name's baseline start; the galley's bottom-left sits there.
         let at = egui::Align2::LEFT_BOTTOM.anchor_size(origin, galley.size());
+        for (dx, dy) in HALO_OFFSETS {
+            let pos = at.min + egui::vec2(dx, dy);
+            out.push(egui::Shape::galley_with_override_text_color(
+                pos,
+                galley.clone(),
+                halo,
+            ));
+        }
         out.push(egui::Shape::galley(at.min, galley, color));
     }
 }
+
+/// Where a name's halo copies are drawn, around the name.
+const HALO_OFFSETS: [(f32, f32); 8] = [
+    (-1.0, -1.0),
+    (0.0, -1.0),
+    (1.0, -1.0),
+    (-1.0, 0.0),
+    (1.0, 0.0),
+    (-1.0, 1.0),
+    (0.0, 1.0),
+    (1.0, 1.0),
+];

@@ -6,9 +6,11 @@
 //! has one palette for all of them (`palette.rs`), so a colour is the same in every frame.
 
 use crate::editor::view::camera::Camera;
+use crate::editor::view::draw_list::{DrawList, Name};
+use crate::editor::view::figure::big::FIGURE_PLAN_FROM;
 use crate::editor::view::figure::palette::{Palette, exact_colors};
 use crate::editor::view::figure::png::render_rgba;
-use crate::editor::view::figure::{FigureOptions, figure_svg, scene_rect};
+use crate::editor::view::figure::{FigureOptions, figure_svg_after, scene_rect};
 use crate::error::{Error, Result};
 use crate::model::anim::LoopMode;
 use crate::model::progress::Progress;
@@ -112,21 +114,54 @@ pub fn frame_rgba(
     t: f32,
     href: &dyn Fn(&str) -> Option<String>,
 ) -> Result<(u32, u32, Vec<u8>)> {
-    draw_posed(&posed(scene, t), options, t, href)
+    frame_rgba_after(scene, options, t, href, &DrawList::default())
 }
 
-/// The figure of a scene already posed at playback time `t`.
-fn draw_posed(
+/// [`frame_rgba`] drawn after the frame whose draw list was `previous`: frame k of a GIF or
+/// APNG is this, after frame k − 1 (its names keep their places; a still places them afresh).
+pub fn frame_rgba_after(
+    scene: &Scene,
+    options: &FigureOptions,
+    t: f32,
+    href: &dyn Fn(&str) -> Option<String>,
+    previous: &DrawList,
+) -> Result<(u32, u32, Vec<u8>)> {
+    let (svg, _) = frame_svg(&posed(scene, t), options, t, href, previous);
+    render_rgba(&svg, options.scale)
+}
+
+/// The figure of a scene already posed at playback time `t`, drawn after the frame whose
+/// draw list was `previous` (names keep their places), and its draw list.
+fn frame_svg(
     posed: &Scene,
     options: &FigureOptions,
     t: f32,
     href: &dyn Fn(&str) -> Option<String>,
-) -> Result<(u32, u32, Vec<u8>)> {
+    previous: &DrawList,
+) -> (String, DrawList) {
     let options = FigureOptions {
         time: t,
         ..options.clone()
     };
-    render_rgba(&figure_svg(posed, &options, href), options.scale)
+    let planned = posed.len() >= FIGURE_PLAN_FROM;
+    figure_svg_after(posed, &options, href, planned, previous)
+}
+
+/// The names each frame of `plan` writes, where the GIF and APNG write them (one list a frame,
+/// each placed after the one before, as [`encode_clip`] places them).
+pub fn frame_names(scene: &Scene, options: &FigureOptions, plan: &FramePlan) -> Vec<Vec<Name>> {
+    let mut options = options.clone();
+    options.camera = Some(clip_camera(scene, &options));
+    let mut working = scene.clone();
+    let mut previous = DrawList::default();
+    let mut out = Vec::with_capacity(plan.times.len());
+    for &t in &plan.times {
+        working.set_pose_at(t);
+        working.update_world();
+        previous = frame_svg(&working, &options, t, &|_| None, &previous).1;
+        out.push(previous.names.clone());
+    }
+    out
 }
 
 /// Draw and encode every frame; `progress` counts frames and can cancel (None: cancelled).
@@ -151,13 +186,16 @@ pub fn encode_clip(
     };
     // One copy posed frame after frame: only the animated nodes' subtrees are recomputed.
     let mut working = scene.clone();
+    let mut previous = DrawList::default();
     for (k, &t) in plan.times.iter().enumerate() {
         if progress.is_cancelled() {
             return Ok(None);
         }
         working.set_pose_at(t);
         working.update_world();
-        let (w, h, mut rgba) = draw_posed(&working, &options, t, href)?;
+        let svg;
+        (svg, previous) = frame_svg(&working, &options, t, href, &previous);
+        let (w, h, mut rgba) = render_rgba(&svg, options.scale)?;
         let encoder = match encoder.as_mut() {
             Some(e) => e,
             None => encoder.insert(Encoder::new(format, w, h, plan, palette.as_ref())?),
@@ -184,7 +222,7 @@ fn gif_palette(
     let mut samples = Vec::with_capacity(picks);
     for s in 0..picks {
         let t = plan.times[s * n / picks];
-        samples.push(draw_posed(&posed(scene, t), options, t, href)?.2);
+        samples.push(frame_rgba(scene, options, t, href)?.2);
     }
     Ok(Palette::build(&exact_colors(scene), &samples))
 }

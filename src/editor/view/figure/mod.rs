@@ -13,8 +13,8 @@ mod overlays;
 pub mod palette;
 pub mod png;
 
-pub use layers::Layers;
 use grid::grid_layer;
+pub use layers::Layers;
 use overlays::{blend_ghosts_layer, ghosts_layer, trails_layer};
 
 use crate::editor::view::camera::{Camera, ScreenRect};
