@@ -2,7 +2,7 @@
 
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use glam::Vec2;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
@@ -503,4 +503,53 @@ fn typing_in_the_filter_shows_the_matches_and_their_ancestors() {
         assert!(h.query_by_label(shown).is_some(), "{shown}");
     }
     assert!(h.query_by_label("scabbard").is_none());
+}
+
+/// Each row as a screen reader gets it from AccessKit: (name, level, expanded, selected).
+fn tree_items(h: &Harness<GraftApp>) -> Vec<(String, usize, Option<bool>, Option<bool>)> {
+    h.get_all_by_role(egui::accesskit::Role::TreeItem)
+        .map(|n| {
+            let node = n.accesskit_node();
+            let data = node.data();
+            let name = node.label().unwrap_or_default();
+            (
+                name,
+                data.level().unwrap_or(0),
+                data.is_expanded(),
+                data.is_selected(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn rows_are_tree_items_with_level_expanded_and_selected() {
+    let mut h = app();
+    select(&mut h, 4);
+    let row =
+        |name: &str, level, expanded, selected| (name.to_string(), level, expanded, Some(selected));
+    assert_eq!(
+        tree_items(&h),
+        [
+            row("body", 1, Some(true), false),
+            row("arm", 2, Some(true), false),
+            row("hand", 3, Some(true), false),
+            row("sword", 4, None, true),
+            row("scabbard", 2, None, false),
+        ]
+    );
+    h.get_by_role_and_label(egui::accesskit::Role::Tree, "Scene hierarchy");
+    h.get_by_label("Collapse arm").click();
+    h.run_steps(3);
+    let names: Vec<_> = tree_items(&h)
+        .into_iter()
+        .map(|(n, _, e, _)| (n, e))
+        .collect();
+    assert_eq!(
+        names[1],
+        ("arm".to_string(), Some(false)),
+        "arm is collapsed"
+    );
+    assert_eq!(names.len(), 3, "hand and sword are hidden: {names:?}");
+    h.get_by_label("Expand arm");
 }

@@ -1,0 +1,186 @@
+//! graft on the Linux accessibility bus (AT-SPI), read the way a screen reader reads it:
+//! `tools/a11y/atspi_tree.py` starts a private desktop (Xvfb, a session D-Bus, the AT-SPI bus
+//! with accessibility switched on), starts the debug graft on `scenes/sword.ron`, reads graft's
+//! tree through python3-pyatspi, presses Ctrl+A then Up with xdotool and reads it again.
+//!
+//! Without the tools (python3-pyatspi, at-spi2-core, dbus, xvfb, xdotool) the test says
+//! "skipped" and checks nothing, unless GRAFT_REQUIRE_ATSPI is set (`.ci/run` sets it when it
+//! installed them).
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The whole run (desktop, graft, two reads) must end within this.
+const LIMIT: Duration = Duration::from_secs(60);
+
+/// A Python that has pyatspi (Debian's, not a pyenv or venv one without it).
+fn python() -> Option<&'static str> {
+    ["/usr/bin/python3", "python3"].into_iter().find(|py| {
+        Command::new(py)
+            .args(["-c", "import pyatspi"])
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    })
+}
+
+fn skip(why: &str) {
+    assert!(
+        std::env::var_os("GRAFT_REQUIRE_ATSPI").is_none(),
+        "GRAFT_REQUIRE_ATSPI is set but {why}"
+    );
+    eprintln!(
+        "skipped: {why} (apt-get install python3-pyatspi at-spi2-core dbus xvfb xdotool); \
+         the accessibility tree is not checked"
+    );
+}
+
+/// graft's accessibility tree before and after `keys`, or None when the tools are missing.
+fn read_tree(keys: &str) -> Option<Value> {
+    let Some(py) = python() else {
+        skip("python3-pyatspi is not installed");
+        return None;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let home = tempfile::tempdir().expect("a temporary home");
+    let mut child = Command::new(py)
+        .arg(root.join("tools/a11y/atspi_tree.py"))
+        .args(["run", "--timeout", "20", "--keys", keys, "--"])
+        .arg(env!("CARGO_BIN_EXE_graft"))
+        .arg(root.join("scenes/sword.ron"))
+        .arg("--no-journal")
+        // graft remembers recent files: keep them out of the real home.
+        .env("HOME", home.path())
+        .env("XDG_DATA_HOME", home.path().join("data"))
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 starts");
+    let started = Instant::now();
+    while child
+        .try_wait()
+        .expect("the reader is waited for")
+        .is_none()
+    {
+        if started.elapsed() > LIMIT {
+            let _ = child.kill();
+            panic!("the accessibility reader took more than {LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().expect("the reader's output");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() == Some(2) {
+        skip(stderr.trim());
+        return None;
+    }
+    eprintln!(
+        "accessibility tree read in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    assert!(
+        out.status.success(),
+        "graft never appeared on the bus:\n{stderr}"
+    );
+    Some(serde_json::from_slice(&out.stdout).expect("the reader prints JSON"))
+}
+
+fn nodes(tree: &Value) -> &[Value] {
+    tree.as_array().map_or(&[], |a| a.as_slice())
+}
+
+fn text<'a>(node: &'a Value, key: &str) -> &'a str {
+    node[key].as_str().unwrap_or("")
+}
+
+fn has_state(node: &Value, state: &str) -> bool {
+    nodes(&node["states"]).iter().any(|s| s == state)
+}
+
+/// The first node with this role and name.
+fn find<'a>(tree: &'a [Value], role: &str, name: &str) -> &'a Value {
+    tree.iter()
+        .find(|n| text(n, "role") == role && text(n, "name") == name)
+        .unwrap_or_else(|| panic!("no {role} named {name:?} in {}", outline(tree)))
+}
+
+/// The tree as indented "role 'name'" lines, for failure messages.
+fn outline(tree: &[Value]) -> String {
+    let line = |n: &Value| {
+        let depth = n["depth"].as_u64().unwrap_or(0) as usize;
+        format!(
+            "{}{} {:?}",
+            "  ".repeat(depth),
+            text(n, "role"),
+            text(n, "name")
+        )
+    };
+    tree.iter().map(line).collect::<Vec<_>>().join("\n")
+}
+
+/// The tree items right under the tree called "Scene hierarchy", in order.
+fn rows(tree: &[Value]) -> Vec<&Value> {
+    let hierarchy = find(tree, "tree", "Scene hierarchy");
+    let path = format!("{}/", text(hierarchy, "path"));
+    tree.iter()
+        .filter(|n| text(n, "role") == "tree item" && text(n, "path").starts_with(&path))
+        .collect()
+}
+
+const SWORD_ROWS: [&str; 5] = ["body", "arm", "hand", "sword", "scabbard"];
+
+/// The window, the menu bar, the hierarchy rows and the keep-world check box as a screen
+/// reader sees graft just opened on the sword scene.
+fn check_opened(tree: &[Value]) {
+    let app = &tree[0];
+    assert_eq!(
+        (text(app, "role"), text(app, "name")),
+        ("application", "graft")
+    );
+    let frame = tree
+        .iter()
+        .find(|n| text(n, "role") == "frame" && n["depth"] == 1)
+        .unwrap_or_else(|| panic!("no window under graft:\n{}", outline(tree)));
+    assert_eq!(
+        text(frame, "name"),
+        "sword.ron — graft",
+        "the window is named"
+    );
+    find(tree, "push button", "File");
+    let names: Vec<&str> = rows(tree).iter().map(|n| text(n, "name")).collect();
+    assert_eq!(
+        names,
+        SWORD_ROWS,
+        "the hierarchy's rows:\n{}",
+        outline(tree)
+    );
+    for row in rows(tree) {
+        assert!(has_state(row, "selectable") && !has_state(row, "selected"));
+    }
+    let keep = find(tree, "check box", "Keep world transform");
+    assert!(has_state(keep, "checkable") && has_state(keep, "checked"));
+}
+
+/// After Ctrl+A then Up (select all, then the row above the last): only the sword is selected
+/// and the inspector shows it.
+fn check_sword_selected(tree: &[Value]) {
+    for row in rows(tree) {
+        let selected = has_state(row, "selected");
+        assert_eq!(selected, text(row, "name") == "sword", "{row}");
+    }
+    find(tree, "label", "parent: hand (id 3)");
+}
+
+#[test]
+fn a_screen_reader_reads_graft_on_the_accessibility_bus() {
+    let started = Instant::now();
+    let Some(out) = read_tree("ctrl+a Up") else {
+        return;
+    };
+    check_opened(nodes(&out["nodes"]));
+    check_sword_selected(nodes(&out["after_keys"]));
+    eprintln!("a11y peer test: {:.1} s", started.elapsed().as_secs_f64());
+}
