@@ -416,6 +416,13 @@ fn the_prompt_says_when_a_journal_is_older_than_the_saved_file_and_counts_a_drag
     let offer = next.recovery_offer().expect("offered");
     assert_eq!(offer.edits, 1, "a drag of 18 frames is one edit");
     assert!(offer.older_than_file.is_some(), "{offer:?}");
+    // Recovered anyway, its first save asks before overwriting the newer file.
+    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .unwrap();
+    next.apply(Command::Save).unwrap();
+    assert!(next.disk_conflict().is_some(), "the save asks first");
+    let on_disk = Document::open(&scene).unwrap();
+    assert_eq!(on_disk.scene().node(NodeId(1)).unwrap().name.as_str(), "newer");
 }
 
 #[test]

@@ -51,6 +51,8 @@ pub struct DiskWatch {
     answered: Option<(u64, Option<SystemTime>)>,
     /// The file was found missing (said once).
     missing_said: bool,
+    /// The document came back from a journal older than its file: the first save asks.
+    older_than_file: bool,
 }
 
 /// The file's (size, time) now.
@@ -72,7 +74,8 @@ impl Editor {
         target: &std::path::Path,
         then: Option<FileAction>,
     ) -> bool {
-        if self.doc.path() != Some(target) || self.doc.disk_state() != Some(DiskState::Changed) {
+        let changed = self.disk.older_than_file || self.doc.disk_state() == Some(DiskState::Changed);
+        if self.doc.path() != Some(target) || !changed {
             return true;
         }
         self.disk.conflict = Some(Conflict {
@@ -94,12 +97,21 @@ impl Editor {
         }
     }
 
+    /// The document was recovered from a journal: when its file was saved after the
+    /// journal's last change, the first save asks before overwriting it.
+    pub(super) fn recovered_older_than_file(&mut self, older: bool) {
+        self.disk.older_than_file = older;
+    }
+
     /// The answer to the "changed on disk" question.
     pub(super) fn answer_conflict(&mut self, answer: ConflictAnswer) -> Result<Outcome> {
         let Some(conflict) = self.disk.conflict.take() else {
             return Ok(Outcome::default());
         };
         self.disk.answered = self.doc.path().and_then(disk_key);
+        if answer != ConflictAnswer::Cancel {
+            self.disk.older_than_file = false;
+        }
         match answer {
             ConflictAnswer::Cancel => {
                 self.info("Nothing was saved or reloaded; a save asks again");

@@ -387,6 +387,9 @@ impl Editor {
                 "No journal is waiting to be recovered".into(),
             ));
         }
+        let older = self
+            .recovery_offer()
+            .is_some_and(|o| o.older_than_file.is_some());
         let orphan = self.journaling.orphans.remove(0);
         let name = orphan
             .summary
@@ -394,7 +397,7 @@ impl Editor {
             .clone()
             .unwrap_or_else(|| "untitled".into());
         match answer {
-            RecoveryAnswer::Recover => self.recover(orphan),
+            RecoveryAnswer::Recover => self.recover(orphan, older),
             RecoveryAnswer::Discard => {
                 let kept = journal_store::discard(orphan)?;
                 self.info(format!(
@@ -414,7 +417,7 @@ impl Editor {
     }
 
     /// Rebuild the orphan's document, make it the session's, and go on writing its journal.
-    fn recover(&mut self, orphan: Orphan) -> Result<Outcome> {
+    fn recover(&mut self, orphan: Orphan, older: bool) -> Result<Outcome> {
         // If rebuilding or drawing the recovered scene stops graft, the next start finds this
         // mark and sets the journal aside instead of offering it again (no crash loop).
         let mark = orphan.path.with_extension(RECOVERING);
@@ -434,6 +437,7 @@ impl Editor {
             file.finish(self.doc.is_modified());
         }
         self.swap_document(recovered.document);
+        self.recovered_older_than_file(older);
         self.doc.listen(true);
         self.journaling.file = Some(resumed);
         let tail = match recovered.stop {
