@@ -35,6 +35,10 @@ fn open_lesson(h: &mut Harness<GraftApp>, title: &str) {
     h.run_steps(5);
     let run = h.state().editor().lesson().expect("the lesson is open");
     assert!(run.lesson().title.contains(title));
+    // It opens on its introduction: start the step.
+    h.get_by_label_contains("step 1 ⏵").click();
+    h.run_steps(3);
+    assert!(!h.state().editor().lesson().unwrap().showing_intro());
 }
 
 /// The hierarchy's row of a node (the leftmost widget with that label: the lesson's text

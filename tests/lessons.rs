@@ -182,7 +182,7 @@ fn malformed_lessons_are_refused_at_line_and_column() {
         ),
         (
             "goal: time is past -1e999\n",
-            "x.lesson:5:20: `-1e999` is not a number",
+            "x.lesson:5:20: `-1e999` is out of range for a number (f32",
         ),
         (
             "goal: sword exists\ndo: fly sword\n",
@@ -204,6 +204,73 @@ fn malformed_lessons_are_refused_at_line_and_column() {
             error.to_string().starts_with(expected),
             "case {k}: `{error}` should start with `{expected}`"
         );
+    }
+}
+
+/// Issue 38: degrees with `°`, numbers that say what is wrong, long names cut in messages,
+/// `frame:` naming nodes.
+#[test]
+fn reader_errors_say_what_is_wrong_and_quote_at_most_60_characters() {
+    let head = "graft lesson 1\ntitle: T\nstep: S\nscene: sample sword\n";
+    let read = |tail: &str| parse(&format!("{head}{tail}"), Path::new("x.lesson"));
+    let ok = read("goal: sword world rotation is 45° ± 0.5°\ndo: set sword world rotation 45°\n")
+        .expect("° after degrees");
+    assert_eq!(ok.steps[0].solution.len(), 1);
+    let framed = read("frame: sword, \"body\"\ngoal: sword exists\ndo: select sword\n").unwrap();
+    let names = framed.steps[0]
+        .setup
+        .frame_nodes
+        .as_ref()
+        .expect("frame: NODES");
+    assert_eq!(names.len(), 2);
+    let long = "n".repeat(5_000_000);
+    let cases: Vec<(String, String)> = vec![
+        (
+            "goal: time is past 1e39\n".into(),
+            "x.lesson:5:20: `1e39` is out of range for a number (f32".into(),
+        ),
+        (
+            "goal: time is past 1.2.3\n".into(),
+            "x.lesson:5:20: `1.2.3` is not a number (write decimals".into(),
+        ),
+        (
+            "goal: sword world rotation is ° 90\n".into(),
+            "x.lesson:5:31: `°` follows a number of degrees (`90°`)".into(),
+        ),
+        (
+            format!("{}\n", "1".repeat(100_000))
+                .replace('1', "1")
+                .replacen("", "goal: time is past ", 1),
+            format!("x.lesson:5:20: `{}…` is out of range", "1".repeat(60)),
+        ),
+        (
+            format!("goal: {long} parent is body\ndo: select sword\n"),
+            format!("x.lesson:5:7: no node is called `{}…`", "n".repeat(60)),
+        ),
+        (
+            format!("{}: x\n", "k".repeat(1000)),
+            format!("x.lesson:5:1: unknown key `{}…:`", "k".repeat(60)),
+        ),
+        (
+            "frame: shield\ngoal: sword exists\ndo: select sword\n".into(),
+            "x.lesson:5:8: no node is called `shield`".into(),
+        ),
+    ];
+    for (k, (tail, expected)) in cases.iter().enumerate() {
+        let error = match read(tail) {
+            Err(e) => e.to_string(),
+            Ok(lesson) => match walk_lesson(&lesson) {
+                Err(e) => e.to_string(),
+                Ok(_) => panic!("case {k} refused"),
+            },
+        };
+        assert!(
+            error.starts_with(expected.as_str()),
+            "case {k}: `{}` should start with `{}`",
+            &error[..error.len().min(300)],
+            &expected[..expected.len().min(300)]
+        );
+        assert!(error.len() < 1000, "case {k}: the message is short");
     }
 }
 

@@ -32,6 +32,10 @@ impl FileDialogs for NativeDialogs {
                         .add_filter("SVG drawing", &["svg"])
                         .set_title("Open scene")
                         .pick_file(),
+                    DialogKind::OpenLesson => rfd::FileDialog::new()
+                        .add_filter("graft lesson", &["lesson"])
+                        .set_title("Open a lesson")
+                        .pick_file(),
                     DialogKind::Save { suggested } => graft
                         .set_title("Save scene")
                         .set_file_name(suggested)

@@ -1,26 +1,56 @@
-//! The lesson panel beside the inspector (the step's text, its checklist ticking live, Hint,
-//! Show me, Reset, Back and Next) and Help ▸ Lessons… (the course and lesson files). Both
-//! read the session and answer with commands; the rules are in `editor/session/lesson.rs`.
+//! The lesson above the inspector (the introduction, the step's text, its checklist ticking
+//! live, Hint, Show me, Reset, Back and Next, and the summary at the end). It reads the
+//! session and answers with commands; the rules are in `editor/session/lesson.rs`. Help ▸
+//! Lessons… is in `lesson_window.rs`.
 
-use crate::editor::lesson::course::COURSE;
+use crate::editor::lesson::explain::what_it_checks;
 use crate::editor::lesson::text::{Span, spans};
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, Window};
-use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, read_lesson};
+use crate::editor::session::command::Command;
+use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Summary};
+
+pub use super::lesson_window::lessons_window;
 
 /// The colour of a goal that holds.
-const DONE: egui::Color32 = egui::Color32::from_rgb(90, 190, 110);
+pub(super) const DONE: egui::Color32 = egui::Color32::from_rgb(90, 190, 110);
+/// The colour of a keep that no longer holds.
+const BROKEN: egui::Color32 = egui::Color32::from_rgb(235, 110, 90);
 
-/// The lesson panel's contents (the caller shows it only while a lesson runs).
-pub fn ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) -> Vec<Command> {
+/// The lesson at the top of the right column, resizable; the inspector fills the rest.
+pub fn above_inspector(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) -> Vec<Command> {
+    let height = ui.available_height();
     let mut out = Vec::new();
+    egui::Panel::top("lesson")
+        .resizable(true)
+        .default_size(height * 0.6)
+        .size_range(120.0..=(height - 80.0).max(120.0))
+        .show(ui, |ui| out = panel(ui, editor, run));
+    out
+}
+
+/// The lesson panel's contents.
+fn panel(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) -> Vec<Command> {
+    let mut out = Vec::new();
+    header(ui, editor, run, &mut out);
+    ui.separator();
+    if let Some(summary) = run.summary(editor.lesson_progress()) {
+        summary_ui(ui, run, &summary, &mut out);
+    } else if run.showing_intro() {
+        intro_ui(ui, editor, run, &mut out);
+    } else {
+        step_ui(ui, editor, run, &mut out);
+    }
+    out
+}
+
+/// The title, the close button and one numbered button per step (done steps are green).
+fn header(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Command>) {
     let lesson = run.lesson();
-    let k = run.step_index();
     ui.horizontal(|ui| {
-        ui.heading(&lesson.title);
+        ui.add(egui::Label::new(egui::RichText::new(&lesson.title).heading()).truncate());
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            if ui
-                .small_button("✖")
+            let close = ui.small_button("✖");
+            if close
                 .on_hover_text("Close the lesson (the scene stays)")
                 .clicked()
             {
@@ -28,53 +58,119 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) -> Vec<Command> {
             }
         });
     });
-    step_dots(ui, editor, run, &mut out);
-    ui.separator();
-    egui::ScrollArea::vertical()
-        .auto_shrink([false, true])
-        .max_height(ui.available_height() - 70.0)
-        .show(ui, |ui| {
-            ui.strong(format!(
-                "Step {} of {}: {}",
-                k + 1,
-                lesson.steps.len(),
-                run.step().title
-            ));
-            ui.add_space(4.0);
-            for paragraph in &run.step().text {
-                paragraph_ui(ui, editor, run, paragraph, &mut out);
-                ui.add_space(4.0);
-            }
-            ui.separator();
-            checklist(ui, run);
-            for hint in run.hints_shown() {
-                ui.label(egui::RichText::new(format!("Hint: {hint}")).italics());
-            }
-        });
-    ui.separator();
-    buttons(ui, run, &mut out);
-    out
-}
-
-/// One numbered button per step: done steps are green; a click goes to that step's start.
-fn step_dots(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Command>) {
-    let lesson = run.lesson();
     ui.horizontal_wrapped(|ui| {
+        let intro = egui::Button::selectable(run.showing_intro(), "Intro");
+        if ui
+            .add(intro)
+            .on_hover_text("The lesson's introduction")
+            .clicked()
+        {
+            out.push(Command::Lesson(LessonCommand::Introduction));
+        }
         for (s, step) in lesson.steps.iter().enumerate() {
-            let done = editor.lesson_progress().is_done(&lesson.id, s);
             let mut text = egui::RichText::new(format!("{}", s + 1));
-            if done {
+            if editor.lesson_progress().is_done(&lesson.id, s) {
                 text = text.color(DONE);
             }
-            let button = egui::Button::selectable(s == run.step_index(), text);
-            if ui.add(button).on_hover_text(&step.title).clicked() && s != run.step_index() {
-                out.push(Command::Lesson(LessonCommand::GoTo(s)));
+            let current = s == run.step_index() && !run.showing_intro();
+            let button = egui::Button::selectable(current, text);
+            if ui.add(button).on_hover_text(&step.title).clicked() {
+                out.push(Command::Lesson(if s == run.step_index() {
+                    LessonCommand::Begin
+                } else {
+                    LessonCommand::GoTo(s)
+                }));
             }
         }
     });
 }
 
-/// A paragraph with its `code`, **bold** and [node] links.
+/// The introduction: the lesson's about and its header text, what its check found, and Start.
+fn intro_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Command>) {
+    let lesson = run.lesson();
+    let start = if run.step_index() == 0 {
+        "Start step 1 ⏵".to_string()
+    } else {
+        format!("Go on at step {} ⏵", run.step_index() + 1)
+    };
+    if ui.button(start).clicked() {
+        out.push(Command::Lesson(LessonCommand::Begin));
+    }
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            if !lesson.about.is_empty() {
+                ui.label(egui::RichText::new(&lesson.about).italics());
+                ui.add_space(6.0);
+            }
+            for paragraph in &lesson.intro {
+                paragraph_ui(ui, editor, run, paragraph, out);
+                ui.add_space(4.0);
+            }
+            failures_ui(ui, run, None);
+        });
+}
+
+/// What `graft lesson check` found wrong (all of it, or the step's).
+fn failures_ui(ui: &mut egui::Ui, run: &LessonRun, step: Option<usize>) {
+    let failures: Vec<_> = run
+        .failures()
+        .iter()
+        .filter(|f| step.is_none_or(|k| f.step == k))
+        .collect();
+    if failures.is_empty() {
+        return;
+    }
+    ui.separator();
+    let warning = "⚠ This lesson fails its own check (graft lesson check):";
+    ui.label(egui::RichText::new(warning).strong().color(BROKEN));
+    for failure in failures {
+        ui.label(egui::RichText::new(&failure.message).small().color(BROKEN));
+    }
+}
+
+/// The step: its title, the buttons at a fixed place, then its text, checklist and hints.
+fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Command>) {
+    let lesson = run.lesson();
+    ui.strong(format!(
+        "Step {} of {}: {}",
+        run.step_index() + 1,
+        lesson.steps.len(),
+        run.step().title
+    ));
+    buttons(ui, run, out);
+    ui.separator();
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            failures_ui(ui, run, Some(run.step_index()));
+            for paragraph in &run.step().text {
+                paragraph_ui(ui, editor, run, paragraph, out);
+                ui.add_space(4.0);
+            }
+            ui.separator();
+            checklist(ui, editor, run);
+            for hint in run.hints_shown() {
+                ui.add_space(4.0);
+                hint_ui(ui, editor, run, hint, out);
+            }
+        });
+}
+
+fn hint_ui(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    run: &LessonRun,
+    hint: &str,
+    out: &mut Vec<Command>,
+) {
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.label(egui::RichText::new("Hint").italics().weak());
+        paragraph_ui(ui, editor, run, hint, out);
+    });
+}
+
+/// A paragraph with its `code` (one unit that never breaks), **bold** and [node] links.
 fn paragraph_ui(
     ui: &mut egui::Ui,
     editor: &Editor,
@@ -82,6 +178,7 @@ fn paragraph_ui(
     text: &str,
     out: &mut Vec<Command>,
 ) {
+    let column = ui.available_width();
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 0.0;
         for span in spans(text) {
@@ -89,9 +186,7 @@ fn paragraph_ui(
                 Span::Plain(t) => {
                     ui.label(t);
                 }
-                Span::Code(t) => {
-                    ui.code(t);
-                }
+                Span::Code(t) => code_span(ui, &t, column),
                 Span::Bold(t) => {
                     ui.strong(t);
                 }
@@ -108,37 +203,84 @@ fn paragraph_ui(
     });
 }
 
-/// The goals and keeps with a tick for each that holds now.
-fn checklist(ui: &mut egui::Ui, run: &LessonRun) {
+/// A code span as one unit: it goes whole to the next line rather than breaking inside (only
+/// one wider than the whole column wraps).
+fn code_span(ui: &mut egui::Ui, text: &str, column: f32) {
+    let rich = egui::RichText::new(text).code();
+    let font = egui::FontSelection::Style(egui::TextStyle::Monospace).resolve(ui.style());
+    let width = ui
+        .fonts_mut(|f| f.layout_no_wrap(text.into(), font, egui::Color32::WHITE))
+        .size()
+        .x;
+    let mode = if width + 8.0 < column {
+        egui::TextWrapMode::Extend
+    } else {
+        egui::TextWrapMode::Wrap
+    };
+    ui.add(egui::Label::new(rich).wrap_mode(mode));
+}
+
+/// The goals and keeps: a tick for each that holds, a broken keep marked with what changed,
+/// and under a label what it checks.
+fn checklist(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) {
     let goals = run.step().goals.len();
+    let changes = run.keep_changes(editor);
     for (k, (goal, holds)) in run.checklist().into_iter().enumerate() {
+        let keep = k >= goals;
         if k == goals {
             ui.label(egui::RichText::new("and still:").small());
         }
-        let mark = if holds { "☑" } else { "☐" };
+        let change = keep
+            .then(|| changes.get(k - goals).cloned().flatten())
+            .flatten();
+        let (mark, color) = match (holds, &change) {
+            (true, _) => ("☑", Some(DONE)),
+            (false, Some(_)) if keep => ("✖", Some(BROKEN)),
+            _ => ("☐", None),
+        };
         let text = egui::RichText::new(format!("{mark} {}", goal.label));
-        ui.label(if holds { text.color(DONE) } else { text });
+        ui.label(color.map_or(text.clone(), |c| text.color(c)));
+        if let Some(change) = change {
+            let line = format!("    broken: {change}");
+            ui.label(egui::RichText::new(line).small().color(BROKEN));
+        }
+        let checks = what_it_checks(goal, keep.then_some(run.step().goals.as_slice()));
+        if goal.label != checks {
+            ui.label(
+                egui::RichText::new(format!("    checks: {checks}"))
+                    .small()
+                    .weak(),
+            );
+        }
     }
     if run.step_done() {
-        ui.label(
-            egui::RichText::new("Every goal holds: go on with Next.")
-                .strong()
-                .color(DONE),
-        );
+        let last = run.step_index() + 1 == run.lesson().steps.len();
+        let next = if last { "Finish" } else { "Next" };
+        let text = format!("Every goal holds: go on with {next}.");
+        ui.label(egui::RichText::new(text).strong().color(DONE));
     }
 }
 
+/// Hint, Show me, Reset, Back and Next (Finish on the last step), always at the same place.
 fn buttons(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
     let k = run.step_index();
     let last = k + 1 == run.lesson().steps.len();
     let mut send = |command| out.push(Command::Lesson(command));
     ui.horizontal_wrapped(|ui| {
-        let more_hints = run.hints_shown().len() < run.step().hints.len();
-        if ui
-            .add_enabled(more_hints, egui::Button::new("Hint"))
-            .on_hover_text("Show the next hint")
+        if ui.add_enabled(k > 0, egui::Button::new("Back")).clicked() {
+            send(LessonCommand::Back);
+        }
+        let next_text = if last { "Finish ✔" } else { "Next ⏵" };
+        let next = ui.add_enabled(run.step_done(), egui::Button::new(next_text));
+        if next
+            .on_disabled_hover_text("Lights up when every goal holds")
             .clicked()
         {
+            send(LessonCommand::Next);
+        }
+        let more_hints = run.hints_shown().len() < run.step().hints.len();
+        let hint = ui.add_enabled(more_hints, egui::Button::new("Hint"));
+        if hint.on_hover_text("Show the next hint (below)").clicked() {
             send(LessonCommand::Hint);
         }
         let show = ui.add_enabled(!run.showing(), egui::Button::new("Show me"));
@@ -148,71 +290,53 @@ fn buttons(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
         {
             send(LessonCommand::ShowMe);
         }
-        if ui
-            .button("Reset step")
+        let reset = ui.button("Reset step");
+        if reset
             .on_hover_text("Put the step back as it started")
             .clicked()
         {
             send(LessonCommand::Reset);
         }
     });
-    ui.horizontal(|ui| {
-        if ui.add_enabled(k > 0, egui::Button::new("Back")).clicked() {
-            send(LessonCommand::Back);
-        }
-        let next_text = if last { "Finish" } else { "Next ⏵" };
-        let next = ui.add_enabled(run.step_done() && !last, egui::Button::new(next_text));
-        if next
-            .on_disabled_hover_text("Next lights up when every goal holds")
-            .clicked()
-        {
-            send(LessonCommand::Next);
-        }
-    });
 }
 
-/// Help ▸ Lessons…: the built-in course with each lesson's progress, and lesson files.
-pub fn lessons_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
-    let mut chosen = None;
-    let closed = super::windows::closable(ctx, "Lessons", Window::Lessons, |ui| {
-        ui.label("Short lessons on local and world space: each step has tasks the editor checks as you work.");
-        ui.add_space(4.0);
-        egui::Grid::new("graft-lessons")
-            .num_columns(3)
-            .striped(true)
-            .show(ui, |ui| {
-                for k in 0..COURSE.len() {
-                    let Ok(lesson) = read_lesson(&LessonSource::Builtin(k)) else {
-                        continue;
-                    };
-                    let done = editor.lesson_progress().count(&lesson.id);
-                    let steps = lesson.steps.len();
-                    if ui
-                        .button(format!("{}. {}", k + 1, lesson.title))
-                        .on_hover_text(&lesson.about)
-                        .clicked()
-                    {
-                        chosen = Some(Command::Lesson(LessonCommand::Open(LessonSource::Builtin(
-                            k,
-                        ))));
-                    }
-                    ui.label(format!("{done}/{steps} steps"));
-                    ui.label(egui::RichText::new(&lesson.about).small());
-                    ui.end_row();
-                }
-            });
-        ui.add_space(4.0);
-        if ui
-            .button("Open a lesson file…")
-            .on_hover_text("A .lesson file (docs/lesson-format.md); File > Open takes them too")
-            .clicked()
-        {
-            chosen = Some(Command::Open);
+/// The end of the lesson: steps done, the time taken, what was learned, the next lesson.
+fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut Vec<Command>) {
+    ui.label(
+        egui::RichText::new("Lesson complete ✔")
+            .heading()
+            .color(DONE),
+    );
+    ui.add_space(4.0);
+    let secs = summary.time.as_secs();
+    let time = if secs >= 60 {
+        format!("{} min {} s", secs / 60, secs % 60)
+    } else {
+        format!("{secs} s")
+    };
+    ui.label(format!(
+        "Steps done: {} of {}   Time: {time}",
+        summary.done, summary.steps
+    ));
+    ui.add_space(4.0);
+    ui.label(egui::RichText::new("What you learned").strong());
+    ui.label(&summary.learned);
+    ui.add_space(8.0);
+    ui.horizontal_wrapped(|ui| {
+        if let Some((k, title)) = &summary.next {
+            let open = LessonSource::Builtin(*k);
+            if ui.button(format!("Next lesson: {title} ⏵")).clicked() {
+                out.push(Command::Lesson(LessonCommand::Open(open)));
+            }
+        } else {
+            ui.label("Help > Lessons… lists the course.");
+        }
+        if ui.button("Close the lesson").clicked() {
+            out.push(Command::Lesson(LessonCommand::Close));
         }
     });
-    if let Some(command) = chosen {
-        out.push(Command::Close(Window::Lessons));
-        out.push(command);
+    let back = format!("Back to step {}", run.step_index() + 1);
+    if ui.small_button(back).clicked() {
+        out.push(Command::Lesson(LessonCommand::Begin));
     }
-    out.extend(closed);
 }

@@ -12,6 +12,7 @@ pub mod headless;
 pub mod hierarchy;
 pub mod inspector;
 mod lesson_panel;
+mod lesson_window;
 mod menus;
 mod recovery;
 mod signals;
@@ -290,29 +291,29 @@ impl GraftApp {
                     commands.extend(timeline::ui(ui, &self.editor, &mut self.timeline));
                 });
             });
-        egui::Panel::left("hierarchy")
+        // With a lesson open it shares the right column and the viewport keeps half the window.
+        use crate::editor::view::layout::{MIN_HIERARCHY, MIN_RIGHT, max_hierarchy, max_right};
+        let (window, lesson) = (ui.max_rect().width(), self.editor.lesson().is_some());
+        let hierarchy_width = egui::Panel::left("hierarchy")
             .resizable(true)
             .default_size(260.0)
-            .size_range(180.0..=600.0)
+            .size_range(MIN_HIERARCHY..=max_hierarchy(window, lesson))
             .show(ui, |ui| {
                 commands.extend(hierarchy::ui(ui, &self.editor, &mut self.hierarchy));
-            });
+            })
+            .response
+            .rect
+            .width();
         egui::Panel::right("inspector")
             .resizable(true)
             .default_size(440.0)
-            .size_range(300.0..=900.0)
+            .size_range(MIN_RIGHT..=max_right(window, hierarchy_width, lesson))
             .show(ui, |ui| {
+                if let Some(run) = self.editor.lesson() {
+                    commands.extend(lesson_panel::above_inspector(ui, &self.editor, run));
+                }
                 commands.extend(inspector::ui(ui, &self.editor, &mut self.inspector));
             });
-        if let Some(run) = self.editor.lesson() {
-            egui::Panel::right("lesson")
-                .resizable(true)
-                .default_size(300.0)
-                .size_range(260.0..=640.0)
-                .show(ui, |ui| {
-                    commands.extend(lesson_panel::ui(ui, &self.editor, run));
-                });
-        }
         egui::CentralPanel::default().show(ui, |ui| {
             commands.extend(viewport::ui(
                 ui,

@@ -65,6 +65,8 @@ pub struct ViewportState {
     handle_drag: Option<HandleDrag>,
     frame_pending: bool,
     frame_request: Option<Vec<NodeId>>,
+    /// The document revision a lesson's subject was last checked to be in view at.
+    subject_seen: u64,
     drag: Option<crate::editor::view::pointer::MoveDrag>,
     /// The probe whose pin is being dragged.
     probe_drag: Option<crate::editor::session::probes::ProbeRef>,
@@ -100,6 +102,7 @@ impl Default for ViewportState {
             handle_drag: None,
             frame_pending: true,
             frame_request: None,
+            subject_seen: u64::MAX,
             drag: None,
             probe_drag: None,
             viewing: None,
@@ -208,6 +211,7 @@ pub fn ui(
     let rect = response.rect;
     state.last_rect = rect;
     let view_note = look_from(editor, state, rect);
+    keep_subject_in_view(ui, editor, state, rect);
     fit_requested(state, editor.doc().scene(), rect);
     let frame = Frame {
         ui,
@@ -258,6 +262,26 @@ fn look_from(editor: &Editor, state: &mut ViewportState, rect: Rect) -> Option<S
         state.camera.set_view(view, false);
     }
     why_not
+}
+
+/// A lesson's step keeps the nodes it names in view: after a change to the scene (once the
+/// pointer is up, never mid-drag) that took one out of the viewport, they are framed again.
+/// Panning or zooming away by hand is left alone.
+fn keep_subject_in_view(ui: &egui::Ui, editor: &Editor, state: &mut ViewportState, rect: Rect) {
+    let Some(run) = editor.lesson() else {
+        return;
+    };
+    let revision = editor.doc().revision();
+    let busy = state.frame_request.is_some() || state.frame_pending;
+    if revision == state.subject_seen || busy || ui.input(|i| i.pointer.any_down()) {
+        return;
+    }
+    state.subject_seen = revision;
+    let subject = run.subject(editor);
+    let scene = editor.doc().scene();
+    if !crate::editor::view::geometry::in_view(state.camera, sr(rect), scene, &subject) {
+        state.frame_request = Some(subject);
+    }
 }
 
 /// Fit the camera to the nodes asked for (the whole scene on the first frame or a new scene).

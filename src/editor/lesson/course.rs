@@ -73,3 +73,10 @@ pub fn lessons() -> crate::error::Result<Vec<super::Lesson>> {
         .map(|(file, text)| super::parse::parse(text, &builtin_path(file)))
         .collect()
 }
+
+/// The course index of a built-in lesson, by the path its errors name.
+pub fn index_of(path: &std::path::Path) -> Option<usize> {
+    COURSE
+        .iter()
+        .position(|(file, _)| builtin_path(file) == path)
+}

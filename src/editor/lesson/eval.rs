@@ -1,10 +1,10 @@
 //! Goals evaluated over the session: a predicate holds or not of the document and the editor
 //! state, whatever way the learner got there.
 
-use super::{Frame, Name, Predicate, Property, SHEAR_TOLERANCE_DEGREES, Space};
+use super::{Frame, Goal, Name, Predicate, Property, SHEAR_TOLERANCE_DEGREES, Space};
 use crate::editor::session::Editor;
 use crate::editor::session::command::ViewSpace;
-use crate::model::math::{normalize_degrees, shear_metrics};
+use crate::model::math::{Trs, normalize_degrees, shear_metrics};
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashMap;
 
@@ -12,6 +12,9 @@ use rustc_hash::FxHashMap;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Bindings {
     ids: FxHashMap<String, NodeId>,
+    /// The world transform of each bound node when the step started (keeps on a world
+    /// position hold the whole node in place).
+    start: FxHashMap<NodeId, Trs>,
 }
 
 /// The nodes with this name in the scene (pre-order).
@@ -37,6 +40,9 @@ impl Bindings {
         for (name, (count, id)) in found {
             if let (1, Some(id)) = (count, id) {
                 self.ids.insert(name.to_string(), id);
+                if let Ok(trs) = scene.world_trs(id) {
+                    self.start.insert(id, trs);
+                }
             }
             counts.insert(name.to_string(), count);
         }
@@ -54,6 +60,16 @@ impl Bindings {
                 _ => None,
             })
     }
+
+    /// The nodes the step's names were bound to when it started.
+    pub fn ids(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.ids.values().copied()
+    }
+
+    /// A node's world transform when the step started (a node it bound).
+    pub fn start_world(&self, id: NodeId) -> Option<Trs> {
+        self.start.get(&id).copied()
+    }
 }
 
 /// What a predicate is evaluated against.
@@ -67,7 +83,8 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
-    fn node(&self, name: &Name) -> Option<NodeId> {
+    /// The node a name means now (None: gone).
+    pub fn node(&self, name: &Name) -> Option<NodeId> {
         let scene = self.editor.doc().scene();
         self.bindings
             .resolve(scene, &name.text)
@@ -126,6 +143,31 @@ impl Context<'_> {
             }
             Predicate::Not(inner) => !self.holds(inner),
         }
+    }
+
+    /// True when a keep holds now. A keep on a node's world position holds the node in
+    /// place: its world rotation, scale and skew must also be what they were when the step
+    /// started ("it did not move" while it visibly stretched is not kept), except those a goal
+    /// of the step (`goals`) asks to change on that node (see [`held_shape`]).
+    pub fn keep_holds(&self, predicate: &Predicate, goals: &[Goal]) -> bool {
+        self.holds(predicate)
+            && self
+                .shape_kept(predicate, goals)
+                .is_none_or(|(kept, _)| kept)
+    }
+
+    /// For a keep on a world position: whether the node's held world rotation, scale and skew
+    /// are still as the step started, with that start (None: another kind of keep, or a node
+    /// the step did not bind).
+    pub fn shape_kept(&self, predicate: &Predicate, goals: &[Goal]) -> Option<(bool, Trs)> {
+        let held = held_shape(predicate, goals)?;
+        let Predicate::Transform { node, .. } = predicate else {
+            return None;
+        };
+        let id = self.node(node)?;
+        let start = self.bindings.start_world(id)?;
+        let now = self.editor.doc().scene().world_trs(id).ok()?;
+        Some((same_shape(&start, &now, held), start))
     }
 
     fn looks_from(&self, space: &Space) -> bool {
@@ -198,4 +240,45 @@ fn transform_holds(
         Property::Scale(s) => near(trs.scale, s),
         Property::Skew(k) => angle(trs.skew, k),
     }
+}
+
+/// Which of rotation, scale and skew a keep holds as at the start: a keep on a node's world
+/// position holds all three, except those a goal of the step sets on the same node (a step
+/// that asks to turn the pivot keeps only its place). None for any other keep.
+pub fn held_shape(keep: &Predicate, goals: &[Goal]) -> Option<[bool; 3]> {
+    let Predicate::Transform {
+        node,
+        frame: Frame::World,
+        value: Property::Position(_),
+        ..
+    } = keep
+    else {
+        return None;
+    };
+    let mut held = [true; 3];
+    for goal in goals {
+        if let Predicate::Transform { node: n, value, .. } = &goal.predicate
+            && n.text == node.text
+        {
+            match value {
+                Property::Rotation(_) => held[0] = false,
+                Property::Scale(_) => held[1] = false,
+                Property::Skew(_) => held[2] = false,
+                Property::Position(_) => {}
+            }
+        }
+    }
+    Some(held)
+}
+
+/// True when two world transforms have the same rotation, scale and skew where `held` says
+/// (within the default tolerances).
+pub fn same_shape(a: &Trs, b: &Trs, held: [bool; 3]) -> bool {
+    use super::{ANGLE_TOLERANCE, LENGTH_TOLERANCE};
+    let angle = |x: f32, y: f32| {
+        normalize_degrees(f64::from(x) - f64::from(y)).abs() <= f64::from(ANGLE_TOLERANCE)
+    };
+    (!held[0] || angle(a.rotation, b.rotation))
+        && (!held[1] || (a.scale - b.scale).abs().max_element() <= LENGTH_TOLERANCE)
+        && (!held[2] || angle(a.skew, b.skew))
 }

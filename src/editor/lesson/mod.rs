@@ -5,6 +5,7 @@
 
 pub mod course;
 pub mod eval;
+pub mod explain;
 pub mod parse;
 pub mod play;
 pub mod progress;
@@ -101,6 +102,8 @@ pub struct Setup {
     pub trails: Option<bool>,
     /// Frame the whole scene (true) or the selection (false).
     pub frame_all: Option<bool>,
+    /// Frame these nodes (and keep them in view while the step runs).
+    pub frame_nodes: Option<Vec<Name>>,
 }
 
 /// A space the view can look from.
@@ -145,6 +148,8 @@ pub struct Goal {
     pub predicate: Predicate,
     /// The checklist's line (the label, or the predicate as written).
     pub label: String,
+    /// The predicate as written (what is checked, shown under a label).
+    pub check: String,
     /// Where it was written.
     pub at: Pos,
 }

@@ -4,6 +4,8 @@
 mod tokens;
 mod values;
 
+pub use tokens::{QUOTED_CHARS, cut};
+
 use super::{Goal, Lesson, Pos, SceneSource, Setup, Step};
 use crate::error::{Error, Result};
 use std::path::Path;
@@ -145,7 +147,8 @@ impl Reader<'_> {
                 at,
                 format!(
                     "unknown key `{key}:`; the keys are {}. To start a text line with `{key}:`, write `\\` before it",
-                    KEYS.join(", ")
+                    KEYS.join(", "),
+                    key = cut(key)
                 ),
             )),
             Some((key, value_offset)) => {
@@ -345,7 +348,8 @@ impl Reader<'_> {
                             ..value_at
                         },
                         format!(
-                            "no sample scene is called `{name}`; the samples are {}",
+                            "no sample scene is called `{}`; the samples are {}",
+                            cut(name),
                             super::course::SAMPLE_NAMES.join(", ")
                         ),
                     ));
@@ -390,14 +394,14 @@ impl Reader<'_> {
                 return Err(error_at(
                     self.path,
                     step.at,
-                    format!("step \"{}\" has no `goal:`", step.title),
+                    format!("step \"{}\" has no `goal:`", cut(&step.title)),
                 ));
             }
             if step.solution.is_empty() {
                 return Err(error_at(
                     self.path,
                     step.at,
-                    format!("step \"{}\" has no `do:` solution", step.title),
+                    format!("step \"{}\" has no `do:` solution", cut(&step.title)),
                 ));
             }
         }
@@ -445,6 +449,7 @@ fn goal(path: &Path, value: &str, at: Pos) -> Result<Goal> {
         label: label
             .filter(|l| !l.is_empty())
             .unwrap_or_else(|| predicate_text.trim().to_string()),
+        check: predicate_text.trim().to_string(),
         at,
     })
 }

@@ -2,7 +2,7 @@
 //! `graft lesson check`: every step played as a learner who follows it would.
 
 use super::eval::Bindings;
-use super::parse::error_at;
+use super::parse::{cut, error_at};
 use super::{Action, Frame, Lesson, Name, Predicate, Property, SceneSource, Setup, Space, Step};
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, ViewSpace};
@@ -34,8 +34,9 @@ pub fn load_scene(lesson: &Lesson, source: &SceneSource, at: super::Pos) -> Resu
 fn read_scene(lesson: &Lesson, source: &SceneSource, at: super::Pos) -> Result<Scene> {
     match source {
         SceneSource::Sample(name) => {
-            let text = super::course::sample_scene(name)
-                .ok_or_else(|| Error::Refused(format!("no sample scene is called {name}")))?;
+            let text = super::course::sample_scene(name).ok_or_else(|| {
+                Error::Refused(format!("no sample scene is called {}", cut(name)))
+            })?;
             crate::model::file::parse(text, &Path::new("scenes").join(format!("{name}.ron")))
         }
         SceneSource::File(relative) => {
@@ -97,6 +98,7 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
         predicate_names(&goal.predicate, &mut names);
     }
     names.extend(step.setup.select.iter().flatten());
+    names.extend(step.setup.frame_nodes.iter().flatten());
     if let Some(Space::Node(node)) = &step.setup.look_from {
         names.push(node);
     }
@@ -121,7 +123,8 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
                     name.at,
                     format!(
                         "no node is called `{}` in the scene of step \"{}\"",
-                        name.text, step.title
+                        cut(&name.text),
+                        cut(&step.title)
                     ),
                 ));
             }
@@ -131,7 +134,8 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
                     name.at,
                     format!(
                         "{n} nodes are called `{}` in the scene of step \"{}\": a lesson's names must be unique",
-                        name.text, step.title
+                        cut(&name.text),
+                        cut(&step.title)
                     ),
                 ));
             }
@@ -150,7 +154,7 @@ fn node(editor: &Editor, bindings: &Bindings, name: &Name, path: &Path) -> Resul
             error_at(
                 path,
                 name.at,
-                format!("no node is called `{}` here", name.text),
+                format!("no node is called `{}` here", cut(&name.text)),
             )
         })
 }

@@ -66,6 +66,16 @@ pub fn linked_names(paragraph: &str) -> Vec<String> {
         .collect()
 }
 
+/// A paragraph as plain text: code, bold and links without their marks.
+pub fn plain(paragraph: &str) -> String {
+    spans(paragraph)
+        .into_iter()
+        .map(|span| match span {
+            Span::Plain(t) | Span::Code(t) | Span::Bold(t) | Span::Node(t) => t,
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,8 @@ use std::path::PathBuf;
 pub enum DialogKind {
     /// Pick a scene to open.
     Open,
+    /// Pick a lesson file to open (titled and filtered for lessons).
+    OpenLesson,
     /// Pick where to save, suggesting a file name.
     Save {
         /// The suggested file name.

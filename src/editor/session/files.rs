@@ -244,6 +244,7 @@ impl Editor {
         }
         let kind = match &purpose {
             DialogPurpose::Open => DialogKind::Open,
+            DialogPurpose::OpenLesson => DialogKind::OpenLesson,
             DialogPurpose::Import => DialogKind::Import,
             DialogPurpose::ExportSvg => DialogKind::ExportImage {
                 suggested: format!("{}.svg", self.doc.display_name().trim_end_matches(".ron")),
@@ -310,6 +311,11 @@ impl Editor {
     fn finish_dialog(&mut self, purpose: DialogPurpose, path: PathBuf) -> Result<Outcome> {
         match purpose {
             DialogPurpose::Open | DialogPurpose::Import => self.open_path(path),
+            DialogPurpose::OpenLesson => {
+                self.lesson_command(crate::editor::session::lesson::LessonCommand::Open(
+                    crate::editor::session::lesson::LessonSource::File(path),
+                ))
+            }
             DialogPurpose::ExportGodot => self.export_godot(path, false),
             DialogPurpose::ExportGodot3 => self.export_godot(path, true),
             DialogPurpose::ExportSvg => self.export_svg(path),

@@ -3,6 +3,8 @@
 //! learner's progress. The file format and the goal logic are in `editor/lesson/`.
 
 use crate::editor::lesson::eval::{Bindings, Context};
+use crate::editor::lesson::explain::what_changed;
+use crate::editor::lesson::parse::cut;
 use crate::editor::lesson::play::{action_commands, bind_step, setup_commands};
 use crate::editor::lesson::progress::Progress;
 use crate::editor::lesson::{Action, Goal, Lesson, Pos, Step};
@@ -14,7 +16,7 @@ use crate::model::document::Document;
 use crate::model::scene::{NodeId, Scene};
 use std::collections::VecDeque;
 
-pub use super::lesson_check::walk_lesson;
+pub use super::lesson_check::{read_lesson, walk_lesson};
 use std::path::PathBuf;
 
 /// Seconds between two actions of **Show me**, so each one can be seen.
@@ -48,6 +50,12 @@ pub enum LessonCommand {
     ShowMe,
     /// Put the step back as it started.
     Reset,
+    /// Leave the introduction for the step.
+    Begin,
+    /// Show the lesson's introduction again.
+    Introduction,
+    /// Pick a lesson file in a dialog titled and filtered for lessons.
+    OpenFile,
 }
 
 /// The editor state a step starts from (Reset and Back restore it).
@@ -79,6 +87,28 @@ pub struct LessonRun {
     recomputed: usize,
     showing: VecDeque<(Action, Pos)>,
     show_wait: f32,
+    /// The introduction is shown (before the step's text).
+    intro: bool,
+    /// When the lesson started, and how long it took once finished.
+    started: std::time::Instant,
+    finished: Option<std::time::Duration>,
+    /// What `graft lesson check` found wrong with this lesson (shown in the panel).
+    failures: Vec<CheckFailure>,
+}
+
+/// What a finished lesson's summary says.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Steps completed (remembered progress).
+    pub done: usize,
+    /// Steps in the lesson.
+    pub steps: usize,
+    /// How long the lesson took.
+    pub time: std::time::Duration,
+    /// What was learned: the lesson's `about:` (or its title).
+    pub learned: String,
+    /// The next lesson of the course: its index and title.
+    pub next: Option<(usize, String)>,
 }
 
 impl LessonRun {
@@ -119,6 +149,73 @@ impl LessonRun {
     /// True while Show me is playing the solution.
     pub fn showing(&self) -> bool {
         !self.showing.is_empty()
+    }
+
+    /// True while the lesson's introduction is shown.
+    pub fn showing_intro(&self) -> bool {
+        self.intro
+    }
+
+    /// How long the lesson took, once its last step was finished.
+    pub fn finished(&self) -> Option<std::time::Duration> {
+        self.finished
+    }
+
+    /// What `graft lesson check` found wrong with this lesson.
+    pub fn failures(&self) -> &[CheckFailure] {
+        &self.failures
+    }
+
+    /// The nodes the step is about, to keep in view: its `frame:` nodes, or every node its
+    /// goals, keeps, links and set-up name, and the selection.
+    pub fn subject(&self, editor: &Editor) -> Vec<NodeId> {
+        let scene = editor.doc().scene();
+        let mut ids: Vec<NodeId> = match &self.step().setup.frame_nodes {
+            Some(names) => names
+                .iter()
+                .filter_map(|n| self.resolve(scene, &n.text))
+                .collect(),
+            None => (self.bindings.ids())
+                .chain(editor.selection().iter().copied())
+                .collect(),
+        };
+        ids.retain(|id| scene.contains(*id));
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// For each keep of the step: what changed, when it no longer holds.
+    pub fn keep_changes(&self, editor: &Editor) -> Vec<Option<String>> {
+        let context = Context {
+            editor,
+            bindings: &self.bindings,
+            recomputed: self.recomputed,
+        };
+        let step = self.step();
+        let explain = |k: &Goal| what_changed(&context, &k.predicate, &step.goals);
+        step.keeps.iter().map(explain).collect()
+    }
+
+    /// The summary of a finished lesson (None before its last step is finished).
+    pub fn summary(&self, progress: &Progress) -> Option<Summary> {
+        use crate::editor::lesson::course;
+        let time = self.finished?;
+        let lesson = &self.lesson;
+        let next = course::index_of(&lesson.path)
+            .map(|k| k + 1)
+            .and_then(|k| Some((k, read_lesson(&LessonSource::Builtin(k)).ok()?.title)));
+        Some(Summary {
+            done: progress.count(&lesson.id).min(lesson.steps.len()),
+            steps: lesson.steps.len(),
+            time,
+            learned: if lesson.about.is_empty() {
+                lesson.title.clone()
+            } else {
+                lesson.about.clone()
+            },
+            next,
+        })
     }
 
     /// The node a name of the step's text means (None: gone).
@@ -163,7 +260,8 @@ impl Editor {
     }
 
     pub(super) fn lesson_command(&mut self, command: LessonCommand) -> Result<Outcome> {
-        if self.lessons.run.is_none() && !matches!(command, LessonCommand::Open(_)) {
+        let opens = matches!(command, LessonCommand::Open(_) | LessonCommand::OpenFile);
+        if self.lessons.run.is_none() && !opens {
             return Err(Error::Refused(
                 "No lesson is open: Help > Lessons… lists them".into(),
             ));
@@ -178,7 +276,12 @@ impl Editor {
             }
             LessonCommand::Next => self.next_step(),
             LessonCommand::Back => self.go_to_step(self.lesson_step().saturating_sub(1)),
-            LessonCommand::GoTo(k) => self.go_to_step(k),
+            LessonCommand::GoTo(k) => {
+                if let Some(run) = self.lessons.run.as_mut() {
+                    run.intro = false;
+                }
+                self.go_to_step(k)
+            }
             LessonCommand::Hint => {
                 if let Some(run) = self.lessons.run.as_mut() {
                     run.hints = (run.hints + 1).min(run.step().hints.len());
@@ -187,6 +290,16 @@ impl Editor {
             }
             LessonCommand::ShowMe => Ok(self.start_show()),
             LessonCommand::Reset => self.reset_step(),
+            LessonCommand::Begin | LessonCommand::Introduction => {
+                if let Some(run) = self.lessons.run.as_mut() {
+                    run.intro = command == LessonCommand::Introduction;
+                    run.finished = None;
+                }
+                Ok(Outcome::default())
+            }
+            LessonCommand::OpenFile => {
+                Ok(self.start_dialog(crate::editor::session::DialogPurpose::OpenLesson))
+            }
         }
     }
 
@@ -199,6 +312,10 @@ impl Editor {
         let lesson = read_lesson(&source)?;
         // Refuse a lesson that cannot be played before anything changes.
         walk_lesson(&lesson)?;
+        if let LessonSource::File(path) = source {
+            // Help > Lessons lists the lesson files opened before (with the recent files).
+            self.remember(path);
+        }
         self.request(FileAction::OpenLesson(Box::new(lesson)))
     }
 
@@ -211,11 +328,12 @@ impl Editor {
                 f.message
             ));
         }
+        let intro = !(lesson.intro.is_empty() && lesson.about.is_empty() && failures.is_empty());
         let first = self
             .lessons
             .progress
             .resume_at(&lesson.id, lesson.steps.len());
-        self.info(format!("Lesson: {}", lesson.title));
+        self.info(format!("Lesson: {}", cut(&lesson.title)));
         self.lessons.run = Some(LessonRun {
             lesson,
             step: 0,
@@ -228,6 +346,10 @@ impl Editor {
             recomputed: 0,
             showing: VecDeque::new(),
             show_wait: 0.0,
+            intro,
+            started: std::time::Instant::now(),
+            finished: None,
+            failures,
         });
         self.enter_step(first, false)
     }
@@ -246,8 +368,11 @@ impl Editor {
             ));
         }
         if run.step + 1 >= run.lesson.steps.len() {
-            let title = run.lesson.title.clone();
+            let title = cut(&run.lesson.title);
             self.info(format!("Lesson complete: {title}"));
+            if let Some(run) = self.lessons.run.as_mut() {
+                run.finished = Some(run.started.elapsed());
+            }
             return Ok(Outcome::default());
         }
         self.enter_step(run.step + 1, true)
@@ -296,13 +421,17 @@ impl Editor {
         run.bindings = bind_step(self.doc.scene(), step, &path)?;
         run.step = k;
         run.hints = 0;
+        run.finished = None;
         run.entry = Some(self.snapshot());
         run.goals.clear();
         run.keeps.clear();
+        let subject = run.subject(self);
         outcome.effects.push(match step.setup.frame_all {
+            Some(true) => Effect::FrameAllNextFrame,
             Some(false) => Effect::Frame(self.selection.ids().to_vec()),
-            _ if !keeps_scene => Effect::FrameAllNextFrame,
-            _ => return Ok(outcome),
+            None if !subject.is_empty() => Effect::Frame(subject),
+            None if !keeps_scene => Effect::FrameAllNextFrame,
+            None => return Ok(outcome),
         });
         Ok(outcome)
     }
@@ -466,26 +595,7 @@ fn evaluate(editor: &Editor, run: &LessonRun) -> (Vec<bool>, Vec<bool>) {
         recomputed: run.recomputed,
     };
     let step = run.step();
-    let holds = |goals: &[Goal]| goals.iter().map(|g| context.holds(&g.predicate)).collect();
-    (holds(&step.goals), holds(&step.keeps))
-}
-
-/// A lesson's text from where it comes from, parsed.
-pub fn read_lesson(source: &LessonSource) -> Result<Lesson> {
-    use crate::editor::lesson::{course, parse};
-    match source {
-        LessonSource::Builtin(k) => {
-            let (file, text) = course::COURSE.get(*k).ok_or_else(|| {
-                Error::Refused(format!("the course has {} lessons", course::COURSE.len()))
-            })?;
-            parse::parse(text, &course::builtin_path(file))
-        }
-        LessonSource::File(path) => {
-            let text = crate::model::read_limit::read_text_bounded(
-                path,
-                crate::model::read_limit::LESSON,
-            )?;
-            parse::parse(&text, path)
-        }
-    }
+    let goals = step.goals.iter().map(|g| context.holds(&g.predicate));
+    let keeps = (step.keeps.iter()).map(|g| context.keep_holds(&g.predicate, &step.goals));
+    (goals.collect(), keeps.collect())
 }

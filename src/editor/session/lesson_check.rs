@@ -4,7 +4,7 @@
 
 use super::lesson::{CheckFailure, Snapshot};
 use crate::editor::lesson::eval::{Bindings, Context};
-use crate::editor::lesson::parse::error_at;
+use crate::editor::lesson::parse::{cut, error_at};
 use crate::editor::lesson::play::{action_commands, bind_step, load_scene};
 use crate::editor::lesson::{Goal, Lesson, Step};
 use crate::editor::session::Editor;
@@ -85,7 +85,7 @@ impl Check<'_> {
             "does not hold when the step starts"
         };
         for keep in &self.step.keeps {
-            if !context.holds(&keep.predicate) {
+            if !context.keep_holds(&keep.predicate, &self.step.goals) {
                 failures.push(self.failure(keep, "keep", keep_problem));
             }
         }
@@ -100,8 +100,8 @@ impl Check<'_> {
                 goal.at.line,
                 goal.at.col,
                 self.k + 1,
-                self.step.title,
-                goal.label
+                cut(&self.step.title),
+                cut(&goal.label)
             ),
         }
     }
@@ -138,7 +138,30 @@ fn at_step(lesson: &Lesson, step: &Step, e: Error) -> Error {
         other => error_at(
             &lesson.path,
             step.at,
-            format!("the set-up of step \"{}\" was refused: {other}", step.title),
+            format!(
+                "the set-up of step \"{}\" was refused: {other}",
+                cut(&step.title)
+            ),
         ),
+    }
+}
+
+/// A lesson's text from where it comes from, parsed.
+pub fn read_lesson(source: &super::lesson::LessonSource) -> Result<Lesson> {
+    use crate::editor::lesson::{course, parse};
+    match source {
+        super::lesson::LessonSource::Builtin(k) => {
+            let (file, text) = course::COURSE.get(*k).ok_or_else(|| {
+                Error::Refused(format!("the course has {} lessons", course::COURSE.len()))
+            })?;
+            parse::parse(text, &course::builtin_path(file))
+        }
+        super::lesson::LessonSource::File(path) => {
+            let text = crate::model::read_limit::read_text_bounded(
+                path,
+                crate::model::read_limit::LESSON,
+            )?;
+            parse::parse(&text, path)
+        }
     }
 }

@@ -68,6 +68,8 @@ pub enum FileAction {
 pub enum DialogPurpose {
     /// Open the picked file.
     Open,
+    /// Open the picked lesson file.
+    OpenLesson,
     /// Import the picked Godot scene.
     Import,
     /// Export the scene as a Godot scene to the picked file.

@@ -346,3 +346,21 @@ pub fn world_bounds(scene: &Scene, ids: &[NodeId]) -> Option<(DVec2, DVec2)> {
     }
     (lo.x <= hi.x).then_some((lo, hi))
 }
+
+/// True when every one of these nodes (its shape and origin) is inside the screen rectangle
+/// as the camera shows it (a lesson keeps the nodes a step names in view).
+pub fn in_view(camera: Camera, rect: ScreenRect, scene: &Scene, ids: &[NodeId]) -> bool {
+    let inside = |p: DVec2| {
+        let s = camera.to_screen_f64(rect, p);
+        let (lo, hi) = (rect.min.as_dvec2(), rect.max.as_dvec2());
+        s.x >= lo.x - 0.5 && s.y >= lo.y - 0.5 && s.x <= hi.x + 0.5 && s.y <= hi.y + 0.5
+    };
+    ids.iter().all(|&id| {
+        let Some((lo, hi)) = world_bounds(scene, &[id]) else {
+            return true;
+        };
+        [lo, DVec2::new(hi.x, lo.y), hi, DVec2::new(lo.x, hi.y)]
+            .into_iter()
+            .all(inside)
+    })
+}

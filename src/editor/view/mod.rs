@@ -12,6 +12,7 @@ pub mod geometry;
 pub mod grid;
 pub mod handles;
 pub mod keys;
+pub mod layout;
 pub mod numbers;
 pub mod occlusion;
 pub mod overlay;

@@ -54,13 +54,42 @@ fn number(path: &Path, chars: &[char], mut i: usize, here: Pos) -> Result<(Tok, 
         i += 1;
     }
     let written: String = chars[start..i].iter().collect::<String>().replace('−', "-");
-    let value: f32 = written
-        .parse()
-        .ok()
-        .filter(|v: &f32| v.is_finite())
-        .ok_or_else(|| error_at(path, here, format!("`{written}` is not a number")))?;
+    let value = number_value(&written).map_err(|m| error_at(path, here, m))?;
+    // A degree sign may follow an angle: `90°`.
+    if chars.get(i) == Some(&'°') {
+        i += 1;
+    }
     Ok((Tok::Num(value), i))
 }
+
+/// A written number as an f32, or what is wrong with it.
+fn number_value(written: &str) -> std::result::Result<f32, String> {
+    let shown = cut(written);
+    let Ok(wide) = written.parse::<f64>() else {
+        return Err(format!(
+            "`{shown}` is not a number (write decimals such as `-3`, `2.5` or `1e-3`)"
+        ));
+    };
+    let value = wide as f32;
+    if !value.is_finite() {
+        return Err(format!(
+            "`{shown}` is out of range for a number (f32: at most about ±3.4e38)"
+        ));
+    }
+    Ok(value)
+}
+
+/// Text from the file as a message quotes it: at most [`QUOTED_CHARS`] characters, then `…`
+/// (a 5 MB name is not echoed whole).
+pub fn cut(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
+/// How many characters of the file's text a message quotes.
+pub const QUOTED_CHARS: usize = 60;
 
 /// A quoted name or a bare word starting at `chars[i]`: the token and the index after it.
 fn name_or_word(path: &Path, chars: &[char], i: usize, here: Pos) -> Result<(Tok, usize)> {
@@ -123,10 +152,17 @@ pub(super) fn tokenize(path: &Path, text: &str, at: Pos) -> Result<Vec<(Tok, Pos
         } else if c == '"' || is_word_char(c) {
             name_or_word(path, &chars, i, here)?
         } else {
-            return Err(error_at(path, here, format!("unexpected `{c}`")));
+            return Err(error_at(path, here, unexpected(c)));
         };
         out.push((tok, here));
         i = after;
     }
     Ok(out)
+}
+
+fn unexpected(c: char) -> String {
+    match c {
+        '°' => "`°` follows a number of degrees (`90°`)".into(),
+        _ => format!("unexpected `{c}`"),
+    }
 }

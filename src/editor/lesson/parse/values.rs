@@ -460,7 +460,12 @@ impl<'a> Cursor<'a> {
             "time" => setup.time = Some(self.non_negative()?),
             "play" => setup.play = Some(self.on_off()?),
             "trails" => setup.trails = Some(self.on_off()?),
-            _ => setup.frame_all = Some(self.word_of(&["all", "selection"])? == "all"),
+            _ => match self.peek_word() {
+                Some("all") | Some("selection") => {
+                    setup.frame_all = Some(self.word_of(&["all", "selection"])? == "all");
+                }
+                _ => setup.frame_nodes = Some(self.names()?),
+            },
         }
         Ok(())
     }

@@ -1,0 +1,238 @@
+//! The lesson panel at the default 1280×800 (issue 38): the introduction before step 1, a last
+//! step that finishes with a summary, a broken keep marked as broken with what changed, the
+//! viewport at least half the window, and at every step start of every built-in lesson the
+//! nodes the step names inside the viewport.
+
+mod ui_common;
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use graft::app::GraftApp;
+use graft::app::dialogs::FakeDialogs;
+use graft::editor::lesson::course::COURSE;
+use graft::editor::session::command::{Command, GuardAnswer};
+use graft::editor::session::dialogs::DialogKind;
+use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
+use graft::editor::view::geometry::in_view;
+use graft::model::scene::NodeId;
+use graft::model::scene::edit::Op;
+use ui_common::view;
+
+const SWORD: NodeId = NodeId(4);
+
+fn app_with(dialogs: FakeDialogs) -> Harness<'static, GraftApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |cc| GraftApp::new(cc, None, Box::new(dialogs)));
+    h.run_steps(3);
+    h
+}
+
+fn app() -> Harness<'static, GraftApp> {
+    app_with(FakeDialogs::default())
+}
+
+fn lesson(h: &mut Harness<GraftApp>, command: LessonCommand) {
+    h.state_mut().run(Command::Lesson(command));
+    h.run_steps(6);
+}
+
+/// Open a built-in lesson (leaving the last lesson's scene without saving it).
+fn open(h: &mut Harness<GraftApp>, k: usize) {
+    lesson(h, LessonCommand::Open(LessonSource::Builtin(k)));
+    discard(h);
+    let wanted = read_lesson(&LessonSource::Builtin(k)).unwrap().title;
+    let run = h.state().editor().lesson().expect("a lesson is open");
+    assert_eq!(run.lesson().title, wanted, "lesson {k} opens");
+}
+
+/// Answer the unsaved-changes prompt, if any, with Discard.
+fn discard(h: &mut Harness<GraftApp>) {
+    if h.state().editor().pending_guard().is_some() {
+        h.state_mut()
+            .run(Command::AnswerGuard(GuardAnswer::Discard));
+        h.run_steps(6);
+    }
+}
+
+fn play_solution(h: &mut Harness<GraftApp>) {
+    lesson(h, LessonCommand::ShowMe);
+    for _ in 0..80 {
+        h.run_steps(1);
+        std::thread::sleep(std::time::Duration::from_millis(15));
+        if !h.state().editor().lesson().unwrap().showing() {
+            break;
+        }
+    }
+    h.run_steps(3);
+}
+
+#[test]
+fn the_introduction_shows_before_step_1_and_start_leaves_it() {
+    let mut h = app();
+    open(&mut h, 4);
+    let run = h.state().editor().lesson().unwrap();
+    assert!(run.showing_intro(), "the lesson opens on its introduction");
+    let about = run.lesson().about.clone();
+    assert!(
+        h.query_by_label_contains("rotate · scale").is_some(),
+        "the intro text is drawn"
+    );
+    assert!(h.query_by_label(&about).is_some(), "its about is drawn");
+    h.get_by_label("Start step 1 ⏵").click();
+    h.run_steps(4);
+    assert!(!h.state().editor().lesson().unwrap().showing_intro());
+    assert!(h.query_by_label_contains("Step 1 of").is_some());
+    assert!(h.query_by_label("Start step 1 ⏵").is_none());
+}
+
+#[test]
+fn the_last_step_finishes_with_a_summary_and_the_next_lesson() {
+    let mut h = app();
+    open(&mut h, 3);
+    let last = h.state().editor().lesson().unwrap().lesson().steps.len() - 1;
+    lesson(&mut h, LessonCommand::GoTo(last));
+    lesson(&mut h, LessonCommand::Begin);
+    play_solution(&mut h);
+    h.get_by_label("Finish ✔").click();
+    h.run_steps(4);
+    assert!(h.state().editor().lesson().unwrap().finished().is_some());
+    assert!(h.query_by_label("Lesson complete ✔").is_some());
+    assert!(h.query_by_label_contains("Steps done:").is_some());
+    assert!(h.query_by_label_contains("Time:").is_some());
+    assert!(h.query_by_label("What you learned").is_some());
+    let next = h.get_by_label("Next lesson: Shear ⏵");
+    next.click();
+    h.run_steps(6);
+    discard(&mut h);
+    let run = h.state().editor().lesson().unwrap();
+    assert_eq!(run.lesson().title, "Shear", "the next lesson opens");
+}
+
+#[test]
+fn a_broken_keep_is_marked_broken_with_what_changed() {
+    let mut h = app();
+    open(&mut h, 3);
+    lesson(&mut h, LessonCommand::Begin);
+    assert!(h.query_by_label("☑ It did not move in the world").is_some());
+    h.state_mut().run(Command::Perform {
+        label: "Move sword".into(),
+        ops: vec![Op::SetWorldPosition {
+            node: SWORD,
+            position: glam::vec2(2.5, 3.0),
+        }],
+        continuous: false,
+    });
+    h.run_steps(4);
+    assert!(h.query_by_label("✖ It did not move in the world").is_some());
+    assert!(
+        h.query_by_label("    broken: the sword moved in the world: (2, 3) -> (2.5, 3)")
+            .is_some()
+    );
+    assert!(
+        h.query_by_label_contains("checks: sword world position is (2, 3)")
+            .is_some()
+    );
+}
+
+#[test]
+fn a_stretch_in_place_breaks_a_keep_that_says_it_did_not_move() {
+    let mut h = app();
+    open(&mut h, 3);
+    lesson(&mut h, LessonCommand::Begin);
+    let world = h.state().scene().world_trs(SWORD).unwrap();
+    h.state_mut().run(Command::Perform {
+        label: "Stretch sword".into(),
+        ops: vec![Op::SetWorld {
+            node: SWORD,
+            world: graft::model::math::Trs {
+                scale: glam::vec2(1.5, 1.0),
+                ..world
+            },
+        }],
+        continuous: false,
+    });
+    h.run_steps(4);
+    assert!(h.query_by_label("✖ It did not move in the world").is_some());
+    assert!(
+        h.query_by_label_contains("kept its place but changed shape")
+            .is_some()
+    );
+}
+
+/// At every step start of every built-in lesson at 1280×800 the nodes the step names are
+/// inside the viewport, and the viewport is at least half the window wide.
+#[test]
+fn every_step_of_every_lesson_starts_with_its_nodes_in_view() {
+    let mut h = app();
+    for k in 0..COURSE.len() {
+        open(&mut h, k);
+        lesson(&mut h, LessonCommand::Begin);
+        let steps = h.state().editor().lesson().unwrap().lesson().steps.len();
+        for s in 0..steps {
+            lesson(&mut h, LessonCommand::GoTo(s));
+            let app = h.state();
+            let v = &app.viewport;
+            assert!(v.last_rect.width() >= 640.0, "viewport {:?}", v.last_rect);
+            let subject = app.editor().lesson().unwrap().subject(app.editor());
+            assert!(
+                in_view(v.camera, view(v.last_rect), app.scene(), &subject),
+                "lesson {} step {}: {subject:?} out of {:?}",
+                k + 1,
+                s + 1,
+                v.last_rect
+            );
+        }
+        lesson(&mut h, LessonCommand::Close);
+    }
+}
+
+#[test]
+fn a_move_that_takes_a_named_node_out_of_view_frames_it_again() {
+    let mut h = app();
+    open(&mut h, 3);
+    lesson(&mut h, LessonCommand::Begin);
+    h.state_mut().run(Command::Perform {
+        label: "Move sword".into(),
+        ops: vec![Op::SetWorldPosition {
+            node: SWORD,
+            position: glam::vec2(400.0, -300.0),
+        }],
+        continuous: false,
+    });
+    h.run_steps(4);
+    let app = h.state();
+    let v = &app.viewport;
+    let subject = app.editor().lesson().unwrap().subject(app.editor());
+    assert!(subject.contains(&SWORD));
+    assert!(in_view(v.camera, view(v.last_rect), app.scene(), &subject));
+}
+
+#[test]
+fn open_a_lesson_file_asks_with_a_lesson_dialog() {
+    let dialogs = FakeDialogs::default();
+    let mut h = app_with(dialogs.clone());
+    lesson(&mut h, LessonCommand::OpenFile);
+    assert_eq!(dialogs.requests(), vec![DialogKind::OpenLesson]);
+}
+
+#[test]
+fn a_lesson_that_fails_its_check_opens_with_the_failure_in_the_panel() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/lessons/goal-true-from-start.lesson");
+    let mut h = app();
+    lesson(&mut h, LessonCommand::Open(LessonSource::File(path)));
+    let run = h.state().editor().lesson().expect("it opens");
+    assert!(!run.failures().is_empty());
+    assert!(run.showing_intro(), "the failure is shown first");
+    assert!(h.query_by_label_contains("fails its own check").is_some());
+    assert!(
+        h.query_by_label_contains("already holds before the solution")
+            .is_some()
+    );
+    lesson(&mut h, LessonCommand::Begin);
+    assert!(
+        h.query_by_label_contains("already holds before the solution")
+            .is_some()
+    );
+}
