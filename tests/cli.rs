@@ -562,7 +562,7 @@ fn import_export_and_figure_refuse_bad_input() {
     assert!(stderr(&o).contains("save it as .tscn"));
     let o = graft(&["export", "scenes/sword.ron", "-o", &out("a.obj")]);
     exit(&o, 1);
-    assert!(stderr(&o).contains(".tscn (Godot) or .svg"));
+    assert!(stderr(&o).contains(".tscn (Godot), .svg, or .html"));
     let o = graft(&[
         "figure",
         "scenes/sword.ron",

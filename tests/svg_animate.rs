@@ -100,7 +100,9 @@ impl Anim {
         }
         let (k0, k1) = (self.key_times[i], self.key_times[i + 1]);
         let local = if k1 > k0 { (u - k0) / (k1 - k0) } else { 1.0 };
-        let w = spline_at(self.splines[i], local.clamp(0.0, 1.0));
+        // calcMode="linear" has no keySplines.
+        let spline = self.splines.get(i).copied().unwrap_or([0.0, 0.0, 1.0, 1.0]);
+        let w = spline_at(spline, local.clamp(0.0, 1.0));
         self.values[i]
             .iter()
             .zip(&self.values[i + 1])
@@ -318,4 +320,113 @@ fn far_and_extreme_scale_animations_play_as_graft_poses_them() {
         scene.update_world();
         assert_plays_as_graft(&scene, &format!("sword at {offset} × {scale}"), 50);
     }
+}
+
+/// Issue 40: linear keys are written as linear (`calcMode="linear"`, no keySplines), even where
+/// the clip cuts a segment (its cut curve came out as `8.67e-19 … 0.99999999392`), and a mix
+/// writes its linear segments as exactly `0 0 1 1`.
+#[test]
+fn linear_keys_are_written_as_linear() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/solar.ron");
+    let mut scene = file::load(&path).unwrap();
+    scene
+        .set_clip(ClipSettings::new(5.0, LoopMode::Once).unwrap())
+        .unwrap();
+    let options = SvgOptions {
+        animate: true,
+        ..Default::default()
+    };
+    let (svg, _) = scene_to_svg(&scene, &options);
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let anims: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("animateTransform"))
+        .collect();
+    assert!(anims.iter().any(|a| a.attribute("keyTimes").is_some()));
+    for a in &anims {
+        if a.attribute("keyTimes").is_some() {
+            assert_eq!(a.attribute("calcMode"), Some("linear"), "{a:?}");
+        }
+        assert_eq!(a.attribute("keySplines"), None, "{a:?}");
+    }
+    assert_plays_as_graft(&scene, "solar cut at 5 s", 30);
+    // An eased key after a linear one past the clip's end: the linear segment is exact.
+    let sun = scene.id_at(0);
+    let keys = vec![
+        Key::new(0.0, 0.0),
+        Key::new(4.0, 90.0).with(Interp::EaseInOut),
+        Key::new(9.0, 180.0),
+    ];
+    let track = Track::new(Channel::Rotation, keys).unwrap();
+    scene.set_tracks(sun, vec![track]).unwrap();
+    let (svg, _) = scene_to_svg(&scene, &options);
+    let splines = svg
+        .split("keySplines=\"")
+        .nth(1)
+        .and_then(|s| s.split('"').next())
+        .unwrap();
+    assert!(!splines.contains('e'), "no junk digits: {splines}");
+    assert!(splines.contains("0 0 1 1"), "{splines}");
+}
+
+/// Issue 40: the HTML page of a `Once` clip stops its clock at the end, its readout and
+/// scrubber at the clip's end, and shows Play (which plays again from the start); a looping
+/// page keeps cycling. The page's own script, run by node against a stand-in for the DOM and
+/// the SVG's SMIL clock (skipped where node is not installed).
+#[test]
+fn the_page_of_a_once_clip_stops_at_its_end() {
+    use graft::model::svg::html::player_page;
+    if std::process::Command::new("node")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: node is not installed");
+        return;
+    }
+    let run = |once: bool| -> String {
+        let page = player_page("<svg/>", "t", 2.0, once);
+        let script = page.split("<script>").nth(1).unwrap();
+        let script = script.split("</script>").next().unwrap();
+        let harness = format!(
+            r#"
+let clock = 0, paused = false, frames = [];
+const fakeSvg = {{ getCurrentTime: () => clock, setCurrentTime: t => {{ clock = t; }},
+  pauseAnimations: () => {{ paused = true; }}, unpauseAnimations: () => {{ paused = false; }},
+  animationsPaused: () => paused }};
+const els = {{}};
+function el(id) {{ return els[id] ||= {{ textContent: id === "play" ? "Pause" : "", value: 0,
+  handlers: {{}}, addEventListener(k, f) {{ this.handlers[k] = f; }} }}; }}
+const document = {{ querySelector: () => fakeSvg, getElementById: el }};
+function requestAnimationFrame(f) {{ frames.push(f); }}
+function step(dt) {{ if (!paused) clock += dt; const fs = frames; frames = []; fs.forEach(f => f()); }}
+{script}
+for (let k = 0; k < 30; k++) step(0.1);
+const end = [paused, el("play").textContent, el("time").textContent, Number(Number(el("scrub").value).toFixed(3))];
+el("play").handlers.click();
+step(0.5);
+console.log(JSON.stringify([...end, paused, el("play").textContent, Number(clock.toFixed(3))]));
+"#
+        );
+        let out = std::process::Command::new("node")
+            .args(["-e", &harness])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    assert_eq!(
+        run(true),
+        r#"[true,"Play","2.00 s",2,false,"Pause",0.5]"#,
+        "Once: stopped at 2 s showing Play; Play starts again from 0"
+    );
+    assert_eq!(
+        run(false),
+        r#"[false,"Pause","1.00 s",1,true,"Play",3]"#,
+        "Loop: still playing at 3 s (shown 1 s into the loop); the button pauses"
+    );
 }

@@ -269,7 +269,7 @@ pub struct FigureArgs {
     #[arg(long, default_value_t = 30)]
     pub fps: u32,
     /// A still of the clip at this playback time (framed like the animation's frames).
-    #[arg(long, conflicts_with = "animate")]
+    #[arg(long, value_name = "SECONDS", conflicts_with = "animate", allow_negative_numbers = true, value_parser = finite_seconds)]
     pub time: Option<f32>,
 }
 

@@ -119,16 +119,21 @@ pub fn export(
     out: &mut dyn Write,
     report: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let scene = super::progress::load(input)?;
+    check_output(output)?;
     let html = flags.html || extension(output) == "html";
-    if extension(output) == "svg" || html {
-        return export_svg(&scene, (input, output), flags, html, (out, report));
-    }
-    if extension(output) != "tscn" {
+    let known = ["svg", "html", "tscn"].contains(&extension(output).as_str());
+    if !known && !flags.html {
         return Err(Failure(format!(
-            "{}: export writes .tscn (Godot) or .svg",
+            "{}: export writes .tscn (Godot), .svg, or .html (a page playing the animation)",
             output.display()
         )));
+    }
+    let scene = super::progress::load(input)?;
+    if extension(output) == "svg" || html {
+        if flags.animate || html {
+            check_animated(&scene, input)?;
+        }
+        return export_svg(&scene, (input, output), flags, html, (out, report));
     }
     let (project, godot3) = (flags.project, flags.godot3);
     let options = ExportOptions {
@@ -183,9 +188,10 @@ fn load_any(path: &Path) -> Result<crate::model::scene::Scene, Failure> {
 
 /// `graft figure`: the scene framed, with the chosen layers, as SVG or PNG.
 pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
+    check_output(&args.output)?;
+    let size = figure_size(&args.size)?;
     let mut scene = load_any(&args.file)?;
     scene.update_world();
-    let size = figure_size(&args.size)?;
     let mut layers = Layers::parse(&args.layers).map_err(Failure)?;
     // An animation of a selected node shows where it goes over the clip.
     layers.trails |= args.animate && args.select.is_some();
@@ -246,14 +252,44 @@ fn absolute(p: &Path) -> std::path::PathBuf {
 
 /// `--size WIDTHxHEIGHT`.
 fn figure_size(text: &str) -> Result<(u32, u32), Failure> {
-    text.split_once(['x', 'X', '×'])
+    let (w, h) = text
+        .split_once(['x', 'X', '×'])
         .and_then(|(w, h)| Some((w.trim().parse::<u32>().ok()?, h.trim().parse::<u32>().ok()?)))
-        .filter(|&(w, h)| w > 0 && h > 0)
         .ok_or_else(|| {
             Failure(format!(
                 "--size {text}: expected WIDTHxHEIGHT, e.g. 1600x1000"
             ))
-        })
+        })?;
+    if w == 0 || h == 0 {
+        return Err(Failure(format!(
+            "--size {text}: width and height must be at least 1"
+        )));
+    }
+    Ok((w, h))
+}
+
+/// Refuse an output that is a folder before any work ("out/d.gif is a folder").
+fn check_output(output: &Path) -> Result<(), Failure> {
+    if output.is_dir() {
+        return Err(Failure(format!(
+            "{} is a folder: give a file name to write",
+            output.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuse `--animate` (or an HTML player page) for a scene with nothing animated: its file
+/// would be the still, 60 identical frames, or a page playing nothing.
+fn check_animated(scene: &crate::model::scene::Scene, input: &Path) -> Result<(), Failure> {
+    if scene.animated_nodes().is_empty() {
+        return Err(Failure(format!(
+            "{}: nothing in this scene is animated (no keys), so there is no clip to play; \
+             leave out --animate for a still",
+            input.display()
+        )));
+    }
+    Ok(())
 }
 
 /// `graft figure --animate`: the clip drawn frame by frame into a GIF or an APNG, with a
@@ -266,6 +302,7 @@ fn animated_figure(
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     use crate::editor::view::figure::frames::{FrameFormat, FramePlan, encode_clip};
+    check_animated(scene, &args.file)?;
     let format = FrameFormat::for_path(&args.output).ok_or_else(|| {
         Failure(format!(
             "{}: an animated figure is .gif or .png (APNG)",

@@ -393,11 +393,8 @@ fn draw_plan<'a>(
     out: &mut Vec<egui::Shape>,
 ) -> (Vec<(Pos2, &'a str)>, (usize, usize)) {
     let link = Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60));
-    out.extend(
-        plan.links
-            .iter()
-            .map(|(a, b)| egui::Shape::line_segment([p2(*a), p2(*b)], link)),
-    );
+    let line = |(a, b): &(_, _)| egui::Shape::line_segment([p2(*a), p2(*b)], link);
+    out.extend(plan.links.iter().map(line));
     let mut fill = egui::Mesh::default();
     fill.reserve_triangles(indices / 3);
     fill.reserve_vertices(vertices);

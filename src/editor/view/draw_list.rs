@@ -396,15 +396,38 @@ mod tests {
     }
 
     #[test]
-    fn small_nodes_get_no_details_and_big_ones_do() {
-        let scene = scene_at(&[(0.0, 0.0)], &["a"]);
+    fn small_nodes_get_no_details_and_big_ones_do_but_a_few_nodes_all_do() {
+        let n = FEW_NODES + 1;
+        let points: Vec<(f32, f32)> = (0..n).map(|k| (k as f32 * 3.0 - 90.0, 0.0)).collect();
+        let names: Vec<String> = (0..n).map(|k| format!("n{k}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let scene = scene_at(&points, &names);
         let none = |_| false;
-        let tiny = DrawList::build(&scene, 0..1, camera(4.0), show(), &none, 1);
+        let tiny = DrawList::build(&scene, 0..n, camera(4.0), show(), &none, n);
         assert!(!tiny.entries[0].marks.detail && tiny.names.is_empty());
+        let scene = scene_at(&[(0.0, 0.0)], &["a"]);
         let big = DrawList::build(&scene, 0..1, camera(40.0), show(), &none, 1);
         let m = big.entries[0].marks;
         assert!(m.detail && m.axes && m.dot == Some(0) && m.outline == Outline::Plain);
         assert_eq!(big.names.len(), 1);
+        // A frame of few nodes details and names even a tiny one (the solar moon and probe).
+        let few = DrawList::build(&scene, 0..1, camera(4.0), show(), &none, 1);
+        assert!(few.entries[0].marks.detail && few.names.len() == 1);
+    }
+
+    #[test]
+    fn a_name_keeps_its_place_beside_its_node_in_the_next_frame() {
+        let scene = scene_at(&[(0.0, 0.0), (0.0, 0.0)], &["first", "second"]);
+        let none = |_| false;
+        let one = DrawList::build(&scene, 0..2, camera(40.0), show(), &none, 2);
+        let offset = |l: &DrawList, k: usize| l.names[k].at - l.names[k].origin;
+        assert_eq!(offset(&one, 0), NAME_OFFSET);
+        // The second name sits a line down; drawn again it keeps that place even when its
+        // own place is free (only the second is kept: the first is hidden this frame).
+        let next = DrawList::build_after(&one, &scene, 1..2, camera(40.0), show(), &none, 1);
+        assert_eq!(offset(&next, 0), offset(&one, 1));
+        let fresh = DrawList::build(&scene, 1..2, camera(40.0), show(), &none, 1);
+        assert_eq!(offset(&fresh, 0), NAME_OFFSET);
     }
 
     #[test]

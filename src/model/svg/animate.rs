@@ -279,6 +279,25 @@ fn n(v: f64) -> String {
     }
 }
 
+/// A timing curve as written: one whose control points lie on the diagonal is linear, written
+/// exactly `0 0 1 1` (a linear segment cut at the clip's end came out as `8.67e-19 … 0.99999`),
+/// and coordinates within 1e-9 of 0 or 1 are 0 or 1.
+fn tidy_spline(spline: [f64; 4]) -> [f64; 4] {
+    let [x1, y1, x2, y2] = spline;
+    if (x1 - y1).abs() <= 1e-6 && (x2 - y2).abs() <= 1e-6 {
+        return LINEAR_SPLINE;
+    }
+    spline.map(|v| {
+        if v.abs() <= 1e-9 {
+            0.0
+        } else if (v - 1.0).abs() <= 1e-9 {
+            1.0
+        } else {
+            v
+        }
+    })
+}
+
 /// One factor of the local matrix as it animates.
 struct Factor {
     /// The SVG transform type.
@@ -314,18 +333,23 @@ fn element(out: &mut String, factor: &Factor, first: bool, clip: ClipSettings, i
             .map(|p| n((p.time / dur).clamp(0.0, 1.0)))
             .collect();
         let _ = write!(out, " keyTimes=\"{}\"", times.join(";"));
-        let splines: Vec<String> = points[..points.len() - 1]
+        let splines: Vec<[f64; 4]> = points[..points.len() - 1]
             .iter()
-            .map(|p| {
-                let [a, b, c, d] = p.spline.unwrap_or(LINEAR_SPLINE);
-                format!("{} {} {} {}", n(a), n(b), n(c), n(d))
-            })
+            .map(|p| tidy_spline(p.spline.unwrap_or(LINEAR_SPLINE)))
             .collect();
-        let _ = write!(
-            out,
-            " calcMode=\"spline\" keySplines=\"{}\"",
-            splines.join(";")
-        );
+        if splines.iter().all(|s| *s == LINEAR_SPLINE) {
+            out.push_str(" calcMode=\"linear\"");
+        } else {
+            let text: Vec<String> = splines
+                .iter()
+                .map(|[a, b, c, d]| format!("{} {} {} {}", n(*a), n(*b), n(*c), n(*d)))
+                .collect();
+            let _ = write!(
+                out,
+                " calcMode=\"spline\" keySplines=\"{}\"",
+                text.join(";")
+            );
+        }
     }
     out.push_str("/>\n");
 }

@@ -292,7 +292,8 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
-/// The world-space box around every node's origin and shape corners (f64), y-up.
+/// The world-space box around every node's origin and shape (corners; an ellipse's own
+/// extent) (f64), y-up.
 pub fn scene_bounds(scene: &Scene) -> Option<(DVec2, DVec2)> {
     let mut lo = DVec2::splat(f64::INFINITY);
     let mut hi = DVec2::splat(f64::NEG_INFINITY);
@@ -309,7 +310,20 @@ pub fn scene_bounds(scene: &Scene) -> Option<(DVec2, DVec2)> {
         match &scene.data_at(i).shape {
             Shape::None => {}
             Shape::Polygon { points } => points.iter().for_each(|p| add(*p)),
-            Shape::Rect { size } | Shape::Ellipse { size } => {
+            Shape::Ellipse { size } => {
+                // The ellipse's own extent (its box's corners, rotated, stick out: a figure
+                // framed on them was off-centre, 10 % / 15 % margins).
+                let h = size.abs().as_dvec2() * 0.5;
+                let (ax, ay) = (m.matrix2.x_axis * h.x, m.matrix2.y_axis * h.y);
+                let extent = DVec2::new(ax.x.hypot(ay.x), ax.y.hypot(ay.y));
+                for w in [m.translation - extent, m.translation + extent] {
+                    if w.is_finite() {
+                        lo = lo.min(w);
+                        hi = hi.max(w);
+                    }
+                }
+            }
+            Shape::Rect { size } => {
                 let h = size.abs() * 0.5;
                 for s in [
                     Vec2::new(-1.0, -1.0),
@@ -528,7 +542,8 @@ pub fn save_document(
         let title = path
             .file_stem()
             .map_or("graft".into(), |s| s.to_string_lossy().into_owned());
-        text = super::html::player_page(&text, &title, period);
+        let once = clip.mode == crate::model::anim::LoopMode::Once;
+        text = super::html::player_page(&text, &title, period, once);
     }
     if progress.is_cancelled() {
         return Ok(None);
