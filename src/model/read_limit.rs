@@ -10,7 +10,7 @@
 //! | scene `.ron`  | 4 GiB   | 10 M nodes (`MAX_NODES`) at ~220 bytes each, and room  |
 //! | journal       | 4 GiB   | a whole scene and its edits                            |
 //! | lesson        | 8 MiB   | the built-in lessons are a few KiB each                |
-//! | Godot `.tscn` | 512 MiB | `godot::tree::MAX_FILE_BYTES`                          |
+//! | Godot `.tscn` | 2 GiB   | `godot::tree::MAX_FILE_BYTES` (a 1M-node export: 600 MB) |
 //! | SVG drawing   | 64 MiB  | `svg::import::MAX_SVG_BYTES`                           |
 //! | sprite image  | 256 MiB | a 16k × 16k texture (the largest GPUs take) compressed |
 //! | panic report  | 1 MiB   | a message and a backtrace                              |

@@ -13,8 +13,9 @@ use std::rc::Rc;
 
 /// Instances nested deeper than this are refused (a scene instancing a scene … this deep).
 pub const MAX_INSTANCE_DEPTH: usize = 32;
-/// Files larger than this are refused before they are read.
-pub const MAX_FILE_BYTES: u64 = 512 * 1024 * 1024;
+/// Files larger than this are refused before they are read (graft's own export of a 1M-node
+/// scene is ~600 MB).
+pub const MAX_FILE_BYTES: u64 = 2 << 30;
 
 /// An external resource of one file: its declared type and where it is.
 #[derive(Debug)]
