@@ -44,38 +44,50 @@ pub(crate) fn parse_canonical(
     limit: usize,
     progress: Option<&Progress>,
 ) -> Result<FastScene, Stop> {
-    let mut lines = text
-        .split_inclusive('\n')
-        .skip_while(|l| l.starts_with("//"));
-    if lines.next() != Some("(\n") {
+    let mut lines = text.split_inclusive('\n').skip_while(|l| l.starts_with("//"));
+    let (format, clip) = header(&mut lines).ok_or(Stop::GiveUp)?;
+    let nodes = node_lines(&mut lines, expected.min(limit), limit, progress)?;
+    if lines.next() != Some(")\n") || lines.next().is_some() {
         return Err(Stop::GiveUp);
+    }
+    Ok(FastScene {
+        format: Some(format),
+        clip,
+        nodes,
+    })
+}
+
+/// `(`, `format: N,`, an optional `clip: …,` and `nodes: [`: the format and the clip.
+fn header<'a>(lines: &mut impl Iterator<Item = &'a str>) -> Option<(u32, ClipSettings)> {
+    if lines.next() != Some("(\n") {
+        return None;
     }
     let format = lines
         .next()
         .and_then(|l| l.strip_prefix("    format: ")?.strip_suffix(",\n"))
-        .and_then(|n| {
-            n.parse::<u32>()
-                .ok()
-                .filter(|_| n.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .ok_or(Stop::GiveUp)?;
-    let mut line = lines.next().ok_or(Stop::GiveUp)?;
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|n| n.parse::<u32>().ok())?;
+    let mut line = lines.next()?;
     let mut clip = ClipSettings::default();
-    if let Some(text) = line
-        .strip_prefix("    clip: ")
-        .and_then(|l| l.strip_suffix(",\n"))
-    {
-        clip = ron_options().from_str(text).map_err(|_| Stop::GiveUp)?;
-        line = lines.next().ok_or(Stop::GiveUp)?;
+    if let Some(text) = line.strip_prefix("    clip: ").and_then(|l| l.strip_suffix(",\n")) {
+        clip = ron_options().from_str(text).ok()?;
+        line = lines.next()?;
     }
-    if line != "    nodes: [\n" {
-        return Err(Stop::GiveUp);
-    }
-    let mut nodes = ParsedNodes::with_capacity(expected.min(limit));
+    (line == "    nodes: [\n").then_some((format, clip))
+}
+
+/// The node lines up to `    ],`, each read and checked into the columns.
+fn node_lines<'a>(
+    lines: &mut impl Iterator<Item = &'a str>,
+    capacity: usize,
+    limit: usize,
+    progress: Option<&Progress>,
+) -> Result<ParsedNodes, Stop> {
+    let mut nodes = ParsedNodes::with_capacity(capacity);
     let mut count = 0usize;
     for line in lines.by_ref() {
         if line == "    ],\n" {
-            break;
+            return Ok(nodes);
         }
         let body = line
             .strip_prefix("        ")
@@ -84,8 +96,7 @@ pub(crate) fn parse_canonical(
         if count == limit {
             return Err(Stop::GiveUp);
         }
-        let node = node_of(body).ok_or(Stop::GiveUp)?;
-        nodes.push(node);
+        nodes.push(node_of(body).ok_or(Stop::GiveUp)?);
         if nodes.has_error() {
             return Err(Stop::GiveUp);
         }
@@ -99,14 +110,7 @@ pub(crate) fn parse_canonical(
             p.set_done(count as u64);
         }
     }
-    if lines.next() != Some(")\n") || lines.next().is_some() {
-        return Err(Stop::GiveUp);
-    }
-    Ok(FastScene {
-        format: Some(format),
-        clip,
-        nodes,
-    })
+    Err(Stop::GiveUp)
 }
 
 /// ron as the loader configures it.

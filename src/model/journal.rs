@@ -250,14 +250,7 @@ pub fn summarize(bytes: &[u8]) -> Result<Summary> {
             }
             Some(Kind::OtherChange) => {
                 open_gesture = None;
-                match decode(payload) {
-                    Some(Record::Change(Change::Clean)) => summary.unsaved_changes = 0,
-                    Some(Record::Change(Change::EndGesture)) => {}
-                    _ => {
-                        summary.changes += 1;
-                        summary.unsaved_changes += 1;
-                    }
-                }
+                summary.count_other(payload);
             }
             Some(Kind::Path) => {
                 if let Some(Record::Path(path)) = decode(payload) {
@@ -267,6 +260,20 @@ pub fn summarize(bytes: &[u8]) -> Result<Summary> {
             Some(Kind::Begin | Kind::Base) | None => {
                 summary.stop = Stop::Corrupt;
                 return Ok(summary);
+            }
+        }
+    }
+}
+
+impl Summary {
+    /// Count a change other than a step: the clean mark zeroes what is unsaved.
+    fn count_other(&mut self, payload: &[u8]) {
+        match decode(payload) {
+            Some(Record::Change(Change::Clean)) => self.unsaved_changes = 0,
+            Some(Record::Change(Change::EndGesture)) => {}
+            _ => {
+                self.changes += 1;
+                self.unsaved_changes += 1;
             }
         }
     }
