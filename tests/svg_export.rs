@@ -272,8 +272,9 @@ fn a_big_figure_is_planned_and_looks_like_the_whole_one() {
         }
     }
     let mean = diff as f64 / (pixels * 4) as f64;
-    // Measured 21 of 255 (cells of 2 px against anti-aliased shapes); 97 without the images.
-    assert!(mean < 30.0, "mean difference {mean:.2} of 255");
+    // Measured 19.4 of 255 (cells of 2 px against anti-aliased shapes; resvg draws the same
+    // pixels on every machine); 97 without the density images. The bound leaves ~13 %.
+    assert!(mean < 22.0, "mean difference {mean:.2} of 255");
 }
 
 /// In a big figure names never overlap (each needs its own room); a small one names every node.
