@@ -595,3 +595,32 @@ fn a_big_journal_whose_base_is_gone_says_so_plainly() {
         .expect_err("the base is gone");
     assert!(err.to_string().contains("cannot be read"), "{err}");
 }
+
+#[test]
+fn the_window_refuses_endless_and_special_files_at_once_and_keeps_its_scene() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe.ron");
+    let made = Process::new("mkfifo").arg(&fifo).status();
+    let zero_tscn = dir.path().join("zero.tscn");
+    std::os::unix::fs::symlink("/dev/zero", &zero_tscn).unwrap();
+    let mut inputs = vec![
+        PathBuf::from("/dev/zero"),
+        PathBuf::from("/dev/urandom"),
+        zero_tscn,
+        dir.path().to_path_buf(),
+    ];
+    if made.is_ok_and(|s| s.success()) {
+        inputs.push(fifo);
+    }
+    let mut editor = Editor::new(Document::sample());
+    let before = file::to_ron_string(editor.doc().scene());
+    for input in inputs {
+        let started = Instant::now();
+        let result = editor.apply(Command::OpenPath(input.clone()));
+        assert!(result.is_err(), "{} was opened", input.display());
+        assert!(started.elapsed() < Duration::from_secs(2), "{}", input.display());
+        let message = &editor.messages().last().unwrap().text;
+        assert!(message.contains("not a regular file") || message.contains("folder"), "{message}");
+        assert_eq!(file::to_ron_string(editor.doc().scene()), before);
+    }
+}
