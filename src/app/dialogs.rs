@@ -23,47 +23,7 @@ impl FileDialogs for NativeDialogs {
             .name("file-dialog".into())
             .spawn(move || {
                 let started = Instant::now();
-                let graft = rfd::FileDialog::new().add_filter("graft scene", &["ron"]);
-                let godot = rfd::FileDialog::new().add_filter("Godot text scene", &["tscn"]);
-                let picked = match kind {
-                    DialogKind::Open => graft
-                        .add_filter("graft lesson", &["lesson"])
-                        .add_filter("Godot text scene", &["tscn"])
-                        .add_filter("SVG drawing", &["svg"])
-                        .set_title("Open scene")
-                        .pick_file(),
-                    DialogKind::OpenLesson => rfd::FileDialog::new()
-                        .add_filter("graft lesson", &["lesson"])
-                        .set_title("Open a lesson")
-                        .pick_file(),
-                    DialogKind::Save { suggested } => graft
-                        .set_title("Save scene")
-                        .set_file_name(suggested)
-                        .save_file(),
-                    DialogKind::Image => rfd::FileDialog::new()
-                        .add_filter("Image", &["png", "jpg", "jpeg", "webp"])
-                        .set_title("Choose the sprite's image")
-                        .pick_file(),
-                    DialogKind::Import => godot
-                        .add_filter("SVG drawing", &["svg"])
-                        .set_title("Import a Godot scene or an SVG drawing")
-                        .pick_file(),
-                    DialogKind::Export { suggested } => godot
-                        .set_title("Export as Godot scene")
-                        .set_file_name(suggested)
-                        .save_file(),
-                    DialogKind::ExportImage {
-                        suggested,
-                        extensions,
-                    } => extensions
-                        .iter()
-                        .fold(rfd::FileDialog::new(), |d, e| {
-                            d.add_filter(e.to_uppercase(), &[*e])
-                        })
-                        .set_title("Export")
-                        .set_file_name(suggested)
-                        .save_file(),
-                };
+                let picked = show(kind);
                 let outcome = match picked {
                     Some(path) => DialogOutcome::Picked(path),
                     None if started.elapsed() < TOO_FAST => DialogOutcome::Unavailable,
@@ -95,5 +55,50 @@ impl FileDialogs for NativeDialogs {
 
     fn is_open(&self) -> bool {
         self.pending.is_some()
+    }
+}
+
+/// Show the native dialog of `kind` (blocking: run on the dialog's thread); the picked path.
+fn show(kind: DialogKind) -> Option<std::path::PathBuf> {
+    let graft = rfd::FileDialog::new().add_filter("graft scene", &["ron"]);
+    let godot = rfd::FileDialog::new().add_filter("Godot text scene", &["tscn"]);
+    match kind {
+        DialogKind::Open => graft
+            .add_filter("graft lesson", &["lesson"])
+            .add_filter("Godot text scene", &["tscn"])
+            .add_filter("SVG drawing", &["svg"])
+            .set_title("Open scene")
+            .pick_file(),
+        DialogKind::OpenLesson => rfd::FileDialog::new()
+            .add_filter("graft lesson", &["lesson"])
+            .set_title("Open a lesson")
+            .pick_file(),
+        DialogKind::Save { suggested } => graft
+            .set_title("Save scene")
+            .set_file_name(suggested)
+            .save_file(),
+        DialogKind::Image => rfd::FileDialog::new()
+            .add_filter("Image", &["png", "jpg", "jpeg", "webp"])
+            .set_title("Choose the sprite's image")
+            .pick_file(),
+        DialogKind::Import => godot
+            .add_filter("SVG drawing", &["svg"])
+            .set_title("Import a Godot scene or an SVG drawing")
+            .pick_file(),
+        DialogKind::Export { suggested } => godot
+            .set_title("Export as Godot scene")
+            .set_file_name(suggested)
+            .save_file(),
+        DialogKind::ExportImage {
+            suggested,
+            extensions,
+        } => extensions
+            .iter()
+            .fold(rfd::FileDialog::new(), |d, e| {
+                d.add_filter(e.to_uppercase(), &[*e])
+            })
+            .set_title("Export")
+            .set_file_name(suggested)
+            .save_file(),
     }
 }
