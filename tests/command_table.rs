@@ -120,6 +120,7 @@ fn the_reachability_check_rejects_a_command_nobody_can_invoke() {
         shortcuts: vec![Shortcut {
             command: true,
             shift: false,
+            alt: false,
             key: "",
         }],
         ..nowhere.clone()
@@ -210,7 +211,7 @@ fn refused_commands_say_why_and_change_nothing() {
 /// command table: (keys, what). A shortcut dropped from the table, a row Help leaves out or
 /// adds, or a relabelled command fails the comparison below. Add a row here when a command
 /// gets a shortcut.
-const EXPECTED_COMMAND_ROWS: [(&str, &str); 37] = [
+const EXPECTED_COMMAND_ROWS: [(&str, &str); 45] = [
     ("Ctrl+N", "New"),
     ("Ctrl+O", "Open"),
     ("Ctrl+S", "Save"),
@@ -232,6 +233,9 @@ const EXPECTED_COMMAND_ROWS: [(&str, &str); 37] = [
     ("Ctrl+Shift+A", "Add child"),
     ("Ctrl+G", "Create parent for selection"),
     ("Ctrl+Shift+G", "Unparent (to root)"),
+    ("Ctrl+Shift+M", "Move to"),
+    ("Alt+Up", "Move up"),
+    ("Alt+Down", "Move down"),
     ("F", "Frame selection"),
     ("Home", "Frame all"),
     ("W", "Move tool"),
@@ -244,6 +248,11 @@ const EXPECTED_COMMAND_ROWS: [(&str, &str); 37] = [
     ("G", "Local grid of the selection"),
     ("Shift+G", "Parent's grid"),
     ("P", "Place probes"),
+    ("F6", "Focus next panel"),
+    ("Shift+F6", "Focus previous panel"),
+    ("Ctrl+= / Ctrl++", "Larger interface"),
+    ("Ctrl+-", "Smaller interface"),
+    ("Ctrl+0", "Interface at 100 %"),
     ("Ctrl+Space", "Play / pause"),
     ("K", "Key selection"),
     ("T", "World-space trails"),
@@ -252,8 +261,9 @@ const EXPECTED_COMMAND_ROWS: [(&str, &str); 37] = [
 
 /// The mouse gestures and panel keys Help lists besides the commands (their wording may
 /// change; the keys are what people look up).
-const EXPECTED_GESTURE_KEYS: [&str; 30] = [
+const EXPECTED_GESTURE_KEYS: [&str; 31] = [
     "Click",
+    "Arrow keys / Shift+arrow keys",
     "Ctrl+click / Shift+click",
     "Drag a node",
     "Drag on empty space",

@@ -17,15 +17,21 @@ pub(super) const DONE: egui::Color32 = egui::Color32::from_rgb(90, 190, 110);
 const BROKEN: egui::Color32 = egui::Color32::from_rgb(235, 110, 90);
 
 /// The lesson at the top of the right column, resizable; the inspector fills the rest.
-pub fn above_inspector(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) -> Vec<Command> {
+pub fn above_inspector(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    run: &LessonRun,
+) -> (Vec<Command>, egui::Rect) {
     let height = ui.available_height();
     let mut out = Vec::new();
-    egui::Panel::top("lesson")
+    let rect = egui::Panel::top("lesson")
         .resizable(true)
         .default_size(height * 0.6)
         .size_range(120.0..=(height - 80.0).max(120.0))
-        .show(ui, |ui| out = panel(ui, editor, run));
-    out
+        .show(ui, |ui| out = panel(ui, editor, run))
+        .response
+        .rect;
+    (out, rect)
 }
 
 /// The lesson panel's contents.

@@ -16,6 +16,9 @@ pub fn egui_shortcut(shortcut: &Shortcut) -> Option<KeyboardShortcut> {
     if shortcut.shift {
         modifiers |= Modifiers::SHIFT;
     }
+    if shortcut.alt {
+        modifiers |= Modifiers::ALT;
+    }
     Some(KeyboardShortcut::new(modifiers, key))
 }
 
@@ -34,7 +37,9 @@ pub fn shortcuts(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
         })
         .collect();
     keyed.sort_by_key(|(k, _)| {
-        std::cmp::Reverse(k.modifiers.shift as u8 + k.modifiers.command as u8)
+        std::cmp::Reverse(
+            k.modifiers.shift as u8 + k.modifiers.command as u8 + k.modifiers.alt as u8,
+        )
     });
     let mut out = Vec::new();
     ctx.input_mut(|i| {

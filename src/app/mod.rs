@@ -11,11 +11,14 @@ mod generate_window;
 pub mod headless;
 pub mod hierarchy;
 pub mod inspector;
+mod keyboard;
 mod lesson_panel;
 mod lesson_window;
 mod menus;
+mod panels;
 mod recovery;
 mod signals;
+mod theme;
 pub mod timeline;
 pub mod viewport;
 mod windows;
@@ -50,6 +53,11 @@ pub struct GraftApp {
     viewport_commands: Vec<egui::ViewportCommand>,
     /// Whether the journal setting was on when the window opened.
     journal_at_start: bool,
+    /// Where each panel was drawn (a press there gives it the keyboard).
+    panel_rects: keyboard::PanelRects,
+    move_to: keyboard::MoveToState,
+    /// The interface scale and high contrast egui was last given.
+    look: Option<(f32, bool)>,
 }
 
 const RECENT_KEY: &str = "graft.recent";
@@ -59,6 +67,10 @@ const GODOT3_KEY: &str = "graft.godot3_export";
 const JOURNAL_KEY: &str = "graft.journal";
 /// The storage key of the learner's progress through lessons.
 const LESSONS_KEY: &str = "graft.lessons";
+/// The storage key of the interface scale (Ctrl+= / Ctrl+- / Ctrl+0).
+const UI_SCALE_KEY: &str = "graft.ui_scale";
+/// The storage key of the high-contrast theme.
+const HIGH_CONTRAST_KEY: &str = "graft.high_contrast";
 
 impl GraftApp {
     /// The editor on `file` (or the built-in sword scene), with these file dialogs.
@@ -92,6 +104,7 @@ impl GraftApp {
         if godot3 == Some(true) {
             app.run(Command::SetGodot3Export(true));
         }
+        app.restore_look(cc.storage);
         if let Some(path) = file {
             app.run(Command::OpenPath(path));
         }
@@ -144,6 +157,21 @@ impl GraftApp {
             shown_title: String::new(),
             viewport_commands: Vec::new(),
             journal_at_start: false,
+            panel_rects: Default::default(),
+            move_to: Default::default(),
+            look: None,
+        }
+    }
+
+    /// The interface scale and theme remembered from the last run.
+    fn restore_look(&mut self, storage: Option<&dyn eframe::Storage>) {
+        let scale = storage.and_then(|s| eframe::get_value::<f32>(s, UI_SCALE_KEY));
+        if let Some(scale) = scale {
+            self.run(Command::SetUiScale(scale));
+        }
+        let high_contrast = storage.and_then(|s| eframe::get_value::<bool>(s, HIGH_CONTRAST_KEY));
+        if high_contrast == Some(true) {
+            self.run(Command::SetHighContrast(true));
         }
     }
 
@@ -229,38 +257,19 @@ impl GraftApp {
         if self.last_recomputed > 0 {
             self.last_edit_recomputed = self.last_recomputed;
         }
+        keyboard::apply_look(&ctx, &self.editor, &mut self.look);
         let mut commands = menus::shortcuts(&ctx, &self.editor);
+        commands.extend(keyboard::nudge_keys(&ctx, &self.editor));
         commands.extend(self.window_input(&ctx));
         egui::Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| commands.extend(menus::menus(ui, &self.editor)));
         });
         egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
         commands.extend(self.panels(ui));
+        commands.extend(keyboard::focus(&ctx, &self.editor, &mut self.panel_rects));
         self.run_all(commands);
         // Windows after the commands: a window opened this frame shows on this frame.
-        let mut commands = windows::show(&ctx, &self.editor, &mut self.windows);
-        if self
-            .editor
-            .is_open(crate::editor::session::command::Window::Figure)
-        {
-            let view = (self.viewport.camera, self.viewport.last_rect);
-            commands.extend(figure_window::show(
-                &ctx,
-                &self.editor,
-                &mut self.figure_window,
-                view,
-            ));
-        }
-        if self
-            .editor
-            .is_open(crate::editor::session::command::Window::Generate)
-        {
-            commands.extend(generate_window::show(
-                &ctx,
-                &self.editor,
-                &mut self.generate_window,
-            ));
-        }
+        let commands = self.windows(&ctx);
         self.run_all(commands);
         if let Some(outcome) = self.dialogs.poll() {
             self.run(Command::DialogClosed(outcome));
@@ -277,53 +286,6 @@ impl GraftApp {
         ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
             node.set_label(self.shown_title.as_str())
         });
-    }
-
-    /// The hierarchy (left), inspector (right) and viewport (centre). The side panels keep
-    /// their width whatever is selected: the content wraps instead of widening them.
-    fn panels(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
-        let mut commands = Vec::new();
-        egui::Panel::bottom("timeline")
-            .resizable(true)
-            .default_size(110.0)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| {
-                    commands.extend(timeline::ui(ui, &self.editor, &mut self.timeline));
-                });
-            });
-        // With a lesson open it shares the right column and the viewport keeps half the window.
-        use crate::editor::view::layout::{MIN_HIERARCHY, MIN_RIGHT, max_hierarchy, max_right};
-        let (window, lesson) = (ui.max_rect().width(), self.editor.lesson().is_some());
-        let hierarchy_width = egui::Panel::left("hierarchy")
-            .resizable(true)
-            .default_size(260.0)
-            .size_range(MIN_HIERARCHY..=max_hierarchy(window, lesson))
-            .show(ui, |ui| {
-                commands.extend(hierarchy::ui(ui, &self.editor, &mut self.hierarchy));
-            })
-            .response
-            .rect
-            .width();
-        egui::Panel::right("inspector")
-            .resizable(true)
-            .default_size(440.0)
-            .size_range(MIN_RIGHT..=max_right(window, hierarchy_width, lesson))
-            .show(ui, |ui| {
-                if let Some(run) = self.editor.lesson() {
-                    commands.extend(lesson_panel::above_inspector(ui, &self.editor, run));
-                }
-                commands.extend(inspector::ui(ui, &self.editor, &mut self.inspector));
-            });
-        egui::CentralPanel::default().show(ui, |ui| {
-            commands.extend(viewport::ui(
-                ui,
-                &self.editor,
-                &mut self.viewport,
-                self.hierarchy.preview.as_ref(),
-                self.inspector.hovered_factor,
-            ));
-        });
-        commands
     }
 
     /// The window's close button and files dropped on the window.
@@ -428,6 +390,8 @@ impl eframe::App for GraftApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, RECENT_KEY, &self.editor.recent().to_vec());
         eframe::set_value(storage, GODOT3_KEY, &self.editor.godot3_export());
+        eframe::set_value(storage, UI_SCALE_KEY, &self.editor.ui_scale());
+        eframe::set_value(storage, HIGH_CONTRAST_KEY, &self.editor.high_contrast());
         eframe::set_value(
             storage,
             LESSONS_KEY,

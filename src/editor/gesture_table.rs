@@ -103,6 +103,11 @@ pub const GESTURES: &[Gesture] = &[
         "Drag a probe's pin",
         "Move the probe (it stays in its node's space)",
     ),
+    g(
+        Area::Viewport,
+        "Arrow keys / Shift+arrow keys",
+        "Nudge the selection 0.1 / 1 unit while the viewport has the keyboard (F6), one undo step a press",
+    ),
     g(Area::Hierarchy, "Click a row", "Select the node"),
     g(
         Area::Hierarchy,

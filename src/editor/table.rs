@@ -3,6 +3,7 @@
 //! and the command palette are all generated from it; nothing lists a shortcut by hand.
 
 use crate::editor::session::Editor;
+use crate::editor::session::arrange::Step;
 use crate::editor::session::command::{Command, NewNodePlace, ViewOption, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
 
@@ -14,6 +15,8 @@ pub struct Shortcut {
     pub command: bool,
     /// Shift.
     pub shift: bool,
+    /// Alt (Option on macOS).
+    pub alt: bool,
     /// The key's name.
     pub key: &'static str,
 }
@@ -23,6 +26,16 @@ impl Shortcut {
         Self {
             command: false,
             shift: false,
+            alt: false,
+            key,
+        }
+    }
+
+    const fn alt(key: &'static str) -> Self {
+        Self {
+            command: false,
+            shift: false,
+            alt: true,
             key,
         }
     }
@@ -31,6 +44,7 @@ impl Shortcut {
         Self {
             command: false,
             shift: true,
+            alt: false,
             key,
         }
     }
@@ -39,6 +53,7 @@ impl Shortcut {
         Self {
             command: true,
             shift: false,
+            alt: false,
             key,
         }
     }
@@ -47,14 +62,20 @@ impl Shortcut {
         Self {
             command: true,
             shift: true,
+            alt: false,
             key,
         }
     }
 
-    /// As people write it: "Ctrl+Shift+S", "F2", "Del".
+    /// As people write it: "Ctrl+Shift+S", "F2", "Del", "Alt+Up".
     pub fn text(&self) -> String {
         let key = match self.key {
             "Delete" => "Del",
+            "ArrowUp" => "Up",
+            "ArrowDown" => "Down",
+            "Equals" => "=",
+            "Plus" => "+",
+            "Minus" => "-",
             other => other,
         };
         let mut s = String::new();
@@ -63,6 +84,9 @@ impl Shortcut {
         }
         if self.shift {
             s.push_str("Shift+");
+        }
+        if self.alt {
+            s.push_str("Alt+");
         }
         s.push_str(key);
         s
@@ -246,6 +270,9 @@ fn node_commands() -> Vec<CommandSpec> {
         spec("node.add_sibling", "Add sibling", "Add a node right after the selected one", &[], node, C::AddNode(NewNodePlace::After(crate::model::scene::NodeId(0)))).when(has_primary),
         spec("node.group", "Create parent for selection", "Put the selection under a new group node; nothing moves on screen", &[Shortcut::ctrl("G")], node, C::CreateParent).when(has_selection).group(),
         spec("node.unparent", "Unparent (to root)", "Make the selected nodes roots (keeping world transforms when the toggle is on)", &[Shortcut::ctrl_shift("G")], node, C::Unparent).when(has_selection),
+        spec("node.move_to", "Move to…", "Pick a new parent for the selection from a searchable list (Enter keeps world transforms as the toggle says, Shift+Enter the opposite)", &[Shortcut::ctrl_shift("M")], node, C::Show(Window::MoveTo)).when(has_selection).group(),
+        spec("node.move_up", "Move up", "Move the selection one place up among its siblings", &[Shortcut::alt("ArrowUp")], node, C::Reorder(Step::Back)).when(has_selection),
+        spec("node.move_down", "Move down", "Move the selection one place down among its siblings", &[Shortcut::alt("ArrowDown")], node, C::Reorder(Step::Forward)).when(has_selection),
         spec("node.keep_world", "Keep world transform", "Reparenting keeps nodes where they are on screen (Unity's worldPositionStays); off keeps the local numbers", &[], node, C::ToggleKeepWorld).checked(|e| e.keep_world()).group(),
     ]
 }
@@ -275,6 +302,12 @@ fn view_commands() -> Vec<CommandSpec> {
         spec("view.local_grid", "Local grid of the selection", "Draw the selected node's own coordinate grid through its world matrix: a sheared node shows a sheared grid", &[Shortcut::key("G")], view, C::ToggleView(ViewOption::LocalGrid)).checked(|e| e.view().shows(ViewOption::LocalGrid)),
         spec("view.parent_grid", "Parent's grid", "Draw the grid of the selection's parent: the space its local numbers are measured in", &[Shortcut::shift("G")], view, C::ToggleView(ViewOption::ParentGrid)).checked(|e| e.view().shows(ViewOption::ParentGrid)),
         spec("view.probe_mode", "Place probes", "A click in the viewport pins a point probe in the selected node's space; it reads out world, selection and parent coordinates (drag a pin to move it)", &[Shortcut::key("P")], view, C::Probe(crate::editor::session::command::ProbeCommand::ToggleMode)).checked(|e| e.probe_mode()),
+        spec("view.next_panel", "Focus next panel", "Give the keyboard to the next panel: hierarchy, viewport, inspector, timeline, lesson", &[Shortcut::key("F6")], view, C::FocusPanel(Step::Forward)).global().group(),
+        spec("view.previous_panel", "Focus previous panel", "Give the keyboard to the previous panel", &[Shortcut::shift("F6")], view, C::FocusPanel(Step::Back)).global(),
+        spec("view.zoom_in", "Larger interface", "Draw menus, panels and text bigger (remembered)", &[Shortcut::ctrl("Equals"), Shortcut::ctrl("Plus")], view, C::StepUiScale(Step::Forward)).global(),
+        spec("view.zoom_out", "Smaller interface", "Draw menus, panels and text smaller (remembered)", &[Shortcut::ctrl("Minus")], view, C::StepUiScale(Step::Back)).global(),
+        spec("view.zoom_reset", "Interface at 100 %", "Draw the interface at its normal size", &[Shortcut::ctrl("0")], view, C::SetUiScale(1.0)).global(),
+        spec("view.high_contrast", "High contrast", "Black and white with strong outlines and focus rings, for low vision", &[], view, C::SetHighContrast(true)).checked(|e| e.high_contrast()),
     ]
 }
 
@@ -332,6 +365,7 @@ pub fn command_for(spec: &CommandSpec, editor: &Editor) -> Option<Command> {
         Command::AddNode(NewNodePlace::After(_)) => {
             Some(Command::AddNode(NewNodePlace::After(editor.primary()?)))
         }
+        Command::SetHighContrast(_) => Some(Command::SetHighContrast(!editor.high_contrast())),
         other => Some(other.clone()),
     }
 }

@@ -130,7 +130,9 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
     header(ui, editor, state, &mut out);
     let cache = state.take_rows(scene);
     let rows = &cache.rows;
-    keyboard_navigation(ui, scene, editor.selection(), rows, state, &mut out);
+    if editor.focused_panel() == crate::editor::session::arrange::Panel::Hierarchy {
+        keyboard_navigation(ui, scene, editor.selection(), rows, state, &mut out);
+    }
     let row_height = ui.spacing().interact_size.y;
     let gap = ui.spacing().item_spacing.y;
     let view = ListView {

@@ -70,6 +70,8 @@ pub enum Window {
     Generate,
     /// Help ▸ Lessons…: the built-in course and lesson files.
     Lessons,
+    /// Node ▸ Move to…: a searchable list of parents for the selection.
+    MoveTo,
 }
 
 /// The answer to "Save the changes before …?".
@@ -227,6 +229,32 @@ pub enum Command {
     AnswerRecovery(crate::editor::session::journal::RecoveryAnswer),
     /// Open, step through, hint, show or reset a lesson.
     Lesson(crate::editor::session::lesson::LessonCommand),
+    /// Give the keyboard to the next or previous panel (F6 / Shift+F6).
+    FocusPanel(crate::editor::session::arrange::Step),
+    /// Give the keyboard to this panel (a click in it).
+    SetFocusedPanel(crate::editor::session::arrange::Panel),
+    /// Move the selection one place up or down among its siblings (Alt+Up / Alt+Down).
+    Reorder(crate::editor::session::arrange::Step),
+    /// Move the selection under a parent (None: roots), keeping world transforms or not.
+    MoveTo {
+        /// The new parent.
+        parent: Option<NodeId>,
+        /// Keep world transforms (the toggle, inverted by Shift).
+        keep_world: bool,
+    },
+    /// Move the selection one step along the screen's axes (x right, y up); `big` with Shift.
+    Nudge {
+        /// The direction on screen: (-1, 0) left, (0, 1) up.
+        direction: (i8, i8),
+        /// A big step.
+        big: bool,
+    },
+    /// Make the interface bigger or smaller (Ctrl+= / Ctrl+-).
+    StepUiScale(crate::editor::session::arrange::Step),
+    /// Set the interface scale (1.0: 100 %; Ctrl+0, or restored at start).
+    SetUiScale(f32),
+    /// Turn the high-contrast theme on or off.
+    SetHighContrast(bool),
 }
 
 /// What can be done with point probes.

@@ -21,19 +21,19 @@ pub fn new_node_data(name: &str) -> NodeData {
 
 impl Editor {
     /// Selected nodes whose ancestors are not also selected, in pre-order.
-    fn selected_roots(&self) -> Vec<NodeId> {
+    pub(super) fn selected_roots(&self) -> Vec<NodeId> {
         self.doc.scene().topmost(self.selection.ids())
     }
 
     /// "Verb name" for one node, "Verb N nodes" for several.
-    fn label_for(&self, verb: &str, ids: &[NodeId]) -> String {
+    pub(super) fn label_for(&self, verb: &str, ids: &[NodeId]) -> String {
         match ids {
             [one] => format!("{verb} {}", self.name_of(*one)),
             many => format!("{verb} {} nodes", many.len()),
         }
     }
 
-    fn name_of(&self, id: NodeId) -> String {
+    pub(super) fn name_of(&self, id: NodeId) -> String {
         self.doc
             .scene()
             .node(id)

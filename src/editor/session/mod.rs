@@ -2,6 +2,7 @@
 //! file-dialog and unsaved-changes flow, tool and view settings, and [`Editor::apply`], the one
 //! place any of it changes.
 
+pub mod arrange;
 pub mod clipboard;
 pub mod command;
 pub mod dialogs;
@@ -513,6 +514,14 @@ impl Editor {
             }
             Command::AnswerConflict(answer) => self.answer_conflict(answer),
             Command::Lesson(command) => self.lesson_command(command),
+            Command::FocusPanel(step) => Ok(self.focus_panel(step)),
+            Command::SetFocusedPanel(panel) => Ok(self.set_focused_panel(panel)),
+            Command::Reorder(step) => self.reorder(step),
+            Command::MoveTo { parent, keep_world } => self.move_to(parent, keep_world),
+            Command::Nudge { direction, big } => self.nudge(direction, big),
+            Command::StepUiScale(_) | Command::SetUiScale(_) | Command::SetHighContrast(_) => {
+                Ok(self.appearance_command(command))
+            }
         }
     }
 

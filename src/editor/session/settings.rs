@@ -50,6 +50,9 @@ pub struct Settings {
     view_space: ViewSpace,
     probe_mode: bool,
     godot3_export: bool,
+    panel: crate::editor::session::arrange::Panel,
+    ui_scale: f32,
+    high_contrast: bool,
 }
 
 impl Default for Settings {
@@ -62,6 +65,9 @@ impl Default for Settings {
             view_space: ViewSpace::World,
             probe_mode: false,
             godot3_export: false,
+            panel: Default::default(),
+            ui_scale: 1.0,
+            high_contrast: false,
         }
     }
 }
@@ -155,4 +161,57 @@ impl Settings {
         self.probe_mode = !self.probe_mode;
         self.probe_mode
     }
+
+    /// The panel that has the keyboard.
+    pub fn panel(&self) -> crate::editor::session::arrange::Panel {
+        self.panel
+    }
+
+    /// Give the keyboard to a panel.
+    pub fn set_panel(&mut self, panel: crate::editor::session::arrange::Panel) {
+        self.panel = panel;
+    }
+
+    /// How big the interface is drawn (1.0: 100 %).
+    pub fn ui_scale(&self) -> f32 {
+        self.ui_scale
+    }
+
+    /// Set the interface scale, kept between 50 % and 300 %.
+    pub fn set_ui_scale(&mut self, scale: f32) {
+        self.ui_scale = if scale.is_finite() {
+            scale.clamp(UI_SCALE_MIN, UI_SCALE_MAX)
+        } else {
+            1.0
+        };
+    }
+
+    /// True when the high-contrast theme is on.
+    pub fn high_contrast(&self) -> bool {
+        self.high_contrast
+    }
+
+    /// Turn the high-contrast theme on or off.
+    pub fn set_high_contrast(&mut self, on: bool) {
+        self.high_contrast = on;
+    }
+}
+
+/// The smallest interface scale.
+pub const UI_SCALE_MIN: f32 = 0.5;
+/// The largest interface scale.
+pub const UI_SCALE_MAX: f32 = 3.0;
+
+/// The next interface scale up (Step::Forward) or down from `scale`: 50, 67, 75, 80, 90, 100,
+/// 110, 125, 150, 175, 200, 250, 300 %, as browsers step.
+pub fn step_ui_scale(scale: f32, step: crate::editor::session::arrange::Step) -> f32 {
+    use crate::editor::session::arrange::Step;
+    const STEPS: [f32; 13] = [
+        0.5, 0.67, 0.75, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0,
+    ];
+    let next = match step {
+        Step::Forward => STEPS.iter().find(|s| **s > scale + 0.001),
+        Step::Back => STEPS.iter().rev().find(|s| **s < scale - 0.001),
+    };
+    next.copied().unwrap_or(scale)
 }

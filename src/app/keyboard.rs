@@ -1,0 +1,272 @@
+//! The keyboard's way round the window: the ring around the panel that has the keyboard
+//! (F6 / Shift+F6), a click giving a panel the keyboard, arrow keys nudging the selection in
+//! the viewport, the "Move to…" parent picker, and the look (interface scale, high contrast).
+//! The rules (which panel is next, what a nudge or a move does) are in
+//! [`crate::editor::session::arrange`].
+
+use crate::editor::session::Editor;
+use crate::editor::session::arrange::{MoveTarget, Panel, move_targets};
+use crate::editor::session::command::{Command, Window};
+use egui::{Key, Modifiers};
+
+/// Where each panel was drawn this frame.
+#[derive(Default)]
+pub struct PanelRects {
+    rects: Vec<(Panel, egui::Rect)>,
+    /// The panel that had the keyboard last frame.
+    last: Option<Panel>,
+}
+
+impl PanelRects {
+    /// Note where a panel was drawn.
+    pub fn set(&mut self, panel: Panel, rect: egui::Rect) {
+        self.rects.retain(|(p, _)| *p != panel);
+        self.rects.push((panel, rect));
+    }
+
+    /// Forget last frame's panels.
+    pub fn clear(&mut self) {
+        self.rects.clear();
+    }
+
+    /// The panel a click landed in (the lesson panel lies inside the inspector's column, so
+    /// the smallest rectangle wins).
+    fn at(&self, pos: egui::Pos2) -> Option<Panel> {
+        self.rects
+            .iter()
+            .filter(|(_, r)| r.contains(pos))
+            .min_by(|a, b| a.1.area().total_cmp(&b.1.area()))
+            .map(|(p, _)| *p)
+    }
+
+    fn rect(&self, panel: Panel) -> Option<egui::Rect> {
+        self.rects
+            .iter()
+            .find(|(p, _)| *p == panel)
+            .map(|(_, r)| *r)
+    }
+}
+
+/// A press in a panel gives it the keyboard; then the ring around the panel that has it.
+pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Vec<Command> {
+    let mut out = Vec::new();
+    let pressed = ctx.input(|i| {
+        i.pointer
+            .primary_pressed()
+            .then(|| i.pointer.interact_pos())
+    });
+    // A press on a window, a menu or a popup is not a press in the panel under it.
+    let on_panel = |p: egui::Pos2| {
+        ctx.layer_id_at(p)
+            .is_none_or(|l| l.order == egui::Order::Background)
+    };
+    if let Some(panel) = pressed
+        .flatten()
+        .filter(|p| on_panel(*p))
+        .and_then(|p| rects.at(p))
+        && panel != editor.focused_panel()
+    {
+        out.push(Command::SetFocusedPanel(panel));
+    }
+    if rects.last.replace(editor.focused_panel()) != Some(editor.focused_panel()) {
+        // The keyboard moved: a field of the panel left behind stops taking keys.
+        ctx.memory_mut(|m| {
+            if let Some(id) = m.focused() {
+                m.surrender_focus(id);
+            }
+        });
+    }
+    if let Some(rect) = rects.rect(editor.focused_panel()) {
+        let painter = ctx.layer_painter(egui::LayerId::new(
+            egui::Order::Foreground,
+            egui::Id::unique("graft-panel-focus"),
+        ));
+        let color = ctx.global_style().visuals.selection.stroke.color;
+        painter.rect_stroke(
+            rect.shrink(1.0),
+            2.0,
+            egui::Stroke::new(2.0, color),
+            egui::StrokeKind::Inside,
+        );
+    }
+    out
+}
+
+/// Arrow keys while the viewport has the keyboard: nudge the selection (Shift: a big step),
+/// one undo step per press.
+pub fn nudge_keys(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
+    if editor.focused_panel() != Panel::Viewport
+        || ctx.text_edit_focused()
+        || editor.selection().is_empty()
+    {
+        return Vec::new();
+    }
+    let arrows = [
+        (Key::ArrowLeft, (-1, 0)),
+        (Key::ArrowRight, (1, 0)),
+        (Key::ArrowUp, (0, 1)),
+        (Key::ArrowDown, (0, -1)),
+    ];
+    let mut out = Vec::new();
+    ctx.input_mut(|i| {
+        for (key, direction) in arrows {
+            for (modifiers, big) in [(Modifiers::SHIFT, true), (Modifiers::NONE, false)] {
+                if i.consume_key(modifiers, key) {
+                    out.push(Command::Nudge { direction, big });
+                }
+            }
+        }
+    });
+    out
+}
+
+/// What the "Move to…" window remembers between frames.
+#[derive(Default)]
+pub struct MoveToState {
+    query: String,
+    choice: usize,
+    opened: bool,
+}
+
+/// How many parents the list shows at most (a scene of millions is searched, not listed).
+const MOVE_TARGETS_SHOWN: usize = 200;
+
+/// Node ▸ Move to…: type part of a name, Up / Down to pick, Enter moves the selection there
+/// (keeping world transforms as the toggle says), Shift+Enter the opposite, Esc closes.
+pub fn move_to_window(
+    ctx: &egui::Context,
+    editor: &Editor,
+    state: &mut MoveToState,
+) -> Vec<Command> {
+    let mut out = Vec::new();
+    if !editor.is_open(Window::MoveTo) {
+        *state = MoveToState::default();
+        return out;
+    }
+    let scene = editor.doc().scene();
+    let moving = scene.topmost(editor.selection());
+    let targets = move_targets(scene, &moving, &state.query, MOVE_TARGETS_SHOWN);
+    state.choice = state.choice.min(targets.len().saturating_sub(1));
+    let (enter, shift, escape) = move_to_keys(ctx, state, targets.len());
+    let mut chosen = enter.then_some(state.choice);
+    let keep = editor.keep_world();
+    egui::Window::new("Move to…")
+        .id(egui::Id::unique("graft-move-to"))
+        .collapsible(false)
+        .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
+        .fixed_size([460.0, 320.0])
+        .show(ctx, |ui| {
+            move_to_query(ui, state);
+            ui.label(move_to_hint(keep));
+            ui.separator();
+            egui::ScrollArea::vertical()
+                .max_height(240.0)
+                .show(ui, |ui| {
+                    move_to_list(ui, &targets, state.choice, &mut chosen)
+                });
+        });
+    if let Some(target) = chosen.and_then(|k| targets.get(k)) {
+        out.push(Command::Close(Window::MoveTo));
+        out.push(Command::MoveTo {
+            parent: target.parent,
+            keep_world: keep != shift,
+        });
+    } else if escape {
+        out.push(Command::Close(Window::MoveTo));
+    }
+    out
+}
+
+/// What Enter and Shift+Enter do, as the window says it.
+fn move_to_hint(keep_world: bool) -> &'static str {
+    if keep_world {
+        "Enter: move, keeping world position (stays on screen). Shift+Enter: keep the local numbers."
+    } else {
+        "Enter: move, keeping the local numbers. Shift+Enter: keep world position (stays on screen)."
+    }
+}
+
+/// Up / Down move the choice; returns whether Enter, Shift and Esc were pressed.
+fn move_to_keys(ctx: &egui::Context, state: &mut MoveToState, count: usize) -> (bool, bool, bool) {
+    let (up, down, enter, shift, escape) = ctx.input(|i| {
+        (
+            i.key_pressed(Key::ArrowUp),
+            i.key_pressed(Key::ArrowDown),
+            i.key_pressed(Key::Enter),
+            i.modifiers.shift,
+            i.key_pressed(Key::Escape),
+        )
+    });
+    if down && state.choice + 1 < count {
+        state.choice += 1;
+    }
+    if up {
+        state.choice = state.choice.saturating_sub(1);
+    }
+    (enter, shift, escape)
+}
+
+/// The search field, focused when the window opens; typing resets the choice.
+fn move_to_query(ui: &mut egui::Ui, state: &mut MoveToState) {
+    let edit = ui.add(
+        egui::TextEdit::singleline(&mut state.query)
+            .char_limit(256)
+            .hint_text("Type part of the new parent's name…")
+            .desired_width(f32::INFINITY),
+    );
+    edit.widget_info(|| {
+        egui::WidgetInfo::text_edit(true, "", &state.query, "New parent: type part of its name")
+    });
+    if !state.opened {
+        edit.request_focus();
+        state.opened = true;
+    }
+    if edit.changed() {
+        state.choice = 0;
+    }
+}
+
+/// The matching parents, `choice` highlighted; a click sets `chosen`.
+fn move_to_list(
+    ui: &mut egui::Ui,
+    targets: &[MoveTarget],
+    choice: usize,
+    chosen: &mut Option<usize>,
+) {
+    for (k, target) in targets.iter().enumerate() {
+        let row = ui.add(egui::Button::selectable(k == choice, &target.label));
+        if k == choice && ui.input(|i| i.key_pressed(Key::ArrowDown) || i.key_pressed(Key::ArrowUp))
+        {
+            row.scroll_to_me(None);
+        }
+        if row.clicked() {
+            *chosen = Some(k);
+        }
+    }
+    if targets.is_empty() {
+        ui.weak("No node of that name can be the parent");
+    }
+}
+
+/// The interface scale and theme the editor asks for, applied to egui when they changed.
+pub fn apply_look(ctx: &egui::Context, editor: &Editor, shown: &mut Option<(f32, bool)>) {
+    let want = (editor.ui_scale(), editor.high_contrast());
+    if *shown == Some(want) {
+        return;
+    }
+    let high_contrast_changed = shown.is_none_or(|(_, hc)| hc != want.1);
+    *shown = Some(want);
+    ctx.options_mut(|o| o.zoom_with_keyboard = false);
+    if (ctx.zoom_factor() - want.0).abs() > 1e-4 {
+        ctx.set_zoom_factor(want.0);
+    }
+    if high_contrast_changed {
+        if want.1 {
+            ctx.set_visuals_of(egui::Theme::Dark, super::theme::high_contrast());
+            ctx.set_theme(egui::ThemePreference::Dark);
+        } else {
+            ctx.set_visuals_of(egui::Theme::Dark, egui::Visuals::dark());
+            ctx.set_theme(egui::ThemePreference::System);
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! Arranging from the keyboard, without egui: which panel has the keyboard (F6 / Shift+F6),
+//! moving the selection up or down among its siblings (Alt+Up / Alt+Down), "Move to…" a
+//! parent picked from a searchable list (keeping world or local as the toggle says, Shift
+//! inverting it), and nudging the selection with the arrow keys. Each edit is one undo step.
+
+use crate::editor::session::command::Command;
+use crate::editor::session::dnd::{DropZone, drop_ops};
+use crate::editor::session::{Editor, Outcome};
+use crate::error::{Error, Result};
+use crate::model::scene::edit::Op;
+use crate::model::scene::{NodeId, Scene};
+use glam::Vec2;
+
+/// A part of the window that can have the keyboard.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Panel {
+    /// The hierarchy tree (arrows move the selection).
+    #[default]
+    Hierarchy,
+    /// The 2D viewport (arrows nudge the selection).
+    Viewport,
+    /// The inspector (Tab moves between its fields).
+    Inspector,
+    /// The timeline (Tab moves between its controls).
+    Timeline,
+    /// The lesson panel, while a lesson is open.
+    Lesson,
+}
+
+impl Panel {
+    /// The panel's name, as a screen reader and the status bar say it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Panel::Hierarchy => "Hierarchy",
+            Panel::Viewport => "Viewport",
+            Panel::Inspector => "Inspector",
+            Panel::Timeline => "Timeline",
+            Panel::Lesson => "Lesson",
+        }
+    }
+}
+
+/// One step forward or back (F6 / Shift+F6; Alt+Down / Alt+Up).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Back: the previous panel, or up among the siblings.
+    Back,
+    /// Forward: the next panel, or down among the siblings.
+    Forward,
+}
+
+/// The panels F6 goes through, in order (the lesson panel only while a lesson is open).
+pub fn panel_cycle(lesson_open: bool) -> Vec<Panel> {
+    let mut panels = vec![
+        Panel::Hierarchy,
+        Panel::Viewport,
+        Panel::Inspector,
+        Panel::Timeline,
+    ];
+    if lesson_open {
+        panels.push(Panel::Lesson);
+    }
+    panels
+}
+
+/// The panel after (or before) `current` in the cycle, wrapping around.
+pub fn next_panel(current: Panel, step: Step, lesson_open: bool) -> Panel {
+    let panels = panel_cycle(lesson_open);
+    let at = panels.iter().position(|p| *p == current).unwrap_or(0);
+    let n = panels.len();
+    let to = match step {
+        Step::Forward => (at + 1) % n,
+        Step::Back => (at + n - 1) % n,
+    };
+    panels[to]
+}
+
+/// A parent and some of its children, with their places among the siblings.
+type SiblingsOf = (Option<NodeId>, Vec<(usize, NodeId)>);
+
+/// The ops that move each of `targets` one place up (Back) or down (Forward) among its
+/// siblings. A node already first (last) stays, and so do selected siblings packed against it,
+/// so a block of selected siblings moves as a block.
+pub fn reorder_ops(scene: &Scene, targets: &[NodeId], step: Step) -> Result<Vec<Op>> {
+    let mut by_parent: Vec<SiblingsOf> = Vec::new();
+    for &node in targets {
+        let parent = scene.parent(node)?;
+        let index = scene.sibling_index(node)?;
+        match by_parent.iter_mut().find(|(p, _)| *p == parent) {
+            Some((_, list)) => list.push((index, node)),
+            None => by_parent.push((parent, vec![(index, node)])),
+        }
+    }
+    let mut ops = Vec::new();
+    for (parent, mut list) in by_parent {
+        let count = scene.children(parent)?.len();
+        list.sort_unstable();
+        if step == Step::Forward {
+            list.reverse();
+        }
+        // The first place a node can no longer move past.
+        let mut stuck = match step {
+            Step::Back => 0,
+            Step::Forward => count.saturating_sub(1),
+        };
+        for (index, node) in list {
+            if index == stuck {
+                stuck = match step {
+                    Step::Back => index + 1,
+                    Step::Forward => index.saturating_sub(1),
+                };
+                continue;
+            }
+            let to = match step {
+                Step::Back => index - 1,
+                Step::Forward => index + 1,
+            };
+            ops.push(Op::Reparent {
+                node,
+                parent,
+                index: Some(to),
+                keep_world: true,
+            });
+        }
+    }
+    Ok(ops)
+}
+
+/// A parent "Move to…" offers: a node, or the root (None).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveTarget {
+    /// The new parent (None: make them roots).
+    pub parent: Option<NodeId>,
+    /// What the list shows: the name and its path of ancestors.
+    pub label: String,
+}
+
+/// The parents "Move to…" offers for `moving` whose name contains `query` (case-insensitive),
+/// in tree order, at most `limit`: never a moved node or one of its descendants, the root
+/// first. The path ("body / arm / hand") tells apart nodes of the same name.
+pub fn move_targets(
+    scene: &Scene,
+    moving: &[NodeId],
+    query: &str,
+    limit: usize,
+) -> Vec<MoveTarget> {
+    let query = query.trim().to_lowercase();
+    let mut out = Vec::new();
+    if "(root)".contains(&query) || "root".contains(&query) {
+        out.push(MoveTarget {
+            parent: None,
+            label: "(root: no parent)".to_string(),
+        });
+    }
+    let mut path: Vec<String> = Vec::new();
+    let mut skip_until = 0;
+    for i in 0..scene.len() {
+        if out.len() >= limit {
+            break;
+        }
+        let depth = scene.depth_at(i);
+        path.truncate(depth);
+        path.push(display_name(scene, i));
+        if i < skip_until {
+            continue;
+        }
+        let id = scene.id_at(i);
+        if moving.contains(&id) {
+            skip_until = i + scene.subtree_len_at(i);
+            continue;
+        }
+        if path[depth].to_lowercase().contains(&query) {
+            out.push(MoveTarget {
+                parent: Some(id),
+                label: path.join(" / "),
+            });
+        }
+    }
+    out
+}
+
+/// A node's name for lists and screen readers: "unnamed node 7" when it has none.
+pub fn display_name(scene: &Scene, index: usize) -> String {
+    let name = &scene.data_at(index).name;
+    if name.trim().is_empty() {
+        format!("unnamed node {}", scene.id_at(index))
+    } else {
+        name.to_string()
+    }
+}
+
+/// How far one arrow press nudges (world units), and with Shift.
+pub const NUDGE: f32 = 0.1;
+/// How far Shift+arrow nudges.
+pub const NUDGE_BIG: f32 = 1.0;
+
+impl Editor {
+    /// The panel that has the keyboard (the lesson panel only while a lesson is open).
+    pub fn focused_panel(&self) -> Panel {
+        match self.settings.panel() {
+            Panel::Lesson if self.lesson().is_none() => Panel::Hierarchy,
+            panel => panel,
+        }
+    }
+
+    /// F6 / Shift+F6: give the keyboard to the next or previous panel.
+    pub(super) fn focus_panel(&mut self, step: Step) -> Outcome {
+        let to = next_panel(self.focused_panel(), step, self.lesson().is_some());
+        self.settings.set_panel(to);
+        self.info(format!("{} has the keyboard", to.title()));
+        Outcome::default()
+    }
+
+    /// Give the keyboard to this panel (a click in it).
+    pub(super) fn set_focused_panel(&mut self, panel: Panel) -> Outcome {
+        self.settings.set_panel(panel);
+        Outcome::default()
+    }
+
+    /// Alt+Up / Alt+Down: the selection one place up or down among its siblings.
+    pub(super) fn reorder(&mut self, step: Step) -> Result<Outcome> {
+        let targets = self.selected_roots();
+        if targets.is_empty() {
+            return Ok(Outcome::default());
+        }
+        let ops = reorder_ops(self.doc.scene(), &targets, step)?;
+        if ops.is_empty() {
+            let end = if step == Step::Back { "first" } else { "last" };
+            return Err(Error::Refused(format!(
+                "{} is already {end} among its siblings",
+                self.label_for("", &targets).trim()
+            )));
+        }
+        let verb = if step == Step::Back { "up" } else { "down" };
+        let label = format!("{} {verb}", self.label_for("Move", &targets));
+        self.perform(label, ops, false)?;
+        Ok(Outcome::default())
+    }
+
+    /// "Move to…": the selection under `parent` (None: roots), keeping world transforms or the
+    /// local numbers; refused onto itself or a descendant.
+    pub(super) fn move_to(&mut self, parent: Option<NodeId>, keep_world: bool) -> Result<Outcome> {
+        let moving = self.selected_roots();
+        if moving.is_empty() {
+            return Err(Error::Refused("Select the nodes to move first".into()));
+        }
+        let zone = parent.map_or(DropZone::Root, DropZone::Into);
+        let ops = match drop_ops(self.doc.scene(), &moving, zone, keep_world) {
+            Ok(ops) => ops,
+            Err(message) if message.is_empty() => {
+                return Err(Error::Refused("A node cannot be its own parent".into()));
+            }
+            Err(message) => return Err(Error::Refused(message)),
+        };
+        let to = parent.map_or_else(|| "the root".to_string(), |p| self.name_of(p));
+        let how = if keep_world { "" } else { " (keep local)" };
+        let label = format!("{} to {to}{how}", self.label_for("Reparent", &moving));
+        self.perform(label, ops, false)?;
+        let said = self.moved_message(&moving, &to, keep_world);
+        self.info(said);
+        Ok(Outcome::default())
+    }
+
+    /// What a reparent did, as a screen reader should say it: "sword reparented to body,
+    /// keeping world position (2, 3)".
+    fn moved_message(&self, moving: &[NodeId], to: &str, keep_world: bool) -> String {
+        let what = self.label_for("", moving);
+        let scene = self.doc.scene();
+        let number = |v: f32| crate::editor::view::numbers::format_significant(v as f64, 4);
+        let at = match moving {
+            [one] => scene.world_trs(*one).ok().map(|t| {
+                let p = if keep_world {
+                    t.position
+                } else {
+                    scene.node(*one).map_or(t.position, |d| d.local.position)
+                };
+                format!(" ({}, {})", number(p.x), number(p.y))
+            }),
+            _ => None,
+        };
+        let kept = if keep_world {
+            "keeping world position"
+        } else {
+            "keeping local position"
+        };
+        format!(
+            "{} reparented to {to}, {kept}{}",
+            what.trim(),
+            at.unwrap_or_default()
+        )
+    }
+
+    /// An arrow key in the viewport: move the selection one step (Shift: a big step) along the
+    /// screen's axes, as seen from the viewport's space; one undo step per press.
+    pub(super) fn nudge(&mut self, direction: (i8, i8), big: bool) -> Result<Outcome> {
+        let targets = self.selected_roots();
+        if targets.is_empty() {
+            return Ok(Outcome::default());
+        }
+        let step = if big { NUDGE_BIG } else { NUDGE };
+        let along_view = glam::DVec2::new(f64::from(direction.0), f64::from(direction.1));
+        let view = self.view_node().1;
+        let delta = view.inverse().transform_vector2(along_view);
+        let delta = if delta.length() > 0.0 {
+            (delta.normalize() * f64::from(step)).as_vec2()
+        } else {
+            Vec2::ZERO
+        };
+        let scene = self.doc.scene();
+        let ops = targets
+            .iter()
+            .map(|&node| {
+                let position = scene.world_trs(node)?.position + delta;
+                Ok(Op::SetWorldPosition { node, position })
+            })
+            .collect::<Result<Vec<Op>>>()?;
+        let label = self.label_for("Nudge", &targets);
+        self.perform(label, ops, false)?;
+        Ok(Outcome::default())
+    }
+
+    /// How big the interface is drawn (1.0: 100 %; remembered by the window).
+    pub fn ui_scale(&self) -> f32 {
+        self.settings.ui_scale()
+    }
+
+    /// True when the high-contrast theme is on (View menu; remembered by the window).
+    pub fn high_contrast(&self) -> bool {
+        self.settings.high_contrast()
+    }
+
+    /// The interface scale and the theme: Ctrl+= / Ctrl+- / Ctrl+0 and View ▸ High contrast.
+    pub(super) fn appearance_command(&mut self, command: Command) -> Outcome {
+        use crate::editor::session::settings::step_ui_scale;
+        match command {
+            Command::StepUiScale(step) => {
+                let scale = step_ui_scale(self.settings.ui_scale(), step);
+                self.settings.set_ui_scale(scale);
+                self.info(format!("Interface scale {:.0} %", self.ui_scale() * 100.0));
+            }
+            Command::SetUiScale(scale) => self.settings.set_ui_scale(scale),
+            Command::SetHighContrast(on) => self.settings.set_high_contrast(on),
+            _ => {}
+        }
+        Outcome::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sword() -> Scene {
+        crate::model::document::Document::sample().scene().clone()
+    }
+
+    #[test]
+    fn f6_goes_round_the_panels_and_the_lesson_only_when_open() {
+        assert_eq!(
+            next_panel(Panel::Timeline, Step::Forward, false),
+            Panel::Hierarchy
+        );
+        assert_eq!(
+            next_panel(Panel::Timeline, Step::Forward, true),
+            Panel::Lesson
+        );
+        assert_eq!(
+            next_panel(Panel::Hierarchy, Step::Back, true),
+            Panel::Lesson
+        );
+        assert_eq!(
+            next_panel(Panel::Hierarchy, Step::Back, false),
+            Panel::Timeline
+        );
+        assert_eq!(
+            next_panel(Panel::Hierarchy, Step::Forward, false),
+            Panel::Viewport
+        );
+    }
+
+    #[test]
+    fn move_targets_leave_out_the_moved_subtree_and_find_by_name() {
+        let scene = sword();
+        let hand = scene.ids()[2];
+        let all = move_targets(&scene, &[hand], "", 100);
+        let labels: Vec<&str> = all.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["(root: no parent)", "body", "body / arm", "body / scabbard"],
+            "hand and its sword are not offered"
+        );
+        let found = move_targets(&scene, &[hand], "BOD", 100);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].parent, Some(scene.ids()[0]));
+        assert_eq!(move_targets(&scene, &[], "", 2).len(), 2, "limited");
+    }
+}

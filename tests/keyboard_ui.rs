@@ -1,0 +1,234 @@
+//! Everything from the keyboard (issue 39.3), in the running app: F6 / Shift+F6 move the
+//! keyboard between panels, the arrows nudge the selection in the viewport (one undo step a
+//! press), Alt+Up / Alt+Down reorder, Node ▸ Move to… reparents keeping world (Shift+Enter
+//! keeping local), and every command of the table is found by typing its label in the palette.
+
+mod ui_common;
+
+use egui::{Key, Modifiers};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{By, Queryable};
+use glam::Vec2;
+use graft::app::GraftApp;
+use graft::editor::session::arrange::Panel;
+use graft::editor::session::command::Window;
+use graft::editor::table::{CommandSpec, command_table, fuzzy_score};
+use graft::model::scene::NodeId;
+
+const SWORD: NodeId = NodeId(4);
+const BODY: NodeId = NodeId(1);
+
+fn app() -> Harness<'static, GraftApp> {
+    let (dir, path) = ui_common::scene_file(&std::fs::read_to_string("scenes/sword.ron").unwrap());
+    let h = ui_common::app_on_path(path);
+    std::mem::forget(dir); // the file must outlive the harness (a save writes next to it)
+    h
+}
+
+fn key(h: &mut Harness<GraftApp>, modifiers: Modifiers, key: Key) {
+    h.key_press_modifiers(modifiers, key);
+    h.run_steps(2);
+}
+
+/// Ctrl+A then Up: the sword alone selected, from the keyboard.
+fn select_sword(h: &mut Harness<GraftApp>) {
+    key(h, Modifiers::COMMAND, Key::A);
+    key(h, Modifiers::NONE, Key::ArrowUp);
+    assert_eq!(h.state().selection(), [SWORD]);
+}
+
+fn world_position(h: &Harness<GraftApp>, id: NodeId) -> Vec2 {
+    h.state().scene().world_trs(id).unwrap().position
+}
+
+fn close(a: Vec2, b: Vec2) -> bool {
+    (a - b).length() < 1e-4
+}
+
+#[test]
+fn f6_moves_the_keyboard_round_the_panels_and_arrows_nudge_in_the_viewport() {
+    let mut h = app();
+    select_sword(&mut h);
+    assert_eq!(h.state().editor().focused_panel(), Panel::Hierarchy);
+    key(&mut h, Modifiers::NONE, Key::F6);
+    assert_eq!(h.state().editor().focused_panel(), Panel::Viewport);
+    let start = world_position(&h, SWORD);
+    key(&mut h, Modifiers::NONE, Key::ArrowRight);
+    key(&mut h, Modifiers::NONE, Key::ArrowRight);
+    key(&mut h, Modifiers::SHIFT, Key::ArrowUp);
+    assert!(close(
+        world_position(&h, SWORD),
+        start + Vec2::new(0.2, 1.0)
+    ));
+    assert_eq!(
+        h.state().selection(),
+        [SWORD],
+        "arrows no longer walk the rows"
+    );
+    assert_eq!(
+        h.state().doc().history().labels().0.len(),
+        3,
+        "one step a press"
+    );
+    key(&mut h, Modifiers::COMMAND, Key::Z);
+    assert!(close(
+        world_position(&h, SWORD),
+        start + Vec2::new(0.2, 0.0)
+    ));
+    for want in [Panel::Inspector, Panel::Timeline, Panel::Hierarchy] {
+        key(&mut h, Modifiers::NONE, Key::F6);
+        assert_eq!(h.state().editor().focused_panel(), want);
+    }
+    key(&mut h, Modifiers::SHIFT, Key::F6);
+    assert_eq!(h.state().editor().focused_panel(), Panel::Timeline);
+}
+
+#[test]
+fn alt_up_and_down_reorder_siblings_as_one_undo_step_each() {
+    let mut h = app();
+    let scabbard = NodeId(5);
+    h.get_by_label("scabbard").click();
+    h.run_steps(2);
+    let children = |h: &Harness<GraftApp>| h.state().scene().children(Some(BODY)).unwrap();
+    assert_eq!(children(&h), [NodeId(2), scabbard]);
+    key(&mut h, Modifiers::ALT, Key::ArrowUp);
+    assert_eq!(children(&h), [scabbard, NodeId(2)]);
+    assert_eq!(h.state().doc().history().labels().0, ["Move scabbard up"]);
+    key(&mut h, Modifiers::ALT, Key::ArrowUp);
+    assert_eq!(
+        children(&h),
+        [scabbard, NodeId(2)],
+        "already first: refused"
+    );
+    key(&mut h, Modifiers::ALT, Key::ArrowDown);
+    assert_eq!(children(&h), [NodeId(2), scabbard]);
+    assert_eq!(
+        h.state().selection(),
+        [scabbard],
+        "the moved node stays selected"
+    );
+}
+
+#[test]
+fn move_to_reparents_the_sword_onto_the_body_keeping_world_from_the_keyboard() {
+    let mut h = app();
+    select_sword(&mut h);
+    let world = world_position(&h, SWORD);
+    key(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::M);
+    assert!(h.state().editor().is_open(Window::MoveTo));
+    h.event(egui::Event::Text("bod".into()));
+    h.run_steps(2);
+    key(&mut h, Modifiers::NONE, Key::Enter);
+    assert!(!h.state().editor().is_open(Window::MoveTo));
+    assert_eq!(h.state().scene().parent(SWORD).unwrap(), Some(BODY));
+    assert!(close(world_position(&h, SWORD), world), "world kept");
+    assert!(close(world, Vec2::new(2.0, 3.0)));
+    let said = h.state().editor().last_message().unwrap().text.clone();
+    assert_eq!(
+        said,
+        "sword reparented to body, keeping world position (2, 3)"
+    );
+    // Shift+Enter keeps the local numbers instead: the sword jumps.
+    key(&mut h, Modifiers::COMMAND, Key::Z);
+    let local = h.state().scene().node(SWORD).unwrap().local.position;
+    key(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::M);
+    h.event(egui::Event::Text("body".into()));
+    h.run_steps(2);
+    key(&mut h, Modifiers::SHIFT, Key::Enter);
+    assert_eq!(h.state().scene().parent(SWORD).unwrap(), Some(BODY));
+    assert_eq!(h.state().scene().node(SWORD).unwrap().local.position, local);
+    assert!(!close(world_position(&h, SWORD), world));
+}
+
+/// The score the palette ranks a command by for a query (as `palette_matches` does).
+fn score(spec: &CommandSpec, query: &str) -> Option<i32> {
+    fuzzy_score(query, spec.label).max(fuzzy_score(query, spec.name).map(|s| s - 2))
+}
+
+/// True when typing `spec`'s label puts it first among every command of the table.
+fn label_ranks_first(spec: &CommandSpec) -> bool {
+    let own = score(spec, spec.label);
+    command_table()
+        .iter()
+        .take_while(|other| other.name != spec.name)
+        .all(|other| score(other, spec.label) < own)
+        && command_table()
+            .iter()
+            .skip_while(|other| other.name != spec.name)
+            .skip(1)
+            .all(|other| score(other, spec.label) <= own)
+}
+
+#[test]
+fn every_command_of_the_table_is_reachable_from_the_keyboard() {
+    let mut h = app();
+    select_sword(&mut h);
+    key(&mut h, Modifiers::COMMAND, Key::C); // Paste as child needs a clipboard
+    h.state_mut()
+        .run(graft::editor::session::command::Command::Nudge {
+            direction: (1, 0),
+            big: false,
+        }); // Undo needs a step
+    h.run_steps(2);
+    let mut typed = 0;
+    for spec in command_table() {
+        assert!(
+            label_ranks_first(spec),
+            "{}: typing {:?} does not put it first",
+            spec.name,
+            spec.label
+        );
+        if !(spec.enabled)(h.state().editor()) {
+            // Disabled here: it cannot run now, but its label still finds it once it can.
+            continue;
+        }
+        key(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::P);
+        assert!(h.state().editor().is_open(Window::Palette), "{}", spec.name);
+        h.event(egui::Event::Text(spec.label.into()));
+        h.run_steps(2);
+        let first = || {
+            By::new().predicate(move |n| {
+                n.role() == egui::accesskit::Role::Button
+                    && n.toggled() == Some(egui::accesskit::Toggled::True)
+                    && n.label().is_some_and(|l| l.starts_with(spec.label))
+            })
+        };
+        assert!(
+            h.query(first()).is_some(),
+            "{}: typing {:?} in the palette does not choose it",
+            spec.name,
+            spec.label
+        );
+        key(&mut h, Modifiers::NONE, Key::Escape);
+        typed += 1;
+    }
+    assert!(
+        typed > 40,
+        "most commands were typed in the palette ({typed})"
+    );
+    // And Enter runs the chosen one.
+    key(&mut h, Modifiers::COMMAND | Modifiers::SHIFT, Key::P);
+    h.event(egui::Event::Text("Focus next panel".into()));
+    h.run_steps(2);
+    key(&mut h, Modifiers::NONE, Key::Enter);
+    assert_eq!(h.state().editor().focused_panel(), Panel::Viewport);
+}
+
+#[test]
+fn ctrl_equals_minus_and_zero_scale_the_interface() {
+    let mut h = app();
+    key(&mut h, Modifiers::COMMAND, Key::Equals);
+    assert_eq!(h.state().editor().ui_scale(), 1.1);
+    key(&mut h, Modifiers::COMMAND, Key::Equals);
+    key(&mut h, Modifiers::COMMAND, Key::Equals);
+    assert_eq!(h.state().editor().ui_scale(), 1.5);
+    assert!(
+        (h.ctx.zoom_factor() - 1.5).abs() < 1e-6,
+        "egui draws at 150 %"
+    );
+    key(&mut h, Modifiers::COMMAND, Key::Minus);
+    assert_eq!(h.state().editor().ui_scale(), 1.25);
+    key(&mut h, Modifiers::COMMAND, Key::Num0);
+    assert_eq!(h.state().editor().ui_scale(), 1.0);
+    assert!((h.ctx.zoom_factor() - 1.0).abs() < 1e-6);
+}
