@@ -109,7 +109,7 @@ fn drop_a_probe_move_the_hands_ancestor_world_numbers_change_hand_numbers_do_not
     );
 
     // Delete it from the inspector; undo brings it back.
-    h.get_by_label("✖").click();
+    h.get_by_label_contains("Delete probe").click();
     h.run_steps(2);
     assert!(h.state().editor().probe_readings().is_empty());
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);

@@ -67,6 +67,9 @@ pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Ve
         && panel != editor.focused_panel()
     {
         out.push(Command::SetFocusedPanel(panel));
+        // The click gave the panel the keyboard and maybe one of its fields focus: keep that.
+        rects.last = Some(panel);
+        return out;
     }
     if rects.last.replace(editor.focused_panel()) != Some(editor.focused_panel()) {
         // The keyboard moved: a field of the panel left behind stops taking keys.

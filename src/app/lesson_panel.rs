@@ -56,6 +56,7 @@ fn header(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Com
         ui.add(egui::Label::new(egui::RichText::new(&lesson.title).heading()).truncate());
         ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
             let close = ui.small_button("✖");
+            crate::app::a11y::name(ui, &close, "Close the lesson");
             if close
                 .on_hover_text("Close the lesson (the scene stays)")
                 .clicked()

@@ -5,6 +5,7 @@
 //! (a rename field, the camera, a native dialog, the window). Menus, shortcuts, Help and the
 //! palette are generated from the command table in `crate::editor::table`.
 
+mod a11y;
 pub mod dialogs;
 mod figure_window;
 mod generate_window;

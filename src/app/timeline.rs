@@ -327,7 +327,9 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec
 /// Stop, play / pause and the current time.
 fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec<Command>) {
     let timeline = editor.timeline();
-    if ui.button("⏹").on_hover_text("Stop: back to 0 s").clicked() {
+    let stop = ui.button("⏹");
+    super::a11y::name(ui, &stop, "Stop");
+    if stop.on_hover_text("Stop: back to 0 s").clicked() {
         out.push(Command::Timeline(T::Stop));
     }
     let play = if timeline.playing {
@@ -344,15 +346,14 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
     }
     let mut time = timeline.local_time(clip);
     ui.label("time");
-    if ui
-        .add(
-            egui::DragValue::new(&mut time)
-                .speed(0.01)
-                .range(0.0..=clip.length)
-                .suffix(" s"),
-        )
-        .changed()
-    {
+    let field = ui.add(
+        egui::DragValue::new(&mut time)
+            .speed(0.01)
+            .range(0.0..=clip.length)
+            .suffix(" s"),
+    );
+    super::a11y::name(ui, &field, "current time, seconds");
+    if field.changed() {
         out.push(Command::Timeline(T::SetTime(time)));
     }
 }
@@ -368,6 +369,7 @@ fn clip_settings(ui: &mut egui::Ui, clip: ClipSettings, out: &mut Vec<Command>) 
             .range(0.05..=3600.0)
             .suffix(" s"),
     );
+    super::a11y::name(ui, &length, "clip length, seconds");
     egui::ComboBox::from_label("repeat")
         .selected_text(mode_name(settings.mode))
         .show_ui(ui, |ui| {

@@ -167,8 +167,9 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
 fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &mut Vec<Command>) {
     ui.horizontal(|ui| {
         ui.heading("Hierarchy");
-        if ui
-            .button("✚")
+        let add = ui.button("✚");
+        crate::app::a11y::name(ui, &add, "Add a root node");
+        if add
             .on_hover_text("Add a root node (Ctrl+Shift+N)")
             .clicked()
         {
@@ -225,14 +226,9 @@ fn indent(ui: &egui::Ui) -> Indent {
 /// The room of a row's icon, before its name.
 const ICON_WIDTH: f32 = 20.0;
 
-/// A node's name as rows and the breadcrumb show it (its id when it has none).
+/// A node's name as rows and the breadcrumb show it ("unnamed node 7" when it has none).
 fn display_name(scene: &Scene, index: usize) -> String {
-    let name = &scene.data_at(index).name;
-    if name.is_empty() {
-        format!("({})", scene.id_at(index))
-    } else {
-        name.to_string()
-    }
+    crate::editor::session::arrange::display_name(scene, index)
 }
 
 /// Dropping on empty space below the rows makes the dragged nodes roots.

@@ -16,14 +16,19 @@ pub(super) struct Tracker {
     count: usize,
     /// Components whose values differ across a multi-selection (shown with a `~`).
     mixed: [bool; 6],
+    /// What screen readers call the column's fields before the row: "sword, world".
+    subject: String,
+    /// The row being drawn ("position").
+    row: &'static str,
 }
 
 impl Tracker {
     /// A tracker for the column `column`, with the components that differ across the selection.
-    pub(super) fn new(column: &'static str, mixed: [bool; 6]) -> Self {
+    pub(super) fn new(column: &'static str, mixed: [bool; 6], node: &str) -> Self {
         Self {
             column,
             mixed,
+            subject: format!("{node}, {column}"),
             ..Self::default()
         }
     }
@@ -33,6 +38,7 @@ impl Tracker {
         // Explicit ids: the local and world columns must never share a widget id, or typing
         // into one field would edit another.
         self.count += 1;
+        let axis = prefix.trim().to_string();
         let mixed = self.mixed.get(self.count - 1).copied().unwrap_or(false);
         let prefix = if mixed {
             format!("~{prefix}")
@@ -63,6 +69,10 @@ impl Tracker {
                 "The selected nodes differ here; editing sets this value on all of them.",
             );
         }
+        // "sword, world position x": what the field is, for a screen reader (its value is the
+        // field's own).
+        let name = format!("{} {} {axis}", self.subject, self.row);
+        super::super::a11y::name(ui, &r, name.trim_end());
         self.changed |= r.changed();
         self.ended |= r.drag_stopped() || (r.changed() && !r.dragged()) || r.lost_focus();
     }
@@ -71,7 +81,7 @@ impl Tracker {
 /// One grid row of an (x, y) pair in both columns; the world one only when `world_enabled`.
 pub(super) fn vec_row(
     ui: &mut egui::Ui,
-    label: &str,
+    label: &'static str,
     speed: f64,
     local: (&mut Tracker, &mut glam::Vec2),
     world: (&mut Tracker, &mut glam::Vec2),
@@ -79,6 +89,7 @@ pub(super) fn vec_row(
 ) {
     ui.label(label);
     for ((tracker, v), enabled) in [(local, true), (world, world_enabled)] {
+        tracker.row = label;
         ui.add_enabled_ui(enabled, |ui| {
             ui.horizontal(|ui| {
                 tracker.drag(ui, &mut v.x, speed, "x ", "");
@@ -92,12 +103,14 @@ pub(super) fn vec_row(
 /// One grid row of an angle in both columns.
 pub(super) fn angle_row(
     ui: &mut egui::Ui,
-    label: &str,
+    label: &'static str,
     local: (&mut Tracker, &mut f32),
     world: (&mut Tracker, &mut f32),
     world_enabled: bool,
 ) {
     ui.label(label);
+    local.0.row = label;
+    world.0.row = label;
     local.0.drag(ui, local.1, 0.5, "", "°");
     ui.add_enabled_ui(world_enabled, |ui| world.0.drag(ui, world.1, 0.5, "", "°"));
     ui.end_row();

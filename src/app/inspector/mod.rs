@@ -183,8 +183,10 @@ fn transform(
         }
     };
     let lock_scale = state.lock_scale;
-    let mut lt = Tracker::new("local", mixed_local);
-    let mut wt = Tracker::new("world", mixed_world);
+    let index = scene.index(node.id).unwrap_or_default();
+    let name = crate::editor::session::arrange::display_name(scene, index);
+    let mut lt = Tracker::new("local", mixed_local, &name);
+    let mut wt = Tracker::new("world", mixed_world, &name);
     let (mut local, mut w) = (node.local, node.world);
     transform_grid(ui, (&mut lt, &mut local), (&mut wt, &mut w), !node.singular);
     if lock_scale {

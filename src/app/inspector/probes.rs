@@ -64,11 +64,9 @@ fn probe_block(
     ui.horizontal(|ui| {
         ui.strong(format!("📍 {}", r.label));
         ui.label(format!("lives in {}", r.owner));
-        if ui
-            .small_button("✖")
-            .on_hover_text("Delete this probe")
-            .clicked()
-        {
+        let delete = ui.small_button("✖");
+        crate::app::a11y::name(ui, &delete, &format!("Delete probe {}", r.label));
+        if delete.on_hover_text("Delete this probe").clicked() {
             out.push(Command::Probe(ProbeCommand::Remove(r.probe)));
         }
     });

@@ -226,11 +226,9 @@ fn polygon_points(
                         edit.changed |= r.changed();
                         edit.ended |= r.drag_stopped() || (r.changed() && !r.dragged());
                     }
-                    if ui
-                        .small_button("✖")
-                        .on_hover_text("Remove this corner")
-                        .clicked()
-                    {
+                    let remove_button = ui.small_button("✖");
+                    crate::app::a11y::name(ui, &remove_button, "Remove this corner");
+                    if remove_button.on_hover_text("Remove this corner").clicked() {
                         remove = Some(k);
                     }
                 });
