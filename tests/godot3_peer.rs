@@ -10,6 +10,8 @@
 //! Without godot3-server the test says "skipped" and compares nothing (`.ci/run` installs it
 //! when it can).
 
+mod common;
+
 use glam::DAffine2;
 use graft::model::godot::export::{ExportOptions, to_tscn};
 use graft::model::godot::import_file;
@@ -321,4 +323,135 @@ fn random_godot3_scenes_are_imported_as_godot_places_them() {
         "{compared} CanvasItems of 200 random Godot 3 scenes imported as real Godot 3 places them"
     );
     assert!(compared > 2000);
+}
+
+/// graft's world matrices (Godot's y-down terms, positions × `ppu`) at time `t`, from
+/// `graft print --time t FILE --json`.
+fn printed_worlds(file: &Path, t: f32, ppu: f64) -> Vec<DAffine2> {
+    let output = Command::new(env!("CARGO_BIN_EXE_graft"))
+        .args(["print", "--json", "--time", &t.to_string()])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let rows: Vec<serde_json::Value> = serde_json::from_slice(&output.stdout).unwrap();
+    rows.iter()
+        .map(|r| {
+            let m = &r["world"]["matrix"];
+            let e = |row: usize, col: usize| m[row][col].as_f64().unwrap();
+            let (a, c, x, b, d, y) = (e(0, 0), e(0, 1), e(0, 2), e(1, 0), e(1, 1), e(1, 2));
+            DAffine2::from_cols_array(&[a, -b, -c, d, x * ppu, -y * ppu])
+        })
+        .collect()
+}
+
+#[test]
+fn animated_exports_play_in_godot3_as_graft_plays_them() {
+    let Some(godot) = godot() else { return };
+    let started = std::time::Instant::now();
+    let dir = tempfile::tempdir().unwrap();
+    let mut scenes: Vec<(String, Scene)> = Vec::new();
+    for sample in ["solar", "sword", "tank"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("scenes/{sample}.ron"));
+        scenes.push((sample.into(), graft::model::file::load(&path).unwrap()));
+    }
+    for seed in 0..9u64 {
+        let nodes = 6 + (seed as usize * 5) % 20;
+        scenes.push((
+            format!("random{seed}"),
+            common::random_animated(seed, nodes, false),
+        ));
+    }
+    let mut list = String::new();
+    let mut plan = Vec::new();
+    let mut rng = fastrand::Rng::with_seed(40);
+    for (k, (name, scene)) in scenes.iter().enumerate() {
+        let ppu = [1.0f32, 64.0, 100.0][k % 3];
+        let options = ExportOptions {
+            root_name: "Root".into(),
+            godot3: true,
+            pixels_per_unit: Some(ppu),
+            ..Default::default()
+        };
+        let (text, report) = to_tscn(scene, &options);
+        assert!(
+            text.contains("[node name=\"AnimationPlayer\""),
+            "{name}: {report:?}"
+        );
+        std::fs::write(dir.path().join(format!("{name}.tscn")), text).unwrap();
+        let ron = dir.path().join(format!("{name}.ron"));
+        graft::model::file::save(scene, &ron).unwrap();
+        // Godot 3 has no ping-pong (written as a loop): its times stay in the first pass.
+        let clip = scene.clip();
+        let span = match clip.mode {
+            graft::model::anim::LoopMode::PingPong => clip.length,
+            _ => clip.length * 2.5,
+        };
+        let times: Vec<f32> = std::iter::once(0.0)
+            .chain((1..24).map(|_| rng.f32() * span))
+            .collect();
+        let shown: Vec<String> = times.iter().map(|t| t.to_string()).collect();
+        let _ = writeln!(list, "{name}.tscn {}", shown.join(" "));
+        plan.push((name.clone(), ron, ppu as f64, times, scene.len()));
+    }
+    std::fs::write(dir.path().join("scenes.list"), list).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/godot3/seek_transforms.gd");
+    let output = Command::new(&godot)
+        .arg("--no-window")
+        .arg("--path")
+        .arg(dir.path())
+        .arg("-s")
+        .arg(&script)
+        .arg(format!(
+            "--list={}",
+            dir.path().join("scenes.list").display()
+        ))
+        .env("HOME", dir.path())
+        .output()
+        .expect("godot3-server runs");
+    let text = String::from_utf8_lossy(&output.stdout);
+    // Per scene, per time: the items' global transforms.
+    let mut played: Vec<Vec<Vec<DAffine2>>> = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with('{')) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        match v["kind"].as_str() {
+            Some("begin") => played.push(Vec::new()),
+            Some("time") => played.last_mut().unwrap().push(Vec::new()),
+            Some("item") => {
+                let at = played.last_mut().unwrap().last_mut().unwrap();
+                at.push(from_godot(&v["global"]));
+            }
+            Some("error") => panic!("Godot refused a scene: {v}"),
+            _ => {}
+        }
+    }
+    assert_eq!(
+        played.len(),
+        plan.len(),
+        "Godot played every scene:\n{text}"
+    );
+    let (mut compared, mut samples) = (0, 0);
+    for ((name, ron, ppu, times, len), per_time) in plan.iter().zip(&played) {
+        assert_eq!(per_time.len(), times.len(), "{name}: every time");
+        for (t, items) in times.iter().zip(per_time) {
+            assert_eq!(items.len(), len + 1, "{name}: every node and the root");
+            let ours = printed_worlds(ron, *t, *ppu);
+            for (i, (ours, theirs)) in ours.iter().zip(&items[1..]).enumerate() {
+                assert!(
+                    near(ours, theirs),
+                    "{name} at {t} s, node {i}: Godot {:?}, graft {:?}",
+                    theirs.to_cols_array(),
+                    ours.to_cols_array()
+                );
+                compared += 1;
+            }
+            samples += 1;
+        }
+    }
+    eprintln!(
+        "{} animated scenes, {samples} times, {compared} node transforms: real Godot 3 plays \
+         them as graft does ({:.1} s)",
+        plan.len(),
+        started.elapsed().as_secs_f64()
+    );
 }

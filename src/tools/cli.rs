@@ -122,6 +122,10 @@ pub enum Command {
         /// The .ron file to write.
         #[arg(short, long)]
         output: PathBuf,
+        /// .tscn: Godot pixels per graft unit (positions and sizes divided by it; the value the
+        /// scene was exported with).
+        #[arg(long, value_name = "N", value_parser = pixels_per_unit)]
+        pixels_per_unit: Option<f32>,
     },
     /// Export a graft scene as a Godot 4 text scene (.tscn, under one root Node2D) or as SVG
     /// that keeps the hierarchy (.svg: one group per node with its local matrix), animated
@@ -153,6 +157,10 @@ pub enum Command {
         /// scrubber (implied by an .html output).
         #[arg(long)]
         html: bool,
+        /// .tscn: Godot pixels per graft unit (positions and sizes multiplied by it; sprites
+        /// scaled so Godot draws them at their graft size).
+        #[arg(long, value_name = "N", value_parser = pixels_per_unit)]
+        pixels_per_unit: Option<f32>,
     },
     /// Draw a figure of a scene (what the viewport shows) as SVG or PNG, without a window.
     #[command(
@@ -340,9 +348,11 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             output,
         } => fmt(&files, check, output.as_deref(), out),
         Command::Reparent(args) => reparent(&args, out),
-        Command::Import { file, output } => {
-            super::interchange::import(&file, &output, out, &mut io::stderr())
-        }
+        Command::Import {
+            file,
+            output,
+            pixels_per_unit,
+        } => super::interchange::import(&file, &output, pixels_per_unit, out, &mut io::stderr()),
         Command::Export {
             file,
             output,
@@ -351,6 +361,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             godot,
             animate,
             html,
+            pixels_per_unit,
         } => super::interchange::export(
             &file,
             &output,
@@ -360,6 +371,7 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
                 godot3: godot == 3,
                 animate,
                 html,
+                pixels_per_unit,
             },
             out,
             &mut io::stderr(),
@@ -513,4 +525,14 @@ fn reparent(args: &ReparentArgs, out: &mut dyn Write) -> Result<(), Failure> {
         target.display()
     )?;
     Ok(())
+}
+
+/// A `--pixels-per-unit` value: a finite number above zero.
+fn pixels_per_unit(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(n) if n.is_finite() && n > 0.0 => Ok(n),
+        _ => Err(format!(
+            "expected a number of pixels per unit above zero (like 64), not {text:?}"
+        )),
+    }
 }

@@ -11,7 +11,7 @@ use crate::editor::view::figure::{
 use crate::editor::view::spaces::resolve_space;
 use crate::model::atomic_write;
 use crate::model::godot::export::{ExportOptions, to_tscn};
-use crate::model::godot::import::import_file;
+use crate::model::godot::import::{import_file, import_file_with};
 use crate::model::godot::tree::find_project_root;
 use crate::model::progress::Stage;
 use crate::model::svg::export::{Images, SvgOptions, save_document};
@@ -23,6 +23,7 @@ use std::path::Path;
 pub fn import(
     input: &Path,
     output: &Path,
+    pixels_per_unit: Option<f32>,
     out: &mut dyn Write,
     report: &mut dyn Write,
 ) -> Result<(), Failure> {
@@ -38,7 +39,8 @@ pub fn import(
         })?;
         (imported.scene, imported.notes)
     } else {
-        let imported = in_stage(input, Stage::Parsing, || import_file(input))?;
+        let ppu = pixels_per_unit.unwrap_or(1.0);
+        let imported = in_stage(input, Stage::Parsing, || import_file_with(input, ppu))?;
         (imported.scene, imported.report.lines())
     };
     for line in lines {
@@ -69,6 +71,8 @@ pub struct ExportFlags<'a> {
     pub animate: bool,
     /// The animated SVG inside an HTML player page.
     pub html: bool,
+    /// .tscn: Godot pixels per graft unit.
+    pub pixels_per_unit: Option<f32>,
 }
 
 /// `graft export` to `.svg` or `.html`: the hierarchy as groups, animated when asked.
@@ -145,6 +149,7 @@ pub fn export(
             .file_stem()
             .map_or("Root".into(), |s| s.to_string_lossy().into_owned()),
         godot3,
+        pixels_per_unit: flags.pixels_per_unit,
     };
     let (text, notes) = to_tscn(&scene, &options);
     for line in notes

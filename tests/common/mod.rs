@@ -152,3 +152,59 @@ pub fn relative_gap(got: &glam::DAffine2, want: &glam::DAffine2) -> f64 {
         .fold(0.0, f64::max);
     off / size
 }
+
+/// A random animated scene: every node without static skew gets tracks on random channels
+/// (position, rotation, scale; skew only when `skew`), 2–5 keys each with random linear,
+/// ease-in-out and step interpolations, some keys after 0 s or past the clip's end; the clip's
+/// length and loop mode from the seed.
+pub fn random_animated(seed: u64, nodes: usize, skew: bool) -> Scene {
+    use graft::model::anim::{Channel, ClipSettings, Interp, Key, LoopMode, Track};
+    use graft::model::scene::edit::Op;
+    use graft::tools::generate::{GenShape, generate};
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let mut scene = generate(GenShape::Random, nodes, seed);
+    let length = 0.5 + rng.f32() * 3.0;
+    let mode = LoopMode::ALL[seed as usize % 3];
+    let settings = ClipSettings::new(length, mode).unwrap();
+    Op::SetClip { settings }.perform(&mut scene).unwrap();
+    for i in 0..scene.len() {
+        if scene.data_at(i).local.skew != 0.0 || rng.u8(..4) == 0 {
+            continue;
+        }
+        let channels: Vec<Channel> = Channel::ALL
+            .into_iter()
+            .filter(|c| (skew || *c != Channel::Skew) && rng.bool())
+            .collect();
+        let tracks = channels
+            .into_iter()
+            .map(|channel| {
+                let n = rng.usize(2..=5);
+                let mut t = if rng.bool() {
+                    0.0
+                } else {
+                    rng.f32() * length * 0.3
+                };
+                let keys = (0..n)
+                    .map(|_| {
+                        let value = match channel {
+                            Channel::PositionX | Channel::PositionY => rng.f32() * 10.0 - 5.0,
+                            Channel::Rotation => rng.f32() * 720.0 - 360.0,
+                            Channel::ScaleX | Channel::ScaleY => {
+                                (0.2 + rng.f32() * 1.8) * if rng.u8(..6) == 0 { -1.0 } else { 1.0 }
+                            }
+                            Channel::Skew => rng.f32() * 60.0 - 30.0,
+                        };
+                        let key = Key::new(t, value).with(Interp::ALL[rng.usize(..3)]);
+                        t += 0.05 + rng.f32() * length * 0.5;
+                        key
+                    })
+                    .collect();
+                Track::new(channel, keys).unwrap()
+            })
+            .collect();
+        let node = scene.id_at(i);
+        Op::SetTracks { node, tracks }.perform(&mut scene).unwrap();
+    }
+    scene.update_world();
+    scene
+}

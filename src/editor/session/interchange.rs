@@ -136,6 +136,7 @@ impl Editor {
                 .and_then(Path::file_stem)
                 .map_or("Root".into(), |s| s.to_string_lossy().into_owned()),
             godot3,
+            pixels_per_unit: None,
         };
         self.export_job(target, move |scene, target, progress| {
             write_godot(scene, &options, target, progress)

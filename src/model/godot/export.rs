@@ -5,7 +5,10 @@
 //! back every world matrix. Godot 3's Node2D has no skew: a skewed node's local matrix is
 //! written as a `transform` line with nothing after it (a later setter would drop the skew).
 
-use crate::model::scene::{Scene, Shape, Sprite};
+use super::anim_export::{AnimText, NodeAnim, animation};
+use super::export_sprite::{sprite_factor, sprite_lines};
+use crate::model::math::Trs;
+use crate::model::scene::{Scene, Shape};
 use glam::Vec2;
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
@@ -22,11 +25,22 @@ pub struct ExportOptions {
     pub root_name: String,
     /// Write a Godot 3 scene (`format=2`) instead of a Godot 4 one.
     pub godot3: bool,
+    /// Godot pixels per graft unit (positions and shapes multiplied by it); None is 1.
+    pub pixels_per_unit: Option<f32>,
+}
+
+impl ExportOptions {
+    /// Pixels per graft unit: the option when it is a finite number above zero, else 1.
+    pub fn ppu(&self) -> f32 {
+        self.pixels_per_unit
+            .filter(|n| n.is_finite() && *n > 0.0)
+            .unwrap_or(1.0)
+    }
 }
 
 /// The text of one Godot version's scene format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Dialect {
+pub(super) enum Dialect {
     /// `format=3`: `Vector2(x, y)`, string resource ids, Sprite2D, PackedVector2Array.
     Godot4,
     /// `format=2`: `Vector2( x, y )`, integer ids, Sprite, PoolVector2Array, no skew.
@@ -35,7 +49,7 @@ enum Dialect {
 
 impl Dialect {
     /// `Name(a, b)` as this version writes a constructor.
-    fn call(self, name: &str, args: &[String]) -> String {
+    pub(super) fn call(self, name: &str, args: &[String]) -> String {
         match self {
             Dialect::Godot4 => format!("{name}({})", args.join(", ")),
             Dialect::Godot3 if args.is_empty() => format!("{name}(  )"),
@@ -43,7 +57,7 @@ impl Dialect {
         }
     }
 
-    fn vec2(self, v: Vec2) -> String {
+    pub(super) fn vec2(self, v: Vec2) -> String {
         self.call("Vector2", &[num(v.x), num(v.y)])
     }
 
@@ -62,19 +76,21 @@ impl Dialect {
     }
 
     /// A node's reference to texture `id`.
-    fn texture_ref(self, id: usize) -> String {
+    pub(super) fn texture_ref(self, id: usize) -> String {
         match self {
             Dialect::Godot4 => format!("ExtResource(\"{id}_tex\")"),
             Dialect::Godot3 => format!("ExtResource( {id} )"),
         }
     }
 
-    /// The header and the textures' `ext_resource` lines.
-    fn header(self, textures: &[String]) -> String {
+    /// The header and the textures' `ext_resource` lines (`subs`: how many sub-resources
+    /// follow, for Godot 3's `load_steps`).
+    fn header(self, textures: &[String], subs: usize) -> String {
+        let steps = textures.len() + subs;
         let mut out = match self {
             Dialect::Godot4 => String::from("[gd_scene format=3]\n"),
-            Dialect::Godot3 if textures.is_empty() => String::from("[gd_scene format=2]\n"),
-            Dialect::Godot3 => format!("[gd_scene load_steps={} format=2]\n", textures.len() + 1),
+            Dialect::Godot3 if steps == 0 => String::from("[gd_scene format=2]\n"),
+            Dialect::Godot3 => format!("[gd_scene load_steps={} format=2]\n", steps + 1),
         };
         for (k, path) in textures.iter().enumerate() {
             let _ = match self {
@@ -123,7 +139,7 @@ fn rounded(v: f32, decimals: usize) -> String {
 }
 
 /// A float as Godot reads it back to the same f32 (shortest round-trip form, `e` for the huge).
-fn num(v: f32) -> String {
+pub(super) fn num(v: f32) -> String {
     format!("{v:?}")
 }
 
@@ -209,48 +225,121 @@ fn outline_points(shape: &Shape) -> Option<Vec<Vec2>> {
 
 /// The scene as `.tscn` text, and what had to change on the way.
 pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport) {
-    let mut report = ExportReport::default();
-    let mut textures: Vec<String> = Vec::new();
-    let mut texture_ids: FxHashMap<String, usize> = FxHashMap::default();
-    let mut body = String::new();
-    let mut names = NodePaths::with_capacity(scene.len());
     let dialect = if options.godot3 {
         Dialect::Godot3
     } else {
         Dialect::Godot4
     };
-    let mut as_matrix = Vec::new();
-    note_probes(scene, &mut report);
+    let mut out = Exporter {
+        options,
+        dialect,
+        ppu: options.ppu(),
+        report: ExportReport::default(),
+        textures: Vec::new(),
+        texture_ids: FxHashMap::default(),
+        body: String::new(),
+        names: NodePaths::with_capacity(scene.len()),
+        as_matrix: Vec::new(),
+        animated: Vec::new(),
+    };
+    note_probes(scene, &mut out.report);
     for i in 0..scene.len() {
+        out.node(scene, i);
+    }
+    note_matrices(&out.as_matrix, dialect, &mut out.report);
+    let anims: Vec<NodeAnim> = out
+        .animated
+        .iter()
+        .map(|&(i, scale_factor)| {
+            let data = scene.data_at(i);
+            NodeAnim {
+                path: &out.names.paths[i],
+                tracks: &data.tracks,
+                ppu: out.ppu,
+                scale_factor,
+                loses_skew: dialect == Dialect::Godot3 && data.local.skew != 0.0,
+            }
+        })
+        .collect();
+    let anim = animation(scene.clip(), &anims, dialect, &mut out.report.notes);
+    let text = scene_text(&out.textures, options, dialect, &out.body, anim.as_ref());
+    (text, out.report)
+}
+
+/// The export in progress.
+struct Exporter<'a> {
+    options: &'a ExportOptions,
+    dialect: Dialect,
+    /// Pixels per graft unit.
+    ppu: f32,
+    report: ExportReport,
+    textures: Vec<String>,
+    texture_ids: FxHashMap<String, usize>,
+    body: String,
+    names: NodePaths,
+    /// Names of the nodes written as a matrix.
+    as_matrix: Vec<String>,
+    /// Animated nodes by index, with the factor their scale was multiplied by.
+    animated: Vec<(usize, Vec2)>,
+}
+
+impl Exporter<'_> {
+    /// Write node `i` (parents come first).
+    fn node(&mut self, scene: &Scene, i: usize) {
         let data = scene.data_at(i);
-        let (name, parent_path) = names.add(scene.parent_index_at(i), &data.name);
+        let (name, parent_path) = self.names.add(scene.parent_index_at(i), &data.name);
         if name != data.name {
-            report.renamed.push(format!("{} -> {name}", data.name));
+            self.report.renamed.push(format!("{} -> {name}", data.name));
         }
         let class = match &data.shape {
-            Shape::Sprite { .. } => dialect.sprite_class(),
+            Shape::Sprite { .. } => self.dialect.sprite_class(),
             Shape::None => "Node2D",
             _ => "Polygon2D",
         };
         let _ = writeln!(
-            body,
+            self.body,
             "\n[node name={} type=\"{class}\" parent={}]",
             quoted(&name),
             quoted(&parent_path)
         );
-        if transform_lines(&mut body, &data.local, dialect) {
-            as_matrix.push(name.clone());
-        }
-        let tex = TextureTable {
-            options,
-            textures: &mut textures,
-            ids: &mut texture_ids,
-            dialect,
+        let mut tex = TextureTable {
+            options: self.options,
+            textures: &mut self.textures,
+            ids: &mut self.texture_ids,
+            dialect: self.dialect,
         };
-        appearance_lines(&mut body, data, &name, tex, &mut report);
+        let factor = match &data.shape {
+            Shape::Sprite(sprite) if scene.subtree_len_at(i) == 1 => {
+                sprite_factor(sprite, &mut tex, self.ppu)
+            }
+            _ => Vec2::ONE,
+        };
+        let local = Trs {
+            position: data.local.position * self.ppu,
+            scale: data.local.scale * factor,
+            ..data.local
+        };
+        if transform_lines(&mut self.body, &local, self.dialect) {
+            self.as_matrix.push(name.clone());
+        }
+        let look = Look {
+            ppu: self.ppu,
+            factor,
+        };
+        appearance_lines(&mut self.body, data, &name, tex, look, &mut self.report);
+        if crate::model::anim::is_keyed(&data.tracks) {
+            self.animated.push((i, factor));
+        }
     }
-    note_matrices(&as_matrix, dialect, &mut report);
-    (scene_text(&textures, options, dialect, &body), report)
+}
+
+/// How a node's appearance is scaled: pixels per unit, and the factor a sprite's scale took.
+#[derive(Clone, Copy)]
+pub(super) struct Look {
+    /// Pixels per graft unit.
+    pub ppu: f32,
+    /// The factor the node's scale was multiplied by.
+    pub factor: Vec2,
 }
 
 /// Says which nodes went out as a `transform` line, and why.
@@ -295,8 +384,12 @@ fn scene_text(
     options: &ExportOptions,
     dialect: Dialect,
     body: &str,
+    anim: Option<&AnimText>,
 ) -> String {
-    let mut out = dialect.header(textures);
+    let mut out = dialect.header(textures, anim.map_or(0, |a| a.resource_count));
+    if let Some(anim) = anim {
+        out.push_str(&anim.resources);
+    }
     let root = valid_name(if options.root_name.is_empty() {
         "Root"
     } else {
@@ -304,6 +397,9 @@ fn scene_text(
     });
     let _ = writeln!(out, "\n[node name={} type=\"Node2D\"]", quoted(&root));
     out.push_str(body);
+    if let Some(anim) = anim {
+        out.push_str(&anim.player);
+    }
     out
 }
 
@@ -350,7 +446,7 @@ impl NodePaths {
 /// scale with a component under 1e-5 (0 included), and in Godot 3 a skew, is written as the
 /// whole matrix instead (true then): Godot's `scale` setter would make it 1e-5 and Godot 3 has
 /// no skew property; its `transform` keeps both.
-fn transform_lines(out: &mut String, local: &crate::model::math::Trs, dialect: Dialect) -> bool {
+fn transform_lines(out: &mut String, local: &Trs, dialect: Dialect) -> bool {
     let skew_needs_matrix = dialect == Dialect::Godot3 && local.skew != 0.0;
     if skew_needs_matrix || local.scale.abs().min_element() < 1e-5 {
         let m = local.to_affine();
@@ -382,16 +478,16 @@ fn transform_lines(out: &mut String, local: &crate::model::math::Trs, dialect: D
 }
 
 /// The ext_resource table being filled.
-struct TextureTable<'a> {
+pub(super) struct TextureTable<'a> {
     options: &'a ExportOptions,
     textures: &'a mut Vec<String>,
     ids: &'a mut FxHashMap<String, usize>,
-    dialect: Dialect,
+    pub(super) dialect: Dialect,
 }
 
 impl TextureTable<'_> {
     /// A sprite's image file: its path under the scene's folder when that is known.
-    fn image_file(&self, path: &str) -> PathBuf {
+    pub(super) fn image_file(&self, path: &str) -> PathBuf {
         match &self.options.scene_dir {
             Some(dir) => dir.join(path),
             None => PathBuf::from(path),
@@ -400,7 +496,7 @@ impl TextureTable<'_> {
 
     /// The id of the image's `ext_resource` (added when new), or None when the image is not
     /// inside the Godot project.
-    fn id_of(&mut self, file: &Path) -> Option<usize> {
+    pub(super) fn id_of(&mut self, file: &Path) -> Option<usize> {
         let written = res_path(file, self.options.project_root.as_deref()?)?;
         let next = self.ids.len() + 1;
         let id = *self.ids.entry(written.clone()).or_insert(next);
@@ -412,7 +508,7 @@ impl TextureTable<'_> {
 }
 
 /// A colour as a Godot `Color(r, g, b, a)` of 0..1 floats.
-fn color_text(color: [u8; 4], dialect: Dialect) -> String {
+pub(super) fn color_text(color: [u8; 4], dialect: Dialect) -> String {
     let rgba = color.map(|c| num(c as f32 / 255.0));
     dialect.call("Color", &rgba)
 }
@@ -423,82 +519,16 @@ fn appearance_lines(
     data: &crate::model::scene::NodeData,
     name: &str,
     tex: TextureTable,
+    look: Look,
     report: &mut ExportReport,
 ) {
     match &data.shape {
-        Shape::Sprite(sprite) => sprite_lines(out, data, sprite, name, tex, report),
-        shape => polygon_lines(out, shape, data.color, tex.dialect),
-    }
-}
-
-/// A Sprite2D's texture, offset, tint and region; notes an image outside the project and a
-/// size Godot will draw differently.
-fn sprite_lines(
-    out: &mut String,
-    data: &crate::model::scene::NodeData,
-    sprite: &Sprite,
-    name: &str,
-    mut tex: TextureTable,
-    report: &mut ExportReport,
-) {
-    let file = tex.image_file(&sprite.path);
-    let Some(id) = tex.id_of(&file) else {
-        report.notes.push(format!(
-            "{name}: its image {} is not inside the Godot project folder: no texture written",
-            file.display()
-        ));
-        return;
-    };
-    let dialect = tex.dialect;
-    let _ = writeln!(out, "texture = {}", dialect.texture_ref(id));
-    let offset = sprite.offset;
-    if offset != Vec2::ZERO {
-        let _ = writeln!(
-            out,
-            "offset = {}",
-            dialect.vec2(Vec2::new(offset.x, -offset.y))
-        );
-    }
-    if data.color != [255, 255, 255, 255] {
-        let _ = writeln!(out, "self_modulate = {}", color_text(data.color, dialect));
-    }
-    let Ok(image) = crate::model::read_limit::image_size(&file, crate::model::read_limit::IMAGE)
-    else {
-        return;
-    };
-    let image = Vec2::new(image.width as f32, image.height as f32);
-    if let Some(uv) = sprite.region {
-        region_lines(out, uv, image, dialect);
-    }
-    let shown = match sprite.region {
-        Some([u0, v0, u1, v1]) => Vec2::new((u1 - u0).abs(), (v1 - v0).abs()) * image,
-        None => image,
-    };
-    let size = sprite.size;
-    if (shown - size.abs()).abs().max_element() > 0.5 {
-        report.notes.push(format!(
-            "{name}: drawn {}×{} in graft, but Godot draws its image at {}×{} px",
-            size.x, size.y, shown.x, shown.y
-        ));
-    }
-}
-
-/// A sprite's uv region as Godot's pixel `region_rect` of an `image`-sized image, with flips
-/// for reversed uvs.
-fn region_lines(out: &mut String, [u0, v0, u1, v1]: [f32; 4], image: Vec2, dialect: Dialect) {
-    let (lo, hi) = (
-        Vec2::new(u0.min(u1), v0.min(v1)),
-        Vec2::new(u0.max(u1), v0.max(v1)),
-    );
-    let _ = writeln!(out, "region_enabled = true");
-    let (p, s) = (lo * image, (hi - lo) * image);
-    let rect = dialect.call("Rect2", &[num(p.x), num(p.y), num(s.x), num(s.y)]);
-    let _ = writeln!(out, "region_rect = {rect}");
-    if u1 < u0 {
-        let _ = writeln!(out, "flip_h = true");
-    }
-    if v1 < v0 {
-        let _ = writeln!(out, "flip_v = true");
+        Shape::Sprite(sprite) => sprite_lines(out, data, sprite, name, tex, look, report),
+        shape => {
+            let mut shape = shape.clone();
+            super::scale_shape(&mut shape, look.ppu);
+            polygon_lines(out, &shape, data.color, tex.dialect)
+        }
     }
 }
 

@@ -35,6 +35,24 @@ pub fn import_file(path: &Path) -> Result<Imported> {
 /// Import `.tscn` text as if it were the file at `path` (instances and textures are looked up
 /// from there).
 pub fn import_text(text: &str, path: &Path) -> Result<Imported> {
+    import_text_with(text, path, 1.0)
+}
+
+/// Import a `.tscn` file at `ppu` Godot pixels per graft unit (positions and shapes divided).
+pub fn import_file_with(path: &Path, ppu: f32) -> Result<Imported> {
+    let text = super::tree::read_scene_text(path).map_err(Error::Format)?;
+    import_text_with(&text, path, ppu)
+}
+
+/// [`import_text`] at `ppu` Godot pixels per graft unit (a finite number above zero, else 1):
+/// positions, shapes and position keys divided by it; sprites that carry their graft size
+/// (`graft_size`, written by graft's export) get it back.
+pub fn import_text_with(text: &str, path: &Path, ppu: f32) -> Result<Imported> {
+    let ppu = if ppu.is_finite() && ppu > 0.0 {
+        ppu
+    } else {
+        1.0
+    };
     let mut loader = Loader::new(path, crate::model::file::MAX_NODES);
     if loader.project_root.is_none() {
         loader.notes.push(Note {
@@ -50,14 +68,24 @@ pub fn import_text(text: &str, path: &Path) -> Result<Imported> {
         loader: &mut loader,
         specs: Vec::with_capacity(tree.nodes.len()),
         report: ImportReport::default(),
+        ids: vec![None; tree.nodes.len()],
     };
     convert.run();
     let Converter {
-        specs, mut report, ..
+        mut specs,
+        mut report,
+        ids,
+        ..
     } = convert;
+    let clip = super::anim_import::read_clip(&tree, &ids, &mut specs, &mut report.notes);
+    super::anim_import::sprite_sizes(&tree, &ids, &mut specs, ppu);
+    super::anim_import::scale_units(&mut specs, 1.0 / ppu);
     report.notes.splice(0..0, loader.notes);
     report.notes = collapse_repeats(std::mem::take(&mut report.notes));
-    let scene = Scene::from_specs(specs)?;
+    let mut scene = Scene::from_specs(specs)?;
+    if let Some(read) = clip {
+        scene.set_clip(read.clip)?;
+    }
     Ok(Imported { scene, report })
 }
 
@@ -75,6 +103,8 @@ struct Converter<'a> {
     loader: &'a mut Loader,
     specs: Vec<NodeSpec>,
     report: ImportReport,
+    /// The graft id of each tree node (None: not imported).
+    ids: Vec<Option<NodeId>>,
 }
 
 impl Converter<'_> {
@@ -146,6 +176,7 @@ impl Converter<'_> {
             }
             let parent = self.graft_parent(node, kind, ctx);
             let id = NodeId(self.specs.len() as u32 + 1);
+            self.ids[i] = Some(id);
             let local = self.local(node, kind);
             let (shape, color) = appearance(node, kind, self.loader, &mut self.report.notes);
             self.specs.push(NodeSpec {

@@ -2,9 +2,12 @@
 //! the expanded node tree (instances read from disk), the import into a graft scene exact to
 //! Godot's transforms, and the export back to a `.tscn` Godot 4 opens.
 
+mod anim_export;
+mod anim_import;
 pub mod classes;
 mod cursor;
 pub mod export;
+mod export_sprite;
 pub mod import;
 mod shapes;
 pub mod tree;
@@ -12,8 +15,9 @@ pub mod tscn;
 pub mod variant;
 
 pub use export::{ExportReport, to_tscn};
-pub use import::{Imported, import_file, import_text};
+pub use import::{Imported, import_file, import_file_with, import_text, import_text_with};
 
+use crate::model::scene::Shape;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -92,5 +96,18 @@ impl ImportReport {
         }
         out.extend(self.notes.iter().map(Note::to_string));
         out
+    }
+}
+
+/// Multiply a shape's geometry by `k` (a change of units: pixels per graft unit, or back).
+pub(crate) fn scale_shape(shape: &mut Shape, k: f32) {
+    match shape {
+        Shape::None => {}
+        Shape::Rect { size } | Shape::Ellipse { size } => *size *= k,
+        Shape::Polygon { points } => points.iter_mut().for_each(|p| *p *= k),
+        Shape::Sprite(sprite) => {
+            sprite.size *= k;
+            sprite.offset *= k;
+        }
     }
 }
