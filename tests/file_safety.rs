@@ -422,7 +422,10 @@ fn the_prompt_says_when_a_journal_is_older_than_the_saved_file_and_counts_a_drag
     next.apply(Command::Save).unwrap();
     assert!(next.disk_conflict().is_some(), "the save asks first");
     let on_disk = Document::open(&scene).unwrap();
-    assert_eq!(on_disk.scene().node(NodeId(1)).unwrap().name.as_str(), "newer");
+    assert_eq!(
+        on_disk.scene().node(NodeId(1)).unwrap().name.as_str(),
+        "newer"
+    );
 }
 
 #[test]
@@ -618,9 +621,16 @@ fn the_window_refuses_endless_and_special_files_at_once_and_keeps_its_scene() {
         let started = Instant::now();
         let result = editor.apply(Command::OpenPath(input.clone()));
         assert!(result.is_err(), "{} was opened", input.display());
-        assert!(started.elapsed() < Duration::from_secs(2), "{}", input.display());
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "{}",
+            input.display()
+        );
         let message = &editor.messages().last().unwrap().text;
-        assert!(message.contains("not a regular file") || message.contains("folder"), "{message}");
+        assert!(
+            message.contains("not a regular file") || message.contains("folder"),
+            "{message}"
+        );
         assert_eq!(file::to_ron_string(editor.doc().scene()), before);
     }
 }

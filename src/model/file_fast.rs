@@ -44,7 +44,9 @@ pub(crate) fn parse_canonical(
     limit: usize,
     progress: Option<&Progress>,
 ) -> Result<FastScene, Stop> {
-    let mut lines = text.split_inclusive('\n').skip_while(|l| l.starts_with("//"));
+    let mut lines = text
+        .split_inclusive('\n')
+        .skip_while(|l| l.starts_with("//"));
     let (format, clip) = header(&mut lines).ok_or(Stop::GiveUp)?;
     let nodes = node_lines(&mut lines, expected.min(limit), limit, progress)?;
     if lines.next() != Some(")\n") || lines.next().is_some() {
@@ -69,7 +71,10 @@ fn header<'a>(lines: &mut impl Iterator<Item = &'a str>) -> Option<(u32, ClipSet
         .and_then(|n| n.parse::<u32>().ok())?;
     let mut line = lines.next()?;
     let mut clip = ClipSettings::default();
-    if let Some(text) = line.strip_prefix("    clip: ").and_then(|l| l.strip_suffix(",\n")) {
+    if let Some(text) = line
+        .strip_prefix("    clip: ")
+        .and_then(|l| l.strip_suffix(",\n"))
+    {
         clip = ron_options().from_str(text).ok()?;
         line = lines.next()?;
     }

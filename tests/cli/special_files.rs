@@ -135,18 +135,30 @@ fn owned(args: &[&str]) -> Vec<String> {
 #[test]
 fn special_and_oversized_scenes_are_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let files = specials(dir.path(), "scene.ron", 4 << 30);
+    let files = specials(
+        dir.path(),
+        "scene.ron",
+        graft::model::read_limit::SCENE.bytes,
+    );
     refuses_all("check", &files, |p| owned(&["check", p.to_str().unwrap()]));
 }
 
 #[test]
 fn special_and_oversized_lessons_and_lesson_scenes_are_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let files = specials(&dir.path().join("lessons"), "x.lesson", 8 << 20);
+    let files = specials(
+        &dir.path().join("lessons"),
+        "x.lesson",
+        graft::model::read_limit::LESSON.bytes,
+    );
     refuses_all("lesson check", &files, |p| {
         owned(&["lesson", "check", p.to_str().unwrap()])
     });
-    let scenes = specials(&dir.path().join("scenes"), "scene.ron", 4 << 30);
+    let scenes = specials(
+        &dir.path().join("scenes"),
+        "scene.ron",
+        graft::model::read_limit::SCENE.bytes,
+    );
     refuses_all("lesson scene:", &scenes, |scene| {
         let lesson = scene.with_extension("lesson");
         let text = format!(
@@ -163,11 +175,19 @@ fn special_and_oversized_tscn_and_svg_imports_are_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.ron");
     let out = out.to_str().unwrap();
-    let tscn = specials(&dir.path().join("godot"), "x.tscn", 512 << 20);
+    let tscn = specials(
+        &dir.path().join("godot"),
+        "x.tscn",
+        graft::model::read_limit::TSCN.bytes,
+    );
     refuses_all("import .tscn", &tscn, |p| {
         owned(&["import", p.to_str().unwrap(), "-o", out])
     });
-    let svg = specials(&dir.path().join("svg"), "x.svg", 64 << 20);
+    let svg = specials(
+        &dir.path().join("svg"),
+        "x.svg",
+        graft::model::read_limit::SVG.bytes,
+    );
     refuses_all("import .svg", &svg, |p| {
         owned(&["import", p.to_str().unwrap(), "-o", out])
     });
@@ -177,7 +197,11 @@ fn special_and_oversized_tscn_and_svg_imports_are_refused_at_once() {
 #[test]
 fn a_figure_with_a_special_or_oversized_sprite_is_refused_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let images = specials(&dir.path().join("images"), "x.png", 256 << 20);
+    let images = specials(
+        &dir.path().join("images"),
+        "x.png",
+        graft::model::read_limit::IMAGE.bytes,
+    );
     let png = dir.path().join("figure.png");
     let png_arg = png.to_str().unwrap().to_string();
     refuses_all("figure sprite", &images, |image| {

@@ -74,7 +74,8 @@ impl Editor {
         target: &std::path::Path,
         then: Option<FileAction>,
     ) -> bool {
-        let changed = self.disk.older_than_file || self.doc.disk_state() == Some(DiskState::Changed);
+        let changed =
+            self.disk.older_than_file || self.doc.disk_state() == Some(DiskState::Changed);
         if self.doc.path() != Some(target) || !changed {
             return true;
         }
