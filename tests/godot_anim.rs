@@ -301,3 +301,33 @@ fn pixels_per_unit_scales_positions_and_a_sprite_scale_comes_from_its_image() {
         assert_eq!(back.data_at(1).local.position, Vec2::new(2.0, 3.0));
     }
 }
+
+/// The window's Export as Godot scene uses the remembered pixels per unit (File menu).
+#[test]
+fn the_windows_export_uses_the_chosen_pixels_per_unit() {
+    use graft::editor::session::Editor;
+    use graft::editor::session::command::Command;
+    use graft::editor::session::dialogs::DialogOutcome;
+    use graft::model::document::Document;
+    let dir = tempfile::tempdir().unwrap();
+    for (pixels, body) in [(1, "Vector2(5.0, -0.0)"), (64, "Vector2(320.0, -0.0)")] {
+        let out = dir.path().join(format!("sword-{pixels}.tscn"));
+        let mut editor = Editor::new(Document::open(Path::new("scenes/sword.ron")).unwrap());
+        editor.apply(Command::SetGodotPixelsPerUnit(pixels)).unwrap();
+        assert_eq!(editor.godot_pixels_per_unit(), pixels);
+        editor.apply(Command::ExportGodot).unwrap();
+        editor
+            .apply(Command::DialogClosed(DialogOutcome::Picked(out.clone())))
+            .unwrap();
+        let started = std::time::Instant::now();
+        while !out.exists() && started.elapsed() < std::time::Duration::from_secs(30) {
+            editor.tick(0.016);
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let text = std::fs::read_to_string(&out).unwrap();
+        assert!(
+            text.contains(&format!("position = {body}")),
+            "{pixels}: {text}"
+        );
+    }
+}

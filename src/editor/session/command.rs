@@ -137,6 +137,9 @@ pub enum Command {
     ExportGodot3,
     /// Choose the Godot version Export as Godot scene writes for (true: Godot 3); remembered.
     SetGodot3Export(bool),
+    /// Choose how many Godot pixels one graft unit becomes in Export as Godot scene (1: as
+    /// is); remembered.
+    SetGodotPixelsPerUnit(u32),
     /// Show the dialog that picks where to export the scene as SVG (one group per node).
     ExportSvg,
     /// Show the dialog that picks where to export the clip as animated SVG (.svg) or as an

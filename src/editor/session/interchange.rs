@@ -136,7 +136,9 @@ impl Editor {
                 .and_then(Path::file_stem)
                 .map_or("Root".into(), |s| s.to_string_lossy().into_owned()),
             godot3,
-            pixels_per_unit: None,
+            pixels_per_unit: Some(self.settings.godot_pixels_per_unit())
+                .filter(|&p| p > 1)
+                .map(|p| p as f32),
         };
         self.export_job(target, move |scene, target, progress| {
             write_godot(scene, &options, target, progress)

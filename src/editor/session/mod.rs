@@ -199,6 +199,11 @@ impl Editor {
         self.settings.godot3_export()
     }
 
+    /// How many Godot pixels one graft unit becomes in Export as Godot scene (remembered).
+    pub fn godot_pixels_per_unit(&self) -> u32 {
+        self.settings.godot_pixels_per_unit()
+    }
+
     /// The open document.
     pub fn doc(&self) -> &Document {
         &self.doc
@@ -418,6 +423,10 @@ impl Editor {
             Command::ExportGodot3 => Ok(self.start_dialog(DialogPurpose::ExportGodot3)),
             Command::SetGodot3Export(on) => {
                 self.settings.set_godot3_export(on);
+                Ok(Outcome::default())
+            }
+            Command::SetGodotPixelsPerUnit(pixels) => {
+                self.settings.set_godot_pixels_per_unit(pixels);
                 Ok(Outcome::default())
             }
             Command::ExportSvg => Ok(self.start_dialog(DialogPurpose::ExportSvg)),

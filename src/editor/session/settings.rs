@@ -50,6 +50,7 @@ pub struct Settings {
     view_space: ViewSpace,
     probe_mode: bool,
     godot3_export: bool,
+    godot_pixels_per_unit: u32,
     panel: crate::editor::session::arrange::Panel,
     ui_scale: f32,
     high_contrast: bool,
@@ -65,6 +66,7 @@ impl Default for Settings {
             view_space: ViewSpace::World,
             probe_mode: false,
             godot3_export: false,
+            godot_pixels_per_unit: 1,
             panel: Default::default(),
             ui_scale: 1.0,
             high_contrast: false,
@@ -129,6 +131,16 @@ impl Settings {
     /// Choose the Godot version File ▸ Export as Godot scene writes for.
     pub fn set_godot3_export(&mut self, on: bool) {
         self.godot3_export = on;
+    }
+
+    /// How many Godot pixels one graft unit becomes in Export as Godot scene (1: as is).
+    pub fn godot_pixels_per_unit(&self) -> u32 {
+        self.godot_pixels_per_unit
+    }
+
+    /// Choose the export's pixels per unit (at least 1).
+    pub fn set_godot_pixels_per_unit(&mut self, pixels: u32) {
+        self.godot_pixels_per_unit = pixels.max(1);
     }
 
     /// Turn "Keep world transform" on or off.
