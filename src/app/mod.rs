@@ -315,24 +315,8 @@ impl GraftApp {
     }
 
     fn status_bar(&mut self, ui: &mut egui::Ui) {
-        if let Some(job) = self.editor.job() {
-            let mut cancel = false;
-            ui.horizontal(|ui| {
-                // Cancel first: it stays put while the text after it changes.
-                cancel = ui.button("Cancel").clicked();
-                ui.label(format!("{}: {}…", job.title, job.stage.describe()));
-                let bar = match job.fraction() {
-                    Some(f) => egui::ProgressBar::new(f).show_percentage(),
-                    None => egui::ProgressBar::new(0.0).animate(true),
-                };
-                ui.add(bar.desired_width(240.0));
-                if let Some(amount) = job.stage.amount(job.done, job.total) {
-                    ui.weak(amount);
-                }
-            });
-            if cancel {
-                self.run(Command::CancelJob);
-            }
+        if self.job_bar(ui) {
+            self.run(Command::CancelJob);
         }
         let mut retry = false;
         ui.horizontal(|ui| {
@@ -352,18 +336,7 @@ impl GraftApp {
             ))
             .on_hover_text("How many world matrices the update pass recomputed: only the edited nodes and their subtrees (dirty flags at work).");
             ui.separator();
-            let camera = self.viewport.camera;
-            // As many digits as a pixel resolves at this zoom.
-            let pixel = 1.0 / camera.zoom;
-            let mut pointer = self.viewport.pointer_world.map_or(String::new(), |p| {
-                format!("({}, {})  ", grid_label(p.x, pixel), grid_label(p.y, pixel))
-            });
-            if let (Some(id), Some(p)) = (self.editor.view_node().0, self.viewport.pointer_world) {
-                let v = camera.view.transform_point2(p);
-                let name = doc.scene().node(id).map_or("?", |d| d.name.as_str());
-                pointer = format!("{pointer}in {name}: ({}, {})  ", grid_label(v.x, pixel), grid_label(v.y, pixel));
-            }
-            ui.label(format!("{pointer}zoom {} px/unit", format_significant(camera.zoom, 3)))
+            ui.label(self.pointer_text())
                 .on_hover_text("The world point under the pointer, and how many pixels one world unit spans.");
             retry = journal_status(ui, &self.editor);
             if let Some(m) = self.editor.last_message() {
@@ -375,6 +348,49 @@ impl GraftApp {
         if retry {
             self.run(Command::RetryJournal);
         }
+    }
+
+    /// The running job's line (Cancel, what it does, a bar, how far); true when Cancel was
+    /// pressed.
+    fn job_bar(&self, ui: &mut egui::Ui) -> bool {
+        let Some(job) = self.editor.job() else {
+            return false;
+        };
+        let mut cancel = false;
+        ui.horizontal(|ui| {
+            // Cancel first: it stays put while the text after it changes.
+            cancel = ui.button("Cancel").clicked();
+            ui.label(format!("{}: {}…", job.title, job.stage.describe()));
+            let bar = match job.fraction() {
+                Some(f) => egui::ProgressBar::new(f).show_percentage(),
+                None => egui::ProgressBar::new(0.0).animate(true),
+            };
+            ui.add(bar.desired_width(240.0));
+            if let Some(amount) = job.stage.amount(job.done, job.total) {
+                ui.weak(amount);
+            }
+        });
+        cancel
+    }
+
+    /// The world point under the pointer (and in the viewed node's space), and the zoom, with
+    /// as many digits as a pixel resolves.
+    fn pointer_text(&self) -> String {
+        let camera = self.viewport.camera;
+        let pixel = 1.0 / camera.zoom;
+        let mut pointer = self.viewport.pointer_world.map_or(String::new(), |p| {
+            format!("({}, {})  ", grid_label(p.x, pixel), grid_label(p.y, pixel))
+        });
+        if let (Some(id), Some(p)) = (self.editor.view_node().0, self.viewport.pointer_world) {
+            let v = camera.view.transform_point2(p);
+            let name = self.editor.doc().scene().node(id).map_or("?", |d| d.name.as_str());
+            pointer = format!(
+                "{pointer}in {name}: ({}, {})  ",
+                grid_label(v.x, pixel),
+                grid_label(v.y, pixel)
+            );
+        }
+        format!("{pointer}zoom {} px/unit", format_significant(camera.zoom, 3))
     }
 
     /// A logout or `kill` arrived: end now, no prompt; unsaved work stays in the journal.
