@@ -51,6 +51,16 @@ impl Density {
         }
     }
 
+    /// Before drawing a plan that keeps `drawn` shapes: true (and the threshold raised) when it
+    /// is over the budget and may be planned again coarser, so no frame tessellates a giant mesh.
+    pub fn raise_for(&mut self, drawn: usize) -> bool {
+        let raise = drawn > SHAPE_BUDGET && self.tiny < TINY_MAX;
+        if raise {
+            self.tiny = (self.tiny * 1.5).min(TINY_MAX);
+        }
+        raise
+    }
+
     /// The plan's density grids as images over `rect` (uploaded now): the coarse one (bigger
     /// splats), then the fine one (nothing for an empty grid).
     pub fn paint(&mut self, ctx: &egui::Context, rect: Rect, out: &mut Vec<egui::Shape>) {

@@ -296,7 +296,7 @@ fn build(
             at = scene.parent_index_at(i);
         }
     }
-    let input = PlanInput {
+    let mut input = PlanInput {
         scene,
         extents: &extents,
         bounds: &bounds,
@@ -310,7 +310,13 @@ fn build(
         skip,
     };
     let threads = crate::model::scene::propagation_threads();
-    let plan = plan(&input, threads, std::mem::take(&mut density.plan));
+    let mut plan = plan(&input, threads, std::mem::take(&mut density.plan));
+    // Over the shape budget (a scene just opened, a zoom out): planned again coarser before
+    // anything is drawn, so no frame's mesh (nor the GPU buffers sized to it) is ever giant.
+    while density.raise_for(plan.draw.len()) {
+        input.tiny = density.tiny;
+        plan = crate::editor::view::frame_plan::plan(&input, threads, plan);
+    }
     state.extents = extents;
     state.bounds = bounds;
     draw_built(ctx, painter, rect, editor, state, density, plan, out);

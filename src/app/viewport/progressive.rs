@@ -52,7 +52,11 @@ pub(super) fn draw(
         return false;
     }
     if let Some((camera, plan)) = advance(rect, editor, state) {
-        keep_plan(ctx, painter, (rect, editor, state), key, camera, plan);
+        if state.density.raise_for(plan.draw.len()) {
+            ctx.request_repaint(); // over the shape budget: planned again, coarser
+        } else {
+            keep_plan(ctx, painter, (rect, editor, state), key, camera, plan);
+        }
     }
     paint_kept(ctx, painter, rect, state);
     true
