@@ -457,7 +457,15 @@ fn a_killed_window_is_offered_to_a_window_that_was_already_open() {
     let mut killed = Editor::new(Document::sample());
     killed.start_journal(dir.path().to_path_buf());
     killed.apply(rename(2, "killed")).unwrap();
+    let killed_journal = killed.journal_path().unwrap().to_path_buf();
     drop(killed); // kill -9
+    // The journal's lock goes with its last file handle; a child another test forks in this
+    // process may hold a copy until it execs (two grafts are two processes: never so there).
+    let started = Instant::now();
+    while graft::editor::session::journal_store::is_held(&killed_journal) {
+        assert!(started.elapsed() < Duration::from_secs(10), "still locked");
+        std::thread::sleep(Duration::from_millis(10));
+    }
     running.tick(0.016);
     let offer = running.recovery_offer().expect("offered without a restart");
     assert_eq!(offer.edits, 1);
