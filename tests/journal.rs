@@ -709,3 +709,97 @@ fn far_and_extreme_numbers_come_back_bit_for_bit() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Found by `cargo fuzz run journal` (fuzz/README.md): a journal whose checksums hold but
+/// whose step removes a subtree with no node (no graft writes one; a buggy or hand-made
+/// journal can) panicked the recovery, indexing the subtree's missing root. The step is now
+/// refused like any change that does not replay: recovery stops there, with the base scene.
+#[test]
+fn a_journal_removing_a_subtree_with_no_node_is_refused_not_a_panic() {
+    use graft::model::journal::{Begin, Record};
+    use graft::model::scene::DetachedSubtree;
+    use graft::model::scene::edit::{Change, Edit};
+    let document = Document::sample();
+    let base = to_ron_string(document.scene());
+    let mut bytes = journal::header();
+    let records = [
+        Record::Begin(Begin {
+            path: None,
+            started: 0,
+            graft: "fuzz".into(),
+        }),
+        Record::Base {
+            ron: base.clone(),
+            next_id: 100,
+        },
+        Record::Change(Change::Step {
+            label: "Delete".into(),
+            edits: vec![Edit::Remove(DetachedSubtree {
+                parent: None,
+                index: 0,
+                ids: Vec::new(),
+                data: Vec::new(),
+                parents: Vec::new(),
+            })],
+            gesture: None,
+        }),
+    ];
+    for record in &records {
+        bytes.extend(journal::frame(record).unwrap());
+    }
+    let summary = journal::summarize(&bytes).expect("summarizes");
+    assert_eq!(summary.edits, 1);
+    let recovered = journal::recover(&bytes).expect("recovers what came before");
+    assert_eq!(recovered.stop, Stop::Corrupt);
+    assert_eq!(recovered.changes, 0);
+    assert_eq!(to_ron_string(recovered.document.scene()), base);
+}
+
+/// Found by `cargo fuzz run journal` (fuzz/README.md): a journal whose checksums hold but
+/// whose step inserts a node with a rect of width -inf replayed it (an insert checked only the
+/// local transform), so the recovered scene saved a file that does not load ("shape size is
+/// not finite"). An insert now refuses what the setters refuse; recovery stops there.
+#[test]
+fn a_journal_inserting_a_non_finite_shape_is_refused_and_the_scene_still_loads() {
+    use graft::model::journal::{Begin, Record};
+    use graft::model::scene::edit::{Change, Edit};
+    use graft::model::scene::{DetachedSubtree, NodeId, Shape};
+    let document = Document::sample();
+    let base = to_ron_string(document.scene());
+    let mut data = document.scene().data_at(0).clone();
+    data.shape = Shape::Rect {
+        size: glam::Vec2::new(f32::NEG_INFINITY, 1.0),
+    };
+    let mut bytes = journal::header();
+    let records = [
+        Record::Begin(Begin {
+            path: None,
+            started: 0,
+            graft: "fuzz".into(),
+        }),
+        Record::Base {
+            ron: base.clone(),
+            next_id: 100,
+        },
+        Record::Change(Change::Step {
+            label: "Add node".into(),
+            edits: vec![Edit::Insert(DetachedSubtree {
+                parent: None,
+                index: 0,
+                ids: vec![NodeId(100)],
+                data: vec![data],
+                parents: vec![u32::MAX],
+            })],
+            gesture: None,
+        }),
+    ];
+    for record in &records {
+        bytes.extend(journal::frame(record).unwrap());
+    }
+    let recovered = journal::recover(&bytes).expect("recovers what came before");
+    assert_eq!(recovered.stop, Stop::Corrupt);
+    assert_eq!(recovered.changes, 0);
+    let saved = to_ron_string(recovered.document.scene());
+    assert_eq!(saved, base);
+    graft::model::file::parse(&saved, Path::new("recovered.ron")).expect("loads");
+}

@@ -884,3 +884,55 @@ fn an_unnamed_node_keeps_its_empty_name_through_svg() {
         .collect();
     assert_eq!(names, ["", "named", ""], "{svg}");
 }
+
+/// Found by `cargo fuzz run svg` (fuzz/README.md): svgtypes cuts an arc into cubics at an
+/// absolute tolerance, ~(11·r)^(1/6) of them, all buffered and handed out from the front of a
+/// Vec: the fuzzer's arc of radius 2·10⁴¹ ran for minutes, an overflowing radius never ended.
+/// An arc that large now ends its path like a syntax error, with a note; ordinary arcs are
+/// untouched.
+#[test]
+fn a_huge_arc_ends_its_path_with_a_note_instead_of_hanging() {
+    let arcs = [
+        // The fuzzer's input (the path of fuzz/seeds-svg/use-symbol-css.svg, mutated).
+        "M0,0 L10,0 H20 V10 h-5 v-5 l-5 5 Q5 15 0 10 T-5 5 C-10 0 -5 -5 0 -2 S5 -8 8 -6 \
+         A5 3 30 1 0 12 -2 a2 222222222222222222222222222222222222222222 0 0 1 3 3 Z m40 0 \
+         l5 5 [l-5 5 z",
+        // Radii scaled up to reach a far end point: infinite.
+        "M0 0 L10 0 L10 10 A1e-4 1 0 0 0 1e300 0 L0 10 Z",
+        // A radius far beyond any drawing.
+        "M0 0 L10 0 L10 10 A1 1e200 0 1 0 5 5 L0 10 Z",
+    ];
+    for d in arcs {
+        let text = format!(
+            r#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40">
+  <path id="huge" d="{d}"/>
+  <path id="fine" d="M0 0 A 3 2 30 1 0 6 0 Z"/>
+</svg>"#
+        );
+        let started = std::time::Instant::now();
+        let import = import_svg_text(&text, Path::new("huge-arc.svg")).expect("imports");
+        assert!(
+            started.elapsed().as_secs() < 5,
+            "{d}: {:?}",
+            started.elapsed()
+        );
+        assert!(
+            has_note(&import, "too large to flatten"),
+            "{d}: {:?}",
+            import.notes
+        );
+        let kept = points_of(&import, "huge");
+        assert!(
+            kept.len() >= 3,
+            "{d}: the path before the arc is kept: {kept:?}"
+        );
+        assert!(
+            kept.iter().all(|p| p.is_finite() && p.length() < 100.0),
+            "{d}: {kept:?}"
+        );
+        assert!(
+            points_of(&import, "fine").len() > 8,
+            "an ordinary arc is still flattened"
+        );
+    }
+}

@@ -1,19 +1,21 @@
-//! Fuzz the crash journal's reader and its replay.
+//! Fuzz the crash journal's reader and its replay, on the bytes as written and on the same
+//! bytes with every record's checksum made right (so that mutations reach the postcard
+//! decoding and the replay of the changes, not only the CRC check):
 //!
-//! 1. Any bytes as a journal: the reader stops at the first cut or damaged record, never
-//!    panics, and whatever it recovers is a scene that saves and loads back unchanged; the
-//!    journal compacted from it (as the editor compacts one) recovers the same scene.
-//!    (Mutations rarely get past the checksums, so:)
-//! 2. The same bytes with every record's checksum made right, so the mutations reach the
-//!    postcard decoding and the replay of the changes, not only the CRC check: summary and
-//!    recovery never panic; the recovered document saves and loads back unchanged and moves
-//!    through its whole history (jump to the start, to the end, undo, redo) without a panic;
-//!    its compacted journal recovers without a panic. Such a journal can hold edits whose
-//!    "before" does not match the scene (a Remove whose stored subtree differs from the base:
-//!    no writer makes one, and a flipped bit fails the checksum); then undoing to the start
-//!    does not give the base scene back, and the compaction (which replays the history from
-//!    the base) need not recover the same scene. When undoing to the start does give the base
-//!    back, it must (checked for both the bytes as written and with checksums fixed).
+//! - summary and recovery never panic (the reader stops at the first cut or damaged record);
+//! - whatever is recovered is a scene that saves and loads back unchanged;
+//! - the journal compacted from it (as the editor compacts one: Begin, the base record as
+//!   written, the history) recovers, to a scene that saves and loads;
+//! - the recovered document moves through its whole history (jump to the start, to the end,
+//!   undo, redo) without a panic, and still saves and loads.
+//!
+//! Not checked: that the compaction recovers the same scene as the journal itself. A journal
+//! whose checksums hold can still hold edits whose "before" does not match the scene (a
+//! Remove whose stored subtree differs from the base, a Move whose stored rotation differs):
+//! no graft writes one and a flipped bit fails the checksum, but replay trusts the stored
+//! "before" (undoing such an edit puts it in the scene), so the compaction, which replays
+//! only the history that is left from the base, can recover another scene or stop early.
+//! The fuzzer found three such journals in its first minutes (fuzz/README.md).
 #![no_main]
 
 use graft::model::journal::{self, Frames, HEADER_LEN, MAX_RECORD, Record};
@@ -77,64 +79,44 @@ fn with_checksums_fixed(bytes: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Summary, recovery, save and load, compaction and the whole history: never a panic. When
-/// the history leads back to the base scene exactly (every edit's "before" matched), the
-/// compacted journal recovers the same scene.
+/// Summary, recovery, save and load, compaction and the whole history: never a panic.
 fn check(bytes: &[u8], label: &str) {
     if debug() {
         print_records(label, bytes);
     }
     let _ = journal::summarize(bytes);
-    let Ok(recovered) = journal::recover(bytes) else { return };
+    let Ok(recovered) = journal::recover(bytes) else {
+        return;
+    };
     assert!(recovered.whole_bytes <= bytes.len());
     let mut document = recovered.document;
-    let saved = round_trip(document.scene());
-    let again = compacted(bytes, &document);
+    round_trip(document.scene());
+
+    // Compacted as the editor compacts it: the compaction recovers (its Begin and base are
+    // the journal's), and what it recovers saves and loads.
+    if let Ok((_, again)) = compacted(bytes, &document) {
+        let again = again.expect("a compacted journal recovers");
+        round_trip(again.document.scene());
+    }
 
     // The whole history, back and forth: errors are fine, panics are not.
     let (labels, done) = document.history().labels();
     let steps = labels.len();
-    let back_to_base = document.jump_to(0).is_ok()
-        && graft::model::file::to_ron_string(document.scene()) == base_text(bytes);
+    let _ = document.jump_to(0);
     let _ = document.jump_to(steps);
     let _ = document.jump_to(done);
     let _ = document.undo();
     let _ = document.redo();
     document.update_world();
     round_trip(document.scene());
-
-    if back_to_base {
-        let again = again
-            .expect("a recovered journal compacts")
-            .expect("a compacted journal recovers");
-        assert_eq!(
-            graft::model::file::to_ron_string(again.document.scene()),
-            saved,
-            "the compacted journal recovers another scene"
-        );
-    } else if let Ok(Ok(again)) = again {
-        round_trip(again.document.scene());
-    }
-}
-
-/// The journal's base scene (recover parsed it) as graft writes it.
-fn base_text(bytes: &[u8]) -> String {
-    let mut frames = Frames::new(bytes).expect("recover read its header");
-    frames.next_payload().expect("recover read a Begin");
-    let payload = frames.next_payload().expect("recover read a Base");
-    let Some(Record::Base { ron, .. }) = journal::decode(payload) else {
-        unreachable!("recover decoded a Base")
-    };
-    let scene = graft::model::file::parse(&ron, Path::new("base.ron")).expect("recover parsed it");
-    graft::model::file::to_ron_string(&scene)
 }
 
 /// The journal `bytes` compacted as the editor compacts it (its Begin, its base record as
-/// written, `document`'s history), recovered. Outer error: it could not be compacted.
+/// written, `document`'s history), and what it recovers.
 fn compacted(
     bytes: &[u8],
     document: &graft::model::document::Document,
-) -> graft::Result<graft::Result<journal::Recovered>> {
+) -> graft::Result<(Vec<u8>, graft::Result<journal::Recovered>)> {
     let mut frames = Frames::new(bytes).expect("recover read its header");
     let begin = match frames.next_payload().ok().and_then(journal::decode) {
         Some(Record::Begin(begin)) => begin,
@@ -147,5 +129,6 @@ fn compacted(
     if debug() {
         print_records("compacted", &compacted);
     }
-    Ok(journal::recover(&compacted))
+    let recovered = journal::recover(&compacted);
+    Ok((compacted, recovered))
 }

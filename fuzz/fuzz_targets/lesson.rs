@@ -17,7 +17,9 @@ fn debug() -> bool {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(source) = std::str::from_utf8(data) else { return };
+    let Ok(source) = std::str::from_utf8(data) else {
+        return;
+    };
     let _ = parse::is_lesson(source);
     // In a folder that does not exist, `scene: FILE` names nothing (a clean error) …
     let path = Path::new("/nonexistent-graft-fuzz/fuzz.lesson");
@@ -30,11 +32,12 @@ fuzz_target!(|data: &[u8]| {
             return;
         }
     };
-    for paragraph in lesson
-        .intro
-        .iter()
-        .chain(lesson.steps.iter().flat_map(|s| s.text.iter().chain(&s.hints)))
-    {
+    for paragraph in lesson.intro.iter().chain(
+        lesson
+            .steps
+            .iter()
+            .flat_map(|s| s.text.iter().chain(&s.hints)),
+    ) {
         let _ = text::spans(paragraph);
         let _ = text::linked_names(paragraph);
     }
@@ -49,7 +52,11 @@ fuzz_target!(|data: &[u8]| {
     if debug() {
         match walked {
             Ok((_, failures)) => {
-                eprintln!("played {} steps, {} failures", lesson.steps.len(), failures.len());
+                eprintln!(
+                    "played {} steps, {} failures",
+                    lesson.steps.len(),
+                    failures.len()
+                );
                 for f in failures {
                     eprintln!("  {}", f.message);
                 }

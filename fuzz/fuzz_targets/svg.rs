@@ -12,14 +12,22 @@ use std::path::{Path, PathBuf};
 const DIR: &str = "/nonexistent-graft-fuzz";
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let path = Path::new(DIR).join("drawing.svg");
-    let Ok(imported) = import_svg_text(text, &path) else { return };
+    let Ok(imported) = import_svg_text(text, &path) else {
+        return;
+    };
     let scene = imported.scene;
     let saved = graft::model::file::to_ron_string(&scene);
     let back = graft::model::file::parse(&saved, Path::new("saved.ron"))
         .expect("an imported scene saves and loads");
-    assert_eq!(graft::model::file::to_ron_string(&back), saved, "save → load changed the scene");
+    assert_eq!(
+        graft::model::file::to_ron_string(&back),
+        saved,
+        "save → load changed the scene"
+    );
     // Linked (not embedded) images: the export reads no file.
     let options = SvgOptions {
         scene_dir: Some(PathBuf::from(DIR)),

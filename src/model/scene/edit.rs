@@ -370,7 +370,11 @@ impl Edit {
             Edit::Clip { after, .. } => scene.set_clip(*after).map(drop),
             Edit::Move { node, after, .. } => place(scene, *node, after),
             Edit::Insert(subtree) => scene.insert_subtree(subtree.clone()),
-            Edit::Remove(subtree) => scene.remove_subtree(subtree.root()).map(drop),
+            // A journal's Remove names its subtree's root first; one with no node is refused.
+            Edit::Remove(subtree) => match subtree.ids.first() {
+                Some(&root) => scene.remove_subtree(root).map(drop),
+                None => Err(Error::Format("malformed subtree: it has no node".into())),
+            },
         }
     }
 

@@ -168,7 +168,8 @@ impl Scene {
         Ok(())
     }
 
-    /// Refuse a subtree whose ids are in the scene or repeated, or whose locals are not finite.
+    /// Refuse a subtree whose ids are in the scene or repeated, or holding what the setters
+    /// refuse: a local, shape or probe that is not finite, a name too long, a bad track.
     fn check_insertable_nodes(&self, subtree: &DetachedSubtree) -> Result<()> {
         let mut seen = rustc_hash::FxHashSet::default();
         for (id, data) in subtree.ids.iter().zip(&subtree.data) {
@@ -178,6 +179,18 @@ impl Scene {
             if let Some(field) = data.local.first_non_finite() {
                 return Err(Error::NotFinite { node: *id, field });
             }
+            // What the setters refuse, a journal's insert must not bring in either (a scene
+            // that saves but does not load back).
+            if !data.shape.is_finite() {
+                let field = "shape";
+                return Err(Error::NotFinite { node: *id, field });
+            }
+            if data.probes.iter().any(|p| !p.is_finite()) {
+                let field = "probe";
+                return Err(Error::NotFinite { node: *id, field });
+            }
+            super::name::check_name(&data.name)?;
+            Scene::check_tracks(*id, &data.tracks)?;
         }
         Ok(())
     }
