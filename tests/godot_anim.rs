@@ -313,7 +313,9 @@ fn the_windows_export_uses_the_chosen_pixels_per_unit() {
     for (pixels, body) in [(1, "Vector2(5.0, -0.0)"), (64, "Vector2(320.0, -0.0)")] {
         let out = dir.path().join(format!("sword-{pixels}.tscn"));
         let mut editor = Editor::new(Document::open(Path::new("scenes/sword.ron")).unwrap());
-        editor.apply(Command::SetGodotPixelsPerUnit(pixels)).unwrap();
+        editor
+            .apply(Command::SetGodotPixelsPerUnit(pixels))
+            .unwrap();
         assert_eq!(editor.godot_pixels_per_unit(), pixels);
         editor.apply(Command::ExportGodot).unwrap();
         editor

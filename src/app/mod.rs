@@ -383,14 +383,22 @@ impl GraftApp {
         });
         if let (Some(id), Some(p)) = (self.editor.view_node().0, self.viewport.pointer_world) {
             let v = camera.view.transform_point2(p);
-            let name = self.editor.doc().scene().node(id).map_or("?", |d| d.name.as_str());
+            let name = self
+                .editor
+                .doc()
+                .scene()
+                .node(id)
+                .map_or("?", |d| d.name.as_str());
             pointer = format!(
                 "{pointer}in {name}: ({}, {})  ",
                 grid_label(v.x, pixel),
                 grid_label(v.y, pixel)
             );
         }
-        format!("{pointer}zoom {} px/unit", format_significant(camera.zoom, 3))
+        format!(
+            "{pointer}zoom {} px/unit",
+            format_significant(camera.zoom, 3)
+        )
     }
 
     /// A logout or `kill` arrived: end now, no prompt; unsaved work stays in the journal.
