@@ -129,7 +129,7 @@ fn without_huge_arcs(d: &str) -> (Cow<'_, str>, Option<String>) {
             } => {
                 let end = to(abs, x, y);
                 let r = arc_radius(at, end, rx, ry, x_axis_rotation);
-                if !(r <= MAX_ARC_RADIUS) {
+                if r.is_nan() || r > MAX_ARC_RADIUS {
                     huge = Some((k, format!("an arc of radius {r:e} is too large to flatten")));
                     break;
                 }
