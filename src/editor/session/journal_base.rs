@@ -1,15 +1,18 @@
 //! A big scene's journal holds no copy of the scene: its base is a `.ron` file named by a
 //! [`Record::BaseFile`] (path, size, CRC-32). Opened from a file and not edited, that file is
 //! the scene's own (nothing is copied: opening a 1M-node scene writes a few hundred bytes).
-//! Before the first edit is journaled the file is copied beside the journal (`NAME.base`, by
+//! Once the first edit is journaled the file is copied beside the journal (`NAME.base`, by
 //! the kernel, on a thread), so another program rewriting or deleting it cannot take the base
 //! away; an untitled or already edited big scene has its base streamed there from the scene.
+//! Also here: a journal's start (header, Begin, base, the history so far) as written.
 
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::file_stamp::DiskState;
 use crate::model::journal::{self, Record};
 use crate::model::scene::Scene;
+use std::borrow::Cow;
+use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
@@ -120,4 +123,45 @@ impl<W: Write> Write for Checked<W> {
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
     }
+}
+
+/// Write a journal's start (`start`: header and Begin), `scene` as its base and `history`
+/// (the document's changes so far, framed); the locked file, the framed base (kept for
+/// compaction) and the length.
+pub(super) fn write_start(
+    path: &Path,
+    mut start: Vec<u8>,
+    scene: &Scene,
+    history: &[u8],
+) -> Result<(File, Vec<u8>, u64)> {
+    let base = journal::frame(&Record::Base {
+        ron: crate::model::file::to_ron_string(scene),
+        next_id: scene.next_id().0,
+    })?;
+    start.extend_from_slice(&base);
+    start.extend_from_slice(history);
+    let file = super::journal_store::write_locked(path, &start)?;
+    Ok((file, base, start.len() as u64))
+}
+
+/// The scene a document's history starts from (the scene itself when nothing was done yet),
+/// and that history as framed records: what a journal begun now must hold to rebuild the
+/// document, unsaved changes included.
+pub(super) fn origin_and_history(document: &Document) -> Result<(Cow<'_, Scene>, Vec<u8>)> {
+    if document.history().is_empty() {
+        return Ok((Cow::Borrowed(document.scene()), Vec::new()));
+    }
+    Ok((
+        Cow::Owned(document.origin_scene()?),
+        history_frames(document)?,
+    ))
+}
+
+/// The document's history as framed change records (empty when it has none).
+pub(super) fn history_frames(document: &Document) -> Result<Vec<u8>> {
+    let mut framed = Vec::new();
+    for change in document.history().as_changes() {
+        framed.extend(journal::frame(&Record::Change(change))?);
+    }
+    Ok(framed)
 }

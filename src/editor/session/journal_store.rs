@@ -12,8 +12,6 @@ pub use super::journal_scan::{LiveJournal, Orphan, Scan, discard, held_elsewhere
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::journal::{self, Begin, Record};
-use crate::model::scene::Scene;
-use std::borrow::Cow;
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
@@ -169,7 +167,7 @@ fn start_flusher(shared: &Arc<Shared>) -> Option<std::thread::JoinHandle<()>> {
 
 /// Write `bytes` as the whole of `path`, atomically (a locked temporary file, synced, renamed
 /// over it); the returned file holds the lock.
-fn write_locked(path: &Path, bytes: &[u8]) -> Result<File> {
+pub(super) fn write_locked(path: &Path, bytes: &[u8]) -> Result<File> {
     let fail = |e: std::io::Error| Error::Refused(format!("{}: {e}", path.display()));
     let temporary = path.with_extension("tmp");
     let _ = std::fs::remove_file(&temporary);
@@ -225,47 +223,6 @@ struct CopySource {
 /// text takes ~0.2 s to make and write).
 pub const BACKGROUND_START_NODES: usize = 20_000;
 
-/// Write a journal's start (`start`: header and Begin), `scene` as its base and `history`
-/// (the document's changes so far, framed); the locked file, the framed base (kept for
-/// compaction) and the length.
-fn write_start(
-    path: &Path,
-    mut start: Vec<u8>,
-    scene: &Scene,
-    history: &[u8],
-) -> Result<(File, Vec<u8>, u64)> {
-    let base = journal::frame(&Record::Base {
-        ron: crate::model::file::to_ron_string(scene),
-        next_id: scene.next_id().0,
-    })?;
-    start.extend_from_slice(&base);
-    start.extend_from_slice(history);
-    let file = write_locked(path, &start)?;
-    Ok((file, base, start.len() as u64))
-}
-
-/// The scene a document's history starts from (the scene itself when nothing was done yet),
-/// and that history as framed records: what a journal begun now must hold to rebuild the
-/// document, unsaved changes included.
-fn origin_and_history(document: &Document) -> Result<(Cow<'_, Scene>, Vec<u8>)> {
-    if document.history().is_empty() {
-        return Ok((Cow::Borrowed(document.scene()), Vec::new()));
-    }
-    Ok((
-        Cow::Owned(document.origin_scene()?),
-        history_frames(document)?,
-    ))
-}
-
-/// The document's history as framed change records (empty when it has none).
-fn history_frames(document: &Document) -> Result<Vec<u8>> {
-    let mut framed = Vec::new();
-    for change in document.history().as_changes() {
-        framed.extend(journal::frame(&Record::Change(change))?);
-    }
-    Ok(framed)
-}
-
 impl JournalFile {
     /// A new journal in `dir` for `document`: header, Begin, Base and the history so far,
     /// written and synced (a big scene's on a thread; the records appended meanwhile follow
@@ -283,8 +240,8 @@ impl JournalFile {
         let mut start = journal::header();
         start.extend(journal::frame(&Record::Begin(begin.clone()))?);
         if document.scene().len() < BACKGROUND_START_NODES {
-            let (origin, history) = origin_and_history(document)?;
-            let (file, base, len) = write_start(&path, start, &origin, &history)?;
+            let (origin, history) = journal_base::origin_and_history(document)?;
+            let (file, base, len) = journal_base::write_start(&path, start, &origin, &history)?;
             let shared = Shared::new(Some(file), None);
             return Ok(Self::adopt(path, shared, begin, base, recorded_path, len));
         }
@@ -305,7 +262,7 @@ impl JournalFile {
         }
         // A big untitled or edited scene: its base is streamed beside the journal on a
         // thread (never one string); changes wait in the slot until then.
-        let (origin, history) = origin_and_history(document)?;
+        let (origin, history) = journal_base::origin_and_history(document)?;
         let scene = origin.into_owned();
         let shared = Shared::new(None, Some(Vec::new()));
         let mut this = Self::adopt(path.clone(), shared, begin, Vec::new(), recorded_path, 0);
@@ -358,7 +315,7 @@ impl JournalFile {
             history.extend(journal::frame(&Record::Path(path_text(document.path())))?);
         }
         self.recorded_path = path_text(document.path());
-        history.extend(history_frames(document)?);
+        history.extend(journal_base::history_frames(document)?);
         if document.disk_state() == Some(crate::model::file_stamp::DiskState::Same) {
             return self.start_on_thread(start, history, move |base| {
                 journal_base::copy_base(&source.path, base, source.len, source.crc, source.next_id)

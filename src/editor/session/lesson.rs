@@ -185,13 +185,18 @@ impl LessonRun {
         ids
     }
 
-    /// For each keep of the step: what changed, when it no longer holds.
-    pub fn keep_changes(&self, editor: &Editor) -> Vec<Option<String>> {
-        let context = Context {
+    /// The goals' view of `editor` with this run's names and counts.
+    pub(super) fn context<'a>(&'a self, editor: &'a Editor) -> Context<'a> {
+        Context {
             editor,
             bindings: &self.bindings,
             recomputed: self.recomputed,
-        };
+        }
+    }
+
+    /// For each keep of the step: what changed, when it no longer holds.
+    pub fn keep_changes(&self, editor: &Editor) -> Vec<Option<String>> {
+        let context = self.context(editor);
         let step = self.step();
         let explain = |k: &Goal| what_changed(&context, &k.predicate, &step.goals);
         step.keeps.iter().map(explain).collect()
@@ -572,7 +577,7 @@ impl Editor {
         let Some(run) = self.lessons.run.as_ref() else {
             return;
         };
-        let (goals, keeps) = evaluate(self, run);
+        let (goals, keeps) = super::lesson_check::evaluate(self, run);
         let run = self.lessons.run.as_mut().expect("checked above");
         run.goals = goals;
         run.keeps = keeps;
@@ -586,16 +591,4 @@ impl Editor {
     pub(super) fn end_lesson(&mut self) {
         self.lessons.run = None;
     }
-}
-
-fn evaluate(editor: &Editor, run: &LessonRun) -> (Vec<bool>, Vec<bool>) {
-    let context = Context {
-        editor,
-        bindings: &run.bindings,
-        recomputed: run.recomputed,
-    };
-    let step = run.step();
-    let goals = step.goals.iter().map(|g| context.holds(&g.predicate));
-    let keeps = (step.keeps.iter()).map(|g| context.keep_holds(&g.predicate, &step.goals));
-    (goals.collect(), keeps.collect())
 }

@@ -165,3 +165,12 @@ pub fn read_lesson(source: &super::lesson::LessonSource) -> Result<Lesson> {
         }
     }
 }
+
+/// Which goals and keeps of the run's current step hold now.
+pub(super) fn evaluate(editor: &Editor, run: &super::lesson::LessonRun) -> (Vec<bool>, Vec<bool>) {
+    let context = run.context(editor);
+    let step = run.step();
+    let goals = step.goals.iter().map(|g| context.holds(&g.predicate));
+    let keeps = (step.keeps.iter()).map(|g| context.keep_holds(&g.predicate, &step.goals));
+    (goals.collect(), keeps.collect())
+}

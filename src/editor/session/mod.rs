@@ -12,6 +12,7 @@ pub mod edits;
 pub mod exports;
 mod files;
 pub mod generate;
+mod gestures;
 pub mod interchange;
 pub mod jobs;
 pub mod journal;
@@ -131,7 +132,7 @@ pub struct Editor {
     clipboard: clipboard::Clipboard,
     log: messages::MessageLog,
     files: files::FileFlow,
-    gestures: Gestures,
+    gestures: gestures::Gestures,
     settings: settings::Settings,
     windows: FxHashSet<Window>,
     report: Option<interchange::InterchangeReport>,
@@ -147,29 +148,6 @@ pub struct Editor {
 
 /// The nodes carrying probes, cached with the scene versions they were read at.
 type ProbeOwners = (Option<(u64, u64)>, Vec<NodeId>);
-
-/// The continuous-edit counter: a drag or a slider is one gesture, one undo step.
-#[derive(Default)]
-struct Gestures {
-    open: Option<u64>,
-    next: u64,
-}
-
-impl Gestures {
-    /// The open gesture's key, or a new one (opened).
-    fn continue_or_open(&mut self) -> u64 {
-        *self.open.get_or_insert_with(|| {
-            self.next += 1;
-            self.next
-        })
-    }
-
-    /// A key no gesture had, not opened.
-    fn fresh(&mut self) -> u64 {
-        self.next += 1;
-        self.next
-    }
-}
 
 impl Editor {
     /// A session on this document, nothing selected.

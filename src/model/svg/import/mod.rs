@@ -32,6 +32,7 @@
 #[path = "../path.rs"]
 mod path;
 
+mod arcs;
 mod coords;
 mod shapes;
 mod style;
