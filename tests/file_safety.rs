@@ -28,6 +28,12 @@ fn files_in(dir: &Path) -> Vec<String> {
     names
 }
 
+/// The name of node `id` in the scene file at `path` now.
+fn name_on_disk(path: &Path, id: u32) -> String {
+    let doc = Document::open(path).unwrap();
+    doc.scene().node(NodeId(id)).unwrap().name.to_string()
+}
+
 fn rename(node: u32, name: &str) -> Command {
     Command::Perform {
         label: "Rename".into(),
@@ -170,11 +176,7 @@ fn a_journal_stopped_by_a_full_disk_never_reverts_the_saved_file() {
     let mut next = Editor::new(Document::sample());
     next.start_journal(dir.path().join("journal"));
     assert!(next.recovery_offer().is_none(), "nothing older is offered");
-    let saved = Document::open(&scene).unwrap();
-    assert_eq!(
-        saved.scene().node(NodeId(3)).unwrap().name.as_str(),
-        "edit 4"
-    );
+    assert_eq!(name_on_disk(&scene, 3), "edit 4");
 }
 
 #[test]
@@ -231,11 +233,7 @@ fn a_second_window_asks_before_overwriting_newer_work() {
         .disk_conflict()
         .expect("B asks before overwriting C's save");
     assert_eq!(conflict.reason, ConflictReason::Saving);
-    let on_disk = Document::open(&path).unwrap();
-    assert_eq!(
-        on_disk.scene().node(NodeId(2)).unwrap().name.as_str(),
-        "saved by C"
-    );
+    assert_eq!(name_on_disk(&path, 2), "saved by C");
     // Quit → Save waits for the answer; Overwrite saves, then quits.
     b.apply(Command::AnswerConflict(ConflictAnswer::Cancel))
         .unwrap();
@@ -248,11 +246,7 @@ fn a_second_window_asks_before_overwriting_newer_work() {
     b.apply(Command::AnswerConflict(ConflictAnswer::Overwrite))
         .unwrap();
     assert!(b.quit_requested(), "the quit went on after the save");
-    let on_disk = Document::open(&path).unwrap();
-    assert_eq!(
-        on_disk.scene().node(NodeId(3)).unwrap().name.as_str(),
-        "edited in B"
-    );
+    assert_eq!(name_on_disk(&path, 3), "edited in B");
     // C now notices B's save by itself and can reload it.
     c.tick(0.016);
     assert_eq!(
@@ -421,11 +415,7 @@ fn the_prompt_says_when_a_journal_is_older_than_the_saved_file_and_counts_a_drag
         .unwrap();
     next.apply(Command::Save).unwrap();
     assert!(next.disk_conflict().is_some(), "the save asks first");
-    let on_disk = Document::open(&scene).unwrap();
-    assert_eq!(
-        on_disk.scene().node(NodeId(1)).unwrap().name.as_str(),
-        "newer"
-    );
+    assert_eq!(name_on_disk(&scene, 1), "newer");
 }
 
 #[test]

@@ -710,18 +710,15 @@ fn far_and_extreme_numbers_come_back_bit_for_bit() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Found by `cargo fuzz run journal` (fuzz/README.md): a journal whose checksums hold but
-/// whose step removes a subtree with no node (no graft writes one; a buggy or hand-made
-/// journal can) panicked the recovery, indexing the subtree's missing root. The step is now
-/// refused like any change that does not replay: recovery stops there, with the base scene.
-#[test]
-fn a_journal_removing_a_subtree_with_no_node_is_refused_not_a_panic() {
+/// A journal on the sample scene holding one step of `edits` (checksums right, as the fuzz
+/// target writes them), and the sample's text.
+fn journal_with_one_step(
+    label: &str,
+    edits: Vec<graft::model::scene::edit::Edit>,
+) -> (Vec<u8>, String) {
     use graft::model::journal::{Begin, Record};
-    use graft::model::scene::DetachedSubtree;
-    use graft::model::scene::edit::{Change, Edit};
-    let document = Document::sample();
-    let base = to_ron_string(document.scene());
-    let mut bytes = journal::header();
+    use graft::model::scene::edit::Change;
+    let base = to_ron_string(Document::sample().scene());
     let records = [
         Record::Begin(Begin {
             path: None,
@@ -733,20 +730,36 @@ fn a_journal_removing_a_subtree_with_no_node_is_refused_not_a_panic() {
             next_id: 100,
         },
         Record::Change(Change::Step {
-            label: "Delete".into(),
-            edits: vec![Edit::Remove(DetachedSubtree {
-                parent: None,
-                index: 0,
-                ids: Vec::new(),
-                data: Vec::new(),
-                parents: Vec::new(),
-            })],
+            label: label.into(),
+            edits,
             gesture: None,
         }),
     ];
+    let mut bytes = journal::header();
     for record in &records {
         bytes.extend(journal::frame(record).unwrap());
     }
+    (bytes, base)
+}
+
+/// Found by `cargo fuzz run journal` (fuzz/README.md): a journal whose checksums hold but
+/// whose step removes a subtree with no node (no graft writes one; a buggy or hand-made
+/// journal can) panicked the recovery, indexing the subtree's missing root. The step is now
+/// refused like any change that does not replay: recovery stops there, with the base scene.
+#[test]
+fn a_journal_removing_a_subtree_with_no_node_is_refused_not_a_panic() {
+    use graft::model::scene::DetachedSubtree;
+    use graft::model::scene::edit::Edit;
+    let (bytes, base) = journal_with_one_step(
+        "Delete",
+        vec![Edit::Remove(DetachedSubtree {
+            parent: None,
+            index: 0,
+            ids: Vec::new(),
+            data: Vec::new(),
+            parents: Vec::new(),
+        })],
+    );
     let summary = journal::summarize(&bytes).expect("summarizes");
     assert_eq!(summary.edits, 1);
     let recovered = journal::recover(&bytes).expect("recovers what came before");
@@ -761,41 +774,22 @@ fn a_journal_removing_a_subtree_with_no_node_is_refused_not_a_panic() {
 /// not finite"). An insert now refuses what the setters refuse; recovery stops there.
 #[test]
 fn a_journal_inserting_a_non_finite_shape_is_refused_and_the_scene_still_loads() {
-    use graft::model::journal::{Begin, Record};
-    use graft::model::scene::edit::{Change, Edit};
+    use graft::model::scene::edit::Edit;
     use graft::model::scene::{DetachedSubtree, NodeId, Shape};
-    let document = Document::sample();
-    let base = to_ron_string(document.scene());
-    let mut data = document.scene().data_at(0).clone();
+    let mut data = Document::sample().scene().data_at(0).clone();
     data.shape = Shape::Rect {
         size: glam::Vec2::new(f32::NEG_INFINITY, 1.0),
     };
-    let mut bytes = journal::header();
-    let records = [
-        Record::Begin(Begin {
-            path: None,
-            started: 0,
-            graft: "fuzz".into(),
-        }),
-        Record::Base {
-            ron: base.clone(),
-            next_id: 100,
-        },
-        Record::Change(Change::Step {
-            label: "Add node".into(),
-            edits: vec![Edit::Insert(DetachedSubtree {
-                parent: None,
-                index: 0,
-                ids: vec![NodeId(100)],
-                data: vec![data],
-                parents: vec![u32::MAX],
-            })],
-            gesture: None,
-        }),
-    ];
-    for record in &records {
-        bytes.extend(journal::frame(record).unwrap());
-    }
+    let (bytes, base) = journal_with_one_step(
+        "Add node",
+        vec![Edit::Insert(DetachedSubtree {
+            parent: None,
+            index: 0,
+            ids: vec![NodeId(100)],
+            data: vec![data],
+            parents: vec![u32::MAX],
+        })],
+    );
     let recovered = journal::recover(&bytes).expect("recovers what came before");
     assert_eq!(recovered.stop, Stop::Corrupt);
     assert_eq!(recovered.changes, 0);
