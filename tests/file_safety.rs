@@ -577,24 +577,29 @@ fn a_big_file_saved_before_its_first_edit_still_recovers_exactly() {
 }
 
 #[test]
-fn a_big_journal_whose_base_is_gone_says_so_plainly() {
-    let dir = tempfile::tempdir().unwrap();
-    let (mut editor, _path, journal_dir) = big_session(dir.path());
-    editor.apply(rename(5, "edited")).unwrap();
-    let journal_path = editor.journal_path().unwrap().to_path_buf();
-    wait_for_edits(&journal_path, 1);
-    drop(editor);
-    for entry in std::fs::read_dir(&journal_dir).unwrap().flatten() {
-        if entry.path().extension().is_some_and(|e| e == "base") {
-            std::fs::remove_file(entry.path()).unwrap();
+fn a_big_journal_whose_base_is_gone_or_changed_says_so_plainly() {
+    for (what, said) in [("deleted", "cannot be read"), ("changed", "changed since")] {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut editor, _path, journal_dir) = big_session(dir.path());
+        editor.apply(rename(5, "edited")).unwrap();
+        let journal_path = editor.journal_path().unwrap().to_path_buf();
+        wait_for_edits(&journal_path, 1);
+        drop(editor); // waits for the copy of the base
+        for entry in std::fs::read_dir(&journal_dir).unwrap().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "base") {
+                match what {
+                    "deleted" => std::fs::remove_file(entry.path()).unwrap(),
+                    _ => std::fs::write(entry.path(), version("another scene")).unwrap(),
+                }
+            }
         }
+        let mut next = Editor::new(Document::sample());
+        next.start_journal(journal_dir);
+        let err = next
+            .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+            .expect_err("the base is not the journal's");
+        assert!(err.to_string().contains(said), "{what}: {err}");
     }
-    let mut next = Editor::new(Document::sample());
-    next.start_journal(journal_dir);
-    let err = next
-        .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .expect_err("the base is gone");
-    assert!(err.to_string().contains("cannot be read"), "{err}");
 }
 
 #[test]
