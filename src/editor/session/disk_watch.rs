@@ -140,7 +140,12 @@ impl Editor {
     /// not answered yet asks "Reload?"; a touch with the same bytes is taken quietly.
     pub(super) fn watch_file(&mut self) {
         let now = Instant::now();
-        if self.disk.next_look.is_some_and(|t| now < t) || self.disk.conflict.is_some() {
+        // A running job may be graft's own save writing the file: its new stamp arrives with
+        // the job's result, so the file is looked at after that.
+        if self.disk.next_look.is_some_and(|t| now < t)
+            || self.disk.conflict.is_some()
+            || self.job().is_some()
+        {
             return;
         }
         self.disk.next_look = Some(now + WATCH_FILE_EVERY);
