@@ -10,6 +10,7 @@
 
 mod crumbs;
 mod dnd;
+mod keys;
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, NewNodePlace};
@@ -22,7 +23,7 @@ use crate::model::scene::name::MAX_NAME_BYTES;
 use crate::model::scene::{NodeId, Scene, Shape};
 pub use dnd::DraggedNodes;
 use dnd::drop_target;
-use egui::{Key, Modifiers};
+use egui::Key;
 use rustc_hash::FxHashSet;
 
 /// What the hierarchy remembers between frames.
@@ -131,7 +132,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
     let cache = state.take_rows(scene);
     let rows = &cache.rows;
     if editor.focused_panel() == crate::editor::session::arrange::Panel::Hierarchy {
-        keyboard_navigation(ui, scene, editor.selection(), rows, state, &mut out);
+        keys::keyboard_navigation(ui, scene, editor.selection(), rows, state, &mut out);
     }
     let row_height = ui.spacing().interact_size.y;
     let gap = ui.spacing().item_spacing.y;
@@ -264,55 +265,6 @@ fn drop_below_rows(
                 zone: DropZone::Root,
                 keep_world,
             });
-        }
-    }
-}
-
-/// Arrow keys: up / down move the selection, right expands, left collapses or goes to the parent.
-fn keyboard_navigation(
-    ui: &egui::Ui,
-    scene: &Scene,
-    selection: &[NodeId],
-    rows: &[Row],
-    state: &mut HierarchyState,
-    out: &mut Vec<Command>,
-) {
-    if ui.ctx().text_edit_focused() || state.renaming.is_some() {
-        return;
-    }
-    let Some(&current) = selection.last() else {
-        return;
-    };
-    let Some(pos) = rows.iter().position(|r| scene.id_at(r.index) == current) else {
-        return;
-    };
-    let (up, down, left, right) = ui.input(|i| {
-        let plain = i.modifiers == Modifiers::NONE;
-        (
-            plain && i.key_pressed(Key::ArrowUp),
-            plain && i.key_pressed(Key::ArrowDown),
-            plain && i.key_pressed(Key::ArrowLeft),
-            plain && i.key_pressed(Key::ArrowRight),
-        )
-    });
-    let select = |k: usize, out: &mut Vec<Command>| {
-        out.push(Command::Select(vec![scene.id_at(rows[k].index)]))
-    };
-    if up && pos > 0 {
-        select(pos - 1, out);
-    }
-    if down && pos + 1 < rows.len() {
-        select(pos + 1, out);
-    }
-    let has_children = scene.subtree_len_at(rows[pos].index) > 1;
-    if right && has_children {
-        state.set_collapsed(current, false);
-    }
-    if left {
-        if has_children && !state.is_collapsed(current) {
-            state.set_collapsed(current, true);
-        } else if let Some(p) = scene.parent_index_at(rows[pos].index) {
-            out.push(Command::Select(vec![scene.id_at(p)]));
         }
     }
 }
