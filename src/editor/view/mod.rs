@@ -5,6 +5,7 @@
 pub mod camera;
 pub mod cull;
 pub mod culling;
+pub mod density_grid;
 pub mod draw_list;
 pub mod figure;
 pub mod frame_plan;
