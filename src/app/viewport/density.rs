@@ -3,7 +3,7 @@
 //! what fell in it, as opaque as the area it covers), painted once as one texture. So a whole
 //! big scene in view costs one cheap pass over the nodes plus one small image, and looks like
 //! what it is: where the mass of tiny shapes lies. Which nodes are splatted is decided by
-//! `editor::frame_plan` (on every core); this file adapts the size threshold to a budget and
+//! `editor::view::frame_plan` (on every core); this file adapts the size threshold to a budget and
 //! paints the grid.
 
 use crate::editor::view::frame_plan::{DensityGrid, FramePlan};
