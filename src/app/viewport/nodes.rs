@@ -1,5 +1,5 @@
 //! The node layer of the viewport: every node through its world matrix, as the frame plan
-//! (`editor::frame_plan`, every core) sorted them — shapes for the kept nodes (fills batched
+//! (`editor::view::frame_plan`, every core) sorted them — shapes for the kept nodes (fills batched
 //! into one mesh), the density images for the splatted ones, parent links. The layer is built
 //! as a list of egui shapes and kept: a frame whose inputs (scene versions, camera, viewport,
 //! level of detail, selection, view options) are those of the last one paints the same list
