@@ -1,7 +1,7 @@
 //! A moved view of a big scene without a frozen window. Planning a million nodes takes tens of
 //! milliseconds, more than a frame while the view pans or zooms. From
 //! [`PROGRESSIVE_MIN`] nodes, a frame whose camera moved (and nothing else) plans a few pieces
-//! of the new view within [`BUDGET`] (`editor::frame_plan::PlanJob`) and shows the last
+//! of the new view within [`BUDGET`] (`editor::view::frame_plan::PlanJob`) and shows the last
 //! finished layer moved and scaled to the current camera; when the plan is finished it
 //! becomes the layer, and the next plan starts from wherever the camera is then. So the view
 //! follows the pointer at once and the detail catches up a few frames later; what was off
