@@ -1,4 +1,4 @@
-//! Figures: what the viewport teaches, as an SVG (and, through `render.rs`, a PNG drawn from that
+//! Figures: what the viewport teaches, as an SVG (and, through `png.rs`, a PNG drawn from that
 //! same SVG, so the two never disagree). The scene framed in a chosen size, with optional
 //! layers (grid, axes, parent links, names, the shear overlay, the selection highlighted) and
 //! a caption with the selection's matrix chain `World = M_a · M_b · … = W`. Everything is placed
@@ -94,7 +94,7 @@ mod colors {
     ];
 }
 
-/// The font stack a figure's text asks for (the fonts the app ships; `render.rs` loads them).
+/// The font stack a figure's text asks for (the fonts the app ships; `png.rs` loads them).
 pub const FONTS: &str = "Ubuntu, Noto Emoji, sans-serif";
 /// Width of one character of a 10 px grid label, a little generous.
 const LABEL_CHAR_PX: f64 = 5.5;
@@ -197,7 +197,7 @@ pub fn figure_svg(
     figure_svg_with(scene, options, image_href, planned)
 }
 
-/// [`figure_svg`], planned like a viewport frame (`figure_plan.rs`) or one element per node,
+/// [`figure_svg`], planned like a viewport frame (`big.rs`) or one element per node,
 /// whatever the size (tests compare the two).
 #[doc(hidden)]
 pub fn figure_svg_with(
