@@ -46,7 +46,7 @@ pub struct FramePlan {
     pub draw: Vec<u32>,
     /// For each of `draw`: where it is on screen (centre x, y and half-extent x, y, px) and
     /// the radius of a circle its shape surely covers when it is opaque (0 when it hides
-    /// nothing), for `editor::occlusion`.
+    /// nothing), for `editor::view::occlusion`.
     pub screen: Vec<[f32; 5]>,
     /// Parent-child link lines (screen, clipped to the view), the first [`LINK_LIMIT`].
     pub links: Vec<(Vec2, Vec2)>,
