@@ -1,6 +1,6 @@
 //! How far long work (loading, saving, generating a big scene) got, shared between the thread
 //! doing it and whoever shows it: the window's status bar polls it every frame
-//! (`editor::jobs`), the command line's progress bar every 100 ms (`tools::progress`). The
+//! (`editor::session::jobs`), the command line's progress bar every 100 ms (`tools::progress`). The
 //! worker only stores numbers and never waits for the display; the display may cancel.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
