@@ -3,8 +3,8 @@
 //! polls (`editor::session::jobs`). The bar is drawn only when stderr is a terminal
 //! (indicatif's stderr target hides itself otherwise, and when `TERM` is unset or `dumb`),
 //! only once the work has lasted [`DELAY`] (so short runs print nothing), never on stdout (the
-//! command's output), and it is cleared when the work ends. `GRAFT_PROGRESS_DELAY_MS` overrides the delay (tests, and
-//! trying the bar on a small file).
+//! command's output), and it is cleared when the work ends. `GRAFT_PROGRESS_DELAY_MS`
+//! overrides the delay (tests, and trying the bar on a small file).
 
 use crate::error::Result;
 use crate::model::file;
