@@ -17,7 +17,7 @@ static PARALLEL_MIN: AtomicUsize = AtomicUsize::new(DEFAULT_PARALLEL_MIN);
 
 /// The default threshold: below it, waking a worker (~50 µs on a 2-vCPU VM) costs about what
 /// it saves (measured with `graft bench propagate --threads 1` and `--threads 2` at 40k, 65k and
-/// 100k nodes; see ARCHITECTURE.md).
+/// 100k nodes; see docs/measurements.md).
 pub const DEFAULT_PARALLEL_MIN: usize = 65_536;
 
 /// Pieces per thread of a big update.
