@@ -2,7 +2,7 @@
 //! frame plans). The calling thread always works too and never waits for a worker to start:
 //! pieces are claimed one at a time from a shared counter, so a worker that wakes late finds
 //! fewer (or no) pieces left, and the caller only waits for pieces a worker has already claimed.
-//! Starting a thread per update cost 150–300 µs on a 2-vCPU VM (measured in ARCHITECTURE.md);
+//! Starting a thread per update cost 170–300 µs on a 2-vCPU VM (docs/measurements.md);
 //! waking a parked worker costs far less, and a late one no longer delays the result.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -184,7 +184,7 @@ pub fn run_pieces(pieces: usize, threads: usize, work: &(dyn Fn(usize, usize) + 
 /// Keeping a woken worker off the caller's CPU. On a small VM the kernel may wake the worker
 /// on the caller's own CPU (the other vCPU looks busy to it while the host has it halted);
 /// the worker then preempts the caller and the two take turns on one core: a two-thread
-/// update took as long as one thread in half the calls measured (ARCHITECTURE.md).
+/// update took as long as one thread in half the calls measured (docs/measurements.md).
 #[cfg(target_os = "linux")]
 mod cpu {
     /// The CPU this thread runs on (-1 when unknown).
