@@ -57,7 +57,7 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut GenerateWindowStat
     out
 }
 
-/// The editor holds about 300 bytes a node (ARCHITECTURE.md, "Big scenes").
+/// The editor holds about 300 bytes a node (docs/measurements.md, "Memory").
 fn estimate_mb(nodes: usize) -> u64 {
     (nodes as u64 * 300).div_ceil(1_000_000)
 }
