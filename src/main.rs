@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 /// mimalloc: loading and importing big scenes make millions of small allocations, which glibc's
-/// allocator serves markedly slower (measured in ARCHITECTURE.md).
+/// allocator serves markedly slower (docs/measurements.md, "Files").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
