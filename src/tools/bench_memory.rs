@@ -344,7 +344,7 @@ fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
     run.notes.push(
         "frames run headless through an egui Context and are tessellated on the CPU; no GPU \
          upload (wgpu's vertex buffers and textures are not counted; the real window on \
-         lavapipe adds ~28 B/node at 1M: see ARCHITECTURE.md, \"The window's share\")"
+         lavapipe adds ~28 B/node at 1M: see docs/measurements.md, \"Memory\")"
             .into(),
     );
     Ok(())
