@@ -2,8 +2,7 @@
 //! state, whatever way the learner got there.
 
 use super::{Frame, Goal, Name, Predicate, Property, SHEAR_TOLERANCE_DEGREES, Space};
-use crate::editor::session::Editor;
-use crate::editor::session::command::ViewSpace;
+use crate::editor::view::options::{ViewOption, ViewSpace};
 use crate::model::math::{Trs, normalize_degrees, shear_metrics};
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashMap;
@@ -72,10 +71,33 @@ impl Bindings {
     }
 }
 
+/// What a lesson reads of the session: the session implements it, so lessons never name
+/// the editor and cannot change it (they act through the session's commands).
+pub trait SessionView {
+    /// The document's scene.
+    fn scene(&self) -> &Scene;
+    /// The primary selection.
+    fn primary(&self) -> Option<NodeId>;
+    /// Whether a reparent keeps the world transform.
+    fn keep_world(&self) -> bool;
+    /// Whether the viewport shows this option.
+    fn shows(&self, option: ViewOption) -> bool;
+    /// The space the viewport looks from.
+    fn view_space(&self) -> ViewSpace;
+    /// The node whose space the viewport looks from now (None: the world).
+    fn view_node(&self) -> Option<NodeId>;
+    /// The timeline's time, in seconds.
+    fn time(&self) -> f32;
+    /// Whether the timeline draws motion trails.
+    fn trails(&self) -> bool;
+    /// Whether the timeline plays.
+    fn playing(&self) -> bool;
+}
+
 /// What a predicate is evaluated against.
 pub struct Context<'a> {
-    /// The session.
-    pub editor: &'a Editor,
+    /// The session, read-only.
+    pub session: &'a dyn SessionView,
     /// The step's names.
     pub bindings: &'a Bindings,
     /// Matrices recomputed by the last world update that did any work.
@@ -85,7 +107,7 @@ pub struct Context<'a> {
 impl Context<'_> {
     /// The node a name means now (None: gone).
     pub fn node(&self, name: &Name) -> Option<NodeId> {
-        let scene = self.editor.doc().scene();
+        let scene = self.session.scene();
         self.bindings
             .resolve(scene, &name.text)
             .filter(|id| scene.contains(*id))
@@ -93,8 +115,8 @@ impl Context<'_> {
 
     /// True when the predicate holds now.
     pub fn holds(&self, predicate: &Predicate) -> bool {
-        let editor = self.editor;
-        let scene = editor.doc().scene();
+        let session = self.session;
+        let scene = session.scene();
         match predicate {
             Predicate::Transform {
                 node,
@@ -120,10 +142,10 @@ impl Context<'_> {
                     .is_ok_and(|m| shear_metrics(&m).is_sheared(SHEAR_TOLERANCE_DEGREES) != *zero)
             }),
             Predicate::Selected(name) => {
-                self.node(name).is_some() && editor.primary() == self.node(name)
+                self.node(name).is_some() && session.primary() == self.node(name)
             }
-            Predicate::KeepWorld(on) => editor.keep_world() == *on,
-            Predicate::View(option, on) => editor.view().shows(*option) == *on,
+            Predicate::KeepWorld(on) => session.keep_world() == *on,
+            Predicate::View(option, on) => session.shows(*option) == *on,
             Predicate::LooksFrom(space) => self.looks_from(space),
             Predicate::Probe {
                 node,
@@ -131,9 +153,9 @@ impl Context<'_> {
                 value,
                 tolerance,
             } => self.probe_holds(node, space.as_ref(), *value, *tolerance),
-            Predicate::TimePast(t) => editor.timeline().time >= *t,
-            Predicate::Trails(on) => editor.timeline().trails == *on,
-            Predicate::Playing(on) => editor.timeline().playing == *on,
+            Predicate::TimePast(t) => session.time() >= *t,
+            Predicate::Trails(on) => session.trails() == *on,
+            Predicate::Playing(on) => session.playing() == *on,
             Predicate::Recomputed { count, at_most } => {
                 if *at_most {
                     self.recomputed <= *count
@@ -166,18 +188,18 @@ impl Context<'_> {
         };
         let id = self.node(node)?;
         let start = self.bindings.start_world(id)?;
-        let now = self.editor.doc().scene().world_trs(id).ok()?;
+        let now = self.session.scene().world_trs(id).ok()?;
         Some((same_shape(&start, &now, held), start))
     }
 
     fn looks_from(&self, space: &Space) -> bool {
-        let (node, _, _) = self.editor.view_node();
+        let node = self.session.view_node();
         match space {
             Space::World => node.is_none(),
             Space::Parent => {
-                self.editor.view_space() == ViewSpace::ParentOfSelection && node.is_some()
+                self.session.view_space() == ViewSpace::ParentOfSelection && node.is_some()
             }
-            Space::Selection => self.editor.view_space() == ViewSpace::Selection && node.is_some(),
+            Space::Selection => self.session.view_space() == ViewSpace::Selection && node.is_some(),
             Space::Node(name) => node.is_some() && node == self.node(name),
         }
     }
@@ -190,7 +212,7 @@ impl Context<'_> {
         tolerance: f32,
     ) -> bool {
         use crate::editor::view::spaces::{from_world, to_world};
-        let scene = self.editor.doc().scene();
+        let scene = self.session.scene();
         let Some(owner) = self.node(node) else {
             return false;
         };

@@ -48,7 +48,7 @@ pub fn what_changed(context: &Context, predicate: &Predicate, goals: &[Goal]) ->
 }
 
 fn describe_change(context: &Context, predicate: &Predicate, goals: &[Goal]) -> Option<String> {
-    let scene = context.editor.doc().scene();
+    let scene = context.session.scene();
     let gone = |name: &str| format!("the {} is gone", cut(name));
     match predicate {
         Predicate::Transform {

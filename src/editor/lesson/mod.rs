@@ -1,7 +1,9 @@
 //! Lessons: the text format of `docs/lesson-format.md` as data ([`parse`]), the built-in course
-//! ([`course`]), goals evaluated over the session ([`eval`]), and playing a lesson's set-ups and
-//! solutions through [`crate::editor::Editor::apply`] ([`play`]). No egui. The session's lesson
-//! state and commands are in `editor/session/lesson.rs`; the panel is `app/lesson_panel.rs`.
+//! ([`course`]), goals evaluated over a read-only view of the session ([`eval::SessionView`]),
+//! and a step's scene and names ([`play`]). No egui, and nothing from `editor/session`: the
+//! session implements the view, turns set-ups and solutions into commands
+//! (`editor/session/lesson_play.rs`) and keeps the running lesson (`editor/session/lesson.rs`);
+//! the panel is `app/lesson_panel.rs`.
 
 pub mod course;
 pub mod eval;
@@ -11,7 +13,7 @@ pub mod play;
 pub mod progress;
 pub mod text;
 
-use crate::editor::session::command::ViewOption;
+use crate::editor::view::options::ViewOption;
 use std::path::PathBuf;
 
 /// A place in the lesson file: 1-based line and column.

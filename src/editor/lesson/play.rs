@@ -1,12 +1,9 @@
-//! A lesson's scenes, set-ups and solutions as the editor's normal commands, and
-//! `graft lesson check`: every step played as a learner who follows it would.
+//! A lesson's scenes and the nodes a step's names mean. Its set-ups and solutions become the
+//! editor's commands in `editor/session/lesson_play.rs`.
 
 use super::eval::Bindings;
 use super::parse::{cut, error_at};
-use super::{Action, Frame, Lesson, Name, Predicate, Property, SceneSource, Setup, Space, Step};
-use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, ViewSpace};
-use crate::editor::session::timeline::TimelineCommand;
+use super::{Action, Frame, Lesson, Name, Predicate, Property, SceneSource, Space, Step};
 use crate::error::{Error, Result};
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
@@ -99,6 +96,7 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
     }
     names.extend(step.setup.select.iter().flatten());
     names.extend(step.setup.frame_nodes.iter().flatten());
+    names.extend(step.pointing.names());
     if let Some(Space::Node(node)) = &step.setup.look_from {
         names.push(node);
     }
@@ -144,185 +142,8 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
     Ok(bindings)
 }
 
-/// The node a name means now, or an error at the name.
-fn node(editor: &Editor, bindings: &Bindings, name: &Name, path: &Path) -> Result<NodeId> {
-    let scene = editor.doc().scene();
-    bindings
-        .resolve(scene, &name.text)
-        .filter(|id| scene.contains(*id))
-        .ok_or_else(|| {
-            error_at(
-                path,
-                name.at,
-                format!("no node is called `{}` here", cut(&name.text)),
-            )
-        })
-}
-
-fn view_space(
-    editor: &Editor,
-    bindings: &Bindings,
-    space: &Space,
-    path: &Path,
-) -> Result<ViewSpace> {
-    Ok(match space {
-        Space::World => ViewSpace::World,
-        Space::Parent => ViewSpace::ParentOfSelection,
-        Space::Selection => ViewSpace::Selection,
-        Space::Node(name) => ViewSpace::Node(node(editor, bindings, name, path)?),
-    })
-}
-
-/// Turning a view option, keep-world or trails on or off: a toggle only when it differs.
-fn toggle_if(differs: bool, command: Command) -> Vec<Command> {
-    if differs { vec![command] } else { Vec::new() }
-}
-
-/// The commands a step's set-up sends, in order (framing is the window's and is not here).
-pub fn setup_commands(
-    editor: &Editor,
-    setup: &Setup,
-    bindings: &Bindings,
-    path: &Path,
-) -> Result<Vec<Command>> {
-    let mut commands = Vec::new();
-    if let Some(names) = &setup.select {
-        let ids = names
-            .iter()
-            .map(|n| node(editor, bindings, n, path))
-            .collect::<Result<_>>()?;
-        commands.push(Command::Select(ids));
-    }
-    if let Some(on) = setup.keep_world {
-        commands.extend(toggle_if(
-            editor.keep_world() != on,
-            Command::ToggleKeepWorld,
-        ));
-    }
-    if let Some(shown) = &setup.show {
-        for (_, option) in super::VIEW_OPTION_NAMES {
-            let wanted = shown.contains(&option);
-            commands.extend(toggle_if(
-                editor.view().shows(option) != wanted,
-                Command::ToggleView(option),
-            ));
-        }
-    }
-    if let Some(space) = &setup.look_from {
-        commands.push(Command::SetViewSpace(view_space(
-            editor, bindings, space, path,
-        )?));
-    }
-    if let Some(t) = setup.time {
-        commands.push(Command::Timeline(TimelineCommand::SetTime(t)));
-    }
-    if let Some(on) = setup.play {
-        commands.push(Command::Timeline(if on {
-            TimelineCommand::Play
-        } else {
-            TimelineCommand::Pause
-        }));
-    }
-    if let Some(on) = setup.trails {
-        commands.extend(toggle_if(
-            editor.timeline().trails != on,
-            Command::Timeline(TimelineCommand::ToggleTrails),
-        ));
-    }
-    Ok(commands)
-}
-
-/// The commands one solution line sends, computed from the session as it is now. Scene
-/// changes are continuous steps under `label`, so a whole solution is one undo step once the
-/// caller ends the gesture.
-pub fn action_commands(
-    editor: &Editor,
-    action: &Action,
-    bindings: &Bindings,
-    path: &Path,
-    label: &str,
-) -> Result<Vec<Command>> {
-    if let Some(op) = scene_op(editor, action, bindings, path)? {
-        return Ok(vec![Command::Perform {
-            label: label.to_string(),
-            ops: vec![op],
-            continuous: true,
-        }]);
-    }
-    let find = |name: &Name| node(editor, bindings, name, path);
-    let play = |on: bool| {
-        if on {
-            TimelineCommand::Play
-        } else {
-            TimelineCommand::Pause
-        }
-    };
-    Ok(match action {
-        Action::Select(names) => vec![Command::Select(
-            names.iter().map(find).collect::<Result<_>>()?,
-        )],
-        Action::KeepWorld(on) => toggle_if(editor.keep_world() != *on, Command::ToggleKeepWorld),
-        Action::View(option, on) => toggle_if(
-            editor.view().shows(*option) != *on,
-            Command::ToggleView(*option),
-        ),
-        Action::LookFrom(space) => vec![Command::SetViewSpace(view_space(
-            editor, bindings, space, path,
-        )?)],
-        Action::Time(t) => vec![Command::Timeline(TimelineCommand::SetTime(*t))],
-        Action::Play(on) => vec![Command::Timeline(play(*on))],
-        Action::Trails(on) => toggle_if(
-            editor.timeline().trails != *on,
-            Command::Timeline(TimelineCommand::ToggleTrails),
-        ),
-        // The scene changes were handled above.
-        _ => Vec::new(),
-    })
-}
-
-/// The scene change a solution line makes, if it makes one.
-fn scene_op(
-    editor: &Editor,
-    action: &Action,
-    bindings: &Bindings,
-    path: &Path,
-) -> Result<Option<Op>> {
-    let scene = editor.doc().scene();
-    let find = |name: &Name| node(editor, bindings, name, path);
-    Ok(Some(match action {
-        Action::Reparent {
-            node,
-            to,
-            keep_world,
-        } => Op::Reparent {
-            node: find(node)?,
-            parent: to.as_ref().map(find).transpose()?,
-            index: None,
-            keep_world: keep_world.unwrap_or(editor.keep_world()),
-        },
-        Action::Set { node, frame, value } => set_op(scene, find(node)?, *frame, *value)?,
-        Action::Add { name, under } => Op::Add {
-            parent: under.as_ref().map(find).transpose()?,
-            index: None,
-            data: crate::editor::session::edits::new_node_data(name),
-        },
-        Action::Rename { node, name } => Op::Rename {
-            node: find(node)?,
-            name: name.clone(),
-        },
-        Action::Delete(name) => Op::Remove { node: find(name)? },
-        Action::Probe { node, at } => {
-            let id = find(node)?;
-            let mut probes: Vec<glam::Vec2> = scene.node(id)?.probes.to_vec();
-            probes.push(*at);
-            Op::SetProbes { node: id, probes }
-        }
-        _ => return Ok(None),
-    }))
-}
-
 /// The op that sets one local or world value, keeping the others.
-fn set_op(scene: &Scene, id: NodeId, frame: Frame, value: Property) -> Result<Op> {
+pub fn set_op(scene: &Scene, id: NodeId, frame: Frame, value: Property) -> Result<Op> {
     let mut trs = match frame {
         Frame::Local => scene.node(id)?.local,
         Frame::World => scene.world_trs(id)?,

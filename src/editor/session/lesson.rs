@@ -5,10 +5,11 @@
 use crate::editor::lesson::eval::{Bindings, Context};
 use crate::editor::lesson::explain::what_changed;
 use crate::editor::lesson::parse::cut;
-use crate::editor::lesson::play::{action_commands, bind_step, setup_commands};
+use crate::editor::lesson::play::bind_step;
 use crate::editor::lesson::progress::Progress;
 use crate::editor::lesson::{Action, Goal, Lesson, Pos, Step};
 use crate::editor::session::command::{Effect, ViewSpace};
+use crate::editor::session::lesson_play::{action_commands, setup_commands};
 use crate::editor::session::settings::ViewOptions;
 use crate::editor::session::{Editor, FileAction, Outcome};
 use crate::error::{Error, Result};
@@ -188,7 +189,7 @@ impl LessonRun {
     /// The goals' view of `editor` with this run's names and counts.
     pub(super) fn context<'a>(&'a self, editor: &'a Editor) -> Context<'a> {
         Context {
-            editor,
+            session: editor,
             bindings: &self.bindings,
             recomputed: self.recomputed,
         }

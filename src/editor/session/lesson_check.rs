@@ -5,10 +5,11 @@
 use super::lesson::{CheckFailure, Snapshot};
 use crate::editor::lesson::eval::{Bindings, Context};
 use crate::editor::lesson::parse::{cut, error_at};
-use crate::editor::lesson::play::{action_commands, bind_step, load_scene};
+use crate::editor::lesson::play::{bind_step, load_scene};
 use crate::editor::lesson::{Goal, Lesson, Step};
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
+use crate::editor::session::lesson_play::action_commands;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::scene::Scene;
@@ -65,7 +66,7 @@ impl Check<'_> {
         failures: &mut Vec<CheckFailure>,
     ) {
         let context = Context {
-            editor,
+            session: editor,
             bindings: self.bindings,
             recomputed,
         };

@@ -21,6 +21,7 @@ pub mod journal_scan;
 pub mod journal_store;
 pub mod lesson;
 pub mod lesson_check;
+pub mod lesson_play;
 pub mod messages;
 pub mod multi_edit;
 pub mod probes;

@@ -16,6 +16,7 @@ pub mod keys;
 pub mod layout;
 pub mod numbers;
 pub mod occlusion;
+pub mod options;
 pub mod overlay;
 pub mod pointer;
 pub mod rows;

@@ -7,7 +7,7 @@ use crate::editor::lesson::{
     ANGLE_TOLERANCE, Action, Frame, LENGTH_TOLERANCE, Name, Pos, Predicate, Property, Setup, Space,
     VIEW_OPTION_NAMES,
 };
-use crate::editor::session::command::ViewOption;
+use crate::editor::view::options::ViewOption;
 use crate::error::{Error, Result};
 use std::path::Path;
 
