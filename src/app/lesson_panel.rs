@@ -9,6 +9,7 @@ use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Summary};
 
+use super::lesson_overlay;
 pub use super::lesson_window::lessons_window;
 
 /// The colour of a goal that holds.
@@ -31,6 +32,7 @@ pub fn above_inspector(
         .show(ui, |ui| out = panel(ui, editor, run))
         .response
         .rect;
+    super::ui_targets::register_rect(ui, super::ui_targets::Key::LessonPanel, rect);
     (out, rect)
 }
 
@@ -303,8 +305,32 @@ fn buttons(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
             .clicked()
         {
             send(LessonCommand::Reset);
+            lesson_overlay::point_again(ui.ctx());
         }
+        pointing_buttons(ui, run);
     });
+}
+
+/// **Where?** (the step's highlights again, from the first) and **Show the gesture** (the ghost
+/// pointer plays the step's drags without doing them), for a step that points.
+fn pointing_buttons(ui: &mut egui::Ui, run: &LessonRun) {
+    let pointing = &run.step().pointing;
+    if !pointing.points.is_empty()
+        && ui
+            .button("Where?")
+            .on_hover_text("Point at the place in the editor again")
+            .clicked()
+    {
+        lesson_overlay::point_again(ui.ctx());
+    }
+    if !pointing.gestures.is_empty()
+        && ui
+            .button("Show the gesture")
+            .on_hover_text("A ghost pointer shows the drag (it does not do it)")
+            .clicked()
+    {
+        lesson_overlay::show_gesture(ui.ctx());
+    }
 }
 
 /// The end of the lesson: steps done, the time taken, what was learned, the next lesson.

@@ -96,6 +96,7 @@ fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<C
     let response = ui
         .add_enabled(enabled, egui::Button::new(label).shortcut_text(shortcut))
         .on_hover_text(spec.tooltip);
+    super::ui_targets::menu_item(ui, spec.menu, spec.label, &response);
     if response.clicked()
         && let Some(command) = command_for(spec, editor)
     {
@@ -110,7 +111,7 @@ fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<C
 pub fn menus(ui: &mut egui::Ui, editor: &Editor) -> Vec<Command> {
     let mut out = Vec::new();
     for menu in MENUS {
-        ui.menu_button(menu, |ui| {
+        let opened = ui.menu_button(menu, |ui| {
             for spec in command_table().iter().filter(|s| s.menu == Some(menu)) {
                 if spec.separator_before {
                     ui.separator();
@@ -121,6 +122,7 @@ pub fn menus(ui: &mut egui::Ui, editor: &Editor) -> Vec<Command> {
                 }
             }
         });
+        super::ui_targets::register(ui, super::ui_targets::Key::Menu(menu), &opened.response);
     }
     out
 }

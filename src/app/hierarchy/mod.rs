@@ -177,9 +177,11 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
             out.push(Command::AddNode(NewNodePlace::Root));
         }
     });
+    use crate::app::ui_targets::Targeted as _;
     let mut keep_world = editor.keep_world();
     if ui
         .checkbox(&mut keep_world, "Keep world transform")
+        .lesson_target(ui, crate::editor::lesson::targets::Control::KeepWorld)
         .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.")
         .changed()
     {
@@ -309,6 +311,7 @@ fn row_ui(
         egui::vec2(ui.available_width(), height),
         egui::Sense::click_and_drag(),
     );
+    crate::app::ui_targets::row(ui, id, rect);
     let selected = editor.is_selected(id);
     let label = display_name(scene, row.index);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TreeItem, true, &label));

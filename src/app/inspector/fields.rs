@@ -64,6 +64,7 @@ impl Tracker {
         let mut r = ui
             .push_id((self.column, self.count), |ui| ui.add(drag))
             .inner;
+        crate::app::ui_targets::field(ui, self.column, self.row, &r);
         if mixed {
             r = r.on_hover_text(
                 "The selected nodes differ here; editing sets this value on all of them.",

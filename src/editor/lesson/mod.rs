@@ -11,6 +11,7 @@ pub mod explain;
 pub mod parse;
 pub mod play;
 pub mod progress;
+pub mod targets;
 pub mod text;
 
 use crate::editor::view::options::ViewOption;
@@ -83,6 +84,8 @@ pub struct Step {
     pub hints: Vec<String>,
     /// The solution, in order.
     pub solution: Vec<(Action, Pos)>,
+    /// Where the step points at the editor (`point:`, `gesture:`).
+    pub pointing: targets::Pointing,
 }
 
 /// A step's set-up: only what is stated is set.

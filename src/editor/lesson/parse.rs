@@ -1,6 +1,7 @@
 //! Lesson files as text → [`Lesson`]: line by line, every error at `FILE:LINE:COL`. The
 //! grammar of directive values (goals, actions, set-ups) is in `parse/values.rs`.
 
+mod pointing;
 mod tokens;
 mod values;
 
@@ -15,7 +16,7 @@ use values::Cursor;
 pub const MAGIC: &str = "graft lesson 1";
 
 /// The keys a directive line may have.
-const KEYS: [&str; 17] = [
+const KEYS: [&str; 19] = [
     "title",
     "about",
     "id",
@@ -33,6 +34,8 @@ const KEYS: [&str; 17] = [
     "keep",
     "hint",
     "do",
+    "point",
+    "gesture",
 ];
 
 /// True when this text starts like a lesson file (its first line is [`MAGIC`]).
@@ -272,6 +275,10 @@ impl Reader<'_> {
                 self.current_step(at)?.hints.push(value.to_string());
                 Ok(())
             }
+            "point" | "gesture" => {
+                needs_value("a target (docs/lesson-format.md, Pointing at the editor)")?;
+                self.pointing(key, value, at, value_at)
+            }
             "goal" | "keep" | "do" => {
                 needs_value(if key == "do" {
                     "an action"
@@ -308,6 +315,19 @@ impl Reader<'_> {
             &mut step.keeps
         }
         .push(goal);
+        Ok(())
+    }
+
+    /// A `point:` or `gesture:` line of the current step.
+    fn pointing(&mut self, key: &str, value: &str, at: Pos, value_at: Pos) -> Result<()> {
+        let path = self.path;
+        if key == "point" {
+            let point = pointing::point(path, value, value_at)?;
+            self.current_step(at)?.pointing.points.push(point);
+        } else {
+            let gesture = pointing::gesture(path, value, value_at)?;
+            self.current_step(at)?.pointing.gestures.push(gesture);
+        }
         Ok(())
     }
 
@@ -421,6 +441,7 @@ fn new_step(title: &str, at: Pos) -> Step {
         keeps: Vec::new(),
         hints: Vec::new(),
         solution: Vec::new(),
+        pointing: Default::default(),
     }
 }
 

@@ -55,11 +55,11 @@ impl<'a> Cursor<'a> {
         })
     }
 
-    fn here(&self) -> Pos {
+    pub(super) fn here(&self) -> Pos {
         self.tokens.get(self.next).map_or(self.end, |(_, at)| *at)
     }
 
-    fn fail(&self, message: impl Into<String>) -> Error {
+    pub(super) fn fail(&self, message: impl Into<String>) -> Error {
         error_at(self.path, self.here(), message)
     }
 
@@ -67,7 +67,7 @@ impl<'a> Cursor<'a> {
         self.tokens.get(self.next).map(|(t, _)| t)
     }
 
-    fn peek_word(&self) -> Option<&str> {
+    pub(super) fn peek_word(&self) -> Option<&str> {
         match self.peek() {
             Some(Tok::Word(w)) => Some(w),
             _ => None,
@@ -75,7 +75,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Take the next token if it is the word `word`.
-    fn eat(&mut self, word: &str) -> bool {
+    pub(super) fn eat(&mut self, word: &str) -> bool {
         let found = self.peek_word() == Some(word);
         self.next += usize::from(found);
         found
@@ -102,7 +102,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// One of these words.
-    fn word_of(&mut self, words: &[&str]) -> Result<String> {
+    pub(super) fn word_of(&mut self, words: &[&str]) -> Result<String> {
         match self.peek_word() {
             Some(w) if words.contains(&w) => {
                 let w = w.to_string();
@@ -118,7 +118,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// A node's name: a bare word or a quoted string.
-    fn name(&mut self) -> Result<Name> {
+    pub(super) fn name(&mut self) -> Result<Name> {
         let at = self.here();
         let text = match self.peek() {
             Some(Tok::Word(w)) => w.clone(),
@@ -196,7 +196,7 @@ impl<'a> Cursor<'a> {
         Ok(t)
     }
 
-    fn frame(&mut self) -> Result<Frame> {
+    pub(super) fn frame(&mut self) -> Result<Frame> {
         Ok(match self.word_of(&["world", "local"])?.as_str() {
             "world" => Frame::World,
             _ => Frame::Local,
@@ -471,7 +471,8 @@ impl<'a> Cursor<'a> {
     }
 }
 
-fn quote_list(words: &[&str]) -> String {
+/// `a`, `b` or `c`.
+pub(super) fn quote_list(words: &[&str]) -> String {
     let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
     match quoted.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),

@@ -1,0 +1,140 @@
+//! Where the widgets a lesson can point at were drawn this frame: each registers its rect with
+//! a one-line call (a hierarchy row, an inspector field, the keep-world toggle, the timeline's
+//! controls, a menu and its items, the lesson panel). The lesson overlay
+//! (`lesson_overlay.rs`) resolves a lesson's targets (`editor/lesson/targets.rs`) to these
+//! rects at the end of the frame, then starts the next frame's register empty.
+
+use crate::editor::lesson::targets::Control;
+use crate::model::scene::NodeId;
+use egui::{Context, Id, Rect, Response, Ui};
+use std::collections::HashMap;
+
+/// What a registered rect belongs to.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A node's row in the hierarchy.
+    Row(NodeId),
+    /// An inspector field of the selected node: its column (`local` / `world`) and row
+    /// (`position`, `rotation`, `scale`, `skew`).
+    Field(&'static str, &'static str),
+    /// A control.
+    Control(Control),
+    /// A menu's button in the menu bar, by its title.
+    Menu(&'static str),
+    /// An item of an open menu: the menu's title and the item's label.
+    MenuItem(&'static str, &'static str),
+    /// The lesson panel (never dimmed).
+    LessonPanel,
+}
+
+/// The rects registered in one frame.
+#[derive(Clone, Debug, Default)]
+pub struct UiTargets {
+    rects: HashMap<Key, Rect>,
+}
+
+impl UiTargets {
+    /// Where the widget with this key was drawn (the union of its parts: both fields of a
+    /// position), if it was.
+    pub fn rect(&self, key: &Key) -> Option<Rect> {
+        self.rects.get(key).copied()
+    }
+
+    /// How many widgets registered.
+    pub fn len(&self) -> usize {
+        self.rects.len()
+    }
+
+    /// True when nothing registered.
+    pub fn is_empty(&self) -> bool {
+        self.rects.is_empty()
+    }
+}
+
+/// The register being filled this frame.
+fn current_id() -> Id {
+    Id::unique("graft-ui-targets")
+}
+
+/// The last complete frame's register.
+fn last_id() -> Id {
+    Id::unique("graft-ui-targets-last")
+}
+
+/// Register `rect` (cut to what `ui` shows; nothing when it is scrolled out of view) for `key`.
+pub fn register_rect(ui: &Ui, key: Key, rect: Rect) {
+    let shown = rect.intersect(ui.clip_rect());
+    if !shown.is_positive() {
+        return;
+    }
+    ui.ctx().data_mut(|d| {
+        let targets = d.get_temp_mut_or_default::<UiTargets>(current_id());
+        let entry = targets.rects.entry(key).or_insert(shown);
+        *entry = entry.union(shown);
+    });
+}
+
+/// Register a widget's response for `key`.
+pub fn register(ui: &Ui, key: Key, response: &Response) {
+    register_rect(ui, key, response.rect);
+}
+
+/// A hierarchy row.
+pub fn row(ui: &Ui, id: NodeId, rect: Rect) {
+    register_rect(ui, Key::Row(id), rect);
+}
+
+/// An inspector number field of the column `column` in the row `row`.
+pub fn field(ui: &Ui, column: &'static str, row: &'static str, response: &Response) {
+    register(ui, Key::Field(column, row), response);
+}
+
+/// A control.
+pub fn control(ui: &Ui, control: Control, response: &Response) {
+    register(ui, Key::Control(control), response);
+}
+
+/// A menu entry (items of the menu bar's menus; `menu` None for palette-only commands).
+pub fn menu_item(ui: &Ui, menu: Option<&'static str>, label: &'static str, response: &Response) {
+    if let Some(menu) = menu {
+        register(ui, Key::MenuItem(menu, label), response);
+    }
+}
+
+/// End the frame: what registered becomes [`last_frame`], and the next frame starts empty.
+pub fn finish_frame(ctx: &Context) -> UiTargets {
+    let targets = ctx.data_mut(|d| d.remove_temp::<UiTargets>(current_id()).unwrap_or_default());
+    ctx.data_mut(|d| d.insert_temp(last_id(), targets.clone()));
+    targets
+}
+
+/// The rects registered in the last complete frame (tests compare them with the widgets').
+pub fn last_frame(ctx: &Context) -> UiTargets {
+    ctx.data(|d| d.get_temp::<UiTargets>(last_id()))
+        .unwrap_or_default()
+}
+
+/// Register a widget's response for `key` and hand it back (for chained calls).
+pub fn marked(response: Response, ui: &Ui, key: Key) -> Response {
+    register(ui, key, &response);
+    response
+}
+
+impl From<Control> for Key {
+    fn from(control: Control) -> Self {
+        Key::Control(control)
+    }
+}
+
+/// Chained registration: `ui.checkbox(…).lesson_target(ui, Control::KeepWorld)`.
+pub trait Targeted {
+    /// Register this response's rect for `key` and hand it back.
+    fn lesson_target(self, ui: &Ui, key: impl Into<Key>) -> Response;
+}
+
+impl Targeted for Response {
+    fn lesson_target(self, ui: &Ui, key: impl Into<Key>) -> Response {
+        register(ui, key.into(), &self);
+        self
+    }
+}
