@@ -15,7 +15,6 @@ use crate::editor::view::keys::{
 };
 use crate::model::anim::{ClipSettings, LoopMode};
 use crate::model::scene::NodeId;
-use crate::model::scene::edit::Op;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, vec2};
 
 /// The height of a row (the ruler takes the first).
@@ -382,11 +381,7 @@ fn clip_settings(ui: &mut egui::Ui, clip: ClipSettings, out: &mut Vec<Command>) 
             }
         });
     if settings != clip {
-        out.push(Command::Perform {
-            label: "Change the clip".into(),
-            ops: vec![Op::SetClip { settings }],
-            continuous: true,
-        });
+        out.push(Command::SetClip(settings));
     }
     if length.drag_stopped()
         || (length.changed() && !length.dragged())

@@ -1,11 +1,12 @@
-//! Drag and drop in the hierarchy: drop zones, the reparent ops a drop performs, the refused and
-//! warning indicators, and the preview the viewport draws as ghosts.
+//! Drag and drop in the hierarchy: the drop indicator, the refused and warning badges, and the
+//! preview the viewport draws as ghosts. What a drop does is planned once per frame by
+//! [`DropPreview::plan`] and carried to the session on release.
 
 use super::HierarchyState;
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::dnd::{
-    DropPreview, DropZone, drop_ops, drop_parent, keep_world_warning, zone_for,
+    DropPreview, DropZone, drop_keeps_world, drop_parent, keep_world_warning, zone_for,
 };
 
 use crate::model::scene::NodeId;
@@ -13,6 +14,34 @@ use crate::model::scene::NodeId;
 /// The nodes being dragged in the hierarchy (topmost selected nodes, pre-order).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DraggedNodes(pub Vec<NodeId>);
+
+/// The drop of the dragged nodes in `zone` as it would be now (Shift inverts the toggle).
+pub(super) fn plan(
+    ui: &egui::Ui,
+    editor: &Editor,
+    dragged: &[NodeId],
+    zone: DropZone,
+) -> DropPreview {
+    let keep_world = drop_keeps_world(editor.keep_world(), ui.input(|i| i.modifiers.shift));
+    DropPreview::plan(editor.doc().scene(), dragged, zone, keep_world)
+}
+
+/// Keep the planned drop for the indicator and the ghosts; on release, send it as it was
+/// planned.
+pub(super) fn hold_or_drop(
+    ui: &egui::Ui,
+    state: &mut HierarchyState,
+    preview: DropPreview,
+    out: &mut Vec<Command>,
+) {
+    if ui.input(|i| i.pointer.any_released()) {
+        egui::DragAndDrop::clear_payload(ui.ctx());
+        state.preview = None;
+        out.push(Command::DropRows(Box::new(preview)));
+    } else {
+        state.preview = Some(preview);
+    }
+}
 
 /// While something is dragged over this row: show where it would land, and drop it on release.
 pub(super) fn drop_target(
@@ -31,17 +60,9 @@ pub(super) fn drop_target(
         return;
     };
     let zone = zone_for(rect.top(), rect.height(), pointer.y, id);
-    let shift = ui.input(|i| i.modifiers.shift);
-    let keep_world = editor.keep_world() != shift;
-    let result = drop_ops(scene, &dragged.0, zone, keep_world);
-    state.preview = Some(DropPreview {
-        dragged: dragged.0.clone(),
-        zone,
-        keep_world,
-        allowed: result.is_ok(),
-    });
+    let preview = plan(ui, editor, &dragged.0, zone);
     let painter = ui.painter();
-    let color = if result.is_ok() {
+    let color = if preview.allowed {
         ui.visuals().selection.stroke.color
     } else {
         ui.visuals().error_fg_color
@@ -52,24 +73,18 @@ pub(super) fn drop_target(
         DropZone::After(_) => painter.hline(rect.x_range(), rect.bottom(), stroke),
         _ => painter.rect_stroke(rect, 2.0, stroke, egui::StrokeKind::Inside),
     };
-    let badge = match &result {
-        Err(_) => Some(("⛔".to_string(), color)),
-        Ok(_) if keep_world => keep_world_warning(scene, &dragged.0, drop_parent(scene, zone))
-            .map(|w| (format!("⚠ {w}"), ui.visuals().warn_fg_color)),
-        Ok(_) => None,
+    let badge = match preview.allowed {
+        false => Some(("⛔".to_string(), color)),
+        true if preview.keep_world => {
+            keep_world_warning(scene, &dragged.0, drop_parent(scene, zone))
+                .map(|w| (format!("⚠ {w}"), ui.visuals().warn_fg_color))
+        }
+        true => None,
     };
     if let Some((badge, badge_color)) = badge {
         let font = egui::TextStyle::Button.resolve(ui.style());
         let at = rect.right_center() - egui::vec2(6.0, 0.0);
         painter.text(at, egui::Align2::RIGHT_CENTER, badge, font, badge_color);
     }
-    if ui.input(|i| i.pointer.any_released()) {
-        egui::DragAndDrop::clear_payload(ui.ctx());
-        state.preview = None;
-        out.push(Command::Drop {
-            dragged: dragged.0.clone(),
-            zone,
-            keep_world,
-        });
-    }
+    hold_or_drop(ui, state, preview, out);
 }

@@ -14,11 +14,11 @@ mod keys;
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, NewNodePlace};
-use crate::editor::session::dnd::{DropPreview, DropZone, drop_ops};
+use crate::editor::session::dnd::{DropPreview, DropZone};
+use crate::editor::session::picking::{Mods, row_click, row_drag};
 use crate::editor::table::{Shortcut, find_command};
 use crate::editor::view::rows::{Indent, ListView};
 pub use crate::editor::view::rows::{Row, visible_rows};
-use crate::model::scene::edit::Op;
 use crate::model::scene::name::MAX_NAME_BYTES;
 use crate::model::scene::{NodeId, Scene, Shape};
 pub use dnd::DraggedNodes;
@@ -249,25 +249,11 @@ fn drop_below_rows(
             .pointer_latest_pos()
             .is_some_and(|p| area.contains(p))
     {
-        let keep_world = editor.keep_world() != ui.input(|i| i.modifiers.shift);
-        let result = drop_ops(editor.doc().scene(), &dragged.0, DropZone::Root, keep_world);
+        let preview = dnd::plan(ui, editor, &dragged.0, DropZone::Root);
         let stroke = egui::Stroke::new(1.5, ui.visuals().selection.stroke.color);
         ui.painter()
             .rect_stroke(area, 2.0, stroke, egui::StrokeKind::Inside);
-        state.preview = Some(DropPreview {
-            dragged: dragged.0.clone(),
-            zone: DropZone::Root,
-            keep_world,
-            allowed: result.is_ok(),
-        });
-        if ui.input(|i| i.pointer.any_released()) {
-            egui::DragAndDrop::clear_payload(ui.ctx());
-            out.push(Command::Drop {
-                dragged: dragged.0.clone(),
-                zone: DropZone::Root,
-                keep_world,
-            });
-        }
+        dnd::hold_or_drop(ui, state, preview, out);
     }
 }
 
@@ -472,11 +458,7 @@ fn rename_field(
         let name = text.clone();
         state.renaming = None;
         if name != old_name {
-            out.push(Command::Perform {
-                label: format!("Rename {old_name} to {name}"),
-                ops: vec![Op::Rename { node: id, name }],
-                continuous: false,
-            });
+            out.push(Command::Rename { node: id, name });
         }
     }
     true
@@ -490,52 +472,22 @@ fn row_input(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut V
     if response.double_clicked() {
         state.start_rename(id, scene);
     } else if response.clicked() {
-        click(ui, scene, state, cx.rows, cx.row, id, out);
+        let modifiers = ui.input(|i| i.modifiers);
+        let mods = Mods {
+            ctrl: modifiers.command,
+            shift: modifiers.shift,
+        };
+        let (command, anchor) = row_click(scene, cx.rows, state.anchor, cx.row, mods);
+        out.extend(command);
+        state.anchor = anchor;
     }
     if response.drag_started() {
-        let dragged = if cx.selected {
-            scene.topmost(editor.selection())
-        } else {
-            vec![id]
-        };
-        if !cx.selected {
-            out.push(Command::Select(vec![id]));
-        }
+        let (dragged, select) = row_drag(scene, editor.selection(), cx.selected, id);
+        out.extend(select);
         egui::DragAndDrop::set_payload(ui.ctx(), DraggedNodes(dragged));
     }
     drop_target(ui, editor, state, cx.rect, id, out);
     response.context_menu(|ui| context_menu(ui, editor, state, id, out));
-}
-
-/// A click on a row: Ctrl toggles, Shift selects the range from the anchor, plain selects it
-/// (and makes it the anchor).
-fn click(
-    ui: &egui::Ui,
-    scene: &Scene,
-    state: &mut HierarchyState,
-    rows: &[Row],
-    row: Row,
-    id: NodeId,
-    out: &mut Vec<Command>,
-) {
-    let modifiers = ui.input(|i| i.modifiers);
-    if modifiers.command {
-        out.push(Command::ToggleSelect(id));
-    } else if modifiers.shift
-        && let Some(anchor) = state.anchor
-    {
-        let a = rows.iter().position(|r| scene.id_at(r.index) == anchor);
-        let b = rows.iter().position(|r| r.index == row.index);
-        if let (Some(a), Some(b)) = (a, b) {
-            let (lo, hi) = (a.min(b), a.max(b));
-            out.push(Command::Select(
-                rows[lo..=hi].iter().map(|r| scene.id_at(r.index)).collect(),
-            ));
-        }
-    } else {
-        out.push(Command::Select(vec![id]));
-        state.anchor = Some(id);
-    }
 }
 
 /// The row's context menu: entries of the command table (with their shortcuts), acting on

@@ -6,7 +6,7 @@ mod probes;
 mod sections;
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, TransformSpace};
 use crate::editor::session::multi_edit;
 use crate::editor::view::numbers::format_fixed;
 use crate::model::math::{Trs, shear_metrics, try_inverse};
@@ -132,7 +132,7 @@ fn body(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &m
     let (scene, id) = (node.scene, node.id);
     transform(ui, node, state, out);
     ui.checkbox(&mut state.lock_scale, "🔒 Keep scale uniform");
-    copy_paste(ui, scene, id, &node.local, &node.world, state, out);
+    copy_paste(ui, id, &node.local, &node.world, state, out);
     if node.singular {
         ui.colored_label(ui.visuals().warn_fg_color, "World values are read-only: the parent's world matrix is singular (a zero scale somewhere above), so no local transform can reach them.");
     }
@@ -193,14 +193,19 @@ fn transform(
         multi_edit::lock_ratio(node.local.scale, &mut local.scale);
         multi_edit::lock_ratio(node.world.scale, &mut w.scale);
     }
-    let targets = || multi_edit::targets(scene, selection);
     if lt.changed {
-        let edit = multi_edit::local_edit(scene, node.id, &node.local, &targets(), local);
-        out.push(edit);
+        out.push(Command::SetTransform {
+            space: TransformSpace::Local,
+            before: node.local,
+            value: local,
+        });
     }
     if wt.changed {
-        let edit = multi_edit::world_edit(scene, node.id, &node.world, &targets(), w);
-        out.push(edit);
+        out.push(Command::SetTransform {
+            space: TransformSpace::World,
+            before: node.world,
+            value: w,
+        });
     }
     if lt.ended || wt.ended {
         out.push(Command::EndGesture);

@@ -2,12 +2,11 @@
 //! appearance, the matrix chain and the accumulated-TRS comparison.
 
 use super::InspectorState;
-use crate::editor::session::clipboard::{trs_from_text, trs_to_text};
-use crate::editor::session::command::Command;
+use crate::editor::session::clipboard::trs_to_text;
+use crate::editor::session::command::{Command, TransformSpace};
 use crate::editor::view::numbers::format_fixed;
 use crate::model::math::{Trs, rows};
 use crate::model::scene::diagnose::{ChainFactor, ShearCause};
-use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeData, NodeId, Scene, Shape};
 use glam::Affine2;
 
@@ -54,14 +53,9 @@ pub(super) fn name_field(
             && state.name_buffer != name
             && !ui.input(|i| i.key_pressed(egui::Key::Escape))
         {
-            let new_name = state.name_buffer.clone();
-            out.push(Command::Perform {
-                label: format!("Rename {name} to {new_name}"),
-                ops: vec![Op::Rename {
-                    node: id,
-                    name: new_name,
-                }],
-                continuous: false,
+            out.push(Command::Rename {
+                node: id,
+                name: state.name_buffer.clone(),
             });
         }
         ui.weak(format!("id {id}"));
@@ -111,14 +105,10 @@ fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec
     });
     if edit.changed {
         let color = color.to_srgba_unmultiplied();
-        out.push(Command::Perform {
-            label: format!("Change the look of {}", data.name),
-            ops: vec![Op::SetAppearance {
-                node: id,
-                shape,
-                color,
-            }],
-            continuous: true,
+        out.push(Command::SetLook {
+            node: id,
+            shape,
+            color,
         });
     }
     if edit.ended {
@@ -253,7 +243,6 @@ fn polygon_points(
 /// Copy the local or world transform as text, or paste text onto either.
 pub(super) fn copy_paste(
     ui: &mut egui::Ui,
-    scene: &Scene,
     id: NodeId,
     local: &Trs,
     world: &Trs,
@@ -283,27 +272,16 @@ pub(super) fn copy_paste(
                 .hint_text("position: (1.0, 2.0), rotation: 90.0")
                 .desired_width(190.0),
         );
-        let name = scene
-            .node(id)
-            .map(|d| d.name.to_string())
-            .unwrap_or_default();
-        for (text, world_space) in [("Paste to local", false), ("Paste to world", true)] {
+        for (text, space) in [
+            ("Paste to local", TransformSpace::Local),
+            ("Paste to world", TransformSpace::World),
+        ] {
             if ui.button(text).clicked() {
-                match trs_from_text(&state.paste_text) {
-                    Ok(t) => {
-                        let op = if world_space {
-                            Op::SetWorld { node: id, world: t }
-                        } else {
-                            Op::SetLocal { node: id, local: t }
-                        };
-                        out.push(Command::Perform {
-                            label: format!("Paste transform onto {name}"),
-                            ops: vec![op],
-                            continuous: false,
-                        });
-                    }
-                    Err(message) => out.push(Command::Refused(message)),
-                }
+                out.push(Command::PasteTransform {
+                    node: id,
+                    text: state.paste_text.clone(),
+                    space,
+                });
             }
         }
     });

@@ -4,15 +4,16 @@
 use super::draw::draw_handles;
 use super::{Frame, ViewportState, sr, v2};
 use crate::editor::session::command::Command;
+use crate::editor::session::picking::{viewport_click, viewport_drag};
 use crate::editor::view::camera::Camera;
 use crate::editor::view::geometry::hit_test;
 use crate::editor::view::grid::grid_step;
-use crate::editor::view::handles::{self, HandleDrag, Part, Tool};
-use crate::editor::view::pointer::{MoveDrag, box_pick};
+use crate::editor::view::handles::{self, HandleDrag, Part};
+use crate::editor::view::pointer::box_pick;
 use crate::model::scene::NodeData;
 use crate::model::scene::NodeId;
 use egui::Pos2;
-use glam::{Affine2, DVec2, Vec2};
+use glam::{Affine2, Vec2};
 
 /// Pixels around an origin that grab it.
 const GRAB_RADIUS_PX: f64 = 6.0;
@@ -29,7 +30,7 @@ pub(super) fn navigate(frame: &Frame, state: &mut ViewportState) {
         state
             .camera
             .pan_pixels(sr(rect), v2(response.drag_delta().to_pos2()));
-        state.fitted = None;
+        state.framing.moved();
     }
     if response.hovered() {
         let (scroll, zoom, pointer) = ui.input(|i| {
@@ -44,7 +45,7 @@ pub(super) fn navigate(frame: &Frame, state: &mut ViewportState) {
             && let Some(p) = pointer
         {
             state.camera.zoom_around(sr(rect), v2(p), factor);
-            state.fitted = None;
+            state.framing.moved();
         }
     }
     // The limits depend on where the view is (f32 precision there) and on its size.
@@ -102,7 +103,7 @@ pub(super) fn handle_tools(
     let Some(drag) = &state.handle_drag else {
         return;
     };
-    drag_handle(frame, state.camera, drag, &data.name, out);
+    drag_handle(frame, state.camera, drag, out);
     if response.drag_stopped() || !response.dragged() {
         state.handle_drag = None;
         out.push(Command::EndGesture);
@@ -128,41 +129,20 @@ fn start_handle_drag(frame: &Frame, state: &mut ViewportState, target: &HandleTa
     }
 }
 
-/// While a handle is dragged: the op it asks for, as one continuous step named after the tool.
-fn drag_handle(
-    frame: &Frame,
-    camera: Camera,
-    drag: &HandleDrag,
-    name: &str,
-    out: &mut Vec<Command>,
-) {
+/// While a handle is dragged: where the pointer is (the session turns it into the tool's edit).
+fn drag_handle(frame: &Frame, camera: Camera, drag: &HandleDrag, out: &mut Vec<Command>) {
     let Frame {
-        ui,
-        response,
-        rect,
-        editor,
+        ui, response, rect, ..
     } = *frame;
-    let tool = editor.tool();
     if response.dragged_by(egui::PointerButton::Primary)
         && let Some(p) = response.interact_pointer_pos()
     {
-        let snapping = ui.input(|i| i.modifiers.command);
-        let pointer = camera.to_world(sr(rect), v2(p));
-        if pointer != drag.start_pointer
-            && let Some(op) =
-                handles::drag_op(tool, drag, pointer, snapping, grid_step(camera.zoom))
-        {
-            let verb = match tool {
-                Tool::Move => "Move",
-                Tool::Rotate => "Rotate",
-                Tool::Scale => "Scale",
-            };
-            out.push(Command::Perform {
-                label: format!("{verb} {name}"),
-                ops: vec![op],
-                continuous: true,
-            });
-        }
+        out.push(Command::DragHandle {
+            drag: Box::new(drag.clone()),
+            pointer: camera.to_world(sr(rect), v2(p)),
+            snap: ui.input(|i| i.modifiers.command),
+            grid_step: grid_step(camera.zoom),
+        });
     }
 }
 
@@ -197,24 +177,19 @@ fn hover(frame: &Frame, state: &mut ViewportState) {
 }
 
 /// A click selects the node under it (Ctrl / Shift toggles it); on empty space it clears the
-/// selection unless Ctrl / Shift is held.
+/// selection unless Ctrl / Shift is held ([`viewport_click`]).
 fn click_select(frame: &Frame, camera: Camera, out: &mut Vec<Command>) {
     let scene = frame.editor.doc().scene();
     if frame.response.clicked()
         && let Some(p) = frame.response.interact_pointer_pos()
     {
         let hit = hit_test(scene, camera, sr(frame.rect), v2(p), GRAB_RADIUS_PX);
-        match hit {
-            Some(id) if extending(frame) => out.push(Command::ToggleSelect(id)),
-            Some(id) => out.push(Command::Select(vec![id])),
-            None if !extending(frame) => out.push(Command::Select(Vec::new())),
-            None => {}
-        }
+        out.extend(viewport_click(hit, extending(frame)));
     }
 }
 
 /// A primary drag (without Space) on a node starts moving the selection (selecting the node
-/// first when it was not selected); on empty space it starts a rubber band.
+/// first when it was not selected); on empty space it starts a rubber band ([`viewport_drag`]).
 fn start_drag(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) {
     let Frame {
         ui,
@@ -223,7 +198,6 @@ fn start_drag(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) 
         editor,
     } = *frame;
     let scene = editor.doc().scene();
-    let selection = editor.selection();
     let space = ui.input(|i| i.key_down(egui::Key::Space));
     // egui reports a drag once the pointer has moved a few pixels: measure from where the
     // button went down, so the node follows the pointer exactly.
@@ -236,27 +210,14 @@ fn start_drag(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) 
         let view = sr(rect);
         let world_p = state.camera.to_world(view, v2(p));
         let hit = hit_test(scene, state.camera, view, v2(p), GRAB_RADIUS_PX);
-        let moving: Vec<NodeId> = match hit {
-            Some(id) if editor.is_selected(id) => selection.to_vec(),
-            Some(id) => {
-                out.push(Command::Select(vec![id]));
-                vec![id]
-            }
-            None => {
-                state.box_start = Some(p); // empty space: rubber-band selection
-                Vec::new()
-            }
-        };
-        // Move only the topmost selected nodes: children follow their parents.
-        let roots = scene.topmost(&moving);
-        if !roots.is_empty() {
-            state.drag = Some(MoveDrag {
-                start_pointer: world_p,
-                starts: roots
-                    .iter()
-                    .filter_map(|&id| scene.world(id).ok().map(|w| (id, w.translation)))
-                    .collect(),
-            });
+        let selected = |id| editor.is_selected(id);
+        let start = viewport_drag(scene, editor.selection(), selected, hit, world_p);
+        out.extend(start.select);
+        if start.band {
+            state.box_start = Some(p);
+        }
+        if start.drag.is_some() {
+            state.drag = start.drag;
         }
     }
 }
@@ -308,18 +269,14 @@ fn drag_selection(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Comman
         && let Some(p) = response.interact_pointer_pos()
     {
         // Measured in f64 from where the button went down: exact far from the origin.
-        let pointer = state.camera.to_world(sr(rect), v2(p));
         let snap = ui
             .input(|i| i.modifiers.command)
             .then(|| grid_step(state.camera.zoom));
-        let delta = drag.delta(pointer, snap);
-        if delta != DVec2::ZERO {
-            out.push(Command::Perform {
-                label: drag.label(frame.editor.doc().scene()),
-                ops: drag.ops(delta),
-                continuous: true,
-            });
-        }
+        out.push(Command::MoveSelection {
+            drag: Box::new(drag.clone()),
+            pointer: state.camera.to_world(sr(rect), v2(p)),
+            snap,
+        });
     }
     if response.drag_stopped() || !response.dragged() {
         state.drag = None;

@@ -17,12 +17,11 @@ use super::embedded_sprite;
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, ViewOption};
 use crate::editor::session::dnd::DropPreview;
-use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::geometry::world_bounds;
+use crate::editor::view::camera::{Camera, Framing, ScreenRect};
 use crate::editor::view::handles::{HandleDrag, Tool};
 use crate::model::document::Document;
 use crate::model::read_limit;
-use crate::model::scene::{NodeId, Scene};
+use crate::model::scene::NodeId;
 use draw::{draw_ghosts, draw_grid, draw_shear_overlay, outline_node};
 use egui::{Color32, Pos2, Rect, Sense, Stroke};
 use glam::{DVec2, Vec2};
@@ -63,8 +62,8 @@ pub struct ViewportState {
     flash: Option<(Vec<(u32, u32)>, f64)>,
     box_start: Option<Pos2>,
     handle_drag: Option<HandleDrag>,
-    frame_pending: bool,
-    frame_request: Option<Vec<NodeId>>,
+    /// What to fit next, and what was fitted last.
+    framing: Framing,
     /// The document revision a lesson's subject was last checked to be in view at.
     subject_seen: u64,
     drag: Option<crate::editor::view::pointer::MoveDrag>,
@@ -72,8 +71,6 @@ pub struct ViewportState {
     probe_drag: Option<crate::editor::session::probes::ProbeRef>,
     /// The node the view is from (None: the world).
     viewing: Option<NodeId>,
-    /// What was last framed, and in which viewport rect (cleared when the camera moves).
-    fitted: Option<(Vec<NodeId>, Rect)>,
     textures: HashMap<String, Option<egui::TextureHandle>>,
     /// Per-node extents and colours for the drawing pass (rebuilt when the scene changes).
     extents: crate::editor::view::cull::Extents,
@@ -100,13 +97,11 @@ impl Default for ViewportState {
             flash: None,
             box_start: None,
             handle_drag: None,
-            frame_pending: true,
-            frame_request: None,
+            framing: Framing::default(),
             subject_seen: u64::MAX,
             drag: None,
             probe_drag: None,
             viewing: None,
-            fitted: None,
             textures: HashMap::new(),
             extents: Default::default(),
             bounds: Default::default(),
@@ -121,12 +116,12 @@ impl Default for ViewportState {
 impl ViewportState {
     /// Frame these nodes on the next frame (when the viewport's size is known).
     pub fn frame(&mut self, ids: &[NodeId]) {
-        self.frame_request = Some(ids.to_vec());
+        self.framing.frame(ids);
     }
 
     /// Frame the whole scene on the next frame.
     pub fn frame_on_next_frame(&mut self) {
-        self.frame_pending = true;
+        self.framing.frame_all();
     }
 
     /// The draw list the last node layer was painted from (tests compare it with a figure's).
@@ -212,7 +207,9 @@ pub fn ui(
     state.last_rect = rect;
     let view_note = look_from(editor, state, rect);
     keep_subject_in_view(ui, editor, state, rect);
-    fit_requested(state, editor.doc().scene(), rect);
+    state
+        .framing
+        .fit(&mut state.camera, editor.doc().scene(), sr(rect));
     let frame = Frame {
         ui,
         response: &response,
@@ -248,19 +245,13 @@ fn look_from(editor: &Editor, state: &mut ViewportState, rect: Rect) -> Option<S
     let (node, view, why_not) = editor.view_node();
     let switched = node != state.viewing;
     state.viewing = node;
-    if switched {
-        // The selection stays where it was on screen (or comes to the centre).
-        let scene = editor.doc().scene();
-        let anchor = editor
-            .primary()
-            .and_then(|id| scene.world(id).ok())
-            .map(|m| m.translation.as_dvec2())
-            .filter(|p| p.is_finite())
-            .unwrap_or_else(|| state.camera.world_center());
-        state.camera.switch_view(view, anchor, sr(rect));
-    } else {
-        state.camera.set_view(view, false);
-    }
+    // The selection stays where it was on screen (or comes to the centre).
+    let scene = editor.doc().scene();
+    let anchor = editor
+        .primary()
+        .and_then(|id| scene.world(id).ok())
+        .map(|m| m.translation.as_dvec2());
+    state.camera.look_from(view, switched, anchor, sr(rect));
     why_not
 }
 
@@ -272,7 +263,7 @@ fn keep_subject_in_view(ui: &egui::Ui, editor: &Editor, state: &mut ViewportStat
         return;
     };
     let revision = editor.doc().revision();
-    let busy = state.frame_request.is_some() || state.frame_pending;
+    let busy = state.framing.waiting();
     if revision == state.subject_seen || busy || ui.input(|i| i.pointer.any_down()) {
         return;
     }
@@ -280,29 +271,7 @@ fn keep_subject_in_view(ui: &egui::Ui, editor: &Editor, state: &mut ViewportStat
     let subject = run.subject(editor);
     let scene = editor.doc().scene();
     if !crate::editor::view::geometry::in_view(state.camera, sr(rect), scene, &subject) {
-        state.frame_request = Some(subject);
-    }
-}
-
-/// Fit the camera to the nodes asked for (the whole scene on the first frame or a new scene).
-fn fit_requested(state: &mut ViewportState, scene: &Scene, rect: Rect) {
-    if state.frame_pending {
-        state.frame_pending = false;
-        state.frame_request = Some(scene.ids().to_vec());
-    }
-    // A framed view stays framed while the viewport changes size (the window or a side panel
-    // was resized, or the panels settled after the first frame) until the camera is moved.
-    if state.frame_request.is_none()
-        && let Some((ids, fitted_rect)) = &state.fitted
-        && *fitted_rect != rect
-    {
-        state.frame_request = Some(ids.clone());
-    }
-    if let Some(ids) = state.frame_request.take()
-        && let Some((lo, hi)) = world_bounds(scene, &ids)
-    {
-        state.camera.fit(sr(rect), lo, hi);
-        state.fitted = Some((ids, rect));
+        state.framing.frame(&subject);
     }
 }
 
@@ -319,12 +288,18 @@ fn paint_scene(
         ui, rect, editor, ..
     } = *frame;
     let scene = editor.doc().scene();
-    painter.rect_filled(rect, 0.0, Color32::from_gray(28));
-    draw_grid(painter, rect, state.camera);
+    painter.rect_filled(
+        rect,
+        0.0,
+        draw::c32(crate::editor::view::palette::BACKGROUND),
+    );
+    state.layer.grid = draw_grid(painter, rect, state.camera);
     draw_nodes(ui.ctx(), painter, rect, editor, state);
-    if editor.view().shows(ViewOption::Shear) {
-        draw_shear_overlay(painter, rect, state.camera, scene, &state.shear_candidates);
-    }
+    state.layer.shear = if editor.view().shows(ViewOption::Shear) {
+        draw_shear_overlay(painter, rect, state.camera, scene, &state.shear_candidates)
+    } else {
+        Vec::new()
+    };
     if let Some(preview) = preview {
         draw_ghosts(painter, rect, state.camera, scene, preview);
     }

@@ -17,7 +17,8 @@ pub enum DropZone {
     Root,
 }
 
-/// A drag in progress over a drop target.
+/// A drag in progress over a drop target, with the ops a drop there performs: planned once
+/// while the pointer hovers, and carried by [`crate::editor::Command::DropRows`] on release.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DropPreview {
     /// The dragged nodes (topmost, pre-order).
@@ -28,6 +29,41 @@ pub struct DropPreview {
     pub keep_world: bool,
     /// False when the drop is refused.
     pub allowed: bool,
+    /// The reparent ops, or why the drop is refused (empty: quietly), from [`drop_ops`].
+    pub ops: Result<Vec<Op>, String>,
+    /// The scene's structure version the ops were planned at.
+    pub structure: u64,
+}
+
+impl DropPreview {
+    /// Plan a drop of `dragged` in `zone` (runs [`drop_ops`] once).
+    pub fn plan(scene: &Scene, dragged: &[NodeId], zone: DropZone, keep_world: bool) -> Self {
+        let ops = drop_ops(scene, dragged, zone, keep_world);
+        Self {
+            dragged: dragged.to_vec(),
+            zone,
+            keep_world,
+            allowed: ops.is_ok(),
+            ops,
+            structure: scene.structure_version(),
+        }
+    }
+
+    /// The planned ops, planned again only when the tree changed since (a drop's ops depend
+    /// only on the tree: parents, sibling places).
+    pub fn into_ops(self, scene: &Scene) -> Result<Vec<Op>, String> {
+        if self.structure == scene.structure_version() {
+            self.ops
+        } else {
+            drop_ops(scene, &self.dragged, self.zone, self.keep_world)
+        }
+    }
+}
+
+/// Whether a drop keeps world transforms: the "Keep world transform" toggle, inverted while
+/// Shift is held (the one place this rule is written).
+pub fn drop_keeps_world(toggle: bool, shift: bool) -> bool {
+    toggle != shift
 }
 
 /// The parent a drop in this zone gives (None = root).

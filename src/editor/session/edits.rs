@@ -3,7 +3,7 @@
 //! applies (never guessed by a panel); each edit is one undo step and selects what it made.
 
 use crate::editor::session::command::NewNodePlace;
-use crate::editor::session::dnd::{DropZone, drop_ops};
+use crate::editor::session::dnd::{DropPreview, DropZone, drop_ops};
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::math::Trs;
@@ -212,7 +212,26 @@ impl Editor {
         zone: DropZone,
         keep_world: bool,
     ) -> Result<Outcome> {
-        let ops = match drop_ops(self.doc.scene(), dragged, zone, keep_world) {
+        let ops = drop_ops(self.doc.scene(), dragged, zone, keep_world);
+        self.perform_drop(dragged, keep_world, ops)
+    }
+
+    /// A drop the hierarchy planned while hovering: its ops are used as planned.
+    pub(super) fn drop_rows(&mut self, preview: DropPreview) -> Result<Outcome> {
+        let dragged = preview.dragged.clone();
+        let keep_world = preview.keep_world;
+        let ops = preview.into_ops(self.doc.scene());
+        self.perform_drop(&dragged, keep_world, ops)
+    }
+
+    /// Perform a drop's ops as one step named after the dragged nodes, or refuse it.
+    fn perform_drop(
+        &mut self,
+        dragged: &[NodeId],
+        keep_world: bool,
+        ops: std::result::Result<Vec<Op>, String>,
+    ) -> Result<Outcome> {
+        let ops = match ops {
             Ok(ops) => ops,
             Err(message) if message.is_empty() => return Ok(Outcome::default()),
             Err(message) => return Err(Error::Refused(message)),

@@ -1,9 +1,9 @@
 //! Multi-edit masks: which of a transform's six components (position x / y, rotation, scale
 //! x / y, skew) an inspector edit changed, applied to each selected node while keeping its other
 //! components; which components differ across a selection; locked-ratio scale. Pure functions,
-//! no widgets: the inspector panel reads its fields and calls these for the command.
+//! no widgets: the inspector panel sends what was typed ([`crate::editor::Command::SetTransform`])
+//! and the session plans the edit with these.
 
-use crate::editor::session::command::Command;
 use crate::model::math::Trs;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
@@ -81,14 +81,14 @@ fn name_of(scene: &Scene, id: NodeId) -> &str {
 }
 
 /// Set the edited local transform `local` on the primary node (whose local was `before`); on
-/// the other targets only the numbers that were edited. One continuous step.
+/// the other targets only the numbers that were edited. The undo label and the ops.
 pub fn local_edit(
     scene: &Scene,
     primary: NodeId,
     before: &Trs,
     targets: &[NodeId],
     local: Trs,
-) -> Command {
+) -> (String, Vec<Op>) {
     let mask = changed_components(before, &local);
     let ops = targets
         .iter()
@@ -107,23 +107,19 @@ pub fn local_edit(
     } else {
         format!("Edit {}", name_of(scene, primary))
     };
-    Command::Perform {
-        label,
-        ops,
-        continuous: true,
-    }
+    (label, ops)
 }
 
 /// Set the edited world transform `world` (just the position when only it changed) on the
 /// primary node (whose world was `before`); on the other targets only the numbers that were
-/// edited, each keeping its own world values for the rest. One continuous step.
+/// edited, each keeping its own world values for the rest. The undo label and the ops.
 pub fn world_edit(
     scene: &Scene,
     primary: NodeId,
     before: &Trs,
     targets: &[NodeId],
     world: Trs,
-) -> Command {
+) -> (String, Vec<Op>) {
     let mask = changed_components(before, &world);
     let only_position = mask[2..].iter().all(|m| !m);
     let ops = targets
@@ -153,11 +149,7 @@ pub fn world_edit(
     } else {
         format!("Move {} in world space", name_of(scene, primary))
     };
-    Command::Perform {
-        label,
-        ops,
-        continuous: true,
-    }
+    (label, ops)
 }
 
 #[cfg(test)]
@@ -211,15 +203,8 @@ mod tests {
         (scene, ids)
     }
 
-    fn performed(command: Command) -> (String, Vec<Op>) {
-        match command {
-            Command::Perform {
-                label,
-                ops,
-                continuous: true,
-            } => (label, ops),
-            other => panic!("not a continuous Perform: {other:?}"),
-        }
+    fn performed(edit: (String, Vec<Op>)) -> (String, Vec<Op>) {
+        edit
     }
 
     #[test]

@@ -4,6 +4,9 @@
 //! have compared 6·10¹⁰ ids). The set is built on first use after a change; every change goes
 //! through a method here, which bumps the version views key their caches on.
 
+use crate::editor::session::command::Command;
+use crate::editor::session::timeline::KeyRef;
+use crate::editor::session::{Outcome, Routed};
 use crate::error::{Error, Result};
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashSet;
@@ -101,6 +104,29 @@ impl Selection {
     fn changed(&mut self) {
         self.version = self.version.wrapping_add(1);
     }
+}
+
+/// Select, select all, Ctrl-toggle: handed the selection, the timeline's key selection (picking
+/// nodes clears the keys) and the scene to check ids against.
+pub(super) fn handle(
+    selection: &mut Selection,
+    keys: &mut Vec<KeyRef>,
+    scene: &Scene,
+    command: Command,
+) -> Routed {
+    let changed = match command {
+        Command::Select(ids) => match ids.iter().find(|id| !scene.contains(**id)) {
+            Some(&missing) => Err(Error::UnknownNode(missing)),
+            None => Ok(selection.set(ids)),
+        },
+        Command::SelectAll => Ok(selection.set(scene.ids().to_vec())),
+        Command::ToggleSelect(id) => selection.toggle(id, scene).map(|()| true),
+        other => return Routed::Pass(other),
+    };
+    if matches!(changed, Ok(true)) {
+        keys.clear();
+    }
+    Routed::Done(changed.map(|_| Outcome::default()))
 }
 
 #[cfg(test)]

@@ -1,10 +1,12 @@
 //! The viewport camera, without egui: world ↔ screen in f64 and camera-relative, zoom limits
-//! that follow f32 precision where the view is, and framing.
+//! that follow f32 precision where the view is, following the space the view is from, and
+//! framing (what to fit, and keeping a fitted view fitted while the viewport is resized).
 //!
 //! World positions are f32 (the scene's numbers); the camera centre and zoom are f64. Every
 //! world → screen mapping subtracts the centre before scaling, in f64, so a node at (1e7, 0) is
 //! drawn exactly where its numbers say when the view is there.
 
+use crate::model::scene::{NodeId, Scene};
 use glam::{Affine2, DAffine2, DMat2, DVec2, Vec2};
 
 /// A rectangle on screen, in pixels (y down).
@@ -139,6 +141,27 @@ impl Camera {
         let center = anchor_view - DVec2::new(d.x, -d.y) / self.zoom;
         if center.is_finite() {
             self.center = center;
+        }
+    }
+
+    /// Point the camera at the space the view is from (`view`: world → that space). After a
+    /// switch of space the world point `anchor` (the selection's origin; the centre when there
+    /// is none or it is not finite) stays where it was on screen; while the space is the same
+    /// (a node moving) the centre stays put in it, so the view follows the node.
+    pub fn look_from(
+        &mut self,
+        view: DAffine2,
+        switched: bool,
+        anchor: Option<DVec2>,
+        rect: ScreenRect,
+    ) {
+        if switched {
+            let anchor = anchor
+                .filter(|p| p.is_finite())
+                .unwrap_or_else(|| self.world_center());
+            self.switch_view(view, anchor, rect);
+        } else {
+            self.set_view(view, false);
         }
     }
 
@@ -298,6 +321,76 @@ impl Camera {
                 crate::editor::view::numbers::format_number(step),
             )
         })
+    }
+}
+
+/// What the camera is asked to fit: the whole scene on the first frame (or a new scene), the
+/// nodes framed with F or a lesson's subject; and what it last fitted, so that a fitted view
+/// stays fitted while the viewport changes size, until the camera is moved by hand.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Framing {
+    /// Fit the whole scene at the next [`Framing::fit`].
+    all_pending: bool,
+    /// Fit these nodes at the next [`Framing::fit`].
+    request: Option<Vec<NodeId>>,
+    /// What was fitted last, and in which viewport rectangle.
+    fitted: Option<(Vec<NodeId>, ScreenRect)>,
+}
+
+impl Default for Framing {
+    /// The first frame fits the whole scene.
+    fn default() -> Self {
+        Self {
+            all_pending: true,
+            request: None,
+            fitted: None,
+        }
+    }
+}
+
+impl Framing {
+    /// Fit these nodes at the next [`Framing::fit`].
+    pub fn frame(&mut self, ids: &[NodeId]) {
+        self.request = Some(ids.to_vec());
+    }
+
+    /// Fit the whole scene at the next [`Framing::fit`].
+    pub fn frame_all(&mut self) {
+        self.all_pending = true;
+    }
+
+    /// True while a fit is waiting.
+    pub fn waiting(&self) -> bool {
+        self.all_pending || self.request.is_some()
+    }
+
+    /// The camera was moved by hand: a resize no longer fits again.
+    pub fn moved(&mut self) {
+        self.fitted = None;
+    }
+
+    /// Fit what is asked for (or, when the viewport changed size, what was fitted last) into
+    /// `rect`; true when the camera was fitted. Nodes with no place (gone, or not finite)
+    /// leave the camera as it is.
+    pub fn fit(&mut self, camera: &mut Camera, scene: &Scene, rect: ScreenRect) -> bool {
+        if std::mem::take(&mut self.all_pending) {
+            self.request = Some(scene.ids().to_vec());
+        }
+        if self.request.is_none()
+            && let Some((ids, fitted_rect)) = &self.fitted
+            && *fitted_rect != rect
+        {
+            self.request = Some(ids.clone());
+        }
+        let Some(ids) = self.request.take() else {
+            return false;
+        };
+        let Some((lo, hi)) = crate::editor::view::geometry::world_bounds(scene, &ids) else {
+            return false;
+        };
+        camera.fit(rect, lo, hi);
+        self.fitted = Some((ids, rect));
+        true
     }
 }
 

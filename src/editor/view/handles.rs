@@ -104,7 +104,7 @@ pub fn handle_axes(world: &Affine2, orientation: Orientation) -> (Vec2, Vec2) {
 }
 
 /// A handle drag in progress.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct HandleDrag {
     /// What was grabbed.
     pub part: Part,

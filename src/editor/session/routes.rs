@@ -1,0 +1,203 @@
+//! Where each family of commands goes. [`Editor::apply`] hands a command to the parts in turn;
+//! each part carries out the commands that are its own and passes the rest on. A part that owns
+//! its state alone (the settings, the open windows, the message log, the selection) is handed
+//! only that state, as rerun hands `run_system_command` only the store it changes; the families
+//! that span the document and the selection (edits, files, the history) are session methods.
+
+use crate::editor::session::command::{Command, Effect, Window};
+use crate::editor::session::lesson::{LessonCommand, LessonSource};
+use crate::editor::session::messages::MessageLog;
+use crate::editor::session::settings::Settings;
+use crate::editor::session::timeline::TimelineCommand;
+use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, Routed, files};
+use crate::error::Error;
+use rustc_hash::FxHashSet;
+
+/// Done with nothing for the app to do.
+fn done() -> Routed {
+    Routed::Done(Ok(Outcome::default()))
+}
+
+/// The handle tool, the handles' axes, "Keep world transform", what the viewport shows and the
+/// Godot export's remembered choices: handed the settings only.
+pub(super) fn settings_command(settings: &mut Settings, command: Command) -> Routed {
+    match command {
+        Command::SetGodot3Export(on) => settings.set_godot3_export(on),
+        Command::SetGodotPixelsPerUnit(pixels) => settings.set_godot_pixels_per_unit(pixels),
+        Command::SetTool(tool) => settings.set_tool(tool),
+        Command::SetOrientation(orientation) => settings.set_orientation(orientation),
+        Command::ToggleOrientation => settings.toggle_orientation(),
+        Command::ToggleKeepWorld => settings.toggle_keep_world(),
+        Command::ToggleView(option) => settings.toggle_view(option),
+        other => return Routed::Pass(other),
+    }
+    done()
+}
+
+/// Open and close floating windows, dismiss the error window, say why something was refused:
+/// handed the set of open windows and the message log only.
+pub(super) fn window_command(
+    windows: &mut FxHashSet<Window>,
+    log: &mut MessageLog,
+    command: Command,
+) -> Routed {
+    match command {
+        Command::Show(window) => {
+            windows.insert(window);
+        }
+        Command::Close(window) => {
+            windows.remove(&window);
+        }
+        Command::DismissError => log.dismiss_error(),
+        Command::Refused(reason) => return Routed::Done(Err(Error::Refused(reason))),
+        other => return Routed::Pass(other),
+    }
+    done()
+}
+
+impl Editor {
+    /// Performed steps, the end of a gesture, undo, redo and history jumps.
+    pub(super) fn history_command(&mut self, command: Command) -> Routed {
+        let undo_or_redo = |e: &mut Self, undo: bool| {
+            e.gestures.open = None;
+            let (done, verb) = match undo {
+                true => (e.doc.undo(), "Undid"),
+                false => (e.doc.redo(), "Redid"),
+            };
+            match done? {
+                Some(label) => e.info(format!("{verb} {label}")),
+                None if undo => e.info("Nothing to undo"),
+                None => e.info("Nothing to redo"),
+            }
+            Ok(Outcome::default())
+        };
+        Routed::Done(match command {
+            Command::Perform {
+                label,
+                ops,
+                continuous,
+            } => self
+                .perform(label, ops, continuous)
+                .map(|()| Outcome::default()),
+            Command::EndGesture => {
+                self.gestures.open = None;
+                self.doc.end_gesture();
+                Ok(Outcome::default())
+            }
+            Command::Undo => undo_or_redo(self, true),
+            Command::Redo => undo_or_redo(self, false),
+            Command::JumpHistory(n) => {
+                self.gestures.open = None;
+                self.doc.jump_to(n).map(|_| Outcome::default())
+            }
+            other => return Routed::Pass(other),
+        })
+    }
+
+    /// New, open, import, the export dialogs, save, revert, quit and the answers to their
+    /// prompts and dialogs.
+    pub(super) fn file_command(&mut self, command: Command) -> Routed {
+        let dialog = |e: &mut Self, purpose| Ok(e.start_dialog(purpose));
+        Routed::Done(match command {
+            Command::New => self.request(FileAction::New),
+            Command::Open => self.request(FileAction::Open),
+            Command::Import => self.request(FileAction::Import),
+            Command::ExportGodot if self.settings.godot3_export() => {
+                dialog(self, DialogPurpose::ExportGodot3)
+            }
+            Command::ExportGodot => dialog(self, DialogPurpose::ExportGodot),
+            Command::ExportGodot3 => dialog(self, DialogPurpose::ExportGodot3),
+            Command::ExportSvg => dialog(self, DialogPurpose::ExportSvg),
+            Command::ExportAnimation => dialog(self, DialogPurpose::ExportAnimation),
+            Command::SaveFigure => dialog(self, DialogPurpose::ExportFigure),
+            Command::SaveAs => dialog(self, DialogPurpose::SaveAs { then: None }),
+            // A lesson is read and checked before the unsaved-changes prompt: a broken one is
+            // refused without asking anything.
+            Command::OpenPath(path) if files::is_lesson_file(&path) => {
+                self.lesson_command(LessonCommand::Open(LessonSource::File(path)))
+            }
+            Command::OpenPath(path) => self.request(FileAction::OpenPath(path)),
+            Command::Revert => self.request(FileAction::Revert),
+            Command::Quit => self.request(FileAction::Quit),
+            Command::CloseRequested => Ok(self.close_requested()),
+            Command::Save => self.save_command(),
+            Command::ChooseImage(node) => self.choose_image(node),
+            Command::AnswerGuard(answer) => self.answer_guard(answer),
+            Command::DialogClosed(outcome) => self.dialog_closed(outcome),
+            Command::Generate(request) => self.generate_command(request),
+            Command::CancelJob => Ok(self.cancel_job()),
+            other => return Routed::Pass(other),
+        })
+    }
+
+    /// Copy, paste, duplicate, delete, add, group, unparent, drop, reorder, move to and nudge.
+    pub(super) fn edit_command(&mut self, command: Command) -> Routed {
+        Routed::Done(match command {
+            Command::Copy => Ok(self.copy()),
+            Command::Paste => self.paste(),
+            Command::Duplicate => self.duplicate(),
+            // Del acts on what was picked last: keys on the timeline (picking nodes clears them).
+            Command::Delete if !self.selected_keys().is_empty() => {
+                self.timeline_command(TimelineCommand::DeleteSelectedKeys)
+            }
+            Command::Delete => self.delete(),
+            Command::AddNode(place) => self.add_node(place),
+            Command::CreateParent => self.create_parent(),
+            Command::Unparent => self.unparent(),
+            Command::Drop {
+                dragged,
+                zone,
+                keep_world,
+            } => self.drop_nodes(&dragged, zone, keep_world),
+            Command::Reorder(step) => self.reorder(step),
+            Command::MoveTo { parent, keep_world } => self.move_to(parent, keep_world),
+            Command::Nudge { direction, big } => self.nudge(direction, big),
+            other => return Routed::Pass(other),
+        })
+    }
+
+    /// Rename in place, framing, the space the view is from, the figure's settings, which
+    /// panel has the keyboard, the interface's scale and theme.
+    pub(super) fn view_command(&mut self, command: Command) -> Routed {
+        let effect = |effect| Ok(Outcome::with(effect));
+        Routed::Done(match command {
+            Command::StartRename => Ok(self.primary().map_or_else(Outcome::default, |id| {
+                Outcome::with(Effect::StartRename(id))
+            })),
+            Command::FrameSelection => effect(Effect::Frame(self.selection.ids().to_vec())),
+            Command::FrameAll => effect(Effect::Frame(self.doc.scene().ids().to_vec())),
+            Command::SetViewSpace(space) => self.set_view_space(space),
+            Command::SetFigure(options) => {
+                self.figure = *options;
+                Ok(Outcome::default())
+            }
+            Command::FocusPanel(step) => Ok(self.focus_panel(step)),
+            Command::SetFocusedPanel(panel) => Ok(self.set_focused_panel(panel)),
+            Command::StepUiScale(_) | Command::SetUiScale(_) | Command::SetHighContrast(_) => {
+                Ok(self.appearance_command(command))
+            }
+            other => return Routed::Pass(other),
+        })
+    }
+
+    /// The timeline, probes, lessons, the crash journal and the answers about recovery and
+    /// changes on disk.
+    pub(super) fn tool_command(&mut self, command: Command) -> Routed {
+        Routed::Done(match command {
+            Command::Timeline(command) => self.timeline_command(command),
+            Command::Probe(probe) => self.probe_command(probe),
+            Command::Lesson(command) => self.lesson_command(command),
+            Command::Record(command) => self.record_command(command),
+            Command::AnswerRecovery(answer) => self.answer_recovery(answer),
+            Command::AnswerConflict(answer) => self.answer_conflict(answer),
+            Command::ToggleJournal => Ok(self.toggle_journal()),
+            Command::RetryJournal => {
+                if !self.retry_journal() {
+                    self.info("The crash journal still cannot be written");
+                }
+                Ok(Outcome::default())
+            }
+            other => return Routed::Pass(other),
+        })
+    }
+}

@@ -1,0 +1,477 @@
+//! The rules the panels used to hold, without egui: drop zones and drop ops (planned once and
+//! carried to the drop), Shift inverting "Keep world transform", Ctrl / Shift clicks and the
+//! arrow keys in the hierarchy, what a row drag carries, clicks and drag starts in the viewport,
+//! the camera following the space it looks from and framing; and the intents panels send
+//! instead of edits, whose edits and undo labels the session chooses.
+
+mod common;
+
+use common::spec;
+use glam::{DAffine2, DVec2, Vec2};
+use graft::editor::session::command::TransformSpace;
+use graft::editor::session::dnd::{DropPreview, DropZone, drop_keeps_world, drop_ops, zone_for};
+use graft::editor::session::picking::{
+    Arrow, Mods, RowKey, row_click, row_drag, row_key, viewport_click, viewport_drag,
+};
+use graft::editor::view::camera::{Camera, Framing, ScreenRect};
+use graft::editor::view::pointer::MoveDrag;
+use graft::editor::view::rows::{Row, visible_rows};
+use graft::editor::{Command, Editor};
+use graft::model::document::Document;
+use graft::model::math::Trs;
+use graft::model::scene::edit::Op;
+use graft::model::scene::{NodeId, Scene};
+
+/// body(1) -> arm(2) -> hand(3), body -> leg(4), and a second root prop(5).
+fn rig() -> Scene {
+    let at = |x: f32| Trs::new(Vec2::new(x, 0.0), 0.0, Vec2::ONE, 0.0);
+    let mut scene = Scene::from_specs(vec![
+        spec(1, None, "body", at(0.0)),
+        spec(2, Some(1), "arm", at(1.0)),
+        spec(3, Some(2), "hand", at(1.0)),
+        spec(4, Some(1), "leg", at(-1.0)),
+        spec(5, None, "prop", at(5.0)),
+    ])
+    .expect("a valid rig");
+    scene.update_world();
+    scene
+}
+
+fn all_rows(scene: &Scene) -> Vec<Row> {
+    visible_rows(scene, &Default::default(), "")
+}
+
+fn row_of(scene: &Scene, rows: &[Row], id: u32) -> Row {
+    let index = scene.index(NodeId(id)).expect("in the scene");
+    *rows.iter().find(|r| r.index == index).expect("shown")
+}
+
+fn editor() -> Editor {
+    let mut editor = Editor::new(Document::untitled(rig()));
+    editor.update_world();
+    editor
+}
+
+fn undo_label(editor: &Editor) -> Option<String> {
+    editor.doc().history().undo_label().map(str::to_string)
+}
+
+const PLAIN: Mods = Mods {
+    ctrl: false,
+    shift: false,
+};
+const SHIFT: Mods = Mods {
+    ctrl: false,
+    shift: true,
+};
+const CTRL: Mods = Mods {
+    ctrl: true,
+    shift: false,
+};
+
+#[test]
+fn a_rows_quarters_are_before_and_after_and_its_middle_is_into() {
+    let id = NodeId(7);
+    // A row 20 high at y = 100.
+    assert_eq!(zone_for(100.0, 20.0, 100.0, id), DropZone::Before(id));
+    assert_eq!(zone_for(100.0, 20.0, 104.9, id), DropZone::Before(id));
+    assert_eq!(zone_for(100.0, 20.0, 105.0, id), DropZone::Into(id));
+    assert_eq!(zone_for(100.0, 20.0, 115.0, id), DropZone::Into(id));
+    assert_eq!(zone_for(100.0, 20.0, 115.1, id), DropZone::After(id));
+    assert_eq!(zone_for(100.0, 20.0, 120.0, id), DropZone::After(id));
+    // A row of no height does not divide by zero: above is before, below is after.
+    assert_eq!(zone_for(100.0, 0.0, 99.0, id), DropZone::Before(id));
+    assert_eq!(zone_for(100.0, 0.0, 101.0, id), DropZone::After(id));
+}
+
+#[test]
+fn drop_ops_refuse_a_node_onto_itself_or_below_itself() {
+    let scene = rig();
+    let (body, hand) = (NodeId(1), NodeId(3));
+    assert_eq!(
+        drop_ops(&scene, &[body], DropZone::Into(body), true),
+        Err(String::new()),
+        "onto itself: refused quietly"
+    );
+    let below = drop_ops(&scene, &[body], DropZone::Before(hand), true);
+    assert_eq!(
+        below,
+        Err("Cannot drop body onto itself or its own descendant".to_string())
+    );
+}
+
+#[test]
+fn drop_ops_place_dragged_nodes_in_order_among_the_siblings_left() {
+    let scene = rig();
+    let (arm, leg, prop) = (NodeId(2), NodeId(4), NodeId(5));
+    let reparent = |node, parent, index| Op::Reparent {
+        node,
+        parent,
+        index,
+        keep_world: true,
+    };
+    // After leg under body: arm and leg are the siblings; arm is dragged, so leg is first.
+    assert_eq!(
+        drop_ops(&scene, &[arm, prop], DropZone::After(leg), true),
+        Ok(vec![
+            reparent(arm, Some(NodeId(1)), Some(1)),
+            reparent(prop, Some(NodeId(1)), Some(2)),
+        ])
+    );
+    assert_eq!(
+        drop_ops(&scene, &[prop], DropZone::Before(arm), false),
+        Ok(vec![Op::Reparent {
+            node: prop,
+            parent: Some(NodeId(1)),
+            index: Some(0),
+            keep_world: false,
+        }])
+    );
+    assert_eq!(
+        drop_ops(&scene, &[arm], DropZone::Root, true),
+        Ok(vec![reparent(arm, None, None)])
+    );
+    assert_eq!(
+        drop_ops(&scene, &[prop], DropZone::Into(arm), true),
+        Ok(vec![reparent(prop, Some(arm), None)])
+    );
+}
+
+#[test]
+fn shift_inverts_keep_world_either_way() {
+    assert!(drop_keeps_world(true, false));
+    assert!(!drop_keeps_world(true, true));
+    assert!(!drop_keeps_world(false, false));
+    assert!(drop_keeps_world(false, true));
+}
+
+#[test]
+fn a_drop_performs_the_ops_planned_while_hovering_without_planning_again() {
+    let mut editor = editor();
+    let scene = editor.doc().scene();
+    let (arm, prop) = (NodeId(2), NodeId(5));
+    let mut preview = DropPreview::plan(scene, &[prop], DropZone::Into(arm), true);
+    assert!(preview.allowed);
+    // Swap the planned ops for others: if the drop planned again it would put prop under arm.
+    preview.ops = Ok(vec![Op::Reparent {
+        node: prop,
+        parent: Some(NodeId(4)),
+        index: None,
+        keep_world: true,
+    }]);
+    editor
+        .apply(Command::DropRows(Box::new(preview)))
+        .expect("the drop applies");
+    editor.update_world();
+    let parent = editor.doc().scene().parent(prop).expect("prop exists");
+    assert_eq!(parent, Some(NodeId(4)), "the carried ops were performed");
+    assert_eq!(undo_label(&editor).as_deref(), Some("Reparent prop"));
+}
+
+#[test]
+fn a_drop_planned_before_the_tree_changed_is_planned_again() {
+    let mut editor = editor();
+    let (arm, prop) = (NodeId(2), NodeId(5));
+    let mut preview = DropPreview::plan(editor.doc().scene(), &[prop], DropZone::Into(arm), false);
+    preview.ops = Ok(Vec::new()); // stale: would do nothing
+    editor
+        .apply(Command::Select(vec![NodeId(4)]))
+        .expect("select");
+    editor.apply(Command::Delete).expect("delete leg"); // the tree changes
+    editor
+        .apply(Command::DropRows(Box::new(preview)))
+        .expect("the drop applies");
+    assert_eq!(editor.doc().scene().parent(prop).expect("prop"), Some(arm));
+    assert_eq!(
+        undo_label(&editor).as_deref(),
+        Some("Reparent prop (keep local)")
+    );
+    // A refused plan is refused when dropped, and changes nothing.
+    let refused = DropPreview::plan(
+        editor.doc().scene(),
+        &[NodeId(1)],
+        DropZone::Into(arm),
+        true,
+    );
+    assert!(!refused.allowed);
+    let steps = editor.doc().history().labels().0.len();
+    assert!(editor.apply(Command::DropRows(Box::new(refused))).is_err());
+    assert_eq!(editor.doc().history().labels().0.len(), steps);
+}
+
+#[test]
+fn row_clicks_select_toggle_and_extend_from_the_anchor() {
+    let scene = rig();
+    let rows = all_rows(&scene);
+    let (arm, leg) = (row_of(&scene, &rows, 2), row_of(&scene, &rows, 4));
+    let (command, anchor) = row_click(&scene, &rows, None, arm, PLAIN);
+    assert_eq!(command, Some(Command::Select(vec![NodeId(2)])));
+    assert_eq!(anchor, Some(NodeId(2)), "a plain click sets the anchor");
+    // Shift: every shown row from the anchor, in row order, whichever way.
+    let (command, kept) = row_click(&scene, &rows, anchor, leg, SHIFT);
+    let range = vec![NodeId(2), NodeId(3), NodeId(4)];
+    assert_eq!(command, Some(Command::Select(range.clone())));
+    assert_eq!(kept, anchor, "Shift keeps the anchor");
+    let (back, _) = row_click(&scene, &rows, Some(NodeId(4)), arm, SHIFT);
+    assert_eq!(back, Some(Command::Select(range)));
+    // Ctrl toggles and keeps the anchor.
+    let (command, kept) = row_click(&scene, &rows, anchor, leg, CTRL);
+    assert_eq!(command, Some(Command::ToggleSelect(NodeId(4))));
+    assert_eq!(kept, anchor);
+    // Shift without an anchor is a plain click.
+    let (command, anchor) = row_click(&scene, &rows, None, leg, SHIFT);
+    assert_eq!(command, Some(Command::Select(vec![NodeId(4)])));
+    assert_eq!(anchor, Some(NodeId(4)));
+}
+
+#[test]
+fn a_shift_range_spans_only_the_rows_shown() {
+    let scene = rig();
+    let collapsed = [NodeId(2)].into_iter().collect(); // arm collapsed: hand hidden
+    let rows = visible_rows(&scene, &collapsed, "");
+    let (body, leg) = (row_of(&scene, &rows, 1), row_of(&scene, &rows, 4));
+    let (command, _) = row_click(&scene, &rows, Some(NodeId(1)), leg, SHIFT);
+    let shown = vec![NodeId(1), NodeId(2), NodeId(4)];
+    assert_eq!(command, Some(Command::Select(shown)));
+    // An anchor no longer shown: nothing.
+    let (command, _) = row_click(&scene, &rows, Some(NodeId(3)), body, SHIFT);
+    assert_eq!(command, None);
+}
+
+#[test]
+fn arrow_keys_walk_the_rows_and_open_and_close_them() {
+    let scene = rig();
+    let rows = all_rows(&scene);
+    let open = |_: NodeId| false;
+    let key = |selection: &[NodeId], arrow| row_key(&scene, &rows, selection, open, arrow);
+    let select = |id| Some(RowKey::Command(Command::Select(vec![NodeId(id)]))); // pre-order
+    assert_eq!(key(&[NodeId(2)], Arrow::Up), select(1));
+    assert_eq!(key(&[NodeId(2)], Arrow::Down), select(3));
+    assert_eq!(key(&[NodeId(1)], Arrow::Up), None, "the first row");
+    assert_eq!(key(&[NodeId(5)], Arrow::Down), None, "the last row");
+    assert_eq!(
+        key(&[NodeId(2)], Arrow::Right),
+        Some(RowKey::SetCollapsed(NodeId(2), false))
+    );
+    assert_eq!(key(&[NodeId(3)], Arrow::Right), None, "a leaf");
+    assert_eq!(
+        key(&[NodeId(2)], Arrow::Left),
+        Some(RowKey::SetCollapsed(NodeId(2), true)),
+        "an open row closes"
+    );
+    assert_eq!(
+        key(&[NodeId(3)], Arrow::Left),
+        select(2),
+        "a leaf: its parent"
+    );
+    let closed = |id: NodeId| id == NodeId(2);
+    let left = row_key(&scene, &rows, &[NodeId(2)], closed, Arrow::Left);
+    assert_eq!(left, select(1), "a closed row: its parent");
+    assert_eq!(key(&[], Arrow::Down), None, "nothing selected");
+    // The primary is the last selected.
+    assert_eq!(key(&[NodeId(5), NodeId(2)], Arrow::Up), select(1));
+}
+
+#[test]
+fn a_row_drag_carries_the_topmost_selection_or_the_row_alone() {
+    let scene = rig();
+    let selection = [NodeId(3), NodeId(2), NodeId(5)];
+    let (dragged, select) = row_drag(&scene, &selection, true, NodeId(3));
+    assert_eq!(dragged, vec![NodeId(2), NodeId(5)], "hand follows arm");
+    assert_eq!(select, None);
+    let (dragged, select) = row_drag(&scene, &selection, false, NodeId(4));
+    assert_eq!(dragged, vec![NodeId(4)]);
+    assert_eq!(select, Some(Command::Select(vec![NodeId(4)])));
+}
+
+#[test]
+fn viewport_clicks_select_toggle_or_clear() {
+    let id = NodeId(3);
+    assert_eq!(
+        viewport_click(Some(id), false),
+        Some(Command::Select(vec![id]))
+    );
+    assert_eq!(
+        viewport_click(Some(id), true),
+        Some(Command::ToggleSelect(id))
+    );
+    assert_eq!(
+        viewport_click(None, false),
+        Some(Command::Select(Vec::new()))
+    );
+    assert_eq!(viewport_click(None, true), None);
+}
+
+#[test]
+fn a_viewport_drag_moves_the_selection_a_new_node_or_draws_a_band() {
+    let scene = rig();
+    let selection = [NodeId(3), NodeId(2)];
+    let selected = |id| selection.contains(&id);
+    let at = DVec2::new(0.5, 0.5);
+    let start = viewport_drag(&scene, &selection, selected, Some(NodeId(3)), at);
+    assert_eq!(start.select, None);
+    assert!(!start.band);
+    let drag = start.drag.expect("moves");
+    assert_eq!(drag.start_pointer, at);
+    assert_eq!(
+        drag.starts,
+        vec![(NodeId(2), Vec2::new(1.0, 0.0))],
+        "topmost"
+    );
+    let start = viewport_drag(&scene, &selection, selected, Some(NodeId(5)), at);
+    assert_eq!(start.select, Some(Command::Select(vec![NodeId(5)])));
+    let starts = start.drag.expect("moves").starts;
+    assert_eq!(starts, vec![(NodeId(5), Vec2::new(5.0, 0.0))]);
+    let start = viewport_drag(&scene, &selection, selected, None, at);
+    assert!(start.band && start.drag.is_none() && start.select.is_none());
+}
+
+fn view_rect() -> ScreenRect {
+    ScreenRect::from_min_size(Vec2::ZERO, Vec2::new(400.0, 300.0))
+}
+
+#[test]
+fn switching_the_space_keeps_the_anchor_where_it_was_on_screen() {
+    let rect = view_rect();
+    let mut camera = Camera::new(DVec2::new(1.0, 2.0), 40.0);
+    let anchor = DVec2::new(2.0, 1.0);
+    let before = camera.to_screen_f64(rect, anchor);
+    let turned = DAffine2::from_angle_translation(0.7, DVec2::new(-3.0, 4.0));
+    camera.look_from(turned, true, Some(anchor), rect);
+    let after = camera.to_screen_f64(rect, anchor);
+    assert!((after - before).length() < 1e-6, "{before} -> {after}");
+    assert_eq!(camera.view, turned);
+    // Without an anchor (or a NaN one) the world point at the centre stays at the centre.
+    let centre = camera.world_center();
+    camera.look_from(DAffine2::IDENTITY, true, Some(DVec2::NAN), rect);
+    assert!((camera.world_center() - centre).length() < 1e-6);
+}
+
+#[test]
+fn following_the_same_space_keeps_the_centre_in_that_space() {
+    let rect = view_rect();
+    let mut camera = Camera::new(DVec2::new(1.0, 2.0), 40.0);
+    let view = DAffine2::from_translation(DVec2::new(5.0, 0.0));
+    camera.look_from(view, false, Some(DVec2::new(100.0, 100.0)), rect);
+    assert_eq!(
+        camera.center,
+        DVec2::new(1.0, 2.0),
+        "the node's view follows it"
+    );
+    assert_eq!(camera.view, view);
+}
+
+#[test]
+fn framing_fits_the_scene_first_then_refits_on_resize_until_moved() {
+    let scene = rig();
+    let mut framing = Framing::default();
+    let mut camera = Camera::default();
+    let rect = view_rect();
+    assert!(framing.waiting());
+    assert!(
+        framing.fit(&mut camera, &scene, rect),
+        "the first frame fits everything"
+    );
+    let (lo, hi) = (DVec2::new(0.0, 0.0), DVec2::new(5.0, 0.0));
+    for p in [lo, hi] {
+        assert!(
+            rect.contains(camera.to_screen_f64(rect, p).as_vec2()),
+            "{p}"
+        );
+    }
+    assert!(
+        !framing.fit(&mut camera, &scene, rect),
+        "nothing more to fit"
+    );
+    let wider = ScreenRect::from_min_size(Vec2::ZERO, Vec2::new(800.0, 300.0));
+    assert!(
+        framing.fit(&mut camera, &scene, wider),
+        "a resize fits again"
+    );
+    framing.moved();
+    let narrow = ScreenRect::from_min_size(Vec2::ZERO, Vec2::new(200.0, 300.0));
+    assert!(
+        !framing.fit(&mut camera, &scene, narrow),
+        "moved by hand: left alone"
+    );
+    framing.frame(&[NodeId(5)]);
+    assert!(framing.fit(&mut camera, &scene, narrow));
+    assert!((camera.world_center() - DVec2::new(5.0, 0.0)).length() < 1e-9);
+    framing.frame(&[NodeId(99)]);
+    assert!(
+        !framing.fit(&mut camera, &scene, narrow),
+        "a gone node: no fit"
+    );
+}
+
+#[test]
+fn renames_are_labelled_by_the_session_and_a_same_name_is_no_step() {
+    let mut editor = editor();
+    let rename = |name: &str| Command::Rename {
+        node: NodeId(2),
+        name: name.to_string(),
+    };
+    editor.apply(rename("arm")).expect("same name");
+    assert_eq!(undo_label(&editor), None);
+    editor.apply(rename("wing")).expect("renames");
+    assert_eq!(undo_label(&editor).as_deref(), Some("Rename arm to wing"));
+    assert!(
+        editor
+            .apply(Command::Rename {
+                node: NodeId(99),
+                name: "x".into()
+            })
+            .is_err()
+    );
+}
+
+#[test]
+fn a_pasted_transform_is_read_by_the_session_and_nonsense_is_refused() {
+    let mut editor = editor();
+    let paste = |text: &str, space| Command::PasteTransform {
+        node: NodeId(3),
+        text: text.to_string(),
+        space,
+    };
+    assert!(
+        editor
+            .apply(paste("not a transform", TransformSpace::Local))
+            .is_err()
+    );
+    assert_eq!(undo_label(&editor), None, "refused: nothing done");
+    let text = "position: (4.0, 0.0)";
+    editor
+        .apply(paste(text, TransformSpace::World))
+        .expect("pastes");
+    editor.update_world();
+    assert_eq!(
+        undo_label(&editor).as_deref(),
+        Some("Paste transform onto hand")
+    );
+    let world = editor.doc().scene().world(NodeId(3)).expect("hand");
+    assert!((world.translation - Vec2::new(4.0, 0.0)).length() < 1e-5);
+}
+
+#[test]
+fn a_selection_drag_is_one_step_named_by_the_session() {
+    let mut editor = editor();
+    let drag = MoveDrag {
+        start_pointer: DVec2::ZERO,
+        starts: vec![(NodeId(5), Vec2::new(5.0, 0.0))],
+    };
+    let to = |x: f64| Command::MoveSelection {
+        drag: Box::new(drag.clone()),
+        pointer: DVec2::new(x, 0.0),
+        snap: None,
+    };
+    editor.apply(to(0.0)).expect("no motion");
+    assert_eq!(undo_label(&editor), None, "no motion: no step");
+    editor.apply(to(1.0)).expect("moves");
+    editor.apply(to(2.5)).expect("moves");
+    editor.apply(Command::EndGesture).expect("ends");
+    let (labels, _) = editor.doc().history().labels();
+    assert_eq!(labels, vec!["Move prop"], "one step per drag");
+    editor.update_world();
+    let world = editor.doc().scene().world(NodeId(5)).expect("prop");
+    assert_eq!(world.translation, Vec2::new(7.5, 0.0));
+}
