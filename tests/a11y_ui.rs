@@ -7,7 +7,7 @@ mod ui_common;
 
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
-use egui_kittest::kittest::{By, Queryable};
+use egui_kittest::kittest::{By, NodeT, Queryable};
 use graft::app::GraftApp;
 
 fn app() -> Harness<'static, GraftApp> {
@@ -65,4 +65,39 @@ fn time_fields_icon_buttons_and_unnamed_nodes_have_names() {
         });
     h.run_steps(3);
     h.get_by_label(&format!("unnamed node {id}"));
+}
+
+/// The text of the polite live region (the status node a screen reader reads out on change).
+fn announced(h: &Harness<GraftApp>) -> String {
+    let live = h.get(By::new().predicate(|n| {
+        n.role() == egui::accesskit::Role::Status && n.live() == egui::accesskit::Live::Polite
+    }));
+    live.accesskit_node().label().unwrap_or_default()
+}
+
+#[test]
+fn the_selection_and_what_an_action_changed_are_announced() {
+    let mut h = app();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(2);
+    assert_eq!(
+        announced(&h),
+        "5 nodes selected: body, arm, hand, sword, scabbard"
+    );
+    h.key_press(Key::ArrowUp);
+    h.run_steps(2);
+    assert_eq!(announced(&h), "sword selected, world position (2, 3)");
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::M);
+    h.run_steps(2);
+    h.event(egui::Event::Text("body".into()));
+    h.run_steps(2);
+    h.key_press(Key::Enter);
+    h.run_steps(2);
+    assert_eq!(
+        announced(&h),
+        "sword reparented to body, keeping world position (2, 3)"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    h.run_steps(2);
+    assert_eq!(announced(&h), "Undo: Reparent sword to body");
 }

@@ -232,3 +232,36 @@ fn ctrl_equals_minus_and_zero_scale_the_interface() {
     assert_eq!(h.state().editor().ui_scale(), 1.0);
     assert!((h.ctx.zoom_factor() - 1.0).abs() < 1e-6);
 }
+
+/// The name of the control that has egui's keyboard focus, if one has.
+fn focused_control(h: &Harness<GraftApp>) -> Option<String> {
+    h.ctx.memory(|m| m.focused())?;
+    let node = h.query(By::new().predicate(|n| n.is_focused()))?;
+    use egui_kittest::kittest::NodeT;
+    let node = node.accesskit_node();
+    Some(node.label().or_else(|| node.value()).unwrap_or_default())
+}
+
+#[test]
+fn f6_gives_the_first_control_of_the_inspector_and_timeline_the_keyboard() {
+    let mut h = app();
+    select_sword(&mut h);
+    key(&mut h, Modifiers::NONE, Key::F6);
+    assert_eq!(h.state().editor().focused_panel(), Panel::Viewport);
+    assert_eq!(
+        focused_control(&h),
+        None,
+        "arrows nudge: no control takes them"
+    );
+    key(&mut h, Modifiers::NONE, Key::F6);
+    assert_eq!(h.state().editor().focused_panel(), Panel::Inspector);
+    let inspector = focused_control(&h).expect("a control of the inspector has focus");
+    key(&mut h, Modifiers::NONE, Key::F6);
+    assert_eq!(h.state().editor().focused_panel(), Panel::Timeline);
+    let timeline = focused_control(&h).expect("a control of the timeline has focus");
+    assert_ne!(inspector, timeline);
+    eprintln!("F6 focused {inspector:?}, then {timeline:?}");
+    key(&mut h, Modifiers::NONE, Key::F6);
+    assert_eq!(h.state().editor().focused_panel(), Panel::Hierarchy);
+    assert_eq!(focused_control(&h), None);
+}

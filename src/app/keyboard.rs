@@ -72,12 +72,16 @@ pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Ve
         return out;
     }
     if rects.last.replace(editor.focused_panel()) != Some(editor.focused_panel()) {
-        // The keyboard moved: a field of the panel left behind stops taking keys.
+        // The keyboard moved: a field of the panel left behind stops taking keys, and the
+        // first control of the new one takes them.
         ctx.memory_mut(|m| {
             if let Some(id) = m.focused() {
                 m.surrender_focus(id);
             }
         });
+        if let Some(first) = first_control(ctx, editor.focused_panel(), rects) {
+            ctx.memory_mut(|m| m.request_focus(first));
+        }
     }
     if let Some(rect) = rects.rect(editor.focused_panel()) {
         let painter = ctx.layer_painter(egui::LayerId::new(
@@ -93,6 +97,26 @@ pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Ve
         );
     }
     out
+}
+
+/// The first control (in drawing order) of a panel whose own controls take the keyboard: the
+/// inspector, the timeline, the lesson. The hierarchy and the viewport keep the keys themselves
+/// (arrows walk the rows or nudge), so no control of theirs takes focus; their ring shows it.
+fn first_control(ctx: &egui::Context, panel: Panel, rects: &PanelRects) -> Option<egui::Id> {
+    if matches!(panel, Panel::Hierarchy | Panel::Viewport) {
+        return None;
+    }
+    let area = rects.rect(panel)?;
+    let layer = egui::LayerId::background();
+    ctx.viewport(|v| {
+        v.this_pass
+            .widgets
+            .get_layer(layer)
+            .find(|w| {
+                w.enabled && w.visible && w.sense.is_focusable() && area.contains_rect(w.rect)
+            })
+            .map(|w| w.id)
+    })
 }
 
 /// Arrow keys while the viewport has the keyboard: nudge the selection (Shift: a big step),
@@ -172,7 +196,7 @@ pub fn move_to_window(
         out.push(Command::Close(Window::MoveTo));
         out.push(Command::MoveTo {
             parent: target.parent,
-            keep_world: keep != shift,
+            keep_world: crate::editor::session::dnd::drop_keeps_world(keep, shift),
         });
     } else if escape {
         out.push(Command::Close(Window::MoveTo));

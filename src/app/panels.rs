@@ -46,12 +46,16 @@ impl GraftApp {
         self.panel_rects
             .set(Panel::Timeline, timeline.response.rect);
         // With a lesson open it shares the right column and the viewport keeps half the window.
-        use crate::editor::view::layout::{MIN_HIERARCHY, MIN_RIGHT, max_hierarchy, max_right};
+        use crate::editor::view::layout::{MIN_HIERARCHY, max_hierarchy, max_right};
         let (window, lesson) = (ui.max_rect().width(), self.editor.lesson().is_some());
+        let sides = SideWidths::for_window(window);
         let hierarchy = egui::Panel::left("hierarchy")
             .resizable(true)
-            .default_size(260.0)
-            .size_range(MIN_HIERARCHY..=max_hierarchy(window, lesson))
+            .default_size(sides.hierarchy)
+            .size_range(
+                MIN_HIERARCHY.min(sides.hierarchy)
+                    ..=max_hierarchy(window, lesson).min(sides.hierarchy_max()),
+            )
             .show(ui, |ui| {
                 commands.extend(hierarchy::ui(ui, &self.editor, &mut self.hierarchy));
             })
@@ -61,8 +65,13 @@ impl GraftApp {
         let mut lesson_rect = None;
         let mut inspector = egui::Panel::right("inspector")
             .resizable(true)
-            .default_size(440.0)
-            .size_range(MIN_RIGHT..=max_right(window, hierarchy.width(), lesson))
+            .default_size(sides.right)
+            .size_range(
+                sides.right_min()
+                    ..=max_right(window, hierarchy.width(), lesson)
+                        .min(sides.room - hierarchy.width())
+                        .max(sides.right_min()),
+            )
             .show(ui, |ui| {
                 if let Some(run) = self.editor.lesson() {
                     let (lesson, rect) = lesson_panel::above_inspector(ui, &self.editor, run);
@@ -88,6 +97,66 @@ impl GraftApp {
             ));
         });
         self.panel_rects.set(Panel::Viewport, central.response.rect);
+        super::a11y::announce(ui.ctx(), &self.editor);
         commands
+    }
+}
+
+/// How wide the side panels start and may grow in a window `window` points wide: at their
+/// usual widths (260 and 440) in a wide window, scaled down together in a narrow one (a small
+/// window, or a big interface scale: 1280 pixels at 150 % are 853 points) so the viewport keeps
+/// at least half the window, and never less than 580 points when the window is wider.
+struct SideWidths {
+    /// The hierarchy's starting width.
+    hierarchy: f32,
+    /// The right column's starting width.
+    right: f32,
+    /// What both side panels together may take.
+    room: f32,
+}
+
+/// The side panels' usual widths.
+const HIERARCHY_WIDTH: f32 = 260.0;
+const RIGHT_WIDTH: f32 = 440.0;
+/// The viewport width kept in a wide window.
+const VIEWPORT_KEPT: f32 = 580.0;
+
+impl SideWidths {
+    fn for_window(window: f32) -> Self {
+        let usual = HIERARCHY_WIDTH + RIGHT_WIDTH;
+        let room = (window / 2.0).max(window - VIEWPORT_KEPT);
+        let share = (room / usual).min(1.0);
+        Self {
+            hierarchy: HIERARCHY_WIDTH * share,
+            right: RIGHT_WIDTH * share,
+            room,
+        }
+    }
+
+    /// The narrowest the right column gets.
+    fn right_min(&self) -> f32 {
+        crate::editor::view::layout::MIN_RIGHT.min(self.right)
+    }
+
+    /// The widest the hierarchy gets, the right column at its narrowest.
+    fn hierarchy_max(&self) -> f32 {
+        (self.room - self.right_min()).max(self.hierarchy)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_viewport_keeps_half_a_narrow_window_and_wide_ones_keep_their_panels() {
+        // 1280 x 800 pixels at 150 %.
+        let narrow = SideWidths::for_window(1280.0 / 1.5);
+        let taken = narrow.hierarchy + narrow.right;
+        assert!(taken <= 1280.0 / 1.5 / 2.0 + 1e-3, "{taken}");
+        assert!(narrow.hierarchy_max() + narrow.right_min() <= narrow.room + 1e-3);
+        let wide = SideWidths::for_window(1280.0);
+        assert_eq!((wide.hierarchy, wide.right), (HIERARCHY_WIDTH, RIGHT_WIDTH));
+        assert!(1280.0 - wide.room >= VIEWPORT_KEPT);
     }
 }

@@ -19,6 +19,8 @@ pub struct Message {
 pub struct MessageLog {
     lines: Vec<Message>,
     error: Option<String>,
+    /// How many lines were ever added (the list itself is capped).
+    pushed: u64,
 }
 
 impl MessageLog {
@@ -30,6 +32,11 @@ impl MessageLog {
     /// The newest status line.
     pub fn last(&self) -> Option<&Message> {
         self.lines.last()
+    }
+
+    /// How many lines were ever added: a new line changes it even when the list is full.
+    pub fn pushed(&self) -> u64 {
+        self.pushed
     }
 
     /// The error shown in the error window, until dismissed.
@@ -64,6 +71,7 @@ impl MessageLog {
             self.lines.remove(0);
         }
         self.lines.push(message);
+        self.pushed += 1;
     }
 }
 
@@ -78,6 +86,7 @@ mod tests {
             log.info(format!("line {i}"));
         }
         assert_eq!(log.lines().len(), MAX_MESSAGES);
+        assert_eq!(log.pushed(), (MAX_MESSAGES + 50) as u64);
         assert_eq!(log.lines()[0].text, "line 50");
         assert_eq!(log.last().map(|m| m.text.as_str()), Some("line 249"));
         log.fail("bad".into());

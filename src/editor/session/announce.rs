@@ -1,0 +1,218 @@
+//! What a screen reader is told after each change (issue 39.2): what an action changed
+//! ("sword reparented to body, keeping world position (2, 3)", "Undo: Nudge sword"), else the
+//! selection ("sword selected, world position (2, 3)"). Worked out here, without egui, by
+//! comparing the session with how it was at the last look; the app reads the text out as a
+//! polite live region.
+
+use super::Editor;
+use crate::model::scene::NodeId;
+
+/// The announcement and what the session looked like when it was made.
+#[derive(Clone, Debug, Default)]
+pub struct Announcer {
+    seen: Option<Seen>,
+    text: String,
+}
+
+/// The counters an announcement is worked out from.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Seen {
+    /// The document's revision (every step, undo, redo or jump changes it).
+    revision: u64,
+    /// Applied steps.
+    done: usize,
+    /// Recorded steps, applied or undone (a redo keeps it; a new step drops the undone ones).
+    steps: usize,
+    selection: u64,
+    messages: u64,
+}
+
+impl Seen {
+    fn of(editor: &Editor) -> Self {
+        let (labels, done) = editor.doc.history().labels();
+        Self {
+            revision: editor.doc.revision(),
+            done,
+            steps: labels.len(),
+            selection: editor.selection.version(),
+            messages: editor.log.pushed(),
+        }
+    }
+}
+
+impl Announcer {
+    /// Look at the session again: the announcement for what changed since the last look, or
+    /// the previous one when nothing did. The first look only takes note (nothing changed yet);
+    /// a drag is announced once it ends.
+    pub fn observe(&mut self, editor: &Editor) -> &str {
+        if editor.gesture_open() {
+            return &self.text;
+        }
+        let now = Seen::of(editor);
+        if let Some(before) = self.seen.replace(now)
+            && before != now
+            && let Some(text) = announcement(editor, &before, &now)
+        {
+            self.text = text;
+        }
+        &self.text
+    }
+
+    /// The latest announcement ("" before the first change).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+/// What to say for the change from `before` to `now`: an undo or redo, else what the session
+/// said, else the new step, else the selection.
+fn announcement(editor: &Editor, before: &Seen, now: &Seen) -> Option<String> {
+    let history = editor.doc.history();
+    if now.revision != before.revision {
+        if now.done + 1 == before.done {
+            return history.redo_label().map(|l| format!("Undo: {l}"));
+        }
+        if now.done < before.done {
+            return Some(format!("Undo: {} steps", before.done - now.done));
+        }
+        if now.done > before.done && now.steps == before.steps {
+            return history.undo_label().map(|l| format!("Redo: {l}"));
+        }
+    }
+    if now.messages != before.messages {
+        return editor.log.last().map(|m| m.text.clone());
+    }
+    if now.revision != before.revision && now.done > before.done {
+        let label = history.undo_label()?;
+        return Some(match editor.primary() {
+            Some(id) => format!("{label}, {}", where_is(editor, id)),
+            None => label.to_string(),
+        });
+    }
+    (now.selection != before.selection).then(|| selection_sentence(editor))
+}
+
+/// "sword selected, world position (2, 3)", "3 nodes selected: arm, hand, sword",
+/// "Nothing selected".
+pub fn selection_sentence(editor: &Editor) -> String {
+    let ids = editor.selection();
+    let scene = editor.doc.scene();
+    match ids {
+        [] => "Nothing selected".to_string(),
+        [one] => format!(
+            "{} selected, {}",
+            name(editor, *one),
+            where_is(editor, *one)
+        ),
+        many => {
+            const LISTED: usize = 5;
+            let names: Vec<String> = many
+                .iter()
+                .take(LISTED)
+                .filter(|id| scene.contains(**id))
+                .map(|id| name(editor, *id))
+                .collect();
+            let more = many.len().saturating_sub(LISTED);
+            let tail = if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            };
+            format!("{} nodes selected: {}{tail}", many.len(), names.join(", "))
+        }
+    }
+}
+
+/// A node's name as lists say it ("unnamed node 7" when it has none).
+fn name(editor: &Editor, id: NodeId) -> String {
+    let scene = editor.doc.scene();
+    scene.index(id).map_or_else(
+        |_| format!("node {id}"),
+        |index| super::arrange::display_name(scene, index),
+    )
+}
+
+/// "world position (2, 3)": rounded to 4 decimals, so float dust does not read as "1.49e-8".
+fn where_is(editor: &Editor, id: NodeId) -> String {
+    let Ok(trs) = editor.doc.scene().world_trs(id) else {
+        return "no world position".to_string();
+    };
+    let number = |v: f32| {
+        let rounded = (f64::from(v) * 1e4).round() / 1e4;
+        crate::editor::view::numbers::format_significant(rounded + 0.0, 6)
+    };
+    format!(
+        "world position ({}, {})",
+        number(trs.position.x),
+        number(trs.position.y)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::editor::session::command::Command;
+    use crate::model::document::Document;
+
+    fn sword() -> Editor {
+        let mut editor = Editor::new(Document::sample());
+        editor.update_world();
+        editor
+    }
+
+    /// Apply `command`, then what the announcer says.
+    fn said(editor: &mut Editor, announcer: &mut Announcer, command: Command) -> String {
+        let _ = editor.apply(command);
+        editor.update_world();
+        announcer.observe(editor).to_string()
+    }
+
+    const SWORD: NodeId = NodeId(4);
+    const BODY: NodeId = NodeId(1);
+
+    #[test]
+    fn selecting_reparenting_and_undoing_are_announced() {
+        let mut editor = sword();
+        let mut announcer = Announcer::default();
+        assert_eq!(
+            announcer.observe(&editor),
+            "",
+            "the first look says nothing"
+        );
+        let select = Command::Select(vec![SWORD]);
+        let text = said(&mut editor, &mut announcer, select);
+        assert_eq!(text, "sword selected, world position (2, 3)");
+        let move_to = Command::MoveTo {
+            parent: Some(BODY),
+            keep_world: true,
+        };
+        let text = said(&mut editor, &mut announcer, move_to);
+        assert_eq!(
+            text,
+            "sword reparented to body, keeping world position (2, 3)"
+        );
+        let text = said(&mut editor, &mut announcer, Command::Undo);
+        assert_eq!(text, "Undo: Reparent sword to body");
+        let text = said(&mut editor, &mut announcer, Command::Redo);
+        assert_eq!(text, "Redo: Reparent sword to body");
+        let nudge = Command::Nudge {
+            direction: (1, 0),
+            big: true,
+        };
+        let text = said(&mut editor, &mut announcer, nudge);
+        assert_eq!(text, "Nudge sword, world position (3, 3)");
+    }
+
+    #[test]
+    fn several_or_no_selected_nodes_are_counted_and_listed() {
+        let mut editor = sword();
+        let mut announcer = Announcer::default();
+        announcer.observe(&editor);
+        let text = said(&mut editor, &mut announcer, Command::SelectAll);
+        assert_eq!(text, "5 nodes selected: body, arm, hand, sword, scabbard");
+        let text = said(&mut editor, &mut announcer, Command::Select(Vec::new()));
+        assert_eq!(text, "Nothing selected");
+        // Nothing changed: the announcement stays as it was.
+        assert_eq!(announcer.observe(&editor), "Nothing selected");
+    }
+}
