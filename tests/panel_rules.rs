@@ -475,3 +475,51 @@ fn a_selection_drag_is_one_step_named_by_the_session() {
     let world = editor.doc().scene().world(NodeId(5)).expect("prop");
     assert_eq!(world.translation, Vec2::new(7.5, 0.0));
 }
+
+#[test]
+fn an_inspector_edit_applies_to_the_selection_with_the_sessions_label_and_lock() {
+    let mut editor = editor();
+    editor
+        .apply(Command::Select(vec![NodeId(4), NodeId(2)]))
+        .expect("select");
+    let before = editor.doc().scene().node(NodeId(2)).expect("arm").local;
+    let mut value = before;
+    value.scale.x = 2.0;
+    let edit = |lock_scale| Command::SetTransform {
+        space: TransformSpace::Local,
+        before,
+        value,
+        lock_scale,
+    };
+    editor.apply(edit(true)).expect("edits");
+    editor.apply(Command::EndGesture).expect("ends");
+    assert_eq!(undo_label(&editor).as_deref(), Some("Edit 2 nodes"));
+    let scale = |id| {
+        editor
+            .doc()
+            .scene()
+            .node(NodeId(id))
+            .expect("node")
+            .local
+            .scale
+    };
+    assert_eq!(scale(2), Vec2::new(2.0, 2.0), "locked: y follows x");
+    assert_eq!(
+        scale(4),
+        Vec2::new(2.0, 2.0),
+        "the other node gets both edited numbers"
+    );
+    editor.apply(Command::Undo).expect("undo");
+    editor.apply(edit(false)).expect("edits");
+    let scale = |id| {
+        editor
+            .doc()
+            .scene()
+            .node(NodeId(id))
+            .expect("node")
+            .local
+            .scale
+    };
+    assert_eq!(scale(2), Vec2::new(2.0, 1.0), "unlocked: as typed");
+    assert_eq!(scale(4), Vec2::new(2.0, 1.0));
+}

@@ -189,15 +189,12 @@ fn transform(
     let mut wt = Tracker::new("world", mixed_world, &name);
     let (mut local, mut w) = (node.local, node.world);
     transform_grid(ui, (&mut lt, &mut local), (&mut wt, &mut w), !node.singular);
-    if lock_scale {
-        multi_edit::lock_ratio(node.local.scale, &mut local.scale);
-        multi_edit::lock_ratio(node.world.scale, &mut w.scale);
-    }
     if lt.changed {
         out.push(Command::SetTransform {
             space: TransformSpace::Local,
             before: node.local,
             value: local,
+            lock_scale,
         });
     }
     if wt.changed {
@@ -205,6 +202,7 @@ fn transform(
             space: TransformSpace::World,
             before: node.world,
             value: w,
+            lock_scale,
         });
     }
     if lt.ended || wt.ended {

@@ -116,6 +116,8 @@ pub enum Command {
         before: crate::model::math::Trs,
         /// The transform it shows now.
         value: crate::model::math::Trs,
+        /// "Keep scale uniform": an edited scale component brings the other along.
+        lock_scale: bool,
     },
     /// A handle of the primary selection is dragged to a world point (continuous).
     DragHandle {

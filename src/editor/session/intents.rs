@@ -26,8 +26,14 @@ impl Editor {
             Command::SetTransform {
                 space,
                 before,
-                value,
-            } => self.set_transform(space, &before, value),
+                mut value,
+                lock_scale,
+            } => {
+                if lock_scale {
+                    multi_edit::lock_ratio(before.scale, &mut value.scale);
+                }
+                self.set_transform(space, &before, value)
+            }
             Command::DragHandle {
                 drag,
                 pointer,
