@@ -5,7 +5,7 @@ use crate::editor::lesson::course;
 use crate::editor::session::lesson::{LessonSource, read_lesson, walk_lesson};
 use crate::tools::cli::Failure;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What `graft lesson` does.
 #[derive(clap::Subcommand, Debug)]
@@ -25,12 +25,33 @@ pub enum LessonCommand {
     },
     /// Print the built-in course: each lesson's title, steps and what it is about.
     List,
+    /// Turn a crash journal (every edit of a session) into a lesson skeleton: one step from
+    /// the journal's first scene whose `do:` lines redo its edits, with suggested goals and
+    /// keeps. The lesson written passes `graft lesson check`; the journal is only read.
+    #[command(
+        after_help = "Example:\n  graft lesson record-from-journal ~/.local/state/graft/journals/1234.journal -o reparent.lesson"
+    )]
+    RecordFromJournal {
+        /// The crash journal (`.journal`).
+        journal: PathBuf,
+        /// The lesson file to write.
+        #[arg(short, long)]
+        out: PathBuf,
+        /// The lesson's title (default: the output file's name).
+        #[arg(long)]
+        title: Option<String>,
+    },
 }
 
 /// Run `graft lesson …`.
 pub fn run(command: LessonCommand, out: &mut dyn Write) -> Result<(), Failure> {
     match command {
         LessonCommand::List => list(out),
+        LessonCommand::RecordFromJournal {
+            journal,
+            out: lesson,
+            title,
+        } => record_from_journal(&journal, &lesson, title, out),
         LessonCommand::Check { files, builtin } => {
             let mut sources: Vec<LessonSource> = Vec::new();
             if builtin {
@@ -109,4 +130,64 @@ fn source_name(source: &LessonSource) -> String {
         }),
         LessonSource::File(path) => path.display().to_string(),
     }
+}
+
+/// `graft lesson record-from-journal`: read the journal (never written), check the lesson
+/// text, and only then write it.
+fn record_from_journal(
+    journal: &Path,
+    lesson: &Path,
+    title: Option<String>,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    use crate::editor::session::record::{checked_lesson_text, draft_from_journal, scene_ref};
+    use crate::model::read_limit;
+    let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok());
+    if same(journal, lesson).is_some_and(|(a, b)| a == b) {
+        return Err(Failure(format!(
+            "{}: the lesson would overwrite the journal it is read from",
+            lesson.display()
+        )));
+    }
+    let bytes = read_limit::read_bounded(journal, read_limit::JOURNAL).map_err(|e| {
+        Failure(format!(
+            "cannot read the journal {}: {e}",
+            journal.display()
+        ))
+    })?;
+    let title = title.unwrap_or_else(|| {
+        lesson.file_stem().map_or("Recorded lesson".into(), |s| {
+            s.to_string_lossy().into_owned()
+        })
+    });
+    let mut found = draft_from_journal(&bytes, &title)
+        .map_err(|e| Failure(format!("{}: {e}", journal.display())))?;
+    if found.draft.steps.iter().all(|s| s.edits.is_empty()) {
+        return Err(Failure(format!(
+            "{}: the journal holds no edit to make a lesson of",
+            journal.display()
+        )));
+    }
+    let start = &found.draft.steps[0].start;
+    found.draft.scene = scene_ref(start, found.sprites.as_deref(), None, lesson)?;
+    let text = checked_lesson_text(&found.draft, lesson)?;
+    crate::model::atomic_write::atomic_write_with(lesson, |w| w.write_all(text.as_bytes()))?;
+    let goals = text
+        .lines()
+        .filter(|l| l.starts_with("goal:") || l.starts_with("keep:"))
+        .count();
+    writeln!(
+        out,
+        "wrote {} ({title}): 1 step, {goals} goals and keeps, from {} changes of {}",
+        lesson.display(),
+        found.changes,
+        journal.display()
+    )?;
+    if found.damaged {
+        writeln!(
+            out,
+            "note: the journal was cut short or damaged; the lesson covers the changes before it"
+        )?;
+    }
+    Ok(())
 }

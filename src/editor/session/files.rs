@@ -245,6 +245,10 @@ impl Editor {
         let kind = match &purpose {
             DialogPurpose::Open => DialogKind::Open,
             DialogPurpose::OpenLesson => DialogKind::OpenLesson,
+            DialogPurpose::SaveLesson => DialogKind::ExportImage {
+                suggested: "recorded.lesson".into(),
+                extensions: vec!["lesson"],
+            },
             DialogPurpose::Import => DialogKind::Import,
             DialogPurpose::ExportSvg => DialogKind::ExportImage {
                 suggested: format!("{}.svg", self.doc.display_name().trim_end_matches(".ron")),
@@ -321,6 +325,7 @@ impl Editor {
             DialogPurpose::ExportSvg => self.export_svg(path),
             DialogPurpose::ExportAnimation => self.export_animation(path),
             DialogPurpose::ExportFigure => self.export_figure(path),
+            DialogPurpose::SaveLesson => self.write_recorded_lesson(path),
             DialogPurpose::ChooseImage { node } => self.image_chosen(node, path),
             DialogPurpose::SaveAs { then: None } if self.saves_in_background() => {
                 self.start_save_job(path)

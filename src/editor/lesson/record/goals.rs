@@ -1,0 +1,234 @@
+//! Suggested goals and keeps from what a recorded step changed, and how two scenes differ
+//! (a recorded lesson must replay to the scene the teacher ended with).
+
+use super::{RecordedStep, look_text, name_in, num, on_off, quoted, vec};
+use crate::model::math::Trs;
+use crate::model::scene::edit::Edit;
+use crate::model::scene::{NodeId, Scene};
+
+/// Suggested goals and keeps from what changed between the step's start and end.
+pub(super) fn goal_lines(step: &RecordedStep) -> Vec<String> {
+    let mut lines = Vec::new();
+    for id in touched(&step.edits) {
+        node_goals(step, id, &mut lines);
+    }
+    view_goals(step, &mut lines);
+    lines
+}
+
+/// The nodes the edits changed directly, in the order they were first changed.
+fn touched(edits: &[Edit]) -> Vec<NodeId> {
+    let mut ids: Vec<NodeId> = Vec::new();
+    for edit in edits {
+        let new: Vec<NodeId> = match edit {
+            Edit::SetLocal { node, .. }
+            | Edit::Move { node, .. }
+            | Edit::Rename { node, .. }
+            | Edit::Probes { node, .. } => vec![*node],
+            Edit::Insert(subtree) => subtree.ids.clone(),
+            Edit::Remove(subtree) => vec![subtree.root()],
+            Edit::Appearance { .. } | Edit::Tracks { .. } | Edit::Clip { .. } => Vec::new(),
+        };
+        for id in new {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
+/// A node as goals name it: its name when the step started (goals follow the node), or its
+/// name at the end for a node the step made.
+fn goal_name(step: &RecordedStep, id: NodeId) -> String {
+    if step.start.contains(id) {
+        name_in(&step.start, id)
+    } else {
+        name_in(&step.end, id)
+    }
+}
+
+fn node_goals(step: &RecordedStep, id: NodeId, lines: &mut Vec<String>) {
+    let (start, end) = (&step.start, &step.end);
+    let name = goal_name(step, id);
+    match (start.node(id).ok(), end.node(id).ok()) {
+        (Some(_), None) => lines.push(format!("goal: {name} is deleted")),
+        (None, Some(_)) => {
+            lines.push(format!("goal: {name} exists"));
+            let parent = end.parent(id).ok().flatten();
+            let parent = parent.map_or_else(|| "none".into(), |p| goal_name(step, p));
+            lines.push(format!("goal: {name} parent is {parent}"));
+        }
+        (Some(was), Some(now)) => {
+            if was.name != now.name {
+                lines.push(format!("goal: {} exists", quoted(&now.name)));
+            }
+            let (p0, p1) = (
+                start.parent(id).ok().flatten(),
+                end.parent(id).ok().flatten(),
+            );
+            if p0 != p1 {
+                let parent = p1.map_or_else(|| "none".into(), |p| goal_name(step, p));
+                lines.push(format!("goal: {name} parent is {parent}"));
+            }
+            transform_goals(step, id, &name, lines);
+            probe_goals(step, id, &name, lines);
+        }
+        (None, None) => {}
+    }
+}
+
+/// Goals on the world values that changed; a keep on the world position when the node
+/// stayed in place while its local numbers changed, a keep on the local position when the
+/// numbers stayed while the world moved.
+fn transform_goals(step: &RecordedStep, id: NodeId, name: &str, lines: &mut Vec<String>) {
+    let (Ok(w0), Ok(w1)) = (step.start.world_trs(id), step.end.world_trs(id)) else {
+        return;
+    };
+    let (Ok(l0), Ok(l1)) = (
+        step.start.node(id).map(|d| d.local),
+        step.end.node(id).map(|d| d.local),
+    ) else {
+        return;
+    };
+    let world = differences(&w0, &w1);
+    let local = differences(&l0, &l1);
+    for what in &world {
+        lines.push(format!("goal: {name} world {}", value_text(what, &w1)));
+    }
+    if world.is_empty() && !local.is_empty() {
+        lines.push(format!(
+            "keep: {name} world position is {} | {name} stays in place in the world",
+            vec(w1.position)
+        ));
+        for what in &local {
+            lines.push(format!("goal: {name} local {}", value_text(what, &l1)));
+        }
+    }
+    if !world.is_empty() && local.is_empty() {
+        lines.push(format!(
+            "keep: {name} local position is {} | its local numbers stay",
+            vec(l1.position)
+        ));
+    }
+}
+
+/// Which of a transform's values differ by more than the lessons' default tolerances.
+fn differences(a: &Trs, b: &Trs) -> Vec<&'static str> {
+    let length = 2.0 * crate::editor::lesson::LENGTH_TOLERANCE;
+    let angle = 2.0 * crate::editor::lesson::ANGLE_TOLERANCE;
+    let turned = |x: f32, y: f32| ((x - y + 180.0).rem_euclid(360.0) - 180.0).abs() > angle;
+    let mut out = Vec::new();
+    if a.position.distance(b.position) > length {
+        out.push("position");
+    }
+    if turned(a.rotation, b.rotation) {
+        out.push("rotation");
+    }
+    if (a.scale - b.scale).abs().max_element() > length {
+        out.push("scale");
+    }
+    if turned(a.skew, b.skew) {
+        out.push("skew");
+    }
+    out
+}
+
+fn value_text(what: &str, trs: &Trs) -> String {
+    match what {
+        "position" => format!("position is {}", vec(trs.position)),
+        "rotation" => format!("rotation is {}", num(trs.rotation)),
+        "scale" => format!("scale is {}", vec(trs.scale)),
+        _ => format!("skew is {}", num(trs.skew)),
+    }
+}
+
+/// A goal for each probe the step dropped, read in the world.
+fn probe_goals(step: &RecordedStep, id: NodeId, name: &str, lines: &mut Vec<String>) {
+    let (Ok(was), Ok(now)) = (step.start.node(id), step.end.node(id)) else {
+        return;
+    };
+    let Ok(world) = step.end.world(id) else {
+        return;
+    };
+    for probe in now.probes.iter().skip(was.probes.len()) {
+        let at = world.transform_point2(*probe);
+        lines.push(format!("goal: probe on {name} in world is {}", vec(at)));
+    }
+}
+
+fn view_goals(step: &RecordedStep, lines: &mut Vec<String>) {
+    let (before, after) = (&step.before, &step.after);
+    if before.keep_world != after.keep_world {
+        lines.push(format!("goal: keep-world is {}", on_off(after.keep_world)));
+    }
+    for name in &after.shown {
+        if !before.shown.contains(name) {
+            lines.push(format!("goal: view shows {name}"));
+        }
+    }
+    for name in &before.shown {
+        if !after.shown.contains(name) {
+            lines.push(format!("goal: view hides {name}"));
+        }
+    }
+    if before.look != after.look
+        && let Some(space) = look_text(&step.end, after.look)
+    {
+        lines.push(format!("goal: view looks from {space}"));
+    }
+}
+
+/// How two scenes differ, node by node (matched by name, in order): parents, local and world
+/// values beyond a small tolerance, nodes only one has. Sibling order is not compared.
+pub fn scene_differences(a: &Scene, b: &Scene) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut by_name: rustc_hash::FxHashMap<&str, std::collections::VecDeque<usize>> =
+        rustc_hash::FxHashMap::default();
+    for j in 0..b.len() {
+        by_name
+            .entry(b.data_at(j).name.as_str())
+            .or_default()
+            .push_back(j);
+    }
+    let mut used = vec![false; b.len()];
+    for i in 0..a.len() {
+        let data = a.data_at(i);
+        let Some(j) = by_name
+            .get_mut(data.name.as_str())
+            .and_then(|q| q.pop_front())
+        else {
+            out.push(format!("{} is missing", data.name));
+            continue;
+        };
+        used[j] = true;
+        let (ia, ib) = (a.id_at(i), b.id_at(j));
+        let parent_name = |s: &Scene, id| {
+            let parent = s.parent(id).ok().flatten();
+            parent
+                .and_then(|p| s.node(p).ok())
+                .map(|d| d.name.to_string())
+        };
+        if parent_name(a, ia) != parent_name(b, ib) {
+            out.push(format!("{} has another parent", data.name));
+        }
+        let near = |x: Trs, y: Trs| {
+            let tolerance = 1e-3 * (1.0 + x.position.length());
+            x.position.distance(y.position) <= tolerance
+                && differences(&x, &y).is_empty()
+                && (x.scale - y.scale).abs().max_element() <= 1e-3
+        };
+        if !near(data.local, b.data_at(j).local) {
+            out.push(format!("{} has other local values", data.name));
+        }
+        if let (Ok(x), Ok(y)) = (a.world_trs(ia), b.world_trs(ib))
+            && !near(x, y)
+        {
+            out.push(format!("{} is elsewhere in the world", data.name));
+        }
+    }
+    for j in (0..b.len()).filter(|&j| !used[j]) {
+        out.push(format!("{} is extra", b.data_at(j).name));
+    }
+    out
+}

@@ -1,0 +1,499 @@
+//! Recording a lesson by doing it: the scene a step starts from, the edits the teacher made
+//! and the view before and after, written as a lesson's text (`docs/lesson-format.md`) with
+//! `do:` lines that redo the edits and suggested goals and keeps from what changed. Plain data
+//! in, text out: the session (or `graft lesson record-from-journal`) gathers the data and
+//! checks the text with `graft lesson check`'s walk.
+
+use crate::model::math::Trs;
+use crate::model::scene::edit::{Change, Edit, History};
+use crate::model::scene::{NodeId, Scene};
+use glam::Vec2;
+use std::fmt::Write;
+
+mod goals;
+
+use goals::goal_lines;
+pub use goals::scene_differences;
+
+/// The space the view looked from, as plain data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Look {
+    /// The world.
+    #[default]
+    World,
+    /// The primary selection's parent.
+    Parent,
+    /// The primary selection.
+    Selection,
+    /// A node's space.
+    Node(NodeId),
+}
+
+/// What the editor showed and how it was set, as a lesson's set-up can state it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ViewState {
+    /// The keep-world toggle.
+    pub keep_world: bool,
+    /// The view options shown, by their names in lesson files.
+    pub shown: Vec<&'static str>,
+    /// The selection (the last is primary).
+    pub selection: Vec<NodeId>,
+    /// The space the view looks from.
+    pub look: Look,
+}
+
+/// One recorded step: where it started, what was done, where it ended.
+#[derive(Clone, Debug)]
+pub struct RecordedStep {
+    /// The scene when the step started.
+    pub start: Scene,
+    /// The scene when it was stopped.
+    pub end: Scene,
+    /// The edits performed in between, in order (undone ones left out).
+    pub edits: Vec<Edit>,
+    /// The view when it started.
+    pub before: ViewState,
+    /// The view when it was stopped.
+    pub after: ViewState,
+}
+
+/// How the lesson names its first scene.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SceneRef {
+    /// One of graft's sample scenes, unchanged.
+    Sample(&'static str),
+    /// A scene file's text, written inside the lesson.
+    Inline(String),
+    /// A scene file, as the `scene:` line writes it (relative to the lesson's folder).
+    File(String),
+}
+
+/// Everything a recorded lesson is written from.
+#[derive(Clone, Debug)]
+pub struct Draft {
+    /// The lesson's title.
+    pub title: String,
+    /// The first step's scene.
+    pub scene: SceneRef,
+    /// The steps, in order (each continues from the one before).
+    pub steps: Vec<RecordedStep>,
+}
+
+/// Scenes whose text is at most this long are written inside the lesson.
+pub const INLINE_LIMIT: usize = 16 * 1024;
+
+/// The sample scene this scene is, unchanged (a lesson names it `scene: sample NAME`).
+pub fn sample_named(scene: &Scene) -> Option<&'static str> {
+    let text = crate::model::file::to_ron_string(scene);
+    super::course::SAMPLE_NAMES.into_iter().find(|name| {
+        super::course::sample_scene(name)
+            .and_then(|sample| crate::model::file::parse(sample, std::path::Path::new(name)).ok())
+            .is_some_and(|sample| crate::model::file::to_ron_string(&sample) == text)
+    })
+}
+
+/// The edits of the steps a history has applied, from its step `from` on, in order (steps
+/// undone at its end are left out).
+pub fn performed_edits(history: &History, from: usize) -> Vec<Edit> {
+    let (_, done) = history.labels();
+    history
+        .as_changes()
+        .into_iter()
+        .filter_map(|change| match change {
+            Change::Step { edits, .. } => Some(edits),
+            _ => None,
+        })
+        .take(done)
+        .skip(from)
+        .flatten()
+        .collect()
+}
+
+/// The lesson's text for a draft. Lines no action can express are kept as `//` comments.
+pub fn lesson_text(draft: &Draft) -> String {
+    let mut out = String::from("graft lesson 1\n");
+    let _ = writeln!(out, "title: {}", one_line(&draft.title));
+    out.push_str("// Recorded by graft: edit the text, goals, keeps and hints as you like.\n");
+    for (k, step) in draft.steps.iter().enumerate() {
+        out.push('\n');
+        let _ = writeln!(out, "step: Step {}", k + 1);
+        if k == 0 {
+            write_scene(&mut out, &draft.scene);
+        }
+        write_setup(&mut out, step);
+        out.push_str("\nDescribe here what the learner should do in this step.\n\n");
+        for line in goal_lines(step) {
+            let _ = writeln!(out, "{line}");
+        }
+        out.push_str("hint: Show me plays the recorded solution.\n");
+        for line in solution_lines(step) {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    out
+}
+
+/// Text on one line (a title cannot hold a line break).
+fn one_line(text: &str) -> String {
+    let joined = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if joined.is_empty() {
+        "Recorded lesson".into()
+    } else {
+        joined
+    }
+}
+
+fn write_scene(out: &mut String, scene: &SceneRef) {
+    match scene {
+        SceneRef::Inline(text) => {
+            out.push_str("scene:\n```\n");
+            out.push_str(text.trim_end());
+            out.push_str("\n```\n");
+        }
+        SceneRef::Sample(name) => {
+            let _ = writeln!(out, "scene: sample {name}");
+        }
+        SceneRef::File(path) => {
+            let _ = writeln!(out, "scene: {path}");
+        }
+    }
+}
+
+fn write_setup(out: &mut String, step: &RecordedStep) {
+    let before = &step.before;
+    let names: Option<Vec<String>> = (before.selection.iter())
+        .map(|id| unique_name(&step.start, *id))
+        .collect();
+    match names {
+        Some(names) if names.is_empty() => out.push_str("select: none\n"),
+        Some(names) => {
+            let _ = writeln!(out, "select: {}", names.join(", "));
+        }
+        None => out.push_str("// select: the selection has a node whose name is not unique\n"),
+    }
+    let _ = writeln!(out, "keep-world: {}", on_off(before.keep_world));
+    let shown = if before.shown.is_empty() {
+        "none".to_string()
+    } else {
+        before.shown.join(", ")
+    };
+    let _ = writeln!(out, "show: {shown}");
+    if before.look != Look::World
+        && let Some(space) = look_text(&step.start, before.look)
+    {
+        let _ = writeln!(out, "look-from: {space}");
+    }
+}
+
+fn on_off(on: bool) -> &'static str {
+    if on { "on" } else { "off" }
+}
+
+/// A node's name as a lesson writes it, when no other node of `scene` has it.
+fn unique_name(scene: &Scene, id: NodeId) -> Option<String> {
+    let name = scene.node(id).ok()?.name.as_str();
+    let count = (0..scene.len())
+        .filter(|&i| scene.data_at(i).name == name)
+        .count();
+    (count == 1).then(|| quoted(name))
+}
+
+/// A name as a lesson writes it: bare when it is a plain word, quoted otherwise.
+pub fn quoted(name: &str) -> String {
+    const KEYWORDS: [&str; 14] = [
+        "to",
+        "root",
+        "none",
+        "under",
+        "at",
+        "in",
+        "is",
+        "not",
+        "world",
+        "local",
+        "parent",
+        "selection",
+        "keep-world",
+        "keep-local",
+    ];
+    let mut chars = name.chars();
+    let bare = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
+        && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        && !KEYWORDS.contains(&name);
+    if bare {
+        name.to_string()
+    } else {
+        format!("\"{name}\"")
+    }
+}
+
+fn look_text(scene: &Scene, look: Look) -> Option<String> {
+    match look {
+        Look::World => Some("world".into()),
+        Look::Parent => Some("parent".into()),
+        Look::Selection => Some("selection".into()),
+        Look::Node(id) => unique_name(scene, id),
+    }
+}
+
+/// A number as a lesson writes it: four decimals at most, exact when tiny or huge.
+pub fn num(value: f32) -> String {
+    if value == 0.0 {
+        return "0".into();
+    }
+    if value.abs() < 1e-3 || value.abs() >= 1e6 {
+        return format!("{value}");
+    }
+    let text = format!("{value:.4}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".into()
+    } else {
+        text.to_string()
+    }
+}
+
+fn vec(v: Vec2) -> String {
+    format!("({}, {})", num(v.x), num(v.y))
+}
+
+/// Consecutive edits of the same node's local transform (a drag's frames) as one.
+fn coalesced(edits: &[Edit]) -> Vec<Edit> {
+    let mut out: Vec<Edit> = Vec::with_capacity(edits.len());
+    for edit in edits {
+        if let (
+            Some(Edit::SetLocal {
+                node: last, after, ..
+            }),
+            Edit::SetLocal {
+                node, after: now, ..
+            },
+        ) = (out.last_mut(), edit)
+            && last == node
+        {
+            *after = *now;
+            continue;
+        }
+        out.push(edit.clone());
+    }
+    out
+}
+
+/// The `do:` lines that redo the step: its edits in order, then the view's changes.
+fn solution_lines(step: &RecordedStep) -> Vec<String> {
+    let mut scratch = step.start.clone();
+    let mut lines = Vec::new();
+    for edit in coalesced(&step.edits) {
+        lines.extend(edit_lines(&scratch, &edit));
+        if edit.apply(&mut scratch).is_err() {
+            lines.push("// the recorded edits stop replaying here".into());
+            break;
+        }
+    }
+    lines.extend(view_lines(&step.end, &step.before, &step.after));
+    lines
+}
+
+/// The name of a node of `scene` (quoted as needed), or a placeholder no node has.
+fn name_in(scene: &Scene, id: NodeId) -> String {
+    scene
+        .node(id)
+        .map_or_else(|_| format!("\"#{}\"", id.0), |d| quoted(&d.name))
+}
+
+fn parent_text(scene: &Scene, parent: Option<NodeId>) -> String {
+    parent.map_or_else(|| "root".into(), |p| name_in(scene, p))
+}
+
+/// The `do:` lines (or comments) for one edit, read against the scene just before it.
+fn edit_lines(scene: &Scene, edit: &Edit) -> Vec<String> {
+    match edit {
+        Edit::SetLocal {
+            node,
+            before,
+            after,
+        } => set_lines(scene, *node, before, after),
+        Edit::Move {
+            node,
+            before,
+            after,
+        } => move_lines(scene, *node, before, after),
+        Edit::Rename {
+            node,
+            before,
+            after,
+        } => {
+            let _ = node;
+            vec![format!("do: rename {} {}", quoted(before), quoted(after))]
+        }
+        Edit::Insert(subtree) => insert_lines(scene, subtree),
+        Edit::Remove(subtree) => vec![format!("do: delete {}", name_in(scene, subtree.root()))],
+        Edit::Probes {
+            node,
+            before,
+            after,
+        } if after.starts_with(before) => (after[before.len()..].iter())
+            .map(|p| format!("do: probe on {} at {}", name_in(scene, *node), vec(*p)))
+            .collect(),
+        Edit::Probes { node, .. } => vec![format!(
+            "// not recorded: the probes of {} were moved or removed",
+            name_in(scene, *node)
+        )],
+        Edit::Appearance { node, .. } => vec![format!(
+            "// not recorded: the shape or colour of {} changed",
+            name_in(scene, *node)
+        )],
+        Edit::Tracks { node, .. } => vec![format!(
+            "// not recorded: the keys of {} changed",
+            name_in(scene, *node)
+        )],
+        Edit::Clip { .. } => vec!["// not recorded: the clip's settings changed".into()],
+    }
+}
+
+/// A change of a local transform: a world position when only the position changed (a move in
+/// the viewport or the world field), else the local values that changed.
+fn set_lines(scene: &Scene, node: NodeId, before: &Trs, after: &Trs) -> Vec<String> {
+    let name = name_in(scene, node);
+    let only_position = before.rotation == after.rotation
+        && before.scale == after.scale
+        && before.skew == after.skew;
+    if only_position && let Some(world) = world_position_of(scene, node, after.position) {
+        return vec![format!("do: set {name} world position {}", vec(world))];
+    }
+    local_lines(&name, before, after)
+}
+
+/// Where a local position puts a node in the world, when its parent's matrix can be inverted
+/// (a world `set` solves back through it).
+fn world_position_of(scene: &Scene, node: NodeId, local: Vec2) -> Option<Vec2> {
+    let parent = scene.parent_world(node).ok()?;
+    if parent.matrix2.determinant().abs() < 1e-6 {
+        return None;
+    }
+    let world = parent.transform_point2(local);
+    world.is_finite().then_some(world)
+}
+
+/// `set NAME local …` for each value that differs.
+fn local_lines(name: &str, before: &Trs, after: &Trs) -> Vec<String> {
+    let mut lines = Vec::new();
+    if before.position != after.position {
+        lines.push(format!(
+            "do: set {name} local position {}",
+            vec(after.position)
+        ));
+    }
+    if before.rotation != after.rotation {
+        lines.push(format!(
+            "do: set {name} local rotation {}",
+            num(after.rotation)
+        ));
+    }
+    if before.scale != after.scale {
+        lines.push(format!("do: set {name} local scale {}", vec(after.scale)));
+    }
+    if before.skew != after.skew {
+        lines.push(format!("do: set {name} local skew {}", num(after.skew)));
+    }
+    lines
+}
+
+/// A move under another parent: keep-world when the node stayed in place in the world,
+/// keep-local otherwise (then the local values that changed).
+fn move_lines(
+    scene: &Scene,
+    node: NodeId,
+    before: &crate::model::scene::edit::Placement,
+    after: &crate::model::scene::edit::Placement,
+) -> Vec<String> {
+    let name = name_in(scene, node);
+    if before.parent == after.parent {
+        let mut lines = vec![format!(
+            "// not recorded: {name} moved among its siblings (no action does that)"
+        )];
+        lines.extend(local_lines(&name, &before.local, &after.local));
+        return lines;
+    }
+    let to = parent_text(scene, after.parent);
+    let mut moved = scene.clone();
+    let stays = scene.world(node).ok().zip(
+        Edit::Move {
+            node,
+            before: *before,
+            after: *after,
+        }
+        .apply(&mut moved)
+        .ok()
+        .and_then(|()| moved.world(node).ok()),
+    );
+    if let Some((was, now)) = stays
+        && was.abs_diff_eq(now, 1e-4 * (1.0 + was.translation.length()))
+    {
+        return vec![format!("do: reparent {name} to {to} keep-world")];
+    }
+    let mut lines = vec![format!("do: reparent {name} to {to} keep-local")];
+    lines.extend(local_lines(&name, &before.local, &after.local));
+    lines
+}
+
+/// A new subtree: each node added under its parent, then placed.
+fn insert_lines(scene: &Scene, subtree: &crate::model::scene::DetachedSubtree) -> Vec<String> {
+    let mut lines = Vec::new();
+    for (k, data) in subtree.data.iter().enumerate() {
+        let under = match subtree.parents.get(k).copied() {
+            Some(u32::MAX) | None => parent_text(scene, subtree.parent),
+            Some(p) => {
+                (subtree.data.get(p as usize)).map_or_else(|| "root".into(), |d| quoted(&d.name))
+            }
+        };
+        let name = quoted(&data.name);
+        lines.push(format!("do: add {name} under {under}"));
+        lines.extend(local_lines(&name, &Trs::IDENTITY, &data.local));
+        let made = crate::model::scene::Shape::Rect { size: Vec2::ONE };
+        if data.shape != made {
+            lines.push(format!(
+                "// not recorded: the shape of {name} (a new node is a unit square)"
+            ));
+        }
+        for probe in &data.probes {
+            lines.push(format!("do: probe on {name} at {}", vec(*probe)));
+        }
+    }
+    lines
+}
+
+/// The view's changes as `do:` lines (after the scene's: a `look from` may name a node the
+/// solution made), the selection last.
+fn view_lines(end: &Scene, before: &ViewState, after: &ViewState) -> Vec<String> {
+    let mut lines = Vec::new();
+    if before.keep_world != after.keep_world {
+        lines.push(format!("do: keep-world {}", on_off(after.keep_world)));
+    }
+    for name in &after.shown {
+        if !before.shown.contains(name) {
+            lines.push(format!("do: show {name}"));
+        }
+    }
+    for name in &before.shown {
+        if !after.shown.contains(name) {
+            lines.push(format!("do: hide {name}"));
+        }
+    }
+    if before.look != after.look
+        && let Some(space) = look_text(end, after.look)
+    {
+        lines.push(format!("do: look from {space}"));
+    }
+    if before.selection != after.selection {
+        let names: Option<Vec<String>> = (after.selection.iter())
+            .map(|id| unique_name(end, *id))
+            .collect();
+        match names {
+            Some(names) if names.is_empty() => lines.push("do: select none".into()),
+            Some(names) => lines.push(format!("do: select {}", names.join(", "))),
+            None => lines.push("// not recorded: a selected node's name is not unique".into()),
+        }
+    }
+    lines
+}

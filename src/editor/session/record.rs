@@ -1,0 +1,349 @@
+//! Help ▸ Record a lesson…: the teacher sets up a scene, starts recording, performs the
+//! solution in the editor and stops; graft writes a `.lesson` whose step starts from that scene
+//! with that set-up, whose `do:` lines redo what was done and whose goals and keeps are
+//! suggested from what changed. The text is written by the egui-free recorder in
+//! `editor/lesson/record.rs` from plain data; here the session gathers it and checks the text
+//! as `graft lesson check` does (and that it replays to the same scene) before writing it.
+
+use super::{DialogPurpose, Editor, Outcome};
+use crate::editor::lesson::play::{bind_step, load_scene};
+use crate::editor::lesson::record::{self, Draft, Look, RecordedStep, SceneRef, ViewState};
+use crate::editor::lesson::{Lesson, VIEW_OPTION_NAMES, parse};
+use crate::editor::session::command::{Command, ViewSpace};
+use crate::editor::session::lesson_play::action_commands;
+use crate::error::{Error, Result};
+use crate::model::document::Document;
+use crate::model::scene::Scene;
+use std::path::{Path, PathBuf};
+
+/// What can be done with a recording.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordCommand {
+    /// Start recording: the scene and the view as they are now become the step's start.
+    Start,
+    /// End the step being recorded and record the next one from here.
+    NextStep,
+    /// End the recording and ask where to write the lesson.
+    Stop,
+    /// Drop the recording (nothing is written).
+    Cancel,
+}
+
+/// A recording in progress.
+#[derive(Debug)]
+pub struct Recording {
+    /// The steps already ended.
+    steps: Vec<RecordedStep>,
+    /// The step being recorded: its scene, view and history position when it started.
+    start: Scene,
+    before: ViewState,
+    from: usize,
+    /// The document's file, when the recording started on that file as it is on disk.
+    file: Option<PathBuf>,
+    /// Its sprites' folder (an inline scene's sprites are made absolute).
+    sprites: Option<PathBuf>,
+    /// Stopped: waiting for the file to write.
+    stopped: bool,
+}
+
+impl Recording {
+    /// Steps recorded so far, counting the one being recorded.
+    pub fn steps(&self) -> usize {
+        self.steps.len() + usize::from(!self.stopped)
+    }
+
+    /// True once stopped, while the lesson waits to be written.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+}
+
+impl Editor {
+    /// The recording in progress, if any.
+    pub fn recording(&self) -> Option<&Recording> {
+        self.recording.as_ref()
+    }
+
+    /// The view as a lesson's set-up states it.
+    pub fn view_state(&self) -> ViewState {
+        let shown = VIEW_OPTION_NAMES
+            .iter()
+            .filter(|(_, option)| self.view().shows(*option))
+            .map(|(name, _)| *name)
+            .collect();
+        ViewState {
+            keep_world: self.keep_world(),
+            shown,
+            selection: self.selection().to_vec(),
+            look: match self.view_space() {
+                ViewSpace::World => Look::World,
+                ViewSpace::ParentOfSelection => Look::Parent,
+                ViewSpace::Selection => Look::Selection,
+                ViewSpace::Node(id) => Look::Node(id),
+            },
+        }
+    }
+
+    /// Start, step, stop or cancel a recording.
+    pub(super) fn record_command(&mut self, command: RecordCommand) -> Result<Outcome> {
+        match (command, self.recording.is_some()) {
+            (RecordCommand::Start, false) => {
+                self.recording = Some(self.recording_here());
+                self.info(
+                    "Recording a lesson: perform the solution, then Help > Stop recording \
+                     (or Record the next step)",
+                );
+                Ok(Outcome::default())
+            }
+            (RecordCommand::Start, true) => Err(Error::Refused(
+                "A lesson is already being recorded: stop it first".into(),
+            )),
+            (_, false) => Err(Error::Refused("No lesson is being recorded".into())),
+            (RecordCommand::NextStep, true) => {
+                self.end_recorded_step();
+                let next = self.recording_here();
+                if let Some(recording) = self.recording.as_mut() {
+                    (recording.start, recording.before) = (next.start, next.before);
+                    (recording.from, recording.stopped) = (next.from, false);
+                }
+                let steps = self.recording.as_ref().map_or(0, Recording::steps);
+                self.info(format!("Recording step {steps}"));
+                Ok(Outcome::default())
+            }
+            (RecordCommand::Stop, true) => {
+                self.end_recorded_step();
+                Ok(self.start_dialog(DialogPurpose::SaveLesson))
+            }
+            (RecordCommand::Cancel, true) => {
+                self.recording = None;
+                self.info("The recording was dropped; nothing was written");
+                Ok(Outcome::default())
+            }
+        }
+    }
+
+    /// A recording whose step starts here and now.
+    fn recording_here(&self) -> Recording {
+        let on_disk = !self.doc.is_modified();
+        Recording {
+            steps: Vec::new(),
+            start: self.doc.scene().clone(),
+            before: self.view_state(),
+            from: self.doc.history().labels().1,
+            file: self.doc.path().filter(|_| on_disk).map(Path::to_path_buf),
+            sprites: self.doc.sprite_folder(),
+            stopped: false,
+        }
+    }
+
+    /// End the step being recorded (once: a stopped recording has none).
+    fn end_recorded_step(&mut self) {
+        let after = self.view_state();
+        let end = self.doc.scene().clone();
+        let Some(recording) = self.recording.as_mut() else {
+            return;
+        };
+        if recording.stopped {
+            return;
+        }
+        let edits = record::performed_edits(self.doc.history(), recording.from);
+        recording.steps.push(RecordedStep {
+            start: std::mem::take(&mut recording.start),
+            end,
+            edits,
+            before: std::mem::take(&mut recording.before),
+            after,
+        });
+        recording.stopped = true;
+    }
+
+    /// Write the stopped recording to `path` as a lesson that passes `graft lesson check`. On
+    /// a refusal the recording stays (Stop asks again) and nothing is written.
+    pub(super) fn write_recorded_lesson(&mut self, path: PathBuf) -> Result<Outcome> {
+        let Some(recording) = self.recording.as_ref().filter(|r| r.stopped) else {
+            return Err(Error::Refused("No stopped recording to write".into()));
+        };
+        let title = path.file_stem().map_or("Recorded lesson".into(), |s| {
+            s.to_string_lossy().into_owned()
+        });
+        let first = recording.steps.first().map(|s| &s.start);
+        let scene = first.map_or(Ok(SceneRef::Inline(String::new())), |scene| {
+            scene_ref(
+                scene,
+                recording.sprites.as_deref(),
+                recording.file.as_deref(),
+                &path,
+            )
+        })?;
+        let draft = Draft {
+            title,
+            scene,
+            steps: recording.steps.clone(),
+        };
+        let text = checked_lesson_text(&draft, &path)?;
+        crate::model::atomic_write::atomic_write_with(&path, |w| w.write_all(text.as_bytes()))?;
+        self.recording = None;
+        self.info(format!(
+            "Wrote the recorded lesson {} ({} steps): it passes graft lesson check",
+            path.display(),
+            draft.steps.len()
+        ));
+        Ok(Outcome::default())
+    }
+}
+
+/// How a lesson at `lesson` names a step's first scene: inline when small, else the file the
+/// recording started on, else a scene file written next to the lesson.
+pub fn scene_ref(
+    scene: &Scene,
+    sprites: Option<&Path>,
+    file: Option<&Path>,
+    lesson: &Path,
+) -> Result<SceneRef> {
+    if let Some(name) = record::sample_named(scene) {
+        return Ok(SceneRef::Sample(name));
+    }
+    let mut scene = scene.clone();
+    if let Some(folder) = sprites {
+        scene.absolute_sprites(folder);
+    }
+    let text = crate::model::file::to_ron_string(&scene);
+    if text.len() <= record::INLINE_LIMIT {
+        return Ok(SceneRef::Inline(text));
+    }
+    let folder = lesson.parent().unwrap_or(Path::new("."));
+    if let Some(file) = file {
+        let written = file.strip_prefix(folder).unwrap_or(file);
+        return Ok(SceneRef::File(written.display().to_string()));
+    }
+    let stem = lesson
+        .file_stem()
+        .map_or("recorded".into(), |s| s.to_string_lossy());
+    let name = format!("{stem}.scene.ron");
+    crate::model::atomic_write::atomic_write_with(&folder.join(&name), |w| {
+        w.write_all(text.as_bytes())
+    })?;
+    Ok(SceneRef::File(name))
+}
+
+/// The draft's lesson text for a file at `path`, checked as `graft lesson check` checks it:
+/// suggested goals and keeps the check refuses (a goal already true at the start) are left
+/// out; the lesson must then pass whole and replay to the scene the recording ended with.
+pub fn checked_lesson_text(draft: &Draft, path: &Path) -> Result<String> {
+    let mut text = record::lesson_text(draft);
+    let refused = |e: Error| Error::Refused(format!("The recorded lesson was not written: {e}"));
+    for _ in 0..4 {
+        let lesson = parse::parse(&text, path).map_err(refused)?;
+        let (_, failures) = super::lesson_check::walk_lesson(&lesson).map_err(refused)?;
+        if failures.is_empty() {
+            let replayed = replay_scene(&lesson).map_err(refused)?;
+            let end = draft.steps.last().map(|s| &s.end);
+            let differences =
+                end.map_or_else(Vec::new, |end| record::scene_differences(end, &replayed));
+            if !differences.is_empty() {
+                return Err(refused(Error::Refused(format!(
+                    "its solution does not give the recorded scene ({})",
+                    differences.join("; ")
+                ))));
+            }
+            return Ok(text);
+        }
+        let lines: Vec<usize> = failures
+            .iter()
+            .filter_map(|f| failed_line(&f.message, path))
+            .collect();
+        let before = text.len();
+        text = without_suggestions(&text, &lines);
+        if text.len() == before {
+            let messages: Vec<String> = failures.into_iter().map(|f| f.message).collect();
+            return Err(refused(Error::Refused(messages.join("\n"))));
+        }
+    }
+    Err(refused(Error::Refused(
+        "its suggested goals kept failing the check".into(),
+    )))
+}
+
+/// The line a check failure names (`PATH:LINE:COL: …`).
+fn failed_line(message: &str, path: &Path) -> Option<usize> {
+    let rest = message.strip_prefix(&format!("{}:", path.display()))?;
+    rest.split(':').next()?.parse().ok()
+}
+
+/// The text without the `goal:` and `keep:` lines at these (1-based) line numbers.
+fn without_suggestions(text: &str, lines: &[usize]) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (k, line) in text.lines().enumerate() {
+        let suggestion = line.starts_with("goal:") || line.starts_with("keep:");
+        if suggestion && lines.contains(&(k + 1)) {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// The scene a lesson ends with when every step's solution is played, as Show me plays it.
+pub fn replay_scene(lesson: &Lesson) -> Result<Scene> {
+    let mut editor = Editor::new(Document::untitled(Scene::new()));
+    for step in &lesson.steps {
+        if let Some((source, at)) = &step.scene {
+            let scene = load_scene(lesson, source, *at)?;
+            editor.swap_document(Document::untitled(scene));
+        }
+        editor.apply_setup(step, &lesson.path)?;
+        let bindings = bind_step(editor.doc.scene(), step, &lesson.path)?;
+        for (action, _) in &step.solution {
+            let label = "Replay";
+            for command in action_commands(&editor, action, &bindings, &lesson.path, label)? {
+                editor.dispatch(command)?;
+            }
+            editor.update_world();
+        }
+        editor.dispatch(Command::EndGesture)?;
+    }
+    Ok(editor.doc.scene().clone())
+}
+
+/// A lesson skeleton from a crash journal: one step from the journal's first scene, whose
+/// solution redoes every edit it kept (undone ones left out), with the editor's default view.
+/// Returns the draft and how many history changes were read; a journal cut short or damaged
+/// gives the changes before the damage, and says so in `damaged`.
+pub fn draft_from_journal(bytes: &[u8], title: &str) -> Result<JournalDraft> {
+    use crate::model::journal::{self, Stop};
+    let recovered = journal::recover(bytes)?;
+    let document = recovered.document;
+    let start = document.origin_scene()?;
+    let view = Editor::new(Document::untitled(Scene::new())).view_state();
+    let step = RecordedStep {
+        start,
+        end: document.scene().clone(),
+        edits: record::performed_edits(document.history(), 0),
+        before: view.clone(),
+        after: view,
+    };
+    Ok(JournalDraft {
+        draft: Draft {
+            title: title.to_string(),
+            scene: SceneRef::Inline(String::new()),
+            steps: vec![step],
+        },
+        sprites: document.sprite_folder(),
+        changes: recovered.changes,
+        damaged: recovered.stop != Stop::End,
+    })
+}
+
+/// What a crash journal gives a lesson.
+#[derive(Debug)]
+pub struct JournalDraft {
+    /// The lesson to write (its scene still to be named: see [`scene_ref`]).
+    pub draft: Draft,
+    /// The folder the journal's scene took its sprites from.
+    pub sprites: Option<PathBuf>,
+    /// History changes read.
+    pub changes: usize,
+    /// The journal was cut short or damaged: only what came before was read.
+    pub damaged: bool,
+}

@@ -1,0 +1,361 @@
+//! Recording a lesson by doing it (issue 38.4): the teacher records a keep-world reparent and a
+//! world move through `Editor::apply`, stops, and the lesson written passes `graft lesson
+//! check` (the real binary) unchanged and replays to the scene the teacher ended with. The
+//! headless path turns a crash journal into a lesson the same way; a missing or corrupt
+//! journal is a clear error that writes nothing and leaves the journal as it was.
+
+use graft::editor::lesson::parse::parse;
+use graft::editor::lesson::record::scene_differences;
+use graft::editor::session::Editor;
+use graft::editor::session::command::{Command, Effect, ViewOption};
+use graft::editor::session::dialogs::DialogOutcome;
+use graft::editor::session::lesson::{LessonSource, read_lesson, walk_lesson};
+use graft::editor::session::record::{RecordCommand, replay_scene};
+use graft::model::document::Document;
+use graft::model::scene::edit::Op;
+use graft::model::scene::{NodeId, Scene};
+use std::path::Path;
+use std::process::Command as Process;
+
+const BODY: NodeId = NodeId(1);
+const HAND: NodeId = NodeId(3);
+const SWORD: NodeId = NodeId(4);
+
+fn graft(args: &[&str]) -> (i32, String, String) {
+    let out = Process::new(env!("CARGO_BIN_EXE_graft"))
+        .args(args)
+        .output()
+        .expect("run graft");
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
+
+fn apply(editor: &mut Editor, command: Command) -> Vec<Effect> {
+    let outcome = editor.apply(command);
+    match outcome {
+        Ok(outcome) => outcome.effects,
+        Err(e) => panic!("refused: {e}; {:?}", editor.messages()),
+    }
+}
+
+/// The teacher's solution: the sword moved onto the body keeping its place in the world,
+/// then dragged in the world (a gesture of several frames), as the panels send them.
+fn perform_solution(editor: &mut Editor) {
+    apply(editor, Command::Select(vec![SWORD]));
+    apply(
+        editor,
+        Command::MoveTo {
+            parent: Some(BODY),
+            keep_world: true,
+        },
+    );
+    for k in 1..=5 {
+        let position = glam::Vec2::new(2.0 + 0.5 * k as f32, 3.0 - 0.25 * k as f32);
+        let op = Op::SetWorldPosition {
+            node: SWORD,
+            position,
+        };
+        apply(
+            editor,
+            Command::Perform {
+                label: "Move sword".into(),
+                ops: vec![op],
+                continuous: true,
+            },
+        );
+    }
+    apply(editor, Command::EndGesture);
+}
+
+/// Stop, then answer the save dialog with `path`.
+fn stop_and_write(editor: &mut Editor, path: &Path) {
+    let effects = apply(editor, Command::Record(RecordCommand::Stop));
+    assert!(
+        effects.iter().any(
+            |e| matches!(e, Effect::ShowDialog(kind) if format!("{kind:?}").contains("lesson"))
+        ),
+        "Stop asks where to write the lesson: {effects:?}"
+    );
+    apply(
+        editor,
+        Command::DialogClosed(DialogOutcome::Picked(path.to_path_buf())),
+    );
+}
+
+/// `graft lesson check` (the binary) passes the file.
+fn assert_checks(path: &Path) {
+    let (code, out, err) = graft(&["lesson", "check", &path.to_string_lossy()]);
+    assert_eq!(code, 0, "graft lesson check refused it:\n{out}{err}");
+    assert!(out.starts_with("ok "), "{out}");
+}
+
+/// The lesson's solutions, played as Show me plays them, end where `expected` is.
+fn assert_replays_to(path: &Path, expected: &Scene) {
+    let lesson = read_lesson(&LessonSource::File(path.to_path_buf())).expect("reads");
+    let replayed = replay_scene(&lesson).expect("replays");
+    let differences = scene_differences(expected, &replayed);
+    assert!(differences.is_empty(), "{differences:?}");
+}
+
+#[test]
+fn a_recorded_keep_world_reparent_and_world_move_passes_check_and_replays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("sheathe.lesson");
+    let mut editor = Editor::new(Document::sample());
+    let start = editor.doc().scene().clone();
+    apply(&mut editor, Command::Record(RecordCommand::Start));
+    assert!(editor.recording().is_some());
+    perform_solution(&mut editor);
+    stop_and_write(&mut editor, &path);
+    assert!(editor.recording().is_none(), "{:?}", editor.messages());
+
+    let text = std::fs::read_to_string(&path).expect("the lesson was written");
+    assert!(
+        text.contains("do: reparent sword to body keep-world"),
+        "{text}"
+    );
+    assert!(
+        text.contains("do: set sword world position (4.5, 1.75)"),
+        "{text}"
+    );
+    assert!(text.contains("goal: sword parent is body"), "{text}");
+    assert!(
+        text.contains("goal: sword world position is (4.5, 1.75)"),
+        "{text}"
+    );
+    assert!(text.contains("keep-world: on"), "{text}");
+    assert!(
+        text.contains("scene: sample sword"),
+        "the sample is named: {text}"
+    );
+    assert_checks(&path);
+    assert_replays_to(&path, editor.doc().scene());
+    // The comparison can fail: the lesson does not replay to the scene it started from.
+    let lesson = read_lesson(&LessonSource::File(path.clone())).expect("reads");
+    let replayed = replay_scene(&lesson).expect("replays");
+    assert!(!scene_differences(&start, &replayed).is_empty());
+}
+
+#[test]
+fn several_recorded_steps_with_view_changes_pass_check() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("two-steps.lesson");
+    let mut editor = Editor::new(Document::sample());
+    // Not the sample any more: the scene goes inline.
+    let scabbard = Op::Rename {
+        node: NodeId(5),
+        name: "sheath".into(),
+    };
+    apply(
+        &mut editor,
+        Command::Perform {
+            label: "Rename".into(),
+            ops: vec![scabbard],
+            continuous: false,
+        },
+    );
+    apply(&mut editor, Command::Record(RecordCommand::Start));
+    perform_solution(&mut editor);
+    apply(&mut editor, Command::Record(RecordCommand::NextStep));
+    // Step 2: keep-world off, local axes hidden, the sword back on the hand keeping its local
+    // numbers (it jumps), then renamed.
+    apply(&mut editor, Command::ToggleKeepWorld);
+    apply(&mut editor, Command::ToggleView(ViewOption::Axes));
+    apply(
+        &mut editor,
+        Command::MoveTo {
+            parent: Some(HAND),
+            keep_world: false,
+        },
+    );
+    let rename = Op::Rename {
+        node: SWORD,
+        name: "blade".into(),
+    };
+    apply(
+        &mut editor,
+        Command::Perform {
+            label: "Rename".into(),
+            ops: vec![rename],
+            continuous: false,
+        },
+    );
+    stop_and_write(&mut editor, &path);
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert_eq!(text.matches("step: ").count(), 2, "{text}");
+    assert!(
+        text.contains("do: reparent sword to hand keep-local"),
+        "{text}"
+    );
+    assert!(text.contains("do: rename sword blade"), "{text}");
+    assert!(text.contains("goal: keep-world is off"), "{text}");
+    assert!(
+        text.contains("goal: view hides axes"),
+        "axes are shown at first: {text}"
+    );
+    assert!(
+        text.contains("scene:\n```"),
+        "a changed scene is inline: {text}"
+    );
+    assert!(text.contains("keep: sword local position is"), "{text}");
+    assert_checks(&path);
+    assert_replays_to(&path, editor.doc().scene());
+}
+
+#[test]
+fn stopping_with_nothing_done_writes_nothing_and_keeps_the_recording() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("empty.lesson");
+    let mut editor = Editor::new(Document::sample());
+    apply(&mut editor, Command::Record(RecordCommand::Start));
+    apply(&mut editor, Command::Record(RecordCommand::Stop));
+    let refused = editor.apply(Command::DialogClosed(DialogOutcome::Picked(path.clone())));
+    let message = refused
+        .expect_err("a step with no change has no goal")
+        .to_string();
+    assert!(message.contains("not written"), "{message}");
+    assert!(!path.exists(), "nothing is written");
+    assert!(editor.recording().is_some_and(|r| r.stopped()), "kept");
+    apply(&mut editor, Command::Record(RecordCommand::Cancel));
+    assert!(editor.recording().is_none());
+    assert!(editor.apply(Command::Record(RecordCommand::Stop)).is_err());
+}
+
+/// A session journaled into `dir` that performs the solution; returns the journal's path and
+/// the scene it ended with.
+fn journaled_session(dir: &Path) -> (std::path::PathBuf, Scene) {
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.to_path_buf());
+    perform_solution(&mut editor);
+    // An undone step is not part of the solution.
+    apply(
+        &mut editor,
+        Command::Perform {
+            label: "Rename".into(),
+            ops: vec![Op::Rename {
+                node: BODY,
+                name: "torso".into(),
+            }],
+            continuous: false,
+        },
+    );
+    apply(&mut editor, Command::Undo);
+    let journal = editor.journal_path().expect("journaling").to_path_buf();
+    let scene = editor.doc().scene().clone();
+    // A crash: the session ends without closing its journal.
+    std::mem::forget(editor);
+    (journal, scene)
+}
+
+#[test]
+fn a_crash_journal_becomes_a_lesson_that_passes_check_and_replays() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (journal, scene) = journaled_session(&dir.path().join("journals"));
+    let before = std::fs::read(&journal).expect("journal");
+    let lesson = dir.path().join("from-journal.lesson");
+    let (code, out, err) = graft(&[
+        "lesson",
+        "record-from-journal",
+        &journal.to_string_lossy(),
+        "-o",
+        &lesson.to_string_lossy(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("wrote "), "{out}");
+    let text = std::fs::read_to_string(&lesson).expect("written");
+    assert!(
+        text.contains("do: reparent sword to body keep-world"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("torso"),
+        "the undone rename is left out: {text}"
+    );
+    assert_checks(&lesson);
+    assert_replays_to(&lesson, &scene);
+    assert_eq!(
+        std::fs::read(&journal).expect("journal"),
+        before,
+        "only read"
+    );
+    // The text parses as the lesson reader reads it, and its walk finds nothing wrong.
+    let parsed = parse(&text, &lesson).expect("parses");
+    assert!(walk_lesson(&parsed).expect("plays").1.is_empty());
+}
+
+#[test]
+fn a_missing_or_corrupt_journal_is_a_clear_error_and_writes_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lesson = dir.path().join("out.lesson");
+    let run = |journal: &Path| {
+        graft(&[
+            "lesson",
+            "record-from-journal",
+            &journal.to_string_lossy(),
+            "-o",
+            &lesson.to_string_lossy(),
+        ])
+    };
+    let (code, _, err) = run(&dir.path().join("gone.journal"));
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("cannot read the journal"), "{err}");
+    assert!(!lesson.exists());
+
+    let corrupt = dir.path().join("corrupt.journal");
+    let garbage = b"this is not a journal at all".to_vec();
+    std::fs::write(&corrupt, &garbage).expect("write");
+    let (code, _, err) = run(&corrupt);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("not a graft journal"), "{err}");
+    assert!(!lesson.exists());
+    assert_eq!(
+        std::fs::read(&corrupt).expect("kept"),
+        garbage,
+        "left as it was"
+    );
+
+    // A lesson already there stays as it was when the journal is refused.
+    std::fs::write(&lesson, "keep me").expect("write");
+    let (code, _, _) = run(&corrupt);
+    assert_eq!(code, 1);
+    assert_eq!(std::fs::read_to_string(&lesson).expect("kept"), "keep me");
+
+    // Writing over the journal itself is refused.
+    let (journal, _) = journaled_session(&dir.path().join("journals"));
+    let before = std::fs::read(&journal).expect("journal");
+    let (code, _, err) = graft(&[
+        "lesson",
+        "record-from-journal",
+        &journal.to_string_lossy(),
+        "-o",
+        &journal.to_string_lossy(),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("overwrite the journal"), "{err}");
+    assert_eq!(std::fs::read(&journal).expect("journal"), before);
+}
+
+#[test]
+fn a_journal_cut_short_gives_the_edits_before_the_cut() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (journal, _) = journaled_session(&dir.path().join("journals"));
+    let mut bytes = std::fs::read(&journal).expect("journal");
+    bytes.truncate(bytes.len() - 3);
+    let cut = dir.path().join("cut.journal");
+    std::fs::write(&cut, &bytes).expect("write");
+    let lesson = dir.path().join("cut.lesson");
+    let (code, out, err) = graft(&[
+        "lesson",
+        "record-from-journal",
+        &cut.to_string_lossy(),
+        "-o",
+        &lesson.to_string_lossy(),
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("cut short or damaged"), "{out}");
+    assert_checks(&lesson);
+}
