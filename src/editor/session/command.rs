@@ -9,6 +9,15 @@ use crate::model::scene::NodeId;
 use crate::model::scene::edit::Op;
 use std::path::PathBuf;
 
+/// Which of a node's transforms an edit is typed into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TransformSpace {
+    /// The local transform (relative to the parent).
+    Local,
+    /// The world transform.
+    World,
+}
+
 /// A floating window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Window {
@@ -73,6 +82,68 @@ pub enum Command {
         /// Part of a continuous gesture.
         continuous: bool,
     },
+    /// Rename a node (the hierarchy's row, the inspector's name field).
+    Rename {
+        /// Which node.
+        node: NodeId,
+        /// The new name.
+        name: String,
+    },
+    /// Change a node's shape and colour, as one continuous step until [`Command::EndGesture`].
+    SetLook {
+        /// Which node.
+        node: NodeId,
+        /// The new shape.
+        shape: crate::model::scene::Shape,
+        /// The new colour (sRGBA, unmultiplied).
+        color: [u8; 4],
+    },
+    /// Paste a transform written as text onto a node's local or world transform.
+    PasteTransform {
+        /// Which node.
+        node: NodeId,
+        /// The text, as "Copy local" writes it.
+        text: String,
+        /// Onto the local or the world transform.
+        space: TransformSpace,
+    },
+    /// The inspector's local or world column was edited: set `value` on the primary selection
+    /// and, on the other selected nodes, only the numbers that differ from `before` (continuous).
+    SetTransform {
+        /// Which column.
+        space: TransformSpace,
+        /// The transform the column showed before the edit.
+        before: crate::model::math::Trs,
+        /// The transform it shows now.
+        value: crate::model::math::Trs,
+        /// "Keep scale uniform": an edited scale component brings the other along.
+        lock_scale: bool,
+    },
+    /// A handle of the primary selection is dragged to a world point (continuous).
+    DragHandle {
+        /// The drag, as it began.
+        drag: Box<crate::editor::view::handles::HandleDrag>,
+        /// The pointer, in world coordinates.
+        pointer: glam::DVec2,
+        /// Ctrl: snap to the grid, 15° or 0.1.
+        snap: bool,
+        /// The grid step on screen now.
+        grid_step: f64,
+    },
+    /// The dragged nodes follow the pointer (continuous).
+    MoveSelection {
+        /// The drag, as it began.
+        drag: Box<crate::editor::view::pointer::MoveDrag>,
+        /// The pointer, in world coordinates.
+        pointer: glam::DVec2,
+        /// Ctrl: the first node lands on a grid of this step.
+        snap: Option<f64>,
+    },
+    /// Set the clip's length and loop mode (continuous until [`Command::EndGesture`]).
+    SetClip(crate::model::anim::ClipSettings),
+    /// Drop rows dragged in the hierarchy, as the preview planned it (its ops are not
+    /// computed again unless the tree changed since).
+    DropRows(Box<crate::editor::session::dnd::DropPreview>),
     /// The current drag or slider gesture ended.
     EndGesture,
     /// Undo one step.

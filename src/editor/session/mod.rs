@@ -2,6 +2,7 @@
 //! file-dialog and unsaved-changes flow, tool and view settings, and [`Editor::apply`], the one
 //! place any of it changes.
 
+pub mod announce;
 pub mod arrange;
 pub mod clipboard;
 pub mod command;
@@ -13,6 +14,7 @@ pub mod exports;
 mod files;
 pub mod generate;
 mod gestures;
+mod intents;
 pub mod interchange;
 pub mod jobs;
 pub mod journal;
@@ -24,8 +26,10 @@ pub mod lesson_check;
 pub mod lesson_play;
 pub mod messages;
 pub mod multi_edit;
+pub mod picking;
 pub mod probes;
 pub mod record;
+mod routes;
 pub mod selection;
 pub mod settings;
 pub mod sprites;
@@ -98,6 +102,14 @@ pub enum DialogPurpose {
         /// The sprite's node.
         node: NodeId,
     },
+}
+
+/// A command one part carried out, or the command passed on to the next part.
+enum Routed {
+    /// Carried out (or refused) by this part.
+    Done(Result<Outcome>),
+    /// Not this part's: for the next one.
+    Pass(Command),
 }
 
 /// What applying a command asks of the app, besides drawing the new state.
@@ -354,180 +366,34 @@ impl Editor {
         result.map_err(|e| self.fail(e))
     }
 
-    // Longer than most functions on purpose: one short arm per command, so the whole command
-    // vocabulary and where each one goes reads in one place (rerun's command handling does the
-    // same); anything longer than a few lines is a method of its own.
+    /// Hand the command to each part in turn until one carries it out (see [`routes`]).
     fn dispatch(&mut self, command: Command) -> Result<Outcome> {
-        match command {
-            Command::Select(ids) => self.select(ids),
-            Command::SelectAll => self.select(self.doc.scene().ids().to_vec()),
-            Command::ToggleSelect(id) => {
-                self.selection.toggle(id, self.doc.scene())?;
-                self.timeline.keys.clear();
-                Ok(Outcome::default())
-            }
-            Command::Perform {
-                label,
-                ops,
-                continuous,
-            } => self
-                .perform(label, ops, continuous)
-                .map(|_| Outcome::default()),
-            Command::EndGesture => {
-                self.gestures.open = None;
-                self.doc.end_gesture();
-                Ok(Outcome::default())
-            }
-            Command::Undo => {
-                self.gestures.open = None;
-                match self.doc.undo()? {
-                    Some(label) => self.info(format!("Undid {label}")),
-                    None => self.info("Nothing to undo"),
+        /// The part's answer, or the command for the next part.
+        macro_rules! next {
+            ($routed:expr) => {
+                match $routed {
+                    Routed::Done(result) => return result,
+                    Routed::Pass(command) => command,
                 }
-                Ok(Outcome::default())
-            }
-            Command::Redo => {
-                self.gestures.open = None;
-                match self.doc.redo()? {
-                    Some(label) => self.info(format!("Redid {label}")),
-                    None => self.info("Nothing to redo"),
-                }
-                Ok(Outcome::default())
-            }
-            Command::JumpHistory(n) => {
-                self.gestures.open = None;
-                self.doc.jump_to(n).map(|_| Outcome::default())
-            }
-            Command::New => self.request(FileAction::New),
-            Command::Open => self.request(FileAction::Open),
-            Command::Import => self.request(FileAction::Import),
-            Command::ExportGodot if self.settings.godot3_export() => {
-                Ok(self.start_dialog(DialogPurpose::ExportGodot3))
-            }
-            Command::ExportGodot => Ok(self.start_dialog(DialogPurpose::ExportGodot)),
-            Command::ExportGodot3 => Ok(self.start_dialog(DialogPurpose::ExportGodot3)),
-            Command::SetGodot3Export(on) => {
-                self.settings.set_godot3_export(on);
-                Ok(Outcome::default())
-            }
-            Command::SetGodotPixelsPerUnit(pixels) => {
-                self.settings.set_godot_pixels_per_unit(pixels);
-                Ok(Outcome::default())
-            }
-            Command::ExportSvg => Ok(self.start_dialog(DialogPurpose::ExportSvg)),
-            Command::ExportAnimation => Ok(self.start_dialog(DialogPurpose::ExportAnimation)),
-            Command::SaveFigure => Ok(self.start_dialog(DialogPurpose::ExportFigure)),
-            Command::SetFigure(options) => {
-                self.figure = *options;
-                Ok(Outcome::default())
-            }
-            // A lesson is read and checked before the unsaved-changes prompt: a broken one is
-            // refused without asking anything.
-            Command::OpenPath(path) if files::is_lesson_file(&path) => self.lesson_command(
-                lesson::LessonCommand::Open(lesson::LessonSource::File(path)),
-            ),
-            Command::OpenPath(path) => self.request(FileAction::OpenPath(path)),
-            Command::Revert => self.request(FileAction::Revert),
-            Command::Quit => self.request(FileAction::Quit),
-            Command::CloseRequested => Ok(self.close_requested()),
-            Command::Save => self.save_command(),
-            Command::SaveAs => Ok(self.start_dialog(DialogPurpose::SaveAs { then: None })),
-            Command::ChooseImage(node) => self.choose_image(node),
-            Command::AnswerGuard(answer) => self.answer_guard(answer),
-            Command::DialogClosed(outcome) => self.dialog_closed(outcome),
-            Command::Copy => Ok(self.copy()),
-            Command::Paste => self.paste(),
-            Command::Duplicate => self.duplicate(),
-            // Del acts on what was picked last: keys on the timeline (picking nodes clears them).
-            Command::Delete if !self.selected_keys().is_empty() => self.timeline_command(
-                crate::editor::session::timeline::TimelineCommand::DeleteSelectedKeys,
-            ),
-            Command::Delete => self.delete(),
-            Command::AddNode(place) => self.add_node(place),
-            Command::CreateParent => self.create_parent(),
-            Command::Unparent => self.unparent(),
-            Command::Drop {
-                dragged,
-                zone,
-                keep_world,
-            } => self.drop_nodes(&dragged, zone, keep_world),
-            Command::StartRename => Ok(self.primary().map_or_else(Outcome::default, |id| {
-                Outcome::with(Effect::StartRename(id))
-            })),
-            Command::FrameSelection => {
-                Ok(Outcome::with(Effect::Frame(self.selection.ids().to_vec())))
-            }
-            Command::FrameAll => Ok(Outcome::with(Effect::Frame(
-                self.doc.scene().ids().to_vec(),
-            ))),
-            Command::SetTool(tool) => {
-                self.settings.set_tool(tool);
-                Ok(Outcome::default())
-            }
-            Command::SetOrientation(orientation) => {
-                self.settings.set_orientation(orientation);
-                Ok(Outcome::default())
-            }
-            Command::ToggleOrientation => {
-                self.settings.toggle_orientation();
-                Ok(Outcome::default())
-            }
-            Command::ToggleKeepWorld => {
-                self.settings.toggle_keep_world();
-                Ok(Outcome::default())
-            }
-            Command::ToggleView(option) => {
-                self.settings.toggle_view(option);
-                Ok(Outcome::default())
-            }
-            Command::SetViewSpace(space) => self.set_view_space(space),
-            Command::Show(window) => {
-                self.windows.insert(window);
-                Ok(Outcome::default())
-            }
-            Command::Close(window) => {
-                self.windows.remove(&window);
-                Ok(Outcome::default())
-            }
-            Command::DismissError => {
-                self.log.dismiss_error();
-                Ok(Outcome::default())
-            }
-            Command::Refused(reason) => Err(Error::Refused(reason)),
-            Command::CancelJob => Ok(self.cancel_job()),
-            Command::Generate(request) => self.generate_command(request),
-            Command::Timeline(command) => self.timeline_command(command),
-            Command::Probe(probe) => self.probe_command(probe),
-            Command::AnswerRecovery(answer) => self.answer_recovery(answer),
-            Command::ToggleJournal => Ok(self.toggle_journal()),
-            Command::RetryJournal => {
-                if !self.retry_journal() {
-                    self.info("The crash journal still cannot be written");
-                }
-                Ok(Outcome::default())
-            }
-            Command::AnswerConflict(answer) => self.answer_conflict(answer),
-            Command::Lesson(command) => self.lesson_command(command),
-            Command::Record(command) => self.record_command(command),
-            Command::FocusPanel(step) => Ok(self.focus_panel(step)),
-            Command::SetFocusedPanel(panel) => Ok(self.set_focused_panel(panel)),
-            Command::Reorder(step) => self.reorder(step),
-            Command::MoveTo { parent, keep_world } => self.move_to(parent, keep_world),
-            Command::Nudge { direction, big } => self.nudge(direction, big),
-            Command::StepUiScale(_) | Command::SetUiScale(_) | Command::SetHighContrast(_) => {
-                Ok(self.appearance_command(command))
-            }
+            };
         }
-    }
-
-    fn select(&mut self, ids: Vec<NodeId>) -> Result<Outcome> {
-        if let Some(&missing) = ids.iter().find(|id| !self.doc.scene().contains(**id)) {
-            return Err(Error::UnknownNode(missing));
-        }
-        if self.selection.set(ids) {
-            self.timeline.keys.clear();
-        }
-        Ok(Outcome::default())
+        let (scene, keys) = (self.doc.scene(), &mut self.timeline.keys);
+        let command = next!(selection::handle(&mut self.selection, keys, scene, command));
+        let command = next!(routes::settings_command(&mut self.settings, command));
+        let command = next!(routes::window_command(
+            &mut self.windows,
+            &mut self.log,
+            command
+        ));
+        let command = next!(self.history_command(command));
+        let command = next!(self.intent_command(command));
+        let command = next!(self.edit_command(command));
+        let command = next!(self.file_command(command));
+        let command = next!(self.view_command(command));
+        let command = next!(self.tool_command(command));
+        Err(Error::Refused(format!(
+            "No part of graft carries out this command: {command:?}"
+        )))
     }
 
     /// Look from a space; a node whose world matrix is singular is refused.
