@@ -523,3 +523,157 @@ fn an_inspector_edit_applies_to_the_selection_with_the_sessions_label_and_lock()
     assert_eq!(scale(2), Vec2::new(2.0, 1.0), "unlocked: as typed");
     assert_eq!(scale(4), Vec2::new(2.0, 1.0));
 }
+
+/// One command of every kind (add new kinds here: the test below checks each reaches a part).
+fn one_of_each() -> Vec<Command> {
+    use graft::editor::session::arrange::{Panel, Step};
+    use graft::editor::session::command::{
+        GuardAnswer, NewNodePlace, ProbeCommand, ViewOption, ViewSpace, Window,
+    };
+    use graft::editor::session::dialogs::DialogOutcome;
+    use graft::editor::session::disk_watch::ConflictAnswer;
+    use graft::editor::session::journal::RecoveryAnswer;
+    use graft::editor::session::lesson::LessonCommand;
+    use graft::editor::session::record::RecordCommand;
+    use graft::editor::session::timeline::TimelineCommand;
+    use graft::editor::view::handles::{Orientation, Tool};
+    let (arm, prop) = (NodeId(2), NodeId(5));
+    let drop = DropPreview::plan(&rig(), &[prop], DropZone::Into(arm), true);
+    let none = Trs::IDENTITY;
+    vec![
+        Command::Select(vec![arm]),
+        Command::ToggleSelect(prop),
+        Command::SelectAll,
+        Command::Perform {
+            label: "Rename".into(),
+            ops: vec![Op::Rename {
+                node: arm,
+                name: "wing".into(),
+            }],
+            continuous: false,
+        },
+        Command::Rename {
+            node: arm,
+            name: "wing".into(),
+        },
+        Command::SetLook {
+            node: arm,
+            shape: graft::model::scene::Shape::None,
+            color: [1, 2, 3, 4],
+        },
+        Command::PasteTransform {
+            node: arm,
+            text: "position: (1.0, 2.0)".into(),
+            space: TransformSpace::Local,
+        },
+        Command::SetTransform {
+            space: TransformSpace::World,
+            before: none,
+            value: none,
+            lock_scale: false,
+        },
+        Command::MoveSelection {
+            drag: Box::new(MoveDrag {
+                start_pointer: DVec2::ZERO,
+                starts: vec![(prop, Vec2::ZERO)],
+            }),
+            pointer: DVec2::ONE,
+            snap: None,
+        },
+        Command::SetClip(Default::default()),
+        Command::DropRows(Box::new(drop)),
+        Command::EndGesture,
+        Command::Undo,
+        Command::Redo,
+        Command::JumpHistory(0),
+        Command::New,
+        Command::Open,
+        Command::OpenPath("/nonexistent/graft-panel-rules.ron".into()),
+        Command::Import,
+        Command::ExportGodot,
+        Command::ExportGodot3,
+        Command::SetGodot3Export(true),
+        Command::SetGodotPixelsPerUnit(2),
+        Command::ExportSvg,
+        Command::ExportAnimation,
+        Command::SaveFigure,
+        Command::SetFigure(Box::default()),
+        Command::Save,
+        Command::SaveAs,
+        Command::ChooseImage(arm),
+        Command::Revert,
+        Command::Quit,
+        Command::CloseRequested,
+        Command::AnswerGuard(GuardAnswer::Cancel),
+        Command::DialogClosed(DialogOutcome::Cancelled),
+        Command::Copy,
+        Command::Paste,
+        Command::Duplicate,
+        Command::Delete,
+        Command::AddNode(NewNodePlace::Root),
+        Command::CreateParent,
+        Command::Unparent,
+        Command::Drop {
+            dragged: vec![prop],
+            zone: DropZone::Root,
+            keep_world: true,
+        },
+        Command::StartRename,
+        Command::FrameSelection,
+        Command::FrameAll,
+        Command::SetTool(Tool::Rotate),
+        Command::ToggleOrientation,
+        Command::SetOrientation(Orientation::World),
+        Command::ToggleKeepWorld,
+        Command::ToggleView(ViewOption::Axes),
+        Command::SetViewSpace(ViewSpace::Selection),
+        Command::Show(Window::History),
+        Command::Close(Window::History),
+        Command::DismissError,
+        Command::CancelJob,
+        Command::Timeline(TimelineCommand::TogglePlay),
+        Command::Probe(ProbeCommand::ToggleMode),
+        Command::ToggleJournal,
+        Command::RetryJournal,
+        Command::AnswerConflict(ConflictAnswer::SaveAs),
+        Command::AnswerRecovery(RecoveryAnswer::Discard),
+        Command::Lesson(LessonCommand::Close),
+        Command::Record(RecordCommand::Cancel),
+        Command::FocusPanel(Step::Forward),
+        Command::SetFocusedPanel(Panel::Viewport),
+        Command::Reorder(Step::Back),
+        Command::MoveTo {
+            parent: None,
+            keep_world: true,
+        },
+        Command::Nudge {
+            direction: (1, 0),
+            big: false,
+        },
+        Command::StepUiScale(Step::Forward),
+        Command::SetUiScale(1.25),
+        Command::SetHighContrast(true),
+    ]
+}
+
+#[test]
+fn every_kind_of_command_reaches_a_part() {
+    for command in one_of_each() {
+        let mut editor = editor();
+        editor
+            .apply(Command::Select(vec![NodeId(3)]))
+            .expect("select");
+        let shown = format!("{command:?}");
+        if let Err(e) = editor.apply(command) {
+            let message = e.to_string();
+            assert!(!message.contains("No part of graft"), "{shown}: {message}");
+        }
+    }
+    // And the fallback is what an unrouted command would meet: Refused is routed (to its
+    // reason), so the message is the reason itself.
+    let refused = editor().apply(Command::Refused("because".into()));
+    assert_eq!(
+        refused.map_err(|e| e.to_string()),
+        Err("because".to_string())
+    );
+}
