@@ -75,7 +75,7 @@ fn header<'a>(lines: &mut impl Iterator<Item = &'a str>) -> Option<(u32, ClipSet
         .strip_prefix("    clip: ")
         .and_then(|l| l.strip_suffix(",\n"))
     {
-        clip = ron_options().from_str(text).ok()?;
+        clip = ron_on_one_line(text)?;
         line = lines.next()?;
     }
     (line == "    nodes: [\n").then_some((format, clip))
@@ -123,12 +123,49 @@ fn ron_options() -> ron::Options {
     ron::Options::default().with_recursion_limit(RECURSION_LIMIT)
 }
 
+/// ron's reading of `text`, one line of the file, when it means the same inside the whole file:
+/// a comment (`//` or `/*` outside a string) could swallow the line's comma, which ron alone
+/// would not see, so a line with one is left to ron's reading of the whole file.
+fn ron_on_one_line<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
+    if has_comment_or_raw_string(text) {
+        return None;
+    }
+    ron_options().from_str(text).ok()
+}
+
+/// Whether `text` has a `/` outside its `"…"` strings, or a raw string (`r"`, `r#`), which
+/// this scan does not follow.
+fn has_comment_or_raw_string(text: &str) -> bool {
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut previous = 0u8;
+    for b in text.bytes() {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else {
+            match b {
+                b'/' => return true,
+                b'"' | b'#' if previous == b'r' => return true,
+                b'"' => in_string = true,
+                _ => {}
+            }
+        }
+        previous = b;
+    }
+    false
+}
+
 /// One node line (`(id: …)`, without its indentation and trailing comma): read here when it
 /// holds only the simple fields, else by ron; None when neither reads it.
 fn node_of(body: &str) -> Option<FileNode> {
     match Cursor::new(body).node() {
         Some(Parsed::Node(node)) => Some(node),
-        Some(Parsed::AskRon) => ron_options().from_str::<FileNode>(body).ok(),
+        Some(Parsed::AskRon) => ron_on_one_line(body),
         None => None,
     }
 }
