@@ -22,6 +22,8 @@ pub const GESTURE_SECONDS: f64 = 1.5;
 /// The part of a gesture spent pressing at its start, and from when it releases at its end.
 const PRESS_UNTIL: f32 = 0.2;
 const RELEASE_FROM: f32 = 0.85;
+/// Frames after an action in which the state may still change because of it.
+const SETTLE_FRAMES: u8 = 2;
 /// The highlight's colour.
 const HIGHLIGHT: Color32 = Color32::from_rgb(255, 190, 60);
 /// How dark the rest of the window gets.
@@ -77,6 +79,9 @@ struct OverlayState {
     point: usize,
     /// The state when the current point was first shown exactly.
     baseline: Option<Fingerprint>,
+    /// Frames left in which the baseline is taken again: what the last action changes a frame
+    /// late (the checklist is evaluated at the start of the next frame) is not a new action.
+    settle: u8,
     /// When Show the gesture was pressed (egui's clock).
     gesture_started: Option<f64>,
     painted: Painted,
@@ -108,6 +113,7 @@ pub fn point_again(ctx: &Context) {
     let mut state = load(ctx);
     state.point = 0;
     state.baseline = None;
+    state.settle = SETTLE_FRAMES;
     store(ctx, state);
     ctx.request_repaint();
 }
@@ -206,7 +212,8 @@ pub fn paint(ctx: &Context, editor: &Editor, viewport: &ViewportState) {
     state.painted = Painted::default();
     let run = editor
         .lesson()
-        .filter(|run| !run.showing_intro() && run.summary(editor.lesson_progress()).is_none());
+        .filter(|run| !run.showing_intro() && run.summary(editor.lesson_progress()).is_none())
+        .filter(|_| editor.pending_guard().is_none());
     let Some(run) = run else {
         store(ctx, OverlayState::default());
         return;
@@ -254,13 +261,15 @@ fn point(
                 i.pointer.primary_pressed()
                     && i.pointer.press_origin().is_some_and(|p| rect.contains(p))
             });
-            let acted = state.baseline.as_ref().is_some_and(|b| *b != now);
+            let acted = state.settle == 0 && state.baseline.as_ref().is_some_and(|b| *b != now);
             if pressed || acted {
                 state.point += 1;
                 state.baseline = None;
+                state.settle = SETTLE_FRAMES;
                 ctx.request_repaint();
                 return;
             }
+            state.settle = state.settle.saturating_sub(1);
             state.baseline = Some(now);
             (rect, point.text())
         }

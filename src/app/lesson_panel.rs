@@ -39,6 +39,7 @@ pub fn above_inspector(
 /// The lesson panel's contents.
 fn panel(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) -> Vec<Command> {
     let mut out = Vec::new();
+    crate::app::a11y::name_panel(ui, "Lesson");
     header(ui, editor, run, &mut out);
     ui.separator();
     if let Some(summary) = run.summary(editor.lesson_progress()) {
@@ -83,7 +84,9 @@ fn header(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Com
             }
             let current = s == run.step_index() && !run.showing_intro();
             let button = egui::Button::selectable(current, text);
-            if ui.add(button).on_hover_text(&step.title).clicked() {
+            let button = ui.add(button);
+            crate::app::a11y::name(ui, &button, &format!("Step {}: {}", s + 1, step.title));
+            if button.on_hover_text(&step.title).clicked() {
                 out.push(Command::Lesson(if s == run.step_index() {
                     LessonCommand::Begin
                 } else {
@@ -248,7 +251,8 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) {
             _ => ("☐", None),
         };
         let text = egui::RichText::new(format!("{mark} {}", goal.label));
-        ui.label(color.map_or(text.clone(), |c| text.color(c)));
+        let line = ui.label(color.map_or(text.clone(), |c| text.color(c)));
+        crate::app::a11y::goal(ui, &line, &goal.label, holds);
         if let Some(change) = change {
             let line = format!("    broken: {change}");
             ui.label(egui::RichText::new(line).small().color(BROKEN));

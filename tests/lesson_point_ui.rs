@@ -1,0 +1,397 @@
+//! Lessons point at the editor (issue 38.3), at the default 1280×800: a `point:` target is
+//! highlighted at the rect of the widget it names (found here through the accessibility tree,
+//! as a screen reader finds it), the highlights follow one another as the learner acts, and
+//! "Show the gesture" plays a ghost pointer from the first named row to the second without
+//! changing anything. Also every error a `point:` or `gesture:` line can give.
+
+use egui::Rect;
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use graft::app::GraftApp;
+use graft::app::dialogs::FakeDialogs;
+use graft::app::lesson_overlay::{GESTURE_SECONDS, Painted, painted};
+use graft::app::ui_targets::{Key, last_frame};
+use graft::editor::lesson::parse::parse;
+use graft::editor::lesson::targets::{Control, Target};
+use graft::editor::session::command::{Command, GuardAnswer};
+use graft::editor::session::lesson::{LessonCommand, LessonSource};
+use graft::model::scene::NodeId;
+use std::path::Path;
+
+const SWORD: NodeId = NodeId(4);
+/// The course's lessons by index.
+const DIRTY: usize = 2;
+const REPARENT: usize = 3;
+/// Frames per second of the harness's clock.
+const FPS: f32 = 30.0;
+
+fn app() -> Harness<'static, GraftApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_step_dt(1.0 / FPS)
+        .build_eframe(|cc| GraftApp::new(cc, None, Box::new(FakeDialogs::default())));
+    h.run_steps(3);
+    h
+}
+
+fn lesson(h: &mut Harness<GraftApp>, command: LessonCommand) {
+    h.state_mut().run(Command::Lesson(command));
+    h.run_steps(4);
+}
+
+/// Open a built-in lesson at step `step` (past its introduction).
+fn open_at(k: usize, step: usize) -> Harness<'static, GraftApp> {
+    let mut h = app();
+    lesson(&mut h, LessonCommand::Open(LessonSource::Builtin(k)));
+    if h.state().editor().pending_guard().is_some() {
+        h.state_mut()
+            .run(Command::AnswerGuard(GuardAnswer::Discard));
+    }
+    lesson(&mut h, LessonCommand::Begin);
+    if step > 0 {
+        lesson(&mut h, LessonCommand::GoTo(step));
+    }
+    h.run_steps(3);
+    h
+}
+
+fn overlay(h: &Harness<GraftApp>) -> Painted {
+    painted(&h.ctx)
+}
+
+/// A hierarchy row's rect as the accessibility tree has it (where its name is painted).
+fn row(h: &Harness<GraftApp>, name: &str) -> Rect {
+    h.get_by_role_and_label(Role::TreeItem, name).rect()
+}
+
+fn assert_holds(outer: Rect, inner: Rect, what: &str) {
+    assert!(
+        outer.expand(0.5).contains_rect(inner),
+        "{what}: {inner:?} is not inside the highlight {outer:?}"
+    );
+}
+
+#[test]
+fn a_row_target_is_highlighted_at_that_rows_rect_and_the_rest_is_dimmed() {
+    let h = open_at(REPARENT, 0);
+    let shown = overlay(&h);
+    let highlight = shown.highlight.expect("step 1 points at the sword's row");
+    let (sword, body) = (row(&h, "sword"), row(&h, "body"));
+    assert_holds(highlight, sword, "the sword's row");
+    assert!(
+        !highlight.intersects(body),
+        "the body's row is not highlighted"
+    );
+    assert!(
+        highlight.height() < 2.0 * sword.height().max(16.0),
+        "one row"
+    );
+    assert!(shown.dimmed, "the rest of the window is dimmed");
+    assert_eq!(
+        shown.bubble.as_deref(),
+        Some("Drag this row onto the body's row (Show the gesture shows how)")
+    );
+    // The registered rect is the widget's: the row's whole width in the hierarchy.
+    let registered = last_frame(&h.ctx).rect(&Key::Row(SWORD)).unwrap();
+    assert_eq!(registered, highlight);
+}
+
+#[test]
+fn a_press_inside_the_highlight_ends_it() {
+    let mut h = open_at(REPARENT, 0);
+    assert!(overlay(&h).highlight.is_some());
+    h.get_by_role_and_label(Role::TreeItem, "sword").click();
+    h.run_steps(3);
+    assert_eq!(
+        overlay(&h),
+        Painted::default(),
+        "nothing is pointed at any more"
+    );
+}
+
+#[test]
+fn the_toggle_then_the_row_highlights_follow_the_learner() {
+    let mut h = open_at(REPARENT, 1);
+    let toggle = h.get_by_role_and_label(Role::CheckBox, "Keep world transform");
+    let toggle_rect = toggle.rect();
+    let first = overlay(&h).highlight.expect("the keep-world toggle");
+    assert_holds(first, toggle_rect, "the keep-world checkbox");
+    assert_eq!(
+        last_frame(&h.ctx).rect(&Key::Control(Control::KeepWorld)),
+        Some(first)
+    );
+    toggle.click();
+    h.run_steps(3);
+    assert!(!h.state().editor().keep_world(), "the click turned it off");
+    let second = overlay(&h).highlight.expect("then the sword's row");
+    assert_holds(second, row(&h, "sword"), "the sword's row");
+    assert!(!second.intersects(toggle_rect));
+}
+
+#[test]
+fn a_field_target_is_the_two_fields_of_that_row_and_column() {
+    let h = open_at(REPARENT, 4);
+    let shown = overlay(&h).highlight.expect("the body's world position");
+    for axis in ["x", "y"] {
+        let field = h
+            .get_by_label(&format!("body, world position {axis}"))
+            .rect();
+        assert_holds(shown, field, axis);
+        let local = h
+            .get_by_label(&format!("body, local position {axis}"))
+            .rect();
+        assert!(
+            !shown.intersects(local),
+            "the local column is not highlighted"
+        );
+    }
+    let rotation = h.get_by_label("body, world rotation").rect();
+    assert!(!shown.intersects(rotation), "nor the next row");
+}
+
+#[test]
+fn a_field_of_a_node_not_selected_points_at_its_row_first() {
+    let mut h = open_at(REPARENT, 4);
+    h.state_mut().run(Command::Select(vec![SWORD]));
+    h.run_steps(3);
+    let shown = overlay(&h);
+    assert_holds(shown.highlight.unwrap(), row(&h, "body"), "the body's row");
+    assert_eq!(shown.bubble.as_deref(), Some("Select body first"));
+}
+
+#[test]
+fn a_menu_item_target_is_its_menu_then_the_item() {
+    let mut h = open_at(DIRTY, 0);
+    let closed = overlay(&h);
+    let view = h.get_by_label("View");
+    assert_holds(closed.highlight.unwrap(), view.rect(), "the View menu");
+    assert_eq!(closed.bubble.as_deref(), Some("Open the View menu"));
+    view.click();
+    h.run_steps(3);
+    let item = h.get_by(|node| {
+        node.role() == Role::Button
+            && node
+                .label()
+                .is_some_and(|l| l.contains("Flash recomputed world matrices"))
+    });
+    let open = overlay(&h);
+    assert_holds(open.highlight.unwrap(), item.rect(), "the menu item");
+    assert_eq!(open.bubble.as_deref(), Some("Turn this on"));
+    item.click();
+    h.run_steps(3);
+    assert!(h.state().editor().lesson().unwrap().step_done());
+    assert_eq!(overlay(&h).highlight, None, "a done step points at nothing");
+}
+
+/// Where the ghost pointer was on each frame of "Show the gesture", and the frames.
+fn play_gesture(h: &mut Harness<GraftApp>) -> Vec<Painted> {
+    h.get_by_label("Show the gesture").click();
+    let mut frames = Vec::new();
+    for _ in 0..(GESTURE_SECONDS as f32 * FPS * 2.0) as usize {
+        h.step();
+        let shown = overlay(h);
+        if shown.ghost.is_some() {
+            frames.push(shown);
+        } else if !frames.is_empty() {
+            break;
+        }
+    }
+    frames
+}
+
+#[test]
+fn the_ghost_pointer_drags_from_the_swords_row_to_the_bodys_row() {
+    let mut h = open_at(REPARENT, 0);
+    let (sword, body) = (row(&h, "sword"), row(&h, "body"));
+    let frames = play_gesture(&mut h);
+    let seconds = frames.len() as f32 / FPS;
+    assert!(
+        (seconds - GESTURE_SECONDS as f32).abs() < 0.2,
+        "it plays about 1.5 s ({seconds} s)"
+    );
+    let tips: Vec<egui::Pos2> = frames.iter().filter_map(|f| f.ghost).collect();
+    let (first, last) = (tips[0], tips[tips.len() - 1]);
+    let on_row = |r: Rect, p: egui::Pos2| (r.top()..=r.bottom()).contains(&p.y);
+    assert!(
+        on_row(sword, first),
+        "starts on the sword's row: {first:?} {sword:?}"
+    );
+    assert!(
+        on_row(body, last),
+        "ends on the body's row: {last:?} {body:?}"
+    );
+    let (from, to) = frames[0].gesture.unwrap();
+    assert!(from.contains(first) && to.contains(last));
+    let middle = tips[tips.len() / 2];
+    assert!(
+        middle.y > first.y.min(last.y) + 1.0 && middle.y < first.y.max(last.y) - 1.0,
+        "on its way half-way: {middle:?}"
+    );
+    assert!(
+        frames.iter().all(|f| f.dimmed),
+        "the rest is dimmed meanwhile"
+    );
+}
+
+#[test]
+fn show_the_gesture_changes_nothing_and_plays_again() {
+    let mut h = open_at(REPARENT, 0);
+    let before = graft::model::file::to_ron_string(h.state().scene());
+    let revision = h.state().doc().revision();
+    let selection = h.state().selection().to_vec();
+    let undo = h.state().doc().history().undo_label().map(str::to_string);
+    let first = play_gesture(&mut h);
+    assert!(!first.is_empty());
+    let app = h.state();
+    assert_eq!(graft::model::file::to_ron_string(app.scene()), before);
+    assert_eq!(app.doc().revision(), revision, "not even a no-op edit");
+    assert_eq!(app.selection(), selection);
+    assert_eq!(app.doc().history().undo_label().map(str::to_string), undo);
+    assert!(!app.editor().lesson().unwrap().step_done());
+    let again = play_gesture(&mut h);
+    assert_eq!(again.len(), first.len(), "it plays again, the same");
+}
+
+fn lesson_error(lines: &str) -> String {
+    let text = format!(
+        "graft lesson 1\ntitle: T\n\nstep: S\nscene: sample sword\ngoal: sword parent is body\ndo: reparent sword to body\n{lines}\n"
+    );
+    match parse(&text, Path::new("t.lesson")) {
+        Ok(lesson) => {
+            let walked = graft::editor::session::lesson::walk_lesson(&lesson);
+            walked.err().map(|e| e.to_string()).unwrap_or_default()
+        }
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn every_pointing_error_names_its_place_and_what_exists() {
+    let cases = [
+        (
+            "point: toggle keep-wrld",
+            "t.lesson:8:15: unknown toggle: the toggles a lesson can point at are `keep-world` or `trails`",
+        ),
+        (
+            "point: button stop",
+            "t.lesson:8:15: unknown button: the buttons a lesson can point at are `play`",
+        ),
+        (
+            "point: widget sword",
+            "t.lesson:8:8: unknown target: a target is `row NODE`",
+        ),
+        (
+            "point: menu Veiw > Names",
+            "t.lesson:8:13: no menu is called `Veiw`; the menus are File, Edit, Node, View, Help",
+        ),
+        (
+            "point: menu Edit > Duplicat",
+            "t.lesson:8:20: the Edit menu has no item `Duplicat`; its items are: Undo, Redo, Copy, Paste as child, Duplicate,",
+        ),
+        (
+            "point: menu View >",
+            "t.lesson:8:19: expected the item's label after `>`",
+        ),
+        ("point: menu", "t.lesson:8:12: `menu` needs a menu's title"),
+        ("point:", "t.lesson:8:7: `point:` needs a target"),
+        (
+            "point: field sword world pos",
+            "t.lesson:8:26: expected `position`, `rotation`, `scale` or `skew`",
+        ),
+        (
+            "point: row sword sword",
+            "t.lesson:8:18: unexpected text after the end",
+        ),
+        (
+            "point: row swrod",
+            "t.lesson:8:12: no node is called `swrod` in the scene of step \"S\"",
+        ),
+        (
+            "gesture: drag row sword -> row bdy",
+            "t.lesson:8:32: no node is called `bdy`",
+        ),
+        (
+            "gesture: row sword -> row body",
+            "t.lesson:8:10: a gesture is `drag FROM -> TO`",
+        ),
+        (
+            "gesture: drag row sword row body",
+            "t.lesson:8:33: expected `->` between where the drag starts and where it drops",
+        ),
+        (
+            "gesture: drag row sword -> menu Edit",
+            "t.lesson:8:28: a drag never drops on a menu",
+        ),
+        (
+            "gesture: drag -> row body",
+            "t.lesson:8:15: expected a target",
+        ),
+        ("goal: keep-world is off\npoint: toggle keep-world", ""),
+    ];
+    for (line, wanted) in cases {
+        let got = lesson_error(line);
+        if wanted.is_empty() {
+            assert_eq!(got, "", "{line} is a good line");
+        } else {
+            assert!(
+                got.starts_with(wanted),
+                "{line}\n got: {got}\nwanted: {wanted}"
+            );
+        }
+    }
+}
+
+#[test]
+fn targets_read_back_as_written() {
+    let text = "graft lesson 1\ntitle: T\n\nstep: S\nscene: sample shear\ngoal: stretched is selected\ndo: select stretched\npoint: row \"rotated child\" | Select it\npoint: menu Edit > History\npoint: field time\npoint: field stretched local scale\ngesture: drag node stretched → row \"rotated child\"\n";
+    let lesson = parse(text, Path::new("t.lesson")).unwrap();
+    let pointing = &lesson.steps[0].pointing;
+    let targets: Vec<&Target> = pointing.points.iter().map(|p| &p.target).collect();
+    assert!(matches!(targets[0], Target::Row(n) if n.text == "rotated child"));
+    assert_eq!(pointing.points[0].text(), "Select it");
+    assert_eq!(
+        targets[1],
+        &Target::Menu {
+            menu: "Edit",
+            item: Some("History…")
+        }
+    );
+    assert_eq!(pointing.points[1].text(), "Edit > History…");
+    assert_eq!(targets[2], &Target::Control(Control::Time));
+    assert_eq!(pointing.points[3].text(), "stretched's Local scale");
+    let g = &pointing.gestures[0];
+    assert!(matches!(&g.from, Target::Node(n) if n.text == "stretched"));
+    assert!(matches!(&g.to, Target::Row(n) if n.text == "rotated child"));
+    graft::editor::session::lesson::walk_lesson(&lesson).expect("its names are the scene's");
+}
+
+/// Every built-in lesson points where its text tells the learner to drag, type or turn on.
+#[test]
+fn every_built_in_lesson_points_where_it_says_drag_type_or_turn_on() {
+    use graft::editor::lesson::course::lessons;
+    for lesson in lessons().unwrap() {
+        for (k, step) in lesson.steps.iter().enumerate() {
+            let text = step.text.join(" ").to_lowercase();
+            let asks = ["drag", "type", "turn on", "turn **"]
+                .iter()
+                .any(|w| text.contains(w));
+            if asks {
+                assert!(
+                    !step.pointing.points.is_empty(),
+                    "{} step {}: the text asks to act but points nowhere",
+                    lesson.title,
+                    k + 1
+                );
+            }
+            if text.contains("drag the [") || text.contains("drag the sword's row") {
+                assert!(
+                    !step.pointing.gestures.is_empty(),
+                    "{} step {}: a drag between rows has a gesture",
+                    lesson.title,
+                    k + 1
+                );
+            }
+        }
+    }
+}
