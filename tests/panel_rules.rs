@@ -677,3 +677,28 @@ fn every_kind_of_command_reaches_a_part() {
         Err("because".to_string())
     );
 }
+
+#[test]
+fn a_lessons_subject_is_framed_again_only_after_a_change_it_left_the_view_by() {
+    let scene = rig();
+    let rect = view_rect();
+    let mut framing = Framing::default();
+    let mut camera = Camera::new(DVec2::ZERO, 40.0);
+    framing.fit(&mut camera, &scene, rect);
+    let prop = || vec![NodeId(5)];
+    // In view: nothing to fit.
+    framing.keep_in_view((camera, rect), &scene, (1, false), prop);
+    assert!(!framing.waiting());
+    // Panned away by hand: the revision is the same, so it is left alone.
+    camera.center = DVec2::new(500.0, 0.0);
+    framing.keep_in_view((camera, rect), &scene, (1, false), prop);
+    assert!(!framing.waiting());
+    // The document changed, but the pointer is down (mid-drag): not yet.
+    framing.keep_in_view((camera, rect), &scene, (2, true), prop);
+    assert!(!framing.waiting());
+    // Released: prop is out of view, so it is framed.
+    framing.keep_in_view((camera, rect), &scene, (2, false), prop);
+    assert!(framing.waiting());
+    assert!(framing.fit(&mut camera, &scene, rect));
+    assert!((camera.world_center() - DVec2::new(5.0, 0.0)).length() < 1e-9);
+}

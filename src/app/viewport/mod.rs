@@ -64,8 +64,6 @@ pub struct ViewportState {
     handle_drag: Option<HandleDrag>,
     /// What to fit next, and what was fitted last.
     framing: Framing,
-    /// The document revision a lesson's subject was last checked to be in view at.
-    subject_seen: u64,
     drag: Option<crate::editor::view::pointer::MoveDrag>,
     /// The probe whose pin is being dragged.
     probe_drag: Option<crate::editor::session::probes::ProbeRef>,
@@ -98,7 +96,6 @@ impl Default for ViewportState {
             box_start: None,
             handle_drag: None,
             framing: Framing::default(),
-            subject_seen: u64::MAX,
             drag: None,
             probe_drag: None,
             viewing: None,
@@ -262,17 +259,12 @@ fn keep_subject_in_view(ui: &egui::Ui, editor: &Editor, state: &mut ViewportStat
     let Some(run) = editor.lesson() else {
         return;
     };
-    let revision = editor.doc().revision();
-    let busy = state.framing.waiting();
-    if revision == state.subject_seen || busy || ui.input(|i| i.pointer.any_down()) {
-        return;
-    }
-    state.subject_seen = revision;
-    let subject = run.subject(editor);
-    let scene = editor.doc().scene();
-    if !crate::editor::view::geometry::in_view(state.camera, sr(rect), scene, &subject) {
-        state.framing.frame(&subject);
-    }
+    let now = (editor.doc().revision(), ui.input(|i| i.pointer.any_down()));
+    let (camera, scene) = (state.camera, editor.doc().scene());
+    let subject = || run.subject(editor);
+    state
+        .framing
+        .keep_in_view((camera, sr(rect)), scene, now, subject);
 }
 
 /// The background, grid, nodes, shear overlay, drag ghosts, and the highlighted and hovered

@@ -335,6 +335,8 @@ pub struct Framing {
     request: Option<Vec<NodeId>>,
     /// What was fitted last, and in which viewport rectangle.
     fitted: Option<(Vec<NodeId>, ScreenRect)>,
+    /// The document revision a lesson's subject was last checked to be in view at.
+    subject_seen: Option<u64>,
 }
 
 impl Default for Framing {
@@ -344,6 +346,7 @@ impl Default for Framing {
             all_pending: true,
             request: None,
             fitted: None,
+            subject_seen: None,
         }
     }
 }
@@ -367,6 +370,28 @@ impl Framing {
     /// The camera was moved by hand: a resize no longer fits again.
     pub fn moved(&mut self) {
         self.fitted = None;
+    }
+
+    /// A lesson's step keeps the nodes it names in view: after a change to the document
+    /// (`revision`), once the pointer is up (never mid-drag) and no fit is waiting, when one of
+    /// the `subject` nodes is out of view they are framed at the next [`Framing::fit`]. Panning
+    /// or zooming away by hand is left alone (the revision did not change). `subject` is only
+    /// asked for when it is checked.
+    pub fn keep_in_view(
+        &mut self,
+        (camera, rect): (Camera, ScreenRect),
+        scene: &Scene,
+        (revision, pointer_down): (u64, bool),
+        subject: impl FnOnce() -> Vec<NodeId>,
+    ) {
+        if self.subject_seen == Some(revision) || self.waiting() || pointer_down {
+            return;
+        }
+        self.subject_seen = Some(revision);
+        let subject = subject();
+        if !crate::editor::view::geometry::in_view(camera, rect, scene, &subject) {
+            self.request = Some(subject);
+        }
     }
 
     /// Fit what is asked for (or, when the viewport changed size, what was fitted last) into
