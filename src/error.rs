@@ -114,7 +114,7 @@ pub enum Error {
     #[error(
         "{} is larger than the {} limit for {what}",
         path.display(),
-        crate::model::read_limit::shown_size(*limit)
+        shown_size(*limit)
     )]
     TooLarge {
         /// The file.
@@ -137,3 +137,13 @@ pub enum Error {
 
 /// Result with graft's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A size as people read it: "4 GiB", "256 MiB", "8 KiB" or "100 bytes".
+pub fn shown_size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}

@@ -105,3 +105,7 @@ pub mod model;
 pub mod tools;
 
 pub use error::{Error, Result};
+
+/// The reverse-DNS application id: the desktop file's and the icon's name, the metainfo id and
+/// the window's app id (Wayland's `app_id`, X11's `WM_CLASS`).
+pub const APP_ID: &str = "io.github.graft.Graft";

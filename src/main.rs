@@ -15,6 +15,15 @@ fn main() -> ExitCode {
     let Some(command) = cli.command else {
         return open_editor(cli.file, !cli.no_journal);
     };
+    // The memory bench measures the window too; `tools` does not import the app, so it is
+    // handed the window's stage here.
+    #[cfg(feature = "editor")]
+    graft::tools::bench_memory::set_window_stage(graft::tools::bench_memory::WindowStage {
+        run: |path, mark| {
+            graft::app::memory_stage::open_and_idle(path, mark).map(|r| (r.frames, r.nodes, r.mesh))
+        },
+        sizes: graft::app::memory_stage::sizes,
+    });
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let result = run(command, &mut out);

@@ -14,16 +14,15 @@ pub mod hierarchy;
 pub mod inspector;
 mod keyboard;
 pub mod lesson_overlay;
-pub mod lesson_overlay;
 mod lesson_panel;
 mod lesson_window;
+pub mod memory_stage;
 mod menus;
 mod panels;
 mod recovery;
 mod signals;
 mod theme;
 pub mod timeline;
-pub mod ui_targets;
 pub mod ui_targets;
 pub mod viewport;
 mod windows;
@@ -285,7 +284,6 @@ impl GraftApp {
         let commands = self.windows(&ctx);
         self.run_all(commands);
         lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
-        lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
         if let Some(outcome) = self.dialogs.poll() {
             self.run(Command::DialogClosed(outcome));
         }
@@ -479,7 +477,7 @@ fn window_viewport() -> egui::ViewportBuilder {
     let viewport = egui::ViewportBuilder::default()
         .with_inner_size([1280.0, 800.0])
         .with_title("graft")
-        .with_app_id(crate::tools::desktop::APP_ID);
+        .with_app_id(crate::APP_ID);
     match eframe::icon_data::from_png_bytes(WINDOW_ICON) {
         Ok(icon) => viewport.with_icon(icon),
         Err(_) => viewport,

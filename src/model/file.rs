@@ -2,7 +2,7 @@
 //! bit-exact saving, and atomic writes that keep the previous version as `NAME.ron.bak`.
 //!
 //! This module is the format's face: its limits and versions, and the loader and saver, which
-//! live beside it (`file_load.rs`: text and files into a scene; `file_node.rs`: one node as the
+//! live beside it (`file_format.rs`: the versions and limits; `file_load.rs`: text and files into a scene; `file_node.rs`: one node as the
 //! file writes it, checked into the scene's data; `file_version.rs`: which format a scene
 //! needs and which a file may use; `file_save.rs`: the canonical text and the atomic save).
 
@@ -18,23 +18,8 @@ pub use super::file_save::{
 };
 pub use super::file_version::needed_version;
 
-/// The newest format version this graft reads and writes (2: polygons, sprite regions, probes;
-/// 3: keyframe tracks and the clip).
-pub const FORMAT_VERSION: u32 = 3;
-/// The oldest format version this graft reads (version 1 files read exactly as before).
-pub const OLDEST_FORMAT_VERSION: u32 = 1;
-/// The most corners a polygon may have.
-pub const MAX_POLYGON_POINTS: usize = 65_536;
-/// The most probes one node may carry.
-pub const MAX_PROBES_PER_NODE: usize = 1024;
-/// The most nodes a file may hold.
-pub const MAX_NODES: usize = 10_000_000;
-/// How deeply brackets may nest before the parser gives up (cleanly, without overflowing).
-pub(crate) const RECURSION_LIMIT: usize = 64;
-/// Bytes read or written between progress reports and cancel checks.
-pub(super) const CHUNK: usize = 1 << 20;
-/// Nodes parsed between progress reports and cancel checks.
-pub(super) const NODES_PER_REPORT: usize = 4096;
-
-/// The message of the error that stops a cancelled parse (never shown: the load says None).
-pub(crate) const CANCELLED: &str = "cancelled";
+pub(crate) use super::file_format::{CANCELLED, RECURSION_LIMIT};
+pub(super) use super::file_format::{CHUNK, NODES_PER_REPORT};
+pub use super::file_format::{
+    FORMAT_VERSION, MAX_NODES, MAX_POLYGON_POINTS, MAX_PROBES_PER_NODE, OLDEST_FORMAT_VERSION,
+};

@@ -7,7 +7,7 @@ use crate::model::anim::Track;
 use crate::model::atomic_write::{Backup, atomic_write_with, write_atomically};
 use crate::model::file::CANCELLED;
 use crate::model::file::NODES_PER_REPORT;
-use crate::model::file_version::needed_version;
+use crate::model::file_version::{is_bits, is_vec_bits, needed_version};
 use crate::model::progress::{Progress, Stage};
 use crate::model::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, Scene, Shape};
 use glam::Vec2;
@@ -23,15 +23,6 @@ pub(crate) fn float(v: f32) -> String {
 /// A pair written as `(x, y)`, each number bit-exact ([`float`]).
 pub(crate) fn pair(v: Vec2) -> String {
     format!("({}, {})", float(v.x), float(v.y))
-}
-
-fn is_bits(v: f32, default: f32) -> bool {
-    v.to_bits() == default.to_bits()
-}
-
-/// True when both numbers have the bits of `default`'s (so `-0.0` is not `0.0`).
-pub(super) fn is_vec_bits(v: Vec2, default: Vec2) -> bool {
-    is_bits(v.x, default.x) && is_bits(v.y, default.y)
 }
 
 fn quoted(s: &str) -> String {

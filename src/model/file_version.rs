@@ -6,7 +6,6 @@ use crate::error::{Error, Result};
 use crate::model::anim::ClipSettings;
 use crate::model::file::{FORMAT_VERSION, OLDEST_FORMAT_VERSION};
 use crate::model::file_node::{FileNode, FileShape, full_region};
-use crate::model::file_save::is_vec_bits;
 use crate::model::scene::{Scene, Shape};
 use glam::Vec2;
 
@@ -121,4 +120,14 @@ pub fn needed_version(scene: &Scene) -> u32 {
             }
     });
     if needs_2 { 2 } else { 1 }
+}
+
+/// True when the number has the bits of `default` (so `-0.0` is not `0.0`).
+pub(super) fn is_bits(v: f32, default: f32) -> bool {
+    v.to_bits() == default.to_bits()
+}
+
+/// True when both numbers have the bits of `default`'s (so `-0.0` is not `0.0`).
+pub(super) fn is_vec_bits(v: Vec2, default: Vec2) -> bool {
+    is_bits(v.x, default.x) && is_bits(v.y, default.y)
 }

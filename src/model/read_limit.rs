@@ -10,11 +10,12 @@
 //! | scene `.ron`  | 4 GiB   | 10 M nodes (`MAX_NODES`) at ~220 bytes each, and room  |
 //! | journal       | 4 GiB   | a whole scene and its edits                            |
 //! | lesson        | 8 MiB   | the built-in lessons are a few KiB each                |
-//! | Godot `.tscn` | 2 GiB   | `godot::tree::MAX_FILE_BYTES` (a 1M-node export: 600 MB) |
-//! | SVG drawing   | 64 MiB  | `svg::import::MAX_SVG_BYTES`                           |
+//! | Godot `.tscn` | 2 GiB   | a 1M-node export is ~600 MB                            |
+//! | SVG drawing   | 64 MiB  | drawings, not photographs                              |
 //! | sprite image  | 256 MiB | a 16k × 16k texture (the largest GPUs take) compressed |
 //! | panic report  | 1 MiB   | a message and a backtrace                              |
 
+pub use crate::error::shown_size;
 use crate::error::{Error, Result};
 use std::fs::{File, FileType};
 use std::io::Read;
@@ -43,23 +44,13 @@ pub const JOURNAL: Limit = Limit::new(4 << 30, "journal files");
 /// Lesson files.
 pub const LESSON: Limit = Limit::new(8 << 20, "lessons");
 /// Godot text scenes (`.tscn`).
-pub const TSCN: Limit = Limit::new(crate::model::godot::tree::MAX_FILE_BYTES, "Godot scenes");
+pub const TSCN: Limit = Limit::new(2 << 30, "Godot scenes");
 /// SVG drawings.
-pub const SVG: Limit = Limit::new(crate::model::svg::import::MAX_SVG_BYTES, "SVG files");
+pub const SVG: Limit = Limit::new(64 << 20, "SVG files");
 /// Sprite images (PNG, JPEG, WebP, GIF).
 pub const IMAGE: Limit = Limit::new(256 << 20, "images");
 /// The panic report a crashed run leaves for the next start.
 pub const PANIC_REPORT: Limit = Limit::new(1 << 20, "panic reports");
-
-/// A size as people read it: "4 GiB", "256 MiB", "8 KiB" or "100 bytes".
-pub fn shown_size(bytes: u64) -> String {
-    match bytes {
-        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
-        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
-        b => format!("{b} bytes"),
-    }
-}
 
 /// What a file that is not a regular file is, for messages ("a fifo", "a folder").
 fn kind_of(file_type: &FileType) -> &'static str {

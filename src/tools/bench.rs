@@ -1,9 +1,9 @@
 //! Propagation benchmarks shared by `graft bench` and the criterion benches: graft's dirty-range
 //! update against two baselines built from the same locals in the same run.
 
+use crate::model::generate::{GenShape, generate};
 use crate::model::math::Trs;
 use crate::model::scene::Scene;
-use crate::tools::generate::{GenShape, generate};
 use glam::{Affine2, Vec2};
 use serde::Serialize;
 use std::hint::black_box;

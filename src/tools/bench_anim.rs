@@ -3,9 +3,9 @@
 //! of many frames, with how many world matrices each frame recomputed.
 
 use crate::model::anim::{Channel, Key, Track};
+use crate::model::generate::{GenShape, generate};
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
-use crate::tools::generate::{GenShape, generate};
 use serde::Serialize;
 use std::time::Instant;
 

@@ -7,11 +7,11 @@
 use crate::error::Result;
 use crate::model::anim::{ClipSettings, Track};
 use crate::model::file;
+use crate::model::generate::{GenShape, generate};
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::import_file;
 use crate::model::progress::{Progress, Stage};
 use crate::model::scene::Scene;
-use crate::tools::generate::{GenShape, generate};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Instant;

@@ -7,10 +7,10 @@
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::model::document::Document;
+use crate::model::generate::{GenShape, generate};
 use crate::model::math::Trs;
 use crate::model::scene::NodeId;
 use crate::model::scene::edit::Op;
-use crate::tools::generate::{GenShape, generate};
 use serde::Serialize;
 use std::io::Write;
 use std::time::Instant;

@@ -5,8 +5,8 @@
 //! (`VmRSS`); elsewhere than Linux the figures are "unavailable".
 //!
 //! Stages: `baseline` (the process doing nothing), `check` (exactly what `graft check FILE`
-//! does: `file::load`, holding the scene), `editor` (with the `editor` feature: the app opening
-//! the file as the window does — on the loading worker for files of 2 MB or more — then whole
+//! does: `file::load`, holding the scene), `editor` (with the `editor` feature, through the
+//! [`WindowStage`] the binary sets: the app opening the file as the window does — on the loading worker for files of 2 MB or more — then whole
 //! frames run headless through an `egui::Context` and tessellated; nothing is uploaded to a
 //! GPU; without the feature: the editor session opening it and computing world matrices).
 //! The report adds the `size_of` of the per-node structures and the heap bytes the loaded
@@ -14,10 +14,10 @@
 
 use crate::model::anim::{Key, Track};
 use crate::model::file;
+use crate::model::generate::{GenShape, generate};
 use crate::model::math::Trs;
 use crate::model::scene::{Color, NodeData, NodeId, NodeSpec, Scene, Shape, Sprite};
 use crate::tools::cli::Failure;
-use crate::tools::generate::{GenShape, generate};
 use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -279,68 +279,43 @@ pub fn run_stage(stage: &str, file: Option<&Path>) -> Result<StageRun, Failure> 
     Ok(run)
 }
 
-#[cfg(feature = "editor")]
-/// How long the editor stage stays idle before its steady figure: past mimalloc's default
-/// purge delay (1 s).
-const SETTLE: Duration = Duration::from_millis(1500);
-
 /// How long the editor stage waits for the loading worker.
 const LOAD_TIMEOUT: Duration = Duration::from_secs(900);
 
-/// The window opening the file: an app on an empty scene (as `graft FILE` starts), two frames,
-/// `OpenPath`, frames until the worker's scene is swapped in, then two more frames.
-#[cfg(feature = "editor")]
+/// What the window's stage ran: frames, the scene's nodes, the last frame's tessellated
+/// vertices and indices.
+pub type WindowRun = (usize, usize, (usize, usize));
+
+/// The window's part of the memory bench: open a file in a headless window, calling `mark` at
+/// each checkpoint. The binary sets it (`tools` does not import the app); without it the
+/// `editor` stage measures the session alone.
+#[derive(Clone, Copy, Debug)]
+pub struct WindowStage {
+    /// Open the file and run frames.
+    pub run: fn(&Path, &mut dyn FnMut(&str)) -> Result<WindowRun, String>,
+    /// The `size_of` of the window's per-row structures.
+    pub sizes: fn() -> Vec<(&'static str, usize)>,
+}
+
+static WINDOW_STAGE: std::sync::OnceLock<WindowStage> = std::sync::OnceLock::new();
+
+/// Give the memory bench the window's stage (once, at start; later calls are ignored).
+pub fn set_window_stage(stage: WindowStage) {
+    let _ = WINDOW_STAGE.set(stage);
+}
+
+/// The editor stage: the window's when the binary gave it, else the session's.
 fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
-    use crate::app::headless::Headless;
-    use crate::editor::Command;
-    use crate::model::document::Document;
-    let mut h = Headless::new(Document::untitled(Scene::new()));
-    h.frame();
-    h.frame();
-    run.frames = 2;
-    run.checkpoints
-        .push(checkpoint("window running, empty scene (2 frames)"));
-    h.app.run(Command::OpenPath(path.to_path_buf()));
-    let start = Instant::now();
-    let mut stats = h.frame();
-    run.frames += 1;
-    while h.app.editor().job().is_some() && start.elapsed() < LOAD_TIMEOUT {
-        std::thread::sleep(Duration::from_millis(10));
-        stats = h.frame();
-        run.frames += 1;
-    }
-    if let Some(error) = h.app.editor().error() {
-        return Err(Failure(format!(
-            "the editor could not open the file: {error}"
-        )));
-    }
-    if h.app.editor().job().is_some() {
-        return Err(Failure("the loading worker did not finish".into()));
-    }
-    run.checkpoints
-        .push(checkpoint("file opened: first frame with the scene"));
-    for _ in 0..4 {
-        stats = h.frame();
-        run.frames += 1;
-    }
-    run.checkpoints.push(checkpoint("four more frames"));
-    // What stays resident once the allocator has returned what the load freed (mimalloc
-    // purges after its delay, on a later allocation): idle frames at 10 per second.
-    let idle = Instant::now();
-    for (label, until) in [
-        ("idle 1.5 s (a frame every 0.1 s)", SETTLE),
-        ("idle 3 s (steady)", 2 * SETTLE),
-    ] {
-        while idle.elapsed() < until {
-            std::thread::sleep(Duration::from_millis(100));
-            stats = h.frame();
-            run.frames += 1;
-        }
-        run.checkpoints.push(checkpoint(label));
-    }
-    run.held_at = run.checkpoints.len() - 1;
-    run.nodes = h.app.scene().len();
-    run.mesh = Some((stats.vertices, stats.indices));
+    let Some(window) = WINDOW_STAGE.get() else {
+        return session_stage(path, run);
+    };
+    let checkpoints = &mut run.checkpoints;
+    let (frames, nodes, mesh) =
+        (window.run)(path, &mut |label| checkpoints.push(checkpoint(label))).map_err(Failure)?;
+    run.frames = frames;
+    run.held_at = run.checkpoints.len().saturating_sub(1);
+    run.nodes = nodes;
+    run.mesh = Some(mesh);
     run.notes.push(
         "frames run headless through an egui Context and are tessellated on the CPU; no GPU \
          upload (wgpu's vertex buffers and textures are not counted; the real window on \
@@ -352,8 +327,7 @@ fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
 
 /// Without the window: the editor session opening the file (on its worker for big files) and
 /// computing the world matrices.
-#[cfg(not(feature = "editor"))]
-fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
+fn session_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
     use crate::editor::{Command, Editor};
     use crate::model::document::Document;
     let mut editor = Editor::new(Document::untitled(Scene::new()));
@@ -370,8 +344,10 @@ fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
         .push(checkpoint("file opened, world matrices computed"));
     run.held_at = run.checkpoints.len() - 1;
     run.nodes = editor.doc().scene().len();
-    run.notes
-        .push("built without the `editor` feature: the session only, no egui frames".into());
+    run.notes.push(
+        "without the window (built without the `editor` feature): the session only, no egui frames"
+            .into(),
+    );
     Ok(())
 }
 
@@ -439,15 +415,8 @@ fn sizes() -> Vec<SizeOf> {
             file::parse_tree_node_bytes(),
         ),
     ];
-    #[cfg(feature = "editor")]
-    let list = [
-        list,
-        vec![(
-            "hierarchy Row (one per visible row)",
-            size_of::<crate::app::hierarchy::Row>(),
-        )],
-    ]
-    .concat();
+    let window = WINDOW_STAGE.get().map(|w| (w.sizes)()).unwrap_or_default();
+    let list = [list, window].concat();
     list.into_iter()
         .map(|(name, bytes)| SizeOf {
             name: name.into(),

@@ -3,8 +3,8 @@
 
 use super::cli::Failure;
 use crate::model::file;
+use crate::model::generate::GenShape;
 use crate::tools::bench;
-use crate::tools::generate::GenShape;
 use clap::Subcommand;
 use std::io::Write;
 use std::path::PathBuf;

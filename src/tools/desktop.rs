@@ -9,9 +9,7 @@ use clap_complete::Shell;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// The reverse-DNS application id: the desktop file's and the icon's name, the metainfo id and
-/// the window's app id (Wayland's `app_id`, X11's `WM_CLASS`).
-pub const APP_ID: &str = "io.github.graft.Graft";
+pub use crate::APP_ID;
 
 /// `graft completions SHELL`: the completion script for `shell` on `out`.
 pub fn completions(shell: Shell, out: &mut dyn Write) -> Result<(), Failure> {

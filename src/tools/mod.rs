@@ -11,7 +11,8 @@ pub mod cli;
 pub mod cli_bench;
 mod cli_print;
 pub mod desktop;
-pub mod generate;
+#[doc(hidden)]
+pub use crate::model::generate;
 pub mod interchange;
 pub mod lesson;
 pub mod progress;

@@ -175,13 +175,13 @@ pub fn in_stage<T>(path: &Path, stage: Stage, work: impl FnOnce() -> T) -> T {
 
 /// `graft generate`: a generated scene saved to `path`, with a progress bar; its node count.
 pub fn generate_and_save(
-    shape: crate::tools::generate::GenShape,
+    shape: crate::model::generate::GenShape,
     nodes: usize,
     seed: u64,
     path: &Path,
 ) -> Result<usize> {
     with_progress(&label(path), |p| {
-        let scene = crate::tools::generate::generate_with(shape, nodes, seed, p)
+        let scene = crate::model::generate::generate_with(shape, nodes, seed, p)
             .ok_or_else(|| crate::Error::Refused("cancelled".into()))?;
         file::save_with_progress(&scene, path, p)?;
         Ok(scene.len())

@@ -7,8 +7,8 @@ use crate::editor::session::jobs::{Finished, Loaded};
 use crate::editor::session::{Editor, FileAction, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
+pub use crate::model::generate::GenShape;
 use crate::model::progress::{Progress, Stage, grouped};
-pub use crate::tools::generate::GenShape;
 
 /// The most nodes a generated scene may have (about 2.5 GB held in the editor).
 pub const MAX_GENERATED_NODES: usize = 10_000_000;
@@ -61,7 +61,7 @@ impl GenerateRequest {
 
 /// The worker's part: generate, build, propagate; None once cancelled.
 fn make(request: GenerateRequest, progress: &Progress) -> Option<Loaded> {
-    let mut scene = crate::tools::generate::generate_with(
+    let mut scene = crate::model::generate::generate_with(
         request.shape,
         request.nodes,
         request.seed,

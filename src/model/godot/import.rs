@@ -5,7 +5,7 @@
 //! `top_level` nodes ignore their ancestors; a CanvasLayer is a root carrying its own transform.
 
 use super::classes::{Kind, is_known, kind_of};
-use super::shapes::appearance;
+use super::shapes::{appearance, flip, vec2_of, vec2_prop};
 use super::tree::{GNode, Loader, Tree};
 use super::tscn::Value;
 use super::{ImportReport, Note, NoteKind};
@@ -338,19 +338,6 @@ enum GodotXform {
     },
 }
 
-/// `Vector2(x, y)` (or Godot 3's `Vector2( x, y )`) of a property.
-pub(super) fn vec2_prop(node: &GNode, key: &str) -> Option<DVec2> {
-    vec2_of(&node.prop(key)?.value)
-}
-
-/// A `Vector2(x, y)` value.
-fn vec2_of(value: &Value) -> Option<DVec2> {
-    match value.numbers("Vector2")?.as_slice() {
-        [x, y] => Some(DVec2::new(*x, *y)),
-        _ => None,
-    }
-}
-
 /// A `Transform2D(xx, xy, yx, yy, ox, oy)` value as a matrix.
 fn transform_of(value: &Value) -> Option<Affine2> {
     let v = value.numbers("Transform2D")?;
@@ -442,11 +429,6 @@ fn no_zero_scale(s: DVec2, godot3: bool) -> DVec2 {
         if tiny { MIN_SCALE } else { v }
     };
     DVec2::new(fix(s.x), fix(s.y))
-}
-
-/// −v, but +0 for zero (so an unrotated node is written `rotation: 0.0`, not `-0.0`).
-pub(super) fn flip(v: f32) -> f32 {
-    0.0 - v
 }
 
 /// Godot's y-down matrix in graft's y-up space: F · M · F with F = diag(1, −1).

@@ -4,7 +4,6 @@
 //! in Godot's pixels (1 unit = 1 px), y flipped.
 
 use super::classes::Kind;
-use super::import::vec2_prop;
 use super::tree::{GNode, Loader, Prop, SubResource};
 use super::tscn::Value;
 use super::{Note, NoteKind};
@@ -39,12 +38,7 @@ fn points_of(value: &Value, offset: DVec2) -> Option<ThinVec<Vec2>> {
         .or_else(|| value.numbers("PoolVector2Array"))?;
     Some(
         v.chunks_exact(2)
-            .map(|p| {
-                Vec2::new(
-                    (p[0] + offset.x) as f32,
-                    super::import::flip((p[1] + offset.y) as f32),
-                )
-            })
+            .map(|p| Vec2::new((p[0] + offset.x) as f32, flip((p[1] + offset.y) as f32)))
             .collect(),
     )
 }
@@ -149,10 +143,7 @@ fn texture_rect(node: &GNode, loader: &Loader) -> (Shape, Color) {
                 path: path.display().to_string(),
                 size: size.as_vec2(),
                 region: None,
-                offset: Vec2::new(
-                    size.x as f32 * 0.5,
-                    super::import::flip(size.y as f32 * 0.5),
-                ),
+                offset: Vec2::new(size.x as f32 * 0.5, flip(size.y as f32 * 0.5)),
             }),
             [255, 255, 255, 255],
         ),
@@ -179,8 +170,8 @@ fn top_left_box(size: DVec2) -> Shape {
     Shape::Polygon {
         points: thin_vec![
             Vec2::new(0.0, 0.0),
-            Vec2::new(0.0, super::import::flip(h)),
-            Vec2::new(w, super::import::flip(h)),
+            Vec2::new(0.0, flip(h)),
+            Vec2::new(w, flip(h)),
             Vec2::new(w, 0.0),
         ],
     }
@@ -272,7 +263,7 @@ fn sprite(
         path: path.display().to_string(),
         size: Vec2::new(w as f32, h as f32),
         region,
-        offset: Vec2::new(centre.x as f32, super::import::flip(centre.y as f32)),
+        offset: Vec2::new(centre.x as f32, flip(centre.y as f32)),
     });
     (shape, tint)
 }
@@ -422,4 +413,22 @@ fn capsule(r: f64, middle: f64) -> Shape {
         }
     }
     Shape::Polygon { points }
+}
+
+/// `Vector2(x, y)` (or Godot 3's `Vector2( x, y )`) of a property.
+pub(super) fn vec2_prop(node: &GNode, key: &str) -> Option<DVec2> {
+    vec2_of(&node.prop(key)?.value)
+}
+
+/// A `Vector2(x, y)` value.
+pub(super) fn vec2_of(value: &Value) -> Option<DVec2> {
+    match value.numbers("Vector2")?.as_slice() {
+        [x, y] => Some(DVec2::new(*x, *y)),
+        _ => None,
+    }
+}
+
+/// −v, but +0 for zero (so an unrotated node is written `rotation: 0.0`, not `-0.0`).
+pub(super) fn flip(v: f32) -> f32 {
+    0.0 - v
 }

@@ -15,7 +15,7 @@ use std::rc::Rc;
 pub const MAX_INSTANCE_DEPTH: usize = 32;
 /// Files larger than this are refused before they are read (graft's own export of a 1M-node
 /// scene is ~600 MB).
-pub const MAX_FILE_BYTES: u64 = 2 << 30;
+pub const MAX_FILE_BYTES: u64 = crate::model::read_limit::TSCN.bytes;
 
 /// An external resource of one file: its declared type and where it is.
 #[derive(Debug)]

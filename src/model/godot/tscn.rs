@@ -5,7 +5,8 @@
 //! result borrows from the text: no copies of names, keys or strings without escapes (see
 //! [`Value::into_owned`]). What the sections mean (nodes, resources, ...) is left to the caller.
 
-use super::variant::Cursor;
+use super::cursor::Cursor;
+pub use super::cursor::TscnError;
 pub use super::variant::{MAX_DEPTH, ResourceKind, Value};
 use std::borrow::Cow;
 
@@ -40,18 +41,6 @@ pub struct Property<'a> {
     pub line: u32,
     /// The 1-based column (in characters) where the key starts.
     pub col: u32,
-}
-
-/// A syntax error: where (1-based line and column in characters) and what.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{line}:{col}: {message}")]
-pub struct TscnError {
-    /// The 1-based line.
-    pub line: u32,
-    /// The 1-based column, in characters.
-    pub col: u32,
-    /// What is wrong.
-    pub message: String,
 }
 
 impl<'a> Tscn<'a> {

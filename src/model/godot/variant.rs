@@ -3,7 +3,6 @@
 //! strings unless they hold escapes; [`Value::into_owned`] detaches them). Nesting is capped at
 //! [`MAX_DEPTH`]; nothing here panics on any input.
 
-pub(crate) use super::cursor::Cursor;
 use std::borrow::Cow;
 
 /// The deepest nesting of arrays, dictionaries and constructors accepted.

@@ -12,13 +12,16 @@ mod history;
 mod id_index;
 mod invariants;
 pub mod name;
+mod node_id;
 mod ops;
 mod parallel;
+mod sampling;
 mod shape;
 pub mod sprites;
 mod world;
 
 pub use build::NodeSpec;
+pub use node_id::NodeId;
 pub use ops::{DetachedSubtree, ReparentUndo};
 pub use parallel::{
     DEFAULT_PARALLEL_MIN, propagation_threads, set_parallel_threshold, set_propagation_threads,
@@ -30,20 +33,7 @@ use crate::model::anim::{self, ClipSettings, Track, TrackError};
 use crate::model::math::Trs;
 use compact_str::CompactString;
 use glam::{Affine2, Vec2};
-use std::fmt;
 use thin_vec::ThinVec;
-
-/// A node's identity: stable for its whole life (undo, selection and files refer to it).
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Deserialize, serde::Serialize,
-)]
-pub struct NodeId(pub u32);
-
-impl fmt::Display for NodeId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.0, f)
-    }
-}
 
 /// An RGBA colour, 8 bits per channel.
 pub type Color = [u8; 4];

@@ -4,9 +4,20 @@
 
 mod value;
 
-use super::tscn::TscnError;
 use super::variant::Value;
 use std::borrow::Cow;
+
+/// A syntax error: where (1-based line and column in characters) and what.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{col}: {message}")]
+pub struct TscnError {
+    /// The 1-based line.
+    pub line: u32,
+    /// The 1-based column, in characters.
+    pub col: u32,
+    /// What is wrong.
+    pub message: String,
+}
 
 /// A saved position: byte offset, 1-based line, and the byte offset where that line starts.
 #[derive(Clone, Copy, Debug)]

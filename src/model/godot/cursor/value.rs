@@ -2,8 +2,7 @@
 //! collections, `Object`, `NodePath`, packed float arrays) and numbers, nesting capped at
 //! [`MAX_DEPTH`].
 
-use super::{Cursor, Mark, is_ident_start};
-use crate::model::godot::tscn::TscnError;
+use super::{Cursor, Mark, TscnError, is_ident_start};
 use crate::model::godot::variant::{MAX_DEPTH, Value};
 use std::borrow::Cow;
 

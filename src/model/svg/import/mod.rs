@@ -52,7 +52,7 @@ use std::path::{Path, PathBuf};
 use style::{BLACK, Paint, Style};
 
 /// Larger files are refused (64 MiB).
-pub const MAX_SVG_BYTES: u64 = 64 << 20;
+pub const MAX_SVG_BYTES: u64 = crate::model::read_limit::SVG.bytes;
 /// Elements nested deeper than this are refused (`<use>` expansions count).
 pub const MAX_DEPTH: usize = 256;
 /// Nodes made by expanding `<use>` at most; further uses are skipped with a note.
