@@ -1,0 +1,134 @@
+//! Recording a lesson in the real app (issue 38.4), by pointer and keyboard only: Help ▸
+//! Record a lesson…, the sword's row dragged onto the body's with Keep world transform on, its
+//! world x typed in the inspector, Help ▸ Stop recording…, a file picked. The lesson written
+//! passes `graft lesson check` (the binary) and replays to the scene on screen.
+
+mod ui_common;
+
+use egui::Pos2;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use graft::app::GraftApp;
+use graft::app::dialogs::{DialogOutcome, FakeDialogs};
+use graft::editor::lesson::record::scene_differences;
+use graft::editor::session::lesson::{LessonSource, read_lesson};
+use graft::editor::session::record::replay_scene;
+use graft::model::scene::NodeId;
+use ui_common::type_number;
+
+const BODY: NodeId = NodeId(1);
+const SWORD: NodeId = NodeId(4);
+
+fn app(fake: &FakeDialogs) -> Harness<'static, GraftApp> {
+    let fake = fake.clone();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |cc| GraftApp::new(cc, None, Box::new(fake)));
+    h.run_steps(3);
+    h
+}
+
+/// The hierarchy's row of a node (the leftmost widget with that label).
+fn row(h: &Harness<GraftApp>, name: &str) -> egui::Rect {
+    h.query_all_by_label(name)
+        .map(|n| n.rect())
+        .min_by(|a, b| a.left().total_cmp(&b.left()))
+        .expect("a row")
+}
+
+fn drag(h: &mut Harness<GraftApp>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.drag_at(from);
+    h.run_steps(2);
+    for k in 1..=5 {
+        h.hover_at(from + (to - from) * (k as f32 / 5.0));
+        h.run_steps(1);
+    }
+    h.drop_at(to);
+    h.run_steps(4);
+}
+
+/// Click a Help menu item.
+fn help_menu(h: &mut Harness<GraftApp>, item: &str) {
+    h.get_by_label("Help").click();
+    h.run_steps(2);
+    // A menu entry's label ends with its shortcut text (none here), after a space.
+    h.get_by_label(&format!("{item} ")).click();
+    h.run_steps(3);
+}
+
+/// The inspector's position row: local x, y, world x, y.
+fn position_fields(h: &Harness<GraftApp>) -> Vec<egui::Rect> {
+    let spins: Vec<egui::Rect> = h
+        .query_all_by_role(egui::accesskit::Role::SpinButton)
+        .map(|n| n.rect())
+        .collect();
+    let top = spins
+        .iter()
+        .map(|r| r.center().y)
+        .fold(f32::INFINITY, f32::min);
+    let mut row: Vec<egui::Rect> = spins
+        .into_iter()
+        .filter(|r| (r.center().y - top).abs() < 2.0)
+        .collect();
+    row.sort_by(|a, b| a.left().total_cmp(&b.left()));
+    row
+}
+
+#[test]
+fn a_lesson_recorded_by_pointer_and_keyboard_passes_check_and_replays() {
+    let fake = FakeDialogs::default();
+    let mut h = app(&fake);
+    help_menu(&mut h, "Record a lesson…");
+    assert!(h.state().editor().recording().is_some(), "recording");
+    assert!(h.state().editor().keep_world(), "keep world is on");
+
+    let (sword, body) = (row(&h, "sword"), row(&h, "body"));
+    drag(&mut h, sword.center(), body.center());
+    assert_eq!(h.state().scene().parent(SWORD).unwrap(), Some(BODY));
+    h.get_by_label("sword").click();
+    h.run_steps(3);
+    let fields = position_fields(&h);
+    assert_eq!(fields.len(), 4, "local x, y, world x, y");
+    type_number(&mut h, fields[2], "4");
+    h.run_steps(3);
+    let world = h.state().scene().world(SWORD).unwrap().translation;
+    assert!((world.x - 4.0).abs() < 1e-4, "{world:?}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sheathe.lesson");
+    fake.push(DialogOutcome::Picked(path.clone()));
+    help_menu(&mut h, "Stop recording…");
+    assert_eq!(fake.requests().len(), 1, "Stop asks where to write");
+    assert!(
+        h.state().editor().recording().is_none(),
+        "{:?}",
+        h.state().editor().last_message()
+    );
+    let text = std::fs::read_to_string(&path).expect("the lesson was written");
+    assert!(
+        text.contains("do: reparent sword to body keep-world"),
+        "{text}"
+    );
+    assert!(text.contains("goal: sword parent is body"), "{text}");
+    assert!(
+        text.contains("do: set sword world position (4, 3)"),
+        "{text}"
+    );
+
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_graft"))
+        .args(["lesson", "check", &path.to_string_lossy()])
+        .output()
+        .expect("run graft");
+    let said = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lesson = read_lesson(&LessonSource::File(path)).expect("reads");
+    let replayed = replay_scene(&lesson).expect("replays");
+    let differences = scene_differences(h.state().scene(), &replayed);
+    assert!(differences.is_empty(), "{differences:?}");
+}
