@@ -15,7 +15,8 @@ use crate::model::scene::{NodeId, Shape};
 use glam::DVec2;
 
 impl Editor {
-    /// Carry out a panel's intent; any other command is passed on.
+    /// Carry out a panel's intent, or a [`Command::Perform`] of ops someone else chose (a
+    /// lesson's Show me, tests, tools); any other command is passed on.
     pub(super) fn intent_command(&mut self, command: Command) -> Routed {
         let done = match command {
             Command::Rename { node, name } => self.rename(node, name),
@@ -45,6 +46,11 @@ impl Editor {
                 pointer,
                 snap,
             } => self.move_selection(&drag, pointer, snap),
+            Command::Perform {
+                label,
+                ops,
+                continuous,
+            } => self.perform(label, ops, continuous),
             Command::SetClip(settings) => {
                 let ops = vec![Op::SetClip { settings }];
                 self.perform("Change the clip".into(), ops, true)

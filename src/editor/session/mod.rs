@@ -380,12 +380,10 @@ impl Editor {
         let (scene, keys) = (self.doc.scene(), &mut self.timeline.keys);
         let command = next!(selection::handle(&mut self.selection, keys, scene, command));
         let command = next!(routes::settings_command(&mut self.settings, command));
-        let command = next!(routes::window_command(
-            &mut self.windows,
-            &mut self.log,
-            command
-        ));
-        let command = next!(self.history_command(command));
+        let (windows, log) = (&mut self.windows, &mut self.log);
+        let command = next!(routes::window_command(windows, log, command));
+        let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
+        let command = next!(routes::history_command(doc, gestures, log, command));
         let command = next!(self.intent_command(command));
         let command = next!(self.edit_command(command));
         let command = next!(self.file_command(command));

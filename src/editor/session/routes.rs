@@ -5,12 +5,14 @@
 //! that span the document and the selection (edits, files, the history) are session methods.
 
 use crate::editor::session::command::{Command, Effect, Window};
+use crate::editor::session::gestures::Gestures;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
 use crate::editor::session::messages::MessageLog;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline::TimelineCommand;
 use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, Routed, files};
-use crate::error::Error;
+use crate::error::{Error, Result};
+use crate::model::document::Document;
 use rustc_hash::FxHashSet;
 
 /// Done with nothing for the app to do.
@@ -55,45 +57,36 @@ pub(super) fn window_command(
     done()
 }
 
-impl Editor {
-    /// Performed steps, the end of a gesture, undo, redo and history jumps.
-    pub(super) fn history_command(&mut self, command: Command) -> Routed {
-        let undo_or_redo = |e: &mut Self, undo: bool| {
-            e.gestures.open = None;
-            let (done, verb) = match undo {
-                true => (e.doc.undo(), "Undid"),
-                false => (e.doc.redo(), "Redid"),
-            };
-            match done? {
-                Some(label) => e.info(format!("{verb} {label}")),
-                None if undo => e.info("Nothing to undo"),
-                None => e.info("Nothing to redo"),
-            }
+/// Undo, redo, history jumps and the end of a gesture: handed the document, the gesture
+/// counter (each of these closes the open gesture) and the message log (what was undone).
+pub(super) fn history_command(
+    doc: &mut Document,
+    gestures: &mut Gestures,
+    log: &mut MessageLog,
+    command: Command,
+) -> Routed {
+    let said = |done: Result<Option<String>>, verb: &str, nothing: &str, log: &mut MessageLog| {
+        log.info(match done? {
+            Some(label) => format!("{verb} {label}"),
+            None => nothing.to_string(),
+        });
+        Ok(Outcome::default())
+    };
+    let done = match command {
+        Command::EndGesture => {
+            doc.end_gesture();
             Ok(Outcome::default())
-        };
-        Routed::Done(match command {
-            Command::Perform {
-                label,
-                ops,
-                continuous,
-            } => self
-                .perform(label, ops, continuous)
-                .map(|()| Outcome::default()),
-            Command::EndGesture => {
-                self.gestures.open = None;
-                self.doc.end_gesture();
-                Ok(Outcome::default())
-            }
-            Command::Undo => undo_or_redo(self, true),
-            Command::Redo => undo_or_redo(self, false),
-            Command::JumpHistory(n) => {
-                self.gestures.open = None;
-                self.doc.jump_to(n).map(|_| Outcome::default())
-            }
-            other => return Routed::Pass(other),
-        })
-    }
+        }
+        Command::Undo => said(doc.undo(), "Undid", "Nothing to undo", log),
+        Command::Redo => said(doc.redo(), "Redid", "Nothing to redo", log),
+        Command::JumpHistory(n) => doc.jump_to(n).map(|_| Outcome::default()),
+        other => return Routed::Pass(other),
+    };
+    gestures.open = None;
+    Routed::Done(done)
+}
 
+impl Editor {
     /// New, open, import, the export dialogs, save, revert, quit and the answers to their
     /// prompts and dialogs.
     pub(super) fn file_command(&mut self, command: Command) -> Routed {
