@@ -82,12 +82,12 @@
 //! | `position`, `eulerAngles` (world) | `global_position`, `global_rotation_degrees`, `global_skew` | [`Scene::world_trs`](model::scene::Scene::world_trs) (exact, with skew when sheared) |
 //! | `lossyScale` | `global_scale` | [`ShearMetrics::lossy_scale`](model::math::ShearMetrics::lossy_scale) of [`shear_metrics`](model::math::shear_metrics) on [`Scene::world`](model::scene::Scene::world) |
 //! | `localToWorldMatrix` | `global_transform` | [`Scene::world`](model::scene::Scene::world) (the matrix); the parent's: [`Scene::parent_world`](model::scene::Scene::parent_world) |
-//! | `worldToLocalMatrix` | `global_transform.affine_inverse()` | [`try_inverse`](model::math::try_inverse) of it, or [`from_world`](editor::view::spaces::from_world) |
+//! | `worldToLocalMatrix` | `global_transform.affine_inverse()` | [`try_inverse`](model::math::try_inverse) of it, or [`from_world`](model::spaces::from_world) |
 //! | `transform.position = p` | `global_position = p` | [`Scene::set_world_position`](model::scene::Scene::set_world_position) |
 //! | — | `global_transform = t` | [`Scene::set_world_trs`](model::scene::Scene::set_world_trs); the local it solves: [`Scene::solve_local`](model::scene::Scene::solve_local) |
 //! | `SetParent(p, worldPositionStays)` | `reparent(p, keep_global_transform)` | [`Scene::reparent`](model::scene::Scene::reparent) with `keep_world`; it returns a [`ReparentUndo`](model::scene::ReparentUndo) |
-//! | `TransformPoint` | `to_global` | [`carry_point`](editor::view::spaces::carry_point)`(scene, Some(id), None, p)` |
-//! | `InverseTransformPoint` | `to_local` | [`carry_point`](editor::view::spaces::carry_point)`(scene, None, Some(id), p)` |
+//! | `TransformPoint` | `to_global` | [`Scene::transform_point`](model::scene::Scene::transform_point); between any two spaces, [`carry_point`](model::spaces::carry_point)`(scene, from, to, p)` |
+//! | `InverseTransformPoint` | `to_local` | [`Scene::inverse_transform_point`](model::scene::Scene::inverse_transform_point) |
 //! | `parent`, `GetChild` | `get_parent()`, `get_children()` | [`Scene::parent`](model::scene::Scene::parent), [`Scene::children`](model::scene::Scene::children) |
 //! | `new GameObject()` under a parent | `add_child` | [`Scene::add_node`](model::scene::Scene::add_node) |
 //!

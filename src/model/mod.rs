@@ -9,7 +9,6 @@
 //!
 //! ```
 //! use glam::{DVec2, Vec2};
-//! use graft::editor::view::spaces::carry_point;
 //! use graft::model::math::{Trs, shear_metrics};
 //! use graft::model::scene::{NodeData, NodeId, Scene};
 //!
@@ -20,9 +19,9 @@
 //! let near = |a: DVec2, b: DVec2| (a - b).abs().max_element() < 1e-5;
 //!
 //! // Godot `to_global` / Unity `TransformPoint`: the child's (1, 0) is (5, 1) in the world.
-//! assert!(near(carry_point(&scene, Some(child), None, DVec2::X)?, DVec2::new(5.0, 1.0)));
+//! assert!(near(scene.transform_point(child, DVec2::X)?, DVec2::new(5.0, 1.0)));
 //! // Godot `to_local` / Unity `InverseTransformPoint`: and back.
-//! assert!(near(carry_point(&scene, None, Some(child), DVec2::new(5.0, 1.0))?, DVec2::X));
+//! assert!(near(scene.inverse_transform_point(child, DVec2::new(5.0, 1.0))?, DVec2::X));
 //! // Godot `global_position = p`: the local is solved through the parent's inverse.
 //! scene.set_world_position(child, Vec2::new(5.0, 2.0))?;
 //! assert!((scene.node(child)?.local.position - Vec2::new(2.0, 0.0)).length() < 1e-5);
@@ -50,4 +49,5 @@ pub mod pool;
 pub mod progress;
 pub mod read_limit;
 pub mod scene;
+pub mod spaces;
 pub mod svg;

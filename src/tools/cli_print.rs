@@ -2,9 +2,9 @@
 //! node's space, and a point carried between spaces.
 
 use super::cli::Failure;
-use crate::editor::view::spaces::{carry_point, from_world, resolve_space};
 use crate::model::math::{ShearMetrics, Trs, decompose_like, rows, shear_metrics};
 use crate::model::scene::{NodeId, Scene};
+use crate::model::spaces::{carry_point, from_world, resolve_space};
 use glam::DVec2;
 use serde_json::json;
 use std::io::Write;

@@ -8,12 +8,12 @@ use crate::editor::view::figure::png::render_png;
 use crate::editor::view::figure::{
     FigureOptions, Layers, check_sprite_files, embedded_image, figure_svg,
 };
-use crate::editor::view::spaces::resolve_space;
 use crate::model::atomic_write;
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::{import_file, import_file_with};
 use crate::model::godot::tree::find_project_root;
 use crate::model::progress::Stage;
+use crate::model::spaces::resolve_space;
 use crate::model::svg::export::{Images, SvgOptions, save_document};
 use std::io::Write;
 use std::path::Path;

@@ -211,7 +211,7 @@ impl Context<'_> {
         value: glam::Vec2,
         tolerance: f32,
     ) -> bool {
-        use crate::editor::view::spaces::{from_world, to_world};
+        use crate::model::spaces::{from_world, to_world};
         let scene = self.session.scene();
         let Some(owner) = self.node(node) else {
             return false;
