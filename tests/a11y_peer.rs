@@ -192,6 +192,28 @@ fn a_screen_reader_reads_graft_on_the_accessibility_bus() {
     eprintln!("a11y peer test: {:.1} s", started.elapsed().as_secs_f64());
 }
 
+/// `wanted` were announced on the bus ("object:announcement", what Orca reads out), in this
+/// order, and the live region that said them is a status bar.
+fn check_announced(out: &Value, wanted: &[&str]) {
+    let said: Vec<&str> = nodes(&out["announced"])
+        .iter()
+        .filter_map(|s| s.as_str())
+        .collect();
+    let mut rest = said.iter();
+    for want in wanted {
+        assert!(
+            rest.any(|s| s == want),
+            "{want:?} was not announced after the ones before it: {said:?}"
+        );
+    }
+    let tree = nodes(&out["after_keys"]);
+    assert!(
+        tree.iter().any(|n| text(n, "role") == "status bar"),
+        "no live region (status bar) in\n{}",
+        outline(tree)
+    );
+}
+
 /// The sword scene and its sprite copied into a temporary folder (a save writes there).
 fn sword_copy() -> (tempfile::TempDir, std::path::PathBuf) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -237,8 +259,9 @@ fn sword_in(scene: &Path) -> (Value, (f64, f64)) {
 
 /// From the keyboard alone, through the window: select the sword (Ctrl+A, Up), Node > Move
 /// to… (Ctrl+Shift+M), type "body", Enter (keep world is on), save (Ctrl+S). The file then
-/// has the sword under the body, still at world (2, 3); and the inspector, read on the bus,
-/// names the sword's world position fields.
+/// has the sword under the body, still at world (2, 3); the inspector, read on the bus,
+/// names the sword's world position fields; and the selection and the reparent were
+/// announced.
 #[test]
 fn the_sword_is_reparented_onto_the_body_from_the_keyboard_alone() {
     let (_dir, scene) = sword_copy();
@@ -254,6 +277,13 @@ fn the_sword_is_reparented_onto_the_body_from_the_keyboard_alone() {
             outline(after)
         );
     }
+    check_announced(
+        &out,
+        &[
+            "sword selected, world position (2, 3)",
+            "sword reparented to body, keeping world position (2, 3)",
+        ],
+    );
     let (parent, (x, y)) = sword_in(&scene);
     assert_eq!(parent, 1, "the sword's parent is the body (id 1)");
     assert!(

@@ -101,3 +101,90 @@ fn the_selection_and_what_an_action_changed_are_announced() {
     h.run_steps(2);
     assert_eq!(announced(&h), "Undo: Reparent sword to body");
 }
+
+/// True when the tree has a node of this role called `label`.
+fn has(h: &Harness<GraftApp>, role: egui::accesskit::Role, label: &'static str) -> bool {
+    // A label's text is its value; any other node's name is its label.
+    h.query_all(By::new().predicate(move |n| {
+        n.role() == role
+            && (n.label().as_deref() == Some(label) || n.value().as_deref() == Some(label))
+    }))
+    .next()
+    .is_some()
+}
+
+#[test]
+fn dialogs_the_palette_and_the_panels_have_roles_and_names() {
+    use egui::accesskit::Role;
+    let mut h = app();
+    for panel in ["Timeline", "Hierarchy", "Inspector", "Viewport"] {
+        assert!(has(&h, Role::Pane, panel), "the {panel} panel is named");
+    }
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::P);
+    h.run_steps(2);
+    assert!(has(&h, Role::TextInput, "Command: type part of its name"));
+    h.key_press(Key::Escape);
+    h.run_steps(2);
+    // The sword is its parent's only child: Alt+Up is refused and the problem window says why.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(2);
+    h.key_press(Key::ArrowUp);
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::ALT, Key::ArrowUp);
+    h.run_steps(2);
+    assert!(has(&h, Role::Window, "⚠ Problem"));
+    assert!(has(
+        &h,
+        Role::Label,
+        "sword is already first among its siblings"
+    ));
+    h.get_by_label("OK").click();
+    h.run_steps(2);
+    assert!(!has(&h, Role::Window, "⚠ Problem"));
+    h.state_mut()
+        .run(graft::editor::session::command::Command::Nudge {
+            direction: (1, 0),
+            big: false,
+        });
+    h.key_press_modifiers(Modifiers::COMMAND, Key::N);
+    h.run_steps(2);
+    assert!(has(&h, Role::Dialog, "Unsaved changes"));
+    for button in ["Save", "Discard", "Cancel"] {
+        assert!(has(&h, Role::Button, button));
+    }
+}
+
+#[test]
+fn the_lesson_panel_reads_its_steps_and_each_goal_as_a_check_box_with_its_state() {
+    use egui::accesskit::{Role, Toggled};
+    use graft::editor::session::command::Command;
+    use graft::editor::session::lesson::{LessonCommand, LessonSource};
+    let mut h = app();
+    let path = std::path::PathBuf::from("assets/lessons/01-local-world.lesson");
+    h.state_mut()
+        .run(Command::Lesson(LessonCommand::Open(LessonSource::File(
+            path,
+        ))));
+    h.run_steps(3);
+    h.state_mut().run(Command::Lesson(LessonCommand::Begin));
+    h.run_steps(3);
+    assert!(has(&h, Role::Pane, "Lesson"));
+    let run = h.state().editor().lesson().expect("the lesson is open");
+    let first = format!("Step 1: {}", run.lesson().steps[0].title);
+    let goals: Vec<(String, bool)> = run
+        .checklist()
+        .into_iter()
+        .map(|(goal, holds)| (goal.label.clone(), holds))
+        .collect();
+    h.get_by_label(&first);
+    assert!(!goals.is_empty());
+    for (label, holds) in goals {
+        let want = if holds { Toggled::True } else { Toggled::False };
+        let found = h.query(By::new().predicate(move |n| {
+            n.role() == Role::CheckBox
+                && n.label().as_deref() == Some(label.as_str())
+                && n.toggled() == Some(want)
+        }));
+        assert!(found.is_some(), "a check box for a goal, {want:?}");
+    }
+}

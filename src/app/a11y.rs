@@ -34,3 +34,50 @@ pub fn announce(ctx: &egui::Context, editor: &crate::editor::session::Editor) ->
     });
     text
 }
+
+/// Name the dialog (an `egui::Modal`) `ui` is drawn in: egui reads a modal as a dialog without
+/// a name, so a screen reader would say only "dialog".
+pub fn name_dialog(ui: &egui::Ui, name: &str) {
+    name_enclosing(ui, |kind| kind == egui::UiKind::Modal, name);
+}
+
+/// Name the panel `ui` is drawn in (egui reads each as an unnamed "panel"): "Hierarchy"…
+pub fn name_panel(ui: &egui::Ui, name: &str) {
+    use egui::UiKind::{BottomPanel, CentralPanel, LeftPanel, RightPanel, TopPanel};
+    let is_panel = |kind| {
+        matches!(
+            kind,
+            LeftPanel | RightPanel | TopPanel | BottomPanel | CentralPanel
+        )
+    };
+    name_enclosing(ui, is_panel, name);
+}
+
+/// Name the innermost `Ui` around `ui` (itself included) of a kind `is_kind` accepts.
+fn name_enclosing(ui: &egui::Ui, is_kind: impl Fn(egui::UiKind) -> bool, name: &str) {
+    let enclosing = ui
+        .stack()
+        .iter()
+        .find(|s| s.kind().is_some_and(&is_kind))
+        .map(|s| s.unique_id);
+    if let Some(id) = enclosing {
+        ui.ctx()
+            .accesskit_node_builder(id, |node| node.set_label(name));
+    }
+}
+
+/// Read a lesson goal's line as what it is: a check box (read-only: the goal's state is not
+/// set by pressing it) named by the goal, checked when it holds, instead of "☑ goal" text.
+pub fn goal(ui: &egui::Ui, line: &egui::Response, label: &str, holds: bool) {
+    ui.ctx().accesskit_node_builder(line.id, |node| {
+        node.set_role(egui::accesskit::Role::CheckBox);
+        node.clear_value();
+        node.set_label(label);
+        node.set_read_only();
+        node.set_toggled(if holds {
+            egui::accesskit::Toggled::True
+        } else {
+            egui::accesskit::Toggled::False
+        });
+    });
+}

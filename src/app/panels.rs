@@ -2,7 +2,7 @@
 //! each was drawn (a press there gives it the keyboard) and the floating windows.
 
 use super::{
-    GraftApp, figure_window, generate_window, hierarchy, inspector, keyboard, lesson_panel,
+    GraftApp, a11y, figure_window, generate_window, hierarchy, inspector, keyboard, lesson_panel,
     timeline, viewport, windows,
 };
 use crate::editor::session::command::Command;
@@ -39,6 +39,7 @@ impl GraftApp {
             .resizable(true)
             .default_size(110.0)
             .show(ui, |ui| {
+                a11y::name_panel(ui, "Timeline");
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     commands.extend(timeline::ui(ui, &self.editor, &mut self.timeline));
                 });
@@ -57,6 +58,7 @@ impl GraftApp {
                     ..=max_hierarchy(window, lesson).min(sides.hierarchy_max()),
             )
             .show(ui, |ui| {
+                a11y::name_panel(ui, "Hierarchy");
                 commands.extend(hierarchy::ui(ui, &self.editor, &mut self.hierarchy));
             })
             .response
@@ -73,6 +75,7 @@ impl GraftApp {
                         .max(sides.right_min()),
             )
             .show(ui, |ui| {
+                a11y::name_panel(ui, "Inspector");
                 if let Some(run) = self.editor.lesson() {
                     let (lesson, rect) = lesson_panel::above_inspector(ui, &self.editor, run);
                     commands.extend(lesson);
@@ -88,6 +91,7 @@ impl GraftApp {
         }
         self.panel_rects.set(Panel::Inspector, inspector);
         let central = egui::CentralPanel::default().show(ui, |ui| {
+            a11y::name_panel(ui, "Viewport");
             commands.extend(viewport::ui(
                 ui,
                 &self.editor,
@@ -97,7 +101,7 @@ impl GraftApp {
             ));
         });
         self.panel_rects.set(Panel::Viewport, central.response.rect);
-        super::a11y::announce(ui.ctx(), &self.editor);
+        a11y::announce(ui.ctx(), &self.editor);
         commands
     }
 }

@@ -15,6 +15,7 @@ pub fn recovery_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
     let answer = |a| Command::AnswerRecovery(a);
     egui::Modal::new(egui::Id::unique("graft-recovery")).show(ctx, |ui| {
         ui.set_max_width(460.0);
+        super::a11y::name_dialog(ui, "Recover unsaved changes");
         ui.heading("Recover unsaved changes");
         let edits = match offer.edits {
             1 => "1 edit".to_string(),
@@ -74,7 +75,9 @@ pub fn conflict_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
     let name = editor.doc().display_name();
     egui::Modal::new(egui::Id::unique("graft-disk-conflict")).show(ctx, |ui| {
         ui.set_max_width(480.0);
-        ui.heading(format!("{name} changed on disk"));
+        let title = format!("{name} changed on disk");
+        super::a11y::name_dialog(ui, &title);
+        ui.heading(title);
         let why = match conflict.reason {
             ConflictReason::Saving => "Another program or another graft window wrote it since graft read it. Saving now would overwrite that version.",
             ConflictReason::Noticed => "Another program or another graft window wrote it since graft read it.",

@@ -107,6 +107,7 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
         FileAction::OpenLesson(_) => "opening the lesson (its scene replaces this one)",
     };
     egui::Modal::new(egui::Id::unique("graft-unsaved")).show(ctx, |ui| {
+        super::a11y::name_dialog(ui, "Unsaved changes");
         ui.heading("Unsaved changes");
         ui.label(format!(
             "Save the changes to {} before {what}?",
@@ -156,6 +157,7 @@ fn path_prompt_window(
         DialogPurpose::ChooseImage { .. } => "Choose image: type the path of a PNG",
     };
     egui::Modal::new(egui::Id::unique("graft-path-prompt")).show(ctx, |ui| {
+        super::a11y::name_dialog(ui, title);
         ui.heading(title);
         let edit = ui.add(
             egui::TextEdit::singleline(text)
@@ -163,6 +165,7 @@ fn path_prompt_window(
                 .desired_width(420.0)
                 .hint_text("scenes/sword.ron"),
         );
+        super::a11y::name(ui, &edit, "Path");
         if !edit.has_focus() && !edit.lost_focus() {
             edit.request_focus();
         }
@@ -327,6 +330,7 @@ fn palette_query(ui: &mut egui::Ui, state: &mut WindowsState) {
             .hint_text("Type a command…")
             .desired_width(f32::INFINITY),
     );
+    super::a11y::name(ui, &edit, "Command: type part of its name");
     if state.palette_focus {
         edit.request_focus();
         state.palette_focus = false;

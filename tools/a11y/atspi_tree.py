@@ -9,7 +9,9 @@
   atspi_tree.py dump [--app NAME] [--find ROLE:NAME]
       Prints the tree of NAME on the bus the environment points at (a desktop already running).
 
-The JSON: {"app": NAME, "nodes": [...], "after_keys": [...] or null}; each node is
+The JSON: {"app": NAME, "nodes": [...], "after_keys": [...] or null, "announced": [...]}:
+"announced" holds what the app announced while the keys were pressed (AT-SPI
+"object:announcement" events, what Orca reads out), in order. Each node is
 {"role", "name", "states", "level" (AT-SPI "level" attribute or null), "depth", "path"}.
 Needs python3-pyatspi (Debian), at-spi2-core, dbus, xvfb and xdotool; exit 2 when one is
 missing, 1 when the application never appeared.
@@ -188,8 +190,33 @@ def settled_tree(name, timeout, unlike=None):
     return last
 
 
-def press_keys(env, pid, keys):
-    """Give the app's window the keyboard (there is no window manager) and press `keys`."""
+class Announcements:
+    """What the application announces ("object:announcement", a live region's new text), as a
+    screen reader hears it: the texts, in order, while `pump` runs the event loop."""
+
+    def __init__(self):
+        import pyatspi
+        self.said = []
+        pyatspi.Registry.registerEventListener(self.heard, "object:announcement")
+
+    def heard(self, event):
+        """One announcement: its text is the event's any_data."""
+        self.said.append(str(event.any_data))
+
+    def pump(self, seconds):
+        """Deliver the events that arrive during `seconds`."""
+        from gi.repository import GLib
+        context = GLib.MainContext.default()
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            while context.iteration(False):
+                pass
+            time.sleep(0.02)
+
+
+def press_keys(env, pid, keys, wait=time.sleep):
+    """Give the app's window the keyboard (there is no window manager) and press `keys`,
+    calling `wait(seconds)` after each."""
     found = subprocess.run(["xdotool", "search", "--sync", "--pid", str(pid)], env=env,
                            capture_output=True, text=True, timeout=10)
     windows = found.stdout.split()
@@ -198,7 +225,7 @@ def press_keys(env, pid, keys):
     subprocess.run(["xdotool", "windowfocus", "--sync", windows[-1]], env=env, timeout=5)
     for key in keys.split():
         subprocess.run(["xdotool", "key", "--clearmodifiers", key], env=env, timeout=5)
-        time.sleep(0.4)  # a frame or more: each key acts on what the one before did
+        wait(0.4)  # a frame or more: each key acts on what the one before did
 
 
 def only(nodes, find):
@@ -223,11 +250,14 @@ def run(args):
         name = args.app or os.path.basename(args.command[0])
         nodes = settled_tree(name, args.timeout)
         after = None
-        if nodes and args.keys:
-            press_keys(desktop.env, app.pid, args.keys)
+        heard = Announcements() if nodes and args.keys else None
+        if heard:
+            press_keys(desktop.env, app.pid, args.keys, wait=heard.pump)
             after = settled_tree(name, args.timeout, unlike=nodes)
+            heard.pump(0.5)
         print(json.dumps({"app": name, "nodes": only(nodes, args.find),
-                          "after_keys": only(after, args.find)}, indent=1))
+                          "after_keys": only(after, args.find),
+                          "announced": heard.said if heard else []}, indent=1))
         if not nodes:
             log.seek(0)
             print(f"{name} never appeared on the accessibility bus; its output:\n{log.read()}",
