@@ -702,3 +702,43 @@ fn a_lessons_subject_is_framed_again_only_after_a_change_it_left_the_view_by() {
     assert!(framing.fit(&mut camera, &scene, rect));
     assert!((camera.world_center() - DVec2::new(5.0, 0.0)).length() < 1e-9);
 }
+
+#[test]
+fn switching_a_shapes_kind_keeps_its_size() {
+    use graft::editor::session::look::{ShapeKind, switch_kind};
+    use graft::model::scene::Shape;
+    let rect = Shape::Rect {
+        size: Vec2::new(4.0, 2.0),
+    };
+    assert_eq!(
+        switch_kind(&rect, ShapeKind::Ellipse),
+        Shape::Ellipse {
+            size: Vec2::new(4.0, 2.0)
+        }
+    );
+    let polygon = switch_kind(&rect, ShapeKind::Polygon);
+    let Shape::Polygon { points } = &polygon else {
+        panic!("a polygon: {polygon:?}");
+    };
+    let corners =
+        [(-2.0, -1.0), (2.0, -1.0), (2.0, 1.0), (-2.0, 1.0)].map(|(x, y)| Vec2::new(x, y));
+    assert_eq!(points.as_slice(), corners.as_slice(), "the box's corners");
+    // Back from the polygon: the size it spans.
+    assert_eq!(switch_kind(&polygon, ShapeKind::Rect), rect);
+    assert_eq!(
+        switch_kind(&rect, ShapeKind::Rect),
+        rect,
+        "the same kind: as it is"
+    );
+    assert_eq!(
+        switch_kind(&Shape::None, ShapeKind::Rect),
+        Shape::Rect { size: Vec2::ONE },
+        "nothing becomes a unit square"
+    );
+    assert_eq!(
+        ShapeKind::of(&switch_kind(&rect, ShapeKind::Sprite)),
+        ShapeKind::Sprite
+    );
+    let names: Vec<_> = ShapeKind::ALL.iter().map(|k| k.name()).collect();
+    assert_eq!(names, ["none", "rect", "ellipse", "sprite", "polygon"]);
+}

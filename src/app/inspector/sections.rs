@@ -4,6 +4,7 @@
 use super::InspectorState;
 use crate::editor::session::clipboard::trs_to_text;
 use crate::editor::session::command::{Command, TransformSpace};
+use crate::editor::session::look::{ShapeKind, switch_kind};
 use crate::editor::view::numbers::format_fixed;
 use crate::model::math::{Trs, rows};
 use crate::model::scene::diagnose::{ChainFactor, ShearCause};
@@ -116,47 +117,13 @@ fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec
     }
 }
 
-/// The none / rect / ellipse / sprite / polygon picker; switching keeps the size (a polygon
-/// starts as the box's corners).
+/// The none / rect / ellipse / sprite / polygon picker ([`switch_kind`] keeps the size).
 fn shape_kind(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
-    let size = match &*shape {
-        Shape::Rect { size } | Shape::Ellipse { size } => *size,
-        Shape::Sprite(sprite) => sprite.size,
-        Shape::Polygon { .. } => crate::editor::view::geometry::half_size(shape) * 2.0,
-        Shape::None => glam::Vec2::ONE,
-    };
     ui.horizontal_wrapped(|ui| {
-        let kinds = [
-            ("none", 0),
-            ("rect", 1),
-            ("ellipse", 2),
-            ("sprite", 3),
-            ("polygon", 4),
-        ];
-        for (label, kind) in kinds {
-            let current = match &*shape {
-                Shape::None => 0,
-                Shape::Rect { .. } => 1,
-                Shape::Ellipse { .. } => 2,
-                Shape::Sprite { .. } => 3,
-                Shape::Polygon { .. } => 4,
-            };
-            if ui.selectable_label(current == kind, label).clicked() && current != kind {
-                let h = size * 0.5;
-                *shape = match kind {
-                    0 => Shape::None,
-                    1 => Shape::Rect { size },
-                    2 => Shape::Ellipse { size },
-                    3 => Shape::sprite("../assets/fish.png", size),
-                    _ => Shape::Polygon {
-                        points: thin_vec::thin_vec![
-                            glam::Vec2::new(-h.x, -h.y),
-                            glam::Vec2::new(h.x, -h.y),
-                            glam::Vec2::new(h.x, h.y),
-                            glam::Vec2::new(-h.x, h.y),
-                        ],
-                    },
-                };
+        let current = ShapeKind::of(shape);
+        for kind in ShapeKind::ALL {
+            if ui.selectable_label(current == kind, kind.name()).clicked() && current != kind {
+                *shape = switch_kind(shape, kind);
                 edit.changed = true;
                 edit.ended = true;
             }

@@ -24,6 +24,7 @@ pub mod journal_store;
 pub mod lesson;
 pub mod lesson_check;
 pub mod lesson_play;
+pub mod look;
 pub mod messages;
 pub mod multi_edit;
 pub mod picking;
