@@ -17,11 +17,11 @@ fn play_pause_and_key_the_selection() {
 
     h.get_by_label("▶ Play").click();
     h.run_steps(10);
-    assert!(h.state().editor().timeline().playing);
-    assert!(h.state().editor().timeline().time > 0.0);
+    assert!(h.state().editor().timeline().playing());
+    assert!(h.state().editor().timeline().time() > 0.0);
     h.get_by_label("⏸ Pause").click();
     h.run_steps(2);
-    assert!(!h.state().editor().timeline().playing);
+    assert!(!h.state().editor().timeline().playing());
     let posed = h.state().scene().node(NodeId(2)).unwrap().local.rotation;
     assert_ne!(posed, rest, "playing moved the arm");
     assert!(
@@ -60,7 +60,7 @@ fn clicking_the_ruler_scrubs_and_play_moves_the_moon() {
     h.run_steps(1);
     h.drop_at(at);
     h.run_steps(2);
-    let t = h.state().editor().timeline().time;
+    let t = h.state().editor().timeline().time();
     assert!((t - 3.6).abs() < 0.05, "30% of the 12 s clip: {t}");
     let expected = h.state().scene().sampled_worlds(NodeId(3), &[t])[0].translation;
     assert!((moon(&h) - expected).length() < 1e-4);
@@ -98,7 +98,7 @@ fn zooming_the_timeline_magnifies_time_around_the_pointer() {
     h.run_steps(1);
     h.drop_at(left);
     h.run_steps(2);
-    let t = h.state().editor().timeline().time;
+    let t = h.state().editor().timeline().time();
     assert!((t - 4.5).abs() < 0.05, "the left edge is 4.5 s now: {t}");
 }
 

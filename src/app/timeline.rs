@@ -7,7 +7,6 @@
 //! mean is `editor::view::keys`; this panel reads input, asks it, and paints.
 
 use super::ui_targets::Targeted as _;
-use super::ui_targets::Targeted as _;
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::timeline::{KeyRef, TimelineCommand as T};
@@ -314,10 +313,9 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec
         clip_settings(ui, clip, out);
         ui.separator();
         keying(ui, editor, out);
-        let mut trails = editor.timeline().trails;
+        let mut trails = editor.timeline().trails();
         if ui
             .checkbox(&mut trails, "trails (T)")
-            .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
             .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
             .on_hover_text("The path of the selected nodes' world origins over the clip")
             .changed()
@@ -335,14 +333,13 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
     if stop.on_hover_text("Stop: back to 0 s").clicked() {
         out.push(Command::Timeline(T::Stop));
     }
-    let play = if timeline.playing {
+    let play = if timeline.playing() {
         "⏸ Pause"
     } else {
         "▶ Play"
     };
     if ui
         .button(play)
-        .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
         .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
         .on_hover_text("Play or pause (Ctrl+Space)")
         .clicked()
@@ -358,7 +355,6 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
             .suffix(" s"),
     );
     super::a11y::name(ui, &field, "current time, seconds");
-    super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
     super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
     if field.changed() {
         out.push(Command::Timeline(T::SetTime(time)));
@@ -404,7 +400,7 @@ fn keying(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
     {
         out.push(Command::Timeline(T::KeySelection));
     }
-    let mut auto_key = editor.timeline().auto_key;
+    let mut auto_key = editor.timeline().auto_key();
     if ui
         .checkbox(&mut auto_key, "auto-key")
         .on_hover_text(

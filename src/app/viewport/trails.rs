@@ -28,7 +28,7 @@ fn dashed(painter: &egui::Painter, outline: &[glam::Vec2], stroke: Stroke, dash:
 /// Draw the trails of the selection, when trails are on.
 pub(super) fn paint_trails(frame: &Frame, painter: &egui::Painter, camera: Camera) {
     let editor = frame.editor;
-    if !editor.timeline().trails {
+    if !editor.timeline().trails() {
         return;
     }
     let scene = editor.doc().scene();
@@ -84,7 +84,7 @@ pub(super) fn paint_world_blend(frame: &Frame, painter: &egui::Painter, camera: 
     }
     let scene = editor.doc().scene();
     let color = Color32::from_rgba_unmultiplied(90, 220, 255, 170);
-    let time = editor.timeline().time;
+    let time = editor.timeline().time();
     for mark in world_blend_marks(scene, time, camera, sr(frame.rect)) {
         dashed(painter, &mark.outline, Stroke::new(1.5, color), (4.0, 3.0));
         let origin = p2(mark.origin);

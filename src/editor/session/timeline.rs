@@ -80,19 +80,20 @@ impl KeyRef {
     }
 }
 
-/// The timeline's state in the session.
+/// The timeline's state in the session: read through its methods, changed only by
+/// [`TimelineCommand`]s (and the node selection, which clears the key selection).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TimelineState {
     /// Playback time in seconds.
-    pub time: f32,
+    pub(super) time: f32,
     /// Playing.
-    pub playing: bool,
+    pub(super) playing: bool,
     /// Draw the selection's world-space trails over the clip.
-    pub trails: bool,
+    pub(super) trails: bool,
     /// Edits of local transforms write keys at the current time.
-    pub auto_key: bool,
+    pub(super) auto_key: bool,
     /// The selected keys (view state, not undone; cleared when the node selection changes).
-    pub keys: Vec<KeyRef>,
+    pub(super) keys: Vec<KeyRef>,
 }
 
 /// The channels K keys on a node with no tracks yet.
@@ -384,6 +385,26 @@ fn key_exists(scene: &crate::model::scene::Scene, key: &KeyRef) -> bool {
 }
 
 impl TimelineState {
+    /// Playback time in seconds.
+    pub fn time(&self) -> f32 {
+        self.time
+    }
+
+    /// True while playing.
+    pub fn playing(&self) -> bool {
+        self.playing
+    }
+
+    /// True when the selection's world-space trails are drawn.
+    pub fn trails(&self) -> bool {
+        self.trails
+    }
+
+    /// True when edits of local transforms write keys at the current time.
+    pub fn auto_key(&self) -> bool {
+        self.auto_key
+    }
+
     /// The current time inside the clip (after looping).
     pub fn local_time(&self, clip: crate::model::anim::ClipSettings) -> f32 {
         clip.local_time(self.time)
