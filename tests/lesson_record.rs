@@ -218,6 +218,7 @@ fn stopping_with_nothing_done_writes_nothing_and_keeps_the_recording() {
         .expect_err("a step with no change has no goal")
         .to_string();
     assert!(message.contains("not written"), "{message}");
+    assert!(message.contains("step 1 records no change"), "{message}");
     assert!(!path.exists(), "nothing is written");
     assert!(editor.recording().is_some_and(|r| r.stopped()), "kept");
     apply(&mut editor, Command::Record(RecordCommand::Cancel));
@@ -358,4 +359,63 @@ fn a_journal_cut_short_gives_the_edits_before_the_cut() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("cut short or damaged"), "{out}");
     assert_checks(&lesson);
+}
+
+#[test]
+fn added_renamed_probed_and_deleted_nodes_are_recorded_and_replay() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("build.lesson");
+    let mut editor = Editor::new(Document::sample());
+    apply(&mut editor, Command::Record(RecordCommand::Start));
+    apply(&mut editor, Command::Select(vec![BODY]));
+    apply(
+        &mut editor,
+        Command::AddNode(graft::editor::session::command::NewNodePlace::ChildOf(BODY)),
+    );
+    let added = editor.primary().expect("the new node is selected");
+    let ops = vec![
+        Op::Rename {
+            node: added,
+            name: "left hand".into(),
+        },
+        Op::SetLocal {
+            node: added,
+            local: graft::model::math::Trs {
+                position: glam::Vec2::new(-1.0, 0.5),
+                rotation: 30.0,
+                ..Default::default()
+            },
+        },
+    ];
+    let label = "Place".to_string();
+    apply(
+        &mut editor,
+        Command::Perform {
+            label,
+            ops,
+            continuous: false,
+        },
+    );
+    apply(
+        &mut editor,
+        Command::Probe(graft::editor::session::command::ProbeCommand::Add {
+            world: glam::DVec2::new(4.0, 1.0),
+        }),
+    );
+    apply(&mut editor, Command::Select(vec![NodeId(5)]));
+    apply(&mut editor, Command::Delete);
+    stop_and_write(&mut editor, &path);
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert!(text.contains("do: add "), "{text}");
+    assert!(
+        text.contains("\"left hand\""),
+        "a name with a space is quoted: {text}"
+    );
+    assert!(text.contains("do: probe on \"left hand\" at"), "{text}");
+    assert!(text.contains("do: delete scabbard"), "{text}");
+    assert!(text.contains("goal: scabbard is deleted"), "{text}");
+    assert!(text.contains("goal: \"left hand\" exists"), "{text}");
+    assert!(text.contains("goal: probe on"), "{text}");
+    assert_checks(&path);
+    assert_replays_to(&path, editor.doc().scene());
 }

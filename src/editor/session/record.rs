@@ -230,8 +230,15 @@ pub fn scene_ref(
 /// suggested goals and keeps the check refuses (a goal already true at the start) are left
 /// out; the lesson must then pass whole and replay to the scene the recording ended with.
 pub fn checked_lesson_text(draft: &Draft, path: &Path) -> Result<String> {
-    let mut text = record::lesson_text(draft);
     let refused = |e: Error| Error::Refused(format!("The recorded lesson was not written: {e}"));
+    if let Some(k) = draft.steps.iter().position(changed_nothing) {
+        return Err(refused(Error::Refused(format!(
+            "step {} records no change (perform the solution before Stop recording; steps \
+             undone past the start of the recording are not part of it)",
+            k + 1
+        ))));
+    }
+    let mut text = record::lesson_text(draft);
     for _ in 0..4 {
         let lesson = parse::parse(&text, path).map_err(refused)?;
         let (_, failures) = super::lesson_check::walk_lesson(&lesson).map_err(refused)?;
@@ -262,6 +269,13 @@ pub fn checked_lesson_text(draft: &Draft, path: &Path) -> Result<String> {
     Err(refused(Error::Refused(
         "its suggested goals kept failing the check".into(),
     )))
+}
+
+/// True when a step holds no edit and no change of keep-world, view options or view space:
+/// no goal can be suggested for it.
+fn changed_nothing(step: &RecordedStep) -> bool {
+    let (a, b) = (&step.before, &step.after);
+    step.edits.is_empty() && a.keep_world == b.keep_world && a.shown == b.shown && a.look == b.look
 }
 
 /// The line a check failure names (`PATH:LINE:COL: …`).
@@ -346,4 +360,25 @@ pub struct JournalDraft {
     pub changes: usize,
     /// The journal was cut short or damaged: only what came before was read.
     pub damaged: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{failed_line, without_suggestions};
+    use std::path::Path;
+
+    #[test]
+    fn a_failing_suggestion_is_left_out_by_its_line_and_nothing_else() {
+        let path = Path::new("/tmp/a: b.lesson");
+        let message = "/tmp/a: b.lesson:3:7: step 1 \"Step 1\": goal `x` already holds";
+        assert_eq!(failed_line(message, path), Some(3));
+        assert_eq!(failed_line("other.lesson:3:7: …", path), None);
+        let text = "step: a\ngoal: x exists\ngoal: y exists\ndo: add y under root\n";
+        assert_eq!(
+            without_suggestions(text, &[3]),
+            "step: a\ngoal: x exists\ndo: add y under root\n"
+        );
+        // Only goal and keep lines go, whatever line a failure names.
+        assert_eq!(without_suggestions(text, &[1, 4]), text);
+    }
 }

@@ -58,6 +58,15 @@ fn node_goals(step: &RecordedStep, id: NodeId, lines: &mut Vec<String>) {
             let parent = end.parent(id).ok().flatten();
             let parent = parent.map_or_else(|| "none".into(), |p| goal_name(step, p));
             lines.push(format!("goal: {name} parent is {parent}"));
+            if let Ok(world) = end.world_trs(id)
+                && end
+                    .node(id)
+                    .is_ok_and(|d| d.local.position != glam::Vec2::ZERO)
+            {
+                let at = vec(world.position);
+                lines.push(format!("goal: {name} world position is {at}"));
+            }
+            probe_goals(step, id, &name, lines);
         }
         (Some(was), Some(now)) => {
             if was.name != now.name {
@@ -145,13 +154,11 @@ fn value_text(what: &str, trs: &Trs) -> String {
 
 /// A goal for each probe the step dropped, read in the world.
 fn probe_goals(step: &RecordedStep, id: NodeId, name: &str, lines: &mut Vec<String>) {
-    let (Ok(was), Ok(now)) = (step.start.node(id), step.end.node(id)) else {
+    let had = step.start.node(id).map_or(0, |d| d.probes.len());
+    let (Ok(now), Ok(world)) = (step.end.node(id), step.end.world(id)) else {
         return;
     };
-    let Ok(world) = step.end.world(id) else {
-        return;
-    };
-    for probe in now.probes.iter().skip(was.probes.len()) {
+    for probe in now.probes.iter().skip(had) {
         let at = world.transform_point2(*probe);
         lines.push(format!("goal: probe on {name} in world is {}", vec(at)));
     }
