@@ -124,11 +124,13 @@ const HIERARCHY_WIDTH: f32 = 260.0;
 const RIGHT_WIDTH: f32 = 440.0;
 /// The viewport width kept in a wide window.
 const VIEWPORT_KEPT: f32 = 580.0;
+/// What the panels' separators and margins take besides the panels' widths.
+const SEPARATORS: f32 = 16.0;
 
 impl SideWidths {
     fn for_window(window: f32) -> Self {
         let usual = HIERARCHY_WIDTH + RIGHT_WIDTH;
-        let room = (window / 2.0).max(window - VIEWPORT_KEPT);
+        let room = (window / 2.0 - SEPARATORS).max(window - VIEWPORT_KEPT);
         let share = (room / usual).min(1.0);
         Self {
             hierarchy: HIERARCHY_WIDTH * share,
@@ -156,7 +158,7 @@ mod tests {
     fn the_viewport_keeps_half_a_narrow_window_and_wide_ones_keep_their_panels() {
         // 1280 x 800 pixels at 150 %.
         let narrow = SideWidths::for_window(1280.0 / 1.5);
-        let taken = narrow.hierarchy + narrow.right;
+        let taken = narrow.hierarchy + narrow.right + SEPARATORS;
         assert!(taken <= 1280.0 / 1.5 / 2.0 + 1e-3, "{taken}");
         assert!(narrow.hierarchy_max() + narrow.right_min() <= narrow.room + 1e-3);
         let wide = SideWidths::for_window(1280.0);
