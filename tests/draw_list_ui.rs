@@ -1,49 +1,68 @@
-//! The viewport and a figure draw from one draw list: at the same camera and size they keep
-//! the same nodes with the same detail decisions (outline, axes, dot) and the same names at
-//! the same places. Each scene is drawn by the real window (kittest), then as a figure through
-//! the viewport's camera; any drift between the two renderers' policies fails here.
+//! The viewport and a figure draw one frame: at the same camera and size they keep the same
+//! nodes with the same detail decisions (outline, axes, dot), the same names at the same places
+//! and the same primitives (grid and labels, density images, links, bodies, outlines, axis
+//! arrows, dots, names, the shear overlay with its rings), on the sample scenes in the real
+//! window (kittest) and on a generated 50,000-node scene. Names in the viewport never overlap
+//! as egui draws them: judged with egui's own text measurement.
 
 mod ui_common;
 
+use graft::app::GraftApp;
+use graft::app::dialogs::FakeDialogs;
 use graft::editor::Command;
+use graft::editor::session::command::ViewOption;
 use graft::editor::view::camera::ScreenRect;
-use graft::editor::view::draw_list::DrawList;
-use graft::editor::view::figure::{FigureOptions, Layers, figure_draw_list};
+use graft::editor::view::draw_list::{DrawList, NAME_SIZE};
+use graft::editor::view::figure::{FigureOptions, Layers, figure_draw_list, figure_frame};
+use graft::editor::view::primitives::Prim;
+use graft::model::document::Document;
 use graft::model::scene::NodeId;
+use graft::tools::generate::{GenShape, generate};
 use std::path::PathBuf;
 use ui_common::{app_on_path, view};
 
-/// The figure's list at the viewport's camera and size, with the viewport's view options.
-fn figure_list(h: &egui_kittest::Harness<graft::app::GraftApp>) -> (DrawList, ScreenRect) {
-    let app = h.state();
+/// The figure options that show what the viewport shows, at its camera and size.
+fn figure_options(app: &GraftApp) -> FigureOptions {
     let editor = app.editor();
     let rect = view(app.viewport.last_rect);
     let size = rect.max - rect.min;
-    let options = FigureOptions {
+    let shows = |o| editor.view().shows(o);
+    FigureOptions {
         size: (size.x as u32, size.y as u32),
         layers: Layers {
-            grid: false,
+            grid: true,
+            axes: shows(ViewOption::Axes),
+            links: shows(ViewOption::Links),
+            names: shows(ViewOption::Names),
+            shear: shows(ViewOption::Shear),
             ..Layers::default()
         },
         selection: editor.selection().to_vec(),
         caption: false,
         camera: Some(app.viewport.camera),
         ..FigureOptions::default()
-    };
+    }
+}
+
+/// The figure's list at the viewport's camera and size, with the viewport's view options.
+fn figure_list(app: &GraftApp) -> (DrawList, ScreenRect) {
+    let rect = view(app.viewport.last_rect);
+    let options = figure_options(app);
     let figure_rect = ScreenRect {
         min: glam::Vec2::ZERO,
-        max: size,
+        max: rect.max - rect.min,
     };
-    let scene = editor.doc().scene();
-    let list = figure_draw_list(scene, &options, (app.viewport.camera, figure_rect), None);
-    (list, rect)
+    let scene = app.editor().doc().scene();
+    let view = (app.viewport.camera, figure_rect);
+    let plan = figure_frame(scene, &options, true, &DrawList::default()).plan;
+    (figure_draw_list(scene, &options, view, plan.as_ref()), rect)
 }
 
 /// Compare the two lists; the primary selection's axes are its handles in the viewport.
-fn assert_same(h: &egui_kittest::Harness<graft::app::GraftApp>, primary: Option<NodeId>) {
-    let (figure, rect) = figure_list(h);
-    let viewport = &h.state().viewport.draw_list();
-    let scene = h.state().editor().doc().scene();
+fn assert_same_lists(app: &GraftApp, primary: Option<NodeId>) {
+    let (figure, rect) = figure_list(app);
+    let viewport = app.viewport.draw_list();
+    let scene = app.editor().doc().scene();
     assert!(!viewport.entries.is_empty(), "the viewport drew nothing");
     assert_eq!(viewport.entries.len(), figure.entries.len(), "same nodes");
     for (v, f) in viewport.entries.iter().zip(&figure.entries) {
@@ -52,24 +71,61 @@ fn assert_same(h: &egui_kittest::Harness<graft::app::GraftApp>, primary: Option<
         if primary == Some(scene.id_at(v.index as usize)) {
             expected.axes = false;
         }
-        assert_eq!(
-            v.marks,
-            expected,
-            "node {}",
-            scene.data_at(v.index as usize).name
-        );
+        let name = &scene.data_at(v.index as usize).name;
+        assert_eq!(v.marks, expected, "node {name}");
     }
     let names = |l: &DrawList| l.names.iter().map(|n| n.index).collect::<Vec<_>>();
     assert_eq!(names(viewport), names(&figure), "same names");
     for (v, f) in viewport.names.iter().zip(&figure.names) {
         let shifted = f.at + rect.min.as_dvec2();
         assert!(
-            (v.at - shifted).length() < 1e-6,
-            "{:?} vs {:?}",
-            v.at,
-            shifted
+            (v.at - shifted).length() < TEXT_ROUNDING as f64,
+            "{:?} vs {shifted:?}",
+            v.at
         );
     }
+}
+
+/// egui rounds a text's size to 1/32 px (`emath::GUI_ROUNDING`): what a point placed from a
+/// measured width may differ by between the viewport and a figure.
+const TEXT_ROUNDING: f32 = 1.0 / 32.0 + 1e-4;
+
+/// The viewport's last frame and the figure's, primitive by primitive (the figure's moved to
+/// where the viewport is on screen; points within egui's text rounding).
+fn assert_same_primitives(app: &GraftApp) -> Vec<Prim> {
+    let rect = view(app.viewport.last_rect);
+    let scene = app.editor().doc().scene();
+    let figure = figure_frame(scene, &figure_options(app), true, &DrawList::default());
+    let viewport = app.viewport.primitives();
+    let kinds = |p: &[Prim]| {
+        let mut k = [0usize; 7];
+        for prim in p {
+            k[match prim {
+                Prim::Line { .. } => 0,
+                Prim::Polygon { .. } => 1,
+                Prim::Circle { .. } => 2,
+                Prim::Plate { .. } => 3,
+                Prim::Text { .. } => 4,
+                Prim::Body { .. } => 5,
+                Prim::Density { .. } => 6,
+            }] += 1;
+        }
+        k
+    };
+    assert_eq!(
+        kinds(&viewport),
+        kinds(&figure.prims),
+        "the same kinds of primitives"
+    );
+    assert_eq!(viewport.len(), figure.prims.len());
+    for (k, (v, f)) in viewport.iter().zip(&figure.prims).enumerate() {
+        let f = f.shifted(rect.min);
+        assert!(
+            v.near(&f, TEXT_ROUNDING),
+            "primitive {k}: viewport {v:?}, figure {f:?}"
+        );
+    }
+    viewport
 }
 
 fn scene(name: &str) -> PathBuf {
@@ -78,59 +134,141 @@ fn scene(name: &str) -> PathBuf {
         .join(name)
 }
 
+const SAMPLES: [&str; 5] = [
+    "sword.ron",
+    "solar.ron",
+    "shear.ron",
+    "tank.ron",
+    "flip.ron",
+];
+
 #[test]
-fn viewport_and_figure_keep_the_same_nodes_marks_and_names() {
-    for file in [
-        "sword.ron",
-        "solar.ron",
-        "shear.ron",
-        "tank.ron",
-        "flip.ron",
-    ] {
+fn viewport_and_figure_keep_the_same_nodes_marks_names_and_primitives() {
+    for file in SAMPLES {
         let mut h = app_on_path(scene(file));
         h.run_steps(3);
-        assert_same(&h, None);
+        assert_same_lists(h.state(), None);
+        let prims = assert_same_primitives(h.state());
+        let texts = prims
+            .iter()
+            .filter(|p| matches!(p, Prim::Text { .. }))
+            .count();
+        assert!(texts > 0, "{file}: grid labels and names");
         // With a selection: the selected node's highlight, dot and name on both.
         let ids = h.state().editor().doc().scene().ids().to_vec();
         let picked = vec![ids[0], ids[ids.len() - 1]];
         h.state_mut().run(Command::Select(picked.clone()));
         h.run_steps(3);
-        assert_same(&h, picked.last().copied());
+        assert_same_lists(h.state(), picked.last().copied());
     }
 }
 
 #[test]
-fn names_at_one_origin_are_not_drawn_over_each_other_in_the_viewport() {
-    for file in [
-        "solar.ron",
-        "sword.ron",
-        "shear.ron",
-        "tank.ron",
-        "flip.ron",
+fn the_shear_scene_rings_its_cause_in_the_viewport_and_the_figure_alike() {
+    let mut h = app_on_path(scene("shear.ron"));
+    h.run_steps(3);
+    let prims = assert_same_primitives(h.state());
+    let ring = |p: &Prim| matches!(p, Prim::Circle { radius, width, .. } if *radius == 9.0 && *width > 0.0);
+    assert!(prims.iter().any(ring), "the cause's ring");
+}
+
+/// One 1400×900 frame of the app.
+fn run_frame(ctx: &egui::Context, app: &mut GraftApp) {
+    let input = egui::RawInput {
+        screen_rect: Some(egui::Rect::from_min_size(
+            egui::Pos2::ZERO,
+            egui::vec2(1400.0, 900.0),
+        )),
+        ..Default::default()
+    };
+    let mut output = ctx.run_ui(input, |ui| app.frame_ui(ui));
+    output.textures_delta.clear();
+}
+
+#[test]
+fn a_big_scene_is_the_same_frame_in_the_viewport_and_a_figure() {
+    let mut scene = generate(GenShape::Random, 50_000, 7);
+    scene.update_world();
+    let mut app =
+        GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+    let ctx = egui::Context::default();
+    for _ in 0..6 {
+        run_frame(&ctx, &mut app); // the level of detail settles
+    }
+    let prims = assert_same_primitives(&app);
+    let bodies = prims
+        .iter()
+        .filter(|p| matches!(p, Prim::Body { .. }))
+        .count();
+    assert!(bodies > 1_000, "{bodies} bodies");
+    assert_same_lists(&app, None);
+}
+
+#[test]
+fn a_figures_text_widths_are_egui_s_for_the_same_font() {
+    let h = app_on_path(scene("sword.ron"));
+    for text in [
+        "sword",
+        "Guard and blade",
+        "node 1234",
+        "-1.000000005e7",
+        "WWW iii",
     ] {
+        for size in [10.0, 12.0] {
+            let font = egui::FontId::proportional(size);
+            let galley = h
+                .ctx
+                .fonts_mut(|f| f.layout_no_wrap(text.to_string(), font, egui::Color32::WHITE));
+            let figure = graft::editor::view::figure::font::text_width(text, size);
+            let egui = galley.size().x;
+            assert!(
+                (figure - egui).abs() < TEXT_ROUNDING,
+                "{text:?} at {size}: {figure} vs {egui}"
+            );
+        }
+    }
+}
+
+#[test]
+fn names_are_not_drawn_over_each_other_in_the_viewport() {
+    for file in SAMPLES {
         names_do_not_overlap_in_the_viewport(file);
     }
 }
 
+/// The boxes the viewport's names take as egui draws them (measured by egui's fonts, placed
+/// as `draw.rs` places a galley: its middle on the middle of the name's line) must not meet.
 fn names_do_not_overlap_in_the_viewport(file: &str) {
     let mut h = app_on_path(scene(file));
     h.run_steps(3);
     let app = h.state();
     let scene = app.editor().doc().scene();
     let list = app.viewport.draw_list();
+    let font = egui::FontId::proportional(NAME_SIZE);
     let boxes: Vec<[f64; 4]> = list
         .names
         .iter()
         .map(|n| {
-            let name = &scene.data_at(n.index as usize).name;
-            graft::editor::view::draw_list::name_box(n.at, name)
+            let name = scene.data_at(n.index as usize).name.to_string();
+            let galley = h
+                .ctx
+                .fonts_mut(|f| f.layout_no_wrap(name, font.clone(), egui::Color32::WHITE));
+            let ink = galley.mesh_bounds;
+            let middle = n.at.y - 0.3 * NAME_SIZE as f64;
+            let top = middle - galley.size().y as f64 / 2.0;
+            [
+                n.at.x + ink.min.x as f64,
+                top + ink.min.y as f64,
+                n.at.x + ink.max.x as f64,
+                top + ink.max.y as f64,
+            ]
         })
         .collect();
+    assert!(!boxes.is_empty(), "{file}: some names");
     for (a, x) in boxes.iter().enumerate() {
         for y in &boxes[a + 1..] {
             let overlap = x[0] < y[2] && y[0] < x[2] && x[1] < y[3] && y[1] < x[3];
-            assert!(!overlap, "names overlap: {x:?} {y:?}");
+            assert!(!overlap, "{file}: names overlap: {x:?} {y:?}");
         }
     }
-    assert!(!list.names.is_empty());
 }

@@ -6,16 +6,9 @@
 //! `editor::view::frame_plan` (on every core); this file adapts the size threshold to a budget and
 //! paints the grid.
 
+use crate::editor::view::detail::{SHAPE_BUDGET, TINY_MIN, adapted, coarser};
 use crate::editor::view::frame_plan::{DensityGrid, FramePlan};
 use egui::{Color32, ColorImage, Pos2, Rect, TextureOptions};
-
-/// Nodes whose screen half-extent is below this (points) on both axes are splatted.
-pub(super) const TINY: f64 = 2.0;
-/// ... and at most (a node 16 px across is always drawn as itself).
-const TINY_MAX: f64 = 8.0;
-/// Shapes drawn per frame the threshold aims to stay under: past it, the next frame splats
-/// bigger nodes (a level-of-detail budget that keeps a million-node frame bounded).
-const SHAPE_BUDGET: usize = 30_000;
 
 /// The level-of-detail threshold, and the density image's texture.
 pub(super) struct Density {
@@ -30,7 +23,7 @@ pub(super) struct Density {
 impl Default for Density {
     fn default() -> Self {
         Self {
-            tiny: TINY,
+            tiny: TINY_MIN,
             texture: None,
             coarse_texture: None,
             plan: FramePlan::default(),
@@ -44,37 +37,33 @@ impl Density {
     /// changed (so an unchanged view settles on one threshold instead of flipping between two,
     /// and its layer can be kept).
     pub fn adapt(&mut self, drawn: usize, view_changed: bool) {
-        if drawn > SHAPE_BUDGET {
-            self.tiny = (self.tiny * 1.5).min(TINY_MAX);
-        } else if drawn < SHAPE_BUDGET / 3 && view_changed {
-            self.tiny = (self.tiny / 1.5).max(TINY);
-        }
+        self.tiny = adapted(self.tiny, drawn, view_changed, SHAPE_BUDGET);
     }
 
     /// Before drawing a plan that keeps `drawn` shapes: true (and the threshold raised) when it
     /// is over the budget and may be planned again coarser, so no frame tessellates a giant mesh.
     pub fn raise_for(&mut self, drawn: usize) -> bool {
-        let raise = drawn > SHAPE_BUDGET && self.tiny < TINY_MAX;
-        if raise {
-            self.tiny = (self.tiny * 1.5).min(TINY_MAX);
+        let bigger = coarser(self.tiny, drawn, SHAPE_BUDGET);
+        if let Some(tiny) = bigger {
+            self.tiny = tiny;
         }
-        raise
+        bigger.is_some()
     }
 
     /// The plan's density grids as images over `rect` (uploaded now): the coarse one (bigger
-    /// splats), then the fine one (nothing for an empty grid).
-    pub fn paint(&mut self, ctx: &egui::Context, rect: Rect, out: &mut Vec<egui::Shape>) {
+    /// splats), then the fine one (None for an empty grid).
+    pub fn images(&mut self, ctx: &egui::Context, rect: Rect) -> [Option<egui::Shape>; 2] {
         let plan = &self.plan;
-        for (grid, slot, name) in [
-            (
+        [
+            paint_grid(
+                ctx,
+                rect,
                 &plan.coarse,
                 &mut self.coarse_texture,
                 "graft-density-coarse",
             ),
-            (&plan.density, &mut self.texture, "graft-density"),
-        ] {
-            out.extend(paint_grid(ctx, rect, grid, slot, name));
-        }
+            paint_grid(ctx, rect, &plan.density, &mut self.texture, "graft-density"),
+        ]
     }
 }
 

@@ -1,63 +1,152 @@
-//! Viewport painting: the grid and world axes, nodes through their world matrices, drag ghosts,
-//! the shear overlay and handles. What to draw and where comes from `crate::editor` (computed
-//! camera-relative in f64); this file only turns it into egui shapes.
+//! Viewport painting: the frame's primitives (`editor::view::primitives`: the grid, the node
+//! layer's marks and names, the shear overlay, the same a figure writes) as egui shapes, and the
+//! viewport's own drag ghosts and handles. Colours come from `editor::view::palette`.
 
 use super::{p2, sr};
 use crate::editor::session::dnd::{DropPreview, drop_parent};
 use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::geometry::{ScreenShape, clip_segment, world_f64};
-use crate::editor::view::grid::grid;
+use crate::editor::view::geometry::{ScreenShape, world_f64};
 use crate::editor::view::handles::{HANDLE_PX, Part, Tool};
 use crate::editor::view::overlay::{ghost_worlds, shear_overlay_among};
+use crate::editor::view::palette::{self, Rgba};
+use crate::editor::view::primitives::{Prim, arrow_prims, grid_prims, shear_prims};
 use crate::model::scene::{NodeId, Scene};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Affine2, DVec2, Vec2};
 
-/// A line between two screen points given in f64, clipped to the view first.
-pub(super) fn segment_shape(
-    rect: ScreenRect,
-    a: DVec2,
-    b: DVec2,
-    stroke: Stroke,
-) -> Option<egui::Shape> {
-    clip_segment(a, b, rect.expand(4.0))
-        .map(|(a, b)| egui::Shape::line_segment([p2(a), p2(b)], stroke))
+/// A colour of the view's palette as egui's.
+pub(super) fn c32(c: Rgba) -> Color32 {
+    let [r, g, b, a] = c.0;
+    Color32::from_rgba_unmultiplied(r, g, b, a)
 }
 
-/// An arrow from `from` to `to` (screen, f64) as line shapes (egui's arrow: a tip a quarter
-/// of its length); one that reaches far past the view is drawn as its clipped line without a
-/// tip.
-pub(super) fn arrow_shapes(
-    rect: ScreenRect,
-    from: DVec2,
-    to: DVec2,
-    stroke: Stroke,
-    out: &mut Vec<egui::Shape>,
-) {
-    let near = |p: DVec2| (p - rect.center().as_dvec2()).abs().max_element() < 1e5;
-    if near(from) && near(to) {
-        let (origin, tip) = (p2(from.as_vec2()), p2(to.as_vec2()));
-        let vec = tip - origin;
-        let rot = egui::emath::Rot2::from_angle(std::f32::consts::TAU / 10.0);
-        let (length, dir) = (vec.length() * 0.25, vec.normalized());
-        out.push(egui::Shape::line_segment([origin, tip], stroke));
-        out.push(egui::Shape::line_segment(
-            [tip, tip - length * (rot * dir)],
-            stroke,
-        ));
-        out.push(egui::Shape::line_segment(
-            [tip, tip - length * (rot.inverse() * dir)],
-            stroke,
-        ));
-    } else {
-        out.extend(segment_shape(rect, from, to, stroke));
+/// The width of `text` at `size` px in egui's proportional font: what names, labels and notes
+/// are measured with, so that what is kept apart is what egui draws.
+pub(super) fn text_width(ctx: &egui::Context) -> impl Fn(&str, f32) -> f32 + '_ {
+    move |text, size| {
+        let font = egui::FontId::proportional(size);
+        ctx.fonts_mut(|f| f.layout_no_wrap(text.to_owned(), font, Color32::WHITE))
+            .size()
+            .x
     }
 }
 
-fn arrow(painter: &egui::Painter, rect: ScreenRect, from: DVec2, to: DVec2, stroke: Stroke) {
-    let mut shapes = Vec::new();
-    arrow_shapes(rect, from, to, stroke, &mut shapes);
+/// Where text drawn from a primitive goes: its box (cap height to descenders, as the draw list
+/// and figures have it) centred on the galley.
+fn text_anchor(at: Vec2, size: f32) -> Pos2 {
+    Pos2::new(at.x, at.y - 0.3 * size)
+}
+
+/// A primitive as egui shapes (bodies and density images are the node layer's to paint).
+pub(super) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::Shape>) {
+    match prim {
+        Prim::Line { a, b, width, color } => {
+            out.push(egui::Shape::line_segment(
+                [p2(*a), p2(*b)],
+                Stroke::new(*width, c32(*color)),
+            ));
+        }
+        Prim::Polygon {
+            points,
+            width,
+            color,
+        } => {
+            out.extend(closed_shape(points, Stroke::new(*width, c32(*color))));
+        }
+        Prim::Circle {
+            center,
+            radius,
+            width,
+            color,
+        } if *width > 0.0 => {
+            let stroke = Stroke::new(*width, c32(*color));
+            out.push(egui::Shape::circle_stroke(p2(*center), *radius, stroke));
+        }
+        Prim::Circle {
+            center,
+            radius,
+            color,
+            ..
+        } => {
+            out.push(egui::Shape::circle_filled(
+                p2(*center),
+                *radius,
+                c32(*color),
+            ));
+        }
+        Prim::Plate { min, max, color } => {
+            let rect = Rect::from_min_max(p2(*min), p2(*max));
+            out.push(egui::Shape::rect_filled(rect, 3.0, c32(*color)));
+        }
+        Prim::Text {
+            at,
+            size,
+            color,
+            text,
+            halo,
+        } => text_shapes(ctx, (*at, *size), (*color, *halo), text, out),
+        Prim::Body { .. } | Prim::Density { .. } => {}
+    }
+}
+
+/// A text primitive's galley, over its halo's copies when it has one.
+fn text_shapes(
+    ctx: &egui::Context,
+    (at, size): (Vec2, f32),
+    (color, halo): (Rgba, Option<Rgba>),
+    text: &str,
+    out: &mut Vec<egui::Shape>,
+) {
+    let font = egui::FontId::proportional(size);
+    let galley = ctx.fonts_mut(|f| f.layout_no_wrap(text.to_owned(), font, c32(color)));
+    let pos = egui::Align2::LEFT_CENTER
+        .anchor_size(text_anchor(at, size), galley.size())
+        .min;
+    if let Some(halo) = halo {
+        for (dx, dy) in HALO_OFFSETS {
+            let moved = pos + egui::vec2(dx, dy);
+            out.push(egui::Shape::galley_with_override_text_color(
+                moved,
+                galley.clone(),
+                c32(halo),
+            ));
+        }
+    }
+    out.push(egui::Shape::galley(pos, galley, c32(color)));
+}
+
+/// Where a halo's copies of a text are drawn, around it (1 px each way).
+const HALO_OFFSETS: [(f32, f32); 8] = [
+    (-1.0, -1.0),
+    (0.0, -1.0),
+    (1.0, -1.0),
+    (-1.0, 0.0),
+    (1.0, 0.0),
+    (-1.0, 1.0),
+    (0.0, 1.0),
+    (1.0, 1.0),
+];
+
+/// Paint primitives (none of them bodies or density images).
+fn paint_prims(painter: &egui::Painter, prims: &[Prim]) {
+    let mut shapes = Vec::with_capacity(prims.len());
+    for prim in prims {
+        prim_shapes(painter.ctx(), prim, &mut shapes);
+    }
     painter.extend(shapes);
+}
+
+fn arrow(painter: &egui::Painter, rect: ScreenRect, from: DVec2, to: DVec2, stroke: Stroke) {
+    let mut prims = Vec::new();
+    let [r, g, b, a] = stroke.color.to_srgba_unmultiplied();
+    arrow_prims(
+        rect,
+        (from, to),
+        stroke.width,
+        Rgba([r, g, b, a]),
+        &mut prims,
+    );
+    paint_prims(painter, &prims);
 }
 
 /// A closed outline, when it has an area.
@@ -72,55 +161,13 @@ fn closed(painter: &egui::Painter, outline: &[Vec2], stroke: Stroke) {
     }
 }
 
-/// The grid, its labels (kept apart at the corner) and the world axes.
-pub(super) fn draw_grid(painter: &egui::Painter, rect: Rect, camera: Camera) {
-    let g = grid(camera, sr(rect));
-    let line = Stroke::new(1.0, Color32::from_gray(45));
-    let text = Color32::from_gray(110);
-    let font = egui::FontId::proportional(10.0);
-    // The y labels sit in a column at the left, the x labels along the bottom: each skips the
-    // corner the other uses.
-    let (label_column, label_row) = (48.0, 14.0);
-    for l in &g.vertical {
-        painter.line_segment(
-            [
-                Pos2::new(l.screen, rect.top()),
-                Pos2::new(l.screen, rect.bottom()),
-            ],
-            line,
-        );
-        if l.screen > rect.left() + label_column {
-            let at = Pos2::new(l.screen + 2.0, rect.bottom() - 2.0);
-            painter.text(at, egui::Align2::LEFT_BOTTOM, &l.label, font.clone(), text);
-        }
-    }
-    for l in &g.horizontal {
-        painter.line_segment(
-            [
-                Pos2::new(rect.left(), l.screen),
-                Pos2::new(rect.right(), l.screen),
-            ],
-            line,
-        );
-        if l.screen < rect.bottom() - label_row {
-            let at = Pos2::new(rect.left() + 2.0, l.screen - 2.0);
-            painter.text(at, egui::Align2::LEFT_BOTTOM, &l.label, font.clone(), text);
-        }
-    }
-    if let Some(y) = g.x_axis {
-        let stroke = Stroke::new(1.5, Color32::from_rgb(120, 60, 60));
-        painter.line_segment(
-            [Pos2::new(rect.left(), y), Pos2::new(rect.right(), y)],
-            stroke,
-        );
-    }
-    if let Some(x) = g.y_axis {
-        let stroke = Stroke::new(1.5, Color32::from_rgb(60, 120, 60));
-        painter.line_segment(
-            [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
-            stroke,
-        );
-    }
+/// The grid, its labels (kept apart by their measured widths, as in figures) and the world
+/// axes; returns what it painted.
+pub(super) fn draw_grid(painter: &egui::Painter, rect: Rect, camera: Camera) -> Vec<Prim> {
+    let mut prims = Vec::new();
+    grid_prims(camera, sr(rect), &text_width(painter.ctx()), &mut prims);
+    paint_prims(painter, &prims);
+    prims
 }
 
 /// Outline one node (its shape) and ring its origin.
@@ -164,9 +211,9 @@ pub(super) fn draw_ghosts(
     let mut shape = ScreenShape::new();
     for (keep_world, alpha) in [(preview.keep_world, 200u8), (!preview.keep_world, 70u8)] {
         let color = if keep_world {
-            Color32::from_rgba_unmultiplied(120, 200, 255, alpha)
+            c32(palette::DROP_CHOSEN.alpha(alpha))
         } else {
-            Color32::from_rgba_unmultiplied(255, 160, 90, alpha)
+            c32(palette::DROP_OTHER.alpha(alpha))
         };
         for (i, world) in ghost_worlds(scene, &preview.dragged, parent, keep_world) {
             if world_f64(&world).is_none() {
@@ -188,52 +235,22 @@ pub(super) fn draw_ghosts(
 }
 
 /// The shear warning overlay for the nodes on screen (the marks `crate::editor::view::overlay`
-/// computes): outline, world-axes parallelogram and the angle off 90°; the parents that cause
-/// it get a ring and a note.
-/// Only the nodes the drawing pass found big enough on screen are looked at.
+/// computes, drawn as `primitives::shear_prims` has them, as figures do): outline, world-axes
+/// parallelogram and the angle off 90°; the parents that cause it get a ring and a note. Only
+/// the nodes the drawing pass found big enough on screen are looked at. Returns what it painted.
 pub(super) fn draw_shear_overlay(
     painter: &egui::Painter,
     rect: Rect,
     camera: Camera,
     scene: &Scene,
     candidates: &[usize],
-) {
-    let warn = Color32::from_rgb(255, 140, 0);
-    let font = egui::FontId::proportional(12.0);
+) -> Vec<Prim> {
     let candidates = candidates.iter().copied();
     let overlay = shear_overlay_among(scene, camera, sr(rect), candidates);
-    for mark in &overlay.marks {
-        closed(painter, &mark.outline, Stroke::new(2.5, warn));
-        closed(painter, &mark.axes, Stroke::new(1.5, warn));
-        if let Some(text) = &mark.label {
-            let at = p2(mark.axes[0]) + egui::vec2(6.0, 6.0);
-            label(
-                painter,
-                at,
-                egui::Align2::LEFT_TOP,
-                text.clone(),
-                &font,
-                warn,
-            );
-        }
-    }
-    for (_, at) in &overlay.causes {
-        let at = p2(*at);
-        if !rect.expand(20.0).contains(at) {
-            continue;
-        }
-        painter.circle_stroke(at, 9.0, Stroke::new(2.0, warn));
-        let note = "non-uniform scale: causes shear below";
-        let at = at + egui::vec2(12.0, 12.0);
-        label(
-            painter,
-            at,
-            egui::Align2::LEFT_TOP,
-            note.to_string(),
-            &font,
-            warn,
-        );
-    }
+    let mut prims = Vec::new();
+    shear_prims(&overlay, sr(rect), &text_width(painter.ctx()), &mut prims);
+    paint_prims(painter, &prims);
+    prims
 }
 
 /// Text on a dark plate, so it stays readable over any shape.
@@ -247,7 +264,7 @@ pub(super) fn label(
 ) {
     let galley = painter.layout_no_wrap(text, font.clone(), color);
     let rect = align.anchor_size(at, galley.size());
-    painter.rect_filled(rect.expand(2.0), 3.0, Color32::from_black_alpha(170));
+    painter.rect_filled(rect.expand(2.0), 3.0, c32(palette::NOTE_PLATE));
     painter.galley(rect.min, galley, color);
 }
 
@@ -266,9 +283,8 @@ pub(super) fn draw_handles(
         return;
     }
     let width = |part: Part| if hot == Some(part) { 3.5 } else { 2.0 };
-    let red = Color32::from_rgb(240, 80, 80);
-    let green = Color32::from_rgb(90, 220, 90);
-    let blue = Color32::from_rgb(90, 160, 255);
+    let (red, green) = (c32(palette::HANDLE_X), c32(palette::HANDLE_Y));
+    let blue = c32(palette::HANDLE_CENTER);
     let dir = |axis: Vec2| {
         let d = camera.dir_to_screen(axis);
         egui::vec2(d.x, d.y) * HANDLE_PX

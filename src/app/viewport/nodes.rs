@@ -8,18 +8,21 @@
 mod body;
 
 use super::density::Density;
-use super::{ViewportState, p2, sr};
+use super::draw::{prim_shapes, text_width};
+use super::{ViewportState, sr};
 use crate::editor::session::Editor;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::draw_list::{DrawList, Show};
+use crate::editor::view::detail::{SHAPE_BUDGET, plan_within};
+use crate::editor::view::draw_list::{Ask, DrawList, Show};
 pub(super) use crate::editor::view::frame_plan::selection_indices;
-use crate::editor::view::frame_plan::{PlanInput, plan};
+use crate::editor::view::frame_plan::{FramePlan, PlanInput};
 use crate::editor::view::geometry::ScreenShape;
 use crate::editor::view::occlusion::{OCCLUSION_FROM, visible_nodes};
+use crate::editor::view::primitives::{Prim, TextWidth, node_prims};
 use crate::model::scene::Scene;
 use body::{NodePass, draw_node};
-use egui::{Color32, Pos2, Rect, Stroke};
+use egui::Rect;
 use glam::Vec2;
 
 /// Everything the node layer is drawn from; equal keys draw equal layers.
@@ -111,6 +114,13 @@ pub(super) struct NodeLayer {
     pub slid: usize,
     /// The draw list of the last layer drawn (tests compare it with a figure's).
     pub list: DrawList,
+    /// The primitives of the last layer drawn, and the grid's and the shear overlay's of the
+    /// last frame (tests compare them with a figure's).
+    pub(super) prims: Vec<Prim>,
+    /// The grid's primitives, last frame.
+    pub(super) grid: Vec<Prim>,
+    /// The shear overlay's primitives, last frame.
+    pub(super) shear: Vec<Prim>,
     /// The world version and screen shift of the last slid frame.
     pub(super) slid_shift: Option<(u64, Vec2)>,
 }
@@ -145,9 +155,9 @@ pub(super) fn draw_nodes(
     let mut out = std::mem::take(&mut state.layer.shapes);
     out.clear();
     if let Some(ranges) = moving_ranges(scene, &state.layer, &key) {
-        draw_composed(ctx, painter, rect, editor, state, (&key, ranges), &mut out);
+        draw_composed(ctx, rect, editor, state, (&key, ranges), &mut out);
     } else {
-        draw_whole(ctx, painter, rect, editor, state, &key, &mut out);
+        draw_whole(ctx, rect, editor, state, &key, &mut out);
     }
     painter.extend(out.iter().cloned());
     let layer = &mut state.layer;
@@ -184,7 +194,6 @@ fn layer_key(editor: &Editor, state: &ViewportState, rect: Rect) -> LayerKey {
 /// leaves out every moving range), then the moving subtrees drawn over it, into `out`.
 fn draw_composed(
     ctx: &egui::Context,
-    painter: &egui::Painter,
     rect: Rect,
     editor: &Editor,
     state: &mut ViewportState,
@@ -199,7 +208,7 @@ fn draw_composed(
     if !covered {
         let skip = ranges.to_vec();
         let mut shapes = Vec::new();
-        build(ctx, painter, rect, editor, state, &skip, &mut shapes);
+        build(ctx, rect, editor, state, &skip, &mut shapes);
         let shear = state.shear_candidates.clone();
         state.layer.base = Some(Base {
             key: key.clone(),
@@ -212,7 +221,7 @@ fn draw_composed(
         out.extend(base.shapes.iter().cloned());
         state.shear_candidates.clone_from(&base.shear);
     }
-    draw_moving(ctx, painter, rect, editor, state, ranges, out);
+    draw_moving(ctx, rect, editor, state, ranges, out);
     state.layer.moved_only += usize::from(covered);
     state.layer.composed = true;
     state.layer.anchors = None;
@@ -222,7 +231,6 @@ fn draw_composed(
 /// anchors a later slide is measured from.
 fn draw_whole(
     ctx: &egui::Context,
-    painter: &egui::Painter,
     rect: Rect,
     editor: &Editor,
     state: &mut ViewportState,
@@ -231,7 +239,7 @@ fn draw_whole(
 ) {
     state.layer.base = None;
     let view_changed = !state.layer.key.as_ref().is_some_and(|k| k.same_view(key));
-    build(ctx, painter, rect, editor, state, &[], out);
+    build(ctx, rect, editor, state, &[], out);
     let drawn = state.density.plan.draw.len();
     state.density.adapt(drawn, view_changed);
     state.layer.composed = false;
@@ -271,7 +279,6 @@ fn covers(skip: &[(u32, u32)], ranges: &[(u32, u32)]) -> bool {
 /// state and the shear candidates go into `state`.
 fn build(
     ctx: &egui::Context,
-    painter: &egui::Painter,
     rect: Rect,
     editor: &Editor,
     state: &mut ViewportState,
@@ -310,24 +317,20 @@ fn build(
         skip,
     };
     let threads = crate::model::scene::propagation_threads();
-    let mut plan = plan(&input, threads, std::mem::take(&mut density.plan));
     // Over the shape budget (a scene just opened, a zoom out): planned again coarser before
     // anything is drawn, so no frame's mesh (nor the GPU buffers sized to it) is ever giant.
-    while density.raise_for(plan.draw.len()) {
-        input.tiny = density.tiny;
-        plan = crate::editor::view::frame_plan::plan(&input, threads, plan);
-    }
+    let reuse = std::mem::take(&mut density.plan);
+    let plan = plan_within(&mut input, SHAPE_BUDGET, threads, reuse);
+    density.tiny = input.tiny;
     state.extents = extents;
     state.bounds = bounds;
-    draw_built(ctx, painter, rect, editor, state, density, plan, out);
+    draw_built(ctx, rect, editor, state, density, plan, out);
 }
 
 /// Draw a finished plan into `out` (through `state.camera`, which must be the camera it was
 /// planned for); the plan, the density images and the shear candidates go into `state`.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn draw_built(
     ctx: &egui::Context,
-    painter: &egui::Painter,
     rect: Rect,
     editor: &Editor,
     state: &mut ViewportState,
@@ -338,23 +341,21 @@ pub(super) fn draw_built(
     // The density images under the shapes (as in a figure): a sea of sub-pixel nodes averages
     // to grey, which on top hid the shapes bigger than a pixel among them.
     density.plan = plan;
-    density.paint(ctx, rect, out);
+    let images = density.images(ctx, rect);
     let fill_size = state.layer.fill_size;
-    let (names, fill_size) = draw_plan(ctx, rect, editor, state, &density.plan, fill_size, out);
-    state.layer.fill_size = fill_size;
+    let planned = (&density.plan, Some(images));
+    state.layer.fill_size = draw_plan(ctx, rect, editor, state, planned, fill_size, out);
     state.shear_candidates.clear();
     state
         .shear_candidates
         .extend(density.plan.shear.iter().map(|&i| i as usize));
     state.density = density;
     state.layer.built += 1;
-    push_names(painter, names, out);
 }
 
 /// Draw the moving subtrees (every node as itself, nothing splatted) into `out`.
 fn draw_moving(
     ctx: &egui::Context,
-    painter: &egui::Painter,
     rect: Rect,
     editor: &Editor,
     state: &mut ViewportState,
@@ -383,28 +384,36 @@ fn draw_moving(
     state
         .shear_candidates
         .extend(plan.shear.iter().map(|&i| i as usize));
-    let (names, _) = draw_plan(ctx, rect, editor, state, &plan, (0, 0), out);
-    push_names(painter, names, out);
+    draw_plan(ctx, rect, editor, state, (&plan, None), (0, 0), out);
 }
 
-/// The plan's links and kept nodes as shapes; returns the names to write (after everything
-/// else) and the biggest fill mesh's size.
-fn draw_plan<'a>(
-    ctx: &'a egui::Context,
+/// The plan's primitives (`primitives::node_prims`: the density images, links, kept nodes'
+/// bodies and marks, names last) as shapes; returns the biggest fill mesh's size. `images`
+/// are the plan's density images (None: the plan has none).
+fn draw_plan(
+    ctx: &egui::Context,
     rect: Rect,
-    editor: &'a Editor,
+    editor: &Editor,
     state: &mut ViewportState,
-    plan: &crate::editor::view::frame_plan::FramePlan,
+    (plan, images): (&FramePlan, Option<[Option<egui::Shape>; 2]>),
     (vertices, indices): (usize, usize),
     out: &mut Vec<egui::Shape>,
-) -> (Vec<(Pos2, &'a str)>, (usize, usize)) {
-    let link = Stroke::new(1.0, Color32::from_rgba_unmultiplied(200, 200, 200, 60));
-    let line = |(a, b): &(_, _)| egui::Shape::line_segment([p2(*a), p2(*b)], link);
-    out.extend(plan.links.iter().map(line));
+) -> (usize, usize) {
+    let scene = editor.doc().scene();
+    let view = (state.camera, sr(rect));
+    let list = kept_list(ctx, rect, editor, state, plan);
+    let mut prims = std::mem::take(&mut state.layer.prims);
+    prims.clear();
+    node_prims(
+        scene,
+        (&plan.links, images.is_some()),
+        &list,
+        view,
+        &mut prims,
+    );
     let mut fill = egui::Mesh::default();
     fill.reserve_triangles(indices / 3);
     fill.reserve_vertices(vertices);
-    let selection = editor.selection();
     let mut pass = NodePass {
         ctx,
         editor,
@@ -415,10 +424,39 @@ fn draw_plan<'a>(
         fill_size: (0, 0),
         shape: ScreenShape::new(),
     };
-    // Many kept shapes: leave out those wholly under opaque shapes drawn after them.
+    let images = images.unwrap_or_default();
+    for prim in &prims {
+        match prim {
+            Prim::Body { index } => draw_node(&mut pass, *index as usize, state),
+            Prim::Density { coarse } => {
+                pass.flush();
+                pass.out.extend(images[usize::from(!coarse)].clone());
+            }
+            other => {
+                pass.flush();
+                prim_shapes(ctx, other, &mut pass.out);
+            }
+        }
+    }
+    pass.flush();
+    *out = pass.out;
+    state.layer.list = list;
+    state.layer.prims = prims;
+    pass.fill_size
+}
+
+/// The draw list of the plan's kept nodes (those under opaque shapes drawn after them left out
+/// when there are many), names placed where the last frame had them where they can be.
+fn kept_list(
+    ctx: &egui::Context,
+    rect: Rect,
+    editor: &Editor,
+    state: &ViewportState,
+    plan: &FramePlan,
+) -> DrawList {
     let scene = editor.doc().scene();
     let shown = (plan.draw.len() >= OCCLUSION_FROM).then(|| {
-        let (_, selected) = selection_indices(scene, selection);
+        let (_, selected) = selection_indices(scene, editor.selection());
         visible_nodes(sr(rect), &plan.draw, &plan.screen, &selected)
     });
     let kept = plan
@@ -428,33 +466,18 @@ fn draw_plan<'a>(
         .filter(|(k, _)| shown.as_ref().is_none_or(|shown| shown[*k]))
         .map(|(_, &i)| i as usize);
     let view = (state.camera, sr(rect));
-    let list = viewport_draw_list(editor, kept, view, plan.draw.len(), &state.layer.list);
-    for entry in &list.entries {
-        draw_node(&mut pass, *entry, state);
-    }
-    pass.flush();
-    *out = pass.out;
-    let names = list
-        .names
-        .iter()
-        .map(|n| {
-            (
-                p2(n.at.as_vec2()),
-                scene.data_at(n.index as usize).name.as_str(),
-            )
-        })
-        .collect();
-    state.layer.list = list;
-    (names, pass.fill_size)
+    let width = text_width(ctx);
+    let previous = &state.layer.list;
+    viewport_draw_list(editor, kept, view, (plan.draw.len(), &width), previous)
 }
 
 /// The viewport's draw list for the kept nodes: the one policy figures use too (names keep
-/// the places they had in the `previous` frame where they can).
+/// the places they had in the `previous` frame where they can), names measured by `text_width`.
 pub fn viewport_draw_list(
     editor: &Editor,
     kept: impl Iterator<Item = usize>,
     view: (Camera, ScreenRect),
-    planned: usize,
+    (planned, text_width): (usize, TextWidth),
     previous: &DrawList,
 ) -> DrawList {
     let options = editor.view();
@@ -466,47 +489,23 @@ pub fn viewport_draw_list(
         handles_on: editor.selection().last().copied(),
     };
     let scene = editor.doc().scene();
-    DrawList::build_after(
-        previous,
-        scene,
-        kept,
-        view,
-        show,
-        &|id| editor.is_selected(id),
-        planned,
-    )
+    let ask = Ask {
+        is_selected: &|id| editor.is_selected(id),
+        text_width,
+    };
+    DrawList::build_after(previous, scene, kept, view, show, &ask, planned)
 }
 
-/// Names last, so no shape covers them; each over a halo of the background's colour (the
-/// text drawn first at the eight 1 px offsets), readable over any fill, as in figures.
-fn push_names(painter: &egui::Painter, names: Vec<(Pos2, &str)>, out: &mut Vec<egui::Shape>) {
-    let font = egui::FontId::proportional(12.0);
-    let color = Color32::from_gray(230);
-    let halo = Color32::from_gray(28);
-    for (origin, name) in names {
-        let galley = painter.layout_no_wrap(name.to_owned(), font.clone(), color);
-        // The draw list placed the name's baseline start; the galley's bottom-left sits there.
-        let at = egui::Align2::LEFT_BOTTOM.anchor_size(origin, galley.size());
-        for (dx, dy) in HALO_OFFSETS {
-            let pos = at.min + egui::vec2(dx, dy);
-            out.push(egui::Shape::galley_with_override_text_color(
-                pos,
-                galley.clone(),
-                halo,
-            ));
-        }
-        out.push(egui::Shape::galley(at.min, galley, color));
+impl ViewportState {
+    /// What the last frame painted of the scene, as primitives: the grid, the node layer last
+    /// drawn (with the offset of the viewport on screen) and the shear overlay (tests compare
+    /// them with a figure's).
+    pub fn primitives(&self) -> Vec<Prim> {
+        let layer = &self.layer;
+        [&layer.grid, &layer.prims, &layer.shear]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect()
     }
 }
-
-/// Where a name's halo copies are drawn, around the name.
-const HALO_OFFSETS: [(f32, f32); 8] = [
-    (-1.0, -1.0),
-    (0.0, -1.0),
-    (1.0, -1.0),
-    (-1.0, 0.0),
-    (1.0, 0.0),
-    (-1.0, 1.0),
-    (0.0, 1.0),
-    (1.0, 1.0),
-];

@@ -55,7 +55,7 @@ pub(super) fn draw(
         if state.density.raise_for(plan.draw.len()) {
             ctx.request_repaint(); // over the shape budget: planned again, coarser
         } else {
-            keep_plan(ctx, painter, (rect, editor, state), key, camera, plan);
+            keep_plan(ctx, (rect, editor, state), key, camera, plan);
         }
     }
     paint_kept(ctx, painter, rect, state);
@@ -108,7 +108,6 @@ fn advance(rect: Rect, editor: &Editor, state: &mut ViewportState) -> Option<(Ca
 /// Draw a finished plan (through the camera it was planned for) as the kept layer.
 fn keep_plan(
     ctx: &egui::Context,
-    painter: &egui::Painter,
     (rect, editor, state): (Rect, &Editor, &mut ViewportState),
     key: &LayerKey,
     camera: Camera,
@@ -119,16 +118,7 @@ fn keep_plan(
     shapes.clear();
     let current = state.camera;
     state.camera = camera; // the plan's camera, to draw it
-    draw_built(
-        ctx,
-        painter,
-        rect,
-        editor,
-        state,
-        density,
-        plan,
-        &mut shapes,
-    );
+    draw_built(ctx, rect, editor, state, density, plan, &mut shapes);
     state.camera = current;
     state.layer.shapes = shapes;
     let mut kept = key.clone();

@@ -15,6 +15,7 @@
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::geometry::{half_size, screen_extent};
 use crate::editor::view::occlusion::{DENSE_DETAIL_LIMIT, OCCLUSION_FROM};
+use crate::editor::view::primitives::TextWidth;
 use crate::model::scene::{NodeId, Scene, Shape};
 use glam::{DAffine2, DVec2};
 
@@ -40,8 +41,6 @@ pub const AXIS_WIDTH: f32 = 1.5;
 pub const NAME_SIZE: f32 = 12.0;
 /// Where a name's baseline starts, relative to the node's origin on screen.
 pub const NAME_OFFSET: DVec2 = DVec2::new(6.0, -6.0);
-/// Width of one character of a name, a little generous (the app's 12 px proportional font).
-const NAME_CHAR_PX: f64 = 6.5;
 /// A name that would overlap one already placed moves down a line at a time, this far …
 const NAME_SHIFTS: usize = 3;
 /// … and a selected one this far (it always shows).
@@ -55,6 +54,15 @@ pub const NAME_PLACES: usize = 2 * (NAME_SHIFTS + 1) + ABOVE_LINES;
 const NAME_LINE_PX: f64 = 15.0;
 /// Origins this far (px) outside the view still get their dot and name.
 const ORIGIN_MARGIN: f64 = 40.0;
+
+/// What the list asks its caller: who is selected, and how wide a text is in the font that
+/// draws it (egui's in the viewport, the embedded font's in a figure).
+pub struct Ask<'a> {
+    /// True for a selected node.
+    pub is_selected: &'a dyn Fn(NodeId) -> bool,
+    /// A text's width (px) at a font size.
+    pub text_width: TextWidth<'a>,
+}
 
 /// What the list is asked to show besides the nodes' bodies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,10 +189,16 @@ impl Policy {
     }
 }
 
-/// The box a name at `at` (its baseline's start) takes: [left, top, right, bottom], from the
-/// cap height to the descenders (two names on lines 14 px apart do not touch).
+/// The box a name as a figure writes it takes at `at` (its baseline's start), measured with
+/// the figure's font.
 pub fn name_box(at: DVec2, name: &str) -> [f64; 4] {
-    let width = NAME_CHAR_PX * name.chars().count() as f64;
+    let width = crate::editor::view::figure::font::text_width(name, NAME_SIZE);
+    text_box(at, width as f64)
+}
+
+/// The box a name `width` px wide at `at` (its baseline's start) takes: [left, top, right,
+/// bottom], from the cap height to the descenders (two names on lines 15 px apart do not touch).
+pub fn text_box(at: DVec2, width: f64) -> [f64; 4] {
     let size = NAME_SIZE as f64;
     [at.x, at.y - 0.9 * size, at.x + width, at.y + 0.3 * size]
 }
@@ -196,17 +210,17 @@ fn overlaps(a: &[f64; 4], b: &[f64; 4]) -> bool {
 impl DrawList {
     /// The list for the kept nodes `indices` (pre-order, painting order) seen through `camera`
     /// in `rect`. `dense` is the number of nodes the frame keeps (a dense frame gets fewer
-    /// details); `is_selected` answers for the selection.
+    /// details); `ask` answers for the selection and measures names.
     pub fn build(
         scene: &Scene,
         indices: impl Iterator<Item = usize>,
         view: (Camera, ScreenRect),
         show: Show,
-        is_selected: &dyn Fn(NodeId) -> bool,
+        ask: &Ask,
         kept: usize,
     ) -> DrawList {
         let none = DrawList::default();
-        Self::build_after(&none, scene, indices, view, show, is_selected, kept)
+        Self::build_after(&none, scene, indices, view, show, ask, kept)
     }
 
     /// [`DrawList::build`] for the frame after `previous`: its names keep their places
@@ -217,7 +231,7 @@ impl DrawList {
         indices: impl Iterator<Item = usize>,
         (camera, rect): (Camera, ScreenRect),
         show: Show,
-        is_selected: &dyn Fn(NodeId) -> bool,
+        ask: &Ask,
         kept: usize,
     ) -> DrawList {
         let indices: Vec<usize> = indices.collect();
@@ -241,7 +255,7 @@ impl DrawList {
                 continue;
             }
             let m = camera.node_to_screen_f64(rect, &world);
-            let facts = facts(scene, i, &m, show, is_selected, (lo, hi));
+            let facts = facts(scene, i, &m, show, ask.is_selected, (lo, hi));
             let Some(marks) = policy.marks(&facts) else {
                 continue;
             };
@@ -253,7 +267,7 @@ impl DrawList {
                 marks,
             });
         }
-        list.names = place_names(scene, wanted, &previous.names);
+        list.names = place_names(scene, wanted, &previous.names, ask.text_width);
         list
     }
 }
@@ -289,8 +303,7 @@ fn facts(
 /// Where a name may go beside its node's origin, in the order tried: right of it and a line at
 /// a time below that (`tries` lines: names at one origin stack), then left of it likewise,
 /// then above.
-fn places(origin: DVec2, name: &str, tries: usize) -> impl Iterator<Item = DVec2> {
-    let width = NAME_CHAR_PX * name.chars().count() as f64;
+fn places(origin: DVec2, width: f64, tries: usize) -> impl Iterator<Item = DVec2> {
     let right = origin + NAME_OFFSET;
     let left = origin + DVec2::new(-NAME_OFFSET.x - width, NAME_OFFSET.y);
     let line = |k: usize| DVec2::new(0.0, NAME_LINE_PX * k as f64);
@@ -304,7 +317,12 @@ fn places(origin: DVec2, name: &str, tries: usize) -> impl Iterator<Item = DVec2
 /// Place the wanted names (node, selected, origin on screen): the selection's first, then
 /// those `previous` placed (tried first where they were beside their node), then the rest in
 /// painting order, each left out when no place is free; returned in painting order.
-fn place_names(scene: &Scene, mut wanted: Vec<(bool, u32, DVec2)>, previous: &[Name]) -> Vec<Name> {
+fn place_names(
+    scene: &Scene,
+    mut wanted: Vec<(bool, u32, DVec2)>,
+    previous: &[Name],
+    text_width: TextWidth,
+) -> Vec<Name> {
     let before: rustc_hash::FxHashMap<u32, DVec2> = previous
         .iter()
         .map(|n| (n.index, n.at - n.origin))
@@ -324,16 +342,17 @@ fn place_names(scene: &Scene, mut wanted: Vec<(bool, u32, DVec2)>, previous: &[N
         } else {
             NAME_SHIFTS
         };
+        let width = text_width(name, NAME_SIZE) as f64;
         let kept = before.get(&index).map(|offset| origin + *offset);
         let free = kept
             .into_iter()
-            .chain(places(origin, name, tries))
+            .chain(places(origin, width, tries))
             .find(|at| {
-                let b = name_box(*at, name);
+                let b = text_box(*at, width);
                 !placed.iter().any(|p| overlaps(p, &b))
             });
         let Some(at) = free else { continue };
-        placed.push(name_box(at, name));
+        placed.push(text_box(at, width));
         names.push(Name { index, at, origin });
     }
     names.sort_by_key(|n| n.index);
@@ -346,6 +365,22 @@ mod tests {
     use crate::model::math::Trs;
     use crate::model::scene::{NodeData, NodeSpec};
     use glam::Vec2;
+
+    /// 6.5 px a character: a stand-in for a font in these tests.
+    fn char_width(text: &str, _size: f32) -> f32 {
+        6.5 * text.chars().count() as f32
+    }
+
+    fn width(text: &str) -> f64 {
+        char_width(text, NAME_SIZE) as f64
+    }
+
+    fn ask<'a>(is_selected: &'a dyn Fn(NodeId) -> bool) -> Ask<'a> {
+        Ask {
+            is_selected,
+            text_width: &char_width,
+        }
+    }
 
     fn rect() -> ScreenRect {
         ScreenRect {
@@ -403,15 +438,15 @@ mod tests {
         let names: Vec<&str> = names.iter().map(String::as_str).collect();
         let scene = scene_at(&points, &names);
         let none = |_| false;
-        let tiny = DrawList::build(&scene, 0..n, camera(4.0), show(), &none, n);
+        let tiny = DrawList::build(&scene, 0..n, camera(4.0), show(), &ask(&none), n);
         assert!(!tiny.entries[0].marks.detail && tiny.names.is_empty());
         let scene = scene_at(&[(0.0, 0.0)], &["a"]);
-        let big = DrawList::build(&scene, 0..1, camera(40.0), show(), &none, 1);
+        let big = DrawList::build(&scene, 0..1, camera(40.0), show(), &ask(&none), 1);
         let m = big.entries[0].marks;
         assert!(m.detail && m.axes && m.dot == Some(0) && m.outline == Outline::Plain);
         assert_eq!(big.names.len(), 1);
         // A frame of few nodes details and names even a tiny one (the solar moon and probe).
-        let few = DrawList::build(&scene, 0..1, camera(4.0), show(), &none, 1);
+        let few = DrawList::build(&scene, 0..1, camera(4.0), show(), &ask(&none), 1);
         assert!(few.entries[0].marks.detail && few.names.len() == 1);
     }
 
@@ -419,14 +454,14 @@ mod tests {
     fn a_name_keeps_its_place_beside_its_node_in_the_next_frame() {
         let scene = scene_at(&[(0.0, 0.0), (0.0, 0.0)], &["first", "second"]);
         let none = |_| false;
-        let one = DrawList::build(&scene, 0..2, camera(40.0), show(), &none, 2);
+        let one = DrawList::build(&scene, 0..2, camera(40.0), show(), &ask(&none), 2);
         let offset = |l: &DrawList, k: usize| l.names[k].at - l.names[k].origin;
         assert_eq!(offset(&one, 0), NAME_OFFSET);
         // The second name sits a line down; drawn again it keeps that place even when its
         // own place is free (only the second is kept: the first is hidden this frame).
-        let next = DrawList::build_after(&one, &scene, 1..2, camera(40.0), show(), &none, 1);
+        let next = DrawList::build_after(&one, &scene, 1..2, camera(40.0), show(), &ask(&none), 1);
         assert_eq!(offset(&next, 0), offset(&one, 1));
-        let fresh = DrawList::build(&scene, 1..2, camera(40.0), show(), &none, 1);
+        let fresh = DrawList::build(&scene, 1..2, camera(40.0), show(), &ask(&none), 1);
         assert_eq!(offset(&fresh, 0), NAME_OFFSET);
     }
 
@@ -440,11 +475,11 @@ mod tests {
             let name = |n: &Name| scene.data_at(n.index as usize).name.to_string();
             list.names
                 .iter()
-                .map(|n| name_box(n.at, &name(n)))
+                .map(|n| text_box(n.at, width(&name(n))))
                 .collect()
         };
         let none = |_| false;
-        let list = DrawList::build(&scene, 0..3, camera(40.0), show(), &none, 3);
+        let list = DrawList::build(&scene, 0..3, camera(40.0), show(), &ask(&none), 3);
         let named: Vec<u32> = list.names.iter().map(|n| n.index).collect();
         assert_eq!(named, vec![0, 1, 2], "every name shows");
         let (sun, orbit) = (list.names[0].at, list.names[1].at);
@@ -457,7 +492,7 @@ mod tests {
         assert!(!overlaps(&b[0], &b[1]) && !overlaps(&b[1], &b[2]) && !overlaps(&b[0], &b[2]));
         let second = scene.id_at(1);
         let selected = move |id| id == second;
-        let list = DrawList::build(&scene, 0..3, camera(40.0), show(), &selected, 3);
+        let list = DrawList::build(&scene, 0..3, camera(40.0), show(), &ask(&selected), 3);
         assert_eq!(list.names[1].at, sun, "the selected name keeps the place");
         assert_eq!(list.names[0].at, orbit, "the other one moves");
         assert_eq!(list.entries[1].marks.outline, Outline::Selected);
@@ -472,7 +507,7 @@ mod tests {
         let scene = scene_at(&points, &refs);
         let chosen = scene.id_at(777);
         let selected = move |id| id == chosen;
-        let list = DrawList::build(&scene, 0..1000, camera(40.0), show(), &selected, 1000);
+        let list = DrawList::build(&scene, 0..1000, camera(40.0), show(), &ask(&selected), 1000);
         assert!(
             list.names.iter().any(|n| n.index == 777),
             "the selection's name shows"
@@ -480,7 +515,7 @@ mod tests {
         let b: Vec<[f64; 4]> = list
             .names
             .iter()
-            .map(|n| name_box(n.at, &names[n.index as usize]))
+            .map(|n| text_box(n.at, width(&names[n.index as usize])))
             .collect();
         assert!(
             b.len() > 1 && b.len() <= NAME_PLACES + 1,
@@ -506,7 +541,7 @@ mod tests {
         let last = scene.id_at(points.len() - 1);
         let selected = move |id| id == last;
         let n = points.len();
-        let list = DrawList::build(&scene, 0..n, camera(1000.0), show(), &selected, n);
+        let list = DrawList::build(&scene, 0..n, camera(1000.0), show(), &ask(&selected), n);
         let detailed = list.entries.iter().filter(|e| e.marks.detail).count();
         assert_eq!(detailed, DETAIL_LIMIT + 1);
         assert!(list.entries[n - 1].marks.detail);
@@ -521,7 +556,7 @@ mod tests {
             ..show()
         };
         let selected = move |x| x == id;
-        let list = DrawList::build(&scene, 0..1, camera(40.0), with_handles, &selected, 1);
+        let list = DrawList::build(&scene, 0..1, camera(40.0), with_handles, &ask(&selected), 1);
         assert!(!list.entries[0].marks.axes);
     }
 }

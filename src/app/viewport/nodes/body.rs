@@ -1,14 +1,11 @@
-//! One node of the node layer as egui shapes: its fill (batched into one mesh) or sprite,
-//! then the outline, axes and origin dot the draw list marked it with.
+//! One node's body as egui shapes: its fill (batched into one mesh) or sprite.
 
-use super::super::draw::{arrow_shapes, closed_shape};
+use super::super::draw::closed_shape;
 use super::super::{ViewportState, p2};
 use crate::editor::session::Editor;
 use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::draw_list::{
-    AXIS_WIDTH, DOT_RADIUS, Entry, Marks, OUTLINE_WIDTH, Outline,
-};
 use crate::editor::view::geometry::ScreenShape;
+use crate::editor::view::palette;
 use crate::model::scene::{NodeData, Scene, Shape};
 use egui::{Color32, Pos2, Stroke};
 use glam::{DAffine2, DVec2, Vec2};
@@ -92,20 +89,15 @@ fn textured_fan(
     mesh
 }
 
-/// One node of the draw list: its fill (batched) or sprite, then its marks.
-pub(super) fn draw_node(pass: &mut NodePass, entry: Entry, state: &mut ViewportState) {
+/// Node `i`'s body: its fill (batched) or sprite (its marks are primitives of their own).
+pub(super) fn draw_node(pass: &mut NodePass, i: usize, state: &mut ViewportState) {
     let scene: &Scene = pass.editor.doc().scene();
-    let i = entry.index as usize;
     let m = pass
         .camera
         .node_to_screen_f64(pass.view, &scene.world_at(i));
     let data = scene.data_at(i);
     pass.shape.compute(&data.shape, &m, pass.view);
     draw_body(pass, data, &m, state);
-    if entry.marks.detail {
-        pass.flush();
-        draw_marks(pass, &m, entry.marks);
-    }
 }
 
 /// The node's body: a sprite's image (or a red crossed box when it is missing), or its fill added
@@ -130,7 +122,7 @@ fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut Vie
                 }
                 None if pass.shape.outline.len() > 2 => {
                     // A missing image: a red crossed box, so the node is still visible.
-                    let red = Stroke::new(1.0, Color32::RED);
+                    let red = Stroke::new(1.0, super::super::draw::c32(palette::MISSING));
                     let o = &pass.shape.outline;
                     pass.out.extend(closed_shape(o, red));
                     pass.out.push(egui::Shape::line_segment(
@@ -158,39 +150,4 @@ fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut Vie
         }
         Shape::None => {}
     }
-}
-
-/// A detailed node's outline, axes and origin dot, as the draw list marked them.
-fn draw_marks(pass: &mut NodePass, m: &DAffine2, marks: Marks) {
-    let stroke = match marks.outline {
-        Outline::None => None,
-        Outline::Plain => Some(Stroke::new(OUTLINE_WIDTH[0], Color32::from_gray(20))),
-        Outline::Selected => Some(Stroke::new(
-            OUTLINE_WIDTH[1],
-            Color32::from_rgb(255, 210, 60),
-        )),
-    };
-    if let Some(stroke) = stroke {
-        pass.out.extend(closed_shape(&pass.shape.outline, stroke));
-    }
-    if marks.axes {
-        draw_axes(pass, m);
-    }
-    if let Some(kind) = marks.dot {
-        let dot = p2(m.translation.as_vec2());
-        let radius = DOT_RADIUS[kind as usize];
-        pass.out
-            .push(egui::Shape::circle_filled(dot, radius, Color32::WHITE));
-    }
-}
-
-/// A node's own x (red) and y (green) axes as arrows from its origin.
-fn draw_axes(pass: &mut NodePass, m: &DAffine2) {
-    let origin = m.translation;
-    let x = m.transform_point2(DVec2::X);
-    let y = m.transform_point2(DVec2::Y);
-    let red = Stroke::new(AXIS_WIDTH, Color32::from_rgb(230, 80, 80));
-    let green = Stroke::new(AXIS_WIDTH, Color32::from_rgb(80, 200, 80));
-    arrow_shapes(pass.view, origin, x, red, &mut pass.out);
-    arrow_shapes(pass.view, origin, y, green, &mut pass.out);
 }

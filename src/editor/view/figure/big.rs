@@ -1,28 +1,18 @@
-//! Figures of big scenes, drawn as the viewport draws them: from [`FIGURE_PLAN_FROM`] nodes the
-//! figure is planned like a viewport frame (`frame_plan`): nodes off the figure are left out,
-//! nodes smaller than a pixel are summed into the density grids, which the SVG carries as two
-//! PNG images under the shapes, and the shear overlay looks only at the plan's candidates. A
-//! 1M-node figure is then a few megabytes that resvg can render, instead of one element per
-//! node (264 MB, past resvg's element limit).
+//! A figure planned as a viewport frame is (`frame_plan`, under the one level-of-detail rule of
+//! `detail`): nodes off the figure are left out, nodes too small to see are summed into the
+//! density grids, which the SVG carries as two PNG images under the shapes, and the shear
+//! overlay looks only at the plan's candidates. A 1M-node figure is then a few megabytes that
+//! resvg can render, instead of one element per node (264 MB, past resvg's element limit).
 
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::cull::{Extents, SubtreeBounds};
+use crate::editor::view::detail::{SHAPE_BUDGET, TINY_MIN, plan_within};
 use crate::editor::view::figure::FigureOptions;
-use crate::editor::view::frame_plan::{self, DensityGrid, FramePlan, PlanInput, selection_indices};
+use crate::editor::view::frame_plan::{DensityGrid, FramePlan, PlanInput, selection_indices};
 use crate::editor::view::occlusion::{OCCLUSION_FROM, visible_nodes};
 use crate::model::scene::Scene;
 use crate::model::svg::export::{base64, coord};
 use std::fmt::Write as _;
-
-/// Scenes with at least this many nodes are planned like a viewport frame.
-pub const FIGURE_PLAN_FROM: usize = 20_000;
-/// Nodes under this half-extent (px) are summed into the density images ...
-const FIGURE_TINY: f64 = 1.0;
-/// ... doubled (up to [`FIGURE_TINY_MAX`]) while the plan keeps more shapes than this, so a
-/// figure stays a few megabytes and renders in about a second.
-const FIGURE_SHAPE_BUDGET: usize = 60_000;
-/// The largest splat threshold (px).
-const FIGURE_TINY_MAX: f64 = 8.0;
 
 /// Plan the figure's nodes: which are drawn, which summed, the links and shear candidates.
 pub(super) fn plan_figure(
@@ -47,7 +37,7 @@ pub(super) fn plan_figure(
         bounds: &bounds,
         camera,
         view: rect,
-        tiny: FIGURE_TINY,
+        tiny: TINY_MIN,
         protected: &protected,
         selected: &selected,
         links: options.layers.links,
@@ -55,11 +45,7 @@ pub(super) fn plan_figure(
         skip: &[],
     };
     let threads = crate::model::scene::propagation_threads();
-    let mut plan = frame_plan::plan(&input, threads, FramePlan::default());
-    while plan.draw.len() > FIGURE_SHAPE_BUDGET && input.tiny < FIGURE_TINY_MAX {
-        input.tiny *= 2.0;
-        plan = frame_plan::plan(&input, threads, plan);
-    }
+    let mut plan = plan_within(&mut input, SHAPE_BUDGET, threads, FramePlan::default());
     if plan.draw.len() >= OCCLUSION_FROM {
         // As in the viewport: shapes wholly under later opaque ones are left out.
         let visible = visible_nodes(rect, &plan.draw, &plan.screen, &selected);
@@ -76,9 +62,10 @@ pub(super) fn plan_figure(
     plan
 }
 
-/// The plan's density grids as `<image>` elements over `rect` (coarse, then fine).
-pub(super) fn density_images(out: &mut String, plan: &FramePlan, rect: ScreenRect) {
-    for grid in [&plan.coarse, &plan.density] {
+/// One of the plan's density grids (the coarse one or the fine one) as an `<image>` over `rect`.
+pub(super) fn density_images(out: &mut String, plan: &FramePlan, rect: ScreenRect, coarse: bool) {
+    let grid = if coarse { &plan.coarse } else { &plan.density };
+    {
         if let Some(png) = grid_png(grid) {
             let _ = writeln!(
                 out,

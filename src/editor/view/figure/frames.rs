@@ -7,7 +7,6 @@
 
 use crate::editor::view::camera::Camera;
 use crate::editor::view::draw_list::{DrawList, Name};
-use crate::editor::view::figure::big::FIGURE_PLAN_FROM;
 use crate::editor::view::figure::palette::{Palette, exact_colors};
 use crate::editor::view::figure::png::render_rgba;
 use crate::editor::view::figure::{FigureOptions, figure_svg_after, scene_rect};
@@ -143,8 +142,7 @@ fn frame_svg(
         time: t,
         ..options.clone()
     };
-    let planned = posed.len() >= FIGURE_PLAN_FROM;
-    figure_svg_after(posed, &options, href, planned, previous)
+    figure_svg_after(posed, &options, href, true, previous)
 }
 
 /// The names each frame of `plan` writes, where the GIF and APNG write them (one list a frame,

@@ -6,28 +6,28 @@
 //! viewport shows. No window needed.
 
 pub mod big;
+pub mod font;
 pub mod frames;
-mod grid;
 mod layers;
 mod overlays;
 pub mod palette;
 pub mod png;
+mod write;
 
-use grid::grid_layer;
+use font::text_width;
 pub use layers::Layers;
 use overlays::{blend_ghosts_layer, ghosts_layer, trails_layer};
 
 use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::draw_list::{
-    AXIS_WIDTH, DOT_RADIUS, DrawList, Marks, NAME_SIZE, OUTLINE_WIDTH, Outline, Show,
-};
-use crate::editor::view::figure::big::{FIGURE_PLAN_FROM, density_images, plan_figure};
+use crate::editor::view::draw_list::{Ask, DrawList, Show};
+use crate::editor::view::figure::big::plan_figure;
 use crate::editor::view::frame_plan::FramePlan;
-use crate::editor::view::geometry::{ScreenShape, world_bounds};
+use crate::editor::view::geometry::{clip_segment, world_bounds};
 use crate::editor::view::numbers::format_fixed;
 use crate::editor::view::overlay::{shear_overlay_among, shear_overlay_on_screen};
+use crate::editor::view::primitives::{Prim, grid_prims, node_prims, shear_prims};
 use crate::model::scene::{NodeId, Scene, Shape};
-use crate::model::svg::export::{coord, shape_element, xml};
+use crate::model::svg::export::{coord, xml};
 use glam::{DVec2, Vec2};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -70,34 +70,24 @@ impl Default for FigureOptions {
 /// wide scene look about twice its content's size.
 pub const FIGURE_FIT: f64 = 1.0;
 
-/// The figure's colours: the viewport's dark theme.
-mod colors {
-    pub const GHOST: &str = "#e678ff"; // the viewport's ghost colour
-    pub const BLEND: &str = "#5adcff"; // the viewport's world-blend ghost colour
-    pub const TRAIL: &str = "#78e6ff"; // the viewport's trail colour
-    pub const BACKGROUND: &str = "#1c1c1c";
-    pub const GRID: &str = "#2d2d2d";
-    pub const GRID_TEXT: &str = "#6e6e6e";
-    pub const X_AXIS: &str = "#783c3c";
-    pub const Y_AXIS: &str = "#3c783c";
-    pub const LINK: &str = "#c8c8c8";
-    pub const OUTLINE: &str = "#141414";
-    pub const SELECTED: &str = "#ffd23c";
-    pub const NAME: &str = "#e6e6e6";
-    pub const SHEAR: &str = "#ff9f1a";
-    pub const LOCAL_X: &str = "#e85050";
-    pub const LOCAL_Y: &str = "#50d050";
-    /// Every colour above (a GIF's palette holds them exactly).
-    pub const ALL: [&str; 15] = [
-        GHOST, BLEND, TRAIL, BACKGROUND, GRID, GRID_TEXT, X_AXIS, Y_AXIS, LINK, OUTLINE, SELECTED,
-        NAME, SHEAR, LOCAL_X, LOCAL_Y,
-    ];
+/// The figure's colours: the view's one palette.
+use crate::editor::view::palette::{self as colors, Rgba};
+
+/// An SVG paint attribute (`fill` or `stroke`) of `color`, with its opacity when it has one.
+pub(crate) fn paint(attr: &str, color: Rgba) -> String {
+    if color.a() == 255 {
+        format!("{attr}=\"{}\"", color.hex())
+    } else {
+        format!(
+            "{attr}=\"{}\" {attr}-opacity=\"{}\"",
+            color.hex(),
+            coord(color.opacity())
+        )
+    }
 }
 
 /// The font stack a figure's text asks for (the fonts the app ships; `png.rs` loads them).
 pub const FONTS: &str = "Ubuntu, Noto Emoji, sans-serif";
-/// Width of one character of a 10 px grid label, a little generous.
-const LABEL_CHAR_PX: f64 = 5.5;
 /// Width (px) of the halo stroke under names (half of it shows around each letter).
 pub const HALO_PX: f64 = 3.0;
 /// Height of the caption band per line of text.
@@ -111,39 +101,14 @@ fn points(outline: &[Vec2]) -> String {
     pts.join(" ")
 }
 
-fn line(out: &mut String, a: DVec2, b: DVec2, color: &str, width: f64) {
+fn text(out: &mut String, at: DVec2, size: f64, color: Rgba, content: &str) {
     let _ = writeln!(
         out,
-        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{color}\" stroke-width=\"{}\"/>",
-        coord(a.x),
-        coord(a.y),
-        coord(b.x),
-        coord(b.y),
-        coord(width)
-    );
-}
-
-fn text(out: &mut String, at: DVec2, size: f64, color: &str, content: &str) {
-    let _ = writeln!(
-        out,
-        "<text x=\"{}\" y=\"{}\" font-family=\"{FONTS}\" font-size=\"{}\" fill=\"{color}\">{}</text>",
+        "<text x=\"{}\" y=\"{}\" font-family=\"{FONTS}\" font-size=\"{}\" {}>{}</text>",
         coord(at.x),
         coord(at.y),
         coord(size),
-        xml(content)
-    );
-}
-
-/// Text readable over any fill: a halo of the background's colour (a stroke painted under the
-/// letters: `paint-order="stroke"`, which resvg honours, so PNGs and GIFs have it too).
-fn halo_text(out: &mut String, at: DVec2, size: f64, color: &str, content: &str) {
-    let _ = writeln!(
-        out,
-        "<text x=\"{}\" y=\"{}\" font-family=\"{FONTS}\" font-size=\"{}\" fill=\"{color}\" stroke=\"{}\" stroke-width=\"{HALO_PX}\" stroke-linejoin=\"round\" paint-order=\"stroke\">{}</text>",
-        coord(at.x),
-        coord(at.y),
-        coord(size),
-        colors::BACKGROUND,
+        paint("fill", color),
         xml(content)
     );
 }
@@ -187,18 +152,17 @@ pub fn scene_rect(scene: &Scene, options: &FigureOptions) -> ScreenRect {
 }
 
 /// The figure as a standalone SVG document. `image_href` gives a sprite's image as an `href`
-/// (a data URI or a path), or None to leave it out.
+/// (a data URI or a path), or None to leave it out. Planned as a viewport frame is.
 pub fn figure_svg(
     scene: &Scene,
     options: &FigureOptions,
     image_href: &dyn Fn(&str) -> Option<String>,
 ) -> String {
-    let planned = scene.len() >= FIGURE_PLAN_FROM;
-    figure_svg_with(scene, options, image_href, planned)
+    figure_svg_with(scene, options, image_href, true)
 }
 
-/// [`figure_svg`], planned like a viewport frame (`big.rs`) or one element per node,
-/// whatever the size (tests compare the two).
+/// [`figure_svg`], planned like a viewport frame or one element per node, whatever the size
+/// (tests compare the two).
 #[doc(hidden)]
 pub fn figure_svg_with(
     scene: &Scene,
@@ -207,6 +171,63 @@ pub fn figure_svg_with(
     planned: bool,
 ) -> String {
     figure_svg_after(scene, options, image_href, planned, &DrawList::default()).0
+}
+
+/// One frame of a figure, as data: where it is drawn, the plan, the draw list and the
+/// primitives written (the same the viewport paints at this camera and size).
+#[derive(Clone, Debug)]
+pub struct FigureFrame {
+    /// The camera.
+    pub camera: Camera,
+    /// The rectangle the scene is drawn in.
+    pub rect: ScreenRect,
+    /// The frame plan (None: one element per node, unplanned).
+    pub plan: Option<FramePlan>,
+    /// The draw list.
+    pub list: DrawList,
+    /// Everything drawn, in order: the grid, the node layer, the shear overlay.
+    pub prims: Vec<Prim>,
+}
+
+/// The figure's frame for `scene` (the one call a figure is drawn from): planned under the one
+/// level-of-detail rule when `planned`, its names placed after `previous`'s.
+pub fn figure_frame(
+    scene: &Scene,
+    options: &FigureOptions,
+    planned: bool,
+    previous: &DrawList,
+) -> FigureFrame {
+    let rect = scene_rect(scene, options);
+    let camera = camera_for(scene, options, rect);
+    let plan = planned.then(|| plan_figure(scene, options, camera, rect));
+    let view = (camera, rect);
+    let list = figure_draw_list_after(previous, scene, options, view, plan.as_ref());
+    let mut prims = Vec::new();
+    if options.layers.grid {
+        grid_prims(camera, rect, &text_width, &mut prims);
+    }
+    let links = match &plan {
+        Some(plan) => plan.links.clone(),
+        None if options.layers.links => all_links(scene, view),
+        None => Vec::new(),
+    };
+    node_prims(scene, (&links, plan.is_some()), &list, view, &mut prims);
+    if options.layers.shear {
+        let overlay = match &plan {
+            Some(p) => {
+                shear_overlay_among(scene, camera, rect, p.shear.iter().map(|&i| i as usize))
+            }
+            None => shear_overlay_on_screen(scene, camera, rect),
+        };
+        shear_prims(&overlay, rect, &text_width, &mut prims);
+    }
+    FigureFrame {
+        camera,
+        rect,
+        plan,
+        list,
+        prims,
+    }
 }
 
 /// The figure of the frame after one whose draw list was `previous` (names keep their places,
@@ -219,25 +240,18 @@ pub fn figure_svg_after(
     previous: &DrawList,
 ) -> (String, DrawList) {
     let (w, h) = (options.size.0.max(1) as f64, options.size.1.max(1) as f64);
-    let (caption, band, rect) = layout(scene, options);
-    let camera = camera_for(scene, options, rect);
-    let planned = planned.then(|| plan_figure(scene, options, camera, rect));
-    let drawn = planned.as_ref().map_or(scene.len(), |p| p.draw.len());
-    let mut out = String::with_capacity(4096 + drawn * 200);
+    let (caption, band, _) = layout(scene, options);
+    let frame = figure_frame(scene, options, planned, previous);
+    let mut out = String::with_capacity(4096 + frame.prims.len() * 120);
     svg_open(&mut out, w, h, band);
-    if options.layers.grid {
-        grid_layer(&mut out, camera, rect);
-    }
-    if let Some(plan) = &planned {
-        density_images(&mut out, plan, rect);
-    }
-    let view = (camera, rect);
-    let drawn = (planned.as_ref(), previous);
-    let list = nodes_layer(&mut out, scene, options, view, drawn, image_href);
-    if options.layers.shear {
-        let candidates = planned.as_ref().map(|p| p.shear.as_slice());
-        shear_layer(&mut out, scene, view, candidates);
-    }
+    let view = (frame.camera, frame.rect);
+    let writer = write::Writer {
+        scene,
+        view,
+        plan: frame.plan.as_ref(),
+        image_href,
+    };
+    writer.write(&mut out, &frame.prims);
     if options.layers.trails {
         trails_layer(&mut out, scene, &options.selection, view);
     }
@@ -251,7 +265,7 @@ pub fn figure_svg_after(
         text(&mut out, at, 13.0, colors::NAME, l);
     }
     out.push_str("</svg>\n");
-    (out, list)
+    (out, frame.list)
 }
 
 /// The SVG's opening: its size, the background, and the clipped drawing area above the
@@ -267,10 +281,10 @@ fn svg_open(out: &mut String, w: f64, h: f64, band: f64) {
     );
     let _ = writeln!(
         out,
-        "<rect width=\"{}\" height=\"{}\" fill=\"{}\"/>",
+        "<rect width=\"{}\" height=\"{}\" {}/>",
         coord(w),
         coord(h),
-        colors::BACKGROUND
+        paint("fill", colors::BACKGROUND)
     );
     let _ = writeln!(
         out,
@@ -278,55 +292,6 @@ fn svg_open(out: &mut String, w: f64, h: f64, band: f64) {
         coord(w),
         coord(h - band)
     );
-}
-
-/// Every node as the draw list has it: links first, then each kept node's fill (through its
-/// local → screen matrix), outline, axes and origin, and the names last.
-fn nodes_layer(
-    out: &mut String,
-    scene: &Scene,
-    options: &FigureOptions,
-    view: (Camera, ScreenRect),
-    (planned, previous): (Option<&FramePlan>, &DrawList),
-    image_href: &dyn Fn(&str) -> Option<String>,
-) -> DrawList {
-    links_layer(out, scene, options.layers.links, view, planned);
-    let list = figure_draw_list_after(previous, scene, options, view, planned);
-    let (camera, rect) = view;
-    let mut shape = ScreenShape::new();
-    for entry in &list.entries {
-        let i = entry.index as usize;
-        let m = camera.node_to_screen_f64(rect, &scene.world_at(i));
-        let data = scene.data_at(i);
-        let href = match &data.shape {
-            Shape::Sprite(sprite) => image_href(&sprite.path),
-            _ => None,
-        };
-        if let Some(element) = shape_element(&data.shape, data.color, href.as_deref()) {
-            let [a, b, c, d] = m.matrix2.to_cols_array();
-            let (e, f) = (m.translation.x, m.translation.y);
-            let _ = writeln!(
-                out,
-                "<g transform=\"matrix({} {} {} {} {} {})\">{element}</g>",
-                coord(a),
-                coord(b),
-                coord(c),
-                coord(d),
-                coord(e),
-                coord(f)
-            );
-        }
-        if entry.marks.detail {
-            shape.compute(&data.shape, &m, rect);
-            marks(out, &shape.outline, &m, entry.marks);
-        }
-    }
-    // Names last, so no shape covers them.
-    for name in &list.names {
-        let data = scene.data_at(name.index as usize);
-        halo_text(out, name.at, NAME_SIZE as f64, colors::NAME, &data.name);
-    }
-    list
 }
 
 /// The figure's draw list: the same list the viewport draws at this camera and size.
@@ -357,126 +322,35 @@ fn figure_draw_list_after(
     // Asked per node: a set (everything may be selected in a big scene).
     let selection: rustc_hash::FxHashSet<NodeId> = options.selection.iter().copied().collect();
     let is_selected = |id| selection.contains(&id);
+    let ask = Ask {
+        is_selected: &is_selected,
+        text_width: &text_width,
+    };
     match planned {
         Some(plan) => {
             let indices = plan.draw.iter().map(|&i| i as usize);
             let kept = plan.draw.len();
-            DrawList::build_after(previous, scene, indices, view, show, &is_selected, kept)
+            DrawList::build_after(previous, scene, indices, view, show, &ask, kept)
         }
         None => {
             let all = 0..scene.len();
-            DrawList::build_after(previous, scene, all, view, show, &is_selected, 0)
+            DrawList::build_after(previous, scene, all, view, show, &ask, 0)
         }
     }
 }
 
-/// Parent → child lines: the plan's (clipped) links, or one per node of a small scene.
-fn links_layer(
-    out: &mut String,
-    scene: &Scene,
-    shown: bool,
-    (camera, rect): (Camera, ScreenRect),
-    planned: Option<&FramePlan>,
-) {
-    if let Some(plan) = planned {
-        for (a, b) in &plan.links {
-            line(out, a.as_dvec2(), b.as_dvec2(), colors::LINK, 1.0);
-        }
-        return;
-    }
-    if !shown {
-        return;
-    }
-    for i in 0..scene.len() {
-        let Some(p) = scene.parent_index_at(i) else {
-            continue;
-        };
-        let (from, to) = (scene.world_at(p).translation, scene.world_at(i).translation);
-        if from.is_finite() && to.is_finite() {
+/// Parent → child lines of an unplanned figure: one per node, clipped to the view.
+fn all_links(scene: &Scene, (camera, rect): (Camera, ScreenRect)) -> Vec<(Vec2, Vec2)> {
+    let clip = rect.expand(4.0);
+    (0..scene.len())
+        .filter_map(|i| {
+            let p = scene.parent_index_at(i)?;
+            let (from, to) = (scene.world_at(p).translation, scene.world_at(i).translation);
             let a = camera.to_screen_f64(rect, from.as_dvec2());
             let b = camera.to_screen_f64(rect, to.as_dvec2());
-            line(out, a, b, colors::LINK, 1.0);
-        }
-    }
-}
-
-/// A detailed node's outline, axes and origin dot, as the draw list marked them.
-fn marks(out: &mut String, outline: &[Vec2], m: &glam::DAffine2, marks: Marks) {
-    let stroke = match marks.outline {
-        Outline::None => None,
-        Outline::Plain => Some((colors::OUTLINE, OUTLINE_WIDTH[0])),
-        Outline::Selected => Some((colors::SELECTED, OUTLINE_WIDTH[1])),
-    };
-    if let Some((color, width)) = stroke.filter(|_| outline.len() > 2) {
-        let _ = writeln!(
-            out,
-            "<polygon points=\"{}\" fill=\"none\" stroke=\"{color}\" stroke-width=\"{width}\"/>",
-            points(outline)
-        );
-    }
-    let origin = m.translation;
-    if marks.axes {
-        let width = AXIS_WIDTH as f64;
-        line(
-            out,
-            origin,
-            m.transform_point2(DVec2::X),
-            colors::LOCAL_X,
-            width,
-        );
-        line(
-            out,
-            origin,
-            m.transform_point2(DVec2::Y),
-            colors::LOCAL_Y,
-            width,
-        );
-    }
-    if let Some(kind) = marks.dot {
-        let _ = writeln!(
-            out,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"#ffffff\"/>",
-            coord(origin.x),
-            coord(origin.y),
-            DOT_RADIUS[kind as usize]
-        );
-    }
-}
-
-/// Sheared nodes outlined in orange with their unit parallelogram and angle.
-/// With `candidates` (a big scene's plan), only those nodes are looked at.
-fn shear_layer(
-    out: &mut String,
-    scene: &Scene,
-    (camera, rect): (Camera, ScreenRect),
-    candidates: Option<&[u32]>,
-) {
-    let overlay = match candidates {
-        Some(list) => shear_overlay_among(scene, camera, rect, list.iter().map(|&i| i as usize)),
-        None => shear_overlay_on_screen(scene, camera, rect),
-    };
-    for mark in &overlay.marks {
-        if mark.outline.len() > 2 {
-            let _ = writeln!(
-                out,
-                "<polygon points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"6 4\"/>",
-                points(&mark.outline),
-                colors::SHEAR
-            );
-        }
-        let _ = writeln!(
-            out,
-            "<polygon points=\"{}\" fill=\"{}\" fill-opacity=\"0.15\" stroke=\"{}\" stroke-width=\"1\"/>",
-            points(&mark.axes),
-            colors::SHEAR,
-            colors::SHEAR
-        );
-        if let Some(label) = &mark.label {
-            let at = mark.axes[0].as_dvec2() + DVec2::new(8.0, 16.0);
-            // The warning sign is an emoji glyph resvg's fallback does not find: plain text.
-            halo_text(out, at, 12.0, colors::SHEAR, label.trim_start_matches("⚠ "));
-        }
-    }
+            clip_segment(a, b, clip)
+        })
+        .collect()
 }
 
 /// `[a c e; b d f]` with three decimals.

@@ -27,17 +27,17 @@ pub(super) fn trails_layer(
             .collect();
         let _ = writeln!(
             out,
-            "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" stroke-opacity=\"0.8\"/>",
+            "<polyline points=\"{}\" fill=\"none\" {} stroke-width=\"1.5\"/>",
             points.join(" "),
-            colors::TRAIL
+            super::paint("stroke", colors::TRAIL)
         );
         for tick in &trail.ticks {
             let _ = writeln!(
                 out,
-                "<circle cx=\"{}\" cy=\"{}\" r=\"2\" fill=\"{}\"/>",
+                "<circle cx=\"{}\" cy=\"{}\" r=\"2\" {}/>",
                 coord(tick.at.x as f64),
                 coord(tick.at.y as f64),
-                colors::TRAIL
+                super::paint("fill", colors::TRAIL)
             );
             if let Some(label) = &tick.label {
                 let at = (tick.at + LABEL_OFFSET).as_dvec2() + DVec2::new(0.0, 9.0);
@@ -56,28 +56,28 @@ pub(super) fn ghosts_layer(out: &mut String, scene: &Scene, (camera, rect): (Cam
             let points: Vec<String> = mark.outline.iter().map(|p| pt(*p)).collect();
             let _ = writeln!(
                 out,
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" stroke-dasharray=\"5 4\"/>",
+                "<polyline points=\"{}\" fill=\"none\" {} stroke-width=\"1.5\" stroke-dasharray=\"5 4\"/>",
                 points.join(" "),
-                colors::GHOST
+                super::paint("stroke", colors::GHOST)
             );
         }
         let o = mark.origin;
         let _ = writeln!(
             out,
-            "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\"/>",
+            "<circle cx=\"{}\" cy=\"{}\" r=\"3.5\" fill=\"none\" {} stroke-width=\"1.5\"/>",
             coord(o.x as f64),
             coord(o.y as f64),
-            colors::GHOST
+            super::paint("stroke", colors::GHOST)
         );
         if let Some(t) = mark.link {
             let _ = writeln!(
                 out,
-                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\"/>",
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {} stroke-width=\"1\"/>",
                 coord(o.x as f64),
                 coord(o.y as f64),
                 coord(t.x as f64),
                 coord(t.y as f64),
-                colors::GHOST
+                super::paint("stroke", colors::GHOST)
             );
         }
         if let Some(note) = &mark.note {
@@ -106,20 +106,20 @@ pub(super) fn blend_ghosts_layer(
             let points: Vec<String> = mark.outline.iter().map(|p| pt(*p)).collect();
             let _ = writeln!(
                 out,
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>",
+                "<polyline points=\"{}\" fill=\"none\" {} stroke-width=\"1.5\" stroke-dasharray=\"4 3\"/>",
                 points.join(" "),
-                colors::BLEND
+                super::paint("stroke", colors::BLEND)
             );
         }
         for tip in mark.axes {
             let _ = writeln!(
                 out,
-                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\"/>",
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {} stroke-width=\"1\"/>",
                 coord(mark.origin.x as f64),
                 coord(mark.origin.y as f64),
                 coord(tip.x as f64),
                 coord(tip.y as f64),
-                colors::BLEND
+                super::paint("stroke", colors::BLEND)
             );
         }
     }

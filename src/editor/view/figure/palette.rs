@@ -20,13 +20,6 @@ pub struct Palette {
     cache: FxHashMap<[u8; 3], u8>,
 }
 
-/// A CSS `#rrggbb` colour as bytes (None for anything else).
-fn hex(color: &str) -> Option<[u8; 3]> {
-    let digits = color.strip_prefix('#').filter(|d| d.len() == 6)?;
-    let byte = |k: usize| u8::from_str_radix(digits.get(k..k + 2)?, 16).ok();
-    Some([byte(0)?, byte(2)?, byte(4)?])
-}
-
 /// `color` over `under` with alpha `a` (0–255).
 fn over(color: [u8; 3], a: u8, under: [u8; 3]) -> [u8; 3] {
     let mix =
@@ -41,8 +34,12 @@ fn over(color: [u8; 3], a: u8, under: [u8; 3]) -> [u8; 3] {
 /// The colours a figure of `scene` draws as they are: its own (background, grid, names,
 /// marks) and each node's fill over the background.
 pub fn exact_colors(scene: &Scene) -> Vec<[u8; 3]> {
-    let background = hex(super::colors::BACKGROUND).unwrap_or([0; 3]);
-    let mut out: Vec<[u8; 3]> = super::colors::ALL.iter().filter_map(|c| hex(c)).collect();
+    use crate::editor::view::palette::{BACKGROUND, FIGURE};
+    let background = BACKGROUND.rgb_bytes();
+    let mut out: Vec<[u8; 3]> = FIGURE
+        .iter()
+        .map(|c| c.over(BACKGROUND).rgb_bytes())
+        .collect();
     out.extend([[255, 255, 255], [0, 0, 0]]);
     for i in 0..scene.len() {
         let [r, g, b, a] = scene.data_at(i).color;
@@ -194,7 +191,6 @@ mod tests {
         assert!(palette.bytes().len() <= 3 * ENTRIES);
         let mapped = palette.map(&[70, 130, 220, 255, 28, 28, 28, 255]);
         assert_eq!(mapped, vec![0, 1]);
-        assert_eq!(hex("#1c1c1c"), Some([28, 28, 28]));
         assert_eq!(over([255, 0, 0], 128, [0, 0, 0]), [128, 0, 0]);
     }
 }

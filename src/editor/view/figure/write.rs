@@ -1,0 +1,168 @@
+//! The frame's primitives (`editor::view::primitives`) written as SVG: what the viewport paints
+//! with egui, a figure writes element for element.
+
+use super::big::density_images;
+use super::{HALO_PX, paint, points};
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::figure::FONTS;
+use crate::editor::view::frame_plan::FramePlan;
+use crate::editor::view::palette::Rgba;
+use crate::editor::view::primitives::Prim;
+use crate::model::scene::{Scene, Shape};
+use crate::model::svg::export::{coord, shape_element, xml};
+use glam::Vec2;
+use std::fmt::Write as _;
+
+/// What writing the primitives needs besides them.
+pub(super) struct Writer<'a> {
+    /// The scene the bodies are of.
+    pub scene: &'a Scene,
+    /// The camera and the rectangle drawn in.
+    pub view: (Camera, ScreenRect),
+    /// The plan, whose density images the `Density` primitives are.
+    pub plan: Option<&'a FramePlan>,
+    /// A sprite's image as an `href`.
+    pub image_href: &'a dyn Fn(&str) -> Option<String>,
+}
+
+impl Writer<'_> {
+    /// Write every primitive, in order.
+    pub fn write(&self, out: &mut String, prims: &[Prim]) {
+        for prim in prims {
+            self.write_one(out, prim);
+        }
+    }
+
+    fn write_one(&self, out: &mut String, prim: &Prim) {
+        let _ = match prim {
+            Prim::Line { a, b, width, color } => writeln!(
+                out,
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" {} stroke-width=\"{}\"/>",
+                coord(a.x as f64),
+                coord(a.y as f64),
+                coord(b.x as f64),
+                coord(b.y as f64),
+                paint("stroke", *color),
+                coord(*width as f64)
+            ),
+            Prim::Polygon {
+                points: p,
+                width,
+                color,
+            } => writeln!(
+                out,
+                "<polygon points=\"{}\" fill=\"none\" {} stroke-width=\"{}\" stroke-linejoin=\"round\"/>",
+                points(p),
+                paint("stroke", *color),
+                coord(*width as f64)
+            ),
+            Prim::Circle {
+                center,
+                radius,
+                width,
+                color,
+            } => circle(out, *center, *radius, (*width, *color)),
+            Prim::Plate { min, max, color } => writeln!(
+                out,
+                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" {}/>",
+                coord(min.x as f64),
+                coord(min.y as f64),
+                coord((max.x - min.x) as f64),
+                coord((max.y - min.y) as f64),
+                paint("fill", *color)
+            ),
+            Prim::Text {
+                at,
+                size,
+                color,
+                text,
+                halo,
+            } => text_element(out, (*at, *size), (*color, *halo), text),
+            Prim::Body { index } => {
+                self.body(out, *index as usize);
+                Ok(())
+            }
+            Prim::Density { coarse } => {
+                if let Some(plan) = self.plan {
+                    density_images(out, plan, self.view.1, *coarse);
+                }
+                Ok(())
+            }
+        };
+    }
+
+    /// Node `i`'s shape element through its local → screen matrix.
+    fn body(&self, out: &mut String, i: usize) {
+        let (camera, rect) = self.view;
+        let m = camera.node_to_screen_f64(rect, &self.scene.world_at(i));
+        let data = self.scene.data_at(i);
+        let href = match &data.shape {
+            Shape::Sprite(sprite) => (self.image_href)(&sprite.path),
+            _ => None,
+        };
+        if let Some(element) = shape_element(&data.shape, data.color, href.as_deref()) {
+            let [a, b, c, d] = m.matrix2.to_cols_array();
+            let (e, f) = (m.translation.x, m.translation.y);
+            let _ = writeln!(
+                out,
+                "<g transform=\"matrix({} {} {} {} {} {})\">{element}</g>",
+                coord(a),
+                coord(b),
+                coord(c),
+                coord(d),
+                coord(e),
+                coord(f)
+            );
+        }
+    }
+}
+
+/// A circle: stroked `width` px wide, or filled when `width` is 0.
+fn circle(
+    out: &mut String,
+    center: Vec2,
+    radius: f32,
+    (width, color): (f32, Rgba),
+) -> std::fmt::Result {
+    let paint = if width > 0.0 {
+        format!(
+            "fill=\"none\" {} stroke-width=\"{}\"",
+            paint("stroke", color),
+            coord(width as f64)
+        )
+    } else {
+        paint("fill", color)
+    };
+    writeln!(
+        out,
+        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" {paint}/>",
+        coord(center.x as f64),
+        coord(center.y as f64),
+        coord(radius as f64)
+    )
+}
+
+/// Text whose baseline starts at `at`, over a halo (a stroke painted under the letters:
+/// `paint-order="stroke"`, which resvg honours) when it has one.
+fn text_element(
+    out: &mut String,
+    (at, size): (Vec2, f32),
+    (color, halo): (Rgba, Option<Rgba>),
+    text: &str,
+) -> std::fmt::Result {
+    let halo = halo.map_or(String::new(), |h| {
+        format!(
+            " {} stroke-width=\"{HALO_PX}\" stroke-linejoin=\"round\" paint-order=\"stroke\"",
+            paint("stroke", h)
+        )
+    });
+    writeln!(
+        out,
+        "<text x=\"{}\" y=\"{}\" font-family=\"{FONTS}\" font-size=\"{}\" {}{halo}>{}</text>",
+        coord(at.x as f64),
+        coord(at.y as f64),
+        coord(size as f64),
+        paint("fill", color),
+        xml(text)
+    )
+}

@@ -1,0 +1,136 @@
+//! The one palette of what the scene view draws: the viewport paints with these colours (turned
+//! into egui's in `app/`), figures write them as SVG paint, GIFs keep them exactly. Nothing
+//! else names a colour of the view, so the two cannot drift apart.
+
+/// An sRGB colour with straight (unmultiplied) alpha.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rgba(pub [u8; 4]);
+
+impl Rgba {
+    /// An opaque colour.
+    pub const fn rgb(r: u8, g: u8, b: u8) -> Self {
+        Self([r, g, b, 255])
+    }
+
+    /// An opaque grey.
+    pub const fn gray(v: u8) -> Self {
+        Self([v, v, v, 255])
+    }
+
+    /// This colour with alpha `a` (0–255).
+    pub const fn alpha(self, a: u8) -> Self {
+        let [r, g, b, _] = self.0;
+        Self([r, g, b, a])
+    }
+
+    /// Red, green and blue.
+    pub const fn rgb_bytes(self) -> [u8; 3] {
+        let [r, g, b, _] = self.0;
+        [r, g, b]
+    }
+
+    /// The alpha, 0–255.
+    pub const fn a(self) -> u8 {
+        self.0[3]
+    }
+
+    /// The colour as CSS `#rrggbb` (alpha left out: see [`Rgba::opacity`]).
+    pub fn hex(self) -> String {
+        let [r, g, b, _] = self.0;
+        format!("#{r:02x}{g:02x}{b:02x}")
+    }
+
+    /// The alpha as an SVG opacity, 0–1.
+    pub fn opacity(self) -> f64 {
+        self.0[3] as f64 / 255.0
+    }
+
+    /// This colour drawn over an opaque `under`, as the opaque result.
+    pub fn over(self, under: Rgba) -> Rgba {
+        let a = self.0[3] as u32;
+        let mix = |c: u8, u: u8| ((c as u32 * a + u as u32 * (255 - a) + 127) / 255) as u8;
+        let ([r, g, b, _], [ur, ug, ub, _]) = (self.0, under.0);
+        Rgba::rgb(mix(r, ur), mix(g, ug), mix(b, ub))
+    }
+}
+
+/// The view's background.
+pub const BACKGROUND: Rgba = Rgba::gray(28);
+/// Grid lines.
+pub const GRID: Rgba = Rgba::gray(45);
+/// Grid labels.
+pub const GRID_TEXT: Rgba = Rgba::gray(110);
+/// The world x axis (the line y = 0).
+pub const X_AXIS: Rgba = Rgba::rgb(120, 60, 60);
+/// The world y axis (the line x = 0).
+pub const Y_AXIS: Rgba = Rgba::rgb(60, 120, 60);
+/// Parent → child lines.
+pub const LINK: Rgba = Rgba([200, 200, 200, 60]);
+/// A node's plain outline.
+pub const OUTLINE: Rgba = Rgba::gray(20);
+/// The selection's outline.
+pub const SELECTED: Rgba = Rgba::rgb(255, 210, 60);
+/// Names.
+pub const NAME: Rgba = Rgba::gray(230);
+/// The halo around names (the background's colour).
+pub const NAME_HALO: Rgba = BACKGROUND;
+/// Origin dots.
+pub const DOT: Rgba = Rgba::rgb(255, 255, 255);
+/// The shear warning: outlines, parallelograms, angles and the ring on a cause.
+pub const SHEAR: Rgba = Rgba::rgb(255, 140, 0);
+/// The plate under overlay notes (the shear angle and its cause).
+pub const NOTE_PLATE: Rgba = Rgba([0, 0, 0, 170]);
+/// A node's own x axis.
+pub const LOCAL_X: Rgba = Rgba::rgb(230, 80, 80);
+/// A node's own y axis.
+pub const LOCAL_Y: Rgba = Rgba::rgb(80, 200, 80);
+/// The accumulated-TRS ghosts.
+pub const GHOST: Rgba = Rgba([230, 120, 255, 150]);
+/// The world-blend ghosts.
+pub const BLEND: Rgba = Rgba([90, 220, 255, 170]);
+/// The selection's trails.
+pub const TRAIL: Rgba = Rgba::rgb(120, 230, 255);
+/// A drop ghost with the chosen keep setting (faded for the other).
+pub const DROP_CHOSEN: Rgba = Rgba::rgb(120, 200, 255);
+/// A drop ghost with the other keep setting.
+pub const DROP_OTHER: Rgba = Rgba::rgb(255, 160, 90);
+/// Handles: the x axis, the y axis, the centre and the ring.
+pub const HANDLE_X: Rgba = Rgba::rgb(240, 80, 80);
+/// The y axis handle.
+pub const HANDLE_Y: Rgba = Rgba::rgb(90, 220, 90);
+/// The centre square and the rotation ring.
+pub const HANDLE_CENTER: Rgba = Rgba::rgb(90, 160, 255);
+/// A sprite whose image is missing (a crossed box).
+pub const MISSING: Rgba = Rgba::rgb(255, 0, 0);
+/// Subtree boxes (View > Subtree bounds), the shallowest; deeper ones fade their green.
+pub const SUBTREE_BOX: Rgba = Rgba([255, 255, 80, 200]);
+/// A subtree the culling rectangle skips whole: its outline and fill.
+pub const CULLED: Rgba = Rgba::rgb(220, 80, 80);
+/// The fill of a culled subtree.
+pub const CULLED_FILL: Rgba = Rgba([200, 60, 60, 40]);
+/// The culling "camera" rectangle.
+pub const CULLING_CAMERA: Rgba = Rgba::rgb(120, 220, 255);
+/// The plate under the culling counts.
+pub const TAG_PLATE: Rgba = Rgba([0, 0, 0, 190]);
+
+/// Every colour a figure writes (a GIF's palette keeps each exactly, over the background).
+pub const FIGURE: [Rgba; 16] = [
+    BACKGROUND, GRID, GRID_TEXT, X_AXIS, Y_AXIS, LINK, OUTLINE, SELECTED, NAME, DOT, SHEAR,
+    LOCAL_X, LOCAL_Y, GHOST, BLEND, TRAIL,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_opacity_and_blending_are_exact() {
+        assert_eq!(SHEAR.hex(), "#ff8c00");
+        assert_eq!(LINK.opacity(), 60.0 / 255.0);
+        assert_eq!(
+            Rgba::rgb(255, 0, 0).alpha(128).over(Rgba::gray(0)),
+            Rgba::rgb(128, 0, 0)
+        );
+        assert_eq!(NAME.over(BACKGROUND), NAME);
+    }
+}
