@@ -17,6 +17,21 @@ const MAX_LINES: usize = 300;
 /// description above it.
 const DESCRIPTION_COLUMN: usize = 20;
 
+/// The names a tree line starts with (`a.rs, b.rs  description` or `name.rs description`):
+/// its first word and every word after one ending in a comma; then the rest of the line.
+fn leading_names(line: &str) -> (Vec<&str>, &str) {
+    let mut names = Vec::new();
+    let mut rest = line.trim_start();
+    while let Some(word) = rest.split_whitespace().next() {
+        rest = rest[rest.find(word).unwrap_or(0) + word.len()..].trim_start();
+        names.push(word.trim_end_matches(','));
+        if !word.ends_with(',') {
+            break;
+        }
+    }
+    (names, rest)
+}
+
 /// The paths the tree names, from the first code block after "## The tree": the first column
 /// of each line (names ending in `.rs` or `/`, several separated by commas), placed under the
 /// folder of the nearest less-indented line, and the `.rs` files and `folders/` its
@@ -36,12 +51,7 @@ fn tree_paths(text: &str) -> Vec<String> {
         let indent = line.len() - line.trim_start().len();
         let mut description = line.trim_start();
         if indent < DESCRIPTION_COLUMN {
-            let (column, rest) = description.split_once("  ").unwrap_or((description, ""));
-            let names: Vec<&str> = column
-                .split(',')
-                .map(str::trim)
-                .filter(|n| !n.is_empty())
-                .collect();
+            let (names, rest) = leading_names(description);
             if names.is_empty() || !names.iter().all(|n| is_name(n)) {
                 continue;
             }
@@ -358,7 +368,8 @@ fn placeholders_mime_types_and_commands_are_not_paths() {
 fn the_tree_reader_finds_a_missing_file() {
     let text = "## The tree\n```\nsrc/\n  model/            the model: mod.rs, scene/\n    \
                 gone.rs, here.rs  two files, with side.rs\n                    and next.rs (a \
-                description line)\n  app/              egui\n```\n";
+                description line)\n    a_long_name.rs one space, then words.rs\n  app/              \
+                egui\n```\n";
     let paths = tree_paths(text);
     let expected = [
         "src/",
@@ -369,6 +380,8 @@ fn the_tree_reader_finds_a_missing_file() {
         "src/model/here.rs",
         "src/model/side.rs",
         "src/model/next.rs",
+        "src/model/a_long_name.rs",
+        "src/model/words.rs",
         "src/app/",
     ];
     assert_eq!(paths, expected);
