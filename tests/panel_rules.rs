@@ -460,7 +460,7 @@ fn a_selection_drag_is_one_step_named_by_the_session() {
         starts: vec![(NodeId(5), Vec2::new(5.0, 0.0))],
     };
     let to = |x: f64| Command::MoveSelection {
-        drag: Box::new(drag.clone()),
+        drag: std::sync::Arc::new(drag.clone()),
         pointer: DVec2::new(x, 0.0),
         snap: None,
     };
@@ -573,7 +573,7 @@ fn one_of_each() -> Vec<Command> {
             lock_scale: false,
         },
         Command::MoveSelection {
-            drag: Box::new(MoveDrag {
+            drag: std::sync::Arc::new(MoveDrag {
                 start_pointer: DVec2::ZERO,
                 starts: vec![(prop, Vec2::ZERO)],
             }),

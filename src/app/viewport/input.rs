@@ -217,7 +217,7 @@ fn start_drag(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) 
             state.box_start = Some(p);
         }
         if start.drag.is_some() {
-            state.drag = start.drag;
+            state.drag = start.drag.map(std::sync::Arc::new);
         }
     }
 }
@@ -273,7 +273,7 @@ fn drag_selection(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Comman
             .input(|i| i.modifiers.command)
             .then(|| grid_step(state.camera.zoom));
         out.push(Command::MoveSelection {
-            drag: Box::new(drag.clone()),
+            drag: drag.clone(),
             pointer: state.camera.to_world(sr(rect), v2(p)),
             snap,
         });

@@ -64,7 +64,8 @@ pub struct ViewportState {
     handle_drag: Option<HandleDrag>,
     /// What to fit next, and what was fitted last.
     framing: Framing,
-    drag: Option<crate::editor::view::pointer::MoveDrag>,
+    /// The selection being dragged (shared with the commands that move it: no copy a frame).
+    drag: Option<std::sync::Arc<crate::editor::view::pointer::MoveDrag>>,
     /// The probe whose pin is being dragged.
     probe_drag: Option<crate::editor::session::probes::ProbeRef>,
     /// The node the view is from (None: the world).

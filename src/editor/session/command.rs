@@ -133,7 +133,7 @@ pub enum Command {
     /// The dragged nodes follow the pointer (continuous).
     MoveSelection {
         /// The drag, as it began.
-        drag: Box<crate::editor::view::pointer::MoveDrag>,
+        drag: std::sync::Arc<crate::editor::view::pointer::MoveDrag>,
         /// The pointer, in world coordinates.
         pointer: glam::DVec2,
         /// Ctrl: the first node lands on a grid of this step.
