@@ -1,0 +1,383 @@
+//! A scripted learner for the lesson tests: opens lessons through Help ▸ Lessons…, performs
+//! gestures the way a person would (pointer events on the widgets' rectangles, key presses,
+//! typed text), and checks at each step start that the step's nodes are in the viewport.
+//! Included with `#[path]` by the tests that need it (not by `ui_common/mod.rs`).
+#![allow(dead_code)]
+
+use crate::ui_common::{on_screen, type_number, view};
+use egui::accesskit::Role;
+use egui::{Key, Modifiers, Pos2, Rect};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{By, NodeT, Queryable};
+use graft::app::GraftApp;
+use graft::app::dialogs::FakeDialogs;
+use graft::editor::session::lesson::LessonRun;
+use graft::editor::view::geometry::in_view;
+
+/// One thing a learner does with the pointer or the keyboard.
+#[derive(Clone, Debug)]
+pub enum Gesture {
+    /// Click a node's row in the hierarchy.
+    Row(&'static str),
+    /// Drag a node's row onto another node's row.
+    DragRow(&'static str, &'static str),
+    /// Drag a node's row onto the empty space below the hierarchy's rows.
+    DragRowBelow(&'static str),
+    /// Click a number field (named as a screen reader names it), type a number, press Enter.
+    Field(&'static str, &'static str),
+    /// Open a menu of the menu bar and click the item whose label contains the text.
+    Menu(&'static str, &'static str),
+    /// Click the button with this label.
+    Button(&'static str),
+    /// Click the check box with this label.
+    Check(&'static str),
+    /// Press a key.
+    Press(Modifiers, Key),
+    /// Click in the viewport at this point of the node's space (Place probes is on), then type
+    /// the point into the new probe's own fields in the inspector.
+    ProbeAt(&'static str, f32, f32),
+}
+
+/// The app in a window of this size, a few frames in.
+pub fn app_at(size: egui::Vec2) -> Harness<'static, GraftApp> {
+    let mut h = Harness::builder()
+        .with_size(size)
+        .build_eframe(|cc| GraftApp::new(cc, None, Box::new(FakeDialogs::default())));
+    h.run_steps(3);
+    h
+}
+
+/// A learner at the app.
+pub struct Learner<'h> {
+    /// The app.
+    pub h: &'h mut Harness<'static, GraftApp>,
+}
+
+impl<'h> Learner<'h> {
+    /// A learner at this app.
+    pub fn new(h: &'h mut Harness<'static, GraftApp>) -> Self {
+        Self { h }
+    }
+
+    /// The open lesson.
+    pub fn run(&self) -> &LessonRun {
+        self.h.state().editor().lesson().expect("a lesson is open")
+    }
+
+    /// Let the app draw a few frames.
+    pub fn frames(&mut self, n: usize) {
+        self.h.run_steps(n);
+    }
+
+    /// The rectangle of the one widget with exactly this label (the topmost if several).
+    pub fn widget(&self, label: &str) -> Rect {
+        self.h
+            .query_all_by_label(label)
+            .map(|n| n.rect())
+            .min_by(|a, b| a.top().total_cmp(&b.top()))
+            .unwrap_or_else(|| panic!("no widget labelled {label:?}"))
+    }
+
+    /// A node's row in the hierarchy: the leftmost widget with its name (the lesson's text
+    /// links to nodes too).
+    pub fn row(&self, name: &str) -> Rect {
+        self.h
+            .query_all(By::new().label(name).role(Role::TreeItem))
+            .map(|n| n.rect())
+            .min_by(|a, b| a.left().total_cmp(&b.left()))
+            .unwrap_or_else(|| panic!("no hierarchy row for {name:?}"))
+    }
+
+    /// A click at a point: move there, press, release.
+    pub fn click_at(&mut self, p: Pos2) {
+        self.h.hover_at(p);
+        self.frames(1);
+        self.h.drag_at(p);
+        self.frames(1);
+        self.h.drop_at(p);
+        self.frames(3);
+    }
+
+    /// Click the widget labelled exactly `label`.
+    pub fn click(&mut self, label: &str) {
+        let r = self.widget(label);
+        self.click_at(r.center());
+    }
+
+    /// Click the widget of this role labelled exactly `label` (text that names a button is not
+    /// the button).
+    pub fn click_role(&mut self, role: Role, label: &str) {
+        let r = self
+            .h
+            .query_all(By::new().label(label).role(role))
+            .map(|n| n.rect())
+            .next()
+            .unwrap_or_else(|| panic!("no {role:?} labelled {label:?}"));
+        self.click_at(r.center());
+    }
+
+    /// Press a key (with modifiers).
+    pub fn press(&mut self, modifiers: Modifiers, key: Key) {
+        self.h.key_press_modifiers(modifiers, key);
+        self.frames(3);
+    }
+
+    /// A drag with the pointer from one point to another, in small moves.
+    pub fn drag(&mut self, from: Pos2, to: Pos2) {
+        self.h.hover_at(from);
+        self.frames(1);
+        self.h.drag_at(from);
+        self.frames(2);
+        for k in 1..=6 {
+            self.h.hover_at(from + (to - from) * (k as f32 / 6.0));
+            self.frames(1);
+        }
+        self.h.drop_at(to);
+        self.frames(4);
+    }
+
+    /// Open a menu of the menu bar and click an item; a toggle leaves the menu open, so close
+    /// it with Escape.
+    pub fn menu(&mut self, menu: &str, item: &str) {
+        self.click(menu);
+        // The shortest label that contains the item: "View from the selection", not "View
+        // from the selection's parent"; a toggle's label starts with its check mark.
+        let entry = self
+            .h
+            .query_all_by_label_contains(item)
+            .filter(|n| n.accesskit_node().role() == Role::Button)
+            .min_by_key(|n| n.accesskit_node().label().map_or(usize::MAX, |l| l.len()))
+            .map(|n| n.rect())
+            .unwrap_or_else(|| panic!("no item {item:?} in the {menu} menu"));
+        self.click_at(entry.center());
+        if self.h.query_all_by_label_contains(item).next().is_some() {
+            self.press(Modifiers::NONE, Key::Escape);
+        }
+    }
+
+    /// Perform one gesture.
+    pub fn perform(&mut self, gesture: &Gesture) {
+        match *gesture {
+            Gesture::Row(name) => {
+                let r = self.row(name);
+                self.click_at(r.center());
+            }
+            Gesture::DragRow(from, to) => {
+                let (a, b) = (self.row(from), self.row(to));
+                self.drag(a.center(), b.center());
+            }
+            Gesture::DragRowBelow(name) => {
+                let below = self.below_rows();
+                let r = self.row(name);
+                self.drag(r.center(), below);
+            }
+            Gesture::Field(label, text) => {
+                let r = self.widget(label);
+                type_number(self.h, r, text);
+            }
+            Gesture::Menu(menu, item) => self.menu(menu, item),
+            Gesture::Button(label) => self.click_role(Role::Button, label),
+            Gesture::Check(label) => self.click_role(Role::CheckBox, label),
+            Gesture::Press(modifiers, key) => self.press(modifiers, key),
+            Gesture::ProbeAt(node, x, y) => self.probe_at(node, glam::vec2(x, y)),
+        }
+    }
+
+    /// A point of the hierarchy's empty space, below its last row.
+    fn below_rows(&self) -> Pos2 {
+        let rows: Vec<Rect> = self
+            .h
+            .query_all(By::new().role(Role::TreeItem))
+            .map(|n| n.rect())
+            .collect();
+        let bottom = rows.iter().map(|r| r.bottom()).fold(0.0, f32::max);
+        let x = rows
+            .iter()
+            .map(|r| r.center().x)
+            .fold(f32::INFINITY, f32::min);
+        Pos2::new(x, bottom + 40.0)
+    }
+
+    /// Click in the viewport on the node (Place probes must be on), then type `local` into the
+    /// new probe's own fields (the point itself may lie outside the view).
+    fn probe_at(&mut self, node: &str, local: glam::Vec2) {
+        let scene = self.h.state().scene();
+        let id = (self.run().resolve(scene, node)).unwrap_or_else(|| panic!("no node {node}"));
+        let origin = scene.world(id).expect("a node").translation;
+        let p = on_screen(self.h, origin);
+        let before = self.probe_count();
+        self.click_at(p);
+        assert_eq!(self.probe_count(), before + 1, "the click pinned a probe");
+        let own = self.widget(&format!("in {node} (own)"));
+        let mut fields: Vec<Rect> = self
+            .h
+            .query_all_by_role(Role::SpinButton)
+            .map(|n| n.rect())
+            .filter(|r| (r.center().y - own.center().y).abs() < 4.0)
+            .collect();
+        fields.sort_by(|a, b| a.left().total_cmp(&b.left()));
+        assert_eq!(fields.len(), 2, "the probe's own x and y fields");
+        type_number(self.h, fields[0], &local.x.to_string());
+        let fields_y = fields[1];
+        type_number(self.h, fields_y, &local.y.to_string());
+    }
+
+    fn probe_count(&self) -> usize {
+        self.h.state().editor().probe_readings().len()
+    }
+
+    /// Help ▸ Lessons…, then the `k`-th lesson of the course (1-based); it opens on its
+    /// introduction.
+    pub fn open_from_help_menu(&mut self, k: usize) {
+        self.menu("Help", "Lessons…");
+        let entry = self
+            .h
+            .query_all_by_label_contains(&format!("{k}. "))
+            .filter(|n| n.accesskit_node().role() == Role::Button)
+            .map(|n| n.rect())
+            .next()
+            .unwrap_or_else(|| panic!("lesson {k} in Help > Lessons…"));
+        self.click_at(entry.center());
+        self.frames(3);
+        assert!(
+            self.run().showing_intro(),
+            "a lesson opens on its introduction"
+        );
+    }
+
+    /// Leave the introduction: Start step 1.
+    pub fn start(&mut self) {
+        self.click("Start step 1 ⏵");
+        self.frames(4);
+        assert!(!self.run().showing_intro());
+        assert_eq!(self.run().step_index(), 0);
+    }
+
+    /// Every goal and keep of the step holds.
+    pub fn step_done(&self) -> bool {
+        self.run().step_done()
+    }
+
+    /// The Next (or Finish) button can be pressed.
+    pub fn next_enabled(&self) -> bool {
+        let last = self.run().step_index() + 1 == self.run().lesson().steps.len();
+        let label = if last { "Finish ✔" } else { "Next ⏵" };
+        !self.h.get_by_label(label).accesskit_node().is_disabled()
+    }
+
+    /// Every node the step names is inside the viewport's rectangle (its bounds and its
+    /// origin); how many it names.
+    pub fn assert_subject_in_view(&self, what: &str) -> usize {
+        let app = self.h.state();
+        let v = &app.viewport;
+        let subject = self.run().subject(app.editor());
+        let named = subject.len();
+        assert!(
+            in_view(v.camera, view(v.last_rect), app.scene(), &subject),
+            "{what}: {subject:?} not all inside the viewport {:?}",
+            v.last_rect
+        );
+        for id in subject {
+            let origin = app.scene().world(id).expect("a node").translation;
+            let p = on_screen(self.h, origin);
+            assert!(
+                v.last_rect.contains(p),
+                "{what}: node {id:?} at {p:?} out of view"
+            );
+        }
+        named
+    }
+
+    /// Start the open lesson and play each step's gestures, checking at its start that its
+    /// nodes are in view and nothing is done yet, at its end that every goal is ticked, then
+    /// Next (Finish on the last): the summary must show. Returns how many named nodes were
+    /// checked in view.
+    pub fn play(&mut self, title: &str, steps: &[&[Gesture]]) -> usize {
+        let mut checked = 0;
+        assert_eq!(self.run().lesson().title, title);
+        self.start();
+        for (s, gestures) in steps.iter().enumerate() {
+            let what = format!("{title}, step {}", s + 1);
+            assert_eq!(self.run().step_index(), s, "{what}");
+            assert_eq!(self.run().finished(), None, "{what}");
+            checked += self.assert_subject_in_view(&what);
+            assert!(!self.step_done(), "{what}: done before any gesture");
+            for g in gestures.iter() {
+                self.perform(g);
+            }
+            self.frames(3);
+            self.assert_ticked(&what);
+            let last = s + 1 == steps.len();
+            self.click(if last { "Finish ✔" } else { "Next ⏵" });
+            self.frames(6);
+        }
+        self.assert_summary(title, steps.len());
+        checked
+    }
+
+    /// Every goal and keep of the step holds, shown ticked, and Next is lit.
+    fn assert_ticked(&self, what: &str) {
+        let run = self.run();
+        let checklist: Vec<(String, bool)> = run
+            .checklist()
+            .into_iter()
+            .map(|(g, holds)| (g.label.clone(), holds))
+            .collect();
+        assert!(
+            run.step_done(),
+            "{what}: not every goal holds: {checklist:?}"
+        );
+        for (label, _) in &checklist {
+            assert!(
+                self.shown_ticked(label),
+                "{what}: {label:?} not shown ticked"
+            );
+        }
+        assert!(self.next_enabled(), "{what}: Next is lit");
+    }
+
+    /// The checklist line of this goal is drawn ticked: "☑ LABEL", or (for screen readers) a
+    /// check box named LABEL that is checked.
+    fn shown_ticked(&self, label: &str) -> bool {
+        let ticked = format!("☑ {label}");
+        self.h.query_all_by_label(&ticked).next().is_some()
+            || self
+                .h
+                .query_all(By::new().label(label).role(Role::CheckBox))
+                .any(|n| n.accesskit_node().toggled() == Some(egui::accesskit::Toggled::True))
+    }
+
+    /// The lesson's summary is shown: complete, every step done.
+    fn assert_summary(&self, title: &str, steps: usize) {
+        assert!(self.run().finished().is_some(), "{title}: finished");
+        assert!(
+            self.h.query_by_label("Lesson complete ✔").is_some(),
+            "{title}: the summary"
+        );
+        let done = format!("Steps done: {steps} of {steps}");
+        assert!(
+            self.h.query_by_label_contains(&done).is_some(),
+            "{title}: {done:?} in the summary"
+        );
+    }
+
+    /// The summary's "Next lesson: …" button, discarding the finished lesson's scene.
+    pub fn next_lesson(&mut self) {
+        let next = self
+            .h
+            .query_all_by_label_contains("Next lesson: ")
+            .map(|n| n.rect())
+            .next()
+            .expect("the summary names the next lesson");
+        self.click_at(next.center());
+        self.frames(3);
+        if self.h.query_by_label("Discard").is_some() {
+            self.click("Discard");
+        }
+        self.frames(4);
+        assert!(
+            self.run().showing_intro(),
+            "the next lesson opens on its introduction"
+        );
+    }
+}
