@@ -2,9 +2,11 @@
 //! computes them: each subtree's world box, and a draggable "camera" rectangle with the
 //! subtrees culling skips whole and the counts of nodes tested and drawn.
 
+use super::draw::c32;
 use super::{Frame, ViewportState, p2, sr};
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::culling::{WorldRect, cull_against, default_rect, subtree_boxes};
+use crate::editor::view::palette::{self, Rgba};
 use egui::{Color32, Stroke};
 use glam::DVec2;
 
@@ -43,7 +45,8 @@ pub(super) fn paint_culling(frame: &Frame, painter: &egui::Painter, state: &mut 
     if view.shows(ViewOption::SubtreeBounds) {
         for (_, depth, b) in subtree_boxes(scene, &state.bounds, MAX_BOXES) {
             let shade = 255u8.saturating_sub((depth.min(6) * 30) as u8);
-            let stroke = Stroke::new(1.0, Color32::from_rgba_unmultiplied(255, shade, 80, 200));
+            let [red, _, blue, alpha] = palette::SUBTREE_BOX.0;
+            let stroke = Stroke::new(1.0, c32(Rgba([red, shade, blue, alpha])));
             let outline_points = corners(frame, state, world_rect(b));
             outline(painter, outline_points, stroke, Color32::TRANSPARENT);
         }
@@ -65,10 +68,10 @@ fn paint_camera_rect(frame: &Frame, painter: &egui::Painter, state: &mut Viewpor
         default_rect(a.min(b), a.max(b))
     });
     let report = cull_against(scene, &state.bounds, &state.extents, rect);
-    let skipped_fill = Color32::from_rgba_unmultiplied(200, 60, 60, 40);
+    let skipped_fill = c32(palette::CULLED_FILL);
     for &(i, _) in &report.skipped {
         if let Some(b) = state.bounds.subtree_box(i) {
-            let stroke = Stroke::new(1.5, Color32::from_rgb(220, 80, 80));
+            let stroke = Stroke::new(1.5, c32(palette::CULLED));
             outline(
                 painter,
                 corners(frame, state, world_rect(b)),
@@ -77,7 +80,7 @@ fn paint_camera_rect(frame: &Frame, painter: &egui::Painter, state: &mut Viewpor
             );
         }
     }
-    let camera_color = Color32::from_rgb(120, 220, 255);
+    let camera_color = c32(palette::CULLING_CAMERA);
     let points = corners(frame, state, rect);
     outline(
         painter,
@@ -127,7 +130,7 @@ fn drag_handle(frame: &Frame, state: &mut ViewportState, label: egui::Rect, rect
 fn tag(painter: &egui::Painter, at: egui::Pos2, text: String, color: Color32) -> egui::Rect {
     let galley = painter.layout_no_wrap(text, egui::FontId::proportional(12.0), color);
     let back = egui::Rect::from_min_size(at, galley.size() + egui::vec2(8.0, 4.0));
-    painter.rect_filled(back, 3.0, Color32::from_black_alpha(190));
+    painter.rect_filled(back, 3.0, c32(palette::TAG_PLATE));
     painter.galley(back.min + egui::vec2(4.0, 2.0), galley, color);
     back
 }

@@ -3,8 +3,9 @@
 //! what fell in it, as opaque as the area it covers), painted once as one texture. So a whole
 //! big scene in view costs one cheap pass over the nodes plus one small image, and looks like
 //! what it is: where the mass of tiny shapes lies. Which nodes are splatted is decided by
-//! `editor::view::frame_plan` (on every core); this file adapts the size threshold to a budget and
-//! paints the grid.
+//! `editor::view::frame_plan` (on every core) under the one level-of-detail rule of
+//! `editor::view::detail` (figures plan under it too); this file keeps the threshold from
+//! frame to frame and makes the grids' textures.
 
 use crate::editor::view::detail::{SHAPE_BUDGET, TINY_MIN, adapted, coarser};
 use crate::editor::view::frame_plan::{DensityGrid, FramePlan};

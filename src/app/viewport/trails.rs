@@ -3,13 +3,15 @@
 //! (in the animated solar system the moon's trail is the epicycle); each node's
 //! accumulated-TRS ghost; each animated node's blended-world-matrix ghost.
 
+use super::draw::c32;
 use super::{Frame, p2, sr};
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::Camera;
+use crate::editor::view::palette;
 use crate::editor::view::trails::{
     LABEL_OFFSET, accumulated_marks, tick_label, trails, world_blend_marks,
 };
-use egui::{Color32, Stroke};
+use egui::Stroke;
 
 /// The font of tick labels and notes.
 fn small_font() -> egui::FontId {
@@ -32,7 +34,7 @@ pub(super) fn paint_trails(frame: &Frame, painter: &egui::Painter, camera: Camer
         return;
     }
     let scene = editor.doc().scene();
-    let color = Color32::from_rgb(120, 230, 255);
+    let color = c32(palette::TRAIL);
     // The widest label is the latest tick's (the most digits): measure it once.
     let widest = tick_label(scene.clip().length);
     let size = painter.layout_no_wrap(widest, small_font(), color).size();
@@ -60,7 +62,7 @@ pub(super) fn paint_accumulated(frame: &Frame, painter: &egui::Painter, camera: 
         return;
     }
     let scene = frame.editor.doc().scene();
-    let ghost = Color32::from_rgba_unmultiplied(230, 120, 255, 150);
+    let ghost = c32(palette::GHOST);
     for mark in accumulated_marks(scene, camera, sr(frame.rect)) {
         dashed(painter, &mark.outline, Stroke::new(1.5, ghost), (5.0, 4.0));
         let origin = p2(mark.origin);
@@ -83,7 +85,7 @@ pub(super) fn paint_world_blend(frame: &Frame, painter: &egui::Painter, camera: 
         return;
     }
     let scene = editor.doc().scene();
-    let color = Color32::from_rgba_unmultiplied(90, 220, 255, 170);
+    let color = c32(palette::BLEND);
     let time = editor.timeline().time();
     for mark in world_blend_marks(scene, time, camera, sr(frame.rect)) {
         dashed(painter, &mark.outline, Stroke::new(1.5, color), (4.0, 3.0));

@@ -1,9 +1,11 @@
 //! Figures: what the viewport teaches, as an SVG (and, through `png.rs`, a PNG drawn from that
 //! same SVG, so the two never disagree). The scene framed in a chosen size, with optional
 //! layers (grid, axes, parent links, names, the shear overlay, the selection highlighted) and
-//! a caption with the selection's matrix chain `World = M_a · M_b · … = W`. Everything is placed
-//! with the editor's own camera, grid, outline and overlay code, so a figure shows what the
-//! viewport shows. No window needed.
+//! a caption with the selection's matrix chain `World = M_a · M_b · … = W`. A figure is drawn
+//! from the same frame the viewport paints: the same plan and level of detail (`detail.rs`),
+//! draw list and primitives (`primitives.rs`, written as SVG by `write.rs`), palette
+//! (`palette.rs` one folder up) and text widths (`font.rs`: the font that draws the text), so
+//! it shows what the viewport shows, primitive for primitive. No window needed.
 
 pub mod big;
 pub mod font;

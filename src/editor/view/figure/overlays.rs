@@ -18,7 +18,8 @@ pub(super) fn trails_layer(
 ) {
     use crate::editor::view::trails::{LABEL_OFFSET, trails};
     let widest = crate::editor::view::trails::tick_label(scene.clip().length);
-    let label_size = Vec2::new(5.5 * widest.chars().count() as f32, 11.0);
+    // Measured with the figure's font, as the viewport measures it with egui's.
+    let label_size = Vec2::new(super::font::text_width(&widest, 10.0), 11.0);
     for trail in trails(scene, selection, camera, rect, label_size) {
         let points: Vec<String> = trail
             .points
