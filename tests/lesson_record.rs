@@ -319,6 +319,23 @@ fn a_missing_or_corrupt_journal_is_a_clear_error_and_writes_nothing() {
         "left as it was"
     );
 
+    // A journal from a newer graft, a device and a folder are refused the same way.
+    let newer = dir.path().join("newer.journal");
+    std::fs::write(&newer, b"GRAFTJNL\x09\x00\x00\x00").expect("write");
+    let (code, _, err) = run(&newer);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("newer graft"), "{err}");
+    #[cfg(unix)]
+    {
+        let (code, _, err) = run(Path::new("/dev/zero"));
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("not a regular file"), "{err}");
+    }
+    let (code, _, err) = run(dir.path());
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("cannot read the journal"), "{err}");
+    assert!(!lesson.exists());
+
     // A lesson already there stays as it was when the journal is refused.
     std::fs::write(&lesson, "keep me").expect("write");
     let (code, _, _) = run(&corrupt);

@@ -149,12 +149,9 @@ fn record_from_journal(
             lesson.display()
         )));
     }
-    let bytes = read_limit::read_bounded(journal, read_limit::JOURNAL).map_err(|e| {
-        Failure(format!(
-            "cannot read the journal {}: {e}",
-            journal.display()
-        ))
-    })?;
+    // The error names the file already.
+    let bytes = read_limit::read_bounded(journal, read_limit::JOURNAL)
+        .map_err(|e| Failure(format!("cannot read the journal: {e}")))?;
     let title = title.unwrap_or_else(|| {
         lesson.file_stem().map_or("Recorded lesson".into(), |s| {
             s.to_string_lossy().into_owned()
