@@ -286,13 +286,16 @@ const LOAD_TIMEOUT: Duration = Duration::from_secs(900);
 /// vertices and indices.
 pub type WindowRun = (usize, usize, (usize, usize));
 
+/// Open a file in a headless window, calling `mark` at each checkpoint.
+pub type OpenWindow = fn(&Path, &mut dyn FnMut(&str)) -> Result<WindowRun, String>;
+
 /// The window's part of the memory bench: open a file in a headless window, calling `mark` at
 /// each checkpoint. The binary sets it (`tools` does not import the app); without it the
 /// `editor` stage measures the session alone.
 #[derive(Clone, Copy, Debug)]
 pub struct WindowStage {
     /// Open the file and run frames.
-    pub run: fn(&Path, &mut dyn FnMut(&str)) -> Result<WindowRun, String>,
+    pub run: OpenWindow,
     /// The `size_of` of the window's per-row structures.
     pub sizes: fn() -> Vec<(&'static str, usize)>,
 }

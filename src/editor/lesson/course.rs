@@ -1,25 +1,8 @@
-//! The built-in course (`assets/lessons/`) and the sample scenes lessons name with
-//! `scene: sample NAME`, compiled into the binary.
+//! The built-in course (`assets/lessons/`), compiled into the binary, and parsed. The sample
+//! scenes lessons name with `scene: sample NAME` are in `samples.rs` (the parser checks the
+//! names; re-exported here).
 
-/// The sample scenes by name, as `scene: sample NAME` names them.
-const SAMPLES: [(&str, &str); 5] = [
-    ("sword", include_str!("../../../scenes/sword.ron")),
-    ("shear", include_str!("../../../scenes/shear.ron")),
-    ("tank", include_str!("../../../scenes/tank.ron")),
-    ("solar", include_str!("../../../scenes/solar.ron")),
-    ("flip", include_str!("../../../scenes/flip.ron")),
-];
-
-/// The names `scene: sample NAME` accepts.
-pub const SAMPLE_NAMES: [&str; 5] = ["sword", "shear", "tank", "solar", "flip"];
-
-/// A sample scene's text.
-pub fn sample_scene(name: &str) -> Option<&'static str> {
-    SAMPLES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, text)| *text)
-}
+pub use super::samples::{SAMPLE_NAMES, sample_scene};
 
 /// The built-in lessons in course order: file name and text.
 pub const COURSE: [(&str, &str); 9] = [
