@@ -1,8 +1,11 @@
 //! Where each family of commands goes. [`Editor::apply`] hands a command to the parts in turn;
 //! each part carries out the commands that are its own and passes the rest on. A part that owns
-//! its state alone (the settings, the open windows, the message log, the selection) is handed
-//! only that state, as rerun hands `run_system_command` only the store it changes; the families
-//! that span the document and the selection (edits, files, the history) are session methods.
+//! its state alone (the selection, the settings, the open windows and the message log, the
+//! history) is handed only that state, as rerun hands `run_system_command` only the store it
+//! changes; the families that span the document, the selection and the log (panels' intents,
+//! edits, files, the view, the timeline and lessons) are session methods. A new command goes to
+//! the part that owns what it changes, and gets a sample in `tests/panel_rules.rs`
+//! (`one_of_each`), which checks that every kind reaches a part.
 
 use crate::editor::session::command::{Command, Effect, Window};
 use crate::editor::session::gestures::Gestures;
