@@ -63,7 +63,7 @@ impl Fingerprint {
             selection: editor.selection_version(),
             keep_world: editor.keep_world(),
             view: editor.view().clone(),
-            clip: (editor.timeline().playing, editor.timeline().trails),
+            clip: (editor.timeline().playing(), editor.timeline().trails()),
             checklist: run.checklist().iter().map(|(_, holds)| *holds).collect(),
         }
     }
