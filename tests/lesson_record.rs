@@ -436,3 +436,79 @@ fn added_renamed_probed_and_deleted_nodes_are_recorded_and_replay() {
     assert_checks(&path);
     assert_replays_to(&path, editor.doc().scene());
 }
+
+/// A scene too big to go inline: a chain of `count` nodes.
+fn big_scene_text(count: u32) -> String {
+    let mut text = String::from("(\n    format: 3,\n    nodes: [\n");
+    for k in 1..=count {
+        let parent = if k == 1 {
+            String::new()
+        } else {
+            format!(", parent: Some({})", k - 1)
+        };
+        text.push_str(&format!(
+            "        (id: {k}, name: \"n{k}\"{parent}, position: (1.0, 0.5), rotation: 3.0),\n"
+        ));
+    }
+    text.push_str("    ],\n)\n");
+    text
+}
+
+#[test]
+fn a_big_scene_is_named_by_its_file_or_written_next_to_the_lesson() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scene_path = dir.path().join("chain.ron");
+    std::fs::write(&scene_path, big_scene_text(400)).expect("write");
+    let mut editor = Editor::new(Document::open(&scene_path).expect("opens"));
+    apply(&mut editor, Command::Record(RecordCommand::Start));
+    apply(&mut editor, Command::Select(vec![NodeId(200)]));
+    let to_50 = Command::MoveTo {
+        parent: Some(NodeId(50)),
+        keep_world: true,
+    };
+    apply(&mut editor, to_50);
+    stop_and_write(&mut editor, &dir.path().join("chain.lesson"));
+    let text = std::fs::read_to_string(dir.path().join("chain.lesson")).expect("written");
+    assert!(
+        text.contains("scene: chain.ron\n"),
+        "the unchanged file: {text}"
+    );
+    assert_checks(&dir.path().join("chain.lesson"));
+    assert_replays_to(&dir.path().join("chain.lesson"), editor.doc().scene());
+
+    // From a journal (its scene was never saved): written next to the lesson.
+    let journals = dir.path().join("journals");
+    let mut editor = Editor::new(Document::open(&scene_path).expect("opens"));
+    apply(&mut editor, Command::Select(vec![NodeId(300)]));
+    apply(&mut editor, Command::Unparent);
+    editor.start_journal(journals);
+    apply(&mut editor, Command::Select(vec![NodeId(200)]));
+    apply(
+        &mut editor,
+        Command::MoveTo {
+            parent: Some(NodeId(300)),
+            keep_world: true,
+        },
+    );
+    let journal = editor.journal_path().expect("journaling").to_path_buf();
+    let lesson = dir.path().join("out").join("journal.lesson");
+    std::fs::create_dir_all(lesson.parent().expect("folder")).expect("mkdir");
+    let started = std::time::Instant::now();
+    let (code, out, err) = graft(&[
+        "lesson",
+        "record-from-journal",
+        &journal.to_string_lossy(),
+        "-o",
+        &lesson.to_string_lossy(),
+    ]);
+    eprintln!(
+        "record-from-journal, 400-node chain: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let text = std::fs::read_to_string(&lesson).expect("written");
+    assert!(text.contains("scene: journal.scene.ron\n"), "{text}");
+    assert!(lesson.with_file_name("journal.scene.ron").exists());
+    assert_checks(&lesson);
+    assert_replays_to(&lesson, editor.doc().scene());
+}
