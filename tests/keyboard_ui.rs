@@ -265,3 +265,44 @@ fn f6_gives_the_first_control_of_the_inspector_and_timeline_the_keyboard() {
     assert_eq!(h.state().editor().focused_panel(), Panel::Hierarchy);
     assert_eq!(focused_control(&h), None);
 }
+
+/// The width of the panel the accessibility tree calls `name`.
+fn pane_width(h: &Harness<GraftApp>, name: &'static str) -> f64 {
+    use egui_kittest::kittest::NodeT;
+    let pane = h.get(By::new().predicate(move |n| {
+        n.role() == egui::accesskit::Role::Pane && n.label().as_deref() == Some(name)
+    }));
+    pane.accesskit_node()
+        .bounding_box()
+        .map_or(0.0, |r| r.width())
+}
+
+#[test]
+fn at_150_percent_in_a_1280_by_800_window_the_viewport_keeps_half_of_it() {
+    let text = std::fs::read_to_string("scenes/sword.ron").unwrap();
+    let (_dir, path) = ui_common::scene_file(&text);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |cc| {
+            let dialogs = Box::new(graft::app::dialogs::FakeDialogs::default());
+            GraftApp::new(cc, Some(path), dialogs)
+        });
+    h.run_steps(5);
+    for _ in 0..3 {
+        key(&mut h, Modifiers::COMMAND, Key::Equals);
+    }
+    h.run_steps(5);
+    assert_eq!(h.state().editor().ui_scale(), 1.5);
+    // The tree's bounds are in pixels.
+    let window = f64::from(h.ctx.content_rect().width() * h.ctx.pixels_per_point());
+    let viewport = pane_width(&h, "Viewport");
+    eprintln!(
+        "window {window:.0} px, viewport {viewport:.0}, hierarchy {:.0}, inspector {:.0}",
+        pane_width(&h, "Hierarchy"),
+        pane_width(&h, "Inspector")
+    );
+    assert!(
+        viewport >= window / 2.0,
+        "viewport {viewport:.0} of {window:.0}"
+    );
+}

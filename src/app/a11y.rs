@@ -59,10 +59,18 @@ fn name_enclosing(ui: &egui::Ui, is_kind: impl Fn(egui::UiKind) -> bool, name: &
         .stack()
         .iter()
         .find(|s| s.kind().is_some_and(&is_kind))
-        .map(|s| s.unique_id);
-    if let Some(id) = enclosing {
-        ui.ctx()
-            .accesskit_node_builder(id, |node| node.set_label(name));
+        .map(|s| (s.unique_id, s.max_rect));
+    if let Some((id, rect)) = enclosing {
+        ui.ctx().accesskit_node_builder(id, |node| {
+            node.set_label(name);
+            // Where it is, for a magnifier or a screen reader's review (egui gives containers none).
+            node.set_bounds(egui::accesskit::Rect {
+                x0: rect.min.x.into(),
+                y0: rect.min.y.into(),
+                x1: rect.max.x.into(),
+                y1: rect.max.y.into(),
+            });
+        });
     }
 }
 
