@@ -84,6 +84,8 @@ struct Base {
     skip: Vec<(u32, u32)>,
     shapes: Vec<egui::Shape>,
     shear: Vec<usize>,
+    /// The boxes of its names (the moving subtrees' names keep clear of them).
+    names: Vec<[f64; 4]>,
 }
 
 /// The last node layer drawn, and what it was drawn from.
@@ -210,11 +212,13 @@ fn draw_composed(
         let mut shapes = Vec::new();
         build(ctx, rect, editor, state, &skip, &mut shapes);
         let shear = state.shear_candidates.clone();
+        let names = state.layer.list.name_boxes();
         state.layer.base = Some(Base {
             key: key.clone(),
             skip,
             shapes,
             shear,
+            names,
         });
     }
     if let Some(base) = &state.layer.base {
@@ -343,7 +347,7 @@ pub(super) fn draw_built(
     density.plan = plan;
     let images = density.images(ctx, rect);
     let fill_size = state.layer.fill_size;
-    let planned = (&density.plan, Some(images));
+    let planned = (&density.plan, Some(images), &[][..]);
     state.layer.fill_size = draw_plan(ctx, rect, editor, state, planned, fill_size, out);
     state.shear_candidates.clear();
     state
@@ -384,24 +388,26 @@ fn draw_moving(
     state
         .shear_candidates
         .extend(plan.shear.iter().map(|&i| i as usize));
-    draw_plan(ctx, rect, editor, state, (&plan, None), (0, 0), out);
+    // The kept layer's names are drawn too: the moving subtrees' names keep clear of them.
+    let taken = (state.layer.base.as_ref()).map_or(Vec::new(), |b| b.names.clone());
+    draw_plan(ctx, rect, editor, state, (&plan, None, &taken), (0, 0), out);
 }
 
 /// The plan's primitives (`primitives::node_prims`: the density images, links, kept nodes'
 /// bodies and marks, names last) as shapes; returns the biggest fill mesh's size. `images`
-/// are the plan's density images (None: the plan has none).
+/// are the plan's density images (None: the plan has none); the names keep clear of `taken`.
 fn draw_plan(
     ctx: &egui::Context,
     rect: Rect,
     editor: &Editor,
     state: &mut ViewportState,
-    (plan, images): (&FramePlan, Option<[Option<egui::Shape>; 2]>),
+    (plan, images, taken): (&FramePlan, Option<[Option<egui::Shape>; 2]>, &[[f64; 4]]),
     (vertices, indices): (usize, usize),
     out: &mut Vec<egui::Shape>,
 ) -> (usize, usize) {
     let scene = editor.doc().scene();
     let view = (state.camera, sr(rect));
-    let list = kept_list(ctx, rect, editor, state, plan);
+    let list = kept_list(ctx, (rect, taken), editor, state, plan);
     let mut prims = std::mem::take(&mut state.layer.prims);
     prims.clear();
     node_prims(
@@ -449,7 +455,7 @@ fn draw_plan(
 /// when there are many), names placed where the last frame had them where they can be.
 fn kept_list(
     ctx: &egui::Context,
-    rect: Rect,
+    (rect, taken): (Rect, &[[f64; 4]]),
     editor: &Editor,
     state: &ViewportState,
     plan: &FramePlan,
@@ -468,16 +474,18 @@ fn kept_list(
     let view = (state.camera, sr(rect));
     let width = text_width(ctx);
     let previous = &state.layer.list;
-    viewport_draw_list(editor, kept, view, (plan.draw.len(), &width), previous)
+    let measure = (plan.draw.len(), &width as TextWidth, taken);
+    viewport_draw_list(editor, kept, view, measure, previous)
 }
 
 /// The viewport's draw list for the kept nodes: the one policy figures use too (names keep
-/// the places they had in the `previous` frame where they can), names measured by `text_width`.
+/// the places they had in the `previous` frame where they can), names measured by `text_width`
+/// and kept clear of `taken`.
 pub fn viewport_draw_list(
     editor: &Editor,
     kept: impl Iterator<Item = usize>,
     view: (Camera, ScreenRect),
-    (planned, text_width): (usize, TextWidth),
+    (planned, text_width, taken): (usize, TextWidth, &[[f64; 4]]),
     previous: &DrawList,
 ) -> DrawList {
     let options = editor.view();
@@ -492,6 +500,7 @@ pub fn viewport_draw_list(
     let ask = Ask {
         is_selected: &|id| editor.is_selected(id),
         text_width,
+        taken,
     };
     DrawList::build_after(previous, scene, kept, view, show, &ask, planned)
 }

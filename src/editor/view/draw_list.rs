@@ -62,6 +62,9 @@ pub struct Ask<'a> {
     pub is_selected: &'a dyn Fn(NodeId) -> bool,
     /// A text's width (px) at a font size.
     pub text_width: TextWidth<'a>,
+    /// The boxes of names another list drawn in the same frame placed (the kept layer's, under
+    /// a drag's moving subtrees): these names do not meet them.
+    pub taken: &'a [[f64; 4]],
 }
 
 /// What the list is asked to show besides the nodes' bodies.
@@ -119,6 +122,8 @@ pub struct Name {
     pub at: DVec2,
     /// The node's origin on screen (`at` − `origin` is where the name sits beside its node).
     pub origin: DVec2,
+    /// Its measured width (px).
+    pub width: f64,
 }
 
 /// What a frame or a figure draws of its kept nodes, in painting order, and the names.
@@ -223,6 +228,11 @@ impl DrawList {
         Self::build_after(&none, scene, indices, view, show, ask, kept)
     }
 
+    /// The boxes its names take.
+    pub fn name_boxes(&self) -> Vec<[f64; 4]> {
+        self.names.iter().map(|n| text_box(n.at, n.width)).collect()
+    }
+
     /// [`DrawList::build`] for the frame after `previous`: its names keep their places
     /// beside their nodes where they still can (names coherent in time).
     pub fn build_after(
@@ -267,7 +277,7 @@ impl DrawList {
                 marks,
             });
         }
-        list.names = place_names(scene, wanted, &previous.names, ask.text_width);
+        list.names = place_names(scene, wanted, &previous.names, ask);
         list
     }
 }
@@ -321,7 +331,7 @@ fn place_names(
     scene: &Scene,
     mut wanted: Vec<(bool, u32, DVec2)>,
     previous: &[Name],
-    text_width: TextWidth,
+    ask: &Ask,
 ) -> Vec<Name> {
     let before: rustc_hash::FxHashMap<u32, DVec2> = previous
         .iter()
@@ -329,7 +339,7 @@ fn place_names(
         .collect();
     // A stable sort: selected first, then those shown before, each group in painting order.
     wanted.sort_by_key(|&(selected, index, _)| (!selected, !before.contains_key(&index)));
-    let mut placed: Vec<[f64; 4]> = Vec::new();
+    let mut placed: Vec<[f64; 4]> = ask.taken.to_vec();
     let mut names = Vec::new();
     for (selected, index, origin) in wanted {
         if names.len() >= NAME_LIMIT && !selected {
@@ -342,7 +352,7 @@ fn place_names(
         } else {
             NAME_SHIFTS
         };
-        let width = text_width(name, NAME_SIZE) as f64;
+        let width = (ask.text_width)(name, NAME_SIZE) as f64;
         let kept = before.get(&index).map(|offset| origin + *offset);
         let free = kept
             .into_iter()
@@ -353,7 +363,12 @@ fn place_names(
             });
         let Some(at) = free else { continue };
         placed.push(text_box(at, width));
-        names.push(Name { index, at, origin });
+        names.push(Name {
+            index,
+            at,
+            origin,
+            width,
+        });
     }
     names.sort_by_key(|n| n.index);
     names
@@ -379,6 +394,7 @@ mod tests {
         Ask {
             is_selected,
             text_width: &char_width,
+            taken: &[],
         }
     }
 
@@ -545,6 +561,22 @@ mod tests {
         let detailed = list.entries.iter().filter(|e| e.marks.detail).count();
         assert_eq!(detailed, DETAIL_LIMIT + 1);
         assert!(list.entries[n - 1].marks.detail);
+    }
+
+    #[test]
+    fn names_keep_clear_of_the_names_another_list_placed() {
+        let scene = scene_at(&[(0.0, 0.0)], &["moving"]);
+        let none = |_| false;
+        let alone = DrawList::build(&scene, 0..1, camera(40.0), show(), &ask(&none), 1);
+        let taken = alone.name_boxes();
+        let beside = Ask {
+            taken: &taken,
+            ..ask(&none)
+        };
+        let list = DrawList::build(&scene, 0..1, camera(40.0), show(), &beside, 1);
+        assert_eq!(list.names.len(), 1);
+        let b = list.name_boxes()[0];
+        assert!(!overlaps(&b, &taken[0]), "{b:?} meets {:?}", taken[0]);
     }
 
     #[test]

@@ -327,6 +327,7 @@ fn figure_draw_list_after(
     let ask = Ask {
         is_selected: &is_selected,
         text_width: &text_width,
+        taken: &[],
     };
     match planned {
         Some(plan) => {
