@@ -267,6 +267,13 @@ impl Keys<'_> {
     }
 
     /// Every goal holds; then Next (Finish on the last step) from the lesson panel.
+    /// The lesson is at step `s` (0-based), nothing of it done, its nodes in view.
+    fn at_step(&mut self, s: usize) {
+        assert_eq!(self.step(), s);
+        assert!(!self.done(), "step {}: done before any key", s + 1);
+        learner::Learner::new(self.h).assert_subject_in_view(&format!("keys, step {}", s + 1));
+    }
+
     fn next(&mut self, what: &str) {
         let checklist = format!(
             "{:?}",
@@ -298,32 +305,31 @@ fn the_reparenting_lesson_played_to_its_summary_with_keys_only() {
     assert!(run.showing_intro());
     k.panel(Panel::Lesson);
     k.press_button("Start step 1 ⏵");
-    assert_eq!(k.step(), 0);
+    k.at_step(0);
 
     // 1: the sword onto the body, keeping world.
-    assert!(!k.done());
     k.move_to("body");
     assert_eq!(k.h.state().scene().parent(SWORD).unwrap(), Some(BODY));
     k.next("step 1");
     // 2: toggle off, then onto the body again.
-    assert_eq!(k.step(), 1);
+    k.at_step(1);
     k.palette("Keep world transform");
     assert!(!k.h.state().editor().keep_world());
     k.move_to("body");
     k.next("step 2");
     // 3: into the scabbard.
-    assert_eq!(k.step(), 2);
+    k.at_step(2);
     k.move_to("scabbard");
     assert_eq!(k.h.state().scene().parent(SWORD).unwrap(), Some(SCABBARD));
     k.next("step 3");
     // 4: sheathed: local (0, 0), rotation 0.
-    assert_eq!(k.step(), 3);
+    k.at_step(3);
     k.field("sword, local position x", "0");
     k.field("sword, local position y", "0");
     k.field("sword, local rotation", "0");
     k.next("step 4");
     // 5: the body to (8, 0).
-    assert_eq!(k.step(), 4);
+    k.at_step(4);
     k.field("body, world position x", "8");
     k.next("step 5");
 

@@ -11,8 +11,10 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
+use graft::editor::lesson::text::linked_names;
 use graft::editor::session::lesson::LessonRun;
 use graft::editor::view::geometry::in_view;
+use graft::model::scene::NodeId;
 
 /// One thing a learner does with the pointer or the keyboard.
 #[derive(Clone, Debug)]
@@ -265,19 +267,43 @@ impl<'h> Learner<'h> {
         !self.h.get_by_label(label).accesskit_node().is_disabled()
     }
 
-    /// Every node the step names is inside the viewport's rectangle (its bounds and its
-    /// origin); how many it names.
+    /// The nodes the step names, read from the lesson here rather than asked of the app: its
+    /// text's `[links]`, every node its goals and keeps name, and the selection.
+    pub fn named_nodes(&self) -> Vec<NodeId> {
+        let run = self.run();
+        let scene = self.h.state().scene();
+        let mut names: Vec<String> = run
+            .step()
+            .text
+            .iter()
+            .flat_map(|p| linked_names(p))
+            .collect();
+        for (goal, _) in run.checklist() {
+            names.extend(words(&goal.check));
+        }
+        let mut ids: Vec<NodeId> = names.iter().filter_map(|n| run.resolve(scene, n)).collect();
+        ids.extend_from_slice(self.h.state().selection());
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    /// Every node the step names (as [`Self::named_nodes`] reads them, and as the app's
+    /// subject has them) is inside the viewport's rectangle: its bounds and its origin. How
+    /// many nodes that is.
     pub fn assert_subject_in_view(&self, what: &str) -> usize {
         let app = self.h.state();
         let v = &app.viewport;
-        let subject = self.run().subject(app.editor());
-        let named = subject.len();
+        let mut nodes = self.run().subject(app.editor());
+        nodes.extend(self.named_nodes());
+        nodes.sort_unstable();
+        nodes.dedup();
         assert!(
-            in_view(v.camera, view(v.last_rect), app.scene(), &subject),
-            "{what}: {subject:?} not all inside the viewport {:?}",
+            in_view(v.camera, view(v.last_rect), app.scene(), &nodes),
+            "{what}: {nodes:?} not all inside the viewport {:?}",
             v.last_rect
         );
-        for id in subject {
+        for &id in &nodes {
             let origin = app.scene().world(id).expect("a node").translation;
             let p = on_screen(self.h, origin);
             assert!(
@@ -285,7 +311,7 @@ impl<'h> Learner<'h> {
                 "{what}: node {id:?} at {p:?} out of view"
             );
         }
-        named
+        nodes.len()
     }
 
     /// Start the open lesson and play each step's gestures, checking at its start that its
@@ -380,4 +406,22 @@ impl<'h> Learner<'h> {
             "the next lesson opens on its introduction"
         );
     }
+}
+
+/// The words of a predicate as written, a quoted name as one word ("rotated child").
+fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text.trim();
+    while !rest.is_empty() {
+        if let Some(quoted) = rest.strip_prefix('"') {
+            let end = quoted.find('"').unwrap_or(quoted.len());
+            out.push(quoted[..end].to_string());
+            rest = quoted.get(end + 1..).unwrap_or("").trim_start();
+        } else {
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            out.push(rest[..end].to_string());
+            rest = rest[end..].trim_start();
+        }
+    }
+    out
 }
