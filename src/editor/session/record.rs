@@ -127,7 +127,7 @@ impl Editor {
         let on_disk = !self.doc.is_modified();
         Recording {
             steps: Vec::new(),
-            start: self.doc.scene().clone(),
+            start: current(self.doc.scene()),
             before: self.view_state(),
             from: self.doc.history().labels().1,
             file: self.doc.path().filter(|_| on_disk).map(Path::to_path_buf),
@@ -139,7 +139,7 @@ impl Editor {
     /// End the step being recorded (once: a stopped recording has none).
     fn end_recorded_step(&mut self) {
         let after = self.view_state();
-        let end = self.doc.scene().clone();
+        let end = current(self.doc.scene());
         let Some(recording) = self.recording.as_mut() else {
             return;
         };
@@ -190,6 +190,13 @@ impl Editor {
         ));
         Ok(Outcome::default())
     }
+}
+
+/// A copy of a scene with its world matrices current (comparing scenes reads every node's).
+fn current(scene: &Scene) -> Scene {
+    let mut scene = scene.clone();
+    scene.update_world();
+    scene
 }
 
 /// How a lesson at `lesson` names a step's first scene: inline when small, else the file the
@@ -328,11 +335,11 @@ pub fn draft_from_journal(bytes: &[u8], title: &str) -> Result<JournalDraft> {
     use crate::model::journal::{self, Stop};
     let recovered = journal::recover(bytes)?;
     let document = recovered.document;
-    let start = document.origin_scene()?;
+    let start = current(&document.origin_scene()?);
     let view = Editor::new(Document::untitled(Scene::new())).view_state();
     let step = RecordedStep {
         start,
-        end: document.scene().clone(),
+        end: current(document.scene()),
         edits: record::performed_edits(document.history(), 0),
         before: view.clone(),
         after: view,
