@@ -88,6 +88,14 @@ fn a_row_target_is_highlighted_at_that_rows_rect_and_the_rest_is_dimmed() {
         "one row"
     );
     assert!(shown.dimmed, "the rest of the window is dimmed");
+    let bubble = shown.bubble_rect.unwrap();
+    for other in ["body", "scabbard", "hand"] {
+        assert!(
+            !bubble.intersects(row(&h, other)),
+            "the bubble hides {other}'s row"
+        );
+    }
+    assert!(!bubble.intersects(highlight));
     assert_eq!(
         shown.bubble.as_deref(),
         Some("Drag this row onto the body's row (Show the gesture shows how)")
@@ -148,6 +156,20 @@ fn a_field_target_is_the_two_fields_of_that_row_and_column() {
     }
     let rotation = h.get_by_label("body, world rotation").rect();
     assert!(!shown.intersects(rotation), "nor the next row");
+}
+
+#[test]
+fn a_step_reached_by_its_button_points_at_its_first_target() {
+    let mut h = open_at(REPARENT, 0);
+    let button = h.get_by_role_and_label(Role::Button, "Step 5: It goes where its parent goes");
+    button.click();
+    h.run_steps(6);
+    assert_eq!(h.state().editor().lesson().unwrap().step_index(), 4);
+    let shown = overlay(&h)
+        .highlight
+        .expect("step 5 points at the body's world position");
+    let field = h.get_by_label("body, world position x").rect();
+    assert_holds(shown, field, "the body's world x");
 }
 
 #[test]

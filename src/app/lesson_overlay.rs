@@ -36,6 +36,8 @@ pub struct Painted {
     pub highlight: Option<Rect>,
     /// The bubble's text.
     pub bubble: Option<String>,
+    /// Where the bubble was painted.
+    pub bubble_rect: Option<Rect>,
     /// The rest of the window was dimmed.
     pub dimmed: bool,
     /// Where the ghost pointer's tip was, while a gesture plays.
@@ -220,8 +222,11 @@ pub fn paint(ctx: &Context, editor: &Editor, viewport: &ViewportState) {
     };
     let step = Some((run.lesson().path.clone(), run.step_index()));
     if state.step != step {
+        // The step's start changes the state for a frame or two (its checklist is evaluated at
+        // the next frame's start): none of that is the learner acting.
         state = OverlayState {
             step,
+            settle: SETTLE_FRAMES,
             ..OverlayState::default()
         };
     }
@@ -285,7 +290,7 @@ fn point(
     let holes: Vec<Rect> = std::iter::once(rect.expand(4.0)).chain(panel).collect();
     dim(painter, ctx.content_rect(), &holes);
     outline(painter, rect);
-    bubble(painter, ctx.content_rect(), rect, &text);
+    state.painted.bubble_rect = Some(bubble(painter, ctx.content_rect(), rect, &text));
     state.painted.highlight = Some(rect);
     state.painted.bubble = Some(text);
     state.painted.dimmed = true;
@@ -384,24 +389,39 @@ fn outline(painter: &egui::Painter, rect: Rect) {
     painter.rect_stroke(rect.expand(3.0), 4.0, stroke, egui::StrokeKind::Outside);
 }
 
-/// The bubble: `text` next to the highlight, below it (or above, near the bottom), inside the
-/// window.
-fn bubble(painter: &egui::Painter, screen: Rect, rect: Rect, text: &str) {
+/// The bubble: `text` next to the highlight, inside the window, where it hides least: to its
+/// right (a row's neighbours stay visible), else below it; above it near the window's bottom.
+fn bubble(painter: &egui::Painter, screen: Rect, rect: Rect, text: &str) -> Rect {
     let font = egui::FontId::proportional(14.0);
-    let galley = painter.layout(text.to_string(), font, Color32::BLACK, 320.0);
+    let galley = painter.layout(text.to_string(), font, Color32::BLACK, 300.0);
     let size = galley.size() + vec2(16.0, 10.0);
-    let below = rect.bottom() + 10.0 + size.y < screen.bottom();
-    let y = if below {
-        rect.bottom() + 10.0
+    let gap = 10.0;
+    let right = pos2(rect.right() + gap, rect.center().y - size.y / 2.0);
+    let below = pos2(rect.left(), rect.bottom() + gap);
+    let above = pos2(rect.left(), rect.top() - gap - size.y);
+    let fits = |p: Pos2| screen.contains_rect(Rect::from_min_size(p, size));
+    let low = rect.center().y > screen.top() + screen.height() * 0.75;
+    let at = if low {
+        above
+    } else if fits(right) {
+        right
+    } else if fits(below) {
+        below
     } else {
-        rect.top() - 10.0 - size.y
+        above
     };
-    let x = rect
-        .left()
-        .clamp(screen.left() + 4.0, screen.right() - size.x - 4.0);
+    let x = at.x.clamp(
+        screen.left() + 4.0,
+        (screen.right() - size.x - 4.0).max(4.0),
+    );
+    let y = at.y.clamp(
+        screen.top() + 4.0,
+        (screen.bottom() - size.y - 4.0).max(4.0),
+    );
     let frame = Rect::from_min_size(pos2(x, y), size);
     painter.rect_filled(frame, 6.0, HIGHLIGHT);
     painter.galley(frame.min + vec2(8.0, 5.0), galley, Color32::BLACK);
+    frame
 }
 
 /// The drag's path: a dashed line with an arrowhead at its end.

@@ -14,6 +14,7 @@ pub mod hierarchy;
 pub mod inspector;
 mod keyboard;
 pub mod lesson_overlay;
+pub mod lesson_overlay;
 mod lesson_panel;
 mod lesson_window;
 pub mod memory_stage;
@@ -23,6 +24,7 @@ mod recovery;
 mod signals;
 mod theme;
 pub mod timeline;
+pub mod ui_targets;
 pub mod ui_targets;
 pub mod viewport;
 mod windows;
@@ -283,6 +285,7 @@ impl GraftApp {
         // Windows after the commands: a window opened this frame shows on this frame.
         let commands = self.windows(&ctx);
         self.run_all(commands);
+        lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
         lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
         if let Some(outcome) = self.dialogs.poll() {
             self.run(Command::DialogClosed(outcome));

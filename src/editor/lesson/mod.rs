@@ -11,6 +11,7 @@ pub mod explain;
 pub mod parse;
 pub mod play;
 pub mod progress;
+pub mod targets;
 pub mod record;
 pub mod samples;
 pub mod targets;

@@ -230,37 +230,3 @@ pub fn menu_entry(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn menu_items_are_found_with_or_without_their_ellipsis() {
-        assert_eq!(
-            menu_entry("Edit", Some("Duplicate")),
-            Ok(("Edit", Some("Duplicate")))
-        );
-        assert_eq!(
-            menu_entry("Edit", Some("History")),
-            Ok(("Edit", Some("History…")))
-        );
-        assert_eq!(menu_entry("View", None), Ok(("View", None)));
-    }
-
-    #[test]
-    fn unknown_menus_and_items_say_what_exists() {
-        let menu = menu_entry("Veiw", None).unwrap_err();
-        assert!(menu.contains("no menu is called `Veiw`"), "{menu}");
-        assert!(menu.contains("File, Edit, Node, View, Help"), "{menu}");
-        let item = menu_entry("Edit", Some("Duplicat")).unwrap_err();
-        assert!(item.contains("no item `Duplicat`"), "{item}");
-        assert!(item.contains("Duplicate"), "{item}");
-    }
-
-    #[test]
-    fn controls_are_found_by_kind_and_name() {
-        assert_eq!(control("toggle", "keep-world"), Some(Control::KeepWorld));
-        assert_eq!(control("button", "keep-world"), None);
-        assert_eq!(control_names("toggle"), vec!["keep-world", "trails"]);
-    }
-}
