@@ -742,3 +742,38 @@ fn switching_a_shapes_kind_keeps_its_size() {
     let names: Vec<_> = ShapeKind::ALL.iter().map(|k| k.name()).collect();
     assert_eq!(names, ["none", "rect", "ellipse", "sprite", "polygon"]);
 }
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("a readable folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+#[test]
+fn no_panel_builds_a_model_edit_or_an_undo_label() {
+    let app = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/app");
+    let files = rust_files(&app);
+    assert!(files.len() > 20, "the panels were found: {}", files.len());
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("readable");
+        for (n, line) in text.lines().enumerate() {
+            let builds = ["Command::Perform", "edit::Op", "Op::"]
+                .iter()
+                .any(|what| line.contains(what));
+            assert!(
+                !builds,
+                "{}:{}: panels send intents, the session chooses edits: {line}",
+                file.display(),
+                n + 1
+            );
+        }
+    }
+}
