@@ -393,6 +393,9 @@ fn draw_moving(
     draw_plan(ctx, rect, editor, state, (&plan, None, &taken), (0, 0), out);
 }
 
+/// A plan's density images, the coarse grid's and the fine one's (None for an empty grid).
+type DensityImages = [Option<egui::Shape>; 2];
+
 /// The plan's primitives (`primitives::node_prims`: the density images, links, kept nodes'
 /// bodies and marks, names last) as shapes; returns the biggest fill mesh's size. `images`
 /// are the plan's density images (None: the plan has none); the names keep clear of `taken`.
@@ -401,7 +404,7 @@ fn draw_plan(
     rect: Rect,
     editor: &Editor,
     state: &mut ViewportState,
-    (plan, images, taken): (&FramePlan, Option<[Option<egui::Shape>; 2]>, &[[f64; 4]]),
+    (plan, images, taken): (&FramePlan, Option<DensityImages>, &[[f64; 4]]),
     (vertices, indices): (usize, usize),
     out: &mut Vec<egui::Shape>,
 ) -> (usize, usize) {
