@@ -139,6 +139,7 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A size as people read it: "4 GiB", "256 MiB", "8 KiB" or "100 bytes".
+#[doc(hidden)]
 pub fn shown_size(bytes: u64) -> String {
     match bytes {
         b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),

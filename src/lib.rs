@@ -102,6 +102,9 @@ pub mod app;
 pub mod editor;
 pub mod error;
 pub mod model;
+// The binary's front-ends (command line, benchmarks, desktop files): public for the `graft`
+// binary, the tests and the benches, not a library API.
+#[doc(hidden)]
 pub mod tools;
 
 pub use error::{Error, Result};

@@ -31,6 +31,7 @@
 //! ```
 
 pub mod anim;
+#[doc(hidden)]
 pub mod atomic_write;
 pub mod document;
 pub mod file;
@@ -39,14 +40,16 @@ mod file_format;
 mod file_load;
 mod file_node;
 mod file_save;
-pub mod file_stamp;
+pub(crate) mod file_stamp;
 mod file_version;
 pub mod generate;
 pub mod godot;
+#[doc(hidden)]
 pub mod journal;
 pub mod math;
-pub mod pool;
+pub(crate) mod pool;
 pub mod progress;
+#[doc(hidden)]
 pub mod read_limit;
 pub mod scene;
 pub mod spaces;

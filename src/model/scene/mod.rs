@@ -230,8 +230,7 @@ impl Scene {
 
     /// The per-node arrays' allocated capacities (name, elements, bytes per element), the id
     /// index's included, for `graft bench memory`.
-    #[doc(hidden)]
-    pub fn array_capacities(&self) -> Vec<(&'static str, usize, usize)> {
+    pub(crate) fn array_capacities(&self) -> Vec<(&'static str, usize, usize)> {
         use std::mem::size_of;
         let arrays = vec![
             ("ids", self.ids.capacity(), size_of::<NodeId>()),
@@ -276,6 +275,8 @@ impl Scene {
     }
 
     /// Parent indices in pre-order (`u32::MAX` for roots): the layout the update loop walks.
+    /// Not a library API: for the benches and tests that check the layout.
+    #[doc(hidden)]
     pub fn parent_indices(&self) -> &[u32] {
         &self.parent
     }

@@ -105,7 +105,9 @@ impl Scene {
     }
 
     /// The world matrix of the node at `i`, correct even when stale: computed on demand from the
-    /// nearest clean ancestor. O(1) when nothing is dirty.
+    /// nearest clean ancestor. O(1) when nothing is dirty. Index-based, for the editor's
+    /// drawing loops and the tests; the library API is [`Scene::world`] by id.
+    #[doc(hidden)]
     #[inline]
     pub fn world_at(&self, i: usize) -> Affine2 {
         if self.dirty_roots.is_empty() {
