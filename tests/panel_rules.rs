@@ -777,3 +777,38 @@ fn no_panel_builds_a_model_edit_or_an_undo_label() {
         }
     }
 }
+
+#[test]
+fn a_rubber_band_selects_the_origins_in_it_or_adds_them_when_extending() {
+    use graft::editor::session::picking::band_selection;
+    let scene = rig();
+    let rect = view_rect();
+    let camera = Camera::new(DVec2::new(2.5, 0.0), 40.0);
+    let screen = |x: f32| camera.to_screen(rect, Vec2::new(x, 0.0));
+    // A band around the origins at x = 0 (body) and x = 1 (arm), not 2 (hand) nor 5 (prop).
+    let band = (
+        screen(-0.5) - Vec2::splat(5.0),
+        screen(1.5) + Vec2::splat(5.0),
+    );
+    let (body, arm, prop) = (NodeId(1), NodeId(2), NodeId(5));
+    // Leg is at x = -1: outside.
+    assert_eq!(
+        band_selection(&scene, (camera, rect), band, &[prop], false),
+        Command::Select(vec![body, arm]),
+        "a plain band replaces the selection"
+    );
+    assert_eq!(
+        band_selection(&scene, (camera, rect), band, &[prop, arm], true),
+        Command::Select(vec![prop, arm, body]),
+        "extending keeps it and adds each node once"
+    );
+}
+
+#[test]
+fn the_wheel_and_a_pinch_zoom_by_their_product() {
+    use graft::editor::view::camera::wheel_zoom;
+    assert_eq!(wheel_zoom(1.0, 0.0), 1.0, "nothing: no zoom");
+    assert!((wheel_zoom(1.0, 100.0) - 0.2f64.exp()).abs() < 1e-12);
+    assert!((wheel_zoom(1.0, -100.0) * wheel_zoom(1.0, 100.0) - 1.0).abs() < 1e-12);
+    assert!((wheel_zoom(2.0, 100.0) - 2.0 * 0.2f64.exp()).abs() < 1e-12);
+}

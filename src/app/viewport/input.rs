@@ -4,12 +4,11 @@
 use super::draw::draw_handles;
 use super::{Frame, ViewportState, sr, v2};
 use crate::editor::session::command::Command;
-use crate::editor::session::picking::{viewport_click, viewport_drag};
-use crate::editor::view::camera::Camera;
+use crate::editor::session::picking::{band_selection, viewport_click, viewport_drag};
+use crate::editor::view::camera::{Camera, wheel_zoom};
 use crate::editor::view::geometry::hit_test;
 use crate::editor::view::grid::grid_step;
 use crate::editor::view::handles::{self, HandleDrag, Part};
-use crate::editor::view::pointer::box_pick;
 use crate::model::scene::NodeData;
 use crate::model::scene::NodeId;
 use egui::Pos2;
@@ -40,7 +39,7 @@ pub(super) fn navigate(frame: &Frame, state: &mut ViewportState) {
                 i.pointer.hover_pos(),
             )
         });
-        let factor = zoom as f64 * (scroll as f64 * 0.002).exp();
+        let factor = wheel_zoom(zoom, scroll);
         if factor != 1.0
             && let Some(p) = pointer
         {
@@ -246,14 +245,15 @@ fn box_select(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) 
     else {
         return;
     };
-    let existing = if extending(frame) {
-        editor.selection()
-    } else {
-        &[]
-    };
     let band = (v2(start), v2(end));
-    let picked = box_pick(scene, (state.camera, sr(rect)), band, existing);
-    out.push(Command::Select(picked));
+    let view = (state.camera, sr(rect));
+    out.push(band_selection(
+        scene,
+        view,
+        band,
+        editor.selection(),
+        extending(frame),
+    ));
 }
 
 /// While the selection is dragged: move every dragged node by the pointer's motion, as one

@@ -1,14 +1,15 @@
 //! What clicks, drags and arrow keys in the hierarchy and the viewport ask for, without egui:
 //! Ctrl and Shift clicks on rows, the arrow keys in the tree, what a drag that starts on a row
-//! carries, and what a click or a drag start in the viewport selects. The panels read the
+//! carries, and what a click, a rubber band or a drag start in the viewport selects. The panels read the
 //! input and the geometry (which row, which node is under the pointer), call these and send
 //! what they return.
 
 use crate::editor::session::command::Command;
-use crate::editor::view::pointer::MoveDrag;
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::pointer::{MoveDrag, box_pick};
 use crate::editor::view::rows::Row;
 use crate::model::scene::{NodeId, Scene};
-use glam::DVec2;
+use glam::{DVec2, Vec2};
 
 /// The modifier keys the rules read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -118,6 +119,19 @@ pub fn viewport_click(hit: Option<NodeId>, extending: bool) -> Option<Command> {
         None if !extending => Some(Command::Select(Vec::new())),
         None => None,
     }
+}
+
+/// A rubber band from `a` to `b` (screen points) released: the nodes whose origins are inside
+/// it, added to the selection when extending (Ctrl / Shift), else instead of it.
+pub fn band_selection(
+    scene: &Scene,
+    view: (Camera, ScreenRect),
+    (a, b): (Vec2, Vec2),
+    selection: &[NodeId],
+    extending: bool,
+) -> Command {
+    let kept = if extending { selection } else { &[] };
+    Command::Select(box_pick(scene, view, (a, b), kept))
 }
 
 /// What a primary drag that starts in the viewport does.

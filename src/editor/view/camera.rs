@@ -419,6 +419,12 @@ impl Framing {
     }
 }
 
+/// The zoom factor of a pinch (`pinch`: its factor, 1 for none) and a wheel turn (`scroll`:
+/// points, up positive) this frame: each 100 points of wheel zoom by e^0.2 (about 22 %).
+pub fn wheel_zoom(pinch: f32, scroll: f32) -> f64 {
+    f64::from(pinch) * (f64::from(scroll) * 0.002).exp()
+}
+
 /// How much a view stretches world areas, as a length (√|det|; 1 for the world).
 fn mean_scale(view: DAffine2) -> f64 {
     let s = view.matrix2.determinant().abs().sqrt();
