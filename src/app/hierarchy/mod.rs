@@ -1,7 +1,9 @@
 //! The hierarchy panel: the tree in pre-order, selection, rename in place, a context menu and
 //! the "Keep world transform" toggle. Reads the editor, returns commands. Which rows show, how
 //! far they are indented and what the breadcrumb fits are decided in
-//! [`crate::editor::view::rows`]; this only draws them and reads the input.
+//! [`crate::editor::view::rows`]; what clicks, arrow keys and drags mean in
+//! [`crate::editor::session::picking`]; what a drop does in [`crate::editor::session::dnd`].
+//! This only draws the rows and reads the input.
 //!
 //! Deep trees stay readable: past a few levels the indentation per level shrinks so that a row
 //! at any depth keeps room for its name inside the panel, the breadcrumb above the rows shows
@@ -178,11 +180,9 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
         }
     });
     use crate::app::ui_targets::Targeted as _;
-    use crate::app::ui_targets::Targeted as _;
     let mut keep_world = editor.keep_world();
     if ui
         .checkbox(&mut keep_world, "Keep world transform")
-        .lesson_target(ui, crate::editor::lesson::targets::Control::KeepWorld)
         .lesson_target(ui, crate::editor::lesson::targets::Control::KeepWorld)
         .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.")
         .changed()

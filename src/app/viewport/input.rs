@@ -1,5 +1,7 @@
 //! Viewport input: pan and zoom, the move / rotate / scale handles, hover, click and box
-//! selection, and dragging the selection with the pointer.
+//! selection, and dragging the selection with the pointer. What a click, a band or a drag start
+//! selects is [`crate::editor::session::picking`]'s; what a drag does to the scene is the
+//! session's (the panel sends where the pointer is: `DragHandle`, `MoveSelection`).
 
 use super::draw::draw_handles;
 use super::{Frame, ViewportState, sr, v2};
