@@ -2,7 +2,9 @@
 //! 1280×800 by real gestures only — clicks on hierarchy rows, row drags, typing into the
 //! inspector's fields, menu clicks, key presses — never Show me and never a command sent to the
 //! app. Each lesson's solution is a table of gestures written from its steps' `do:` lines. At
-//! every step start, every node the step names is inside the viewport's rectangle.
+//! every step start, every node the step names is inside the viewport's rectangle. The other
+//! ways a lesson's text offers (a text link, a drag in the viewport, the Node menu, a shortcut)
+//! are played on their steps too.
 //!
 //! And a lesson played to its end with keys only (issue 39): no pointer event at all. The
 //! palette opens Help ▸ Lessons…, Tab reaches the lesson and its buttons, Node ▸ Move to…
@@ -23,7 +25,9 @@ use graft::editor::session::lesson::{LessonSource, read_lesson};
 use graft::model::scene::NodeId;
 use learner::{Gesture, Learner};
 
-use Gesture::{Button, Check, DragRow, DragRowBelow, Field, Menu, Press, ProbeAt, Row};
+use Gesture::{
+    Button, Check, DragNode, DragRow, DragRowBelow, Field, Link, Menu, Press, ProbeAt, Row,
+};
 
 /// The gestures that solve each step of each built-in lesson, in course order.
 const SOLUTIONS: [&[&[Gesture]]; 9] = [
@@ -146,6 +150,51 @@ fn a_learner_plays_every_built_in_lesson_to_its_summary_by_gestures() {
     }
     // Most steps name nodes (a step about a view option may name none).
     assert!(checked > 60, "{checked} named nodes checked in view");
+}
+
+/// The other ways the lessons' text offers work too: (lesson, step, gestures).
+const OTHER_WAYS: [(usize, usize, &[Gesture]); 6] = [
+    // "or the word hand in this text"
+    (1, 1, &[Link("hand")]),
+    // "drag it in the viewport"
+    (3, 2, &[DragNode("hand", 30.0, 0.0)]),
+    // "Drag the body's rectangle in the viewport"
+    (3, 3, &[DragNode("body", 0.0, -30.0)]),
+    // "Keep world transform is a checkbox in the Node menu"
+    (
+        4,
+        2,
+        &[
+            Menu("Node", "Keep world transform"),
+            DragRow("sword", "body"),
+        ],
+    ),
+    // "Node > Unparent (to root), Ctrl+Shift+G"
+    (
+        5,
+        4,
+        &[
+            Row("rotated child"),
+            Press(Modifiers::COMMAND.plus(Modifiers::SHIFT), Key::G),
+        ],
+    ),
+    // "or press 3"
+    (8, 1, &[Press(Modifiers::NONE, Key::Num3)]),
+];
+
+/// Each other way, on its step reached by the step's button in the lesson panel.
+#[test]
+fn the_other_ways_the_text_offers_work_too() {
+    let mut h = app();
+    let mut learner = Learner::new(&mut h);
+    for (k, s, gestures) in OTHER_WAYS {
+        learner.open_from_help_menu(k);
+        learner.start();
+        if s > 1 {
+            learner.go_to_step(s);
+        }
+        learner.solve_step(&format!("lesson {k}, step {s}"), gestures);
+    }
 }
 
 /// The learner cannot pass a step by a wrong gesture: dropping the sword on the hand's row

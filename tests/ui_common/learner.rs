@@ -35,6 +35,10 @@ pub enum Gesture {
     Check(&'static str),
     /// Press a key.
     Press(Modifiers, Key),
+    /// Click a node's name where the lesson's text links to it.
+    Link(&'static str),
+    /// Drag a node in the viewport from its origin by this many points (right, down).
+    DragNode(&'static str, f32, f32),
     /// Click in the viewport at this point of the node's space (Place probes is on), then type
     /// the point into the new probe's own fields in the inspector.
     ProbeAt(&'static str, f32, f32),
@@ -182,6 +186,11 @@ impl<'h> Learner<'h> {
             Gesture::Check(label) => self.click_role(Role::CheckBox, label),
             Gesture::Press(modifiers, key) => self.press(modifiers, key),
             Gesture::ProbeAt(node, x, y) => self.probe_at(node, glam::vec2(x, y)),
+            Gesture::Link(name) => self.click_role(Role::Link, name),
+            Gesture::DragNode(node, dx, dy) => {
+                let from = self.node_on_screen(node);
+                self.drag(from, from + egui::vec2(dx, dy));
+            }
         }
     }
 
@@ -200,13 +209,17 @@ impl<'h> Learner<'h> {
         Pos2::new(x, bottom + 40.0)
     }
 
+    /// Where a node's origin is on screen.
+    fn node_on_screen(&self, node: &str) -> Pos2 {
+        let scene = self.h.state().scene();
+        let id = (self.run().resolve(scene, node)).unwrap_or_else(|| panic!("no node {node}"));
+        on_screen(self.h, scene.world(id).expect("a node").translation)
+    }
+
     /// Click in the viewport on the node (Place probes must be on), then type `local` into the
     /// new probe's own fields (the point itself may lie outside the view).
     fn probe_at(&mut self, node: &str, local: glam::Vec2) {
-        let scene = self.h.state().scene();
-        let id = (self.run().resolve(scene, node)).unwrap_or_else(|| panic!("no node {node}"));
-        let origin = scene.world(id).expect("a node").translation;
-        let p = on_screen(self.h, origin);
+        let p = self.node_on_screen(node);
         let before = self.probe_count();
         self.click_at(p);
         assert_eq!(self.probe_count(), before + 1, "the click pinned a probe");
@@ -232,19 +245,52 @@ impl<'h> Learner<'h> {
     /// introduction.
     pub fn open_from_help_menu(&mut self, k: usize) {
         self.menu("Help", "Lessons…");
-        let entry = self
-            .h
-            .query_all_by_label_contains(&format!("{k}. "))
-            .filter(|n| n.accesskit_node().role() == Role::Button)
-            .map(|n| n.rect())
-            .next()
-            .unwrap_or_else(|| panic!("lesson {k} in Help > Lessons…"));
+        // The list scrolls: turn the wheel over it until the entry is above the button below
+        // the list.
+        let below = self.widget("Open a lesson file…");
+        let over_list = below.center_top() - egui::vec2(0.0, 60.0);
+        let mut entry = self.lesson_entry(k);
+        for _ in 0..20 {
+            if entry.bottom() <= below.top() {
+                break;
+            }
+            self.wheel_at(over_list, -60.0);
+            entry = self.lesson_entry(k);
+        }
         self.click_at(entry.center());
         self.frames(3);
+        self.discard_if_asked();
         assert!(
             self.run().showing_intro(),
             "a lesson opens on its introduction"
         );
+    }
+
+    /// The button of the `k`-th lesson (1-based) in Help ▸ Lessons….
+    fn lesson_entry(&self, k: usize) -> Rect {
+        self.h
+            .query_all(By::new().role(Role::Button))
+            .filter(|n| {
+                let label = n.accesskit_node().label().unwrap_or_default();
+                label.starts_with(&format!("{k}. "))
+            })
+            .map(|n| n.rect())
+            .next()
+            .unwrap_or_else(|| panic!("lesson {k} in Help > Lessons…"))
+    }
+
+    /// Turn the mouse wheel with the pointer over `p` (a negative `dy` scrolls down).
+    pub fn wheel_at(&mut self, p: Pos2, dy: f32) {
+        self.h.hover_at(p);
+        self.frames(1);
+        self.h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::vec2(0.0, dy),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Unknown,
+            modifiers: Modifiers::NONE,
+        });
+        self.frames(6);
     }
 
     /// Leave the introduction: Start step 1.
@@ -325,20 +371,49 @@ impl<'h> Learner<'h> {
         for (s, gestures) in steps.iter().enumerate() {
             let what = format!("{title}, step {}", s + 1);
             assert_eq!(self.run().step_index(), s, "{what}");
-            assert_eq!(self.run().finished(), None, "{what}");
-            checked += self.assert_subject_in_view(&what);
-            assert!(!self.step_done(), "{what}: done before any gesture");
-            for g in gestures.iter() {
-                self.perform(g);
-            }
-            self.frames(3);
-            self.assert_ticked(&what);
+            checked += self.solve_step(&what, gestures);
             let last = s + 1 == steps.len();
             self.click(if last { "Finish ✔" } else { "Next ⏵" });
             self.frames(6);
         }
         self.assert_summary(title, steps.len());
         checked
+    }
+
+    /// At the step's start (its nodes in view, nothing done), perform the gestures; then every
+    /// goal must be ticked. How many named nodes were checked in view.
+    pub fn solve_step(&mut self, what: &str, gestures: &[Gesture]) -> usize {
+        assert_eq!(self.run().finished(), None, "{what}");
+        let checked = self.assert_subject_in_view(what);
+        assert!(!self.step_done(), "{what}: done before any gesture");
+        for g in gestures {
+            self.perform(g);
+        }
+        self.frames(3);
+        self.assert_ticked(what);
+        checked
+    }
+
+    /// Click the lesson panel's button of step `n` (1-based): the step starts afresh.
+    pub fn go_to_step(&mut self, n: usize) {
+        // Its text is the number; screen readers read "Step N: title".
+        let (plain, named) = (n.to_string(), format!("Step {n}: "));
+        let button = self
+            .h
+            .query_all(By::new().role(Role::Button))
+            .find(|b| {
+                let label = b.accesskit_node().label().unwrap_or_default();
+                label == plain || label.starts_with(&named)
+            })
+            .map(|b| b.rect())
+            .unwrap_or_else(|| panic!("no button of step {n}"));
+        self.click_at(button.center());
+        self.frames(4);
+        assert_eq!(
+            self.run().step_index() + 1,
+            n,
+            "the step's button goes to step {n}"
+        );
     }
 
     /// Every goal and keep of the step holds, shown ticked, and Next is lit.
@@ -387,6 +462,14 @@ impl<'h> Learner<'h> {
         );
     }
 
+    /// Answer the unsaved-changes prompt, if it shows, with its Discard button.
+    fn discard_if_asked(&mut self) {
+        if self.h.query_by_label("Discard").is_some() {
+            self.click_role(Role::Button, "Discard");
+        }
+        self.frames(4);
+    }
+
     /// The summary's "Next lesson: …" button, discarding the finished lesson's scene.
     pub fn next_lesson(&mut self) {
         let next = self
@@ -397,10 +480,7 @@ impl<'h> Learner<'h> {
             .expect("the summary names the next lesson");
         self.click_at(next.center());
         self.frames(3);
-        if self.h.query_by_label("Discard").is_some() {
-            self.click("Discard");
-        }
-        self.frames(4);
+        self.discard_if_asked();
         assert!(
             self.run().showing_intro(),
             "the next lesson opens on its introduction"
