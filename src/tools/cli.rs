@@ -4,6 +4,7 @@
 pub use super::cli_bench::BenchCommand;
 use super::cli_bench::run_bench;
 use super::cli_print::{point, print_file, short};
+pub use super::failure::Failure;
 use crate::error::{Error, Result};
 use crate::model::atomic_write::Backup;
 use crate::model::file;
@@ -305,21 +306,6 @@ pub struct ReparentArgs {
     /// Write the result here instead of in place.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-}
-
-/// What a failed command reports: 1 for bad input or a refused operation.
-pub struct Failure(pub String);
-
-impl From<Error> for Failure {
-    fn from(e: Error) -> Self {
-        Failure(e.to_string())
-    }
-}
-
-impl From<io::Error> for Failure {
-    fn from(e: io::Error) -> Self {
-        Failure(e.to_string())
-    }
 }
 
 // Longer than 60 lines on purpose: one arm per subcommand, each only unpacking its arguments

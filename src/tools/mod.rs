@@ -10,6 +10,7 @@ mod bench_memory_print;
 pub mod cli;
 pub mod cli_bench;
 mod cli_print;
+mod failure;
 pub mod desktop;
 #[doc(hidden)]
 pub use crate::model::generate;

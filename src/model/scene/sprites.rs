@@ -134,7 +134,8 @@ pub fn map_edit(
 impl Scene {
     /// Replace each sprite path `map` gives a new one for (one pass over the nodes, no copy
     /// of the scene); returns how many changed. Outside the history: callers that own a
-    /// history rebase it too ([`crate::model::document::Document::rebase_sprites`]).
+    /// history rebase it too
+    /// ([`History::rebase_sprites`](crate::model::scene::edit::History::rebase_sprites)).
     pub fn map_sprite_paths(&mut self, mut map: impl FnMut(&str) -> Option<String>) -> usize {
         let changed = map_data(self.data.iter_mut(), &mut map);
         if changed > 0 {
