@@ -279,7 +279,9 @@ fn fixture() -> (Vec<String>, impl Fn(&str) -> String) {
     .collect();
     let read = |path: &str| match path {
         "src/lib.rs" => "pub mod editor;\n".to_string(),
-        "src/editor/mod.rs" => "pub mod view;\npub use view::camera::Camera;\n".to_string(),
+        "src/editor/mod.rs" => {
+            "pub mod view;\npub use view::camera::Camera;\npub fn elsewhere() {}\n".to_string()
+        }
         "src/editor/view/mod.rs" => "pub mod camera;\n".to_string(),
         "src/editor/view/camera.rs" => {
             "pub struct Camera;\nimpl Camera {\n    pub fn fit() {}\n}\n".to_string()
@@ -305,6 +307,7 @@ fn the_checks_find_a_missing_file_a_missing_module_and_a_dead_link() {
         "`editor::view::camera::Gone`",
         "`figure_plan::plan`",
         "`Camera::vanished`",
+        "`Camera::elsewhere`",
         "[m](gone.md)",
         "`view/camera.rs::nothing`",
         "`editor/gone`",

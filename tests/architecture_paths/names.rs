@@ -261,11 +261,22 @@ pub fn check_module_path(
         if !sources.iter().any(|f| declares_type(&read(f), first)) {
             return Ok(()); // a type of another crate (`TSTransform`, `ViewportBuilder`)
         }
-        return if sources.iter().any(|f| declares(&read(f), member)) {
+        // The member is declared where the type is, or in one of its `impl` blocks.
+        let homes = sources.iter().map(|f| read(f)).filter(|text| {
+            declares_type(text, first)
+                || [
+                    format!("impl {first} "),
+                    format!("impl {first}<"),
+                    format!(" for {first} "),
+                ]
+                .iter()
+                .any(|i| text.contains(i.as_str()))
+        });
+        return if homes.into_iter().any(|text| declares(&text, member)) {
             Ok(())
         } else {
             Err(format!(
-                "`{first}::{member}`: no `{member}` declared in src/"
+                "`{first}::{member}`: `{first}` declares no `{member}`"
             ))
         };
     }
