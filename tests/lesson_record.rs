@@ -512,3 +512,28 @@ fn a_big_scene_is_named_by_its_file_or_written_next_to_the_lesson() {
     assert_checks(&lesson);
     assert_replays_to(&lesson, editor.doc().scene());
 }
+
+#[test]
+fn a_recording_whose_scene_was_replaced_is_refused_with_a_short_message() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scene_path = dir.path().join("chain.ron");
+    std::fs::write(&scene_path, big_scene_text(40)).expect("write");
+    let path = dir.path().join("replaced.lesson");
+    let mut editor = Editor::new(Document::sample());
+    apply(&mut editor, Command::Record(RecordCommand::Start));
+    perform_solution(&mut editor);
+    // Another scene replaces the one being recorded: its edits are not the recording's.
+    apply(&mut editor, Command::OpenPath(scene_path.clone()));
+    apply(
+        &mut editor,
+        Command::AnswerGuard(graft::editor::session::command::GuardAnswer::Discard),
+    );
+    assert_eq!(editor.doc().path(), Some(scene_path.as_path()), "replaced");
+    apply(&mut editor, Command::Record(RecordCommand::Stop));
+    let refused = editor.apply(Command::DialogClosed(DialogOutcome::Picked(path.clone())));
+    let message = refused.expect_err("refused").to_string();
+    assert!(message.contains("another scene opened"), "{message}");
+    assert!(message.len() < 600, "{message}");
+    assert!(!path.exists());
+    assert!(editor.recording().is_some(), "kept until dropped");
+}

@@ -238,12 +238,8 @@ pub fn scene_ref(
 /// out; the lesson must then pass whole and replay to the scene the recording ended with.
 pub fn checked_lesson_text(draft: &Draft, path: &Path) -> Result<String> {
     let refused = |e: Error| Error::Refused(format!("The recorded lesson was not written: {e}"));
-    if let Some(k) = draft.steps.iter().position(changed_nothing) {
-        return Err(refused(Error::Refused(format!(
-            "step {} records no change (perform the solution before Stop recording; steps \
-             undone past the start of the recording are not part of it)",
-            k + 1
-        ))));
+    if let Some(problem) = recorded_problem(draft) {
+        return Err(refused(Error::Refused(problem)));
     }
     let mut text = record::lesson_text(draft);
     for _ in 0..4 {
@@ -256,8 +252,9 @@ pub fn checked_lesson_text(draft: &Draft, path: &Path) -> Result<String> {
                 end.map_or_else(Vec::new, |end| record::scene_differences(end, &replayed));
             if !differences.is_empty() {
                 return Err(refused(Error::Refused(format!(
-                    "its solution does not give the recorded scene ({})",
-                    differences.join("; ")
+                    "its solution does not give the recorded scene ({}; was the scene replaced \
+                     while recording?)",
+                    first_few(&differences)
                 ))));
             }
             return Ok(text);
@@ -278,11 +275,43 @@ pub fn checked_lesson_text(draft: &Draft, path: &Path) -> Result<String> {
     )))
 }
 
+/// Why the recording cannot be a lesson, before any text is written: a step whose history
+/// is not the recording's, or one that changed nothing.
+fn recorded_problem(draft: &Draft) -> Option<String> {
+    if let Some(k) = draft
+        .steps
+        .iter()
+        .position(|s| !record::edits_lead_to_end(s))
+    {
+        return Some(format!(
+            "the history no longer leads from where step {} started to the scene now (was \
+             another scene opened, or the history undone past the start of the recording?): \
+             drop the recording and record again",
+            k + 1
+        ));
+    }
+    let k = draft.steps.iter().position(changed_nothing)?;
+    Some(format!(
+        "step {} records no change (perform the solution before Stop recording)",
+        k + 1
+    ))
+}
+
 /// True when a step holds no edit and no change of keep-world, view options or view space:
 /// no goal can be suggested for it.
 fn changed_nothing(step: &RecordedStep) -> bool {
     let (a, b) = (&step.before, &step.after);
     step.edits.is_empty() && a.keep_world == b.keep_world && a.shown == b.shown && a.look == b.look
+}
+
+/// At most five items, each cut short, then how many more there are.
+fn first_few(items: &[String]) -> String {
+    const SHOWN: usize = 5;
+    let mut shown: Vec<String> = items.iter().take(SHOWN).map(|s| parse::cut(s)).collect();
+    if items.len() > SHOWN {
+        shown.push(format!("and {} more", items.len() - SHOWN));
+    }
+    shown.join("; ")
 }
 
 /// The line a check failure names (`PATH:LINE:COL: …`).

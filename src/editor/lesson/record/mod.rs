@@ -109,6 +109,15 @@ pub fn performed_edits(history: &History, from: usize) -> Vec<Edit> {
         .collect()
 }
 
+/// True when the step's edits, replayed on its start, give its end: the history the edits
+/// came from is the recording's (not a scene opened meanwhile, not undone past the start).
+pub fn edits_lead_to_end(step: &RecordedStep) -> bool {
+    let mut scene = step.start.clone();
+    let replayed = step.edits.iter().all(|edit| edit.apply(&mut scene).is_ok());
+    scene.update_world();
+    replayed && scene_differences(&step.end, &scene).is_empty()
+}
+
 /// The lesson's text for a draft. Lines no action can express are kept as `//` comments.
 pub fn lesson_text(draft: &Draft) -> String {
     let mut out = String::from("graft lesson 1\n");
