@@ -291,3 +291,73 @@ fn the_sword_is_reparented_onto_the_body_from_the_keyboard_alone() {
         "world ({x}, {y})"
     );
 }
+
+/// The node with this role and name under `parent` (by path).
+fn find_under<'a>(tree: &'a [Value], parent: &Value, role: &str, name: &str) -> &'a Value {
+    let path = format!("{}/", text(parent, "path"));
+    tree.iter()
+        .find(|n| {
+            text(n, "path").starts_with(&path) && text(n, "role") == role && text(n, "name") == name
+        })
+        .unwrap_or_else(|| panic!("no {role} {name:?} under {parent}:\n{}", outline(tree)))
+}
+
+/// A nudge, then Ctrl+N: the unsaved-changes prompt is a dialog named for what it asks, with
+/// its three buttons.
+#[test]
+fn the_unsaved_changes_prompt_is_a_named_dialog_on_the_bus() {
+    let (_dir, scene) = sword_copy();
+    let Some(out) = read_tree(&scene, "ctrl+a Up F6 Right ctrl+n") else {
+        return;
+    };
+    let after = nodes(&out["after_keys"]);
+    let dialog = find(after, "dialog", "Unsaved changes");
+    for button in ["Save", "Discard", "Cancel"] {
+        find_under(after, dialog, "push button", button);
+    }
+    check_announced(&out, &["Nudge sword, world position (2.1, 3)"]);
+}
+
+/// Ctrl+Shift+P: the palette is a window whose search field is named and has the keyboard.
+#[test]
+fn the_command_palette_is_named_with_a_named_focused_field_on_the_bus() {
+    let (_dir, scene) = sword_copy();
+    let Some(out) = read_tree(&scene, "ctrl+shift+p") else {
+        return;
+    };
+    let after = nodes(&out["after_keys"]);
+    let palette = find(after, "frame", "Command palette");
+    let field = find_under(after, palette, "entry", "Command: type part of its name");
+    assert!(has_state(field, "focused"), "{field}");
+    for panel in [
+        "Menu bar",
+        "Timeline",
+        "Hierarchy",
+        "Inspector",
+        "Viewport",
+        "Status",
+    ] {
+        find(after, "panel", panel);
+    }
+}
+
+/// A lesson from the keyboard: Shift+F6 gives the lesson panel the keyboard, Tab walks its
+/// buttons to "Start step 1", Enter starts it. The panel, its step buttons and each goal (a
+/// check box, not yet checked) are read on the bus, and the step was announced.
+#[test]
+fn the_lesson_panel_its_steps_and_goals_are_read_on_the_bus() {
+    let lesson = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/lessons/01-local-world.lesson");
+    let keys = "shift+F6 Tab Tab Tab Tab Tab Tab Return";
+    let Some(out) = read_tree(&lesson, keys) else {
+        return;
+    };
+    let after = nodes(&out["after_keys"]);
+    let panel = find(after, "panel", "Lesson");
+    find_under(after, panel, "toggle button", "Step 1: Two columns");
+    let goal = find_under(after, panel, "check box", "Select the hand");
+    assert!(!has_state(goal, "checked"), "{goal}");
+    check_announced(
+        &out,
+        &["Lesson has the keyboard", "Step 1 of 4: Two columns"],
+    );
+}

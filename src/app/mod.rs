@@ -276,9 +276,13 @@ impl GraftApp {
         commands.extend(keyboard::nudge_keys(&ctx, &self.editor));
         commands.extend(self.window_input(&ctx));
         egui::Panel::top("menu").show(ui, |ui| {
+            a11y::name_panel(ui, "Menu bar");
             egui::MenuBar::new().ui(ui, |ui| commands.extend(menus::menus(ui, &self.editor)));
         });
-        egui::Panel::bottom("status").show(ui, |ui| self.status_bar(ui));
+        egui::Panel::bottom("status").show(ui, |ui| {
+            a11y::name_panel(ui, "Status");
+            self.status_bar(ui)
+        });
         commands.extend(self.panels(ui));
         commands.extend(keyboard::focus(&ctx, &self.editor, &mut self.panel_rects));
         self.run_all(commands);

@@ -25,6 +25,8 @@ struct Seen {
     steps: usize,
     selection: u64,
     messages: u64,
+    /// The lesson's step, whether its introduction shows and whether every goal holds.
+    lesson: Option<(usize, bool, bool)>,
 }
 
 impl Seen {
@@ -36,6 +38,9 @@ impl Seen {
             steps: labels.len(),
             selection: editor.selection.version(),
             messages: editor.log.pushed(),
+            lesson: editor
+                .lesson()
+                .map(|run| (run.step_index(), run.showing_intro(), run.step_done())),
         }
     }
 }
@@ -51,7 +56,8 @@ impl Announcer {
         let now = Seen::of(editor);
         if let Some(before) = self.seen.replace(now)
             && before != now
-            && let Some(text) = announcement(editor, &before, &now)
+            && let Some(text) =
+                with_lesson(editor, &before, &now, announcement(editor, &before, &now))
         {
             self.text = text;
         }
@@ -90,6 +96,31 @@ fn announcement(editor: &Editor, before: &Seen, now: &Seen) -> Option<String> {
         });
     }
     (now.selection != before.selection).then(|| selection_sentence(editor))
+}
+
+/// What changed in the lesson, said after what changed in the scene: the step shown
+/// ("Step 1 of 4: Two columns") or that every goal of the step now holds.
+fn with_lesson(editor: &Editor, before: &Seen, now: &Seen, said: Option<String>) -> Option<String> {
+    let (Some(run), Some((step, intro, done))) = (editor.lesson(), now.lesson) else {
+        return said;
+    };
+    let steps = run.lesson().steps.len();
+    let lesson_said = if before.lesson.map(|(s, i, _)| (s, i)) != Some((step, intro)) {
+        Some(if intro {
+            format!("Lesson {}: introduction", run.lesson().title)
+        } else {
+            format!("Step {} of {steps}: {}", step + 1, run.step().title)
+        })
+    } else if done && before.lesson.is_some_and(|(_, _, was)| !was) {
+        let next = if step + 1 == steps { "Finish" } else { "Next" };
+        Some(format!("Every goal holds: go on with {next}"))
+    } else {
+        None
+    };
+    match (said, lesson_said) {
+        (Some(scene), Some(lesson)) => Some(format!("{scene}. {lesson}")),
+        (scene, lesson) => scene.or(lesson),
+    }
 }
 
 /// "sword selected, world position (2, 3)", "3 nodes selected: arm, hand, sword",
@@ -160,10 +191,12 @@ mod tests {
         editor
     }
 
-    /// Apply `command`, then what the announcer says.
+    /// Apply `command` and run a frame's tick, then what the announcer says.
     fn said(editor: &mut Editor, announcer: &mut Announcer, command: Command) -> String {
         let _ = editor.apply(command);
         editor.update_world();
+        // As a frame does: a lesson's goals are checked on the tick.
+        let _ = editor.tick(1.0 / 60.0);
         announcer.observe(editor).to_string()
     }
 
@@ -201,6 +234,38 @@ mod tests {
         };
         let text = said(&mut editor, &mut announcer, nudge);
         assert_eq!(text, "Nudge sword, world position (3, 3)");
+    }
+
+    #[test]
+    fn a_lesson_step_and_its_goals_holding_are_announced() {
+        use crate::editor::session::lesson::{LessonCommand, LessonSource};
+        let mut editor = sword();
+        let mut announcer = Announcer::default();
+        announcer.observe(&editor);
+        let open = Command::Lesson(LessonCommand::Open(LessonSource::Builtin(0)));
+        let text = said(&mut editor, &mut announcer, open);
+        let run = editor.lesson().expect("the first lesson opens");
+        let title = run.lesson().title.clone();
+        let first = run.lesson().steps[0].title.clone();
+        let steps = run.lesson().steps.len();
+        assert!(
+            text.ends_with(&format!("Lesson {title}: introduction")),
+            "{text}"
+        );
+        let begin = Command::Lesson(LessonCommand::Begin);
+        let text = said(&mut editor, &mut announcer, begin);
+        assert!(
+            text.ends_with(&format!("Step 1 of {steps}: {first}")),
+            "{text}"
+        );
+        // Step 1 of the first lesson asks for the hand to be selected.
+        let hand = NodeId(3);
+        let text = said(&mut editor, &mut announcer, Command::Select(vec![hand]));
+        assert!(
+            text.starts_with("hand selected")
+                && text.ends_with("Every goal holds: go on with Next"),
+            "{text}"
+        );
     }
 
     #[test]
