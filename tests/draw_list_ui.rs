@@ -272,3 +272,42 @@ fn names_do_not_overlap_in_the_viewport(file: &str) {
         }
     }
 }
+
+/// Far from the origin the grid's labels are long (`10000000.005`): in the viewport the x
+/// labels along the bottom still never meet, judged by the boxes egui's fonts give them.
+#[test]
+fn long_grid_labels_do_not_meet_in_the_viewport() {
+    let mut h = app_on_path(scene("sword.ron"));
+    h.state_mut().viewport.camera.center = glam::DVec2::new(1.0e7 + 0.005, 0.0);
+    h.state_mut().viewport.camera.zoom = 450.0; // lines 45 px apart, labels wider
+    h.run_steps(3);
+    let app = h.state();
+    let bottom = app.viewport.last_rect.max.y - 2.0;
+    let labels: Vec<(f32, String)> = app
+        .viewport
+        .primitives()
+        .into_iter()
+        .filter_map(|p| match p {
+            Prim::Text { at, text, .. } if (at.y - bottom).abs() < 1e-3 => Some((at.x, text)),
+            _ => None,
+        })
+        .collect();
+    assert!(labels.len() >= 2, "{labels:?}");
+    assert!(
+        labels.iter().any(|(_, t)| t.len() >= 10),
+        "long labels: {labels:?}"
+    );
+    let font = egui::FontId::proportional(graft::editor::view::primitives::GRID_LABEL_SIZE);
+    let spans: Vec<(f32, f32)> = labels
+        .iter()
+        .map(|(x, text)| {
+            let galley = h
+                .ctx
+                .fonts_mut(|f| f.layout_no_wrap(text.clone(), font.clone(), egui::Color32::WHITE));
+            (*x, *x + galley.size().x)
+        })
+        .collect();
+    for pair in spans.windows(2) {
+        assert!(pair[0].1 < pair[1].0, "labels meet: {labels:?} {spans:?}");
+    }
+}
