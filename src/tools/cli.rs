@@ -5,7 +5,7 @@ pub use super::cli_bench::BenchCommand;
 use super::cli_bench::run_bench;
 use super::cli_print::{point, print_file, short};
 pub use super::failure::Failure;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::model::atomic_write::Backup;
 use crate::model::file;
 use crate::model::generate::GenShape;
