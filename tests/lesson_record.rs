@@ -537,3 +537,26 @@ fn a_recording_whose_scene_was_replaced_is_refused_with_a_short_message() {
     assert!(!path.exists());
     assert!(editor.recording().is_some(), "kept until dropped");
 }
+
+#[test]
+fn a_move_made_later_in_the_clip_is_recorded_with_its_time() {
+    use graft::editor::session::timeline::TimelineCommand;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("timed.lesson");
+    let mut editor = Editor::new(Document::sample());
+    apply(&mut editor, Command::Record(RecordCommand::Start));
+    apply(
+        &mut editor,
+        Command::Timeline(TimelineCommand::SetTime(0.5)),
+    );
+    editor.update_world();
+    perform_solution(&mut editor);
+    stop_and_write(&mut editor, &path);
+    let text = std::fs::read_to_string(&path).expect("written");
+    let time = text.find("do: time 0.5").expect("the time is a do: line");
+    let reparent = text.find("do: reparent").expect("the reparent");
+    assert!(time < reparent, "the time comes first: {text}");
+    assert!(text.contains("goal: time is past 0.5"), "{text}");
+    assert_checks(&path);
+    assert_replays_to(&path, editor.doc().scene());
+}

@@ -81,6 +81,7 @@ impl Editor {
                 ViewSpace::Selection => Look::Selection,
                 ViewSpace::Node(id) => Look::Node(id),
             },
+            time: self.timeline.time(),
         }
     }
 

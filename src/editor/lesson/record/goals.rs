@@ -166,6 +166,9 @@ fn probe_goals(step: &RecordedStep, id: NodeId, name: &str, lines: &mut Vec<Stri
 
 fn view_goals(step: &RecordedStep, lines: &mut Vec<String>) {
     let (before, after) = (&step.before, &step.after);
+    if after.time > before.time {
+        lines.push(format!("goal: time is past {}", num(after.time)));
+    }
     if before.keep_world != after.keep_world {
         lines.push(format!("goal: keep-world is {}", on_off(after.keep_world)));
     }

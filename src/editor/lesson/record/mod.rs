@@ -40,6 +40,8 @@ pub struct ViewState {
     pub selection: Vec<NodeId>,
     /// The space the view looks from.
     pub look: Look,
+    /// The clip time in seconds.
+    pub time: f32,
 }
 
 /// One recorded step: where it started, what was done, where it ended.
@@ -114,6 +116,10 @@ pub fn performed_edits(history: &History, from: usize) -> Vec<Edit> {
 pub fn edits_lead_to_end(step: &RecordedStep) -> bool {
     let mut scene = step.start.clone();
     let replayed = step.edits.iter().all(|edit| edit.apply(&mut scene).is_ok());
+    // A new time poses the animated nodes (not an edit).
+    if step.before.time != step.after.time {
+        scene.set_pose_at(step.after.time);
+    }
     scene.update_world();
     replayed && scene_differences(&step.end, &scene).is_empty()
 }
@@ -187,6 +193,9 @@ fn write_setup(out: &mut String, step: &RecordedStep) {
         before.shown.join(", ")
     };
     let _ = writeln!(out, "show: {shown}");
+    if before.time != 0.0 {
+        let _ = writeln!(out, "time: {}", num(before.time));
+    }
     if before.look != Look::World
         && let Some(space) = look_text(&step.start, before.look)
     {
@@ -292,6 +301,10 @@ fn coalesced(edits: &[Edit]) -> Vec<Edit> {
 fn solution_lines(step: &RecordedStep) -> Vec<String> {
     let mut scratch = step.start.clone();
     let mut lines = Vec::new();
+    // The time first: the edits were made at the pose it gives.
+    if step.before.time != step.after.time {
+        lines.push(format!("do: time {}", num(step.after.time)));
+    }
     for edit in coalesced(&step.edits) {
         lines.extend(edit_lines(&scratch, &edit));
         if edit.apply(&mut scratch).is_err() {
