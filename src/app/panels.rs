@@ -46,8 +46,28 @@ impl GraftApp {
             });
         self.panel_rects
             .set(Panel::Timeline, timeline.response.rect);
-        // With a lesson open it shares the right column and the viewport keeps half the window.
+        commands.extend(self.side_panels(ui));
+        let central = egui::CentralPanel::default().show(ui, |ui| {
+            a11y::name_panel(ui, "Viewport");
+            commands.extend(viewport::ui(
+                ui,
+                &self.editor,
+                &mut self.viewport,
+                self.hierarchy.preview.as_ref(),
+                self.inspector.hovered_factor,
+            ));
+        });
+        self.panel_rects.set(Panel::Viewport, central.response.rect);
+        a11y::announce(ui.ctx(), &self.editor);
+        commands
+    }
+
+    /// The hierarchy and the right column (the inspector, with the lesson above it). With a
+    /// lesson open it shares the right column and the viewport keeps half the window.
+    fn side_panels(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+        use crate::editor::session::arrange::Panel;
         use crate::editor::view::layout::{MIN_HIERARCHY, max_hierarchy, max_right};
+        let mut commands = Vec::new();
         let (window, lesson) = (ui.max_rect().width(), self.editor.lesson().is_some());
         let sides = SideWidths::for_window(window);
         let hierarchy = egui::Panel::left("hierarchy")
@@ -90,18 +110,6 @@ impl GraftApp {
             inspector.min.y = rect.max.y;
         }
         self.panel_rects.set(Panel::Inspector, inspector);
-        let central = egui::CentralPanel::default().show(ui, |ui| {
-            a11y::name_panel(ui, "Viewport");
-            commands.extend(viewport::ui(
-                ui,
-                &self.editor,
-                &mut self.viewport,
-                self.hierarchy.preview.as_ref(),
-                self.inspector.hovered_factor,
-            ));
-        });
-        self.panel_rects.set(Panel::Viewport, central.response.rect);
-        a11y::announce(ui.ctx(), &self.editor);
         commands
     }
 }
