@@ -30,12 +30,21 @@ struct Seen {
 }
 
 impl Seen {
-    fn of(editor: &Editor) -> Self {
-        let (labels, done) = editor.doc.history().labels();
+    /// The counters now; the history's are counted again only when its revision moved (the
+    /// labels are a list as long as the history, and this runs every frame).
+    fn of(editor: &Editor, before: Option<&Seen>) -> Self {
+        let revision = editor.doc.revision();
+        let (done, steps) = match before.filter(|b| b.revision == revision) {
+            Some(b) => (b.done, b.steps),
+            None => {
+                let (labels, done) = editor.doc.history().labels();
+                (done, labels.len())
+            }
+        };
         Self {
-            revision: editor.doc.revision(),
+            revision,
             done,
-            steps: labels.len(),
+            steps,
             selection: editor.selection.version(),
             messages: editor.log.pushed(),
             lesson: editor
@@ -53,7 +62,7 @@ impl Announcer {
         if editor.gesture_open() {
             return &self.text;
         }
-        let now = Seen::of(editor);
+        let now = Seen::of(editor, self.seen.as_ref());
         if let Some(before) = self.seen.replace(now)
             && before != now
             && let Some(text) =
