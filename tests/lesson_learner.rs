@@ -389,4 +389,6 @@ fn the_reparenting_lesson_played_to_its_summary_with_keys_only() {
         "the summary"
     );
     assert!(k.h.query_by_label_contains("Steps done: 5 of 5").is_some());
+    let pointer = k.h.ctx.input(|i| i.pointer.latest_pos());
+    assert_eq!(pointer, None, "no pointer event ever reached the app");
 }
