@@ -4,6 +4,8 @@
 //! "Show the gesture" plays a ghost pointer from the first named row to the second without
 //! changing anything. Also every error a `point:` or `gesture:` line can give.
 
+mod ui_common;
+
 use egui::Rect;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
@@ -23,6 +25,7 @@ const SWORD: NodeId = NodeId(4);
 /// The course's lessons by index.
 const DIRTY: usize = 2;
 const REPARENT: usize = 3;
+const SOLAR: usize = 6;
 /// Frames per second of the harness's clock.
 const FPS: f32 = 30.0;
 
@@ -204,6 +207,36 @@ fn a_menu_item_target_is_its_menu_then_the_item() {
     h.run_steps(3);
     assert!(h.state().editor().lesson().unwrap().step_done());
     assert_eq!(overlay(&h).highlight, None, "a done step points at nothing");
+}
+
+#[test]
+fn a_node_target_is_its_shape_in_the_viewport() {
+    let h = open_at(DIRTY, 1);
+    let shown = overlay(&h).highlight.expect("step 2 points at the hand");
+    let hand = ui_common::on_screen(&h, glam::vec2(2.0, 2.0));
+    let arm = ui_common::on_screen(&h, glam::vec2(5.0, 2.0));
+    assert!(
+        shown.contains(hand),
+        "the hand's origin {hand:?} in {shown:?}"
+    );
+    assert!(!shown.contains(arm), "not the arm's");
+    let viewport = h.state().viewport.last_rect;
+    assert!(viewport.contains_rect(shown), "inside the viewport");
+}
+
+#[test]
+fn the_timelines_play_button_and_time_field_are_targets() {
+    let h = open_at(SOLAR, 0);
+    let play = h.get_by_role_and_label(Role::Button, "▶ Play").rect();
+    assert_holds(overlay(&h).highlight.unwrap(), play, "the Play button");
+    let h = open_at(SOLAR, 2);
+    let time = h.get_by_label("current time, seconds").rect();
+    assert_holds(overlay(&h).highlight.unwrap(), time, "the time field");
+    let bubble = overlay(&h).bubble_rect.unwrap();
+    assert!(
+        bubble.bottom() <= time.top(),
+        "near the bottom the bubble is above"
+    );
 }
 
 /// Where the ghost pointer was on each frame of "Show the gesture", and the frames.

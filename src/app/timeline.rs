@@ -8,6 +8,7 @@
 
 use super::ui_targets::Targeted as _;
 use super::ui_targets::Targeted as _;
+use super::ui_targets::Targeted as _;
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::timeline::{KeyRef, TimelineCommand as T};
@@ -319,6 +320,7 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec
             .checkbox(&mut trails, "trails (T)")
             .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
             .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
+            .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
             .on_hover_text("The path of the selected nodes' world origins over the clip")
             .changed()
         {
@@ -344,6 +346,7 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
         .button(play)
         .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
         .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
+        .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
         .on_hover_text("Play or pause (Ctrl+Space)")
         .clicked()
     {
@@ -358,6 +361,7 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
             .suffix(" s"),
     );
     super::a11y::name(ui, &field, "current time, seconds");
+    super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
     super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
     super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
     if field.changed() {

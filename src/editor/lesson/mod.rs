@@ -12,6 +12,7 @@ pub mod parse;
 pub mod play;
 pub mod progress;
 pub mod targets;
+pub mod targets;
 pub mod record;
 pub mod samples;
 pub mod targets;
