@@ -14,6 +14,7 @@ use graft::editor::session::command::ViewOption;
 use graft::editor::view::camera::ScreenRect;
 use graft::editor::view::draw_list::{DrawList, NAME_SIZE};
 use graft::editor::view::figure::{FigureOptions, Layers, figure_draw_list, figure_frame};
+use graft::editor::view::occlusion::OCCLUSION_FROM;
 use graft::editor::view::primitives::Prim;
 use graft::model::document::Document;
 use graft::model::scene::NodeId;
@@ -201,6 +202,28 @@ fn a_big_scene_is_the_same_frame_in_the_viewport_and_a_figure() {
         .filter(|p| matches!(p, Prim::Body { .. }))
         .count();
     assert!(bodies > 1_000, "{bodies} bodies");
+    let plan = |app: &GraftApp| {
+        let scene = app.editor().doc().scene();
+        let figure = figure_frame(scene, &figure_options(app), true, &DrawList::default());
+        figure.plan.expect("planned")
+    };
+    assert!(
+        plan(&app).splatted() > 0,
+        "some nodes summed into the density images"
+    );
+    assert_same_lists(&app, None);
+    // Zoomed in on the crowd: dense enough that both leave out shapes hidden under others.
+    app.viewport.camera.zoom *= 4.0;
+    for _ in 0..20 {
+        run_frame(&ctx, &mut app);
+    }
+    let prims = assert_same_primitives(&app);
+    let bodies = prims.iter().filter(|p| matches!(p, Prim::Body { .. }));
+    let (bodies, kept) = (bodies.count(), plan(&app).draw.len());
+    assert!(
+        kept >= OCCLUSION_FROM && bodies < kept,
+        "{bodies} of {kept} kept"
+    );
     assert_same_lists(&app, None);
 }
 

@@ -18,8 +18,8 @@ use crate::editor::view::draw_list::{Ask, DrawList, Show};
 pub(super) use crate::editor::view::frame_plan::selection_indices;
 use crate::editor::view::frame_plan::{FramePlan, PlanInput};
 use crate::editor::view::geometry::ScreenShape;
-use crate::editor::view::occlusion::{OCCLUSION_FROM, visible_nodes};
-use crate::editor::view::primitives::{Prim, TextWidth, node_prims};
+use crate::editor::view::node_layer::node_layer;
+use crate::editor::view::primitives::Prim;
 use crate::model::scene::Scene;
 use body::{NodePass, draw_node};
 use egui::Rect;
@@ -408,18 +408,8 @@ fn draw_plan(
     (vertices, indices): (usize, usize),
     out: &mut Vec<egui::Shape>,
 ) -> (usize, usize) {
-    let scene = editor.doc().scene();
     let view = (state.camera, sr(rect));
-    let list = kept_list(ctx, (rect, taken), editor, state, plan);
-    let mut prims = std::mem::take(&mut state.layer.prims);
-    prims.clear();
-    node_prims(
-        scene,
-        (&plan.links, images.is_some()),
-        &list,
-        view,
-        &mut prims,
-    );
+    let (list, prims) = layer_of(ctx, (plan, images.is_some(), taken), view, editor, state);
     let mut fill = egui::Mesh::default();
     fill.reserve_triangles(indices / 3);
     fill.reserve_vertices(vertices);
@@ -454,58 +444,44 @@ fn draw_plan(
     pass.fill_size
 }
 
-/// The draw list of the plan's kept nodes (those under opaque shapes drawn after them left out
-/// when there are many), names placed where the last frame had them where they can be.
-fn kept_list(
+/// The plan's node layer as the viewport shows it (`editor::view::node_layer`, as figures
+/// draw it): names measured with egui's font, kept where the last frame had them where they can
+/// be and clear of `taken`; the primary selection's axes left to its handles.
+fn layer_of(
     ctx: &egui::Context,
-    (rect, taken): (Rect, &[[f64; 4]]),
+    (plan, density, taken): (&FramePlan, bool, &[[f64; 4]]),
+    view: (Camera, ScreenRect),
     editor: &Editor,
     state: &ViewportState,
-    plan: &FramePlan,
-) -> DrawList {
-    let scene = editor.doc().scene();
-    let shown = (plan.draw.len() >= OCCLUSION_FROM).then(|| {
-        let (_, selected) = selection_indices(scene, editor.selection());
-        visible_nodes(sr(rect), &plan.draw, &plan.screen, &selected)
-    });
-    let kept = plan
-        .draw
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| shown.as_ref().is_none_or(|shown| shown[*k]))
-        .map(|(_, &i)| i as usize);
-    let view = (state.camera, sr(rect));
+) -> (DrawList, Vec<Prim>) {
     let width = text_width(ctx);
+    let ask = Ask {
+        is_selected: &|id| editor.is_selected(id),
+        text_width: &width,
+        taken,
+    };
+    let scene = editor.doc().scene();
     let previous = &state.layer.list;
-    let measure = (plan.draw.len(), &width as TextWidth, taken);
-    viewport_draw_list(editor, kept, view, measure, previous)
+    node_layer(
+        scene,
+        plan,
+        view,
+        (viewport_show(editor), &ask),
+        previous,
+        density,
+    )
 }
 
-/// The viewport's draw list for the kept nodes: the one policy figures use too (names keep
-/// the places they had in the `previous` frame where they can), names measured by `text_width`
-/// and kept clear of `taken`.
-pub fn viewport_draw_list(
-    editor: &Editor,
-    kept: impl Iterator<Item = usize>,
-    view: (Camera, ScreenRect),
-    (planned, text_width, taken): (usize, TextWidth, &[[f64; 4]]),
-    previous: &DrawList,
-) -> DrawList {
+/// What the viewport shows of the nodes, from the view options.
+fn viewport_show(editor: &Editor) -> Show {
     let options = editor.view();
-    let show = Show {
+    Show {
         axes: options.shows(ViewOption::Axes),
         names: options.shows(ViewOption::Names),
         selection: true,
         // The primary selection shows its axes as the handles instead.
         handles_on: editor.selection().last().copied(),
-    };
-    let scene = editor.doc().scene();
-    let ask = Ask {
-        is_selected: &|id| editor.is_selected(id),
-        text_width,
-        taken,
-    };
-    DrawList::build_after(previous, scene, kept, view, show, &ask, planned)
+    }
 }
 
 impl ViewportState {

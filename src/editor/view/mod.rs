@@ -14,6 +14,7 @@ pub mod geometry;
 pub mod grid;
 pub mod handles;
 pub mod keys;
+pub mod node_layer;
 pub mod layout;
 pub mod numbers;
 pub mod occlusion;

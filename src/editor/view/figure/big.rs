@@ -9,7 +9,6 @@ use crate::editor::view::cull::{Extents, SubtreeBounds};
 use crate::editor::view::detail::{SHAPE_BUDGET, TINY_MIN, plan_within};
 use crate::editor::view::figure::FigureOptions;
 use crate::editor::view::frame_plan::{DensityGrid, FramePlan, PlanInput, selection_indices};
-use crate::editor::view::occlusion::{OCCLUSION_FROM, visible_nodes};
 use crate::model::scene::Scene;
 use crate::model::svg::export::{base64, coord};
 use std::fmt::Write as _;
@@ -45,21 +44,7 @@ pub(super) fn plan_figure(
         skip: &[],
     };
     let threads = crate::model::scene::propagation_threads();
-    let mut plan = plan_within(&mut input, SHAPE_BUDGET, threads, FramePlan::default());
-    if plan.draw.len() >= OCCLUSION_FROM {
-        // As in the viewport: shapes wholly under later opaque ones are left out.
-        let visible = visible_nodes(rect, &plan.draw, &plan.screen, &selected);
-        let (draw, screen) = plan
-            .draw
-            .iter()
-            .zip(&plan.screen)
-            .zip(&visible)
-            .filter(|(_, shown)| **shown)
-            .map(|((&i, &box_), _)| (i, box_))
-            .unzip();
-        (plan.draw, plan.screen) = (draw, screen);
-    }
-    plan
+    plan_within(&mut input, SHAPE_BUDGET, threads, FramePlan::default())
 }
 
 /// One of the plan's density grids (the coarse one or the fine one) as an `<image>` over `rect`.

@@ -25,6 +25,7 @@ use crate::editor::view::draw_list::{Ask, DrawList, Show};
 use crate::editor::view::figure::big::plan_figure;
 use crate::editor::view::frame_plan::FramePlan;
 use crate::editor::view::geometry::{clip_segment, world_bounds};
+use crate::editor::view::node_layer::node_layer;
 use crate::editor::view::numbers::format_fixed;
 use crate::editor::view::overlay::{shear_overlay_among, shear_overlay_on_screen};
 use crate::editor::view::primitives::{Prim, grid_prims, node_prims, shear_prims};
@@ -203,17 +204,27 @@ pub fn figure_frame(
     let camera = camera_for(scene, options, rect);
     let plan = planned.then(|| plan_figure(scene, options, camera, rect));
     let view = (camera, rect);
-    let list = figure_draw_list_after(previous, scene, options, view, plan.as_ref());
     let mut prims = Vec::new();
     if options.layers.grid {
         grid_prims(camera, rect, &text_width, &mut prims);
     }
-    let links = match &plan {
-        Some(plan) => plan.links.clone(),
-        None if options.layers.links => all_links(scene, view),
-        None => Vec::new(),
+    let list = match &plan {
+        Some(plan) => {
+            let (list, nodes) = planned_layer(scene, options, view, plan, previous);
+            prims.extend(nodes);
+            list
+        }
+        None => {
+            let list = figure_draw_list_after(previous, scene, options, view);
+            let links = if options.layers.links {
+                all_links(scene, view)
+            } else {
+                Vec::new()
+            };
+            node_prims(scene, (&links, false), &list, view, &mut prims);
+            list
+        }
     };
-    node_prims(scene, (&links, plan.is_some()), &list, view, &mut prims);
     if options.layers.shear {
         let overlay = match &plan {
             Some(p) => {
@@ -303,24 +314,32 @@ pub fn figure_draw_list(
     view: (Camera, ScreenRect),
     planned: Option<&FramePlan>,
 ) -> DrawList {
-    figure_draw_list_after(&DrawList::default(), scene, options, view, planned)
+    match planned {
+        Some(plan) => planned_layer(scene, options, view, plan, &DrawList::default()).0,
+        None => figure_draw_list_after(&DrawList::default(), scene, options, view),
+    }
 }
 
-/// [`figure_draw_list`] for the frame after `previous`.
-fn figure_draw_list_after(
-    previous: &DrawList,
-    scene: &Scene,
-    options: &FigureOptions,
-    view: (Camera, ScreenRect),
-    planned: Option<&FramePlan>,
-) -> DrawList {
+/// What a figure shows of the nodes: asked of `layers` (the selection, axes, names).
+fn figure_show(options: &FigureOptions) -> Show {
     let layers = options.layers;
-    let show = Show {
+    Show {
         axes: layers.axes,
         names: layers.names,
         selection: layers.selection,
         handles_on: None,
-    };
+    }
+}
+
+/// A planned figure's node layer (`node_layer`, as the viewport draws it): its draw list and
+/// primitives.
+fn planned_layer(
+    scene: &Scene,
+    options: &FigureOptions,
+    view: (Camera, ScreenRect),
+    plan: &FramePlan,
+    previous: &DrawList,
+) -> (DrawList, Vec<Prim>) {
     // Asked per node: a set (everything may be selected in a big scene).
     let selection: rustc_hash::FxHashSet<NodeId> = options.selection.iter().copied().collect();
     let is_selected = |id| selection.contains(&id);
@@ -329,17 +348,32 @@ fn figure_draw_list_after(
         text_width: &text_width,
         taken: &[],
     };
-    match planned {
-        Some(plan) => {
-            let indices = plan.draw.iter().map(|&i| i as usize);
-            let kept = plan.draw.len();
-            DrawList::build_after(previous, scene, indices, view, show, &ask, kept)
-        }
-        None => {
-            let all = 0..scene.len();
-            DrawList::build_after(previous, scene, all, view, show, &ask, 0)
-        }
-    }
+    node_layer(
+        scene,
+        plan,
+        view,
+        (figure_show(options), &ask),
+        previous,
+        true,
+    )
+}
+
+/// An unplanned figure's draw list (every node), for the frame after `previous`.
+fn figure_draw_list_after(
+    previous: &DrawList,
+    scene: &Scene,
+    options: &FigureOptions,
+    view: (Camera, ScreenRect),
+) -> DrawList {
+    let selection: rustc_hash::FxHashSet<NodeId> = options.selection.iter().copied().collect();
+    let is_selected = |id| selection.contains(&id);
+    let ask = Ask {
+        is_selected: &is_selected,
+        text_width: &text_width,
+        taken: &[],
+    };
+    let show = figure_show(options);
+    DrawList::build_after(previous, scene, 0..scene.len(), view, show, &ask, 0)
 }
 
 /// Parent → child lines of an unplanned figure: one per node, clipped to the view.
