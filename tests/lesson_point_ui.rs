@@ -109,6 +109,31 @@ fn a_row_target_is_highlighted_at_that_rows_rect_and_the_rest_is_dimmed() {
 }
 
 #[test]
+fn nothing_is_pointed_at_during_the_introduction_and_where_points_again() {
+    let mut h = app();
+    lesson(&mut h, LessonCommand::Open(LessonSource::Builtin(REPARENT)));
+    assert!(h.state().editor().lesson().unwrap().showing_intro());
+    assert_eq!(
+        overlay(&h),
+        Painted::default(),
+        "the introduction is not dimmed"
+    );
+    h.get_by_label("Start step 1 ⏵").click();
+    h.run_steps(4);
+    assert!(overlay(&h).highlight.is_some(), "step 1 points");
+    h.get_by_role_and_label(Role::TreeItem, "sword").click();
+    h.run_steps(3);
+    assert_eq!(overlay(&h).highlight, None, "the learner acted");
+    h.get_by_label("Where?").click();
+    h.run_steps(3);
+    assert_holds(
+        overlay(&h).highlight.unwrap(),
+        row(&h, "sword"),
+        "Where? again",
+    );
+}
+
+#[test]
 fn a_press_inside_the_highlight_ends_it() {
     let mut h = open_at(REPARENT, 0);
     assert!(overlay(&h).highlight.is_some());

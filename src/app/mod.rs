@@ -16,6 +16,7 @@ mod keyboard;
 pub mod lesson_overlay;
 pub mod lesson_overlay;
 pub mod lesson_overlay;
+pub mod lesson_overlay;
 mod lesson_panel;
 mod lesson_window;
 pub mod memory_stage;
@@ -25,6 +26,7 @@ mod recovery;
 mod signals;
 mod theme;
 pub mod timeline;
+pub mod ui_targets;
 pub mod ui_targets;
 pub mod ui_targets;
 pub mod ui_targets;
@@ -291,6 +293,7 @@ impl GraftApp {
         // Windows after the commands: a window opened this frame shows on this frame.
         let commands = self.windows(&ctx);
         self.run_all(commands);
+        lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
         lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
         lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
         lesson_overlay::paint(&ctx, &self.editor, &self.viewport);

@@ -9,6 +9,7 @@
 use super::ui_targets::Targeted as _;
 use super::ui_targets::Targeted as _;
 use super::ui_targets::Targeted as _;
+use super::ui_targets::Targeted as _;
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::timeline::{KeyRef, TimelineCommand as T};
@@ -321,6 +322,7 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec
             .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
             .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
             .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
+            .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
             .on_hover_text("The path of the selected nodes' world origins over the clip")
             .changed()
         {
@@ -347,6 +349,7 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
         .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
         .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
         .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
+        .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
         .on_hover_text("Play or pause (Ctrl+Space)")
         .clicked()
     {
@@ -361,6 +364,7 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
             .suffix(" s"),
     );
     super::a11y::name(ui, &field, "current time, seconds");
+    super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
     super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
     super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
     super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);

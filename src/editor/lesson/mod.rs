@@ -13,6 +13,7 @@ pub mod play;
 pub mod progress;
 pub mod targets;
 pub mod targets;
+pub mod targets;
 pub mod record;
 pub mod samples;
 pub mod targets;

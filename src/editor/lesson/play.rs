@@ -101,6 +101,7 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
     names.extend(step.pointing.names());
     names.extend(step.pointing.names());
     names.extend(step.pointing.names());
+    names.extend(step.pointing.names());
     if let Some(Space::Node(node)) = &step.setup.look_from {
         names.push(node);
     }
