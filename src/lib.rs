@@ -18,7 +18,7 @@
 //! ```
 //! use glam::Vec2;
 //! use graft::model::math::{Trs, shear_metrics};
-//! use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene};
+//! use graft::model::scene::{Keep, NodeData, NodeId, NodeSpec, Scene};
 //!
 //! let node = |id, parent: Option<u32>, name: &str, x, y, degrees| NodeSpec {
 //!     id: NodeId(id),
@@ -47,7 +47,7 @@
 //! // Sheathe the sword on the body keeping its world transform (Unity's
 //! // `SetParent(body, worldPositionStays: true)`): the local becomes (-3, 3), rotated 90°,
 //! // and the sword stays at (2, 3).
-//! scene.reparent(sword, Some(body), None, true)?;
+//! scene.reparent(sword, Some(body), None, Keep::World)?;
 //! let local = scene.node(sword)?.local;
 //! assert!(near(local.position, Vec2::new(-3.0, 3.0)));
 //! assert!((local.rotation - 90.0).abs() < 1e-5);
@@ -55,7 +55,7 @@
 //!
 //! // The same move keeping the local numbers: they stay (1, 0), so the sword jumps to (6, 0).
 //! let mut scene = sword_scene()?;
-//! scene.reparent(sword, Some(body), None, false)?;
+//! scene.reparent(sword, Some(body), None, Keep::Local)?;
 //! assert_eq!(scene.node(sword)?.local.position, Vec2::new(1.0, 0.0));
 //! assert!(near(world(&scene, sword)?, Vec2::new(6.0, 0.0)));
 //!
@@ -85,7 +85,7 @@
 //! | `worldToLocalMatrix` | `global_transform.affine_inverse()` | [`try_inverse`](model::math::try_inverse) of it, or [`from_world`](model::spaces::from_world) |
 //! | `transform.position = p` | `global_position = p` | [`Scene::set_world_position`](model::scene::Scene::set_world_position) |
 //! | — | `global_transform = t` | [`Scene::set_world_trs`](model::scene::Scene::set_world_trs); the local it solves: [`Scene::solve_local`](model::scene::Scene::solve_local) |
-//! | `SetParent(p, worldPositionStays)` | `reparent(p, keep_global_transform)` | [`Scene::reparent`](model::scene::Scene::reparent) with `keep_world`; it returns a [`ReparentUndo`](model::scene::ReparentUndo) |
+//! | `SetParent(p, worldPositionStays)` | `reparent(p, keep_global_transform)` | [`Scene::reparent`](model::scene::Scene::reparent) with [`Keep::World`](model::scene::Keep::World) or [`Keep::Local`](model::scene::Keep::Local); it returns a [`ReparentUndo`](model::scene::ReparentUndo) |
 //! | `TransformPoint` | `to_global` | [`Scene::transform_point`](model::scene::Scene::transform_point); between any two spaces, [`carry_point`](model::spaces::carry_point)`(scene, from, to, p)` |
 //! | `InverseTransformPoint` | `to_local` | [`Scene::inverse_transform_point`](model::scene::Scene::inverse_transform_point) |
 //! | `parent`, `GetChild` | `get_parent()`, `get_children()` | [`Scene::parent`](model::scene::Scene::parent), [`Scene::children`](model::scene::Scene::children) |

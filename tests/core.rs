@@ -8,7 +8,7 @@ use graft::Error;
 use graft::model::math::Trs;
 use graft::model::math::{decompose, shear_metrics, try_inverse};
 use graft::model::scene::edit::{History, Op};
-use graft::model::scene::{NodeData, NodeId, Scene};
+use graft::model::scene::{Keep, NodeData, NodeId, Scene};
 
 const BODY: NodeId = NodeId(1);
 const ARM: NodeId = NodeId(2);
@@ -62,7 +62,9 @@ fn sheathing_with_keep_world_bakes_the_rotation_into_the_local() {
     history.undo(&mut scene).unwrap();
     assert_eq!(scene, sword_scene());
     // What the scene-level call reports (the CLI prints it).
-    let undo = scene.reparent(SWORD, Some(BODY), None, true).unwrap();
+    let undo = scene
+        .reparent(SWORD, Some(BODY), None, Keep::World)
+        .unwrap();
     assert_eq!(undo.old_parent, Some(HAND));
     assert_eq!(undo.old_index, 0);
     assert_eq!(undo.old_local.position, Vec2::new(1.0, 0.0));
@@ -71,7 +73,9 @@ fn sheathing_with_keep_world_bakes_the_rotation_into_the_local() {
 #[test]
 fn sheathing_with_keep_local_makes_the_sword_jump() {
     let mut scene = sword_scene();
-    scene.reparent(SWORD, Some(BODY), None, false).unwrap();
+    scene
+        .reparent(SWORD, Some(BODY), None, Keep::Local)
+        .unwrap();
     assert_eq!(
         scene.node(SWORD).unwrap().local.position,
         Vec2::new(1.0, 0.0)
@@ -167,21 +171,25 @@ fn inverse_reports_singular_matrices() {
 fn refused_reparents_change_nothing() {
     let mut scene = sword_scene();
     let before = scene.clone();
-    let err = scene.reparent(ARM, Some(ARM), None, true).unwrap_err();
+    let err = scene
+        .reparent(ARM, Some(ARM), None, Keep::World)
+        .unwrap_err();
     assert!(matches!(err, Error::Cycle { .. }), "{err}");
     assert!(err.to_string().contains("itself"), "{err}");
-    let err = scene.reparent(ARM, Some(SWORD), None, true).unwrap_err();
+    let err = scene
+        .reparent(ARM, Some(SWORD), None, Keep::World)
+        .unwrap_err();
     assert!(err.to_string().contains("descendant"), "{err}");
     let err = scene
-        .reparent(NodeId(99), Some(BODY), None, true)
+        .reparent(NodeId(99), Some(BODY), None, Keep::World)
         .unwrap_err();
     assert_eq!(err.to_string(), "node 99 does not exist");
     let err = scene
-        .reparent(SWORD, Some(NodeId(77)), None, true)
+        .reparent(SWORD, Some(NodeId(77)), None, Keep::World)
         .unwrap_err();
     assert!(matches!(err, Error::UnknownNode(NodeId(77))));
     let err = scene
-        .reparent(SWORD, Some(BODY), Some(5), true)
+        .reparent(SWORD, Some(BODY), Some(5), Keep::World)
         .unwrap_err();
     assert!(err.to_string().contains("out of range"), "{err}");
     assert_eq!(scene, before);
@@ -195,13 +203,17 @@ fn refused_reparents_change_nothing() {
         )
         .unwrap();
     let before = scene.clone();
-    let err = scene.reparent(SWORD, Some(flat), None, true).unwrap_err();
+    let err = scene
+        .reparent(SWORD, Some(flat), None, Keep::World)
+        .unwrap_err();
     assert!(
         matches!(err, Error::SingularParent(id) if id == flat),
         "{err}"
     );
     assert_eq!(scene, before);
-    scene.reparent(SWORD, Some(flat), None, false).unwrap();
+    scene
+        .reparent(SWORD, Some(flat), None, Keep::Local)
+        .unwrap();
     scene.check_invariants().unwrap();
 }
 
@@ -357,7 +369,9 @@ fn million_deep_chain_builds_propagates_and_reparents_without_recursion() {
     // Move the lower half onto the root, keeping its world transform.
     let mid = NodeId(N / 2);
     let before = scene.world(NodeId(N - 1)).unwrap();
-    scene.reparent(mid, Some(NodeId(0)), Some(0), true).unwrap();
+    scene
+        .reparent(mid, Some(NodeId(0)), Some(0), Keep::World)
+        .unwrap();
     assert_eq!(scene.update_world(), (N / 2) as usize);
     assert!(near(&scene.world(NodeId(N - 1)).unwrap(), &before, 1e-3));
     assert_eq!(

@@ -8,7 +8,7 @@ use graft::model::math::Trs;
 use graft::model::math::{
     condition_number, decompose, decompose_like, max_abs_entry, normalize_degrees,
 };
-use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene};
+use graft::model::scene::{Keep, NodeData, NodeId, NodeSpec, Scene};
 use proptest::prelude::*;
 
 /// Floats in `lo..hi` drawn from integers: proptest's own f32 range sampler can panic on some
@@ -109,7 +109,7 @@ proptest! {
         let moved: Vec<NodeId> = scene.ids().iter().copied().filter(|&c| scene.is_ancestor_or_self(node, c).unwrap()).collect();
         let before = all_worlds(&scene);
         let scale = before.iter().map(|(_, m)| max_abs_entry(m)).fold(1.0f32, f32::max);
-        scene.reparent(node, parent, Some(index), true).unwrap();
+        scene.reparent(node, parent, Some(index), Keep::World).unwrap();
         scene.update_world();
         scene.check_invariants().unwrap();
         prop_assert_eq!(scene.parent(node).unwrap(), parent);
@@ -169,15 +169,15 @@ proptest! {
             let other = scene.id_at(b.index(scene.len()));
             match kind {
                 0 | 1 => { scene.set_local(node, local).unwrap(); }
-                2 => { let _ = scene.reparent(node, Some(other), None, flag); }
-                3 => { let _ = scene.reparent(node, None, Some(0), flag); }
+                2 => { let _ = scene.reparent(node, Some(other), None, Keep::world_if(flag)); }
+                3 => { let _ = scene.reparent(node, None, Some(0), Keep::world_if(flag)); }
                 4 => { scene.add_node(Some(other), Some(0), NodeData::named("new", local)).unwrap(); }
                 5 => { if scene.len() > 1 { scene.remove_subtree(node).unwrap(); } }
                 _ => {
                     if flag { scene.update_world(); } else {
                         let n = scene.children(scene.parent(node).unwrap()).unwrap().len();
                         let parent = scene.parent(node).unwrap();
-                        scene.reparent(node, parent, Some(b.index(n)), flag).unwrap();
+                        scene.reparent(node, parent, Some(b.index(n)), Keep::world_if(flag)).unwrap();
                     }
                 }
             }

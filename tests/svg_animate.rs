@@ -9,7 +9,7 @@ use glam::DAffine2;
 use graft::model::anim::{Channel, ClipSettings, Interp, Key, LoopMode, Track};
 use graft::model::file;
 use graft::model::math::Trs;
-use graft::model::scene::{NodeData, NodeId, Scene};
+use graft::model::scene::{Keep, NodeData, NodeId, Scene};
 use graft::model::svg::export::{SvgOptions, scene_to_svg};
 use proptest::prelude::*;
 use std::path::Path;
@@ -314,7 +314,9 @@ fn far_and_extreme_scale_animations_play_as_graft_poses_them() {
         let holder = scene.add_node(None, Some(0), holder).unwrap();
         for root in scene.children(None).unwrap() {
             if root != holder {
-                scene.reparent(root, Some(holder), None, false).unwrap();
+                scene
+                    .reparent(root, Some(holder), None, Keep::Local)
+                    .unwrap();
             }
         }
         scene.update_world();

@@ -10,8 +10,8 @@ use crate::model::atomic_write::Backup;
 use crate::model::file;
 use crate::model::generate::GenShape;
 use crate::model::read_limit;
-use crate::model::scene::NodeId;
 use crate::model::scene::sprites::folder_of;
+use crate::model::scene::{Keep, NodeId};
 use clap::{Args, Parser, Subcommand};
 use glam::DVec2;
 use std::io::{self, Write};
@@ -492,7 +492,7 @@ fn reparent(args: &ReparentArgs, out: &mut dyn Write) -> Result<(), Failure> {
             Failure(format!("--parent {text:?}: expected a node id or `root`"))
         })?)),
     };
-    let undo = scene.reparent(node, parent, args.index, args.keep_world)?;
+    let undo = scene.reparent(node, parent, args.index, Keep::world_if(args.keep_world))?;
     let local = scene.node(node)?.local;
     let target = args.output.as_deref().unwrap_or(&args.file);
     super::progress::save(&scene, target)?;

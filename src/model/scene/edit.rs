@@ -1,7 +1,7 @@
 //! Edits and history: every change to a scene is an [`Op`] performed into an [`Edit`] that knows
 //! its exact inverse; a [`History`] of labelled steps gives undo, redo, jumps and a clean mark.
 
-use super::{Color, DetachedSubtree, NodeData, NodeId, Scene, Shape};
+use super::{Color, DetachedSubtree, Keep, NodeData, NodeId, Scene, Shape};
 use crate::error::{Error, Result};
 use crate::model::anim::{ClipSettings, Track};
 use crate::model::math::Trs;
@@ -303,7 +303,7 @@ impl Op {
         index: Option<usize>,
         keep_world: bool,
     ) -> Result<Edit> {
-        let undo = scene.reparent(node, parent, index, keep_world)?;
+        let undo = scene.reparent(node, parent, index, Keep::world_if(keep_world))?;
         Ok(Edit::Move {
             node,
             before: Placement {
@@ -352,7 +352,7 @@ fn place(scene: &mut Scene, node: NodeId, at: &Placement) -> Result<()> {
     if let Some(field) = at.local.first_non_finite() {
         return Err(Error::NotFinite { node, field });
     }
-    scene.reparent(node, at.parent, Some(at.index), false)?;
+    scene.reparent(node, at.parent, Some(at.index), Keep::Local)?;
     scene.set_local(node, at.local).map(drop)
 }
 

@@ -22,7 +22,7 @@ mod world;
 
 pub use build::NodeSpec;
 pub use node_id::NodeId;
-pub use ops::{DetachedSubtree, ReparentUndo};
+pub use ops::{DetachedSubtree, Keep, ReparentUndo};
 pub use parallel::{
     DEFAULT_PARALLEL_MIN, propagation_threads, set_parallel_threshold, set_propagation_threads,
 };

@@ -38,6 +38,24 @@ impl DetachedSubtree {
     }
 }
 
+/// What a reparent keeps of the moved node: its world transform (Unity's
+/// `worldPositionStays: true`, Godot's `keep_global_transform`) or its local numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Keep {
+    /// The world transform: the new local is solved so nothing moves on screen.
+    World,
+    /// The local numbers: they stay, so the node moves with its new parent.
+    Local,
+}
+
+impl Keep {
+    /// [`Keep::World`] when `keep_world` is true (the editor's keep-world setting), else
+    /// [`Keep::Local`].
+    pub fn world_if(keep_world: bool) -> Self {
+        if keep_world { Keep::World } else { Keep::Local }
+    }
+}
+
 /// What a reparent changed, enough to undo it exactly.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ReparentUndo {
@@ -297,18 +315,18 @@ impl Scene {
     }
 
     /// Move `node` (with its subtree) under `new_parent` (None = root) at sibling `index`
-    /// (None = last). With `keep_world` (Unity's worldPositionStays) the new local is
+    /// (None = last). With [`Keep::World`] (Unity's worldPositionStays) the new local is
     /// inverse(newParentWorld) · oldWorld decomposed exactly, so nothing moves on screen;
-    /// without it the local numbers stay and the node jumps.
+    /// with [`Keep::Local`] the local numbers stay and the node jumps.
     ///
     /// Refused, with nothing changed: unknown ids; a node under itself or a descendant;
-    /// an index past the end; keep_world under a parent whose world matrix is singular.
+    /// an index past the end; [`Keep::World`] under a parent whose world matrix is singular.
     pub fn reparent(
         &mut self,
         node: NodeId,
         new_parent: Option<NodeId>,
         index: Option<usize>,
-        keep_world: bool,
+        keep: Keep,
     ) -> Result<ReparentUndo> {
         let s = self.index(node)?;
         let len = self.subtree_len_at(s);
@@ -322,7 +340,7 @@ impl Scene {
             old_local: self.data[s].local,
         };
         let dest = self.insertion_point(p, index, Some(s))?;
-        let new_local = if keep_world && p != old_parent {
+        let new_local = if keep == Keep::World && p != old_parent {
             Some(self.local_keeping_world(node, s, p)?)
         } else {
             None
