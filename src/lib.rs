@@ -1,11 +1,16 @@
 #![warn(missing_docs)]
 //! graft: a 2D scene-graph editor, in three layers and a toolbox:
-//! - [`model`]: transforms, the scene, edits and history, the document, the `.ron` format (no
-//!   egui, no I/O policy);
+//! - [`model`]: transforms, the scene, coordinate spaces, edits and history, the document, the
+//!   `.ron` format and the SVG and Godot interchange, scene generators (no egui, no I/O
+//!   policy) — the library API;
 //! - [`editor`]: the editing session, every user action as a [`editor::Command`] with its one
 //!   applier, the command table, and what the viewport shows (no egui);
 //! - `app` (feature `editor`): the egui window, which draws the editor and returns commands;
-//! - [`tools`]: the headless command line, generators and benchmarks.
+//! - `tools`: the binary's command line, benchmarks and desktop files (public for the binary,
+//!   the tests and the benches; not documented as an API).
+//!
+//! Each layer imports only the ones above it in this list; `tools` and `app` do not import
+//! each other (`tests/layering.rs` checks it, and that no import circle joins two folders).
 //!
 //! # A scene in ten lines
 //!
