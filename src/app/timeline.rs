@@ -7,9 +7,6 @@
 //! mean is `editor::view::keys`; this panel reads input, asks it, and paints.
 
 use super::ui_targets::Targeted as _;
-use super::ui_targets::Targeted as _;
-use super::ui_targets::Targeted as _;
-use super::ui_targets::Targeted as _;
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::timeline::{KeyRef, TimelineCommand as T};
@@ -320,9 +317,6 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec
         if ui
             .checkbox(&mut trails, "trails (T)")
             .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
-            .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
-            .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
-            .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
             .on_hover_text("The path of the selected nodes' world origins over the clip")
             .changed()
         {
@@ -347,9 +341,6 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
     if ui
         .button(play)
         .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
-        .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
-        .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
-        .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
         .on_hover_text("Play or pause (Ctrl+Space)")
         .clicked()
     {
@@ -364,9 +355,6 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
             .suffix(" s"),
     );
     super::a11y::name(ui, &field, "current time, seconds");
-    super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
-    super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
-    super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
     super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
     if field.changed() {
         out.push(Command::Timeline(T::SetTime(time)));

@@ -180,13 +180,9 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
         }
     });
     use crate::app::ui_targets::Targeted as _;
-    use crate::app::ui_targets::Targeted as _;
-    use crate::app::ui_targets::Targeted as _;
     let mut keep_world = editor.keep_world();
     if ui
         .checkbox(&mut keep_world, "Keep world transform")
-        .lesson_target(ui, crate::editor::lesson::targets::Control::KeepWorld)
-        .lesson_target(ui, crate::editor::lesson::targets::Control::KeepWorld)
         .lesson_target(ui, crate::editor::lesson::targets::Control::KeepWorld)
         .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.")
         .changed()
