@@ -23,7 +23,7 @@ pub mod journal_scan;
 pub mod journal_store;
 pub mod lesson;
 pub mod lesson_check;
-pub mod lesson_play;
+mod lesson_play;
 pub mod look;
 pub mod messages;
 pub mod multi_edit;
