@@ -14,9 +14,6 @@ pub mod hierarchy;
 pub mod inspector;
 mod keyboard;
 pub mod lesson_overlay;
-pub mod lesson_overlay;
-pub mod lesson_overlay;
-pub mod lesson_overlay;
 mod lesson_panel;
 mod lesson_window;
 pub mod memory_stage;
@@ -26,9 +23,6 @@ mod recovery;
 mod signals;
 mod theme;
 pub mod timeline;
-pub mod ui_targets;
-pub mod ui_targets;
-pub mod ui_targets;
 pub mod ui_targets;
 pub mod viewport;
 mod windows;
@@ -293,9 +287,6 @@ impl GraftApp {
         // Windows after the commands: a window opened this frame shows on this frame.
         let commands = self.windows(&ctx);
         self.run_all(commands);
-        lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
-        lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
-        lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
         lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
         if let Some(outcome) = self.dialogs.poll() {
             self.run(Command::DialogClosed(outcome));
