@@ -123,10 +123,6 @@ pub fn menus(ui: &mut egui::Ui, editor: &Editor) -> Vec<Command> {
             }
         });
         super::ui_targets::register(ui, super::ui_targets::Key::Menu(menu), &opened.response);
-        super::ui_targets::register(ui, super::ui_targets::Key::Menu(menu), &opened.response);
-        super::ui_targets::register(ui, super::ui_targets::Key::Menu(menu), &opened.response);
-        super::ui_targets::register(ui, super::ui_targets::Key::Menu(menu), &opened.response);
-        super::ui_targets::register(ui, super::ui_targets::Key::Menu(menu), &opened.response);
     }
     out
 }

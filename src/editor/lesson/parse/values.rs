@@ -472,10 +472,6 @@ impl<'a> Cursor<'a> {
 }
 
 /// `a`, `b` or `c`.
-pub(super) /// `a`, `b` or `c`.
-pub(super) /// `a`, `b` or `c`.
-pub(super) /// `a`, `b` or `c`.
-pub(super) /// `a`, `b` or `c`.
 pub(super) fn quote_list(words: &[&str]) -> String {
     let quoted: Vec<String> = words.iter().map(|w| format!("`{w}`")).collect();
     match quoted.split_last() {
