@@ -261,6 +261,62 @@ fn a_dependency_without_a_reason_and_a_stale_reason_are_found() {
     assert_eq!(row_crates("| image (png, webp, jpeg) | x |"), vec!["image"]);
 }
 
+/// The number written right after `marker` in a text, whitespace between words ignored
+/// ("the command table (82 entries)").
+fn number_after(text: &str, marker: &str) -> Option<usize> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let at = text.find(marker)? + marker.len();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == ',')
+        .filter(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}
+
+/// How many lines the function whose signature starts with `signature` spans (to its first
+/// closing brace at the start of a line), if the source has it.
+fn function_lines(source: &str, signature: &str) -> Option<usize> {
+    let lines: Vec<&str> = source.lines().collect();
+    let start = lines.iter().position(|l| l.starts_with(signature))?;
+    let end = lines[start..].iter().position(|l| *l == "}")?;
+    Some(end + 1)
+}
+
+#[test]
+fn the_counts_architecture_states_are_the_code_s() {
+    let root = root();
+    let text = std::fs::read_to_string(root.join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let entries = number_after(&text, "one entry of the command table (")
+        .expect("ARCHITECTURE.md states the command table's size");
+    let table = graft::editor::table::command_table().len();
+    assert_eq!(
+        entries, table,
+        "ARCHITECTURE.md says {entries} commands; the table has {table}"
+    );
+    let said = number_after(&text, "(`fuzzy_score`, about ")
+        .expect("ARCHITECTURE.md states the matcher's length");
+    let source = std::fs::read_to_string(root.join("src/editor/table.rs")).expect("table.rs");
+    let lines = function_lines(&source, "pub fn fuzzy_score").expect("fuzzy_score in table.rs");
+    assert!(
+        said.abs_diff(lines) <= said / 10,
+        "ARCHITECTURE.md says the matcher is about {said} lines; it is {lines}"
+    );
+}
+
+#[test]
+fn a_stated_number_and_a_function_s_length_are_read() {
+    let text = "is one entry of the command table (1,234\n  entries); the rest";
+    assert_eq!(
+        number_after(text, "one entry of the command table ("),
+        Some(1234)
+    );
+    assert_eq!(number_after(text, "no such words ("), None);
+    let source = "fn a() {}\npub fn long(x: u8) {\n    let y = x;\n    y;\n}\nfn b() {}\n";
+    assert_eq!(function_lines(source, "pub fn long"), Some(4));
+    assert_eq!(function_lines(source, "pub fn gone"), None);
+}
+
 /// A small repository for the checks below: the files and their text.
 fn fixture() -> (Vec<String>, impl Fn(&str) -> String) {
     let files: Vec<String> = [
