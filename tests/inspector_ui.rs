@@ -200,7 +200,11 @@ fn multi_selection_edits_apply_to_all_in_one_step_and_text_pastes() {
     h.get_by_label("scabbard")
         .click_modifiers(egui::Modifiers::COMMAND);
     h.run_steps(10);
-    assert!(h.query_by_label_contains("2 nodes selected").is_some());
+    // The inspector says so (the status bar's live region announces it too, with the names).
+    assert!(
+        h.query_by_label_contains("2 nodes selected: shared values")
+            .is_some()
+    );
     // The rotation fields: local rotation is the first spin button of the second row.
     let spins: Vec<egui::Rect> = h
         .query_all_by_role(egui::accesskit::Role::SpinButton)

@@ -1,6 +1,7 @@
 //! The whole app driven through egui_kittest: real clicks and keys, a fake file dialog,
 //! assertions on the app's state and on the files on disk.
 
+use egui::accesskit::Role;
 use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
@@ -119,12 +120,16 @@ fn unsaved_changes_prompt_on_new_cancel_keeps_everything_discard_goes_on() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::N);
     h.run_steps(2);
     assert!(
-        h.query_by_label("Unsaved changes").is_some(),
+        h.query_by_role_and_label(Role::Dialog, "Unsaved changes")
+            .is_some(),
         "the prompt is shown"
     );
     h.get_by_label("Cancel").click();
     h.run_steps(2);
-    assert!(h.query_by_label("Unsaved changes").is_none());
+    assert!(
+        h.query_by_role_and_label(Role::Dialog, "Unsaved changes")
+            .is_none()
+    );
     assert!(*h.state().scene() == edited);
     assert!(h.state().doc().is_modified());
 
@@ -155,7 +160,10 @@ fn closing_with_unsaved_changes_is_cancelled_then_asks() {
         .is_some_and(|v| v.commands.contains(&egui::ViewportCommand::CancelClose));
     assert!(cancelled, "close is cancelled in the same frame");
     h.run_steps(2);
-    assert!(h.query_by_label("Unsaved changes").is_some());
+    assert!(
+        h.query_by_role_and_label(Role::Dialog, "Unsaved changes")
+            .is_some()
+    );
     h.get_by_label("Cancel").click();
     h.run_steps(2);
     assert_eq!(name_of(&h, 3), "fist");
@@ -231,7 +239,10 @@ fn without_a_native_dialog_a_path_field_opens_files() {
     let mut h = app_on(None, &fake);
     h.key_press_modifiers(Modifiers::COMMAND, Key::O);
     h.run_steps(3);
-    assert!(h.query_by_label("Open scene: type a path").is_some());
+    assert!(
+        h.query_by_role_and_label(Role::Dialog, "Open scene: type a path")
+            .is_some()
+    );
     let path = std::fs::canonicalize("scenes/shear.ron").unwrap();
     h.event(egui::Event::Text(path.to_str().unwrap().to_string()));
     h.run_steps(1);

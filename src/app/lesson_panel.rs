@@ -252,7 +252,13 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) {
         };
         let text = egui::RichText::new(format!("{mark} {}", goal.label));
         let line = ui.label(color.map_or(text.clone(), |c| text.color(c)));
-        crate::app::a11y::goal(ui, &line, &goal.label, holds);
+        // A broken keep is read as broken, not as a goal still to reach.
+        let name = if change.is_some() && keep && !holds {
+            format!("Broken: {}", goal.label)
+        } else {
+            goal.label.clone()
+        };
+        crate::app::a11y::goal(ui, &line, &name, holds);
         if let Some(change) = change {
             let line = format!("    broken: {change}");
             ui.label(egui::RichText::new(line).small().color(BROKEN));
