@@ -390,7 +390,9 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
         ui.separator();
         space_menu(ui, editor, out);
         ui.separator();
-        ui.weak("Ctrl snaps: grid, 15°, 0.1");
+        // Kept whole: on a narrow toolbar the hint moves to the next row instead of breaking.
+        let hint = egui::RichText::new("Ctrl snaps: grid, 15°, 0.1").weak();
+        ui.add(egui::Label::new(hint).wrap_mode(egui::TextWrapMode::Extend));
     });
 }
 
