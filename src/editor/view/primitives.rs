@@ -192,13 +192,22 @@ pub fn grid_prims(camera: Camera, rect: ScreenRect, text_width: TextWidth, out: 
     }
 }
 
-/// A note on a dark plate, its baseline starting at `at`.
-fn note(at: Vec2, text: &str, color: Rgba, text_width: TextWidth, out: &mut Vec<Prim>) {
+/// A note on a dark plate, its baseline starting at `at`, moved as little as it takes to keep
+/// the plate inside `rect` (a note is never cut at the view's edge).
+fn note(
+    at: Vec2,
+    text: &str,
+    color: Rgba,
+    (rect, text_width): (ScreenRect, TextWidth),
+    out: &mut Vec<Prim>,
+) {
     let w = text_width(text, NOTE_SIZE);
     let (up, down) = (0.9 * NOTE_SIZE, 0.3 * NOTE_SIZE);
+    let (above, below) = (Vec2::new(2.0, up + 2.0), Vec2::new(w + 2.0, down + 2.0));
+    let at = inside(at, above, below, rect);
     out.push(Prim::Plate {
-        min: at - Vec2::new(2.0, up + 2.0),
-        max: at + Vec2::new(w + 2.0, down + 2.0),
+        min: at - above,
+        max: at + below,
         color: palette::NOTE_PLATE,
     });
     out.push(Prim::Text {
@@ -208,6 +217,16 @@ fn note(at: Vec2, text: &str, color: Rgba, text_width: TextWidth, out: &mut Vec<
         text: text.to_string(),
         halo: None,
     });
+}
+
+/// `at` moved so that the box from `at - above` to `at + below` lies inside `rect`; a box wider
+/// or taller than `rect` keeps its left or top edge on it.
+fn inside(at: Vec2, above: Vec2, below: Vec2, rect: ScreenRect) -> Vec2 {
+    let fit = |v: f32, lo: f32, hi: f32| v.min(hi).max(lo);
+    Vec2::new(
+        fit(at.x, rect.min.x + above.x, rect.max.x - below.x),
+        fit(at.y, rect.min.y + above.y, rect.max.y - below.y),
+    )
 }
 
 /// The shear overlay: each mark's outline and unit parallelogram, its angle on a plate; each
@@ -238,7 +257,7 @@ pub fn shear_prims(
             // of both, so both measure and draw the same text.
             let text = text.trim_start_matches("⚠ ");
             let at = mark.axes[0] + Vec2::new(6.0, 6.0 + 0.9 * NOTE_SIZE);
-            note(at, text, warn, text_width, out);
+            note(at, text, warn, (rect, text_width), out);
         }
     }
     let near = rect.expand(20.0);
@@ -253,7 +272,7 @@ pub fn shear_prims(
             color: warn,
         });
         let at = at + Vec2::new(12.0, 12.0 + 0.9 * NOTE_SIZE);
-        note(at, CAUSE_NOTE, warn, text_width, out);
+        note(at, CAUSE_NOTE, warn, (rect, text_width), out);
     }
 }
 
@@ -438,5 +457,36 @@ mod tests {
             _ => None,
         });
         assert_eq!(plate, Some(CAUSE_NOTE.len() as f32 * 5.0 + 4.0));
+    }
+
+    #[test]
+    fn notes_near_the_edges_stay_whole_inside_the_view() {
+        // A cause at each corner's edge: its note's plate lies inside the view, and its text
+        // starts where the plate does.
+        let corners = [
+            Vec2::new(395.0, 150.0),
+            Vec2::new(200.0, 298.0),
+            Vec2::new(399.0, 299.0),
+        ];
+        for (k, &at) in corners.iter().enumerate() {
+            let overlay = ShearOverlayOnScreen {
+                marks: Vec::new(),
+                causes: vec![(crate::model::scene::NodeId(k as u32 + 1), at)],
+            };
+            let mut out = Vec::new();
+            shear_prims(&overlay, rect(), &|t, _| t.len() as f32 * 5.0, &mut out);
+            let (min, max) = out
+                .iter()
+                .find_map(|p| match p {
+                    Prim::Plate { min, max, .. } => Some((*min, *max)),
+                    _ => None,
+                })
+                .expect("a note");
+            let r = rect();
+            assert!(
+                min.x >= r.min.x && min.y >= r.min.y && max.x <= r.max.x && max.y <= r.max.y,
+                "the note at {at} is cut: {min}..{max}"
+            );
+        }
     }
 }
