@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 use graft::editor::view::keys::{
-    Ask, Diamond, Drag, Frame, Pointer, TimeAxis, TimeView, TimedKey, Track, is_selected,
+    Ask, Diamond, Drag, Pointer, TimeAxis, TimeView, TimedKey, TimelineFrame, Track, is_selected,
     row_centre, rows_in_view, tick_label,
 };
 use graft::model::scene::NodeId;
@@ -123,7 +123,7 @@ fn the_ruler_labels_drop_trailing_zeros_and_a_huge_clip_does_not_hang() {
 fn a_box_selects_on_release_and_only_then() {
     let d = diamonds();
     let selected = [Key(A, 1.0)];
-    let frame = Frame {
+    let frame = TimelineFrame {
         axis: axis(),
         diamonds: &d,
         selected: &selected,
@@ -153,7 +153,7 @@ fn a_box_selects_on_release_and_only_then() {
 
 #[test]
 fn a_scrub_sets_the_time_each_frame_until_released() {
-    let frame = Frame::<Key> {
+    let frame = TimelineFrame::<Key> {
         axis: axis(),
         diamonds: &[],
         selected: &[],
@@ -179,7 +179,7 @@ fn a_scrub_sets_the_time_each_frame_until_released() {
 fn a_key_drag_over_several_frames_stops_where_the_selection_meets_the_clip_end() {
     let d = diamonds();
     let selected = [Key(A, 1.0), Key(A, 2.0), Key(A, 5.0)];
-    let frame = Frame {
+    let frame = TimelineFrame {
         axis: axis(),
         diamonds: &d,
         selected: &selected,

@@ -8,7 +8,7 @@
 
 use super::ui_targets::{self, Key, UiTargets};
 use super::viewport::ViewportState;
-use crate::editor::lesson::Frame;
+use crate::editor::lesson::ValueSpace;
 use crate::editor::lesson::targets::Target;
 use crate::editor::session::Editor;
 use crate::editor::session::lesson::LessonRun;
@@ -164,8 +164,8 @@ impl Resolver<'_> {
                 let id = self.node(&node.text)?;
                 if self.editor.primary() == Some(id) {
                     let column = match frame {
-                        Frame::World => "world",
-                        Frame::Local => "local",
+                        ValueSpace::World => "world",
+                        ValueSpace::Local => "local",
                     };
                     return exact(Key::Field(column, row.name()));
                 }

@@ -48,7 +48,7 @@ pub struct GraftApp {
     figure_window: figure_window::FigureWindowState,
     generate_window: generate_window::GenerateWindowState,
     /// The timeline panel's state (tests read where its track area is).
-    pub timeline: timeline::TimelineState,
+    pub timeline: timeline::TimelinePanel,
     /// How many world matrices the last frame recomputed.
     pub last_recomputed: usize,
     /// How many the most recent update that did any work recomputed (what the last edit cost).
@@ -98,7 +98,7 @@ impl GraftApp {
         let progress = cc
             .storage
             .and_then(|s| eframe::get_value::<String>(s, LESSONS_KEY))
-            .map(|text| crate::editor::lesson::progress::Progress::from_text(&text))
+            .map(|text| crate::editor::lesson::progress::CourseProgress::from_text(&text))
             .unwrap_or_default();
         let editor = Editor::new(start)
             .with_recent(recent)

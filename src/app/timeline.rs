@@ -11,7 +11,8 @@ use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::timeline::{KeyRef, TimelineCommand as T};
 use crate::editor::view::keys::{
-    self, Ask, DIAMOND, Diamond, Drag, Frame, Pointer, TimeAxis, TimeView, TimedKey, Track, Wheel,
+    self, Ask, DIAMOND, Diamond, Drag, Pointer, TimeAxis, TimeView, TimedKey, TimelineFrame, Track,
+    Wheel,
 };
 use crate::model::anim::{ClipSettings, LoopMode};
 use crate::model::scene::NodeId;
@@ -32,7 +33,7 @@ impl TimedKey for KeyRef {
 }
 
 /// The drag in progress, and where the track area was last drawn.
-pub struct TimelineState {
+pub struct TimelinePanel {
     drag: Option<Drag>,
     /// The track area of the last frame.
     pub track: Rect,
@@ -42,7 +43,7 @@ pub struct TimelineState {
     pub start: f32,
 }
 
-impl Default for TimelineState {
+impl Default for TimelinePanel {
     fn default() -> Self {
         Self {
             drag: None,
@@ -64,7 +65,7 @@ fn pos(p: glam::Vec2) -> Pos2 {
 }
 
 /// Draw the panel; returns its commands.
-pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<Command> {
+pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelinePanel) -> Vec<Command> {
     let mut out = Vec::new();
     let scene = editor.doc().scene();
     let clip = scene.clip();
@@ -85,7 +86,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelineState) -> Vec<
     }
     let selected = editor.selected_keys();
     let diamonds = paint_rows(ui, &painter, (rect, &axis), (editor, &animated), &selected);
-    let frame = Frame {
+    let frame = TimelineFrame {
         axis,
         diamonds: &diamonds,
         selected: &selected,
@@ -155,7 +156,7 @@ fn view_axis(
     response: &egui::Response,
     track: Rect,
     clip: ClipSettings,
-    state: &mut TimelineState,
+    state: &mut TimelinePanel,
 ) -> TimeAxis {
     let wheel = response.hovered().then(|| {
         ui.input(|i| Wheel {

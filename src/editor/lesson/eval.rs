@@ -1,7 +1,7 @@
 //! Goals evaluated over the session: a predicate holds or not of the document and the editor
 //! state, whatever way the learner got there.
 
-use super::{Frame, Goal, Name, Predicate, Property, SHEAR_TOLERANCE_DEGREES, Space};
+use super::{Goal, Name, Predicate, Property, SHEAR_TOLERANCE_DEGREES, Space, ValueSpace};
 use crate::editor::view::options::{ViewOption, ViewSpace};
 use crate::model::math::{Trs, normalize_degrees, shear_metrics};
 use crate::model::scene::{NodeId, Scene};
@@ -239,13 +239,13 @@ impl Context<'_> {
 fn transform_holds(
     scene: &Scene,
     id: NodeId,
-    frame: Frame,
+    frame: ValueSpace,
     value: Property,
     tolerance: f32,
 ) -> bool {
     let trs = match frame {
-        Frame::Local => scene.node(id).map(|d| d.local),
-        Frame::World => scene.world_trs(id),
+        ValueSpace::Local => scene.node(id).map(|d| d.local),
+        ValueSpace::World => scene.world_trs(id),
     };
     let Ok(trs) = trs else { return false };
     // Far from the origin an f32 cannot come closer than a few of its steps: allow those.
@@ -270,7 +270,7 @@ fn transform_holds(
 pub fn held_shape(keep: &Predicate, goals: &[Goal]) -> Option<[bool; 3]> {
     let Predicate::Transform {
         node,
-        frame: Frame::World,
+        frame: ValueSpace::World,
         value: Property::Position(_),
         ..
     } = keep

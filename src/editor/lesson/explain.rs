@@ -4,7 +4,7 @@
 
 use super::eval::{Context, held_shape};
 use super::parse::cut;
-use super::{Frame, Goal, Predicate, Property};
+use super::{Goal, Predicate, Property, ValueSpace};
 use crate::editor::view::numbers::format_significant;
 use crate::model::math::Trs;
 
@@ -58,8 +58,8 @@ fn describe_change(context: &Context, predicate: &Predicate, goals: &[Goal]) -> 
                 return Some(gone(&node.text));
             };
             let trs = match frame {
-                Frame::Local => scene.node(id).ok()?.local,
-                Frame::World => scene.world_trs(id).ok()?,
+                ValueSpace::Local => scene.node(id).ok()?.local,
+                ValueSpace::World => scene.world_trs(id).ok()?,
             };
             if !context.holds(predicate) {
                 return Some(value_change(&node.text, *frame, *value, &trs));
@@ -90,11 +90,11 @@ fn describe_change(context: &Context, predicate: &Predicate, goals: &[Goal]) -> 
 }
 
 /// "the sword moved in the world: (2, 3) -> (2.5, 3)".
-fn value_change(name: &str, frame: Frame, wanted: Property, now: &Trs) -> String {
+fn value_change(name: &str, frame: ValueSpace, wanted: Property, now: &Trs) -> String {
     let name = cut(name);
     let (verb, space) = match frame {
-        Frame::World => ("", "in the world"),
-        Frame::Local => ("local ", "in its parent"),
+        ValueSpace::World => ("", "in the world"),
+        ValueSpace::Local => ("local ", "in its parent"),
     };
     match wanted {
         Property::Position(p) => format!(

@@ -128,7 +128,7 @@ pub enum Space {
 
 /// Which transform of a node: its local numbers or its world ones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Frame {
+pub enum ValueSpace {
     /// In its parent's space.
     Local,
     /// In the world.
@@ -169,7 +169,7 @@ pub enum Predicate {
         /// The node.
         node: Name,
         /// Local or world.
-        frame: Frame,
+        frame: ValueSpace,
         /// The wanted value.
         value: Property,
         /// How far off it may be.
@@ -248,7 +248,7 @@ pub enum Action {
         /// The node.
         node: Name,
         /// Local or world.
-        frame: Frame,
+        frame: ValueSpace,
         /// The value.
         value: Property,
     },

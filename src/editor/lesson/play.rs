@@ -3,7 +3,7 @@
 
 use super::eval::Bindings;
 use super::parse::{cut, error_at};
-use super::{Action, Frame, Lesson, Name, Predicate, Property, SceneSource, Space, Step};
+use super::{Action, Lesson, Name, Predicate, Property, SceneSource, Space, Step, ValueSpace};
 use crate::error::{Error, Result};
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
@@ -143,13 +143,13 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
 }
 
 /// The op that sets one local or world value, keeping the others.
-pub fn set_op(scene: &Scene, id: NodeId, frame: Frame, value: Property) -> Result<Op> {
+pub fn set_op(scene: &Scene, id: NodeId, frame: ValueSpace, value: Property) -> Result<Op> {
     let mut trs = match frame {
-        Frame::Local => scene.node(id)?.local,
-        Frame::World => scene.world_trs(id)?,
+        ValueSpace::Local => scene.node(id)?.local,
+        ValueSpace::World => scene.world_trs(id)?,
     };
     match value {
-        Property::Position(p) if frame == Frame::World => {
+        Property::Position(p) if frame == ValueSpace::World => {
             return Ok(Op::SetWorldPosition {
                 node: id,
                 position: p,
@@ -161,11 +161,11 @@ pub fn set_op(scene: &Scene, id: NodeId, frame: Frame, value: Property) -> Resul
         Property::Skew(k) => trs.skew = k,
     }
     Ok(match frame {
-        Frame::Local => Op::SetLocal {
+        ValueSpace::Local => Op::SetLocal {
             node: id,
             local: trs,
         },
-        Frame::World => Op::SetWorld {
+        ValueSpace::World => Op::SetWorld {
             node: id,
             world: trs,
         },

@@ -5,12 +5,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Completed steps by lesson id.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Progress {
+pub struct CourseProgress {
     done: BTreeMap<String, BTreeSet<usize>>,
 }
 
-impl Progress {
-    /// Progress read back from [`Progress::to_text`]; anything unreadable is no progress.
+impl CourseProgress {
+    /// Progress read back from [`CourseProgress::to_text`]; anything unreadable is no progress.
     pub fn from_text(text: &str) -> Self {
         ron::from_str(text).unwrap_or_default()
     }
@@ -43,18 +43,21 @@ impl Progress {
 
 #[cfg(test)]
 mod tests {
-    use super::Progress;
+    use super::CourseProgress;
 
     #[test]
     fn progress_survives_text_and_bad_text_is_none() {
-        let mut p = Progress::default();
+        let mut p = CourseProgress::default();
         assert!(p.complete("reparent", 0));
         assert!(!p.complete("reparent", 0));
         p.complete("reparent", 2);
-        let back = Progress::from_text(&p.to_text());
+        let back = CourseProgress::from_text(&p.to_text());
         assert_eq!(back, p);
         assert_eq!(back.resume_at("reparent", 3), 1);
         assert_eq!(back.count("reparent"), 2);
-        assert_eq!(Progress::from_text("not ron"), Progress::default());
+        assert_eq!(
+            CourseProgress::from_text("not ron"),
+            CourseProgress::default()
+        );
     }
 }

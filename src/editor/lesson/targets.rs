@@ -5,7 +5,7 @@
 //! against the step's scene with its other names (`play::bind_step`). The window resolves
 //! targets to the rects its widgets registered (`app/ui_targets.rs`). No egui.
 
-use super::{Frame, Name, Pos};
+use super::{Name, Pos, ValueSpace};
 use crate::editor::table::{MENUS, command_table};
 
 /// A row of the inspector's transform grid.
@@ -94,7 +94,7 @@ pub enum Target {
         /// The node.
         node: Name,
         /// The local or the world column.
-        frame: Frame,
+        frame: ValueSpace,
         /// Which row.
         row: FieldRow,
     },
@@ -125,8 +125,8 @@ impl Target {
             Target::Node(n) => format!("{} in the viewport", n.text),
             Target::Field { node, frame, row } => {
                 let column = match frame {
-                    Frame::World => "World",
-                    Frame::Local => "Local",
+                    ValueSpace::World => "World",
+                    ValueSpace::Local => "Local",
                 };
                 format!("{}'s {column} {}", node.text, row.name())
             }
@@ -229,4 +229,3 @@ pub fn menu_entry(
         )),
     }
 }
-

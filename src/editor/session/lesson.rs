@@ -6,7 +6,7 @@ use crate::editor::lesson::eval::{Bindings, Context};
 use crate::editor::lesson::explain::what_changed;
 use crate::editor::lesson::parse::cut;
 use crate::editor::lesson::play::bind_step;
-use crate::editor::lesson::progress::Progress;
+use crate::editor::lesson::progress::CourseProgress;
 use crate::editor::lesson::{Action, Goal, Lesson, Pos, Step};
 use crate::editor::session::command::{Effect, ViewSpace};
 use crate::editor::session::lesson_play::{action_commands, setup_commands};
@@ -204,7 +204,7 @@ impl LessonRun {
     }
 
     /// The summary of a finished lesson (None before its last step is finished).
-    pub fn summary(&self, progress: &Progress) -> Option<Summary> {
+    pub fn summary(&self, progress: &CourseProgress) -> Option<Summary> {
         use crate::editor::lesson::course;
         let time = self.finished?;
         let lesson = &self.lesson;
@@ -236,7 +236,7 @@ impl LessonRun {
 #[derive(Debug, Default)]
 pub struct Lessons {
     run: Option<LessonRun>,
-    progress: Progress,
+    progress: CourseProgress,
 }
 
 /// A goal that failed `graft lesson check`.
@@ -255,12 +255,12 @@ impl Editor {
     }
 
     /// The learner's progress through lessons.
-    pub fn lesson_progress(&self) -> &Progress {
+    pub fn lesson_progress(&self) -> &CourseProgress {
         &self.lessons.progress
     }
 
     /// The session restored with the progress a previous run kept (at start-up).
-    pub fn with_lesson_progress(mut self, progress: Progress) -> Self {
+    pub fn with_lesson_progress(mut self, progress: CourseProgress) -> Self {
         self.lessons.progress = progress;
         self
     }

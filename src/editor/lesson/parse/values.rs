@@ -4,8 +4,8 @@
 use super::error_at;
 use super::tokens::{Tok, tokenize};
 use crate::editor::lesson::{
-    ANGLE_TOLERANCE, Action, Frame, LENGTH_TOLERANCE, Name, Pos, Predicate, Property, Setup, Space,
-    VIEW_OPTION_NAMES,
+    ANGLE_TOLERANCE, Action, LENGTH_TOLERANCE, Name, Pos, Predicate, Property, Setup, Space,
+    VIEW_OPTION_NAMES, ValueSpace,
 };
 use crate::editor::view::options::ViewOption;
 use crate::error::{Error, Result};
@@ -196,10 +196,10 @@ impl<'a> Cursor<'a> {
         Ok(t)
     }
 
-    pub(super) fn frame(&mut self) -> Result<Frame> {
+    pub(super) fn frame(&mut self) -> Result<ValueSpace> {
         Ok(match self.word_of(&["world", "local"])?.as_str() {
-            "world" => Frame::World,
-            _ => Frame::Local,
+            "world" => ValueSpace::World,
+            _ => ValueSpace::Local,
         })
     }
 

@@ -307,7 +307,7 @@ impl Drag {
 /// One frame of the timeline as its rules see it: the axis, the diamonds drawn and the key
 /// selection.
 #[derive(Clone, Copy, Debug)]
-pub struct Frame<'a, K> {
+pub struct TimelineFrame<'a, K> {
     /// The time axis.
     pub axis: TimeAxis,
     /// The diamonds drawn this frame (the rows in view, inside the zoomed span).
@@ -316,7 +316,7 @@ pub struct Frame<'a, K> {
     pub selected: &'a [K],
 }
 
-impl<K: TimedKey> Frame<'_, K> {
+impl<K: TimedKey> TimelineFrame<'_, K> {
     /// A drag begins. On a diamond it moves the selection (an unselected diamond is selected
     /// alone first, or added with `add`); on the rows below `rows_top` (none when nothing is
     /// animated) it draws a box; elsewhere it scrubs.

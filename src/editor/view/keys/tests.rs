@@ -34,9 +34,9 @@ fn diamonds() -> Vec<Diamond<Key>> {
     ]
 }
 
-fn frame<'a>(diamonds: &'a [Diamond<Key>], selected: &'a [Key]) -> Frame<'a, Key> {
+fn frame<'a>(diamonds: &'a [Diamond<Key>], selected: &'a [Key]) -> TimelineFrame<'a, Key> {
     let axis = axis();
-    Frame {
+    TimelineFrame {
         axis,
         diamonds,
         selected,
