@@ -10,13 +10,14 @@ use egui::Rect;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use glam::DVec2;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::app::lesson_overlay::{GESTURE_SECONDS, Painted, painted};
 use graft::app::ui_targets::{Key, last_frame};
 use graft::editor::lesson::parse::parse;
 use graft::editor::lesson::targets::{Control, Target};
-use graft::editor::session::command::{Command, GuardAnswer};
+use graft::editor::session::command::{Command, Effect, GuardAnswer};
 use graft::editor::session::lesson::{LessonCommand, LessonSource};
 use graft::model::scene::NodeId;
 use std::path::Path;
@@ -474,4 +475,66 @@ fn every_built_in_lesson_points_where_it_says_drag_type_or_turn_on() {
             }
         }
     }
+}
+
+// ---- the points a step names are framed with its nodes (issue 38.2) ----
+
+const SPACES: usize = 7;
+
+/// Lesson 08 at step `step` (0-based), past its introduction, without the window.
+fn spaces_at(step: usize) -> (graft::editor::session::Editor, Vec<Effect>) {
+    use graft::editor::session::Editor;
+    let mut editor = Editor::new(graft::model::document::Document::sample());
+    let open = Command::Lesson(LessonCommand::Open(LessonSource::Builtin(SPACES)));
+    editor.apply(open).unwrap();
+    if editor.pending_guard().is_some() {
+        editor
+            .apply(Command::AnswerGuard(GuardAnswer::Discard))
+            .unwrap();
+    }
+    editor.apply(Command::Lesson(LessonCommand::Begin)).unwrap();
+    let go = editor.apply(Command::Lesson(LessonCommand::GoTo(step)));
+    (editor, go.unwrap().effects)
+}
+
+fn near(points: &[DVec2], p: DVec2) -> bool {
+    points.iter().any(|q| (*q - p).length() < 1e-4)
+}
+
+#[test]
+fn a_probe_goals_world_point_is_in_the_steps_subject_and_framed() {
+    // "Pin a probe": the sword's probe at (0, 1) in its space, (1, 3) in the world.
+    let (editor, effects) = spaces_at(2);
+    let run = editor.lesson().unwrap();
+    let points = run.subject_points(&editor);
+    assert!(near(&points, DVec2::new(1.0, 3.0)), "{points:?}");
+    let framed = effects.iter().find_map(|e| match e {
+        Effect::FrameWithPoints(f) => Some(f.clone()),
+        _ => None,
+    });
+    let framed = framed.unwrap_or_else(|| panic!("the step frames its points: {effects:?}"));
+    assert!(near(&framed.points, DVec2::new(1.0, 3.0)), "{framed:?}");
+    assert!(framed.nodes.contains(&SWORD));
+    // "Probes ride with their nodes": a world position and probes read in other spaces.
+    let (editor, _) = spaces_at(4);
+    let points = editor.lesson().unwrap().subject_points(&editor);
+    for p in [(6.0, 0.0), (2.0, 3.0), (1.0, 3.0)] {
+        assert!(near(&points, DVec2::new(p.0, p.1)), "{p:?} in {points:?}");
+    }
+}
+
+#[test]
+fn at_1280x800_the_probe_point_is_inside_the_viewport_at_the_steps_start() {
+    let h = open_at(SPACES, 2);
+    let app = h.state();
+    let viewport = app.viewport.last_rect;
+    let p = ui_common::on_screen(&h, glam::vec2(1.0, 3.0));
+    assert!(
+        viewport.shrink(2.0).contains(p),
+        "the probe's place {p:?} is out of the viewport {viewport:?}"
+    );
+    let framed = app.editor().lesson().unwrap().framed(app.editor());
+    let camera = app.viewport.camera;
+    let rect = ui_common::view(viewport);
+    assert!(framed.in_view(camera, rect, app.scene()), "{framed:?}");
 }

@@ -236,6 +236,7 @@ impl GraftApp {
                     self.hierarchy.start_rename(id, self.editor.doc().scene())
                 }
                 Effect::Frame(ids) => self.viewport.frame(&ids),
+                Effect::FrameWithPoints(framed) => self.viewport.frame_with_points(framed),
                 Effect::FrameAllNextFrame => self.viewport.frame_on_next_frame(),
                 Effect::ShowDialog(kind) => self.dialogs.request(kind),
                 Effect::CancelClose => self
@@ -325,6 +326,9 @@ impl GraftApp {
     fn status_bar(&mut self, ui: &mut egui::Ui) {
         if self.job_bar(ui) {
             self.run(Command::CancelJob);
+        }
+        if let Some(command) = panels::recording_mark(ui, &self.editor) {
+            self.run(command);
         }
         let mut retry = false;
         ui.horizontal(|ui| {

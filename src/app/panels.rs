@@ -5,6 +5,7 @@ use super::{
     GraftApp, a11y, figure_window, generate_window, hierarchy, inspector, keyboard, lesson_panel,
     timeline, viewport, windows,
 };
+use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 
 impl GraftApp {
@@ -112,6 +113,33 @@ impl GraftApp {
         self.panel_rects.set(Panel::Inspector, inspector);
         commands
     }
+}
+
+/// While a lesson is being recorded, the status bar's lasting mark: which step is recorded,
+/// with Stop recording… (and Record the next step) at hand; once stopped, that the lesson
+/// waits for its file. What was pressed.
+pub(super) fn recording_mark(ui: &mut egui::Ui, editor: &Editor) -> Option<Command> {
+    use crate::editor::session::record::RecordCommand;
+    let recording = editor.recording()?;
+    let red = egui::Color32::from_rgb(230, 70, 60);
+    let mut pressed = None;
+    ui.horizontal(|ui| {
+        if recording.stopped() {
+            let text = "● Recording stopped: choose where to write the lesson";
+            ui.colored_label(red, text);
+            return;
+        }
+        let text = format!("● Recording lesson step {}", recording.steps());
+        ui.colored_label(red, egui::RichText::new(text).strong())
+            .on_hover_text("Perform the solution in the editor: each command becomes a do: line");
+        if ui.button("Stop recording…").clicked() {
+            pressed = Some(Command::Record(RecordCommand::Stop));
+        }
+        if ui.button("Record the next step").clicked() {
+            pressed = Some(Command::Record(RecordCommand::NextStep));
+        }
+    });
+    pressed
 }
 
 /// How wide the side panels start and may grow in a window `window` points wide: at their

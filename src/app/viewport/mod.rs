@@ -117,6 +117,11 @@ impl ViewportState {
         self.framing.frame(ids);
     }
 
+    /// Frame these nodes and world points (a lesson step's subject) on the next frame.
+    pub fn frame_with_points(&mut self, framed: crate::editor::view::camera::Framed) {
+        self.framing.frame_with_points(framed);
+    }
+
     /// Frame the whole scene on the next frame.
     pub fn frame_on_next_frame(&mut self) {
         self.framing.frame_all();
@@ -262,7 +267,7 @@ fn keep_subject_in_view(ui: &egui::Ui, editor: &Editor, state: &mut ViewportStat
     };
     let now = (editor.doc().revision(), ui.input(|i| i.pointer.any_down()));
     let (camera, scene) = (state.camera, editor.doc().scene());
-    let subject = || run.subject(editor);
+    let subject = || run.framed(editor);
     state
         .framing
         .keep_in_view((camera, sr(rect)), scene, now, subject);

@@ -18,6 +18,7 @@ use crate::model::scene::{NodeId, Scene};
 use std::collections::VecDeque;
 
 pub use super::lesson_check::{read_lesson, walk_lesson};
+mod subject;
 use std::path::PathBuf;
 
 /// Seconds between two actions of **Show me**, so each one can be seen.
@@ -165,25 +166,6 @@ impl LessonRun {
     /// What `graft lesson check` found wrong with this lesson.
     pub fn failures(&self) -> &[CheckFailure] {
         &self.failures
-    }
-
-    /// The nodes the step is about, to keep in view: its `frame:` nodes, or every node its
-    /// goals, keeps, links and set-up name, and the selection.
-    pub fn subject(&self, editor: &Editor) -> Vec<NodeId> {
-        let scene = editor.doc().scene();
-        let mut ids: Vec<NodeId> = match &self.step().setup.frame_nodes {
-            Some(names) => names
-                .iter()
-                .filter_map(|n| self.resolve(scene, &n.text))
-                .collect(),
-            None => (self.bindings.ids())
-                .chain(editor.selection().iter().copied())
-                .collect(),
-        };
-        ids.retain(|id| scene.contains(*id));
-        ids.sort_unstable();
-        ids.dedup();
-        ids
     }
 
     /// The goals' view of `editor` with this run's names and counts.
@@ -431,11 +413,13 @@ impl Editor {
         run.entry = Some(self.snapshot());
         run.goals.clear();
         run.keeps.clear();
-        let subject = run.subject(self);
+        let subject = run.framed(self);
         outcome.effects.push(match step.setup.frame_all {
             Some(true) => Effect::FrameAllNextFrame,
             Some(false) => Effect::Frame(self.selection.ids().to_vec()),
-            None if !subject.is_empty() => Effect::Frame(subject),
+            None if !subject.nodes.is_empty() || !subject.points.is_empty() => {
+                Effect::FrameWithPoints(subject)
+            }
             None if !keeps_scene => Effect::FrameAllNextFrame,
             None => return Ok(outcome),
         });
