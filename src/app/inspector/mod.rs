@@ -4,6 +4,7 @@
 mod fields;
 mod probes;
 mod sections;
+mod state;
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, TransformSpace};
@@ -16,34 +17,13 @@ use glam::Affine2;
 use sections::{
     accumulated, appearance, copy_paste, matrix_chain, matrix_grid, name_field, shear_diagnosis,
 };
-
-/// What the inspector remembers between frames.
-#[derive(Default)]
-pub struct InspectorState {
-    /// Keep scale uniform while editing.
-    pub lock_scale: bool,
-    /// Text pasted in to apply as a transform.
-    pub paste_text: String,
-    /// The chain factor under the pointer (the viewport highlights it).
-    pub hovered_factor: Option<NodeId>,
-    /// The name being typed, for which node, and whether the field had focus last frame.
-    name_buffer: String,
-    name_for: Option<NodeId>,
-    name_focused: bool,
-    /// Which local and world components differ across the selection, and what they were
-    /// computed from (a million selected nodes are not decomposed every frame).
-    mixed: Option<(MixedKey, [bool; 6], [bool; 6])>,
-    /// The world version seen last frame.
-    world_seen: u64,
-}
+pub use state::InspectorState;
+use state::MixedKey;
 
 /// Selections bigger than this recompute the "differs" marks only once the world matrices
 /// stopped changing (a drag of everything in a 1M scene decomposed a million world matrices a
 /// frame: 137 ms frames, 41 ms without it).
 const MIXED_EVERY_FRAME_MAX: usize = 10_000;
-
-/// The selection's and the scene's versions.
-type MixedKey = (u64, u64, (u64, u64), u64);
 
 /// The primary selection as the inspector reads it this frame.
 struct Inspected<'a> {

@@ -1,7 +1,7 @@
 //! The inspector's sections below the transform grid: name, copy / paste, shear diagnosis,
 //! appearance, the matrix chain and the accumulated-TRS comparison.
 
-use super::InspectorState;
+use super::state::InspectorState;
 use crate::editor::session::clipboard::trs_to_text;
 use crate::editor::session::command::{Command, TransformSpace};
 use crate::editor::session::look::{ShapeKind, switch_kind};
