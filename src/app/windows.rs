@@ -2,12 +2,15 @@
 //! keyboard shortcuts (generated from the command table), About and the command palette. Each
 //! reads the editor and answers with commands.
 
+mod close;
+
 use crate::editor::gesture_table::{Area, gestures_in};
 use crate::editor::session::command::{Command, GuardAnswer, Window};
 use crate::editor::session::dialogs::DialogOutcome;
 use crate::editor::session::{DialogPurpose, Editor, FileAction};
 use crate::editor::table::{CommandSpec, Shortcut, command_for, palette_matches, shortcut_rows};
 use crate::model::document::SAMPLE_SCENES;
+pub(super) use close::closable;
 use std::path::PathBuf;
 
 /// What the windows remember between frames: text being typed.
@@ -54,18 +57,6 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> V
         state.palette_focus = true;
     }
     out
-}
-
-/// A window with a close button; answers `Close(window)` when it was closed.
-pub(super) fn closable(
-    ctx: &egui::Context,
-    title: &str,
-    which: Window,
-    body: impl FnOnce(&mut egui::Ui),
-) -> Option<Command> {
-    let mut open = true;
-    egui::Window::new(title).open(&mut open).show(ctx, body);
-    (!open).then_some(Command::Close(which))
 }
 
 /// The last import's or export's report: a summary line, then one line per note.
