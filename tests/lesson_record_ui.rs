@@ -7,7 +7,7 @@ mod ui_common;
 
 use egui::Pos2;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::{DialogOutcome, FakeDialogs};
 use graft::editor::lesson::record::scene_differences;
@@ -131,4 +131,63 @@ fn a_lesson_recorded_by_pointer_and_keyboard_passes_check_and_replays() {
     let replayed = replay_scene(&lesson).expect("replays");
     let differences = scene_differences(h.state().scene(), &replayed);
     assert!(differences.is_empty(), "{differences:?}");
+}
+
+/// The recording mark's text that contains `text`, if any.
+fn status_label(h: &Harness<GraftApp>, text: &str) -> Option<String> {
+    h.query_all_by_label_contains(text)
+        .filter_map(|n| n.accesskit_node().value())
+        .find(|l| l.starts_with('⚫'))
+}
+
+#[test]
+fn while_recording_the_status_bar_keeps_a_mark_with_a_stop_button() {
+    let fake = FakeDialogs::default();
+    let fake_for_app = fake.clone();
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .with_step_dt(0.5)
+        .build_eframe(move |cc| GraftApp::new(cc, None, Box::new(fake_for_app)));
+    h.run_steps(3);
+    assert_eq!(status_label(&h, "Recording lesson"), None, "not recording");
+    help_menu(&mut h, "Record a lesson…");
+    // It lasts: twenty seconds later (the messages have moved on) it is still there.
+    h.run_steps(40);
+    assert_eq!(
+        status_label(&h, "Recording lesson").as_deref(),
+        Some("⚫ Recording lesson step 1")
+    );
+    // Each step records a change (Keep world transform off, then on again).
+    h.state_mut()
+        .run(graft::editor::session::command::Command::ToggleKeepWorld);
+    help_menu(&mut h, "Record the next step");
+    h.state_mut()
+        .run(graft::editor::session::command::Command::ToggleKeepWorld);
+    h.run_steps(40);
+    assert_eq!(
+        status_label(&h, "Recording lesson").as_deref(),
+        Some("⚫ Recording lesson step 2")
+    );
+    let mark = h.get_by_label("⚫ Recording lesson step 2").rect();
+    let status_top = h.ctx.content_rect().bottom() - 60.0;
+    assert!(mark.top() > status_top, "in the status bar: {mark:?}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.lesson");
+    fake.push(DialogOutcome::Picked(path.clone()));
+    let stop = h.get_by_role_and_label(egui::accesskit::Role::Button, "Stop recording…");
+    assert!(stop.rect().top() > status_top, "the mark's own button");
+    stop.click();
+    h.run_steps(4);
+    assert_eq!(fake.requests().len(), 1, "Stop asks where to write");
+    assert!(
+        h.state().editor().recording().is_none(),
+        "{:?}",
+        h.state().editor().last_message()
+    );
+    assert!(path.exists(), "the lesson was written");
+    assert_eq!(
+        status_label(&h, "Recording lesson"),
+        None,
+        "the mark is gone"
+    );
 }

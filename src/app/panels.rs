@@ -125,11 +125,11 @@ pub(super) fn recording_mark(ui: &mut egui::Ui, editor: &Editor) -> Option<Comma
     let mut pressed = None;
     ui.horizontal(|ui| {
         if recording.stopped() {
-            let text = "● Recording stopped: choose where to write the lesson";
+            let text = "⚫ Recording stopped: choose where to write the lesson";
             ui.colored_label(red, text);
             return;
         }
-        let text = format!("● Recording lesson step {}", recording.steps());
+        let text = format!("⚫ Recording lesson step {}", recording.steps());
         ui.colored_label(red, egui::RichText::new(text).strong())
             .on_hover_text("Perform the solution in the editor: each command becomes a do: line");
         if ui.button("Stop recording…").clicked() {
