@@ -168,6 +168,70 @@ fn check_opened(tree: &[Value]) {
     }
     let keep = find(tree, "check box", "Keep world transform");
     assert!(has_state(keep, "checkable") && has_state(keep, "checked"));
+    check_rows_place(tree);
+}
+
+/// What each row of `scene` should say beyond its name, from `graft print --json`: its
+/// name, then (position among its siblings from 1, number of siblings, description).
+fn places_in(scene: &Path) -> Vec<(String, (u64, u64, String))> {
+    let out = Command::new(env!("CARGO_BIN_EXE_graft"))
+        .args(["print", "--json"])
+        .arg(scene)
+        .output()
+        .expect("graft print runs");
+    let nodes: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let nodes = nodes.as_array().expect("a list of nodes");
+    let parent_of = |n: &Value| n["parent"].as_u64();
+    let level = |n: &Value| {
+        let mut level = 1;
+        let mut parent = parent_of(n);
+        while let Some(p) = parent {
+            level += 1;
+            parent = nodes.iter().find(|m| m["id"] == p).and_then(parent_of);
+        }
+        level
+    };
+    let place = |n: &Value| {
+        let siblings: Vec<&Value> = nodes
+            .iter()
+            .filter(|m| parent_of(m) == parent_of(n))
+            .collect();
+        let position = siblings
+            .iter()
+            .position(|m| m["id"] == n["id"])
+            .unwrap_or(0);
+        let children = nodes.iter().any(|m| parent_of(m) == n["id"].as_u64());
+        // Every row is expanded when the scene opens.
+        let state = if children { "expanded" } else { "no children" };
+        let description = format!("level {}, {state}", level(n));
+        (position as u64 + 1, siblings.len() as u64, description)
+    };
+    nodes
+        .iter()
+        .map(|n| (text(n, "name").to_owned(), place(n)))
+        .collect()
+}
+
+/// Each row of the sword scene says its place among its siblings ("posinset" and "setsize",
+/// what Orca reads as "2 of 2") and, in its description, its level and expanded state
+/// (accesskit_atspi_common 0.21 maps neither AccessKit's level nor its expanded state).
+fn check_rows_place(tree: &[Value]) {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/sword.ron");
+    let wanted = places_in(&scene);
+    assert_eq!(wanted.len(), 5);
+    // The scabbard is the body's second child: not every row is "1 of 1".
+    assert!(wanted.iter().any(|(_, (at, of, _))| (*at, *of) == (2, 2)));
+    let rows = rows(tree);
+    for (row, (name, (at, of, description))) in rows.iter().zip(&wanted) {
+        assert_eq!(text(row, "name"), name);
+        let said = (
+            row["posinset"].as_u64(),
+            row["setsize"].as_u64(),
+            text(row, "description"),
+        );
+        let want = (Some(*at), Some(*of), description.as_str());
+        assert_eq!(said, want, "{name}: (posinset, setsize, description)");
+    }
 }
 
 /// After Ctrl+A then Up (select all, then the row above the last): only the sword is selected

@@ -188,3 +188,32 @@ fn the_lesson_panel_reads_its_steps_and_each_goal_as_a_check_box_with_its_state(
         assert!(found.is_some(), "a check box for a goal, {want:?}");
     }
 }
+
+/// (description, place among its siblings from 0, number of siblings) of a hierarchy row:
+/// the number is on the row's container, where AT-SPI looks for it.
+fn row_place(h: &Harness<GraftApp>, name: &str) -> (String, Option<usize>, Option<usize>) {
+    let row = h.get_by_role_and_label(egui::accesskit::Role::TreeItem, name);
+    let node = row.accesskit_node();
+    let size = node.parent().and_then(|group| group.size_of_set());
+    (
+        node.description().unwrap_or_default(),
+        node.position_in_set(),
+        size,
+    )
+}
+
+#[test]
+fn hierarchy_rows_say_their_level_state_and_place_among_their_siblings() {
+    let mut h = app();
+    let place = |d: &str, at, of| (d.to_string(), Some(at), Some(of));
+    assert_eq!(row_place(&h, "body"), place("level 1, expanded", 0, 1));
+    assert_eq!(row_place(&h, "arm"), place("level 2, expanded", 0, 2));
+    assert_eq!(row_place(&h, "sword"), place("level 4, no children", 0, 1));
+    assert_eq!(
+        row_place(&h, "scabbard"),
+        place("level 2, no children", 1, 2)
+    );
+    h.get_by_label("Collapse arm").click();
+    h.run_steps(3);
+    assert_eq!(row_place(&h, "arm"), place("level 2, collapsed", 0, 2));
+}

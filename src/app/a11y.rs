@@ -89,3 +89,102 @@ pub fn goal(ui: &egui::Ui, line: &egui::Response, label: &str, holds: bool) {
         });
     });
 }
+
+/// Draw one hierarchy row inside its own accessibility group: AT-SPI (accesskit_atspi_common
+/// 0.21) reads a tree item's size of set from its container, so each row gets one holding the
+/// number of its siblings. Rows keep their egui ids from frame to frame (salted by `node`).
+pub fn tree_row_group<R>(
+    ui: &mut egui::Ui,
+    node: crate::model::scene::NodeId,
+    add_row: impl FnOnce(&mut egui::Ui) -> R,
+) -> R {
+    let group = egui::UiBuilder::new()
+        .id_salt(("graft-tree-row", node))
+        .accessibility_role(egui::accesskit::Role::Group);
+    ui.scope_builder(group, add_row).inner
+}
+
+/// Where a hierarchy row sits among the scene's nodes, as a screen reader says it.
+pub struct TreeRow<'a> {
+    /// The scene the row shows.
+    pub scene: &'a crate::model::scene::Scene,
+    /// The row's node, by pre-order index.
+    pub index: usize,
+    /// Its depth (roots are 0).
+    pub depth: usize,
+    /// True when it is selected.
+    pub selected: bool,
+    /// Whether its children show, or None when it has none.
+    pub open: Option<bool>,
+}
+
+/// What a screen reader says of a hierarchy row (`row` is its widget; `ui` the row's group
+/// from [`tree_row_group`]): selected or not, its level, expanded or collapsed, its place
+/// among its siblings ("2 of 3"), and the level and state again as its description ("level
+/// 3, expanded"): AT-SPI reads neither an AccessKit level nor expanded state, but it reads
+/// position and size of set and the description.
+pub fn tree_row(ui: &egui::Ui, row: egui::Id, at: &TreeRow) {
+    let ctx = ui.ctx();
+    if ctx.accesskit_node_builder(row, |_| ()).is_none() {
+        return; // no screen reader: nothing to compute
+    }
+    let (position, size) = place_among_siblings(ctx, at.scene, at.index);
+    let level = at.depth + 1;
+    let description = tree_row_description(level, at.open);
+    ctx.accesskit_node_builder(row, |node| {
+        node.clear_toggled();
+        node.set_selected(at.selected);
+        node.set_level(level);
+        if let Some(open) = at.open {
+            node.set_expanded(open);
+        }
+        node.set_position_in_set(position);
+        node.set_description(description);
+    });
+    ctx.accesskit_node_builder(ui.unique_id(), |node| {
+        if node.role() == egui::accesskit::Role::Group {
+            node.set_size_of_set(size);
+        }
+    });
+}
+
+/// "level 3, expanded", "level 1, collapsed" or "level 4, no children".
+pub fn tree_row_description(level: usize, open: Option<bool>) -> String {
+    let state = match open {
+        Some(true) => "expanded",
+        Some(false) => "collapsed",
+        None => "no children",
+    };
+    format!("level {level}, {state}")
+}
+
+/// The sibling sets (children of each parent, in order) asked for since the tree last changed.
+#[derive(Clone, Default)]
+struct SiblingSets {
+    version: u64,
+    sets: rustc_hash::FxHashMap<Option<usize>, Vec<usize>>,
+}
+
+/// The node at `index`'s place among its siblings (0-based) and their number. Each parent's
+/// children are listed once per tree change, then found by binary search (pre-order indices
+/// of siblings increase), so a million roots cost one pass, not one per row and frame.
+fn place_among_siblings(
+    ctx: &egui::Context,
+    scene: &crate::model::scene::Scene,
+    index: usize,
+) -> (usize, usize) {
+    let parent = scene.parent_index_at(index);
+    ctx.data_mut(|d| {
+        let cache =
+            d.get_temp_mut_or_default::<SiblingSets>(egui::Id::unique("graft-sibling-sets"));
+        if cache.version != scene.structure_version() {
+            cache.sets.clear();
+            cache.version = scene.structure_version();
+        }
+        let set = cache
+            .sets
+            .entry(parent)
+            .or_insert_with(|| scene.child_indices(parent).collect());
+        (set.binary_search(&index).unwrap_or(0), set.len())
+    })
+}

@@ -12,7 +12,8 @@
 The JSON: {"app": NAME, "nodes": [...], "after_keys": [...] or null, "announced": [...]}:
 "announced" holds what the app announced while the keys were pressed (AT-SPI
 "object:announcement" events, what Orca reads out), in order. Each node is
-{"role", "name", "states", "level" (AT-SPI "level" attribute or null), "depth", "path"}.
+{"role", "name", "states", "description", "level", "posinset", "setsize" (the AT-SPI
+attributes, or null), "depth", "path"}.
 Needs python3-pyatspi (Debian), at-spi2-core, dbus, xvfb and xdotool; exit 2 when one is
 missing, 1 when the application never appeared.
 """
@@ -139,16 +140,16 @@ def node_json(node, depth, path):
     """One accessible object as a JSON-ready dict."""
     import pyatspi
     states = sorted(pyatspi.stateToString(s) for s in node.getState().getStates())
-    level = None
+    numbers = {"level": None, "posinset": None, "setsize": None}
     try:
         for attr in node.getAttributes():
             key, _, value = attr.partition(":")
-            if key == "level":
-                level = int(value)
+            if key in numbers:
+                numbers[key] = int(value)
     except Exception:  # some objects have no attributes
         pass
     return {"role": node.getRoleName(), "name": node.name or "", "states": states,
-            "level": level, "depth": depth, "path": path}
+            "description": node.description or "", **numbers, "depth": depth, "path": path}
 
 
 def walk(node, depth=0, path="0", out=None):

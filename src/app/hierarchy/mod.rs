@@ -157,7 +157,10 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
             node.set_label("Scene hierarchy");
         });
         for row in &rows[range] {
-            row_ui(ui, editor, state, rows, *row, &mut out);
+            let node = scene.id_at(row.index);
+            crate::app::a11y::tree_row_group(ui, node, |ui| {
+                row_ui(ui, editor, state, rows, *row, &mut out)
+            });
         }
     });
     state.scroll_y = scroll.state.clamped_offset().y;
@@ -189,11 +192,12 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
     {
         out.push(Command::ToggleKeepWorld);
     }
-    ui.add(
+    let filter = ui.add(
         egui::TextEdit::singleline(&mut state.filter)
             .hint_text("🔍 Filter by name")
             .char_limit(MAX_NAME_BYTES),
     );
+    crate::app::a11y::name(ui, &filter, "Filter rows by name");
     crumbs::breadcrumb(ui, editor, state, out);
     ui.separator();
 }
@@ -379,17 +383,16 @@ fn row_paint(ui: &egui::Ui, cx: &RowCtx) -> RowPaint {
 }
 
 /// What a screen reader says of a row: a tree item at its level (1 for a root), selected or
-/// not, and expanded or collapsed when `open` says it has children.
+/// not, expanded or collapsed when `open` says it has children, its place among its siblings.
 fn tree_item_node(ui: &egui::Ui, cx: &RowCtx, open: Option<bool>) {
-    let level = cx.row.depth + 1;
-    ui.ctx().accesskit_node_builder(cx.response.id, |node| {
-        node.clear_toggled();
-        node.set_selected(cx.selected);
-        node.set_level(level);
-        if let Some(open) = open {
-            node.set_expanded(open);
-        }
-    });
+    let at = crate::app::a11y::TreeRow {
+        scene: cx.editor.doc().scene(),
+        index: cx.row.index,
+        depth: cx.row.depth,
+        selected: cx.selected,
+        open,
+    };
+    crate::app::a11y::tree_row(ui, cx.response.id, &at);
 }
 
 /// The ⏷ / ⏵ arrow of a row with children; a click shows or hides them.
