@@ -12,7 +12,7 @@ use common::{Snapshot, affine_bits, near, snapshot, spec};
 use glam::Vec2;
 use graft::Error;
 use graft::editor::session::command::{NewNodePlace, ViewOption};
-use graft::editor::session::dnd::DropZone;
+use graft::editor::session::drop_rules::DropZone;
 use graft::editor::view::handles::Tool;
 use graft::editor::{Command, Editor};
 use graft::model::document::{Document, SAMPLE_SCENES};

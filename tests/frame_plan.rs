@@ -4,7 +4,7 @@
 
 use glam::{DVec2, Vec2};
 use graft::editor::view::camera::{Camera, ScreenRect};
-use graft::editor::view::cull::{Extents, SubtreeBounds};
+use graft::editor::view::cull_cache::{Extents, SubtreeBounds};
 use graft::editor::view::frame_plan::{FramePlan, PlanInput, PlanJob, plan, plan_ranges};
 use graft::editor::view::geometry::{screen_extent, world_bounds};
 use graft::model::scene::Scene;

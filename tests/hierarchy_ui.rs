@@ -195,7 +195,7 @@ fn context_menu_add_child_is_undoable() {
 
 #[test]
 fn ghosts_show_both_outcomes_and_badges_warn_about_skew_and_mirrors() {
-    use graft::editor::session::dnd::keep_world_warning;
+    use graft::editor::session::drop_rules::keep_world_warning;
     use graft::editor::view::overlay::ghost_worlds;
     let sword = graft::model::file::load(std::path::Path::new("scenes/sword.ron")).unwrap();
     let keep = ghost_worlds(&sword, &[SWORD], Some(BODY), true);

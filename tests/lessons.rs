@@ -7,7 +7,7 @@ use graft::editor::lesson::course::COURSE;
 use graft::editor::lesson::parse::parse;
 use graft::editor::session::Editor;
 use graft::editor::session::command::{Command, GuardAnswer};
-use graft::editor::session::dnd::DropZone;
+use graft::editor::session::drop_rules::DropZone;
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson, walk_lesson};
 use graft::model::document::Document;
 use graft::model::scene::NodeId;

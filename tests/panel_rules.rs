@@ -9,7 +9,9 @@ mod common;
 use common::spec;
 use glam::{DAffine2, DVec2, Vec2};
 use graft::editor::session::command::TransformSpace;
-use graft::editor::session::dnd::{DropPreview, DropZone, drop_keeps_world, drop_ops, zone_for};
+use graft::editor::session::drop_rules::{
+    DropPreview, DropZone, drop_keeps_world, drop_ops, zone_for,
+};
 use graft::editor::session::picking::{
     Arrow, Mods, RowKey, row_click, row_drag, row_key, viewport_click, viewport_drag,
 };

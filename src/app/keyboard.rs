@@ -196,7 +196,7 @@ pub fn move_to_window(
         out.push(Command::Close(Window::MoveTo));
         out.push(Command::MoveTo {
             parent: target.parent,
-            keep_world: crate::editor::session::dnd::drop_keeps_world(keep, shift),
+            keep_world: crate::editor::session::drop_rules::drop_keeps_world(keep, shift),
         });
     } else if escape {
         out.push(Command::Close(Window::MoveTo));

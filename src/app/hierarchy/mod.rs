@@ -2,7 +2,7 @@
 //! the "Keep world transform" toggle. Reads the editor, returns commands. Which rows show, how
 //! far they are indented and what the breadcrumb fits are decided in
 //! [`crate::editor::view::rows`]; what clicks, arrow keys and drags mean in
-//! [`crate::editor::session::picking`]; what a drop does in [`crate::editor::session::dnd`].
+//! [`crate::editor::session::picking`]; what a drop does in [`crate::editor::session::drop_rules`].
 //! This only draws the rows and reads the input.
 //!
 //! Deep trees stay readable: past a few levels the indentation per level shrinks so that a row
@@ -11,20 +11,20 @@
 //! selected elsewhere.
 
 mod crumbs;
-mod dnd;
+mod drop_indicator;
 mod keys;
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, NewNodePlace};
-use crate::editor::session::dnd::{DropPreview, DropZone};
+use crate::editor::session::drop_rules::{DropPreview, DropZone};
 use crate::editor::session::picking::{Mods, row_click, row_drag};
 use crate::editor::table::{Shortcut, find_command};
 use crate::editor::view::rows::{Indent, ListView};
 pub use crate::editor::view::rows::{Row, visible_rows};
 use crate::model::scene::name::MAX_NAME_BYTES;
 use crate::model::scene::{NodeId, Scene, Shape};
-pub use dnd::DraggedNodes;
-use dnd::drop_target;
+pub use drop_indicator::DraggedNodes;
+use drop_indicator::drop_target;
 use egui::Key;
 use rustc_hash::FxHashSet;
 
@@ -255,11 +255,11 @@ fn drop_below_rows(
             .pointer_latest_pos()
             .is_some_and(|p| area.contains(p))
     {
-        let preview = dnd::plan(ui, editor, &dragged.0, DropZone::Root);
+        let preview = drop_indicator::plan(ui, editor, &dragged.0, DropZone::Root);
         let stroke = egui::Stroke::new(1.5, ui.visuals().selection.stroke.color);
         ui.painter()
             .rect_stroke(area, 2.0, stroke, egui::StrokeKind::Inside);
-        dnd::hold_or_drop(ui, state, preview, out);
+        drop_indicator::hold_or_drop(ui, state, preview, out);
     }
 }
 

@@ -1,11 +1,11 @@
-//! View ▸ Subtree bounds and View ▸ Culling rectangle, painted as `editor::view::culling`
+//! View ▸ Subtree bounds and View ▸ Culling rectangle, painted as `editor::view::culling_demo`
 //! computes them: each subtree's world box, and a draggable "camera" rectangle with the
 //! subtrees culling skips whole and the counts of nodes tested and drawn.
 
 use super::draw::c32;
 use super::{Frame, ViewportState, p2, sr};
 use crate::editor::session::command::ViewOption;
-use crate::editor::view::culling::{WorldRect, cull_against, default_rect, subtree_boxes};
+use crate::editor::view::culling_demo::{WorldRect, cull_against, default_rect, subtree_boxes};
 use crate::editor::view::palette::{self, Rgba};
 use egui::{Color32, Stroke};
 use glam::DVec2;

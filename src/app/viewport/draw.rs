@@ -3,7 +3,7 @@
 //! viewport's own drag ghosts and handles. Colours come from `editor::view::palette`.
 
 use super::{p2, sr};
-use crate::editor::session::dnd::{DropPreview, drop_parent};
+use crate::editor::session::drop_rules::{DropPreview, drop_parent};
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::geometry::{ScreenShape, world_f64};
 use crate::editor::view::handles::{HANDLE_PX, Part, Tool};

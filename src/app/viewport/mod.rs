@@ -16,7 +16,7 @@ mod trails;
 use super::embedded_sprite;
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, ViewOption};
-use crate::editor::session::dnd::DropPreview;
+use crate::editor::session::drop_rules::DropPreview;
 use crate::editor::view::camera::{Camera, Framing, ScreenRect};
 use crate::editor::view::handles::{HandleDrag, Tool};
 use crate::model::document::Document;
@@ -72,11 +72,11 @@ pub struct ViewportState {
     viewing: Option<NodeId>,
     textures: HashMap<String, Option<egui::TextureHandle>>,
     /// Per-node extents and colours for the drawing pass (rebuilt when the scene changes).
-    extents: crate::editor::view::cull::Extents,
+    extents: crate::editor::view::cull_cache::Extents,
     /// Subtree world boxes, to skip what is off screen.
-    bounds: crate::editor::view::cull::SubtreeBounds,
+    bounds: crate::editor::view::cull_cache::SubtreeBounds,
     /// View ▸ Culling rectangle: the "camera" rectangle in world coordinates, once shown.
-    culling_rect: Option<crate::editor::view::culling::WorldRect>,
+    culling_rect: Option<crate::editor::view::culling_demo::WorldRect>,
     /// Nodes too small to fan, gathered into one image.
     density: density::Density,
     /// The nodes the last drawing pass found big enough for a shear mark.

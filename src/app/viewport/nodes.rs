@@ -370,7 +370,7 @@ fn draw_moving(
     let view = editor.view();
     state.extents.refresh(scene);
     let (protected, selected) = selection_indices(scene, editor.selection());
-    let no_bounds = crate::editor::view::cull::SubtreeBounds::default();
+    let no_bounds = crate::editor::view::cull_cache::SubtreeBounds::default();
     let input = PlanInput {
         scene,
         extents: &state.extents,

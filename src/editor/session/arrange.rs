@@ -4,7 +4,7 @@
 //! inverting it), and nudging the selection with the arrow keys. Each edit is one undo step.
 
 use crate::editor::session::command::Command;
-use crate::editor::session::dnd::{DropZone, drop_ops};
+use crate::editor::session::drop_rules::{DropZone, drop_ops};
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::scene::edit::Op;

@@ -2,7 +2,7 @@
 //! [`Command`]s; [`crate::editor::Editor::apply`] is the one place that carries them out.
 
 use crate::editor::session::dialogs::DialogOutcome;
-use crate::editor::session::dnd::DropZone;
+use crate::editor::session::drop_rules::DropZone;
 use crate::editor::view::handles::{Orientation, Tool};
 pub use crate::editor::view::options::{ViewOption, ViewSpace};
 use crate::model::scene::NodeId;
@@ -143,7 +143,7 @@ pub enum Command {
     SetClip(crate::model::anim::ClipSettings),
     /// Drop rows dragged in the hierarchy, as the preview planned it (its ops are not
     /// computed again unless the tree changed since).
-    DropRows(Box<crate::editor::session::dnd::DropPreview>),
+    DropRows(Box<crate::editor::session::drop_rules::DropPreview>),
     /// The current drag or slider gesture ended.
     EndGesture,
     /// Undo one step.

@@ -3,7 +3,7 @@
 //! applies (never guessed by a panel); each edit is one undo step and selects what it made.
 
 use crate::editor::session::command::NewNodePlace;
-use crate::editor::session::dnd::{DropPreview, DropZone, drop_ops};
+use crate::editor::session::drop_rules::{DropPreview, DropZone, drop_ops};
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::math::Trs;

@@ -8,7 +8,7 @@ pub mod clipboard;
 pub mod command;
 pub mod dialogs;
 pub mod disk_watch;
-pub mod dnd;
+pub mod drop_rules;
 pub mod edits;
 pub mod exports;
 mod files;

@@ -11,7 +11,7 @@
 //! and every node is decided exactly once.
 
 use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::cull::{CULL_MIN_SUBTREE, Extents, SubtreeBounds, world_to_screen};
+use crate::editor::view::cull_cache::{CULL_MIN_SUBTREE, Extents, SubtreeBounds, world_to_screen};
 use crate::editor::view::geometry::{clip_segment, screen_extent};
 use crate::editor::view::overlay::{may_be_sheared, may_get_shear_mark};
 use crate::model::scene::{NodeId, Scene};

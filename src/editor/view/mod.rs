@@ -3,8 +3,8 @@
 //! numbers for people, and figures (SVG and PNG) of what the viewport shows.
 
 pub mod camera;
-pub mod cull;
-pub mod culling;
+pub mod cull_cache;
+pub mod culling_demo;
 pub mod density_grid;
 pub mod detail;
 pub mod draw_list;
@@ -14,8 +14,8 @@ pub mod geometry;
 pub mod grid;
 pub mod handles;
 pub mod keys;
-pub mod node_layer;
 pub mod layout;
+pub mod node_layer;
 pub mod numbers;
 pub mod occlusion;
 pub mod options;

@@ -5,7 +5,7 @@
 //! resvg can render, instead of one element per node (264 MB, past resvg's element limit).
 
 use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::cull::{Extents, SubtreeBounds};
+use crate::editor::view::cull_cache::{Extents, SubtreeBounds};
 use crate::editor::view::detail::{SHAPE_BUDGET, TINY_MIN, plan_within};
 use crate::editor::view::figure::FigureOptions;
 use crate::editor::view::frame_plan::{DensityGrid, FramePlan, PlanInput, selection_indices};

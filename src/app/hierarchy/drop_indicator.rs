@@ -5,7 +5,7 @@
 use super::HierarchyState;
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
-use crate::editor::session::dnd::{
+use crate::editor::session::drop_rules::{
     DropPreview, DropZone, drop_keeps_world, drop_parent, keep_world_warning, zone_for,
 };
 

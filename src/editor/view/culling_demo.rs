@@ -4,7 +4,7 @@
 //! rule as the viewport's own culling ([`CULL_MIN_SUBTREE`], the subtree boxes of
 //! [`SubtreeBounds`]), on a rectangle the learner drags.
 
-use crate::editor::view::cull::{CULL_MIN_SUBTREE, Extents, SubtreeBounds, own_box};
+use crate::editor::view::cull_cache::{CULL_MIN_SUBTREE, Extents, SubtreeBounds, own_box};
 use crate::model::scene::Scene;
 
 /// An axis-aligned world rectangle `[min.x, min.y, max.x, max.y]`.
