@@ -486,3 +486,29 @@ fn goals_far_from_the_origin_compare_at_f32_resolution() {
         "the goal holds at f32 resolution after the solution, not before: {out}{err}"
     );
 }
+
+/// `lesson check` of a long lesson stays linear: 10,000 steps (each turning keep-world the other
+/// way) are read and walked, every step's goal false before its solution and true after.
+#[test]
+fn ten_thousand_steps_are_read_and_checked() {
+    let mut text = String::from("graft lesson 1\ntitle: Many\n");
+    for k in 0..10_000 {
+        let (goal, undo) = if k % 2 == 0 {
+            ("off", "on")
+        } else {
+            ("on", "off")
+        };
+        text += &format!(
+            "\nstep: Step {k}\nscene: sample sword\nkeep-world: {undo}\ngoal: keep-world is {goal}\ndo: keep-world {goal}\n"
+        );
+    }
+    let lesson = parse(&text, Path::new("many.lesson")).expect("parses");
+    assert_eq!(lesson.steps.len(), 10_000);
+    let (starts, failures) = walk_lesson(&lesson).expect("plays");
+    assert_eq!(starts.len(), 10_000);
+    assert!(
+        failures.is_empty(),
+        "{:?}",
+        &failures[..failures.len().min(3)]
+    );
+}
