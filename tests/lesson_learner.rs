@@ -89,14 +89,14 @@ const SOLUTIONS: [&[&[Gesture]]; 9] = [
     ],
     // 07 The solar system
     &[
-        &[Button("▶ Play")],
-        &[Button("⏸ Pause"), Check("trails (T)")],
+        &[Button("Play")],
+        &[Button("Pause"), Check("trails (T)")],
         &[Field("current time, seconds", "3")],
         &[Field("current time, seconds", "1.25")],
         &[
             Row("earth"),
             Press(Modifiers::NONE, Key::Num3),
-            Button("▶ Play"),
+            Button("Play"),
         ],
     ],
     // 08 Spaces
@@ -150,6 +150,72 @@ fn a_learner_plays_every_built_in_lesson_to_its_summary_by_gestures() {
     }
     // Most steps name nodes (a step about a view option may name none).
     assert!(checked > 60, "{checked} named nodes checked in view");
+}
+
+/// True when some goal or keep of the lesson names a world point: a probe's reading, or a
+/// world position.
+fn names_points(lesson: &graft::editor::lesson::Lesson) -> bool {
+    use graft::editor::lesson::{Predicate, Property, ValueSpace};
+    let goals = lesson
+        .steps
+        .iter()
+        .flat_map(|s| s.goals.iter().chain(&s.keeps));
+    goals.clone().any(|g| {
+        matches!(
+            g.predicate,
+            Predicate::Probe { .. }
+                | Predicate::Transform {
+                    frame: ValueSpace::World,
+                    value: Property::Position(_),
+                    ..
+                }
+        )
+    })
+}
+
+/// Every world point the step names (as the app's subject has them) is inside the viewport's
+/// rectangle. How many points that is.
+fn assert_points_in_view(learner: &Learner, what: &str) -> usize {
+    let app = learner.h.state();
+    let v = &app.viewport;
+    let points = learner.run().subject_points(app.editor());
+    for p in &points {
+        let s = v.camera.to_screen_f64(ui_common::view(v.last_rect), *p);
+        let on_screen = egui::pos2(s.x as f32, s.y as f32);
+        assert!(
+            v.last_rect.contains(on_screen),
+            "{what}: the point {p:?} is drawn at {on_screen:?}, out of the viewport {:?}",
+            v.last_rect
+        );
+    }
+    points.len()
+}
+
+/// At every step start, the world points a step names (where a probe must read a value, where
+/// a node must go in the world) are inside the viewport at 1280×800 too, in every lesson whose
+/// goals name one, played by gestures.
+#[test]
+fn at_every_step_start_the_points_a_step_names_are_in_view() {
+    let mut h = app();
+    let mut learner = Learner::new(&mut h);
+    let mut checked = 0;
+    for (k, steps) in SOLUTIONS.iter().enumerate() {
+        let lesson = read_lesson(&LessonSource::Builtin(k)).expect("a built-in lesson reads");
+        if !names_points(&lesson) {
+            continue;
+        }
+        learner.open_from_help_menu(k + 1);
+        learner.start();
+        for (s, gestures) in steps.iter().enumerate() {
+            let what = format!("{}, step {}", lesson.title, s + 1);
+            checked += assert_points_in_view(&learner, &what);
+            learner.solve_step(&what, gestures);
+            let last = s + 1 == steps.len();
+            learner.click(if last { "Finish ✔" } else { "Next ⏵" });
+            learner.frames(6);
+        }
+    }
+    assert!(checked >= 10, "{checked} named points checked in view");
 }
 
 /// The other ways the lessons' text offers work too: (lesson, step, gestures).

@@ -31,9 +31,11 @@ impl LessonRun {
     /// The world points the step's goals and keeps name, to keep in view with its nodes: where
     /// a probe goal wants its probe (`probe on NODE in SPACE is (x, y)`, carried from SPACE
     /// into the world as it is now) and where a world-position goal wants its node. None when
-    /// the step says what to frame (`frame:`).
+    /// the step says what to frame (`frame: all`, `frame: selection`, `frame: NODES`): a goal
+    /// may be a place meant to be out of view (09's pines moved to (50, 0) to be culled).
     pub fn subject_points(&self, editor: &Editor) -> Vec<DVec2> {
-        if self.step().setup.frame_nodes.is_some() {
+        let setup = &self.step().setup;
+        if setup.frame_nodes.is_some() || setup.frame_all.is_some() {
             return Vec::new();
         }
         let scene = editor.doc().scene();
