@@ -164,30 +164,7 @@ fn no_import_goes_up_a_layer_or_closes_a_circle_across_folders() {
     // and lessons name the model's spaces through `crate::model::spaces`.
     assert!(g.edges[index("app/mod.rs")].contains(&index("editor/session/mod.rs")));
     assert!(g.edges[index("editor/lesson/eval.rs")].contains(&index("model/spaces.rs")));
-    let mut found = problems(src);
-    // The viewport's node layer (nodes.rs <-> progressive.rs, slide.rs, mod.rs) is being taken
-    // apart with the viewport's work (issue 36.4); until then a circle inside
-    // `app/viewport` is reported here but not failed. Once it is gone this allowance must go.
-    let inside_viewport = |p: &String| {
-        p.split_once(" across ")
-            .and_then(|(_, rest)| rest.split_once(": "))
-            .is_some_and(|(folders, _)| folders.split(", ").all(|f| f.starts_with("app/viewport")))
-    };
-    let viewport: Vec<String> = found
-        .iter()
-        .filter(|p| inside_viewport(p))
-        .cloned()
-        .collect();
-    found.retain(|p| !inside_viewport(p));
-    assert!(
-        viewport.len() <= 1,
-        "one known circle in app/viewport at most: {viewport:#?}"
-    );
-    if viewport.is_empty() {
-        eprintln!("no circle left in app/viewport: remove its allowance from this test");
-    } else {
-        eprintln!("known, not failed yet: {}", viewport[0]);
-    }
+    let found = problems(src);
     assert!(
         found.is_empty(),
         "{} layering problems:\n{}",

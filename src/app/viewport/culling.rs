@@ -3,7 +3,8 @@
 //! subtrees culling skips whole and the counts of nodes tested and drawn.
 
 use super::draw::c32;
-use super::{Frame, ViewportState, p2, sr};
+use super::screen::{p2, sr};
+use super::state::{Frame, ViewportState};
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::culling_demo::{WorldRect, cull_against, default_rect, subtree_boxes};
 use crate::editor::view::palette::{self, Rgba};

@@ -2,7 +2,7 @@
 //! layer's marks and names, the shear overlay, the same a figure writes) as egui shapes, and the
 //! viewport's own drag ghosts and handles. Colours come from `editor::view::palette`.
 
-use super::{p2, sr};
+use super::screen::{p2, sr};
 use crate::editor::session::drop_rules::{DropPreview, drop_parent};
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::geometry::{ScreenShape, world_f64};

@@ -4,7 +4,8 @@
 //! session's (the panel sends where the pointer is: `DragHandle`, `MoveSelection`).
 
 use super::draw::draw_handles;
-use super::{Frame, ViewportState, sr, v2};
+use super::screen::{sr, v2};
+use super::state::{Frame, ViewportState};
 use crate::editor::session::command::Command;
 use crate::editor::session::picking::{band_selection, viewport_click, viewport_drag};
 use crate::editor::view::camera::{Camera, wheel_zoom};

@@ -1,198 +1,39 @@
 //! The 2D viewport: every node drawn through its world matrix (shear and mirrors shown as they
 //! are), a grid and world axes, click to select, drag to move, pan and zoom, and the shear
 //! overlay. The camera is view state, not part of the scene, and is not undoable.
+//!
+//! This file is the top of the viewport: it imports its parts, and no part imports it. What
+//! they share is below them: `state.rs` (the kept state and the frame), `screen.rs` (egui ↔
+//! editor screen types), `layer.rs` (the kept node layer), `textures.rs`, `density.rs`.
 
 mod culling;
 mod density;
 mod draw;
 mod input;
+mod layer;
 mod nodes;
 mod probes;
 mod progressive;
+mod screen;
 mod slide;
 mod spaces;
+mod state;
+mod textures;
 mod trails;
 
-use super::embedded_sprite;
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, ViewOption};
 use crate::editor::session::drop_rules::DropPreview;
-use crate::editor::view::camera::{Camera, Framing, ScreenRect};
-use crate::editor::view::handles::{HandleDrag, Tool};
-use crate::model::document::Document;
-use crate::model::read_limit;
+use crate::editor::view::handles::Tool;
 use crate::model::scene::NodeId;
 use draw::{draw_ghosts, draw_grid, draw_shear_overlay, outline_node};
-use egui::{Color32, Pos2, Rect, Sense, Stroke};
-use glam::{DVec2, Vec2};
+use egui::{Color32, Rect, Sense, Stroke};
 use input::{handle_tools, interact, navigate};
 use nodes::draw_nodes;
-use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-
-/// An egui rectangle as the editor layer's screen rectangle.
-pub(crate) fn sr(r: Rect) -> ScreenRect {
-    ScreenRect {
-        min: v2(r.min),
-        max: v2(r.max),
-    }
-}
-
-/// A screen point from the editor layer as an egui position.
-pub(crate) fn p2(v: Vec2) -> Pos2 {
-    Pos2::new(v.x, v.y)
-}
-
-/// An egui position as a glam vector.
-pub(crate) fn v2(p: Pos2) -> Vec2 {
-    Vec2::new(p.x, p.y)
-}
-
-/// The viewport's camera and interaction state (what to show is the editor's [`ViewOption`]s).
-pub struct ViewportState {
-    /// The camera.
-    pub camera: Camera,
-    /// Where the viewport was on screen last frame (for world ↔ screen outside the frame).
-    pub last_rect: Rect,
-    /// The node under the pointer.
-    pub hovered: Option<NodeId>,
-    /// The world point under the pointer (f64), for the status bar.
-    pub pointer_world: Option<DVec2>,
-    hover_probe: Option<Pos2>,
-    flash: Option<(Vec<(u32, u32)>, f64)>,
-    box_start: Option<Pos2>,
-    handle_drag: Option<HandleDrag>,
-    /// What to fit next, and what was fitted last.
-    framing: Framing,
-    /// The selection being dragged (shared with the commands that move it: no copy a frame).
-    drag: Option<std::sync::Arc<crate::editor::view::pointer::MoveDrag>>,
-    /// The probe whose pin is being dragged.
-    probe_drag: Option<crate::editor::session::probes::ProbeRef>,
-    /// The node the view is from (None: the world).
-    viewing: Option<NodeId>,
-    textures: HashMap<String, Option<egui::TextureHandle>>,
-    /// Per-node extents and colours for the drawing pass (rebuilt when the scene changes).
-    extents: crate::editor::view::cull_cache::Extents,
-    /// Subtree world boxes, to skip what is off screen.
-    bounds: crate::editor::view::cull_cache::SubtreeBounds,
-    /// View ▸ Culling rectangle: the "camera" rectangle in world coordinates, once shown.
-    culling_rect: Option<crate::editor::view::culling_demo::WorldRect>,
-    /// Nodes too small to fan, gathered into one image.
-    density: density::Density,
-    /// The nodes the last drawing pass found big enough for a shear mark.
-    shear_candidates: Vec<usize>,
-    /// The last node layer drawn (painted again while nothing it shows changed).
-    layer: nodes::NodeLayer,
-}
-
-impl Default for ViewportState {
-    fn default() -> Self {
-        Self {
-            camera: Camera::default(),
-            last_rect: Rect::NOTHING,
-            hovered: None,
-            pointer_world: None,
-            hover_probe: None,
-            flash: None,
-            box_start: None,
-            handle_drag: None,
-            framing: Framing::default(),
-            drag: None,
-            probe_drag: None,
-            viewing: None,
-            textures: HashMap::new(),
-            extents: Default::default(),
-            bounds: Default::default(),
-            culling_rect: None,
-            density: Default::default(),
-            shear_candidates: Vec::new(),
-            layer: Default::default(),
-        }
-    }
-}
-
-impl ViewportState {
-    /// Frame these nodes on the next frame (when the viewport's size is known).
-    pub fn frame(&mut self, ids: &[NodeId]) {
-        self.framing.frame(ids);
-    }
-
-    /// Frame these nodes and world points (a lesson step's subject) on the next frame.
-    pub fn frame_with_points(&mut self, framed: crate::editor::view::camera::Framed) {
-        self.framing.frame_with_points(framed);
-    }
-
-    /// Frame the whole scene on the next frame.
-    pub fn frame_on_next_frame(&mut self) {
-        self.framing.frame_all();
-    }
-
-    /// The draw list the last node layer was painted from (tests compare it with a figure's).
-    pub fn draw_list(&self) -> &crate::editor::view::draw_list::DrawList {
-        &self.layer.list
-    }
-
-    /// How the node layer was drawn so far: planned whole, painted again unchanged, and only
-    /// the moving subtrees drawn over a kept layer (tests and benches).
-    pub fn layer_counts(&self) -> (usize, usize, usize) {
-        (self.layer.built, self.layer.reused, self.layer.moved_only)
-    }
-
-    /// Frames that painted the kept node layer slid by a drag of the whole scene (tests and
-    /// benches).
-    pub fn layer_slid(&self) -> usize {
-        self.layer.slid
-    }
-
-    /// Drop the cached sprite textures (another scene was loaded).
-    pub fn forget_textures(&mut self) {
-        self.textures.clear();
-    }
-
-    /// The texture of a sprite: the built-in scene's embedded image, or the file next to the
-    /// scene; None (drawn as a red crossed box) when it cannot be read.
-    fn texture(
-        &mut self,
-        ctx: &egui::Context,
-        doc: &Document,
-        path: &str,
-    ) -> Option<egui::TextureId> {
-        let key = match embedded_sprite(doc, path) {
-            Some(_) => format!("embedded:{path}"),
-            None => resolve_sprite(doc, path).display().to_string(),
-        };
-        let entry = self.textures.entry(key.clone()).or_insert_with(|| {
-            let image = match embedded_sprite(doc, path) {
-                Some(bytes) => image::load_from_memory(bytes).ok()?,
-                None => read_image(&resolve_sprite(doc, path))?,
-            };
-            let image = image.to_rgba8();
-            let size = [image.width() as usize, image.height() as usize];
-            let color = egui::ColorImage::from_rgba_unmultiplied(size, image.as_raw());
-            Some(ctx.load_texture(key, color, egui::TextureOptions::LINEAR))
-        });
-        entry.as_ref().map(|t| t.id())
-    }
-}
-
-/// A sprite's image file, decoded: only a regular file within [`read_limit::IMAGE`] is read
-/// (a fifo or `/dev/zero` would hang the window); its type from its extension, else its bytes.
-fn read_image(path: &Path) -> Option<image::DynamicImage> {
-    let bytes = read_limit::read_bounded(path, read_limit::IMAGE).ok()?;
-    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes));
-    if let Ok(format) = image::ImageFormat::from_path(path) {
-        reader.set_format(format);
-    }
-    reader.with_guessed_format().ok()?.decode().ok()
-}
-
-/// Where a sprite's image is: relative to the scene file's folder (or the working folder for
-/// an untitled scene).
-pub(super) fn resolve_sprite(doc: &Document, path: &str) -> PathBuf {
-    doc.path()
-        .and_then(Path::parent)
-        .map_or_else(|| PathBuf::from(path), |dir| dir.join(path))
-}
+use screen::p2;
+pub(crate) use screen::sr;
+use state::Frame;
+pub use state::ViewportState;
 
 /// Draw the viewport and handle its input. `preview` is a hierarchy drag in progress: its
 /// ghosts show where the dragged nodes would end up with each setting.
@@ -351,14 +192,6 @@ fn paint_overlays(frame: &Frame, painter: &egui::Painter, state: &mut ViewportSt
         let color = Color32::from_rgb(255, 200, 90);
         draw::label(painter, at, egui::Align2::LEFT_TOP, note, &font, color);
     }
-}
-
-/// What the viewport's input handlers read this frame.
-struct Frame<'a> {
-    ui: &'a egui::Ui,
-    response: &'a egui::Response,
-    rect: Rect,
-    editor: &'a Editor,
 }
 
 /// The viewport's toolbar: handle tool and orientation (the same commands as W / E / R / X).

@@ -1,131 +1,33 @@
 //! The node layer of the viewport: every node through its world matrix, as the frame plan
 //! (`editor::view::frame_plan`, every core) sorted them — shapes for the kept nodes (fills batched
 //! into one mesh), the density images for the splatted ones, parent links. The layer is built
-//! as a list of egui shapes and kept: a frame whose inputs (scene versions, camera, viewport,
-//! level of detail, selection, view options) are those of the last one paints the same list
-//! again without planning or building anything (an idle or hovering frame on a million nodes).
+//! as a list of egui shapes and kept (`layer.rs`): a frame whose inputs (scene versions, camera,
+//! viewport, level of detail, selection, view options) are those of the last one paints the same
+//! list again without planning or building anything (an idle or hovering frame on a million
+//! nodes). A moved view of a big scene is `progressive.rs`'s, a slid one `slide.rs`'s; a
+//! finished plan is painted by `nodes/paint.rs`.
 
 mod body;
+pub(super) mod paint;
 
 use super::density::Density;
-use super::draw::{prim_shapes, text_width};
-use super::{ViewportState, sr};
+use super::layer::{Base, LayerKey, NodeLayer};
+use super::screen::sr;
+use super::state::ViewportState;
+use super::{progressive, slide};
 use crate::editor::session::Editor;
 use crate::editor::session::command::ViewOption;
-use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::detail::{SHAPE_BUDGET, plan_within};
-use crate::editor::view::draw_list::{Ask, DrawList, Show};
-pub(super) use crate::editor::view::frame_plan::selection_indices;
-use crate::editor::view::frame_plan::{FramePlan, PlanInput};
-use crate::editor::view::geometry::ScreenShape;
-use crate::editor::view::node_layer::node_layer;
-use crate::editor::view::primitives::Prim;
+use crate::editor::view::frame_plan::{PlanInput, plan_ranges, selection_indices};
 use crate::model::scene::Scene;
-use body::{NodePass, draw_node};
 use egui::Rect;
-use glam::Vec2;
-
-/// Everything the node layer is drawn from; equal keys draw equal layers.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct LayerKey {
-    /// Structure and appearance versions of the scene, and its size.
-    scene: (u64, u64, usize),
-    /// The scene's world version.
-    pub(super) world: u64,
-    /// The camera it was drawn through.
-    pub(super) camera: Camera,
-    rect: Rect,
-    /// The splat threshold (its bits).
-    pub(super) tiny: u64,
-    /// The selection's version (a million selected ids are not copied every frame).
-    selection: u64,
-    /// Links, shear candidates, axes, names.
-    options: [bool; 4],
-}
-
-impl LayerKey {
-    /// Equal apart from the camera's centre and zoom.
-    pub(super) fn same_but_camera(&self, other: &LayerKey) -> bool {
-        self.scene == other.scene
-            && self.world == other.world
-            && self.camera.view == other.camera.view
-            && self.rect == other.rect
-            && self.tiny == other.tiny
-            && self.selection == other.selection
-            && self.options == other.options
-    }
-
-    /// Equal apart from the world matrices and the level of detail.
-    pub(super) fn same_view(&self, other: &LayerKey) -> bool {
-        self.scene == other.scene
-            && self.camera == other.camera
-            && self.rect == other.rect
-            && self.selection == other.selection
-            && self.options == other.options
-    }
-
-    /// Equal apart from the world matrices: a layer planned for one can be moved or composed
-    /// onto the other.
-    pub(super) fn same_but_world(&self, other: &LayerKey) -> bool {
-        self.same_view(other) && self.tiny == other.tiny
-    }
-}
+use paint::{draw_built, draw_plan};
 
 /// Moving nodes (those the last update recomputed) planned apart at most; more, and the whole
 /// layer is planned anew.
 const MOVING_MAX: usize = 20_000;
 /// Scenes smaller than this are always planned whole (it is cheap).
 const MOVING_MIN_SCENE: usize = 20_000;
-
-/// A layer drawn without some moving subtrees, kept while only they move (a drag).
-struct Base {
-    key: LayerKey,
-    /// The subtrees left out (pre-order ranges, sorted).
-    skip: Vec<(u32, u32)>,
-    shapes: Vec<egui::Shape>,
-    shear: Vec<usize>,
-    /// The boxes of its names (the moving subtrees' names keep clear of them).
-    names: Vec<[f64; 4]>,
-}
-
-/// The last node layer drawn, and what it was drawn from.
-#[derive(Default)]
-pub(super) struct NodeLayer {
-    pub(super) key: Option<LayerKey>,
-    pub(super) shapes: Vec<egui::Shape>,
-    /// The world version the last frame saw.
-    pub(super) world_seen: u64,
-    /// A plan of a moved view being made over several frames (big scenes).
-    pub(super) pending: Option<super::progressive::Pending>,
-    /// The last frame was a kept base with the moving subtrees drawn over it (their stacking
-    /// may differ from pre-order, so an unchanged frame after it draws the layer anew).
-    pub(super) composed: bool,
-    base: Option<Base>,
-    /// Vertices and indices of the biggest fill mesh last time (to reserve them at once).
-    fill_size: (usize, usize),
-    /// Layers planned whole (tests and benches read them).
-    pub built: usize,
-    /// Frames that painted the kept layer again.
-    pub reused: usize,
-    /// Frames that drew only the moving subtrees over a kept base.
-    pub moved_only: usize,
-    /// The top-level nodes' world matrices when the kept layer was planned whole (big scenes
-    /// only; see `slide.rs`).
-    pub(super) anchors: Option<Vec<crate::editor::view::slide::Anchor>>,
-    /// Frames that painted the kept layer slid by the whole scene's move.
-    pub slid: usize,
-    /// The draw list of the last layer drawn (tests compare it with a figure's).
-    pub list: DrawList,
-    /// The primitives of the last layer drawn, and the grid's and the shear overlay's of the
-    /// last frame (tests compare them with a figure's).
-    pub(super) prims: Vec<Prim>,
-    /// The grid's primitives, last frame.
-    pub(super) grid: Vec<Prim>,
-    /// The shear overlay's primitives, last frame.
-    pub(super) shear: Vec<Prim>,
-    /// The world version and screen shift of the last slid frame.
-    pub(super) slid_shift: Option<(u64, Vec2)>,
-}
 
 /// Draw every node through its world matrix (see the module's comment), or paint the last
 /// frame's layer again when nothing it depends on changed, or, while only a few subtrees move
@@ -138,7 +40,7 @@ pub(super) fn draw_nodes(
     state: &mut ViewportState,
 ) {
     let scene = editor.doc().scene();
-    let key = layer_key(editor, state, rect);
+    let key = LayerKey::new(editor, state.camera, rect, state.density.tiny);
     let layer = &mut state.layer;
     // A composed drag frame is exact but for stacking; while the drag is held, an unchanged
     // frame (egui repaints without a move) paints it again rather than planning everything.
@@ -148,10 +50,10 @@ pub(super) fn draw_nodes(
         painter.extend(layer.shapes.iter().cloned());
         return;
     }
-    if super::progressive::draw(ctx, painter, rect, editor, state, &key) {
+    if progressive::draw(ctx, painter, rect, editor, state, &key) {
         return;
     }
-    if super::slide::paint_slid(scene, painter, &mut state.layer, &key, rect, held) {
+    if slide::paint_slid(scene, painter, &mut state.layer, &key, rect, held) {
         return;
     }
     let mut out = std::mem::take(&mut state.layer.shapes);
@@ -166,30 +68,6 @@ pub(super) fn draw_nodes(
     layer.shapes = out;
     layer.world_seen = key.world;
     layer.key = Some(key);
-}
-
-/// What this frame's node layer is drawn from.
-fn layer_key(editor: &Editor, state: &ViewportState, rect: Rect) -> LayerKey {
-    let scene = editor.doc().scene();
-    let view = editor.view();
-    LayerKey {
-        scene: (
-            scene.structure_version(),
-            scene.appearance_version().1,
-            scene.len(),
-        ),
-        world: scene.world_version(),
-        camera: state.camera,
-        rect,
-        tiny: state.density.tiny.to_bits(),
-        selection: editor.selection_version(),
-        options: [
-            view.shows(ViewOption::Links),
-            view.shows(ViewOption::Shear),
-            view.shows(ViewOption::Axes),
-            view.shows(ViewOption::Names),
-        ],
-    }
 }
 
 /// A drag of a few subtrees: a kept base layer without them (planned again unless it already
@@ -247,7 +125,7 @@ fn draw_whole(
     let drawn = state.density.plan.draw.len();
     state.density.adapt(drawn, view_changed);
     state.layer.composed = false;
-    state.layer.anchors = super::slide::anchors(editor.doc().scene());
+    state.layer.anchors = slide::anchors(editor.doc().scene());
 }
 
 /// The subtrees the last update moved, when this frame can keep the rest of the last layer:
@@ -331,32 +209,6 @@ fn build(
     draw_built(ctx, rect, editor, state, density, plan, out);
 }
 
-/// Draw a finished plan into `out` (through `state.camera`, which must be the camera it was
-/// planned for); the plan, the density images and the shear candidates go into `state`.
-pub(super) fn draw_built(
-    ctx: &egui::Context,
-    rect: Rect,
-    editor: &Editor,
-    state: &mut ViewportState,
-    mut density: Density,
-    plan: crate::editor::view::frame_plan::FramePlan,
-    out: &mut Vec<egui::Shape>,
-) {
-    // The density images under the shapes (as in a figure): a sea of sub-pixel nodes averages
-    // to grey, which on top hid the shapes bigger than a pixel among them.
-    density.plan = plan;
-    let images = density.images(ctx, rect);
-    let fill_size = state.layer.fill_size;
-    let planned = (&density.plan, Some(images), &[][..]);
-    state.layer.fill_size = draw_plan(ctx, rect, editor, state, planned, fill_size, out);
-    state.shear_candidates.clear();
-    state
-        .shear_candidates
-        .extend(density.plan.shear.iter().map(|&i| i as usize));
-    state.density = density;
-    state.layer.built += 1;
-}
-
 /// Draw the moving subtrees (every node as itself, nothing splatted) into `out`.
 fn draw_moving(
     ctx: &egui::Context,
@@ -384,116 +236,11 @@ fn draw_moving(
         shear: view.shows(ViewOption::Shear),
         skip: &[],
     };
-    let plan = crate::editor::view::frame_plan::plan_ranges(&input, ranges);
+    let plan = plan_ranges(&input, ranges);
     state
         .shear_candidates
         .extend(plan.shear.iter().map(|&i| i as usize));
     // The kept layer's names are drawn too: the moving subtrees' names keep clear of them.
     let taken = (state.layer.base.as_ref()).map_or(Vec::new(), |b| b.names.clone());
     draw_plan(ctx, rect, editor, state, (&plan, None, &taken), (0, 0), out);
-}
-
-/// A plan's density images, the coarse grid's and the fine one's (None for an empty grid).
-type DensityImages = [Option<egui::Shape>; 2];
-
-/// The plan's primitives (`primitives::node_prims`: the density images, links, kept nodes'
-/// bodies and marks, names last) as shapes; returns the biggest fill mesh's size. `images`
-/// are the plan's density images (None: the plan has none); the names keep clear of `taken`.
-fn draw_plan(
-    ctx: &egui::Context,
-    rect: Rect,
-    editor: &Editor,
-    state: &mut ViewportState,
-    (plan, images, taken): (&FramePlan, Option<DensityImages>, &[[f64; 4]]),
-    (vertices, indices): (usize, usize),
-    out: &mut Vec<egui::Shape>,
-) -> (usize, usize) {
-    let view = (state.camera, sr(rect));
-    let (list, prims) = layer_of(ctx, (plan, images.is_some(), taken), view, editor, state);
-    let mut fill = egui::Mesh::default();
-    fill.reserve_triangles(indices / 3);
-    fill.reserve_vertices(vertices);
-    let mut pass = NodePass {
-        ctx,
-        editor,
-        camera: state.camera,
-        view: sr(rect),
-        fill,
-        out: std::mem::take(out),
-        fill_size: (0, 0),
-        shape: ScreenShape::new(),
-    };
-    let images = images.unwrap_or_default();
-    for prim in &prims {
-        match prim {
-            Prim::Body { index } => draw_node(&mut pass, *index as usize, state),
-            Prim::Density { coarse } => {
-                pass.flush();
-                pass.out.extend(images[usize::from(!coarse)].clone());
-            }
-            other => {
-                pass.flush();
-                prim_shapes(ctx, other, &mut pass.out);
-            }
-        }
-    }
-    pass.flush();
-    *out = pass.out;
-    state.layer.list = list;
-    state.layer.prims = prims;
-    pass.fill_size
-}
-
-/// The plan's node layer as the viewport shows it (`editor::view::node_layer`, as figures
-/// draw it): names measured with egui's font, kept where the last frame had them where they can
-/// be and clear of `taken`; the primary selection's axes left to its handles.
-fn layer_of(
-    ctx: &egui::Context,
-    (plan, density, taken): (&FramePlan, bool, &[[f64; 4]]),
-    view: (Camera, ScreenRect),
-    editor: &Editor,
-    state: &ViewportState,
-) -> (DrawList, Vec<Prim>) {
-    let width = text_width(ctx);
-    let ask = Ask {
-        is_selected: &|id| editor.is_selected(id),
-        text_width: &width,
-        taken,
-    };
-    let scene = editor.doc().scene();
-    let previous = &state.layer.list;
-    node_layer(
-        scene,
-        plan,
-        view,
-        (viewport_show(editor), &ask),
-        previous,
-        density,
-    )
-}
-
-/// What the viewport shows of the nodes, from the view options.
-fn viewport_show(editor: &Editor) -> Show {
-    let options = editor.view();
-    Show {
-        axes: options.shows(ViewOption::Axes),
-        names: options.shows(ViewOption::Names),
-        selection: true,
-        // The primary selection shows its axes as the handles instead.
-        handles_on: editor.selection().last().copied(),
-    }
-}
-
-impl ViewportState {
-    /// What the last frame painted of the scene, as primitives: the grid, the node layer last
-    /// drawn (with the offset of the viewport on screen) and the shear overlay (tests compare
-    /// them with a figure's).
-    pub fn primitives(&self) -> Vec<Prim> {
-        let layer = &self.layer;
-        [&layer.grid, &layer.prims, &layer.shear]
-            .into_iter()
-            .flatten()
-            .cloned()
-            .collect()
-    }
 }

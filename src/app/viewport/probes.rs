@@ -1,7 +1,8 @@
 //! Point probes in the viewport: their pins (with a faint line to the origin of the node whose
 //! space they live in), dropping one with a click while "Place probes" is on, and dragging a pin.
 
-use super::{Frame, ViewportState, p2, sr, v2};
+use super::screen::{p2, sr, v2};
+use super::state::{Frame, ViewportState};
 use crate::editor::session::command::{Command, ProbeCommand};
 use crate::editor::session::probes::{ProbeReading, probe_at};
 use egui::{Color32, Stroke};

@@ -7,12 +7,14 @@
 //! follows the pointer at once and the detail catches up a few frames later; what was off
 //! screen in the last finished layer shows once its plan is done.
 
-use super::nodes::{LayerKey, draw_built, selection_indices};
-use super::{ViewportState, sr};
+use super::layer::{LayerKey, Pending};
+use super::nodes::paint::draw_built;
+use super::screen::sr;
+use super::state::ViewportState;
 use crate::editor::session::Editor;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::Camera;
-use crate::editor::view::frame_plan::{FramePlan, PlanInput, PlanJob};
+use crate::editor::view::frame_plan::{FramePlan, PlanInput, PlanJob, selection_indices};
 use egui::Rect;
 use egui::emath::TSTransform;
 use std::time::Duration;
@@ -22,12 +24,6 @@ use std::time::Duration;
 pub(super) const PROGRESSIVE_MIN: usize = crate::editor::view::slide::SLIDE_MIN;
 /// Planning time one frame may spend.
 const BUDGET: Duration = Duration::from_millis(6);
-
-/// A plan in progress for one camera.
-pub(super) struct Pending {
-    camera: Camera,
-    job: PlanJob,
-}
 
 /// Draw this frame's node layer when only the camera moved over a big scene (see the
 /// module's comment); false when the frame is not one of those.

@@ -4,8 +4,8 @@
 //! and finds the shift) paints the kept layer moved by it on screen; the first unchanged frame
 //! after the drag plans the layer again (what slid into view from outside it shows then).
 
-use super::nodes::{LayerKey, NodeLayer};
-use super::sr;
+use super::layer::{LayerKey, NodeLayer};
+use super::screen::sr;
 pub(super) use crate::editor::view::slide::anchors;
 use crate::editor::view::slide::{SlideInput, slid_by};
 use crate::model::scene::Scene;

@@ -1,7 +1,8 @@
 //! Painting coordinate spaces: the selection's own grid and its parent's, as
 //! `crate::editor::view::spaces::local_grid` computes them.
 
-use super::{Frame, p2, sr};
+use super::screen::{p2, sr};
+use super::state::Frame;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::spaces::{LocalGrid, local_grid};
 use egui::{Color32, Stroke};

@@ -4,7 +4,8 @@
 //! accumulated-TRS ghost; each animated node's blended-world-matrix ghost.
 
 use super::draw::c32;
-use super::{Frame, p2, sr};
+use super::screen::{p2, sr};
+use super::state::Frame;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::Camera;
 use crate::editor::view::palette;

@@ -1,7 +1,8 @@
 //! One node's body as egui shapes: its fill (batched into one mesh) or sprite.
 
-use super::super::draw::closed_shape;
-use super::super::{ViewportState, p2};
+use crate::app::viewport::draw::{c32, closed_shape};
+use crate::app::viewport::screen::p2;
+use crate::app::viewport::textures::Textures;
 use crate::editor::session::Editor;
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::geometry::ScreenShape;
@@ -90,19 +91,19 @@ fn textured_fan(
 }
 
 /// Node `i`'s body: its fill (batched) or sprite (its marks are primitives of their own).
-pub(super) fn draw_node(pass: &mut NodePass, i: usize, state: &mut ViewportState) {
+pub(super) fn draw_node(pass: &mut NodePass, i: usize, textures: &mut Textures) {
     let scene: &Scene = pass.editor.doc().scene();
     let m = pass
         .camera
         .node_to_screen_f64(pass.view, &scene.world_at(i));
     let data = scene.data_at(i);
     pass.shape.compute(&data.shape, &m, pass.view);
-    draw_body(pass, data, &m, state);
+    draw_body(pass, data, &m, textures);
 }
 
 /// The node's body: a sprite's image (or a red crossed box when it is missing), or its fill added
 /// to the batched mesh.
-fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut ViewportState) {
+fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, textures: &mut Textures) {
     match &data.shape {
         Shape::Sprite(sprite) => {
             let crate::model::scene::Sprite {
@@ -112,7 +113,7 @@ fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut Vie
                 offset,
             } = &**sprite;
             pass.flush();
-            match state.texture(pass.ctx, pass.editor.doc(), path) {
+            match textures.texture(pass.ctx, pass.editor.doc(), path) {
                 Some(texture) => {
                     let image = (size.abs() * 0.5, *offset, *region);
                     let tint = color32(data.color);
@@ -122,7 +123,7 @@ fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, state: &mut Vie
                 }
                 None if pass.shape.outline.len() > 2 => {
                     // A missing image: a red crossed box, so the node is still visible.
-                    let red = Stroke::new(1.0, super::super::draw::c32(palette::MISSING));
+                    let red = Stroke::new(1.0, c32(palette::MISSING));
                     let o = &pass.shape.outline;
                     pass.out.extend(closed_shape(o, red));
                     pass.out.push(egui::Shape::line_segment(

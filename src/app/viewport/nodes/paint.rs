@@ -1,0 +1,136 @@
+//! A finished plan painted as the node layer's egui shapes: the primitives of
+//! `editor::view::node_layer` (as figures draw them), the bodies batched by `body.rs`, the
+//! density images under them. Whole layers, composed drags (`nodes.rs`) and progressive plans
+//! (`progressive.rs`) all end here.
+
+use super::body::{NodePass, draw_node};
+use crate::app::viewport::density::Density;
+use crate::app::viewport::draw::{prim_shapes, text_width};
+use crate::app::viewport::screen::sr;
+use crate::app::viewport::state::ViewportState;
+use crate::editor::session::Editor;
+use crate::editor::session::command::ViewOption;
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::draw_list::{Ask, DrawList, Show};
+use crate::editor::view::frame_plan::FramePlan;
+use crate::editor::view::geometry::ScreenShape;
+use crate::editor::view::node_layer::node_layer;
+use crate::editor::view::primitives::Prim;
+use egui::Rect;
+
+/// Draw a finished plan into `out` (through `state.camera`, which must be the camera it was
+/// planned for); the plan, the density images and the shear candidates go into `state`.
+pub(crate) fn draw_built(
+    ctx: &egui::Context,
+    rect: Rect,
+    editor: &Editor,
+    state: &mut ViewportState,
+    mut density: Density,
+    plan: FramePlan,
+    out: &mut Vec<egui::Shape>,
+) {
+    // The density images under the shapes (as in a figure): a sea of sub-pixel nodes averages
+    // to grey, which on top hid the shapes bigger than a pixel among them.
+    density.plan = plan;
+    let images = density.images(ctx, rect);
+    let fill_size = state.layer.fill_size;
+    let planned = (&density.plan, Some(images), &[][..]);
+    state.layer.fill_size = draw_plan(ctx, rect, editor, state, planned, fill_size, out);
+    state.shear_candidates.clear();
+    state
+        .shear_candidates
+        .extend(density.plan.shear.iter().map(|&i| i as usize));
+    state.density = density;
+    state.layer.built += 1;
+}
+
+/// A plan's density images, the coarse grid's and the fine one's (None for an empty grid).
+type DensityImages = [Option<egui::Shape>; 2];
+
+/// The plan's primitives (`primitives::node_prims`: the density images, links, kept nodes'
+/// bodies and marks, names last) as shapes; returns the biggest fill mesh's size. `images`
+/// are the plan's density images (None: the plan has none); the names keep clear of `taken`.
+pub(super) fn draw_plan(
+    ctx: &egui::Context,
+    rect: Rect,
+    editor: &Editor,
+    state: &mut ViewportState,
+    (plan, images, taken): (&FramePlan, Option<DensityImages>, &[[f64; 4]]),
+    (vertices, indices): (usize, usize),
+    out: &mut Vec<egui::Shape>,
+) -> (usize, usize) {
+    let view = (state.camera, sr(rect));
+    let (list, prims) = layer_of(ctx, (plan, images.is_some(), taken), view, editor, state);
+    let mut fill = egui::Mesh::default();
+    fill.reserve_triangles(indices / 3);
+    fill.reserve_vertices(vertices);
+    let mut pass = NodePass {
+        ctx,
+        editor,
+        camera: state.camera,
+        view: sr(rect),
+        fill,
+        out: std::mem::take(out),
+        fill_size: (0, 0),
+        shape: ScreenShape::new(),
+    };
+    let images = images.unwrap_or_default();
+    for prim in &prims {
+        match prim {
+            Prim::Body { index } => draw_node(&mut pass, *index as usize, &mut state.textures),
+            Prim::Density { coarse } => {
+                pass.flush();
+                pass.out.extend(images[usize::from(!coarse)].clone());
+            }
+            other => {
+                pass.flush();
+                prim_shapes(ctx, other, &mut pass.out);
+            }
+        }
+    }
+    pass.flush();
+    *out = pass.out;
+    state.layer.list = list;
+    state.layer.prims = prims;
+    pass.fill_size
+}
+
+/// The plan's node layer as the viewport shows it (`editor::view::node_layer`, as figures
+/// draw it): names measured with egui's font, kept where the last frame had them where they can
+/// be and clear of `taken`; the primary selection's axes left to its handles.
+fn layer_of(
+    ctx: &egui::Context,
+    (plan, density, taken): (&FramePlan, bool, &[[f64; 4]]),
+    view: (Camera, ScreenRect),
+    editor: &Editor,
+    state: &ViewportState,
+) -> (DrawList, Vec<Prim>) {
+    let width = text_width(ctx);
+    let ask = Ask {
+        is_selected: &|id| editor.is_selected(id),
+        text_width: &width,
+        taken,
+    };
+    let scene = editor.doc().scene();
+    let previous = &state.layer.list;
+    node_layer(
+        scene,
+        plan,
+        view,
+        (viewport_show(editor), &ask),
+        previous,
+        density,
+    )
+}
+
+/// What the viewport shows of the nodes, from the view options.
+fn viewport_show(editor: &Editor) -> Show {
+    let options = editor.view();
+    Show {
+        axes: options.shows(ViewOption::Axes),
+        names: options.shows(ViewOption::Names),
+        selection: true,
+        // The primary selection shows its axes as the handles instead.
+        handles_on: editor.selection().last().copied(),
+    }
+}
