@@ -76,6 +76,24 @@ fn assert_holds(outer: Rect, inner: Rect, what: &str) {
     );
 }
 
+/// The bubble hides no registered target but the highlighted one (nor the lesson panel), and
+/// stays inside the window.
+fn assert_bubble_hides_no_other_target(h: &Harness<GraftApp>) {
+    let shown = overlay(h);
+    let (highlight, bubble) = (shown.highlight.unwrap(), shown.bubble_rect.unwrap());
+    assert!(!bubble.intersects(highlight), "the bubble hides its target");
+    assert!(h.ctx.content_rect().contains_rect(bubble), "{bubble:?}");
+    for (key, rect) in last_frame(&h.ctx).iter() {
+        if highlight.expand(0.5).contains_rect(rect) {
+            continue; // the target itself
+        }
+        assert!(
+            !bubble.intersects(rect),
+            "the bubble {bubble:?} hides {key:?} at {rect:?}"
+        );
+    }
+}
+
 #[test]
 fn a_row_target_is_highlighted_at_that_rows_rect_and_the_rest_is_dimmed() {
     let h = open_at(REPARENT, 0);
@@ -100,6 +118,7 @@ fn a_row_target_is_highlighted_at_that_rows_rect_and_the_rest_is_dimmed() {
         );
     }
     assert!(!bubble.intersects(highlight));
+    assert_bubble_hides_no_other_target(&h);
     assert_eq!(
         shown.bubble.as_deref(),
         Some("Drag this row onto the body's row (Show the gesture shows how)")
@@ -188,6 +207,25 @@ fn a_field_target_is_the_two_fields_of_that_row_and_column() {
 }
 
 #[test]
+fn a_fields_bubble_hides_no_other_field_nor_the_next_row() {
+    let h = open_at(REPARENT, 4);
+    let bubble = overlay(&h).bubble_rect.expect("a bubble");
+    for label in [
+        "body, world rotation",
+        "body, local rotation",
+        "body, local position x",
+        "body, local position y",
+    ] {
+        let field = h.get_by_label(label).rect();
+        assert!(
+            !bubble.intersects(field),
+            "the bubble {bubble:?} hides {label} {field:?}"
+        );
+    }
+    assert_bubble_hides_no_other_target(&h);
+}
+
+#[test]
 fn a_step_reached_by_its_button_points_at_its_first_target() {
     let mut h = open_at(REPARENT, 0);
     let button = h.get_by_role_and_label(Role::Button, "Step 5: It goes where its parent goes");
@@ -253,7 +291,7 @@ fn a_node_target_is_its_shape_in_the_viewport() {
 #[test]
 fn the_timelines_play_button_and_time_field_are_targets() {
     let h = open_at(SOLAR, 0);
-    let play = h.get_by_role_and_label(Role::Button, "▶ Play").rect();
+    let play = h.get_by_role_and_label(Role::Button, "Play").rect();
     assert_holds(overlay(&h).highlight.unwrap(), play, "the Play button");
     let h = open_at(SOLAR, 2);
     let time = h.get_by_label("current time, seconds").rect();

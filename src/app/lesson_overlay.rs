@@ -290,10 +290,20 @@ fn point(
     let holes: Vec<Rect> = std::iter::once(rect.expand(4.0)).chain(panel).collect();
     dim(painter, ctx.content_rect(), &holes);
     outline(painter, rect);
-    state.painted.bubble_rect = Some(bubble(painter, ctx.content_rect(), rect, &text));
+    let others = other_targets(scene.targets, rect);
+    let screen = ctx.content_rect();
+    state.painted.bubble_rect = Some(bubble(painter, screen, rect, &text, &others));
     state.painted.highlight = Some(rect);
     state.painted.bubble = Some(text);
     state.painted.dimmed = true;
+}
+
+/// Every registered target's rect but the highlight's own (and its parts): what a bubble must
+/// not hide.
+fn other_targets(targets: &UiTargets, highlight: Rect) -> Vec<Rect> {
+    let own = highlight.expand(0.5);
+    let others = targets.iter().map(|(_, r)| r);
+    others.filter(|r| !own.contains_rect(*r)).collect()
 }
 
 /// While a gesture plays: its two ends outlined, the rest dimmed, the ghost pointer on its
@@ -389,27 +399,13 @@ fn outline(painter: &egui::Painter, rect: Rect) {
     painter.rect_stroke(rect.expand(3.0), 4.0, stroke, egui::StrokeKind::Outside);
 }
 
-/// The bubble: `text` next to the highlight, inside the window, where it hides least: to its
-/// right (a row's neighbours stay visible), else below it; above it near the window's bottom.
-fn bubble(painter: &egui::Painter, screen: Rect, rect: Rect, text: &str) -> Rect {
+/// The bubble: `text` next to the highlight, inside the window, where it hides neither the
+/// highlight nor any other registered target (`others`): see [`bubble_place`].
+fn bubble(painter: &egui::Painter, screen: Rect, rect: Rect, text: &str, others: &[Rect]) -> Rect {
     let font = egui::FontId::proportional(14.0);
     let galley = painter.layout(text.to_string(), font, Color32::BLACK, 300.0);
     let size = galley.size() + vec2(16.0, 10.0);
-    let gap = 10.0;
-    let right = pos2(rect.right() + gap, rect.center().y - size.y / 2.0);
-    let below = pos2(rect.left(), rect.bottom() + gap);
-    let above = pos2(rect.left(), rect.top() - gap - size.y);
-    let fits = |p: Pos2| screen.contains_rect(Rect::from_min_size(p, size));
-    let low = rect.center().y > screen.top() + screen.height() * 0.75;
-    let at = if low {
-        above
-    } else if fits(right) {
-        right
-    } else if fits(below) {
-        below
-    } else {
-        above
-    };
+    let at = bubble_place(screen, rect, size, others);
     let x = at.x.clamp(
         screen.left() + 4.0,
         (screen.right() - size.x - 4.0).max(4.0),
@@ -422,6 +418,62 @@ fn bubble(painter: &egui::Painter, screen: Rect, rect: Rect, text: &str) -> Rect
     painter.rect_filled(frame, 6.0, HIGHLIGHT);
     painter.galley(frame.min + vec2(8.0, 5.0), galley, Color32::BLACK);
     frame
+}
+
+/// Where a bubble of `size` goes beside the highlight `rect`: to its right (a row's neighbours
+/// stay visible), below, above or to its left (above first near the window's bottom), the
+/// first of those that fits the window and hides no other target; else, moved on past the
+/// targets it would hide, the one moved least (a field's bubble goes past its row's other
+/// column rather than over the next row); else the first that fits.
+pub fn bubble_place(screen: Rect, rect: Rect, size: egui::Vec2, others: &[Rect]) -> Pos2 {
+    let gap = 10.0;
+    let middle = rect.center().y - size.y / 2.0;
+    let right = (pos2(rect.right() + gap, middle), vec2(1.0, 0.0));
+    let left = (pos2(rect.left() - gap - size.x, middle), vec2(-1.0, 0.0));
+    let below = (pos2(rect.left(), rect.bottom() + gap), vec2(0.0, 1.0));
+    let above = (
+        pos2(rect.left(), rect.top() - gap - size.y),
+        vec2(0.0, -1.0),
+    );
+    let low = rect.center().y > screen.top() + screen.height() * 0.75;
+    let order = if low {
+        [above, right, left, below]
+    } else {
+        [right, below, above, left]
+    };
+    let fits = |p: Pos2| {
+        screen
+            .shrink(4.0)
+            .contains_rect(Rect::from_min_size(p, size))
+    };
+    let own = rect.expand(3.0);
+    let hidden = |p: Pos2| {
+        let b = Rect::from_min_size(p, size);
+        let mut hides = others.iter().chain(std::iter::once(&own));
+        hides.find(|o| b.intersects(**o)).copied()
+    };
+    if let Some((p, _)) = order.iter().find(|(p, _)| fits(*p) && hidden(*p).is_none()) {
+        return *p;
+    }
+    let moved_on = order.iter().filter_map(|&(start, dir)| {
+        let mut p = start;
+        for _ in 0..=others.len() {
+            let Some(o) = hidden(p) else {
+                return fits(p).then_some(((p - start).length(), p));
+            };
+            p = match (dir.x > 0.0, dir.x < 0.0, dir.y > 0.0) {
+                (true, _, _) => pos2(o.right() + gap, p.y),
+                (_, true, _) => pos2(o.left() - gap - size.x, p.y),
+                (_, _, true) => pos2(p.x, o.bottom() + gap),
+                _ => pos2(p.x, o.top() - gap - size.y),
+            };
+        }
+        None
+    });
+    let nearest = moved_on.min_by(|a, b| a.0.total_cmp(&b.0)).map(|(_, p)| p);
+    nearest
+        .or_else(|| order.iter().map(|(p, _)| *p).find(|p| fits(*p)))
+        .unwrap_or(above.0)
 }
 
 /// The drag's path: a dashed line with an arrowhead at its end.

@@ -40,6 +40,11 @@ impl UiTargets {
         self.rects.get(key).copied()
     }
 
+    /// Every registered rect with its key.
+    pub fn iter(&self) -> impl Iterator<Item = (&Key, Rect)> {
+        self.rects.iter().map(|(key, rect)| (key, *rect))
+    }
+
     /// How many widgets registered.
     pub fn len(&self) -> usize {
         self.rects.len()
