@@ -217,3 +217,34 @@ fn hierarchy_rows_say_their_level_state_and_place_among_their_siblings() {
     h.run_steps(3);
     assert_eq!(row_place(&h, "arm"), place("level 2, collapsed", 0, 2));
 }
+
+#[test]
+fn fields_canvases_and_the_play_button_have_roles_and_names() {
+    use egui::accesskit::Role;
+    let mut h = app();
+    assert!(has(&h, Role::TextInput, "Filter rows by name"));
+    assert!(has(&h, Role::Canvas, "Viewport: 5 nodes, nothing selected"));
+    let animated = h.state().editor().doc().scene().animated_nodes().len();
+    let tracks = format!("Keyframe tracks, animated nodes: {animated}");
+    let tracks = h.get_by_role_and_label(Role::Canvas, &tracks);
+    assert!(tracks.rect().height() > 0.0);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run_steps(2);
+    assert!(has(
+        &h,
+        Role::Canvas,
+        "Viewport: 5 nodes, selected: scabbard and 4 more"
+    ));
+    h.key_press(Key::ArrowUp);
+    h.run_steps(3);
+    assert!(has(&h, Role::Canvas, "Viewport: 5 nodes, selected: sword"));
+    assert!(has(&h, Role::TextInput, "sword, name"));
+    assert!(has(&h, Role::TextInput, "Transform to paste, as text"));
+    // Read as "Play" / "Pause", without the glyph (a click gives the timeline the keyboard).
+    h.get_by_role_and_label(Role::Button, "Play").click();
+    h.run_steps(2);
+    assert!(h.state().editor().timeline().playing());
+    h.get_by_role_and_label(Role::Button, "Pause").click();
+    h.run_steps(2);
+    assert!(!h.state().editor().timeline().playing());
+}

@@ -306,3 +306,66 @@ fn at_150_percent_in_a_1280_by_800_window_the_viewport_keeps_half_of_it() {
         "viewport {viewport:.0} of {window:.0}"
     );
 }
+
+/// F6 (after leaving it, if it has the keyboard) until the lesson panel has the keyboard.
+fn enter_lesson_panel(h: &mut Harness<GraftApp>) {
+    if h.state().editor().focused_panel() == Panel::Lesson {
+        key(h, Modifiers::NONE, Key::F6);
+    }
+    for _ in 0..6 {
+        if h.state().editor().focused_panel() == Panel::Lesson {
+            return;
+        }
+        key(h, Modifiers::NONE, Key::F6);
+    }
+    panic!("F6 never reaches the lesson panel");
+}
+
+/// (step index, showing the introduction) of the open lesson; panics when it was closed.
+fn lesson_at(h: &Harness<GraftApp>) -> (usize, bool) {
+    let run = h
+        .state()
+        .editor()
+        .lesson()
+        .expect("the lesson is still open");
+    (run.step_index(), run.showing_intro())
+}
+
+/// F6 into the lesson panel lands on the step's primary action, not on "Close the lesson"
+/// (first in drawing order): Start on the introduction, the first goal while Next is unlit,
+/// Next once every goal holds. Enter on each keeps the lesson open.
+#[test]
+fn f6_into_the_lesson_lands_on_its_primary_action_and_enter_never_closes_it() {
+    use graft::editor::session::command::Command;
+    use graft::editor::session::lesson::{LessonCommand, LessonSource};
+    let mut h = app();
+    let path = std::path::PathBuf::from("assets/lessons/01-local-world.lesson");
+    let open = LessonCommand::Open(LessonSource::File(path));
+    h.state_mut().run(Command::Lesson(open));
+    h.run_steps(3);
+    assert_eq!(lesson_at(&h), (0, true));
+    enter_lesson_panel(&mut h);
+    assert_eq!(focused_control(&h).as_deref(), Some("Start step 1 ⏵"));
+    key(&mut h, Modifiers::NONE, Key::Enter);
+    assert_eq!(lesson_at(&h), (0, false), "Enter started step 1");
+    enter_lesson_panel(&mut h);
+    let run = h.state().editor().lesson().expect("the lesson");
+    let (goal, holds) = run.checklist()[0];
+    let first_goal = goal.label.clone();
+    assert!(!holds && !run.step_done());
+    assert_eq!(focused_control(&h), Some(first_goal), "Next is unlit");
+    key(&mut h, Modifiers::NONE, Key::Enter);
+    assert_eq!(lesson_at(&h), (0, false), "Enter on a goal does nothing");
+    let scene = h.state().scene();
+    let hand = (0..scene.len())
+        .find(|&i| scene.data_at(i).name == "hand")
+        .map(|i| scene.id_at(i))
+        .expect("the lesson's scene has a hand");
+    h.state_mut().run(Command::Select(vec![hand]));
+    h.run_steps(3);
+    assert!(h.state().editor().lesson().is_some_and(|r| r.step_done()));
+    enter_lesson_panel(&mut h);
+    assert_eq!(focused_control(&h).as_deref(), Some("Next ⏵"));
+    key(&mut h, Modifiers::NONE, Key::Enter);
+    assert_eq!(lesson_at(&h), (1, false), "Enter went on to step 2");
+}

@@ -188,3 +188,47 @@ fn place_among_siblings(
         (set.binary_search(&index).unwrap_or(0), set.len())
     })
 }
+
+/// Give a custom-drawn area (the viewport, the timeline's tracks) a role and a name: egui
+/// reads an area allocated with a sense as an unnamed "unknown".
+pub fn canvas(ui: &egui::Ui, response: &egui::Response, name: &str) {
+    ui.ctx().accesskit_node_builder(response.id, |node| {
+        node.set_role(egui::accesskit::Role::Canvas);
+        node.set_label(name);
+    });
+}
+
+/// The viewport canvas's name: how many nodes the scene has and what is selected, kept short
+/// ("Viewport: 5 nodes, selected: sword", "selected: sword and 2 more", "nothing selected").
+pub fn viewport_name(editor: &crate::editor::session::Editor) -> String {
+    let scene = editor.doc().scene();
+    let selection = editor.selection();
+    let name = |id| {
+        scene.index(id).map_or_else(
+            |_| format!("node {id}"),
+            |index| crate::editor::session::arrange::display_name(scene, index),
+        )
+    };
+    let nodes = match scene.len() {
+        1 => "1 node".to_string(),
+        n => format!("{n} nodes"),
+    };
+    let selected = match selection {
+        [] => "nothing selected".to_string(),
+        [one] => format!("selected: {}", name(*one)),
+        [.., last] => format!("selected: {} and {} more", name(*last), selection.len() - 1),
+    };
+    format!("Viewport: {nodes}, {selected}")
+}
+
+/// Call the viewport canvas (`response`) by [`viewport_name`], only when a screen reader
+/// listens (the name is not built every frame for nothing).
+pub fn viewport(ui: &egui::Ui, response: &egui::Response, editor: &crate::editor::session::Editor) {
+    if ui
+        .ctx()
+        .accesskit_node_builder(response.id, |_| ())
+        .is_some()
+    {
+        canvas(ui, response, &viewport_name(editor));
+    }
+}

@@ -99,12 +99,36 @@ pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Ve
     out
 }
 
-/// The first control (in drawing order) of a panel whose own controls take the keyboard: the
-/// inspector, the timeline, the lesson. The hierarchy and the viewport keep the keys themselves
-/// (arrows walk the rows or nudge), so no control of theirs takes focus; their ring shows it.
+/// The id under which a panel's primary control is remembered for one pass.
+fn primary_key(panel: Panel) -> egui::Id {
+    egui::Id::unique("graft-primary-control").with(panel as u8)
+}
+
+/// Name the control the keyboard lands on when `panel` gets it (F6), this pass: the lesson's
+/// Start, Next or first goal rather than its close button, which is first in drawing order
+/// (Enter there would close the lesson).
+pub fn primary_control(ctx: &egui::Context, panel: Panel, id: egui::Id) {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data_mut(|d| d.insert_temp(primary_key(panel), (pass, id)));
+}
+
+/// The control [`primary_control`] named for `panel` this pass.
+fn primary(ctx: &egui::Context, panel: Panel) -> Option<egui::Id> {
+    let pass = ctx.cumulative_pass_nr();
+    let named = ctx.data(|d| d.get_temp::<(u64, egui::Id)>(primary_key(panel)));
+    named.filter(|(when, _)| *when == pass).map(|(_, id)| id)
+}
+
+/// The control of a panel whose own controls take the keyboard (the inspector, the timeline,
+/// the lesson): the one the panel named ([`primary_control`]), else the first in drawing
+/// order. The hierarchy and the viewport keep the keys themselves (arrows walk the rows or
+/// nudge), so no control of theirs takes focus; their ring shows it.
 fn first_control(ctx: &egui::Context, panel: Panel, rects: &PanelRects) -> Option<egui::Id> {
     if matches!(panel, Panel::Hierarchy | Panel::Viewport) {
         return None;
+    }
+    if let Some(id) = primary(ctx, panel) {
+        return Some(id);
     }
     let area = rects.rect(panel)?;
     let layer = egui::LayerId::background();

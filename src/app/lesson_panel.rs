@@ -12,6 +12,16 @@ use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Sum
 use super::lesson_overlay;
 pub use super::lesson_window::lessons_window;
 
+/// Name the control F6 gives the keyboard to in the lesson panel (the last named wins): never
+/// the close button, so Enter there cannot lose the lesson.
+fn primary(ui: &egui::Ui, id: egui::Id) {
+    super::keyboard::primary_control(ui.ctx(), crate::editor::session::arrange::Panel::Lesson, id);
+}
+
+/// What the step title and goal lines sense: Tab and F6 can give them the keyboard (a screen
+/// reader reads them), a press does nothing.
+const FOCUSABLE: egui::Sense = egui::Sense::FOCUSABLE;
+
 /// The colour of a goal that holds.
 pub(super) const DONE: egui::Color32 = egui::Color32::from_rgb(90, 190, 110);
 /// The colour of a keep that no longer holds.
@@ -105,7 +115,9 @@ fn intro_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<C
     } else {
         format!("Go on at step {} ⏵", run.step_index() + 1)
     };
-    if ui.button(start).clicked() {
+    let start = ui.button(start);
+    primary(ui, start.id);
+    if start.clicked() {
         out.push(Command::Lesson(LessonCommand::Begin));
     }
     egui::ScrollArea::vertical()
@@ -144,12 +156,16 @@ fn failures_ui(ui: &mut egui::Ui, run: &LessonRun, step: Option<usize>) {
 /// The step: its title, the buttons at a fixed place, then its text, checklist and hints.
 fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Command>) {
     let lesson = run.lesson();
-    ui.strong(format!(
+    let title = format!(
         "Step {} of {}: {}",
         run.step_index() + 1,
         lesson.steps.len(),
         run.step().title
-    ));
+    );
+    // F6 lands here when neither Next nor a goal can take the keyboard.
+    let title = egui::Label::new(egui::RichText::new(title).strong());
+    let title = ui.add(title.sense(FOCUSABLE));
+    primary(ui, title.id);
     buttons(ui, run, out);
     ui.separator();
     egui::ScrollArea::vertical()
@@ -251,7 +267,15 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) {
             _ => ("☐", None),
         };
         let text = egui::RichText::new(format!("{mark} {}", goal.label));
-        let line = ui.label(color.map_or(text.clone(), |c| text.color(c)));
+        // Tab reads each goal; F6 lands on the first while Next is not lit.
+        let line = egui::Label::new(color.map_or(text.clone(), |c| text.color(c)));
+        let line = ui.add(line.sense(FOCUSABLE));
+        if k == 0 && !run.step_done() {
+            primary(ui, line.id);
+        }
+        if line.gained_focus() {
+            line.scroll_to_me(None);
+        }
         // A broken keep is read as broken, not as a goal still to reach.
         let name = if change.is_some() && keep && !holds {
             format!("Broken: {}", goal.label)
@@ -291,6 +315,9 @@ fn buttons(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
         }
         let next_text = if last { "Finish ✔" } else { "Next ⏵" };
         let next = ui.add_enabled(run.step_done(), egui::Button::new(next_text));
+        if run.step_done() {
+            primary(ui, next.id);
+        }
         if next
             .on_disabled_hover_text("Lights up when every goal holds")
             .clicked()
@@ -368,7 +395,9 @@ fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut V
     ui.horizontal_wrapped(|ui| {
         if let Some((k, title)) = &summary.next {
             let open = LessonSource::Builtin(*k);
-            if ui.button(format!("Next lesson: {title} ⏵")).clicked() {
+            let next = ui.button(format!("Next lesson: {title} ⏵"));
+            primary(ui, next.id);
+            if next.clicked() {
                 out.push(Command::Lesson(LessonCommand::Open(open)));
             }
         } else {
@@ -378,8 +407,11 @@ fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut V
             out.push(Command::Lesson(LessonCommand::Close));
         }
     });
-    let back = format!("Back to step {}", run.step_index() + 1);
-    if ui.small_button(back).clicked() {
+    let back = ui.small_button(format!("Back to step {}", run.step_index() + 1));
+    if summary.next.is_none() {
+        primary(ui, back.id);
+    }
+    if back.clicked() {
         out.push(Command::Lesson(LessonCommand::Begin));
     }
 }

@@ -76,6 +76,8 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelinePanel) -> Vec<
         vec2(ui.available_width(), ROW * (rows + 1.0) + 4.0),
         Sense::click_and_drag(),
     );
+    let tracks = format!("Keyframe tracks, animated nodes: {}", animated.len());
+    super::a11y::canvas(ui, &response, &tracks);
     let painter = ui.painter_at(rect);
     let track = Rect::from_min_max(rect.min + vec2(NAMES, 0.0), rect.max - vec2(8.0, 0.0));
     state.track = track;
@@ -339,8 +341,10 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
     } else {
         "▶ Play"
     };
-    if ui
-        .button(play)
+    let play_button = ui.button(play);
+    // Read as "Play" / "Pause", without the glyph.
+    super::a11y::name(ui, &play_button, play.trim_start_matches(['▶', '⏸', ' ']));
+    if play_button
         .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
         .on_hover_text("Play or pause (Ctrl+Space)")
         .clicked()

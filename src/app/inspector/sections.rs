@@ -31,6 +31,15 @@ fn node_name(scene: &Scene, id: NodeId) -> String {
         .unwrap_or_default()
 }
 
+/// A node as the inspector's field names say it ("unnamed node 7" when it has none).
+fn node_label(name: &str, id: NodeId) -> String {
+    if name.trim().is_empty() {
+        format!("unnamed node {id}")
+    } else {
+        name.to_string()
+    }
+}
+
 /// The node's name, editable (committed when the field loses focus).
 pub(super) fn name_field(
     ui: &mut egui::Ui,
@@ -49,6 +58,7 @@ pub(super) fn name_field(
                 .desired_width(180.0)
                 .char_limit(crate::model::scene::name::MAX_NAME_BYTES),
         );
+        crate::app::a11y::name(ui, &edit, &format!("{}, name", node_label(name, id)));
         state.name_focused = edit.has_focus();
         if edit.lost_focus()
             && state.name_buffer != name
@@ -233,12 +243,13 @@ pub(super) fn copy_paste(
         }
     });
     ui.horizontal(|ui| {
-        ui.add(
+        let paste = ui.add(
             egui::TextEdit::singleline(&mut state.paste_text)
                 .char_limit(4096)
                 .hint_text("position: (1.0, 2.0), rotation: 90.0")
                 .desired_width(190.0),
         );
+        crate::app::a11y::name(ui, &paste, "Transform to paste, as text");
         for (text, space) in [
             ("Paste to local", TransformSpace::Local),
             ("Paste to world", TransformSpace::World),

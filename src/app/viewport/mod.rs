@@ -47,6 +47,7 @@ pub fn ui(
     let mut out = Vec::new();
     toolbar(ui, editor, &mut out);
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+    crate::app::a11y::viewport(ui, &response, editor);
     let rect = response.rect;
     state.last_rect = rect;
     let view_note = look_from(editor, state, rect);
