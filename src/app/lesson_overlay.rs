@@ -86,6 +86,11 @@ struct OverlayState {
     settle: u8,
     /// When Show the gesture was pressed (egui's clock).
     gesture_started: Option<f64>,
+    /// The rows the hierarchy is asked to bring into view at the next frame (a gesture's end
+    /// folded under a collapsed parent or scrolled away), and whether it was asked already in
+    /// this play.
+    reveal: Vec<NodeId>,
+    revealed: bool,
     painted: Painted,
 }
 
@@ -106,6 +111,7 @@ fn store(ctx: &Context, state: OverlayState) {
 pub fn show_gesture(ctx: &Context) {
     let mut state = load(ctx);
     state.gesture_started = Some(ctx.input(|i| i.time));
+    state.revealed = false;
     store(ctx, state);
     ctx.request_repaint();
 }
@@ -123,6 +129,15 @@ pub fn point_again(ctx: &Context) {
 /// True while a gesture is playing.
 pub fn gesture_playing(ctx: &Context) -> bool {
     load(ctx).gesture_started.is_some()
+}
+
+/// The rows a gesture needs shown, once: the hierarchy expands their parents and scrolls to
+/// them before it draws (the gesture then plays from its start).
+pub fn take_rows_to_reveal(ctx: &Context) -> Vec<NodeId> {
+    let mut state = load(ctx);
+    let rows = std::mem::take(&mut state.reveal);
+    store(ctx, state);
+    rows
 }
 
 /// What the overlay painted in the last frame.
@@ -330,7 +345,21 @@ fn gesture(
     let (Some(Resolved::Exact(from)), Some(Resolved::Exact(to))) =
         (scene.resolve(&g.from), scene.resolve(&g.to))
     else {
-        return false;
+        let hidden = hidden_rows(scene, [&g.from, &g.to]);
+        if !state.revealed && !hidden.is_empty() {
+            // Unfold and scroll to the rows, then play from the start.
+            (state.reveal, state.revealed) = (hidden, true);
+            state.gesture_started = Some(ctx.input(|i| i.time));
+            return true;
+        }
+        let names = [&g.from, &g.to].map(|t| t.node().map(|n| n.text.clone()));
+        let note = not_shown_note(names, &hidden.is_empty());
+        let at = panel.unwrap_or(ctx.content_rect());
+        let others = other_targets(scene.targets, at);
+        let bubble_rect = bubble(painter, ctx.content_rect(), at, &note, &others);
+        state.painted.bubble_rect = Some(bubble_rect);
+        state.painted.bubble = Some(note);
+        return true;
     };
     let t = ((elapsed / GESTURE_SECONDS).fract()) as f32;
     let holes: Vec<Rect> = [from.expand(4.0), to.expand(4.0)]
@@ -349,6 +378,37 @@ fn gesture(
     state.painted.gesture = Some((from, to));
     state.painted.dimmed = true;
     true
+}
+
+/// The nodes of these row targets whose rows are not drawn this frame (folded or scrolled
+/// away).
+fn hidden_rows<'t>(scene: &Resolver, targets: [&'t Target; 2]) -> Vec<NodeId> {
+    let row = |t: &'t Target| match t {
+        Target::Row(name) => scene.node(&name.text),
+        _ => None,
+    };
+    let hidden = targets.into_iter().filter_map(row);
+    hidden
+        .filter(|id| scene.targets.rect(&Key::Row(*id)).is_none())
+        .collect()
+}
+
+/// What the panel says when a gesture's ends cannot be shown after the rows were unfolded and
+/// scrolled to: what to open.
+fn not_shown_note(names: [Option<String>; 2], rows_shown: &bool) -> String {
+    let named: Vec<String> = names.into_iter().flatten().collect();
+    let what = if named.is_empty() {
+        "the gesture's places".to_string()
+    } else {
+        named.join(" and ")
+    };
+    if *rows_shown {
+        format!("Show the gesture: open {what} first (a menu, or select the node)")
+    } else {
+        format!(
+            "Show the gesture: the rows of {what} are not shown in the hierarchy (clear its filter)"
+        )
+    }
 }
 
 /// Where the ghost pointer grabs a rect: a little into it from the left, at mid-height (a

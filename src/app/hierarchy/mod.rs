@@ -13,6 +13,7 @@
 mod crumbs;
 mod drop_indicator;
 mod keys;
+mod reveal;
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, NewNodePlace};
@@ -51,6 +52,8 @@ pub struct HierarchyState {
     scroll_y: f32,
     /// The breadcrumb's path and what it was computed from.
     path: crumbs::PathCache,
+    /// Rows to bring into view at the next frame ([`HierarchyState::reveal`]).
+    revealing: Vec<NodeId>,
 }
 
 /// Visible rows and the inputs they were computed from.
@@ -145,7 +148,8 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
         offset: state.scroll_y,
         height: ui.available_height(),
     };
-    let jump = follow_selection(scene, editor.selection(), rows, state, view);
+    let jump = follow_selection(scene, editor.selection(), rows, state, view)
+        .or_else(|| reveal::jump(scene, rows, state, view));
     state.preview = None;
     let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
     if let Some(y) = jump {
