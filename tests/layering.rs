@@ -178,21 +178,30 @@ fn the_checker_finds_a_circle_across_folders_and_an_upward_import() {
     let dir = tempfile::tempdir().unwrap();
     let files = [
         ("lib.rs", "pub mod model;\npub mod editor;\n"),
-        ("model/mod.rs", "pub mod a;\npub mod c;\npub mod sub;\n"),
+        // A circle through a path that names a child module (`sub::`) and `super::super::`.
+        (
+            "model/mod.rs",
+            "pub mod a;\npub mod c;\npub mod sub;\npub struct M;\nfn m() -> sub::e::E { sub::e::E }\n",
+        ),
         (
             "model/a.rs",
             "use crate::model::sub::b::B;\npub struct A;\n",
         ),
-        ("model/sub/mod.rs", "pub mod b;\n"),
+        ("model/sub/mod.rs", "pub mod b;\npub mod e;\n"),
+        (
+            "model/sub/e.rs",
+            "pub struct E;\nfn n(_: super::super::M) {}\n",
+        ),
         // A circle across folders, through `super::` and a string that only looks like a path.
         (
             "model/sub/b.rs",
             "pub struct B;\nfn f() { let _ = \"crate::editor\"; super::super::a::A; }\n",
         ),
-        // Upward through a re-export: `crate::editor::Editor` is editor/session.rs.
+        // Upward through a re-export: `crate::editor::Editor` is editor/session.rs; `e::E`
+        // names no child of c.rs, so no import.
         (
             "model/c.rs",
-            "// use crate::editor::Editor;\nfn g(_: crate::editor::Editor) {}\n",
+            "// use crate::editor::Editor;\nfn g(_: crate::editor::Editor) { e::E; }\n",
         ),
         (
             "editor/mod.rs",
@@ -210,7 +219,15 @@ fn the_checker_finds_a_circle_across_folders_and_an_upward_import() {
         std::fs::write(path, text).unwrap();
     }
     let found = problems(dir.path());
-    assert_eq!(found.len(), 2, "{found:#?}");
+    assert_eq!(found.len(), 3, "{found:#?}");
+    assert!(
+        found.contains(
+            &"circle of 2 files across model, model/sub: model/mod.rs -> model/sub/e.rs; \
+              model/sub/e.rs -> model/mod.rs"
+                .to_string()
+        ),
+        "{found:#?}"
+    );
     assert!(
         found
             .contains(&"upward: model/c.rs (model) imports editor/session.rs (editor)".to_string()),

@@ -455,25 +455,6 @@ impl eframe::App for GraftApp {
     }
 }
 
-/// The built-in scene's sprites, compiled into the binary so it shows them wherever it runs,
-/// by the path the scene names.
-const EMBEDDED_SPRITES: [(&str, &[u8]); 1] = [(
-    "../assets/sword.png",
-    include_bytes!("../../assets/sword.png"),
-)];
-
-/// The bytes of a sprite embedded for the built-in scene: only while the document has no file
-/// (a saved or opened scene reads images next to itself).
-pub(crate) fn embedded_sprite(doc: &Document, path: &str) -> Option<&'static [u8]> {
-    if doc.path().is_some() {
-        return None;
-    }
-    EMBEDDED_SPRITES
-        .iter()
-        .find(|(name, _)| *name == path)
-        .map(|(_, bytes)| *bytes)
-}
-
 /// The window's icon: the 256 px hicolor icon the package installs (packaging/make-icons.sh
 /// draws it with `graft figure` from packaging/icon/graft-icon.ron).
 const WINDOW_ICON: &[u8] =

@@ -1,7 +1,8 @@
 //! The import graph of a crate's sources, read without a parser: every `use` (its tree
-//! expanded) and every path written inline that starts with `crate::`, `super::` or `self::`,
-//! outside comments, strings and `#[cfg(test)]` modules. A path names the file of its longest
-//! module prefix, followed through `pub use` re-exports to the file that defines the name.
+//! expanded) and every path written inline that starts with `crate::`, `super::`, `self::` or
+//! a child module's name (`viewport::ui(…)` in `app/mod.rs`), outside comments, strings and
+//! `#[cfg(test)]` modules. A path names the file of its longest module prefix, followed through
+//! `pub use` re-exports to the file that defines the name.
 
 use super::rust_files;
 use std::collections::{BTreeMap, BTreeSet};
@@ -193,25 +194,30 @@ fn use_statements(code: &str) -> (Vec<(String, bool)>, String) {
     (uses, rest)
 }
 
-/// Paths written inline that start with `crate::`, `super::` or `self::`.
+/// Paths written inline: every path of two segments or more (`crate::a::b`, `super::x`,
+/// `child::item`); which of them name the crate's modules is [`absolute`]'s to say.
 fn inline_paths(code: &str) -> Vec<String> {
     let bytes = code.as_bytes();
     let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut out = Vec::new();
-    for start in ["crate::", "super::", "self::"] {
-        let mut k = 0;
-        while let Some(at) = code[k..].find(start) {
-            let at = k + at;
-            k = at + start.len();
-            if at > 0 && (is_ident(bytes[at - 1]) || bytes[at - 1] == b':') {
-                continue;
-            }
-            let mut end = at;
-            while end < bytes.len() && (is_ident(bytes[end]) || bytes[end] == b':') {
-                end += 1;
-            }
-            out.push(code[at..end].trim_end_matches(':').to_string());
+    let mut k = 0;
+    while let Some(at) = code[k..].find("::") {
+        let at = k + at;
+        k = at + 2;
+        let mut start = at;
+        while start > 0 && is_ident(bytes[start - 1]) {
+            start -= 1;
         }
+        let continues = start > 0 && bytes[start - 1] == b':';
+        if start == at || continues {
+            continue;
+        }
+        let mut end = at;
+        while end < bytes.len() && (is_ident(bytes[end]) || bytes[end] == b':') {
+            end += 1;
+        }
+        out.push(code[start..end].trim_end_matches(':').to_string());
+        k = end.max(k);
     }
     out
 }

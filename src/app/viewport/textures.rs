@@ -1,6 +1,5 @@
 //! Sprite images as egui textures, loaded once per image and kept until another scene opens.
 
-use crate::app::embedded_sprite;
 use crate::model::document::Document;
 use crate::model::read_limit;
 use std::collections::HashMap;
@@ -61,4 +60,23 @@ fn resolve_sprite(doc: &Document, path: &str) -> PathBuf {
     doc.path()
         .and_then(Path::parent)
         .map_or_else(|| PathBuf::from(path), |dir| dir.join(path))
+}
+
+/// The built-in scene's sprites, compiled into the binary so it shows them wherever it runs,
+/// by the path the scene names.
+const EMBEDDED_SPRITES: [(&str, &[u8]); 1] = [(
+    "../assets/sword.png",
+    include_bytes!("../../../assets/sword.png"),
+)];
+
+/// The bytes of a sprite embedded for the built-in scene: only while the document has no file
+/// (a saved or opened scene reads images next to itself).
+fn embedded_sprite(doc: &Document, path: &str) -> Option<&'static [u8]> {
+    if doc.path().is_some() {
+        return None;
+    }
+    EMBEDDED_SPRITES
+        .iter()
+        .find(|(name, _)| *name == path)
+        .map(|(_, bytes)| *bytes)
 }
