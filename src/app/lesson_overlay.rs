@@ -135,6 +135,9 @@ pub fn gesture_playing(ctx: &Context) -> bool {
 /// them before it draws (the gesture then plays from its start).
 pub fn take_rows_to_reveal(ctx: &Context) -> Vec<NodeId> {
     let mut state = load(ctx);
+    if state.reveal.is_empty() {
+        return Vec::new();
+    }
     let rows = std::mem::take(&mut state.reveal);
     store(ctx, state);
     rows
