@@ -2,8 +2,8 @@
 //! links that select them; when the path is wider than the panel the root, a "…" (the nearest
 //! left-out ancestor) and the nearest ancestors are shown (see [`fit_crumbs`]).
 
-use super::{HierarchyState, display_name};
 use crate::editor::session::Editor;
+use crate::editor::session::arrange::display_name;
 use crate::editor::session::command::Command;
 use crate::editor::view::rows::{Crumbs, fit_crumbs};
 use crate::model::scene::{NodeId, Scene};
@@ -39,7 +39,7 @@ const MORE: &str = "…";
 pub(super) fn breadcrumb(
     ui: &mut egui::Ui,
     editor: &Editor,
-    state: &mut HierarchyState,
+    cache: &mut PathCache,
     out: &mut Vec<Command>,
 ) {
     let scene = editor.doc().scene();
@@ -48,7 +48,7 @@ pub(super) fn breadcrumb(
         egui::vec2(ui.available_width(), height),
         egui::Sense::hover(),
     );
-    let path = state.path.of(scene, editor.selection().last().copied());
+    let path = cache.of(scene, editor.selection().last().copied());
     let font = egui::TextStyle::Body.resolve(ui.style());
     let painter = ui.painter_at(rect);
     let width = |text: &str| {

@@ -2,7 +2,7 @@
 //! preview the viewport draws as ghosts. What a drop does is planned once per frame by
 //! [`DropPreview::plan`] and carried to the session on release.
 
-use super::HierarchyState;
+use super::state::HierarchyState;
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::drop_rules::{

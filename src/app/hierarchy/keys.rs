@@ -1,9 +1,10 @@
 //! The hierarchy's arrow keys, while the hierarchy has the keyboard (F6); what each does is
 //! [`row_key`]'s.
 
-use super::{HierarchyState, Row};
+use super::state::HierarchyState;
 use crate::editor::session::command::Command;
 use crate::editor::session::picking::{Arrow, RowKey, row_key};
+use crate::editor::view::rows::Row;
 use crate::model::scene::{NodeId, Scene};
 use egui::{Key, Modifiers};
 

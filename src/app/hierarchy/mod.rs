@@ -14,10 +14,11 @@ mod crumbs;
 mod drop_indicator;
 mod keys;
 mod reveal;
+mod state;
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, NewNodePlace};
-use crate::editor::session::drop_rules::{DropPreview, DropZone};
+use crate::editor::session::drop_rules::DropZone;
 use crate::editor::session::picking::{Mods, row_click, row_drag};
 use crate::editor::table::{Shortcut, find_command};
 use crate::editor::view::rows::{Indent, ListView};
@@ -27,96 +28,7 @@ use crate::model::scene::{NodeId, Scene, Shape};
 pub use drop_indicator::DraggedNodes;
 use drop_indicator::drop_target;
 use egui::Key;
-use rustc_hash::FxHashSet;
-
-/// What the hierarchy remembers between frames.
-#[derive(Default)]
-pub struct HierarchyState {
-    /// Nodes whose children are hidden.
-    collapsed: FxHashSet<NodeId>,
-    /// The rows of the last frame, and what they were computed from.
-    rows_cache: Option<RowsCache>,
-    collapsed_version: u64,
-    /// The node being renamed and the text typed so far.
-    pub renaming: Option<(NodeId, String)>,
-    focus_rename: bool,
-    /// Only nodes whose name contains this (and their ancestors) are shown.
-    pub filter: String,
-    /// The row Shift+click extends from.
-    anchor: Option<NodeId>,
-    /// Where the current drag would drop (for the indicator and the viewport's ghost).
-    pub preview: Option<DropPreview>,
-    /// The primary selection the list last scrolled for (it scrolls again when that changes).
-    followed: Option<NodeId>,
-    /// The list's vertical scroll offset last frame.
-    scroll_y: f32,
-    /// The breadcrumb's path and what it was computed from.
-    path: crumbs::PathCache,
-    /// Rows to bring into view at the next frame ([`HierarchyState::reveal`]).
-    revealing: Vec<NodeId>,
-}
-
-/// Visible rows and the inputs they were computed from.
-struct RowsCache {
-    scene_version: u64,
-    collapsed_version: u64,
-    filter: String,
-    rows: Vec<Row>,
-}
-
-impl HierarchyState {
-    /// Show or hide a node's children.
-    pub fn set_collapsed(&mut self, id: NodeId, collapsed: bool) {
-        let changed = if collapsed {
-            self.collapsed.insert(id)
-        } else {
-            self.collapsed.remove(&id)
-        };
-        if changed {
-            self.collapsed_version += 1;
-        }
-    }
-
-    /// True when a node's children are hidden.
-    pub fn is_collapsed(&self, id: NodeId) -> bool {
-        self.collapsed.contains(&id)
-    }
-
-    /// The visible rows, recomputed only when the tree, the collapsed set or the filter changed:
-    /// an ordinary frame costs nothing per hidden or off-screen row. Returns the rows and what
-    /// they were computed from (hand both back to [`Self::keep_rows`]).
-    fn take_rows(&mut self, scene: &Scene) -> RowsCache {
-        match self.rows_cache.take() {
-            Some(c)
-                if c.scene_version == scene.structure_version()
-                    && c.collapsed_version == self.collapsed_version
-                    && c.filter == self.filter =>
-            {
-                c
-            }
-            _ => RowsCache {
-                scene_version: scene.structure_version(),
-                collapsed_version: self.collapsed_version,
-                filter: self.filter.clone(),
-                rows: visible_rows(scene, &self.collapsed, &self.filter),
-            },
-        }
-    }
-
-    fn keep_rows(&mut self, rows: RowsCache) {
-        self.rows_cache = Some(rows);
-    }
-
-    /// Begin renaming a node in place (F2).
-    pub fn start_rename(&mut self, id: NodeId, scene: &Scene) {
-        let name = scene
-            .node(id)
-            .map(|d| d.name.to_string())
-            .unwrap_or_default();
-        self.renaming = Some((id, name));
-        self.focus_rename = true;
-    }
-}
+pub use state::HierarchyState;
 
 fn icon(shape: &Shape) -> &'static str {
     match shape {
@@ -202,7 +114,7 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
             .char_limit(MAX_NAME_BYTES),
     );
     crate::app::a11y::name(ui, &filter, "Filter rows by name");
-    crumbs::breadcrumb(ui, editor, state, out);
+    crumbs::breadcrumb(ui, editor, &mut state.path, out);
     ui.separator();
 }
 

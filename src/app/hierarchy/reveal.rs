@@ -2,8 +2,9 @@
 //! under a collapsed parent or scrolled away): their parents are expanded and the list scrolls
 //! so they show, as it does for the selection.
 
-use super::{HierarchyState, Row};
+use super::state::HierarchyState;
 use crate::editor::view::rows::ListView;
+use crate::editor::view::rows::Row;
 use crate::model::scene::{NodeId, Scene};
 
 impl HierarchyState {
