@@ -245,7 +245,8 @@ fn check_sword_selected(tree: &[Value]) {
 }
 
 /// The text fields, the two canvases and Play, each with a role and a name (they were unnamed
-/// "unknown" objects, and Play was read with its glyph); no object is left "unknown".
+/// "unknown" objects, and Play was read with its glyph); no object is left "unknown", no
+/// control's name starts with a glyph.
 fn check_named_controls(tree: &[Value]) {
     for name in [
         "Filter rows by name",
@@ -260,6 +261,14 @@ fn check_named_controls(tree: &[Value]) {
         .find(|n| text(n, "role") == "canvas" && text(n, "name").starts_with("Keyframe tracks"));
     assert!(tracks.is_some(), "no timeline canvas in\n{}", outline(tree));
     find(tree, "push button", "Play");
+    find(tree, "push button", "Copy local");
+    find(tree, "check box", "Keep scale uniform");
+    // No button or check box is read with a glyph before its name ("▶ Play", "📋 Copy local").
+    let controls = ["push button", "toggle button", "check box"];
+    for n in tree.iter().filter(|n| controls.contains(&text(n, "role"))) {
+        let first = text(n, "name").chars().next();
+        assert!(first.is_some_and(char::is_alphanumeric), "{n}");
+    }
     let unknown: Vec<&Value> = tree
         .iter()
         .filter(|n| text(n, "role") == "unknown")

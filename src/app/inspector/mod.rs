@@ -111,7 +111,8 @@ fn header(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: 
 fn body(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &mut Vec<Command>) {
     let (scene, id) = (node.scene, node.id);
     transform(ui, node, state, out);
-    ui.checkbox(&mut state.lock_scale, "🔒 Keep scale uniform");
+    let lock = ui.checkbox(&mut state.lock_scale, "🔒 Keep scale uniform");
+    crate::app::a11y::name(ui, &lock, "Keep scale uniform");
     copy_paste(ui, id, &node.local, &node.world, state, out);
     if node.singular {
         ui.colored_label(ui.visuals().warn_fg_color, "World values are read-only: the parent's world matrix is singular (a zero scale somewhere above), so no local transform can reach them.");

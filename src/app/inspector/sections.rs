@@ -227,18 +227,14 @@ pub(super) fn copy_paste(
     out: &mut Vec<Command>,
 ) {
     ui.horizontal(|ui| {
-        if ui
-            .button("📋 Copy local")
-            .on_hover_text(trs_to_text(local))
-            .clicked()
-        {
+        let copy_local = ui.button("📋 Copy local");
+        crate::app::a11y::name(ui, &copy_local, "Copy local");
+        if copy_local.on_hover_text(trs_to_text(local)).clicked() {
             ui.ctx().copy_text(trs_to_text(local));
         }
-        if ui
-            .button("📋 Copy world")
-            .on_hover_text(trs_to_text(world))
-            .clicked()
-        {
+        let copy_world = ui.button("📋 Copy world");
+        crate::app::a11y::name(ui, &copy_world, "Copy world");
+        if copy_world.on_hover_text(trs_to_text(world)).clicked() {
             ui.ctx().copy_text(trs_to_text(world));
         }
     });
