@@ -321,6 +321,22 @@ fn enter_lesson_panel(h: &mut Harness<GraftApp>) {
     panic!("F6 never reaches the lesson panel");
 }
 
+/// True when the last frame outlined the widget called `label` (a focus ring around it).
+fn outlined(h: &Harness<GraftApp>, label: &str) -> bool {
+    let around = h.get_by_label(label).rect().expand(2.0);
+    h.output()
+        .shapes
+        .iter()
+        .any(|clipped| match &clipped.shape {
+            egui::Shape::Rect(r) => {
+                r.stroke.width > 0.0
+                    && (r.rect.min - around.min).length() < 0.5
+                    && (r.rect.max - around.max).length() < 0.5
+            }
+            _ => false,
+        })
+}
+
 /// (step index, showing the introduction) of the open lesson; panics when it was closed.
 fn lesson_at(h: &Harness<GraftApp>) -> (usize, bool) {
     let run = h
@@ -353,7 +369,15 @@ fn f6_into_the_lesson_lands_on_its_primary_action_and_enter_never_closes_it() {
     let (goal, holds) = run.checklist()[0];
     let first_goal = goal.label.clone();
     assert!(!holds && !run.step_done());
-    assert_eq!(focused_control(&h), Some(first_goal), "Next is unlit");
+    assert_eq!(
+        focused_control(&h),
+        Some(first_goal.clone()),
+        "Next is unlit"
+    );
+    assert!(
+        outlined(&h, &first_goal),
+        "the focused goal shows its focus"
+    );
     key(&mut h, Modifiers::NONE, Key::Enter);
     assert_eq!(lesson_at(&h), (0, false), "Enter on a goal does nothing");
     let scene = h.state().scene();

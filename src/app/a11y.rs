@@ -232,3 +232,14 @@ pub fn viewport(ui: &egui::Ui, response: &egui::Response, editor: &crate::editor
         canvas(ui, response, &viewport_name(editor));
     }
 }
+
+/// Outline `response` while it has the keyboard: a text line made focusable (a lesson goal,
+/// the step title) draws no focus of its own, and a keyboard user must see where it is.
+pub fn focus_ring(ui: &egui::Ui, response: &egui::Response) {
+    if response.has_focus() {
+        let stroke = ui.visuals().selection.stroke;
+        let rect = response.rect.expand(2.0);
+        ui.painter()
+            .rect_stroke(rect, 2.0, stroke, egui::StrokeKind::Outside);
+    }
+}

@@ -165,6 +165,7 @@ fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Co
     // F6 lands here when neither Next nor a goal can take the keyboard.
     let title = egui::Label::new(egui::RichText::new(title).strong());
     let title = ui.add(title.sense(FOCUSABLE));
+    crate::app::a11y::focus_ring(ui, &title);
     primary(ui, title.id);
     buttons(ui, run, out);
     ui.separator();
@@ -270,6 +271,7 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) {
         // Tab reads each goal; F6 lands on the first while Next is not lit.
         let line = egui::Label::new(color.map_or(text.clone(), |c| text.color(c)));
         let line = ui.add(line.sense(FOCUSABLE));
+        crate::app::a11y::focus_ring(ui, &line);
         if k == 0 && !run.step_done() {
             primary(ui, line.id);
         }
