@@ -531,6 +531,11 @@ fn install_panic_report(dir: PathBuf) {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "(no message)".into());
+        let file = info.location().map_or("", |l| l.file());
+        if signals::is_display_lost(file, &message) {
+            default(info);
+            return;
+        }
         let place = info
             .location()
             .map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));

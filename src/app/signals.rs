@@ -59,3 +59,27 @@ pub fn set_context(ctx: &egui::Context) {
 pub fn terminated() -> bool {
     TERMINATED.load(Ordering::Acquire)
 }
+
+/// Whether a panic is the display going away under the window (the X server ended, as at a
+/// logout): winit's X11 backend unwraps its connection's errors. That is an end like SIGTERM,
+/// not an internal error: the journal already holds every change, so no error report is left
+/// for the next start (its recovery prompt offers what was unsaved).
+pub fn is_display_lost(file: &str, message: &str) -> bool {
+    let in_winit_x11 = file.contains("/winit-") && file.contains("/x11/");
+    let connection = message.contains("Connection(") || message.contains("connection");
+    in_winit_x11 && connection
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_display_lost;
+
+    #[test]
+    fn the_x_server_ending_is_not_an_internal_error_but_other_panics_are() {
+        let winit = "/root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/winit-0.30.13/src/platform_impl/linux/x11/window.rs";
+        let lost = "called `Result::unwrap()` on an `Err` value: Connection(IoError(Custom { kind: Other, error: UnknownError }))";
+        assert!(is_display_lost(winit, lost));
+        assert!(!is_display_lost(winit, "index out of bounds: the len is 0"));
+        assert!(!is_display_lost("src/model/scene/ops.rs", lost));
+    }
+}
