@@ -5,6 +5,7 @@ mod pointing;
 mod tokens;
 mod values;
 
+pub use pointing::menu_entry;
 pub use tokens::{QUOTED_CHARS, cut};
 
 use super::{Goal, Lesson, Pos, SceneSource, Setup, Step};

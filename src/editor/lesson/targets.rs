@@ -1,12 +1,12 @@
 //! Where a lesson points at the editor: a node's row in the hierarchy, a node in the viewport,
 //! an inspector field, a control (the keep-world toggle, trails, play, the time field) or a
 //! menu item; and the drags a ghost pointer plays between two of them ("Show the gesture").
-//! Read from `point:` and `gesture:` lines (`parse/pointing.rs`); node names are checked
-//! against the step's scene with its other names (`play::bind_step`). The window resolves
-//! targets to the rects its widgets registered (`app/ui_targets.rs`). No egui.
+//! Read from `point:` and `gesture:` lines (`parse/pointing.rs`, which checks menus against
+//! `editor/vocabulary.rs`); node names are checked against the step's scene with its other
+//! names (`play::bind_step`). The window resolves targets to the rects its widgets registered
+//! (`app/ui_targets.rs`). No egui.
 
 use super::{Name, Pos, ValueSpace};
-use crate::editor::table::{MENUS, command_table};
 
 /// A row of the inspector's transform grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -192,40 +192,5 @@ impl Pointing {
         let points = self.points.iter().map(|p| &p.target);
         let gestures = self.gestures.iter().flat_map(|g| [&g.from, &g.to]);
         points.chain(gestures).filter_map(Target::node)
-    }
-}
-
-/// The menu `menu` and its item `item` as the menu bar shows them, or what is wrong. Items
-/// match their label exactly, or without its trailing `…`.
-pub fn menu_entry(
-    menu: &str,
-    item: Option<&str>,
-) -> std::result::Result<(&'static str, Option<&'static str>), String> {
-    let Some(menu) = MENUS.iter().copied().find(|m| *m == menu) else {
-        return Err(format!(
-            "no menu is called `{}`; the menus are {}",
-            super::parse::cut(menu),
-            MENUS.join(", ")
-        ));
-    };
-    let Some(item) = item else {
-        return Ok((menu, None));
-    };
-    let labels: Vec<&'static str> = command_table()
-        .iter()
-        .filter(|spec| spec.menu == Some(menu))
-        .map(|spec| spec.label)
-        .collect();
-    let found = labels
-        .iter()
-        .copied()
-        .find(|label| *label == item || label.strip_suffix('…') == Some(item));
-    match found {
-        Some(label) => Ok((menu, Some(label))),
-        None => Err(format!(
-            "the {menu} menu has no item `{}`; its items are: {}",
-            super::parse::cut(item),
-            labels.join(", ")
-        )),
     }
 }

@@ -2,10 +2,11 @@
 //! place. Node names are checked against the scene later, with the step's other names.
 
 use super::error_at;
-use super::tokens::split_label;
+use super::tokens::{cut, split_label};
 use super::values::{Cursor, quote_list};
 use crate::editor::lesson::Pos;
 use crate::editor::lesson::targets::{self, FIELD_ROWS, Gesture, Point, Target};
+use crate::editor::vocabulary::{MENUS, menu_items};
 use crate::error::Result;
 use std::path::Path;
 
@@ -150,13 +151,44 @@ fn menu(path: &Path, rest: &str, at: Pos) -> Result<Target> {
             "expected the item's label after `>`",
         ));
     }
-    match targets::menu_entry(menu_text.trim(), item_text) {
+    match menu_entry(menu_text.trim(), item_text) {
         Ok((menu, item)) => Ok(Target::Menu { menu, item }),
         Err(message) => {
-            let menus_ok = targets::menu_entry(menu_text.trim(), None).is_ok();
+            let menus_ok = menu_entry(menu_text.trim(), None).is_ok();
             let where_ = if menus_ok { item_at } else { None };
             Err(error_at(path, where_.unwrap_or(menu_at), message))
         }
+    }
+}
+
+/// The menu `menu` and its item `item` as the menu bar shows them, or what is wrong. Items
+/// match their label exactly, or without its trailing `…`.
+pub fn menu_entry(
+    menu: &str,
+    item: Option<&str>,
+) -> std::result::Result<(&'static str, Option<&'static str>), String> {
+    let Some(menu) = MENUS.iter().copied().find(|m| *m == menu) else {
+        return Err(format!(
+            "no menu is called `{}`; the menus are {}",
+            cut(menu),
+            MENUS.join(", ")
+        ));
+    };
+    let Some(item) = item else {
+        return Ok((menu, None));
+    };
+    let labels: Vec<&'static str> = menu_items(menu).collect();
+    let found = labels
+        .iter()
+        .copied()
+        .find(|label| *label == item || label.strip_suffix('…') == Some(item));
+    match found {
+        Some(label) => Ok((menu, Some(label))),
+        None => Err(format!(
+            "the {menu} menu has no item `{}`; its items are: {}",
+            cut(item),
+            labels.join(", ")
+        )),
     }
 }
 

@@ -1,0 +1,135 @@
+//! What the editor's commands are called and where the menu bar shows them: the menu titles
+//! and, for every entry of the command table, its stable name, its label and its menu. Pure
+//! data, below the session: lessons check `point: menu View > Names` against it at parse time,
+//! and `table.rs` attaches to each name its command, shortcuts, tooltip and when it is enabled
+//! (as rerun keeps `UICommand`'s text in a low crate and its handling in the app).
+
+/// The top-level menus, in order.
+pub const MENUS: [&str; 5] = ["File", "Edit", "Node", "View", "Help"];
+
+/// What one command is called and where it appears.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CommandWords {
+    /// A stable name, e.g. "edit.duplicate": the command table's key.
+    pub name: &'static str,
+    /// What menus and the palette show.
+    pub label: &'static str,
+    /// The menu it appears in (one of [`MENUS`]), or None for palette-only commands.
+    pub menu: Option<&'static str>,
+}
+
+const fn w(name: &'static str, label: &'static str, menu: Option<&'static str>) -> CommandWords {
+    CommandWords { name, label, menu }
+}
+
+const FILE: Option<&str> = Some("File");
+const EDIT: Option<&str> = Some("Edit");
+const NODE: Option<&str> = Some("Node");
+const VIEW: Option<&str> = Some("View");
+const HELP: Option<&str> = Some("Help");
+
+/// Every command's words, in the command table's order (menu by menu, in menu order).
+#[rustfmt::skip]
+pub const COMMAND_WORDS: &[CommandWords] = &[
+    w("file.new", "New", FILE),
+    w("file.open", "Open…", FILE),
+    w("file.save", "Save", FILE),
+    w("file.save_as", "Save As…", FILE),
+    w("file.import", "Import…", FILE),
+    w("file.generate", "Generate scene…", FILE),
+    w("file.export_godot", "Export as Godot scene…", FILE),
+    w("file.export_for_godot4", "Godot export: Godot 4", FILE),
+    w("file.export_for_godot3", "Godot export: Godot 3", FILE),
+    w("file.export_godot_ppu_1", "Godot export: 1 pixel per unit", FILE),
+    w("file.export_godot_ppu_32", "Godot export: 32 pixels per unit", FILE),
+    w("file.export_godot_ppu_64", "Godot export: 64 pixels per unit", FILE),
+    w("file.export_godot_ppu_100", "Godot export: 100 pixels per unit", FILE),
+    w("file.export_godot3", "Export as Godot 3 scene…", FILE),
+    w("file.export_animation", "Export animation…", FILE),
+    w("file.export_svg", "Export as SVG…", FILE),
+    w("file.export_figure", "Export figure…", FILE),
+    w("file.import_report", "Import / export report", FILE),
+    w("file.cancel_load", "Cancel background work", FILE),
+    w("file.journal", "Keep a crash journal", FILE),
+    w("file.journal_retry", "Retry the crash journal", FILE),
+    w("file.revert", "Revert", FILE),
+    w("file.quit", "Quit", FILE),
+    w("edit.undo", "Undo", EDIT),
+    w("edit.redo", "Redo", EDIT),
+    w("edit.copy", "Copy", EDIT),
+    w("edit.paste", "Paste as child", EDIT),
+    w("edit.duplicate", "Duplicate", EDIT),
+    w("edit.select_all", "Select all", EDIT),
+    w("edit.rename", "Rename", EDIT),
+    w("edit.delete", "Delete", EDIT),
+    w("edit.history", "History…", EDIT),
+    w("node.add", "Add node", NODE),
+    w("node.add_child", "Add child", NODE),
+    w("node.add_sibling", "Add sibling", NODE),
+    w("node.group", "Create parent for selection", NODE),
+    w("node.unparent", "Unparent (to root)", NODE),
+    w("node.move_to", "Move to…", NODE),
+    w("node.move_up", "Move up", NODE),
+    w("node.move_down", "Move down", NODE),
+    w("node.keep_world", "Keep world transform", NODE),
+    w("view.frame_selection", "Frame selection", VIEW),
+    w("view.frame_all", "Frame all", VIEW),
+    w("view.tool_move", "Move tool", VIEW),
+    w("view.tool_rotate", "Rotate tool", VIEW),
+    w("view.tool_scale", "Scale tool", VIEW),
+    w("view.world_axes", "Handles along world axes", VIEW),
+    w("view.axes", "Local axes", VIEW),
+    w("view.links", "Parent-child links", VIEW),
+    w("view.names", "Names", VIEW),
+    w("view.shear", "Shear warning overlay", VIEW),
+    w("view.space_world", "View from the world", VIEW),
+    w("view.space_parent", "View from the selection's parent", VIEW),
+    w("view.space_selection", "View from the selection", VIEW),
+    w("view.local_grid", "Local grid of the selection", VIEW),
+    w("view.parent_grid", "Parent's grid", VIEW),
+    w("view.probe_mode", "Place probes", VIEW),
+    w("view.next_panel", "Focus next panel", VIEW),
+    w("view.previous_panel", "Focus previous panel", VIEW),
+    w("view.zoom_in", "Larger interface", VIEW),
+    w("view.zoom_out", "Smaller interface", VIEW),
+    w("view.zoom_reset", "Interface at 100 %", VIEW),
+    w("view.high_contrast", "High contrast", VIEW),
+    w("anim.play", "Play / pause", VIEW),
+    w("anim.stop", "Stop", VIEW),
+    w("anim.key", "Key selection", VIEW),
+    w("anim.delete_keys", "Delete selected keys", VIEW),
+    w("anim.auto_key", "Auto-key", VIEW),
+    w("anim.trails", "World-space trails", VIEW),
+    w("view.accumulated", "Composition side by side", VIEW),
+    w("view.world_blend", "Interpolated world matrices", VIEW),
+    w("view.recomputed", "Flash recomputed world matrices", VIEW),
+    w("view.subtree_bounds", "Subtree bounds", VIEW),
+    w("view.culling", "Culling rectangle", VIEW),
+    w("help.palette", "Command palette…", HELP),
+    w("help.shortcuts", "Keyboard shortcuts", HELP),
+    w("help.lessons", "Lessons…", HELP),
+    w("lesson.record", "Record a lesson…", HELP),
+    w("lesson.record_next", "Record the next step", HELP),
+    w("lesson.record_stop", "Stop recording…", HELP),
+    w("lesson.record_cancel", "Lesson: drop the recording", None),
+    w("help.about", "About graft", HELP),
+    w("lesson.next", "Lesson: next step", None),
+    w("lesson.back", "Lesson: previous step", None),
+    w("lesson.hint", "Lesson: hint", None),
+    w("lesson.show_me", "Lesson: show me", None),
+    w("lesson.reset", "Lesson: reset step", None),
+    w("lesson.close", "Lesson: close", None),
+];
+
+/// The words of the command with this name.
+pub fn command_words(name: &str) -> Option<&'static CommandWords> {
+    COMMAND_WORDS.iter().find(|words| words.name == name)
+}
+
+/// The labels of `menu`'s items, in menu order (none for a title that is not a menu).
+pub fn menu_items(menu: &str) -> impl Iterator<Item = &'static str> {
+    COMMAND_WORDS
+        .iter()
+        .filter(move |words| words.menu == Some(menu))
+        .map(|words| words.label)
+}
