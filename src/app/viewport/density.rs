@@ -1,6 +1,7 @@
-//! Drawing a million nodes: a node smaller than 4 × 4 px on screen is not fanned into the
-//! mesh but added to a density image (2 × 2 px cells, each the area-weighted mean colour of
-//! what fell in it, as opaque as the area it covers), painted once as one texture. So a whole
+//! Drawing a million nodes: a node smaller than the level-of-detail threshold (4 px across at
+//! first, up to 16) is not fanned into the mesh but added to a density image (3 px cells, 8 px
+//! for the bigger splats, each the area-weighted mean colour of what fell in it, as opaque as
+//! the area it covers), painted once as one texture. So a whole
 //! big scene in view costs one cheap pass over the nodes plus one small image, and looks like
 //! what it is: where the mass of tiny shapes lies. Which nodes are splatted is decided by
 //! `editor::view::frame_plan` (on every core) under the one level-of-detail rule of
