@@ -237,12 +237,19 @@ fn ghosts_show_both_outcomes_and_badges_warn_about_skew_and_mirrors() {
 fn context(h: &mut Harness<GraftApp>, row_name: &str, entry: &str) {
     h.get_by_label(row_name).click_secondary();
     h.run_steps(2);
-    // A menu button's label is its text followed by its shortcut.
+    // A menu button's label is its text followed by its shortcut ("Copy Ctrl+C"; not the
+    // inspector's "Copy local").
     let wanted = entry.to_string();
+    let is_entry = move |label: &str| {
+        label.strip_prefix(wanted.as_str()).is_some_and(|rest| {
+            let rest = rest.trim();
+            rest.is_empty() || rest.starts_with(|c: char| c.is_uppercase())
+        })
+    };
     h.get(
         egui_kittest::kittest::By::new()
             .role(egui::accesskit::Role::Button)
-            .predicate(move |n| n.label().is_some_and(|l| l.starts_with(&wanted))),
+            .predicate(move |n| n.label().is_some_and(|l| is_entry(&l))),
     )
     .click();
     h.run_steps(3);
