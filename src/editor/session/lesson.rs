@@ -18,7 +18,6 @@ use crate::model::scene::{NodeId, Scene};
 use std::collections::VecDeque;
 
 pub use super::lesson_check::{read_lesson, walk_lesson};
-mod subject;
 use std::path::PathBuf;
 
 /// Seconds between two actions of **Show me**, so each one can be seen.
@@ -204,6 +203,11 @@ impl LessonRun {
             },
             next,
         })
+    }
+
+    /// The nodes the step's names are bound to.
+    pub(super) fn bound_ids(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.bindings.ids()
     }
 
     /// The node a name of the step's text means (None: gone).

@@ -24,6 +24,7 @@ pub mod journal_store;
 pub mod lesson;
 pub mod lesson_check;
 mod lesson_play;
+mod lesson_subject;
 pub mod look;
 pub mod messages;
 pub mod multi_edit;

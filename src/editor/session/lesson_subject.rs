@@ -1,9 +1,10 @@
 //! What a lesson's step is about, to keep in view: the nodes it names and the world points its
 //! goals and keeps name (where a probe must read a value, where a node must go in the world).
+//! A sibling of `lesson.rs`, not a child folder, so the session's files stay one folder.
 
-use super::LessonRun;
 use crate::editor::lesson::{Predicate, Property, ValueSpace};
 use crate::editor::session::Editor;
+use crate::editor::session::lesson::LessonRun;
 use crate::editor::view::camera::Framed;
 use crate::model::scene::{NodeId, Scene};
 use glam::DVec2;
@@ -18,7 +19,7 @@ impl LessonRun {
                 .iter()
                 .filter_map(|n| self.resolve(scene, &n.text))
                 .collect(),
-            None => (self.bindings.ids())
+            None => (self.bound_ids())
                 .chain(editor.selection().iter().copied())
                 .collect(),
         };
