@@ -120,6 +120,12 @@ fn a_broken_keep_is_marked_broken_with_what_changed() {
     open(&mut h, 3);
     lesson(&mut h, LessonCommand::Begin);
     assert_eq!(goal_state(&h, "It did not move in the world"), Some(true));
+    // At 1280x800 the step's text pushes its checklist below the panel's fold.
+    let panel = h.get_by_label("Lesson").rect();
+    let keep = h
+        .get_by_role_and_label(Role::CheckBox, "It did not move in the world")
+        .rect();
+    assert!(keep.top() > panel.bottom(), "{keep:?} below {panel:?}");
     h.state_mut().run(Command::Perform {
         label: "Move sword".into(),
         ops: vec![Op::SetWorldPosition {
@@ -129,6 +135,11 @@ fn a_broken_keep_is_marked_broken_with_what_changed() {
         continuous: false,
     });
     h.run_steps(4);
+    // The keep's line and its note scrolled into view when it broke.
+    let note = h
+        .get_by_label("    broken: the sword moved in the world: (2, 3) -> (2.5, 3)")
+        .rect();
+    assert!(panel.contains_rect(note), "{note:?} inside {panel:?}");
     assert_eq!(
         goal_state(&h, "Broken: It did not move in the world"),
         Some(false)

@@ -286,8 +286,11 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) {
         };
         crate::app::a11y::goal(ui, &line, &name, holds);
         if let Some(change) = change {
-            let line = format!("    broken: {change}");
-            ui.label(egui::RichText::new(line).small().color(BROKEN));
+            let text = format!("    broken: {change}");
+            let note = ui.label(egui::RichText::new(text).small().color(BROKEN));
+            show_when_it_breaks(ui, &line, &note);
+        } else {
+            ui.data_mut(|d| d.remove::<bool>(line.id.with("broken")));
         }
         let checks = what_it_checks(goal, keep.then_some(run.step().goals.as_slice()));
         if goal.label != checks {
@@ -415,5 +418,16 @@ fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut V
     }
     if back.clicked() {
         out.push(Command::Lesson(LessonCommand::Begin));
+    }
+}
+
+/// Scroll a keep's line and its "broken:" note into view in the frame it breaks (a long step
+/// text may have pushed the checklist below the panel's fold); later frames leave the
+/// learner's scrolling alone.
+fn show_when_it_breaks(ui: &egui::Ui, line: &egui::Response, note: &egui::Response) {
+    let seen = line.id.with("broken");
+    if ui.data(|d| d.get_temp::<bool>(seen)).is_none() {
+        ui.data_mut(|d| d.insert_temp(seen, true));
+        ui.scroll_to_rect(line.rect.union(note.rect), Some(egui::Align::Center));
     }
 }
