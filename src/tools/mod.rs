@@ -10,8 +10,8 @@ mod bench_memory_print;
 pub mod cli;
 pub mod cli_bench;
 mod cli_print;
-mod failure;
 pub mod desktop;
+mod failure;
 #[doc(hidden)]
 pub use crate::model::generate;
 pub mod interchange;
