@@ -133,7 +133,12 @@ fn a_file_changed_on_disk_is_noticed_and_reloaded_by_a_click() {
     // The window looks at its file every 2 s, with no input needed.
     std::thread::sleep(std::time::Duration::from_millis(2100));
     h.run_steps(3);
-    h.get_by_label_contains("changed on disk");
+    // The prompt says so (the status bar's live region announces the same words).
+    h.get(
+        egui_kittest::kittest::By::new()
+            .role(egui::accesskit::Role::Label)
+            .label_contains("changed on disk"),
+    );
     h.get_by_label("Reload").click();
     h.run_steps(3);
     let name = h
