@@ -68,15 +68,25 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
         area = area.vertical_scroll_offset(y);
     }
     let scroll = area.show_rows(ui, row_height, rows.len(), |ui, range| {
-        ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
-            node.set_role(egui::accesskit::Role::Tree);
-            node.set_label("Scene hierarchy");
-        });
+        let screen_reader = ui
+            .ctx()
+            .accesskit_node_builder(ui.unique_id(), |node| {
+                node.set_role(egui::accesskit::Role::Tree);
+                node.set_label("Scene hierarchy");
+            })
+            .is_some();
         for row in &rows[range] {
-            let node = scene.id_at(row.index);
-            crate::app::a11y::tree_row_group(ui, node, |ui| {
-                row_ui(ui, editor, state, rows, *row, &mut out)
-            });
+            // Each row's group tells a screen reader its sibling count; without one (the
+            // tree above is None when AccessKit is off) the group is skipped: it is a child
+            // Ui per row, a third of a small scene's hierarchy frame.
+            if screen_reader {
+                let node = scene.id_at(row.index);
+                crate::app::a11y::tree_row_group(ui, node, |ui| {
+                    row_ui(ui, editor, state, rows, *row, &mut out)
+                });
+            } else {
+                row_ui(ui, editor, state, rows, *row, &mut out);
+            }
         }
     });
     state.scroll_y = scroll.state.clamped_offset().y;

@@ -13,6 +13,8 @@ use crate::editor::view::primitives::{Prim, arrow_prims, grid_prims, shear_prims
 use crate::model::scene::{NodeId, Scene};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Affine2, DVec2, Vec2};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// A colour of the view's palette as egui's.
 pub(super) fn c32(c: Rgba) -> Color32 {
@@ -21,13 +23,60 @@ pub(super) fn c32(c: Rgba) -> Color32 {
 }
 
 /// The width of `text` at `size` px in egui's proportional font: what names, labels and notes
-/// are measured with, so that what is kept apart is what egui draws.
+/// are measured with, so that what is kept apart is what egui draws. Widths are remembered
+/// (per size and scale): a frame that plans a thousand names again — a drag, playback — looks
+/// each up instead of laying it out (a layout is a lock, an allocation and a galley lookup).
 pub(super) fn text_width(ctx: &egui::Context) -> impl Fn(&str, f32) -> f32 + '_ {
+    let cache = ctx.data_mut(|d| {
+        d.get_temp_mut_or_default::<Arc<Mutex<TextWidths>>>(egui::Id::unique("graft-text-widths"))
+            .clone()
+    });
+    let scale = ctx.pixels_per_point();
     move |text, size| {
-        let font = egui::FontId::proportional(size);
-        ctx.fonts_mut(|f| f.layout_no_wrap(text.to_owned(), font, Color32::WHITE))
-            .size()
-            .x
+        let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+        cache.width(text, size, scale, |text, size| {
+            let font = egui::FontId::proportional(size);
+            ctx.fonts_mut(|f| f.layout_no_wrap(text.to_owned(), font, Color32::WHITE))
+                .size()
+                .x
+        })
+    }
+}
+
+/// Measured text widths by size, for one UI scale; dropped whole when the scale changes or it
+/// holds too many.
+#[derive(Default)]
+struct TextWidths {
+    scale: f32,
+    by_size: HashMap<u32, HashMap<String, f32>>,
+    count: usize,
+}
+
+impl TextWidths {
+    /// The most widths kept (a million-node scene's names in view are far fewer).
+    const MOST: usize = 200_000;
+
+    fn width(
+        &mut self,
+        text: &str,
+        size: f32,
+        scale: f32,
+        measure: impl Fn(&str, f32) -> f32,
+    ) -> f32 {
+        if self.scale != scale || self.count >= Self::MOST {
+            *self = Self {
+                scale,
+                ..Self::default()
+            };
+        }
+        let widths = self.by_size.entry(size.to_bits()).or_default();
+        if let Some(&w) = widths.get(text) {
+            return w;
+        }
+        let w = measure(text, size);
+        widths.insert(text.to_owned(), w);
+        self.count += 1;
+        w
     }
 }
 
