@@ -4,6 +4,7 @@
 //! headless path turns a crash journal into a lesson the same way; a missing or corrupt
 //! journal is a clear error that writes nothing and leaves the journal as it was.
 
+mod common;
 use graft::editor::lesson::parse::parse;
 use graft::editor::lesson::record::scene_differences;
 use graft::editor::session::Editor;
@@ -15,23 +16,24 @@ use graft::model::document::Document;
 use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Scene};
 use std::path::Path;
-use std::process::Command as Process;
 
 const BODY: NodeId = NodeId(1);
 const HAND: NodeId = NodeId(3);
 const SWORD: NodeId = NodeId(4);
 
 fn graft(args: &[&str]) -> (i32, String, String) {
-    let out = Process::new(env!("CARGO_BIN_EXE_graft"))
-        .args(args)
-        .output()
-        .expect("run graft");
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(out.stdout),
-        text(out.stderr),
-    )
+    common::run_graft(args)
+}
+
+/// `graft lesson record-from-journal JOURNAL -o LESSON`.
+fn from_journal(journal: &Path, lesson: &Path) -> (i32, String, String) {
+    graft(&[
+        "lesson",
+        "record-from-journal",
+        &journal.to_string_lossy(),
+        "-o",
+        &lesson.to_string_lossy(),
+    ])
 }
 
 fn apply(editor: &mut Editor, command: Command) -> Vec<Effect> {
@@ -258,13 +260,7 @@ fn a_crash_journal_becomes_a_lesson_that_passes_check_and_replays() {
     let (journal, scene) = journaled_session(&dir.path().join("journals"));
     let before = std::fs::read(&journal).expect("journal");
     let lesson = dir.path().join("from-journal.lesson");
-    let (code, out, err) = graft(&[
-        "lesson",
-        "record-from-journal",
-        &journal.to_string_lossy(),
-        "-o",
-        &lesson.to_string_lossy(),
-    ]);
+    let (code, out, err) = from_journal(&journal, &lesson);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.starts_with("wrote "), "{out}");
     let text = std::fs::read_to_string(&lesson).expect("written");
@@ -292,15 +288,7 @@ fn a_crash_journal_becomes_a_lesson_that_passes_check_and_replays() {
 fn a_missing_or_corrupt_journal_is_a_clear_error_and_writes_nothing() {
     let dir = tempfile::tempdir().expect("temp dir");
     let lesson = dir.path().join("out.lesson");
-    let run = |journal: &Path| {
-        graft(&[
-            "lesson",
-            "record-from-journal",
-            &journal.to_string_lossy(),
-            "-o",
-            &lesson.to_string_lossy(),
-        ])
-    };
+    let run = |journal: &Path| from_journal(&journal, &lesson);
     let (code, _, err) = run(&dir.path().join("gone.journal"));
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("cannot read the journal"), "{err}");
@@ -345,13 +333,7 @@ fn a_missing_or_corrupt_journal_is_a_clear_error_and_writes_nothing() {
     // Writing over the journal itself is refused.
     let (journal, _) = journaled_session(&dir.path().join("journals"));
     let before = std::fs::read(&journal).expect("journal");
-    let (code, _, err) = graft(&[
-        "lesson",
-        "record-from-journal",
-        &journal.to_string_lossy(),
-        "-o",
-        &journal.to_string_lossy(),
-    ]);
+    let (code, _, err) = from_journal(&journal, &journal);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("overwrite the journal"), "{err}");
     assert_eq!(std::fs::read(&journal).expect("journal"), before);
@@ -366,13 +348,7 @@ fn a_journal_cut_short_gives_the_edits_before_the_cut() {
     let cut = dir.path().join("cut.journal");
     std::fs::write(&cut, &bytes).expect("write");
     let lesson = dir.path().join("cut.lesson");
-    let (code, out, err) = graft(&[
-        "lesson",
-        "record-from-journal",
-        &cut.to_string_lossy(),
-        "-o",
-        &lesson.to_string_lossy(),
-    ]);
+    let (code, out, err) = from_journal(&cut, &lesson);
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("cut short or damaged"), "{out}");
     assert_checks(&lesson);
@@ -494,13 +470,7 @@ fn a_big_scene_is_named_by_its_file_or_written_next_to_the_lesson() {
     let lesson = dir.path().join("out").join("journal.lesson");
     std::fs::create_dir_all(lesson.parent().expect("folder")).expect("mkdir");
     let started = std::time::Instant::now();
-    let (code, out, err) = graft(&[
-        "lesson",
-        "record-from-journal",
-        &journal.to_string_lossy(),
-        "-o",
-        &lesson.to_string_lossy(),
-    ]);
+    let (code, out, err) = from_journal(&journal, &lesson);
     eprintln!(
         "record-from-journal, 400-node chain: {:?}",
         started.elapsed()

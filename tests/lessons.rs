@@ -3,6 +3,7 @@
 //! followed through `Editor::apply` (goals tick and untick, Show me is one undo step, Reset,
 //! progress, the unsaved-changes prompt).
 
+mod common;
 use graft::editor::lesson::course::COURSE;
 use graft::editor::lesson::parse::parse;
 use graft::editor::session::Editor;
@@ -13,7 +14,6 @@ use graft::model::document::Document;
 use graft::model::scene::NodeId;
 use graft::model::scene::edit::Op;
 use std::path::{Path, PathBuf};
-use std::process::Command as Process;
 
 const SWORD: NodeId = NodeId(4);
 const BODY: NodeId = NodeId(1);
@@ -25,16 +25,7 @@ fn fixture(name: &str) -> PathBuf {
 }
 
 fn graft(args: &[&str]) -> (i32, String, String) {
-    let out = Process::new(env!("CARGO_BIN_EXE_graft"))
-        .args(args)
-        .output()
-        .expect("run graft");
-    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
-    (
-        out.status.code().unwrap_or(-1),
-        text(out.stdout),
-        text(out.stderr),
-    )
+    common::run_graft(args)
 }
 
 #[test]

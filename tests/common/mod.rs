@@ -208,3 +208,17 @@ pub fn random_animated(seed: u64, nodes: usize, skew: bool) -> Scene {
     scene.update_world();
     scene
 }
+
+/// Run the graft binary with `args`: its exit code (-1 when killed), stdout and stderr.
+pub fn run_graft(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_graft"))
+        .args(args)
+        .output()
+        .expect("run graft");
+    let text = |b: Vec<u8>| String::from_utf8_lossy(&b).into_owned();
+    (
+        out.status.code().unwrap_or(-1),
+        text(out.stdout),
+        text(out.stderr),
+    )
+}
