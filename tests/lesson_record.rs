@@ -288,7 +288,7 @@ fn a_crash_journal_becomes_a_lesson_that_passes_check_and_replays() {
 fn a_missing_or_corrupt_journal_is_a_clear_error_and_writes_nothing() {
     let dir = tempfile::tempdir().expect("temp dir");
     let lesson = dir.path().join("out.lesson");
-    let run = |journal: &Path| from_journal(&journal, &lesson);
+    let run = |journal: &Path| from_journal(journal, &lesson);
     let (code, _, err) = run(&dir.path().join("gone.journal"));
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("cannot read the journal"), "{err}");
