@@ -4,8 +4,8 @@
 //! passes `graft lesson check` (the binary) and replays to the scene on screen.
 
 mod ui_common;
+use ui_common::{drag, row};
 
-use egui::Pos2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use graft::app::GraftApp;
@@ -26,27 +26,6 @@ fn app(fake: &FakeDialogs) -> Harness<'static, GraftApp> {
         .build_eframe(move |cc| GraftApp::new(cc, None, Box::new(fake)));
     h.run_steps(3);
     h
-}
-
-/// The hierarchy's row of a node (the leftmost widget with that label).
-fn row(h: &Harness<GraftApp>, name: &str) -> egui::Rect {
-    h.query_all_by_label(name)
-        .map(|n| n.rect())
-        .min_by(|a, b| a.left().total_cmp(&b.left()))
-        .expect("a row")
-}
-
-fn drag(h: &mut Harness<GraftApp>, from: Pos2, to: Pos2) {
-    h.hover_at(from);
-    h.run_steps(1);
-    h.drag_at(from);
-    h.run_steps(2);
-    for k in 1..=5 {
-        h.hover_at(from + (to - from) * (k as f32 / 5.0));
-        h.run_steps(1);
-    }
-    h.drop_at(to);
-    h.run_steps(4);
 }
 
 /// Click a Help menu item.

@@ -4,8 +4,8 @@
 //! is typed in the inspector's World column and unticks after undo.
 
 mod ui_common;
+use ui_common::{drag, row};
 
-use egui::Pos2;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
@@ -43,26 +43,6 @@ fn open_lesson(h: &mut Harness<GraftApp>, title: &str) {
 
 /// The hierarchy's row of a node (the leftmost widget with that label: the lesson's text
 /// links to nodes too).
-fn row(h: &Harness<GraftApp>, name: &str) -> egui::Rect {
-    h.query_all_by_label(name)
-        .map(|n| n.rect())
-        .min_by(|a, b| a.left().total_cmp(&b.left()))
-        .expect("a row")
-}
-
-fn drag(h: &mut Harness<GraftApp>, from: Pos2, to: Pos2) {
-    h.hover_at(from);
-    h.run_steps(1);
-    h.drag_at(from);
-    h.run_steps(2);
-    for k in 1..=5 {
-        h.hover_at(from + (to - from) * (k as f32 / 5.0));
-        h.run_steps(1);
-    }
-    h.drop_at(to);
-    h.run_steps(4);
-}
-
 fn done(h: &Harness<GraftApp>) -> bool {
     h.state().editor().lesson().is_some_and(|r| r.step_done())
 }

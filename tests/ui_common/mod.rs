@@ -56,3 +56,27 @@ pub fn on_screen(h: &Harness<GraftApp>, p: Vec2) -> Pos2 {
     let s = v.camera.to_screen(view(v.last_rect), p);
     Pos2::new(s.x, s.y)
 }
+
+/// A hierarchy row's rect: the leftmost widget labelled `name` (the viewport may show the
+/// same name further right).
+pub fn row(h: &Harness<GraftApp>, name: &str) -> Rect {
+    use egui_kittest::kittest::Queryable;
+    h.query_all_by_label(name)
+        .map(|n| n.rect())
+        .min_by(|a, b| a.left().total_cmp(&b.left()))
+        .expect("a row")
+}
+
+/// Press on `from`, move to `to` in five frames, release there.
+pub fn drag(h: &mut Harness<GraftApp>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.run_steps(1);
+    h.drag_at(from);
+    h.run_steps(2);
+    for k in 1..=5 {
+        h.hover_at(from + (to - from) * (k as f32 / 5.0));
+        h.run_steps(1);
+    }
+    h.drop_at(to);
+    h.run_steps(4);
+}
