@@ -53,8 +53,9 @@ struct TextWidths {
 }
 
 impl TextWidths {
-    /// The most widths kept (a million-node scene's names in view are far fewer).
-    const MOST: usize = 200_000;
+    /// The most widths kept: a frame measures names until 500 are placed (`NAME_LIMIT`), so
+    /// this keeps many frames' worth while panning a million-node scene stays near 1 MB.
+    const MOST: usize = 20_000;
 
     fn width(
         &mut self,
@@ -360,5 +361,35 @@ pub(super) fn draw_handles(
                 painter.rect_filled(square, 0.0, color);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TextWidths;
+    use std::cell::Cell;
+
+    #[test]
+    fn a_width_is_measured_once_per_text_size_and_scale_and_the_cache_stays_bounded() {
+        let calls = Cell::new(0);
+        let measure = |text: &str, size: f32| {
+            calls.set(calls.get() + 1);
+            text.len() as f32 * size
+        };
+        let mut widths = TextWidths::default();
+        assert_eq!(widths.width("sword", 10.0, 1.0, measure), 50.0);
+        assert_eq!(widths.width("sword", 10.0, 1.0, measure), 50.0);
+        assert_eq!(calls.get(), 1, "the second is remembered");
+        widths.width("sword", 12.0, 1.0, measure);
+        widths.width("sword", 10.0, 1.5, measure);
+        assert_eq!(
+            calls.get(),
+            3,
+            "another size and another scale are measured"
+        );
+        for k in 0..TextWidths::MOST + 10 {
+            widths.width(&k.to_string(), 10.0, 1.5, measure);
+        }
+        assert!(widths.count <= TextWidths::MOST, "{}", widths.count);
     }
 }
