@@ -147,6 +147,7 @@ const SAMPLES: [&str; 5] = [
 fn viewport_and_figure_keep_the_same_nodes_marks_names_and_primitives() {
     for file in SAMPLES {
         let mut h = app_on_path(scene(file));
+        h.state_mut().viewport.record_primitives();
         h.run_steps(3);
         assert_same_lists(h.state(), None);
         let prims = assert_same_primitives(h.state());
@@ -167,6 +168,7 @@ fn viewport_and_figure_keep_the_same_nodes_marks_names_and_primitives() {
 #[test]
 fn the_shear_scene_rings_its_cause_in_the_viewport_and_the_figure_alike() {
     let mut h = app_on_path(scene("shear.ron"));
+    h.state_mut().viewport.record_primitives();
     h.run_steps(3);
     let prims = assert_same_primitives(h.state());
     let ring = |p: &Prim| matches!(p, Prim::Circle { radius, width, .. } if *radius == 9.0 && *width > 0.0);
@@ -192,6 +194,7 @@ fn a_big_scene_is_the_same_frame_in_the_viewport_and_a_figure() {
     scene.update_world();
     let mut app =
         GraftApp::with_document(Document::untitled(scene), Box::new(FakeDialogs::default()));
+    app.viewport.record_primitives();
     let ctx = egui::Context::default();
     for _ in 0..6 {
         run_frame(&ctx, &mut app); // the level of detail settles

@@ -9,11 +9,11 @@ use crate::editor::view::geometry::{ScreenShape, world_f64};
 use crate::editor::view::handles::{HANDLE_PX, Part, Tool};
 use crate::editor::view::overlay::{ghost_worlds, shear_overlay_among};
 use crate::editor::view::palette::{self, Rgba};
-use crate::editor::view::primitives::{Prim, arrow_prims, grid_prims, shear_prims};
+use crate::editor::view::primitives::{Prim, PrimRef, arrow_prims, grid_prims, shear_prims};
 use crate::model::scene::{NodeId, Scene};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Affine2, DVec2, Vec2};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
 
 /// A colour of the view's palette as egui's.
@@ -48,7 +48,7 @@ pub(super) fn text_width(ctx: &egui::Context) -> impl Fn(&str, f32) -> f32 + '_ 
 #[derive(Default)]
 struct TextWidths {
     scale: f32,
-    by_size: HashMap<u32, HashMap<String, f32>>,
+    by_size: FxHashMap<u32, FxHashMap<String, f32>>,
     count: usize,
 }
 
@@ -88,54 +88,50 @@ fn text_anchor(at: Vec2, size: f32) -> Pos2 {
 }
 
 /// A primitive as egui shapes (bodies and density images are the node layer's to paint).
-pub(super) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::Shape>) {
+pub(super) fn prim_shapes(ctx: &egui::Context, prim: PrimRef, out: &mut Vec<egui::Shape>) {
     match prim {
-        Prim::Line { a, b, width, color } => {
+        PrimRef::Line { a, b, width, color } => {
             out.push(egui::Shape::line_segment(
-                [p2(*a), p2(*b)],
-                Stroke::new(*width, c32(*color)),
+                [p2(a), p2(b)],
+                Stroke::new(width, c32(color)),
             ));
         }
-        Prim::Polygon {
+        PrimRef::Polygon {
             points,
             width,
             color,
         } => {
-            out.extend(closed_shape(points, Stroke::new(*width, c32(*color))));
+            out.extend(closed_shape(points, Stroke::new(width, c32(color))));
         }
-        Prim::Circle {
+        PrimRef::Circle {
             center,
             radius,
             width,
             color,
-        } if *width > 0.0 => {
-            let stroke = Stroke::new(*width, c32(*color));
-            out.push(egui::Shape::circle_stroke(p2(*center), *radius, stroke));
+        } if width > 0.0 => {
+            let stroke = Stroke::new(width, c32(color));
+            out.push(egui::Shape::circle_stroke(p2(center), radius, stroke));
         }
-        Prim::Circle {
+        PrimRef::Circle {
             center,
             radius,
             color,
             ..
         } => {
-            out.push(egui::Shape::circle_filled(
-                p2(*center),
-                *radius,
-                c32(*color),
-            ));
+            out.push(egui::Shape::circle_filled(p2(center), radius, c32(color)));
         }
-        Prim::Plate { min, max, color } => {
-            let rect = Rect::from_min_max(p2(*min), p2(*max));
-            out.push(egui::Shape::rect_filled(rect, 3.0, c32(*color)));
+        PrimRef::Plate { min, max, color } => {
+            let rect = Rect::from_min_max(p2(min), p2(max));
+            out.push(egui::Shape::rect_filled(rect, 3.0, c32(color)));
         }
-        Prim::Text {
+        PrimRef::Text {
             at,
             size,
             color,
             text,
             halo,
-        } => text_shapes(ctx, (*at, *size), (*color, *halo), text, out),
-        Prim::Body { .. } | Prim::Density { .. } => {}
+        } => text_shapes(ctx, (at, size), (color, halo), text, out),
+        PrimRef::Body { .. } | PrimRef::Density { .. } => {}
     }
 }
 
@@ -181,7 +177,7 @@ const HALO_OFFSETS: [(f32, f32); 8] = [
 fn paint_prims(painter: &egui::Painter, prims: &[Prim]) {
     let mut shapes = Vec::with_capacity(prims.len());
     for prim in prims {
-        prim_shapes(painter.ctx(), prim, &mut shapes);
+        prim_shapes(painter.ctx(), prim.as_ref(), &mut shapes);
     }
     painter.extend(shapes);
 }

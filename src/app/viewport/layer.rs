@@ -135,7 +135,9 @@ pub(super) struct NodeLayer {
     pub slid: usize,
     /// The draw list of the last layer drawn (tests compare it with a figure's).
     pub list: DrawList,
-    /// The primitives of the last layer drawn (tests compare them with a figure's).
+    /// Keep each layer's primitives (tests turn it on to compare them with a figure's).
+    pub(super) recording: bool,
+    /// The primitives of the last layer drawn, when recording.
     pub(super) prims: Vec<Prim>,
     /// The grid's primitives, last frame.
     pub(super) grid: Vec<Prim>,

@@ -125,9 +125,17 @@ impl ViewportState {
         self.textures.clear();
     }
 
+    /// Keep every node layer drawn from now on as primitives, for [`Self::primitives`] (the
+    /// viewport paints them as they are made and keeps no copy otherwise).
+    pub fn record_primitives(&mut self) {
+        self.layer.recording = true;
+        // The kept layer was not recorded: the next frame plans it again.
+        self.layer.key = None;
+    }
+
     /// What the last frame painted of the scene, as primitives: the grid, the node layer last
-    /// drawn (with the offset of the viewport on screen) and the shear overlay (tests compare
-    /// them with a figure's).
+    /// drawn (with the offset of the viewport on screen; recorded only after
+    /// [`Self::record_primitives`]) and the shear overlay (tests compare them with a figure's).
     pub fn primitives(&self) -> Vec<Prim> {
         let layer = &self.layer;
         [&layer.grid, &layer.prims, &layer.shear]

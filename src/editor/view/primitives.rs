@@ -5,14 +5,11 @@
 //! shear overlay (with the ring on each cause) are built here once for both.
 
 use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::draw_list::{AXIS_WIDTH, DOT_RADIUS, DrawList, Entry, NAME_SIZE};
-use crate::editor::view::draw_list::{OUTLINE_WIDTH, Outline};
 use crate::editor::view::geometry::{ScreenShape, clip_segment};
 use crate::editor::view::grid::grid;
 use crate::editor::view::overlay::ShearOverlayOnScreen;
 use crate::editor::view::palette::{self, Rgba};
-use crate::model::scene::Scene;
-use glam::{DVec2, Vec2};
+use glam::{DAffine2, DVec2, Vec2};
 
 /// The width in pixels of a text at a font size, measured with the font that draws it (egui's
 /// in the viewport, the embedded font's advances in a figure).
@@ -285,115 +282,194 @@ pub fn arrow_prims(
     color: Rgba,
     out: &mut Vec<Prim>,
 ) {
+    for (a, b) in arrow_lines(rect, (from, to)) {
+        out.push(Prim::Line { a, b, width, color });
+    }
+}
+
+/// The lines of an arrow from `from` to `to` (see [`arrow_prims`]): none, one or three.
+pub fn arrow_lines(
+    rect: ScreenRect,
+    (from, to): (DVec2, DVec2),
+) -> impl Iterator<Item = (Vec2, Vec2)> {
     let near = |p: DVec2| (p - rect.center().as_dvec2()).abs().max_element() < 1e5;
+    let mut lines = [None; 3];
     if !(near(from) && near(to)) {
-        if let Some((a, b)) = clip_segment(from, to, rect.expand(4.0)) {
-            out.push(Prim::Line { a, b, width, color });
-        }
-        return;
+        lines[0] = clip_segment(from, to, rect.expand(4.0));
+    } else {
+        let (origin, tip) = (from.as_vec2(), to.as_vec2());
+        let v = tip - origin;
+        let (length, dir) = (v.length() * 0.25, v.normalize_or_zero());
+        let turn = std::f32::consts::TAU / 10.0;
+        let barb = |angle: f32| (tip, tip - length * Vec2::from_angle(angle).rotate(dir));
+        lines = [Some((origin, tip)), Some(barb(turn)), Some(barb(-turn))];
     }
-    let (origin, tip) = (from.as_vec2(), to.as_vec2());
-    let v = tip - origin;
-    let (length, dir) = (v.length() * 0.25, v.normalize_or_zero());
-    let turn = std::f32::consts::TAU / 10.0;
-    let rotated = |angle: f32| Vec2::from_angle(angle).rotate(dir);
-    out.push(Prim::Line {
-        a: origin,
-        b: tip,
-        width,
-        color,
-    });
-    for angle in [turn, -turn] {
-        out.push(Prim::Line {
-            a: tip,
-            b: tip - length * rotated(angle),
-            width,
-            color,
-        });
-    }
+    lines.into_iter().flatten()
 }
 
-/// The node layer: the density images, the parent links, then each entry of the draw list
-/// (its body, then its outline, axes and origin dot as marked), and the names last.
-pub fn node_prims(
-    scene: &Scene,
-    (links, density): (&[(Vec2, Vec2)], bool),
-    list: &DrawList,
-    (camera, rect): (Camera, ScreenRect),
-    out: &mut Vec<Prim>,
-) {
-    if density {
-        out.extend([
-            Prim::Density { coarse: true },
-            Prim::Density { coarse: false },
-        ]);
-    }
-    out.extend(links.iter().map(|&(a, b)| Prim::Line {
-        a,
-        b,
-        width: 1.0,
-        color: palette::LINK,
-    }));
-    let mut shape = ScreenShape::new();
-    for entry in &list.entries {
-        out.push(Prim::Body { index: entry.index });
-        if entry.marks.detail {
-            marks_prims(scene, *entry, (camera, rect), &mut shape, out);
-        }
-    }
-    for name in &list.names {
-        out.push(Prim::Text {
-            at: name.at.as_vec2(),
-            size: NAME_SIZE,
-            color: palette::NAME,
-            text: scene.data_at(name.index as usize).name.to_string(),
-            halo: Some(palette::NAME_HALO),
-        });
-    }
+/// A primitive borrowing what it is drawn from: the node layer hands these to its sink, which
+/// paints them at once (the viewport: no copy of an outline or a name) or keeps them as
+/// [`Prim`]s ([`PrimRef::to_owned`]: figures, and the viewport when it records).
+#[derive(Clone, Copy)]
+pub enum PrimRef<'a> {
+    /// A straight line.
+    Line {
+        /// One end.
+        a: Vec2,
+        /// The other end.
+        b: Vec2,
+        /// Stroke width (px).
+        width: f32,
+        /// Colour.
+        color: Rgba,
+    },
+    /// A closed outline, stroked.
+    Polygon {
+        /// The corners.
+        points: &'a [Vec2],
+        /// Stroke width (px).
+        width: f32,
+        /// Colour.
+        color: Rgba,
+    },
+    /// A stroked or filled circle, as [`Prim::Circle`].
+    Circle {
+        /// Centre.
+        center: Vec2,
+        /// Radius (px).
+        radius: f32,
+        /// Stroke width, 0 for a filled disc.
+        width: f32,
+        /// Colour.
+        color: Rgba,
+    },
+    /// A filled rectangle with rounded corners.
+    Plate {
+        /// Top left.
+        min: Vec2,
+        /// Bottom right.
+        max: Vec2,
+        /// Fill.
+        color: Rgba,
+    },
+    /// Text, as [`Prim::Text`].
+    Text {
+        /// Baseline start.
+        at: Vec2,
+        /// Font size (px).
+        size: f32,
+        /// Colour.
+        color: Rgba,
+        /// The text.
+        text: &'a str,
+        /// The halo's colour, or none.
+        halo: Option<Rgba>,
+    },
+    /// Node `index`'s body, with its local → screen matrix and its shape on screen when the
+    /// node layer computed them (a kept [`Prim::Body`] has neither).
+    Body {
+        /// Pre-order index.
+        index: u32,
+        /// Its local → screen matrix and its shape on screen.
+        placed: Option<(&'a DAffine2, &'a ScreenShape)>,
+    },
+    /// The plan's density image: the coarse grid or the fine one.
+    Density {
+        /// The coarse grid (bigger splats).
+        coarse: bool,
+    },
 }
 
-/// A detailed node's outline, axes (arrows) and origin dot, as the draw list marked them.
-fn marks_prims(
-    scene: &Scene,
-    entry: Entry,
-    (camera, rect): (Camera, ScreenRect),
-    shape: &mut ScreenShape,
-    out: &mut Vec<Prim>,
-) {
-    let i = entry.index as usize;
-    let m = camera.node_to_screen_f64(rect, &scene.world_at(i));
-    let stroke = match entry.marks.outline {
-        Outline::None => None,
-        Outline::Plain => Some((OUTLINE_WIDTH[0], palette::OUTLINE)),
-        Outline::Selected => Some((OUTLINE_WIDTH[1], palette::SELECTED)),
-    };
-    if let Some((width, color)) = stroke {
-        shape.compute(&scene.data_at(i).shape, &m, rect);
-        if shape.outline.len() > 2 {
-            let points = shape.outline.clone();
-            out.push(Prim::Polygon {
+impl Prim {
+    /// The same primitive, borrowed.
+    pub fn as_ref(&self) -> PrimRef<'_> {
+        match self {
+            &Prim::Line { a, b, width, color } => PrimRef::Line { a, b, width, color },
+            Prim::Polygon {
                 points,
                 width,
                 color,
-            });
+            } => PrimRef::Polygon {
+                points,
+                width: *width,
+                color: *color,
+            },
+            &Prim::Circle {
+                center,
+                radius,
+                width,
+                color,
+            } => PrimRef::Circle {
+                center,
+                radius,
+                width,
+                color,
+            },
+            &Prim::Plate { min, max, color } => PrimRef::Plate { min, max, color },
+            Prim::Text {
+                at,
+                size,
+                color,
+                text,
+                halo,
+            } => PrimRef::Text {
+                at: *at,
+                size: *size,
+                color: *color,
+                text,
+                halo: *halo,
+            },
+            &Prim::Body { index } => PrimRef::Body {
+                index,
+                placed: None,
+            },
+            &Prim::Density { coarse } => PrimRef::Density { coarse },
         }
     }
-    if entry.marks.axes {
-        let origin = m.translation;
-        for (tip, color) in [(DVec2::X, palette::LOCAL_X), (DVec2::Y, palette::LOCAL_Y)] {
-            let to = m.transform_point2(tip);
-            arrow_prims(rect, (origin, to), AXIS_WIDTH, color, out);
+}
+
+impl PrimRef<'_> {
+    /// The primitive as one that owns its points and text.
+    pub fn to_owned(&self) -> Prim {
+        match *self {
+            PrimRef::Line { a, b, width, color } => Prim::Line { a, b, width, color },
+            PrimRef::Polygon {
+                points,
+                width,
+                color,
+            } => Prim::Polygon {
+                points: points.to_vec(),
+                width,
+                color,
+            },
+            PrimRef::Circle {
+                center,
+                radius,
+                width,
+                color,
+            } => Prim::Circle {
+                center,
+                radius,
+                width,
+                color,
+            },
+            PrimRef::Plate { min, max, color } => Prim::Plate { min, max, color },
+            PrimRef::Text {
+                at,
+                size,
+                color,
+                text,
+                halo,
+            } => Prim::Text {
+                at,
+                size,
+                color,
+                text: text.to_string(),
+                halo,
+            },
+            PrimRef::Body { index, .. } => Prim::Body { index },
+            PrimRef::Density { coarse } => Prim::Density { coarse },
         }
-    }
-    if let Some(kind) = entry.marks.dot {
-        let center = m.translation.as_vec2();
-        let radius = DOT_RADIUS[kind as usize];
-        out.push(Prim::Circle {
-            center,
-            radius,
-            width: 0.0,
-            color: palette::DOT,
-        });
     }
 }
 

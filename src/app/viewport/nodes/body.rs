@@ -4,10 +4,9 @@ use crate::app::viewport::draw::{c32, closed_shape};
 use crate::app::viewport::screen::p2;
 use crate::app::viewport::textures::Textures;
 use crate::editor::session::Editor;
-use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::geometry::ScreenShape;
 use crate::editor::view::palette;
-use crate::model::scene::{NodeData, Scene, Shape};
+use crate::model::scene::{NodeData, Shape};
 use egui::{Color32, Pos2, Stroke};
 use glam::{DAffine2, DVec2, Vec2};
 
@@ -17,18 +16,12 @@ pub(super) struct NodePass<'a> {
     pub(super) ctx: &'a egui::Context,
     /// The scene and what to show.
     pub(super) editor: &'a Editor,
-    /// The camera the layer is drawn through.
-    pub(super) camera: Camera,
-    /// The viewport on screen.
-    pub(super) view: ScreenRect,
     /// The fills batched so far.
     pub(super) fill: egui::Mesh,
     /// The layer's shapes so far, in painting order.
     pub(super) out: Vec<egui::Shape>,
     /// The biggest fill mesh's vertices and indices so far.
     pub(super) fill_size: (usize, usize),
-    /// The current node's outline on screen (kept to reuse its allocation).
-    pub(super) shape: ScreenShape,
 }
 
 impl NodePass<'_> {
@@ -90,20 +83,24 @@ fn textured_fan(
     mesh
 }
 
-/// Node `i`'s body: its fill (batched) or sprite (its marks are primitives of their own).
-pub(super) fn draw_node(pass: &mut NodePass, i: usize, textures: &mut Textures) {
-    let scene: &Scene = pass.editor.doc().scene();
-    let m = pass
-        .camera
-        .node_to_screen_f64(pass.view, &scene.world_at(i));
-    let data = scene.data_at(i);
-    pass.shape.compute(&data.shape, &m, pass.view);
-    draw_body(pass, data, &m, textures);
+/// Node `i`'s body: its fill (batched) or sprite (its marks are primitives of their own),
+/// through its local → screen matrix `m` with its `shape` on screen.
+pub(super) fn draw_node(
+    pass: &mut NodePass,
+    (i, m, shape): (usize, &DAffine2, &ScreenShape),
+    textures: &mut Textures,
+) {
+    let data = pass.editor.doc().scene().data_at(i);
+    draw_body(pass, (data, m, shape), textures);
 }
 
 /// The node's body: a sprite's image (or a red crossed box when it is missing), or its fill added
 /// to the batched mesh.
-fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, textures: &mut Textures) {
+fn draw_body(
+    pass: &mut NodePass,
+    (data, m, shape): (&NodeData, &DAffine2, &ScreenShape),
+    textures: &mut Textures,
+) {
     match &data.shape {
         Shape::Sprite(sprite) => {
             let crate::model::scene::Sprite {
@@ -117,14 +114,14 @@ fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, textures: &mut 
                 Some(texture) => {
                     let image = (size.abs() * 0.5, *offset, *region);
                     let tint = color32(data.color);
-                    let outline = &pass.shape.outline;
+                    let outline = &shape.outline;
                     let mesh = textured_fan(texture, outline, m, image, tint);
                     pass.out.push(mesh.into());
                 }
-                None if pass.shape.outline.len() > 2 => {
+                None if shape.outline.len() > 2 => {
                     // A missing image: a red crossed box, so the node is still visible.
                     let red = Stroke::new(1.0, c32(palette::MISSING));
-                    let o = &pass.shape.outline;
+                    let o = &shape.outline;
                     pass.out.extend(closed_shape(o, red));
                     pass.out.push(egui::Shape::line_segment(
                         [p2(o[0]), p2(o[o.len() / 2])],
@@ -136,16 +133,16 @@ fn draw_body(pass: &mut NodePass, data: &NodeData, m: &DAffine2, textures: &mut 
         }
         Shape::Rect { .. } | Shape::Ellipse { .. } => {
             // An affine image of a convex shape is convex, sheared or mirrored: a fan is exact.
-            fan(&mut pass.fill, &pass.shape.outline, color32(data.color));
+            fan(&mut pass.fill, &shape.outline, color32(data.color));
         }
         Shape::Polygon { .. } => {
             // Any simple polygon: the triangles the editor layer cut it into.
             let (fill, color) = (&mut pass.fill, color32(data.color));
             let base = fill.vertices.len() as u32;
-            for p in &pass.shape.outline {
+            for p in &shape.outline {
                 fill.colored_vertex(p2(*p), color);
             }
-            for t in pass.shape.triangles.chunks_exact(3) {
+            for t in shape.triangles.chunks_exact(3) {
                 fill.add_triangle(base + t[0], base + t[1], base + t[2]);
             }
         }

@@ -13,9 +13,8 @@ use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::draw_list::{Ask, DrawList, Show};
 use crate::editor::view::frame_plan::FramePlan;
-use crate::editor::view::geometry::ScreenShape;
-use crate::editor::view::node_layer::node_layer;
-use crate::editor::view::primitives::Prim;
+use crate::editor::view::node_layer::{PrimSink, node_layer};
+use crate::editor::view::primitives::PrimRef;
 use egui::Rect;
 
 /// Draw a finished plan into `out` (through `state.camera`, which must be the camera it was
@@ -47,9 +46,10 @@ pub(crate) fn draw_built(
 /// A plan's density images, the coarse grid's and the fine one's (None for an empty grid).
 type DensityImages = [Option<egui::Shape>; 2];
 
-/// The plan's primitives (`primitives::node_prims`: the density images, links, kept nodes'
-/// bodies and marks, names last) as shapes; returns the biggest fill mesh's size. `images`
-/// are the plan's density images (None: the plan has none); the names keep clear of `taken`.
+/// The plan's primitives (`node_layer::node_prims`: the density images, links, kept nodes'
+/// bodies and marks, names last) as shapes, painted as the node layer makes them (kept as well
+/// when the viewport records them); returns the biggest fill mesh's size. `images` are the
+/// plan's density images (None: the plan has none); the names keep clear of `taken`.
 pub(super) fn draw_plan(
     ctx: &egui::Context,
     rect: Rect,
@@ -60,25 +60,32 @@ pub(super) fn draw_plan(
     out: &mut Vec<egui::Shape>,
 ) -> (usize, usize) {
     let view = (state.camera, sr(rect));
-    let (list, prims) = layer_of(ctx, (plan, images.is_some(), taken), view, editor, state);
     let mut fill = egui::Mesh::default();
     fill.reserve_triangles(indices / 3);
     fill.reserve_vertices(vertices);
     let mut pass = NodePass {
         ctx,
         editor,
-        camera: state.camera,
-        view: sr(rect),
         fill,
         out: std::mem::take(out),
         fill_size: (0, 0),
-        shape: ScreenShape::new(),
     };
+    let density = images.is_some();
     let images = images.unwrap_or_default();
-    for prim in &prims {
+    let mut recorded = state.layer.recording.then(Vec::new);
+    let textures = &mut state.textures;
+    let previous = std::mem::take(&mut state.layer.list);
+    let mut sink = |prim: PrimRef| {
+        if let Some(recorded) = &mut recorded {
+            recorded.push(prim.to_owned());
+        }
         match prim {
-            Prim::Body { index } => draw_node(&mut pass, *index as usize, &mut state.textures),
-            Prim::Density { coarse } => {
+            PrimRef::Body {
+                index,
+                placed: Some((m, shape)),
+            } => draw_node(&mut pass, (index as usize, m, shape), textures),
+            PrimRef::Body { .. } => {}
+            PrimRef::Density { coarse } => {
                 pass.flush();
                 pass.out.extend(images[usize::from(!coarse)].clone());
             }
@@ -87,24 +94,34 @@ pub(super) fn draw_plan(
                 prim_shapes(ctx, other, &mut pass.out);
             }
         }
-    }
+    };
+    let list = layer_of(
+        ctx,
+        (plan, density, taken),
+        view,
+        editor,
+        &previous,
+        &mut sink,
+    );
     pass.flush();
     *out = pass.out;
     state.layer.list = list;
-    state.layer.prims = prims;
+    state.layer.prims = recorded.unwrap_or_default();
     pass.fill_size
 }
 
 /// The plan's node layer as the viewport shows it (`editor::view::node_layer`, as figures
-/// draw it): names measured with egui's font, kept where the last frame had them where they can
-/// be and clear of `taken`; the primary selection's axes left to its handles.
+/// draw it), its primitives handed to `sink`: names measured with egui's font, kept where the
+/// `previous` frame had them where they can be and clear of `taken`; the primary selection's
+/// axes left to its handles.
 fn layer_of(
     ctx: &egui::Context,
     (plan, density, taken): (&FramePlan, bool, &[[f64; 4]]),
     view: (Camera, ScreenRect),
     editor: &Editor,
-    state: &ViewportState,
-) -> (DrawList, Vec<Prim>) {
+    previous: &DrawList,
+    sink: PrimSink,
+) -> DrawList {
     let width = text_width(ctx);
     let ask = Ask {
         is_selected: &|id| editor.is_selected(id),
@@ -112,14 +129,13 @@ fn layer_of(
         taken,
     };
     let scene = editor.doc().scene();
-    let previous = &state.layer.list;
     node_layer(
         scene,
         plan,
         view,
         (viewport_show(editor), &ask),
-        previous,
-        density,
+        (previous, density),
+        sink,
     )
 }
 

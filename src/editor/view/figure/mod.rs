@@ -25,10 +25,10 @@ use crate::editor::view::draw_list::{Ask, DrawList, Show};
 use crate::editor::view::figure::big::plan_figure;
 use crate::editor::view::frame_plan::FramePlan;
 use crate::editor::view::geometry::{clip_segment, world_bounds};
-use crate::editor::view::node_layer::node_layer;
+use crate::editor::view::node_layer::{PrimSink, node_layer, node_prims};
 use crate::editor::view::numbers::format_fixed;
 use crate::editor::view::overlay::{shear_overlay_among, shear_overlay_on_screen};
-use crate::editor::view::primitives::{Prim, grid_prims, node_prims, shear_prims};
+use crate::editor::view::primitives::{Prim, grid_prims, shear_prims};
 use crate::model::scene::{NodeId, Scene, Shape};
 use crate::model::svg::export::{coord, xml};
 use glam::{DVec2, Vec2};
@@ -209,11 +209,13 @@ pub fn figure_frame(
         grid_prims(camera, rect, &text_width, &mut prims);
     }
     let list = match &plan {
-        Some(plan) => {
-            let (list, nodes) = planned_layer(scene, options, view, plan, previous);
-            prims.extend(nodes);
-            list
-        }
+        Some(plan) => planned_layer(
+            scene,
+            options,
+            view,
+            plan,
+            (previous, &mut |p| prims.push(p.to_owned())),
+        ),
         None => {
             let list = figure_draw_list_after(previous, scene, options, view);
             let links = if options.layers.links {
@@ -221,7 +223,9 @@ pub fn figure_frame(
             } else {
                 Vec::new()
             };
-            node_prims(scene, (&links, false), &list, view, &mut prims);
+            node_prims(scene, (&links, false), &list, view, &mut |p| {
+                prims.push(p.to_owned())
+            });
             list
         }
     };
@@ -315,7 +319,13 @@ pub fn figure_draw_list(
     planned: Option<&FramePlan>,
 ) -> DrawList {
     match planned {
-        Some(plan) => planned_layer(scene, options, view, plan, &DrawList::default()).0,
+        Some(plan) => planned_layer(
+            scene,
+            options,
+            view,
+            plan,
+            (&DrawList::default(), &mut |_| {}),
+        ),
         None => figure_draw_list_after(&DrawList::default(), scene, options, view),
     }
 }
@@ -331,15 +341,15 @@ fn figure_show(options: &FigureOptions) -> Show {
     }
 }
 
-/// A planned figure's node layer (`node_layer`, as the viewport draws it): its draw list and
-/// primitives.
+/// A planned figure's node layer (`node_layer`, as the viewport draws it): its draw list, its
+/// primitives handed to `sink`.
 fn planned_layer(
     scene: &Scene,
     options: &FigureOptions,
     view: (Camera, ScreenRect),
     plan: &FramePlan,
-    previous: &DrawList,
-) -> (DrawList, Vec<Prim>) {
+    (previous, sink): (&DrawList, PrimSink),
+) -> DrawList {
     // Asked per node: a set (everything may be selected in a big scene).
     let selection: rustc_hash::FxHashSet<NodeId> = options.selection.iter().copied().collect();
     let is_selected = |id| selection.contains(&id);
@@ -353,8 +363,8 @@ fn planned_layer(
         plan,
         view,
         (figure_show(options), &ask),
-        previous,
-        true,
+        (previous, true),
+        sink,
     )
 }
 
