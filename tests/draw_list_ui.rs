@@ -18,6 +18,7 @@ use graft::editor::view::occlusion::OCCLUSION_FROM;
 use graft::editor::view::primitives::Prim;
 use graft::model::document::Document;
 use graft::model::scene::NodeId;
+use graft::model::scene::edit::Op;
 use graft::tools::generate::{GenShape, generate};
 use std::path::PathBuf;
 use ui_common::{app_on_path, view};
@@ -173,6 +174,42 @@ fn the_shear_scene_rings_its_cause_in_the_viewport_and_the_figure_alike() {
     let prims = assert_same_primitives(h.state());
     let ring = |p: &Prim| matches!(p, Prim::Circle { radius, width, .. } if *radius == 9.0 && *width > 0.0);
     assert!(prims.iter().any(ring), "the cause's ring");
+    // The overlay and the grid are kept between frames: they follow the scene and the camera.
+    // The cause stretched further (the child's angle note changes, its nodes stay the same),
+    // then scaled uniformly (its ring and the child's marks go).
+    let scale = |h: &mut egui_kittest::Harness<'static, GraftApp>, s: glam::Vec2| {
+        let scene = h.state().editor().doc().scene();
+        let cause = scene.id_at(0);
+        let mut local = scene.data_at(0).local;
+        local.scale = s;
+        h.state_mut().run(Command::Perform {
+            label: "Scale".into(),
+            ops: vec![Op::SetLocal { node: cause, local }],
+            continuous: false,
+        });
+        h.run_steps(3);
+        assert_same_primitives(h.state())
+    };
+    let angle_notes = |prims: &[Prim]| -> Vec<String> {
+        (prims.iter())
+            .filter_map(|p| match p {
+                Prim::Text { text, .. } if text.contains('°') => Some(text.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let before = angle_notes(&prims);
+    let stretched = scale(&mut h, glam::Vec2::new(3.0, 1.0));
+    assert!(
+        !before.is_empty() && angle_notes(&stretched) != before,
+        "{before:?}"
+    );
+    let uniform = scale(&mut h, glam::Vec2::splat(2.0));
+    assert!(!uniform.iter().any(ring), "no cause left to ring");
+    // Panned: the grid moves with the camera.
+    h.state_mut().viewport.camera.center += glam::DVec2::new(0.37, 0.21);
+    h.run_steps(2);
+    assert_same_primitives(h.state());
 }
 
 /// One 1400×900 frame of the app.

@@ -2,6 +2,7 @@
 //! layer's marks and names, the shear overlay, the same a figure writes) as egui shapes, and the
 //! viewport's own drag ghosts and handles. Colours come from `editor::view::palette`.
 
+use super::painted::{GridKey, Painted, ShearKey};
 use super::screen::{p2, sr};
 use crate::editor::session::drop_rules::{DropPreview, drop_parent};
 use crate::editor::view::camera::{Camera, ScreenRect};
@@ -208,12 +209,16 @@ fn closed(painter: &egui::Painter, outline: &[Vec2], stroke: Stroke) {
 }
 
 /// The grid, its labels (kept apart by their measured widths, as in figures) and the world
-/// axes; returns what it painted.
-pub(super) fn draw_grid(painter: &egui::Painter, rect: Rect, camera: Camera) -> Vec<Prim> {
-    let mut prims = Vec::new();
-    grid_prims(camera, sr(rect), &text_width(painter.ctx()), &mut prims);
-    paint_prims(painter, &prims);
-    prims
+/// axes, into `grid` (made again only when the camera, viewport or scale changed).
+pub(super) fn draw_grid(painter: &egui::Painter, view: GridKey, grid: &mut Painted<GridKey>) {
+    grid.paint(painter, view, |_, prims| {
+        grid_prims(
+            view.camera,
+            sr(view.rect),
+            &text_width(painter.ctx()),
+            prims,
+        );
+    });
 }
 
 /// Outline one node (its shape) and ring its origin.
@@ -283,20 +288,20 @@ pub(super) fn draw_ghosts(
 /// The shear warning overlay for the nodes on screen (the marks `crate::editor::view::overlay`
 /// computes, drawn as `primitives::shear_prims` has them, as figures do): outline, world-axes
 /// parallelogram and the angle off 90°; the parents that cause it get a ring and a note. Only
-/// the nodes the drawing pass found big enough on screen are looked at. Returns what it painted.
+/// the candidates the drawing pass found big enough on screen are looked at; into `shear`
+/// (made again only when its key changed).
 pub(super) fn draw_shear_overlay(
     painter: &egui::Painter,
-    rect: Rect,
-    camera: Camera,
     scene: &Scene,
-    candidates: &[usize],
-) -> Vec<Prim> {
-    let candidates = candidates.iter().copied();
-    let overlay = shear_overlay_among(scene, camera, sr(rect), candidates);
-    let mut prims = Vec::new();
-    shear_prims(&overlay, sr(rect), &text_width(painter.ctx()), &mut prims);
-    paint_prims(painter, &prims);
-    prims
+    key: ShearKey,
+    shear: &mut Painted<ShearKey>,
+) {
+    shear.paint(painter, key, |key, prims| {
+        let (camera, rect) = (key.view.camera, sr(key.view.rect));
+        let candidates = key.candidates.iter().copied();
+        let overlay = shear_overlay_among(scene, camera, rect, candidates);
+        shear_prims(&overlay, rect, &text_width(painter.ctx()), prims);
+    });
 }
 
 /// Text on a dark plate, so it stays readable over any shape.

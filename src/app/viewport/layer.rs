@@ -1,6 +1,7 @@
 //! The kept node layer: what the last one was drawn from ([`LayerKey`]) and what it painted
 //! ([`NodeLayer`]), which `nodes.rs`, `progressive.rs` and `slide.rs` read and keep.
 
+use super::painted::{GridKey, Painted, ShearKey};
 use crate::editor::session::Editor;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::Camera;
@@ -139,10 +140,10 @@ pub(super) struct NodeLayer {
     pub(super) recording: bool,
     /// The primitives of the last layer drawn, when recording.
     pub(super) prims: Vec<Prim>,
-    /// The grid's primitives, last frame.
-    pub(super) grid: Vec<Prim>,
-    /// The shear overlay's primitives, last frame.
-    pub(super) shear: Vec<Prim>,
+    /// The grid, last frame.
+    pub(super) grid: Painted<GridKey>,
+    /// The shear overlay, last frame.
+    pub(super) shear: Painted<ShearKey>,
     /// The world version and screen shift of the last slid frame.
     pub(super) slid_shift: Option<(u64, Vec2)>,
 }

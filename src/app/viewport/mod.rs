@@ -12,6 +12,7 @@ mod draw;
 mod input;
 mod layer;
 mod nodes;
+mod painted;
 mod probes;
 mod progressive;
 mod screen;
@@ -30,6 +31,7 @@ use draw::{draw_ghosts, draw_grid, draw_shear_overlay, outline_node};
 use egui::{Color32, Rect, Sense, Stroke};
 use input::{handle_tools, interact, navigate};
 use nodes::draw_nodes;
+use painted::{GridKey, ShearKey};
 use screen::p2;
 pub(crate) use screen::sr;
 use state::Frame;
@@ -133,13 +135,27 @@ fn paint_scene(
         0.0,
         draw::c32(crate::editor::view::palette::BACKGROUND),
     );
-    state.layer.grid = draw_grid(painter, rect, state.camera);
-    draw_nodes(ui.ctx(), painter, rect, editor, state);
-    state.layer.shear = if editor.view().shows(ViewOption::Shear) {
-        draw_shear_overlay(painter, rect, state.camera, scene, &state.shear_candidates)
-    } else {
-        Vec::new()
+    let view = GridKey {
+        camera: state.camera,
+        rect,
+        scale: ui.ctx().pixels_per_point(),
     };
+    draw_grid(painter, view, &mut state.layer.grid);
+    draw_nodes(ui.ctx(), painter, rect, editor, state);
+    if editor.view().shows(ViewOption::Shear) {
+        let key = ShearKey {
+            view,
+            scene: (
+                scene.structure_version(),
+                scene.appearance_version().1,
+                scene.world_version(),
+            ),
+            candidates: state.shear_candidates.clone(),
+        };
+        draw_shear_overlay(painter, scene, key, &mut state.layer.shear);
+    } else {
+        state.layer.shear.clear();
+    }
     if let Some(preview) = preview {
         draw_ghosts(painter, rect, state.camera, scene, preview);
     }

@@ -138,7 +138,7 @@ impl ViewportState {
     /// [`Self::record_primitives`]) and the shear overlay (tests compare them with a figure's).
     pub fn primitives(&self) -> Vec<Prim> {
         let layer = &self.layer;
-        [&layer.grid, &layer.prims, &layer.shear]
+        [&layer.grid.prims, &layer.prims, &layer.shear.prims]
             .into_iter()
             .flatten()
             .cloned()
