@@ -132,7 +132,7 @@ fn dialogs_the_palette_and_the_panels_have_roles_and_names() {
     h.run_steps(2);
     h.key_press_modifiers(Modifiers::ALT, Key::ArrowUp);
     h.run_steps(2);
-    assert!(has(&h, Role::Window, "⚠ Problem"));
+    assert!(has(&h, Role::Window, "Problem"));
     assert!(has(
         &h,
         Role::Label,
@@ -140,7 +140,7 @@ fn dialogs_the_palette_and_the_panels_have_roles_and_names() {
     ));
     h.get_by_label("OK").click();
     h.run_steps(2);
-    assert!(!has(&h, Role::Window, "⚠ Problem"));
+    assert!(!has(&h, Role::Window, "Problem"));
     h.state_mut()
         .run(graft::editor::session::command::Command::Nudge {
             direction: (1, 0),

@@ -1,7 +1,8 @@
 //! **Show the gesture** on a row the learner cannot see (issue 38.3): the sword's row folded
 //! under a collapsed parent, or scrolled away in a long hierarchy. The rows are brought into
 //! view first (parents expanded, the list scrolled, as it does for the selection), then the
-//! ghost pointer plays from the sword's row to the body's, at 1280×800.
+//! ghost pointer plays from the sword's row to the body's, at 1280×800. A `point: row` on a
+//! folded row is unfolded the same way when the point is first shown.
 
 use egui::Rect;
 use egui::accesskit::Role;
@@ -84,14 +85,50 @@ fn assert_played_from_sword_to_body(h: &Harness<GraftApp>, frames: &[Painted]) {
     assert!(on(body, last), "ends on the body's row: {last:?} {body:?}");
 }
 
-#[test]
-fn show_the_gesture_unfolds_a_collapsed_parent_first() {
-    let mut h = reparenting();
-    // Fold the arm (the sword hangs under arm > hand) with the keyboard on its row.
+/// Fold the arm (the sword hangs under arm > hand) with the keyboard on its row.
+fn fold_the_arm(h: &mut Harness<GraftApp>) {
     h.get_by_role_and_label(Role::TreeItem, "arm").click();
     h.run_steps(2);
     h.key_press(egui::Key::ArrowLeft);
     h.run_steps(3);
+}
+
+/// The lesson's highlight holds the sword's row, which is drawn.
+fn assert_sword_row_highlighted(h: &Harness<GraftApp>, what: &str) {
+    let sword = row(h, "sword").unwrap_or_else(|| panic!("{what}: the sword's row is hidden"));
+    let lit = painted(&h.ctx).highlight;
+    assert!(
+        lit.is_some_and(|lit| lit.expand(0.5).contains_rect(sword)),
+        "{what}: {lit:?} does not hold the sword's row {sword:?}"
+    );
+}
+
+#[test]
+fn a_point_on_a_folded_row_unfolds_it_when_first_shown_and_on_where() {
+    let mut h = reparenting();
+    assert_sword_row_highlighted(&h, "step 1");
+    fold_the_arm(&mut h);
+    assert_eq!(
+        row(&h, "sword"),
+        None,
+        "a fold made while pointed at is kept"
+    );
+    // Step 3 first points at the sword's row: folded when the point is shown, it is unfolded.
+    h.state_mut().run(Command::Lesson(LessonCommand::GoTo(2)));
+    h.run_steps(4);
+    assert_sword_row_highlighted(&h, "step 3");
+    // Folded again, it stays folded until Where? shows the point again.
+    fold_the_arm(&mut h);
+    assert_eq!(row(&h, "sword"), None, "folded again");
+    h.get_by_label("Where?").click();
+    h.run_steps(4);
+    assert_sword_row_highlighted(&h, "after Where?");
+}
+
+#[test]
+fn show_the_gesture_unfolds_a_collapsed_parent_first() {
+    let mut h = reparenting();
+    fold_the_arm(&mut h);
     assert_eq!(row(&h, "sword"), None, "the sword's row is folded away");
     let frames = play_gesture(&mut h);
     assert!(!frames.is_empty(), "the ghost pointer plays");

@@ -91,16 +91,61 @@ fn the_introduction_shows_before_step_1_and_start_leaves_it() {
     assert!(h.query_by_label("Start step 1 ⏵").is_none());
 }
 
+/// The Reparenting lesson played to its summary; `short` first drags the lesson panel's
+/// bottom edge up to about 190 px.
+fn finished_reparenting(h: &mut Harness<GraftApp>, short: bool) {
+    open(h, 3);
+    let last = h.state().editor().lesson().unwrap().lesson().steps.len() - 1;
+    lesson(h, LessonCommand::GoTo(last));
+    lesson(h, LessonCommand::Begin);
+    if short {
+        let panel = lesson_panel(h);
+        let x = panel.center().x;
+        let edge = egui::pos2(x, panel.bottom() + 1.0);
+        ui_common::drag(h, edge, egui::pos2(x, panel.top() + 190.0));
+        let now = lesson_panel(h);
+        assert!(now.height() < panel.height() - 20.0, "{panel:?} -> {now:?}");
+    }
+    play_solution(h);
+    h.get_by_label("Finish ✔").click();
+    h.run_steps(4);
+}
+
+/// The lesson panel as drawn (its content may run past it, clipped).
+fn lesson_panel(h: &Harness<GraftApp>) -> egui::Rect {
+    graft::app::ui_targets::last_frame(&h.ctx)
+        .rect(&graft::app::ui_targets::Key::LessonPanel)
+        .expect("the lesson panel")
+}
+
+/// The summary's buttons lie inside a short lesson panel (they came after "What you learned"
+/// and were cut off).
+#[test]
+fn the_summarys_buttons_are_never_cut_off() {
+    let mut h = app();
+    finished_reparenting(&mut h, true);
+    let panel = lesson_panel(&h);
+    let heading = h.get_by_label("Lesson complete ✔").rect();
+    assert!(panel.contains_rect(heading), "{heading:?} {panel:?}");
+    let steps = h.state().editor().lesson().unwrap().lesson().steps.len();
+    let back = format!("Back to step {steps}");
+    for button in ["Next lesson: Shear ⏵", "Close the lesson", back.as_str()] {
+        // The summary's own button (the header has a close button of that name too).
+        let rect = (h.query_all_by_label(button))
+            .map(|n| n.rect())
+            .find(|r| r.top() >= heading.bottom())
+            .unwrap_or_else(|| panic!("no {button} under the heading"));
+        assert!(
+            panel.contains_rect(rect),
+            "{button} {rect:?} is cut off by the panel {panel:?}"
+        );
+    }
+}
+
 #[test]
 fn the_last_step_finishes_with_a_summary_and_the_next_lesson() {
     let mut h = app();
-    open(&mut h, 3);
-    let last = h.state().editor().lesson().unwrap().lesson().steps.len() - 1;
-    lesson(&mut h, LessonCommand::GoTo(last));
-    lesson(&mut h, LessonCommand::Begin);
-    play_solution(&mut h);
-    h.get_by_label("Finish ✔").click();
-    h.run_steps(4);
+    finished_reparenting(&mut h, false);
     assert!(h.state().editor().lesson().unwrap().finished().is_some());
     assert!(h.query_by_label("Lesson complete ✔").is_some());
     assert!(h.query_by_label_contains("Steps done:").is_some());

@@ -375,28 +375,44 @@ fn pointing_buttons(ui: &mut egui::Ui, run: &LessonRun) {
     }
 }
 
-/// The end of the lesson: steps done, the time taken, what was learned, the next lesson.
+/// The end of the lesson, all of it scrolling in a short panel: what to do next (the next
+/// lesson, close, back to the last step) first, then the steps done, the time taken and what
+/// was learned (the buttons came last and a short panel cut them off).
 fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut Vec<Command>) {
-    ui.label(
-        egui::RichText::new("Lesson complete ✔")
-            .heading()
-            .color(DONE),
-    );
-    ui.add_space(4.0);
-    let secs = summary.time.as_secs();
-    let time = if secs >= 60 {
-        format!("{} min {} s", secs / 60, secs % 60)
-    } else {
-        format!("{secs} s")
-    };
-    ui.label(format!(
-        "Steps done: {} of {}   Time: {time}",
-        summary.done, summary.steps
-    ));
-    ui.add_space(4.0);
-    ui.label(egui::RichText::new("What you learned").strong());
-    ui.label(&summary.learned);
-    ui.add_space(8.0);
+    egui::ScrollArea::vertical()
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            ui.label(
+                egui::RichText::new("Lesson complete ✔")
+                    .heading()
+                    .color(DONE),
+            );
+            ui.add_space(4.0);
+            summary_buttons(ui, run, summary, out);
+            ui.separator();
+            let secs = summary.time.as_secs();
+            let time = if secs >= 60 {
+                format!("{} min {} s", secs / 60, secs % 60)
+            } else {
+                format!("{secs} s")
+            };
+            ui.label(format!(
+                "Steps done: {} of {}   Time: {time}",
+                summary.done, summary.steps
+            ));
+            ui.add_space(4.0);
+            ui.label(egui::RichText::new("What you learned").strong());
+            ui.label(&summary.learned);
+            if summary.next.is_none() {
+                ui.add_space(6.0);
+                ui.label("Help > Lessons… lists the course.");
+            }
+        });
+}
+
+/// The summary's buttons: the next lesson (the primary action), close, back to the last step
+/// (primary when there is no next lesson).
+fn summary_buttons(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut Vec<Command>) {
     ui.horizontal_wrapped(|ui| {
         if let Some((k, title)) = &summary.next {
             let open = LessonSource::Builtin(*k);
@@ -405,20 +421,18 @@ fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut V
             if next.clicked() {
                 out.push(Command::Lesson(LessonCommand::Open(open)));
             }
-        } else {
-            ui.label("Help > Lessons… lists the course.");
         }
         if ui.button("Close the lesson").clicked() {
             out.push(Command::Lesson(LessonCommand::Close));
         }
+        let back = ui.button(format!("Back to step {}", run.step_index() + 1));
+        if summary.next.is_none() {
+            primary(ui, back.id);
+        }
+        if back.clicked() {
+            out.push(Command::Lesson(LessonCommand::Begin));
+        }
     });
-    let back = ui.small_button(format!("Back to step {}", run.step_index() + 1));
-    if summary.next.is_none() {
-        primary(ui, back.id);
-    }
-    if back.clicked() {
-        out.push(Command::Lesson(LessonCommand::Begin));
-    }
 }
 
 /// Scroll a keep's line and its "broken:" note into view in the frame it breaks (a long step

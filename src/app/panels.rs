@@ -71,7 +71,7 @@ impl GraftApp {
         let mut commands = Vec::new();
         let (window, lesson) = (ui.max_rect().width(), self.editor.lesson().is_some());
         let sides = SideWidths::for_window(window);
-        // A lesson's gesture on a folded or scrolled-away row: unfold and scroll to it first.
+        // A lesson's point or gesture on a folded or scrolled-away row: unfold and scroll to it.
         let reveal = super::lesson_overlay::take_rows_to_reveal(ui.ctx());
         if !reveal.is_empty() {
             self.hierarchy.reveal(self.editor.doc().scene(), &reveal);

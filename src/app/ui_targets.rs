@@ -7,7 +7,7 @@
 use crate::editor::lesson::targets::Control;
 use crate::model::scene::NodeId;
 use egui::{Context, Id, Rect, Response, Ui};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// What a registered rect belongs to.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -30,7 +30,7 @@ pub enum Key {
 /// The rects registered in one frame.
 #[derive(Clone, Debug, Default)]
 pub struct UiTargets {
-    rects: HashMap<Key, Rect>,
+    rects: FxHashMap<Key, Rect>,
 }
 
 impl UiTargets {

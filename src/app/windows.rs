@@ -178,13 +178,17 @@ fn error_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
         return;
     };
     let mut open = true;
-    egui::Window::new("⚠ Problem")
+    egui::Window::new("Problem")
         .id(egui::Id::unique("graft-error"))
         .open(&mut open)
         .collapsible(false)
         .anchor(egui::Align2::CENTER_TOP, [0.0, 40.0])
         .show(ctx, |ui| {
-            ui.colored_label(ui.visuals().error_fg_color, text);
+            // The sign is drawn, not in the title: a screen reader says "Problem", then the text.
+            ui.horizontal(|ui| {
+                ui.colored_label(ui.visuals().error_fg_color, "⚠");
+                ui.colored_label(ui.visuals().error_fg_color, text);
+            });
             if ui.button("OK").clicked() {
                 out.push(Command::DismissError);
             }

@@ -229,7 +229,10 @@ fn row_ui(
         egui::vec2(ui.available_width(), height),
         egui::Sense::click_and_drag(),
     );
-    crate::app::ui_targets::row(ui, id, rect);
+    if editor.lesson().is_some() {
+        // Only a lesson points at rows: no register per row and frame otherwise.
+        crate::app::ui_targets::row(ui, id, rect);
+    }
     let selected = editor.is_selected(id);
     let label = display_name(scene, row.index);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TreeItem, true, &label));
