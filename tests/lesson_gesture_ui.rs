@@ -113,11 +113,12 @@ fn a_point_on_a_folded_row_unfolds_it_when_first_shown_and_on_where() {
         None,
         "a fold made while pointed at is kept"
     );
-    // Step 3 first points at the sword's row: folded when the point is shown, it is unfolded.
+    // Step 3 first points at the sword's row, highlighted.
     h.state_mut().run(Command::Lesson(LessonCommand::GoTo(2)));
     h.run_steps(4);
     assert_sword_row_highlighted(&h, "step 3");
-    // Folded again, it stays folded until Where? shows the point again.
+    // Folded while pointed at, it stays folded until Where? shows the point again, which
+    // unfolds it (this fails without the reveal).
     fold_the_arm(&mut h);
     assert_eq!(row(&h, "sword"), None, "folded again");
     h.get_by_label("Where?").click();
