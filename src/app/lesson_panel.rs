@@ -379,8 +379,10 @@ fn pointing_buttons(ui: &mut egui::Ui, run: &LessonRun) {
 /// lesson, close, back to the last step) first, then the steps done, the time taken and what
 /// was learned (the buttons came last and a short panel cut them off).
 fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut Vec<Command>) {
+    // Shrunk to its content in height: the panel keeps the size it had (a summary that took all
+    // the room it could would push the next lesson's inspector below the window).
     egui::ScrollArea::vertical()
-        .auto_shrink([false, false])
+        .auto_shrink([false, true])
         .show(ui, |ui| {
             ui.label(
                 egui::RichText::new("Lesson complete ✔")

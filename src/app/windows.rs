@@ -184,11 +184,8 @@ fn error_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
         .collapsible(false)
         .anchor(egui::Align2::CENTER_TOP, [0.0, 40.0])
         .show(ctx, |ui| {
-            // The sign is drawn, not in the title: a screen reader says "Problem", then the text.
-            ui.horizontal(|ui| {
-                ui.colored_label(ui.visuals().error_fg_color, "⚠");
-                ui.colored_label(ui.visuals().error_fg_color, text);
-            });
+            // The sign starts the text, not the title: a screen reader says "Problem" first.
+            ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {text}"));
             if ui.button("OK").clicked() {
                 out.push(Command::DismissError);
             }
