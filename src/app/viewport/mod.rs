@@ -143,15 +143,7 @@ fn paint_scene(
     draw_grid(painter, view, &mut state.layer.grid);
     draw_nodes(ui.ctx(), painter, rect, editor, state);
     if editor.view().shows(ViewOption::Shear) {
-        let key = ShearKey {
-            view,
-            scene: (
-                scene.structure_version(),
-                scene.appearance_version().1,
-                scene.world_version(),
-            ),
-            candidates: state.shear_candidates.clone(),
-        };
+        let key = ShearKey::new(view, scene, &state.shear_candidates);
         draw_shear_overlay(painter, scene, key, &mut state.layer.shear);
     } else {
         state.layer.shear.clear();

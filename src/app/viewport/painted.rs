@@ -5,6 +5,7 @@
 use super::draw::prim_shapes;
 use crate::editor::view::camera::Camera;
 use crate::editor::view::primitives::Prim;
+use crate::model::scene::Scene;
 use egui::Rect;
 
 /// What the grid is made from: the camera, the viewport and the UI scale (label widths).
@@ -28,6 +29,21 @@ pub(super) struct ShearKey {
     pub(super) scene: (u64, u64, u64),
     /// The candidates looked at.
     pub(super) candidates: Vec<usize>,
+}
+
+impl ShearKey {
+    /// The key of the overlay over `scene` in `view`, looking at `candidates`.
+    pub(super) fn new(view: GridKey, scene: &Scene, candidates: &[usize]) -> Self {
+        ShearKey {
+            view,
+            scene: (
+                scene.structure_version(),
+                scene.appearance_version().1,
+                scene.world_version(),
+            ),
+            candidates: candidates.to_vec(),
+        }
+    }
 }
 
 /// Primitives and the shapes they paint, with what they were made from.
