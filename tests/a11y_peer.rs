@@ -156,6 +156,8 @@ fn check_opened(tree: &[Value]) {
         "the window is named"
     );
     find(tree, "push button", "File");
+    // The menu bar's inner row of menus is named too (egui leaves it a nameless "menu").
+    find(tree, "menu", "Main menu");
     let names: Vec<&str> = rows(tree).iter().map(|n| text(n, "name")).collect();
     assert_eq!(
         names,

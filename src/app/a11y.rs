@@ -35,6 +35,12 @@ pub fn announce(ctx: &egui::Context, editor: &crate::editor::session::Editor) ->
     text
 }
 
+/// Name the row of menus `ui` is drawn in (egui reads the menu bar's inner row as a "menu"
+/// without a name).
+pub fn name_menus(ui: &egui::Ui, name: &str) {
+    name_enclosing(ui, |kind| kind == egui::UiKind::Menu, name);
+}
+
 /// Name the dialog (an `egui::Modal`) `ui` is drawn in: egui reads a modal as a dialog without
 /// a name, so a screen reader would say only "dialog".
 pub fn name_dialog(ui: &egui::Ui, name: &str) {

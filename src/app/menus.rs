@@ -110,6 +110,7 @@ fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<C
 /// The menu bar: every table entry under its menu, and File ▸ Open Recent.
 pub fn menus(ui: &mut egui::Ui, editor: &Editor) -> Vec<Command> {
     let mut out = Vec::new();
+    crate::app::a11y::name_menus(ui, "Main menu");
     for menu in MENUS {
         let opened = ui.menu_button(menu, |ui| {
             for spec in command_table().iter().filter(|s| s.menu == Some(menu)) {
