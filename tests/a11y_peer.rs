@@ -44,23 +44,29 @@ static ONE_DESKTOP: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// graft's accessibility tree on `scene` before and after `keys`, or None when the tools are
 /// missing.
 fn read_tree(scene: &Path, keys: &str) -> Option<Value> {
+    let home = tempfile::tempdir().expect("a temporary home");
+    read_tree_in(scene, keys, (home.path(), false))
+}
+
+/// As [`read_tree`], with `home` as the home folder (graft's recent files, settings and crash
+/// journal are kept there between runs) and the journal on when `journal`.
+fn read_tree_in(scene: &Path, keys: &str, (home, journal): (&Path, bool)) -> Option<Value> {
     let _one = ONE_DESKTOP.lock().unwrap_or_else(|e| e.into_inner());
     let Some(py) = python() else {
         skip("python3-pyatspi is not installed");
         return None;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let home = tempfile::tempdir().expect("a temporary home");
     let mut child = Command::new(py)
         .arg(root.join("tools/a11y/atspi_tree.py"))
         .args(["run", "--timeout", "40", "--keys", keys, "--"])
         .arg(env!("CARGO_BIN_EXE_graft"))
         .arg(scene)
-        .arg("--no-journal")
+        .args((!journal).then_some("--no-journal"))
         // graft remembers recent files: keep them out of the real home.
-        .env("HOME", home.path())
-        .env("XDG_DATA_HOME", home.path().join("data"))
-        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("HOME", home)
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_CONFIG_HOME", home.join("config"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -415,6 +421,36 @@ fn the_unsaved_changes_prompt_is_a_named_dialog_on_the_bus() {
         find_under(after, dialog, "push button", button);
     }
     check_announced(&out, &["Nudge sword, world position (2.1, 3)"]);
+}
+
+/// An edit left unsaved when graft was ended (SIGTERM keeps its journal): the next start asks
+/// first, in a dialog a screen reader reads by name with its choices.
+#[test]
+fn the_recovery_prompt_is_a_named_dialog_on_the_bus() {
+    let (dir, scene) = sword_copy();
+    let home = dir.path().join("home");
+    if read_tree_in(&scene, "ctrl+a Up F6 Right", (&home, true)).is_none() {
+        return;
+    }
+    let journal = home.join("data/graft/journal");
+    let kept = std::fs::read_dir(&journal).map_or(0, |d| d.count());
+    assert!(kept > 0, "no journal kept in {}", journal.display());
+    let Some(out) = read_tree_in(&scene, "", (&home, true)) else {
+        return;
+    };
+    let tree = nodes(&out["nodes"]);
+    let dialog = find(tree, "dialog", "Recover unsaved changes");
+    let under = format!("{}/", text(dialog, "path"));
+    let buttons: Vec<&str> = (tree.iter())
+        .filter(|n| text(n, "role") == "push button")
+        .filter(|n| text(n, "path").starts_with(&under))
+        .map(|n| text(n, "name"))
+        .collect();
+    assert_eq!(
+        buttons,
+        ["Recover", "Discard", "Later"],
+        "the dialog's choices"
+    );
 }
 
 /// Ctrl+Shift+P: the palette is a window whose search field is named and has the keyboard.
