@@ -94,7 +94,7 @@ const TEXT_ROUNDING: f32 = 1.0 / 32.0 + 1e-4;
 
 /// The viewport's last frame and the figure's, primitive by primitive (the figure's moved to
 /// where the viewport is on screen; points within egui's text rounding).
-fn assert_same_primitives(app: &GraftApp) -> Vec<Prim> {
+fn assert_same_primitives(app: &GraftApp) -> Vec<Prim<'static>> {
     let rect = view(app.viewport.last_rect);
     let scene = app.editor().doc().scene();
     let figure = figure_frame(scene, &figure_options(app), true, &DrawList::default());
@@ -193,7 +193,7 @@ fn the_shear_scene_rings_its_cause_in_the_viewport_and_the_figure_alike() {
     let angle_notes = |prims: &[Prim]| -> Vec<String> {
         (prims.iter())
             .filter_map(|p| match p {
-                Prim::Text { text, .. } if text.contains('°') => Some(text.clone()),
+                Prim::Text { text, .. } if text.contains('°') => Some(text.to_string()),
                 _ => None,
             })
             .collect()
@@ -351,7 +351,9 @@ fn long_grid_labels_do_not_meet_in_the_viewport() {
         .primitives()
         .into_iter()
         .filter_map(|p| match p {
-            Prim::Text { at, text, .. } if (at.y - bottom).abs() < 1e-3 => Some((at.x, text)),
+            Prim::Text { at, text, .. } if (at.y - bottom).abs() < 1e-3 => {
+                Some((at.x, text.into_owned()))
+            }
             _ => None,
         })
         .collect();

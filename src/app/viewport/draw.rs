@@ -10,7 +10,7 @@ use crate::editor::view::geometry::{ScreenShape, world_f64};
 use crate::editor::view::handles::{HANDLE_PX, Part, Tool};
 use crate::editor::view::overlay::{ghost_worlds, shear_overlay_among};
 use crate::editor::view::palette::{self, Rgba};
-use crate::editor::view::primitives::{Prim, PrimRef, arrow_prims, grid_prims, shear_prims};
+use crate::editor::view::primitives::{Prim, arrow_prims, grid_prims, shear_prims};
 use crate::model::scene::{NodeId, Scene};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Affine2, DVec2, Vec2};
@@ -89,22 +89,22 @@ fn text_anchor(at: Vec2, size: f32) -> Pos2 {
 }
 
 /// A primitive as egui shapes (bodies and density images are the node layer's to paint).
-pub(super) fn prim_shapes(ctx: &egui::Context, prim: PrimRef, out: &mut Vec<egui::Shape>) {
-    match prim {
-        PrimRef::Line { a, b, width, color } => {
+pub(super) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::Shape>) {
+    match *prim {
+        Prim::Line { a, b, width, color } => {
             out.push(egui::Shape::line_segment(
                 [p2(a), p2(b)],
                 Stroke::new(width, c32(color)),
             ));
         }
-        PrimRef::Polygon {
-            points,
+        Prim::Polygon {
+            ref points,
             width,
             color,
         } => {
             out.extend(closed_shape(points, Stroke::new(width, c32(color))));
         }
-        PrimRef::Circle {
+        Prim::Circle {
             center,
             radius,
             width,
@@ -113,7 +113,7 @@ pub(super) fn prim_shapes(ctx: &egui::Context, prim: PrimRef, out: &mut Vec<egui
             let stroke = Stroke::new(width, c32(color));
             out.push(egui::Shape::circle_stroke(p2(center), radius, stroke));
         }
-        PrimRef::Circle {
+        Prim::Circle {
             center,
             radius,
             color,
@@ -121,18 +121,18 @@ pub(super) fn prim_shapes(ctx: &egui::Context, prim: PrimRef, out: &mut Vec<egui
         } => {
             out.push(egui::Shape::circle_filled(p2(center), radius, c32(color)));
         }
-        PrimRef::Plate { min, max, color } => {
+        Prim::Plate { min, max, color } => {
             let rect = Rect::from_min_max(p2(min), p2(max));
             out.push(egui::Shape::rect_filled(rect, 3.0, c32(color)));
         }
-        PrimRef::Text {
+        Prim::Text {
             at,
             size,
             color,
-            text,
+            ref text,
             halo,
         } => text_shapes(ctx, (at, size), (color, halo), text, out),
-        PrimRef::Body { .. } | PrimRef::Density { .. } => {}
+        Prim::Body { .. } | Prim::Density { .. } => {}
     }
 }
 
@@ -178,7 +178,7 @@ const HALO_OFFSETS: [(f32, f32); 8] = [
 fn paint_prims(painter: &egui::Painter, prims: &[Prim]) {
     let mut shapes = Vec::with_capacity(prims.len());
     for prim in prims {
-        prim_shapes(painter.ctx(), prim.as_ref(), &mut shapes);
+        prim_shapes(painter.ctx(), prim, &mut shapes);
     }
     painter.extend(shapes);
 }

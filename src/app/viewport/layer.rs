@@ -139,7 +139,7 @@ pub(super) struct NodeLayer {
     /// Keep each layer's primitives (tests turn it on to compare them with a figure's).
     pub(super) recording: bool,
     /// The primitives of the last layer drawn, when recording.
-    pub(super) prims: Vec<Prim>,
+    pub(super) prims: Vec<Prim<'static>>,
     /// The grid, last frame.
     pub(super) grid: Painted<GridKey>,
     /// The shear overlay, last frame.

@@ -50,7 +50,7 @@ impl ShearKey {
 pub(super) struct Painted<K> {
     key: Option<K>,
     /// The primitives (tests compare them with a figure's).
-    pub(super) prims: Vec<Prim>,
+    pub(super) prims: Vec<Prim<'static>>,
     shapes: Vec<egui::Shape>,
 }
 
@@ -70,14 +70,14 @@ impl<K: PartialEq> Painted<K> {
         &mut self,
         painter: &egui::Painter,
         key: K,
-        make: impl FnOnce(&K, &mut Vec<Prim>),
+        make: impl FnOnce(&K, &mut Vec<Prim<'static>>),
     ) {
         if self.key.as_ref() != Some(&key) {
             self.prims.clear();
             make(&key, &mut self.prims);
             self.shapes.clear();
             for prim in &self.prims {
-                prim_shapes(painter.ctx(), prim.as_ref(), &mut self.shapes);
+                prim_shapes(painter.ctx(), prim, &mut self.shapes);
             }
             self.key = Some(key);
         }

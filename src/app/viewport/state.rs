@@ -136,7 +136,7 @@ impl ViewportState {
     /// What the last frame painted of the scene, as primitives: the grid, the node layer last
     /// drawn (with the offset of the viewport on screen; recorded only after
     /// [`Self::record_primitives`]) and the shear overlay (tests compare them with a figure's).
-    pub fn primitives(&self) -> Vec<Prim> {
+    pub fn primitives(&self) -> Vec<Prim<'static>> {
         let layer = &self.layer;
         [&layer.grid.prims, &layer.prims, &layer.shear.prims]
             .into_iter()

@@ -12,13 +12,14 @@ use crate::editor::view::frame_plan::FramePlan;
 use crate::editor::view::geometry::ScreenShape;
 use crate::editor::view::occlusion::{OCCLUSION_FROM, visible_nodes};
 use crate::editor::view::palette;
-use crate::editor::view::primitives::{PrimRef, arrow_lines};
+use crate::editor::view::primitives::{Placed, Prim, arrow_lines};
 use crate::model::scene::Scene;
 use glam::{DVec2, Vec2};
 use rustc_hash::FxHashSet;
+use std::borrow::Cow;
 
 /// Where the node layer's primitives go, in painting order.
-pub type PrimSink<'s> = &'s mut dyn FnMut(PrimRef<'_>);
+pub type PrimSink<'s> = &'s mut dyn FnMut(Prim<'_>);
 
 /// The node layer of `plan` seen through `view`: its draw list (names kept where `previous`
 /// had them where they can), its primitives handed to `sink` (the density images first when
@@ -57,20 +58,23 @@ pub fn node_prims(
     sink: PrimSink,
 ) {
     if density {
-        sink(PrimRef::Density { coarse: true });
-        sink(PrimRef::Density { coarse: false });
+        sink(Prim::Density { coarse: true });
+        sink(Prim::Density { coarse: false });
     }
     for &(a, b) in links {
         let (width, color) = (1.0, palette::LINK);
-        sink(PrimRef::Line { a, b, width, color });
+        sink(Prim::Line { a, b, width, color });
     }
     let mut shape = ScreenShape::new();
     for entry in &list.entries {
         let i = entry.index as usize;
         let m = camera.node_to_screen_f64(rect, &scene.world_at(i));
         shape.compute(&scene.data_at(i).shape, &m, rect);
-        let placed = Some((&m, &shape));
-        sink(PrimRef::Body {
+        let placed = Some(Placed {
+            to_screen: &m,
+            shape: &shape,
+        });
+        sink(Prim::Body {
             index: entry.index,
             placed,
         });
@@ -79,11 +83,11 @@ pub fn node_prims(
         }
     }
     for name in &list.names {
-        sink(PrimRef::Text {
+        sink(Prim::Text {
             at: name.at.as_vec2(),
             size: NAME_SIZE,
             color: palette::NAME,
-            text: &scene.data_at(name.index as usize).name,
+            text: Cow::Borrowed(&scene.data_at(name.index as usize).name),
             halo: Some(palette::NAME_HALO),
         });
     }
@@ -104,8 +108,8 @@ fn marks_prims(
     if let Some((width, color)) = stroke
         && shape.outline.len() > 2
     {
-        let points = &shape.outline[..];
-        sink(PrimRef::Polygon {
+        let points = Cow::Borrowed(&shape.outline[..]);
+        sink(Prim::Polygon {
             points,
             width,
             color,
@@ -117,12 +121,12 @@ fn marks_prims(
             let to = m.transform_point2(tip);
             for (a, b) in arrow_lines(rect, (origin, to)) {
                 let width = AXIS_WIDTH;
-                sink(PrimRef::Line { a, b, width, color });
+                sink(Prim::Line { a, b, width, color });
             }
         }
     }
     if let Some(kind) = entry.marks.dot {
-        sink(PrimRef::Circle {
+        sink(Prim::Circle {
             center: m.translation.as_vec2(),
             radius: DOT_RADIUS[kind as usize],
             width: 0.0,

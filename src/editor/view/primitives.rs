@@ -10,14 +10,17 @@ use crate::editor::view::grid::grid;
 use crate::editor::view::overlay::ShearOverlayOnScreen;
 use crate::editor::view::palette::{self, Rgba};
 use glam::{DAffine2, DVec2, Vec2};
+use std::borrow::Cow;
 
 /// The width in pixels of a text at a font size, measured with the font that draws it (egui's
 /// in the viewport, the embedded font's advances in a figure).
 pub type TextWidth<'a> = &'a dyn Fn(&str, f32) -> f32;
 
-/// One thing drawn.
+/// One thing drawn. A node layer's primitives borrow their outlines and names from what they
+/// are drawn from (`Prim<'a>`, handed to a sink that paints each at once); a kept one owns
+/// them ([`Prim::into_owned`]: figures, the grid, the overlay, a recording viewport).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Prim {
+pub enum Prim<'a> {
     /// A straight line.
     Line {
         /// One end.
@@ -32,7 +35,7 @@ pub enum Prim {
     /// A closed outline, stroked.
     Polygon {
         /// The corners.
-        points: Vec<Vec2>,
+        points: Cow<'a, [Vec2]>,
         /// Stroke width (px).
         width: f32,
         /// Colour.
@@ -67,7 +70,7 @@ pub enum Prim {
         /// Colour.
         color: Rgba,
         /// The text.
-        text: String,
+        text: Cow<'a, str>,
         /// The halo's colour (names), or none.
         halo: Option<Rgba>,
     },
@@ -75,6 +78,9 @@ pub enum Prim {
     Body {
         /// Pre-order index.
         index: u32,
+        /// Its matrix and shape on screen, when the node layer computed them (a kept body has
+        /// none).
+        placed: Option<Placed<'a>>,
     },
     /// The plan's density image: the coarse grid or the fine one.
     Density {
@@ -83,13 +89,82 @@ pub enum Prim {
     },
 }
 
-impl Prim {
+/// Where the node layer put a body on screen: its local → screen matrix and its shape there,
+/// computed once for the body and its outline. Derived data: two placements are equal (a
+/// primitive is the same whatever was cached with it).
+#[derive(Clone, Copy)]
+pub struct Placed<'a> {
+    /// Local → screen.
+    pub to_screen: &'a DAffine2,
+    /// Its shape on screen.
+    pub shape: &'a ScreenShape,
+}
+
+impl PartialEq for Placed<'_> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl std::fmt::Debug for Placed<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Placed")
+    }
+}
+
+impl Prim<'_> {
+    /// The same primitive owning its points and text (a body loses its placement).
+    pub fn into_owned(self) -> Prim<'static> {
+        match self {
+            Prim::Line { a, b, width, color } => Prim::Line { a, b, width, color },
+            Prim::Polygon {
+                points,
+                width,
+                color,
+            } => Prim::Polygon {
+                points: Cow::Owned(points.into_owned()),
+                width,
+                color,
+            },
+            Prim::Circle {
+                center,
+                radius,
+                width,
+                color,
+            } => Prim::Circle {
+                center,
+                radius,
+                width,
+                color,
+            },
+            Prim::Plate { min, max, color } => Prim::Plate { min, max, color },
+            Prim::Text {
+                at,
+                size,
+                color,
+                text,
+                halo,
+            } => Prim::Text {
+                at,
+                size,
+                color,
+                text: Cow::Owned(text.into_owned()),
+                halo,
+            },
+            Prim::Body { index, .. } => Prim::Body {
+                index,
+                placed: None,
+            },
+            Prim::Density { coarse } => Prim::Density { coarse },
+        }
+    }
+
     /// The same primitive moved by `by` on screen.
-    pub fn shifted(&self, by: Vec2) -> Prim {
-        let mut p = self.clone();
+    pub fn shifted(&self, by: Vec2) -> Prim<'static> {
+        let mut p = self.clone().into_owned();
         match &mut p {
             Prim::Line { a, b, .. } => (*a, *b) = (*a + by, *b + by),
-            Prim::Polygon { points, .. } => points.iter_mut().for_each(|q| *q += by),
+            Prim::Polygon { points, .. } => points.to_mut().iter_mut().for_each(|q| *q += by),
             Prim::Circle { center, .. } => *center += by,
             Prim::Plate { min, max, .. } => (*min, *max) = (*min + by, *max + by),
             Prim::Text { at, .. } => *at += by,
@@ -102,7 +177,7 @@ impl Prim {
     fn points(&self) -> Vec<Vec2> {
         match self {
             Prim::Line { a, b, .. } | Prim::Plate { min: a, max: b, .. } => vec![*a, *b],
-            Prim::Polygon { points, .. } => points.clone(),
+            Prim::Polygon { points, .. } => points.to_vec(),
             Prim::Circle { center: p, .. } | Prim::Text { at: p, .. } => vec![*p],
             Prim::Body { .. } | Prim::Density { .. } => Vec::new(),
         }
@@ -152,7 +227,12 @@ pub const CAUSE_NOTE: &str = "non-uniform scale: causes shear below";
 /// The grid lines, their labels (an x label is left out where it would touch the one before;
 /// the y labels sit in a column at the left, the x labels along the bottom, each skipping the
 /// corner the other uses) and the world axes.
-pub fn grid_prims(camera: Camera, rect: ScreenRect, text_width: TextWidth, out: &mut Vec<Prim>) {
+pub fn grid_prims(
+    camera: Camera,
+    rect: ScreenRect,
+    text_width: TextWidth,
+    out: &mut Vec<Prim<'static>>,
+) {
     let g = grid(camera, rect);
     let (left, right, top, bottom) = (rect.min.x, rect.max.x, rect.min.y, rect.max.y);
     let line = |a: Vec2, b: Vec2, width: f32, color: Rgba| Prim::Line { a, b, width, color };
@@ -160,7 +240,7 @@ pub fn grid_prims(camera: Camera, rect: ScreenRect, text_width: TextWidth, out: 
         at,
         size: GRID_LABEL_SIZE,
         color: palette::GRID_TEXT,
-        text: text.to_string(),
+        text: Cow::Owned(text.to_string()),
         halo: None,
     };
     let mut free_from = left + LABEL_COLUMN;
@@ -196,7 +276,7 @@ fn note(
     text: &str,
     color: Rgba,
     (rect, text_width): (ScreenRect, TextWidth),
-    out: &mut Vec<Prim>,
+    out: &mut Vec<Prim<'static>>,
 ) {
     let w = text_width(text, NOTE_SIZE);
     let (up, down) = (0.9 * NOTE_SIZE, 0.3 * NOTE_SIZE);
@@ -211,7 +291,7 @@ fn note(
         at,
         size: NOTE_SIZE,
         color,
-        text: text.to_string(),
+        text: Cow::Owned(text.to_string()),
         halo: None,
     });
 }
@@ -232,12 +312,12 @@ pub fn shear_prims(
     overlay: &ShearOverlayOnScreen,
     rect: ScreenRect,
     text_width: TextWidth,
-    out: &mut Vec<Prim>,
+    out: &mut Vec<Prim<'static>>,
 ) {
     let warn = palette::SHEAR;
     for mark in &overlay.marks {
         if mark.outline.len() > 2 {
-            let points = mark.outline.clone();
+            let points = Cow::Owned(mark.outline.clone());
             out.push(Prim::Polygon {
                 points,
                 width: 2.5,
@@ -245,7 +325,7 @@ pub fn shear_prims(
             });
         }
         out.push(Prim::Polygon {
-            points: mark.axes.to_vec(),
+            points: Cow::Owned(mark.axes.to_vec()),
             width: 1.5,
             color: warn,
         });
@@ -280,7 +360,7 @@ pub fn arrow_prims(
     (from, to): (DVec2, DVec2),
     width: f32,
     color: Rgba,
-    out: &mut Vec<Prim>,
+    out: &mut Vec<Prim<'static>>,
 ) {
     for (a, b) in arrow_lines(rect, (from, to)) {
         out.push(Prim::Line { a, b, width, color });
@@ -305,172 +385,6 @@ pub fn arrow_lines(
         lines = [Some((origin, tip)), Some(barb(turn)), Some(barb(-turn))];
     }
     lines.into_iter().flatten()
-}
-
-/// A primitive borrowing what it is drawn from: the node layer hands these to its sink, which
-/// paints them at once (the viewport: no copy of an outline or a name) or keeps them as
-/// [`Prim`]s ([`PrimRef::to_owned`]: figures, and the viewport when it records).
-#[derive(Clone, Copy)]
-pub enum PrimRef<'a> {
-    /// A straight line.
-    Line {
-        /// One end.
-        a: Vec2,
-        /// The other end.
-        b: Vec2,
-        /// Stroke width (px).
-        width: f32,
-        /// Colour.
-        color: Rgba,
-    },
-    /// A closed outline, stroked.
-    Polygon {
-        /// The corners.
-        points: &'a [Vec2],
-        /// Stroke width (px).
-        width: f32,
-        /// Colour.
-        color: Rgba,
-    },
-    /// A stroked or filled circle, as [`Prim::Circle`].
-    Circle {
-        /// Centre.
-        center: Vec2,
-        /// Radius (px).
-        radius: f32,
-        /// Stroke width, 0 for a filled disc.
-        width: f32,
-        /// Colour.
-        color: Rgba,
-    },
-    /// A filled rectangle with rounded corners.
-    Plate {
-        /// Top left.
-        min: Vec2,
-        /// Bottom right.
-        max: Vec2,
-        /// Fill.
-        color: Rgba,
-    },
-    /// Text, as [`Prim::Text`].
-    Text {
-        /// Baseline start.
-        at: Vec2,
-        /// Font size (px).
-        size: f32,
-        /// Colour.
-        color: Rgba,
-        /// The text.
-        text: &'a str,
-        /// The halo's colour, or none.
-        halo: Option<Rgba>,
-    },
-    /// Node `index`'s body, with its local → screen matrix and its shape on screen when the
-    /// node layer computed them (a kept [`Prim::Body`] has neither).
-    Body {
-        /// Pre-order index.
-        index: u32,
-        /// Its local → screen matrix and its shape on screen.
-        placed: Option<(&'a DAffine2, &'a ScreenShape)>,
-    },
-    /// The plan's density image: the coarse grid or the fine one.
-    Density {
-        /// The coarse grid (bigger splats).
-        coarse: bool,
-    },
-}
-
-impl Prim {
-    /// The same primitive, borrowed.
-    pub fn as_ref(&self) -> PrimRef<'_> {
-        match self {
-            &Prim::Line { a, b, width, color } => PrimRef::Line { a, b, width, color },
-            Prim::Polygon {
-                points,
-                width,
-                color,
-            } => PrimRef::Polygon {
-                points,
-                width: *width,
-                color: *color,
-            },
-            &Prim::Circle {
-                center,
-                radius,
-                width,
-                color,
-            } => PrimRef::Circle {
-                center,
-                radius,
-                width,
-                color,
-            },
-            &Prim::Plate { min, max, color } => PrimRef::Plate { min, max, color },
-            Prim::Text {
-                at,
-                size,
-                color,
-                text,
-                halo,
-            } => PrimRef::Text {
-                at: *at,
-                size: *size,
-                color: *color,
-                text,
-                halo: *halo,
-            },
-            &Prim::Body { index } => PrimRef::Body {
-                index,
-                placed: None,
-            },
-            &Prim::Density { coarse } => PrimRef::Density { coarse },
-        }
-    }
-}
-
-impl PrimRef<'_> {
-    /// The primitive as one that owns its points and text.
-    pub fn to_owned(&self) -> Prim {
-        match *self {
-            PrimRef::Line { a, b, width, color } => Prim::Line { a, b, width, color },
-            PrimRef::Polygon {
-                points,
-                width,
-                color,
-            } => Prim::Polygon {
-                points: points.to_vec(),
-                width,
-                color,
-            },
-            PrimRef::Circle {
-                center,
-                radius,
-                width,
-                color,
-            } => Prim::Circle {
-                center,
-                radius,
-                width,
-                color,
-            },
-            PrimRef::Plate { min, max, color } => Prim::Plate { min, max, color },
-            PrimRef::Text {
-                at,
-                size,
-                color,
-                text,
-                halo,
-            } => Prim::Text {
-                at,
-                size,
-                color,
-                text: text.to_string(),
-                halo,
-            },
-            PrimRef::Body { index, .. } => Prim::Body { index },
-            PrimRef::Density { coarse } => Prim::Density { coarse },
-        }
-    }
 }
 
 #[cfg(test)]

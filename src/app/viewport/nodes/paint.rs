@@ -14,7 +14,7 @@ use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::draw_list::{Ask, DrawList, Show};
 use crate::editor::view::frame_plan::FramePlan;
 use crate::editor::view::node_layer::{PrimSink, node_layer};
-use crate::editor::view::primitives::PrimRef;
+use crate::editor::view::primitives::{Placed, Prim};
 use egui::Rect;
 
 /// Draw a finished plan into `out` (through `state.camera`, which must be the camera it was
@@ -75,17 +75,14 @@ pub(super) fn draw_plan(
     let mut recorded = state.layer.recording.then(Vec::new);
     let textures = &mut state.textures;
     let previous = std::mem::take(&mut state.layer.list);
-    let mut sink = |prim: PrimRef| {
-        if let Some(recorded) = &mut recorded {
-            recorded.push(prim.to_owned());
-        }
-        match prim {
-            PrimRef::Body {
+    let mut sink = |prim: Prim| {
+        match &prim {
+            Prim::Body {
                 index,
-                placed: Some((m, shape)),
-            } => draw_node(&mut pass, (index as usize, m, shape), textures),
-            PrimRef::Body { .. } => {}
-            PrimRef::Density { coarse } => {
+                placed: Some(Placed { to_screen, shape }),
+            } => draw_node(&mut pass, (*index as usize, to_screen, shape), textures),
+            Prim::Body { .. } => {}
+            Prim::Density { coarse } => {
                 pass.flush();
                 pass.out.extend(images[usize::from(!coarse)].clone());
             }
@@ -93,6 +90,9 @@ pub(super) fn draw_plan(
                 pass.flush();
                 prim_shapes(ctx, other, &mut pass.out);
             }
+        }
+        if let Some(recorded) = &mut recorded {
+            recorded.push(prim.into_owned());
         }
     };
     let list = layer_of(

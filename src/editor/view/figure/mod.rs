@@ -189,7 +189,7 @@ pub struct FigureFrame {
     /// The draw list.
     pub list: DrawList,
     /// Everything drawn, in order: the grid, the node layer, the shear overlay.
-    pub prims: Vec<Prim>,
+    pub prims: Vec<Prim<'static>>,
 }
 
 /// The figure's frame for `scene` (the one call a figure is drawn from): planned under the one
@@ -214,7 +214,7 @@ pub fn figure_frame(
             options,
             view,
             plan,
-            (previous, &mut |p| prims.push(p.to_owned())),
+            (previous, &mut |p| prims.push(p.into_owned())),
         ),
         None => {
             let list = figure_draw_list_after(previous, scene, options, view);
@@ -224,7 +224,7 @@ pub fn figure_frame(
                 Vec::new()
             };
             node_prims(scene, (&links, false), &list, view, &mut |p| {
-                prims.push(p.to_owned())
+                prims.push(p.into_owned())
             });
             list
         }
@@ -350,22 +350,28 @@ fn planned_layer(
     plan: &FramePlan,
     (previous, sink): (&DrawList, PrimSink),
 ) -> DrawList {
-    // Asked per node: a set (everything may be selected in a big scene).
+    with_ask(options, |ask| {
+        node_layer(
+            scene,
+            plan,
+            view,
+            (figure_show(options), ask),
+            (previous, true),
+            sink,
+        )
+    })
+}
+
+/// `f` given what a figure's draw list asks of its nodes: whether each is selected (a set:
+/// everything may be selected in a big scene) and names measured with the figure's font.
+fn with_ask<R>(options: &FigureOptions, f: impl FnOnce(&Ask) -> R) -> R {
     let selection: rustc_hash::FxHashSet<NodeId> = options.selection.iter().copied().collect();
     let is_selected = |id| selection.contains(&id);
-    let ask = Ask {
+    f(&Ask {
         is_selected: &is_selected,
         text_width: &text_width,
         taken: &[],
-    };
-    node_layer(
-        scene,
-        plan,
-        view,
-        (figure_show(options), &ask),
-        (previous, true),
-        sink,
-    )
+    })
 }
 
 /// An unplanned figure's draw list (every node), for the frame after `previous`.
@@ -375,15 +381,10 @@ fn figure_draw_list_after(
     options: &FigureOptions,
     view: (Camera, ScreenRect),
 ) -> DrawList {
-    let selection: rustc_hash::FxHashSet<NodeId> = options.selection.iter().copied().collect();
-    let is_selected = |id| selection.contains(&id);
-    let ask = Ask {
-        is_selected: &is_selected,
-        text_width: &text_width,
-        taken: &[],
-    };
     let show = figure_show(options);
-    DrawList::build_after(previous, scene, 0..scene.len(), view, show, &ask, 0)
+    with_ask(options, |ask| {
+        DrawList::build_after(previous, scene, 0..scene.len(), view, show, ask, 0)
+    })
 }
 
 /// Parent → child lines of an unplanned figure: one per node, clipped to the view.

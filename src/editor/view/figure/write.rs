@@ -78,7 +78,7 @@ impl Writer<'_> {
                 text,
                 halo,
             } => text_element(out, (*at, *size), (*color, *halo), text),
-            Prim::Body { index } => {
+            Prim::Body { index, .. } => {
                 self.body(out, *index as usize);
                 Ok(())
             }
