@@ -92,8 +92,8 @@ fn the_introduction_shows_before_step_1_and_start_leaves_it() {
 }
 
 /// The Reparenting lesson played to its summary; `short` first drags the lesson panel's
-/// bottom edge up to about 190 px.
-fn finished_reparenting(h: &mut Harness<GraftApp>, short: bool) {
+/// bottom edge up to about 190 px. Returns the panel's height at the last step.
+fn finished_reparenting(h: &mut Harness<GraftApp>, short: bool) -> f32 {
     open(h, 3);
     let last = h.state().editor().lesson().unwrap().lesson().steps.len() - 1;
     lesson(h, LessonCommand::GoTo(last));
@@ -107,8 +107,10 @@ fn finished_reparenting(h: &mut Harness<GraftApp>, short: bool) {
         assert!(now.height() < panel.height() - 20.0, "{panel:?} -> {now:?}");
     }
     play_solution(h);
+    let height = lesson_panel(h).height();
     h.get_by_label("Finish ✔").click();
     h.run_steps(4);
+    height
 }
 
 /// The lesson panel as drawn (its content may run past it, clipped).
@@ -145,8 +147,16 @@ fn the_summarys_buttons_are_never_cut_off() {
 #[test]
 fn the_last_step_finishes_with_a_summary_and_the_next_lesson() {
     let mut h = app();
-    finished_reparenting(&mut h, false);
+    let step = finished_reparenting(&mut h, false);
     assert!(h.state().editor().lesson().unwrap().finished().is_some());
+    // The panel fits the summary, shorter than the last step's: a summary filling the step's
+    // panel kept it tall, and the next lesson opened with the inspector's lower buttons under
+    // the timeline (at 1280×800, Shear's "Select cause" at y 758).
+    let summary = lesson_panel(&h);
+    assert!(
+        summary.height() < step - 20.0,
+        "the summary kept the step's {step} px panel: {summary:?}"
+    );
     assert!(h.query_by_label("Lesson complete ✔").is_some());
     assert!(h.query_by_label_contains("Steps done:").is_some());
     assert!(h.query_by_label_contains("Time:").is_some());
