@@ -7,6 +7,7 @@
 //! mean is `editor::view::keys`; this panel reads input, asks it, and paints.
 
 use super::ui_targets::Targeted as _;
+use crate::app::number_field::number_field;
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::timeline::{KeyRef, TimelineCommand as T};
@@ -353,15 +354,13 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
     }
     let mut time = timeline.local_time(clip);
     ui.label("time");
-    let field = ui.add(
-        egui::DragValue::new(&mut time)
-            .speed(0.01)
-            .range(0.0..=clip.length)
-            .suffix(" s"),
-    );
+    let edit = number_field(ui, &mut time, |d| {
+        d.speed(0.01).range(0.0..=clip.length).suffix(" s")
+    });
+    let field = edit.response;
     super::a11y::name(ui, &field, "current time, seconds");
     super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
-    if field.changed() {
+    if edit.changed {
         out.push(Command::Timeline(T::SetTime(time)));
     }
 }
@@ -371,13 +370,10 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
 fn clip_settings(ui: &mut egui::Ui, clip: ClipSettings, out: &mut Vec<Command>) {
     let mut settings = clip;
     ui.label("length");
-    let length = ui.add(
-        egui::DragValue::new(&mut settings.length)
-            .speed(0.05)
-            .range(0.05..=3600.0)
-            .suffix(" s"),
-    );
-    super::a11y::name(ui, &length, "clip length, seconds");
+    let length = number_field(ui, &mut settings.length, |d| {
+        d.speed(0.05).range(0.05..=3600.0).suffix(" s")
+    });
+    super::a11y::name(ui, &length.response, "clip length, seconds");
     egui::ComboBox::from_label("repeat")
         .selected_text(mode_name(settings.mode))
         .show_ui(ui, |ui| {
@@ -388,10 +384,7 @@ fn clip_settings(ui: &mut egui::Ui, clip: ClipSettings, out: &mut Vec<Command>) 
     if settings != clip {
         out.push(Command::SetClip(settings));
     }
-    if length.drag_stopped()
-        || (length.changed() && !length.dragged())
-        || settings.mode != clip.mode
-    {
+    if length.ended || settings.mode != clip.mode {
         out.push(Command::EndGesture);
     }
 }

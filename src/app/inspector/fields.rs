@@ -2,6 +2,7 @@
 //! and gesture ends. The rules for editing a multi-selection are in
 //! [`crate::editor::session::multi_edit`].
 
+use crate::app::number_field::number_field;
 use crate::editor::view::numbers::format_f32;
 
 /// Tracks edits to one column across widgets.
@@ -48,22 +49,25 @@ impl Tracker {
         // Scientific notation for the very large and very small (1e30 stays readable and
         // editable); everyday numbers as egui shows them. Typed inf/NaN reach the model, which
         // refuses them with a message.
-        let drag = egui::DragValue::new(value)
-            .speed(speed)
-            .prefix(prefix)
-            .suffix(suffix)
-            .max_decimals(5)
-            .custom_formatter(|v, decimals| {
-                let a = v.abs();
-                if v != 0.0 && v.is_finite() && !(1e-4..1e7).contains(&a) {
-                    format_f32(v as f32)
-                } else {
-                    egui::emath::format_with_decimals_in_range(v, decimals)
-                }
-            });
-        let mut r = ui
-            .push_id((self.column, self.count), |ui| ui.add(drag))
+        let edit = ui
+            .push_id((self.column, self.count), |ui| {
+                number_field(ui, value, |drag| {
+                    drag.speed(speed)
+                        .prefix(prefix)
+                        .suffix(suffix)
+                        .max_decimals(5)
+                        .custom_formatter(|v, decimals| {
+                            let a = v.abs();
+                            if v != 0.0 && v.is_finite() && !(1e-4..1e7).contains(&a) {
+                                format_f32(v as f32)
+                            } else {
+                                egui::emath::format_with_decimals_in_range(v, decimals)
+                            }
+                        })
+                })
+            })
             .inner;
+        let mut r = edit.response;
         crate::app::ui_targets::field(ui, self.column, self.row, &r);
         if mixed {
             r = r.on_hover_text(
@@ -74,8 +78,8 @@ impl Tracker {
         // field's own).
         let name = format!("{} {} {axis}", self.subject, self.row);
         super::super::a11y::name(ui, &r, name.trim_end());
-        self.changed |= r.changed();
-        self.ended |= r.drag_stopped() || (r.changed() && !r.dragged()) || r.lost_focus();
+        self.changed |= edit.changed;
+        self.ended |= edit.ended || r.lost_focus();
     }
 }
 

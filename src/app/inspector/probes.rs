@@ -1,6 +1,7 @@
 //! The probes section: every point probe with its coordinates in its own node's space
 //! (editable), in the world, in the selection's space and in the selection's parent's space.
 
+use crate::app::number_field::number_field;
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, ProbeCommand};
 use crate::editor::session::probes::ProbeReading;
@@ -83,10 +84,12 @@ fn probe_block(
             ui.horizontal(|ui| {
                 let mut local = r.local;
                 let (mut changed, mut ended) = (false, false);
-                for v in [&mut local.x, &mut local.y] {
-                    let resp = ui.add(egui::DragValue::new(v).speed(0.02).max_decimals(6));
-                    changed |= resp.changed();
-                    ended |= resp.drag_stopped() || (resp.changed() && !resp.dragged());
+                for (v, axis) in [(&mut local.x, "x"), (&mut local.y, "y")] {
+                    let field = number_field(ui, v, |d| d.speed(0.02).max_decimals(6));
+                    let name = format!("probe {} {axis} in {}", r.probe.index + 1, r.owner);
+                    crate::app::a11y::name(ui, &field.response, &name);
+                    changed |= field.changed;
+                    ended |= field.ended;
                 }
                 if changed {
                     out.push(Command::Probe(ProbeCommand::SetLocal {

@@ -2,6 +2,7 @@
 //! appearance, the matrix chain and the accumulated-TRS comparison.
 
 use super::state::InspectorState;
+use crate::app::number_field::number_field;
 use crate::editor::session::clipboard::trs_to_text;
 use crate::editor::session::command::{Command, TransformSpace};
 use crate::editor::session::look::{ShapeKind, switch_kind};
@@ -165,10 +166,11 @@ fn shape_fields(ui: &mut egui::Ui, shape: &mut Shape, edit: &mut LookEdit) {
 fn size_fields(ui: &mut egui::Ui, size: &mut glam::Vec2, edit: &mut LookEdit) {
     ui.horizontal(|ui| {
         ui.label("size");
-        for v in [&mut size.x, &mut size.y] {
-            let r = ui.add(egui::DragValue::new(v).speed(0.02).max_decimals(4));
-            edit.changed |= r.changed();
-            edit.ended |= r.drag_stopped() || (r.changed() && !r.dragged());
+        for (v, axis) in [(&mut size.x, "shape width"), (&mut size.y, "shape height")] {
+            let field = number_field(ui, v, |d| d.speed(0.02).max_decimals(4));
+            crate::app::a11y::name(ui, &field.response, axis);
+            edit.changed |= field.changed;
+            edit.ended |= field.ended;
         }
     });
 }
@@ -189,9 +191,9 @@ fn polygon_points(
                 ui.horizontal(|ui| {
                     ui.label(format!("{k}"));
                     for v in [&mut p.x, &mut p.y] {
-                        let r = ui.add(egui::DragValue::new(v).speed(0.02).max_decimals(4));
-                        edit.changed |= r.changed();
-                        edit.ended |= r.drag_stopped() || (r.changed() && !r.dragged());
+                        let field = number_field(ui, v, |d| d.speed(0.02).max_decimals(4));
+                        edit.changed |= field.changed;
+                        edit.ended |= field.ended;
                     }
                     let remove_button = ui.small_button("✖");
                     crate::app::a11y::name(ui, &remove_button, "Remove this corner");
