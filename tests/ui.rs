@@ -295,7 +295,7 @@ fn the_status_bar_counts_recomputed_world_matrices() {
         continuous: false,
     });
     h.run_steps(1);
-    assert_eq!(h.state().last_edit_recomputed, 2);
+    assert_eq!(h.state().editor().last_change_recomputed(), 2);
     assert!(h.query_by_label_contains("(last change: 2)").is_some());
 }
 

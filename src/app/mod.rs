@@ -18,6 +18,7 @@ mod lesson_panel;
 mod lesson_window;
 pub mod memory_stage;
 mod menus;
+mod number_field;
 mod panels;
 mod recovery;
 mod signals;
@@ -51,8 +52,6 @@ pub struct GraftApp {
     pub timeline: timeline::TimelinePanel,
     /// How many world matrices the last frame recomputed.
     pub last_recomputed: usize,
-    /// How many the most recent update that did any work recomputed (what the last edit cost).
-    pub last_edit_recomputed: usize,
     shown_title: String,
     viewport_commands: Vec<egui::ViewportCommand>,
     /// Whether the journal setting was on when the window opened.
@@ -165,7 +164,6 @@ impl GraftApp {
             generate_window: Default::default(),
             timeline: Default::default(),
             last_recomputed: 0,
-            last_edit_recomputed: 0,
             shown_title: String::new(),
             viewport_commands: Vec::new(),
             journal_at_start: false,
@@ -267,9 +265,6 @@ impl GraftApp {
             ctx.request_repaint_after(after);
         }
         self.last_recomputed = tick.recomputed;
-        if self.last_recomputed > 0 {
-            self.last_edit_recomputed = self.last_recomputed;
-        }
         keyboard::apply_look(&ctx, &self.editor, &mut self.look);
         let mut commands = menus::shortcuts(&ctx, &self.editor);
         commands.extend(keyboard::nudge_keys(&ctx, &self.editor));
@@ -344,7 +339,7 @@ impl GraftApp {
             ui.separator();
             ui.label(format!(
                 "{} world matrices recomputed last frame (last change: {})",
-                self.last_recomputed, self.last_edit_recomputed
+                self.last_recomputed, self.editor.last_change_recomputed()
             ))
             .on_hover_text("How many world matrices the update pass recomputed: only the edited nodes and their subtrees (dirty flags at work).");
             ui.separator();

@@ -417,7 +417,7 @@ impl<'h> Learner<'h> {
     }
 
     /// Every goal and keep of the step holds, shown ticked, and Next is lit.
-    fn assert_ticked(&self, what: &str) {
+    pub fn assert_ticked(&self, what: &str) {
         let run = self.run();
         let checklist: Vec<(String, bool)> = run
             .checklist()

@@ -225,6 +225,15 @@ pub struct Lessons {
     progress: CourseProgress,
 }
 
+impl Lessons {
+    /// A world update recomputed `count` matrices (count > 0): the running step's `recomputed`.
+    pub(super) fn note_recomputed(&mut self, count: usize) {
+        if let Some(run) = self.run.as_mut() {
+            run.recomputed = count;
+        }
+    }
+}
+
 /// A goal that failed `graft lesson check`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CheckFailure {
@@ -543,13 +552,10 @@ impl Editor {
 
     /// Once per frame: Show me's next action when due, then the goals evaluated and a
     /// completed step remembered. Returns true while Show me still plays.
-    pub(super) fn lesson_tick(&mut self, dt: f32, recomputed: usize) -> bool {
+    pub(super) fn lesson_tick(&mut self, dt: f32) -> bool {
         let Some(run) = self.lessons.run.as_mut() else {
             return false;
         };
-        if recomputed > 0 {
-            run.recomputed = recomputed;
-        }
         if run.showing() {
             run.show_wait -= dt;
             if run.show_wait <= 0.0 {

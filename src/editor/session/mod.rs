@@ -164,6 +164,9 @@ pub struct Editor {
     disk: disk_watch::DiskWatch,
     /// Help > Record a lesson: the recording in progress.
     recording: Option<record::Recording>,
+    /// How many world matrices the last update that did any work recomputed (what the last
+    /// change cost): the status bar shows it and lessons' `recomputed` goals read it.
+    last_change_recomputed: usize,
 }
 
 /// The nodes carrying probes, cached with the scene versions they were read at.
@@ -190,6 +193,7 @@ impl Editor {
             lessons: Default::default(),
             disk: Default::default(),
             recording: None,
+            last_change_recomputed: 0,
         }
     }
 
@@ -332,6 +336,11 @@ impl Editor {
         }
     }
 
+    /// How many world matrices the last update that did any work recomputed.
+    pub fn last_change_recomputed(&self) -> usize {
+        self.last_change_recomputed
+    }
+
     /// True when this window is open.
     pub fn is_open(&self, window: Window) -> bool {
         self.windows.contains(&window)
@@ -340,6 +349,12 @@ impl Editor {
     /// Recompute the world matrices edited since the last call (once per frame).
     pub fn update_world(&mut self) -> usize {
         let count = self.doc.update_world();
+        if count > 0 {
+            // Every update counts, including those inside a command (Show me, a step's
+            // start), not only the frame's: a goal on the cost of the last change reads it.
+            self.last_change_recomputed = count;
+            self.lessons.note_recomputed(count);
+        }
         // The timeline reads the animated nodes every frame: keep their cached list current.
         self.doc.refresh_animated();
         self.selection.prune(self.doc.scene());

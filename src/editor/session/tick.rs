@@ -43,7 +43,7 @@ impl Editor {
             tick.repaint_after = Some(Duration::ZERO);
         }
         tick.recomputed = self.update_world();
-        if self.lesson_tick(dt, tick.recomputed) {
+        if self.lesson_tick(dt) {
             tick.repaint_after = Some(tick.repaint_after.map_or(SHOW_POLL, |d| d.min(SHOW_POLL)));
         }
         self.record_journal();
