@@ -10,6 +10,7 @@ use crate::editor::session::command::{Command, NewNodePlace, ViewOption, ViewSpa
 use crate::editor::view::handles::{Orientation, Tool};
 pub use crate::editor::vocabulary::MENUS;
 use crate::editor::vocabulary::command_words;
+use crate::model::math::MirrorAxis;
 
 /// A key combination, egui-free: modifiers and a key named as egui names keys ("S", "F2",
 /// "Delete", "Home").
@@ -271,6 +272,9 @@ fn node_commands() -> Vec<CommandSpec> {
         spec("node.add", "Add a root node (a unit square)", &[Shortcut::ctrl_shift("N")], C::AddNode(NewNodePlace::Root)),
         spec("node.add_child", "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], C::AddNode(NewNodePlace::ChildOf(crate::model::scene::NodeId(0)))).when(has_primary),
         spec("node.add_sibling", "Add a node right after the selected one", &[], C::AddNode(NewNodePlace::After(crate::model::scene::NodeId(0)))).when(has_primary),
+        spec("node.mirror_h", "Flip the selection left to right about its own origin (its x scale negated; children flip with it)", &[], C::Mirror(MirrorAxis::Horizontal)).when(has_selection).group(),
+        spec("node.mirror_v", "Flip the selection upside down about its own origin (its y scale negated; children flip with it)", &[], C::Mirror(MirrorAxis::Vertical)).when(has_selection),
+        spec("node.reset_local", "Set the selection's local position, rotation, scale and skew back to the identity", &[], C::ResetLocal).when(has_selection),
         spec("node.group", "Put the selection under a new group node; nothing moves on screen", &[Shortcut::ctrl("G")], C::CreateParent).when(has_selection).group(),
         spec("node.unparent", "Make the selected nodes roots (keeping world transforms when the toggle is on)", &[Shortcut::ctrl_shift("G")], C::Unparent).when(has_selection),
         spec("node.move_to", "Pick a new parent for the selection from a searchable list (Enter keeps world transforms as the toggle says, Shift+Enter the opposite)", &[Shortcut::ctrl_shift("M")], C::Show(Window::MoveTo)).when(has_selection).group(),

@@ -23,6 +23,15 @@ pub struct Trs {
     pub skew: f32,
 }
 
+/// Which of a node's own axes a mirror flips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MirrorAxis {
+    /// Flip along the node's own x axis (negate its x scale): left and right swap.
+    Horizontal,
+    /// Flip along the node's own y axis (negate its y scale): up and down swap.
+    Vertical,
+}
+
 impl Default for Trs {
     fn default() -> Self {
         Self::IDENTITY
@@ -37,6 +46,18 @@ impl Trs {
         scale: Vec2::ONE,
         skew: 0.0,
     };
+
+    /// This transform mirrored about its own origin: the x (or y) scale negated, so the local
+    /// matrix becomes `M · diag(-1, 1)` (or `diag(1, -1)`) and everything below flips with it.
+    /// Twice is the identity.
+    pub fn mirrored(self, axis: MirrorAxis) -> Self {
+        let mut scale = self.scale;
+        match axis {
+            MirrorAxis::Horizontal => scale.x = -scale.x,
+            MirrorAxis::Vertical => scale.y = -scale.y,
+        }
+        Self { scale, ..self }
+    }
 
     /// A transform from its four parts.
     pub fn new(position: Vec2, rotation: f32, scale: Vec2, skew: f32) -> Self {

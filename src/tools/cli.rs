@@ -110,6 +110,20 @@ pub enum Command {
         after_help = "Examples:\n  graft reparent scenes/sword.ron --node 4 --parent 1 --keep-world -o sheathed.ron\n  graft reparent scene.ron --node 7 --parent root --index 0 --keep-local"
     )]
     Reparent(ReparentArgs),
+    /// Mirror nodes about their own origins (x or y scale negated; their subtrees flip with them).
+    #[command(
+        after_help = "Examples:\n  graft mirror scenes/sword.ron --node 4 --axis x\n  graft mirror scene.ron --node 2,3 --axis y -o flipped.ron"
+    )]
+    Mirror {
+        /// Which of the node's own axes to flip: x (left and right) or y (up and down).
+        #[arg(long, value_enum)]
+        axis: super::cli_edit::AxisArg,
+        #[command(flatten)]
+        nodes: super::cli_edit::NodeEditArgs,
+    },
+    /// Set nodes' local transforms back to the identity (position 0, rotation 0, scale 1, skew 0).
+    #[command(after_help = "Examples:\n  graft reset-local scenes/sword.ron --node 4 -o reset.ron")]
+    ResetLocal(super::cli_edit::NodeEditArgs),
     /// Import a Godot text scene (.tscn, Godot 3 or 4) or an SVG drawing (.svg: every group a
     /// node) as a graft scene; the report (what was approximated, re-rooted, skipped or
     /// missing) goes to stderr.
@@ -334,6 +348,8 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
             output,
         } => fmt(&files, check, output.as_deref(), out),
         Command::Reparent(args) => reparent(&args, out),
+        Command::Mirror { axis, nodes } => super::cli_edit::edit_nodes(&nodes, Some(axis), out),
+        Command::ResetLocal(args) => super::cli_edit::edit_nodes(&args, None, out),
         Command::Import {
             file,
             output,

@@ -268,6 +268,13 @@ pub enum Action {
     },
     /// Delete a node and its subtree.
     Delete(Name),
+    /// Mirror a node about its own origin (Node ▸ Mirror horizontally / vertically).
+    Mirror {
+        /// The node.
+        node: Name,
+        /// Which of its axes flips.
+        axis: crate::model::math::MirrorAxis,
+    },
     /// Drop a probe at local coordinates of a node.
     Probe {
         /// The node.

@@ -204,6 +204,10 @@ pub enum Command {
     Delete,
     /// Add a node and select it.
     AddNode(NewNodePlace),
+    /// Mirror the selection about each node's own origin (its subtree flips with it).
+    Mirror(crate::model::math::MirrorAxis),
+    /// Set the selection's local transforms to the identity.
+    ResetLocal,
     /// Put the selection under a new group node (keeping world transforms).
     CreateParent,
     /// Move the selection to the root.

@@ -1,12 +1,12 @@
-//! Structural edits as the editor plans them: copy, paste, duplicate, delete, add, create
-//! parent, unparent and hierarchy drops. New ids are taken from the scene when the command
+//! Structural edits as the editor plans them: copy, paste, duplicate, delete, add, mirror,
+//! reset, create parent, unparent and hierarchy drops. New ids are taken from the scene when the command
 //! applies (never guessed by a panel); each edit is one undo step and selects what it made.
 
 use crate::editor::session::command::NewNodePlace;
 use crate::editor::session::drop_rules::{DropPreview, DropZone, drop_ops};
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
-use crate::model::math::Trs;
+use crate::model::math::{MirrorAxis, Trs};
 use crate::model::scene::edit::Op;
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Shape};
 use glam::Vec2;
@@ -38,6 +38,46 @@ impl Editor {
             .scene()
             .node(id)
             .map_or_else(|_| "node".to_string(), |d| d.name.to_string())
+    }
+
+    /// Node ▸ Mirror: each selected subtree's root flipped about its own origin, one undo step
+    /// (a child selected with its parent flips once, with the parent).
+    pub(super) fn mirror(&mut self, axis: MirrorAxis) -> Result<Outcome> {
+        let targets = self.selected_roots();
+        let verb = match axis {
+            MirrorAxis::Horizontal => "Mirror horizontally",
+            MirrorAxis::Vertical => "Mirror vertically",
+        };
+        self.set_locals(verb, &targets, |local| local.mirrored(axis))
+    }
+
+    /// Node ▸ Reset local transform: every selected node back to the identity, one undo step.
+    pub(super) fn reset_local(&mut self) -> Result<Outcome> {
+        let targets = self.selection.ids().to_vec();
+        self.set_locals("Reset local transform of", &targets, |_| Trs::IDENTITY)
+    }
+
+    /// Each target's local transform replaced by `change` of it, as one undo step.
+    fn set_locals(
+        &mut self,
+        verb: &str,
+        targets: &[NodeId],
+        change: impl Fn(Trs) -> Trs,
+    ) -> Result<Outcome> {
+        if targets.is_empty() {
+            return Ok(Outcome::default());
+        }
+        let scene = self.doc.scene();
+        let ops = targets
+            .iter()
+            .map(|&node| {
+                let local = change(scene.node(node)?.local);
+                Ok(Op::SetLocal { node, local })
+            })
+            .collect::<Result<Vec<Op>>>()?;
+        let label = self.label_for(verb, targets);
+        self.perform(label, ops, false)?;
+        Ok(Outcome::default())
     }
 
     pub(super) fn copy(&mut self) -> Outcome {

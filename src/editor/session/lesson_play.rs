@@ -213,6 +213,13 @@ fn scene_op(
             name: name.clone(),
         },
         Action::Delete(name) => Op::Remove { node: find(name)? },
+        Action::Mirror { node, axis } => {
+            let id = find(node)?;
+            Op::SetLocal {
+                node: id,
+                local: scene.node(id)?.local.mirrored(*axis),
+            }
+        }
         Action::Probe { node, at } => {
             let id = find(node)?;
             let mut probes: Vec<glam::Vec2> = scene.node(id)?.probes.to_vec();

@@ -138,6 +138,8 @@ impl Editor {
             }
             Command::Delete => self.delete(),
             Command::AddNode(place) => self.add_node(place),
+            Command::Mirror(axis) => self.mirror(axis),
+            Command::ResetLocal => self.reset_local(),
             Command::CreateParent => self.create_parent(),
             Command::Unparent => self.unparent(),
             Command::Drop {

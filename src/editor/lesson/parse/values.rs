@@ -9,16 +9,18 @@ use crate::editor::lesson::{
 };
 use crate::editor::view::options::ViewOption;
 use crate::error::{Error, Result};
+use crate::model::math::MirrorAxis;
 use std::path::Path;
 
 /// The verbs a `do:` line starts with.
-const VERBS: [&str; 15] = [
+const VERBS: [&str; 16] = [
     "select",
     "reparent",
     "set",
     "add",
     "rename",
     "delete",
+    "mirror",
     "probe",
     "keep-world",
     "show",
@@ -392,6 +394,13 @@ impl<'a> Cursor<'a> {
                 name: self.name()?.text,
             },
             "delete" => Action::Delete(self.name()?),
+            "mirror" => Action::Mirror {
+                node: self.name()?,
+                axis: match self.word_of(&["horizontally", "vertically"])?.as_str() {
+                    "horizontally" => MirrorAxis::Horizontal,
+                    _ => MirrorAxis::Vertical,
+                },
+            },
             "probe" => {
                 self.expect("on")?;
                 let node = self.name()?;
