@@ -242,3 +242,62 @@ fn the_checker_finds_a_circle_across_folders_and_an_upward_import() {
         "{found:#?}"
     );
 }
+
+/// Every import circle under `src`, inside a folder or across: each as its files, sorted.
+fn circles(src: &Path) -> Vec<Vec<String>> {
+    let g = graph(src);
+    let reach: Vec<BTreeSet<usize>> = (0..g.files.len()).map(|i| reachable(&g, i)).collect();
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for i in 0..g.files.len() {
+        if seen.contains(&i) || !reach[i].contains(&i) {
+            continue;
+        }
+        let circle: BTreeSet<usize> = reach[i]
+            .iter()
+            .copied()
+            .filter(|&j| reach[j].contains(&i))
+            .collect();
+        seen.extend(circle.iter().copied());
+        let mut files: Vec<String> = circle.iter().map(|&j| g.files[j].clone()).collect();
+        files.sort();
+        out.push(files);
+    }
+    out.sort();
+    out
+}
+
+/// The circles inside one folder that are still to be taken apart (issue 47), each named by
+/// its first file and its size. A new circle, or a known one that grows, fails; so does one
+/// that is gone and still listed, so the list only shrinks.
+const KNOWN_CIRCLES: &[(&str, usize)] = &[
+    ("app/lesson_overlay/drawing.rs", 2),
+    ("app/mod.rs", 2),
+    ("editor/lesson/mod.rs", 2),
+    ("editor/lesson/parse.rs", 4),
+    ("editor/lesson/record/goals.rs", 2),
+    // The command enum naming its handlers' payload types while they import it back.
+    ("editor/session/arrange.rs", 19),
+    ("editor/session/journal_base.rs", 3),
+    ("editor/view/figure/big.rs", 4),
+    ("model/file_fast.rs", 2),
+    ("model/godot/anim_export.rs", 8),
+    ("model/scene/build.rs", 4),
+    ("model/scene/edit.rs", 3),
+    ("model/svg/import/mod.rs", 2),
+    ("tools/cli.rs", 3),
+];
+
+#[test]
+fn no_new_import_circle_even_inside_a_folder() {
+    let found: Vec<(String, usize)> = circles(Path::new("src"))
+        .into_iter()
+        .map(|c| (c[0].clone(), c.len()))
+        .collect();
+    let known: Vec<(String, usize)> = KNOWN_CIRCLES
+        .iter()
+        .map(|(f, n)| (f.to_string(), *n))
+        .collect();
+    let all: Vec<Vec<String>> = circles(Path::new("src"));
+    assert_eq!(found, known, "import circles now: {all:#?}");
+}

@@ -15,7 +15,8 @@ use graft::editor::session::drop_rules::{
 use graft::editor::session::picking::{
     Arrow, Mods, RowKey, row_click, row_drag, row_key, viewport_click, viewport_drag,
 };
-use graft::editor::view::camera::{Camera, Framing, ScreenRect};
+use graft::editor::view::camera::{Camera, ScreenRect};
+use graft::editor::view::framing::Framing;
 use graft::editor::view::pointer::MoveDrag;
 use graft::editor::view::rows::{Row, visible_rows};
 use graft::editor::{Command, Editor};

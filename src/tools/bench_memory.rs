@@ -26,8 +26,6 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use thin_vec::ThinVec;
 
-pub use super::bench_memory_print::run;
-
 /// The stages, in the order they run.
 pub const STAGES: [&str; 3] = ["baseline", "check", "editor"];
 

@@ -129,7 +129,7 @@ pub fn run_bench(command: BenchCommand, out: &mut dyn Write) -> Result<(), Failu
             frames,
             json,
         } => bench_journal(nodes, dragged, frames, json, out),
-        BenchCommand::Memory { nodes, json } => super::bench_memory::run(nodes, json, out),
+        BenchCommand::Memory { nodes, json } => super::bench_memory_print::run(nodes, json, out),
         BenchCommand::MemoryStage { stage, file } => {
             super::bench_memory::run_stage_command(&stage, file.as_deref(), out)
         }

@@ -2,7 +2,7 @@
 //! computes them: each subtree's world box, and a draggable "camera" rectangle with the
 //! subtrees culling skips whole and the counts of nodes tested and drawn.
 
-use super::draw::c32;
+use super::prim_shapes::c32;
 use super::screen::{p2, sr};
 use super::state::{Frame, ViewportState};
 use crate::editor::session::command::ViewOption;

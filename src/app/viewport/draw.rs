@@ -3,6 +3,7 @@
 //! viewport's own drag ghosts and handles. Colours come from `editor::view::palette`.
 
 use super::painted::{GridKey, Painted, ShearKey};
+use super::prim_shapes::{c32, closed_shape, prim_shapes};
 use super::screen::{p2, sr};
 use crate::editor::session::drop_rules::{DropPreview, drop_parent};
 use crate::editor::view::camera::{Camera, ScreenRect};
@@ -16,12 +17,6 @@ use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Affine2, DVec2, Vec2};
 use rustc_hash::FxHashMap;
 use std::sync::{Arc, Mutex};
-
-/// A colour of the view's palette as egui's.
-pub(super) fn c32(c: Rgba) -> Color32 {
-    let [r, g, b, a] = c.0;
-    Color32::from_rgba_unmultiplied(r, g, b, a)
-}
 
 /// The width of `text` at `size` px in egui's proportional font: what names, labels and notes
 /// are measured with, so that what is kept apart is what egui draws. Widths are remembered
@@ -82,98 +77,6 @@ impl TextWidths {
     }
 }
 
-/// Where text drawn from a primitive goes: its box (cap height to descenders, as the draw list
-/// and figures have it) centred on the galley.
-fn text_anchor(at: Vec2, size: f32) -> Pos2 {
-    Pos2::new(at.x, at.y - 0.3 * size)
-}
-
-/// A primitive as egui shapes (bodies and density images are the node layer's to paint).
-pub(super) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::Shape>) {
-    match *prim {
-        Prim::Line { a, b, width, color } => {
-            out.push(egui::Shape::line_segment(
-                [p2(a), p2(b)],
-                Stroke::new(width, c32(color)),
-            ));
-        }
-        Prim::Polygon {
-            ref points,
-            width,
-            color,
-        } => {
-            out.extend(closed_shape(points, Stroke::new(width, c32(color))));
-        }
-        Prim::Circle {
-            center,
-            radius,
-            width,
-            color,
-        } if width > 0.0 => {
-            let stroke = Stroke::new(width, c32(color));
-            out.push(egui::Shape::circle_stroke(p2(center), radius, stroke));
-        }
-        Prim::Circle {
-            center,
-            radius,
-            color,
-            ..
-        } => {
-            out.push(egui::Shape::circle_filled(p2(center), radius, c32(color)));
-        }
-        Prim::Plate { min, max, color } => {
-            let rect = Rect::from_min_max(p2(min), p2(max));
-            out.push(egui::Shape::rect_filled(rect, 3.0, c32(color)));
-        }
-        Prim::Text {
-            at,
-            size,
-            color,
-            ref text,
-            halo,
-        } => text_shapes(ctx, (at, size), (color, halo), text, out),
-        Prim::Body { .. } | Prim::Density { .. } => {}
-    }
-}
-
-/// A text primitive's galley, over its halo's copies when it has one.
-fn text_shapes(
-    ctx: &egui::Context,
-    (at, size): (Vec2, f32),
-    (color, halo): (Rgba, Option<Rgba>),
-    text: &str,
-    out: &mut Vec<egui::Shape>,
-) {
-    let font = egui::FontId::proportional(size);
-    let galley = ctx.fonts_mut(|f| f.layout_no_wrap(text.to_owned(), font, c32(color)));
-    let pos = egui::Align2::LEFT_CENTER
-        .anchor_size(text_anchor(at, size), galley.size())
-        .min;
-    if let Some(halo) = halo {
-        for (dx, dy) in HALO_OFFSETS {
-            let moved = pos + egui::vec2(dx, dy);
-            out.push(egui::Shape::galley_with_override_text_color(
-                moved,
-                galley.clone(),
-                c32(halo),
-            ));
-        }
-    }
-    out.push(egui::Shape::galley(pos, galley, c32(color)));
-}
-
-/// Where a halo's copies of a text are drawn, around it (1 px each way).
-const HALO_OFFSETS: [(f32, f32); 8] = [
-    (-1.0, -1.0),
-    (0.0, -1.0),
-    (1.0, -1.0),
-    (-1.0, 0.0),
-    (1.0, 0.0),
-    (-1.0, 1.0),
-    (0.0, 1.0),
-    (1.0, 1.0),
-];
-
 /// Paint primitives (none of them bodies or density images).
 fn paint_prims(painter: &egui::Painter, prims: &[Prim]) {
     let mut shapes = Vec::with_capacity(prims.len());
@@ -194,12 +97,6 @@ fn arrow(painter: &egui::Painter, rect: ScreenRect, from: DVec2, to: DVec2, stro
         &mut prims,
     );
     paint_prims(painter, &prims);
-}
-
-/// A closed outline, when it has an area.
-pub(super) fn closed_shape(outline: &[Vec2], stroke: Stroke) -> Option<egui::Shape> {
-    (outline.len() > 2)
-        .then(|| egui::Shape::closed_line(outline.iter().map(|p| p2(*p)).collect(), stroke))
 }
 
 fn closed(painter: &egui::Painter, outline: &[Vec2], stroke: Stroke) {

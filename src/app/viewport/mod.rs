@@ -13,6 +13,7 @@ mod input;
 mod layer;
 mod nodes;
 mod painted;
+mod prim_shapes;
 mod probes;
 mod progressive;
 mod screen;
@@ -133,7 +134,7 @@ fn paint_scene(
     painter.rect_filled(
         rect,
         0.0,
-        draw::c32(crate::editor::view::palette::BACKGROUND),
+        prim_shapes::c32(crate::editor::view::palette::BACKGROUND),
     );
     let view = GridKey {
         camera: state.camera,

@@ -2,7 +2,7 @@
 //! kept while what they are made from is unchanged (an idle, hovering or playing-paused frame
 //! paints them again without laying out a label; a drag keeps the grid).
 
-use super::draw::prim_shapes;
+use super::prim_shapes::prim_shapes;
 use crate::editor::view::camera::Camera;
 use crate::editor::view::primitives::Prim;
 use crate::model::scene::Scene;

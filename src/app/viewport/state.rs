@@ -6,10 +6,11 @@ use super::layer::NodeLayer;
 use super::textures::Textures;
 use crate::editor::session::Editor;
 use crate::editor::session::probes::ProbeRef;
-use crate::editor::view::camera::{Camera, Framing};
+use crate::editor::view::camera::Camera;
 use crate::editor::view::cull_cache::{Extents, SubtreeBounds};
 use crate::editor::view::culling_demo::WorldRect;
 use crate::editor::view::draw_list::DrawList;
+use crate::editor::view::framing::Framing;
 use crate::editor::view::handles::HandleDrag;
 use crate::editor::view::pointer::MoveDrag;
 use crate::editor::view::primitives::Prim;
@@ -94,7 +95,7 @@ impl ViewportState {
     }
 
     /// Frame these nodes and world points (a lesson step's subject) on the next frame.
-    pub fn frame_with_points(&mut self, framed: crate::editor::view::camera::Framed) {
+    pub fn frame_with_points(&mut self, framed: crate::editor::view::framing::Framed) {
         self.framing.frame_with_points(framed);
     }
 

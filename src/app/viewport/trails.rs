@@ -3,7 +3,7 @@
 //! (in the animated solar system the moon's trail is the epicycle); each node's
 //! accumulated-TRS ghost; each animated node's blended-world-matrix ghost.
 
-use super::draw::c32;
+use super::prim_shapes::c32;
 use super::screen::{p2, sr};
 use super::state::Frame;
 use crate::editor::session::command::ViewOption;

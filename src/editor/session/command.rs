@@ -336,7 +336,7 @@ pub enum Effect {
     /// Frame these nodes in the viewport.
     Frame(Vec<NodeId>),
     /// Frame these nodes and world points (a lesson step's subject) in the viewport.
-    FrameWithPoints(crate::editor::view::camera::Framed),
+    FrameWithPoints(crate::editor::view::framing::Framed),
     /// Frame the whole scene on the next frame (a new scene arrived).
     FrameAllNextFrame,
     /// Show a native file dialog.

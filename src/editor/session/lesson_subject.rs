@@ -5,7 +5,7 @@
 use crate::editor::lesson::{Predicate, Property, ValueSpace};
 use crate::editor::session::Editor;
 use crate::editor::session::lesson::LessonRun;
-use crate::editor::view::camera::Framed;
+use crate::editor::view::framing::Framed;
 use crate::model::scene::{NodeId, Scene};
 use glam::DVec2;
 

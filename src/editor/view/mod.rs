@@ -10,6 +10,7 @@ pub mod detail;
 pub mod draw_list;
 pub mod figure;
 pub mod frame_plan;
+pub mod framing;
 pub mod geometry;
 pub mod grid;
 pub mod handles;

@@ -5,6 +5,7 @@
 //! file opens in Inkscape with every node a named group. Shapes are drawn in their node's local
 //! space: `rect`, `ellipse`, `polygon`, and sprites as `image` (embedded as data URIs or linked).
 
+use super::xml::xml;
 use crate::model::read_limit;
 use crate::model::scene::{Scene, Shape, Sprite};
 use glam::{Affine2, DVec2, Vec2};
@@ -75,23 +76,6 @@ pub fn matrix(m: &Affine2) -> String {
         num(e),
         num(f)
     )
-}
-
-/// Text escaped for XML attributes and content.
-pub fn xml(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if c.is_control() && c != '\t' && c != '\n' => {}
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// A valid XML id from a node name: letters, digits, `-`, `_`, `.`, starting with a letter or

@@ -6,7 +6,7 @@
 /// animation period: the clip, or twice it for PingPong); a clip played `once` stops its clock
 /// at the end and shows Play (which plays it again from the start).
 pub fn player_page(svg: &str, title: &str, period: f64, once: bool) -> String {
-    let title = super::export::xml(title);
+    let title = super::xml::xml(title);
     let svg = svg.trim_start_matches(|c| c != '<');
     format!(
         r##"<!DOCTYPE html>

@@ -6,3 +6,4 @@ pub mod animate;
 pub mod export;
 pub mod html;
 pub mod import;
+pub mod xml;

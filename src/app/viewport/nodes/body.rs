@@ -1,6 +1,6 @@
 //! One node's body as egui shapes: its fill (batched into one mesh) or sprite.
 
-use crate::app::viewport::draw::{c32, closed_shape};
+use crate::app::viewport::prim_shapes::{c32, closed_shape};
 use crate::app::viewport::screen::p2;
 use crate::app::viewport::textures::Textures;
 use crate::editor::session::Editor;

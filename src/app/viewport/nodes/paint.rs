@@ -5,7 +5,8 @@
 
 use super::body::{NodePass, draw_node};
 use crate::app::viewport::density::Density;
-use crate::app::viewport::draw::{prim_shapes, text_width};
+use crate::app::viewport::draw::text_width;
+use crate::app::viewport::prim_shapes::prim_shapes;
 use crate::app::viewport::screen::sr;
 use crate::app::viewport::state::ViewportState;
 use crate::editor::session::Editor;

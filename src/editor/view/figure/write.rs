@@ -9,7 +9,8 @@ use crate::editor::view::frame_plan::FramePlan;
 use crate::editor::view::palette::Rgba;
 use crate::editor::view::primitives::Prim;
 use crate::model::scene::{Scene, Shape};
-use crate::model::svg::export::{coord, shape_element, xml};
+use crate::model::svg::export::{coord, shape_element};
+use crate::model::svg::xml::xml;
 use glam::Vec2;
 use std::fmt::Write as _;
 
