@@ -690,18 +690,29 @@ fn a_lessons_subject_is_framed_again_only_after_a_change_it_left_the_view_by() {
     framing.fit(&mut camera, &scene, rect);
     let prop = || vec![NodeId(5)];
     // In view: nothing to fit.
-    framing.keep_in_view((camera, rect), &scene, (1, false), prop);
+    framing.keep_in_view((camera, rect), &scene, (1, None, false), prop);
     assert!(!framing.waiting());
     // Panned away by hand: the revision is the same, so it is left alone.
     camera.center = DVec2::new(500.0, 0.0);
-    framing.keep_in_view((camera, rect), &scene, (1, false), prop);
+    framing.keep_in_view((camera, rect), &scene, (1, None, false), prop);
     assert!(!framing.waiting());
     // The document changed, but the pointer is down (mid-drag): not yet.
-    framing.keep_in_view((camera, rect), &scene, (2, true), prop);
+    framing.keep_in_view((camera, rect), &scene, (2, None, true), prop);
     assert!(!framing.waiting());
     // Released: prop is out of view, so it is framed.
-    framing.keep_in_view((camera, rect), &scene, (2, false), prop);
+    framing.keep_in_view((camera, rect), &scene, (2, None, false), prop);
     assert!(framing.waiting());
+    assert!(framing.fit(&mut camera, &scene, rect));
+    // Panned away again, then the view looks from another node (the same revision): the
+    // subject is checked again and framed.
+    camera.center = DVec2::new(500.0, 0.0);
+    framing.keep_in_view((camera, rect), &scene, (2, None, false), prop);
+    assert!(!framing.waiting(), "the same revision and view: left alone");
+    framing.keep_in_view((camera, rect), &scene, (2, Some(NodeId(1)), false), prop);
+    assert!(
+        framing.waiting(),
+        "a new view space checks the subject again"
+    );
     assert!(framing.fit(&mut camera, &scene, rect));
     assert!((camera.world_center() - DVec2::new(5.0, 0.0)).length() < 1e-9);
 }

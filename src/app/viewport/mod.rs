@@ -110,7 +110,11 @@ fn keep_subject_in_view(ui: &egui::Ui, editor: &Editor, state: &mut ViewportStat
     let Some(run) = editor.lesson() else {
         return;
     };
-    let now = (editor.doc().revision(), ui.input(|i| i.pointer.any_down()));
+    let now = (
+        editor.doc().revision(),
+        editor.view_node().0,
+        ui.input(|i| i.pointer.any_down()),
+    );
     let (camera, scene) = (state.camera, editor.doc().scene());
     let subject = || run.framed(editor);
     state

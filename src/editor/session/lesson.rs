@@ -8,8 +8,9 @@ use crate::editor::lesson::parse::cut;
 use crate::editor::lesson::play::bind_step;
 use crate::editor::lesson::progress::CourseProgress;
 use crate::editor::lesson::{Action, Goal, Lesson, Pos, Step};
-use crate::editor::session::command::{Effect, ViewSpace};
+use crate::editor::session::command::ViewSpace;
 use crate::editor::session::lesson_play::{action_commands, setup_commands};
+use crate::editor::session::lesson_subject::step_framing;
 use crate::editor::session::settings::ViewOptions;
 use crate::editor::session::{Editor, FileAction, Outcome};
 use crate::error::{Error, Result};
@@ -426,16 +427,7 @@ impl Editor {
         run.entry = Some(self.snapshot());
         run.goals.clear();
         run.keeps.clear();
-        let subject = run.framed(self);
-        outcome.effects.push(match step.setup.frame_all {
-            Some(true) => Effect::FrameAllNextFrame,
-            Some(false) => Effect::Frame(self.selection.ids().to_vec()),
-            None if !subject.nodes.is_empty() || !subject.points.is_empty() => {
-                Effect::FrameWithPoints(subject)
-            }
-            None if !keeps_scene => Effect::FrameAllNextFrame,
-            None => return Ok(outcome),
-        });
+        outcome.effects.extend(step_framing(self, run, keeps_scene));
         Ok(outcome)
     }
 
@@ -453,9 +445,13 @@ impl Editor {
     fn reset_step(&mut self) -> Result<Outcome> {
         self.finish_show();
         let entry = self.lessons.run.as_ref().and_then(|r| r.entry.clone());
-        let outcome = entry
+        let mut outcome = entry
             .map(|e| self.restore_keeping_lesson(&e))
             .unwrap_or_default();
+        // The step starts again as it started: framed again too.
+        if let Some(run) = self.lessons.run.as_ref() {
+            outcome.effects.extend(step_framing(self, run, false));
+        }
         self.info("Step reset");
         Ok(outcome)
     }

@@ -4,10 +4,11 @@
 
 use crate::editor::lesson::{Predicate, Property, ValueSpace};
 use crate::editor::session::Editor;
+use crate::editor::session::command::Effect;
 use crate::editor::session::lesson::LessonRun;
 use crate::editor::view::framing::Framed;
 use crate::model::scene::{NodeId, Scene};
-use glam::DVec2;
+use glam::{DAffine2, DVec2};
 
 impl LessonRun {
     /// The nodes the step is about, to keep in view: its `frame:` nodes, or every node its
@@ -48,12 +49,14 @@ impl LessonRun {
             .collect()
     }
 
-    /// The step's nodes and points, as the viewport frames them.
+    /// The step's nodes and points, as the viewport frames them: in an animated scene, also
+    /// where the nodes' origins go over the whole clip, so playing it keeps them in view.
     pub fn framed(&self, editor: &Editor) -> Framed {
-        Framed {
-            nodes: self.subject(editor),
-            points: self.subject_points(editor),
-        }
+        let nodes = self.subject(editor);
+        let mut points = self.subject_points(editor);
+        let viewing = editor.view_node().0;
+        points.extend(clip_points(editor.doc().scene(), &nodes, viewing));
+        Framed { nodes, points }
     }
 
     /// The world point a goal names, if it names one.
@@ -79,4 +82,66 @@ impl LessonRun {
             _ => None,
         }
     }
+}
+
+/// How many times over the clip a framing samples each node's origin.
+const CLIP_SAMPLES: usize = 48;
+
+/// Where the origins of `ids` go over the scene's clip (nothing when nothing is animated):
+/// what a playing clip's subject needs room for. Seen from a moving node (`viewing`), each is
+/// where it is relative to that node at its time, placed where that is in the world now.
+pub(super) fn clip_points(scene: &Scene, ids: &[NodeId], viewing: Option<NodeId>) -> Vec<DVec2> {
+    if scene.animated_nodes().is_empty() {
+        return Vec::new();
+    }
+    let length = scene.clip().length;
+    let times: Vec<f32> = (0..=CLIP_SAMPLES)
+        .map(|k| length * k as f32 / CLIP_SAMPLES as f32)
+        .collect();
+    // Viewed space at time t → the world now: view_now⁻¹ · view(t), with view = world⁻¹.
+    let carry: Vec<DAffine2> = match viewing.and_then(|v| Some((v, scene.world(v).ok()?))) {
+        Some((v, now)) => scene
+            .sampled_worlds(v, &times)
+            .iter()
+            .map(|then| now.as_daffine2() * then.as_daffine2().inverse())
+            .collect(),
+        None => vec![DAffine2::IDENTITY; times.len()],
+    };
+    ids.iter()
+        .flat_map(|&id| scene.sampled_worlds(id, &times).into_iter().zip(&carry))
+        .map(|(world, carry)| carry.transform_point2(world.translation.as_dvec2()))
+        .filter(|p| p.is_finite())
+        .collect()
+}
+
+/// Above this many nodes, framing all of an animated scene frames its current pose only
+/// (sampling every node over the clip would cost a frame's time).
+const FRAME_CLIP_MOST: usize = 2_000;
+
+/// How a step's start frames the view: all of a new scene, the selection, or what the step
+/// names; in an animated scene, with room for where those nodes go over the clip.
+pub(super) fn step_framing(editor: &Editor, run: &LessonRun, keeps_scene: bool) -> Option<Effect> {
+    let subject = run.framed(editor);
+    let scene = editor.doc().scene();
+    let all = || {
+        let nodes = scene.ids().to_vec();
+        if nodes.len() > FRAME_CLIP_MOST {
+            return Effect::FrameAllNextFrame;
+        }
+        let points = clip_points(scene, &nodes, editor.view_node().0);
+        if points.is_empty() {
+            Effect::FrameAllNextFrame
+        } else {
+            Effect::FrameWithPoints(Framed { nodes, points })
+        }
+    };
+    Some(match run.step().setup.frame_all {
+        Some(true) => all(),
+        Some(false) => Effect::Frame(editor.selection().to_vec()),
+        None if !subject.nodes.is_empty() || !subject.points.is_empty() => {
+            Effect::FrameWithPoints(subject)
+        }
+        None if !keeps_scene => all(),
+        None => return None,
+    })
 }

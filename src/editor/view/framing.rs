@@ -61,7 +61,7 @@ pub struct Framing {
     /// What was fitted last, and in which viewport rectangle.
     fitted: Option<(Framed, ScreenRect)>,
     /// The document revision a lesson's subject was last checked to be in view at.
-    subject_seen: Option<u64>,
+    subject_seen: Option<(u64, Option<NodeId>)>,
 }
 
 impl Default for Framing {
@@ -103,23 +103,25 @@ impl Framing {
     }
 
     /// A lesson's step keeps the nodes and points it names in view: after a change to the
-    /// document (`revision`), once the pointer is up (never mid-drag) and no fit is waiting,
-    /// when one of the `subject`'s nodes or points is out of view they are framed at the next
-    /// [`Framing::fit`]. Panning or zooming away by hand is left alone (the revision did not
-    /// change). `subject` is only asked for when it is checked.
+    /// document (`revision`) or to the node the view looks from (`viewing`), once the pointer
+    /// is up (never mid-drag) and no fit is waiting, when one of the `subject`'s nodes or
+    /// points is out of view they are framed at the next [`Framing::fit`]. Panning or zooming
+    /// away by hand is left alone (neither changed). `subject` is only asked for when it is
+    /// checked.
     pub fn keep_in_view<S>(
         &mut self,
         (camera, rect): (Camera, ScreenRect),
         scene: &Scene,
-        (revision, pointer_down): (u64, bool),
+        (revision, viewing, pointer_down): (u64, Option<NodeId>, bool),
         subject: impl FnOnce() -> S,
     ) where
         S: Into<Framed>,
     {
-        if self.subject_seen == Some(revision) || self.waiting() || pointer_down {
+        let seen = Some((revision, viewing));
+        if self.subject_seen == seen || self.waiting() || pointer_down {
             return;
         }
-        self.subject_seen = Some(revision);
+        self.subject_seen = seen;
         let subject: Framed = subject().into();
         if !subject.in_view(camera, rect, scene) {
             self.request = Some(subject);
