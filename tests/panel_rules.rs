@@ -614,6 +614,8 @@ fn one_of_each() -> Vec<Command> {
         Command::Duplicate,
         Command::Delete,
         Command::AddNode(NewNodePlace::Root),
+        Command::Mirror(graft::model::math::MirrorAxis::Horizontal),
+        Command::ResetLocal,
         Command::CreateParent,
         Command::Unparent,
         Command::Drop {
@@ -669,7 +671,7 @@ fn every_kind_of_command_reaches_a_part() {
         let shown = format!("{command:?}");
         if let Err(e) = editor.apply(command) {
             let message = e.to_string();
-            assert!(!message.contains("No part of graft"), "{shown}: {message}");
+            assert!(!message.contains("does not carry out"), "{shown}: {message}");
         }
     }
     // And the fallback is what an unrouted command would meet: Refused is routed (to its

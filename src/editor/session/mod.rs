@@ -32,6 +32,7 @@ pub mod picking;
 pub mod probes;
 pub mod record;
 mod routes;
+use routes::Part;
 pub mod selection;
 pub mod settings;
 pub mod sprites;
@@ -106,11 +107,12 @@ pub enum DialogPurpose {
     },
 }
 
-/// A command one part carried out, or the command passed on to the next part.
+/// A command its part carried out, or (a mistake `routes::part_of` would have to make) did
+/// not.
 enum Routed {
     /// Carried out (or refused) by this part.
     Done(Result<Outcome>),
-    /// Not this part's: for the next one.
+    /// Not this part's after all: refused with the part's name.
     Pass(Command),
 }
 
@@ -385,30 +387,30 @@ impl Editor {
 
     /// Hand the command to each part in turn until one carries it out (see [`routes`]).
     fn dispatch(&mut self, command: Command) -> Result<Outcome> {
-        /// The part's answer, or the command for the next part.
-        macro_rules! next {
-            ($routed:expr) => {
-                match $routed {
-                    Routed::Done(result) => return result,
-                    Routed::Pass(command) => command,
-                }
-            };
+        let part = routes::part_of(&command);
+        let routed = match part {
+            Part::Selection => {
+                let (scene, keys) = (self.doc.scene(), &mut self.timeline.keys);
+                selection::handle(&mut self.selection, keys, scene, command)
+            }
+            Part::Settings => routes::settings_command(&mut self.settings, command),
+            Part::Windows => routes::window_command(&mut self.windows, &mut self.log, command),
+            Part::History => {
+                let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
+                routes::history_command(doc, gestures, log, command)
+            }
+            Part::Intents => self.intent_command(command),
+            Part::Edits => self.edit_command(command),
+            Part::Files => self.file_command(command),
+            Part::View => self.view_command(command),
+            Part::Tools => self.tool_command(command),
+        };
+        match routed {
+            Routed::Done(result) => result,
+            Routed::Pass(command) => Err(Error::Refused(format!(
+                "The {part:?} part of graft does not carry out this command: {command:?}"
+            ))),
         }
-        let (scene, keys) = (self.doc.scene(), &mut self.timeline.keys);
-        let command = next!(selection::handle(&mut self.selection, keys, scene, command));
-        let command = next!(routes::settings_command(&mut self.settings, command));
-        let (windows, log) = (&mut self.windows, &mut self.log);
-        let command = next!(routes::window_command(windows, log, command));
-        let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
-        let command = next!(routes::history_command(doc, gestures, log, command));
-        let command = next!(self.intent_command(command));
-        let command = next!(self.edit_command(command));
-        let command = next!(self.file_command(command));
-        let command = next!(self.view_command(command));
-        let command = next!(self.tool_command(command));
-        Err(Error::Refused(format!(
-            "No part of graft carries out this command: {command:?}"
-        )))
     }
 
     /// Look from a space; a node whose world matrix is singular is refused.

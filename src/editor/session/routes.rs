@@ -1,5 +1,6 @@
-//! Where each family of commands goes. [`Editor::apply`] hands a command to the parts in turn;
-//! each part carries out the commands that are its own and passes the rest on. A part that owns
+//! Where each family of commands goes. [`part_of`] names the part of every command (an
+//! exhaustive match: a new command does not compile until it has one), and [`Editor::apply`]
+//! hands the command to that part. A part that owns
 //! its state alone (the selection, the settings, the open windows and the message log, the
 //! history) is handed only that state, as rerun hands `run_system_command` only the store it
 //! changes; the families that span the document, the selection and the log (panels' intents,
@@ -17,6 +18,106 @@ use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, Routed,
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use rustc_hash::FxHashSet;
+
+/// The part of the session a command belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Part {
+    /// The selection (handed the selection, the timeline's picked keys and the scene).
+    Selection,
+    /// Tools, toggles and remembered choices (handed the settings).
+    Settings,
+    /// Floating windows and the message log.
+    Windows,
+    /// Undo, redo, jumps and gesture ends (handed the document).
+    History,
+    /// Panels' intents, made into edits and undo labels.
+    Intents,
+    /// Structural edits and the keyboard's moves.
+    Edits,
+    /// Files, dialogs, prompts and background jobs.
+    Files,
+    /// Framing, spaces, focus and the interface's look.
+    View,
+    /// The timeline, probes, lessons, recording and the crash journal.
+    Tools,
+}
+
+/// Which part carries out `command`: one exhaustive match, so a new command does not compile
+/// until it is given a part (and `tests/panel_rules.rs` checks the part carries it out).
+pub(super) fn part_of(command: &Command) -> Part {
+    use Command as C;
+    match command {
+        C::Select(..) | C::SelectAll | C::ToggleSelect(..) => Part::Selection,
+        C::SetGodot3Export(..)
+        | C::SetGodotPixelsPerUnit(..)
+        | C::SetOrientation(..)
+        | C::SetTool(..)
+        | C::ToggleKeepWorld
+        | C::ToggleOrientation
+        | C::ToggleView(..) => Part::Settings,
+        C::Close(..) | C::DismissError | C::Refused(..) | C::Show(..) => Part::Windows,
+        C::EndGesture | C::JumpHistory(..) | C::Redo | C::Undo => Part::History,
+        C::DragHandle { .. }
+        | C::DropRows(..)
+        | C::MoveSelection { .. }
+        | C::PasteTransform { .. }
+        | C::Perform { .. }
+        | C::Rename { .. }
+        | C::SetClip(..)
+        | C::SetLook { .. }
+        | C::SetTransform { .. } => Part::Intents,
+        C::AddNode(..)
+        | C::Copy
+        | C::CreateParent
+        | C::Delete
+        | C::Drop { .. }
+        | C::Duplicate
+        | C::Mirror(..)
+        | C::MoveTo { .. }
+        | C::Nudge { .. }
+        | C::Paste
+        | C::Reorder(..)
+        | C::ResetLocal
+        | C::Unparent => Part::Edits,
+        C::AnswerGuard(..)
+        | C::CancelJob
+        | C::ChooseImage(..)
+        | C::CloseRequested
+        | C::DialogClosed(..)
+        | C::ExportAnimation
+        | C::ExportGodot
+        | C::ExportGodot3
+        | C::ExportSvg
+        | C::Generate(..)
+        | C::Import
+        | C::New
+        | C::Open
+        | C::OpenPath(..)
+        | C::Quit
+        | C::Revert
+        | C::Save
+        | C::SaveAs
+        | C::SaveFigure => Part::Files,
+        C::FocusPanel(..)
+        | C::FrameAll
+        | C::FrameSelection
+        | C::SetFigure(..)
+        | C::SetFocusedPanel(..)
+        | C::SetHighContrast(..)
+        | C::SetUiScale(..)
+        | C::SetViewSpace(..)
+        | C::StartRename
+        | C::StepUiScale(..) => Part::View,
+        C::AnswerConflict(..)
+        | C::AnswerRecovery(..)
+        | C::Lesson(..)
+        | C::Probe(..)
+        | C::Record(..)
+        | C::RetryJournal
+        | C::Timeline(..)
+        | C::ToggleJournal => Part::Tools,
+    }
+}
 
 /// Done with nothing for the app to do.
 fn done() -> Routed {
