@@ -100,7 +100,7 @@ fn assert_same_primitives(app: &GraftApp) -> Vec<Prim<'static>> {
     let figure = figure_frame(scene, &figure_options(app), true, &DrawList::default());
     let viewport = app.viewport.primitives();
     let kinds = |p: &[Prim]| {
-        let mut k = [0usize; 7];
+        let mut k = [0usize; 8];
         for prim in p {
             k[match prim {
                 Prim::Line { .. } => 0,
@@ -110,6 +110,7 @@ fn assert_same_primitives(app: &GraftApp) -> Vec<Prim<'static>> {
                 Prim::Text { .. } => 4,
                 Prim::Body { .. } => 5,
                 Prim::Density { .. } => 6,
+                Prim::Path { .. } => 7,
             }] += 1;
         }
         k
@@ -374,5 +375,66 @@ fn long_grid_labels_do_not_meet_in_the_viewport() {
         .collect();
     for pair in spans.windows(2) {
         assert!(pair[0].1 < pair[1].0, "labels meet: {labels:?} {spans:?}");
+    }
+}
+
+/// Trails and both ghosts on (issue 47: one painter for overlays): the viewport paints the
+/// primitives a figure writes at the same camera — the moon's trail with its ticks and labels,
+/// each node's accumulated-TRS ghost, the blended-world ghosts — item by item.
+#[test]
+fn trails_and_ghosts_are_the_same_primitives_in_the_viewport_and_the_figure() {
+    use graft::editor::session::timeline::TimelineCommand;
+    use graft::editor::view::figure::figure_overlay_prims;
+    let mut h = app_on_path(scene("solar.ron"));
+    h.state_mut().viewport.record_primitives();
+    let moon = {
+        let scene = h.state().editor().doc().scene();
+        (scene.ids().iter().copied())
+            .find(|&id| scene.node(id).is_ok_and(|d| d.name == "moon"))
+            .expect("a moon")
+    };
+    for command in [
+        Command::Select(vec![moon]),
+        Command::Timeline(TimelineCommand::ToggleTrails),
+        Command::ToggleView(ViewOption::AccumulatedGhosts),
+        Command::ToggleView(ViewOption::WorldBlendGhosts),
+        Command::Timeline(TimelineCommand::SetTime(1.3)),
+    ] {
+        h.state_mut().run(command);
+    }
+    h.run_steps(3);
+    let app = h.state();
+    let rect = view(app.viewport.last_rect);
+    let mut options = figure_options(app);
+    options.layers.trails = true;
+    options.layers.ghosts = true;
+    options.time = app.editor().timeline().time();
+    let figure_rect = ScreenRect {
+        min: glam::Vec2::ZERO,
+        max: rect.max - rect.min,
+    };
+    let scene = app.editor().doc().scene();
+    let figure = figure_overlay_prims(scene, &options, (app.viewport.camera, figure_rect));
+    let viewport = app.viewport.overlay_primitives();
+    let count = |p: &[Prim], f: fn(&Prim) -> bool| p.iter().filter(|x| f(x)).count();
+    assert!(
+        count(viewport, |p| matches!(p, Prim::Path { dash: None, .. })) == 1,
+        "one trail"
+    );
+    assert!(
+        count(viewport, |p| matches!(p, Prim::Path { dash: Some(_), .. })) > 2,
+        "ghosts"
+    );
+    assert!(
+        count(viewport, |p| matches!(p, Prim::Text { .. })) > 0,
+        "tick labels"
+    );
+    assert_eq!(viewport.len(), figure.len(), "as many primitives");
+    for (k, (v, f)) in viewport.iter().zip(&figure).enumerate() {
+        let f = f.shifted(rect.min);
+        assert!(
+            v.near(&f, TEXT_ROUNDING),
+            "primitive {k}: viewport {v:?}, figure {f:?}"
+        );
     }
 }

@@ -671,7 +671,10 @@ fn every_kind_of_command_reaches_a_part() {
         let shown = format!("{command:?}");
         if let Err(e) = editor.apply(command) {
             let message = e.to_string();
-            assert!(!message.contains("does not carry out"), "{shown}: {message}");
+            assert!(
+                !message.contains("does not carry out"),
+                "{shown}: {message}"
+            );
         }
     }
     // And the fallback is what an unrouted command would meet: Refused is routed (to its

@@ -140,6 +140,8 @@ pub(super) struct NodeLayer {
     pub(super) recording: bool,
     /// The primitives of the last layer drawn, when recording.
     pub(super) prims: Vec<Prim<'static>>,
+    /// The trails and ghosts last drawn, when recording.
+    pub(super) overlays: Vec<Prim<'static>>,
     /// The grid, last frame.
     pub(super) grid: Painted<GridKey>,
     /// The shear overlay, last frame.

@@ -68,9 +68,7 @@ pub fn ui(
     paint_scene(&frame, &painter, state, preview, highlight);
     paint_overlays(&frame, &painter, state);
     culling::paint_culling(&frame, &painter, state);
-    trails::paint_trails(&frame, &painter, state.camera);
-    trails::paint_accumulated(&frame, &painter, state.camera);
-    trails::paint_world_blend(&frame, &painter, state.camera);
+    trails::paint_trails_and_ghosts(&frame, &painter, state);
     if let Some(note) = view_note {
         let at = rect.left_bottom() + egui::vec2(8.0, -24.0);
         let font = egui::FontId::proportional(12.0);

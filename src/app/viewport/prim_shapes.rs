@@ -36,6 +36,21 @@ pub(crate) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::
         } => {
             out.extend(closed_shape(points, Stroke::new(width, c32(color))));
         }
+        Prim::Path {
+            ref points,
+            width,
+            color,
+            dash,
+        } => {
+            let points: Vec<Pos2> = points.iter().map(|p| p2(*p)).collect();
+            let stroke = Stroke::new(width, c32(color));
+            match dash {
+                Some((dash, gap)) => {
+                    out.extend(egui::Shape::dashed_line(&points, stroke, dash, gap))
+                }
+                None => out.push(egui::Shape::line(points, stroke)),
+            }
+        }
         Prim::Circle {
             center,
             radius,

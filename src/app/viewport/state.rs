@@ -147,6 +147,14 @@ impl ViewportState {
     }
 }
 
+impl ViewportState {
+    /// The trails and ghosts the last frame painted, as primitives (recorded only after
+    /// [`Self::record_primitives`]; tests compare them with a figure's).
+    pub fn overlay_primitives(&self) -> &[Prim<'static>] {
+        &self.layer.overlays
+    }
+}
+
 /// What the viewport's input handlers read this frame.
 pub(super) struct Frame<'a> {
     /// The viewport's ui.

@@ -21,6 +21,7 @@ pub mod numbers;
 pub mod occlusion;
 pub mod options;
 pub mod overlay;
+pub mod overlay_prims;
 pub mod palette;
 pub mod pointer;
 pub mod primitives;

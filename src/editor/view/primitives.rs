@@ -41,6 +41,17 @@ pub enum Prim<'a> {
         /// Colour.
         color: Rgba,
     },
+    /// An open line through points, solid or dashed (`dash`: dash and gap lengths, px).
+    Path {
+        /// The points, in order.
+        points: Cow<'a, [Vec2]>,
+        /// Stroke width (px).
+        width: f32,
+        /// Colour.
+        color: Rgba,
+        /// Dash and gap lengths (px), or none for a solid line.
+        dash: Option<(f32, f32)>,
+    },
     /// A circle: stroked `width` px wide, or filled when `width` is 0.
     Circle {
         /// Centre.
@@ -126,6 +137,17 @@ impl Prim<'_> {
                 width,
                 color,
             },
+            Prim::Path {
+                points,
+                width,
+                color,
+                dash,
+            } => Prim::Path {
+                points: Cow::Owned(points.into_owned()),
+                width,
+                color,
+                dash,
+            },
             Prim::Circle {
                 center,
                 radius,
@@ -164,7 +186,9 @@ impl Prim<'_> {
         let mut p = self.clone().into_owned();
         match &mut p {
             Prim::Line { a, b, .. } => (*a, *b) = (*a + by, *b + by),
-            Prim::Polygon { points, .. } => points.to_mut().iter_mut().for_each(|q| *q += by),
+            Prim::Polygon { points, .. } | Prim::Path { points, .. } => {
+                points.to_mut().iter_mut().for_each(|q| *q += by)
+            }
             Prim::Circle { center, .. } => *center += by,
             Prim::Plate { min, max, .. } => (*min, *max) = (*min + by, *max + by),
             Prim::Text { at, .. } => *at += by,
@@ -177,7 +201,7 @@ impl Prim<'_> {
     fn points(&self) -> Vec<Vec2> {
         match self {
             Prim::Line { a, b, .. } | Prim::Plate { min: a, max: b, .. } => vec![*a, *b],
-            Prim::Polygon { points, .. } => points.to_vec(),
+            Prim::Polygon { points, .. } | Prim::Path { points, .. } => points.to_vec(),
             Prim::Circle { center: p, .. } | Prim::Text { at: p, .. } => vec![*p],
             Prim::Body { .. } | Prim::Density { .. } => Vec::new(),
         }
@@ -205,6 +229,17 @@ impl Prim<'_> {
                     width: w, color: c, ..
                 },
             ) => (width, color) == (*w, *c),
+            (
+                Prim::Path {
+                    width, color, dash, ..
+                },
+                Prim::Path {
+                    width: w,
+                    color: c,
+                    dash: d,
+                    ..
+                },
+            ) => (width, color, dash) == (*w, *c, *d),
             (Prim::Plate { color, .. }, Prim::Plate { color: c, .. }) => color == *c,
             (moved, other) => moved == *other,
         }

@@ -18,7 +18,7 @@ mod write;
 
 use font::text_width;
 pub use layers::Layers;
-use overlays::{blend_ghosts_layer, ghosts_layer, trails_layer};
+pub use overlays::figure_overlay_prims;
 
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::draw_list::{Ask, DrawList, Show};
@@ -270,13 +270,7 @@ pub fn figure_svg_after(
         image_href,
     };
     writer.write(&mut out, &frame.prims);
-    if options.layers.trails {
-        trails_layer(&mut out, scene, &options.selection, view);
-    }
-    if options.layers.ghosts {
-        ghosts_layer(&mut out, scene, view);
-        blend_ghosts_layer(&mut out, scene, options.time, view);
-    }
+    writer.write(&mut out, &figure_overlay_prims(scene, options, view));
     out.push_str("</svg>\n");
     for (k, l) in caption.iter().enumerate() {
         let at = DVec2::new(10.0, h - band + 6.0 + CAPTION_LINE * (k as f64 + 0.8));

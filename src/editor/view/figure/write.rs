@@ -57,6 +57,23 @@ impl Writer<'_> {
                 paint("stroke", *color),
                 coord(*width as f64)
             ),
+            Prim::Path {
+                points: p,
+                width,
+                color,
+                dash,
+            } => writeln!(
+                out,
+                "<polyline points=\"{}\" fill=\"none\" {} stroke-width=\"{}\"{}/>",
+                points(p),
+                paint("stroke", *color),
+                coord(*width as f64),
+                dash.map_or(String::new(), |(d, g)| format!(
+                    " stroke-dasharray=\"{} {}\"",
+                    coord(d as f64),
+                    coord(g as f64)
+                ))
+            ),
             Prim::Circle {
                 center,
                 radius,
