@@ -126,7 +126,7 @@ impl GraftApp {
 pub(super) fn recording_mark(ui: &mut egui::Ui, editor: &Editor) -> Option<Command> {
     use crate::editor::session::record::RecordCommand;
     let recording = editor.recording()?;
-    let red = egui::Color32::from_rgb(230, 70, 60);
+    let red = crate::app::viewport::c32(crate::editor::view::palette::RECORDING);
     let mut pressed = None;
     ui.horizontal(|ui| {
         if recording.stopped() {

@@ -8,6 +8,7 @@
 
 use super::ui_targets::Targeted as _;
 use crate::app::number_field::number_field;
+use crate::app::viewport::c32;
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::timeline::{KeyRef, TimelineCommand as T};
@@ -15,6 +16,7 @@ use crate::editor::view::keys::{
     self, Ask, DIAMOND, Diamond, Drag, Pointer, TimeAxis, TimeView, TimedKey, TimelineFrame, Track,
     Wheel,
 };
+use crate::editor::view::palette;
 use crate::model::anim::{ClipSettings, LoopMode};
 use crate::model::scene::NodeId;
 use egui::{Color32, Pos2, Rect, Sense, Stroke, vec2};
@@ -205,9 +207,9 @@ fn paint_rows(
         };
         let y = rect.top() + keys::row_centre(row, ROW);
         let color = if editor.is_selected(node) {
-            Color32::from_rgb(255, 210, 60)
+            c32(palette::TIMELINE_SELECTED)
         } else {
-            Color32::from_gray(200)
+            c32(palette::TIMELINE_ROW)
         };
         painter.text(
             Pos2::new(rect.left() + 4.0, y),
@@ -241,7 +243,7 @@ fn empty_hint(painter: &egui::Painter, rect: Rect) {
         egui::Align2::LEFT_CENTER,
         "No animation: select nodes and press K to key them at the current time",
         egui::FontId::proportional(12.0),
-        Color32::from_gray(140),
+        c32(palette::TIMELINE_HINT),
     );
 }
 
@@ -251,8 +253,8 @@ fn paint_band(painter: &egui::Painter, drag: &Drag, pointer: &Pointer) {
         painter.rect(
             Rect::from_two_pos(pos(from), pos(to)),
             0.0,
-            Color32::from_rgba_unmultiplied(90, 200, 255, 30),
-            Stroke::new(1.0, Color32::from_rgb(90, 200, 255)),
+            c32(palette::PLAYHEAD.alpha(30)),
+            Stroke::new(1.0, c32(palette::PLAYHEAD)),
             egui::StrokeKind::Inside,
         );
     }
@@ -262,7 +264,7 @@ fn paint_band(painter: &egui::Painter, drag: &Drag, pointer: &Pointer) {
 fn playhead(painter: &egui::Painter, rect: Rect, x: f32) {
     painter.line_segment(
         [Pos2::new(x, rect.top()), Pos2::new(x, rect.bottom())],
-        Stroke::new(1.5, Color32::from_rgb(90, 200, 255)),
+        Stroke::new(1.5, c32(palette::PLAYHEAD)),
     );
 }
 
@@ -275,14 +277,14 @@ fn ruler(painter: &egui::Painter, track: Rect, axis: &TimeAxis) {
                 Pos2::new(x, track.top() + 10.0),
                 Pos2::new(x, track.bottom()),
             ],
-            Stroke::new(1.0, Color32::from_gray(55)),
+            Stroke::new(1.0, c32(palette::RULER_LINE)),
         );
         painter.text(
             Pos2::new(x + 2.0, track.top()),
             egui::Align2::LEFT_TOP,
             keys::tick_label(t),
             egui::FontId::proportional(10.0),
-            Color32::from_gray(130),
+            c32(palette::RULER_TEXT),
         );
     }
 }
@@ -292,11 +294,11 @@ fn diamond(painter: &egui::Painter, c: Pos2, color: Color32, selected: bool) {
     let (r, color, outline) = if selected {
         (
             DIAMOND,
-            Color32::from_rgb(255, 140, 40),
-            Stroke::new(1.5, Color32::WHITE),
+            c32(palette::KEY_SELECTED),
+            Stroke::new(1.5, c32(palette::KEY_SELECTED_OUTLINE)),
         )
     } else {
-        (5.0, color, Stroke::new(1.0, Color32::from_gray(30)))
+        (5.0, color, Stroke::new(1.0, c32(palette::KEY_OUTLINE)))
     };
     painter.add(egui::Shape::convex_polygon(
         vec![

@@ -27,12 +27,14 @@ use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, ViewOption};
 use crate::editor::session::drop_rules::DropPreview;
 use crate::editor::view::handles::Tool;
+use crate::editor::view::palette;
 use crate::model::scene::NodeId;
 use draw::{draw_ghosts, draw_grid, draw_shear_overlay, outline_node};
-use egui::{Color32, Rect, Sense, Stroke};
+use egui::{Rect, Sense, Stroke};
 use input::{handle_tools, interact, navigate};
 use nodes::draw_nodes;
 use painted::{GridKey, ShearKey};
+pub(crate) use prim_shapes::c32;
 use screen::p2;
 pub(crate) use screen::sr;
 use state::Frame;
@@ -72,7 +74,7 @@ pub fn ui(
     if let Some(note) = view_note {
         let at = rect.left_bottom() + egui::vec2(8.0, -24.0);
         let font = egui::FontId::proportional(12.0);
-        let color = Color32::from_rgb(255, 200, 90);
+        let color = c32(palette::VIEW_NOTE);
         draw::label(&painter, at, egui::Align2::LEFT_BOTTOM, note, &font, color);
     }
     let probes_took_pointer = probes::probes(&frame, &painter, state, &mut out);
@@ -162,7 +164,7 @@ fn paint_scene(
             state.camera,
             scene,
             id,
-            Stroke::new(3.0, Color32::from_rgb(80, 220, 255)),
+            Stroke::new(3.0, c32(palette::DROP_TARGET)),
         );
     }
     if let Some(id) = state.hovered.filter(|id| !editor.is_selected(*id)) {
@@ -172,7 +174,7 @@ fn paint_scene(
             state.camera,
             scene,
             id,
-            Stroke::new(1.5, Color32::from_white_alpha(180)),
+            Stroke::new(1.5, c32(palette::HOVER)),
         );
     }
 }
@@ -186,22 +188,18 @@ fn paint_overlays(frame: &Frame, painter: &egui::Painter, state: &mut ViewportSt
         && let Some(now) = ui.ctx().pointer_latest_pos()
     {
         let band = Rect::from_two_pos(start, now);
-        painter.rect_filled(
-            band,
-            0.0,
-            Color32::from_rgba_unmultiplied(120, 170, 255, 30),
-        );
+        painter.rect_filled(band, 0.0, c32(palette::MARQUEE.alpha(30)));
         painter.rect_stroke(
             band,
             0.0,
-            Stroke::new(1.0, Color32::from_rgb(120, 170, 255)),
+            Stroke::new(1.0, c32(palette::MARQUEE)),
             egui::StrokeKind::Inside,
         );
     }
     if let Some(note) = state.camera.precision_note() {
         let at = rect.left_top() + egui::vec2(8.0, 8.0);
         let font = egui::FontId::proportional(12.0);
-        let color = Color32::from_rgb(255, 200, 90);
+        let color = c32(palette::VIEW_NOTE);
         draw::label(painter, at, egui::Align2::LEFT_TOP, note, &font, color);
     }
 }
@@ -326,7 +324,7 @@ fn draw_flash(frame: &Frame, painter: &egui::Painter, state: &mut ViewportState)
         return;
     }
     let alpha = (200.0 * (1.0 - age / FLASH_SECONDS)) as u8;
-    let color = Color32::from_rgba_unmultiplied(90, 255, 200, alpha);
+    let color = c32(palette::FLASH.alpha(alpha));
     let indices = ranges
         .iter()
         .flat_map(|&(a, b)| a as usize..(b as usize).min(scene.len()));

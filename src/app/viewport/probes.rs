@@ -1,14 +1,19 @@
 //! Point probes in the viewport: their pins (with a faint line to the origin of the node whose
 //! space they live in), dropping one with a click while "Place probes" is on, and dragging a pin.
 
+use super::prim_shapes::c32;
 use super::screen::{p2, sr, v2};
 use super::state::{Frame, ViewportState};
 use crate::editor::session::command::{Command, ProbeCommand};
 use crate::editor::session::probes::{ProbeReading, probe_at};
+use crate::editor::view::palette;
 use egui::{Color32, Stroke};
 
 /// The pins' colour.
-const PIN: Color32 = Color32::from_rgb(255, 110, 220);
+/// Probe pins.
+fn pin() -> Color32 {
+    c32(palette::PROBE)
+}
 
 /// Draw every probe's pin and handle probe input. Returns true when the pointer belongs to the
 /// probes this frame (a pin is dragged, or a click dropped one), so the scene ignores it.
@@ -44,7 +49,7 @@ fn paint_pins(
         if let Ok(owner) = scene.world(r.probe.node) {
             let o = camera.to_screen(view, owner.translation);
             if rect.expand(4000.0).contains(p2(o)) {
-                let faint = Stroke::new(1.0, Color32::from_rgba_unmultiplied(255, 110, 220, 90));
+                let faint = Stroke::new(1.0, c32(palette::PROBE.alpha(90)));
                 painter.line_segment([p2(o), at], faint);
             }
         }
@@ -55,21 +60,21 @@ fn paint_pins(
 
 /// One pin at `at`: a ring (bigger while `held`), a cross, and its label.
 fn paint_pin(painter: &egui::Painter, at: egui::Pos2, held: bool, label: &str) {
-    painter.circle_stroke(at, if held { 7.0 } else { 5.5 }, Stroke::new(2.0, PIN));
+    painter.circle_stroke(at, if held { 7.0 } else { 5.5 }, Stroke::new(2.0, pin()));
     painter.line_segment(
         [at - egui::vec2(9.0, 0.0), at + egui::vec2(9.0, 0.0)],
-        Stroke::new(1.0, PIN),
+        Stroke::new(1.0, pin()),
     );
     painter.line_segment(
         [at - egui::vec2(0.0, 9.0), at + egui::vec2(0.0, 9.0)],
-        Stroke::new(1.0, PIN),
+        Stroke::new(1.0, pin()),
     );
     painter.text(
         at + egui::vec2(9.0, -9.0),
         egui::Align2::LEFT_BOTTOM,
         label,
         egui::FontId::proportional(12.0),
-        PIN,
+        pin(),
     );
 }
 

@@ -1,9 +1,11 @@
 //! Painting coordinate spaces: the selection's own grid and its parent's, as
 //! `crate::editor::view::spaces::local_grid` computes them.
 
+use super::prim_shapes::c32;
 use super::screen::{p2, sr};
 use super::state::Frame;
 use crate::editor::session::command::ViewOption;
+use crate::editor::view::palette;
 use crate::editor::view::spaces::{LocalGrid, local_grid};
 use egui::{Color32, Stroke};
 use glam::{Affine2, Vec2};
@@ -29,13 +31,13 @@ pub(super) fn paint_spaces(
             .and_then(|p| scene.node(p).ok())
             .map_or("world".to_string(), |d| d.name.to_string());
         let grid = local_grid(camera, sr(frame.rect), &world);
-        paint_grid(painter, &grid, Color32::from_rgb(230, 110, 230), &name);
+        paint_grid(painter, &grid, c32(palette::PARENT_GRID), &name);
     }
     if view.shows(ViewOption::LocalGrid)
         && let (Ok(world), Ok(data)) = (scene.world(id), scene.node(id))
     {
         let grid = local_grid(camera, sr(frame.rect), &world);
-        paint_grid(painter, &grid, Color32::from_rgb(90, 220, 240), &data.name);
+        paint_grid(painter, &grid, c32(palette::LOCAL_GRID), &data.name);
     }
 }
 

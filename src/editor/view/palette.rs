@@ -113,6 +113,43 @@ pub const CULLING_CAMERA: Rgba = Rgba::rgb(120, 220, 255);
 /// The plate under the culling counts.
 pub const TAG_PLATE: Rgba = Rgba([0, 0, 0, 190]);
 
+/// Notes over the viewport (a singular view, the f32 precision at the centre).
+pub const VIEW_NOTE: Rgba = Rgba::rgb(255, 200, 90);
+/// The row being dropped onto, outlined in the viewport.
+pub const DROP_TARGET: Rgba = Rgba::rgb(80, 220, 255);
+/// The node under the pointer, outlined.
+pub const HOVER: Rgba = Rgba([255, 255, 255, 180]);
+/// A box selection's band (its fill is this, faint).
+pub const MARQUEE: Rgba = Rgba::rgb(120, 170, 255);
+/// Recomputed world matrices, flashed (fading).
+pub const FLASH: Rgba = Rgba([90, 255, 200, 200]);
+/// Probe pins and their lines (faint).
+pub const PROBE: Rgba = Rgba::rgb(255, 110, 220);
+/// The parent's grid (View > Parent's grid).
+pub const PARENT_GRID: Rgba = Rgba::rgb(230, 110, 230);
+/// The selection's own grid (View > Local grid of the selection).
+pub const LOCAL_GRID: Rgba = Rgba::rgb(90, 220, 240);
+/// The recording mark.
+pub const RECORDING: Rgba = Rgba::rgb(230, 70, 60);
+/// The timeline: a selected node's row and keys.
+pub const TIMELINE_SELECTED: Rgba = Rgba::rgb(255, 210, 60);
+/// The timeline: a row and its keys.
+pub const TIMELINE_ROW: Rgba = Rgba::gray(200);
+/// The timeline: its hint while nothing is animated.
+pub const TIMELINE_HINT: Rgba = Rgba::gray(140);
+/// The timeline: the playhead and a box selection of keys.
+pub const PLAYHEAD: Rgba = Rgba::rgb(90, 200, 255);
+/// The timeline: the ruler's lines.
+pub const RULER_LINE: Rgba = Rgba::gray(55);
+/// The timeline: the ruler's labels.
+pub const RULER_TEXT: Rgba = Rgba::gray(130);
+/// The timeline: a selected key.
+pub const KEY_SELECTED: Rgba = Rgba::rgb(255, 140, 40);
+/// The timeline: a selected key's outline.
+pub const KEY_SELECTED_OUTLINE: Rgba = Rgba::gray(255);
+/// The timeline: a key's outline.
+pub const KEY_OUTLINE: Rgba = Rgba::gray(30);
+
 /// Every colour a figure writes (a GIF's palette keeps each exactly, over the background).
 pub const FIGURE: [Rgba; 16] = [
     BACKGROUND, GRID, GRID_TEXT, X_AXIS, Y_AXIS, LINK, OUTLINE, SELECTED, NAME, DOT, SHEAR,
