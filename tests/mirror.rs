@@ -153,3 +153,20 @@ fn graft_mirror_and_reset_local_on_the_command_line() {
     let scene = graft::model::file::load(&out).unwrap();
     assert_eq!(scene.node(HAND).unwrap().local, Trs::IDENTITY);
 }
+
+#[test]
+fn an_unnamed_node_is_named_by_the_one_label_in_undo_steps() {
+    let mut editor = sword_editor();
+    editor
+        .apply(Command::Rename {
+            node: HAND,
+            name: String::new(),
+        })
+        .unwrap();
+    editor.apply(Command::Select(vec![HAND])).unwrap();
+    editor.apply(Command::Mirror(MirrorAxis::Vertical)).unwrap();
+    assert_eq!(
+        editor.doc().history().undo_label(),
+        Some("Mirror vertically unnamed node 3")
+    );
+}

@@ -34,11 +34,7 @@ fn node_name(scene: &Scene, id: NodeId) -> String {
 
 /// A node as the inspector's field names say it ("unnamed node 7" when it has none).
 fn node_label(name: &str, id: NodeId) -> String {
-    if name.trim().is_empty() {
-        format!("unnamed node {id}")
-    } else {
-        name.to_string()
-    }
+    crate::model::scene::name::node_label(name, id)
 }
 
 /// The node's name, editable (committed when the field loses focus).

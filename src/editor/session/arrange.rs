@@ -181,12 +181,7 @@ pub fn move_targets(
 
 /// A node's name for lists and screen readers: "unnamed node 7" when it has none.
 pub fn display_name(scene: &Scene, index: usize) -> String {
-    let name = &scene.data_at(index).name;
-    if name.trim().is_empty() {
-        format!("unnamed node {}", scene.id_at(index))
-    } else {
-        name.to_string()
-    }
+    crate::model::scene::name::node_label(&scene.data_at(index).name, scene.id_at(index))
 }
 
 /// How far one arrow press nudges (world units), and with Shift.

@@ -8,6 +8,7 @@ use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::math::{MirrorAxis, Trs};
 use crate::model::scene::edit::Op;
+use crate::model::scene::name::node_label;
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Shape};
 use glam::Vec2;
 
@@ -37,7 +38,7 @@ impl Editor {
         self.doc
             .scene()
             .node(id)
-            .map_or_else(|_| "node".to_string(), |d| d.name.to_string())
+            .map_or_else(|_| format!("node {id}"), |d| node_label(&d.name, id))
     }
 
     /// Node ▸ Mirror: each selected subtree's root flipped about its own origin, one undo step

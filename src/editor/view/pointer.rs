@@ -69,7 +69,10 @@ impl MoveDrag {
         match self.starts.as_slice() {
             [(id, _)] => format!(
                 "Move {}",
-                scene.node(*id).map(|d| d.name.as_str()).unwrap_or("node")
+                scene.node(*id).map_or_else(
+                    |_| format!("node {id}"),
+                    |d| crate::model::scene::name::node_label(&d.name, *id)
+                )
             ),
             many => format!("Move {} nodes", many.len()),
         }

@@ -6,6 +6,16 @@ use crate::error::{Error, Result};
 /// The longest name a node takes, in bytes of UTF-8.
 pub const MAX_NAME_BYTES: usize = 4096;
 
+/// How a node is called wherever it is named to a person (lists, undo labels, screen
+/// readers, the inspector): its name, or "unnamed node 7" when it has none — the one label.
+pub fn node_label(name: &str, id: super::NodeId) -> String {
+    if name.trim().is_empty() {
+        format!("unnamed node {id}")
+    } else {
+        name.to_string()
+    }
+}
+
 /// Refuse a name over [`MAX_NAME_BYTES`], saying how long it is (not echoing it).
 pub fn check_name(name: &str) -> Result<()> {
     if name.len() <= MAX_NAME_BYTES {
