@@ -1,4 +1,5 @@
 #![warn(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 //! graft: a 2D scene-graph editor, in three layers and a toolbox:
 //! - [`model`]: transforms, the scene, coordinate spaces, edits and history, the document, the
 //!   `.ron` format and the SVG and Godot interchange, scene generators (no egui, no I/O

@@ -541,9 +541,11 @@ pub fn local_clock(time: SystemTime) -> String {
     #[cfg(target_os = "linux")]
     {
         let t = secs as libc::time_t;
-        // SAFETY: localtime_r writes only into `tm`, which lives on this stack frame.
+        // SAFETY: all zeroes is a valid value of this plain C struct.
         let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-        if !unsafe { libc::localtime_r(&t, &mut tm) }.is_null() {
+        // SAFETY: localtime_r reads `t` and writes only into `tm`, both on this stack frame.
+        let local = unsafe { libc::localtime_r(&t, &mut tm) };
+        if !local.is_null() {
             return format!("{:02}:{:02}:{:02}", tm.tm_hour, tm.tm_min, tm.tm_sec);
         }
     }
