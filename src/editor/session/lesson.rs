@@ -10,7 +10,6 @@ use crate::editor::lesson::progress::CourseProgress;
 use crate::editor::lesson::{Action, Goal, Lesson, Pos, Step};
 use crate::editor::session::command::ViewSpace;
 use crate::editor::session::lesson_play::{action_commands, setup_commands};
-use crate::editor::session::lesson_subject::step_framing;
 use crate::editor::session::settings::ViewOptions;
 use crate::editor::session::{Editor, FileAction, Outcome};
 use crate::error::{Error, Result};
@@ -427,7 +426,7 @@ impl Editor {
         run.entry = Some(self.snapshot());
         run.goals.clear();
         run.keeps.clear();
-        outcome.effects.extend(step_framing(self, run, keeps_scene));
+        outcome.effects.extend(run.step_framing(self, keeps_scene));
         Ok(outcome)
     }
 
@@ -450,7 +449,7 @@ impl Editor {
             .unwrap_or_default();
         // The step starts again as it started: framed again too.
         if let Some(run) = self.lessons.run.as_ref() {
-            outcome.effects.extend(step_framing(self, run, false));
+            outcome.effects.extend(run.step_framing(self, false));
         }
         self.info("Step reset");
         Ok(outcome)

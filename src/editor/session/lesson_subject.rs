@@ -118,30 +118,32 @@ pub(super) fn clip_points(scene: &Scene, ids: &[NodeId], viewing: Option<NodeId>
 /// (sampling every node over the clip would cost a frame's time).
 const FRAME_CLIP_MOST: usize = 2_000;
 
-/// How a step's start frames the view: all of a new scene, the selection, or what the step
-/// names; in an animated scene, with room for where those nodes go over the clip.
-pub(super) fn step_framing(editor: &Editor, run: &LessonRun, keeps_scene: bool) -> Option<Effect> {
-    let subject = run.framed(editor);
-    let scene = editor.doc().scene();
-    let all = || {
-        let nodes = scene.ids().to_vec();
-        if nodes.len() > FRAME_CLIP_MOST {
-            return Effect::FrameAllNextFrame;
-        }
-        let points = clip_points(scene, &nodes, editor.view_node().0);
-        if points.is_empty() {
-            Effect::FrameAllNextFrame
-        } else {
-            Effect::FrameWithPoints(Framed { nodes, points })
-        }
-    };
-    Some(match run.step().setup.frame_all {
-        Some(true) => all(),
-        Some(false) => Effect::Frame(editor.selection().to_vec()),
-        None if !subject.nodes.is_empty() || !subject.points.is_empty() => {
-            Effect::FrameWithPoints(subject)
-        }
-        None if !keeps_scene => all(),
-        None => return None,
-    })
+impl LessonRun {
+    /// How a step's start frames the view: all of a new scene, the selection, or what the step
+    /// names; in an animated scene, with room for where those nodes go over the clip.
+    pub(super) fn step_framing(&self, editor: &Editor, keeps_scene: bool) -> Option<Effect> {
+        let subject = self.framed(editor);
+        let scene = editor.doc().scene();
+        let all = || {
+            let nodes = scene.ids().to_vec();
+            if nodes.len() > FRAME_CLIP_MOST {
+                return Effect::FrameAllNextFrame;
+            }
+            let points = clip_points(scene, &nodes, editor.view_node().0);
+            if points.is_empty() {
+                Effect::FrameAllNextFrame
+            } else {
+                Effect::FrameWithPoints(Framed { nodes, points })
+            }
+        };
+        Some(match self.step().setup.frame_all {
+            Some(true) => all(),
+            Some(false) => Effect::Frame(editor.selection().to_vec()),
+            None if !subject.nodes.is_empty() || !subject.points.is_empty() => {
+                Effect::FrameWithPoints(subject)
+            }
+            None if !keeps_scene => all(),
+            None => return None,
+        })
+    }
 }
