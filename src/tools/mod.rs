@@ -9,6 +9,7 @@ pub mod bench_memory;
 mod bench_memory_print;
 pub mod cli;
 pub mod cli_bench;
+mod cli_instance;
 mod cli_print;
 pub mod desktop;
 mod failure;
