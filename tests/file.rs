@@ -179,8 +179,8 @@ fn unknown_keys_are_errors_with_their_place() {
 fn format_must_be_present_and_known() {
     rejected("(nodes: [])", "test.ron: `format` is missing");
     rejected(
-        "(format: 4, nodes: [])",
-        "test.ron: format 4 is not supported (this graft reads formats 1 to 3",
+        "(format: 5, nodes: [])",
+        "test.ron: format 5 is not supported (this graft reads formats 1 to 4",
     );
     rejected(
         "(format: 0, nodes: [])",

@@ -279,6 +279,7 @@ impl Document {
 
     /// Perform ops as one undo step.
     pub fn perform(&mut self, label: impl Into<String>, ops: Vec<Op>) -> Result<()> {
+        crate::model::instance::edit::check_ops(&self.scene, &ops)?;
         self.revision += 1;
         self.history.perform(&mut self.scene, label, ops)
     }
@@ -290,9 +291,30 @@ impl Document {
         ops: Vec<Op>,
         gesture: u64,
     ) -> Result<()> {
+        crate::model::instance::edit::check_ops(&self.scene, &ops)?;
         self.revision += 1;
         self.history
             .perform_gesture(&mut self.scene, label, ops, Some(gesture))
+    }
+
+    /// Read the instances' sources again (one changed on disk): every override kept, the
+    /// expanded nodes keep their ids, the history stays (not an undo step, as a source's
+    /// change is not this scene's edit). False when the scene instances nothing.
+    pub fn reload_instances(&mut self) -> Result<bool> {
+        if self
+            .scene
+            .instances()
+            .is_none_or(|t| !t.in_use(&self.scene))
+        {
+            return Ok(false);
+        }
+        let host = self
+            .path
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("untitled.ron"));
+        self.scene = crate::model::instance::edit::reload(&self.scene, &host)?;
+        self.revision += 1;
+        Ok(true)
     }
 
     /// Undo one step; returns its label.

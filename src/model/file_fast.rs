@@ -4,7 +4,7 @@
 //! build) is the same code. ron stays the format and the reference:
 //!
 //! - a node line with anything the fast path does not read itself (a sprite, a polygon,
-//!   probes, tracks, a name with an escape) is handed to ron, that line alone;
+//!   probes, tracks, a name with an escape, an instance) is handed to ron, that line alone;
 //! - anything else the fast path does not expect — comments between nodes, other spacing, a
 //!   node over two lines, a field out of order, a syntax error, a node that breaks a rule —
 //!   makes it give up, and ron reads the whole file, so hand-written files and every error
@@ -179,8 +179,20 @@ enum Parsed {
 }
 
 /// The fields in the order graft writes them.
-const KEYS: [&str; 10] = [
-    "name", "parent", "position", "rotation", "scale", "skew", "shape", "color", "probes", "tracks",
+const KEYS: [&str; 13] = [
+    "name",
+    "parent",
+    "inside",
+    "instance",
+    "position",
+    "rotation",
+    "scale",
+    "skew",
+    "shape",
+    "color",
+    "probes",
+    "tracks",
+    "overrides",
 ];
 
 /// A reader over one node line's bytes.

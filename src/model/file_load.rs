@@ -5,8 +5,9 @@
 use crate::error::{Error, Result};
 use crate::model::anim::ClipSettings;
 use crate::model::file::{CANCELLED, CHUNK, MAX_NODES, NODES_PER_REPORT, RECURSION_LIMIT};
-use crate::model::file_node::FileNode;
+use crate::model::file_node::{FileNode, NodeInstance};
 use crate::model::file_version::{VersionNeeds, check_format};
+use crate::model::instance::expand::{self, Expanded, Resolver};
 use crate::model::progress::{Progress, Stage};
 use crate::model::read_limit;
 use crate::model::scene::{NodeData, NodeId, Scene};
@@ -39,6 +40,8 @@ pub(super) struct ParsedNodes {
     needs: VersionNeeds,
     /// The first rule a node broke (reported after the format checks, as before).
     error: Option<Error>,
+    /// The nodes with instance fields: their slot and the fields (none in most files).
+    marks: Vec<(u32, NodeInstance)>,
 }
 
 impl ParsedNodes {
@@ -57,10 +60,18 @@ impl ParsedNodes {
     }
 
     /// Take one parsed node: note what format it needs, check it and keep its parts.
-    pub(super) fn push(&mut self, node: FileNode) {
+    pub(super) fn push(&mut self, mut node: FileNode) {
         self.needs.note(&node);
         if self.error.is_some() {
             return; // the rest is still parsed (a syntax error further on wins), not kept
+        }
+        match node.take_instance() {
+            Ok(Some(mark)) => self.marks.push((self.ids.len() as u32, mark)),
+            Ok(None) => {}
+            Err(e) => {
+                self.error = Some(e);
+                return;
+            }
         }
         match node.into_parts() {
             Ok((id, parent, data)) => {
@@ -152,9 +163,28 @@ pub fn parse_with_progress(
     progress: Option<&Progress>,
 ) -> Result<Option<Scene>> {
     match parse_text(text, path, progress, Reader::Fast)? {
-        Some(file) => build(file, path).map(Some),
+        Some(file) => build(file, path, &mut Resolver::default()).map(Some),
         None => Ok(None),
     }
+}
+
+/// Parse a source file's text while its instancer loads: its own instances are expanded
+/// through the same `resolver` (one read per file, cycles refused).
+pub(crate) fn parse_source(text: &str, path: &Path, resolver: &mut Resolver) -> Result<Scene> {
+    match parse_text(text, path, None, Reader::Fast)? {
+        Some(file) => build(file, path, resolver),
+        None => Err(Error::Refused(CANCELLED.into())),
+    }
+}
+
+/// Parse scene text with a resolver set up by the caller (a reload giving ids back, or an
+/// instancing that must not lead back to the scene itself).
+pub(crate) fn parse_with_resolver(
+    text: &str,
+    path: &Path,
+    resolver: &mut Resolver,
+) -> Result<Scene> {
+    parse_source(text, path, resolver)
 }
 
 /// True when the fast reader reads `text` by itself (the canonical form graft writes);
@@ -178,7 +208,7 @@ enum Reader {
 #[doc(hidden)]
 pub fn parse_with_ron_only(text: &str, path: &Path) -> Result<Scene> {
     match parse_text(text, path, None, Reader::Ron)? {
-        Some(file) => build(file, path),
+        Some(file) => build(file, path, &mut Resolver::default()),
         None => Err(Error::Refused(CANCELLED.into())),
     }
 }
@@ -234,8 +264,8 @@ fn parse_text(
     Ok(Some(file))
 }
 
-/// The scene a parsed file describes, every rule checked.
-fn build(file: FileScene, path: &Path) -> Result<Scene> {
+/// The scene a parsed file describes, every rule checked, its instances expanded.
+fn build(file: FileScene, path: &Path, resolver: &mut Resolver) -> Result<Scene> {
     let invalid = |source: Error| Error::Invalid {
         path: path.to_path_buf(),
         source: Box::new(source),
@@ -249,10 +279,36 @@ fn build(file: FileScene, path: &Path) -> Result<Scene> {
     }
     // The columns filled while parsing become the scene's own arrays.
     let ParsedNodes {
-        ids, parents, data, ..
+        ids,
+        parents,
+        data,
+        marks,
+        ..
     } = nodes;
+    if marks.is_empty() {
+        let mut scene = Scene::from_columns(ids, &parents, data).map_err(invalid)?;
+        scene.set_clip(clip).map_err(invalid)?;
+        return Ok(scene);
+    }
+    let columns = Expanded {
+        ids,
+        parents,
+        data,
+        table: Default::default(),
+    };
+    let abs = expand::absolute(path);
+    let own = resolver.stack_push(&abs);
+    let expanded = expand::expand(path, columns, marks, resolver);
+    resolver.stack_pop(own);
+    let Expanded {
+        ids,
+        parents,
+        data,
+        table,
+    } = expanded.map_err(invalid)?;
     let mut scene = Scene::from_columns(ids, &parents, data).map_err(invalid)?;
     scene.set_clip(clip).map_err(invalid)?;
+    scene.set_instance_table(Some(Box::new(table)));
     Ok(scene)
 }
 
@@ -281,7 +337,7 @@ pub fn load_with_progress(path: &Path, progress: &Progress) -> Result<Option<Sce
     };
     // The text is not needed to build the scene: free it first (at 1M nodes it is 223 MB).
     drop(text);
-    build(file, path).map(Some)
+    build(file, path, &mut Resolver::default()).map(Some)
 }
 
 /// Read a scene's text in chunks, reporting bytes read of the file's size ([`Stage::Reading`]);

@@ -4,6 +4,7 @@
 use crate::error::{Error, Result};
 use crate::model::anim::Track;
 use crate::model::file::{MAX_POLYGON_POINTS, MAX_PROBES_PER_NODE};
+use crate::model::instance::Override;
 use crate::model::math::Trs;
 use crate::model::scene::{DEFAULT_COLOR, NodeData, NodeId, Scene, Shape};
 use glam::Vec2;
@@ -34,6 +35,48 @@ pub(super) struct FileNode {
     pub(super) probes: Vec<(f32, f32)>,
     #[serde(default)]
     pub(super) tracks: Vec<Track>,
+    /// *Format 4*: the parent is this node (a chain of source ids) inside instance `parent`.
+    #[serde(default, deserialize_with = "some")]
+    pub(super) inside: Option<Vec<u32>>,
+    /// *Format 4*: this node is an instance of that scene file (relative to the folder).
+    #[serde(default, deserialize_with = "some")]
+    pub(super) instance: Option<String>,
+    /// *Format 4*: the instance's overrides, keyed by source ids.
+    #[serde(default)]
+    pub(super) overrides: Vec<FileOverride>,
+}
+
+/// A value that is written without `Some(…)` but may be left out (`None` when missing).
+fn some<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(
+    deserializer: D,
+) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
+/// One override of an instance as the file writes it: the source node's chain of ids and
+/// the fields it sets (those left out follow the source).
+#[derive(Deserialize)]
+#[serde(rename = "Override", deny_unknown_fields)]
+pub(super) struct FileOverride {
+    node: Vec<u32>,
+    #[serde(default, deserialize_with = "some")]
+    name: Option<compact_str::CompactString>,
+    #[serde(default, deserialize_with = "some")]
+    position: Option<(f32, f32)>,
+    #[serde(default, deserialize_with = "some")]
+    rotation: Option<f32>,
+    #[serde(default, deserialize_with = "some")]
+    scale: Option<(f32, f32)>,
+    #[serde(default, deserialize_with = "some")]
+    skew: Option<f32>,
+    #[serde(default, deserialize_with = "some")]
+    shape: Option<FileShape>,
+    #[serde(default, deserialize_with = "some")]
+    color: Option<(u8, u8, u8, u8)>,
+    #[serde(default, deserialize_with = "some")]
+    probes: Option<Vec<(f32, f32)>>,
+    #[serde(default, deserialize_with = "some")]
+    tracks: Option<Vec<Track>>,
 }
 
 impl FileNode {
@@ -51,7 +94,125 @@ impl FileNode {
             color: default_color(),
             probes: Vec::new(),
             tracks: Vec::new(),
+            inside: None,
+            instance: None,
+            overrides: Vec::new(),
         }
+    }
+
+    /// True when the node uses a format 4 field (an instance, its overrides, `inside`).
+    pub(super) fn has_instance_fields(&self) -> bool {
+        self.inside.is_some() || self.instance.is_some() || !self.overrides.is_empty()
+    }
+
+    /// Take the node's instance fields out, checked: an instance's line holds only its
+    /// name and transform (its look comes from the source, changed by overrides), overrides
+    /// only on an instance, `inside` only with a parent, no empty chain.
+    pub(super) fn take_instance(&mut self) -> Result<Option<NodeInstance>> {
+        if !self.has_instance_fields() {
+            return Ok(None);
+        }
+        let id = self.id;
+        let bad = |why: &str| Err(Error::Format(format!("node {id}: {why}")));
+        if self.instance.is_some()
+            && (!matches!(self.shape, FileShape::None)
+                || self.color != default_color()
+                || !self.probes.is_empty()
+                || !self.tracks.is_empty())
+        {
+            return bad(
+                "an instance takes its shape, color, probes and tracks from its source \
+                 (change them in `overrides`)",
+            );
+        }
+        if self.instance.is_none() && !self.overrides.is_empty() {
+            return bad("`overrides` need `instance`");
+        }
+        if self.inside.is_some() && self.parent.is_none() {
+            return bad("`inside` needs a `parent` (the instance it is inside)");
+        }
+        if self.inside.as_ref().is_some_and(Vec::is_empty) {
+            return bad("`inside` is empty");
+        }
+        let overrides = std::mem::take(&mut self.overrides)
+            .into_iter()
+            .map(|o| o.into_override(id))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Some(NodeInstance {
+            inside: self.inside.take().map(Vec::into_boxed_slice),
+            source: self.instance.take(),
+            overrides,
+        }))
+    }
+}
+
+/// A node's instance fields, checked: what the loader expands.
+#[derive(Clone, Debug)]
+pub(crate) struct NodeInstance {
+    /// Its parent is this source node inside the instance `parent`.
+    pub(crate) inside: Option<Box<[u32]>>,
+    /// The scene file it instances.
+    pub(crate) source: Option<String>,
+    /// Its overrides, in file order.
+    pub(crate) overrides: Vec<Override>,
+}
+
+impl FileOverride {
+    /// The override, every number checked (errors name the instance `id`).
+    fn into_override(self, id: u32) -> Result<Override> {
+        if self.node.is_empty() {
+            return Err(Error::Format(format!(
+                "node {id}: an override's `node` is empty"
+            )));
+        }
+        let vec = |v: (f32, f32)| Vec2::new(v.0, v.1);
+        let finite = |ok: bool, field: &'static str| {
+            if ok {
+                Ok(())
+            } else {
+                Err(Error::NotFinite {
+                    node: NodeId(id),
+                    field,
+                })
+            }
+        };
+        let position = self.position.map(vec);
+        let scale = self.scale.map(vec);
+        finite(position.is_none_or(|v| v.is_finite()), "override position")?;
+        finite(
+            self.rotation.is_none_or(f32::is_finite),
+            "override rotation",
+        )?;
+        finite(scale.is_none_or(|v| v.is_finite()), "override scale")?;
+        finite(self.skew.is_none_or(f32::is_finite), "override skew")?;
+        let shape = self.shape.map(|s| s.into_shape(id)).transpose()?;
+        let probes = match self.probes {
+            Some(p) if p.len() > MAX_PROBES_PER_NODE => {
+                return Err(Error::Format(format!(
+                    "node {id}: an override has too many probes"
+                )));
+            }
+            Some(p) => Some(points_of(&p, id, "override probe")?),
+            None => None,
+        };
+        if let Some(tracks) = &self.tracks {
+            Scene::check_tracks(NodeId(id), tracks)?;
+        }
+        if let Some(name) = &self.name {
+            crate::model::scene::name::check_name(name)?;
+        }
+        Ok(Override {
+            node: self.node.into_boxed_slice(),
+            name: self.name,
+            position,
+            rotation: self.rotation,
+            scale,
+            skew: self.skew,
+            shape,
+            color: self.color.map(|(r, g, b, a)| [r, g, b, a]),
+            probes,
+            tracks: self.tracks,
+        })
     }
 }
 

@@ -8,6 +8,8 @@ use crate::model::atomic_write::{Backup, atomic_write_with, write_atomically};
 use crate::model::file::CANCELLED;
 use crate::model::file::NODES_PER_REPORT;
 use crate::model::file_version::{is_bits, is_vec_bits, needed_version};
+use crate::model::instance::Override;
+use crate::model::instance::save::{self, Fields, Line};
 use crate::model::progress::{Progress, Stage};
 use crate::model::scene::{Color, DEFAULT_COLOR, NodeData, NodeId, Scene, Shape};
 use glam::Vec2;
@@ -69,14 +71,92 @@ fn pair_list(points: &[Vec2]) -> String {
 }
 
 fn node_line(out: &mut String, id: NodeId, parent: Option<NodeId>, data: &NodeData) {
-    let local = &data.local;
+    node_line_with(out, id, parent, data, &Fields::default());
+}
+
+/// A node's line with its instance fields: `inside` after the parent, `instance` before the
+/// transform, `overrides` last; an instance's look is in its overrides, not on its line.
+fn node_line_with(
+    out: &mut String,
+    id: NodeId,
+    parent: Option<NodeId>,
+    data: &NodeData,
+    fields: &Fields,
+) {
     let _ = write!(out, "        (id: {id}");
     if !data.name.is_empty() {
         let _ = write!(out, ", name: {}", quoted(&data.name));
     }
-    if let Some(p) = parent {
-        let _ = write!(out, ", parent: Some({p})");
+    match (fields.inside, parent) {
+        (Some((root, chain)), _) => {
+            let _ = write!(out, ", parent: Some({root}), inside: {}", id_list(chain));
+        }
+        (None, Some(p)) => {
+            let _ = write!(out, ", parent: Some({p})");
+        }
+        (None, None) => {}
     }
+    if let Some((path, _)) = &fields.instance {
+        let _ = write!(out, ", instance: {}", quoted(path));
+    }
+    transform_fields(out, &data.local);
+    if fields.instance.is_none() {
+        look_fields(out, data);
+    }
+    if let Some((_, overrides)) = &fields.instance
+        && !overrides.is_empty()
+    {
+        let items: Vec<String> = overrides.iter().map(override_text).collect();
+        let _ = write!(out, ", overrides: [{}]", items.join(", "));
+    }
+    out.push_str("),\n");
+}
+
+/// `[7]`, `[12, 7]`: a chain of source ids.
+fn id_list(chain: &[u32]) -> String {
+    let items: Vec<String> = chain.iter().map(u32::to_string).collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// One override as the file writes it: `(node: [7], rotation: 30.0)`, fields in the node
+/// line's order, only those it sets.
+pub(crate) fn override_text(o: &Override) -> String {
+    let mut out = format!("(node: {}", id_list(&o.node));
+    if let Some(name) = &o.name {
+        let _ = write!(out, ", name: {}", quoted(name));
+    }
+    if let Some(v) = o.position {
+        let _ = write!(out, ", position: {}", pair(v));
+    }
+    if let Some(v) = o.rotation {
+        let _ = write!(out, ", rotation: {}", float(v));
+    }
+    if let Some(v) = o.scale {
+        let _ = write!(out, ", scale: {}", pair(v));
+    }
+    if let Some(v) = o.skew {
+        let _ = write!(out, ", skew: {}", float(v));
+    }
+    if let Some(shape) = &o.shape {
+        let text = shape_text(shape).unwrap_or_else(|| "None".into());
+        let _ = write!(out, ", shape: {text}");
+    }
+    if let Some([r, g, b, a]) = o.color {
+        let _ = write!(out, ", color: ({r}, {g}, {b}, {a})");
+    }
+    if let Some(probes) = &o.probes {
+        let _ = write!(out, ", probes: {}", pair_list(probes));
+    }
+    if let Some(tracks) = &o.tracks {
+        let tracks: Vec<String> = tracks.iter().map(Track::to_string).collect();
+        let _ = write!(out, ", tracks: [{}]", tracks.join(", "));
+    }
+    out.push(')');
+    out
+}
+
+/// The transform's fields that are not at their defaults.
+fn transform_fields(out: &mut String, local: &crate::model::math::Trs) {
     if !is_vec_bits(local.position, Vec2::ZERO) {
         let _ = write!(out, ", position: {}", pair(local.position));
     }
@@ -89,6 +169,10 @@ fn node_line(out: &mut String, id: NodeId, parent: Option<NodeId>, data: &NodeDa
     if !is_bits(local.skew, 0.0) {
         let _ = write!(out, ", skew: {}", float(local.skew));
     }
+}
+
+/// The look's fields (shape, colour, probes, tracks) that are not at their defaults.
+fn look_fields(out: &mut String, data: &NodeData) {
     if let Some(shape) = shape_text(&data.shape) {
         let _ = write!(out, ", shape: {shape}");
     }
@@ -103,7 +187,6 @@ fn node_line(out: &mut String, id: NodeId, parent: Option<NodeId>, data: &NodeDa
         let tracks: Vec<String> = data.tracks.iter().map(Track::to_string).collect();
         let _ = write!(out, ", tracks: [{}]", tracks.join(", "));
     }
-    out.push_str("),\n");
 }
 
 /// The canonical text of a scene: a comment header, pre-order, defaults omitted, stable key
@@ -147,9 +230,16 @@ pub fn write_ron(
         let _ = writeln!(out, "    clip: {clip},");
     }
     out.push_str("    nodes: [\n");
+    let table = scene.instances().filter(|t| t.in_use(scene));
     for i in 0..scene.len() {
         let parent = scene.parent_index_at(i).map(|p| scene.id_at(p));
-        node_line(&mut out, scene.id_at(i), parent, scene.data_at(i));
+        match table.map(|t| save::line(scene, t, i)) {
+            None => node_line(&mut out, scene.id_at(i), parent, scene.data_at(i)),
+            Some(Line::Skip) => {}
+            Some(Line::Write(fields)) => {
+                node_line_with(&mut out, scene.id_at(i), parent, scene.data_at(i), &fields);
+            }
+        }
         if (i + 1).is_multiple_of(NODES_PER_REPORT) {
             sink.write_all(out.as_bytes())?;
             out.clear();

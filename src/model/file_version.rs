@@ -12,6 +12,9 @@ use glam::Vec2;
 impl FileNode {
     /// The first thing in this node that format `format` cannot hold, with the version it needs.
     fn feature_above(&self, format: u32) -> Option<(u32, &'static str)> {
+        if format < 4 && self.has_instance_fields() {
+            return Some((4, "instances"));
+        }
         if format < 3 && !self.tracks.is_empty() {
             return Some((3, "tracks"));
         }
@@ -38,32 +41,27 @@ impl FileNode {
 /// The first nodes, as they are parsed, that an older format cannot hold.
 #[derive(Default)]
 pub(super) struct VersionNeeds {
-    /// The first node that needs format 3 (tracks).
-    first_v3: Option<u32>,
-    /// The first node that format 1 cannot hold: its id, the version it needs, and why.
-    first_above_1: Option<(u32, u32, &'static str)>,
+    /// For formats 1, 2 and 3: the first node that format cannot hold, the version it
+    /// needs, and why.
+    first_above: [Option<(u32, u32, &'static str)>; 3],
 }
 
 impl VersionNeeds {
     /// Note what format a parsed node needs.
     pub(super) fn note(&mut self, node: &FileNode) {
-        if self.first_v3.is_none() && node.feature_above(2).is_some() {
-            self.first_v3 = Some(node.id);
-        }
-        if self.first_above_1.is_none()
-            && let Some((version, feature)) = node.feature_above(1)
-        {
-            self.first_above_1 = Some((node.id, version, feature));
+        for (k, slot) in self.first_above.iter_mut().enumerate() {
+            if slot.is_none()
+                && let Some((version, feature)) = node.feature_above(k as u32 + 1)
+            {
+                *slot = Some((node.id, version, feature));
+            }
         }
     }
 
     /// The first node that format `format` cannot hold: its id, the version and the feature.
     fn needs_above(&self, format: u32) -> Option<(u32, u32, &'static str)> {
-        match format {
-            0 | 1 => self.first_above_1,
-            2 => self.first_v3.map(|id| (id, 3, "tracks")),
-            _ => None,
-        }
+        let k = (format.max(1) - 1) as usize;
+        self.first_above.get(k).copied().flatten()
     }
 }
 
@@ -101,10 +99,13 @@ pub(super) fn check_format(
     Ok(format)
 }
 
-/// The lowest format version that holds everything in the scene (3 with tracks or a clip that
+/// The lowest format version that holds everything in the scene (4 with instances; 3 with tracks or a clip that
 /// is not the default; else 1 unless it uses polygons, sprite regions or offsets, or probes), so
 /// files that need nothing new stay readable by older grafts.
 pub fn needed_version(scene: &Scene) -> u32 {
+    if scene.instances().is_some_and(|t| t.in_use(scene)) {
+        return 4;
+    }
     if !scene.clip().is_default() || (0..scene.len()).any(|i| !scene.data_at(i).tracks.is_empty()) {
         return 3;
     }

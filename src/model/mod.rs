@@ -44,6 +44,7 @@ pub(crate) mod file_stamp;
 mod file_version;
 pub mod generate;
 pub mod godot;
+pub mod instance;
 #[doc(hidden)]
 pub mod journal;
 pub mod math;

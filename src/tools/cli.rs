@@ -105,6 +105,36 @@ pub enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Add an instance of another scene file (.ron, or .tscn read through the importer)
+    /// under a node; its nodes are read from that file whenever the scene loads.
+    #[command(
+        after_help = "Examples:\n  graft instance car.ron --source parts/wheel.ron --parent 1\n  graft instance level.ron --source car.ron --parent root -o level2.ron"
+    )]
+    Instance {
+        /// The scene file.
+        file: PathBuf,
+        /// The scene file to instance (a path from here; written relative to FILE's folder).
+        #[arg(long)]
+        source: PathBuf,
+        /// The node to put it under: an id, or `root`.
+        #[arg(long)]
+        parent: String,
+        /// Write the result here instead of in place.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+    /// Make an instance local: its nodes become the scene's own, overrides applied.
+    #[command(after_help = "Examples:\n  graft make-local car.ron --node 5 -o car-flat.ron")]
+    MakeLocal {
+        /// The scene file.
+        file: PathBuf,
+        /// The instance's root node id.
+        #[arg(long)]
+        node: u32,
+        /// Write the result here instead of in place.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
     /// Move a node under another parent, keeping its world transform or its local numbers.
     #[command(
         after_help = "Examples:\n  graft reparent scenes/sword.ron --node 4 --parent 1 --keep-world -o sheathed.ron\n  graft reparent scene.ron --node 7 --parent root --index 0 --keep-local"
@@ -350,6 +380,25 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Reparent(args) => reparent(&args, out),
         Command::Mirror { axis, nodes } => super::cli_edit::edit_nodes(&nodes, Some(axis), out),
         Command::ResetLocal(args) => super::cli_edit::edit_nodes(&args, None, out),
+        Command::Instance {
+            file,
+            source,
+            parent,
+            output,
+        } => super::cli_instance::instance(
+            &file,
+            &source,
+            super::cli_instance::parent_arg(&parent)?,
+            output.as_deref(),
+            out,
+        ),
+        Command::MakeLocal { file, node, output } => super::cli_instance::make_local(
+            &file,
+            NodeId(node),
+            output.as_deref(),
+            out,
+            &mut io::stderr(),
+        ),
         Command::Import {
             file,
             output,
@@ -446,14 +495,44 @@ fn check(files: &[PathBuf], out: &mut dyn Write, report: &mut dyn Write) -> Resu
                 for m in &missing {
                     writeln!(report, "{}", m.message(path))?;
                 }
+                if scene.instances().is_some() {
+                    let text = read_limit::read_text_bounded(path, read_limit::SCENE)?;
+                    let found = crate::model::instance::check::report(&scene, &text, path);
+                    problems.extend(found);
+                }
             }
-            Err(e) => problems.push(e.to_string()),
+            Err(e) => problems.push(placed_cycle(path, e.to_string())),
         }
     }
     if problems.is_empty() {
         Ok(())
     } else {
         Err(Failure(problems.join("\n")))
+    }
+}
+
+/// A load error that is an instance cycle, placed at the instance line that starts it
+/// (`FILE:LINE:COL: node 5: instance cycle: a.ron -> b.ron -> a.ron`); others as they are.
+fn placed_cycle(path: &Path, message: String) -> String {
+    use crate::model::instance::check::{Problem, locate};
+    let prefix = format!("{}: node ", path.display());
+    let node = message
+        .strip_prefix(&prefix)
+        .filter(|rest| rest.contains(": instance cycle: "))
+        .and_then(|rest| rest.split(':').next()?.parse().ok());
+    let text = read_limit::read_text_bounded(path, read_limit::SCENE).ok();
+    match (node, text) {
+        (Some(node), Some(text)) => {
+            let problem = Problem {
+                node: NodeId(node),
+                near: "instance:".into(),
+                message: String::new(),
+            };
+            let (line, col) = locate(&text, &problem);
+            let rest = &message[prefix.len() - "node ".len()..];
+            format!("{}:{line}:{col}: {rest}", path.display())
+        }
+        _ => message,
     }
 }
 

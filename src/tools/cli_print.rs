@@ -92,16 +92,21 @@ fn print(
     } else {
         print_header(&column, out)?;
     }
+    let marks = super::cli_instance::Marks::of(scene);
     for i in 0..scene.len() {
         depth[i] = scene.parent_index_at(i).map_or(0, |p| depth[p] + 1);
         let row = print_row(scene, i, into_space);
+        let marks = marks
+            .as_ref()
+            .map(|m| m.text(scene, row.id))
+            .unwrap_or_default();
         if json {
             if i > 0 {
                 out.write_all(b",")?;
             }
-            print_json_row(&row, &column, out)?;
+            print_json_row(&row, &column, &marks, out)?;
         } else {
-            print_text_row(&row, depth[i], out)?;
+            print_text_row(&row, depth[i], &marks, out)?;
         }
     }
     if json {
@@ -127,12 +132,17 @@ fn print_header(column: &str, out: &mut dyn Write) -> Result<(), Failure> {
 }
 
 /// One print row as a JSON object (no separator, no newline).
-fn print_json_row(row: &PrintRow, column: &str, out: &mut dyn Write) -> Result<(), Failure> {
+fn print_json_row(
+    row: &PrintRow,
+    column: &str,
+    marks: &[String],
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     // f32 → the f64 with the same shortest decimal form (71.2367, not 71.23670959472656).
     let j = |v: f32| v.to_string().parse::<f64>().unwrap_or(v as f64);
     let (local, world) = (&row.local, &row.world);
     let m = rows(&row.world_m).map(|r| r.map(j));
-    let value = json!({
+    let mut value = json!({
         "id": row.id.0,
         "name": row.name,
         "parent": row.parent.map(|p| p.0),
@@ -144,17 +154,31 @@ fn print_json_row(row: &PrintRow, column: &str, out: &mut dyn Write) -> Result<(
         "shear": j(row.metrics.dot),
         "determinant": j(row.metrics.determinant),
     });
+    if !marks.is_empty() {
+        value["instance"] = json!(marks);
+    }
     serde_json::to_writer(&mut *out, &value).map_err(|e| Failure(e.to_string()))?;
     Ok(())
 }
 
-/// One print row as a table line, its name indented by `depth` (at most 20 levels).
-fn print_text_row(row: &PrintRow, depth: usize, out: &mut dyn Write) -> Result<(), Failure> {
+/// One print row as a table line, its name indented by `depth` (at most 20 levels), its
+/// instance marks after (`[instance parts/wheel.ron]`, `[from 5: 7; overrides rotation]`).
+fn print_text_row(
+    row: &PrintRow,
+    depth: usize,
+    marks: &[String],
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let name = format!("{}{}", "  ".repeat(depth.min(20)), row.name);
     let parent_text = row.parent.map_or("-".to_string(), |p| p.to_string());
+    let marks = if marks.is_empty() {
+        String::new()
+    } else {
+        format!("  [{}]", marks.join("; "))
+    };
     writeln!(
         out,
-        "{:>6} {:<24} {:>6}  {:<44} {:<44} {:>9} {:>9}",
+        "{:>6} {:<24} {:>6}  {:<44} {:<44} {:>9} {:>9}{marks}",
         row.id,
         name,
         parent_text,

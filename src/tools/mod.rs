@@ -10,6 +10,7 @@ mod bench_memory_print;
 pub mod cli;
 pub mod cli_bench;
 pub mod cli_edit;
+mod cli_instance;
 mod cli_print;
 pub mod desktop;
 mod failure;

@@ -161,11 +161,6 @@ fn indent(ui: &egui::Ui) -> Indent {
 /// The room of a row's icon, before its name.
 const ICON_WIDTH: f32 = 20.0;
 
-/// A node's name as rows and the breadcrumb show it ("unnamed node 7" when it has none).
-fn display_name(scene: &Scene, index: usize) -> String {
-    crate::editor::session::arrange::display_name(scene, index)
-}
-
 /// Dropping on empty space below the rows makes the dragged nodes roots.
 fn drop_below_rows(
     ui: &egui::Ui,
@@ -234,7 +229,7 @@ fn row_ui(
         crate::app::ui_targets::row(ui, id, rect);
     }
     let selected = editor.is_selected(id);
-    let label = display_name(scene, row.index);
+    let label = crate::editor::session::arrange::row_label(scene, row.index);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TreeItem, true, &label));
     let cx = RowCtx {
         editor,

@@ -184,6 +184,30 @@ pub fn display_name(scene: &Scene, index: usize) -> String {
     crate::model::scene::name::node_label(&scene.data_at(index).name, scene.id_at(index))
 }
 
+/// A hierarchy row's text: the name, and for an instance its source's file name
+/// (`front [wheel.ron]`, `[wheel.ron, missing]` for a placeholder), for a node that comes
+/// from a source the instance it is in (`hub [in front]`).
+pub fn row_label(scene: &Scene, index: usize) -> String {
+    let name = display_name(scene, index);
+    let id = scene.id_at(index);
+    let file = |path: &str| {
+        let name = std::path::Path::new(path).file_name();
+        name.map_or(path.to_string(), |n| n.to_string_lossy().into_owned())
+    };
+    if let Some(entry) = scene.instance_entry(id) {
+        let missing = if entry.source.is_err() {
+            ", missing"
+        } else {
+            ""
+        };
+        return format!("{name} [{}{missing}]", file(&entry.path));
+    }
+    match scene.origin(id).and_then(|o| scene.index(o.root).ok()) {
+        Some(root) => format!("{name} [in {}]", display_name(scene, root)),
+        None => name,
+    }
+}
+
 /// How far one arrow press nudges (world units), and with Shift.
 pub const NUDGE: f32 = 0.1;
 /// How far Shift+arrow nudges.

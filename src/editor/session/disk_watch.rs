@@ -53,6 +53,8 @@ pub struct DiskWatch {
     missing_said: bool,
     /// The document came back from a journal older than its file: the first save asks.
     older_than_file: bool,
+    /// The files the scene's instances read, with their (size, time) when last looked at.
+    sources: Vec<(std::path::PathBuf, Option<(u64, Option<SystemTime>)>)>,
 }
 
 /// The file's (size, time) now.
@@ -149,6 +151,7 @@ impl Editor {
             return;
         }
         self.disk.next_look = Some(now + WATCH_FILE_EVERY);
+        self.watch_sources();
         let Some(path) = self.doc.path().map(std::path::Path::to_path_buf) else {
             return;
         };
@@ -182,6 +185,62 @@ impl Editor {
                     then: None,
                 });
             }
+        }
+    }
+
+    /// Has a file the scene's instances read changed on disk (saved by graft in another
+    /// window or by any other program)? Then its instances are read again, every override
+    /// kept (not an undo step: the source changed, not this scene).
+    fn watch_sources(&mut self) {
+        let scene = self.doc.scene();
+        let files = scene
+            .instances()
+            .filter(|t| t.in_use(scene))
+            .map(|t| t.source_files())
+            .unwrap_or_default();
+        let keys: Vec<_> = files
+            .into_iter()
+            .map(|p| {
+                let k = disk_key(&p);
+                (p, k)
+            })
+            .collect();
+        let same_files = keys.len() == self.disk.sources.len()
+            && keys.iter().zip(&self.disk.sources).all(|(a, b)| a.0 == b.0);
+        let changed: Vec<String> = keys
+            .iter()
+            .zip(&self.disk.sources)
+            .filter(|(a, b)| a.1 != b.1)
+            .map(|(a, _)| a.0.display().to_string())
+            .collect();
+        self.disk.sources = keys;
+        if !same_files || changed.is_empty() {
+            return;
+        }
+        match self.doc.reload_instances() {
+            Ok(_) => {
+                // What the reload read is what is known now.
+                let scene = self.doc.scene();
+                let files = scene
+                    .instances()
+                    .map(|t| t.source_files())
+                    .unwrap_or_default();
+                self.disk.sources = files
+                    .into_iter()
+                    .map(|p| {
+                        let k = disk_key(&p);
+                        (p, k)
+                    })
+                    .collect();
+                self.info(format!(
+                    "{} changed on disk: its instances follow",
+                    changed.join(", ")
+                ));
+            }
+            Err(e) => self.log.fail(format!(
+                "{} changed on disk, not read: {e}",
+                changed.join(", ")
+            )),
         }
     }
 }

@@ -120,6 +120,8 @@ pub struct Scene {
     /// Pre-order indices of the nodes with tracks, valid while `(version, tracks_version)`
     /// equals the key it was read at.
     animated: AnimatedCache,
+    /// The instances of other scene files among the nodes (`model::instance`).
+    instances: Option<Box<crate::model::instance::Instances>>,
 }
 
 /// The nodes with tracks, and the scene versions they were read at.
@@ -433,6 +435,27 @@ impl Scene {
         self.local_mat[i] = local.to_affine();
         self.mark_dirty(i);
         std::mem::replace(&mut self.data[i].local, local)
+    }
+
+    /// The instance table (None when the scene instances nothing).
+    pub(crate) fn instance_table(&self) -> Option<&crate::model::instance::Instances> {
+        self.instances.as_deref()
+    }
+
+    /// The instance table, made when missing; the structure version changes (rows mark
+    /// instances).
+    pub(crate) fn instance_table_mut(&mut self) -> &mut crate::model::instance::Instances {
+        self.bump_version();
+        self.instances.get_or_insert_with(Box::default)
+    }
+
+    /// Replace the instance table.
+    pub(crate) fn set_instance_table(
+        &mut self,
+        table: Option<Box<crate::model::instance::Instances>>,
+    ) {
+        self.bump_version();
+        self.instances = table;
     }
 
     /// The clip's length and loop mode.

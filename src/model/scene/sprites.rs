@@ -137,7 +137,10 @@ impl Scene {
     /// history rebase it too
     /// ([`History::rebase_sprites`](crate::model::scene::edit::History::rebase_sprites)).
     pub fn map_sprite_paths(&mut self, mut map: impl FnMut(&str) -> Option<String>) -> usize {
-        let changed = map_data(self.data.iter_mut(), &mut map);
+        let mut changed = map_data(self.data.iter_mut(), &mut map);
+        if let Some(table) = self.instances.as_deref_mut() {
+            changed += table.map_paths(&mut map);
+        }
         if changed > 0 {
             self.appearance_version =
                 super::NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

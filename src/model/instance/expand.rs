@@ -1,0 +1,363 @@
+//! Expanding instances while a scene loads: each source read once per load (`.ron` through
+//! the loader, its own instances expanded first; `.tscn` through the Godot importer), a cycle
+//! through any number of files refused with the chain named, and every instance's nodes added
+//! below its root with its overrides applied. A source that cannot be read leaves a
+//! placeholder that keeps the instance's overrides verbatim.
+
+use super::{Chain, Entry, FieldSet, Instances, Origin, Override, Source};
+use crate::error::{Error, Result};
+use crate::model::file_node::NodeInstance;
+use crate::model::progress::Progress;
+use crate::model::scene::sprites::{folder_of, normalize};
+use crate::model::scene::{NodeData, NodeId, Scene};
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What a load knows about sources: the files being read (a cycle check), the sources read
+/// so far, and for a reload the ids the expanded nodes had.
+#[derive(Default)]
+pub(crate) struct Resolver {
+    stack: Vec<PathBuf>,
+    cache: FxHashMap<PathBuf, std::result::Result<Arc<Source>, String>>,
+    /// Set when a cycle was found (its message): every file on the way refuses to load
+    /// with it.
+    cycle: Option<String>,
+    /// For the outermost scene only: ids to give the expanded nodes again.
+    pub(crate) reuse: Option<Reuse>,
+}
+
+/// The ids a reload gives back: by (instance root, chain), and the next fresh id.
+#[derive(Default)]
+pub(crate) struct Reuse {
+    pub(crate) ids: FxHashMap<(NodeId, Chain), NodeId>,
+    pub(crate) next: u32,
+}
+
+/// A file's path absolute and normalized, so one file is one key.
+pub(crate) fn absolute(path: &Path) -> PathBuf {
+    normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+impl Resolver {
+    /// A resolver that refuses sources leading back to `files` (the scene being edited).
+    pub(crate) fn within(files: &[&Path]) -> Self {
+        Self {
+            stack: files.iter().map(|p| absolute(p)).collect(),
+            ..Self::default()
+        }
+    }
+
+    /// Put the file being expanded on the stack unless it is there (the outermost scene);
+    /// true when it was put there.
+    pub(crate) fn stack_push(&mut self, abs: &Path) -> bool {
+        let fresh = self.stack.last().is_none_or(|p| p != abs);
+        if fresh {
+            self.stack.push(abs.to_path_buf());
+        }
+        fresh
+    }
+
+    /// Take back what [`Resolver::stack_push`] put there.
+    pub(crate) fn stack_pop(&mut self, pushed: bool) {
+        if pushed {
+            self.stack.pop();
+        }
+    }
+
+    /// The chain of files from `abs`'s first appearance on the stack, named from the first
+    /// file's folder: `a.ron -> b.ron -> a.ron`.
+    fn cycle_text(&self, abs: &Path) -> String {
+        let base = self.stack.first().map(|p| folder_of(p)).unwrap_or_default();
+        let start = self.stack.iter().position(|p| p == abs).unwrap_or(0);
+        let name = |p: &Path| {
+            pathdiff::diff_paths(p, &base)
+                .unwrap_or_else(|| p.to_path_buf())
+                .display()
+                .to_string()
+        };
+        let mut names: Vec<String> = self.stack[start..].iter().map(|p| name(p)).collect();
+        names.push(name(abs));
+        names.join(" -> ")
+    }
+
+    /// The source at `abs`: read once, or why it cannot be used (`Ok(Err)`: a placeholder).
+    /// A cycle is an error.
+    pub(crate) fn source(
+        &mut self,
+        abs: &Path,
+    ) -> Result<std::result::Result<Arc<Source>, String>> {
+        if self.stack.iter().any(|p| p == abs) {
+            let message = format!("instance cycle: {}", self.cycle_text(abs));
+            self.cycle = Some(message.clone());
+            return Err(Error::Format(message));
+        }
+        if let Some(known) = self.cache.get(abs) {
+            return Ok(known.clone());
+        }
+        self.stack.push(abs.to_path_buf());
+        let reuse = self.reuse.take();
+        let read = self.read(abs);
+        self.reuse = reuse;
+        self.stack.pop();
+        let read = read?.map(Arc::new);
+        self.cache.insert(abs.to_path_buf(), read.clone());
+        Ok(read)
+    }
+
+    /// Read and expand one source file.
+    fn read(&mut self, abs: &Path) -> Result<std::result::Result<Source, String>> {
+        let tscn = abs
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("tscn"));
+        let scene = if tscn {
+            crate::model::godot::import::import_file(abs).map(|i| i.scene)
+        } else {
+            match crate::model::file::read_text(abs, &Progress::new()) {
+                Ok(Some(text)) => crate::model::file_load::parse_source(&text, abs, self),
+                Ok(None) => Err(Error::Refused("cancelled".into())),
+                Err(e) => Err(e),
+            }
+        };
+        let scene = match scene {
+            Ok(scene) => scene,
+            Err(_) if self.cycle.is_some() => {
+                return Err(Error::Format(self.cycle.clone().unwrap_or_default()));
+            }
+            Err(e) => return Ok(Err(e.to_string())),
+        };
+        let roots = scene.child_indices(None).count();
+        if roots != 1 {
+            return Ok(Err(format!(
+                "{} has {roots} roots (an instanced scene has one)",
+                abs.display()
+            )));
+        }
+        Ok(Ok(source_of(scene, abs)))
+    }
+}
+
+/// A source from its expanded scene: every node's chain and the index of each chain.
+fn source_of(scene: Scene, abs: &Path) -> Source {
+    let table = scene.instances();
+    let chains: Vec<Chain> = (0..scene.len())
+        .map(|j| {
+            let id = scene.id_at(j);
+            match table.and_then(|t| Some((t.origin(id)?, t))) {
+                Some((o, t)) => {
+                    let mut chain = vec![o.root.0];
+                    chain.extend_from_slice(t.chain_of(o).unwrap_or(&[]));
+                    chain.into_boxed_slice()
+                }
+                None => Box::new([id.0]),
+            }
+        })
+        .collect();
+    let by_chain = chains
+        .iter()
+        .enumerate()
+        .map(|(j, c)| (c.clone(), j as u32))
+        .collect();
+    Source {
+        path: abs.to_path_buf(),
+        scene,
+        chains,
+        by_chain,
+    }
+}
+
+/// The columns of a scene with its instances expanded (the expanded nodes first, so they
+/// come before nodes added beside them), and its instance table.
+pub(crate) struct Expanded {
+    pub(crate) ids: Vec<NodeId>,
+    pub(crate) parents: Vec<Option<NodeId>>,
+    pub(crate) data: Vec<NodeData>,
+    pub(crate) table: Instances,
+}
+
+/// The file's own columns and instance marks, expanded: see [`Expanded`].
+pub(crate) fn expand(
+    host: &Path,
+    mut columns: Expanded,
+    marks: Vec<(u32, NodeInstance)>,
+    resolver: &mut Resolver,
+) -> Result<Expanded> {
+    let folder = folder_of(host);
+    let max_host = columns.ids.iter().map(|id| id.0).max().unwrap_or(0);
+    let mut fresh = Fresh {
+        next: max_host
+            .saturating_add(1)
+            .max(resolver.reuse.as_ref().map_or(0, |r| r.next)),
+        reuse: resolver.reuse.take(),
+    };
+    let mut mapped: FxHashMap<PathBuf, Arc<Source>> = FxHashMap::default();
+    let mut front = Expanded {
+        ids: Vec::new(),
+        parents: Vec::new(),
+        data: Vec::new(),
+        table: Instances::default(),
+    };
+    let mut new_ids: FxHashMap<NodeId, Vec<NodeId>> = FxHashMap::default();
+    for (slot, mark) in &marks {
+        let Some(path) = &mark.source else { continue };
+        let k = *slot as usize;
+        let root = columns.ids[k];
+        let abs = absolute(&folder.join(path));
+        let outermost = resolver.stack.len() == 1;
+        let read = resolver.source(&abs).map_err(|e| match e {
+            // The scene being loaded names where its cycle starts.
+            Error::Format(m) if outermost => Error::Format(format!("node {root}: {m}")),
+            other => other,
+        });
+        let source = match read? {
+            Ok(raw) => Ok(Arc::clone(mapped.entry(abs).or_insert_with(|| {
+                let mut copy = Source::clone(&raw);
+                copy.scene.rebase_sprites(&folder_of(&raw.path), &folder);
+                Arc::new(copy)
+            }))),
+            Err(why) => Err(why),
+        };
+        let mut entry = Entry {
+            root,
+            path: path.clone(),
+            source,
+            sticky: FxHashMap::default(),
+            dangling: Vec::new(),
+        };
+        if let Ok(source) = entry.source.clone() {
+            let ids = place(&source, root, &mut columns.data[k], &mut front, &mut fresh);
+            apply_overrides(
+                &source,
+                &mark.overrides,
+                &mut entry,
+                &mut columns.data[k],
+                &mut front,
+                &ids,
+            )?;
+            new_ids.insert(root, ids);
+        } else {
+            entry.dangling = mark.overrides.clone();
+        }
+        front.table.push(entry);
+    }
+    for (slot, mark) in &marks {
+        let Some(chain) = &mark.inside else { continue };
+        let k = *slot as usize;
+        let (id, parent) = (columns.ids[k], columns.parents[k]);
+        let Some(root) = parent.filter(|p| front.table.entry(*p).is_some()) else {
+            return Err(Error::Format(format!(
+                "node {id}: `inside` needs its parent to be an instance"
+            )));
+        };
+        let source = front.table.entry(root).and_then(|e| e.source.as_ref().ok());
+        match source.and_then(|s| s.index_of(chain)) {
+            Some(j) => columns.parents[k] = Some(new_ids[&root][j]),
+            None => {
+                front.table.pending.insert(id, (root, chain.clone()));
+            }
+        }
+    }
+    if front.ids.len() + columns.ids.len() > crate::model::file::MAX_NODES {
+        return Err(Error::Format(format!(
+            "the instances expand to more than {} nodes",
+            crate::model::file::MAX_NODES
+        )));
+    }
+    front.ids.append(&mut columns.ids);
+    front.parents.append(&mut columns.parents);
+    front.data.append(&mut columns.data);
+    Ok(front)
+}
+
+/// Where expanded nodes get their ids: given back by a reload, else counted up.
+struct Fresh {
+    next: u32,
+    reuse: Option<Reuse>,
+}
+
+impl Fresh {
+    fn id(&mut self, root: NodeId, chain: &[u32]) -> NodeId {
+        if let Some(id) = self
+            .reuse
+            .as_mut()
+            .and_then(|r| r.ids.remove(&(root, chain.into())))
+        {
+            return id;
+        }
+        let id = NodeId(self.next);
+        self.next += 1;
+        id
+    }
+}
+
+/// Add the source's nodes below `root` (the root's look from the source's root); returns
+/// each source index's id in this scene (index 0: the root).
+fn place(
+    source: &Source,
+    root: NodeId,
+    root_data: &mut NodeData,
+    out: &mut Expanded,
+    fresh: &mut Fresh,
+) -> Vec<NodeId> {
+    let base = source.scene.data_at(0);
+    root_data.shape = base.shape.clone();
+    root_data.color = base.color;
+    root_data.probes = base.probes.clone();
+    root_data.tracks = base.tracks.clone();
+    let n = source.scene.len();
+    let mut ids = Vec::with_capacity(n);
+    ids.push(root);
+    for j in 1..n {
+        let id = fresh.id(root, &source.chains[j]);
+        ids.push(id);
+        let parent = source.scene.parent_index_at(j).map_or(root, |p| ids[p]);
+        out.ids.push(id);
+        out.parents.push(Some(parent));
+        out.data.push(source.scene.data_at(j).clone());
+        out.table.origins.insert(
+            id,
+            Origin {
+                root,
+                index: j as u32,
+            },
+        );
+    }
+    ids
+}
+
+/// Apply an instance's overrides to its nodes (the last `ids.len() - 1` of `out`), keeping
+/// which fields each set; those whose node the source lacks are kept as dangling.
+fn apply_overrides(
+    source: &Source,
+    overrides: &[Override],
+    entry: &mut Entry,
+    root_data: &mut NodeData,
+    out: &mut Expanded,
+    ids: &[NodeId],
+) -> Result<()> {
+    let first = out.data.len() + 1 - ids.len();
+    for o in overrides {
+        let Some(j) = source.index_of(&o.node) else {
+            entry.dangling.push(o.clone());
+            continue;
+        };
+        let fields = o.fields();
+        if j == 0 {
+            if fields.0 & !FieldSet::ROOT != 0 {
+                return Err(Error::Format(format!(
+                    "node {}: the override of node {} (the source's root) may set only shape, \
+                     color, probes and tracks (the instance's own line holds its name and \
+                     transform)",
+                    entry.root,
+                    Override::node_text(&o.node)
+                )));
+            }
+            o.apply(root_data);
+        } else {
+            o.apply(&mut out.data[first + j - 1]);
+        }
+        let sticky = entry.sticky.entry(o.node.clone()).or_default();
+        sticky.0 |= fields.0;
+    }
+    Ok(())
+}

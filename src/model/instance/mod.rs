@@ -1,0 +1,192 @@
+//! Scenes inside scenes: a node may be an instance of another scene file, whose nodes are
+//! expanded below it when the scene loads (docs/scene-format.md#instances).
+//!
+//! The [`Scene`] holds the expanded nodes, so the world update, drawing, picking and every
+//! edit work on them unchanged. Beside them it keeps an [`Instances`] table: per instance its
+//! source (shared by every instance of one file), the overrides as loaded, and per expanded
+//! node its [`Origin`] (the instance and the node's place in the source), keyed by the node's
+//! id so no structural edit has to maintain it. On save the overrides are found by comparing
+//! each expanded node with its source node, keyed by the source's stable ids (never names or
+//! paths); nodes added under expanded nodes are written with their parent addressed the same
+//! way (`overrides.rs`, `save.rs`). `expand.rs` reads the sources (cycles refused with the
+//! chain named), `edit.rs` instances a file, makes an instance local and reloads sources,
+//! `check.rs` reports what does not resolve at `FILE:LINE:COL`.
+
+pub mod check;
+pub mod edit;
+pub(crate) mod expand;
+mod overrides;
+pub(crate) mod save;
+
+pub use overrides::{FieldSet, Override};
+
+use crate::model::scene::{NodeId, Scene};
+use rustc_hash::FxHashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A node's place in its source: a chain of ids, one per file (`[7]`: node 7 of the source;
+/// `[12, 7]`: node 7 of the scene that the source's node 12 instances).
+pub type Chain = Box<[u32]>;
+
+/// A source scene as its instances use it: fully expanded (its own instances included), one
+/// root, its sprite paths relative to the folder of the scene that instances it.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The file, absolute and normalized.
+    pub path: PathBuf,
+    /// The expanded scene (one root, at index 0).
+    pub scene: Scene,
+    /// The chain of each node, by pre-order index.
+    pub chains: Vec<Chain>,
+    /// Each chain's pre-order index.
+    pub by_chain: FxHashMap<Chain, u32>,
+}
+
+impl Source {
+    /// The pre-order index of the node a chain names, if the source has it.
+    pub fn index_of(&self, chain: &[u32]) -> Option<usize> {
+        self.by_chain.get(chain).map(|&i| i as usize)
+    }
+}
+
+/// Where an expanded node came from: the instance (its root's id) and the node's pre-order
+/// index in that instance's [`Source`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The instance root, a node of this scene.
+    pub root: NodeId,
+    /// The node's index in the source scene (never 0: that is the root itself).
+    pub index: u32,
+}
+
+/// One instance written in this scene's file.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The instance root (a node of this scene: its name and transform are its own).
+    pub root: NodeId,
+    /// The source file as the file writes it (relative to the scene's folder, or absolute).
+    pub path: String,
+    /// The source, or why it could not be read (the instance is then a placeholder that
+    /// keeps its overrides verbatim).
+    pub source: std::result::Result<Arc<Source>, String>,
+    /// The fields each source node's override set when loaded: kept at save even when equal
+    /// to the source, so a later change of the source does not show through.
+    pub sticky: FxHashMap<Chain, FieldSet>,
+    /// Overrides whose node the source does not have: kept, written back, reported, and
+    /// applied again when the node comes back.
+    pub dangling: Vec<Override>,
+}
+
+/// The instances of a scene: the entries, the origin of each expanded node, and the nodes
+/// added under a source node that is not there (kept under the instance root).
+#[derive(Clone, Debug, Default)]
+pub struct Instances {
+    pub(crate) entries: Vec<Entry>,
+    pub(crate) by_root: FxHashMap<NodeId, u32>,
+    pub(crate) origins: FxHashMap<NodeId, Origin>,
+    /// Added nodes whose `inside` parent is missing: node → (instance root, chain).
+    pub(crate) pending: FxHashMap<NodeId, (NodeId, Chain)>,
+}
+
+impl Instances {
+    /// The instance whose root is `root`.
+    pub fn entry(&self, root: NodeId) -> Option<&Entry> {
+        self.by_root.get(&root).map(|&k| &self.entries[k as usize])
+    }
+
+    /// Every instance written in the file, in the order they were made.
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    /// Where an expanded node came from (None: a node of this scene's own).
+    pub fn origin(&self, id: NodeId) -> Option<Origin> {
+        self.origins.get(&id).copied()
+    }
+
+    /// The chain an expanded node has in its instance's source.
+    pub fn chain_of(&self, origin: Origin) -> Option<&[u32]> {
+        let source = self.entry(origin.root)?.source.as_ref().ok()?;
+        source.chains.get(origin.index as usize).map(|c| &**c)
+    }
+
+    /// An added node kept under its instance root because its parent is not in the source:
+    /// the root and the parent's chain.
+    pub fn pending(&self, id: NodeId) -> Option<(NodeId, &[u32])> {
+        self.pending.get(&id).map(|(r, c)| (*r, &**c))
+    }
+
+    /// True when any instance root is in `scene` (the file then needs format 4).
+    pub fn in_use(&self, scene: &Scene) -> bool {
+        self.entries.iter().any(|e| scene.contains(e.root))
+    }
+
+    /// Add an entry (replacing one with the same root).
+    pub(crate) fn push(&mut self, entry: Entry) {
+        if let Some(&k) = self.by_root.get(&entry.root) {
+            self.entries[k as usize] = entry;
+            return;
+        }
+        self.by_root.insert(entry.root, self.entries.len() as u32);
+        self.entries.push(entry);
+    }
+
+    /// Take the entry of `root` out (its nodes' origins stay until dropped by the caller).
+    pub(crate) fn remove(&mut self, root: NodeId) -> Option<Entry> {
+        let k = self.by_root.remove(&root)? as usize;
+        let entry = self.entries.remove(k);
+        for slot in self.by_root.values_mut() {
+            if *slot as usize > k {
+                *slot -= 1;
+            }
+        }
+        Some(entry)
+    }
+
+    /// Give every path the table holds to `map` (the source paths, the sources' sprite
+    /// paths, the dangling overrides' sprites), as a scene's sprite paths are rebased; each
+    /// shared source is mapped once. Returns how many entry paths changed.
+    pub(crate) fn map_paths(&mut self, map: &mut dyn FnMut(&str) -> Option<String>) -> usize {
+        let mut changed = 0;
+        let mut mapped: FxHashMap<*const Source, Arc<Source>> = FxHashMap::default();
+        for entry in &mut self.entries {
+            if let Some(path) = map(&entry.path) {
+                entry.path = path;
+                changed += 1;
+            }
+            for o in &mut entry.dangling {
+                if let Some(shape) = &mut o.shape {
+                    crate::model::scene::sprites::map_shape(shape, &mut |p| map(p));
+                }
+            }
+            if let Ok(source) = &mut entry.source {
+                let key = Arc::as_ptr(source);
+                let new = mapped.entry(key).or_insert_with(|| {
+                    let mut copy = Source::clone(source);
+                    copy.scene.map_sprite_paths(|p| map(p));
+                    Arc::new(copy)
+                });
+                *source = Arc::clone(new);
+            }
+        }
+        changed
+    }
+}
+
+impl Scene {
+    /// The scene's instances, if it has any.
+    pub fn instances(&self) -> Option<&Instances> {
+        self.instance_table()
+    }
+
+    /// The instance whose root is `id`, if it is one.
+    pub fn instance_entry(&self, id: NodeId) -> Option<&Entry> {
+        self.instances()?.entry(id)
+    }
+
+    /// Where a node came from when it was expanded from a source (None: the scene's own).
+    pub fn origin(&self, id: NodeId) -> Option<Origin> {
+        self.instances()?.origin(id)
+    }
+}
