@@ -41,16 +41,7 @@ pub(crate) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::
             width,
             color,
             dash,
-        } => {
-            let points: Vec<Pos2> = points.iter().map(|p| p2(*p)).collect();
-            let stroke = Stroke::new(width, c32(color));
-            match dash {
-                Some((dash, gap)) => {
-                    out.extend(egui::Shape::dashed_line(&points, stroke, dash, gap))
-                }
-                None => out.push(egui::Shape::line(points, stroke)),
-            }
-        }
+        } => path_shapes(points, Stroke::new(width, c32(color)), dash, out),
         Prim::Circle {
             center,
             radius,
@@ -80,6 +71,20 @@ pub(crate) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::
             halo,
         } => text_shapes(ctx, (at, size), (color, halo), text, out),
         Prim::Body { .. } | Prim::Density { .. } => {}
+    }
+}
+
+/// An open line through `points`, dashed (dash, gap) or solid.
+fn path_shapes(
+    points: &[Vec2],
+    stroke: Stroke,
+    dash: Option<(f32, f32)>,
+    out: &mut Vec<egui::Shape>,
+) {
+    let points: Vec<Pos2> = points.iter().map(|p| p2(*p)).collect();
+    match dash {
+        Some((dash, gap)) => out.extend(egui::Shape::dashed_line(&points, stroke, dash, gap)),
+        None => out.push(egui::Shape::line(points, stroke)),
     }
 }
 

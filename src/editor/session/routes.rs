@@ -44,78 +44,32 @@ pub(super) enum Part {
 
 /// Which part carries out `command`: one exhaustive match, so a new command does not compile
 /// until it is given a part (and `tests/panel_rules.rs` checks the part carries it out).
+#[rustfmt::skip]
 pub(super) fn part_of(command: &Command) -> Part {
     use Command as C;
     match command {
         C::Select(..) | C::SelectAll | C::ToggleSelect(..) => Part::Selection,
-        C::SetGodot3Export(..)
-        | C::SetGodotPixelsPerUnit(..)
-        | C::SetOrientation(..)
-        | C::SetTool(..)
-        | C::ToggleKeepWorld
-        | C::ToggleOrientation
-        | C::ToggleView(..) => Part::Settings,
+        C::SetGodot3Export(..) | C::SetGodotPixelsPerUnit(..) | C::SetOrientation(..)
+        | C::SetTool(..) | C::ToggleKeepWorld | C::ToggleOrientation | C::ToggleView(..) => {
+            Part::Settings
+        }
         C::Close(..) | C::DismissError | C::Refused(..) | C::Show(..) => Part::Windows,
         C::EndGesture | C::JumpHistory(..) | C::Redo | C::Undo => Part::History,
-        C::DragHandle { .. }
-        | C::DropRows(..)
-        | C::MoveSelection { .. }
-        | C::PasteTransform { .. }
-        | C::Perform { .. }
-        | C::Rename { .. }
-        | C::SetClip(..)
-        | C::SetLook { .. }
-        | C::SetTransform { .. } => Part::Intents,
-        C::AddNode(..)
-        | C::Copy
-        | C::CreateParent
-        | C::Delete
-        | C::Drop { .. }
-        | C::Duplicate
-        | C::Mirror(..)
-        | C::MoveTo { .. }
-        | C::Nudge { .. }
-        | C::Paste
-        | C::Reorder(..)
-        | C::ResetLocal
-        | C::Unparent => Part::Edits,
-        C::AnswerGuard(..)
-        | C::CancelJob
-        | C::ChooseImage(..)
-        | C::CloseRequested
-        | C::DialogClosed(..)
-        | C::ExportAnimation
-        | C::ExportGodot
-        | C::ExportGodot3
-        | C::ExportSvg
-        | C::Generate(..)
-        | C::Import
-        | C::New
-        | C::Open
-        | C::OpenPath(..)
-        | C::Quit
-        | C::Revert
-        | C::Save
-        | C::SaveAs
-        | C::SaveFigure => Part::Files,
-        C::FocusPanel(..)
-        | C::FrameAll
-        | C::FrameSelection
-        | C::SetFigure(..)
-        | C::SetFocusedPanel(..)
-        | C::SetHighContrast(..)
-        | C::SetUiScale(..)
-        | C::SetViewSpace(..)
-        | C::StartRename
-        | C::StepUiScale(..) => Part::View,
-        C::AnswerConflict(..)
-        | C::AnswerRecovery(..)
-        | C::Lesson(..)
-        | C::Probe(..)
-        | C::Record(..)
-        | C::RetryJournal
-        | C::Timeline(..)
-        | C::ToggleJournal => Part::Tools,
+        C::DragHandle { .. } | C::DropRows(..) | C::MoveSelection { .. }
+        | C::PasteTransform { .. } | C::Perform { .. } | C::Rename { .. } | C::SetClip(..)
+        | C::SetLook { .. } | C::SetTransform { .. } => Part::Intents,
+        C::AddNode(..) | C::Copy | C::CreateParent | C::Delete | C::Drop { .. } | C::Duplicate
+        | C::Mirror(..) | C::MoveTo { .. } | C::Nudge { .. } | C::Paste | C::Reorder(..)
+        | C::ResetLocal | C::Unparent => Part::Edits,
+        C::AnswerGuard(..) | C::CancelJob | C::ChooseImage(..) | C::CloseRequested
+        | C::DialogClosed(..) | C::ExportAnimation | C::ExportGodot | C::ExportGodot3
+        | C::ExportSvg | C::Generate(..) | C::Import | C::New | C::Open | C::OpenPath(..)
+        | C::Quit | C::Revert | C::Save | C::SaveAs | C::SaveFigure => Part::Files,
+        C::FocusPanel(..) | C::FrameAll | C::FrameSelection | C::SetFigure(..)
+        | C::SetFocusedPanel(..) | C::SetHighContrast(..) | C::SetUiScale(..)
+        | C::SetViewSpace(..) | C::StartRename | C::StepUiScale(..) => Part::View,
+        C::AnswerConflict(..) | C::AnswerRecovery(..) | C::Lesson(..) | C::Probe(..)
+        | C::Record(..) | C::RetryJournal | C::Timeline(..) | C::ToggleJournal => Part::Tools,
     }
 }
 

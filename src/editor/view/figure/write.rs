@@ -62,33 +62,14 @@ impl Writer<'_> {
                 width,
                 color,
                 dash,
-            } => writeln!(
-                out,
-                "<polyline points=\"{}\" fill=\"none\" {} stroke-width=\"{}\"{}/>",
-                points(p),
-                paint("stroke", *color),
-                coord(*width as f64),
-                dash.map_or(String::new(), |(d, g)| format!(
-                    " stroke-dasharray=\"{} {}\"",
-                    coord(d as f64),
-                    coord(g as f64)
-                ))
-            ),
+            } => polyline(out, p, (*width, *color), *dash),
             Prim::Circle {
                 center,
                 radius,
                 width,
                 color,
             } => circle(out, *center, *radius, (*width, *color)),
-            Prim::Plate { min, max, color } => writeln!(
-                out,
-                "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" {}/>",
-                coord(min.x as f64),
-                coord(min.y as f64),
-                coord((max.x - min.x) as f64),
-                coord((max.y - min.y) as f64),
-                paint("fill", *color)
-            ),
+            Prim::Plate { min, max, color } => plate(out, *min, *max, *color),
             Prim::Text {
                 at,
                 size,
@@ -182,5 +163,41 @@ fn text_element(
         coord(size as f64),
         paint("fill", color),
         xml(text)
+    )
+}
+
+/// An open line through `p`, dashed (dash, gap) or solid.
+fn polyline(
+    out: &mut String,
+    p: &[Vec2],
+    (width, color): (f32, Rgba),
+    dash: Option<(f32, f32)>,
+) -> std::fmt::Result {
+    let dasharray = dash.map_or(String::new(), |(d, g)| {
+        format!(
+            " stroke-dasharray=\"{} {}\"",
+            coord(d as f64),
+            coord(g as f64)
+        )
+    });
+    writeln!(
+        out,
+        "<polyline points=\"{}\" fill=\"none\" {} stroke-width=\"{}\"{dasharray}/>",
+        points(p),
+        paint("stroke", color),
+        coord(width as f64)
+    )
+}
+
+/// A filled rectangle with rounded corners (the plate under a note).
+fn plate(out: &mut String, min: Vec2, max: Vec2, color: Rgba) -> std::fmt::Result {
+    writeln!(
+        out,
+        "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"3\" {}/>",
+        coord(min.x as f64),
+        coord(min.y as f64),
+        coord((max.x - min.x) as f64),
+        coord((max.y - min.y) as f64),
+        paint("fill", color)
     )
 }
