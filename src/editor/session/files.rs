@@ -71,7 +71,7 @@ impl FileFlow {
 impl Editor {
     /// Run a file action now, or first ask about unsaved changes.
     pub(super) fn request(&mut self, action: FileAction) -> Result<Outcome> {
-        if self.doc.is_modified() && !self.files.allow_close {
+        if self.doc.needs_saving() && !self.files.allow_close {
             self.files.pending_guard = Some(action);
             Ok(Outcome::default())
         } else {
@@ -81,7 +81,7 @@ impl Editor {
 
     /// The window's close button: refused while the unsaved-changes prompt is needed.
     pub(super) fn close_requested(&mut self) -> Outcome {
-        if self.files.allow_close || !self.doc.is_modified() {
+        if self.files.allow_close || !self.doc.needs_saving() {
             return Outcome::default();
         }
         self.files.pending_guard = Some(FileAction::Quit);
@@ -245,10 +245,18 @@ impl Editor {
         let kind = match &purpose {
             DialogPurpose::Open => DialogKind::Open,
             DialogPurpose::OpenLesson => DialogKind::OpenLesson,
-            DialogPurpose::SaveLesson => DialogKind::ExportImage {
-                suggested: "recorded.lesson".into(),
-                extensions: vec!["lesson"],
-            },
+            DialogPurpose::SaveLesson => {
+                let scene = self.doc.path().map(Path::to_path_buf);
+                let stem = scene.as_deref().and_then(Path::file_stem);
+                DialogKind::SaveLesson {
+                    suggested: stem.map_or("recorded".into(), |s| s.to_string_lossy().into_owned())
+                        + ".lesson",
+                    folder: scene
+                        .as_deref()
+                        .and_then(Path::parent)
+                        .map(Path::to_path_buf),
+                }
+            }
             DialogPurpose::Import => DialogKind::Import,
             DialogPurpose::ExportSvg => DialogKind::ExportImage {
                 suggested: format!("{}.svg", self.doc.display_name().trim_end_matches(".ron")),

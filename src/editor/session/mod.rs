@@ -283,7 +283,7 @@ impl Editor {
 
     /// True when the window may close (nothing unsaved, or the person said so).
     pub fn may_close(&self) -> bool {
-        self.files.allow_close() || !self.doc.is_modified()
+        self.files.allow_close() || !self.doc.needs_saving()
     }
 
     /// The viewport's handle.
