@@ -169,3 +169,57 @@ fn an_item_in_a_submenu_is_reached_by_the_keyboard_alone() {
     h.run_steps(3);
     assert!(h.state().editor().view().shows(ViewOption::Culling));
 }
+
+/// Pictures of the menus and the lesson panel at small sizes, for a person to look at
+/// (`cargo test --test menus_ui -- --ignored`; written to `$TMPDIR/graft-44-*.png`).
+#[test]
+#[ignore = "renders pictures to look at, with a GPU or lavapipe"]
+fn pictures_to_look_at() {
+    let dir = std::env::temp_dir();
+    let mut h = app(1024.0, 768.0, 1.5);
+    h.get_by_label("View").click();
+    h.run_steps(3);
+    let overlays = button_rect(&h, "Overlays").expect("Overlays");
+    h.hover_at(overlays.center());
+    h.run_steps(4);
+    let image = h.render().expect("renders");
+    image
+        .save(dir.join("graft-44-view-menu.png"))
+        .expect("saved");
+    h.key_press(egui::Key::Escape);
+    h.run_steps(2);
+    h.get_by_label("File").click();
+    h.run_steps(3);
+    let export = button_rect(&h, "Export").expect("Export");
+    h.hover_at(export.center());
+    h.run_steps(4);
+    let image = h.render().expect("renders");
+    image
+        .save(dir.join("graft-44-file-menu.png"))
+        .expect("saved");
+    let mut h = app(1024.0, 768.0, 1.0);
+    use graft::editor::session::lesson::{LessonCommand, LessonSource};
+    for command in [
+        LessonCommand::Open(LessonSource::Builtin(4)),
+        LessonCommand::Begin,
+        LessonCommand::GoTo(1),
+    ] {
+        h.state_mut().run(Command::Lesson(command));
+        h.run_steps(6);
+    }
+    let image = h.render().expect("renders");
+    image
+        .save(dir.join("graft-44-shear-lesson.png"))
+        .expect("saved");
+    for command in [
+        LessonCommand::Open(LessonSource::Builtin(5)),
+        LessonCommand::Begin,
+    ] {
+        h.state_mut().run(Command::Lesson(command));
+        h.run_steps(6);
+    }
+    let image = h.render().expect("renders");
+    image
+        .save(dir.join("graft-44-tank-lesson.png"))
+        .expect("saved");
+}

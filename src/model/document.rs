@@ -47,8 +47,8 @@ impl Document {
         }
     }
 
-    /// An untitled scratch document (a lesson's scene): closing it or moving on never asks to
-    /// save its changes; Save As makes it an ordinary document.
+    /// An untitled scratch document (a lesson's scene): moving on to another lesson never asks
+    /// to save its changes; Save As makes it an ordinary document.
     pub fn scratch(scene: Scene) -> Self {
         Self {
             scratch: true,
@@ -59,12 +59,6 @@ impl Document {
     /// True for a scratch document that has no file yet.
     pub fn is_scratch(&self) -> bool {
         self.scratch && self.path.is_none()
-    }
-
-    /// True when closing it would lose changes worth asking about: modified, and not a
-    /// scratch document.
-    pub fn needs_saving(&self) -> bool {
-        self.is_modified() && !self.is_scratch()
     }
 
     /// The built-in sword scene, untitled.

@@ -24,8 +24,11 @@ pub enum Quantity {
 /// One number a step's text states about a node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
-    /// The node it is about, as linked.
+    /// The node it is about, as linked: the sentence's last link before it.
     pub node: String,
+    /// The sentence's earlier links, latest first: it may be about one of them ("the
+    /// [sword] hangs from the [hand] at local `(1, 0)`").
+    pub others: Vec<String>,
     /// What it is.
     pub quantity: Quantity,
     /// Local or world, if the sentence says; None: either.
@@ -74,32 +77,35 @@ fn place(paragraph: &str, lines: &[(usize, Pos)], offset: usize) -> Pos {
     }
 }
 
-/// Claims from a paragraph's pieces: a value belongs to the last link of its sentence and is
-/// what the words since that link say it is.
+/// Claims from a paragraph's pieces: a value belongs to the links of its sentence before it
+/// (the last first) and is what the words since the last link say it is.
 fn read_sentences(pieces: &[(Piece, usize)], at: &dyn Fn(usize) -> Pos, out: &mut Vec<Claim>) {
-    let mut subject: Option<String> = None;
+    let mut links: Vec<String> = Vec::new();
     let mut words: Vec<String> = Vec::new();
     for (piece, offset) in pieces {
         match piece {
             Piece::End => {
-                subject = None;
+                links.clear();
                 words.clear();
             }
             Piece::Link(name) => {
-                subject = Some(name.clone());
+                links.insert(0, name.clone());
                 words.clear();
             }
             Piece::Word(word) => {
                 words.push(word.clone());
-                counted_matrices(&subject, &words, *offset, at, out);
+                counted_matrices(&links, &words, *offset, at, out);
             }
             Piece::Value(value, tolerance, degrees, text) => {
-                let Some(node) = &subject else { continue };
+                let Some((node, others)) = links.split_first() else {
+                    continue;
+                };
                 let Some(quantity) = quantity(&words, value.len(), *degrees) else {
                     continue;
                 };
                 out.push(Claim {
                     node: node.clone(),
+                    others: others.to_vec(),
                     quantity,
                     frame: frame(&words),
                     value: value.clone(),
@@ -115,13 +121,15 @@ fn read_sentences(pieces: &[(Piece, usize)], at: &dyn Fn(usize) -> Pos, out: &mu
 
 /// "five world matrices", "one matrix": a count of recomputed matrices, once its noun is read.
 fn counted_matrices(
-    subject: &Option<String>,
+    links: &[String],
     words: &[String],
     offset: usize,
     at: &dyn Fn(usize) -> Pos,
     out: &mut Vec<Claim>,
 ) {
-    let Some(node) = subject else { return };
+    let Some((node, others)) = links.split_first() else {
+        return;
+    };
     let n = words.len();
     if n < 2 || !(words[n - 1] == "matrices" || words[n - 1] == "matrix") {
         return;
@@ -136,6 +144,7 @@ fn counted_matrices(
     };
     out.push(Claim {
         node: node.clone(),
+        others: others.to_vec(),
         quantity: Quantity::Recomputed,
         frame: None,
         value: vec![count as f64],
@@ -261,7 +270,8 @@ fn code_value(code: &str) -> Option<(Vec<f64>, f64)> {
     number(value).map(|(v, t)| (vec![v], t))
 }
 
-/// A number as written (a `−` for minus) and half a unit of its last digit.
+/// A number as written (a `−` for minus) and how far the screen may be from it: half a unit
+/// of its last decimal, or for a whole number what the inspector rounds (1e-5).
 fn number(text: &str) -> Option<(f64, f64)> {
     let text = text.replace('−', "-");
     let value: f64 = text.parse().ok()?;
@@ -269,7 +279,12 @@ fn number(text: &str) -> Option<(f64, f64)> {
         return None;
     }
     let decimals = text.split_once('.').map_or(0, |(_, f)| f.len()) as i32;
-    Some((value, 0.5 * 10f64.powi(-decimals)))
+    let tolerance = if decimals == 0 {
+        crate::editor::view::numbers::ROUND_WITHIN
+    } else {
+        0.5 * 10f64.powi(-decimals)
+    };
+    Some((value, tolerance))
 }
 
 #[cfg(test)]

@@ -71,7 +71,10 @@ impl FileFlow {
 impl Editor {
     /// Run a file action now, or first ask about unsaved changes.
     pub(super) fn request(&mut self, action: FileAction) -> Result<Outcome> {
-        if self.doc.needs_saving() && !self.files.allow_close {
+        // A lesson's scratch scene is left for the next lesson without asking; anything else
+        // done with it (New, Open, Quit) still asks.
+        let moving_on = matches!(action, FileAction::OpenLesson(_)) && self.doc.is_scratch();
+        if self.doc.is_modified() && !moving_on && !self.files.allow_close {
             self.files.pending_guard = Some(action);
             Ok(Outcome::default())
         } else {
@@ -81,7 +84,7 @@ impl Editor {
 
     /// The window's close button: refused while the unsaved-changes prompt is needed.
     pub(super) fn close_requested(&mut self) -> Outcome {
-        if self.files.allow_close || !self.doc.needs_saving() {
+        if self.files.allow_close || !self.doc.is_modified() {
             return Outcome::default();
         }
         self.files.pending_guard = Some(FileAction::Quit);

@@ -283,7 +283,7 @@ impl Editor {
 
     /// True when the window may close (nothing unsaved, or the person said so).
     pub fn may_close(&self) -> bool {
-        self.files.allow_close() || !self.doc.needs_saving()
+        self.files.allow_close() || !self.doc.is_modified()
     }
 
     /// The viewport's handle.

@@ -101,8 +101,10 @@ pub fn format_shown(v: f64, min: usize, max: usize) -> String {
     }
 }
 
-/// [`format_shown`] with the inspector's precision (no fixed decimals): "1.5978", "4", "0".
+/// A derived number (a distance off, a scale named in a warning) to the inspector's precision
+/// (no fixed decimals): "1.5978", "4"; within [`ROUND_WITHIN`] of 0 it is "0".
 pub fn format_display(v: f64) -> String {
+    let v = if v.abs() < ROUND_WITHIN { 0.0 } else { v };
     format_shown(v, 0, SHOWN_DECIMALS)
 }
 
@@ -235,7 +237,8 @@ mod tests {
         assert_eq!(format_display(-0.0000004), "0");
         assert_eq!(format_display(-0.0), "0");
         assert_eq!(format_display(2.5), "2.5");
-        assert_eq!(format_display(1e-30), "1e-30");
+        assert_eq!(format_shown(1e-30, 0, 5), "1e-30");
+        assert_eq!(format_shown(-4e-7, 1, 5), "-4e-7");
         assert_eq!(format_shown(-0.0, 1, 3), "0.0");
         assert_eq!(format_shown(2.0, 1, 5), "2.0");
         assert_eq!(format_shown(0.1f32 as f64, 0, 5), "0.1");
