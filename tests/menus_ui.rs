@@ -6,7 +6,7 @@
 use egui::Rect;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::session::command::{Command, ViewOption};
@@ -41,13 +41,17 @@ fn popups(h: &Harness<GraftApp>) -> Vec<Rect> {
 
 /// The button whose label is `label` or ends with it (toggles show "☑ Names").
 fn button_rect(h: &Harness<GraftApp>, label: &str) -> Option<Rect> {
-    let node = h.query_by(|n| {
-        n.role() == Role::Button
-            && n.label().is_some_and(|l| {
-                l == label || l.strip_suffix(label).is_some_and(|s| s.ends_with(' '))
-            })
-    })?;
-    Some(node.rect())
+    // The shortest label holding it: "View from the selection", not "… selection's parent";
+    // a toggle's starts with its check mark, an entry's may end with its shortcut.
+    let nodes = h.query_all(egui_kittest::kittest::By::new().role(Role::Button));
+    let holding = nodes.filter(|n| {
+        n.accesskit_node()
+            .label()
+            .is_some_and(|l| l.contains(label))
+    });
+    holding
+        .min_by_key(|n| n.accesskit_node().label().map_or(usize::MAX, |l| l.len()))
+        .map(|n| n.rect())
 }
 
 /// Every item of `menu` (and of its submenus) lies inside the window when shown.
@@ -144,8 +148,10 @@ fn an_item_in_a_submenu_is_reached_by_the_keyboard_alone() {
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
     let focused = |h: &Harness<GraftApp>, label: &str| {
-        h.query_by(|n| n.role() == Role::Button && n.label().is_some_and(|l| l.ends_with(label)))
-            .is_some_and(|n| n.is_focused())
+        h.query_by(|n| {
+            n.role() == Role::Button && n.label().is_some_and(|l| l.trim_end().ends_with(label))
+        })
+        .is_some_and(|n| n.is_focused())
     };
     let mut presses = 0;
     while !focused(&h, "Overlays") {
@@ -160,9 +166,13 @@ fn an_item_in_a_submenu_is_reached_by_the_keyboard_alone() {
         h.key_press(egui::Key::ArrowDown);
         h.run_steps(2);
         presses += 1;
+        let now = h
+            .query_all(egui_kittest::kittest::By::new().role(Role::Button))
+            .find(|n| n.is_focused())
+            .and_then(|n| n.accesskit_node().label());
         assert!(
             presses < 60,
-            "ArrowDown never reached Overlays > Culling rectangle"
+            "ArrowDown never reached Overlays > Culling rectangle (at {now:?})"
         );
     }
     h.key_press(egui::Key::Enter);

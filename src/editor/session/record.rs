@@ -146,7 +146,10 @@ impl Editor {
             return Ok(());
         };
         let edits = record::performed_edits(self.doc.history(), recording.from);
-        if !nothing_changed(edits.is_empty(), &recording.before, &self.view_state()) {
+        // Another scene in its place is not an empty step: writing says what happened.
+        let same_scene = current(self.doc.scene()) == recording.start;
+        if !same_scene || !nothing_changed(edits.is_empty(), &recording.before, &self.view_state())
+        {
             return Ok(());
         }
         Err(Error::Refused(format!(
