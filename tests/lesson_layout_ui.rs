@@ -110,6 +110,10 @@ fn a_new_step_opens_at_the_top_of_its_text() {
         h.query_by_label_contains("The scene is back as it started")
             .map(|n| n.rect())
     };
+    let before = h
+        .query_by_label_contains("Nothing moves on screen")
+        .map(|n| n.rect().top())
+        .expect("step 1's second paragraph");
     // Scroll the first step's text down as far as it goes.
     h.hover_at(panel.center() + egui::vec2(0.0, 40.0));
     for _ in 0..10 {
@@ -123,6 +127,15 @@ fn a_new_step_opens_at_the_top_of_its_text() {
         h.run_steps(2);
     }
     h.run_steps(10);
+    let later = |h: &Harness<GraftApp>| {
+        h.query_by_label_contains("Nothing moves on screen")
+            .map(|n| n.rect().top())
+    };
+    assert!(
+        later(&h).is_none_or(|top| top < before - 30.0),
+        "the wheel scrolled step 1: {:?} from {before}",
+        later(&h)
+    );
     lesson(&mut h, LessonCommand::GoTo(1));
     let text = first(&h).expect("step 2's first paragraph");
     let panel = lesson_panel(&h);
@@ -150,20 +163,35 @@ fn a_long_title_wraps_clear_of_the_close_button() {
 
 #[test]
 fn a_pointed_inspector_field_out_of_view_is_scrolled_into_view() {
-    let mut h = app(1024.0, 600.0);
+    let mut h = app(1024.0, 768.0);
     open_at(&mut h, SHEAR, 2);
-    let shown = painted(&h.ctx).highlight;
-    let field = h
-        .query_by_label("stretched, local scale x")
-        .map(|n| n.rect());
-    let inspector = last_frame(&h.ctx);
-    let scale = inspector.rect(&Key::Field("local", "scale"));
-    assert!(
-        scale.is_some(),
-        "the local scale fields are in view: {field:?}"
-    );
-    let shown = shown.expect("the point is highlighted");
-    assert!(shown.contains_rect(scale.unwrap().shrink(1.0)), "{shown:?}");
+    let scale = |h: &Harness<GraftApp>| last_frame(&h.ctx).rect(&Key::Field("local", "scale"));
+    // The learner scrolls the inspector down until the field is gone.
+    let position = last_frame(&h.ctx).rect(&Key::Field("local", "position"));
+    h.hover_at(position.expect("the local position is in view").center());
+    for _ in 0..10 {
+        h.event(wheel(-300.0));
+        h.run_steps(2);
+    }
+    h.run_steps(10);
+    assert_eq!(scale(&h), None, "scrolled away");
+    assert_eq!(painted(&h.ctx).highlight, None, "nothing to highlight");
+    h.get_by_label("Where?").click();
+    h.run_steps(6);
+    let field = scale(&h).expect("Where? scrolls the field back into view");
+    let shown = painted(&h.ctx).highlight.expect("and highlights it");
+    assert!(shown.contains_rect(field.shrink(1.0)), "{shown:?} {field:?}");
+}
+
+/// A turn of the mouse wheel by `dy` points.
+fn wheel(dy: f32) -> egui::Event {
+    egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::vec2(0.0, dy),
+        modifiers: egui::Modifiers::NONE,
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Wheel,
+    }
 }
 
 #[test]
