@@ -180,7 +180,10 @@ fn a_pointed_inspector_field_out_of_view_is_scrolled_into_view() {
     h.run_steps(6);
     let field = scale(&h).expect("Where? scrolls the field back into view");
     let shown = painted(&h.ctx).highlight.expect("and highlights it");
-    assert!(shown.contains_rect(field.shrink(1.0)), "{shown:?} {field:?}");
+    assert!(
+        shown.contains_rect(field.shrink(1.0)),
+        "{shown:?} {field:?}"
+    );
 }
 
 /// A turn of the mouse wheel by `dy` points.

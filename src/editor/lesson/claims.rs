@@ -306,7 +306,15 @@ mod tests {
         let found = step_claims(
             "The [arm] sits at world `(5, 2)` and is turned 90°: its x axis\npoints up. It moves by `(0, 1)`. The [sword] lands at `(2, −4.5)`.",
         );
-        let summary: Vec<(&str, Quantity, Option<ValueSpace>, Vec<f64>, usize, usize)> = found
+        type Row<'a> = (
+            &'a str,
+            Quantity,
+            Option<ValueSpace>,
+            Vec<f64>,
+            usize,
+            usize,
+        );
+        let summary: Vec<Row> = found
             .iter()
             .map(|c| {
                 let (n, q, f, v) = (c.node.as_str(), c.quantity, c.frame, c.value.clone());
