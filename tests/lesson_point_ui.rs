@@ -258,6 +258,13 @@ fn a_menu_item_target_is_its_menu_then_the_item() {
     assert_eq!(closed.bubble.as_deref(), Some("Open the View menu"));
     view.click();
     h.run_steps(3);
+    // The item sits in View > Overlays: the submenu's button first.
+    let submenu = overlay(&h);
+    assert_eq!(submenu.bubble.as_deref(), Some("Open Overlays"));
+    let overlays = h.get_by_label("Overlays").rect();
+    assert_holds(submenu.highlight.unwrap(), overlays, "the Overlays submenu");
+    h.hover_at(overlays.center());
+    h.run_steps(4);
     let item = h.get_by(|node| {
         node.role() == Role::Button
             && node

@@ -208,21 +208,38 @@ fn several_recorded_steps_with_view_changes_pass_check() {
     assert_replays_to(&path, editor.doc().scene());
 }
 
+/// The refusal of ending a step that records no change, with the step still open.
+fn refused_as_empty(editor: &mut Editor, command: RecordCommand, step: usize) {
+    let refused = editor.apply(Command::Record(command));
+    let message = refused.expect_err("an empty step is refused").to_string();
+    assert!(
+        message.contains(&format!("Step {step} records no change")),
+        "{message}"
+    );
+    assert!(message.contains("still being recorded"), "{message}");
+    let recording = editor.recording().expect("the recording is kept");
+    assert!(!recording.stopped(), "the step stays open");
+    assert_eq!(recording.steps(), step);
+}
+
 #[test]
-fn stopping_with_nothing_done_writes_nothing_and_keeps_the_recording() {
+fn ending_a_step_with_nothing_done_or_all_undone_is_refused_and_the_step_stays_open() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("empty.lesson");
     let mut editor = Editor::new(Document::sample());
     apply(&mut editor, Command::Record(RecordCommand::Start));
-    apply(&mut editor, Command::Record(RecordCommand::Stop));
-    let refused = editor.apply(Command::DialogClosed(DialogOutcome::Picked(path.clone())));
-    let message = refused
-        .expect_err("a step with no change has no goal")
-        .to_string();
-    assert!(message.contains("not written"), "{message}");
-    assert!(message.contains("step 1 records no change"), "{message}");
+    refused_as_empty(&mut editor, RecordCommand::Stop, 1);
+    refused_as_empty(&mut editor, RecordCommand::NextStep, 1);
+    // Done, then undone: still nothing.
+    perform_solution(&mut editor);
+    apply(&mut editor, Command::Undo);
+    apply(&mut editor, Command::Undo);
+    refused_as_empty(&mut editor, RecordCommand::NextStep, 1);
+    // Performed now: the step ends, the next one is open and empty.
+    perform_solution(&mut editor);
+    apply(&mut editor, Command::Record(RecordCommand::NextStep));
+    refused_as_empty(&mut editor, RecordCommand::Stop, 2);
     assert!(!path.exists(), "nothing is written");
-    assert!(editor.recording().is_some_and(|r| r.stopped()), "kept");
     apply(&mut editor, Command::Record(RecordCommand::Cancel));
     assert!(editor.recording().is_none());
     assert!(editor.apply(Command::Record(RecordCommand::Stop)).is_err());
@@ -529,4 +546,38 @@ fn a_move_made_later_in_the_clip_is_recorded_with_its_time() {
     assert!(text.contains("goal: time is past 0.5"), "{text}");
     assert_checks(&path);
     assert_replays_to(&path, editor.doc().scene());
+}
+
+#[test]
+fn a_recording_on_an_opened_file_names_it_by_its_path_and_is_saved_beside_it() {
+    use graft::editor::session::dialogs::DialogKind;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let scenes = dir.path().join("scenes");
+    std::fs::create_dir_all(&scenes).expect("mkdir");
+    let scene = scenes.join("sword.ron");
+    std::fs::write(&scene, graft::model::document::SWORD_SCENE).expect("write");
+    let mut editor = Editor::new(Document::open(&scene).expect("opens"));
+    apply(&mut editor, Command::Record(RecordCommand::Start));
+    perform_solution(&mut editor);
+    let effects = apply(&mut editor, Command::Record(RecordCommand::Stop));
+    assert_eq!(
+        effects,
+        [Effect::ShowDialog(DialogKind::SaveLesson {
+            suggested: "sword.lesson".into(),
+            folder: Some(scenes.clone()),
+        })],
+        "the save dialog opens in the scene's folder"
+    );
+    let lesson = dir.path().join("sheathe.lesson");
+    apply(
+        &mut editor,
+        Command::DialogClosed(DialogOutcome::Picked(lesson.clone())),
+    );
+    let text = std::fs::read_to_string(&lesson).expect("written");
+    assert!(
+        text.contains("scene: scenes/sword.ron\n"),
+        "the file the teacher opened, not the sample it equals: {text}"
+    );
+    assert_checks(&lesson);
+    assert_replays_to(&lesson, editor.doc().scene());
 }

@@ -503,3 +503,19 @@ fn ten_thousand_steps_are_read_and_checked() {
         &failures[..failures.len().min(3)]
     );
 }
+
+/// A number the text states about a linked node that the screen shows neither at the step's
+/// start nor after its solution is refused at its place (issue 44.6); the true ones pass.
+#[test]
+fn a_false_number_in_a_steps_text_is_refused_at_its_line() {
+    let path = fixture("false-number.lesson");
+    let (code, out, err) = graft(&["lesson", "check", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    let expected = "false-number.lesson:8:21: step 1 \"Move the body\": the text says the hand position is (9, 9), but the screen shows (0, 3) or (2, 2) at the step's start and (0, 3) or (3, 3) after its solution";
+    assert!(err.contains(expected), "expected `{expected}` in\n{err}");
+    assert_eq!(
+        err.matches("the text says").count(),
+        1,
+        "only the false one: {err}"
+    );
+}

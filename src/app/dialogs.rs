@@ -89,6 +89,17 @@ fn show(kind: DialogKind) -> Option<std::path::PathBuf> {
             .set_title("Export as Godot scene")
             .set_file_name(suggested)
             .save_file(),
+        DialogKind::SaveLesson { suggested, folder } => {
+            let dialog = rfd::FileDialog::new()
+                .add_filter("graft lesson", &["lesson"])
+                .set_title("Save the recorded lesson")
+                .set_file_name(suggested);
+            match folder {
+                Some(folder) => dialog.set_directory(folder),
+                None => dialog,
+            }
+            .save_file()
+        }
         DialogKind::ExportImage {
             suggested,
             extensions,

@@ -27,6 +27,14 @@ pub(super) const DONE: egui::Color32 = egui::Color32::from_rgb(90, 190, 110);
 /// The colour of a keep that no longer holds.
 const BROKEN: egui::Color32 = egui::Color32::from_rgb(235, 110, 90);
 
+/// What the panel shows, as an id: each intro, step and summary is laid out afresh (its own
+/// height, scrolled to its top), not in the room and scroll the one before left.
+fn view_id(editor: &Editor, run: &LessonRun) -> egui::Id {
+    let summary = run.summary(editor.lesson_progress()).is_some();
+    let shown = (summary, run.showing_intro(), run.step_index());
+    egui::Id::unique(("lesson", &run.lesson().id, shown))
+}
+
 /// The lesson at the top of the right column, resizable; the inspector fills the rest.
 pub fn above_inspector(
     ui: &mut egui::Ui,
@@ -35,7 +43,7 @@ pub fn above_inspector(
 ) -> (Vec<Command>, egui::Rect) {
     let height = ui.available_height();
     let mut out = Vec::new();
-    let rect = egui::Panel::top("lesson")
+    let rect = egui::Panel::top(view_id(editor, run))
         .resizable(true)
         .default_size(height * 0.6)
         .size_range(120.0..=(height - 80.0).max(120.0))
@@ -65,17 +73,18 @@ fn panel(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) -> Vec<Command> {
 /// The title, the close button and one numbered button per step (done steps are green).
 fn header(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Command>) {
     let lesson = run.lesson();
-    ui.horizontal(|ui| {
-        ui.add(egui::Label::new(egui::RichText::new(&lesson.title).heading()).truncate());
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let close = ui.small_button("✖");
-            crate::app::a11y::name(ui, &close, "Close the lesson");
-            if close
-                .on_hover_text("Close the lesson (the scene stays)")
-                .clicked()
-            {
-                out.push(Command::Lesson(LessonCommand::Close));
-            }
+    // The close button first, at the right; the title wraps in the room left of it.
+    ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
+        let close = ui.small_button("✖");
+        crate::app::a11y::name(ui, &close, "Close the lesson");
+        if close
+            .on_hover_text("Close the lesson (the scene stays)")
+            .clicked()
+        {
+            out.push(Command::Lesson(LessonCommand::Close));
+        }
+        ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
+            ui.add(egui::Label::new(egui::RichText::new(&lesson.title).heading()).wrap());
         });
     });
     ui.horizontal_wrapped(|ui| {

@@ -107,25 +107,52 @@ fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<C
     }
 }
 
-/// The menu bar: every table entry under its menu, and File ▸ Open Recent.
+/// The menu bar: every table entry under its menu (in its submenu, if it has one), and
+/// File ▸ Open Recent.
 pub fn menus(ui: &mut egui::Ui, editor: &Editor) -> Vec<Command> {
     let mut out = Vec::new();
     crate::app::a11y::name_menus(ui, "Main menu");
     for menu in MENUS {
-        let opened = ui.menu_button(menu, |ui| {
-            for spec in command_table().iter().filter(|s| s.menu == Some(menu)) {
-                if spec.separator_before {
-                    ui.separator();
-                }
-                entry(ui, spec, editor, &mut out);
-                if spec.name == "file.open" {
-                    recent_menu(ui, editor, &mut out);
-                }
-            }
-        });
+        let opened = ui.menu_button(menu, |ui| menu_items(ui, menu, editor, &mut out));
         super::ui_targets::register(ui, super::ui_targets::Key::Menu(menu), &opened.response);
     }
     out
+}
+
+/// One menu's entries: each submenu where its first entry would be, holding all of its own.
+fn menu_items(ui: &mut egui::Ui, menu: &'static str, editor: &Editor, out: &mut Vec<Command>) {
+    let specs: Vec<&CommandSpec> = command_table()
+        .iter()
+        .filter(|s| s.menu == Some(menu))
+        .collect();
+    let mut drawn: Vec<&str> = Vec::new();
+    for spec in &specs {
+        if spec.submenu.is_some_and(|s| drawn.contains(&s)) {
+            continue;
+        }
+        if spec.separator_before {
+            ui.separator();
+        }
+        let Some(submenu) = spec.submenu else {
+            entry(ui, spec, editor, out);
+            if spec.name == "file.open" {
+                recent_menu(ui, editor, out);
+            }
+            continue;
+        };
+        drawn.push(submenu);
+        let opened = ui.menu_button(submenu, |ui| {
+            let inside = specs.iter().filter(|s| s.submenu == Some(submenu));
+            for (k, spec) in inside.enumerate() {
+                if k > 0 && spec.separator_before {
+                    ui.separator();
+                }
+                entry(ui, spec, editor, out);
+            }
+        });
+        let key = super::ui_targets::Key::Submenu(menu, submenu);
+        super::ui_targets::register(ui, key, &opened.response);
+    }
 }
 
 fn recent_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {

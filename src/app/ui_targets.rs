@@ -21,6 +21,8 @@ pub enum Key {
     Control(Control),
     /// A menu's button in the menu bar, by its title.
     Menu(&'static str),
+    /// A submenu's button in an open menu: the menu's title and the submenu's.
+    Submenu(&'static str, &'static str),
     /// An item of an open menu: the menu's title and the item's label.
     MenuItem(&'static str, &'static str),
     /// The lesson panel (never dimmed).
@@ -89,9 +91,28 @@ pub fn row(ui: &Ui, id: NodeId, rect: Rect) {
     register_rect(ui, Key::Row(id), rect);
 }
 
-/// An inspector number field of the column `column` in the row `row`.
+/// An inspector number field of the column `column` in the row `row`; scrolled into view when
+/// the lesson overlay asked for it ([`bring_into_view`]).
 pub fn field(ui: &Ui, column: &'static str, row: &'static str, response: &Response) {
-    register(ui, Key::Field(column, row), response);
+    let key = Key::Field(column, row);
+    let asked = ui.ctx().data(|d| d.get_temp::<Key>(reveal_id())) == Some(key.clone());
+    if asked {
+        ui.ctx().data_mut(|d| d.remove::<Key>(reveal_id()));
+        ui.scroll_to_rect(response.rect, Some(egui::Align::Center));
+    }
+    register(ui, key, response);
+}
+
+/// Where the widget the overlay wants shown is asked for.
+fn reveal_id() -> Id {
+    Id::unique("graft-ui-targets-reveal")
+}
+
+/// Ask the widget registered as `key` to scroll itself into view when it is next drawn (an
+/// inspector field a lesson points at, scrolled away).
+pub fn bring_into_view(ctx: &Context, key: Key) {
+    ctx.data_mut(|d| d.insert_temp(reveal_id(), key));
+    ctx.request_repaint();
 }
 
 /// A control.

@@ -111,6 +111,8 @@ pub struct CommandSpec {
     pub shortcuts: Vec<Shortcut>,
     /// The menu it appears in (one of [`MENUS`]), or None for palette-only commands.
     pub menu: Option<&'static str>,
+    /// The submenu of that menu it sits in (None: the menu itself).
+    pub submenu: Option<&'static str>,
     /// Start a new group in its menu (a separator above it).
     pub separator_before: bool,
     /// The command it runs.
@@ -164,6 +166,7 @@ fn spec(
         tooltip,
         shortcuts: shortcuts.to_vec(),
         menu: words.and_then(|w| w.menu),
+        submenu: words.and_then(|w| w.submenu),
         separator_before: false,
         command,
         enabled: always,

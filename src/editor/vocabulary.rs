@@ -16,17 +16,34 @@ pub struct CommandWords {
     pub label: &'static str,
     /// The menu it appears in (one of [`MENUS`]), or None for palette-only commands.
     pub menu: Option<&'static str>,
+    /// The submenu of that menu it sits in (None: the menu itself). Submenus keep every menu
+    /// short enough to fit a 1024×768 window at 150 % (`tests/menus_ui.rs`).
+    pub submenu: Option<&'static str>,
 }
 
-const fn w(name: &'static str, label: &'static str, menu: Option<&'static str>) -> CommandWords {
-    CommandWords { name, label, menu }
+/// Where an entry sits: a menu and maybe one of its submenus.
+type Place = (Option<&'static str>, Option<&'static str>);
+
+const fn w(name: &'static str, label: &'static str, place: Place) -> CommandWords {
+    CommandWords {
+        name,
+        label,
+        menu: place.0,
+        submenu: place.1,
+    }
 }
 
-const FILE: Option<&str> = Some("File");
-const EDIT: Option<&str> = Some("Edit");
-const NODE: Option<&str> = Some("Node");
-const VIEW: Option<&str> = Some("View");
-const HELP: Option<&str> = Some("Help");
+const FILE: Place = (Some("File"), None);
+const FILE_EXPORT: Place = (Some("File"), Some("Export"));
+const EDIT: Place = (Some("Edit"), None);
+const NODE: Place = (Some("Node"), None);
+const VIEW: Place = (Some("View"), None);
+const VIEW_SPACES: Place = (Some("View"), Some("Spaces"));
+const VIEW_ANIMATION: Place = (Some("View"), Some("Animation"));
+const VIEW_OVERLAYS: Place = (Some("View"), Some("Overlays"));
+const VIEW_INTERFACE: Place = (Some("View"), Some("Interface"));
+const HELP: Place = (Some("Help"), None);
+const PALETTE: Place = (None, None);
 
 /// Every command's words, in the command table's order (menu by menu, in menu order).
 #[rustfmt::skip]
@@ -37,17 +54,17 @@ pub const COMMAND_WORDS: &[CommandWords] = &[
     w("file.save_as", "Save As…", FILE),
     w("file.import", "Import…", FILE),
     w("file.generate", "Generate scene…", FILE),
-    w("file.export_godot", "Export as Godot scene…", FILE),
-    w("file.export_for_godot4", "Godot export: Godot 4", FILE),
-    w("file.export_for_godot3", "Godot export: Godot 3", FILE),
-    w("file.export_godot_ppu_1", "Godot export: 1 pixel per unit", FILE),
-    w("file.export_godot_ppu_32", "Godot export: 32 pixels per unit", FILE),
-    w("file.export_godot_ppu_64", "Godot export: 64 pixels per unit", FILE),
-    w("file.export_godot_ppu_100", "Godot export: 100 pixels per unit", FILE),
-    w("file.export_godot3", "Export as Godot 3 scene…", FILE),
-    w("file.export_animation", "Export animation…", FILE),
-    w("file.export_svg", "Export as SVG…", FILE),
-    w("file.export_figure", "Export figure…", FILE),
+    w("file.export_godot", "Export as Godot scene…", FILE_EXPORT),
+    w("file.export_for_godot4", "Godot export: Godot 4", FILE_EXPORT),
+    w("file.export_for_godot3", "Godot export: Godot 3", FILE_EXPORT),
+    w("file.export_godot_ppu_1", "Godot export: 1 pixel per unit", FILE_EXPORT),
+    w("file.export_godot_ppu_32", "Godot export: 32 pixels per unit", FILE_EXPORT),
+    w("file.export_godot_ppu_64", "Godot export: 64 pixels per unit", FILE_EXPORT),
+    w("file.export_godot_ppu_100", "Godot export: 100 pixels per unit", FILE_EXPORT),
+    w("file.export_godot3", "Export as Godot 3 scene…", FILE_EXPORT),
+    w("file.export_animation", "Export animation…", FILE_EXPORT),
+    w("file.export_svg", "Export as SVG…", FILE_EXPORT),
+    w("file.export_figure", "Export figure…", FILE_EXPORT),
     w("file.import_report", "Import / export report", FILE),
     w("file.cancel_load", "Cancel background work", FILE),
     w("file.journal", "Keep a crash journal", FILE),
@@ -84,44 +101,44 @@ pub const COMMAND_WORDS: &[CommandWords] = &[
     w("view.axes", "Local axes", VIEW),
     w("view.links", "Parent-child links", VIEW),
     w("view.names", "Names", VIEW),
-    w("view.shear", "Shear warning overlay", VIEW),
-    w("view.space_world", "View from the world", VIEW),
-    w("view.space_parent", "View from the selection's parent", VIEW),
-    w("view.space_selection", "View from the selection", VIEW),
-    w("view.local_grid", "Local grid of the selection", VIEW),
-    w("view.parent_grid", "Parent's grid", VIEW),
+    w("view.shear", "Shear warning overlay", VIEW_OVERLAYS),
+    w("view.space_world", "View from the world", VIEW_SPACES),
+    w("view.space_parent", "View from the selection's parent", VIEW_SPACES),
+    w("view.space_selection", "View from the selection", VIEW_SPACES),
+    w("view.local_grid", "Local grid of the selection", VIEW_SPACES),
+    w("view.parent_grid", "Parent's grid", VIEW_SPACES),
     w("view.probe_mode", "Place probes", VIEW),
-    w("view.next_panel", "Focus next panel", VIEW),
-    w("view.previous_panel", "Focus previous panel", VIEW),
-    w("view.zoom_in", "Larger interface", VIEW),
-    w("view.zoom_out", "Smaller interface", VIEW),
-    w("view.zoom_reset", "Interface at 100 %", VIEW),
-    w("view.high_contrast", "High contrast", VIEW),
-    w("anim.play", "Play / pause", VIEW),
-    w("anim.stop", "Stop", VIEW),
-    w("anim.key", "Key selection", VIEW),
-    w("anim.delete_keys", "Delete selected keys", VIEW),
-    w("anim.auto_key", "Auto-key", VIEW),
-    w("anim.trails", "World-space trails", VIEW),
-    w("view.accumulated", "Composition side by side", VIEW),
-    w("view.world_blend", "Interpolated world matrices", VIEW),
-    w("view.recomputed", "Flash recomputed world matrices", VIEW),
-    w("view.subtree_bounds", "Subtree bounds", VIEW),
-    w("view.culling", "Culling rectangle", VIEW),
+    w("view.next_panel", "Focus next panel", VIEW_INTERFACE),
+    w("view.previous_panel", "Focus previous panel", VIEW_INTERFACE),
+    w("view.zoom_in", "Larger interface", VIEW_INTERFACE),
+    w("view.zoom_out", "Smaller interface", VIEW_INTERFACE),
+    w("view.zoom_reset", "Interface at 100 %", VIEW_INTERFACE),
+    w("view.high_contrast", "High contrast", VIEW_INTERFACE),
+    w("anim.play", "Play / pause", VIEW_ANIMATION),
+    w("anim.stop", "Stop", VIEW_ANIMATION),
+    w("anim.key", "Key selection", VIEW_ANIMATION),
+    w("anim.delete_keys", "Delete selected keys", VIEW_ANIMATION),
+    w("anim.auto_key", "Auto-key", VIEW_ANIMATION),
+    w("anim.trails", "World-space trails", VIEW_ANIMATION),
+    w("view.accumulated", "Composition side by side", VIEW_OVERLAYS),
+    w("view.world_blend", "Interpolated world matrices", VIEW_OVERLAYS),
+    w("view.recomputed", "Flash recomputed world matrices", VIEW_OVERLAYS),
+    w("view.subtree_bounds", "Subtree bounds", VIEW_OVERLAYS),
+    w("view.culling", "Culling rectangle", VIEW_OVERLAYS),
     w("help.palette", "Command palette…", HELP),
     w("help.shortcuts", "Keyboard shortcuts", HELP),
     w("help.lessons", "Lessons…", HELP),
     w("lesson.record", "Record a lesson…", HELP),
     w("lesson.record_next", "Record the next step", HELP),
     w("lesson.record_stop", "Stop recording…", HELP),
-    w("lesson.record_cancel", "Lesson: drop the recording", None),
+    w("lesson.record_cancel", "Drop the recording", HELP),
     w("help.about", "About graft", HELP),
-    w("lesson.next", "Lesson: next step", None),
-    w("lesson.back", "Lesson: previous step", None),
-    w("lesson.hint", "Lesson: hint", None),
-    w("lesson.show_me", "Lesson: show me", None),
-    w("lesson.reset", "Lesson: reset step", None),
-    w("lesson.close", "Lesson: close", None),
+    w("lesson.next", "Lesson: next step", PALETTE),
+    w("lesson.back", "Lesson: previous step", PALETTE),
+    w("lesson.hint", "Lesson: hint", PALETTE),
+    w("lesson.show_me", "Lesson: show me", PALETTE),
+    w("lesson.reset", "Lesson: reset step", PALETTE),
+    w("lesson.close", "Lesson: close", PALETTE),
 ];
 
 /// The words of the command with this name.
@@ -129,7 +146,16 @@ pub fn command_words(name: &str) -> Option<&'static CommandWords> {
     COMMAND_WORDS.iter().find(|words| words.name == name)
 }
 
-/// The labels of `menu`'s items, in menu order (none for a title that is not a menu).
+/// The submenu of `menu` holding the item labelled `label` (None: the menu itself, or no such
+/// item).
+pub fn submenu_of(menu: &str, label: &str) -> Option<&'static str> {
+    COMMAND_WORDS
+        .iter()
+        .find(|words| words.menu == Some(menu) && words.label == label)
+        .and_then(|words| words.submenu)
+}
+
+/// The labels of `menu`'s items (its submenus' included), in menu order (none for a title that is not a menu).
 pub fn menu_items(menu: &str) -> impl Iterator<Item = &'static str> {
     COMMAND_WORDS
         .iter()

@@ -30,6 +30,8 @@ pub struct Document {
     revision: u64,
     /// The file as graft last read or wrote it (None: untitled, or not known).
     stamp: Option<FileStamp>,
+    /// A lesson's scene: its changes are never asked about (until Save As gives it a file).
+    scratch: bool,
 }
 
 impl Document {
@@ -41,7 +43,22 @@ impl Document {
             path: None,
             revision: 0,
             stamp: None,
+            scratch: false,
         }
+    }
+
+    /// An untitled scratch document (a lesson's scene): moving on to another lesson never asks
+    /// to save its changes; Save As makes it an ordinary document.
+    pub fn scratch(scene: Scene) -> Self {
+        Self {
+            scratch: true,
+            ..Self::untitled(scene)
+        }
+    }
+
+    /// True for a scratch document that has no file yet.
+    pub fn is_scratch(&self) -> bool {
+        self.scratch && self.path.is_none()
     }
 
     /// The built-in sword scene, untitled.
@@ -57,6 +74,7 @@ impl Document {
             path: Some(path.to_path_buf()),
             revision: 0,
             stamp: None,
+            scratch: false,
         }
     }
 
@@ -71,6 +89,7 @@ impl Document {
             path: Some(path.to_path_buf()),
             revision: 0,
             stamp,
+            scratch: false,
         })
     }
 
@@ -82,6 +101,7 @@ impl Document {
             path,
             revision: 0,
             stamp: None,
+            scratch: false,
         }
     }
 

@@ -146,6 +146,12 @@ impl<'h> Learner<'h> {
     /// it with Escape.
     pub fn menu(&mut self, menu: &str, item: &str) {
         self.click(menu);
+        // An item of a submenu (View > Overlays > …): open the submenu first.
+        if let Some(submenu) = graft::editor::vocabulary::submenu_of(menu, item) {
+            let button = self.h.get_by_label(submenu).rect();
+            self.h.hover_at(button.center());
+            self.h.run_steps(4);
+        }
         // The shortest label that contains the item: "View from the selection", not "View
         // from the selection's parent"; a toggle's label starts with its check mark.
         let entry = self

@@ -3,7 +3,7 @@
 //! [`crate::editor::session::multi_edit`].
 
 use crate::app::number_field::number_field;
-use crate::editor::view::numbers::format_f32;
+use crate::editor::view::numbers::{format_angle, format_angle_as_stored, format_shown};
 
 /// Tracks edits to one column across widgets.
 #[derive(Default)]
@@ -47,8 +47,9 @@ impl Tracker {
             prefix.to_string()
         };
         // Scientific notation for the very large and very small (1e30 stays readable and
-        // editable); everyday numbers as egui shows them. Typed inf/NaN reach the model, which
-        // refuses them with a message.
+        // editable); everyday numbers to five decimals, never -0, world angles in (−180, 180].
+        // Typed inf/NaN reach the model, which refuses them with a message.
+        let (angle, world) = (suffix == "°", self.column == "world");
         let edit = ui
             .push_id((self.column, self.count), |ui| {
                 number_field(ui, value, |drag| {
@@ -56,12 +57,12 @@ impl Tracker {
                         .prefix(prefix)
                         .suffix(suffix)
                         .max_decimals(5)
-                        .custom_formatter(|v, decimals| {
-                            let a = v.abs();
-                            if v != 0.0 && v.is_finite() && !(1e-4..1e7).contains(&a) {
-                                format_f32(v as f32)
-                            } else {
-                                egui::emath::format_with_decimals_in_range(v, decimals)
+                        .custom_formatter(move |v, decimals| {
+                            let (min, max) = (*decimals.start(), *decimals.end());
+                            match (angle, world) {
+                                (true, true) => format_angle(v, min, max),
+                                (true, false) => format_angle_as_stored(v, min, max),
+                                _ => format_shown(v, min, max),
                             }
                         })
                 })

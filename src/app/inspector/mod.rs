@@ -9,7 +9,7 @@ mod state;
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, TransformSpace};
 use crate::editor::session::multi_edit;
-use crate::editor::view::numbers::format_fixed;
+use crate::editor::view::numbers::{format_angle, format_fixed};
 use crate::model::math::{Trs, shear_metrics, try_inverse};
 use crate::model::scene::{NodeId, Scene};
 use fields::{Tracker, angle_row, vec_row};
@@ -227,7 +227,10 @@ fn metrics(ui: &mut egui::Ui, node: &Inspected, out: &mut Vec<Command>) {
         ui.monospace(format_fixed(metrics.dot as f64, 5));
         ui.end_row();
         ui.label("angle between axes");
-        ui.monospace(format!("{:.3}°", metrics.axis_angle));
+        ui.monospace(format!(
+            "{}°",
+            format_angle(metrics.axis_angle as f64, 3, 3)
+        ));
         ui.end_row();
         ui.label("lossy scale");
         ui.monospace(format!(

@@ -6,7 +6,12 @@ use crate::app::number_field::number_field;
 use crate::editor::session::clipboard::trs_to_text;
 use crate::editor::session::command::{Command, TransformSpace};
 use crate::editor::session::look::{ShapeKind, switch_kind};
-use crate::editor::view::numbers::format_fixed;
+use crate::editor::view::numbers::{format_angle, format_display, format_fixed};
+
+/// An angle as the shear warning gives it: two decimals, in (−180°, 180°], never -0.
+fn angle(degrees: f32) -> String {
+    format_angle(degrees as f64, 2, 2)
+}
 use crate::model::math::{Trs, rows};
 use crate::model::scene::diagnose::{ChainFactor, ShearCause};
 use crate::model::scene::{NodeData, NodeId, Scene, Shape};
@@ -271,7 +276,7 @@ pub(super) fn shear_diagnosis(
     match scene.shear_cause(id) {
         Ok(ShearCause::NotSheared) | Err(_) => {}
         Ok(ShearCause::OwnSkew) => {
-            ui.colored_label(warn, format!("⚠ Sheared: the world axes meet at {axis_angle:.2}°. This node carries skew of its own; no ancestor adds any."));
+            ui.colored_label(warn, format!("⚠ Sheared: the world axes meet at {}°. This node carries skew of its own; no ancestor adds any.", angle(axis_angle)));
         }
         Ok(ShearCause::Ancestor { cause, by_skew }) => {
             let name = node_name(scene, cause);
@@ -284,10 +289,17 @@ pub(super) fn shear_diagnosis(
                     .unwrap_or(glam::Vec2::ONE);
                 format!(
                     "{name}'s non-uniform scale ({}, {}) above a rotation",
-                    s.x, s.y
+                    format_display(s.x as f64),
+                    format_display(s.y as f64)
                 )
             };
-            ui.colored_label(warn, format!("⚠ Sheared: the world axes meet at {axis_angle:.2}° instead of 90°. Cause: {why}."));
+            ui.colored_label(
+                warn,
+                format!(
+                    "⚠ Sheared: the world axes meet at {}° instead of 90°. Cause: {why}.",
+                    angle(axis_angle)
+                ),
+            );
             if ui.button(format!("Select cause ({name})")).clicked() {
                 out.push(Command::Select(vec![cause]));
             }

@@ -97,6 +97,9 @@ struct OverlayState {
     revealed: bool,
     /// The point last shown first (its row, if hidden then, was asked to be brought into view).
     point_checked: Option<usize>,
+    /// The point whose inspector field was last looked for with its node selected (scrolled
+    /// into view if it was not shown then).
+    field_checked: Option<usize>,
     painted: Painted,
 }
 
@@ -129,6 +132,7 @@ pub fn point_again(ctx: &Context) {
     state.baseline = None;
     state.settle = SETTLE_FRAMES;
     state.point_checked = None;
+    state.field_checked = None;
     store(ctx, state);
     ctx.request_repaint();
 }
@@ -205,11 +209,23 @@ impl Resolver<'_> {
             Target::Menu {
                 menu,
                 item: Some(item),
-            } => exact(Key::MenuItem(menu, item)).or_else(|| {
-                let button = self.targets.rect(&Key::Menu(menu))?;
-                Some(Resolved::Before(button, format!("Open the {menu} menu")))
-            }),
+            } => exact(Key::MenuItem(menu, item)).or_else(|| self.menu_before(menu, item)),
         }
+    }
+}
+
+impl Resolver<'_> {
+    /// Where to go first for a menu item not shown: its submenu's button while the menu is
+    /// open, else the menu's.
+    fn menu_before(&self, menu: &'static str, item: &str) -> Option<Resolved> {
+        let submenu = crate::editor::vocabulary::submenu_of(menu, item);
+        if let Some(submenu) = submenu
+            && let Some(button) = self.targets.rect(&Key::Submenu(menu, submenu))
+        {
+            return Some(Resolved::Before(button, format!("Open {submenu}")));
+        }
+        let button = self.targets.rect(&Key::Menu(menu))?;
+        Some(Resolved::Before(button, format!("Open the {menu} menu")))
     }
 }
 
@@ -284,16 +300,7 @@ fn point(
     let Some(point) = points.get(state.point).filter(|_| !scene.run.step_done()) else {
         return;
     };
-    if state.point_checked != Some(state.point) {
-        // Its row folded under a collapsed parent or scrolled away when the point is first
-        // shown (or Where? is pressed): the hierarchy unfolds and scrolls to it. A row the
-        // learner hides later is left hidden.
-        state.point_checked = Some(state.point);
-        if let Some(id) = hidden_row(scene, &point.target) {
-            state.reveal = vec![id];
-            ctx.request_repaint();
-        }
-    }
+    reveal_once(ctx, scene, state, &point.target);
     let now = Fingerprint::of(scene.editor, scene.run);
     let (rect, text) = match scene.resolve(&point.target) {
         Some(Resolved::Exact(rect)) => {
@@ -331,6 +338,28 @@ fn point(
     state.painted.highlight = Some(rect);
     state.painted.bubble = Some(text);
     state.painted.dimmed = true;
+}
+
+/// Bring the point's target into view once: its row folded under a collapsed parent or scrolled
+/// away when the point is first shown (or Where? is pressed) makes the hierarchy unfold and
+/// scroll to it; its inspector field scrolled away when its node is first inspected for the
+/// point makes the inspector scroll to it. What the learner hides later is left hidden.
+fn reveal_once(ctx: &Context, scene: &Resolver, state: &mut OverlayState, target: &Target) {
+    if state.point_checked != Some(state.point) {
+        state.point_checked = Some(state.point);
+        if let Some(id) = hidden_row(scene, target) {
+            state.reveal = vec![id];
+            ctx.request_repaint();
+        }
+    }
+    if state.field_checked != Some(state.point)
+        && let Some((key, shown)) = field_of_selected(scene, target)
+    {
+        state.field_checked = Some(state.point);
+        if !shown {
+            ui_targets::bring_into_view(ctx, key);
+        }
+    }
 }
 
 /// Every registered target's rect but the highlight's own (and its parts): what a bubble must
@@ -423,6 +452,25 @@ fn hidden_row(scene: &Resolver, target: &Target) -> Option<NodeId> {
     };
     let selected = matches!(target, Target::Field { .. }) && scene.editor.primary() == Some(id);
     (!selected && scene.targets.rect(&Key::Row(id)).is_none()).then_some(id)
+}
+
+/// A field target's inspector field while its node is the one inspected, and whether it was
+/// drawn in view this frame.
+fn field_of_selected(scene: &Resolver, target: &Target) -> Option<(Key, bool)> {
+    let Target::Field { node, frame, row } = target else {
+        return None;
+    };
+    let id = scene.node(&node.text)?;
+    if scene.editor.primary() != Some(id) {
+        return None;
+    }
+    let column = match frame {
+        ValueSpace::World => "world",
+        ValueSpace::Local => "local",
+    };
+    let key = Key::Field(column, row.name());
+    let shown = scene.targets.rect(&key).is_some();
+    Some((key, shown))
 }
 
 /// What the panel says when a gesture's ends cannot be shown after the rows were unfolded and

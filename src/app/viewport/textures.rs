@@ -62,12 +62,23 @@ fn resolve_sprite(doc: &Document, path: &str) -> PathBuf {
         .map_or_else(|| PathBuf::from(path), |dir| dir.join(path))
 }
 
-/// The built-in scene's sprites, compiled into the binary so it shows them wherever it runs,
-/// by the path the scene names.
-const EMBEDDED_SPRITES: [(&str, &[u8]); 1] = [(
-    "../assets/sword.png",
-    include_bytes!("../../../assets/sword.png"),
-)];
+/// The sample scenes' sprites (the built-in sword, the tank's treads and the flip's fish a
+/// lesson opens untitled), compiled into the binary so they show wherever it runs, by the path
+/// the scenes name.
+const EMBEDDED_SPRITES: [(&str, &[u8]); 3] = [
+    (
+        "../assets/sword.png",
+        include_bytes!("../../../assets/sword.png"),
+    ),
+    (
+        "../assets/tread.png",
+        include_bytes!("../../../assets/tread.png"),
+    ),
+    (
+        "../assets/fish.png",
+        include_bytes!("../../../assets/fish.png"),
+    ),
+];
 
 /// The bytes of a sprite embedded for the built-in scene: only while the document has no file
 /// (a saved or opened scene reads images next to itself).
@@ -79,4 +90,31 @@ fn embedded_sprite(doc: &Document, path: &str) -> Option<&'static [u8]> {
         .iter()
         .find(|(name, _)| *name == path)
         .map(|(_, bytes)| *bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::editor::lesson::samples::{SAMPLE_NAMES, sample_scene};
+    use crate::model::scene::Shape;
+
+    #[test]
+    fn every_sample_scenes_sprite_is_embedded_for_an_untitled_document() {
+        let mut sprites = 0;
+        for name in SAMPLE_NAMES {
+            let text = sample_scene(name).expect("a sample");
+            let scene = crate::model::file::parse(text, Path::new("scenes/x.ron")).expect(name);
+            let doc = Document::untitled(scene);
+            for i in 0..doc.scene().len() {
+                if let Shape::Sprite(sprite) = &doc.scene().data_at(i).shape {
+                    let path = sprite.path.as_str();
+                    let bytes = embedded_sprite(&doc, path);
+                    assert!(bytes.is_some(), "{name}: {path} is not embedded");
+                    assert!(image::load_from_memory(bytes.unwrap_or_default()).is_ok());
+                    sprites += 1;
+                }
+            }
+        }
+        assert!(sprites >= 3, "the samples have sprites: {sprites}");
+    }
 }

@@ -5,6 +5,7 @@
 //! (`editor/session/lesson_play.rs`) and keeps the running lesson (`editor/session/lesson.rs`);
 //! the panel is `app/lesson_panel.rs`.
 
+pub mod claims;
 pub mod course;
 pub mod eval;
 pub mod explain;
@@ -78,6 +79,8 @@ pub struct Step {
     pub setup: Setup,
     /// Paragraphs of text (inline markup as written; see [`text`]).
     pub text: Vec<String>,
+    /// Where each paragraph's lines start: (byte offset in the paragraph, place in the file).
+    pub text_at: Vec<Vec<(usize, Pos)>>,
     /// Tasks: each must not hold at the start and must hold at the end.
     pub goals: Vec<Goal>,
     /// Conditions that hold at the start and must still hold at the end.

@@ -94,6 +94,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Lesson> {
             path: path.to_path_buf(),
         },
         paragraph: String::new(),
+        paragraph_at: Vec::new(),
         fence: None,
     };
     let text = text.trim_start_matches('\u{feff}');
@@ -120,6 +121,8 @@ struct Reader<'a> {
     lesson: Lesson,
     /// The text paragraph being gathered.
     paragraph: String,
+    /// Where its lines start: (byte offset in it, place in the file).
+    paragraph_at: Vec<(usize, Pos)>,
     /// An inline scene: where `scene:` was, and once its ``` opened, the text so far and the
     /// line it starts on.
     fence: Option<(Pos, Option<(String, usize)>)>,
@@ -142,7 +145,11 @@ impl Reader<'_> {
             return Ok(());
         }
         if let Some(rest) = line.strip_prefix('\\') {
-            self.text(rest);
+            let after = Pos {
+                line: number,
+                col: col + 1,
+            };
+            self.text(rest, after);
             return Ok(());
         }
         match directive(line) {
@@ -172,7 +179,7 @@ impl Reader<'_> {
                 )
             }
             None => {
-                self.text(line);
+                self.text(line, at);
                 Ok(())
             }
         }
@@ -211,10 +218,11 @@ impl Reader<'_> {
         Ok(())
     }
 
-    fn text(&mut self, line: &str) {
+    fn text(&mut self, line: &str, at: Pos) {
         if !self.paragraph.is_empty() {
             self.paragraph.push(' ');
         }
+        self.paragraph_at.push((self.paragraph.len(), at));
         self.paragraph.push_str(line);
     }
 
@@ -223,8 +231,12 @@ impl Reader<'_> {
             return;
         }
         let paragraph = std::mem::take(&mut self.paragraph);
+        let at = std::mem::take(&mut self.paragraph_at);
         match self.lesson.steps.last_mut() {
-            Some(step) => step.text.push(paragraph),
+            Some(step) => {
+                step.text.push(paragraph);
+                step.text_at.push(at);
+            }
             None => self.lesson.intro.push(paragraph),
         }
     }
@@ -438,6 +450,7 @@ fn new_step(title: &str, at: Pos) -> Step {
         scene: None,
         setup: Setup::default(),
         text: Vec::new(),
+        text_at: Vec::new(),
         goals: Vec::new(),
         keeps: Vec::new(),
         hints: Vec::new(),

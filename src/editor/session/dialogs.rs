@@ -25,6 +25,13 @@ pub enum DialogKind {
     },
     /// Pick an image for a sprite.
     Image,
+    /// Pick where to write a recorded lesson, starting in the scene's folder.
+    SaveLesson {
+        /// The suggested file name.
+        suggested: String,
+        /// The folder it opens in (the recorded scene's; None: the dialog's own choice).
+        folder: Option<PathBuf>,
+    },
     /// Pick where to write an SVG (the scene's groups) or a figure (SVG or PNG).
     ExportImage {
         /// The suggested file name.

@@ -71,7 +71,10 @@ impl FileFlow {
 impl Editor {
     /// Run a file action now, or first ask about unsaved changes.
     pub(super) fn request(&mut self, action: FileAction) -> Result<Outcome> {
-        if self.doc.is_modified() && !self.files.allow_close {
+        // A lesson's scratch scene is left for the next lesson without asking; anything else
+        // done with it (New, Open, Quit) still asks.
+        let moving_on = matches!(action, FileAction::OpenLesson(_)) && self.doc.is_scratch();
+        if self.doc.is_modified() && !moving_on && !self.files.allow_close {
             self.files.pending_guard = Some(action);
             Ok(Outcome::default())
         } else {
@@ -245,10 +248,18 @@ impl Editor {
         let kind = match &purpose {
             DialogPurpose::Open => DialogKind::Open,
             DialogPurpose::OpenLesson => DialogKind::OpenLesson,
-            DialogPurpose::SaveLesson => DialogKind::ExportImage {
-                suggested: "recorded.lesson".into(),
-                extensions: vec!["lesson"],
-            },
+            DialogPurpose::SaveLesson => {
+                let scene = self.doc.path().map(Path::to_path_buf);
+                let stem = scene.as_deref().and_then(Path::file_stem);
+                DialogKind::SaveLesson {
+                    suggested: stem.map_or("recorded".into(), |s| s.to_string_lossy().into_owned())
+                        + ".lesson",
+                    folder: scene
+                        .as_deref()
+                        .and_then(Path::parent)
+                        .map(Path::to_path_buf),
+                }
+            }
             DialogPurpose::Import => DialogKind::Import,
             DialogPurpose::ExportSvg => DialogKind::ExportImage {
                 suggested: format!("{}.svg", self.doc.display_name().trim_end_matches(".ron")),

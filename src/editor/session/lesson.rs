@@ -481,7 +481,8 @@ impl Editor {
 
     /// Put a snapshot back as a fresh untitled document (the lesson is the caller's).
     fn restore(&mut self, snapshot: &Snapshot) -> Outcome {
-        let outcome = self.replace_document(Document::untitled(snapshot.scene.clone()));
+        // A scratch document: moving on to another lesson never asks to save it.
+        let outcome = self.replace_document(Document::scratch(snapshot.scene.clone()));
         self.selection.set(snapshot.selection.clone());
         self.settings.set_keep_world(snapshot.keep_world);
         self.settings.set_view(snapshot.view.clone());

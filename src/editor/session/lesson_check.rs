@@ -3,15 +3,17 @@
 //! step's canonical start (Back, GoTo).
 
 use super::lesson::{CheckFailure, Snapshot};
+use crate::editor::lesson::claims::{Claim, Quantity, claims};
 use crate::editor::lesson::eval::{Bindings, Context};
 use crate::editor::lesson::parse::{cut, error_at};
 use crate::editor::lesson::play::{bind_step, load_scene};
-use crate::editor::lesson::{Goal, Lesson, Step};
+use crate::editor::lesson::{Goal, Lesson, Step, ValueSpace};
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::lesson_play::action_commands;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
+use crate::model::math::Trs;
 use crate::model::scene::Scene;
 
 /// Play a lesson as a learner who follows it: each step's start (its scene or the previous
@@ -42,8 +44,18 @@ pub fn walk_lesson(lesson: &Lesson) -> Result<(Vec<Snapshot>, Vec<CheckFailure>)
             bindings: &bindings,
         };
         check.goals(&editor, recomputed, false, &mut failures);
+        let claims = claims(step);
+        let before: Vec<Vec<Seen>> = (claims.iter())
+            .map(|c| seen(&editor, &bindings, c, recomputed))
+            .collect();
         recomputed = play_solution(&mut editor, &check, recomputed)?;
         check.goals(&editor, recomputed, true, &mut failures);
+        for (claim, before) in claims.iter().zip(before) {
+            let after = seen(&editor, &bindings, claim, recomputed);
+            if !before.iter().chain(&after).any(|s| s.shows(claim)) {
+                failures.push(check.false_number(claim, &before[0], &after[0]));
+            }
+        }
     }
     Ok((starts, failures))
 }
@@ -92,6 +104,32 @@ impl Check<'_> {
         }
     }
 
+    /// A number the text states that the screen shows neither at the step's start nor after
+    /// its solution.
+    fn false_number(&self, claim: &Claim, before: &Seen, after: &Seen) -> CheckFailure {
+        let what = match claim.quantity {
+            Quantity::Position => "position",
+            Quantity::Rotation => "rotation",
+            Quantity::Scale => "scale",
+            Quantity::Recomputed => "count of recomputed matrices",
+        };
+        CheckFailure {
+            step: self.k,
+            message: format!(
+                "{}:{}:{}: step {} \"{}\": the text says the {} {what} is {}, but the screen shows {} at the step's start and {} after its solution",
+                self.lesson.path.display(),
+                claim.at.line,
+                claim.at.col,
+                self.k + 1,
+                cut(&self.step.title),
+                claim.node,
+                claim.text,
+                before.describe(claim),
+                after.describe(claim),
+            ),
+        }
+    }
+
     fn failure(&self, goal: &Goal, kind: &str, what: &str) -> CheckFailure {
         CheckFailure {
             step: self.k,
@@ -104,6 +142,97 @@ impl Check<'_> {
                 cut(&self.step.title),
                 cut(&goal.label)
             ),
+        }
+    }
+}
+
+/// What the screen shows of a claim's node at one moment: its local and world numbers (as the
+/// inspector does) and the recomputed count.
+struct Seen {
+    local: Option<Trs>,
+    world: Option<Trs>,
+    recomputed: usize,
+}
+
+/// What the screen shows of each node the claim may be about (its nearest link first).
+fn seen(editor: &Editor, bindings: &Bindings, claim: &Claim, recomputed: usize) -> Vec<Seen> {
+    let scene = editor.doc.scene();
+    let nodes = std::iter::once(&claim.node).chain(&claim.others);
+    nodes
+        .map(|name| {
+            let id = bindings.resolve(scene, name);
+            Seen {
+                local: id.and_then(|id| scene.node(id).ok()).map(|d| d.local),
+                world: id.and_then(|id| scene.world_trs(id).ok()),
+                recomputed,
+            }
+        })
+        .collect()
+}
+
+impl Seen {
+    /// The values of the claim's quantity shown now (local and world, as the sentence allows).
+    fn values(&self, claim: &Claim) -> Vec<Vec<f64>> {
+        if claim.quantity == Quantity::Recomputed {
+            return vec![vec![self.recomputed as f64]];
+        }
+        let frames = [
+            (ValueSpace::Local, self.local),
+            (ValueSpace::World, self.world),
+        ];
+        let allowed = frames
+            .into_iter()
+            .filter(|(frame, _)| claim.frame.is_none_or(|f| f == *frame));
+        allowed
+            .filter_map(|(_, trs)| trs)
+            .map(|t| match claim.quantity {
+                Quantity::Position => vec![t.position.x as f64, t.position.y as f64],
+                Quantity::Scale => vec![t.scale.x as f64, t.scale.y as f64],
+                _ => vec![t.rotation as f64],
+            })
+            .collect()
+    }
+
+    /// True when the screen reads as the claim says (angles a whole turn apart read alike).
+    fn shows(&self, claim: &Claim) -> bool {
+        let near = |a: f64, b: f64| {
+            let d = if claim.quantity == Quantity::Rotation {
+                crate::model::math::normalize_degrees(a - b)
+            } else {
+                a - b
+            };
+            d.abs()
+                <= claim
+                    .tolerance
+                    .max(crate::editor::view::numbers::ROUND_WITHIN)
+        };
+        self.values(claim).iter().any(|v| {
+            v.len() == claim.value.len() && v.iter().zip(&claim.value).all(|(a, b)| near(*a, *b))
+        })
+    }
+
+    /// The values shown, as the inspector shows them: "(2, 3)", "-90".
+    fn describe(&self, claim: &Claim) -> String {
+        use crate::editor::view::numbers::{format_angle, format_display};
+        let one = |v: &Vec<f64>| {
+            let text: Vec<String> = v
+                .iter()
+                .map(|x| match claim.quantity {
+                    Quantity::Rotation => format_angle(*x, 0, 5),
+                    _ => format_display(*x),
+                })
+                .collect();
+            if text.len() == 1 {
+                text[0].clone()
+            } else {
+                format!("({})", text.join(", "))
+            }
+        };
+        let all: Vec<String> = self.values(claim).iter().map(one).collect();
+        if all.is_empty() {
+            "nothing".into()
+        } else {
+            all.join(" or ")
         }
     }
 }

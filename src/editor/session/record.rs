@@ -101,6 +101,7 @@ impl Editor {
             )),
             (_, false) => Err(Error::Refused("No lesson is being recorded".into())),
             (RecordCommand::NextStep, true) => {
+                self.refuse_empty_step()?;
                 self.end_recorded_step();
                 let next = self.recording_here();
                 if let Some(recording) = self.recording.as_mut() {
@@ -112,6 +113,7 @@ impl Editor {
                 Ok(Outcome::default())
             }
             (RecordCommand::Stop, true) => {
+                self.refuse_empty_step()?;
                 self.end_recorded_step();
                 Ok(self.start_dialog(DialogPurpose::SaveLesson))
             }
@@ -135,6 +137,27 @@ impl Editor {
             sprites: self.doc.sprite_folder(),
             stopped: false,
         }
+    }
+
+    /// Refuse to end the step being recorded while it records no change (nothing done, or all
+    /// of it undone): the step stays open, to be performed.
+    fn refuse_empty_step(&self) -> Result<()> {
+        let Some(recording) = self.recording.as_ref().filter(|r| !r.stopped) else {
+            return Ok(());
+        };
+        let edits = record::performed_edits(self.doc.history(), recording.from);
+        // Another scene in its place is not an empty step: writing says what happened.
+        let same_scene = current(self.doc.scene()) == recording.start;
+        if !same_scene || !nothing_changed(edits.is_empty(), &recording.before, &self.view_state())
+        {
+            return Ok(());
+        }
+        Err(Error::Refused(format!(
+            "Step {} records no change yet (nothing was done, or it was undone): perform its \
+             solution first, it is still being recorded (Help > Drop the recording ends \
+             without writing)",
+            recording.steps.len() + 1
+        )))
     }
 
     /// End the step being recorded (once: a stopped recording has none).
@@ -200,14 +223,19 @@ fn current(scene: &Scene) -> Scene {
     scene
 }
 
-/// How a lesson at `lesson` names a step's first scene: inline when small, else the file the
-/// recording started on, else a scene file written next to the lesson.
+/// How a lesson at `lesson` names a step's first scene: the file the recording started on (as
+/// it is on disk), by its path from the lesson's folder; else a sample by name; else inline
+/// when small; else a scene file written next to the lesson.
 pub fn scene_ref(
     scene: &Scene,
     sprites: Option<&Path>,
     file: Option<&Path>,
     lesson: &Path,
 ) -> Result<SceneRef> {
+    let folder = lesson.parent().unwrap_or(Path::new("."));
+    if let Some(file) = file {
+        return Ok(SceneRef::File(relative_to(file, folder)));
+    }
     if let Some(name) = record::sample_named(scene) {
         return Ok(SceneRef::Sample(name));
     }
@@ -219,11 +247,6 @@ pub fn scene_ref(
     if text.len() <= record::INLINE_LIMIT {
         return Ok(SceneRef::Inline(text));
     }
-    let folder = lesson.parent().unwrap_or(Path::new("."));
-    if let Some(file) = file {
-        let written = file.strip_prefix(folder).unwrap_or(file);
-        return Ok(SceneRef::File(written.display().to_string()));
-    }
     let stem = lesson
         .file_stem()
         .map_or("recorded".into(), |s| s.to_string_lossy());
@@ -232,6 +255,23 @@ pub fn scene_ref(
         w.write_all(text.as_bytes())
     })?;
     Ok(SceneRef::File(name))
+}
+
+/// `file` as a path from `folder` (`scenes/sword.ron`, `../shared/a.ron`), `/`-separated;
+/// as it is when no relative path leads there.
+fn relative_to(file: &Path, folder: &Path) -> String {
+    let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+    let relative = pathdiff::diff_paths(absolute(file), absolute(folder));
+    let path = relative.unwrap_or_else(|| file.to_path_buf());
+    let parts: Vec<String> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if path.is_absolute() {
+        path.display().to_string()
+    } else {
+        parts.join("/")
+    }
 }
 
 /// The draft's lesson text for a file at `path`, checked as `graft lesson check` checks it:
@@ -287,7 +327,7 @@ fn recorded_problem(draft: &Draft) -> Option<String> {
         return Some(format!(
             "the history no longer leads from where step {} started to the scene now (was \
              another scene opened, or the history undone past the start of the recording?): \
-             drop the recording and record again",
+             Help > Drop the recording, and record again",
             k + 1
         ));
     }
@@ -301,8 +341,12 @@ fn recorded_problem(draft: &Draft) -> Option<String> {
 /// True when a step holds no edit and no change of keep-world, view options or view space:
 /// no goal can be suggested for it.
 fn changed_nothing(step: &RecordedStep) -> bool {
-    let (a, b) = (&step.before, &step.after);
-    step.edits.is_empty() && a.keep_world == b.keep_world && a.shown == b.shown && a.look == b.look
+    nothing_changed(step.edits.is_empty(), &step.before, &step.after)
+}
+
+/// No edit (`no_edits`) and the same keep-world, view options and view space before and after.
+fn nothing_changed(no_edits: bool, a: &ViewState, b: &ViewState) -> bool {
+    no_edits && a.keep_world == b.keep_world && a.shown == b.shown && a.look == b.look
 }
 
 /// At most five items, each cut short, then how many more there are.

@@ -63,6 +63,91 @@ pub fn format_f32(v: f32) -> String {
     format_number(shortest)
 }
 
+/// How close to a round number a shown value must be to read round.
+pub const ROUND_WITHIN: f64 = 1e-5;
+/// The decimals the inspector shows at most: every number that claims to be what the
+/// inspector shows (a lesson's, an overlay's) is written to this precision.
+pub const SHOWN_DECIMALS: usize = 5;
+
+/// A number as the inspector shows it: between `min` and `max` decimals (trailing zeros
+/// dropped down to `min`), a value within [`ROUND_WITHIN`] of a whole number read whole, never
+/// `-0`; scientific notation only for the very large and the very small, which are real values
+/// there (a scale of 1e-30).
+pub fn format_shown(v: f64, min: usize, max: usize) -> String {
+    let a = v.abs();
+    if v != 0.0 && v.is_finite() && !(1e-4..1e7).contains(&a) {
+        return format_f32(v as f32);
+    }
+    let v = snap_round(v);
+    let s = format!("{:.max$}", v + 0.0);
+    let s = match s.split_once('.') {
+        Some((whole, fraction)) => {
+            let keep = fraction.trim_end_matches('0').len().max(min);
+            if keep == 0 {
+                whole.to_string()
+            } else {
+                format!("{whole}.{}", &fraction[..keep])
+            }
+        }
+        None => s,
+    };
+    if s.trim_start_matches('-')
+        .chars()
+        .all(|c| c == '0' || c == '.')
+    {
+        s.trim_start_matches('-').to_string()
+    } else {
+        s
+    }
+}
+
+/// A derived number (a distance off, a scale named in a warning) to the inspector's precision
+/// (no fixed decimals): "1.5978", "4"; within [`ROUND_WITHIN`] of 0 it is "0".
+pub fn format_display(v: f64) -> String {
+    let v = if v.abs() < ROUND_WITHIN { 0.0 } else { v };
+    format_shown(v, 0, SHOWN_DECIMALS)
+}
+
+/// An angle in degrees as the inspector shows a derived one: in (−180°, 180°] (so a half
+/// turn reads 180, never −180), within [`ROUND_WITHIN`] of a whole degree read whole (a skew
+/// of 8e-7° is 0), never `-0`.
+pub fn format_angle(degrees: f64, min: usize, max: usize) -> String {
+    let a = snap_round(wrap_degrees(degrees));
+    format_shown(if a.abs() < 1e-4 { 0.0 } else { a }, min, max)
+}
+
+/// An angle the node stores (a local rotation of 360° is not one of 0° to an animation):
+/// as typed, but within [`ROUND_WITHIN`] of a whole degree read whole, and never `-0`.
+pub fn format_angle_as_stored(degrees: f64, min: usize, max: usize) -> String {
+    let a = snap_round(degrees);
+    format_shown(if a.abs() < 1e-4 { 0.0 } else { a }, min, max)
+}
+
+/// An angle in degrees brought into (−180, 180] (non-finite values as they are).
+pub fn wrap_degrees(degrees: f64) -> f64 {
+    if !degrees.is_finite() {
+        return degrees;
+    }
+    let r = degrees.rem_euclid(360.0);
+    let r = if r > 180.0 { r - 360.0 } else { r };
+    // A half turn that rounding left a hair below −180 (or at it) reads 180.
+    if r <= -180.0 + ROUND_WITHIN {
+        r + 360.0
+    } else {
+        r
+    }
+}
+
+/// `v` as its nearest whole number when within [`ROUND_WITHIN`] of it.
+fn snap_round(v: f64) -> f64 {
+    let r = v.round();
+    if v.is_finite() && (v - r).abs() < ROUND_WITHIN {
+        r + 0.0
+    } else {
+        v
+    }
+}
+
 /// The label of a grid line at `value` on a grid of `step` (1, 2 or 5 × 10^k; any positive step
 /// works, its decade decides): as many digits as the step needs, so neighbouring labels always
 /// differ and each reads as its line's coordinate.
@@ -143,6 +228,31 @@ mod tests {
         assert_eq!(format_fixed(-0.0, 3), "0.000");
         assert_eq!(format_fixed(-0.0004, 3), "0.000");
         assert_eq!(format_fixed(1e30, 3), "1.000e30");
+    }
+
+    #[test]
+    fn shown_numbers_are_round_near_round_numbers_and_never_minus_zero() {
+        assert_eq!(format_display(1.59779914), "1.5978");
+        assert_eq!(format_display(3.9999996), "4");
+        assert_eq!(format_display(-0.0000004), "0");
+        assert_eq!(format_display(-0.0), "0");
+        assert_eq!(format_display(2.5), "2.5");
+        assert_eq!(format_shown(1e-30, 0, 5), "1e-30");
+        assert_eq!(format_shown(-4e-7, 1, 5), "-4e-7");
+        assert_eq!(format_shown(-0.0, 1, 3), "0.0");
+        assert_eq!(format_shown(2.0, 1, 5), "2.0");
+        assert_eq!(format_shown(0.1f32 as f64, 0, 5), "0.1");
+        assert_eq!(format_angle(8.04946e-7, 0, 5), "0");
+        assert_eq!(format_angle(1.42109e-14, 1, 5), "0.0");
+        assert_eq!(format_angle(-1e-9, 1, 5), "0.0");
+        assert_eq!(format_angle(-180.0, 0, 5), "180");
+        assert_eq!(format_angle(-179.999999, 0, 5), "180");
+        assert_eq!(format_angle(180.0, 0, 5), "180");
+        assert_eq!(format_angle(270.0, 0, 5), "-90");
+        assert_eq!(format_angle(-90.0, 0, 5), "-90");
+        assert_eq!(format_angle(126.869898, 0, 2), "126.87");
+        assert_eq!(wrap_degrees(540.0), 180.0);
+        assert_eq!(wrap_degrees(-181.0), 179.0);
     }
 
     #[test]

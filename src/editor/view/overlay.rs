@@ -9,6 +9,16 @@ use crate::model::scene::diagnose::{SHEAR_TOLERANCE_DEGREES, ShearCause};
 use crate::model::scene::{NodeId, Scene};
 use glam::{Affine2, DAffine2, DVec2, Vec2};
 
+/// Degrees off with their sign ("+36.9", "-0.5"), one decimal, never "-0.0".
+fn signed_angle(degrees: f32) -> String {
+    let text = crate::editor::view::numbers::format_angle(degrees as f64, 1, 1);
+    if text.starts_with('-') || text == "0.0" {
+        text
+    } else {
+        format!("+{text}")
+    }
+}
+
 /// One entry of the shear warning overlay.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ShearMark {
@@ -159,7 +169,7 @@ pub fn shear_overlay_among(
         }
         shape.compute(&scene.data_at(i).shape, &m, rect);
         let label = (span >= 30.0 && out.marks.len() < SHEAR_LABEL_LIMIT)
-            .then(|| format!("⚠ shear {:+.1}° off 90°", mark.degrees_off));
+            .then(|| format!("⚠ shear {}° off 90°", signed_angle(mark.degrees_off)));
         if label.is_some() {
             mark.cause = cause_of(scene, mark.node);
         }

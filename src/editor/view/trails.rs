@@ -6,7 +6,7 @@
 //! accumulated-TRS ghost and each animated node's blended-world-matrix ghost, on screen.
 
 use crate::editor::view::geometry::ScreenShape;
-use crate::editor::view::numbers::format_number;
+use crate::editor::view::numbers::format_display;
 use crate::editor::view::overlay::{accumulated_ghosts, world_blend_ghosts};
 use crate::editor::view::{Camera, ScreenRect};
 use crate::model::scene::{NodeId, Scene};
@@ -171,7 +171,7 @@ pub fn accumulated_marks(scene: &Scene, camera: Camera, view: ScreenRect) -> Vec
                 origin: g.origin,
                 link: (apart > LINK_FROM).then_some(g.true_origin),
                 note: (g.error > ERROR_FROM && apart > NOTE_FROM)
-                    .then(|| format!("off by {}", format_number(g.error))),
+                    .then(|| format!("off by {}", format_display(g.error))),
             }
         })
         .collect()
