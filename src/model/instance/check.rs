@@ -38,10 +38,9 @@ pub fn problems(scene: &Scene) -> Vec<Problem> {
                     entry.dangling.len()
                 ),
             }),
-            Ok(_) => out.extend(entry.dangling.iter().map(|o| {
-                Problem {
-                    node: entry.root,
-                    near: format!(
+            Ok(_) => out.extend(entry.dangling.iter().map(|o| Problem {
+                node: entry.root,
+                near: format!(
                         "node: [{}]",
                         o.node
                             .iter()
@@ -49,12 +48,11 @@ pub fn problems(scene: &Scene) -> Vec<Problem> {
                             .collect::<Vec<_>>()
                             .join(", ")
                     ),
-                    message: format!(
-                        "override of node {}, no longer in {}",
-                        Override::node_text(&o.node),
-                        entry.path
-                    ),
-                }
+                message: format!(
+                    "override of node {}, no longer in {}",
+                    Override::node_text(&o.node),
+                    entry.path
+                ),
             })),
         }
     }
