@@ -543,3 +543,87 @@ fn bad_instance_fields_are_refused_with_nothing_loaded() {
         assert!(err.contains(want), "{text}: {err}");
     }
 }
+
+/// The command line: `instance`, `print`'s marks, `check`'s reports at FILE:LINE:COL,
+/// `make-local`, `fmt` keeping instances.
+#[test]
+fn the_command_line_instances_prints_checks_and_makes_local() {
+    let (dir, car) = car_folder();
+    let s = |p: &Path| p.to_string_lossy().into_owned();
+    let out = dir.path().join("out.ron");
+    let wheel = dir.path().join("parts/wheel.ron");
+    let (code, text, err) = common::run_graft(&[
+        "instance",
+        &s(&car),
+        "--source",
+        &s(&wheel),
+        "--parent",
+        "2",
+        "-o",
+        &s(&out),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("an instance of parts/wheel.ron (3 nodes)"),
+        "{text}"
+    );
+    let (code, text, err) = common::run_graft(&["print", &s(&out)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("[instance parts/wheel.ron]") && text.contains("[from 10: 3]"),
+        "{text}"
+    );
+    let (code, _, err) = common::run_graft(&["fmt", "--check", &s(&out)]);
+    assert_eq!(code, 0, "graft writes instances canonically: {err}");
+    let (code, text, err) =
+        common::run_graft(&["make-local", &s(&out), "--node", "10", "-o", &s(&out)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains("node 10: made local"), "{text}");
+    let flat = fs::read_to_string(&out).expect("read");
+    assert_eq!(
+        flat.matches("instance:").count(),
+        1,
+        "the other instance stays: {flat}"
+    );
+    // A dangling override and a cycle, each at its place.
+    let dangling = CAR.replace(
+        r#"position: (2.0, 0.0)),"#,
+        r#"position: (2.0, 0.0), overrides: [(node: [9], rotation: 1.0)]),"#,
+    );
+    fs::write(&car, &dangling).expect("write");
+    let (code, _, err) = common::run_graft(&["check", &s(&car)]);
+    let line = dangling
+        .lines()
+        .position(|l| l.contains("node: [9]"))
+        .expect("line")
+        + 1;
+    let col = dangling
+        .lines()
+        .nth(line - 1)
+        .and_then(|l| l.find("node: [9]"))
+        .expect("col")
+        + 1;
+    assert_ne!(code, 0);
+    assert!(
+        err.contains(&format!(
+            "car.ron:{line}:{col}: override of node 9, no longer in parts/wheel.ron"
+        )),
+        "{err}"
+    );
+    fs::write(
+        dir.path().join("a.ron"),
+        "(format: 4, nodes: [\n(id: 1),\n(id: 2, parent: Some(1), instance: \"b.ron\")])",
+    )
+    .expect("a");
+    fs::write(
+        dir.path().join("b.ron"),
+        "(format: 4, nodes: [(id: 1, instance: \"a.ron\")])",
+    )
+    .expect("b");
+    let (code, _, err) = common::run_graft(&["check", &s(&dir.path().join("a.ron"))]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("a.ron:3:26: node 2: instance cycle: a.ron -> b.ron -> a.ron"),
+        "{err}"
+    );
+}

@@ -118,3 +118,29 @@ impl Marks {
         out
     }
 }
+
+/// A load error that is an instance cycle, placed at the instance line that starts it
+/// (`FILE:LINE:COL: node 5: instance cycle: a.ron -> b.ron -> a.ron`); others as they are.
+pub(super) fn placed_cycle(path: &Path, message: String) -> String {
+    use crate::model::instance::check::{Problem, locate};
+    let prefix = format!("{}: node ", path.display());
+    let node = message
+        .strip_prefix(&prefix)
+        .filter(|rest| rest.contains(": instance cycle: "))
+        .and_then(|rest| rest.split(':').next()?.parse().ok());
+    let text =
+        crate::model::read_limit::read_text_bounded(path, crate::model::read_limit::SCENE).ok();
+    match (node, text) {
+        (Some(node), Some(text)) => {
+            let problem = Problem {
+                node: NodeId(node),
+                near: "instance:".into(),
+                message: String::new(),
+            };
+            let (line, col) = locate(&text, &problem);
+            let rest = &message[prefix.len() - "node ".len()..];
+            format!("{}:{line}:{col}: {rest}", path.display())
+        }
+        _ => message,
+    }
+}

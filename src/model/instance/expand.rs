@@ -182,7 +182,6 @@ pub(crate) fn expand(
     marks: Vec<(u32, NodeInstance)>,
     resolver: &mut Resolver,
 ) -> Result<Expanded> {
-    let folder = folder_of(host);
     let max_host = columns.ids.iter().map(|id| id.0).max().unwrap_or(0);
     let mut fresh = Fresh {
         next: max_host
@@ -190,73 +189,14 @@ pub(crate) fn expand(
             .max(resolver.reuse.as_ref().map_or(0, |r| r.next)),
         reuse: resolver.reuse.take(),
     };
-    let mut mapped: FxHashMap<PathBuf, Arc<Source>> = FxHashMap::default();
     let mut front = Expanded {
         ids: Vec::new(),
         parents: Vec::new(),
         data: Vec::new(),
         table: Instances::default(),
     };
-    let mut new_ids: FxHashMap<NodeId, Vec<NodeId>> = FxHashMap::default();
-    for (slot, mark) in &marks {
-        let Some(path) = &mark.source else { continue };
-        let k = *slot as usize;
-        let root = columns.ids[k];
-        let abs = absolute(&folder.join(path));
-        let outermost = resolver.stack.len() == 1;
-        let read = resolver.source(&abs).map_err(|e| match e {
-            // The scene being loaded names where its cycle starts.
-            Error::Format(m) if outermost => Error::Format(format!("node {root}: {m}")),
-            other => other,
-        });
-        let source = match read? {
-            Ok(raw) => Ok(Arc::clone(mapped.entry(abs).or_insert_with(|| {
-                let mut copy = Source::clone(&raw);
-                copy.scene.rebase_sprites(&folder_of(&raw.path), &folder);
-                Arc::new(copy)
-            }))),
-            Err(why) => Err(why),
-        };
-        let mut entry = Entry {
-            root,
-            path: path.clone(),
-            source,
-            sticky: FxHashMap::default(),
-            dangling: Vec::new(),
-        };
-        if let Ok(source) = entry.source.clone() {
-            let ids = place(&source, root, &mut columns.data[k], &mut front, &mut fresh);
-            apply_overrides(
-                &source,
-                &mark.overrides,
-                &mut entry,
-                &mut columns.data[k],
-                &mut front,
-                &ids,
-            )?;
-            new_ids.insert(root, ids);
-        } else {
-            entry.dangling = mark.overrides.clone();
-        }
-        front.table.push(entry);
-    }
-    for (slot, mark) in &marks {
-        let Some(chain) = &mark.inside else { continue };
-        let k = *slot as usize;
-        let (id, parent) = (columns.ids[k], columns.parents[k]);
-        let Some(root) = parent.filter(|p| front.table.entry(*p).is_some()) else {
-            return Err(Error::Format(format!(
-                "node {id}: `inside` needs its parent to be an instance"
-            )));
-        };
-        let source = front.table.entry(root).and_then(|e| e.source.as_ref().ok());
-        match source.and_then(|s| s.index_of(chain)) {
-            Some(j) => columns.parents[k] = Some(new_ids[&root][j]),
-            None => {
-                front.table.pending.insert(id, (root, chain.clone()));
-            }
-        }
-    }
+    let new_ids = expand_instances(host, &mut columns, &marks, resolver, &mut front, &mut fresh)?;
+    place_inside(&mut columns, &marks, &mut front.table, &new_ids)?;
     if front.ids.len() + columns.ids.len() > crate::model::file::MAX_NODES {
         return Err(Error::Format(format!(
             "the instances expand to more than {} nodes",
@@ -267,6 +207,85 @@ pub(crate) fn expand(
     front.parents.append(&mut columns.parents);
     front.data.append(&mut columns.data);
     Ok(front)
+}
+
+/// Read each instance's source and put its nodes in `front`, overrides applied; returns
+/// each instance's ids by source index.
+fn expand_instances(
+    host: &Path,
+    columns: &mut Expanded,
+    marks: &[(u32, NodeInstance)],
+    resolver: &mut Resolver,
+    front: &mut Expanded,
+    fresh: &mut Fresh,
+) -> Result<FxHashMap<NodeId, Vec<NodeId>>> {
+    let folder = folder_of(host);
+    let mut mapped: FxHashMap<PathBuf, Arc<Source>> = FxHashMap::default();
+    let mut new_ids: FxHashMap<NodeId, Vec<NodeId>> = FxHashMap::default();
+    for (slot, mark) in marks {
+        let Some(path) = &mark.source else { continue };
+        let k = *slot as usize;
+        let root = columns.ids[k];
+        let abs = absolute(&folder.join(path));
+        let outermost = resolver.stack.len() == 1;
+        let read = resolver.source(&abs).map_err(|e| match e {
+            // The scene being loaded names where its cycle starts.
+            Error::Format(m) if outermost => Error::Format(format!("node {root}: {m}")),
+            other => other,
+        });
+        let source = read?.map(|raw| {
+            Arc::clone(mapped.entry(abs).or_insert_with(|| {
+                let mut copy = Source::clone(&raw);
+                copy.scene.rebase_sprites(&folder_of(&raw.path), &folder);
+                Arc::new(copy)
+            }))
+        });
+        let mut entry = Entry {
+            root,
+            path: path.clone(),
+            source,
+            sticky: FxHashMap::default(),
+            dangling: Vec::new(),
+        };
+        if let Ok(source) = entry.source.clone() {
+            let root_data = &mut columns.data[k];
+            let ids = place(&source, root, root_data, front, fresh);
+            apply_overrides(&source, &mark.overrides, &mut entry, root_data, front, &ids)?;
+            new_ids.insert(root, ids);
+        } else {
+            entry.dangling = mark.overrides.clone();
+        }
+        front.table.push(entry);
+    }
+    Ok(new_ids)
+}
+
+/// Give each node written `inside` a source node that node as its parent; one whose node
+/// the source lacks stays under the instance root, pending.
+fn place_inside(
+    columns: &mut Expanded,
+    marks: &[(u32, NodeInstance)],
+    table: &mut Instances,
+    new_ids: &FxHashMap<NodeId, Vec<NodeId>>,
+) -> Result<()> {
+    for (slot, mark) in marks {
+        let Some(chain) = &mark.inside else { continue };
+        let k = *slot as usize;
+        let (id, parent) = (columns.ids[k], columns.parents[k]);
+        let Some(root) = parent.filter(|p| table.entry(*p).is_some()) else {
+            return Err(Error::Format(format!(
+                "node {id}: `inside` needs its parent to be an instance"
+            )));
+        };
+        let source = table.entry(root).and_then(|e| e.source.as_ref().ok());
+        match source.and_then(|s| s.index_of(chain)) {
+            Some(j) => columns.parents[k] = Some(new_ids[&root][j]),
+            None => {
+                table.pending.insert(id, (root, chain.clone()));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Where expanded nodes get their ids: given back by a reload, else counted up.
