@@ -68,12 +68,6 @@ pub fn disk_key(path: &Path) -> Option<DiskKey> {
     Some((meta.len(), meta.modified().ok(), id, changed))
 }
 
-/// The (device, inode) of the file at `path` (following links), when it can be known.
-pub fn file_id(path: &Path) -> Option<(u64, u64)> {
-    let meta = fs::metadata(path).ok()?;
-    Some(identity(&meta).0).filter(|&id| id != (0, 0))
-}
-
 /// `path` made absolute and canonical: links and `..` resolved as the kernel resolves them,
 /// so it names the same file from any folder. A file not written yet keeps its name in its
 /// folder's canonical path; a path with no folder that exists stays as it is, made absolute.

@@ -177,7 +177,7 @@ impl Editor {
 
     /// End the journal and the stopped one a retry keeps (deleted, or set aside as discarded
     /// when `unsaved`).
-    fn finish_files(&mut self, unsaved: bool) {
+    pub(super) fn finish_files(&mut self, unsaved: bool) {
         self.journaling.settling = false;
         for file in [self.journaling.stale.take(), self.journaling.file.take()]
             .into_iter()
