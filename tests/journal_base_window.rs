@@ -73,9 +73,40 @@ fn run_stopped(scene: &Path, journal: &Path, stage: &str) -> Option<usize> {
         .last()
 }
 
+/// What the first edit of a big file costs now that it waits for the base copy (printed for
+/// docs/measurements.md; not asserted: no timed tests).
+fn first_edit_cost(path: &Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut editor = Editor::new(Document::open(path).unwrap());
+    editor.start_journal(dir.path().to_path_buf());
+    let mut times = Vec::new();
+    for k in 0..2 {
+        let started = std::time::Instant::now();
+        editor
+            .apply(Command::Perform {
+                label: "Rename".into(),
+                ops: vec![graft::model::scene::edit::Op::Rename {
+                    node: graft::model::scene::NodeId(5),
+                    name: format!("timed {k}").into(),
+                }],
+                continuous: false,
+            })
+            .unwrap();
+        times.push(started.elapsed());
+    }
+    eprintln!(
+        "{} bytes: first edit {:?} (copies the base), second {:?}",
+        std::fs::metadata(path).unwrap().len(),
+        times[0],
+        times[1]
+    );
+    editor.end_journal();
+}
+
 fn stopped_at_each_stage_the_edit_comes_back(nodes: usize) {
     let source = tempfile::tempdir().unwrap();
     let original = big_file(source.path(), nodes);
+    first_edit_cost(&original);
     let expected = states(&original);
     assert_ne!(expected[0], expected[1], "the first step edits");
     let someone_else = file::to_ron_string(Document::sample().scene());

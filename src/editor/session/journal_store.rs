@@ -480,8 +480,7 @@ impl JournalFile {
         Ok(())
     }
 
-    /// True once the journal's start is whole on disk (a big scene's is written on a thread);
-    /// the thread's error when it could not be.
+    /// True once the journal's start is whole on disk (else the start thread's error).
     pub fn started(&mut self) -> Result<bool> {
         self.finish_start(false)?;
         Ok(self.pending.is_none())
