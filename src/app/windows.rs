@@ -96,6 +96,7 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
         FileAction::Quit => "closing",
         FileAction::Generate(_) => "generating a new scene",
         FileAction::OpenLesson(_) => "opening the lesson (its scene replaces this one)",
+        FileAction::Recover => "recovering the other journal (its scene replaces this one)",
     };
     egui::Modal::new(egui::Id::unique("graft-unsaved")).show(ctx, |ui| {
         super::a11y::name_dialog(ui, "Unsaved changes");

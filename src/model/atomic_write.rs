@@ -10,6 +10,8 @@
 //!    renamed over `PATH.bak` — a kill leaves the old `.bak` or the new one, never a torn one;
 //! 3. the temporary file is renamed over `PATH`, and the folder is synced (best effort).
 //!
+//! Through a symbolic link, the file it points to is written, in its own folder (the link
+//! stays a link); the backup is always a regular file, copied when the file has other names.
 //! On any failure, including a cancel in [`write_with_progress`], the temporary files are
 //! removed and `PATH` is untouched. Temporary files of a save that was killed (their process
 //! is gone) are removed by the next save of the same file. Exports, which are not the user's
@@ -93,6 +95,10 @@ pub fn write_atomically(
         path: path.to_path_buf(),
         source,
     };
+    // Through a symbolic link, the file it points to is written (in its own folder), and the
+    // link stays a link.
+    let real = real_target(path);
+    let path = real.as_path();
     if fs::metadata(path).is_ok_and(|m| m.is_dir()) {
         return Err(io_err(io::Error::new(
             io::ErrorKind::IsADirectory,
@@ -115,6 +121,23 @@ pub fn write_atomically(
         let _ = fs::remove_file(&bak_tmp);
     }
     result.map_err(io_err)
+}
+
+/// The file a write to `path` really replaces: `path` itself, or, when it is a symbolic link
+/// (to a file that exists or not yet), the file the link leads to.
+pub fn real_target(path: &Path) -> PathBuf {
+    if !fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+        return path.to_path_buf();
+    }
+    if let Ok(real) = fs::canonicalize(path) {
+        return real;
+    }
+    // A dangling link: the path it names, from the link's folder (one level: enough to
+    // write it).
+    match fs::read_link(path) {
+        Ok(to) => folder_of(path).join(to),
+        Err(_) => path.to_path_buf(),
+    }
 }
 
 /// The folder `path` is in (`.` for a bare file name).
@@ -173,10 +196,26 @@ fn process_alive(pid: u32) -> bool {
 }
 
 /// A test hook: `GRAFT_KILL_AT=STAGE` ends the process at once (as `kill -9` would: no
-/// clean-up) when a save reaches that stage, so tests can check what a kill leaves.
-fn kill_point(stage: &str) {
+/// clean-up) when a save (or the journal, `journal-…` stages) reaches that stage, so tests can
+/// check what a kill leaves.
+#[doc(hidden)]
+pub fn kill_point(stage: &str) {
     if std::env::var_os("GRAFT_KILL_AT").is_some_and(|s| s == stage) {
         std::process::abort();
+    }
+}
+
+/// True when the file at `path` has more than one name (hard links).
+fn has_other_names(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        fs::metadata(path).is_ok_and(|m| m.nlink() > 1)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
     }
 }
 
@@ -221,7 +260,9 @@ fn write_and_replace(
 /// temporary name, renamed over the backup.
 fn keep_backup(path: &Path, bak_tmp: &Path) -> io::Result<()> {
     let _ = fs::remove_file(bak_tmp);
-    if fs::hard_link(path, bak_tmp).is_err() {
+    // A file with other names (hard links) is copied: a linked backup would be one more
+    // name of a file that another name still changes.
+    if has_other_names(path) || fs::hard_link(path, bak_tmp).is_err() {
         fs::copy(path, bak_tmp)?;
         kill_point("backup-copied");
         fs::File::open(bak_tmp)?.sync_all()?;

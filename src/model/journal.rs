@@ -6,13 +6,16 @@
 //! in postcard (compact, floats as their exact bits). The first record is [`Record::Begin`],
 //! the second [`Record::Base`] (the scene the history starts from, in the .ron text, which
 //! reads back bit for bit) or [`Record::BaseFile`] (the same text in a file, named with its
-//! size and CRC-32: a big scene's journal holds no copy of it); then one [`Record::Change`] per history change and a
-//! [`Record::Path`] when the document moves to another file. Reading stops at the first record
-//! that is cut short, fails its checksum or does not decode: what came before is recovered.
+//! size and CRC-32: a big scene's journal holds no copy of it); then one [`Record::Change`] per
+//! history change, a [`Record::Path`] when the document moves to another file (paths are
+//! absolute and canonical) and a [`Record::Stamp`] whenever graft reads or writes the
+//! document's file. Reading stops at the first record that is cut short, fails its checksum or
+//! does not decode: what came before is recovered.
 //! This module is pure: bytes in, bytes out; the editor owns the files.
 
 use crate::error::{Error, Result};
 use crate::model::document::Document;
+use crate::model::file_stamp::FileStamp;
 use crate::model::scene::NodeId;
 use crate::model::scene::edit::Change;
 use serde::{Deserialize, Serialize};
@@ -20,8 +23,9 @@ use std::path::{Path, PathBuf};
 
 /// The first bytes of every journal.
 pub const MAGIC: &[u8; 8] = b"GRAFTJNL";
-/// The format this graft writes (and the newest it reads).
-pub const FORMAT: u32 = 2;
+/// The format this graft writes (and the newest it reads). 3 added [`Record::Stamp`] and
+/// canonical paths.
+pub const FORMAT: u32 = 3;
 /// Bytes before the first record.
 pub const HEADER_LEN: usize = MAGIC.len() + 4;
 /// The largest record a reader accepts (a bigger length is a corrupt one).
@@ -55,6 +59,40 @@ pub enum Record {
         /// The scene's next id.
         next_id: u32,
     },
+    /// The document's file as graft last read or wrote it, by contents and identity (format
+    /// 3): a recovered document compares the file on disk with it before its first save.
+    Stamp(FileId),
+}
+
+/// A file as a journal knows it: its bytes' size and CRC-32, and its device and inode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileId {
+    /// Its size in bytes.
+    pub len: u64,
+    /// The CRC-32 of its bytes.
+    pub crc: u32,
+    /// Its device (0: not known).
+    pub dev: u64,
+    /// Its inode (0: not known).
+    pub ino: u64,
+}
+
+impl FileId {
+    /// The identity a stamp holds.
+    pub fn of(stamp: &FileStamp) -> Self {
+        let (dev, ino) = stamp.id();
+        Self {
+            len: stamp.len(),
+            crc: stamp.crc(),
+            dev,
+            ino,
+        }
+    }
+
+    /// The stamp a recovered document starts with (its bytes are compared before a save).
+    pub fn stamp(&self) -> FileStamp {
+        FileStamp::of_contents(self.len, self.crc, (self.dev, self.ino))
+    }
 }
 
 /// The journal's first record.
@@ -82,6 +120,8 @@ pub enum Kind {
     OtherChange,
     /// [`Record::Path`].
     Path,
+    /// [`Record::Stamp`].
+    Stamp,
 }
 
 /// The file header.
@@ -183,6 +223,7 @@ pub fn kind(payload: &[u8]) -> Option<Kind> {
         2 => Some(Kind::OtherChange),
         3 => Some(Kind::Path),
         4 => Some(Kind::Base),
+        5 => Some(Kind::Stamp),
         _ => None,
     }
 }
@@ -205,6 +246,8 @@ pub struct Summary {
     pub changes: usize,
     /// Changes after the last clean mark (0: nothing unsaved).
     pub unsaved_changes: usize,
+    /// The document's file as graft last read or wrote it (format 3; None: untitled, older).
+    pub stamp: Option<FileId>,
     /// Why reading stopped.
     pub stop: Stop,
 }
@@ -228,6 +271,7 @@ pub fn summarize(bytes: &[u8]) -> Result<Summary> {
         edits: 0,
         changes: 0,
         unsaved_changes: 0,
+        stamp: None,
         stop: Stop::End,
     };
     let mut open_gesture = None;
@@ -255,6 +299,11 @@ pub fn summarize(bytes: &[u8]) -> Result<Summary> {
             Some(Kind::Path) => {
                 if let Some(Record::Path(path)) = decode(payload) {
                     summary.path = path;
+                }
+            }
+            Some(Kind::Stamp) => {
+                if let Some(Record::Stamp(id)) = decode(payload) {
+                    summary.stamp = Some(id);
                 }
             }
             Some(Kind::Begin | Kind::Base) | None => {
@@ -347,6 +396,11 @@ pub fn recover(bytes: &[u8]) -> Result<Recovered> {
                 document.moved_to(path.map(PathBuf::from));
                 true
             }
+            Some(Record::Stamp(id)) => {
+                document.set_stamp(Some(id.stamp()));
+                whole_bytes = frames.offset();
+                continue;
+            }
             _ => false,
         };
         if !applied {
@@ -385,13 +439,21 @@ pub fn read_base_file(path: &Path, len: u64, crc: u32) -> Result<String> {
 
 /// The journal that rebuilds `document` from `base` (its first scene as .ron text and next
 /// id): what a journal is compacted to.
-pub fn compacted(begin: &Begin, base: &[u8], document: &Document) -> Result<Vec<u8>> {
+/// `path` is the document's file as the journal records it (canonical).
+pub fn compacted(
+    begin: &Begin,
+    base: &[u8],
+    path: Option<&str>,
+    document: &Document,
+) -> Result<Vec<u8>> {
     let mut out = header();
     out.extend(frame(&Record::Begin(begin.clone()))?);
     out.extend_from_slice(base);
-    if document.path().map(|p| p.to_string_lossy().into_owned()) != begin.path {
-        let path = document.path().map(|p| p.to_string_lossy().into_owned());
-        out.extend(frame(&Record::Path(path))?);
+    if path != begin.path.as_deref() {
+        out.extend(frame(&Record::Path(path.map(str::to_string)))?);
+    }
+    if let Some(stamp) = document.stamp() {
+        out.extend(frame(&Record::Stamp(FileId::of(stamp)))?);
     }
     for change in document.history().as_changes() {
         out.extend(frame(&Record::Change(change))?);

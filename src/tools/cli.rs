@@ -252,12 +252,16 @@ pub enum Command {
     },
     /// List the crash journals with unsaved changes, or write one's recovered scene.
     #[command(
-        after_help = "Examples:\n  graft recover --list\n  graft recover 18c2f0a1b2c3d4e5-4242-0a1b2c3d -o rescued.ron"
+        after_help = "Examples:\n  graft recover --list\n  graft recover --list --all\n  graft recover 18c2f0a1b2c3d4e5-4242-0a1b2c3d -o rescued.ron"
     )]
     Recover {
         /// List the journals with unsaved changes: id, file, edits, last write.
         #[arg(long, conflicts_with_all = ["id", "output"])]
         list: bool,
+        /// With --list: also the journals set aside (discarded, or whose recovery stopped
+        /// graft), kept a week.
+        #[arg(long, requires = "list")]
+        all: bool,
         /// The journal's id (as --list prints it) or its path.
         #[arg(required_unless_present = "list")]
         id: Option<String>,
@@ -280,6 +284,9 @@ pub enum Command {
         /// How many commands.
         #[arg(long)]
         steps: usize,
+        /// Edit this scene file instead of the sample (its journal ends as at a SIGTERM).
+        #[arg(long)]
+        file: Option<PathBuf>,
     },
     /// Write the man pages (graft.1 and one per subcommand) into a folder (packaging uses it).
     #[command(hide = true)]
@@ -441,16 +448,20 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Man { out: dir } => super::desktop::man(&dir, out),
         Command::Recover {
             list,
+            all,
             id,
             output,
             dir,
         } => match (list, id, output) {
             (false, Some(id), Some(output)) => super::recover::recover_to(dir, &id, &output, out),
-            _ => super::recover::list(dir, out),
+            _ => super::recover::list(dir, all, out),
         },
-        Command::JournalDrill { dir, seed, steps } => {
-            super::recover::journal_drill(dir, seed, steps)
-        }
+        Command::JournalDrill {
+            dir,
+            seed,
+            steps,
+            file,
+        } => super::recover::journal_drill(dir, seed, steps, file.as_deref()),
     }
 }
 
@@ -527,7 +538,7 @@ fn fmt(
             let mut scene = super::progress::load(path)?;
             scene.rebase_sprites(&folder_of(path), &folder_of(target));
             super::progress::save(&scene, target)?;
-            writeln!(out, "formatted {}", target.display())?;
+            writeln!(out, "formatted {}", written(target))?;
             continue;
         }
         let (text, canonical) = super::progress::read_and_format(path)?;
@@ -543,7 +554,7 @@ fn fmt(
         let target = output.unwrap_or(path);
         if output.is_some() || text != canonical {
             super::progress::write(target, canonical.as_bytes(), Backup::Keep)?;
-            writeln!(out, "formatted {}", target.display())?;
+            writeln!(out, "formatted {}", written(target))?;
         }
     }
     if not_canonical.is_empty() {
@@ -551,6 +562,18 @@ fn fmt(
     } else {
         Err(Failure(not_canonical.join("\n")))
     }
+}
+
+/// A written file as the command line names it: as given, and where it really is when links
+/// or a `..` after a link lead elsewhere than the text says.
+fn written(target: &Path) -> String {
+    let real = crate::model::file_stamp::canonical(target);
+    let said = crate::model::scene::sprites::folder_of(Path::new("x"))
+        .join(crate::model::scene::sprites::normalize(target));
+    if real == said || real == crate::model::scene::sprites::normalize(target) {
+        return target.display().to_string();
+    }
+    format!("{} (written to {})", target.display(), real.display())
 }
 
 fn reparent(args: &ReparentArgs, out: &mut dyn Write) -> Result<(), Failure> {

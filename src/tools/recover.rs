@@ -5,7 +5,7 @@ use super::cli::Failure;
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, NewNodePlace};
 use crate::editor::session::journal::local_clock;
-use crate::editor::session::journal_store::{self, EXTENSION};
+use crate::editor::session::journal_store::{self, DISCARDED, EXTENSION};
 use crate::model::document::Document;
 use crate::model::journal;
 use crate::model::math::Trs;
@@ -22,13 +22,17 @@ fn folder(dir: Option<PathBuf>) -> Result<PathBuf, Failure> {
 }
 
 /// `graft recover --list`: one line per journal with unsaved work: its id, its file (or
-/// "untitled"), edits, when it was last written, and whether a running graft holds it.
-pub fn list(dir: Option<PathBuf>, out: &mut dyn Write) -> Result<(), Failure> {
+/// "untitled"), edits, when it was last written, and whether a running graft holds it; with
+/// `all`, the journals set aside (discarded, or whose recovery stopped graft) too.
+pub fn list(dir: Option<PathBuf>, all: bool, out: &mut dyn Write) -> Result<(), Failure> {
     let dir = folder(dir)?;
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .map(|entries| entries.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
-    paths.retain(|p| p.extension().is_some_and(|e| e == EXTENSION));
+    paths.retain(|p| {
+        p.extension()
+            .is_some_and(|e| e == EXTENSION || all && e == DISCARDED)
+    });
     paths.sort();
     let mut shown = 0;
     for path in paths {
@@ -42,18 +46,19 @@ pub fn list(dir: Option<PathBuf>, out: &mut dyn Write) -> Result<(), Failure> {
         match journal::summarize(&bytes) {
             Ok(summary) if summary.unsaved_changes == 0 => {}
             Ok(summary) => {
-                let live = journal_store::is_held(&path);
+                let note = if path.extension().is_some_and(|e| e == DISCARDED) {
+                    "  (set aside)"
+                } else if journal_store::is_held(&path) {
+                    "  (open in a running graft)"
+                } else {
+                    ""
+                };
                 writeln!(
                     out,
-                    "{id}  {}  {} edits ({} unsaved changes)  last at {when}{}",
+                    "{id}  {}  {} edits ({} unsaved changes)  last at {when}{note}",
                     summary.path.as_deref().unwrap_or("untitled"),
                     summary.edits,
                     summary.unsaved_changes,
-                    if live {
-                        "  (open in a running graft)"
-                    } else {
-                        ""
-                    }
                 )?;
                 shown += 1;
             }
@@ -81,7 +86,14 @@ pub fn recover_to(
     let path = if given.exists() {
         given.to_path_buf()
     } else {
-        folder(dir)?.join(format!("{id}.{EXTENSION}"))
+        let dir = folder(dir)?;
+        let journal = dir.join(format!("{id}.{EXTENSION}"));
+        let aside = dir.join(format!("{id}.{DISCARDED}"));
+        if !journal.exists() && aside.exists() {
+            aside
+        } else {
+            journal
+        }
     };
     let bytes = read_limit::read_bounded(&path, read_limit::JOURNAL).map_err(|e| match e {
         crate::Error::Io { source, .. } => {
@@ -160,11 +172,21 @@ pub fn drill(editor: &mut Editor, seed: u64, steps: usize, mut after: impl FnMut
     }
 }
 
-/// The hidden `graft journal-drill`: the sample scene, journaled in `dir`, edited by the
-/// script; prints each step's number once `apply` returned, and ends without a clean end
-/// (the journal stays, as after a crash).
-pub fn journal_drill(dir: PathBuf, seed: u64, steps: usize) -> Result<(), Failure> {
-    let mut editor = Editor::new(Document::sample());
+/// The hidden `graft journal-drill`: the sample scene (or `file`), journaled in `dir`, edited
+/// by the script; prints each step's number once `apply` returned, and ends without a clean
+/// end (the journal stays, as after a crash; with a file, as after a SIGTERM: the journal's
+/// threads finish first, so a `GRAFT_KILL_AT` stage in them is reached).
+pub fn journal_drill(
+    dir: PathBuf,
+    seed: u64,
+    steps: usize,
+    file: Option<&Path>,
+) -> Result<(), Failure> {
+    let document = match file {
+        Some(path) => Document::open(path)?,
+        None => Document::sample(),
+    };
+    let mut editor = Editor::new(document);
     editor.start_journal(dir);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -172,6 +194,9 @@ pub fn journal_drill(dir: PathBuf, seed: u64, steps: usize) -> Result<(), Failur
         let _ = writeln!(out, "{step}");
         let _ = out.flush();
     });
+    if file.is_some() {
+        editor.end_on_signal();
+    }
     std::mem::forget(editor);
     Ok(())
 }

@@ -5,8 +5,8 @@
 use crate::editor::Outcome;
 use crate::editor::session::{DialogPurpose, Editor, FileAction};
 use crate::error::Result;
-use crate::model::file_stamp::DiskState;
-use std::time::{Instant, SystemTime};
+use crate::model::file_stamp::{ALWAYS_COMPARE_BYTES, DiskKey, DiskState, disk_key};
+use std::time::Instant;
 
 /// How often the file is looked at (a `stat`; its bytes only when its time changed).
 pub const WATCH_FILE_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
@@ -47,20 +47,14 @@ pub enum ConflictAnswer {
 pub struct DiskWatch {
     conflict: Option<Conflict>,
     next_look: Option<Instant>,
-    /// The disk's (size, time) the user already answered about: not asked again for it.
-    answered: Option<(u64, Option<SystemTime>)>,
+    /// The disk's state the user already answered about: not asked again for it.
+    answered: Option<DiskKey>,
     /// The file was found missing (said once).
     missing_said: bool,
     /// The document came back from a journal older than its file: the first save asks.
     older_than_file: bool,
     /// The files the scene's instances read, with their (size, time) when last looked at.
     sources: Vec<(std::path::PathBuf, Option<(u64, Option<SystemTime>)>)>,
-}
-
-/// The file's (size, time) now.
-fn disk_key(path: &std::path::Path) -> Option<(u64, Option<SystemTime>)> {
-    let meta = std::fs::metadata(path).ok()?;
-    Some((meta.len(), meta.modified().ok()))
 }
 
 impl Editor {
@@ -76,9 +70,16 @@ impl Editor {
         target: &std::path::Path,
         then: Option<FileAction>,
     ) -> bool {
-        let changed =
-            self.disk.older_than_file || self.doc.disk_state() == Some(DiskState::Changed);
-        if self.doc.path() != Some(target) || !changed {
+        if self.doc.path() != Some(target) {
+            return true;
+        }
+        // A small file's bytes are compared whatever its times say; a big one's when a
+        // `stat` shows any write (its status-change time moves even if its time is put back).
+        let state = match self.doc.stamp() {
+            Some(stamp) if stamp.len() <= ALWAYS_COMPARE_BYTES => Some(stamp.by_contents(target)),
+            _ => self.doc.disk_state(),
+        };
+        if !self.disk.older_than_file && state != Some(DiskState::Changed) {
             return true;
         }
         self.disk.conflict = Some(Conflict {
@@ -159,7 +160,7 @@ impl Editor {
             return;
         };
         let key = disk_key(&path);
-        if key.is_some() && key == Some((stamp.len(), stamp.modified())) {
+        if key.is_some() && stamp.untouched(&path) {
             self.disk.missing_said = false;
             return;
         }

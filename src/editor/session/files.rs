@@ -142,6 +142,9 @@ impl Editor {
             FileAction::SwapLoaded => Ok(self.take_loaded()),
             FileAction::Generate(request) => self.generate(request),
             FileAction::OpenLesson(lesson) => self.start_lesson(*lesson),
+            FileAction::Recover => {
+                self.answer_recovery_now(crate::editor::session::journal::RecoveryAnswer::Recover)
+            }
             FileAction::Quit => {
                 self.files.allow_close = true;
                 self.files.quit_requested = true;
@@ -188,6 +191,8 @@ impl Editor {
     pub(super) fn swap_document(&mut self, doc: Document) -> Outcome {
         self.end_lesson();
         self.doc = doc;
+        // A "changed on disk" question was about the document that goes: it goes with it.
+        self.disk = Default::default();
         self.selection.clear();
         self.files.allow_close = false;
         Outcome {

@@ -6,9 +6,7 @@
 use super::Editor;
 use super::journal_store::{self, JournalFile, Orphan};
 use crate::editor::Outcome;
-use crate::editor::session::command::Effect;
-use crate::error::{Error, Result};
-use crate::model::journal::{self, Stop};
+use crate::error::Error;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -31,21 +29,27 @@ pub const RECOVERING: &str = "recovering";
 pub struct Journaling {
     /// The user wants a journal (the setting); `file` may still be None (a huge scene, an
     /// unwritable folder).
-    wanted: bool,
-    dir: Option<PathBuf>,
+    pub(super) wanted: bool,
+    pub(super) dir: Option<PathBuf>,
     /// The journal; kept (locked) when it stopped, until a retry or a save replaces it.
-    file: Option<JournalFile>,
-    orphans: Vec<Orphan>,
+    pub(super) file: Option<JournalFile>,
+    pub(super) orphans: Vec<Orphan>,
     /// Why the wanted journal is not being written (it could not start, or stopped).
-    problem: Option<String>,
+    pub(super) problem: Option<String>,
     /// When to try again.
-    next_retry: Option<Instant>,
+    pub(super) next_retry: Option<Instant>,
     /// When to look at the journal folder again for left-behind journals.
-    next_scan: Option<Instant>,
+    pub(super) next_scan: Option<Instant>,
     /// The mark of a recovery in progress, removed once the recovered scene was drawn.
-    recovering: Option<(PathBuf, u32)>,
+    pub(super) recovering: Option<(PathBuf, u32)>,
     /// True while a retry runs (its failure is not announced again).
-    retrying: bool,
+    pub(super) retrying: bool,
+    /// A retry's fresh journal is being written (`file`); until it is whole on disk the
+    /// journal that stopped is kept here (it may be the only one holding unsaved work) and
+    /// the status bar still says the journal is not written.
+    pub(super) settling: bool,
+    /// The journal that stopped, kept while a retry's fresh one settles.
+    pub(super) stale: Option<JournalFile>,
 }
 
 /// The journal's state, as the status bar shows it.
@@ -59,36 +63,7 @@ pub enum JournalHealth {
     Failing(String),
 }
 
-/// The answer to "Recover the unsaved changes …?".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RecoveryAnswer {
-    /// Rebuild the scene and its history from the journal.
-    Recover,
-    /// Set the journal aside (kept for a week, then deleted).
-    Discard,
-    /// Leave it; ask again next time.
-    Later,
-}
-
-/// What the recovery prompt shows.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RecoveryOffer {
-    /// The scene's file, or "untitled".
-    pub document: String,
-    /// Steps of edits in the journal.
-    pub edits: usize,
-    /// Changes since the last save.
-    pub unsaved_changes: usize,
-    /// When the journal was last written, as a local clock time.
-    pub last_at: String,
-    /// The journal's file.
-    pub journal: PathBuf,
-    /// How many more journals wait after this one.
-    pub more: usize,
-    /// The scene's file was saved after the journal's last change: recovering would bring
-    /// back an older state. When it was saved, as a clock time.
-    pub older_than_file: Option<String>,
-}
+pub use super::journal_recover::{RecoveryAnswer, RecoveryOffer};
 
 impl Editor {
     /// Journal this session into `dir`: offer the journals no graft holds anymore, report a
@@ -104,6 +79,9 @@ impl Editor {
             ));
         }
         self.journaling.orphans = scan.orphans;
+        for orphan in &mut self.journaling.orphans {
+            orphan.disk = journal_store::file_state(&orphan.summary);
+        }
         self.journaling.dir = Some(dir);
         self.journaling.wanted = true;
         self.warn_if_open_elsewhere();
@@ -126,6 +104,11 @@ impl Editor {
         }
     }
 
+    /// True while a retry's fresh journal is being written (the stopped one is still kept).
+    pub fn journal_retry_pending(&self) -> bool {
+        self.journaling.settling
+    }
+
     /// The setting: journal this session's documents (on unless turned off).
     pub fn journal_wanted(&self) -> bool {
         self.journaling.wanted
@@ -136,9 +119,7 @@ impl Editor {
     pub(super) fn toggle_journal(&mut self) -> Outcome {
         if self.journaling.wanted {
             self.journaling.wanted = false;
-            if let Some(file) = self.journaling.file.take() {
-                file.finish(self.doc.is_modified());
-            }
+            self.finish_files(self.doc.is_modified());
             self.journaling.problem = None;
             self.doc.listen(false);
             self.info("The crash journal is off: unsaved changes live only in memory");
@@ -174,33 +155,10 @@ impl Editor {
         self.journaling.file.as_ref().map_or(0, JournalFile::len)
     }
 
-    /// The journal waiting for an answer, if any (the prompt shows it before anything else).
-    pub fn recovery_offer(&self) -> Option<RecoveryOffer> {
-        let orphan = self.journaling.orphans.first()?;
-        let summary = &orphan.summary;
-        let saved = summary
-            .path
-            .as_deref()
-            .and_then(|p| std::fs::metadata(p).ok())
-            .and_then(|m| m.modified().ok())
-            .filter(|saved| *saved > orphan.modified);
-        Some(RecoveryOffer {
-            document: summary.path.clone().unwrap_or_else(|| "untitled".into()),
-            edits: summary.edits,
-            unsaved_changes: summary.unsaved_changes,
-            last_at: local_clock(orphan.modified),
-            journal: orphan.path.clone(),
-            more: self.journaling.orphans.len() - 1,
-            older_than_file: saved.map(local_clock),
-        })
-    }
-
     /// A clean end (the window closes): the journal is deleted, or set aside when the user
     /// chose to discard unsaved changes.
     pub fn end_journal(&mut self) {
-        if let Some(file) = self.journaling.file.take() {
-            file.finish(self.doc.is_modified());
-        }
+        self.finish_files(self.doc.is_modified());
         self.journaling.orphans.clear();
         self.clear_recovering_mark();
     }
@@ -208,30 +166,86 @@ impl Editor {
     /// An end without a prompt (SIGTERM, a logout): a clean document's journal goes; an
     /// unsaved one's stays, offered for recovery at the next start.
     pub fn end_on_signal(&mut self) {
-        if let Some(file) = self.journaling.file.take() {
-            if self.doc.is_modified() {
-                drop(file);
-            } else {
-                file.finish(false);
-            }
+        if self.doc.is_modified() {
+            self.journaling.stale = None;
+            self.journaling.file = None;
+        } else {
+            self.finish_files(false);
         }
         self.clear_recovering_mark();
+    }
+
+    /// End the journal and the stopped one a retry keeps (deleted, or set aside as discarded
+    /// when `unsaved`).
+    pub(super) fn finish_files(&mut self, unsaved: bool) {
+        self.journaling.settling = false;
+        for file in [self.journaling.stale.take(), self.journaling.file.take()]
+            .into_iter()
+            .flatten()
+        {
+            file.finish(unsaved);
+        }
     }
 
     /// Write what the last command changed (called after every command and tick).
     pub(super) fn record_journal(&mut self) {
         self.count_after_recovery();
-        if self.journaling.problem.is_some() {
+        if self.journaling.problem.is_some() && !self.journaling.settling {
             return;
         }
         let Some(file) = self.journaling.file.as_mut() else {
             return;
         };
         if let Err(e) = file.record(&mut self.doc) {
+            if self.journaling.settling {
+                self.fresh_journal_failed(e);
+                return;
+            }
             // Kept (locked): a save deletes it, a retry replaces it, a clean end removes it.
             self.doc.listen(false);
             self.journal_failed(format!("the journal stopped: {e}"));
+            return;
         }
+        if self.journaling.settling {
+            self.settle_retry();
+        }
+    }
+
+    /// A retry's fresh journal: once it is whole on disk, the stopped one goes and the journal
+    /// is said to be written again. True then.
+    fn settle_retry(&mut self) -> bool {
+        let Some(file) = self.journaling.file.as_mut() else {
+            return false;
+        };
+        match file.started() {
+            Ok(false) => false,
+            Ok(true) => {
+                self.journaling.settling = false;
+                self.journaling.problem = None;
+                if let Some(stale) = self.journaling.stale.take() {
+                    stale.finish(false);
+                }
+                self.info("The crash journal is written again");
+                true
+            }
+            Err(e) => {
+                self.fresh_journal_failed(e);
+                false
+            }
+        }
+    }
+
+    /// A retry's fresh journal could not be written: it goes, the stopped one stays.
+    fn fresh_journal_failed(&mut self, e: Error) {
+        self.journaling.settling = false;
+        if let Some(fresh) = self.journaling.file.take() {
+            fresh.finish(false);
+        }
+        self.journaling.file = self.journaling.stale.take();
+        self.doc.listen(false);
+        self.journaling.retrying = true;
+        self.journal_failed(format!("the journal stopped: {e}"));
+        self.journaling.retrying = false;
     }
 
     /// The journal cannot be written: say so (the status bar keeps saying it) and retry.
@@ -251,25 +265,26 @@ impl Editor {
     }
 
     /// Try again to write the journal: a fresh journal holding the document and its whole
-    /// history replaces the one that stopped. True when it is written again.
+    /// history replaces the one that stopped, once it is whole on disk (the stopped one is kept
+    /// until then). True when it is written again.
     pub(super) fn retry_journal(&mut self) -> bool {
         if !self.journaling.wanted || self.journaling.problem.is_none() {
             return self.journaling();
         }
+        if self.journaling.settling {
+            return self.settle_retry();
+        }
         let stale = self.journaling.file.take();
-        self.journaling.problem = None;
         self.journaling.retrying = true;
         self.begin_journal();
         self.journaling.retrying = false;
-        if self.journaling() {
-            if let Some(stale) = stale {
-                stale.finish(false);
-            }
-            self.info("The crash journal is written again");
-            return true;
+        if self.journaling.file.is_none() {
+            self.journaling.file = stale;
+            return false;
         }
-        self.journaling.file = self.journaling.file.take().or(stale);
-        false
+        self.journaling.stale = stale;
+        self.journaling.settling = true;
+        self.settle_retry()
     }
 
     /// The document was saved: a journal that stopped holds nothing the file does not, so
@@ -278,9 +293,7 @@ impl Editor {
     /// (not a step the journal records): the journal begins again from the document as it is.
     pub(super) fn journal_saved(&mut self) {
         if self.journaling.problem.is_some() && !self.doc.is_modified() {
-            if let Some(stale) = self.journaling.file.take() {
-                stale.finish(false);
-            }
+            self.finish_files(false);
             self.retry_journal();
             return;
         }
@@ -330,13 +343,14 @@ impl Editor {
         };
         let own = self.journal_path().map(Path::to_path_buf);
         let scan = journal_store::scan(&dir, own.as_deref());
-        for orphan in scan.orphans {
+        for mut orphan in scan.orphans {
             if !self
                 .journaling
                 .orphans
                 .iter()
                 .any(|o| o.path == orphan.path)
             {
+                orphan.disk = journal_store::file_state(&orphan.summary);
                 self.journaling.orphans.push(orphan);
             }
         }
@@ -344,9 +358,8 @@ impl Editor {
 
     /// The document was replaced: end its journal and begin one for the new document.
     pub(super) fn journal_replaced(&mut self, old_unsaved: bool) {
-        if let Some(file) = self.journaling.file.take() {
-            file.finish(old_unsaved);
-        }
+        self.finish_files(old_unsaved);
+        self.journaling.problem = None;
         if self.journaling.wanted {
             self.warn_if_open_elsewhere();
             self.begin_journal();
@@ -380,109 +393,10 @@ impl Editor {
         }
     }
 
-    /// The answer to the recovery prompt.
-    pub(super) fn answer_recovery(&mut self, answer: RecoveryAnswer) -> Result<Outcome> {
-        if self.journaling.orphans.is_empty() {
-            return Err(Error::Refused(
-                "No journal is waiting to be recovered".into(),
-            ));
-        }
-        let older = self
-            .recovery_offer()
-            .is_some_and(|o| o.older_than_file.is_some());
-        let orphan = self.journaling.orphans.remove(0);
-        let name = orphan
-            .summary
-            .path
-            .clone()
-            .unwrap_or_else(|| "untitled".into());
-        match answer {
-            RecoveryAnswer::Recover => self.recover(orphan, older),
-            RecoveryAnswer::Discard => {
-                let kept = journal_store::discard(orphan)?;
-                self.info(format!(
-                    "Set aside the unsaved changes to {name} (kept a week as {})",
-                    kept.display()
-                ));
-                Ok(Outcome::default())
-            }
-            RecoveryAnswer::Later => {
-                drop(orphan);
-                self.info(format!(
-                    "The unsaved changes to {name} stay in the journal; graft asks again next time"
-                ));
-                Ok(Outcome::default())
-            }
-        }
-    }
-
-    /// Rebuild the orphan's document, make it the session's, and go on writing its journal.
-    fn recover(&mut self, orphan: Orphan, older: bool) -> Result<Outcome> {
-        // If rebuilding or drawing the recovered scene stops graft, the next start finds this
-        // mark and sets the journal aside instead of offering it again (no crash loop).
-        let mark = orphan.path.with_extension(RECOVERING);
-        let _ = std::fs::write(&mark, orphan.path.to_string_lossy().as_bytes());
-        self.journaling.recovering = Some((mark, 0));
-        let bytes =
-            crate::model::read_limit::read_bounded(&orphan.path, crate::model::read_limit::JOURNAL)
-                .map_err(|e| Error::Refused(e.to_string()))?;
-        let recovered = journal::recover(&bytes).map_err(|e| {
-            Error::Refused(format!(
-                "Could not recover {} ({e}); the journal was left in place",
-                orphan.path.display()
-            ))
-        })?;
-        let resumed = JournalFile::resume(orphan.path, orphan.file, &bytes, recovered.whole_bytes)?;
-        if let Some(file) = self.journaling.file.take() {
-            file.finish(self.doc.is_modified());
-        }
-        self.swap_document(recovered.document);
-        self.recovered_older_than_file(older);
-        self.doc.listen(true);
-        self.journaling.file = Some(resumed);
-        let tail = match recovered.stop {
-            Stop::End => String::new(),
-            Stop::Cut => "; the last record was cut short and was dropped".into(),
-            Stop::Corrupt => "; a damaged record ended the journal there".into(),
-        };
-        self.info(format!(
-            "Recovered {} changes to {}{tail}: undo goes back through all of them",
-            recovered.changes,
-            self.doc.display_name()
-        ));
-        Ok(Outcome {
-            effects: vec![Effect::SceneReplaced, Effect::FrameAllNextFrame],
-        })
-    }
-
     /// Lift the recovery mark: the recovered scene was drawn (or the session ends cleanly).
-    fn clear_recovering_mark(&mut self) {
+    pub(super) fn clear_recovering_mark(&mut self) {
         if let Some((mark, _)) = self.journaling.recovering.take() {
             let _ = std::fs::remove_file(mark);
-        }
-    }
-
-    /// Journals whose recovery stopped graft last time are set aside (kept a week) with a
-    /// note, never offered again in a loop.
-    fn set_aside_failed_recoveries(&mut self, dir: &Path) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for mark in entries.flatten().map(|e| e.path()) {
-            if mark.extension().is_none_or(|e| e != RECOVERING) {
-                continue;
-            }
-            let journal = mark.with_extension(journal_store::EXTENSION);
-            let aside = mark.with_extension(journal_store::DISCARDED);
-            let _ = std::fs::remove_file(&mark);
-            if std::fs::rename(&journal, &aside).is_ok() {
-                self.log.fail(format!(
-                    "Recovering a journal stopped graft last time, so it was set aside as {} \
-                     (kept a week). `graft recover {} -o scene.ron` may still read it.",
-                    aside.display(),
-                    aside.display()
-                ));
-            }
         }
     }
 
@@ -498,8 +412,10 @@ impl Editor {
             .map(|o| o.path.as_path())
             .collect();
         ours.extend(self.journaling.file.as_ref().map(JournalFile::path));
-        let path = path.to_string_lossy();
-        if journal_store::held_elsewhere(dir, &ours, &path) {
+        let canonical = journal_store::path_text(Some(path)).unwrap_or_default();
+        let id = self.doc.stamp().map(|s| s.id()).filter(|&id| id != (0, 0));
+        if journal_store::held_elsewhere(dir, &ours, &canonical, id) {
+            let path = path.to_string_lossy();
             self.log.fail(format!(
                 "{path} is also open in another graft window: saving in both would overwrite \
                  one with the other"

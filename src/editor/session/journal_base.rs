@@ -26,7 +26,7 @@ pub const BASE_EXTENSION: &str = "base";
 
 /// The framed record naming a base file.
 pub fn base_file_record(path: &Path, len: u64, crc: u32, next_id: u32) -> Result<Vec<u8>> {
-    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let path = crate::model::file_stamp::canonical(path);
     journal::frame(&Record::BaseFile {
         path: path.to_string_lossy().into_owned(),
         len,
@@ -42,7 +42,7 @@ pub fn own_file_base(document: &Document) -> Option<(Vec<u8>, PathBuf)> {
         return None;
     }
     let stamp = document.stamp()?;
-    let path = std::path::absolute(document.path()?).ok()?;
+    let path = crate::model::file_stamp::canonical(document.path()?);
     let record = base_file_record(
         &path,
         stamp.len(),
@@ -52,35 +52,81 @@ pub fn own_file_base(document: &Document) -> Option<(Vec<u8>, PathBuf)> {
     Some((record.ok()?, path))
 }
 
-/// Copy `source` to `base` (through a temporary name, synced), checking that the copy has
-/// the size and CRC-32 the journal expects; the record naming the copy.
+/// Copy `source` to `base` (through `NAME.base-tmp`, by the kernel), checking that the copy
+/// has the size and CRC-32 the journal expects (streamed, never held); the record naming the
+/// copy. Not synced here: [`sync_later`] makes it durable without holding the window.
 pub fn copy_base(source: &Path, base: &Path, len: u64, crc: u32, next_id: u32) -> Result<Vec<u8>> {
     let fail = |e: io::Error| Error::Refused(format!("{}: {e}", base.display()));
-    let temporary = base.with_extension("base-tmp");
+    let temporary = base.with_extension(BASE_TMP_EXTENSION);
     // A fifo or device swapped in for the scene would block or never end the copy.
     crate::model::read_limit::check_regular(source, crate::model::read_limit::SCENE)?;
-    let copied = std::fs::copy(source, &temporary)
-        .map_err(fail)
+    let copied = full_for_tests()
+        .and_then(|()| std::fs::copy(source, &temporary))
         .and_then(|_| {
-            let file = std::fs::File::open(&temporary).map_err(fail)?;
-            file.sync_all().map_err(fail)?;
-            let text = crate::model::journal::read_base_file(&temporary, len, crc);
-            text.map(drop)
+            crate::model::atomic_write::kill_point("journal-base-copied");
+            crate::model::file_stamp::len_and_crc(&temporary)
+        })
+        .map_err(fail)
+        .and_then(|found| {
+            if found == (len, crc) {
+                return Ok(());
+            }
+            Err(Error::Refused(format!(
+                "the scene this journal starts from, {}, changed since graft read it \
+                 (it is {} bytes; graft read {len} bytes with another checksum)",
+                source.display(),
+                found.0
+            )))
         });
     if let Err(e) = copied {
         let _ = std::fs::remove_file(&temporary);
         return Err(e);
     }
     std::fs::rename(&temporary, base).map_err(fail)?;
+    crate::model::atomic_write::kill_point("journal-base-installed");
     base_file_record(base, len, crc, next_id)
+}
+
+/// Sync `file` to the disk on a thread of its own (a copied base: a power cut right after the
+/// first edit is the only thing it guards against, and the window should not wait for it).
+pub fn sync_later(file: PathBuf) {
+    let _ = std::thread::Builder::new()
+        .name("graft-journal-base-sync".into())
+        .spawn(move || {
+            if let Ok(f) = File::open(&file) {
+                let _ = f.sync_all();
+            }
+        });
+}
+
+/// The extension of a base file being written.
+pub const BASE_TMP_EXTENSION: &str = "base-tmp";
+
+/// Tests: base files (copied or streamed) fail as on a full disk while this is set.
+static FULL_FOR_TESTS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Tests: make every base file written from now on fail with "no space left on device" (as
+/// on a journal folder too small for a big scene's base), or stop doing so.
+#[doc(hidden)]
+pub fn set_full_for_tests(full: bool) {
+    FULL_FOR_TESTS.store(full, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// The injected full disk of [`set_full_for_tests`], as an error.
+fn full_for_tests() -> io::Result<()> {
+    if FULL_FOR_TESTS.load(std::sync::atomic::Ordering::SeqCst) {
+        return Err(io::Error::from_raw_os_error(28));
+    }
+    Ok(())
 }
 
 /// Stream `scene`'s canonical text into `base` (through a temporary name, synced), never as
 /// one string; the record naming it.
 pub fn write_base(scene: &Scene, base: &Path) -> Result<Vec<u8>> {
     let fail = |e: io::Error| Error::Refused(format!("{}: {e}", base.display()));
-    let temporary = base.with_extension("base-tmp");
+    let temporary = base.with_extension(BASE_TMP_EXTENSION);
     let written = (|| {
+        full_for_tests()?;
         let file = std::fs::File::create(&temporary)?;
         let mut sink = Checked {
             inner: io::BufWriter::with_capacity(1 << 20, &file),
@@ -140,7 +186,7 @@ pub(super) fn write_start(
     })?;
     start.extend_from_slice(&base);
     start.extend_from_slice(history);
-    let file = super::journal_store::write_locked(path, &start)?;
+    let file = super::journal_store::write_locked(path, &start, "journal-start")?;
     Ok((file, base, start.len() as u64))
 }
 
@@ -149,7 +195,7 @@ pub(super) fn write_start(
 /// document, unsaved changes included.
 pub(super) fn origin_and_history(document: &Document) -> Result<(Cow<'_, Scene>, Vec<u8>)> {
     if document.history().is_empty() {
-        return Ok((Cow::Borrowed(document.scene()), Vec::new()));
+        return Ok((Cow::Borrowed(document.scene()), history_frames(document)?));
     }
     Ok((
         Cow::Owned(document.origin_scene()?),
@@ -157,11 +203,72 @@ pub(super) fn origin_and_history(document: &Document) -> Result<(Cow<'_, Scene>,
     ))
 }
 
-/// The document's history as framed change records (empty when it has none).
+/// The document's file's stamp (when it has one) and its history, as framed records.
 pub(super) fn history_frames(document: &Document) -> Result<Vec<u8>> {
     let mut framed = Vec::new();
+    if let Some(stamp) = document.stamp() {
+        framed.extend(journal::frame(&Record::Stamp(journal::FileId::of(stamp)))?);
+    }
     for change in document.history().as_changes() {
         framed.extend(journal::frame(&Record::Change(change))?);
     }
     Ok(framed)
+}
+
+impl super::journal_store::JournalFile {
+    /// The first edit of a scene whose base is its own file (`records`: its framed changes).
+    /// The file is copied beside the journal (`NAME.base`) first, and only then is the journal
+    /// written anew naming the copy, with the history so far (this edit included), renamed
+    /// over the old one: at no moment does a journal on disk hold an edit it could not replay
+    /// after the file is rewritten. When the copy cannot be made (a full disk), the records go
+    /// to the journal as it is (replayable while the file stays as graft read it) and the
+    /// error says why.
+    pub(super) fn name_base_with_first_edit(
+        &mut self,
+        document: &Document,
+        records: &[u8],
+    ) -> Result<()> {
+        let Some(source) = self.copy_on_edit.take() else {
+            return self.append(records);
+        };
+        if document.disk_state() != Some(DiskState::Same) {
+            self.append(records)?;
+            return self.stream_origin_before_first_change(document);
+        }
+        let base_path = base_path_of(&self.path);
+        let named = copy_base(
+            &source.path,
+            &base_path,
+            source.len,
+            source.crc,
+            source.next_id,
+        )
+        .and_then(|base| self.rewrite_naming(document, base));
+        if let Err(e) = named {
+            let _ = std::fs::remove_file(&base_path);
+            let _ = self.append(records);
+            return Err(e);
+        }
+        sync_later(base_path);
+        Ok(())
+    }
+
+    /// Write the journal anew: its start, `base` (the framed base record) and the document's
+    /// whole history, through a locked temporary file renamed over it.
+    fn rewrite_naming(&mut self, document: &Document, base: Vec<u8>) -> Result<()> {
+        let mut bytes = journal::header();
+        bytes.extend(journal::frame(&Record::Begin(self.begin.clone()))?);
+        bytes.extend_from_slice(&base);
+        if self.recorded_path != self.begin.path {
+            bytes.extend(journal::frame(&Record::Path(self.recorded_path.clone()))?);
+        }
+        bytes.extend(history_frames(document)?);
+        let file = super::journal_store::write_locked(&self.path, &bytes, "journal-named")?;
+        self.shared.slot()?.file = Some(file);
+        self.recorded_stamp = document.stamp().map(journal::FileId::of);
+        self.base = base;
+        self.bytes = bytes.len() as u64;
+        self.compacted_bytes = self.bytes;
+        Ok(())
+    }
 }

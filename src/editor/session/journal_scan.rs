@@ -1,9 +1,10 @@
 //! The journal folder seen from outside a session: the scan that finds journals whose graft
 //! is gone (offered for recovery), the ones a running graft holds, and setting one aside.
 
-use super::journal_base::{BASE_EXTENSION, base_path_of};
+use super::journal_base::{BASE_EXTENSION, BASE_TMP_EXTENSION, base_path_of};
 use super::journal_store::{DISCARDED, EXTENSION, KEEP_DISCARDED, open_locked};
 use crate::error::{Error, Result};
+use crate::model::file_stamp::DiskState;
 use crate::model::journal::{self, Summary};
 use crate::model::read_limit;
 use std::fs::{File, OpenOptions};
@@ -20,6 +21,9 @@ pub struct Orphan {
     pub summary: Summary,
     /// When it was last written.
     pub modified: SystemTime,
+    /// How the file on disk compares, by its bytes, with what the journal last knew of it
+    /// ([`file_state`]; None until asked, or when the journal does not know).
+    pub disk: Option<DiskState>,
 }
 
 /// A journal some live graft holds (its lock is taken).
@@ -45,6 +49,7 @@ pub struct Scan {
 /// and discarded ones past [`KEEP_DISCARDED`]; `skip` is the caller's own journal.
 pub fn scan(dir: &Path, skip: Option<&Path>) -> Scan {
     let mut found = Scan::default();
+    adopt_cut_starts(dir);
     let Ok(entries) = std::fs::read_dir(dir) else {
         return found;
     };
@@ -56,16 +61,35 @@ pub fn scan(dir: &Path, skip: Option<&Path>) -> Scan {
         match path.extension().and_then(|e| e.to_str()) {
             Some(EXTENSION) => look_at(path, &mut found),
             Some(DISCARDED) => purge_if_old(&path),
-            Some(BASE_EXTENSION | "base-tmp") => purge_lone_base(&path),
-            // A compaction cut short: nobody holds it, so it is only a partial copy.
-            Some("tmp") if open_locked(&path, false).is_ok() => {
-                let _ = std::fs::remove_file(&path);
-            }
+            Some(BASE_EXTENSION | BASE_TMP_EXTENSION) => purge_lone_base(&path),
             _ => {}
         }
     }
     found.orphans.sort_by_key(|o| std::cmp::Reverse(o.modified));
     found
+}
+
+/// A journal written anew and cut short before its rename (`NAME.tmp`, nobody holding it):
+/// beside its journal it is only a copy of what the journal holds (records go to both while
+/// it is written), so it goes; alone (a journal's first start), it is the only record of the
+/// work, so it becomes the journal when it holds a start to replay from.
+fn adopt_cut_starts(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for path in entries.flatten().map(|e| e.path()) {
+        if path.extension().is_none_or(|e| e != "tmp") || open_locked(&path, false).is_err() {
+            continue;
+        }
+        let journal_path = path.with_extension(EXTENSION);
+        let whole = !journal_path.exists()
+            && read_limit::read_bounded(&path, read_limit::JOURNAL)
+                .ok()
+                .is_some_and(|b| journal::summarize(&b).is_ok());
+        if !whole || std::fs::rename(&path, &journal_path).is_err() {
+            let _ = std::fs::remove_file(&path);
+        }
+    }
 }
 
 /// Sort one journal into the scan.
@@ -100,10 +124,18 @@ fn look_at(path: PathBuf, found: &mut Scan) {
                 file,
                 summary,
                 modified,
+                disk: None,
             });
         }
         Err(why) => found.unreadable.push((path, why)),
     }
+}
+
+/// How the file a journal was for compares with what the journal last knew of it, by its
+/// bytes (streamed): None when the journal does not know (untitled, an older graft's).
+pub fn file_state(summary: &Summary) -> Option<DiskState> {
+    let path = summary.path.as_deref()?;
+    Some(summary.stamp?.stamp().by_contents(Path::new(path)))
 }
 
 /// Delete a discarded journal older than [`KEEP_DISCARDED`].
@@ -143,11 +175,16 @@ pub fn discard(orphan: Orphan) -> Result<PathBuf> {
     Ok(target)
 }
 
-/// True when a running graft journals the document at `document` (`skip`: journals this
-/// process holds: its own and the orphans it is offering).
-pub fn held_elsewhere(dir: &Path, skip: &[&Path], document: &str) -> bool {
+/// True when a running graft journals the document at `document` (canonical), or the same
+/// file by its (device, inode) `id` (a hard link, a symlink's target); `skip`: journals this
+/// process holds: its own and the orphans it is offering.
+pub fn held_elsewhere(dir: &Path, skip: &[&Path], document: &str, id: Option<(u64, u64)>) -> bool {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return false;
+    };
+    let same = |s: &Summary| {
+        s.path.as_deref() == Some(document)
+            || id.is_some() && s.stamp.map(|st| (st.dev, st.ino)) == id
     };
     entries.flatten().map(|e| e.path()).any(|path| {
         !skip.contains(&path.as_path())
@@ -156,7 +193,7 @@ pub fn held_elsewhere(dir: &Path, skip: &[&Path], document: &str) -> bool {
             && read_limit::read_bounded(&path, read_limit::JOURNAL)
                 .ok()
                 .and_then(|b| journal::summarize(&b).ok())
-                .is_some_and(|s| s.path.as_deref() == Some(document))
+                .is_some_and(|s| same(&s))
     })
 }
 

@@ -8,10 +8,14 @@
 //! second, and the window never waits for the disk.
 
 use super::journal_base;
-pub use super::journal_scan::{LiveJournal, Orphan, Scan, discard, held_elsewhere, is_held, scan};
+pub use super::journal_scan::{
+    LiveJournal, Orphan, Scan, discard, file_state, held_elsewhere, is_held, scan,
+};
 use crate::error::{Error, Result};
+use crate::model::atomic_write::kill_point;
 use crate::model::document::Document;
-use crate::model::journal::{self, Begin, Record};
+use crate::model::file_stamp;
+use crate::model::journal::{self, Begin, FileId, Record};
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
@@ -63,9 +67,10 @@ pub fn now_secs() -> u64 {
         .map_or(0, |d| d.as_secs())
 }
 
-/// A document's path as a journal records it.
-fn path_text(path: Option<&Path>) -> Option<String> {
-    path.map(|p| p.to_string_lossy().into_owned())
+/// A document's path as a journal records it: absolute and canonical (a journal read from
+/// another folder, or a file reached through a link, names the same file).
+pub fn path_text(path: Option<&Path>) -> Option<String> {
+    path.map(|p| file_stamp::canonical(p).to_string_lossy().into_owned())
 }
 
 /// A fresh journal name: time, process and a random part, so two windows never pick one.
@@ -102,7 +107,7 @@ pub(super) fn open_locked(path: &Path, create: bool) -> Result<File> {
 }
 
 /// The flusher's side: the file (swapped on compaction) and whether it has unsynced bytes.
-struct Shared {
+pub(super) struct Shared {
     slot: Mutex<Slot>,
     dirty: AtomicBool,
     stop: AtomicBool,
@@ -110,9 +115,9 @@ struct Shared {
 
 /// The journal's file, and the records that wait while a big scene's start is written.
 #[derive(Default)]
-struct Slot {
+pub(super) struct Slot {
     /// None once the journal was dropped: the lock goes with the last handle at once.
-    file: Option<File>,
+    pub(super) file: Option<File>,
     /// Some while the journal is written anew on a thread: records appended meanwhile (also
     /// written to the current file, when there is one). The thread writes them after the new
     /// start the moment it is on disk (no frame or event needed).
@@ -128,7 +133,7 @@ impl Shared {
         })
     }
 
-    fn slot(&self) -> Result<MutexGuard<'_, Slot>> {
+    pub(super) fn slot(&self) -> Result<MutexGuard<'_, Slot>> {
         self.slot
             .lock()
             .map_err(|_| Error::Refused("the journal's lock was poisoned".into()))
@@ -167,7 +172,7 @@ fn start_flusher(shared: &Arc<Shared>) -> Option<std::thread::JoinHandle<()>> {
 
 /// Write `bytes` as the whole of `path`, atomically (a locked temporary file, synced, renamed
 /// over it); the returned file holds the lock.
-pub(super) fn write_locked(path: &Path, bytes: &[u8]) -> Result<File> {
+pub(super) fn write_locked(path: &Path, bytes: &[u8], stage: &str) -> Result<File> {
     let fail = |e: std::io::Error| Error::Refused(format!("{}: {e}", path.display()));
     let temporary = path.with_extension("tmp");
     let _ = std::fs::remove_file(&temporary);
@@ -175,13 +180,17 @@ pub(super) fn write_locked(path: &Path, bytes: &[u8]) -> Result<File> {
     let written = file
         .write_all(bytes)
         .and_then(|()| file.sync_data())
-        .and_then(|()| std::fs::rename(&temporary, path));
+        .and_then(|()| {
+            kill_point(&format!("{stage}-synced"));
+            std::fs::rename(&temporary, path)
+        });
     if let Err(e) = written {
         // A full disk or a read-only folder leaves nothing behind.
         drop(file);
         let _ = std::fs::remove_file(&temporary);
         return Err(fail(e));
     }
+    kill_point(stage);
     if let Some(dir) = path.parent().and_then(|d| File::open(d).ok()) {
         let _ = dir.sync_all();
     }
@@ -190,33 +199,37 @@ pub(super) fn write_locked(path: &Path, bytes: &[u8]) -> Result<File> {
 
 /// A session's journal, open and locked.
 pub struct JournalFile {
-    path: PathBuf,
-    shared: Arc<Shared>,
+    pub(super) path: PathBuf,
+    pub(super) shared: Arc<Shared>,
     flusher: Option<std::thread::JoinHandle<()>>,
-    begin: Begin,
+    pub(super) begin: Begin,
     /// The framed Base record (the scene the history starts from), kept for compaction.
-    base: Vec<u8>,
-    /// The document's path as last recorded.
-    recorded_path: Option<String>,
-    bytes: u64,
-    compacted_bytes: u64,
+    pub(super) base: Vec<u8>,
+    /// The document's path as last recorded (canonical).
+    pub(super) recorded_path: Option<String>,
+    /// The document's path as it was when `recorded_path` was made from it.
+    raw_path: Option<PathBuf>,
+    /// The document's file as last recorded ([`Record::Stamp`]).
+    pub(super) recorded_stamp: Option<FileId>,
+    pub(super) bytes: u64,
+    pub(super) compacted_bytes: u64,
     /// A big scene's start being written on a thread.
     pending: Option<StartThread>,
     /// `bytes` when the pending start began (what was written before it is replaced).
     bytes_before_pending: u64,
     /// The document's own file is the base: copy it before the first change is journaled.
-    copy_on_edit: Option<CopySource>,
+    pub(super) copy_on_edit: Option<CopySource>,
 }
 
 /// The thread writing a journal's start: it returns the framed base and the start's length.
 type StartThread = std::thread::JoinHandle<Result<(Vec<u8>, u64)>>;
 
 /// The file a journal's base names until the first edit, with what it must still be.
-struct CopySource {
-    path: PathBuf,
-    len: u64,
-    crc: u32,
-    next_id: u32,
+pub(super) struct CopySource {
+    pub(super) path: PathBuf,
+    pub(super) len: u64,
+    pub(super) crc: u32,
+    pub(super) next_id: u32,
 }
 
 /// Scenes from this many nodes have their base written on a thread (a 100k-node scene's .ron
@@ -243,15 +256,17 @@ impl JournalFile {
             let (origin, history) = journal_base::origin_and_history(document)?;
             let (file, base, len) = journal_base::write_start(&path, start, &origin, &history)?;
             let shared = Shared::new(Some(file), None);
-            return Ok(Self::adopt(path, shared, begin, base, recorded_path, len));
+            let this = Self::adopt(path, shared, begin, base, recorded_path, len);
+            return Ok(this.seen(document));
         }
         if let Some((base, source)) = journal_base::own_file_base(document) {
             // Opened and not edited: the journal names the file (a few hundred bytes).
             start.extend_from_slice(&base);
-            let file = write_locked(&path, &start)?;
+            start.extend(journal_base::history_frames(document)?);
+            let file = write_locked(&path, &start, "journal-start")?;
             let shared = Shared::new(Some(file), None);
-            let mut this =
-                Self::adopt(path, shared, begin, base, recorded_path, start.len() as u64);
+            let mut this = Self::adopt(path, shared, begin, base, recorded_path, 0).seen(document);
+            (this.bytes, this.compacted_bytes) = (start.len() as u64, start.len() as u64);
             this.copy_on_edit = document.stamp().map(|stamp| CopySource {
                 path: source,
                 len: stamp.len(),
@@ -265,7 +280,8 @@ impl JournalFile {
         let (origin, history) = journal_base::origin_and_history(document)?;
         let scene = origin.into_owned();
         let shared = Shared::new(None, Some(Vec::new()));
-        let mut this = Self::adopt(path.clone(), shared, begin, Vec::new(), recorded_path, 0);
+        let mut this =
+            Self::adopt(path.clone(), shared, begin, Vec::new(), recorded_path, 0).seen(document);
         this.start_on_thread(start, history, move |base| {
             journal_base::write_base(&scene, base)
         })?;
@@ -293,7 +309,7 @@ impl JournalFile {
                 let mut bytes = start;
                 bytes.extend_from_slice(&base);
                 bytes.extend_from_slice(&history);
-                let file = write_locked(&target, &bytes)?;
+                let file = write_locked(&target, &bytes, "journal-start")?;
                 adopt_started(&theirs, file, &target).map(|()| (base, bytes.len() as u64))
             })
             .map_err(|e| Error::Refused(format!("cannot start the journal's writer: {e}")))?;
@@ -302,26 +318,16 @@ impl JournalFile {
         Ok(())
     }
 
-    /// The first change of a scene whose base is its own file: copy the file beside the
-    /// journal first (on a thread), so nothing done to the file later can take the base away.
-    fn copy_base_before_first_change(&mut self, document: &Document) -> Result<()> {
-        let Some(source) = self.copy_on_edit.take() else {
-            return Ok(());
-        };
+    /// The first change of a scene whose file changed under graft before it: the scene the
+    /// history starts from is streamed beside the journal on a thread (the records wait).
+    pub(super) fn stream_origin_before_first_change(&mut self, document: &Document) -> Result<()> {
         let mut start = journal::header();
         start.extend(journal::frame(&Record::Begin(self.begin.clone()))?);
         let mut history = Vec::new();
-        if path_text(document.path()) != self.begin.path {
-            history.extend(journal::frame(&Record::Path(path_text(document.path())))?);
+        if self.recorded_path != self.begin.path {
+            history.extend(journal::frame(&Record::Path(self.recorded_path.clone()))?);
         }
-        self.recorded_path = path_text(document.path());
         history.extend(journal_base::history_frames(document)?);
-        if document.disk_state() == Some(crate::model::file_stamp::DiskState::Same) {
-            return self.start_on_thread(start, history, move |base| {
-                journal_base::copy_base(&source.path, base, source.len, source.crc, source.next_id)
-            });
-        }
-        // The file changed under graft: stream the scene the history starts from instead.
         let origin = document.origin_scene()?;
         self.start_on_thread(start, history, move |base| {
             journal_base::write_base(&origin, base)
@@ -340,13 +346,16 @@ impl JournalFile {
             .next_payload()
             .map_err(|_| Error::Refused("the journal holds no scene".into()))?;
         let base = bytes[base_start..frames.offset()].to_vec();
-        let recorded_path = journal::summarize(&bytes[..whole])?.path;
+        let summary = journal::summarize(&bytes[..whole])?;
         let mut file = file;
         file.set_len(whole as u64)
             .and_then(|()| file.seek(std::io::SeekFrom::Start(whole as u64)))
             .map_err(|e| Error::Refused(format!("{}: {e}", path.display())))?;
         let shared = Shared::new(Some(file), None);
-        let this = Self::adopt(path, shared, begin, base, recorded_path, whole as u64);
+        let mut this = Self::adopt(path, shared, begin, base, summary.path, whole as u64);
+        // The recovered document's path and stamp are the journal's own.
+        this.raw_path = this.recorded_path.as_deref().map(PathBuf::from);
+        this.recorded_stamp = summary.stamp;
         Ok(this)
     }
 
@@ -366,12 +375,21 @@ impl JournalFile {
             begin,
             base,
             recorded_path,
+            raw_path: None,
+            recorded_stamp: None,
             bytes,
             compacted_bytes: bytes,
             pending: None,
             bytes_before_pending: 0,
             copy_on_edit: None,
         }
+    }
+
+    /// The journal as written from `document` (its path and its file's stamp recorded).
+    fn seen(mut self, document: &Document) -> Self {
+        self.raw_path = document.path().map(Path::to_path_buf);
+        self.recorded_stamp = document.stamp().map(FileId::of);
+        self
     }
 
     /// The journal's file.
@@ -388,7 +406,8 @@ impl JournalFile {
             .as_deref()
             .map(Path::new)
             .and_then(Path::parent);
-        began != path.and_then(Path::parent)
+        let now = path_text(path);
+        began != now.as_deref().map(Path::new).and_then(Path::parent)
     }
 
     /// Tests: write from now on into `file` (e.g. `/dev/full`, whose writes fail with "no
@@ -415,35 +434,43 @@ impl JournalFile {
     pub fn record(&mut self, document: &mut Document) -> Result<()> {
         self.finish_start(false)?;
         let changes = document.take_changes();
-        // Called every frame: compare the path without allocating; it changes only on Save As.
-        let moved = document.path().map(|p| p.to_string_lossy()).as_deref()
-            != self.recorded_path.as_deref();
-        if changes.is_empty() && !moved {
+        // Called every frame: compare without allocating; the path changes only on Save As,
+        // the stamp when the file is read or written.
+        let moved = document.path() != self.raw_path.as_deref();
+        let stamp = document.stamp().map(FileId::of);
+        if changes.is_empty() && !moved && stamp == self.recorded_stamp {
             return Ok(());
         }
         if let (Some(source), Some(stamp)) = (&mut self.copy_on_edit, document.stamp()) {
             // Saved with no step (Ctrl+S on an opened file): the file is still the scene the
             // history starts from, as graft has just written it.
-            let here = document.path().and_then(|p| std::path::absolute(p).ok());
-            if here.as_deref() == Some(source.path.as_path()) {
+            if path_text(document.path()).as_deref() == Some(&*source.path.to_string_lossy()) {
                 (source.len, source.crc) = (stamp.len(), stamp.crc());
             }
         }
         let mut out = Vec::new();
         if moved {
+            self.raw_path = document.path().map(Path::to_path_buf);
             let path = path_text(document.path());
-            out.extend(journal::frame(&Record::Path(path.clone()))?);
-            self.recorded_path = path;
+            if path != self.recorded_path {
+                out.extend(journal::frame(&Record::Path(path.clone()))?);
+                self.recorded_path = path;
+            }
         }
+        if stamp != self.recorded_stamp
+            && let Some(id) = stamp
+        {
+            out.extend(journal::frame(&Record::Stamp(id))?);
+        }
+        self.recorded_stamp = stamp;
         for change in changes {
             out.extend(journal::frame(&Record::Change(change))?);
         }
-        self.append(&out)?;
         if self.copy_on_edit.is_some() && document.history().has_steps() {
-            // The first edit is on disk (its base is still the file, unchanged): now copy the
-            // file, so nothing done to it later can take the base away.
-            self.copy_base_before_first_change(document)?;
+            // The first edit: its base goes beside the journal before a record needs it.
+            return self.name_base_with_first_edit(document, &out);
         }
+        self.append(&out)?;
         if self.pending.is_none()
             && self.bytes > COMPACT_AT
             && self.bytes > 4 * self.compacted_bytes
@@ -451,6 +478,12 @@ impl JournalFile {
             self.compact(document)?;
         }
         Ok(())
+    }
+
+    /// True once the journal's start is whole on disk (else the start thread's error).
+    pub fn started(&mut self) -> Result<bool> {
+        self.finish_start(false)?;
+        Ok(self.pending.is_none())
     }
 
     /// Once a big scene's start is on disk (or at once, with `wait`), take its base for
@@ -476,7 +509,7 @@ impl JournalFile {
     }
 
     /// Write `bytes` at the end of the journal (or queue them while the start is written).
-    fn append(&mut self, bytes: &[u8]) -> Result<()> {
+    pub(super) fn append(&mut self, bytes: &[u8]) -> Result<()> {
         let mut slot = self.shared.slot()?;
         let rewriting = slot.waiting.is_some();
         if let Some(waiting) = slot.waiting.as_mut() {
@@ -508,11 +541,14 @@ impl JournalFile {
     /// into its one step), through a locked temporary file renamed over the journal.
     pub fn compact(&mut self, document: &Document) -> Result<()> {
         self.finish_start(true)?;
-        let bytes = journal::compacted(&self.begin, &self.base, document)?;
-        let file = write_locked(&self.path, &bytes)?;
+        let path = path_text(document.path());
+        let bytes = journal::compacted(&self.begin, &self.base, path.as_deref(), document)?;
+        let file = write_locked(&self.path, &bytes, "journal-compacted")?;
         self.shared.slot()?.file = Some(file);
         self.bytes = bytes.len() as u64;
-        self.recorded_path = path_text(document.path());
+        self.recorded_path = path;
+        self.raw_path = document.path().map(Path::to_path_buf);
+        self.recorded_stamp = document.stamp().map(FileId::of);
         self.compacted_bytes = self.bytes;
         Ok(())
     }
@@ -527,7 +563,9 @@ impl JournalFile {
             let _ = std::fs::rename(&path, path.with_extension(DISCARDED));
         } else {
             let _ = std::fs::remove_file(&path);
-            let _ = std::fs::remove_file(journal_base::base_path_of(&path));
+            let base = journal_base::base_path_of(&path);
+            let _ = std::fs::remove_file(base.with_extension(journal_base::BASE_TMP_EXTENSION));
+            let _ = std::fs::remove_file(base);
         }
     }
 }

@@ -19,6 +19,7 @@ pub mod interchange;
 pub mod jobs;
 pub mod journal;
 pub mod journal_base;
+pub mod journal_recover;
 pub mod journal_scan;
 pub mod journal_store;
 pub mod lesson;
@@ -72,6 +73,8 @@ pub enum FileAction {
     Generate(crate::editor::session::generate::GenerateRequest),
     /// Start a lesson (its scene replaces the current one).
     OpenLesson(Box<crate::editor::lesson::Lesson>),
+    /// Recover the journal the recovery prompt offers (its scene replaces the current one).
+    Recover,
 }
 
 /// What an open file dialog (or the typed-path field that replaces it) is for.

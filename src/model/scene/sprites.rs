@@ -1,7 +1,8 @@
 //! Sprite paths that travel: a sprite's image path is relative to the folder of the scene
 //! file, so a scene written to another folder has its relative paths rebased to name the same
-//! images from there. Pure and lexical (`..` folded by name, nothing read from disk); absolute
-//! paths, URIs and empty paths stay as they are.
+//! images from there. The rebasing is lexical (`..` folded by name); the folders it goes between
+//! are the kernel's (`folder_of` resolves links, so a `..` after a link is where the link leads).
+//! Absolute paths, URIs and empty paths stay as they are.
 
 use super::{NodeData, Scene, Shape};
 use std::path::{Component, Path, PathBuf};
@@ -30,7 +31,10 @@ pub fn normalize(path: &Path) -> PathBuf {
 /// (a bare file name means the current folder).
 pub fn folder_of(file: &Path) -> PathBuf {
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
-    absolute_dir(dir.unwrap_or(Path::new(".")))
+    let dir = dir.unwrap_or(Path::new("."));
+    // As the kernel resolves it (a `..` after a link leads where the link points, not back
+    // up the text); lexically only for a folder that does not exist (yet).
+    std::fs::canonicalize(dir).unwrap_or_else(|_| absolute_dir(dir))
 }
 
 /// `dir` made absolute (against the current folder) and normalized.
