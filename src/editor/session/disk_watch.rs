@@ -54,11 +54,14 @@ pub struct DiskWatch {
     /// The document came back from a journal older than its file: the first save asks.
     older_than_file: bool,
     /// The files the scene's instances read, with their (size, time) when last looked at.
-    sources: Vec<(std::path::PathBuf, Option<(u64, Option<SystemTime>)>)>,
+    sources: Vec<(std::path::PathBuf, DiskKey)>,
 }
 
+/// A file's (size, time), None when it cannot be read.
+type DiskKey = Option<(u64, Option<SystemTime>)>;
+
 /// The file's (size, time) now.
-fn disk_key(path: &std::path::Path) -> Option<(u64, Option<SystemTime>)> {
+fn disk_key(path: &std::path::Path) -> DiskKey {
     let meta = std::fs::metadata(path).ok()?;
     Some((meta.len(), meta.modified().ok()))
 }
