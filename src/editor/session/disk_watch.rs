@@ -53,8 +53,8 @@ pub struct DiskWatch {
     missing_said: bool,
     /// The document came back from a journal older than its file: the first save asks.
     older_than_file: bool,
-    /// The files the scene's instances read, with their (size, time) when last looked at.
-    sources: Vec<(std::path::PathBuf, Option<(u64, Option<SystemTime>)>)>,
+    /// The files the scene's instances read, as they were when last looked at.
+    sources: Vec<(std::path::PathBuf, Option<DiskKey>)>,
 }
 
 impl Editor {

@@ -32,10 +32,7 @@ pub(crate) fn line<'a>(scene: &'a Scene, table: &'a Instances, i: usize) -> Line
     let parent = scene.parent_index_at(i).map(|p| scene.id_at(p));
     let inside = parent.and_then(|p| match table.origin(p) {
         Some(o) => table.chain_of(o).map(|c| (o.root, c)),
-        None => table
-            .pending(id)
-            .filter(|(root, _)| *root == p)
-            .map(|(root, c)| (root, c)),
+        None => table.pending(id).filter(|(root, _)| *root == p),
     });
     let instance = table
         .entry(id)
