@@ -70,7 +70,7 @@ fn run_stopped(scene: &Path, journal: &Path, stage: &str) -> Option<usize> {
     String::from_utf8_lossy(&out.stdout)
         .lines()
         .filter_map(|l| l.trim().parse().ok())
-        .last()
+        .next_back()
 }
 
 /// What the first edit of a big file costs now that it waits for the base copy (printed for
@@ -87,7 +87,7 @@ fn first_edit_cost(path: &Path) {
                 label: "Rename".into(),
                 ops: vec![graft::model::scene::edit::Op::Rename {
                     node: graft::model::scene::NodeId(5),
-                    name: format!("timed {k}").into(),
+                    name: format!("timed {k}"),
                 }],
                 continuous: false,
             })

@@ -359,109 +359,53 @@ pub struct ReparentArgs {
     pub output: Option<PathBuf>,
 }
 
-// Longer than 60 lines on purpose: one arm per subcommand, each only unpacking its arguments
-// into the function that does the work, so the whole command line reads in one place.
-/// Run a headless command, writing results to `out`: one short arm per subcommand.
+/// Run a headless command, writing results to `out`: one short arm per subcommand, each only
+/// unpacking its arguments into the function that does the work (a table, kept one arm a line).
+#[rustfmt::skip]
 pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
+    use super::{cli_edit, cli_instance, interchange, recover};
+    let err = &mut io::stderr();
     match command {
-        Command::Print {
-            file,
-            json,
-            space,
-            time,
-        } => print_file(&file, json, space, time, out),
-        Command::Point {
-            file,
-            from,
-            to,
-            x,
-            y,
-            json,
-        } => point(&file, (&from, &to), DVec2::new(x, y), json, out),
-        Command::Check { files } => check(&files, out, &mut io::stderr()),
-        Command::Fmt {
-            files,
-            check,
-            output,
-        } => fmt(&files, check, output.as_deref(), out),
+        Command::Print { file, json, space, time } => print_file(&file, json, space, time, out),
+        Command::Point { file, from, to, x, y, json } => {
+            point(&file, (&from, &to), DVec2::new(x, y), json, out)
+        }
+        Command::Check { files } => check(&files, out, err),
+        Command::Fmt { files, check, output } => fmt(&files, check, output.as_deref(), out),
         Command::Reparent(args) => reparent(&args, out),
-        Command::Mirror { axis, nodes } => super::cli_edit::edit_nodes(&nodes, Some(axis), out),
-        Command::ResetLocal(args) => super::cli_edit::edit_nodes(&args, None, out),
-        Command::Instance {
-            file,
-            source,
-            parent,
-            output,
-        } => super::cli_instance::instance(
-            &file,
-            &source,
-            super::cli_instance::parent_arg(&parent)?,
-            output.as_deref(),
-            out,
-        ),
-        Command::MakeLocal { file, node, output } => super::cli_instance::make_local(
-            &file,
-            NodeId(node),
-            output.as_deref(),
-            out,
-            &mut io::stderr(),
-        ),
-        Command::Import {
-            file,
-            output,
-            pixels_per_unit,
-        } => super::interchange::import(&file, &output, pixels_per_unit, out, &mut io::stderr()),
-        Command::Export {
-            file,
-            output,
-            project,
-            link_images,
-            godot,
-            animate,
-            html,
-            pixels_per_unit,
-        } => super::interchange::export(
-            &file,
-            &output,
-            &super::interchange::ExportFlags {
-                project: project.as_deref(),
-                link_images,
-                godot3: godot == 3,
-                animate,
-                html,
+        Command::Mirror { axis, nodes } => cli_edit::edit_nodes(&nodes, Some(axis), out),
+        Command::ResetLocal(args) => cli_edit::edit_nodes(&args, None, out),
+        Command::Instance { file, source, parent, output } => {
+            let parent = cli_instance::parent_arg(&parent)?;
+            cli_instance::instance(&file, &source, parent, output.as_deref(), out)
+        }
+        Command::MakeLocal { file, node, output } => {
+            cli_instance::make_local(&file, NodeId(node), output.as_deref(), out, err)
+        }
+        Command::Import { file, output, pixels_per_unit } => {
+            interchange::import(&file, &output, pixels_per_unit, out, err)
+        }
+        Command::Export { file, output, project, link_images, godot, animate, html, pixels_per_unit } => {
+            let flags = interchange::ExportFlags {
+                project: project.as_deref(), link_images, godot3: godot == 3, animate, html,
                 pixels_per_unit,
-            },
-            out,
-            &mut io::stderr(),
-        ),
-        Command::Figure(args) => super::interchange::figure(&args, out),
-        Command::Generate {
-            shape,
-            nodes,
-            seed,
-            output,
-        } => generate(shape, nodes, seed, &output, out),
+            };
+            interchange::export(&file, &output, &flags, out, err)
+        }
+        Command::Figure(args) => interchange::figure(&args, out),
+        Command::Generate { shape, nodes, seed, output } => generate(shape, nodes, seed, &output, out),
         Command::Bench(command) => run_bench(command, out),
         Command::Lesson(command) => super::lesson::run(command, out),
         Command::Thumbnail(args) => super::thumbnail::thumbnail(&args),
         Command::Completions { shell } => super::desktop::completions(shell, out),
         Command::Man { out: dir } => super::desktop::man(&dir, out),
-        Command::Recover {
-            list,
-            all,
-            id,
-            output,
-            dir,
-        } => match (list, id, output) {
-            (false, Some(id), Some(output)) => super::recover::recover_to(dir, &id, &output, out),
-            _ => super::recover::list(dir, all, out),
+        Command::Recover { list, all, id, output, dir } => match (list, id, output) {
+            (false, Some(id), Some(output)) => recover::recover_to(dir, &id, &output, out),
+            _ => recover::list(dir, all, out),
         },
-        Command::JournalDrill {
-            dir,
-            seed,
-            steps,
-            file,
-        } => super::recover::journal_drill(dir, seed, steps, file.as_deref()),
+        Command::JournalDrill { dir, seed, steps, file } => {
+            recover::journal_drill(dir, seed, steps, file.as_deref())
+        }
     }
 }
 
