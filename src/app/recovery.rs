@@ -43,7 +43,7 @@ pub fn recovery_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
             );
         }
         if let Some(note) = &offer.file_changed {
-            ui.colored_label(ui.visuals().warn_fg_color, note);
+            ui.colored_label(ui.visuals().warn_fg_color, note.as_str());
         }
         if offer.more > 0 {
             ui.label(format!("{} more after this one.", offer.more));
