@@ -119,7 +119,27 @@ impl<'h> Learner<'h> {
             .map(|n| n.rect())
             .next()
             .unwrap_or_else(|| panic!("no {role:?} labelled {label:?}"));
+        let r = self.scrolled_into_view(r, By::new().label(label).role(role));
         self.click_at(r.center());
+    }
+
+    /// A widget below the timeline's top (the side panels' visible bottom) is scrolled up by
+    /// the wheel over it, as a learner would, until it shows; its rect then.
+    fn scrolled_into_view(&mut self, mut r: Rect, by: By<'_>) -> Rect {
+        for _ in 0..10 {
+            let bottom = self.h.state().viewport.last_rect.max.y;
+            if r.max.y <= bottom {
+                break;
+            }
+            self.wheel_at(egui::pos2(r.center().x, bottom - 40.0), -100.0);
+            r = self
+                .h
+                .query_all(by.clone())
+                .map(|n| n.rect())
+                .next()
+                .unwrap_or(r);
+        }
+        r
     }
 
     /// Press a key (with modifiers).
@@ -148,7 +168,12 @@ impl<'h> Learner<'h> {
         self.click(menu);
         // An item of a submenu (View > Overlays > …): open the submenu first.
         if let Some(submenu) = graft::editor::vocabulary::submenu_of(menu, item) {
-            let button = self.h.get_by_label(submenu).rect();
+            // The submenu's button (a lesson may share its word: lesson 08 is "Spaces").
+            let button = (self.h.query_all(By::new().label(submenu)))
+                .filter(|n| n.accesskit_node().role() != Role::Label)
+                .map(|n| n.rect())
+                .next_back()
+                .unwrap_or_else(|| panic!("no submenu {submenu:?}"));
             self.h.hover_at(button.center());
             self.h.run_steps(4);
         }
