@@ -226,7 +226,7 @@ def press_keys(env, pid, keys, wait=time.sleep):
     subprocess.run(["xdotool", "windowfocus", "--sync", windows[-1]], env=env, timeout=5)
     for key in keys.split():
         subprocess.run(["xdotool", "key", "--clearmodifiers", key], env=env, timeout=5)
-        wait(0.4)  # a frame or more: each key acts on what the one before did
+        wait(0.8)  # frames: each key acts on what the one before did (a loaded CI machine is slow)
 
 
 def only(nodes, find):
