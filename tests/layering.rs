@@ -102,18 +102,7 @@ fn problems(src: &Path) -> Vec<String> {
             }
         }
     }
-    let reach: Vec<BTreeSet<usize>> = (0..g.files.len()).map(|i| reachable(&g, i)).collect();
-    let mut seen = BTreeSet::new();
-    for i in 0..g.files.len() {
-        if seen.contains(&i) {
-            continue;
-        }
-        let circle: BTreeSet<usize> = reach[i]
-            .iter()
-            .copied()
-            .filter(|&j| reach[j].contains(&i))
-            .collect();
-        seen.extend(circle.iter().copied());
+    for circle in strong_sets(&g) {
         let folders: BTreeSet<String> = circle.iter().map(|&j| folder(src, &g.files[j])).collect();
         if folders.len() > 1 {
             let crossing: Vec<String> = circle
@@ -253,14 +242,14 @@ fn the_checker_finds_a_circle_across_folders_and_an_upward_import() {
     );
 }
 
-/// Every import circle under `src`, inside a folder or across: each as its files, sorted.
-fn circles(src: &Path) -> Vec<Vec<String>> {
-    let g = graph(src);
-    let reach: Vec<BTreeSet<usize>> = (0..g.files.len()).map(|i| reachable(&g, i)).collect();
+/// The files that import each other in a circle, each set once (a file in no circle is a set
+/// of one, itself not reached).
+fn strong_sets(g: &Graph) -> Vec<BTreeSet<usize>> {
+    let reach: Vec<BTreeSet<usize>> = (0..g.files.len()).map(|i| reachable(g, i)).collect();
     let mut seen = BTreeSet::new();
     let mut out = Vec::new();
     for i in 0..g.files.len() {
-        if seen.contains(&i) || !reach[i].contains(&i) {
+        if seen.contains(&i) {
             continue;
         }
         let circle: BTreeSet<usize> = reach[i]
@@ -269,10 +258,23 @@ fn circles(src: &Path) -> Vec<Vec<String>> {
             .filter(|&j| reach[j].contains(&i))
             .collect();
         seen.extend(circle.iter().copied());
-        let mut files: Vec<String> = circle.iter().map(|&j| g.files[j].clone()).collect();
-        files.sort();
-        out.push(files);
+        out.push(circle);
     }
+    out
+}
+
+/// Every import circle under `src`, inside a folder or across: each as its files, sorted.
+fn circles(src: &Path) -> Vec<Vec<String>> {
+    let g = graph(src);
+    let mut out: Vec<Vec<String>> = strong_sets(&g)
+        .into_iter()
+        .filter(|c| !c.is_empty())
+        .map(|c| {
+            let mut files: Vec<String> = c.iter().map(|&j| g.files[j].clone()).collect();
+            files.sort();
+            files
+        })
+        .collect();
     out.sort();
     out
 }

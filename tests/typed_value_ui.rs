@@ -59,13 +59,7 @@ fn counts(h: &Harness<GraftApp>) -> (usize, usize) {
 
 /// Click into a spin button, select its text, type `text` one key per frame, then `end`.
 fn type_keys(h: &mut Harness<GraftApp>, field: Rect, text: &str, end: Key) {
-    h.hover_at(field.center());
-    h.run_steps(1);
-    h.drag_at(field.center());
-    h.run_steps(1);
-    h.drop_at(field.center());
-    h.run_steps(2);
-    h.key_press_modifiers(egui::Modifiers::COMMAND, Key::A);
+    ui_common::start_editing(h, field);
     for c in text.chars() {
         h.event(egui::Event::Text(c.to_string()));
         h.run_steps(1);

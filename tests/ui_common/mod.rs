@@ -27,8 +27,8 @@ pub fn app_on_path(path: PathBuf) -> Harness<'static, GraftApp> {
     h
 }
 
-/// Click a spin button to edit it, replace its text, press Enter.
-pub fn type_number(h: &mut Harness<GraftApp>, field: Rect, text: &str) {
+/// Click a spin button to edit it and select its text.
+pub fn start_editing(h: &mut Harness<GraftApp>, field: Rect) {
     h.hover_at(field.center());
     h.run_steps(1);
     h.drag_at(field.center());
@@ -36,6 +36,11 @@ pub fn type_number(h: &mut Harness<GraftApp>, field: Rect, text: &str) {
     h.drop_at(field.center());
     h.run_steps(2);
     h.key_press_modifiers(egui::Modifiers::COMMAND, Key::A);
+}
+
+/// Click a spin button to edit it, replace its text, press Enter.
+pub fn type_number(h: &mut Harness<GraftApp>, field: Rect, text: &str) {
+    start_editing(h, field);
     h.event(egui::Event::Text(text.into()));
     h.run_steps(1);
     h.key_press(Key::Enter);
