@@ -305,3 +305,49 @@ fn the_name_field_renames_and_the_appearance_section_changes_the_shape() {
         "one undo takes back only the shape"
     );
 }
+
+/// At 1024×768 (issue 44.7) the inspector is usable: the local and world fields, the shear
+/// warning, its Select cause button and both Paste buttons lie inside the window (world stacks
+/// under local where the two do not fit side by side), and typing into a stacked world field
+/// still edits the world value.
+#[test]
+fn at_1024_by_768_every_inspector_field_and_the_shear_warning_fit_the_window() {
+    let path = PathBuf::from("scenes").join("shear.ron");
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1024.0, 768.0))
+        .build_eframe(move |cc| GraftApp::new(cc, Some(path), Box::new(FakeDialogs::default())));
+    h.run_steps(3);
+    h.get_by_label("rotated child").click();
+    let rows = spin_rows(&mut h);
+    let spins: Vec<egui::Rect> = h
+        .query_all_by_role(egui::accesskit::Role::SpinButton)
+        .filter(|n| {
+            n.accesskit_node()
+                .label()
+                .is_some_and(|l| l.starts_with("rotated child,"))
+        })
+        .map(|n| n.rect())
+        .collect();
+    assert_eq!(spins.len(), 12, "six local and six world fields: {spins:?}");
+    let inside = |r: egui::Rect| r.max.x <= 1024.0 && r.min.x >= 0.0;
+    for r in &spins {
+        assert!(inside(*r), "a transform field runs off the window: {r:?}");
+    }
+    for label in [
+        "Select cause (stretched)",
+        "Paste to local",
+        "Paste to world",
+    ] {
+        let r = h.get_by_label(label).rect();
+        assert!(inside(r), "{label} runs off the window: {r:?}");
+    }
+    let warning = h
+        .get_by_label_contains("Cause: stretched's non-uniform scale")
+        .rect();
+    assert!(inside(warning), "the shear warning runs off: {warning:?}");
+    // Stacked: position's world pair is the second row, under the local pair.
+    assert_eq!(rows[0].len(), 2, "local x, y on the first line: {rows:?}");
+    type_number(&mut h, rows[1][0], "1.5");
+    let world = h.state().scene().world(NodeId(2)).unwrap();
+    assert!((world.translation.x - 1.5).abs() < 1e-4, "{world:?}");
+}

@@ -87,37 +87,70 @@ impl Tracker {
 /// One grid row of an (x, y) pair in both columns; the world one only when `world_enabled`.
 pub(super) fn vec_row(
     ui: &mut egui::Ui,
-    label: &'static str,
+    (label, columns): (&'static str, Columns),
     speed: f64,
-    local: (&mut Tracker, &mut glam::Vec2),
-    world: (&mut Tracker, &mut glam::Vec2),
+    (lt, l): (&mut Tracker, &mut glam::Vec2),
+    (wt, w): (&mut Tracker, &mut glam::Vec2),
     world_enabled: bool,
 ) {
     ui.label(label);
-    for ((tracker, v), enabled) in [(local, true), (world, world_enabled)] {
-        tracker.row = label;
-        ui.add_enabled_ui(enabled, |ui| {
-            ui.horizontal(|ui| {
-                tracker.drag(ui, &mut v.x, speed, "x ", "");
-                tracker.drag(ui, &mut v.y, speed, "y ", "");
-            })
-        });
-    }
-    ui.end_row();
+    (lt.row, wt.row) = (label, label);
+    let pair = |t: &mut Tracker, v: &mut glam::Vec2, ui: &mut egui::Ui| {
+        t.drag(ui, &mut v.x, speed, "x ", "");
+        t.drag(ui, &mut v.y, speed, "y ", "");
+    };
+    cells(
+        ui,
+        columns,
+        world_enabled,
+        |ui| pair(lt, l, ui),
+        |ui| pair(wt, w, ui),
+    );
 }
 
 /// One grid row of an angle in both columns.
 pub(super) fn angle_row(
     ui: &mut egui::Ui,
-    label: &'static str,
-    local: (&mut Tracker, &mut f32),
-    world: (&mut Tracker, &mut f32),
+    (label, columns): (&'static str, Columns),
+    (lt, l): (&mut Tracker, &mut f32),
+    (wt, w): (&mut Tracker, &mut f32),
     world_enabled: bool,
 ) {
     ui.label(label);
-    local.0.row = label;
-    world.0.row = label;
-    local.0.drag(ui, local.1, 0.5, "", "°");
-    ui.add_enabled_ui(world_enabled, |ui| world.0.drag(ui, world.1, 0.5, "", "°"));
+    (lt.row, wt.row) = (label, label);
+    let local = |ui: &mut egui::Ui| lt.drag(ui, l, 0.5, "", "°");
+    cells(ui, columns, world_enabled, local, |ui| {
+        wt.drag(ui, w, 0.5, "", "°")
+    });
+}
+
+/// The grid's shape: local beside world, or (in a narrow panel) world under local.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Columns {
+    /// `position | local x y | world x y`: needs about 330 points.
+    SideBySide,
+    /// `position | local | x y` then `| world | x y`: fits 240 points.
+    Stacked,
+}
+
+/// A row's cells after its label: one for local and one for world side by side, or a line each
+/// (the second with an empty label cell) when stacked.
+fn cells(
+    ui: &mut egui::Ui,
+    columns: Columns,
+    world_enabled: bool,
+    mut local: impl FnMut(&mut egui::Ui),
+    mut world: impl FnMut(&mut egui::Ui),
+) {
+    if columns == Columns::Stacked {
+        ui.weak("local");
+    }
+    ui.horizontal(|ui| local(ui));
+    if columns == Columns::Stacked {
+        ui.end_row();
+        ui.label("");
+        ui.weak("world");
+    }
+    ui.add_enabled_ui(world_enabled, |ui| ui.horizontal(|ui| world(ui)));
     ui.end_row();
 }

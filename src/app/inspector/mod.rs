@@ -12,7 +12,7 @@ use crate::editor::session::multi_edit;
 use crate::editor::view::numbers::{format_angle, format_fixed};
 use crate::model::math::{Trs, shear_metrics, try_inverse};
 use crate::model::scene::{NodeId, Scene};
-use fields::{Tracker, angle_row, vec_row};
+use fields::{Columns, Tracker, angle_row, vec_row};
 use glam::Affine2;
 use sections::{
     accumulated, appearance, copy_paste, matrix_chain, matrix_grid, name_field, shear_diagnosis,
@@ -169,7 +169,8 @@ fn transform(
     let mut lt = Tracker::new("local", mixed_local, &name);
     let mut wt = Tracker::new("world", mixed_world, &name);
     let (mut local, mut w) = (node.local, node.world);
-    transform_grid(ui, (&mut lt, &mut local), (&mut wt, &mut w), !node.singular);
+    let fit = (!node.singular, &mut state.side_by_side_width);
+    transform_grid(ui, (&mut lt, &mut local), (&mut wt, &mut w), fit);
     if lt.changed {
         out.push(Command::SetTransform {
             space: TransformSpace::Local,
@@ -191,30 +192,61 @@ fn transform(
     }
 }
 
-/// The grid of position, rotation, scale and skew, local beside world.
+/// The grid of position, rotation, scale and skew, local beside world, or world under local
+/// when the side-by-side grid (as wide as it was last drawn) would not fit the panel.
 fn transform_grid(
     ui: &mut egui::Ui,
     (lt, local): (&mut Tracker, &mut Trs),
     (wt, w): (&mut Tracker, &mut Trs),
-    world_enabled: bool,
+    (world_enabled, side_by_side_width): (bool, &mut f32),
 ) {
-    egui::Grid::new("trs")
+    let columns = if *side_by_side_width > ui.available_width() {
+        Columns::Stacked
+    } else {
+        Columns::SideBySide
+    };
+    let grid = egui::Grid::new("trs")
         .num_columns(3)
         .striped(true)
         .show(ui, |ui| {
-            ui.label("");
-            ui.strong("Local");
-            ui.strong("World");
-            ui.end_row();
+            if columns == Columns::SideBySide {
+                ui.label("");
+                ui.strong("Local");
+                ui.strong("World");
+                ui.end_row();
+            }
             let on = world_enabled;
             let (l, r) = (&mut local.position, &mut w.position);
-            vec_row(ui, "position", 0.05, (&mut *lt, l), (&mut *wt, r), on);
+            vec_row(
+                ui,
+                ("position", columns),
+                0.05,
+                (&mut *lt, l),
+                (&mut *wt, r),
+                on,
+            );
             let (l, r) = (&mut local.rotation, &mut w.rotation);
-            angle_row(ui, "rotation", (&mut *lt, l), (&mut *wt, r), on);
+            angle_row(ui, ("rotation", columns), (&mut *lt, l), (&mut *wt, r), on);
             let (l, r) = (&mut local.scale, &mut w.scale);
-            vec_row(ui, "scale", 0.01, (&mut *lt, l), (&mut *wt, r), on);
-            angle_row(ui, "skew", (lt, &mut local.skew), (wt, &mut w.skew), on);
+            vec_row(
+                ui,
+                ("scale", columns),
+                0.01,
+                (&mut *lt, l),
+                (&mut *wt, r),
+                on,
+            );
+            let (l, r) = (&mut local.skew, &mut w.skew);
+            angle_row(ui, ("skew", columns), (lt, l), (wt, r), on);
         });
+    if columns == Columns::SideBySide {
+        let width = grid.response.rect.width();
+        if width != *side_by_side_width {
+            // Wider values than last frame (another node, a bigger number): lay out again.
+            *side_by_side_width = width;
+            ui.ctx().request_repaint();
+        }
+    }
 }
 
 /// The shear diagnosis and the world matrix's metrics (axis dot and angle, lossy scale,

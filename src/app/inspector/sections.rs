@@ -241,14 +241,14 @@ pub(super) fn copy_paste(
             ui.ctx().copy_text(trs_to_text(world));
         }
     });
-    ui.horizontal(|ui| {
-        let paste = ui.add(
-            egui::TextEdit::singleline(&mut state.paste_text)
-                .char_limit(4096)
-                .hint_text("position: (1.0, 2.0), rotation: 90.0")
-                .desired_width(190.0),
-        );
-        crate::app::a11y::name(ui, &paste, "Transform to paste, as text");
+    let paste = ui.add(
+        egui::TextEdit::singleline(&mut state.paste_text)
+            .char_limit(4096)
+            .hint_text("position: (1.0, 2.0), rotation: 90.0")
+            .desired_width(ui.available_width().min(320.0)),
+    );
+    crate::app::a11y::name(ui, &paste, "Transform to paste, as text");
+    ui.horizontal_wrapped(|ui| {
         for (text, space) in [
             ("Paste to local", TransformSpace::Local),
             ("Paste to world", TransformSpace::World),

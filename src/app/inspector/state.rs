@@ -24,6 +24,9 @@ pub struct InspectorState {
     /// Which local and world components differ across the selection, and what they were
     /// computed from (a million selected nodes are not decomposed every frame).
     pub(super) mixed: Option<(MixedKey, [bool; 6], [bool; 6])>,
+    /// How wide the local-beside-world grid was when last drawn side by side: a narrower
+    /// panel stacks world under local.
+    pub(super) side_by_side_width: f32,
     /// The world version seen last frame.
     pub(super) world_seen: u64,
 }
