@@ -8,7 +8,7 @@ mod ui_common;
 use egui::Rect;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable;
+use egui_kittest::kittest::{NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::app::lesson_overlay::painted;
@@ -184,6 +184,43 @@ fn a_pointed_inspector_field_out_of_view_is_scrolled_into_view() {
         shown.contains_rect(field.shrink(1.0)),
         "{shown:?} {field:?}"
     );
+}
+
+/// Lesson 05 step 2 says "Press Select cause (stretched)": the step points at the button, and
+/// the inspector scrolls it into view when it starts below the visible part (issue 44's seam:
+/// at 1280×800 it started under the timeline), at both window sizes.
+#[test]
+fn the_select_cause_button_a_step_points_at_is_scrolled_into_view_and_highlighted() {
+    use graft::editor::lesson::targets::Control;
+    for (w, hgt) in [(1280.0, 800.0), (1024.0, 768.0)] {
+        let mut h = app(w, hgt);
+        open_at(&mut h, SHEAR, 1);
+        h.run_steps(10);
+        let key = Key::Control(Control::SelectCause);
+        let button = last_frame(&h.ctx)
+            .rect(&key)
+            .unwrap_or_else(|| panic!("{w}x{hgt}: Select cause is not in view"));
+        let timeline_top = h.state().viewport.last_rect.max.y;
+        assert!(
+            button.max.y <= timeline_top + 0.5,
+            "{w}x{hgt}: the button {button:?} is cut by the timeline at {timeline_top}"
+        );
+        let shown = painted(&h.ctx).highlight.expect("the point highlights it");
+        assert!(
+            shown.contains_rect(button.shrink(1.0)),
+            "{shown:?} {button:?}"
+        );
+        h.query_all_by_label("Select cause (stretched)")
+            .find(|n| n.accesskit_node().role() == Role::Button)
+            .expect("the button")
+            .click();
+        h.run_steps(4);
+        assert_eq!(
+            h.state().selection(),
+            vec![graft::model::scene::NodeId(1)],
+            "pressing it selects the cause"
+        );
+    }
 }
 
 /// A turn of the mouse wheel by `dy` points.

@@ -94,7 +94,11 @@ pub fn row(ui: &Ui, id: NodeId, rect: Rect) {
 /// An inspector number field of the column `column` in the row `row`; scrolled into view when
 /// the lesson overlay asked for it ([`bring_into_view`]).
 pub fn field(ui: &Ui, column: &'static str, row: &'static str, response: &Response) {
-    let key = Key::Field(column, row);
+    revealable(ui, Key::Field(column, row), response);
+}
+
+/// Register `key`, scrolling it into view first when the lesson overlay asked for it.
+fn revealable(ui: &Ui, key: Key, response: &Response) {
     let asked = ui.ctx().data(|d| d.get_temp::<Key>(reveal_id())) == Some(key.clone());
     if asked {
         ui.ctx().data_mut(|d| d.remove::<Key>(reveal_id()));
@@ -115,9 +119,9 @@ pub fn bring_into_view(ctx: &Context, key: Key) {
     ctx.request_repaint();
 }
 
-/// A control.
+/// A control; scrolled into view when the lesson overlay asked for it.
 pub fn control(ui: &Ui, control: Control, response: &Response) {
-    register(ui, Key::Control(control), response);
+    revealable(ui, Key::Control(control), response);
 }
 
 /// A menu entry (items of the menu bar's menus; `menu` None for palette-only commands).

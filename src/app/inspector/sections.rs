@@ -300,7 +300,10 @@ pub(super) fn shear_diagnosis(
                     angle(axis_angle)
                 ),
             );
-            if ui.button(format!("Select cause ({name})")).clicked() {
+            let select = ui.button(format!("Select cause ({name})"));
+            let control = crate::editor::lesson::targets::Control::SelectCause;
+            crate::app::ui_targets::control(ui, control, &select);
+            if select.clicked() {
                 out.push(Command::Select(vec![cause]));
             }
         }

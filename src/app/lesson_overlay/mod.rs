@@ -11,7 +11,7 @@ mod drawing;
 use crate::app::ui_targets::{self, Key, UiTargets};
 use crate::app::viewport::ViewportState;
 use crate::editor::lesson::ValueSpace;
-use crate::editor::lesson::targets::Target;
+use crate::editor::lesson::targets::{Control, Target};
 use crate::editor::session::Editor;
 use crate::editor::session::lesson::LessonRun;
 use crate::editor::session::settings::ViewOptions;
@@ -457,6 +457,11 @@ fn hidden_row(scene: &Resolver, target: &Target) -> Option<NodeId> {
 /// A field target's inspector field while its node is the one inspected, and whether it was
 /// drawn in view this frame.
 fn field_of_selected(scene: &Resolver, target: &Target) -> Option<(Key, bool)> {
+    if let Target::Control(control @ Control::SelectCause) = target {
+        // Drawn only under a shear warning: asked for while it may be scrolled away.
+        let key = Key::Control(*control);
+        return Some((key.clone(), scene.targets.rect(&key).is_some()));
+    }
     let Target::Field { node, frame, row } = target else {
         return None;
     };

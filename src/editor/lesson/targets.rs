@@ -50,10 +50,12 @@ pub enum Control {
     Play,
     /// The timeline's time field.
     Time,
+    /// The inspector's "Select cause (…)" button under a shear warning.
+    SelectCause,
 }
 
 /// The controls as lessons write them: kind, name, control, and what the learner sees.
-pub const CONTROLS: [(&str, &str, Control, &str); 4] = [
+pub const CONTROLS: [(&str, &str, Control, &str); 5] = [
     (
         "toggle",
         "keep-world",
@@ -63,6 +65,12 @@ pub const CONTROLS: [(&str, &str, Control, &str); 4] = [
     ("toggle", "trails", Control::Trails, "the trails checkbox"),
     ("button", "play", Control::Play, "the Play button"),
     ("field", "time", Control::Time, "the time field"),
+    (
+        "button",
+        "select-cause",
+        Control::SelectCause,
+        "the shear warning's Select cause button",
+    ),
 ];
 
 /// The control names of one kind (`toggle`: keep-world, trails).
