@@ -90,11 +90,27 @@ fn a_lesson_recorded_by_pointer_and_keyboard_passes_check_and_replays() {
         text.contains("do: reparent sword to body keep-world"),
         "{text}"
     );
-    assert!(text.contains("goal: sword parent is body"), "{text}");
+    assert!(
+        text.contains("goal: sword parent is body | sword hangs from body"),
+        "goals are labelled in words: {text}"
+    );
     assert!(
         text.contains("do: set sword world position (4, 3)"),
         "{text}"
     );
+    // The row drag is pointed at and shown as a gesture; the typed field is pointed at; the
+    // step is titled by what was done and its hint says it (issue 44.8). These lines are only
+    // kept when `lesson check` accepts them.
+    for line in [
+        "point: row sword | Drag this row onto body's row",
+        "gesture: drag row sword -> row body",
+        "point: field sword world position | Type the new world position here",
+        "step: Reparent sword, then 1 more",
+        "hint: What to do: Reparent sword, then Move sword in world space.",
+    ] {
+        assert!(text.contains(line), "{line:?} missing from:\n{text}");
+    }
+    assert!(!text.contains("step: Step 1"), "{text}");
 
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_graft"))
         .args(["lesson", "check", &path.to_string_lossy()])

@@ -171,7 +171,9 @@ impl Editor {
             return;
         }
         let edits = record::performed_edits(self.doc.history(), recording.from);
+        let labels = record::performed_labels(self.doc.history(), recording.from);
         recording.steps.push(RecordedStep {
+            labels,
             start: std::mem::take(&mut recording.start),
             end,
             edits,
@@ -415,6 +417,7 @@ pub fn draft_from_journal(bytes: &[u8], title: &str) -> Result<JournalDraft> {
         start,
         end: current(document.scene()),
         edits: record::performed_edits(document.history(), 0),
+        labels: record::performed_labels(document.history(), 0),
         before: view.clone(),
         after: view,
     };

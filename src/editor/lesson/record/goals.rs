@@ -1,6 +1,7 @@
 //! Suggested goals and keeps from what a recorded step changed, and how two scenes differ
 //! (a recorded lesson must replay to the scene the teacher ended with).
 
+use super::pointing::plain;
 use super::{RecordedStep, look_text, name_in, num, on_off, quoted, vec};
 use crate::model::math::Trs;
 use crate::model::scene::edit::Edit;
@@ -52,25 +53,33 @@ fn node_goals(step: &RecordedStep, id: NodeId, lines: &mut Vec<String>) {
     let (start, end) = (&step.start, &step.end);
     let name = goal_name(step, id);
     match (start.node(id).ok(), end.node(id).ok()) {
-        (Some(_), None) => lines.push(format!("goal: {name} is deleted")),
+        (Some(_), None) => lines.push(format!(
+            "goal: {name} is deleted | {} is deleted",
+            plain(&name)
+        )),
         (None, Some(_)) => {
-            lines.push(format!("goal: {name} exists"));
+            lines.push(format!(
+                "goal: {name} exists | There is a node called {}",
+                plain(&name)
+            ));
             let parent = end.parent(id).ok().flatten();
             let parent = parent.map_or_else(|| "none".into(), |p| goal_name(step, p));
-            lines.push(format!("goal: {name} parent is {parent}"));
+            lines.push(parent_goal(&name, &parent));
             if let Ok(world) = end.world_trs(id)
                 && end
                     .node(id)
                     .is_ok_and(|d| d.local.position != glam::Vec2::ZERO)
             {
                 let at = vec(world.position);
-                lines.push(format!("goal: {name} world position is {at}"));
+                let words = format!("{} is at {at} in the world", plain(&name));
+                lines.push(format!("goal: {name} world position is {at} | {words}"));
             }
             probe_goals(step, id, &name, lines);
         }
         (Some(was), Some(now)) => {
             if was.name != now.name {
-                lines.push(format!("goal: {} exists", quoted(&now.name)));
+                let words = format!("{} is renamed {}", plain(&name), now.name);
+                lines.push(format!("goal: {} exists | {words}", quoted(&now.name)));
             }
             let (p0, p1) = (
                 start.parent(id).ok().flatten(),
@@ -78,7 +87,7 @@ fn node_goals(step: &RecordedStep, id: NodeId, lines: &mut Vec<String>) {
             );
             if p0 != p1 {
                 let parent = p1.map_or_else(|| "none".into(), |p| goal_name(step, p));
-                lines.push(format!("goal: {name} parent is {parent}"));
+                lines.push(parent_goal(&name, &parent));
             }
             transform_goals(step, id, &name, lines);
             probe_goals(step, id, &name, lines);
@@ -103,7 +112,11 @@ fn transform_goals(step: &RecordedStep, id: NodeId, name: &str, lines: &mut Vec<
     let world = differences(&w0, &w1);
     let local = differences(&l0, &l1);
     for what in &world {
-        lines.push(format!("goal: {name} world {}", value_text(what, &w1)));
+        let words = value_words(what, "world", plain(name), &w1);
+        lines.push(format!(
+            "goal: {name} world {} | {words}",
+            value_text(what, &w1)
+        ));
     }
     if world.is_empty() && !local.is_empty() {
         lines.push(format!(
@@ -111,7 +124,11 @@ fn transform_goals(step: &RecordedStep, id: NodeId, name: &str, lines: &mut Vec<
             vec(w1.position)
         ));
         for what in &local {
-            lines.push(format!("goal: {name} local {}", value_text(what, &l1)));
+            let words = value_words(what, "local", plain(name), &l1);
+            lines.push(format!(
+                "goal: {name} local {} | {words}",
+                value_text(what, &l1)
+            ));
         }
     }
     if !world.is_empty() && local.is_empty() {
@@ -143,6 +160,31 @@ fn differences(a: &Trs, b: &Trs) -> Vec<&'static str> {
     out
 }
 
+/// A goal on a node's parent, with its words.
+fn parent_goal(name: &str, parent: &str) -> String {
+    let words = if parent == "none" {
+        format!("{} is a root", plain(name))
+    } else {
+        format!("{} hangs from {}", plain(name), plain(parent))
+    };
+    format!("goal: {name} parent is {parent} | {words}")
+}
+
+/// A transform value in words: "sword is turned 90° in the world".
+fn value_words(what: &str, space: &str, name: &str, trs: &Trs) -> String {
+    let space = if space == "world" {
+        "in the world"
+    } else {
+        "in its parent (local)"
+    };
+    match what {
+        "position" => format!("{name} is at {} {space}", vec(trs.position)),
+        "rotation" => format!("{name} is turned {}° {space}", num(trs.rotation)),
+        "scale" => format!("{name} is scaled {} {space}", vec(trs.scale)),
+        _ => format!("{name} is skewed {}° {space}", num(trs.skew)),
+    }
+}
+
 fn value_text(what: &str, trs: &Trs) -> String {
     match what {
         "position" => format!("position is {}", vec(trs.position)),
@@ -160,32 +202,49 @@ fn probe_goals(step: &RecordedStep, id: NodeId, name: &str, lines: &mut Vec<Stri
     };
     for probe in now.probes.iter().skip(had) {
         let at = world.transform_point2(*probe);
-        lines.push(format!("goal: probe on {name} in world is {}", vec(at)));
+        let words = format!(
+            "A probe on {} sits at {} in the world",
+            plain(name),
+            vec(at)
+        );
+        lines.push(format!(
+            "goal: probe on {name} in world is {} | {words}",
+            vec(at)
+        ));
     }
 }
 
 fn view_goals(step: &RecordedStep, lines: &mut Vec<String>) {
     let (before, after) = (&step.before, &step.after);
     if after.time > before.time {
-        lines.push(format!("goal: time is past {}", num(after.time)));
+        let t = num(after.time);
+        lines.push(format!(
+            "goal: time is past {t} | The clip has played past {t} s"
+        ));
     }
     if before.keep_world != after.keep_world {
-        lines.push(format!("goal: keep-world is {}", on_off(after.keep_world)));
+        let on = on_off(after.keep_world);
+        lines.push(format!(
+            "goal: keep-world is {on} | Keep world transform is {on}"
+        ));
     }
     for name in &after.shown {
         if !before.shown.contains(name) {
-            lines.push(format!("goal: view shows {name}"));
+            lines.push(format!("goal: view shows {name} | The view shows {name}"));
         }
     }
     for name in &before.shown {
         if !after.shown.contains(name) {
-            lines.push(format!("goal: view hides {name}"));
+            lines.push(format!(
+                "goal: view hides {name} | The view no longer shows {name}"
+            ));
         }
     }
     if before.look != after.look
         && let Some(space) = look_text(&step.end, after.look)
     {
-        lines.push(format!("goal: view looks from {space}"));
+        let words = format!("The view looks from {}", plain(&space));
+        lines.push(format!("goal: view looks from {space} | {words}"));
     }
 }
 

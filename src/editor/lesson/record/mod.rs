@@ -11,6 +11,7 @@ use glam::Vec2;
 use std::fmt::Write;
 
 mod goals;
+mod pointing;
 
 use goals::goal_lines;
 pub use goals::scene_differences;
@@ -57,6 +58,8 @@ pub struct RecordedStep {
     pub before: ViewState,
     /// The view when it was stopped.
     pub after: ViewState,
+    /// What History calls each edit, in order ("Reparent sword to body").
+    pub labels: Vec<String>,
 }
 
 /// How the lesson names its first scene.
@@ -111,6 +114,17 @@ pub fn performed_edits(history: &History, from: usize) -> Vec<Edit> {
         .collect()
 }
 
+/// History's labels of the steps it has applied from its step `from` on, in order.
+pub fn performed_labels(history: &History, from: usize) -> Vec<String> {
+    let (labels, done) = history.labels();
+    labels
+        .iter()
+        .take(done)
+        .skip(from)
+        .map(|l| l.to_string())
+        .collect()
+}
+
 /// True when the step's edits, replayed on its start, give its end: the history the edits
 /// came from is the recording's (not a scene opened meanwhile, not undone past the start).
 pub fn edits_lead_to_end(step: &RecordedStep) -> bool {
@@ -131,16 +145,25 @@ pub fn lesson_text(draft: &Draft) -> String {
     out.push_str("// Recorded by graft: edit the text, goals, keeps and hints as you like.\n");
     for (k, step) in draft.steps.iter().enumerate() {
         out.push('\n');
-        let _ = writeln!(out, "step: Step {}", k + 1);
+        let _ = writeln!(
+            out,
+            "step: {}",
+            one_line(&pointing::step_title(step, k + 1))
+        );
         if k == 0 {
             write_scene(&mut out, &draft.scene);
         }
         write_setup(&mut out, step);
         out.push_str("\nDescribe here what the learner should do in this step.\n\n");
+        for line in pointing::point_lines(step) {
+            let _ = writeln!(out, "{line}");
+        }
         for line in goal_lines(step) {
             let _ = writeln!(out, "{line}");
         }
-        out.push_str("hint: Show me plays the recorded solution.\n");
+        for line in pointing::hint_lines(step) {
+            let _ = writeln!(out, "{line}");
+        }
         for line in solution_lines(step) {
             let _ = writeln!(out, "{line}");
         }
