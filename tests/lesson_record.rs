@@ -73,9 +73,17 @@ fn perform_solution(editor: &mut Editor) {
     apply(editor, Command::EndGesture);
 }
 
-/// Stop, then answer the save dialog with `path`.
+/// Stop, give the suggested title, then answer the save dialog with `path`.
 fn stop_and_write(editor: &mut Editor, path: &Path) {
     let effects = apply(editor, Command::Record(RecordCommand::Stop));
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::ShowDialog(_))),
+        "Stop asks for the title before the file: {effects:?}"
+    );
+    let title = (editor.recording())
+        .and_then(|r| r.asks_for_title())
+        .expect("a stopped recording asks for its title");
+    let effects = apply(editor, Command::Record(RecordCommand::Write { title }));
     assert!(
         effects.iter().any(
             |e| matches!(e, Effect::ShowDialog(kind) if format!("{kind:?}").contains("lesson"))
@@ -517,6 +525,8 @@ fn a_recording_whose_scene_was_replaced_is_refused_with_a_short_message() {
     );
     assert_eq!(editor.doc().path(), Some(scene_path.as_path()), "replaced");
     apply(&mut editor, Command::Record(RecordCommand::Stop));
+    let title = "Replaced".to_string();
+    apply(&mut editor, Command::Record(RecordCommand::Write { title }));
     let refused = editor.apply(Command::DialogClosed(DialogOutcome::Picked(path.clone())));
     let message = refused.expect_err("refused").to_string();
     assert!(message.contains("another scene opened"), "{message}");
@@ -559,7 +569,9 @@ fn a_recording_on_an_opened_file_names_it_by_its_path_and_is_saved_beside_it() {
     let mut editor = Editor::new(Document::open(&scene).expect("opens"));
     apply(&mut editor, Command::Record(RecordCommand::Start));
     perform_solution(&mut editor);
-    let effects = apply(&mut editor, Command::Record(RecordCommand::Stop));
+    apply(&mut editor, Command::Record(RecordCommand::Stop));
+    let title = "Sheathe".to_string();
+    let effects = apply(&mut editor, Command::Record(RecordCommand::Write { title }));
     assert_eq!(
         effects,
         [Effect::ShowDialog(DialogKind::SaveLesson {
@@ -580,4 +592,55 @@ fn a_recording_on_an_opened_file_names_it_by_its_path_and_is_saved_beside_it() {
     );
     assert_checks(&lesson);
     assert_replays_to(&lesson, editor.doc().scene());
+}
+
+/// Stop asks for the title (issue 44.8): a blank one is refused and the question stays; the
+/// title given is the lesson's; a dialog cancelled and Stop pressed again asks again.
+#[test]
+fn stop_asks_for_the_title_refuses_a_blank_one_and_asks_again_after_a_cancel() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("file-name.lesson");
+    let mut editor = Editor::new(Document::sample());
+    apply(&mut editor, Command::Record(RecordCommand::Start));
+    perform_solution(&mut editor);
+    apply(&mut editor, Command::Record(RecordCommand::Stop));
+    let asks = editor.recording().and_then(|r| r.asks_for_title());
+    assert_eq!(
+        asks.as_deref(),
+        Some("How to reparent sword to body"),
+        "suggested from the first step"
+    );
+    let blank = editor.apply(Command::Record(RecordCommand::Write { title: "  ".into() }));
+    assert!(blank.is_err(), "a blank title is refused");
+    assert!(
+        editor
+            .recording()
+            .and_then(|r| r.asks_for_title())
+            .is_some(),
+        "still asks"
+    );
+    let title = "Sheathe  the\tsword".to_string();
+    apply(&mut editor, Command::Record(RecordCommand::Write { title }));
+    assert_eq!(editor.recording().and_then(|r| r.asks_for_title()), None);
+    apply(&mut editor, Command::DialogClosed(DialogOutcome::Cancelled));
+    apply(&mut editor, Command::Record(RecordCommand::Stop));
+    assert!(
+        editor
+            .recording()
+            .and_then(|r| r.asks_for_title())
+            .is_some(),
+        "asks again"
+    );
+    let title = "Sheathe the sword".to_string();
+    apply(&mut editor, Command::Record(RecordCommand::Write { title }));
+    apply(
+        &mut editor,
+        Command::DialogClosed(DialogOutcome::Picked(path.clone())),
+    );
+    let text = std::fs::read_to_string(&path).expect("written");
+    assert!(
+        text.contains("title: Sheathe the sword\n"),
+        "not the file's name: {text}"
+    );
+    assert_checks(&path);
 }

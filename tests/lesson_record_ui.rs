@@ -79,7 +79,9 @@ fn a_lesson_recorded_by_pointer_and_keyboard_passes_check_and_replays() {
     let path = dir.path().join("sheathe.lesson");
     fake.push(DialogOutcome::Picked(path.clone()));
     help_menu(&mut h, "Stop recording…");
-    assert_eq!(fake.requests().len(), 1, "Stop asks where to write");
+    assert_eq!(fake.requests().len(), 0, "Stop asks for the title first");
+    name_lesson(&mut h, "How to reparent sword", "Sheathe the sword");
+    assert_eq!(fake.requests().len(), 1, "then where to write");
     assert!(
         h.state().editor().recording().is_none(),
         "{:?}",
@@ -128,6 +130,19 @@ fn a_lesson_recorded_by_pointer_and_keyboard_passes_check_and_replays() {
     assert!(differences.is_empty(), "{differences:?}");
 }
 
+/// The title window after Stop: it suggests `suggested`; the teacher types `title` over it and
+/// presses Choose where to write….
+fn name_lesson(h: &mut Harness<GraftApp>, suggested: &str, title: &str) {
+    h.run_steps(3);
+    let field = h.get_by_label("Lesson title");
+    assert_eq!(field.accesskit_node().value().as_deref(), Some(suggested));
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.event(egui::Event::Text(title.into()));
+    h.run_steps(2);
+    h.get_by_label("Choose where to write…").click();
+    h.run_steps(4);
+}
+
 /// The recording mark's text that contains `text`, if any.
 fn status_label(h: &Harness<GraftApp>, text: &str) -> Option<String> {
     h.query_all_by_label_contains(text)
@@ -173,6 +188,12 @@ fn while_recording_the_status_bar_keeps_a_mark_with_a_stop_button() {
     assert!(stop.rect().top() > status_top, "the mark's own button");
     stop.click();
     h.run_steps(4);
+    let suggested = h
+        .state()
+        .editor()
+        .recording()
+        .and_then(|r| r.asks_for_title());
+    name_lesson(&mut h, &suggested.expect("asks for the title"), "Two steps");
     assert_eq!(fake.requests().len(), 1, "Stop asks where to write");
     assert!(
         h.state().editor().recording().is_none(),

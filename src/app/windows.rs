@@ -17,6 +17,8 @@ use std::path::PathBuf;
 #[derive(Default)]
 pub struct WindowsState {
     path_text: Option<String>,
+    /// The recorded lesson's title being typed after Stop.
+    lesson_title: Option<String>,
     palette_query: String,
     palette_choice: usize,
     palette_focus: bool,
@@ -33,6 +35,7 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> V
     super::recovery::conflict_window(ctx, editor, &mut out);
     guard_window(ctx, editor, &mut out);
     path_prompt_window(ctx, editor, state, &mut out);
+    lesson_title_window(ctx, editor, &mut state.lesson_title, &mut out);
     error_window(ctx, editor, &mut out);
     if editor.is_open(Window::History) {
         history_window(ctx, editor, &mut out);
@@ -354,4 +357,49 @@ fn palette_list(
     if matches.is_empty() {
         ui.weak("No command matches");
     }
+}
+
+/// After Stop recording: the lesson's title, asked before where to write it (suggested from
+/// what its first step did); Enter or "Choose where to write…" goes on, Esc drops nothing and
+/// keeps the recording for later.
+fn lesson_title_window(
+    ctx: &egui::Context,
+    editor: &Editor,
+    text: &mut Option<String>,
+    out: &mut Vec<Command>,
+) {
+    use crate::editor::session::record::RecordCommand;
+    let Some(suggested) = editor.recording().and_then(|r| r.asks_for_title()) else {
+        *text = None;
+        return;
+    };
+    let text = text.get_or_insert(suggested);
+    egui::Modal::new(egui::Id::unique("graft-lesson-title")).show(ctx, |ui| {
+        super::a11y::name_dialog(ui, "Name the recorded lesson");
+        ui.heading("Name the recorded lesson");
+        ui.label("Its title, as the Lessons window and the lesson's first line show it:");
+        let edit = ui.add(
+            egui::TextEdit::singleline(text)
+                .char_limit(200)
+                .desired_width(360.0),
+        );
+        super::a11y::name(ui, &edit, "Lesson title");
+        if !edit.has_focus() && !edit.lost_focus() {
+            edit.request_focus();
+        }
+        let entered = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
+        ui.horizontal(|ui| {
+            let write = ui.add_enabled(
+                !text.trim().is_empty(),
+                egui::Button::new("Choose where to write…"),
+            );
+            if write.clicked() || (entered && !text.trim().is_empty()) {
+                let title = text.trim().to_string();
+                out.push(Command::Record(RecordCommand::Write { title }));
+            }
+            if ui.button("Drop the recording").clicked() {
+                out.push(Command::Record(RecordCommand::Cancel));
+            }
+        });
+    });
 }

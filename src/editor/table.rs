@@ -354,7 +354,7 @@ fn help_commands() -> Vec<CommandSpec> {
         spec("help.lessons", "The built-in course on local and world space, and lesson files: tasks the editor checks as you work", &[], C::Show(Window::Lessons)),
         spec("lesson.record", "Teacher mode: the scene and view as they are now start a step; perform the solution, then Stop recording writes a .lesson with do: lines and suggested goals that passes graft lesson check", &[], C::Record(crate::editor::session::record::RecordCommand::Start)).when(|e| e.recording().is_none()),
         spec("lesson.record_next", "End the step being recorded and record another from here", &[], C::Record(crate::editor::session::record::RecordCommand::NextStep)).when(|e| e.recording().is_some_and(|r| !r.stopped())),
-        spec("lesson.record_stop", "End the recording and choose where to write the lesson", &[], C::Record(crate::editor::session::record::RecordCommand::Stop)).when(|e| e.recording().is_some()),
+        spec("lesson.record_stop", "End the recording, name the lesson and choose where to write it", &[], C::Record(crate::editor::session::record::RecordCommand::Stop)).when(|e| e.recording().is_some()),
         spec("lesson.record_cancel", "Stop recording without writing anything", &[], C::Record(crate::editor::session::record::RecordCommand::Cancel)).when(|e| e.recording().is_some()),
         spec("help.about", "What graft is and its conventions", &[], C::Show(Window::About)).group(),
         lesson("lesson.next", "Go on to the next step (every goal of this one holds)", L::Next).when(|e| e.lesson().is_some_and(|r| r.step_done())),

@@ -17,14 +17,19 @@ use crate::model::scene::Scene;
 use std::path::{Path, PathBuf};
 
 /// What can be done with a recording.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RecordCommand {
     /// Start recording: the scene and the view as they are now become the step's start.
     Start,
     /// End the step being recorded and record the next one from here.
     NextStep,
-    /// End the recording and ask where to write the lesson.
+    /// End the recording and ask for the lesson's title.
     Stop,
+    /// The stopped recording's title is given: ask where to write the lesson.
+    Write {
+        /// The lesson's title (`title:` line).
+        title: String,
+    },
     /// Drop the recording (nothing is written).
     Cancel,
 }
@@ -44,6 +49,8 @@ pub struct Recording {
     sprites: Option<PathBuf>,
     /// Stopped: waiting for the file to write.
     stopped: bool,
+    /// The title given after Stop (None: not asked yet).
+    title: Option<String>,
 }
 
 impl Recording {
@@ -55,6 +62,19 @@ impl Recording {
     /// True once stopped, while the lesson waits to be written.
     pub fn stopped(&self) -> bool {
         self.stopped
+    }
+
+    /// Stopped and waiting for its title: what the window asks, with this suggestion (what the
+    /// first step did, as History named it).
+    pub fn asks_for_title(&self) -> Option<String> {
+        if !self.stopped || self.title.is_some() {
+            return None;
+        }
+        let first = self.steps.first().and_then(|s| s.labels.first());
+        Some(first.map_or_else(
+            || "Recorded lesson".into(),
+            |l| format!("How to {}", l.to_lowercase()),
+        ))
     }
 }
 
@@ -115,6 +135,21 @@ impl Editor {
             (RecordCommand::Stop, true) => {
                 self.refuse_empty_step()?;
                 self.end_recorded_step();
+                if let Some(recording) = self.recording.as_mut() {
+                    recording.title = None;
+                }
+                self.info("Recording stopped: give the lesson a title");
+                Ok(Outcome::default())
+            }
+            (RecordCommand::Write { title }, true) => {
+                let Some(recording) = self.recording.as_mut().filter(|r| r.stopped) else {
+                    return Err(Error::Refused("Stop the recording first".into()));
+                };
+                let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+                if title.is_empty() {
+                    return Err(Error::Refused("A lesson needs a title".into()));
+                }
+                recording.title = Some(title);
                 Ok(self.start_dialog(DialogPurpose::SaveLesson))
             }
             (RecordCommand::Cancel, true) => {
@@ -136,6 +171,7 @@ impl Editor {
             file: self.doc.path().filter(|_| on_disk).map(Path::to_path_buf),
             sprites: self.doc.sprite_folder(),
             stopped: false,
+            title: None,
         }
     }
 
@@ -189,8 +225,10 @@ impl Editor {
         let Some(recording) = self.recording.as_ref().filter(|r| r.stopped) else {
             return Err(Error::Refused("No stopped recording to write".into()));
         };
-        let title = path.file_stem().map_or("Recorded lesson".into(), |s| {
-            s.to_string_lossy().into_owned()
+        let title = recording.title.clone().unwrap_or_else(|| {
+            path.file_stem().map_or("Recorded lesson".into(), |s| {
+                s.to_string_lossy().into_owned()
+            })
         });
         let first = recording.steps.first().map(|s| &s.start);
         let scene = first.map_or(Ok(SceneRef::Inline(String::new())), |scene| {
