@@ -293,6 +293,8 @@ pub enum Command {
     SetUiScale(f32),
     /// Turn the high-contrast theme on or off.
     SetHighContrast(bool),
+    /// Instance a scene, save a branch as one, make local, revert to source, open a source.
+    Instance(crate::editor::session::instances::InstanceCommand),
 }
 
 /// What can be done with point probes.
@@ -347,4 +349,6 @@ pub enum Effect {
     CloseWindow,
     /// Forget per-scene UI state (collapsed rows, caches): another scene was loaded.
     SceneReplaced,
+    /// Open this scene file in a new graft window (another process).
+    OpenWindow(PathBuf),
 }

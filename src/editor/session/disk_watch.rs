@@ -218,7 +218,16 @@ impl Editor {
         if !same_files || changed.is_empty() {
             return;
         }
-        match self.doc.reload_instances() {
+        let names: Vec<String> = changed
+            .iter()
+            .map(|p| {
+                let p = std::path::Path::new(p);
+                p.file_name().map_or(p.display().to_string(), |n| {
+                    n.to_string_lossy().into_owned()
+                })
+            })
+            .collect();
+        match self.doc.reload_instances(&format!("Follow {}", names.join(", "))) {
             Ok(_) => {
                 // What the reload read is what is known now.
                 let scene = self.doc.scene();

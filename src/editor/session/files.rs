@@ -294,6 +294,16 @@ impl Editor {
                 ),
             },
             DialogPurpose::ChooseImage { .. } => DialogKind::Image,
+            DialogPurpose::InstanceScene { .. } => DialogKind::Open,
+            DialogPurpose::SaveBranch { node } => DialogKind::Save {
+                suggested: format!(
+                    "{}.ron",
+                    (self.doc.scene().node(*node).ok())
+                        .map(|d| d.name.to_string())
+                        .filter(|n| !n.is_empty())
+                        .unwrap_or_else(|| "branch".into())
+                ),
+            },
             DialogPurpose::SaveAs { .. } => DialogKind::Save {
                 suggested: self.doc.display_name().replace("untitled", "scene.ron"),
             },
@@ -343,6 +353,12 @@ impl Editor {
             DialogPurpose::ExportFigure => self.export_figure(path),
             DialogPurpose::SaveLesson => self.write_recorded_lesson(path),
             DialogPurpose::ChooseImage { node } => self.image_chosen(node, path),
+            DialogPurpose::InstanceScene { under } => self.instance_scene(under, &path),
+            DialogPurpose::SaveBranch { node } => {
+                use crate::editor::session::instances::InstanceCommand;
+                self.selection.set(vec![node]);
+                self.instance_command(InstanceCommand::SaveBranch(Some(path)))
+            }
             DialogPurpose::SaveAs { then: None } if self.saves_in_background() => {
                 self.start_save_job(path)
             }

@@ -16,6 +16,8 @@ pub mod check;
 pub mod edit;
 pub(crate) mod expand;
 mod overrides;
+pub mod plan;
+pub mod record;
 pub(crate) mod save;
 
 pub use overrides::{FieldSet, Override};
@@ -61,7 +63,7 @@ pub struct Origin {
 }
 
 /// One instance written in this scene's file.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     /// The instance root (a node of this scene: its name and transform are its own).
     pub root: NodeId,
@@ -69,6 +71,7 @@ pub struct Entry {
     pub path: String,
     /// The source, or why it could not be read (the instance is then a placeholder that
     /// keeps its overrides verbatim).
+    #[serde(with = "record::source_serde")]
     pub source: std::result::Result<Arc<Source>, String>,
     /// The fields each source node's override set when loaded: kept at save even when equal
     /// to the source, so a later change of the source does not show through.
