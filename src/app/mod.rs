@@ -564,8 +564,8 @@ fn journal_status(ui: &mut egui::Ui, editor: &Editor) -> bool {
 /// Open a scene file in a new graft window: this program started again on it (a process of
 /// its own, so the two windows share nothing but the files).
 fn open_window(path: &std::path::Path) -> std::result::Result<(), String> {
-    let started = std::env::current_exe()
-        .and_then(|exe| std::process::Command::new(exe).arg(path).spawn());
+    let started =
+        std::env::current_exe().and_then(|exe| std::process::Command::new(exe).arg(path).spawn());
     // The child is not waited for: it lives on as a window of its own.
     started
         .map(drop)

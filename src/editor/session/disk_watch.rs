@@ -227,7 +227,10 @@ impl Editor {
                 })
             })
             .collect();
-        match self.doc.reload_instances(&format!("Follow {}", names.join(", "))) {
+        match self
+            .doc
+            .reload_instances(&format!("Follow {}", names.join(", ")))
+        {
             Ok(_) => {
                 // What the reload read is what is known now.
                 let scene = self.doc.scene();

@@ -79,9 +79,9 @@ impl Editor {
         let host = self.host_file();
         let text = plan::source_text(self.doc.path(), path);
         let (ops, root) = plan::instance_ops(self.doc.scene(), &host, &text, under)?;
-        let name = path.file_name().map_or(text.clone(), |n| {
-            n.to_string_lossy().into_owned()
-        });
+        let name = path
+            .file_name()
+            .map_or(text.clone(), |n| n.to_string_lossy().into_owned());
         let label = match under {
             Some(p) => format!("Instance {name} under {}", self.name_of(p)),
             None => format!("Instance {name}"),
@@ -169,9 +169,13 @@ impl Editor {
 
     /// Open the source of the primary selection's instance in a new graft window.
     fn open_source(&mut self) -> Result<Outcome> {
-        let root = self.selected_instances().into_iter().next().ok_or_else(|| {
-            Error::Refused("Open source: select an instance (or a node inside one)".into())
-        })?;
+        let root = self
+            .selected_instances()
+            .into_iter()
+            .next()
+            .ok_or_else(|| {
+                Error::Refused("Open source: select an instance (or a node inside one)".into())
+            })?;
         let entry = self.doc.scene().instance_entry(root);
         let file = match entry.map(|e| &e.source) {
             Some(Ok(source)) => source.path.clone(),

@@ -46,7 +46,10 @@ pub fn instance_ops(
     let prepared = super::edit::prepare(scene, host, source, parent)?;
     let (subtree, reg) = prepared.into_parts();
     let root = subtree.root();
-    Ok((vec![Op::Insert { subtree }, swap(root, None, Some(reg))], root))
+    Ok((
+        vec![Op::Insert { subtree }, swap(root, None, Some(reg))],
+        root,
+    ))
 }
 
 /// The instance `node` is the root of, or why it is none (a node inside one names it).
@@ -134,17 +137,37 @@ fn value_ops(node: NodeId, on: u16, base: &NodeData, now: &NodeData) -> Vec<Op> 
     }
     let (b, n) = (base.local, now.local);
     let local = Trs::new(
-        if has(FieldSet::POSITION) { b.position } else { n.position },
-        if has(FieldSet::ROTATION) { b.rotation } else { n.rotation },
-        if has(FieldSet::SCALE) { b.scale } else { n.scale },
+        if has(FieldSet::POSITION) {
+            b.position
+        } else {
+            n.position
+        },
+        if has(FieldSet::ROTATION) {
+            b.rotation
+        } else {
+            n.rotation
+        },
+        if has(FieldSet::SCALE) {
+            b.scale
+        } else {
+            n.scale
+        },
         if has(FieldSet::SKEW) { b.skew } else { n.skew },
     );
     if on & (FieldSet::POSITION | FieldSet::ROTATION | FieldSet::SCALE | FieldSet::SKEW) != 0 {
         ops.push(Op::SetLocal { node, local });
     }
     if on & (FieldSet::SHAPE | FieldSet::COLOR) != 0 {
-        let shape = if has(FieldSet::SHAPE) { &base.shape } else { &now.shape };
-        let color = if has(FieldSet::COLOR) { base.color } else { now.color };
+        let shape = if has(FieldSet::SHAPE) {
+            &base.shape
+        } else {
+            &now.shape
+        };
+        let color = if has(FieldSet::COLOR) {
+            base.color
+        } else {
+            now.color
+        };
         let shape = shape.clone();
         ops.push(Op::SetAppearance { node, shape, color });
     }

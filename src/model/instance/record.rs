@@ -55,7 +55,10 @@ impl Registration {
             Ok(i) => (i + 1..i + scene.subtree_len_at(i))
                 .filter_map(|k| {
                     let id = scene.id_at(k);
-                    table.origin(id).filter(|o| o.root == root).map(|o| (id, o.index))
+                    table
+                        .origin(id)
+                        .filter(|o| o.root == root)
+                        .map(|o| (id, o.index))
                 })
                 .collect(),
             Err(_) => Vec::new(),
@@ -86,7 +89,11 @@ impl TableEdit {
     /// Make the change (redo).
     pub fn apply(&self, scene: &mut Scene) -> Result<()> {
         match self {
-            TableEdit::Swap { root, before, after } => {
+            TableEdit::Swap {
+                root,
+                before,
+                after,
+            } => {
                 let table = scene.instance_table_mut();
                 if before.is_some() {
                     take_out(table, *root);
