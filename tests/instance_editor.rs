@@ -510,3 +510,112 @@ fn open_source_asks_for_a_new_window_on_the_source_file() {
     editor.apply(Command::Select(vec![NodeId(1)])).unwrap();
     assert!(editor.apply(Command::Instance(I::OpenSource)).is_err());
 }
+
+const CAR_WITH_WHEEL: &str = r#"(
+    format: 4,
+    nodes: [
+        (id: 1, name: "body"),
+        (id: 10, name: "front", parent: Some(1), instance: "parts/wheel.ron", position: (2.0, 0.0)),
+    ],
+)
+"#;
+
+/// Another program saves the wheel with its hub moved (and a new node under it).
+fn save_wheel_elsewhere(dir: &Path) {
+    let wheel = dir.join("parts/wheel.ron");
+    let mut other = Editor::new(Document::open(&wheel).expect("open the source"));
+    other
+        .apply(Command::Perform {
+            label: "move hub".into(),
+            ops: vec![
+                Op::SetLocal {
+                    node: NodeId(2),
+                    local: Trs::new(glam::Vec2::new(0.0, 2.0), 0.0, glam::Vec2::ONE, 0.0),
+                },
+                Op::Add {
+                    parent: Some(NodeId(2)),
+                    index: None,
+                    data: graft::model::scene::NodeData::named("bolt", Trs::IDENTITY),
+                },
+            ],
+            continuous: false,
+        })
+        .expect("edit the source");
+    other.apply(Command::Save).expect("save the source");
+}
+
+/// The window looks at its files every 2 s (`WATCH_FILE_EVERY`), with no input needed.
+fn wait_for_the_watch(editor: &mut Editor) {
+    std::thread::sleep(graft::editor::session::disk_watch::WATCH_FILE_EVERY);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    editor.tick(0.016);
+}
+
+#[test]
+fn a_source_saved_elsewhere_is_followed_overrides_kept_and_the_follow_is_recovered() {
+    let (dir, car, _) = car_editor();
+    fs::write(&car, CAR_WITH_WHEEL).unwrap();
+    let journals = dir.path().join("journals");
+    fs::create_dir(&journals).unwrap();
+    let mut editor = Editor::new(Document::open(&car).expect("open"));
+    editor.start_journal(journals.clone());
+    editor.tick(0.016); // the first look: the sources as they are
+    let spoke = inner(editor.doc().scene(), NodeId(10), &[3]);
+    let hub = inner(editor.doc().scene(), NodeId(10), &[2]);
+    turn(&mut editor, spoke, 30.0);
+    // A node of this scene's own takes the next id before the source gains one.
+    editor
+        .apply(Command::AddNode(
+            graft::editor::session::command::NewNodePlace::ChildOf(NodeId(1)),
+        ))
+        .unwrap();
+    save_wheel_elsewhere(dir.path());
+    wait_for_the_watch(&mut editor);
+
+    let scene = editor.doc().scene();
+    assert_eq!(
+        scene.node(hub).unwrap().local.position.y,
+        2.0,
+        "the hub followed"
+    );
+    assert_eq!(
+        scene.node(spoke).unwrap().local.rotation,
+        30.0,
+        "the override kept"
+    );
+    assert_eq!(scene.len(), 6, "the new bolt is in the instance");
+    assert_eq!(
+        editor.doc().history().undo_label(),
+        Some("Follow wheel.ron")
+    );
+    let message = &editor.last_message().unwrap().text;
+    assert!(message.contains("its instances follow"), "{message}");
+    let live = state(editor.doc().scene());
+    drop(editor); // a crash
+
+    let mut next = Editor::new(Document::open(&car).expect("open"));
+    next.start_journal(journals);
+    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .expect("recover");
+    assert_eq!(
+        state(next.doc().scene()),
+        live,
+        "the follow replayed exactly"
+    );
+}
+
+#[test]
+fn following_a_source_leaves_a_clean_scene_clean() {
+    let (dir, car, _) = car_editor();
+    fs::write(&car, CAR_WITH_WHEEL).unwrap();
+    let mut editor = Editor::new(Document::open(&car).expect("open"));
+    editor.tick(0.016);
+    save_wheel_elsewhere(dir.path());
+    wait_for_the_watch(&mut editor);
+    let scene = editor.doc().scene();
+    assert_eq!(scene.len(), 5, "followed");
+    assert!(
+        !editor.doc().is_modified(),
+        "the file would not change: still clean"
+    );
+}
