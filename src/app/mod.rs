@@ -283,6 +283,10 @@ impl GraftApp {
             self.status_bar(ui)
         });
         commands.extend(self.panels(ui));
+        if std::mem::take(&mut self.hierarchy.took_file_drop) {
+            // Dropped on a row: instanced there, not opened.
+            commands.retain(|c| !matches!(c, Command::OpenPath(_)));
+        }
         commands.extend(keyboard::focus(&ctx, &self.editor, &mut self.panel_rects));
         self.run_all(commands);
         // Windows after the commands: a window opened this frame shows on this frame.
