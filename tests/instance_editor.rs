@@ -5,8 +5,8 @@
 mod common;
 
 use graft::editor::session::Editor;
+use graft::editor::session::command::InstanceCommand as I;
 use graft::editor::session::command::{Command, Effect};
-use graft::editor::session::instances::InstanceCommand as I;
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file;

@@ -170,7 +170,7 @@ fn the_inspector_marks_an_override_and_reverts_it_with_the_button_beside_it() {
     let fake = FakeDialogs::default();
     let mut h = app(&car, &fake);
     h.state_mut().run(Command::Instance(
-        graft::editor::session::instances::InstanceCommand::Instance {
+        graft::editor::session::command::InstanceCommand::Instance {
             under: Some(NodeId(1)),
             path: Some(dir.path().join("parts/wheel.ron")),
         },

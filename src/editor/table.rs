@@ -278,7 +278,7 @@ fn edit_commands() -> Vec<CommandSpec> {
 #[rustfmt::skip]
 fn node_commands() -> Vec<CommandSpec> {
     use Command as C;
-    use crate::editor::session::instances::InstanceCommand as I;
+    use crate::editor::session::command::InstanceCommand as I;
     vec![
         spec("node.add", "Add a root node (a unit square)", &[Shortcut::ctrl_shift("N")], C::AddNode(NewNodePlace::Root)),
         spec("node.add_child", "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], C::AddNode(NewNodePlace::ChildOf(crate::model::scene::NodeId(0)))).when(has_primary),
@@ -390,11 +390,11 @@ pub fn command_for(spec: &CommandSpec, editor: &Editor) -> Option<Command> {
             Some(Command::AddNode(NewNodePlace::After(editor.primary()?)))
         }
         Command::SetHighContrast(_) => Some(Command::SetHighContrast(!editor.high_contrast())),
-        Command::Instance(crate::editor::session::instances::InstanceCommand::Instance {
+        Command::Instance(crate::editor::session::command::InstanceCommand::Instance {
             path,
             ..
         }) => Some(Command::Instance(
-            crate::editor::session::instances::InstanceCommand::Instance {
+            crate::editor::session::command::InstanceCommand::Instance {
                 under: editor.primary(),
                 path: path.clone(),
             },

@@ -94,7 +94,7 @@ pub const COMMAND_WORDS: &[CommandWords] = &[
     w("node.move_down", "Move down", NODE),
     w("node.keep_world", "Keep world transform", NODE),
     w("node.instance", "Instance scene…", NODE),
-    w("node.save_branch", "Save branch as scene…", NODE),
+    w("node.save_branch", "Save branch as scene…", NODE_INSTANCES),
     w("node.make_local", "Make local", NODE_INSTANCES),
     w("node.revert_source", "Revert to source", NODE_INSTANCES),
     w("node.open_source", "Open source", NODE_INSTANCES),

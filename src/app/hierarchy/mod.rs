@@ -17,9 +17,9 @@ mod reveal;
 mod state;
 
 use crate::editor::session::Editor;
+use crate::editor::session::command::InstanceCommand;
 use crate::editor::session::command::{Command, NewNodePlace};
 use crate::editor::session::drop_rules::DropZone;
-use crate::editor::session::instances::InstanceCommand;
 use crate::editor::session::picking::{Mods, row_click, row_drag};
 use crate::editor::table::{Shortcut, find_command};
 use crate::editor::view::rows::{Indent, ListView};

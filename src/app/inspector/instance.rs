@@ -4,7 +4,7 @@
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
-use crate::editor::session::instances::InstanceCommand;
+use crate::editor::session::command::InstanceCommand;
 use crate::model::instance::FieldSet;
 use crate::model::instance::plan::{overrides_of_node, source_value};
 use crate::model::scene::{NodeData, NodeId};

@@ -355,7 +355,7 @@ impl Editor {
             DialogPurpose::ChooseImage { node } => self.image_chosen(node, path),
             DialogPurpose::InstanceScene { under } => self.instance_scene(under, &path),
             DialogPurpose::SaveBranch { node } => {
-                use crate::editor::session::instances::InstanceCommand;
+                use crate::editor::session::command::InstanceCommand;
                 self.selection.set(vec![node]);
                 self.instance_command(InstanceCommand::SaveBranch(Some(path)))
             }

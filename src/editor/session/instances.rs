@@ -3,39 +3,12 @@
 //! change is one undo step made of the model's ops (`model/instance/plan.rs`), so the journal
 //! and recovery cover it.
 
-use crate::editor::session::command::Effect;
+use crate::editor::session::command::{Effect, InstanceCommand};
 use crate::editor::session::{DialogPurpose, Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::instance::plan;
 use crate::model::scene::NodeId;
 use std::path::{Path, PathBuf};
-
-/// Which instance command.
-#[derive(Clone, Debug, PartialEq)]
-pub enum InstanceCommand {
-    /// Instance a scene file as the last child of `under` (None: a root); without a path,
-    /// the Open dialog asks for one.
-    Instance {
-        /// The parent.
-        under: Option<NodeId>,
-        /// The scene file (`.ron` or `.tscn`).
-        path: Option<PathBuf>,
-    },
-    /// Write the primary selection's branch to a new scene file and put an instance of it in
-    /// its place; without a path, the Save dialog asks for one.
-    SaveBranch(Option<PathBuf>),
-    /// Make the selected instances local (a node inside one: that instance).
-    MakeLocal,
-    /// Set `fields` of `node` back to its source (None: every selected node, every field).
-    Revert {
-        /// The node (None: the selection).
-        node: Option<NodeId>,
-        /// The fields ([`crate::model::instance::FieldSet`] bits).
-        fields: u16,
-    },
-    /// Open the primary selection's instance's source in a new graft window.
-    OpenSource,
-}
 
 impl Editor {
     /// The file instances are read relative to: the scene's, or `untitled.ron` here.

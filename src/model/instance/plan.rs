@@ -2,8 +2,7 @@
 //! an instance local, revert values to the source, save a branch as a scene file, and follow
 //! sources changed on disk. The table changes travel as [`TableEdit`]s beside the node edits.
 
-use super::record::{Registration, TableEdit};
-use super::{Entry, FieldSet, Instances, Override, Source};
+use super::{Entry, FieldSet, Instances, Override, Registration, Source, TableEdit};
 use crate::error::{Error, Result};
 use crate::model::math::Trs;
 use crate::model::scene::edit::Op;
@@ -201,7 +200,7 @@ fn branch_scene(scene: &Scene, host: &Path, node: NodeId, file: &Path) -> Result
         let table: &mut Instances = branch.instance_table_mut();
         for root in roots {
             if let Some(reg) = Registration::of(scene, root) {
-                super::record::put_in(table, &reg);
+                super::put_in(table, &reg);
             }
         }
     }

@@ -4,7 +4,7 @@
 use super::{Color, DetachedSubtree, Keep, NodeData, NodeId, Scene, Shape};
 use crate::error::{Error, Result};
 use crate::model::anim::{ClipSettings, Track};
-use crate::model::instance::record::TableEdit;
+use crate::model::instance::TableEdit;
 use crate::model::math::Trs;
 use glam::Vec2;
 
