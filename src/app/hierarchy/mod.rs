@@ -457,6 +457,14 @@ fn file_drop(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut V
     }
 }
 
+/// Node ▸ Instance scene… under `id` (the dialog asks which file).
+fn instance_under(id: NodeId) -> Command {
+    Command::Instance(InstanceCommand::Instance {
+        under: Some(id),
+        path: None,
+    })
+}
+
 /// A file an instance can name: a graft scene or a Godot scene.
 fn is_scene_file(path: &std::path::Path) -> bool {
     path.extension()
@@ -508,15 +516,7 @@ fn context_menu(
         out,
     );
     entry(ui, "node.group", Command::CreateParent, out);
-    entry(
-        ui,
-        "node.instance",
-        Command::Instance(InstanceCommand::Instance {
-            under: Some(id),
-            path: None,
-        }),
-        out,
-    );
+    entry(ui, "node.instance", instance_under(id), out);
     entry(ui, "node.unparent", Command::Unparent, out);
     ui.separator();
     for name in [

@@ -49,35 +49,7 @@ pub(super) fn section(ui: &mut egui::Ui, editor: &Editor, id: NodeId, out: &mut 
     }
     let fields = overrides_of_node(scene, id).unwrap_or_default();
     if let Some(base) = source_value(scene, id) {
-        for (bit, name) in [
-            (FieldSet::NAME, "name"),
-            (FieldSet::POSITION, "position"),
-            (FieldSet::ROTATION, "rotation"),
-            (FieldSet::SCALE, "scale"),
-            (FieldSet::SKEW, "skew"),
-            (FieldSet::SHAPE, "shape"),
-            (FieldSet::COLOR, "colour"),
-            (FieldSet::PROBES, "probes"),
-            (FieldSet::TRACKS, "tracks"),
-        ] {
-            if !fields.has(bit) {
-                continue;
-            }
-            ui.horizontal(|ui| {
-                ui.label(format!(
-                    "• {name} overridden (source: {})",
-                    value_text(base, bit)
-                ));
-                let revert = ui.button(format!("Revert {name}"));
-                let revert = revert.on_hover_text(format!("Set the {name} back to the source's"));
-                if revert.clicked() {
-                    out.push(Command::Instance(InstanceCommand::Revert {
-                        node: Some(id),
-                        fields: bit,
-                    }));
-                }
-            });
-        }
+        override_rows(ui, id, fields, base, out);
     }
     ui.horizontal(|ui| {
         let all = ui.add_enabled(fields.0 != 0, egui::Button::new("Revert all"));
@@ -98,4 +70,43 @@ pub(super) fn section(ui: &mut egui::Ui, editor: &Editor, id: NodeId, out: &mut 
             out.push(Command::Instance(InstanceCommand::OpenSource));
         }
     });
+}
+
+/// One row per overridden value: the mark, the source's value, a Revert button.
+fn override_rows(
+    ui: &mut egui::Ui,
+    id: NodeId,
+    fields: FieldSet,
+    base: &NodeData,
+    out: &mut Vec<Command>,
+) {
+    for (bit, name) in [
+        (FieldSet::NAME, "name"),
+        (FieldSet::POSITION, "position"),
+        (FieldSet::ROTATION, "rotation"),
+        (FieldSet::SCALE, "scale"),
+        (FieldSet::SKEW, "skew"),
+        (FieldSet::SHAPE, "shape"),
+        (FieldSet::COLOR, "colour"),
+        (FieldSet::PROBES, "probes"),
+        (FieldSet::TRACKS, "tracks"),
+    ] {
+        if !fields.has(bit) {
+            continue;
+        }
+        ui.horizontal(|ui| {
+            ui.label(format!(
+                "• {name} overridden (source: {})",
+                value_text(base, bit)
+            ));
+            let revert = ui.button(format!("Revert {name}"));
+            let revert = revert.on_hover_text(format!("Set the {name} back to the source's"));
+            if revert.clicked() {
+                out.push(Command::Instance(InstanceCommand::Revert {
+                    node: Some(id),
+                    fields: bit,
+                }));
+            }
+        });
+    }
 }

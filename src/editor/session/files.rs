@@ -250,7 +250,16 @@ impl Editor {
             self.info("A file dialog is already open");
             return Outcome::default();
         }
-        let kind = match &purpose {
+        let kind = self.dialog_kind(&purpose);
+        self.files.dialog = Some(purpose);
+        Outcome {
+            effects: vec![Effect::ShowDialog(kind)],
+        }
+    }
+
+    /// The dialog a purpose asks for (titled, filtered, a file name suggested).
+    fn dialog_kind(&self, purpose: &DialogPurpose) -> DialogKind {
+        match purpose {
             DialogPurpose::Open => DialogKind::Open,
             DialogPurpose::OpenLesson => DialogKind::OpenLesson,
             DialogPurpose::SaveLesson => {
@@ -296,21 +305,11 @@ impl Editor {
             DialogPurpose::ChooseImage { .. } => DialogKind::Image,
             DialogPurpose::InstanceScene { .. } => DialogKind::Open,
             DialogPurpose::SaveBranch { node } => DialogKind::Save {
-                suggested: format!(
-                    "{}.ron",
-                    (self.doc.scene().node(*node).ok())
-                        .map(|d| d.name.to_string())
-                        .filter(|n| !n.is_empty())
-                        .unwrap_or_else(|| "branch".into())
-                ),
+                suggested: self.branch_file_name(*node),
             },
             DialogPurpose::SaveAs { .. } => DialogKind::Save {
                 suggested: self.doc.display_name().replace("untitled", "scene.ron"),
             },
-        };
-        self.files.dialog = Some(purpose);
-        Outcome {
-            effects: vec![Effect::ShowDialog(kind)],
         }
     }
 
@@ -336,6 +335,13 @@ impl Editor {
                 Ok(Outcome::default())
             }
         }
+    }
+
+    /// The file name Save branch as scene… suggests: the branch root's name.
+    fn branch_file_name(&self, node: crate::model::scene::NodeId) -> String {
+        let name = self.doc.scene().node(node).map(|d| d.name.to_string());
+        let name = name.ok().filter(|n| !n.is_empty());
+        format!("{}.ron", name.unwrap_or_else(|| "branch".into()))
     }
 
     fn finish_dialog(&mut self, purpose: DialogPurpose, path: PathBuf) -> Result<Outcome> {
