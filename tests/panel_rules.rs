@@ -658,6 +658,7 @@ fn one_of_each() -> Vec<Command> {
         Command::StepUiScale(Step::Forward),
         Command::SetUiScale(1.25),
         Command::SetHighContrast(true),
+        Command::Instance(graft::editor::session::command::InstanceCommand::MakeLocal),
     ]
 }
 

@@ -241,6 +241,11 @@ impl GraftApp {
                     .viewport_commands
                     .push(egui::ViewportCommand::CancelClose),
                 Effect::CloseWindow => self.viewport_commands.push(egui::ViewportCommand::Close),
+                Effect::OpenWindow(path) => {
+                    if let Err(why) = open_window(&path) {
+                        self.run(Command::Refused(why));
+                    }
+                }
                 Effect::SceneReplaced => {
                     self.hierarchy = Default::default();
                     self.viewport.forget_textures();
@@ -278,6 +283,10 @@ impl GraftApp {
             self.status_bar(ui)
         });
         commands.extend(self.panels(ui));
+        if std::mem::take(&mut self.hierarchy.took_file_drop) {
+            // Dropped on a row: instanced there, not opened.
+            commands.retain(|c| !matches!(c, Command::OpenPath(_)));
+        }
         commands.extend(keyboard::focus(&ctx, &self.editor, &mut self.panel_rects));
         self.run_all(commands);
         // Windows after the commands: a window opened this frame shows on this frame.
@@ -554,4 +563,15 @@ fn journal_status(ui: &mut egui::Ui, editor: &Editor) -> bool {
     ui.colored_label(ui.visuals().warn_fg_color, "⚠ No crash journal")
         .on_hover_text(format!("Changes are only in memory until saved: {why}"));
     ui.small_button("Retry").clicked()
+}
+
+/// Open a scene file in a new graft window: this program started again on it (a process of
+/// its own, so the two windows share nothing but the files).
+fn open_window(path: &std::path::Path) -> std::result::Result<(), String> {
+    let started =
+        std::env::current_exe().and_then(|exe| std::process::Command::new(exe).arg(path).spawn());
+    // The child is not waited for: it lives on as a window of its own.
+    started
+        .map(drop)
+        .map_err(|e| format!("Could not open {} in a new window: {e}", path.display()))
 }

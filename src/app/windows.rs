@@ -150,6 +150,8 @@ fn path_prompt_window(
         DialogPurpose::ExportAnimation => "Export animation: type a .svg or .html path",
         DialogPurpose::ExportFigure => "Export figure: type a .png or .svg path",
         DialogPurpose::ChooseImage { .. } => "Choose image: type the path of a PNG",
+        DialogPurpose::InstanceScene { .. } => "Instance scene: type the path of a .ron or .tscn",
+        DialogPurpose::SaveBranch { .. } => "Save branch as scene: type a .ron path",
     };
     egui::Modal::new(egui::Id::unique("graft-path-prompt")).show(ctx, |ui| {
         super::a11y::name_dialog(ui, title);

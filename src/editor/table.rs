@@ -134,6 +134,13 @@ fn has_selection(e: &Editor) -> bool {
 fn has_primary(e: &Editor) -> bool {
     e.primary().is_some()
 }
+/// A selected node is an instance or inside one.
+fn in_instance(e: &Editor) -> bool {
+    let scene = e.doc().scene();
+    scene.instances().is_some()
+        && (e.selection().iter())
+            .any(|&id| scene.origin(id).is_some() || scene.instance_entry(id).is_some())
+}
 fn can_undo(e: &Editor) -> bool {
     e.doc().history().undo_label().is_some()
 }
@@ -271,6 +278,7 @@ fn edit_commands() -> Vec<CommandSpec> {
 #[rustfmt::skip]
 fn node_commands() -> Vec<CommandSpec> {
     use Command as C;
+    use crate::editor::session::command::InstanceCommand as I;
     vec![
         spec("node.add", "Add a root node (a unit square)", &[Shortcut::ctrl_shift("N")], C::AddNode(NewNodePlace::Root)),
         spec("node.add_child", "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], C::AddNode(NewNodePlace::ChildOf(crate::model::scene::NodeId(0)))).when(has_primary),
@@ -284,6 +292,11 @@ fn node_commands() -> Vec<CommandSpec> {
         spec("node.move_up", "Move the selection one place up among its siblings", &[Shortcut::alt("ArrowUp")], C::Reorder(Step::Back)).when(has_selection),
         spec("node.move_down", "Move the selection one place down among its siblings", &[Shortcut::alt("ArrowDown")], C::Reorder(Step::Forward)).when(has_selection),
         spec("node.keep_world", "Reparenting keeps nodes where they are on screen (Unity's worldPositionStays); off keeps the local numbers", &[], C::ToggleKeepWorld).checked(|e| e.keep_world()).group(),
+        spec("node.instance", "Put another scene file (.ron or .tscn) under the selected node as an instance: it follows its source, and your changes to it are kept as overrides", &[], C::Instance(I::Instance { under: None, path: None })).group(),
+        spec("node.save_branch", "Write the selected node and its children to a new scene file and put an instance of that file in their place (Undo puts the branch back; the file stays)", &[], C::Instance(I::SaveBranch(None))).when(has_primary),
+        spec("node.make_local", "Make the selected instance's nodes plain nodes of this scene, as they are (overrides applied); it stops following its source", &[], C::Instance(I::MakeLocal)).when(in_instance),
+        spec("node.revert_source", "Set every overridden value of the selected nodes back to their source's", &[], C::Instance(I::Revert { node: None, fields: u16::MAX })).when(in_instance),
+        spec("node.open_source", "Open the selected instance's source scene in a new graft window", &[], C::Instance(I::OpenSource)).when(in_instance),
     ]
 }
 
@@ -377,6 +390,15 @@ pub fn command_for(spec: &CommandSpec, editor: &Editor) -> Option<Command> {
             Some(Command::AddNode(NewNodePlace::After(editor.primary()?)))
         }
         Command::SetHighContrast(_) => Some(Command::SetHighContrast(!editor.high_contrast())),
+        Command::Instance(crate::editor::session::command::InstanceCommand::Instance {
+            path,
+            ..
+        }) => Some(Command::Instance(
+            crate::editor::session::command::InstanceCommand::Instance {
+                under: editor.primary(),
+                path: path.clone(),
+            },
+        )),
         other => Some(other.clone()),
     }
 }

@@ -37,6 +37,7 @@ const FILE: Place = (Some("File"), None);
 const FILE_EXPORT: Place = (Some("File"), Some("Export"));
 const EDIT: Place = (Some("Edit"), None);
 const NODE: Place = (Some("Node"), None);
+const NODE_INSTANCES: Place = (Some("Node"), Some("Instances"));
 const VIEW: Place = (Some("View"), None);
 const VIEW_SPACES: Place = (Some("View"), Some("Spaces"));
 const VIEW_ANIMATION: Place = (Some("View"), Some("Animation"));
@@ -92,6 +93,11 @@ pub const COMMAND_WORDS: &[CommandWords] = &[
     w("node.move_up", "Move up", NODE),
     w("node.move_down", "Move down", NODE),
     w("node.keep_world", "Keep world transform", NODE),
+    w("node.instance", "Instance scene…", NODE),
+    w("node.save_branch", "Save branch as scene…", NODE_INSTANCES),
+    w("node.make_local", "Make local", NODE_INSTANCES),
+    w("node.revert_source", "Revert to source", NODE_INSTANCES),
+    w("node.open_source", "Open source", NODE_INSTANCES),
     w("view.frame_selection", "Frame selection", VIEW),
     w("view.frame_all", "Frame all", VIEW),
     w("view.tool_move", "Move tool", VIEW),

@@ -317,10 +317,11 @@ impl Document {
             .perform_gesture(&mut self.scene, label, ops, Some(gesture))
     }
 
-    /// Read the instances' sources again (one changed on disk): every override kept, the
-    /// expanded nodes keep their ids, the history stays (not an undo step, as a source's
-    /// change is not this scene's edit). False when the scene instances nothing.
-    pub fn reload_instances(&mut self) -> Result<bool> {
+    /// Follow the instances' sources as they are on disk now (one changed): every override
+    /// kept, the expanded nodes keep their ids. One undo step (so the journal has it and
+    /// recovery is exact) labelled `label`; a clean document whose file would not change
+    /// stays clean. False when nothing changed.
+    pub fn reload_instances(&mut self, label: &str) -> Result<bool> {
         if self
             .scene
             .instances()
@@ -332,8 +333,17 @@ impl Document {
             .path
             .clone()
             .unwrap_or_else(|| PathBuf::from("untitled.ron"));
-        self.scene = crate::model::instance::edit::reload(&self.scene, &host)?;
-        self.revision += 1;
+        let ops = crate::model::instance::plan::follow_ops(&self.scene, &host)?;
+        if ops.is_empty() {
+            return Ok(false);
+        }
+        // Small scenes compare their text: following a source seldom changes the file.
+        let small = self.scene.len() <= 20_000 && self.history.is_clean();
+        let before = small.then(|| file::to_ron_string(&self.scene));
+        self.perform(label, ops)?;
+        if before.is_some_and(|t| t == file::to_ron_string(&self.scene)) {
+            self.history.mark_clean();
+        }
         Ok(true)
     }
 

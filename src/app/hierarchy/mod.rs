@@ -17,6 +17,7 @@ mod reveal;
 mod state;
 
 use crate::editor::session::Editor;
+use crate::editor::session::command::InstanceCommand;
 use crate::editor::session::command::{Command, NewNodePlace};
 use crate::editor::session::drop_rules::DropZone;
 use crate::editor::session::picking::{Mods, row_click, row_drag};
@@ -416,7 +417,58 @@ fn row_input(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut V
         egui::DragAndDrop::set_payload(ui.ctx(), DraggedNodes(dragged));
     }
     drop_target(ui, editor, state, cx.rect, id, out);
+    file_drop(ui, state, cx, out);
     response.context_menu(|ui| context_menu(ui, editor, state, id, out));
+}
+
+/// Scene files dragged from the file manager over this row: the row is outlined, and on the
+/// drop each is instanced under the row's node (Node ▸ Instance scene…).
+fn file_drop(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut Vec<Command>) {
+    let over = |i: &egui::InputState| i.pointer.latest_pos().is_some_and(|p| cx.rect.contains(p));
+    let (hovering, dropped) = ui.input(|i| {
+        let paths = |files: Vec<Option<std::path::PathBuf>>| -> Vec<std::path::PathBuf> {
+            files
+                .into_iter()
+                .flatten()
+                .filter(|p| is_scene_file(p))
+                .collect()
+        };
+        let hovered = paths(i.raw.hovered_files.iter().map(|f| f.path.clone()).collect());
+        let dropped = (i.raw.dropped_files.iter())
+            .map(|f| Some(f.path().to_path_buf()).filter(|p| !p.as_os_str().is_empty()))
+            .collect();
+        let dropped = paths(dropped);
+        (
+            over(i) && !hovered.is_empty(),
+            if over(i) { dropped } else { Vec::new() },
+        )
+    });
+    if hovering {
+        let stroke = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);
+        ui.painter()
+            .rect_stroke(cx.rect, 2.0, stroke, egui::StrokeKind::Inside);
+    }
+    for path in dropped {
+        state.took_file_drop = true;
+        out.push(Command::Instance(InstanceCommand::Instance {
+            under: Some(cx.id),
+            path: Some(path),
+        }));
+    }
+}
+
+/// Node ▸ Instance scene… under `id` (the dialog asks which file).
+fn instance_under(id: NodeId) -> Command {
+    Command::Instance(InstanceCommand::Instance {
+        under: Some(id),
+        path: None,
+    })
+}
+
+/// A file an instance can name: a graft scene or a Godot scene.
+fn is_scene_file(path: &std::path::Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("ron") || e.eq_ignore_ascii_case("tscn"))
 }
 
 /// The row's context menu: entries of the command table (with their shortcuts), acting on
@@ -464,6 +516,7 @@ fn context_menu(
         out,
     );
     entry(ui, "node.group", Command::CreateParent, out);
+    entry(ui, "node.instance", instance_under(id), out);
     entry(ui, "node.unparent", Command::Unparent, out);
     ui.separator();
     for name in [

@@ -35,6 +35,9 @@ pub struct HierarchyState {
     pub(super) path: PathCache,
     /// Rows to bring into view at the next frame ([`HierarchyState::reveal`]).
     pub(super) revealing: Vec<NodeId>,
+    /// A scene file dropped from the file manager landed on a row this frame (it is
+    /// instanced there rather than opened).
+    pub took_file_drop: bool,
 }
 
 /// Visible rows and the inputs they were computed from.

@@ -2,6 +2,7 @@
 //! its matrices, and the shear metrics. Reads `&Scene`, returns intents.
 
 mod fields;
+mod instance;
 mod probes;
 mod sections;
 mod state;
@@ -85,6 +86,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut InspectorState) -> Vec
         .auto_shrink([false, false])
         .show(ui, |ui| {
             header(ui, &node, state, &mut out);
+            instance::section(ui, editor, id, &mut out);
             probes::probes_section(ui, editor, &mut out);
             body(ui, &node, state, &mut out);
         });

@@ -293,6 +293,8 @@ pub enum Command {
     SetUiScale(f32),
     /// Turn the high-contrast theme on or off.
     SetHighContrast(bool),
+    /// Instance a scene, save a branch as one, make local, revert to source, open a source.
+    Instance(InstanceCommand),
 }
 
 /// What can be done with point probes.
@@ -347,4 +349,33 @@ pub enum Effect {
     CloseWindow,
     /// Forget per-scene UI state (collapsed rows, caches): another scene was loaded.
     SceneReplaced,
+    /// Open this scene file in a new graft window (another process).
+    OpenWindow(PathBuf),
+}
+
+/// Which instance command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum InstanceCommand {
+    /// Instance a scene file as the last child of `under` (None: a root); without a path,
+    /// the Open dialog asks for one.
+    Instance {
+        /// The parent.
+        under: Option<NodeId>,
+        /// The scene file (`.ron` or `.tscn`).
+        path: Option<PathBuf>,
+    },
+    /// Write the primary selection's branch to a new scene file and put an instance of it in
+    /// its place; without a path, the Save dialog asks for one.
+    SaveBranch(Option<PathBuf>),
+    /// Make the selected instances local (a node inside one: that instance).
+    MakeLocal,
+    /// Set `fields` of `node` back to its source (None: every selected node, every field).
+    Revert {
+        /// The node (None: the selection).
+        node: Option<NodeId>,
+        /// The fields ([`crate::model::instance::FieldSet`] bits).
+        fields: u16,
+    },
+    /// Open the primary selection's instance's source in a new graft window.
+    OpenSource,
 }

@@ -218,7 +218,7 @@ impl Editor {
         if !same_files || changed.is_empty() {
             return;
         }
-        match self.doc.reload_instances() {
+        match self.doc.reload_instances(&follow_label(&changed)) {
             Ok(_) => {
                 // What the reload read is what is known now.
                 let scene = self.doc.scene();
@@ -244,4 +244,17 @@ impl Editor {
             )),
         }
     }
+}
+
+/// The undo label of following changed sources: "Follow wheel.ron, arm.ron".
+fn follow_label(changed: &[String]) -> String {
+    let names: Vec<String> = (changed.iter())
+        .map(|p| {
+            let p = std::path::Path::new(p);
+            p.file_name().map_or(p.display().to_string(), |n| {
+                n.to_string_lossy().into_owned()
+            })
+        })
+        .collect();
+    format!("Follow {}", names.join(", "))
 }

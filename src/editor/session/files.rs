@@ -250,7 +250,16 @@ impl Editor {
             self.info("A file dialog is already open");
             return Outcome::default();
         }
-        let kind = match &purpose {
+        let kind = self.dialog_kind(&purpose);
+        self.files.dialog = Some(purpose);
+        Outcome {
+            effects: vec![Effect::ShowDialog(kind)],
+        }
+    }
+
+    /// The dialog a purpose asks for (titled, filtered, a file name suggested).
+    fn dialog_kind(&self, purpose: &DialogPurpose) -> DialogKind {
+        match purpose {
             DialogPurpose::Open => DialogKind::Open,
             DialogPurpose::OpenLesson => DialogKind::OpenLesson,
             DialogPurpose::SaveLesson => {
@@ -294,13 +303,13 @@ impl Editor {
                 ),
             },
             DialogPurpose::ChooseImage { .. } => DialogKind::Image,
+            DialogPurpose::InstanceScene { .. } => DialogKind::Open,
+            DialogPurpose::SaveBranch { node } => DialogKind::Save {
+                suggested: self.branch_file_name(*node),
+            },
             DialogPurpose::SaveAs { .. } => DialogKind::Save {
                 suggested: self.doc.display_name().replace("untitled", "scene.ron"),
             },
-        };
-        self.files.dialog = Some(purpose);
-        Outcome {
-            effects: vec![Effect::ShowDialog(kind)],
         }
     }
 
@@ -328,6 +337,13 @@ impl Editor {
         }
     }
 
+    /// The file name Save branch as scene… suggests: the branch root's name.
+    fn branch_file_name(&self, node: crate::model::scene::NodeId) -> String {
+        let name = self.doc.scene().node(node).map(|d| d.name.to_string());
+        let name = name.ok().filter(|n| !n.is_empty());
+        format!("{}.ron", name.unwrap_or_else(|| "branch".into()))
+    }
+
     fn finish_dialog(&mut self, purpose: DialogPurpose, path: PathBuf) -> Result<Outcome> {
         match purpose {
             DialogPurpose::Open | DialogPurpose::Import => self.open_path(path),
@@ -343,6 +359,12 @@ impl Editor {
             DialogPurpose::ExportFigure => self.export_figure(path),
             DialogPurpose::SaveLesson => self.write_recorded_lesson(path),
             DialogPurpose::ChooseImage { node } => self.image_chosen(node, path),
+            DialogPurpose::InstanceScene { under } => self.instance_scene(under, &path),
+            DialogPurpose::SaveBranch { node } => {
+                use crate::editor::session::command::InstanceCommand;
+                self.selection.set(vec![node]);
+                self.instance_command(InstanceCommand::SaveBranch(Some(path)))
+            }
             DialogPurpose::SaveAs { then: None } if self.saves_in_background() => {
                 self.start_save_job(path)
             }

@@ -14,6 +14,7 @@ pub mod exports;
 mod files;
 pub mod generate;
 mod gestures;
+pub mod instances;
 mod intents;
 pub mod interchange;
 pub mod jobs;
@@ -106,6 +107,16 @@ pub enum DialogPurpose {
     /// Set the picked image as this sprite's.
     ChooseImage {
         /// The sprite's node.
+        node: NodeId,
+    },
+    /// Instance the picked scene under this node (None: a root).
+    InstanceScene {
+        /// The parent.
+        under: Option<NodeId>,
+    },
+    /// Save this node's branch as the picked scene file, replaced by an instance of it.
+    SaveBranch {
+        /// The branch's root.
         node: NodeId,
     },
 }

@@ -60,7 +60,7 @@ pub(super) fn part_of(command: &Command) -> Part {
         | C::SetLook { .. } | C::SetTransform { .. } => Part::Intents,
         C::AddNode(..) | C::Copy | C::CreateParent | C::Delete | C::Drop { .. } | C::Duplicate
         | C::Mirror(..) | C::MoveTo { .. } | C::Nudge { .. } | C::Paste | C::Reorder(..)
-        | C::ResetLocal | C::Unparent => Part::Edits,
+        | C::ResetLocal | C::Unparent | C::Instance(..) => Part::Edits,
         C::AnswerGuard(..) | C::CancelJob | C::ChooseImage(..) | C::CloseRequested
         | C::DialogClosed(..) | C::ExportAnimation | C::ExportGodot | C::ExportGodot3
         | C::ExportSvg | C::Generate(..) | C::Import | C::New | C::Open | C::OpenPath(..)
@@ -205,6 +205,7 @@ impl Editor {
             Command::Reorder(step) => self.reorder(step),
             Command::MoveTo { parent, keep_world } => self.move_to(parent, keep_world),
             Command::Nudge { direction, big } => self.nudge(direction, big),
+            Command::Instance(command) => self.instance_command(command),
             other => return Routed::Pass(other),
         })
     }

@@ -72,6 +72,19 @@ pub fn prepare(
 }
 
 impl Prepared {
+    /// The subtree to insert and the table rows it needs once it is in.
+    pub fn into_parts(self) -> (DetachedSubtree, super::Registration) {
+        let origins = (self.subtree.ids.iter().enumerate().skip(1))
+            .map(|(j, id)| (*id, j as u32))
+            .collect();
+        let reg = super::Registration {
+            entry: self.entry,
+            origins,
+            pending: Vec::new(),
+        };
+        (self.subtree, reg)
+    }
+
     /// The instance's root id.
     pub fn root(&self) -> NodeId {
         self.subtree.ids[0]

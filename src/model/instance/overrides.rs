@@ -9,7 +9,7 @@ use compact_str::CompactString;
 use glam::Vec2;
 
 /// Which fields of a node an override sets.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FieldSet(pub u16);
 
 impl FieldSet {
@@ -41,7 +41,7 @@ impl FieldSet {
 }
 
 /// The fields of one source node that an instance sets; `None` follows the source.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Override {
     /// The source node: its chain of ids.
     pub node: Chain,

@@ -4,6 +4,7 @@
 use super::{Color, DetachedSubtree, Keep, NodeData, NodeId, Scene, Shape};
 use crate::error::{Error, Result};
 use crate::model::anim::{ClipSettings, Track};
+use crate::model::instance::TableEdit;
 use crate::model::math::Trs;
 use glam::Vec2;
 
@@ -109,6 +110,8 @@ pub enum Op {
         /// The subtree, with ids not yet in the scene.
         subtree: DetachedSubtree,
     },
+    /// Change the instance table (instance a scene, make local, revert, follow a source).
+    Instances(Box<TableEdit>),
 }
 
 /// A performed change with everything needed to redo and undo it exactly.
@@ -179,6 +182,8 @@ pub enum Edit {
     Insert(DetachedSubtree),
     /// A subtree was removed (kept here to put back).
     Remove(DetachedSubtree),
+    /// The instance table changed.
+    Instances(Box<TableEdit>),
 }
 
 impl Op {
@@ -211,6 +216,7 @@ impl Op {
             } => Self::add(scene, parent, index, data),
             Op::Remove { node } => Ok(Edit::Remove(scene.remove_subtree(node)?)),
             Op::Insert { subtree } => Self::insert(scene, subtree),
+            Op::Instances(change) => change.apply(scene).map(|()| Edit::Instances(change)),
         }
     }
 
@@ -375,6 +381,7 @@ impl Edit {
                 Some(&root) => scene.remove_subtree(root).map(drop),
                 None => Err(Error::Format("malformed subtree: it has no node".into())),
             },
+            Edit::Instances(change) => change.apply(scene),
         }
     }
 
@@ -383,6 +390,7 @@ impl Edit {
         match self.clone() {
             Edit::Insert(subtree) => Edit::Remove(subtree),
             Edit::Remove(subtree) => Edit::Insert(subtree),
+            Edit::Instances(change) => Edit::Instances(Box::new(change.inverse())),
             mut edit => {
                 edit.swap_before_after();
                 edit
@@ -401,7 +409,7 @@ impl Edit {
             Edit::Tracks { before, after, .. } => swap(before, after),
             Edit::Clip { before, after } => swap(before, after),
             Edit::Move { before, after, .. } => swap(before, after),
-            Edit::Insert(_) | Edit::Remove(_) => {}
+            Edit::Insert(_) | Edit::Remove(_) | Edit::Instances(_) => {}
         }
     }
 
@@ -416,6 +424,7 @@ impl Edit {
             | Edit::Tracks { node, .. }
             | Edit::Move { node, .. } => Some(*node),
             Edit::Insert(s) | Edit::Remove(s) => Some(s.root()),
+            Edit::Instances(change) => Some(change.root()),
             Edit::Clip { .. } => None,
         }
     }

@@ -131,6 +131,7 @@ pub fn map_edit(
             usize::from(map_shape(&mut before.0, map)) + usize::from(map_shape(&mut after.0, map))
         }
         Edit::Insert(subtree) | Edit::Remove(subtree) => map_data(subtree.data.iter_mut(), map),
+        Edit::Instances(change) => change.map_paths(map),
         _ => 0,
     }
 }

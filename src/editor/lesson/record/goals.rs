@@ -28,7 +28,10 @@ fn touched(edits: &[Edit]) -> Vec<NodeId> {
             | Edit::Probes { node, .. } => vec![*node],
             Edit::Insert(subtree) => subtree.ids.clone(),
             Edit::Remove(subtree) => vec![subtree.root()],
-            Edit::Appearance { .. } | Edit::Tracks { .. } | Edit::Clip { .. } => Vec::new(),
+            Edit::Appearance { .. }
+            | Edit::Tracks { .. }
+            | Edit::Clip { .. }
+            | Edit::Instances(_) => Vec::new(),
         };
         for id in new {
             if !ids.contains(&id) {

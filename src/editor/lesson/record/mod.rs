@@ -393,6 +393,10 @@ fn edit_lines(scene: &Scene, edit: &Edit) -> Vec<String> {
             name_in(scene, *node)
         )],
         Edit::Clip { .. } => vec!["// not recorded: the clip's settings changed".into()],
+        Edit::Instances(change) => vec![format!(
+            "// not recorded: the instance {} changed",
+            name_in(scene, change.root())
+        )],
     }
 }
 

@@ -1,0 +1,112 @@
+//! The inspector's instance section: which source a node comes from, each value it overrides
+//! (marked •, with the source's value and a Revert button beside it), and Revert all, Make
+//! local and Open source.
+
+use crate::editor::session::Editor;
+use crate::editor::session::command::Command;
+use crate::editor::session::command::InstanceCommand;
+use crate::model::instance::FieldSet;
+use crate::model::instance::plan::{overrides_of_node, source_value};
+use crate::model::scene::{NodeData, NodeId};
+
+/// The source's value of one field, as text.
+fn value_text(data: &NodeData, bit: u16) -> String {
+    let l = &data.local;
+    match bit {
+        FieldSet::NAME => format!("{:?}", data.name.as_str()),
+        FieldSet::POSITION => format!("({}, {})", l.position.x, l.position.y),
+        FieldSet::ROTATION => format!("{}°", l.rotation),
+        FieldSet::SCALE => format!("({}, {})", l.scale.x, l.scale.y),
+        FieldSet::SKEW => format!("{}°", l.skew),
+        FieldSet::COLOR => format!("{:?}", data.color),
+        FieldSet::PROBES => format!("{} probes", data.probes.len()),
+        FieldSet::TRACKS => format!("{} tracks", data.tracks.len()),
+        _ => "its own".into(),
+    }
+}
+
+/// The section, for a node that is an instance or comes from one (nothing otherwise).
+pub(super) fn section(ui: &mut egui::Ui, editor: &Editor, id: NodeId, out: &mut Vec<Command>) {
+    let scene = editor.doc().scene();
+    let (root, inner) = match scene.origin(id) {
+        Some(o) => (o.root, true),
+        None => (id, false),
+    };
+    let Some(entry) = scene.instance_entry(root) else {
+        return;
+    };
+    ui.separator();
+    ui.label(if inner {
+        format!(
+            "From {} (instance {root}): changes are kept as overrides",
+            entry.path
+        )
+    } else {
+        format!("Instance of {}", entry.path)
+    });
+    if let Err(why) = &entry.source {
+        ui.colored_label(ui.visuals().warn_fg_color, format!("Source missing: {why}"));
+    }
+    let fields = overrides_of_node(scene, id).unwrap_or_default();
+    if let Some(base) = source_value(scene, id) {
+        override_rows(ui, id, fields, base, out);
+    }
+    ui.horizontal(|ui| {
+        let all = ui.add_enabled(fields.0 != 0, egui::Button::new("Revert all"));
+        if all
+            .on_hover_text("Every overridden value of this node back to the source's")
+            .clicked()
+        {
+            out.push(Command::Instance(InstanceCommand::Revert {
+                node: Some(id),
+                fields: u16::MAX,
+            }));
+        }
+        if ui.button("Make local").clicked() {
+            out.push(Command::Select(vec![root]));
+            out.push(Command::Instance(InstanceCommand::MakeLocal));
+        }
+        if ui.button("Open source").clicked() {
+            out.push(Command::Instance(InstanceCommand::OpenSource));
+        }
+    });
+}
+
+/// One row per overridden value: the mark, the source's value, a Revert button.
+fn override_rows(
+    ui: &mut egui::Ui,
+    id: NodeId,
+    fields: FieldSet,
+    base: &NodeData,
+    out: &mut Vec<Command>,
+) {
+    for (bit, name) in [
+        (FieldSet::NAME, "name"),
+        (FieldSet::POSITION, "position"),
+        (FieldSet::ROTATION, "rotation"),
+        (FieldSet::SCALE, "scale"),
+        (FieldSet::SKEW, "skew"),
+        (FieldSet::SHAPE, "shape"),
+        (FieldSet::COLOR, "colour"),
+        (FieldSet::PROBES, "probes"),
+        (FieldSet::TRACKS, "tracks"),
+    ] {
+        if !fields.has(bit) {
+            continue;
+        }
+        ui.horizontal(|ui| {
+            ui.label(format!(
+                "• {name} overridden (source: {})",
+                value_text(base, bit)
+            ));
+            let revert = ui.button(format!("Revert {name}"));
+            let revert = revert.on_hover_text(format!("Set the {name} back to the source's"));
+            if revert.clicked() {
+                out.push(Command::Instance(InstanceCommand::Revert {
+                    node: Some(id),
+                    fields: bit,
+                }));
+            }
+        });
+    }
+}

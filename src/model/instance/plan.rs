@@ -1,0 +1,279 @@
+//! The instance commands as ops, each list one undo step: instance a file under a node, make
+//! an instance local, revert values to the source, save a branch as a scene file, and follow
+//! sources changed on disk. The table changes travel as [`TableEdit`]s beside the node edits.
+
+use super::{Entry, FieldSet, Instances, Override, Registration, Source, TableEdit};
+use crate::error::{Error, Result};
+use crate::model::math::Trs;
+use crate::model::scene::edit::Op;
+use crate::model::scene::sprites::folder_of;
+use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Scene};
+use std::path::Path;
+
+/// How a scene saved as `host` names the file `file`: relative to its folder, or absolute
+/// for an untitled scene (rebased like an image path when it is saved).
+pub fn source_text(host: Option<&Path>, file: &Path) -> String {
+    let abs = super::expand::absolute(file);
+    let rel = host.and_then(|h| pathdiff::diff_paths(&abs, folder_of(h)));
+    let path = rel.filter(|r| !r.as_os_str().is_empty()).unwrap_or(abs);
+    let parts: Vec<String> = if path.is_absolute() {
+        return path.to_string_lossy().into_owned();
+    } else {
+        (path.components())
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect()
+    };
+    parts.join("/")
+}
+
+fn swap(root: NodeId, before: Option<Registration>, after: Option<Registration>) -> Op {
+    Op::Instances(Box::new(TableEdit::Swap {
+        root,
+        before: before.map(Box::new),
+        after: after.map(Box::new),
+    }))
+}
+
+/// Instance `source` (as [`source_text`] names it) as the last child of `parent` in `scene`
+/// (saved as `host`): the ops and the new instance root.
+pub fn instance_ops(
+    scene: &Scene,
+    host: &Path,
+    source: &str,
+    parent: Option<NodeId>,
+) -> Result<(Vec<Op>, NodeId)> {
+    let prepared = super::edit::prepare(scene, host, source, parent)?;
+    let (subtree, reg) = prepared.into_parts();
+    let root = subtree.root();
+    Ok((
+        vec![Op::Insert { subtree }, swap(root, None, Some(reg))],
+        root,
+    ))
+}
+
+/// The instance `node` is the root of, or why it is none (a node inside one names it).
+fn instance_root(scene: &Scene, node: NodeId) -> Result<&Entry> {
+    scene.index(node)?;
+    scene.instance_entry(node).ok_or_else(|| {
+        Error::Refused(match scene.origin(node) {
+            Some(o) => format!("node {node} is inside instance {}: make that local", o.root),
+            None => format!("node {node} is not an instance"),
+        })
+    })
+}
+
+/// Make the instance rooted at `root` local: its nodes become plain, as they are. The ops
+/// and how many overrides named nodes the source no longer has (dropped with it).
+pub fn make_local_ops(scene: &Scene, root: NodeId) -> Result<(Vec<Op>, usize)> {
+    let dangling = instance_root(scene, root)?.dangling.len();
+    let reg = Registration::of(scene, root);
+    Ok((vec![swap(root, reg, None)], dangling))
+}
+
+/// The source node a node shows: its instance's entry, the source and its index there
+/// (0: an instance root, whose look comes from the source's root).
+fn source_of(scene: &Scene, node: NodeId) -> Option<(&Entry, &Source, usize)> {
+    let (root, j) = match scene.origin(node) {
+        Some(o) => (o.root, o.index as usize),
+        None => (node, 0),
+    };
+    let entry = scene.instance_entry(root)?;
+    let source = entry.source.as_ref().ok()?;
+    Some((entry, source, j))
+}
+
+/// The fields of `node` that override its source (differ from it, or were loaded as
+/// overrides); None for a node no source gives.
+pub fn overrides_of_node(scene: &Scene, node: NodeId) -> Option<FieldSet> {
+    let (entry, source, j) = source_of(scene, node)?;
+    let chain = &source.chains[j];
+    let sticky = entry.sticky.get(chain).copied().unwrap_or_default();
+    let allowed = if j == 0 { FieldSet::ROOT } else { u16::MAX };
+    let now = scene.node(node).ok()?;
+    let diff = Override::diff(chain.clone(), source.scene.data_at(j), now, sticky, allowed);
+    Some(diff.map_or(FieldSet::default(), |o| o.fields()))
+}
+
+/// The source's value of `node` (its look, for an instance root): what a revert gives back.
+pub fn source_value(scene: &Scene, node: NodeId) -> Option<&NodeData> {
+    let (_, source, j) = source_of(scene, node)?;
+    Some(source.scene.data_at(j))
+}
+
+/// Set the fields `fields` of `node` back to its source's (and stop keeping them as
+/// overrides). Empty when nothing of them is overridden.
+pub fn revert_ops(scene: &Scene, node: NodeId, fields: u16) -> Result<Vec<Op>> {
+    let Some((entry, source, j)) = source_of(scene, node) else {
+        return Err(Error::Refused(format!(
+            "node {node} does not come from a source: nothing to revert"
+        )));
+    };
+    let on = overrides_of_node(scene, node).unwrap_or_default().0 & fields;
+    let (base, now) = (source.scene.data_at(j), scene.node(node)?);
+    let mut ops = value_ops(node, on, base, now);
+    let chain = source.chains[j].clone();
+    let before = entry.sticky.get(&chain).copied().unwrap_or_default();
+    let after = FieldSet(before.0 & !on);
+    if after != before {
+        let root = entry.root;
+        ops.push(Op::Instances(Box::new(TableEdit::Sticky {
+            root,
+            chain,
+            before,
+            after,
+        })));
+    }
+    Ok(ops)
+}
+
+/// The ops that set the fields `on` of `node` from `now` back to `base`.
+fn value_ops(node: NodeId, on: u16, base: &NodeData, now: &NodeData) -> Vec<Op> {
+    let has = |bit| FieldSet(on).has(bit);
+    let mut ops = Vec::new();
+    if has(FieldSet::NAME) {
+        let name = base.name.to_string();
+        ops.push(Op::Rename { node, name });
+    }
+    let (b, n) = (base.local, now.local);
+    let local = Trs::new(
+        if has(FieldSet::POSITION) {
+            b.position
+        } else {
+            n.position
+        },
+        if has(FieldSet::ROTATION) {
+            b.rotation
+        } else {
+            n.rotation
+        },
+        if has(FieldSet::SCALE) {
+            b.scale
+        } else {
+            n.scale
+        },
+        if has(FieldSet::SKEW) { b.skew } else { n.skew },
+    );
+    if on & (FieldSet::POSITION | FieldSet::ROTATION | FieldSet::SCALE | FieldSet::SKEW) != 0 {
+        ops.push(Op::SetLocal { node, local });
+    }
+    if on & (FieldSet::SHAPE | FieldSet::COLOR) != 0 {
+        let shape = if has(FieldSet::SHAPE) {
+            &base.shape
+        } else {
+            &now.shape
+        };
+        let color = if has(FieldSet::COLOR) {
+            base.color
+        } else {
+            now.color
+        };
+        let shape = shape.clone();
+        ops.push(Op::SetAppearance { node, shape, color });
+    }
+    if has(FieldSet::PROBES) {
+        let probes = base.probes.to_vec();
+        ops.push(Op::SetProbes { node, probes });
+    }
+    if has(FieldSet::TRACKS) {
+        let tracks = base.tracks.to_vec();
+        ops.push(Op::SetTracks { node, tracks });
+    }
+    ops
+}
+
+/// The branch rooted at `node` as a scene of its own, as it would be saved as `file` (sprite
+/// and source paths rebased from `host`'s folder), its root at the origin.
+fn branch_scene(scene: &Scene, host: &Path, node: NodeId, file: &Path) -> Result<Scene> {
+    let mut nodes = scene.copy_subtree(node)?;
+    nodes.parent = None;
+    nodes.index = 0;
+    nodes.data[0].local = Trs::IDENTITY;
+    let mut branch = Scene::new();
+    branch.insert_subtree(nodes)?;
+    let roots: Vec<NodeId> = scene.instances().map_or(Vec::new(), |t| {
+        (t.entries().iter())
+            .map(|e| e.root)
+            .filter(|r| branch.contains(*r))
+            .collect()
+    });
+    if !roots.is_empty() {
+        let table: &mut Instances = branch.instance_table_mut();
+        for root in roots {
+            if let Some(reg) = Registration::of(scene, root) {
+                super::put_in(table, &reg);
+            }
+        }
+    }
+    branch.rebase_sprites(&folder_of(host), &folder_of(file));
+    Ok(branch)
+}
+
+/// Save the branch rooted at `node` as the scene file `file` (written now; an undo leaves
+/// it) and the ops that replace the branch by an instance of it, in its place with its
+/// transform. Returns the ops and the instance root. Refused for a node a source gives and
+/// for the scene's own file.
+pub fn save_branch(
+    scene: &Scene,
+    host: &Path,
+    node: NodeId,
+    file: &Path,
+) -> Result<(Vec<Op>, NodeId)> {
+    if let Some(o) = scene.origin(node) {
+        return Err(Error::Refused(format!(
+            "node {node} belongs to instance {}: its branch is the source's (Make local first)",
+            o.root
+        )));
+    }
+    if super::expand::absolute(file) == super::expand::absolute(host) {
+        return Err(Error::Refused(
+            "a branch cannot be saved over the scene it is in".into(),
+        ));
+    }
+    let branch = branch_scene(scene, host, node, file)?;
+    crate::model::file::save(&branch, file)?;
+    let text = source_text(Some(host), file);
+    let (parent, index) = (scene.parent(node)?, scene.sibling_index(node)?);
+    let prepared = super::edit::prepare(scene, host, &text, parent)?;
+    let (mut subtree, reg): (DetachedSubtree, Registration) = prepared.into_parts();
+    subtree.index = index;
+    let here = scene.node(node)?;
+    subtree.data[0].local = here.local;
+    subtree.data[0].name = here.name.clone();
+    let root = subtree.root();
+    let ops = vec![
+        Op::Remove { node },
+        Op::Insert { subtree },
+        swap(root, None, Some(reg)),
+    ];
+    Ok((ops, root))
+}
+
+/// The ops that make `scene` (saved as `host`) follow its sources as they are on disk now:
+/// each instance whose nodes or source changed is replaced by the instance read again (its
+/// ids kept, every override kept). Empty when nothing changed.
+pub fn follow_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
+    let Some(table) = scene.instances() else {
+        return Ok(Vec::new());
+    };
+    let fresh = super::edit::reload(scene, host)?;
+    let mut ops = Vec::new();
+    for entry in table.entries() {
+        let root = entry.root;
+        if !scene.contains(root) || !fresh.contains(root) {
+            continue;
+        }
+        let (old, new) = (
+            Registration::of(scene, root),
+            Registration::of(&fresh, root),
+        );
+        let (old_nodes, new_nodes) = (scene.copy_subtree(root)?, fresh.copy_subtree(root)?);
+        if old == new && old_nodes == new_nodes {
+            continue;
+        }
+        ops.push(swap(root, old, None));
+        ops.push(Op::Remove { node: root });
+        ops.push(Op::Insert { subtree: new_nodes });
+        ops.push(swap(root, None, new));
+    }
+    Ok(ops)
+}
