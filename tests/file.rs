@@ -843,3 +843,46 @@ fn choose_image_sets_a_relative_path_as_one_undoable_step() {
         "a box is no sprite"
     );
 }
+
+/// After a Save As into another folder, an image that cannot be read from there is said
+/// (issue 46: "the window keeps drawing it from memory with no warning"): a failure line and
+/// the error window name the count, and Messages names the image; a Save As whose images are
+/// all found says nothing of the kind.
+#[test]
+fn save_as_warns_when_an_image_cannot_be_read_from_the_new_folder() {
+    use graft::editor::session::dialogs::DialogOutcome;
+    use graft::editor::{Command, Editor};
+    use graft::model::document::Document;
+    for background in [false, true] {
+        let (root, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let file = travelling_scene(root.path());
+        let mut editor = Editor::new(Document::open(&file).unwrap());
+        if background {
+            editor.set_background_save_nodes(0);
+        }
+        let save_as = |editor: &mut Editor, target: &Path| {
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            editor.apply(Command::SaveAs).unwrap();
+            let picked = DialogOutcome::Picked(target.to_path_buf());
+            editor.apply(Command::DialogClosed(picked)).unwrap();
+            while editor.job().is_some() {
+                editor.poll_job().unwrap();
+                std::thread::sleep(std::time::Duration::from_millis(2));
+            }
+        };
+        save_as(&mut editor, &other.path().join("all/found.ron"));
+        assert_eq!(editor.error(), None, "every image found");
+        // One image goes away; the next Save As into another folder says so.
+        let gone = images_of(editor.doc().scene(), &other.path().join("all/found.ron"))[0].clone();
+        std::fs::remove_file(&gone).unwrap();
+        save_as(&mut editor, &other.path().join("far/s.ron"));
+        let error = (editor.error())
+            .unwrap_or_else(|| panic!("the error window says it: {:?}", editor.messages()));
+        assert!(error.contains("1 image(s)"), "{error}");
+        let named = gone.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(
+            editor.messages().iter().any(|m| m.text.contains(&named)),
+            "Messages names {named}"
+        );
+    }
+}

@@ -175,7 +175,7 @@ impl Editor {
         let mut outcome = self.replace_document(doc);
         self.remember(path.clone());
         self.info(format!("Opened {}", path.display()));
-        self.warn_missing_images();
+        let _ = self.warn_missing_images();
         outcome.effects.push(Effect::FrameAllNextFrame);
         Ok(outcome)
     }
@@ -215,11 +215,13 @@ impl Editor {
         if !self.may_overwrite(&target, None) {
             return Ok((false, Outcome::default()));
         }
+        let folder_before = self.doc.sprite_folder();
         match self.doc.save_to(&target) {
             Ok(()) => {
                 self.remember(target.clone());
                 self.info(format!("Saved {}", target.display()));
                 self.journal_saved();
+                self.warn_images_after_move(folder_before, &target);
                 Ok((true, Outcome::default()))
             }
             Err(e) => Err(Error::Refused(format!("Could not save: {e}"))),

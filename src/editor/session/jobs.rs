@@ -352,7 +352,7 @@ impl Editor {
             self.remember(path);
         }
         self.info(said);
-        self.warn_missing_images();
+        let _ = self.warn_missing_images();
         give_back_freed_memory();
         outcome
             .effects
@@ -401,6 +401,7 @@ impl Editor {
         revision: u64,
         stamp: Option<crate::model::file_stamp::FileStamp>,
     ) -> Outcome {
+        let folder_before = self.doc.sprite_folder();
         let clean = self.doc.saved_as(path, revision, stamp);
         self.journal_saved();
         self.remember(path.to_path_buf());
@@ -412,6 +413,7 @@ impl Editor {
                 path.display()
             ));
         }
+        self.warn_images_after_move(folder_before, path);
         give_back_freed_memory();
         Outcome::default()
     }

@@ -255,13 +255,14 @@ pub fn sprite_places(text: &str) -> HashMap<u32, (usize, usize)> {
 impl Editor {
     /// Warn once, in the message log, about the sprites of the file just opened whose image
     /// cannot be drawn (`FILE:LINE:COL`, as `graft check` says it).
-    pub(super) fn warn_missing_images(&mut self) {
+    /// Returns how many cannot be drawn.
+    pub(super) fn warn_missing_images(&mut self) -> usize {
         let Some(file) = self.doc.path().map(Path::to_path_buf) else {
-            return;
+            return 0;
         };
         let mut missing = missing_images(self.doc.scene(), &folder_of(&file));
         if missing.is_empty() {
-            return;
+            return 0;
         }
         // Read again only now, to place them (rare: the open itself kept no text).
         let limit = crate::model::read_limit::SCENE;
@@ -277,6 +278,24 @@ impl Editor {
                 "{}: warning: {more} more sprites whose image cannot be drawn (graft check lists them all)",
                 file.display()
             ));
+        }
+        missing.len()
+    }
+
+    /// After a save into another folder than `folder_before`: every image must still be found
+    /// from there, or the failure line and the error window say how many are not (the window
+    /// still draws them from memory).
+    pub(super) fn warn_images_after_move(&mut self, folder_before: Option<PathBuf>, saved: &Path) {
+        if folder_before == self.doc.sprite_folder() {
+            return;
+        }
+        let missing = self.warn_missing_images();
+        if missing > 0 {
+            let _ = self.fail(crate::error::Error::Refused(format!(
+                "Saved {}, but {missing} image(s) of its sprites cannot be read from its folder: \
+                 the window still draws them from memory (Messages lists them; graft check too)",
+                saved.display()
+            )));
         }
     }
 
