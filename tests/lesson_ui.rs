@@ -147,3 +147,36 @@ fn a_world_position_goal_ticks_when_typed_in_the_inspector_and_unticks_after_und
     h.run_steps(4);
     assert!(!done(&h), "undo unticks");
 }
+
+/// A first start offers the course where a newcomer looks (issue 44): with nothing selected the
+/// inspector says what the course is and starts lesson 1 in one click; after lesson 1 it offers
+/// lesson 2; with a lesson open it stays out of the way.
+#[test]
+fn the_empty_inspector_offers_the_course_and_goes_on_where_the_learner_left_it() {
+    use graft::editor::lesson::course::outline;
+    let mut h = app();
+    h.get_by_label("Start lesson 1: Local and world").click();
+    h.run_steps(4);
+    let run = h.state().editor().lesson().expect("lesson 1 opened");
+    assert_eq!(run.lesson().title, outline()[0].title);
+    assert!(
+        h.query_by_label_contains("Start lesson 1").is_none(),
+        "not over a lesson"
+    );
+
+    let mut progress = graft::editor::lesson::progress::CourseProgress::default();
+    for step in 0..outline()[0].steps {
+        progress.complete(&outline()[0].id, step);
+    }
+    let editor = graft::editor::Editor::new(graft::model::document::Document::sample())
+        .with_lesson_progress(progress);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| GraftApp::with_editor(editor, Box::new(FakeDialogs::default())));
+    h.run_steps(3);
+    let next = format!("Continue with lesson 2: {}", outline()[1].title);
+    h.get_by_label(&next).click();
+    h.run_steps(4);
+    let run = h.state().editor().lesson().expect("lesson 2 opened");
+    assert_eq!(run.lesson().title, outline()[1].title);
+}

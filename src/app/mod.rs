@@ -152,7 +152,8 @@ impl GraftApp {
         Self::with_editor(Editor::new(doc), dialogs)
     }
 
-    fn with_editor(editor: Editor, dialogs: Box<dyn FileDialogs>) -> Self {
+    /// The app on an editor already set up (progress, recent files), without eframe.
+    pub fn with_editor(editor: Editor, dialogs: Box<dyn FileDialogs>) -> Self {
         Self {
             editor,
             dialogs,

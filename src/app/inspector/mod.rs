@@ -77,6 +77,9 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut InspectorState) -> Vec
     let Some(&id) = editor.selection().last() else {
         ui.label("Select a node to see its local and world transform.");
         probes::probes_section(ui, editor, &mut out);
+        if editor.lesson().is_none() {
+            sections::course_offer(ui, editor, &mut out);
+        }
         return out;
     };
     let Some(node) = Inspected::read(editor, id) else {

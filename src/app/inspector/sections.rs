@@ -487,3 +487,42 @@ pub(super) fn accumulated(
         });
     });
 }
+
+/// With nothing selected and no lesson open: the course, offered where a newcomer looks first
+/// (the first lesson, or the next one not finished), with the whole list a click away.
+pub(super) fn course_offer(
+    ui: &mut egui::Ui,
+    editor: &crate::editor::session::Editor,
+    out: &mut Vec<Command>,
+) {
+    use crate::editor::lesson::course::next_lesson;
+    use crate::editor::session::command::Window;
+    use crate::editor::session::lesson::{LessonCommand, LessonSource};
+    ui.add_space(12.0);
+    ui.separator();
+    let next = next_lesson(editor.lesson_progress());
+    let (text, button) = match next {
+        Some((entry, false)) => (
+            "New to transforms? A short course shows local and world space by doing: each step is checked as you work.".to_string(),
+            format!("Start lesson 1: {}", entry.title),
+        ),
+        Some((entry, true)) => (
+            "The course goes on where you left it.".to_string(),
+            format!("Continue with lesson {}: {}", entry.index + 1, entry.title),
+        ),
+        None => ("You finished the course.".to_string(), String::new()),
+    };
+    ui.label(text);
+    ui.horizontal_wrapped(|ui| {
+        if let Some((entry, _)) = next
+            && ui.button(button).clicked()
+        {
+            out.push(Command::Lesson(LessonCommand::Open(LessonSource::Builtin(
+                entry.index,
+            ))));
+        }
+        if ui.button("All lessons…").clicked() {
+            out.push(Command::Show(Window::Lessons));
+        }
+    });
+}

@@ -63,3 +63,47 @@ pub fn index_of(path: &std::path::Path) -> Option<usize> {
         .iter()
         .position(|(file, _)| builtin_path(file) == path)
 }
+
+/// A built-in lesson as a list of the course shows it: parsed once per run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CourseEntry {
+    /// Its place in the course (0: the first).
+    pub index: usize,
+    /// Its id, as progress keys it.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// How many steps it has.
+    pub steps: usize,
+}
+
+/// The built-in lessons' ids, titles and step counts, parsed on first use (not every frame).
+pub fn outline() -> &'static [CourseEntry] {
+    static OUTLINE: std::sync::OnceLock<Vec<CourseEntry>> = std::sync::OnceLock::new();
+    OUTLINE.get_or_init(|| {
+        let parsed = COURSE
+            .iter()
+            .map(|(file, text)| super::parse::parse(text, &builtin_path(file)));
+        (parsed.enumerate())
+            .filter_map(|(index, lesson)| {
+                let lesson = lesson.ok()?;
+                Some(CourseEntry {
+                    index,
+                    id: lesson.id,
+                    title: lesson.title,
+                    steps: lesson.steps.len(),
+                })
+            })
+            .collect()
+    })
+}
+
+/// Where a learner with `progress` goes on: the first built-in lesson not finished, and
+/// whether anything was done yet (None: the whole course is done).
+pub fn next_lesson(
+    progress: &super::progress::CourseProgress,
+) -> Option<(&'static CourseEntry, bool)> {
+    let started = outline().iter().any(|e| progress.count(&e.id) > 0);
+    let next = outline().iter().find(|e| progress.count(&e.id) < e.steps)?;
+    Some((next, started))
+}
