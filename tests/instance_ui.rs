@@ -158,7 +158,7 @@ fn instance_scene_from_the_node_menu_asks_for_a_file() {
     fake.push(DialogOutcome::Picked(dir.path().join("parts/wheel.ron")));
     click(&mut h, "Node");
     click(&mut h, "Instance scene…");
-    assert_eq!(fake.requests().last(), Some(&DialogKind::Open));
+    assert_eq!(fake.requests().last(), Some(&DialogKind::InstanceSource));
     let scene = h.state().scene();
     let root = named(scene, "wheel");
     assert_eq!(scene.parent(root).unwrap(), Some(NodeId(1)));

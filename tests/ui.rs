@@ -240,8 +240,11 @@ fn without_a_native_dialog_a_path_field_opens_files() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::O);
     h.run_steps(3);
     assert!(
-        h.query_by_role_and_label(Role::Dialog, "Open scene: type a path")
-            .is_some()
+        h.query_by_role_and_label(
+            Role::Dialog,
+            "Open scene: type a .ron, .lesson, .tscn or .svg path"
+        )
+        .is_some()
     );
     let path = std::fs::canonicalize("scenes/shear.ron").unwrap();
     h.event(egui::Event::Text(path.to_str().unwrap().to_string()));

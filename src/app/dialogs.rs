@@ -59,39 +59,28 @@ impl FileDialogs for NativeDialogs {
 }
 
 /// Show the native dialog of `kind` (blocking: run on the dialog's thread); the picked path.
+/// Its filters come from the table of file kinds (`model::file_kind`): for a choice of
+/// several, one filter for all of them first, then one per kind.
 fn show(kind: DialogKind) -> Option<std::path::PathBuf> {
-    let graft = rfd::FileDialog::new().add_filter("graft scene", &["ron"]);
-    let godot = rfd::FileDialog::new().add_filter("Godot text scene", &["tscn"]);
+    let dialog = filters(rfd::FileDialog::new(), kind.kinds());
     match kind {
-        DialogKind::Open => graft
-            .add_filter("graft lesson", &["lesson"])
-            .add_filter("Godot text scene", &["tscn"])
-            .add_filter("SVG drawing", &["svg"])
-            .set_title("Open scene")
-            .pick_file(),
-        DialogKind::OpenLesson => rfd::FileDialog::new()
-            .add_filter("graft lesson", &["lesson"])
-            .set_title("Open a lesson")
-            .pick_file(),
-        DialogKind::Save { suggested } => graft
+        DialogKind::Open => dialog.set_title("Open scene").pick_file(),
+        DialogKind::OpenLesson => dialog.set_title("Open a lesson").pick_file(),
+        DialogKind::Save { suggested } => dialog
             .set_title("Save scene")
             .set_file_name(suggested)
             .save_file(),
-        DialogKind::Image => rfd::FileDialog::new()
-            .add_filter("Image", &["png", "jpg", "jpeg", "webp"])
-            .set_title("Choose the sprite's image")
-            .pick_file(),
-        DialogKind::Import => godot
-            .add_filter("SVG drawing", &["svg"])
+        DialogKind::Image => dialog.set_title("Choose the sprite's image").pick_file(),
+        DialogKind::InstanceSource => dialog.set_title("Instance a scene").pick_file(),
+        DialogKind::Import => dialog
             .set_title("Import a Godot scene or an SVG drawing")
             .pick_file(),
-        DialogKind::Export { suggested } => godot
+        DialogKind::Export { suggested } => dialog
             .set_title("Export as Godot scene")
             .set_file_name(suggested)
             .save_file(),
         DialogKind::SaveLesson { suggested, folder } => {
-            let dialog = rfd::FileDialog::new()
-                .add_filter("graft lesson", &["lesson"])
+            let dialog = dialog
                 .set_title("Save the recorded lesson")
                 .set_file_name(suggested);
             match folder {
@@ -100,16 +89,25 @@ fn show(kind: DialogKind) -> Option<std::path::PathBuf> {
             }
             .save_file()
         }
-        DialogKind::ExportImage {
-            suggested,
-            extensions,
-        } => extensions
-            .iter()
-            .fold(rfd::FileDialog::new(), |d, e| {
-                d.add_filter(e.to_uppercase(), &[*e])
-            })
+        DialogKind::ExportImage { suggested, .. } => dialog
             .set_title("Export")
             .set_file_name(suggested)
             .save_file(),
     }
+}
+
+/// The dialog's filters for `kinds`.
+fn filters(
+    dialog: rfd::FileDialog,
+    kinds: &[crate::model::file_kind::FileKind],
+) -> rfd::FileDialog {
+    let all: Vec<&str> = kinds.iter().flat_map(|k| k.extensions()).copied().collect();
+    let dialog = if kinds.len() > 1 {
+        dialog.add_filter("Everything it takes", &all)
+    } else {
+        dialog
+    };
+    kinds
+        .iter()
+        .fold(dialog, |d, k| d.add_filter(k.label(), k.extensions()))
 }

@@ -96,10 +96,7 @@ fn lesson_files(ctx: &egui::Context, editor: &Editor) -> Vec<(PathBuf, Lesson)> 
     }
     let files: Vec<(PathBuf, Lesson)> = recent
         .iter()
-        .filter(|p| {
-            p.extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("lesson"))
-        })
+        .filter(|p| crate::model::file_kind::FileKind::Lesson.is(p))
         .filter_map(|p| Some((p.clone(), read_lesson(&LessonSource::File(p.clone())).ok()?)))
         .collect();
     ctx.data_mut(|d| d.insert_temp(id, (recent, files.clone())));

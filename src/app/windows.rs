@@ -7,7 +7,7 @@ mod close;
 use crate::editor::gesture_table::{Area, gestures_in};
 use crate::editor::session::command::{Command, GuardAnswer, Window};
 use crate::editor::session::dialogs::DialogOutcome;
-use crate::editor::session::{DialogPurpose, Editor, FileAction};
+use crate::editor::session::{Editor, FileAction};
 use crate::editor::table::{CommandSpec, Shortcut, command_for, palette_matches, shortcut_rows};
 use crate::model::document::SAMPLE_SCENES;
 pub(super) use close::closable;
@@ -138,21 +138,8 @@ fn path_prompt_window(
             .path()
             .map_or(String::new(), |p| p.display().to_string())
     });
-    let title = match purpose {
-        DialogPurpose::Open => "Open scene: type a path",
-        DialogPurpose::OpenLesson => "Open a lesson: type the path of a .lesson file",
-        DialogPurpose::SaveLesson => "Write the recorded lesson: type a .lesson path",
-        DialogPurpose::SaveAs { .. } => "Save scene as: type a path",
-        DialogPurpose::Import => "Import: type the path of a .tscn or .svg",
-        DialogPurpose::ExportGodot => "Export as Godot scene: type a .tscn path",
-        DialogPurpose::ExportGodot3 => "Export as Godot 3 scene: type a .tscn path",
-        DialogPurpose::ExportSvg => "Export as SVG: type a .svg path",
-        DialogPurpose::ExportAnimation => "Export animation: type a .svg or .html path",
-        DialogPurpose::ExportFigure => "Export figure: type a .png or .svg path",
-        DialogPurpose::ChooseImage { .. } => "Choose image: type the path of a PNG",
-        DialogPurpose::InstanceScene { .. } => "Instance scene: type the path of a .ron or .tscn",
-        DialogPurpose::SaveBranch { .. } => "Save branch as scene: type a .ron path",
-    };
+    let title = purpose.prompt();
+    let title = title.as_str();
     egui::Modal::new(egui::Id::unique("graft-path-prompt")).show(ctx, |ui| {
         super::a11y::name_dialog(ui, title);
         ui.heading(title);

@@ -37,6 +37,7 @@ pub mod document;
 pub mod file;
 mod file_fast;
 mod file_format;
+pub mod file_kind;
 mod file_load;
 mod file_node;
 mod file_save;

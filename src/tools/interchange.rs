@@ -9,6 +9,7 @@ use crate::editor::view::figure::{
     FigureOptions, Layers, check_sprite_files, embedded_image, figure_svg,
 };
 use crate::model::atomic_write;
+use crate::model::file_kind::{self, FileKind};
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::{import_file, import_file_with};
 use crate::model::godot::tree::find_project_root;
@@ -27,13 +28,13 @@ pub fn import(
     out: &mut dyn Write,
     report: &mut dyn Write,
 ) -> Result<(), Failure> {
-    if input.extension().and_then(|e| e.to_str()) == Some("scn") {
+    if FileKind::GodotBinary.is(input) {
         return Err(Failure(format!(
             "{}: a binary Godot scene: open it in Godot and save it as .tscn (text)",
             input.display()
         )));
     }
-    let (scene, lines) = if extension(input) == "svg" {
+    let (scene, lines) = if FileKind::Svg.is(input) {
         let imported = in_stage(input, Stage::Parsing, || {
             crate::model::svg::import::import_svg_file(input)
         })?;
@@ -124,16 +125,16 @@ pub fn export(
     report: &mut dyn Write,
 ) -> Result<(), Failure> {
     check_output(output)?;
-    let html = flags.html || extension(output) == "html";
-    let known = ["svg", "html", "tscn"].contains(&extension(output).as_str());
-    if !known && !flags.html {
+    let html = flags.html || FileKind::Html.is(output);
+    let known = [FileKind::Svg, FileKind::Html, FileKind::GodotText];
+    if !file_kind::accepts(&known, output) && !flags.html {
         return Err(Failure(format!(
             "{}: export writes .tscn (Godot), .svg, or .html (a page playing the animation)",
             output.display()
         )));
     }
     let scene = super::progress::load(input)?;
-    if extension(output) == "svg" || html {
+    if FileKind::Svg.is(output) || html {
         if flags.animate || html {
             check_animated(&scene, input)?;
         }
@@ -170,17 +171,9 @@ pub fn export(
     Ok(())
 }
 
-/// A path's extension, lower case ("" when none).
-fn extension(p: &Path) -> String {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase()
-}
-
 /// A scene from a `.ron` or, imported, a `.tscn` (its report on stderr).
 fn load_any(path: &Path) -> Result<crate::model::scene::Scene, Failure> {
-    if extension(path) == "tscn" {
+    if FileKind::GodotText.is(path) {
         let imported = in_stage(path, Stage::Parsing, || import_file(path))?;
         for line in imported.report.lines() {
             eprintln!("{line}");
@@ -229,9 +222,9 @@ pub fn figure(args: &FigureArgs, out: &mut dyn Write) -> Result<(), Failure> {
         None => (scene, options),
     };
     let svg = figure_svg(&scene, &options, &href);
-    let bytes = match extension(&args.output).as_str() {
-        "svg" => svg.into_bytes(),
-        "png" => render_png(&svg, args.scale)?,
+    let bytes = match FileKind::of(&args.output) {
+        Some(FileKind::Svg) => svg.into_bytes(),
+        Some(FileKind::Png) => render_png(&svg, args.scale)?,
         _ => {
             return Err(Failure(format!(
                 "{}: a figure is .svg or .png",

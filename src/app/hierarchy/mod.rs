@@ -467,8 +467,8 @@ fn instance_under(id: NodeId) -> Command {
 
 /// A file an instance can name: a graft scene or a Godot scene.
 fn is_scene_file(path: &std::path::Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("ron") || e.eq_ignore_ascii_case("tscn"))
+    use crate::model::file_kind::{INSTANCE_SOURCES, accepts};
+    accepts(INSTANCE_SOURCES, path)
 }
 
 /// The row's context menu: entries of the command table (with their shortcuts), acting on

@@ -1,6 +1,7 @@
 //! File dialogs as the editor sees them: what to ask, how it ended, and a trait the app's
 //! native dialogs (rfd, in `app`) and the scripted fake for tests both implement.
 
+use crate::model::file_kind::{self, FileKind};
 use std::collections::VecDeque;
 use std::path::PathBuf;
 
@@ -25,6 +26,8 @@ pub enum DialogKind {
     },
     /// Pick an image for a sprite.
     Image,
+    /// Pick a scene to instance (a `.ron` or a `.tscn`).
+    InstanceSource,
     /// Pick where to write a recorded lesson, starting in the scene's folder.
     SaveLesson {
         /// The suggested file name.
@@ -36,9 +39,26 @@ pub enum DialogKind {
     ExportImage {
         /// The suggested file name.
         suggested: String,
-        /// The extensions offered, the first the default.
-        extensions: Vec<&'static str>,
+        /// The kinds offered, the first the default.
+        kinds: Vec<FileKind>,
     },
+}
+
+impl DialogKind {
+    /// The kinds of file the dialog offers, in the order its filters list them
+    /// ([`file_kind`] has the table).
+    pub fn kinds(&self) -> &[FileKind] {
+        match self {
+            Self::Open => file_kind::OPENABLE,
+            Self::OpenLesson | Self::SaveLesson { .. } => file_kind::LESSON,
+            Self::Save { .. } => file_kind::SCENE,
+            Self::Import => file_kind::IMPORTABLE,
+            Self::Export { .. } => file_kind::GODOT_EXPORT,
+            Self::Image => file_kind::SPRITE_IMAGES,
+            Self::InstanceSource => file_kind::INSTANCE_SOURCES,
+            Self::ExportImage { kinds, .. } => kinds,
+        }
+    }
 }
 
 /// How a dialog ended.

@@ -88,10 +88,7 @@ impl Editor {
     pub(super) fn export_figure(&mut self, path: PathBuf) -> Result<Outcome> {
         let spec = self.figure_spec();
         let scale = self.figure.scale;
-        let png = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("png"));
+        let png = crate::model::file_kind::FileKind::Png.is(&path);
         self.export_job(path, move |scene, path, progress| {
             progress.enter(Stage::Formatting, 0);
             let svg = spec.svg(scene);
@@ -125,10 +122,7 @@ impl Editor {
             .path()
             .and_then(Path::parent)
             .map(Path::to_path_buf);
-        let html = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("html"));
+        let html = crate::model::file_kind::FileKind::Html.is(&path);
         self.export_job(path, move |scene, path, progress| {
             let options = SvgOptions {
                 scene_dir: dir,

@@ -6,6 +6,7 @@ use crate::editor::session::dialogs::{DialogKind, DialogOutcome};
 use crate::editor::session::{DialogPurpose, Editor, FileAction, MAX_RECENT, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
+use crate::model::file_kind::{self, FileKind};
 use crate::model::scene::Scene;
 use std::path::Path;
 use std::path::PathBuf;
@@ -162,7 +163,7 @@ impl Editor {
                 crate::editor::session::lesson::LessonSource::File(path),
             ));
         }
-        if self.opens_in_background(&path) && path.extension().is_none_or(|e| e != "scn") {
+        if self.opens_in_background(&path) && !FileKind::GodotBinary.is(&path) {
             return self.start_open_job(path);
         }
         if crate::editor::session::interchange::is_godot_scene(&path) {
@@ -279,21 +280,21 @@ impl Editor {
             DialogPurpose::Import => DialogKind::Import,
             DialogPurpose::ExportSvg => DialogKind::ExportImage {
                 suggested: format!("{}.svg", self.doc.display_name().trim_end_matches(".ron")),
-                extensions: vec!["svg"],
+                kinds: purpose.kinds().to_vec(),
             },
             DialogPurpose::ExportAnimation => DialogKind::ExportImage {
                 suggested: format!(
                     "{}-animated.svg",
                     self.doc.display_name().trim_end_matches(".ron")
                 ),
-                extensions: vec!["svg", "html", "gif", "png"],
+                kinds: purpose.kinds().to_vec(),
             },
             DialogPurpose::ExportFigure => DialogKind::ExportImage {
                 suggested: format!(
                     "{}-figure.png",
                     self.doc.display_name().trim_end_matches(".ron")
                 ),
-                extensions: vec!["png", "svg"],
+                kinds: purpose.kinds().to_vec(),
             },
             DialogPurpose::ExportGodot | DialogPurpose::ExportGodot3 => DialogKind::Export {
                 suggested: format!(
@@ -305,7 +306,7 @@ impl Editor {
                 ),
             },
             DialogPurpose::ChooseImage { .. } => DialogKind::Image,
-            DialogPurpose::InstanceScene { .. } => DialogKind::Open,
+            DialogPurpose::InstanceScene { .. } => DialogKind::InstanceSource,
             DialogPurpose::SaveBranch { node } => DialogKind::Save {
                 suggested: self.branch_file_name(*node),
             },
@@ -385,12 +386,47 @@ impl Editor {
     }
 }
 
+impl DialogPurpose {
+    /// The kinds of file the purpose takes (its dialog's filters, its typed-path prompt).
+    pub fn kinds(&self) -> &'static [FileKind] {
+        match self {
+            Self::Open => file_kind::OPENABLE,
+            Self::OpenLesson | Self::SaveLesson => file_kind::LESSON,
+            Self::Import => file_kind::IMPORTABLE,
+            Self::ExportGodot | Self::ExportGodot3 => file_kind::GODOT_EXPORT,
+            Self::ExportSvg => file_kind::SVG_EXPORT,
+            Self::ExportAnimation => file_kind::ANIMATION_EXPORT,
+            Self::ExportFigure => file_kind::FIGURE_EXPORT,
+            Self::SaveAs { .. } | Self::SaveBranch { .. } => file_kind::SCENE,
+            Self::ChooseImage { .. } => file_kind::SPRITE_IMAGES,
+            Self::InstanceScene { .. } => file_kind::INSTANCE_SOURCES,
+        }
+    }
+
+    /// What the typed-path prompt asks: "Export animation: type a .svg, .html, .gif or .png path".
+    pub fn prompt(&self) -> String {
+        let what = match self {
+            Self::Open => "Open scene",
+            Self::OpenLesson => "Open a lesson",
+            Self::SaveLesson => "Write the recorded lesson",
+            Self::SaveAs { .. } => "Save scene as",
+            Self::Import => "Import",
+            Self::ExportGodot => "Export as Godot scene",
+            Self::ExportGodot3 => "Export as Godot 3 scene",
+            Self::ExportSvg => "Export as SVG",
+            Self::ExportAnimation => "Export animation",
+            Self::ExportFigure => "Export figure",
+            Self::ChooseImage { .. } => "Choose image",
+            Self::InstanceScene { .. } => "Instance scene",
+            Self::SaveBranch { .. } => "Save branch as scene",
+        };
+        format!("{what}: type {}", file_kind::prompt_words(self.kinds()))
+    }
+}
+
 /// A lesson file: named `.lesson`, or starting with the lesson magic line.
 pub fn is_lesson_file(path: &std::path::Path) -> bool {
-    if path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("lesson"))
-    {
+    if FileKind::Lesson.is(path) {
         return true;
     }
     let mut head = [0u8; 64];

@@ -6,6 +6,7 @@ use crate::editor::session::command::{Effect, Window};
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
+use crate::model::file_kind::FileKind;
 use crate::model::godot::export::{ExportOptions, to_tscn};
 use crate::model::godot::import::import_file;
 use crate::model::godot::tree::find_project_root;
@@ -16,11 +17,8 @@ use std::path::{Path, PathBuf};
 /// True for a Godot scene path (`.tscn`, or the binary `.scn` that is refused with advice).
 pub fn is_godot_scene(path: &Path) -> bool {
     matches!(
-        path.extension()
-            .and_then(|e| e.to_str())
-            .map(str::to_ascii_lowercase)
-            .as_deref(),
-        Some("tscn" | "scn")
+        FileKind::of(path),
+        Some(FileKind::GodotText | FileKind::GodotBinary)
     )
 }
 
@@ -47,9 +45,7 @@ pub fn report_of(path: &Path, report: &crate::model::godot::ImportReport) -> Int
 
 /// True for an SVG drawing (imported as a scene of groups).
 pub fn is_svg(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| e.eq_ignore_ascii_case("svg"))
+    FileKind::Svg.is(path)
 }
 
 /// The report window's contents for an SVG import.
@@ -93,7 +89,7 @@ impl Editor {
 
     /// Import a Godot scene as a new, untitled scene (the current one stays if it fails).
     pub(super) fn import_godot(&mut self, path: PathBuf) -> Result<Outcome> {
-        if path.extension().and_then(|e| e.to_str()) == Some("scn") {
+        if FileKind::GodotBinary.is(&path) {
             return Err(Error::Refused(format!(
                 "{} is a binary Godot scene: open it in Godot and save it as .tscn (text), then import that",
                 path.display()

@@ -107,9 +107,7 @@ impl Resolver {
 
     /// Read and expand one source file.
     fn read(&mut self, abs: &Path) -> Result<std::result::Result<Source, String>> {
-        let tscn = abs
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("tscn"));
+        let tscn = crate::model::file_kind::FileKind::GodotText.is(abs);
         let scene = if tscn {
             crate::model::godot::import::import_file(abs).map(|i| i.scene)
         } else {

@@ -245,12 +245,8 @@ fn image_href(path: &str, options: &SvgOptions, notes: &mut Vec<String>) -> Opti
 /// [`read_limit::IMAGE`] is read.
 pub fn data_uri(file: &Path) -> crate::Result<String> {
     let bytes = read_limit::read_bounded(file, read_limit::IMAGE)?;
-    let mime = match file.extension().and_then(|e| e.to_str()) {
-        Some("webp") => "image/webp",
-        Some("jpg" | "jpeg") => "image/jpeg",
-        Some("gif") => "image/gif",
-        _ => "image/png",
-    };
+    let kind = crate::model::file_kind::FileKind::of(file);
+    let mime = kind.and_then(|k| k.row().mime).unwrap_or("image/png");
     Ok(format!("data:{mime};base64,{}", base64(&bytes)))
 }
 

@@ -11,7 +11,6 @@ use glam::Vec2;
 use std::fmt::Write;
 
 mod goals;
-mod pointing;
 
 use goals::goal_lines;
 pub use goals::scene_differences;
@@ -145,23 +144,19 @@ pub fn lesson_text(draft: &Draft) -> String {
     out.push_str("// Recorded by graft: edit the text, goals, keeps and hints as you like.\n");
     for (k, step) in draft.steps.iter().enumerate() {
         out.push('\n');
-        let _ = writeln!(
-            out,
-            "step: {}",
-            one_line(&pointing::step_title(step, k + 1))
-        );
+        let _ = writeln!(out, "step: {}", one_line(&goals::step_title(step, k + 1)));
         if k == 0 {
             write_scene(&mut out, &draft.scene);
         }
         write_setup(&mut out, step);
         out.push_str("\nDescribe here what the learner should do in this step.\n\n");
-        for line in pointing::point_lines(step) {
+        for line in goals::point_lines(step) {
             let _ = writeln!(out, "{line}");
         }
         for line in goal_lines(step) {
             let _ = writeln!(out, "{line}");
         }
-        for line in pointing::hint_lines(step) {
+        for line in goals::hint_lines(step) {
             let _ = writeln!(out, "{line}");
         }
         for line in solution_lines(step) {

@@ -30,9 +30,10 @@ pub enum FrameFormat {
 impl FrameFormat {
     /// The format a file name asks for (`.gif`, `.png` / `.apng`).
     pub fn for_path(path: &std::path::Path) -> Option<Self> {
-        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
-            "gif" => Some(Self::Gif),
-            "png" | "apng" => Some(Self::Apng),
+        use crate::model::file_kind::FileKind;
+        match FileKind::of(path)? {
+            FileKind::Gif => Some(Self::Gif),
+            FileKind::Png => Some(Self::Apng),
             _ => None,
         }
     }
