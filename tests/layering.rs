@@ -315,3 +315,54 @@ fn no_new_import_circle_even_inside_a_folder() {
     let all: Vec<Vec<String>> = circles(Path::new("src"));
     assert_eq!(found, known, "import circles now: {all:#?}");
 }
+
+/// The session's methods that take `&mut self` and the app may see (`pub`, `pub(crate)`).
+fn session_mutators(src: &Path) -> BTreeSet<String> {
+    let mut files = Vec::new();
+    rust_files(&src.join("editor/session"), &mut files);
+    let mut names = BTreeSet::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for line in text.lines().map(str::trim_start) {
+            let rest = line
+                .strip_prefix("pub fn ")
+                .or_else(|| line.strip_prefix("pub(crate) fn "));
+            if let Some((name, args)) = rest.and_then(|r| r.split_once('(')) {
+                if args.starts_with("&mut self") {
+                    names.insert(name.split('<').next().unwrap_or(name).to_string());
+                }
+            }
+        }
+    }
+    names
+}
+
+/// The app changes the session only through `apply` and `tick` (issue 47.1): no app file calls
+/// another of the session's `&mut self` methods (the journal's start and end, the background
+/// thresholds and the end on a signal are `Command::Lifecycle` now).
+#[test]
+fn the_app_changes_the_session_only_through_apply_and_tick() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mutators = session_mutators(&src);
+    assert!(mutators.contains("apply") && mutators.contains("tick"), "{mutators:?}");
+    let mut files = Vec::new();
+    rust_files(&src.join("app"), &mut files);
+    let mut calls = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        for (k, line) in text.lines().enumerate() {
+            for (at, _) in line.match_indices("editor.") {
+                let rest = &line[at + "editor.".len()..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                let called = rest[name.len()..].starts_with('(');
+                if called && mutators.contains(&name) && name != "apply" && name != "tick" {
+                    calls.push(format!("{}:{}: {name}", file.display(), k + 1));
+                }
+            }
+        }
+    }
+    assert!(calls.is_empty(), "the app changes the session around apply/tick: {calls:#?}");
+}

@@ -640,6 +640,9 @@ fn one_of_each() -> Vec<Command> {
         Command::Probe(ProbeCommand::ToggleMode),
         Command::ToggleJournal,
         Command::RetryJournal,
+        Command::Lifecycle(graft::editor::session::command::Lifecycle::BackgroundBytes(
+            0,
+        )),
         Command::AnswerConflict(ConflictAnswer::SaveAs),
         Command::AnswerRecovery(RecoveryAnswer::Discard),
         Command::Lesson(LessonCommand::Close),

@@ -29,7 +29,7 @@ pub mod viewport;
 mod windows;
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, Effect};
+use crate::editor::session::command::{Command, Effect, Lifecycle};
 use crate::editor::view::numbers::{format_significant, grid_label};
 use crate::model::document::Document;
 use crate::model::scene::{NodeId, Scene};
@@ -138,7 +138,7 @@ impl GraftApp {
             .and_then(|s| eframe::get_value::<bool>(s, JOURNAL_KEY))
             .unwrap_or(true);
         if let Some(dir) = journal.filter(|_| wanted) {
-            app.editor.start_journal(dir);
+            app.run(Command::Lifecycle(Lifecycle::StartJournal(dir)));
         }
         app.journal_at_start = app.editor.journal_wanted();
         if let Some(path) = file {
@@ -194,13 +194,13 @@ impl GraftApp {
     /// Scenes with at least this many nodes save and generate on a worker (tests set 0).
     #[doc(hidden)]
     pub fn set_background_save_nodes(&mut self, nodes: usize) {
-        self.editor.set_background_save_nodes(nodes);
+        self.run(Command::Lifecycle(Lifecycle::BackgroundSaveNodes(nodes)));
     }
 
     /// Files at least this big open on a worker (tests set 0).
     #[doc(hidden)]
     pub fn set_background_bytes(&mut self, bytes: u64) {
-        self.editor.set_background_bytes(bytes);
+        self.run(Command::Lifecycle(Lifecycle::BackgroundBytes(bytes)));
     }
 
     /// The open document.
@@ -421,7 +421,7 @@ impl GraftApp {
     /// A logout or `kill` arrived: end now, no prompt; unsaved work stays in the journal.
     fn end_if_terminated(&mut self) {
         if signals::terminated() {
-            self.editor.end_on_signal();
+            self.run(Command::Lifecycle(Lifecycle::EndOnSignal));
             std::process::exit(0);
         }
     }
@@ -456,7 +456,7 @@ impl eframe::App for GraftApp {
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
         // A clean end: the journal goes (or is set aside when changes were discarded).
-        self.editor.end_journal();
+        self.run(Command::Lifecycle(Lifecycle::EndJournal));
     }
 }
 

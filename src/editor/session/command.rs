@@ -259,6 +259,9 @@ pub enum Command {
     ToggleJournal,
     /// Try again to write a crash journal that could not start or stopped.
     RetryJournal,
+    /// The session's start and end, and its thresholds: what the app asks of the session
+    /// outside any menu (so it changes the session only through `apply` and `tick`).
+    Lifecycle(Lifecycle),
     /// The answer to "the file changed on disk since graft read it".
     AnswerConflict(crate::editor::session::disk_watch::ConflictAnswer),
     /// The answer to "Recover the unsaved changes …?" after an unclean end.
@@ -378,4 +381,19 @@ pub enum InstanceCommand {
     },
     /// Open the primary selection's instance's source in a new graft window.
     OpenSource,
+}
+
+/// The session's start and end, and its thresholds for background work.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lifecycle {
+    /// Journal every change in this folder; journals left by an unclean end are offered first.
+    StartJournal(std::path::PathBuf),
+    /// A clean end: the journal goes (or is set aside when changes were discarded).
+    EndJournal,
+    /// An end without a prompt (SIGTERM, a logout): unsaved work stays in the journal.
+    EndOnSignal,
+    /// Scenes with at least this many nodes save and generate on a worker (tests set 0).
+    BackgroundSaveNodes(usize),
+    /// Files at least this big open on a worker (tests set 0).
+    BackgroundBytes(u64),
 }

@@ -69,7 +69,8 @@ pub(super) fn part_of(command: &Command) -> Part {
         | C::SetFocusedPanel(..) | C::SetHighContrast(..) | C::SetUiScale(..)
         | C::SetViewSpace(..) | C::StartRename | C::StepUiScale(..) => Part::View,
         C::AnswerConflict(..) | C::AnswerRecovery(..) | C::Lesson(..) | C::Probe(..)
-        | C::Record(..) | C::RetryJournal | C::Timeline(..) | C::ToggleJournal => Part::Tools,
+        | C::Record(..) | C::RetryJournal | C::Timeline(..) | C::ToggleJournal
+        | C::Lifecycle(..) => Part::Tools,
     }
 }
 
@@ -245,6 +246,7 @@ impl Editor {
             Command::AnswerRecovery(answer) => self.answer_recovery(answer),
             Command::AnswerConflict(answer) => self.answer_conflict(answer),
             Command::ToggleJournal => Ok(self.toggle_journal()),
+            Command::Lifecycle(step) => Ok(self.lifecycle(step)),
             Command::RetryJournal => {
                 if !self.retry_journal() {
                     self.info("The crash journal still cannot be written");
@@ -253,5 +255,20 @@ impl Editor {
             }
             other => return Routed::Pass(other),
         })
+    }
+}
+
+impl Editor {
+    /// The app's start, end and thresholds, as commands.
+    fn lifecycle(&mut self, step: crate::editor::session::command::Lifecycle) -> Outcome {
+        use crate::editor::session::command::Lifecycle as L;
+        match step {
+            L::StartJournal(dir) => self.start_journal(dir),
+            L::EndJournal => self.end_journal(),
+            L::EndOnSignal => self.end_on_signal(),
+            L::BackgroundSaveNodes(nodes) => self.set_background_save_nodes(nodes),
+            L::BackgroundBytes(bytes) => self.set_background_bytes(bytes),
+        }
+        Outcome::default()
     }
 }
