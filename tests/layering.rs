@@ -327,10 +327,10 @@ fn session_mutators(src: &Path) -> BTreeSet<String> {
             let rest = line
                 .strip_prefix("pub fn ")
                 .or_else(|| line.strip_prefix("pub(crate) fn "));
-            if let Some((name, args)) = rest.and_then(|r| r.split_once('(')) {
-                if args.starts_with("&mut self") {
-                    names.insert(name.split('<').next().unwrap_or(name).to_string());
-                }
+            if let Some((name, args)) = rest.and_then(|r| r.split_once('('))
+                && args.starts_with("&mut self")
+            {
+                names.insert(name.split('<').next().unwrap_or(name).to_string());
             }
         }
     }
@@ -344,7 +344,10 @@ fn session_mutators(src: &Path) -> BTreeSet<String> {
 fn the_app_changes_the_session_only_through_apply_and_tick() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mutators = session_mutators(&src);
-    assert!(mutators.contains("apply") && mutators.contains("tick"), "{mutators:?}");
+    assert!(
+        mutators.contains("apply") && mutators.contains("tick"),
+        "{mutators:?}"
+    );
     let mut files = Vec::new();
     rust_files(&src.join("app"), &mut files);
     let mut calls = Vec::new();
@@ -364,5 +367,8 @@ fn the_app_changes_the_session_only_through_apply_and_tick() {
             }
         }
     }
-    assert!(calls.is_empty(), "the app changes the session around apply/tick: {calls:#?}");
+    assert!(
+        calls.is_empty(),
+        "the app changes the session around apply/tick: {calls:#?}"
+    );
 }
