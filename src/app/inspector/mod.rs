@@ -77,7 +77,8 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut InspectorState) -> Vec
     let Some(&id) = editor.selection().last() else {
         ui.label("Select a node to see its local and world transform.");
         probes::probes_section(ui, editor, &mut out);
-        if editor.lesson().is_none() {
+        let lessons_open = editor.is_open(crate::editor::session::command::Window::Lessons);
+        if editor.lesson().is_none() && !lessons_open {
             sections::course_offer(ui, editor, &mut out);
         }
         return out;
