@@ -11,6 +11,7 @@ pub mod eval;
 pub mod explain;
 pub mod parse;
 pub mod play;
+pub mod predict;
 pub mod progress;
 pub mod record;
 pub mod samples;
@@ -91,6 +92,8 @@ pub struct Step {
     pub solution: Vec<(Action, Pos)>,
     /// Where the step points at the editor (`point:`, `gesture:`).
     pub pointing: targets::Pointing,
+    /// The value the learner predicts before acting (`predict:`, `mistake:`).
+    pub predict: Option<predict::Predict>,
 }
 
 /// A step's set-up: only what is stated is set.

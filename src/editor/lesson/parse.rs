@@ -2,6 +2,7 @@
 //! grammar of directive values (goals, actions, set-ups) is in `parse/values.rs`.
 
 mod pointing;
+mod predicting;
 mod tokens;
 mod values;
 
@@ -17,7 +18,7 @@ use values::Cursor;
 pub const MAGIC: &str = "graft lesson 1";
 
 /// The keys a directive line may have.
-const KEYS: [&str; 19] = [
+const KEYS: [&str; 21] = [
     "title",
     "about",
     "id",
@@ -37,6 +38,8 @@ const KEYS: [&str; 19] = [
     "do",
     "point",
     "gesture",
+    "predict",
+    "mistake",
 ];
 
 /// True when this text starts like a lesson file (its first line is [`MAGIC`]).
@@ -292,6 +295,14 @@ impl Reader<'_> {
                 needs_value("a target (docs/lesson-format.md, Pointing at the editor)")?;
                 self.pointing(key, value, at, value_at)
             }
+            "predict" | "mistake" => {
+                needs_value(if key == "predict" {
+                    "a node's value (`sword world position | Where will it be?`)"
+                } else {
+                    "a mistake's name or a wrong value"
+                })?;
+                self.predict(key, value, at, value_at)
+            }
             "goal" | "keep" | "do" => {
                 needs_value(if key == "do" {
                     "an action"
@@ -328,6 +339,29 @@ impl Reader<'_> {
             &mut step.keeps
         }
         .push(goal);
+        Ok(())
+    }
+
+    /// A `predict:` or `mistake:` line of the current step.
+    fn predict(&mut self, key: &str, value: &str, at: Pos, value_at: Pos) -> Result<()> {
+        let path = self.path;
+        let step = self.current_step(at)?;
+        if key == "predict" {
+            if step.predict.is_some() {
+                return Err(error_at(path, at, "this step already has a `predict:`"));
+            }
+            step.predict = Some(predicting::predict(path, value, value_at)?);
+            return Ok(());
+        }
+        let Some(predict) = step.predict.as_mut() else {
+            return Err(error_at(
+                path,
+                at,
+                "a `mistake:` follows the step's `predict:` line",
+            ));
+        };
+        let mistake = predicting::mistake(path, value, value_at, predict.kind)?;
+        predict.mistakes.push(mistake);
         Ok(())
     }
 
@@ -456,6 +490,7 @@ fn new_step(title: &str, at: Pos) -> Step {
         hints: Vec::new(),
         solution: Vec::new(),
         pointing: Default::default(),
+        predict: None,
     }
 }
 

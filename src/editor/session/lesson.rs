@@ -57,6 +57,10 @@ pub enum LessonCommand {
     Introduction,
     /// Pick a lesson file in a dialog titled and filtered for lessons.
     OpenFile,
+    /// Commit a prediction (a predict step, before acting).
+    Predict(super::lesson_predict::PredictInput),
+    /// Take the next viewport click as the prediction (true) or not.
+    PredictByClick(bool),
 }
 
 /// The editor state a step starts from (Reset and Back restore it).
@@ -70,6 +74,25 @@ pub struct Snapshot {
     time: f32,
     playing: bool,
     trails: bool,
+    /// The step's prediction's answer and wrong answers from this start (walk_lesson).
+    pub(super) truth: Option<crate::editor::lesson::predict::Truth>,
+}
+
+impl Snapshot {
+    /// The scene the step starts with.
+    pub fn scene(&self) -> &Scene {
+        &self.scene
+    }
+
+    /// Whether Keep world transform is on at the start.
+    pub fn keep_world(&self) -> bool {
+        self.keep_world
+    }
+
+    /// The truth of the step's prediction (None: the step predicts nothing).
+    pub fn truth(&self) -> Option<&crate::editor::lesson::predict::Truth> {
+        self.truth.as_ref()
+    }
 }
 
 /// A lesson being followed.
@@ -81,7 +104,9 @@ pub struct LessonRun {
     /// How the step started (Reset).
     entry: Option<Snapshot>,
     /// How each step starts for a learner who followed the solutions (Back, GoTo).
-    starts: Vec<Snapshot>,
+    pub(super) starts: Vec<Snapshot>,
+    /// The step's prediction, if it asks for one.
+    pub(super) predicting: super::lesson_predict::PredictState,
     hints: usize,
     goals: Vec<bool>,
     keeps: Vec<bool>,
@@ -137,8 +162,14 @@ impl LessonRun {
             .collect()
     }
 
-    /// True when every goal and keep of the step holds: Next lights up.
+    /// True when every goal and keep of the step holds and a predict step's prediction was
+    /// given (or Show me played): Next lights up.
     pub fn step_done(&self) -> bool {
+        self.goals_hold() && self.predicted_or_shown()
+    }
+
+    /// True when every goal and keep of the step holds.
+    pub fn goals_hold(&self) -> bool {
         self.goals.iter().chain(&self.keeps).all(|&ok| ok) && !self.goals.is_empty()
     }
 
@@ -221,7 +252,7 @@ impl LessonRun {
 /// The session's lessons: the running one and the learner's progress.
 #[derive(Debug, Default)]
 pub struct Lessons {
-    run: Option<LessonRun>,
+    pub(super) run: Option<LessonRun>,
     progress: CourseProgress,
 }
 
@@ -301,6 +332,8 @@ impl Editor {
             LessonCommand::OpenFile => {
                 Ok(self.start_dialog(crate::editor::session::DialogPurpose::OpenLesson))
             }
+            LessonCommand::Predict(input) => self.lesson_predict(input),
+            LessonCommand::PredictByClick(on) => self.lesson_predict_by_click(on),
         }
     }
 
@@ -341,6 +374,7 @@ impl Editor {
             bindings: Bindings::default(),
             entry: None,
             starts,
+            predicting: Default::default(),
             hints: 0,
             goals: Vec::new(),
             keeps: Vec::new(),
@@ -422,6 +456,7 @@ impl Editor {
         run.bindings = bind_step(self.doc.scene(), step, &path)?;
         run.step = k;
         run.hints = 0;
+        run.predicting = Default::default();
         run.finished = None;
         run.entry = Some(self.snapshot());
         run.goals.clear();
@@ -461,6 +496,7 @@ impl Editor {
         self.lessons.run = run;
         if let Some(run) = self.lessons.run.as_mut() {
             run.hints = 0;
+            run.predicting = Default::default();
         }
         outcome
     }
@@ -476,6 +512,7 @@ impl Editor {
             time: self.timeline.time,
             playing: self.timeline.playing,
             trails: self.timeline.trails,
+            truth: None,
         }
     }
 
@@ -498,6 +535,8 @@ impl Editor {
         if let Some(run) = self.lessons.run.as_mut().filter(|r| r.showing.is_empty()) {
             run.showing = run.step().solution.iter().cloned().collect();
             run.show_wait = 0.0;
+            run.predicting.shown = true;
+            run.predicting.by_click = false;
         }
         Outcome::default()
     }

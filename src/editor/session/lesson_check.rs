@@ -3,6 +3,7 @@
 //! step's canonical start (Back, GoTo).
 
 use super::lesson::{CheckFailure, Snapshot};
+use super::lesson_truth::{step_truth, truth_failures};
 use crate::editor::lesson::claims::{Claim, Quantity, claims};
 use crate::editor::lesson::eval::{Bindings, Context};
 use crate::editor::lesson::parse::{cut, error_at};
@@ -50,6 +51,12 @@ pub fn walk_lesson(lesson: &Lesson) -> Result<(Vec<Snapshot>, Vec<CheckFailure>)
             .collect();
         recomputed = play_solution(&mut editor, &check, recomputed)?;
         check.goals(&editor, recomputed, true, &mut failures);
+        if let Some(start) = starts.last_mut() {
+            start.truth = step_truth(lesson, step, start, &editor, &bindings)?;
+            if let (Some(predict), Some(truth)) = (&step.predict, &start.truth) {
+                failures.extend(truth_failures(lesson, k, predict, truth));
+            }
+        }
         for (claim, before) in claims.iter().zip(before) {
             let after = seen(&editor, &bindings, claim, recomputed);
             if !before.iter().chain(&after).any(|s| s.shows(claim)) {
