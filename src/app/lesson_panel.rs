@@ -186,6 +186,7 @@ fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Co
                 paragraph_ui(ui, editor, run, paragraph, out);
                 ui.add_space(4.0);
             }
+            super::lesson_predict::predict_box(ui, run, out);
             ui.separator();
             checklist(ui, editor, run);
             for hint in run.hints_shown() {

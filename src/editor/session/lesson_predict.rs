@@ -151,3 +151,33 @@ impl Editor {
         Ok(Outcome::default())
     }
 }
+
+impl LessonRun {
+    /// What the viewport draws of the prediction: before the result, the predicted point
+    /// alone; once revealed, the prediction next to the result.
+    pub fn prediction_mark(
+        &self,
+        scene: &crate::model::scene::Scene,
+    ) -> Option<crate::editor::view::prediction_prims::PredictionMark> {
+        use crate::editor::view::prediction_prims::PredictionMark;
+        let (predict, prediction) = (self.predict()?, self.prediction()?);
+        if !self.revealed() {
+            let Value::Vector(p) = prediction.value else {
+                return None;
+            };
+            return predict.by_click().then(|| PredictionMark::Point {
+                predicted: p,
+                truth: p,
+                note: "your prediction".into(),
+            });
+        }
+        let id = self.resolve(scene, &predict.node.text)?;
+        crate::editor::lesson::predict::mark::mark(
+            predict,
+            self.truth()?,
+            prediction.value,
+            scene,
+            id,
+        )
+    }
+}

@@ -5,6 +5,7 @@
 //! that mistake. [`account`] spells the answer out from the matrix chain.
 
 pub mod account;
+pub mod mark;
 pub mod mistakes;
 
 use super::{Name, Pos, ValueSpace};

@@ -1,0 +1,169 @@
+//! A lesson's prediction next to the result, as primitives the viewport paints and a figure
+//! writes: a dashed ghost where the learner predicted, an arrow to the true place (or, for an
+//! angle, a dashed ray, the true ray and an arc between them) and how far off it was.
+
+use crate::editor::view::camera::{Camera, ScreenRect};
+use crate::editor::view::overlay_prims::NOTE_SIZE;
+use crate::editor::view::palette;
+use crate::editor::view::primitives::Prim;
+use glam::Vec2;
+use std::borrow::Cow;
+
+/// A prediction and the result, in world units.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PredictionMark {
+    /// A predicted point and the true one.
+    Point {
+        /// Where the learner predicted.
+        predicted: Vec2,
+        /// Where it is.
+        truth: Vec2,
+        /// How far off, as text.
+        note: String,
+    },
+    /// A predicted direction and the true one from an origin (degrees, counter-clockwise).
+    Angle {
+        /// Where both rays start.
+        origin: Vec2,
+        /// The predicted direction.
+        predicted: f32,
+        /// The true direction.
+        truth: f32,
+        /// How far off, as text.
+        note: String,
+    },
+}
+
+/// The ghost's radius and a ray's length (px).
+const GHOST_RADIUS: f32 = 9.0;
+const RAY: f32 = 80.0;
+
+/// The mark's primitives (screen pixels).
+pub fn prediction_prims(
+    mark: &PredictionMark,
+    (camera, rect): (Camera, ScreenRect),
+    out: &mut Vec<Prim<'static>>,
+) {
+    let color = palette::PREDICTION;
+    match mark {
+        PredictionMark::Point {
+            predicted,
+            truth,
+            note,
+        } => {
+            let (p, t) = (
+                camera.to_screen(rect, *predicted),
+                camera.to_screen(rect, *truth),
+            );
+            out.push(Prim::Path {
+                points: Cow::Owned(circle(p, GHOST_RADIUS)),
+                width: 2.0,
+                color,
+                dash: Some((4.0, 3.0)),
+            });
+            cross(p, color, out);
+            if p.distance(t) > GHOST_RADIUS + 4.0 {
+                arrow(p + (t - p).normalize() * GHOST_RADIUS, t, color, out);
+            }
+            out.push(Prim::Circle {
+                center: t,
+                radius: 5.0,
+                width: 2.0,
+                color: palette::DOT,
+            });
+            label((p + t) * 0.5 + Vec2::new(8.0, -8.0), note, out);
+        }
+        PredictionMark::Angle {
+            origin,
+            predicted,
+            truth,
+            note,
+        } => {
+            let o = camera.to_screen(rect, *origin);
+            // Screen y points down: a counter-clockwise world angle turns the other way.
+            let dir = |deg: f32| {
+                let r = deg.to_radians();
+                Vec2::new(r.cos(), -r.sin())
+            };
+            out.push(Prim::Path {
+                points: Cow::Owned(vec![o, o + dir(*predicted) * RAY]),
+                width: 2.0,
+                color,
+                dash: Some((6.0, 4.0)),
+            });
+            arrow(o, o + dir(*truth) * RAY, palette::DOT, out);
+            let arc: Vec<Vec2> = (0..=24)
+                .map(|k| {
+                    let a = predicted + (truth - predicted) * k as f32 / 24.0;
+                    o + dir(a) * (RAY * 0.6)
+                })
+                .collect();
+            out.push(Prim::Path {
+                points: Cow::Owned(arc),
+                width: 1.5,
+                color,
+                dash: None,
+            });
+            label(o + dir(*predicted) * RAY + Vec2::new(6.0, 0.0), note, out);
+        }
+    }
+}
+
+/// A closed polyline approximating a circle.
+fn circle(c: Vec2, r: f32) -> Vec<Vec2> {
+    (0..=24)
+        .map(|k| {
+            let a = k as f32 / 24.0 * std::f32::consts::TAU;
+            c + Vec2::new(a.cos(), a.sin()) * r
+        })
+        .collect()
+}
+
+fn cross(p: Vec2, color: palette::Rgba, out: &mut Vec<Prim<'static>>) {
+    for d in [Vec2::new(4.0, 4.0), Vec2::new(4.0, -4.0)] {
+        out.push(Prim::Line {
+            a: p - d,
+            b: p + d,
+            width: 1.5,
+            color,
+        });
+    }
+}
+
+/// A line from `a` to `b` with a head at `b`.
+fn arrow(a: Vec2, b: Vec2, color: palette::Rgba, out: &mut Vec<Prim<'static>>) {
+    out.push(Prim::Line {
+        a,
+        b,
+        width: 2.0,
+        color,
+    });
+    let back = (a - b).normalize_or_zero() * 10.0;
+    for turn in [0.45f32, -0.45] {
+        let (s, c) = turn.sin_cos();
+        let side = Vec2::new(back.x * c - back.y * s, back.x * s + back.y * c);
+        out.push(Prim::Line {
+            a: b,
+            b: b + side,
+            width: 2.0,
+            color,
+        });
+    }
+}
+
+/// The note on a plate, its box's top left at `at`.
+fn label(at: Vec2, text: &str, out: &mut Vec<Prim<'static>>) {
+    let width = text.chars().count() as f32 * NOTE_SIZE * 0.6 + 6.0;
+    out.push(Prim::Plate {
+        min: at,
+        max: at + Vec2::new(width, NOTE_SIZE + 5.0),
+        color: palette::NOTE_PLATE,
+    });
+    out.push(Prim::Text {
+        at: at + Vec2::new(3.0, NOTE_SIZE + 1.0),
+        size: NOTE_SIZE,
+        color: palette::PREDICTION,
+        text: Cow::Owned(text.to_string()),
+        halo: None,
+    });
+}
