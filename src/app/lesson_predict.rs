@@ -47,7 +47,7 @@ fn ask(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
     let Some(predict) = run.predict() else {
         return;
     };
-    let id = egui::Id::new(("lesson prediction", &run.lesson().id, run.step_index()));
+    let id = egui::Id::unique(("lesson prediction", &run.lesson().id, run.step_index()));
     let mut text = ui
         .data_mut(|d| d.get_temp::<String>(id))
         .unwrap_or_default();
