@@ -2,7 +2,8 @@
 //! played headless through `Editor::apply`, as CI checks the built-in course.
 
 use crate::editor::lesson::course;
-use crate::editor::session::lesson::{LessonSource, read_lesson, walk_lesson};
+use crate::editor::session::lesson::{LessonSource, read_lesson};
+use crate::editor::session::lesson_check::check_lesson;
 use crate::tools::cli::Failure;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -87,7 +88,7 @@ fn check(sources: &[LessonSource], out: &mut dyn Write) -> Result<(), Failure> {
     let mut problems = Vec::new();
     for source in sources {
         let checked = read_lesson(source).and_then(|lesson| {
-            let (_, failures) = walk_lesson(&lesson)?;
+            let failures = check_lesson(&lesson)?;
             Ok((lesson, failures))
         });
         match checked {

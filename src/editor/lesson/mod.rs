@@ -17,6 +17,7 @@ pub mod record;
 pub mod samples;
 pub mod targets;
 pub mod text;
+pub mod vary;
 
 use crate::editor::view::options::ViewOption;
 use std::path::PathBuf;
@@ -94,6 +95,12 @@ pub struct Step {
     pub pointing: targets::Pointing,
     /// The value the learner predicts before acting (`predict:`, `mistake:`).
     pub predict: Option<predict::Predict>,
+    /// Numbers drawn per learner when the step starts (`vary:`).
+    pub vary: Vec<vary::Vary>,
+    /// The step's `goal:`, `keep:`, `do:`, `hint:`, `predict:` and `mistake:` lines as
+    /// written, in order, when one of them or the text has a `{…}` placeholder (read again
+    /// once the numbers are known; until then with every placeholder read as 1).
+    pub templated: Vec<vary::Line>,
 }
 
 /// A step's set-up: only what is stated is set.

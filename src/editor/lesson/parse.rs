@@ -3,6 +3,9 @@
 
 mod pointing;
 mod predicting;
+mod varying;
+
+pub use varying::substitute;
 mod tokens;
 mod values;
 
@@ -18,7 +21,7 @@ use values::Cursor;
 pub const MAGIC: &str = "graft lesson 1";
 
 /// The keys a directive line may have.
-const KEYS: [&str; 21] = [
+const KEYS: [&str; 22] = [
     "title",
     "about",
     "id",
@@ -40,7 +43,11 @@ const KEYS: [&str; 21] = [
     "gesture",
     "predict",
     "mistake",
+    "vary",
 ];
+
+/// The keys of a step's task lines: read again once a learner's numbers are known.
+const TASK_KEYS: [&str; 6] = ["goal", "keep", "do", "hint", "predict", "mistake"];
 
 /// True when this text starts like a lesson file (its first line is [`MAGIC`]).
 pub fn is_lesson(text: &str) -> bool {
@@ -99,6 +106,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Lesson> {
         paragraph: String::new(),
         paragraph_at: Vec::new(),
         fence: None,
+        replaying: false,
     };
     let text = text.trim_start_matches('\u{feff}');
     let mut lines = text.lines().enumerate();
@@ -129,6 +137,8 @@ struct Reader<'a> {
     /// An inline scene: where `scene:` was, and once its ``` opened, the text so far and the
     /// line it starts on.
     fence: Option<(Pos, Option<(String, usize)>)>,
+    /// A task line is being read again (not recorded as a template).
+    replaying: bool,
 }
 
 impl Reader<'_> {
@@ -264,7 +274,29 @@ impl Reader<'_> {
                 Ok(())
             }
         };
+        if TASK_KEYS.contains(&key) && !self.replaying {
+            let line = crate::editor::lesson::vary::Line {
+                key: key.to_string(),
+                value: value.to_string(),
+                at,
+                value_at,
+            };
+            self.current_step(at)?.templated.push(line);
+            if value.contains('{') {
+                let read = varying::placeholders_as_one(path, value, value_at)?;
+                self.replaying = true;
+                let result = self.directive(key, &read, at, value_at);
+                self.replaying = false;
+                return result;
+            }
+        }
         match key {
+            "vary" => {
+                needs_value("`NAME from LOW to HIGH` or `NODE local rotation from LOW to HIGH`")?;
+                let vary = varying::vary(path, value, value_at)?;
+                self.current_step(at)?.vary.push(vary);
+                Ok(())
+            }
             "title" | "about" | "id" if !self.lesson.steps.is_empty() => Err(error_at(
                 path,
                 at,
@@ -456,6 +488,14 @@ impl Reader<'_> {
                 "the first step needs a `scene:`",
             ));
         }
+        let mut lesson = lesson;
+        for step in &mut lesson.steps {
+            let placeholders = step.text.iter().any(|p| p.contains('{'))
+                || step.templated.iter().any(|l| l.value.contains('{'));
+            if !placeholders {
+                step.templated.clear();
+            }
+        }
         for step in &lesson.steps {
             if step.goals.is_empty() {
                 return Err(error_at(
@@ -491,6 +531,8 @@ fn new_step(title: &str, at: Pos) -> Step {
         solution: Vec::new(),
         pointing: Default::default(),
         predict: None,
+        vary: Vec::new(),
+        templated: Vec::new(),
     }
 }
 
@@ -527,4 +569,42 @@ fn goal(path: &Path, value: &str, at: Pos) -> Result<Goal> {
 /// True for the keys a directive may have.
 fn known_key(key: &str) -> bool {
     KEYS.contains(&key)
+}
+
+/// Read a step's task lines again (`vary.rs`: once the learner's numbers replaced the
+/// placeholders): the step's goals, keeps, solution, hints and prediction are the lines'.
+pub fn replay(
+    step: &Step,
+    path: &Path,
+    lines: &[crate::editor::lesson::vary::Line],
+) -> Result<Step> {
+    let mut fresh = step.clone();
+    fresh.goals.clear();
+    fresh.keeps.clear();
+    fresh.solution.clear();
+    fresh.hints.clear();
+    fresh.predict = None;
+    let mut reader = Reader {
+        path,
+        lesson: Lesson {
+            id: String::new(),
+            title: String::new(),
+            about: String::new(),
+            intro: Vec::new(),
+            steps: vec![fresh],
+            path: path.to_path_buf(),
+        },
+        paragraph: String::new(),
+        paragraph_at: Vec::new(),
+        fence: None,
+        replaying: true,
+    };
+    for line in lines {
+        reader.directive(&line.key, &line.value, line.at, line.value_at)?;
+    }
+    reader
+        .lesson
+        .steps
+        .pop()
+        .ok_or_else(|| error_at(path, step.at, "the step was lost while read again"))
 }

@@ -7,6 +7,9 @@ use std::collections::{BTreeMap, BTreeSet};
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CourseProgress {
     done: BTreeMap<String, BTreeSet<usize>>,
+    /// The seed this learner's `vary:` numbers are drawn by (0: not drawn yet).
+    #[serde(default)]
+    seed: u64,
 }
 
 impl CourseProgress {
@@ -33,6 +36,21 @@ impl CourseProgress {
     /// How many steps of lesson `id` were completed.
     pub fn count(&self, id: &str) -> usize {
         self.done.get(id).map_or(0, BTreeSet::len)
+    }
+
+    /// The seed of this learner's numbers, drawn the first time it is asked for and kept
+    /// with the progress: the same learner always gets the same numbers.
+    pub fn seed(&mut self) -> u64 {
+        if self.seed == 0 {
+            self.seed = fastrand::u64(1..);
+        }
+        self.seed
+    }
+
+    /// The progress with this seed (a report's generated learners, tests).
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
     }
 
     /// The first step of a lesson of `steps` steps not completed yet (0 when all are).

@@ -355,7 +355,9 @@ impl Editor {
 
     /// Start a lesson at the first step not completed yet (the unsaved-changes prompt is done).
     pub(super) fn start_lesson(&mut self, lesson: Lesson) -> Result<Outcome> {
-        let (starts, failures) = walk_lesson(&lesson)?;
+        let seed = self.lessons.progress.seed();
+        let walk = super::lesson_check::walk_seeded(&lesson, seed)?;
+        let (lesson, starts, failures) = (walk.lesson, walk.starts, walk.failures);
         if let Some(f) = failures.first() {
             self.log.info(format!(
                 "Warning: this lesson fails its own check: {}",
@@ -470,6 +472,9 @@ impl Editor {
         self.update_world();
         let bindings = bind_step(self.doc.scene(), step, path)?;
         for command in setup_commands(self, &step.setup, &bindings, path)? {
+            self.dispatch(command)?;
+        }
+        for command in super::lesson_play::vary_commands(self, step, &bindings)? {
             self.dispatch(command)?;
         }
         self.update_world();

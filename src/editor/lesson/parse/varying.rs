@@ -1,0 +1,135 @@
+//! `vary:` lines and `{…}` placeholders: a number drawn per learner from a range, named (a
+//! variable) or set on a node's local value when the step starts; placeholders read them,
+//! and the step's start values (`{arm.rotation}`, `{world(sword).x}`).
+
+use super::error_at;
+use super::values::Cursor;
+use crate::editor::lesson::Pos;
+use crate::editor::lesson::vary::{Channel, Target, Vary};
+use crate::error::Result;
+use std::path::Path;
+
+/// The most values one range may hold (low to high by the step).
+const MOST_VALUES: f32 = 100_000.0;
+
+/// `NAME from LOW to HIGH [by STEP]` or `NODE local CHANNEL from LOW to HIGH [by STEP]`.
+pub(super) fn vary(path: &Path, value: &str, at: Pos) -> Result<Vary> {
+    let mut cursor = Cursor::new(path, value, at)?;
+    let name = cursor.name()?;
+    let target = if cursor.eat("local") {
+        let channel = match cursor
+            .word_of(&["rotation", "skew", "position", "scale"])?
+            .as_str()
+        {
+            "rotation" => Channel::Rotation,
+            "skew" => Channel::Skew,
+            which => {
+                let x = cursor.word_of(&["x", "y"])? == "x";
+                match (which, x) {
+                    ("position", true) => Channel::PositionX,
+                    ("position", false) => Channel::PositionY,
+                    (_, true) => Channel::ScaleX,
+                    _ => Channel::ScaleY,
+                }
+            }
+        };
+        Target::Local {
+            node: name,
+            channel,
+        }
+    } else {
+        let plain = name
+            .text
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !plain || name.text.starts_with(|c: char| c.is_ascii_digit()) {
+            return Err(error_at(
+                path,
+                name.at,
+                "a variable's name is letters, digits and `_` (or write `NODE local rotation from …`)",
+            ));
+        }
+        Target::Var(name.text)
+    };
+    if !cursor.eat("from") {
+        return Err(cursor.fail("expected `from LOW to HIGH`"));
+    }
+    let low = cursor.number()?;
+    if !cursor.eat("to") {
+        return Err(cursor.fail("expected `to HIGH`"));
+    }
+    let high_at = cursor.here();
+    let high = cursor.number()?;
+    let by_at = cursor.here();
+    let by = if cursor.eat("by") {
+        cursor.number()?
+    } else {
+        1.0
+    };
+    cursor.end()?;
+    if high < low {
+        return Err(error_at(
+            path,
+            high_at,
+            "the range's high end is below its low end",
+        ));
+    }
+    if by <= 0.0 || (high - low) / by > MOST_VALUES {
+        return Err(error_at(
+            path,
+            by_at,
+            format!("the step `by` is a positive number, at most {MOST_VALUES} values a range"),
+        ));
+    }
+    Ok(Vary {
+        target,
+        low,
+        high,
+        by,
+        at,
+        value: None,
+    })
+}
+
+/// The line with every `{…}` read as `1`, to check its grammar before any number is drawn.
+pub(super) fn placeholders_as_one(path: &Path, value: &str, at: Pos) -> Result<String> {
+    substitute(value, path, at, &|_| Some(1.0))
+}
+
+/// Replace each `{EXPR}` of `text` by the number `lookup` gives for EXPR (as the inspector
+/// writes it); an unknown EXPR or an unclosed `{` is an error at its place (`at` is where
+/// `text` starts in the file).
+pub fn substitute(
+    text: &str,
+    path: &Path,
+    at: Pos,
+    lookup: &dyn Fn(&str) -> Option<f64>,
+) -> Result<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut col = at.col;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        col += rest[..open].chars().count();
+        let here = Pos { line: at.line, col };
+        let Some(close) = rest[open..].find('}') else {
+            return Err(error_at(path, here, "this `{` is never closed with `}`"));
+        };
+        let expr = rest[open + 1..open + close].trim();
+        let value = lookup(expr).ok_or_else(|| {
+            error_at(
+                path,
+                here,
+                format!(
+                    "`{{{}}}` is neither a `vary:` variable nor a node's value such as `{{arm.rotation}}` or `{{world(sword).x}}`",
+                    super::cut(expr)
+                ),
+            )
+        })?;
+        out.push_str(&crate::editor::view::numbers::format_display(value));
+        col += rest[open..open + close + 1].chars().count();
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
