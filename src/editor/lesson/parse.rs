@@ -5,7 +5,7 @@ mod pointing;
 mod predicting;
 mod varying;
 
-pub use varying::substitute;
+pub use varying::{replay, substitute};
 mod tokens;
 mod values;
 
@@ -275,43 +275,18 @@ impl Reader<'_> {
             }
         };
         if TASK_KEYS.contains(&key) && !self.replaying {
-            let line = crate::editor::lesson::vary::Line {
-                key: key.to_string(),
-                value: value.to_string(),
-                at,
-                value_at,
-            };
-            self.current_step(at)?.templated.push(line);
-            if value.contains('{') {
-                let read = varying::placeholders_as_one(path, value, value_at)?;
-                self.replaying = true;
-                let result = self.directive(key, &read, at, value_at);
-                self.replaying = false;
-                return result;
-            }
+            return self.task_line(key, value, at, value_at);
         }
         match key {
-            "vary" => {
-                needs_value("`NAME from LOW to HIGH` or `NODE local rotation from LOW to HIGH`")?;
-                let vary = varying::vary(path, value, value_at)?;
-                self.current_step(at)?.vary.push(vary);
-                Ok(())
+            "vary" | "predict" | "mistake" => {
+                needs_value(match key {
+                    "vary" => "`NAME from LOW to HIGH` or `NODE local rotation from LOW to HIGH`",
+                    "predict" => "a node's value (`sword world position | Where will it be?`)",
+                    _ => "a mistake's name or a wrong value",
+                })?;
+                self.predict(key, value, at, value_at)
             }
-            "title" | "about" | "id" if !self.lesson.steps.is_empty() => Err(error_at(
-                path,
-                at,
-                format!("`{key}:` belongs to the lesson's header, before the first `step:`"),
-            )),
-            "title" => {
-                needs_value("the lesson's title")?;
-                self.lesson.title = value.to_string();
-                Ok(())
-            }
-            "about" => {
-                self.lesson.about = value.to_string();
-                Ok(())
-            }
-            "id" => self.id(value, value_at),
+            "title" | "about" | "id" => self.header(key, value, at, value_at),
             "step" => {
                 needs_value("a title")?;
                 self.lesson.steps.push(new_step(value, at));
@@ -326,14 +301,6 @@ impl Reader<'_> {
             "point" | "gesture" => {
                 needs_value("a target (docs/lesson-format.md, Pointing at the editor)")?;
                 self.pointing(key, value, at, value_at)
-            }
-            "predict" | "mistake" => {
-                needs_value(if key == "predict" {
-                    "a node's value (`sword world position | Where will it be?`)"
-                } else {
-                    "a mistake's name or a wrong value"
-                })?;
-                self.predict(key, value, at, value_at)
             }
             "goal" | "keep" | "do" => {
                 needs_value(if key == "do" {
@@ -351,6 +318,51 @@ impl Reader<'_> {
                 cursor.end()
             }
         }
+    }
+
+    /// A `title:`, `about:` or `id:` line, before the first step.
+    fn header(&mut self, key: &str, value: &str, at: Pos, value_at: Pos) -> Result<()> {
+        let path = self.path;
+        if !self.lesson.steps.is_empty() {
+            return Err(error_at(
+                path,
+                at,
+                format!("`{key}:` belongs to the lesson's header, before the first `step:`"),
+            ));
+        }
+        match key {
+            "title" if value.is_empty() => Err(error_at(
+                path,
+                value_at,
+                "`title:` needs the lesson's title",
+            )),
+            "title" => {
+                self.lesson.title = value.to_string();
+                Ok(())
+            }
+            "about" => {
+                self.lesson.about = value.to_string();
+                Ok(())
+            }
+            _ => self.id(value, value_at),
+        }
+    }
+
+    /// A task line as written: kept (to be read again once a learner's numbers are known),
+    /// then read now, its placeholders as 1.
+    fn task_line(&mut self, key: &str, value: &str, at: Pos, value_at: Pos) -> Result<()> {
+        let line = crate::editor::lesson::vary::Line {
+            key: key.to_string(),
+            value: value.to_string(),
+            at,
+            value_at,
+        };
+        self.current_step(at)?.templated.push(line);
+        let read = varying::placeholders_as_one(self.path, value, value_at)?;
+        self.replaying = true;
+        let result = self.directive(key, &read, at, value_at);
+        self.replaying = false;
+        result
     }
 
     /// A `goal:`, `keep:` or `do:` line of the current step.
@@ -374,10 +386,14 @@ impl Reader<'_> {
         Ok(())
     }
 
-    /// A `predict:` or `mistake:` line of the current step.
+    /// A `vary:`, `predict:` or `mistake:` line of the current step.
     fn predict(&mut self, key: &str, value: &str, at: Pos, value_at: Pos) -> Result<()> {
         let path = self.path;
         let step = self.current_step(at)?;
+        if key == "vary" {
+            step.vary.push(varying::vary(path, value, value_at)?);
+            return Ok(());
+        }
         if key == "predict" {
             if step.predict.is_some() {
                 return Err(error_at(path, at, "this step already has a `predict:`"));
@@ -569,42 +585,4 @@ fn goal(path: &Path, value: &str, at: Pos) -> Result<Goal> {
 /// True for the keys a directive may have.
 fn known_key(key: &str) -> bool {
     KEYS.contains(&key)
-}
-
-/// Read a step's task lines again (`vary.rs`: once the learner's numbers replaced the
-/// placeholders): the step's goals, keeps, solution, hints and prediction are the lines'.
-pub fn replay(
-    step: &Step,
-    path: &Path,
-    lines: &[crate::editor::lesson::vary::Line],
-) -> Result<Step> {
-    let mut fresh = step.clone();
-    fresh.goals.clear();
-    fresh.keeps.clear();
-    fresh.solution.clear();
-    fresh.hints.clear();
-    fresh.predict = None;
-    let mut reader = Reader {
-        path,
-        lesson: Lesson {
-            id: String::new(),
-            title: String::new(),
-            about: String::new(),
-            intro: Vec::new(),
-            steps: vec![fresh],
-            path: path.to_path_buf(),
-        },
-        paragraph: String::new(),
-        paragraph_at: Vec::new(),
-        fence: None,
-        replaying: true,
-    };
-    for line in lines {
-        reader.directive(&line.key, &line.value, line.at, line.value_at)?;
-    }
-    reader
-        .lesson
-        .steps
-        .pop()
-        .ok_or_else(|| error_at(path, step.at, "the step was lost while read again"))
 }

@@ -8,16 +8,14 @@ use crate::editor::lesson::parse::cut;
 use crate::editor::lesson::play::bind_step;
 use crate::editor::lesson::progress::CourseProgress;
 use crate::editor::lesson::{Action, Goal, Lesson, Pos, Step};
-use crate::editor::session::command::ViewSpace;
 use crate::editor::session::lesson_play::{action_commands, setup_commands};
-use crate::editor::session::settings::ViewOptions;
 use crate::editor::session::{Editor, FileAction, Outcome};
 use crate::error::{Error, Result};
-use crate::model::document::Document;
 use crate::model::scene::{NodeId, Scene};
 use std::collections::VecDeque;
 
 pub use super::lesson_check::{read_lesson, walk_lesson};
+pub use super::lesson_snapshot::Snapshot;
 use std::path::PathBuf;
 
 /// Seconds between two actions of **Show me**, so each one can be seen.
@@ -61,38 +59,6 @@ pub enum LessonCommand {
     Predict(super::lesson_predict::PredictInput),
     /// Take the next viewport click as the prediction (true) or not.
     PredictByClick(bool),
-}
-
-/// The editor state a step starts from (Reset and Back restore it).
-#[derive(Clone, Debug)]
-pub struct Snapshot {
-    scene: Scene,
-    selection: Vec<NodeId>,
-    keep_world: bool,
-    view: ViewOptions,
-    view_space: ViewSpace,
-    time: f32,
-    playing: bool,
-    trails: bool,
-    /// The step's prediction's answer and wrong answers from this start (walk_lesson).
-    pub(super) truth: Option<crate::editor::lesson::predict::Truth>,
-}
-
-impl Snapshot {
-    /// The scene the step starts with.
-    pub fn scene(&self) -> &Scene {
-        &self.scene
-    }
-
-    /// Whether Keep world transform is on at the start.
-    pub fn keep_world(&self) -> bool {
-        self.keep_world
-    }
-
-    /// The truth of the step's prediction (None: the step predicts nothing).
-    pub fn truth(&self) -> Option<&crate::editor::lesson::predict::Truth> {
-        self.truth.as_ref()
-    }
 }
 
 /// A lesson being followed.
@@ -503,36 +469,6 @@ impl Editor {
             run.hints = 0;
             run.predicting = Default::default();
         }
-        outcome
-    }
-
-    /// The state a step starts from.
-    pub(super) fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            scene: self.doc.scene().clone(),
-            selection: self.selection.ids().to_vec(),
-            keep_world: self.settings.keep_world(),
-            view: self.settings.view().clone(),
-            view_space: self.settings.view_space(),
-            time: self.timeline.time,
-            playing: self.timeline.playing,
-            trails: self.timeline.trails,
-            truth: None,
-        }
-    }
-
-    /// Put a snapshot back as a fresh untitled document (the lesson is the caller's).
-    fn restore(&mut self, snapshot: &Snapshot) -> Outcome {
-        // A scratch document: moving on to another lesson never asks to save it.
-        let outcome = self.replace_document(Document::scratch(snapshot.scene.clone()));
-        self.selection.set(snapshot.selection.clone());
-        self.settings.set_keep_world(snapshot.keep_world);
-        self.settings.set_view(snapshot.view.clone());
-        self.settings.set_view_space(snapshot.view_space);
-        self.timeline.time = snapshot.time;
-        self.timeline.playing = snapshot.playing;
-        self.timeline.trails = snapshot.trails;
-        self.update_world();
         outcome
     }
 

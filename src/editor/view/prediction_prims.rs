@@ -44,7 +44,6 @@ pub fn prediction_prims(
     (camera, rect): (Camera, ScreenRect),
     out: &mut Vec<Prim<'static>>,
 ) {
-    let color = palette::PREDICTION;
     match mark {
         PredictionMark::Point {
             predicted,
@@ -55,58 +54,69 @@ pub fn prediction_prims(
                 camera.to_screen(rect, *predicted),
                 camera.to_screen(rect, *truth),
             );
-            out.push(Prim::Path {
-                points: Cow::Owned(circle(p, GHOST_RADIUS)),
-                width: 2.0,
-                color,
-                dash: Some((4.0, 3.0)),
-            });
-            cross(p, color, out);
-            if p.distance(t) > GHOST_RADIUS + 4.0 {
-                arrow(p + (t - p).normalize() * GHOST_RADIUS, t, color, out);
-            }
-            out.push(Prim::Circle {
-                center: t,
-                radius: 5.0,
-                width: 2.0,
-                color: palette::DOT,
-            });
-            label((p + t) * 0.5 + Vec2::new(8.0, -8.0), note, out);
+            point_prims(p, t, note, out);
         }
         PredictionMark::Angle {
             origin,
             predicted,
             truth,
             note,
-        } => {
-            let o = camera.to_screen(rect, *origin);
-            // Screen y points down: a counter-clockwise world angle turns the other way.
-            let dir = |deg: f32| {
-                let r = deg.to_radians();
-                Vec2::new(r.cos(), -r.sin())
-            };
-            out.push(Prim::Path {
-                points: Cow::Owned(vec![o, o + dir(*predicted) * RAY]),
-                width: 2.0,
-                color,
-                dash: Some((6.0, 4.0)),
-            });
-            arrow(o, o + dir(*truth) * RAY, palette::DOT, out);
-            let arc: Vec<Vec2> = (0..=24)
-                .map(|k| {
-                    let a = predicted + (truth - predicted) * k as f32 / 24.0;
-                    o + dir(a) * (RAY * 0.6)
-                })
-                .collect();
-            out.push(Prim::Path {
-                points: Cow::Owned(arc),
-                width: 1.5,
-                color,
-                dash: None,
-            });
-            label(o + dir(*predicted) * RAY + Vec2::new(6.0, 0.0), note, out);
-        }
+        } => angle_prims(
+            camera.to_screen(rect, *origin),
+            (*predicted, *truth),
+            note,
+            out,
+        ),
     }
+}
+
+/// A dashed ghost with a cross at `p`, an arrow to the true place `t` and the note.
+fn point_prims(p: Vec2, t: Vec2, note: &str, out: &mut Vec<Prim<'static>>) {
+    let color = palette::PREDICTION;
+    out.push(Prim::Path {
+        points: Cow::Owned(circle(p, GHOST_RADIUS)),
+        width: 2.0,
+        color,
+        dash: Some((4.0, 3.0)),
+    });
+    cross(p, color, out);
+    if p.distance(t) > GHOST_RADIUS + 4.0 {
+        arrow(p + (t - p).normalize() * GHOST_RADIUS, t, color, out);
+    }
+    out.push(Prim::Circle {
+        center: t,
+        radius: 5.0,
+        width: 2.0,
+        color: palette::DOT,
+    });
+    label((p + t) * 0.5 + Vec2::new(8.0, -8.0), note, out);
+}
+
+/// From `o`: the predicted direction dashed, the true one as an arrow, an arc between them.
+fn angle_prims(o: Vec2, (predicted, truth): (f32, f32), note: &str, out: &mut Vec<Prim<'static>>) {
+    let color = palette::PREDICTION;
+    // Screen y points down: a counter-clockwise world angle turns the other way.
+    let dir = |deg: f32| {
+        let r = deg.to_radians();
+        Vec2::new(r.cos(), -r.sin())
+    };
+    out.push(Prim::Path {
+        points: Cow::Owned(vec![o, o + dir(predicted) * RAY]),
+        width: 2.0,
+        color,
+        dash: Some((6.0, 4.0)),
+    });
+    arrow(o, o + dir(truth) * RAY, palette::DOT, out);
+    let arc: Vec<Vec2> = (0..=24)
+        .map(|k| o + dir(predicted + (truth - predicted) * k as f32 / 24.0) * (RAY * 0.6))
+        .collect();
+    out.push(Prim::Path {
+        points: Cow::Owned(arc),
+        width: 1.5,
+        color,
+        dash: None,
+    });
+    label(o + dir(predicted) * RAY + Vec2::new(6.0, 0.0), note, out);
 }
 
 /// A closed polyline approximating a circle.

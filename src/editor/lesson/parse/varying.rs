@@ -2,10 +2,12 @@
 //! variable) or set on a node's local value when the step starts; placeholders read them,
 //! and the step's start values (`{arm.rotation}`, `{world(sword).x}`).
 
+use super::Reader;
 use super::error_at;
 use super::values::Cursor;
 use crate::editor::lesson::Pos;
-use crate::editor::lesson::vary::{Channel, Target, Vary};
+use crate::editor::lesson::vary::{Channel, Line, Target, Vary};
+use crate::editor::lesson::{Lesson, Step};
 use crate::error::Result;
 use std::path::Path;
 
@@ -17,25 +19,9 @@ pub(super) fn vary(path: &Path, value: &str, at: Pos) -> Result<Vary> {
     let mut cursor = Cursor::new(path, value, at)?;
     let name = cursor.name()?;
     let target = if cursor.eat("local") {
-        let channel = match cursor
-            .word_of(&["rotation", "skew", "position", "scale"])?
-            .as_str()
-        {
-            "rotation" => Channel::Rotation,
-            "skew" => Channel::Skew,
-            which => {
-                let x = cursor.word_of(&["x", "y"])? == "x";
-                match (which, x) {
-                    ("position", true) => Channel::PositionX,
-                    ("position", false) => Channel::PositionY,
-                    (_, true) => Channel::ScaleX,
-                    _ => Channel::ScaleY,
-                }
-            }
-        };
         Target::Local {
             node: name,
-            channel,
+            channel: channel(&mut cursor)?,
         }
     } else {
         let plain = name
@@ -67,6 +53,23 @@ pub(super) fn vary(path: &Path, value: &str, at: Pos) -> Result<Vary> {
         1.0
     };
     cursor.end()?;
+    check_range(path, (low, high, by), (high_at, by_at))?;
+    Ok(Vary {
+        target,
+        low,
+        high,
+        by,
+        at,
+        value: None,
+    })
+}
+
+/// A range's ends in order and a step that makes at most [`MOST_VALUES`] values.
+fn check_range(
+    path: &Path,
+    (low, high, by): (f32, f32, f32),
+    (high_at, by_at): (Pos, Pos),
+) -> Result<()> {
     if high < low {
         return Err(error_at(
             path,
@@ -81,14 +84,26 @@ pub(super) fn vary(path: &Path, value: &str, at: Pos) -> Result<Vary> {
             format!("the step `by` is a positive number, at most {MOST_VALUES} values a range"),
         ));
     }
-    Ok(Vary {
-        target,
-        low,
-        high,
-        by,
-        at,
-        value: None,
-    })
+    Ok(())
+}
+
+/// `rotation`, `skew`, `position x`, `position y`, `scale x` or `scale y`.
+fn channel(cursor: &mut Cursor) -> Result<Channel> {
+    Ok(
+        match cursor
+            .word_of(&["rotation", "skew", "position", "scale"])?
+            .as_str()
+        {
+            "rotation" => Channel::Rotation,
+            "skew" => Channel::Skew,
+            which => match (which, cursor.word_of(&["x", "y"])? == "x") {
+                ("position", true) => Channel::PositionX,
+                ("position", false) => Channel::PositionY,
+                (_, true) => Channel::ScaleX,
+                _ => Channel::ScaleY,
+            },
+        },
+    )
 }
 
 /// The line with every `{…}` read as `1`, to check its grammar before any number is drawn.
@@ -132,4 +147,38 @@ pub fn substitute(
     }
     out.push_str(rest);
     Ok(out)
+}
+
+/// Read a step's task lines again (`vary.rs`: once the learner's numbers replaced the
+/// placeholders): the step's goals, keeps, solution, hints and prediction are the lines'.
+pub fn replay(step: &Step, path: &Path, lines: &[Line]) -> Result<Step> {
+    let mut fresh = step.clone();
+    fresh.goals.clear();
+    fresh.keeps.clear();
+    fresh.solution.clear();
+    fresh.hints.clear();
+    fresh.predict = None;
+    let mut reader = Reader {
+        path,
+        lesson: Lesson {
+            id: String::new(),
+            title: String::new(),
+            about: String::new(),
+            intro: Vec::new(),
+            steps: vec![fresh],
+            path: path.to_path_buf(),
+        },
+        paragraph: String::new(),
+        paragraph_at: Vec::new(),
+        fence: None,
+        replaying: true,
+    };
+    for line in lines {
+        reader.directive(&line.key, &line.value, line.at, line.value_at)?;
+    }
+    reader
+        .lesson
+        .steps
+        .pop()
+        .ok_or_else(|| error_at(path, step.at, "the step was lost while read again"))
 }
