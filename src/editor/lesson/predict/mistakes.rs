@@ -3,7 +3,7 @@
 
 use super::{Kind, MistakeKind, Predict, Value};
 use crate::editor::lesson::ValueSpace;
-use crate::model::math::{Trs, decompose, sin_cos_deg};
+use crate::model::math::{Trs, decompose};
 use crate::model::scene::{NodeId, Scene};
 use glam::{Affine2, Mat2, Vec2};
 
@@ -36,7 +36,7 @@ pub fn wrong_value(
         MistakeKind::Named(v) => return Ok(*v),
         MistakeKind::NoParentRotation => {
             world_only("no-parent-rotation")?;
-            decompose(&chain(after, id, |k, own| unturned(k, own))?)
+            decompose(&chain(after, id, unturned)?)
         }
         MistakeKind::ScaleOrder => match predict.frame {
             ValueSpace::World => decompose(&reversed(after, id)?),
@@ -157,10 +157,4 @@ pub fn fits(value: Value, kind: Kind) -> bool {
         (value, kind.is_angle()),
         (Value::Number(_), true) | (Value::Vector(_), false)
     )
-}
-
-/// The direction of an angle, for drawing (unused numbers keep the import honest).
-pub fn direction(degrees: f32) -> Vec2 {
-    let (s, c) = sin_cos_deg(f64::from(degrees));
-    Vec2::new(c as f32, s as f32)
 }
