@@ -36,7 +36,7 @@ pub enum PredictionMark {
 
 /// The ghost's radius and a ray's length (px).
 const GHOST_RADIUS: f32 = 9.0;
-const RAY: f32 = 80.0;
+const RAY: f32 = 110.0;
 
 /// The mark's primitives (screen pixels).
 pub fn prediction_prims(

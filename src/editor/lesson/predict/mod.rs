@@ -79,7 +79,7 @@ impl Value {
         use crate::editor::view::numbers::{format_angle, format_display};
         match self {
             Value::Number(a) if kind.is_angle() => format!("{}°", format_angle(f64::from(a), 0, 3)),
-            Value::Number(a) => format_display(f64::from(a)),
+            Value::Number(a) => format_display(round3(a)),
             Value::Vector(v) => format!(
                 "({}, {})",
                 format_display(round3(v.x)),
