@@ -1,4 +1,4 @@
-//! `graft lesson check FILE…` and `graft lesson list`: lessons validated and their solutions
+//! `graft lesson check FILE…`, `graft lesson list` (and `report`, in `lesson_report.rs`): lessons validated and their solutions
 //! played headless through `Editor::apply`, as CI checks the built-in course.
 
 use crate::editor::lesson::course;
@@ -26,6 +26,20 @@ pub enum LessonCommand {
     },
     /// Print the built-in course: each lesson's title, steps and what it is about.
     List,
+    /// A class summary from learners' exported progress files (Help > Export my progress…):
+    /// per lesson step, how many finished it, the median time, predictions right, and the most
+    /// common mistake. A file that is not a progress file is named and skipped.
+    #[command(
+        after_help = "Examples:\n  graft lesson report class/*.json\n  graft lesson report class/*.json --csv > class.csv"
+    )]
+    Report {
+        /// Progress files (JSON).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Comma-separated values instead of a table.
+        #[arg(long)]
+        csv: bool,
+    },
     /// Turn a crash journal (every edit of a session) into a lesson skeleton: one step from
     /// the journal's first scene whose `do:` lines redo its edits, with suggested goals and
     /// keeps. The lesson written passes `graft lesson check`; the journal is only read.
@@ -48,6 +62,9 @@ pub enum LessonCommand {
 pub fn run(command: LessonCommand, out: &mut dyn Write) -> Result<(), Failure> {
     match command {
         LessonCommand::List => list(out),
+        LessonCommand::Report { files, csv } => {
+            super::lesson_report::report(&files, csv, out, &mut std::io::stderr())
+        }
         LessonCommand::RecordFromJournal {
             journal,
             out: lesson,

@@ -73,6 +73,8 @@ pub struct LessonRun {
     pub(super) starts: Vec<Snapshot>,
     /// The step's prediction, if it asks for one.
     pub(super) predicting: super::lesson_predict::PredictState,
+    /// When the step started (the report's time per step).
+    pub(super) step_started: std::time::Instant,
     hints: usize,
     goals: Vec<bool>,
     keeps: Vec<bool>,
@@ -343,6 +345,7 @@ impl Editor {
             entry: None,
             starts,
             predicting: Default::default(),
+            step_started: std::time::Instant::now(),
             hints: 0,
             goals: Vec::new(),
             keeps: Vec::new(),
@@ -425,6 +428,7 @@ impl Editor {
         run.step = k;
         run.hints = 0;
         run.predicting = Default::default();
+        run.step_started = std::time::Instant::now();
         run.finished = None;
         run.entry = Some(self.snapshot());
         run.goals.clear();
@@ -554,7 +558,10 @@ impl Editor {
         run.keeps = keeps;
         if run.step_done() {
             let (id, step) = (run.lesson.id.clone(), run.step);
-            self.lessons.progress.complete(&id, step);
+            let record = run.step_record();
+            if self.lessons.progress.complete(&id, step) {
+                self.lessons.progress.record(&id, step, record);
+            }
         }
     }
 

@@ -181,3 +181,36 @@ impl LessonRun {
         )
     }
 }
+
+impl LessonRun {
+    /// How the step went, for the learner's progress (the report reads it).
+    pub(super) fn step_record(&self) -> crate::editor::lesson::progress::StepRecord {
+        use crate::editor::lesson::predict::Verdict;
+        use crate::editor::lesson::progress::{PredictionRecord, StepRecord};
+        let prediction = self.prediction().zip(self.feedback()).map(|(p, f)| {
+            let verdict = match f.verdict {
+                Verdict::Right => "right".to_string(),
+                Verdict::Wrong => "wrong".to_string(),
+                Verdict::Mistake(k) => self
+                    .predict()
+                    .map(|predict| crate::editor::lesson::predict::mistakes::name(predict, k))
+                    .unwrap_or_default(),
+            };
+            PredictionRecord {
+                value: match p.value {
+                    Value::Number(a) => vec![a],
+                    Value::Vector(v) => vec![v.x, v.y],
+                },
+                verdict,
+                error: f.distance,
+                late: p.late,
+            }
+        });
+        StepRecord {
+            seconds: self.step_started.elapsed().as_secs_f32(),
+            hints: self.hints_shown().len(),
+            shown: self.predicting.shown,
+            prediction,
+        }
+    }
+}

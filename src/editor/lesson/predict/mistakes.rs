@@ -158,3 +158,15 @@ pub fn fits(value: Value, kind: Kind) -> bool {
         (Value::Number(_), true) | (Value::Vector(_), false)
     )
 }
+
+/// Mistake `k`'s name in a report: its name in the lesson file, or the teacher's wrong value.
+pub fn name(predict: &Predict, k: usize) -> String {
+    match predict.mistakes.get(k).map(|m| &m.kind) {
+        Some(MistakeKind::Named(v)) => v.describe(predict.kind),
+        Some(kind) => super::MISTAKE_NAMES
+            .iter()
+            .find(|(_, k)| k == kind)
+            .map_or_else(String::new, |(n, _)| n.to_string()),
+        None => String::new(),
+    }
+}
