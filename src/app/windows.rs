@@ -139,6 +139,7 @@ fn path_prompt_window(
         DialogPurpose::Open => "Open scene: type a path",
         DialogPurpose::OpenLesson => "Open a lesson: type the path of a .lesson file",
         DialogPurpose::SaveLesson => "Write the recorded lesson: type a .lesson path",
+        DialogPurpose::ExportProgress => "Export my progress: type a .json path",
         DialogPurpose::SaveAs { .. } => "Save scene as: type a path",
         DialogPurpose::Import => "Import: type the path of a .tscn or .svg",
         DialogPurpose::ExportGodot => "Export as Godot scene: type a .tscn path",

@@ -266,6 +266,10 @@ impl Editor {
                 }
             }
             DialogPurpose::Import => DialogKind::Import,
+            DialogPurpose::ExportProgress => DialogKind::ExportImage {
+                suggested: "graft-progress.json".into(),
+                extensions: vec!["json"],
+            },
             DialogPurpose::ExportSvg => DialogKind::ExportImage {
                 suggested: format!("{}.svg", self.doc.display_name().trim_end_matches(".ron")),
                 extensions: vec!["svg"],
@@ -342,6 +346,7 @@ impl Editor {
             DialogPurpose::ExportAnimation => self.export_animation(path),
             DialogPurpose::ExportFigure => self.export_figure(path),
             DialogPurpose::SaveLesson => self.write_recorded_lesson(path),
+            DialogPurpose::ExportProgress => self.export_progress(path),
             DialogPurpose::ChooseImage { node } => self.image_chosen(node, path),
             DialogPurpose::SaveAs { then: None } if self.saves_in_background() => {
                 self.start_save_job(path)

@@ -55,6 +55,8 @@ pub enum LessonCommand {
     Introduction,
     /// Pick a lesson file in a dialog titled and filtered for lessons.
     OpenFile,
+    /// Help ▸ Export my progress…: pick where to write the progress as JSON.
+    ExportProgress,
     /// Commit a prediction (a predict step, before acting).
     Predict(super::lesson_predict::PredictInput),
     /// Take the next viewport click as the prediction (true) or not.
@@ -260,7 +262,10 @@ impl Editor {
     }
 
     pub(super) fn lesson_command(&mut self, command: LessonCommand) -> Result<Outcome> {
-        let opens = matches!(command, LessonCommand::Open(_) | LessonCommand::OpenFile);
+        let opens = matches!(
+            command,
+            LessonCommand::Open(_) | LessonCommand::OpenFile | LessonCommand::ExportProgress
+        );
         if self.lessons.run.is_none() && !opens {
             return Err(Error::Refused(
                 "No lesson is open: Help > Lessons… lists them".into(),
@@ -299,6 +304,9 @@ impl Editor {
             }
             LessonCommand::OpenFile => {
                 Ok(self.start_dialog(crate::editor::session::DialogPurpose::OpenLesson))
+            }
+            LessonCommand::ExportProgress => {
+                Ok(self.start_dialog(crate::editor::session::DialogPurpose::ExportProgress))
             }
             LessonCommand::Predict(input) => self.lesson_predict(input),
             LessonCommand::PredictByClick(on) => self.lesson_predict_by_click(on),

@@ -214,3 +214,16 @@ impl LessonRun {
         }
     }
 }
+
+impl Editor {
+    /// Write the learner's progress as one JSON file (Help ▸ Export my progress…).
+    pub(super) fn export_progress(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
+        let text = self.lesson_progress().to_json();
+        crate::model::atomic_write::atomic_write_with(&path, |w| w.write_all(text.as_bytes()))?;
+        self.info(format!(
+            "Wrote your lesson progress to {} (graft lesson report reads it)",
+            path.display()
+        ));
+        Ok(Outcome::default())
+    }
+}

@@ -89,6 +89,8 @@ pub enum DialogPurpose {
     OpenLesson,
     /// Write the stopped recording as a lesson to the picked file.
     SaveLesson,
+    /// Write the learner's lesson progress as JSON to the picked file.
+    ExportProgress,
     /// Import the picked Godot scene.
     Import,
     /// Export the scene as a Godot scene to the picked file.
