@@ -25,7 +25,7 @@ fn learner(i: usize) -> CourseProgress {
             ..Default::default()
         },
     );
-    if i % 3 != 0 {
+    if !i.is_multiple_of(3) {
         let verdict = [
             "right",
             "no-parent-rotation",
@@ -76,7 +76,7 @@ fn the_report_of_30_learners_and_a_file_that_is_not_progress() {
     );
     // Step 2 by 20 learners (i % 3 != 0); of their predictions (i % 4): right 5, two mistakes
     // named no-parent-rotation 11 times, local-as-world 4.
-    let finishers: Vec<usize> = (0..30).filter(|i| i % 3 != 0).collect();
+    let finishers: Vec<usize> = (0..30usize).filter(|i| !i.is_multiple_of(3)).collect();
     let right = finishers.iter().filter(|i| *i % 4 == 0).count();
     let sums = finishers.iter().filter(|i| matches!(*i % 4, 1 | 2)).count();
     assert_eq!((finishers.len(), right, sums), (20, 5, 11));
