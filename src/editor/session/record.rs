@@ -27,6 +27,8 @@ pub enum RecordCommand {
     Stop,
     /// Drop the recording (nothing is written).
     Cancel,
+    /// The next edit becomes what the step asks the learner to predict.
+    AskPrediction,
 }
 
 /// A recording in progress.
@@ -44,6 +46,8 @@ pub struct Recording {
     sprites: Option<PathBuf>,
     /// Stopped: waiting for the file to write.
     stopped: bool,
+    /// Ask for a prediction of the edit performed after this many edits of the step.
+    ask: Option<usize>,
 }
 
 impl Recording {
@@ -107,6 +111,7 @@ impl Editor {
                 if let Some(recording) = self.recording.as_mut() {
                     (recording.start, recording.before) = (next.start, next.before);
                     (recording.from, recording.stopped) = (next.from, false);
+                    recording.ask = None;
                 }
                 let steps = self.recording.as_ref().map_or(0, Recording::steps);
                 self.info(format!("Recording step {steps}"));
@@ -116,6 +121,19 @@ impl Editor {
                 self.refuse_empty_step()?;
                 self.end_recorded_step();
                 Ok(self.start_dialog(DialogPurpose::SaveLesson))
+            }
+            (RecordCommand::AskPrediction, true) => {
+                let Some(recording) = self.recording.as_ref().filter(|r| !r.stopped) else {
+                    return Err(Error::Refused("The recording is stopped".into()));
+                };
+                let done = record::performed_edits(self.doc.history(), recording.from).len();
+                if let Some(recording) = self.recording.as_mut() {
+                    recording.ask = Some(done);
+                }
+                self.info(
+                    "The next edit becomes a prediction: the learner predicts where it lands",
+                );
+                Ok(Outcome::default())
             }
             (RecordCommand::Cancel, true) => {
                 self.recording = None;
@@ -136,6 +154,7 @@ impl Editor {
             file: self.doc.path().filter(|_| on_disk).map(Path::to_path_buf),
             sprites: self.doc.sprite_folder(),
             stopped: false,
+            ask: None,
         }
     }
 
@@ -177,6 +196,7 @@ impl Editor {
             edits,
             before: std::mem::take(&mut recording.before),
             after,
+            ask: recording.ask.take(),
         });
         recording.stopped = true;
     }
@@ -417,6 +437,7 @@ pub fn draft_from_journal(bytes: &[u8], title: &str) -> Result<JournalDraft> {
         edits: record::performed_edits(document.history(), 0),
         before: view.clone(),
         after: view,
+        ask: None,
     };
     Ok(JournalDraft {
         draft: Draft {
