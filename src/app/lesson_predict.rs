@@ -9,7 +9,7 @@ use crate::editor::session::lesson::{LessonCommand, LessonRun};
 use crate::editor::session::lesson_predict::PredictInput;
 
 /// The colours of a right prediction, a named mistake and a plain wrong one.
-const RIGHT: egui::Color32 = super::lesson_panel::DONE;
+const RIGHT: egui::Color32 = egui::Color32::from_rgb(90, 190, 110);
 const MISTAKE: egui::Color32 = egui::Color32::from_rgb(255, 190, 60);
 const WRONG: egui::Color32 = egui::Color32::from_rgb(235, 110, 90);
 

@@ -9,6 +9,7 @@ pub mod claims;
 pub mod course;
 pub mod eval;
 pub mod explain;
+pub mod names;
 pub mod parse;
 pub mod play;
 pub mod predict;
@@ -19,26 +20,10 @@ pub mod targets;
 pub mod text;
 pub mod vary;
 
+pub use names::{Name, Pos, ValueSpace};
+
 use crate::editor::view::options::ViewOption;
 use std::path::PathBuf;
-
-/// A place in the lesson file: 1-based line and column.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pos {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column (in characters).
-    pub col: usize,
-}
-
-/// A node named in a lesson, with where the name was written.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Name {
-    /// The node's name.
-    pub text: String,
-    /// Where it was written.
-    pub at: Pos,
-}
 
 /// A parsed lesson file.
 #[derive(Clone, Debug, PartialEq)]
@@ -137,15 +122,6 @@ pub enum Space {
     Selection,
     /// A node's space.
     Node(Name),
-}
-
-/// Which transform of a node: its local numbers or its world ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ValueSpace {
-    /// In its parent's space.
-    Local,
-    /// In the world.
-    World,
 }
 
 /// A transform value: position, rotation, scale or skew.

@@ -3,9 +3,9 @@
 
 mod pointing;
 mod predicting;
-mod varying;
+pub mod varying;
 
-pub use varying::{replay, substitute};
+pub use tokens::substitute;
 mod tokens;
 mod values;
 
@@ -358,7 +358,7 @@ impl Reader<'_> {
             value_at,
         };
         self.current_step(at)?.templated.push(line);
-        let read = varying::placeholders_as_one(self.path, value, value_at)?;
+        let read = tokens::substitute(value, self.path, value_at, &|_| Some(1.0))?;
         self.replaying = true;
         let result = self.directive(key, &read, at, value_at);
         self.replaying = false;
@@ -383,33 +383,6 @@ impl Reader<'_> {
             &mut step.keeps
         }
         .push(goal);
-        Ok(())
-    }
-
-    /// A `vary:`, `predict:` or `mistake:` line of the current step.
-    fn predict(&mut self, key: &str, value: &str, at: Pos, value_at: Pos) -> Result<()> {
-        let path = self.path;
-        let step = self.current_step(at)?;
-        if key == "vary" {
-            step.vary.push(varying::vary(path, value, value_at)?);
-            return Ok(());
-        }
-        if key == "predict" {
-            if step.predict.is_some() {
-                return Err(error_at(path, at, "this step already has a `predict:`"));
-            }
-            step.predict = Some(predicting::predict(path, value, value_at)?);
-            return Ok(());
-        }
-        let Some(predict) = step.predict.as_mut() else {
-            return Err(error_at(
-                path,
-                at,
-                "a `mistake:` follows the step's `predict:` line",
-            ));
-        };
-        let mistake = predicting::mistake(path, value, value_at, predict.kind)?;
-        predict.mistakes.push(mistake);
         Ok(())
     }
 

@@ -3,12 +3,10 @@
 //! different ones. A step's placeholders (`{angle}`, `{arm.rotation}`, `{world(sword).x}`)
 //! are replaced once the step's start is known, and its task lines read again.
 
-use super::{Name, Pos, Step};
-use crate::error::Result;
+use super::names::{Name, Pos};
 use crate::model::math::Trs;
 use crate::model::scene::Scene;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// A task line as written (read again once its placeholders have numbers).
 #[derive(Clone, Debug, PartialEq)]
@@ -76,7 +74,7 @@ pub type Variables = BTreeMap<String, f64>;
 
 /// A number from `low` to `high` by `by`, chosen by the seed, the lesson, the step and the
 /// line: the same inputs always give the same number.
-fn draw(vary: &Vary, seed: u64, lesson_id: &str, step: usize, index: usize) -> f32 {
+pub fn draw(vary: &Vary, seed: u64, lesson_id: &str, step: usize, index: usize) -> f32 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
     for byte in lesson_id
         .bytes()
@@ -89,25 +87,6 @@ fn draw(vary: &Vary, seed: u64, lesson_id: &str, step: usize, index: usize) -> f
     let k = fastrand::Rng::with_seed(hash).u32(0..=count);
     let v = f64::from(vary.low) + f64::from(k) * f64::from(vary.by);
     ((v * 1e6).round() / 1e6) as f32
-}
-
-/// The step with its numbers drawn (its variables added to `variables`).
-pub fn with_draws(
-    step: &Step,
-    seed: u64,
-    lesson_id: &str,
-    k: usize,
-    variables: &mut Variables,
-) -> Step {
-    let mut drawn = step.clone();
-    for (index, vary) in drawn.vary.iter_mut().enumerate() {
-        let v = draw(vary, seed, lesson_id, k, index);
-        vary.value = Some(v);
-        if let Target::Var(name) = &vary.target {
-            variables.insert(name.clone(), f64::from(v));
-        }
-    }
-    drawn
 }
 
 /// A local transform with a drawn value set.
@@ -166,9 +145,11 @@ pub fn lookup(expr: &str, variables: &Variables, scene: &Scene) -> Option<f64> {
         }
     };
     let node = node.trim().trim_matches('"');
-    let [id] = super::eval::nodes_named(scene, node)[..] else {
+    let mut named = (0..scene.len()).filter(|&i| scene.data_at(i).name == node);
+    let (Some(i), None) = (named.next(), named.next()) else {
         return None;
     };
+    let id = scene.id_at(i);
     let trs = if world {
         scene.world_trs(id).ok()?
     } else {
@@ -184,28 +165,4 @@ pub fn lookup(expr: &str, variables: &Variables, scene: &Scene) -> Option<f64> {
         _ => return None,
     };
     Some(f64::from(v))
-}
-
-/// The step with its placeholders replaced through `lookup` and its task lines read again
-/// (a step without placeholders as it is).
-pub fn instantiate(step: &Step, path: &Path, lookup: &dyn Fn(&str) -> Option<f64>) -> Result<Step> {
-    if step.templated.is_empty() {
-        return Ok(step.clone());
-    }
-    let lines = (step.templated.iter())
-        .map(|line| {
-            let value = super::parse::substitute(&line.value, path, line.value_at, lookup)?;
-            Ok(Line {
-                value,
-                ..line.clone()
-            })
-        })
-        .collect::<Result<Vec<Line>>>()?;
-    let mut fresh = super::parse::replay(step, path, &lines)?;
-    fresh.templated = step.templated.clone();
-    for (paragraph, at) in fresh.text.iter_mut().zip(&step.text_at) {
-        let start = at.first().map_or(step.at, |(_, p)| *p);
-        *paragraph = super::parse::substitute(paragraph, path, start, lookup)?;
-    }
-    Ok(fresh)
 }

@@ -245,6 +245,20 @@ impl Editor {
         self.doc.scene().len() >= self.jobs.save_nodes() && !self.jobs.running()
     }
 
+    /// Where a recorded lesson is written: beside the scene, named after it.
+    fn save_lesson_dialog(&self) -> DialogKind {
+        let scene = self.doc.path().map(Path::to_path_buf);
+        let stem = scene.as_deref().and_then(Path::file_stem);
+        DialogKind::SaveLesson {
+            suggested: stem.map_or("recorded".into(), |s| s.to_string_lossy().into_owned())
+                + ".lesson",
+            folder: scene
+                .as_deref()
+                .and_then(Path::parent)
+                .map(Path::to_path_buf),
+        }
+    }
+
     pub(super) fn start_dialog(&mut self, purpose: DialogPurpose) -> Outcome {
         if self.files.dialog.is_some() || self.files.path_prompt.is_some() {
             self.info("A file dialog is already open");
@@ -253,18 +267,7 @@ impl Editor {
         let kind = match &purpose {
             DialogPurpose::Open => DialogKind::Open,
             DialogPurpose::OpenLesson => DialogKind::OpenLesson,
-            DialogPurpose::SaveLesson => {
-                let scene = self.doc.path().map(Path::to_path_buf);
-                let stem = scene.as_deref().and_then(Path::file_stem);
-                DialogKind::SaveLesson {
-                    suggested: stem.map_or("recorded".into(), |s| s.to_string_lossy().into_owned())
-                        + ".lesson",
-                    folder: scene
-                        .as_deref()
-                        .and_then(Path::parent)
-                        .map(Path::to_path_buf),
-                }
-            }
+            DialogPurpose::SaveLesson => self.save_lesson_dialog(),
             DialogPurpose::Import => DialogKind::Import,
             DialogPurpose::ExportProgress => DialogKind::ExportImage {
                 suggested: "graft-progress.json".into(),

@@ -8,14 +8,15 @@ use crate::editor::lesson::parse::cut;
 use crate::editor::lesson::play::bind_step;
 use crate::editor::lesson::progress::CourseProgress;
 use crate::editor::lesson::{Action, Goal, Lesson, Pos, Step};
+use crate::editor::session::command::ViewSpace;
 use crate::editor::session::lesson_play::{action_commands, setup_commands};
+use crate::editor::session::settings::ViewOptions;
 use crate::editor::session::{Editor, FileAction, Outcome};
 use crate::error::{Error, Result};
 use crate::model::scene::{NodeId, Scene};
 use std::collections::VecDeque;
 
 pub use super::lesson_check::{read_lesson, walk_lesson};
-pub use super::lesson_snapshot::Snapshot;
 use std::path::PathBuf;
 
 /// Seconds between two actions of **Show me**, so each one can be seen.
@@ -58,9 +59,24 @@ pub enum LessonCommand {
     /// Help ▸ Export my progress…: pick where to write the progress as JSON.
     ExportProgress,
     /// Commit a prediction (a predict step, before acting).
-    Predict(super::lesson_predict::PredictInput),
+    Predict(super::lesson_prediction::PredictInput),
     /// Take the next viewport click as the prediction (true) or not.
     PredictByClick(bool),
+}
+
+/// The editor state a step starts from (Reset and Back restore it).
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    pub(super) scene: Scene,
+    pub(super) selection: Vec<NodeId>,
+    pub(super) keep_world: bool,
+    pub(super) view: ViewOptions,
+    pub(super) view_space: ViewSpace,
+    pub(super) time: f32,
+    pub(super) playing: bool,
+    pub(super) trails: bool,
+    /// The step's prediction's answer and wrong answers from this start (walk_lesson).
+    pub(super) truth: Option<crate::editor::lesson::predict::Truth>,
 }
 
 /// A lesson being followed.
@@ -74,7 +90,7 @@ pub struct LessonRun {
     /// How each step starts for a learner who followed the solutions (Back, GoTo).
     pub(super) starts: Vec<Snapshot>,
     /// The step's prediction, if it asks for one.
-    pub(super) predicting: super::lesson_predict::PredictState,
+    pub(super) predicting: super::lesson_prediction::PredictState,
     /// When the step started (the report's time per step).
     pub(super) step_started: std::time::Instant,
     hints: usize,

@@ -3,12 +3,12 @@
 //! step's canonical start (Back, GoTo).
 
 use super::lesson::{CheckFailure, Snapshot};
-use super::lesson_truth::{step_truth, truth_failures};
 use crate::editor::lesson::claims::{Claim, Quantity, claims};
 use crate::editor::lesson::eval::{Bindings, Context};
+use crate::editor::lesson::parse::varying::{instantiate, with_draws};
 use crate::editor::lesson::parse::{cut, error_at};
 use crate::editor::lesson::play::{bind_step, load_scene};
-use crate::editor::lesson::vary::{Variables, instantiate, lookup, with_draws};
+use crate::editor::lesson::vary::{Variables, lookup};
 use crate::editor::lesson::{Goal, Lesson, Step, ValueSpace};
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
@@ -127,9 +127,9 @@ fn walk_step(
             failures.push(check.false_number(claim, &before[0], &after[0]));
         }
     }
-    start.truth = step_truth(lesson, step, &start, editor, &bindings)?;
+    start.truth = editor.step_truth(lesson, step, &start, &bindings)?;
     if let (Some(predict), Some(truth)) = (&step.predict, &start.truth) {
-        failures.extend(truth_failures(lesson, k, predict, truth));
+        failures.extend(Editor::truth_failures(lesson, k, predict, truth));
     }
     walk.starts.push(start);
     Ok(recomputed)

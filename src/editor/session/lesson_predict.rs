@@ -3,45 +3,11 @@
 //! once the action happened. The judging is `editor/lesson/predict`'s.
 
 use super::lesson::LessonRun;
-use crate::editor::lesson::predict::{Feedback, Predict, Truth, Value, judge, read_typed};
+pub use super::lesson_prediction::{PredictInput, PredictState, Prediction};
+use crate::editor::lesson::predict::mistakes::judge;
+use crate::editor::lesson::predict::{Feedback, Predict, Truth, Value, read_typed};
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
-
-/// How the learner gives a prediction.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PredictInput {
-    /// Typed: a number, or `(x, y)`.
-    Typed(String),
-    /// A click in the viewport at this world point, rounded to multiples of `step`.
-    Click {
-        /// Where, in the world.
-        at: glam::DVec2,
-        /// The viewport's snapping step (the grid's with Ctrl, a tenth of it without).
-        step: f64,
-    },
-}
-
-/// The learner's prediction.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Prediction {
-    /// What was predicted.
-    pub value: Value,
-    /// Given by a click in the viewport.
-    pub clicked: bool,
-    /// Given after every goal already held (the result was on screen).
-    pub late: bool,
-}
-
-/// A predict step's state in the run.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PredictState {
-    /// The committed prediction.
-    pub prediction: Option<Prediction>,
-    /// The next click in the viewport is a prediction.
-    pub by_click: bool,
-    /// Show me (See it) played the solution.
-    pub shown: bool,
-}
 
 impl LessonRun {
     /// The step's prediction question (None: the step predicts nothing).

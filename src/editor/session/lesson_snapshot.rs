@@ -1,26 +1,10 @@
 //! The editor state a lesson step starts from: what Reset and Back put back, and (from
 //! `graft lesson check`'s walk) the truth of the step's prediction.
 
-use crate::editor::session::command::ViewSpace;
-use crate::editor::session::settings::ViewOptions;
+use super::lesson::Snapshot;
 use crate::editor::session::{Editor, Outcome};
 use crate::model::document::Document;
-use crate::model::scene::{NodeId, Scene};
-
-/// The editor state a step starts from (Reset and Back restore it).
-#[derive(Clone, Debug)]
-pub struct Snapshot {
-    scene: Scene,
-    selection: Vec<NodeId>,
-    keep_world: bool,
-    view: ViewOptions,
-    view_space: ViewSpace,
-    time: f32,
-    playing: bool,
-    trails: bool,
-    /// The step's prediction's answer and wrong answers from this start (walk_lesson).
-    pub(super) truth: Option<crate::editor::lesson::predict::Truth>,
-}
+use crate::model::scene::Scene;
 
 impl Snapshot {
     /// The scene the step starts with.

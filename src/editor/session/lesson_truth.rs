@@ -16,51 +16,56 @@ use crate::error::Result;
 use crate::model::document::Document;
 use crate::model::scene::Scene;
 
-/// The truth of `step`'s prediction, `after` being the editor once its solution played from
-/// `start`. A mistake that cannot apply (no reparent for `keep-local`) refuses the lesson at
-/// the mistake's place.
-pub(super) fn step_truth(
-    lesson: &Lesson,
-    step: &Step,
-    start: &Snapshot,
-    after: &Editor,
-    bindings: &Bindings,
-) -> Result<Option<Truth>> {
-    let Some(predict) = &step.predict else {
-        return Ok(None);
-    };
-    let path = &lesson.path;
-    let scene = after.doc.scene();
-    let id = bindings
-        .resolve(scene, &predict.node.text)
-        .filter(|id| scene.contains(*id))
-        .ok_or_else(|| {
-            error_at(
-                path,
-                predict.node.at,
-                format!("`{}` is gone after the solution", cut(&predict.node.text)),
-            )
-        })?;
-    let trs = match predict.frame {
-        ValueSpace::World => scene.world_trs(id),
-        ValueSpace::Local => scene.node(id).map(|d| d.local),
-    }?;
-    let flipped = match reparents(step) {
-        true => Some(flipped_solution(lesson, step, start, bindings)?),
-        false => None,
-    };
-    let scenes = Scenes {
-        after: scene,
-        flipped: flipped.as_ref(),
-    };
-    let wrong = (predict.mistakes.iter())
-        .map(|m| wrong_value(predict, &m.kind, id, &scenes).map_err(|e| error_at(path, m.at, e)))
-        .collect::<Result<Vec<Value>>>()?;
-    Ok(Some(Truth {
-        answer: Value::of(&trs, predict.kind),
-        wrong,
-        account: account(scene, id, predict),
-    }))
+impl Editor {
+    /// The truth of `step`'s prediction, this editor being where its solution played from
+    /// `start` led. A mistake that cannot apply (no reparent for `keep-local`) refuses the lesson
+    /// at the mistake's place.
+    pub(super) fn step_truth(
+        &self,
+        lesson: &Lesson,
+        step: &Step,
+        start: &Snapshot,
+        bindings: &Bindings,
+    ) -> Result<Option<Truth>> {
+        let after = self;
+        let Some(predict) = &step.predict else {
+            return Ok(None);
+        };
+        let path = &lesson.path;
+        let scene = after.doc.scene();
+        let id = bindings
+            .resolve(scene, &predict.node.text)
+            .filter(|id| scene.contains(*id))
+            .ok_or_else(|| {
+                error_at(
+                    path,
+                    predict.node.at,
+                    format!("`{}` is gone after the solution", cut(&predict.node.text)),
+                )
+            })?;
+        let trs = match predict.frame {
+            ValueSpace::World => scene.world_trs(id),
+            ValueSpace::Local => scene.node(id).map(|d| d.local),
+        }?;
+        let flipped = match reparents(step) {
+            true => Some(flipped_solution(lesson, step, start, bindings)?),
+            false => None,
+        };
+        let scenes = Scenes {
+            after: scene,
+            flipped: flipped.as_ref(),
+        };
+        let wrong = (predict.mistakes.iter())
+            .map(|m| {
+                wrong_value(predict, &m.kind, id, &scenes).map_err(|e| error_at(path, m.at, e))
+            })
+            .collect::<Result<Vec<Value>>>()?;
+        Ok(Some(Truth {
+            answer: Value::of(&trs, predict.kind),
+            wrong,
+            account: account(scene, id, predict),
+        }))
+    }
 }
 
 /// True when the step's solution moves a node under another parent.
@@ -103,17 +108,18 @@ fn flipped_solution(
     Ok(editor.doc.scene().clone())
 }
 
-/// Each mistake that the answer does not stand apart from (closer than twice the tolerance:
-/// a prediction could not tell them apart).
-pub(super) fn truth_failures(
-    lesson: &Lesson,
-    k: usize,
-    predict: &Predict,
-    truth: &Truth,
-) -> Vec<CheckFailure> {
-    let apart = 2.0 * predict.tolerance;
-    let kind = predict.kind;
-    (predict.mistakes.iter().zip(&truth.wrong))
+impl Editor {
+    /// Each mistake that the answer does not stand apart from (closer than twice the tolerance:
+    /// a prediction could not tell them apart).
+    pub(super) fn truth_failures(
+        lesson: &Lesson,
+        k: usize,
+        predict: &Predict,
+        truth: &Truth,
+    ) -> Vec<CheckFailure> {
+        let apart = 2.0 * predict.tolerance;
+        let kind = predict.kind;
+        (predict.mistakes.iter().zip(&truth.wrong))
         .filter(|(_, w)| w.distance(truth.answer, kind) <= apart)
         .map(|(m, w)| CheckFailure {
             step: k,
@@ -130,4 +136,5 @@ pub(super) fn truth_failures(
             ),
         })
         .collect()
+    }
 }

@@ -26,6 +26,7 @@ pub mod lesson;
 pub mod lesson_check;
 mod lesson_play;
 pub mod lesson_predict;
+mod lesson_prediction;
 mod lesson_snapshot;
 mod lesson_subject;
 mod lesson_truth;

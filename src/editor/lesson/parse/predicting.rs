@@ -1,5 +1,7 @@
 //! `predict:` and `mistake:` lines: what the learner predicts, and the wrong answers expected.
 
+use super::Reader;
+use super::error_at;
 use super::tokens::{Tok, split_label};
 use super::values::{Cursor, quote_list};
 use crate::editor::lesson::Pos;
@@ -10,6 +12,35 @@ use crate::editor::lesson::predict::{
 };
 use crate::error::Result;
 use std::path::Path;
+
+impl Reader<'_> {
+    /// A `vary:`, `predict:` or `mistake:` line of the current step.
+    pub(super) fn predict(&mut self, key: &str, value: &str, at: Pos, value_at: Pos) -> Result<()> {
+        let path = self.path;
+        let step = self.current_step(at)?;
+        if key == "vary" {
+            step.vary.push(super::varying::vary(path, value, value_at)?);
+            return Ok(());
+        }
+        if key == "predict" {
+            if step.predict.is_some() {
+                return Err(error_at(path, at, "this step already has a `predict:`"));
+            }
+            step.predict = Some(predict(path, value, value_at)?);
+            return Ok(());
+        }
+        let Some(predict) = step.predict.as_mut() else {
+            return Err(error_at(
+                path,
+                at,
+                "a `mistake:` follows the step's `predict:` line",
+            ));
+        };
+        let mistake = mistake(path, value, value_at, predict.kind)?;
+        predict.mistakes.push(mistake);
+        Ok(())
+    }
+}
 
 /// `NODE world|local position|rotation|scale|skew [± T] | QUESTION`.
 pub(super) fn predict(path: &Path, value: &str, at: Pos) -> Result<Predict> {

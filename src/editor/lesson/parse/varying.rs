@@ -6,7 +6,7 @@ use super::Reader;
 use super::error_at;
 use super::values::Cursor;
 use crate::editor::lesson::Pos;
-use crate::editor::lesson::vary::{Channel, Line, Target, Vary};
+use crate::editor::lesson::vary::{Channel, Line, Target, Variables, Vary, draw};
 use crate::editor::lesson::{Lesson, Step};
 use crate::error::Result;
 use std::path::Path;
@@ -106,49 +106,6 @@ fn channel(cursor: &mut Cursor) -> Result<Channel> {
     )
 }
 
-/// The line with every `{…}` read as `1`, to check its grammar before any number is drawn.
-pub(super) fn placeholders_as_one(path: &Path, value: &str, at: Pos) -> Result<String> {
-    substitute(value, path, at, &|_| Some(1.0))
-}
-
-/// Replace each `{EXPR}` of `text` by the number `lookup` gives for EXPR (as the inspector
-/// writes it); an unknown EXPR or an unclosed `{` is an error at its place (`at` is where
-/// `text` starts in the file).
-pub fn substitute(
-    text: &str,
-    path: &Path,
-    at: Pos,
-    lookup: &dyn Fn(&str) -> Option<f64>,
-) -> Result<String> {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    let mut col = at.col;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        col += rest[..open].chars().count();
-        let here = Pos { line: at.line, col };
-        let Some(close) = rest[open..].find('}') else {
-            return Err(error_at(path, here, "this `{` is never closed with `}`"));
-        };
-        let expr = rest[open + 1..open + close].trim();
-        let value = lookup(expr).ok_or_else(|| {
-            error_at(
-                path,
-                here,
-                format!(
-                    "`{{{}}}` is neither a `vary:` variable nor a node's value such as `{{arm.rotation}}` or `{{world(sword).x}}`",
-                    super::cut(expr)
-                ),
-            )
-        })?;
-        out.push_str(&crate::editor::view::numbers::format_display(value));
-        col += rest[open..open + close + 1].chars().count();
-        rest = &rest[open + close + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
-}
-
 /// Read a step's task lines again (`vary.rs`: once the learner's numbers replaced the
 /// placeholders): the step's goals, keeps, solution, hints and prediction are the lines'.
 pub fn replay(step: &Step, path: &Path, lines: &[Line]) -> Result<Step> {
@@ -181,4 +138,47 @@ pub fn replay(step: &Step, path: &Path, lines: &[Line]) -> Result<Step> {
         .steps
         .pop()
         .ok_or_else(|| error_at(path, step.at, "the step was lost while read again"))
+}
+
+/// The step with its numbers drawn (its variables added to `variables`).
+pub fn with_draws(
+    step: &Step,
+    seed: u64,
+    lesson_id: &str,
+    k: usize,
+    variables: &mut Variables,
+) -> Step {
+    let mut drawn = step.clone();
+    for (index, vary) in drawn.vary.iter_mut().enumerate() {
+        let v = draw(vary, seed, lesson_id, k, index);
+        vary.value = Some(v);
+        if let Target::Var(name) = &vary.target {
+            variables.insert(name.clone(), f64::from(v));
+        }
+    }
+    drawn
+}
+
+/// The step with its placeholders replaced through `lookup` and its task lines read again
+/// (a step without placeholders as it is).
+pub fn instantiate(step: &Step, path: &Path, lookup: &dyn Fn(&str) -> Option<f64>) -> Result<Step> {
+    if step.templated.is_empty() {
+        return Ok(step.clone());
+    }
+    let lines = (step.templated.iter())
+        .map(|line| {
+            let value = super::tokens::substitute(&line.value, path, line.value_at, lookup)?;
+            Ok(Line {
+                value,
+                ..line.clone()
+            })
+        })
+        .collect::<Result<Vec<Line>>>()?;
+    let mut fresh = replay(step, path, &lines)?;
+    fresh.templated = step.templated.clone();
+    for (paragraph, at) in fresh.text.iter_mut().zip(&step.text_at) {
+        let start = at.first().map_or(step.at, |(_, p)| *p);
+        *paragraph = super::tokens::substitute(paragraph, path, start, lookup)?;
+    }
+    Ok(fresh)
 }

@@ -2,7 +2,7 @@
 //! chain section writes it: "hand: (5, 2) + R(90°)·(0, 4) = (1, 2)", line by line.
 
 use super::{Kind, Predict, Value};
-use crate::editor::lesson::ValueSpace;
+use crate::editor::lesson::names::ValueSpace;
 use crate::editor::view::numbers::{format_angle, format_display, format_fixed};
 use crate::model::math::decompose;
 use crate::model::scene::{NodeId, Scene};

@@ -2,7 +2,7 @@
 //! point, or for an angle the two directions from the node's origin.
 
 use super::{Kind, Predict, Truth, Value};
-use crate::editor::lesson::ValueSpace;
+use crate::editor::lesson::names::ValueSpace;
 use crate::editor::view::prediction_prims::PredictionMark;
 use crate::model::scene::{NodeId, Scene};
 

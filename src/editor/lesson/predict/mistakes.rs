@@ -1,8 +1,8 @@
 //! The classic wrong answers, computed from the scene after the solution: what a learner who
 //! makes that mistake predicts, and the sentence that names it.
 
-use super::{Kind, MistakeKind, Predict, Value};
-use crate::editor::lesson::ValueSpace;
+use super::{Feedback, Kind, MistakeKind, Predict, Truth, Value, Verdict};
+use crate::editor::lesson::names::ValueSpace;
 use crate::model::math::{Trs, decompose};
 use crate::model::scene::{NodeId, Scene};
 use glam::{Affine2, Mat2, Vec2};
@@ -168,5 +168,46 @@ pub fn name(predict: &Predict, k: usize) -> String {
             .find(|(_, k)| k == kind)
             .map_or_else(String::new, |(n, _)| n.to_string()),
         None => String::new(),
+    }
+}
+
+/// Compare a prediction with the truth: right, the nearest mistake within the tolerance, or
+/// wrong.
+pub fn judge(predict: &Predict, truth: &Truth, prediction: Value) -> Feedback {
+    let kind = predict.kind;
+    let distance = prediction.distance(truth.answer, kind);
+    let answer = truth.answer.describe(kind);
+    let off = Value::Number(distance).describe(if kind.is_angle() {
+        Kind::Rotation
+    } else {
+        Kind::Scale
+    });
+    if distance <= predict.tolerance {
+        return Feedback {
+            verdict: Verdict::Right,
+            distance,
+            sentence: format!("Right: {answer} (off by {off})."),
+        };
+    }
+    let nearest = (truth.wrong.iter().enumerate())
+        .map(|(k, w)| (k, prediction.distance(*w, kind)))
+        .filter(|(_, d)| *d <= predict.tolerance)
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    match nearest {
+        Some((k, _)) => Feedback {
+            verdict: Verdict::Mistake(k),
+            distance,
+            sentence: format!(
+                "Not quite: the answer is {answer} ({off} away). {}",
+                sentence(predict, k)
+            ),
+        },
+        None => Feedback {
+            verdict: Verdict::Wrong,
+            distance,
+            sentence: format!(
+                "Wrong: the answer is {answer}, {off} away. Follow the account below."
+            ),
+        },
     }
 }

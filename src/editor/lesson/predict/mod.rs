@@ -8,7 +8,7 @@ pub mod account;
 pub mod mark;
 pub mod mistakes;
 
-use super::{Name, Pos, ValueSpace};
+use crate::editor::lesson::names::{Name, Pos, ValueSpace};
 use crate::model::math::{Trs, normalize_degrees};
 
 /// Which value of the node a prediction is about.
@@ -214,47 +214,6 @@ pub struct Feedback {
     pub distance: f32,
     /// What the panel says.
     pub sentence: String,
-}
-
-/// Compare a prediction with the truth: right, the nearest mistake within the tolerance, or
-/// wrong.
-pub fn judge(predict: &Predict, truth: &Truth, prediction: Value) -> Feedback {
-    let kind = predict.kind;
-    let distance = prediction.distance(truth.answer, kind);
-    let answer = truth.answer.describe(kind);
-    let off = Value::Number(distance).describe(if kind.is_angle() {
-        Kind::Rotation
-    } else {
-        Kind::Scale
-    });
-    if distance <= predict.tolerance {
-        return Feedback {
-            verdict: Verdict::Right,
-            distance,
-            sentence: format!("Right: {answer} (off by {off})."),
-        };
-    }
-    let nearest = (truth.wrong.iter().enumerate())
-        .map(|(k, w)| (k, prediction.distance(*w, kind)))
-        .filter(|(_, d)| *d <= predict.tolerance)
-        .min_by(|a, b| a.1.total_cmp(&b.1));
-    match nearest {
-        Some((k, _)) => Feedback {
-            verdict: Verdict::Mistake(k),
-            distance,
-            sentence: format!(
-                "Not quite: the answer is {answer} ({off} away). {}",
-                mistakes::sentence(predict, k)
-            ),
-        },
-        None => Feedback {
-            verdict: Verdict::Wrong,
-            distance,
-            sentence: format!(
-                "Wrong: the answer is {answer}, {off} away. Follow the account below."
-            ),
-        },
-    }
 }
 
 /// A prediction the learner typed: a number, or `(x, y)` / `x, y` for a vector kind.

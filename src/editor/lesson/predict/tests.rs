@@ -1,4 +1,4 @@
-use super::mistakes::{Scenes, wrong_value};
+use super::mistakes::{Scenes, judge, wrong_value};
 use super::*;
 use crate::editor::lesson::parse::parse;
 use crate::editor::lesson::{Lesson, course::sample_scene};
