@@ -33,7 +33,10 @@ fn a_lesson_with_predict_and_vary_lines_written_from_the_doc_passes_over_50_seed
     let path = fixture(FROM_THE_DOC);
     let (code, out, err) = graft(&["lesson", "check", path.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("2 steps"), "{out}");
+    assert!(
+        out.contains("2 steps, 3 goals and keeps, with the numbers of 50 learners"),
+        "{out}"
+    );
     assert_eq!(VARY_SEEDS, 50);
     let lesson = read_lesson(&LessonSource::File(path)).unwrap();
     let mut targets = std::collections::BTreeSet::new();

@@ -3,7 +3,7 @@
 
 use crate::editor::lesson::course;
 use crate::editor::session::lesson::{LessonSource, read_lesson};
-use crate::editor::session::lesson_check::check_lesson;
+use crate::editor::session::lesson_check::{VARY_SEEDS, check_lesson};
 use crate::tools::cli::Failure;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -117,9 +117,15 @@ fn check(sources: &[LessonSource], out: &mut dyn Write) -> Result<(), Failure> {
                     .sum();
                 let steps = lesson.steps.len();
                 let plural = if steps == 1 { "" } else { "s" };
+                let varies = lesson.steps.iter().any(|s| !s.vary.is_empty());
+                let seeds = if varies {
+                    format!(", with the numbers of {VARY_SEEDS} learners")
+                } else {
+                    String::new()
+                };
                 writeln!(
                     out,
-                    "ok   {} ({}): {steps} step{plural}, {goals} goals and keeps",
+                    "ok   {} ({}): {steps} step{plural}, {goals} goals and keeps{seeds}",
                     lesson.path.display(),
                     lesson.title,
                 )?;
