@@ -488,10 +488,19 @@ impl Keys<'_> {
         self.key(Key::Enter);
     }
 
-    /// Tab to the predict box's field in the lesson panel, type, Enter.
+    /// F6 away and Shift+F6 back to the lesson panel: the keyboard lands on the predict box's
+    /// field; type, Enter.
     fn predict(&mut self, text: &str) {
         self.panel(Panel::Lesson);
-        self.tab_to("Your prediction");
+        self.key(Key::F6);
+        self.press(Modifiers::SHIFT, Key::F6);
+        assert_eq!(self.h.state().editor().focused_panel(), Panel::Lesson);
+        let landed = self.focused();
+        assert_eq!(
+            landed.as_deref(),
+            Some("Your prediction"),
+            "F6 lands on the question"
+        );
         self.type_text(text);
         self.key(Key::Enter);
         let run = self.h.state().editor().lesson().expect("a lesson");

@@ -64,6 +64,9 @@ fn ask(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
                 .desired_width(110.0),
         );
         crate::app::a11y::name(ui, &field, "Your prediction");
+        // F6 to the lesson panel lands here: the step asks this first.
+        let lesson = crate::editor::session::arrange::Panel::Lesson;
+        crate::app::keyboard::primary_control(ui.ctx(), lesson, field.id);
         commit |= field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         commit |= ui.button("Predict").clicked();
         if predict.by_click() {
