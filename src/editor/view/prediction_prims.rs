@@ -177,3 +177,79 @@ fn label(at: Vec2, text: &str, out: &mut Vec<Prim<'static>>) {
         halo: None,
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view() -> (Camera, ScreenRect) {
+        let rect = ScreenRect {
+            min: Vec2::ZERO,
+            max: Vec2::new(400.0, 300.0),
+        };
+        (Camera::new(glam::DVec2::ZERO, 50.0), rect)
+    }
+
+    fn lines_and_paths(prims: &[Prim]) -> (usize, usize) {
+        let lines = prims
+            .iter()
+            .filter(|p| matches!(p, Prim::Line { .. }))
+            .count();
+        let paths = prims
+            .iter()
+            .filter(|p| matches!(p, Prim::Path { .. }))
+            .count();
+        (lines, paths)
+    }
+
+    #[test]
+    fn a_point_prediction_is_a_dashed_ghost_an_arrow_to_the_truth_and_the_distance() {
+        let mark = |predicted: Vec2| PredictionMark::Point {
+            predicted,
+            truth: Vec2::new(1.0, 3.0),
+            note: "1.41 off".into(),
+        };
+        let mut far = Vec::new();
+        prediction_prims(&mark(Vec2::new(2.0, 4.0)), view(), &mut far);
+        // The ghost's dashed circle, its cross (2 lines), the arrow (3 lines), the ring, the note.
+        assert_eq!(lines_and_paths(&far), (5, 1));
+        assert!(
+            far.iter()
+                .any(|p| matches!(p, Prim::Path { dash: Some(_), .. }))
+        );
+        assert!(
+            far.iter()
+                .any(|p| matches!(p, Prim::Text { text, .. } if text == "1.41 off"))
+        );
+        // The arrow ends on the true place.
+        let truth = view().0.to_screen(view().1, Vec2::new(1.0, 3.0));
+        assert!(
+            far.iter()
+                .any(|p| matches!(p, Prim::Line { b, .. } if b.distance(truth) < 1e-3))
+        );
+        // A prediction on the truth has no arrow: the ghost on the ring.
+        let mut on = Vec::new();
+        prediction_prims(&mark(Vec2::new(1.0, 3.0)), view(), &mut on);
+        assert_eq!(lines_and_paths(&on), (2, 1));
+    }
+
+    #[test]
+    fn an_angle_prediction_is_two_rays_and_the_arc_between() {
+        let mark = PredictionMark::Angle {
+            origin: Vec2::ZERO,
+            predicted: 90.0,
+            truth: 0.0,
+            note: "90° off".into(),
+        };
+        let mut prims = Vec::new();
+        prediction_prims(&mark, view(), &mut prims);
+        // The predicted ray (dashed path), the arc (path), the true ray's arrow (3 lines).
+        assert_eq!(lines_and_paths(&prims), (3, 2));
+        let o = view().0.to_screen(view().1, Vec2::ZERO);
+        // 90° points up on screen (y down), the truth to the right.
+        let up = prims.iter().any(|p| {
+            matches!(p, Prim::Path { points, dash: Some(_), .. } if (points[1] - o).y < -RAY + 1.0)
+        });
+        assert!(up, "the predicted ray points up");
+    }
+}
