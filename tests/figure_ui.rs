@@ -89,7 +89,7 @@ fn the_figure_window_sets_layers_and_saves_png_and_svg() {
     frames_until(&mut h, "writing fig.png", &|_| png.exists());
     assert!(matches!(
         fake.requests().last(),
-        Some(DialogKind::ExportImage { kinds, .. }) if kinds.contains(&graft::model::file_kind::FileKind::Png)
+        Some(DialogKind::ExportFile { kinds, .. }) if kinds.contains(&graft::model::file_kind::FileKind::Png)
     ));
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");

@@ -26,6 +26,7 @@ fn purposes() -> Vec<DialogPurpose> {
         DialogPurpose::ChooseImage { node: NodeId(1) },
         DialogPurpose::InstanceScene { under: None },
         DialogPurpose::SaveBranch { node: NodeId(1) },
+        DialogPurpose::ExportProgress,
     ]
 }
 

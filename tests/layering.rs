@@ -285,7 +285,6 @@ fn circles(src: &Path) -> Vec<Vec<String>> {
 const KNOWN_CIRCLES: &[(&str, usize)] = &[
     ("app/lesson_overlay/drawing.rs", 2),
     ("app/mod.rs", 2),
-    ("editor/lesson/mod.rs", 2),
     ("editor/lesson/parse.rs", 4),
     ("editor/lesson/record/goals.rs", 2),
     // The command enum naming its handlers' payload types while they import it back (20 with

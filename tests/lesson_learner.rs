@@ -20,13 +20,16 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::editor::lesson::course::COURSE;
+use graft::editor::lesson::predict::{Value, Verdict, mistakes};
 use graft::editor::session::arrange::Panel;
 use graft::editor::session::lesson::{LessonSource, read_lesson};
+use graft::editor::view::prediction_prims::PredictionMark;
 use graft::model::scene::NodeId;
 use learner::{Gesture, Learner};
 
 use Gesture::{
-    Button, Check, DragNode, DragRow, DragRowBelow, Field, Link, Menu, Press, ProbeAt, Row,
+    Button, Check, DragNode, DragRow, DragRowBelow, Field, Link, Menu, PredictClick, PredictTyped,
+    Press, ProbeAt, Row,
 };
 
 /// The gestures that solve each step of each built-in lesson, in course order.
@@ -44,7 +47,11 @@ const SOLUTIONS: [&[&[Gesture]]; 9] = [
     // 02 The chain product
     &[
         &[Row("sword")],
-        &[Row("hand"), Field("hand, local position y", "4")],
+        &[
+            PredictTyped("(1, 3)"),
+            Row("hand"),
+            Field("hand, local position y", "4"),
+        ],
         &[Field("body, local rotation", "90")],
         &[
             Field("body, local scale x", "2"),
@@ -62,7 +69,11 @@ const SOLUTIONS: [&[&[Gesture]]; 9] = [
     // 04 Reparenting
     &[
         &[DragRow("sword", "body")],
-        &[Check("Keep world transform"), DragRow("sword", "body")],
+        &[
+            PredictClick(6.0, 0.0),
+            Check("Keep world transform"),
+            DragRow("sword", "body"),
+        ],
         &[DragRow("sword", "scabbard")],
         &[
             Field("sword, local position x", "0"),
@@ -73,7 +84,11 @@ const SOLUTIONS: [&[&[Gesture]]; 9] = [
     ],
     // 05 Shear
     &[
-        &[Menu("View", "Shear warning overlay"), Row("rotated child")],
+        &[
+            PredictTyped("37"),
+            Menu("View", "Shear warning overlay"),
+            Row("rotated child"),
+        ],
         &[Button("Select cause (stretched)")],
         &[Field("stretched, local scale y", "2")],
         &[Row("rotated child"), DragRowBelow("rotated child")],
@@ -82,7 +97,7 @@ const SOLUTIONS: [&[&[Gesture]]; 9] = [
     // 06 Adding up TRS
     &[
         &[Menu("View", "Composition side by side")],
-        &[Field("hull, local scale x", "2")],
+        &[PredictClick(3.5, 2.2), Field("hull, local scale x", "2")],
         &[Row("muzzle")],
         &[Field("hull, local scale y", "2")],
         &[Field("muzzle, local scale y", "3")],
@@ -91,7 +106,10 @@ const SOLUTIONS: [&[&[Gesture]]; 9] = [
     &[
         &[Button("Play")],
         &[Button("Pause"), Check("trails (T)")],
-        &[Field("current time, seconds", "3")],
+        &[
+            PredictClick(-16.5, -3.75),
+            Field("current time, seconds", "3"),
+        ],
         &[Field("current time, seconds", "1.25")],
         &[
             Row("earth"),
@@ -218,6 +236,111 @@ fn at_every_step_start_the_points_a_step_names_are_in_view() {
     assert!(checked >= 10, "{checked} named points checked in view");
 }
 
+/// The predict steps of the course: (lesson index, step number).
+const PREDICT_STEPS: [(usize, usize); 5] = [(1, 2), (3, 2), (4, 1), (5, 2), (6, 3)];
+
+/// A value as a learner types it.
+fn typed(v: Value) -> String {
+    match v {
+        Value::Vector(p) => format!("({}, {})", p.x, p.y),
+        Value::Number(a) => format!("{a}"),
+    }
+}
+
+/// The world points of a prediction's mark: the ghost and the true place (an angle's origin).
+fn mark_points(learner: &Learner) -> Vec<glam::Vec2> {
+    let scene = learner.h.state().scene();
+    match learner
+        .run()
+        .prediction_mark(scene)
+        .expect("a mark once revealed")
+    {
+        PredictionMark::Point {
+            predicted, truth, ..
+        } => vec![predicted, truth],
+        PredictionMark::Angle { origin, .. } => vec![origin],
+    }
+}
+
+/// Each predict step of lessons 02, 04, 05, 06 and 07 at 1280×800: the learner types the
+/// answer (right), each expected mistake (the feedback names it) and a value far off (plain
+/// wrong), then acts by gestures. Each time the verdict and the account are in the panel and
+/// the prediction's ghost and arrow inside the viewport. (Predicting right by a click is in
+/// the course played above.)
+#[test]
+fn a_learner_predicts_right_each_mistake_and_far_off_in_every_predict_step() {
+    let mut h = app();
+    let mut learner = Learner::new(&mut h);
+    let mut mistakes_named = 0;
+    for (k, s) in PREDICT_STEPS {
+        learner.open_from_help_menu(k + 1);
+        learner.start();
+        learner.go_to_step(s);
+        let predict = learner.run().predict().expect("a predict step").clone();
+        let truth = learner.run().truth().expect("its truth").clone();
+        let action: Vec<Gesture> = (SOLUTIONS[k][s - 1].iter())
+            .filter(|g| !matches!(g, PredictTyped(_) | PredictClick(..)))
+            .cloned()
+            .collect();
+        let far = match truth.answer {
+            Value::Vector(p) => Value::Vector(p + glam::vec2(40.0, -30.0)),
+            Value::Number(a) => Value::Number(a + 90.0),
+        };
+        let mut cases = vec![(truth.answer, Verdict::Right)];
+        cases.extend(
+            (truth.wrong.iter())
+                .enumerate()
+                .map(|(m, w)| (*w, Verdict::Mistake(m))),
+        );
+        cases.push((far, Verdict::Wrong));
+        for (value, verdict) in cases {
+            let what = format!("lesson {}, step {s}, {verdict:?} {value:?}", k + 1);
+            learner.click("Reset step");
+            learner.frames(4);
+            assert!(learner.run().prediction().is_none(), "{what}: a fresh step");
+            learner.predict_typed(&typed(value));
+            assert!(!learner.step_done(), "{what}: not done by predicting");
+            for g in &action {
+                learner.perform(g);
+            }
+            learner.frames(3);
+            learner.assert_ticked(&what);
+            let feedback = learner.run().feedback().expect("revealed");
+            assert_eq!(feedback.verdict, verdict, "{what}: {}", feedback.sentence);
+            let shown: String = feedback.sentence.chars().take(40).collect();
+            assert!(
+                learner.h.query_by_label_contains(&shown).is_some(),
+                "{what}: the verdict {shown:?} in the panel"
+            );
+            if let Verdict::Mistake(m) = verdict {
+                let named = mistakes::sentence(&predict, m);
+                assert!(feedback.sentence.contains(&named), "{what}");
+                mistakes_named += 1;
+            }
+            let account = &truth.account[truth.account.len() - 1];
+            assert!(
+                learner.h.query_by_label_contains(account.trim()).is_some(),
+                "{what}: the account's {account:?} in the panel"
+            );
+            let points = mark_points(&learner);
+            let inside = if verdict == Verdict::Wrong {
+                &points[1..]
+            } else {
+                &points[..]
+            };
+            for p in inside.iter().chain(points.last()) {
+                let at = ui_common::on_screen(learner.h, *p);
+                let view = learner.h.state().viewport.last_rect;
+                assert!(
+                    view.contains(at),
+                    "{what}: {p} drawn at {at:?}, outside {view:?}"
+                );
+            }
+        }
+    }
+    assert!(mistakes_named >= 9, "{mistakes_named} mistakes named");
+}
+
 /// The other ways the lessons' text offers work too: (lesson, step, gestures).
 const OTHER_WAYS: [(usize, usize, &[Gesture]); 6] = [
     // "or the word hand in this text"
@@ -231,6 +354,7 @@ const OTHER_WAYS: [(usize, usize, &[Gesture]); 6] = [
         4,
         2,
         &[
+            PredictTyped("(6, 0)"),
             Menu("Node", "Keep world transform"),
             DragRow("sword", "body"),
         ],
@@ -364,6 +488,28 @@ impl Keys<'_> {
         self.key(Key::Enter);
     }
 
+    /// F6 away and Shift+F6 back to the lesson panel: the keyboard lands on the predict box's
+    /// field; type, Enter.
+    fn predict(&mut self, text: &str) {
+        self.panel(Panel::Lesson);
+        self.key(Key::F6);
+        self.press(Modifiers::SHIFT, Key::F6);
+        assert_eq!(self.h.state().editor().focused_panel(), Panel::Lesson);
+        let landed = self.focused();
+        assert_eq!(
+            landed.as_deref(),
+            Some("Your prediction"),
+            "F6 lands on the question"
+        );
+        self.type_text(text);
+        self.key(Key::Enter);
+        let run = self.h.state().editor().lesson().expect("a lesson");
+        assert!(
+            run.prediction().is_some(),
+            "the typed prediction is committed"
+        );
+    }
+
     fn done(&self) -> bool {
         self.h
             .state()
@@ -426,8 +572,9 @@ fn the_reparenting_lesson_played_to_its_summary_with_keys_only() {
     k.move_to("body");
     assert_eq!(k.h.state().scene().parent(SWORD).unwrap(), Some(BODY));
     k.next("step 1");
-    // 2: toggle off, then onto the body again.
+    // 2: predict where it lands (typed), toggle off, then onto the body again.
     k.at_step(1);
+    k.predict("(6, 0)");
     k.palette("Keep world transform");
     assert!(!k.h.state().editor().keep_world());
     k.move_to("body");

@@ -644,3 +644,33 @@ fn stop_asks_for_the_title_refuses_a_blank_one_and_asks_again_after_a_cancel() {
     );
     assert_checks(&path);
 }
+
+/// "Ask for a prediction here" (issue 50): the next edit becomes the step's prediction, whose
+/// answer is where that edit put the node; the lesson written passes check and asks it.
+#[test]
+fn ask_for_a_prediction_here_turns_the_next_edit_into_a_predict_step() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("predict.lesson");
+    let mut editor = Editor::new(Document::sample());
+    let ask = Command::Record(RecordCommand::AskPrediction);
+    assert!(editor.apply(ask.clone()).is_err(), "only while recording");
+    apply(&mut editor, Command::Record(RecordCommand::Start));
+    apply(&mut editor, ask);
+    perform_solution(&mut editor);
+    stop_and_write(&mut editor, &path);
+    let text = std::fs::read_to_string(&path).expect("the lesson was written");
+    assert!(
+        text.contains("predict: sword world position | Where will sword be?"),
+        "{text}"
+    );
+    assert_checks(&path);
+    let lesson = read_lesson(&LessonSource::File(path)).expect("reads");
+    let (starts, _) = walk_lesson(&lesson).expect("plays");
+    let truth = starts[0].truth().expect("a prediction");
+    let answer = editor.doc().scene().world_trs(SWORD).unwrap().position;
+    assert_eq!(
+        truth.answer,
+        graft::editor::lesson::predict::Value::Vector(answer),
+        "the answer is where the recorded edits put the sword"
+    );
+}

@@ -89,7 +89,7 @@ fn show(kind: DialogKind) -> Option<std::path::PathBuf> {
             }
             .save_file()
         }
-        DialogKind::ExportImage { suggested, .. } => dialog
+        DialogKind::ExportFile { suggested, .. } => dialog
             .set_title("Export")
             .set_file_name(suggested)
             .save_file(),

@@ -186,6 +186,7 @@ fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Co
                 paragraph_ui(ui, editor, run, paragraph, out);
                 ui.add_space(4.0);
             }
+            super::lesson_predict::predict_box(ui, run, out);
             ui.separator();
             checklist(ui, editor, run);
             for hint in run.hints_shown() {
@@ -281,7 +282,9 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) {
         let line = egui::Label::new(color.map_or(text.clone(), |c| text.color(c)));
         let line = ui.add(line.sense(FOCUSABLE));
         crate::app::a11y::focus_ring(ui, &line);
-        if k == 0 && !run.step_done() {
+        // F6 lands on the prediction's field while a predict step waits for it.
+        let awaits_prediction = run.predict().is_some() && run.prediction().is_none();
+        if k == 0 && !run.step_done() && !awaits_prediction {
             primary(ui, line.id);
         }
         if line.gained_focus() {

@@ -15,6 +15,7 @@ pub mod inspector;
 mod keyboard;
 pub mod lesson_overlay;
 mod lesson_panel;
+mod lesson_predict;
 mod lesson_window;
 pub mod memory_stage;
 mod menus;

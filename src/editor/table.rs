@@ -369,6 +369,8 @@ fn help_commands() -> Vec<CommandSpec> {
         spec("lesson.record_next", "End the step being recorded and record another from here", &[], C::Record(crate::editor::session::record::RecordCommand::NextStep)).when(|e| e.recording().is_some_and(|r| !r.stopped())),
         spec("lesson.record_stop", "End the recording, name the lesson and choose where to write it", &[], C::Record(crate::editor::session::record::RecordCommand::Stop)).when(|e| e.recording().is_some()),
         spec("lesson.record_cancel", "Stop recording without writing anything", &[], C::Record(crate::editor::session::record::RecordCommand::Cancel)).when(|e| e.recording().is_some()),
+        spec("lesson.record_ask", "The next edit becomes what the step asks the learner to predict before acting: where that node lands", &[], C::Record(crate::editor::session::record::RecordCommand::AskPrediction)).when(|e| e.recording().is_some_and(|r| !r.stopped())),
+        lesson("lesson.export_progress", "Write your lesson progress (steps done, time, hints, predictions) to one JSON file to hand in: nothing is sent anywhere", L::ExportProgress),
         spec("help.about", "What graft is and its conventions", &[], C::Show(Window::About)).group(),
         lesson("lesson.next", "Go on to the next step (every goal of this one holds)", L::Next).when(|e| e.lesson().is_some_and(|r| r.step_done())),
         lesson("lesson.back", "Go back to the previous step, from its start", L::Back).when(|e| e.lesson().is_some_and(|r| r.step_index() > 0)),

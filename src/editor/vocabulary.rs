@@ -138,6 +138,8 @@ pub const COMMAND_WORDS: &[CommandWords] = &[
     w("lesson.record_next", "Record the next step", HELP),
     w("lesson.record_stop", "Stop recording…", HELP),
     w("lesson.record_cancel", "Drop the recording", HELP),
+    w("lesson.record_ask", "Ask for a prediction here", HELP),
+    w("lesson.export_progress", "Export my progress…", HELP),
     w("help.about", "About graft", HELP),
     w("lesson.next", "Lesson: next step", PALETTE),
     w("lesson.back", "Lesson: previous step", PALETTE),

@@ -29,6 +29,8 @@ pub enum FileKind {
     Webp,
     /// A graft lesson (`.lesson`).
     Lesson,
+    /// JSON: a learner's exported lesson progress.
+    Json,
 }
 
 /// One row of the table.
@@ -45,7 +47,7 @@ pub struct KindRow {
 }
 
 /// Every kind graft knows.
-pub const KINDS: [KindRow; 10] = [
+pub const KINDS: [KindRow; 11] = [
     row(FileKind::Scene, &["ron"], "graft scene", None),
     row(FileKind::GodotText, &["tscn"], "Godot text scene", None),
     row(FileKind::GodotBinary, &["scn"], "Godot binary scene", None),
@@ -71,6 +73,7 @@ pub const KINDS: [KindRow; 10] = [
     ),
     row(FileKind::Webp, &["webp"], "WebP image", Some("image/webp")),
     row(FileKind::Lesson, &["lesson"], "graft lesson", None),
+    row(FileKind::Json, &["json"], "JSON file", None),
 ];
 
 const fn row(
@@ -111,6 +114,8 @@ pub const ANIMATION_EXPORT: &[FileKind] =
     &[FileKind::Svg, FileKind::Html, FileKind::Gif, FileKind::Png];
 /// A figure: PNG or SVG.
 pub const FIGURE_EXPORT: &[FileKind] = &[FileKind::Png, FileKind::Svg];
+/// A learner's exported progress.
+pub const PROGRESS_EXPORT: &[FileKind] = &[FileKind::Json];
 /// A sprite's image.
 pub const SPRITE_IMAGES: &[FileKind] = &[FileKind::Png, FileKind::Jpeg, FileKind::Webp];
 

@@ -1,8 +1,9 @@
-//! `graft lesson check FILE…` and `graft lesson list`: lessons validated and their solutions
+//! `graft lesson check FILE…`, `graft lesson list` (and `report`, in `lesson_report.rs`): lessons validated and their solutions
 //! played headless through `Editor::apply`, as CI checks the built-in course.
 
 use crate::editor::lesson::course;
-use crate::editor::session::lesson::{LessonSource, read_lesson, walk_lesson};
+use crate::editor::session::lesson::{LessonSource, read_lesson};
+use crate::editor::session::lesson_check::{VARY_SEEDS, check_lesson};
 use crate::tools::cli::Failure;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,6 +26,20 @@ pub enum LessonCommand {
     },
     /// Print the built-in course: each lesson's title, steps and what it is about.
     List,
+    /// A class summary from learners' exported progress files (Help > Export my progress…):
+    /// per lesson step, how many finished it, the median time, predictions right, and the most
+    /// common mistake. A file that is not a progress file is named and skipped.
+    #[command(
+        after_help = "Examples:\n  graft lesson report class/*.json\n  graft lesson report class/*.json --csv > class.csv"
+    )]
+    Report {
+        /// Progress files (JSON).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Comma-separated values instead of a table.
+        #[arg(long)]
+        csv: bool,
+    },
     /// Turn a crash journal (every edit of a session) into a lesson skeleton: one step from
     /// the journal's first scene whose `do:` lines redo its edits, with suggested goals and
     /// keeps. The lesson written passes `graft lesson check`; the journal is only read.
@@ -47,6 +62,9 @@ pub enum LessonCommand {
 pub fn run(command: LessonCommand, out: &mut dyn Write) -> Result<(), Failure> {
     match command {
         LessonCommand::List => list(out),
+        LessonCommand::Report { files, csv } => {
+            super::lesson_report::report(&files, csv, out, &mut std::io::stderr())
+        }
         LessonCommand::RecordFromJournal {
             journal,
             out: lesson,
@@ -87,7 +105,7 @@ fn check(sources: &[LessonSource], out: &mut dyn Write) -> Result<(), Failure> {
     let mut problems = Vec::new();
     for source in sources {
         let checked = read_lesson(source).and_then(|lesson| {
-            let (_, failures) = walk_lesson(&lesson)?;
+            let failures = check_lesson(&lesson)?;
             Ok((lesson, failures))
         });
         match checked {
@@ -99,9 +117,15 @@ fn check(sources: &[LessonSource], out: &mut dyn Write) -> Result<(), Failure> {
                     .sum();
                 let steps = lesson.steps.len();
                 let plural = if steps == 1 { "" } else { "s" };
+                let varies = lesson.steps.iter().any(|s| !s.vary.is_empty());
+                let seeds = if varies {
+                    format!(", with the numbers of {VARY_SEEDS} learners")
+                } else {
+                    String::new()
+                };
                 writeln!(
                     out,
-                    "ok   {} ({}): {steps} step{plural}, {goals} goals and keeps",
+                    "ok   {} ({}): {steps} step{plural}, {goals} goals and keeps{seeds}",
                     lesson.path.display(),
                     lesson.title,
                 )?;

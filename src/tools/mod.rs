@@ -18,6 +18,7 @@ mod failure;
 pub use crate::model::generate;
 pub mod interchange;
 pub mod lesson;
+pub mod lesson_report;
 pub mod progress;
 pub mod recover;
 pub mod thumbnail;

@@ -42,6 +42,10 @@ pub enum Gesture {
     /// Click in the viewport at this point of the node's space (Place probes is on), then type
     /// the point into the new probe's own fields in the inspector.
     ProbeAt(&'static str, f32, f32),
+    /// Type a prediction into the predict box's field, press Enter.
+    PredictTyped(&'static str),
+    /// Press **Click in the viewport**, then click the viewport at this world point.
+    PredictClick(f32, f32),
 }
 
 /// The app in a window of this size, a few frames in.
@@ -218,11 +222,37 @@ impl<'h> Learner<'h> {
             Gesture::Press(modifiers, key) => self.press(modifiers, key),
             Gesture::ProbeAt(node, x, y) => self.probe_at(node, glam::vec2(x, y)),
             Gesture::Link(name) => self.click_role(Role::Link, name),
+            Gesture::PredictTyped(text) => self.predict_typed(text),
+            Gesture::PredictClick(x, y) => self.predict_click(glam::vec2(x, y)),
             Gesture::DragNode(node, dx, dy) => {
                 let from = self.node_on_screen(node);
                 self.drag(from, from + egui::vec2(dx, dy));
             }
         }
+    }
+
+    /// Type a prediction into the predict box and press Enter: it is committed.
+    pub fn predict_typed(&mut self, text: &str) {
+        let field = self.widget("Your prediction");
+        type_number(self.h, field, text);
+        assert!(self.run().prediction().is_some(), "{text:?} committed");
+    }
+
+    /// **Click in the viewport**, then a click at the world point `p` (inside the viewport):
+    /// it is committed.
+    pub fn predict_click(&mut self, p: glam::Vec2) {
+        self.click_role(Role::Button, "Click in the viewport");
+        assert!(
+            self.run().predicting_by_click(),
+            "the viewport waits for a click"
+        );
+        let at = on_screen(self.h, p);
+        assert!(
+            self.h.state().viewport.last_rect.contains(at),
+            "{p} is drawn at {at:?}, out of the viewport"
+        );
+        self.click_at(at);
+        assert!(self.run().prediction().is_some(), "the click committed {p}");
     }
 
     /// A point of the hierarchy's empty space, below its last row.

@@ -415,16 +415,10 @@ fn running_products(ui: &mut egui::Ui, chain: &[ChainFactor], names: &[String]) 
         });
 }
 
-/// The two text rows of a compact matrix (the third row is always 0 0 1), columns aligned.
+/// The two text rows of a compact matrix (the third row is always 0 0 1), columns aligned:
+/// the same text a predict step's account writes.
 fn compact_rows(m: &glam::Affine2) -> String {
-    let [a, b, c, d, e, f] = m.to_cols_array().map(|v| format_fixed(v as f64, 3));
-    let width = [&a, &b, &c, &d, &e, &f]
-        .iter()
-        .map(|s| s.len())
-        .max()
-        .unwrap_or(5);
-    let row = |x: &str, y: &str, z: &str| format!("│{x:>width$} {y:>width$} {z:>width$}│");
-    format!("{}\n{}", row(&a, &c, &e), row(&b, &d, &f))
+    crate::editor::lesson::predict::account::matrix_rows(m)
 }
 
 /// Room left on the current row of a wrapping layout.

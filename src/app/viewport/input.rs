@@ -286,3 +286,31 @@ fn drag_selection(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Comman
         out.push(Command::EndGesture);
     }
 }
+
+/// While a lesson waits for a prediction by click: a crosshair, and a click commits the world
+/// point under it, rounded to a tenth of the grid's step (the grid's step with Ctrl, as Ctrl
+/// snaps a drag). True while it takes the pointer.
+pub(super) fn predict_click(frame: &Frame, state: &ViewportState, out: &mut Vec<Command>) -> bool {
+    use crate::editor::session::lesson::LessonCommand;
+    use crate::editor::session::lesson_predict::PredictInput;
+    let waiting = (frame.editor.lesson()).is_some_and(|r| r.predicting_by_click());
+    if !waiting {
+        return false;
+    }
+    if frame.response.hovered() {
+        frame.ui.ctx().set_cursor_icon(egui::CursorIcon::Crosshair);
+    }
+    if frame.response.clicked()
+        && let Some(p) = frame.response.interact_pointer_pos()
+    {
+        let grid = grid_step(state.camera.zoom);
+        let snap = frame.ui.input(|i| i.modifiers.command);
+        out.push(Command::Lesson(LessonCommand::Predict(
+            PredictInput::Click {
+                at: state.camera.to_world(sr(frame.rect), v2(p)),
+                step: if snap { grid } else { grid / 10.0 },
+            },
+        )));
+    }
+    true
+}

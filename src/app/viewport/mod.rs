@@ -79,7 +79,8 @@ pub fn ui(
     }
     let probes_took_pointer = probes::probes(&frame, &painter, state, &mut out);
     handle_tools(&frame, &painter, state, &mut out);
-    if state.handle_drag.is_none() && !probes_took_pointer {
+    let predicting = input::predict_click(&frame, state, &mut out);
+    if state.handle_drag.is_none() && !probes_took_pointer && !predicting {
         interact(&frame, state, &mut out);
     }
     out

@@ -9,34 +9,21 @@ pub mod claims;
 pub mod course;
 pub mod eval;
 pub mod explain;
+pub mod names;
 pub mod parse;
 pub mod play;
+pub mod predict;
 pub mod progress;
 pub mod record;
 pub mod samples;
 pub mod targets;
 pub mod text;
+pub mod vary;
+
+pub use names::{Name, Pos, ValueSpace};
 
 use crate::editor::view::options::ViewOption;
 use std::path::PathBuf;
-
-/// A place in the lesson file: 1-based line and column.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pos {
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column (in characters).
-    pub col: usize,
-}
-
-/// A node named in a lesson, with where the name was written.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Name {
-    /// The node's name.
-    pub text: String,
-    /// Where it was written.
-    pub at: Pos,
-}
 
 /// A parsed lesson file.
 #[derive(Clone, Debug, PartialEq)]
@@ -91,6 +78,14 @@ pub struct Step {
     pub solution: Vec<(Action, Pos)>,
     /// Where the step points at the editor (`point:`, `gesture:`).
     pub pointing: targets::Pointing,
+    /// The value the learner predicts before acting (`predict:`, `mistake:`).
+    pub predict: Option<predict::Predict>,
+    /// Numbers drawn per learner when the step starts (`vary:`).
+    pub vary: Vec<vary::Vary>,
+    /// The step's `goal:`, `keep:`, `do:`, `hint:`, `predict:` and `mistake:` lines as
+    /// written, in order, when one of them or the text has a `{…}` placeholder (read again
+    /// once the numbers are known; until then with every placeholder read as 1).
+    pub templated: Vec<vary::Line>,
 }
 
 /// A step's set-up: only what is stated is set.
@@ -127,15 +122,6 @@ pub enum Space {
     Selection,
     /// A node's space.
     Node(Name),
-}
-
-/// Which transform of a node: its local numbers or its world ones.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ValueSpace {
-    /// In its parent's space.
-    Local,
-    /// In the world.
-    World,
 }
 
 /// A transform value: position, rotation, scale or skew.

@@ -2,6 +2,10 @@
 //! grammar of directive values (goals, actions, set-ups) is in `parse/values.rs`.
 
 mod pointing;
+mod predicting;
+pub mod varying;
+
+pub use tokens::substitute;
 mod tokens;
 mod values;
 
@@ -17,7 +21,7 @@ use values::Cursor;
 pub const MAGIC: &str = "graft lesson 1";
 
 /// The keys a directive line may have.
-const KEYS: [&str; 19] = [
+const KEYS: [&str; 22] = [
     "title",
     "about",
     "id",
@@ -37,7 +41,13 @@ const KEYS: [&str; 19] = [
     "do",
     "point",
     "gesture",
+    "predict",
+    "mistake",
+    "vary",
 ];
+
+/// The keys of a step's task lines: read again once a learner's numbers are known.
+const TASK_KEYS: [&str; 6] = ["goal", "keep", "do", "hint", "predict", "mistake"];
 
 /// True when this text starts like a lesson file (its first line is [`MAGIC`]).
 pub fn is_lesson(text: &str) -> bool {
@@ -96,6 +106,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Lesson> {
         paragraph: String::new(),
         paragraph_at: Vec::new(),
         fence: None,
+        replaying: false,
     };
     let text = text.trim_start_matches('\u{feff}');
     let mut lines = text.lines().enumerate();
@@ -126,6 +137,8 @@ struct Reader<'a> {
     /// An inline scene: where `scene:` was, and once its ``` opened, the text so far and the
     /// line it starts on.
     fence: Option<(Pos, Option<(String, usize)>)>,
+    /// A task line is being read again (not recorded as a template).
+    replaying: bool,
 }
 
 impl Reader<'_> {
@@ -261,22 +274,19 @@ impl Reader<'_> {
                 Ok(())
             }
         };
+        if TASK_KEYS.contains(&key) && !self.replaying {
+            return self.task_line(key, value, at, value_at);
+        }
         match key {
-            "title" | "about" | "id" if !self.lesson.steps.is_empty() => Err(error_at(
-                path,
-                at,
-                format!("`{key}:` belongs to the lesson's header, before the first `step:`"),
-            )),
-            "title" => {
-                needs_value("the lesson's title")?;
-                self.lesson.title = value.to_string();
-                Ok(())
+            "vary" | "predict" | "mistake" => {
+                needs_value(match key {
+                    "vary" => "`NAME from LOW to HIGH` or `NODE local rotation from LOW to HIGH`",
+                    "predict" => "a node's value (`sword world position | Where will it be?`)",
+                    _ => "a mistake's name or a wrong value",
+                })?;
+                self.predict(key, value, at, value_at)
             }
-            "about" => {
-                self.lesson.about = value.to_string();
-                Ok(())
-            }
-            "id" => self.id(value, value_at),
+            "title" | "about" | "id" => self.header(key, value, at, value_at),
             "step" => {
                 needs_value("a title")?;
                 self.lesson.steps.push(new_step(value, at));
@@ -308,6 +318,51 @@ impl Reader<'_> {
                 cursor.end()
             }
         }
+    }
+
+    /// A `title:`, `about:` or `id:` line, before the first step.
+    fn header(&mut self, key: &str, value: &str, at: Pos, value_at: Pos) -> Result<()> {
+        let path = self.path;
+        if !self.lesson.steps.is_empty() {
+            return Err(error_at(
+                path,
+                at,
+                format!("`{key}:` belongs to the lesson's header, before the first `step:`"),
+            ));
+        }
+        match key {
+            "title" if value.is_empty() => Err(error_at(
+                path,
+                value_at,
+                "`title:` needs the lesson's title",
+            )),
+            "title" => {
+                self.lesson.title = value.to_string();
+                Ok(())
+            }
+            "about" => {
+                self.lesson.about = value.to_string();
+                Ok(())
+            }
+            _ => self.id(value, value_at),
+        }
+    }
+
+    /// A task line as written: kept (to be read again once a learner's numbers are known),
+    /// then read now, its placeholders as 1.
+    fn task_line(&mut self, key: &str, value: &str, at: Pos, value_at: Pos) -> Result<()> {
+        let line = crate::editor::lesson::vary::Line {
+            key: key.to_string(),
+            value: value.to_string(),
+            at,
+            value_at,
+        };
+        self.current_step(at)?.templated.push(line);
+        let read = tokens::substitute(value, self.path, value_at, &|_| Some(1.0))?;
+        self.replaying = true;
+        let result = self.directive(key, &read, at, value_at);
+        self.replaying = false;
+        result
     }
 
     /// A `goal:`, `keep:` or `do:` line of the current step.
@@ -422,6 +477,14 @@ impl Reader<'_> {
                 "the first step needs a `scene:`",
             ));
         }
+        let mut lesson = lesson;
+        for step in &mut lesson.steps {
+            let placeholders = step.text.iter().any(|p| p.contains('{'))
+                || step.templated.iter().any(|l| l.value.contains('{'));
+            if !placeholders {
+                step.templated.clear();
+            }
+        }
         for step in &lesson.steps {
             if step.goals.is_empty() {
                 return Err(error_at(
@@ -456,6 +519,9 @@ fn new_step(title: &str, at: Pos) -> Step {
         hints: Vec::new(),
         solution: Vec::new(),
         pointing: Default::default(),
+        predict: None,
+        vary: Vec::new(),
+        templated: Vec::new(),
     }
 }
 

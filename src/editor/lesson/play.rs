@@ -97,6 +97,11 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
     names.extend(step.setup.select.iter().flatten());
     names.extend(step.setup.frame_nodes.iter().flatten());
     names.extend(step.pointing.names());
+    names.extend(step.predict.as_ref().map(|p| &p.node));
+    names.extend(step.vary.iter().filter_map(|v| match &v.target {
+        super::vary::Target::Local { node, .. } => Some(node),
+        super::vary::Target::Var(_) => None,
+    }));
     if let Some(Space::Node(node)) = &step.setup.look_from {
         names.push(node);
     }

@@ -1,12 +1,46 @@
 //! Which steps of which lessons a learner has completed, remembered between runs (the window
-//! keeps it in its storage as text).
+//! keeps it in its storage as text), with what a teacher's report reads of each step: the
+//! time it took, the hints and Show me used, and the prediction and how far off it was.
+//! Local only: Help ▸ Export my progress… writes it as one JSON file for the learner to hand in.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Completed steps by lesson id.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CourseProgress {
     done: BTreeMap<String, BTreeSet<usize>>,
+    /// The seed this learner's `vary:` numbers are drawn by (0: not drawn yet).
+    #[serde(default)]
+    seed: u64,
+    /// What happened in each completed step, by lesson id and step index (the first time).
+    #[serde(default)]
+    records: BTreeMap<String, BTreeMap<usize, StepRecord>>,
+}
+
+/// How a learner did a step, the first time it was completed.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct StepRecord {
+    /// Seconds from the step's start to its completion.
+    pub seconds: f32,
+    /// Hints shown.
+    pub hints: usize,
+    /// Show me (See it) was pressed.
+    pub shown: bool,
+    /// The prediction, when the step asked for one and it was given.
+    pub prediction: Option<PredictionRecord>,
+}
+
+/// A prediction as the report reads it.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PredictionRecord {
+    /// The value predicted (one number, or x and y).
+    pub value: Vec<f32>,
+    /// `right`, `wrong`, or the name of the mistake it was near.
+    pub verdict: String,
+    /// How far from the answer.
+    pub error: f32,
+    /// Given after the result was on screen.
+    pub late: bool,
 }
 
 impl CourseProgress {
@@ -33,6 +67,42 @@ impl CourseProgress {
     /// How many steps of lesson `id` were completed.
     pub fn count(&self, id: &str) -> usize {
         self.done.get(id).map_or(0, BTreeSet::len)
+    }
+
+    /// Keep how step `step` of lesson `id` went (only the first completion is kept).
+    pub fn record(&mut self, id: &str, step: usize, record: StepRecord) {
+        let steps = self.records.entry(id.to_string()).or_default();
+        steps.entry(step).or_insert(record);
+    }
+
+    /// The records of every lesson, by id and step.
+    pub fn records(&self) -> &BTreeMap<String, BTreeMap<usize, StepRecord>> {
+        &self.records
+    }
+
+    /// As one JSON file (Help ▸ Export my progress…, `graft lesson report`).
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Read back from [`CourseProgress::to_json`]; what is wrong with the text, when it is not.
+    pub fn from_json(text: &str) -> Result<Self, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    /// The seed of this learner's numbers, drawn the first time it is asked for and kept
+    /// with the progress: the same learner always gets the same numbers.
+    pub fn seed(&mut self) -> u64 {
+        if self.seed == 0 {
+            self.seed = fastrand::u64(1..);
+        }
+        self.seed
+    }
+
+    /// The progress with this seed (a report's generated learners, tests).
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = seed;
+        self
     }
 
     /// The first step of a lesson of `steps` steps not completed yet (0 when all are).

@@ -35,8 +35,8 @@ pub enum DialogKind {
         /// The folder it opens in (the recorded scene's; None: the dialog's own choice).
         folder: Option<PathBuf>,
     },
-    /// Pick where to write an SVG (the scene's groups) or a figure (SVG or PNG).
-    ExportImage {
+    /// Pick where to write an export (SVG groups, an animation, a figure, progress).
+    ExportFile {
         /// The suggested file name.
         suggested: String,
         /// The kinds offered, the first the default.
@@ -56,7 +56,7 @@ impl DialogKind {
             Self::Export { .. } => file_kind::GODOT_EXPORT,
             Self::Image => file_kind::SPRITE_IMAGES,
             Self::InstanceSource => file_kind::INSTANCE_SOURCES,
-            Self::ExportImage { kinds, .. } => kinds,
+            Self::ExportFile { kinds, .. } => kinds,
         }
     }
 }

@@ -248,6 +248,20 @@ impl Editor {
         self.doc.scene().len() >= self.jobs.save_nodes() && !self.jobs.running()
     }
 
+    /// Where a recorded lesson is written: beside the scene, named after it.
+    fn save_lesson_dialog(&self) -> DialogKind {
+        let scene = self.doc.path().map(Path::to_path_buf);
+        let stem = scene.as_deref().and_then(Path::file_stem);
+        DialogKind::SaveLesson {
+            suggested: stem.map_or("recorded".into(), |s| s.to_string_lossy().into_owned())
+                + ".lesson",
+            folder: scene
+                .as_deref()
+                .and_then(Path::parent)
+                .map(Path::to_path_buf),
+        }
+    }
+
     pub(super) fn start_dialog(&mut self, purpose: DialogPurpose) -> Outcome {
         if self.files.dialog.is_some() || self.files.path_prompt.is_some() {
             self.info("A file dialog is already open");
@@ -265,31 +279,24 @@ impl Editor {
         match purpose {
             DialogPurpose::Open => DialogKind::Open,
             DialogPurpose::OpenLesson => DialogKind::OpenLesson,
-            DialogPurpose::SaveLesson => {
-                let scene = self.doc.path().map(Path::to_path_buf);
-                let stem = scene.as_deref().and_then(Path::file_stem);
-                DialogKind::SaveLesson {
-                    suggested: stem.map_or("recorded".into(), |s| s.to_string_lossy().into_owned())
-                        + ".lesson",
-                    folder: scene
-                        .as_deref()
-                        .and_then(Path::parent)
-                        .map(Path::to_path_buf),
-                }
-            }
+            DialogPurpose::SaveLesson => self.save_lesson_dialog(),
             DialogPurpose::Import => DialogKind::Import,
-            DialogPurpose::ExportSvg => DialogKind::ExportImage {
+            DialogPurpose::ExportProgress => DialogKind::ExportFile {
+                suggested: "graft-progress.json".into(),
+                kinds: purpose.kinds().to_vec(),
+            },
+            DialogPurpose::ExportSvg => DialogKind::ExportFile {
                 suggested: format!("{}.svg", self.doc.display_name().trim_end_matches(".ron")),
                 kinds: purpose.kinds().to_vec(),
             },
-            DialogPurpose::ExportAnimation => DialogKind::ExportImage {
+            DialogPurpose::ExportAnimation => DialogKind::ExportFile {
                 suggested: format!(
                     "{}-animated.svg",
                     self.doc.display_name().trim_end_matches(".ron")
                 ),
                 kinds: purpose.kinds().to_vec(),
             },
-            DialogPurpose::ExportFigure => DialogKind::ExportImage {
+            DialogPurpose::ExportFigure => DialogKind::ExportFile {
                 suggested: format!(
                     "{}-figure.png",
                     self.doc.display_name().trim_end_matches(".ron")
@@ -361,6 +368,7 @@ impl Editor {
             DialogPurpose::ExportAnimation => self.export_animation(path),
             DialogPurpose::ExportFigure => self.export_figure(path),
             DialogPurpose::SaveLesson => self.write_recorded_lesson(path),
+            DialogPurpose::ExportProgress => self.export_progress(path),
             DialogPurpose::ChooseImage { node } => self.image_chosen(node, path),
             DialogPurpose::InstanceScene { under } => self.instance_scene(under, &path),
             DialogPurpose::SaveBranch { node } => {
@@ -400,6 +408,7 @@ impl DialogPurpose {
             Self::SaveAs { .. } | Self::SaveBranch { .. } => file_kind::SCENE,
             Self::ChooseImage { .. } => file_kind::SPRITE_IMAGES,
             Self::InstanceScene { .. } => file_kind::INSTANCE_SOURCES,
+            Self::ExportProgress => file_kind::PROGRESS_EXPORT,
         }
     }
 
@@ -419,6 +428,7 @@ impl DialogPurpose {
             Self::ChooseImage { .. } => "Choose image",
             Self::InstanceScene { .. } => "Instance scene",
             Self::SaveBranch { .. } => "Save branch as scene",
+            Self::ExportProgress => "Export my progress",
         };
         format!("{what}: type {}", file_kind::prompt_words(self.kinds()))
     }

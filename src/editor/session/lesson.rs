@@ -13,7 +13,6 @@ use crate::editor::session::lesson_play::{action_commands, setup_commands};
 use crate::editor::session::settings::ViewOptions;
 use crate::editor::session::{Editor, FileAction, Outcome};
 use crate::error::{Error, Result};
-use crate::model::document::Document;
 use crate::model::scene::{NodeId, Scene};
 use std::collections::VecDeque;
 
@@ -57,19 +56,27 @@ pub enum LessonCommand {
     Introduction,
     /// Pick a lesson file in a dialog titled and filtered for lessons.
     OpenFile,
+    /// Help ▸ Export my progress…: pick where to write the progress as JSON.
+    ExportProgress,
+    /// Commit a prediction (a predict step, before acting).
+    Predict(super::lesson_prediction::PredictInput),
+    /// Take the next viewport click as the prediction (true) or not.
+    PredictByClick(bool),
 }
 
 /// The editor state a step starts from (Reset and Back restore it).
 #[derive(Clone, Debug)]
 pub struct Snapshot {
-    scene: Scene,
-    selection: Vec<NodeId>,
-    keep_world: bool,
-    view: ViewOptions,
-    view_space: ViewSpace,
-    time: f32,
-    playing: bool,
-    trails: bool,
+    pub(super) scene: Scene,
+    pub(super) selection: Vec<NodeId>,
+    pub(super) keep_world: bool,
+    pub(super) view: ViewOptions,
+    pub(super) view_space: ViewSpace,
+    pub(super) time: f32,
+    pub(super) playing: bool,
+    pub(super) trails: bool,
+    /// The step's prediction's answer and wrong answers from this start (walk_lesson).
+    pub(super) truth: Option<crate::editor::lesson::predict::Truth>,
 }
 
 /// A lesson being followed.
@@ -81,7 +88,11 @@ pub struct LessonRun {
     /// How the step started (Reset).
     entry: Option<Snapshot>,
     /// How each step starts for a learner who followed the solutions (Back, GoTo).
-    starts: Vec<Snapshot>,
+    pub(super) starts: Vec<Snapshot>,
+    /// The step's prediction, if it asks for one.
+    pub(super) predicting: super::lesson_prediction::PredictState,
+    /// When the step started (the report's time per step).
+    pub(super) step_started: std::time::Instant,
     hints: usize,
     goals: Vec<bool>,
     keeps: Vec<bool>,
@@ -137,8 +148,14 @@ impl LessonRun {
             .collect()
     }
 
-    /// True when every goal and keep of the step holds: Next lights up.
+    /// True when every goal and keep of the step holds and a predict step's prediction was
+    /// given (or Show me played): Next lights up.
     pub fn step_done(&self) -> bool {
+        self.goals_hold() && self.predicted_or_shown()
+    }
+
+    /// True when every goal and keep of the step holds.
+    pub fn goals_hold(&self) -> bool {
         self.goals.iter().chain(&self.keeps).all(|&ok| ok) && !self.goals.is_empty()
     }
 
@@ -221,7 +238,7 @@ impl LessonRun {
 /// The session's lessons: the running one and the learner's progress.
 #[derive(Debug, Default)]
 pub struct Lessons {
-    run: Option<LessonRun>,
+    pub(super) run: Option<LessonRun>,
     progress: CourseProgress,
 }
 
@@ -261,7 +278,10 @@ impl Editor {
     }
 
     pub(super) fn lesson_command(&mut self, command: LessonCommand) -> Result<Outcome> {
-        let opens = matches!(command, LessonCommand::Open(_) | LessonCommand::OpenFile);
+        let opens = matches!(
+            command,
+            LessonCommand::Open(_) | LessonCommand::OpenFile | LessonCommand::ExportProgress
+        );
         if self.lessons.run.is_none() && !opens {
             return Err(Error::Refused(
                 "No lesson is open: Help > Lessons… lists them".into(),
@@ -301,6 +321,11 @@ impl Editor {
             LessonCommand::OpenFile => {
                 Ok(self.start_dialog(crate::editor::session::DialogPurpose::OpenLesson))
             }
+            LessonCommand::ExportProgress => {
+                Ok(self.start_dialog(crate::editor::session::DialogPurpose::ExportProgress))
+            }
+            LessonCommand::Predict(input) => self.lesson_predict(input),
+            LessonCommand::PredictByClick(on) => self.lesson_predict_by_click(on),
         }
     }
 
@@ -322,7 +347,9 @@ impl Editor {
 
     /// Start a lesson at the first step not completed yet (the unsaved-changes prompt is done).
     pub(super) fn start_lesson(&mut self, lesson: Lesson) -> Result<Outcome> {
-        let (starts, failures) = walk_lesson(&lesson)?;
+        let seed = self.lessons.progress.seed();
+        let walk = super::lesson_check::walk_seeded(&lesson, seed)?;
+        let (lesson, starts, failures) = (walk.lesson, walk.starts, walk.failures);
         if let Some(f) = failures.first() {
             self.log.info(format!(
                 "Warning: this lesson fails its own check: {}",
@@ -341,6 +368,8 @@ impl Editor {
             bindings: Bindings::default(),
             entry: None,
             starts,
+            predicting: Default::default(),
+            step_started: std::time::Instant::now(),
             hints: 0,
             goals: Vec::new(),
             keeps: Vec::new(),
@@ -422,6 +451,8 @@ impl Editor {
         run.bindings = bind_step(self.doc.scene(), step, &path)?;
         run.step = k;
         run.hints = 0;
+        run.predicting = Default::default();
+        run.step_started = std::time::Instant::now();
         run.finished = None;
         run.entry = Some(self.snapshot());
         run.goals.clear();
@@ -435,6 +466,9 @@ impl Editor {
         self.update_world();
         let bindings = bind_step(self.doc.scene(), step, path)?;
         for command in setup_commands(self, &step.setup, &bindings, path)? {
+            self.dispatch(command)?;
+        }
+        for command in super::lesson_play::vary_commands(self, step, &bindings)? {
             self.dispatch(command)?;
         }
         self.update_world();
@@ -461,36 +495,8 @@ impl Editor {
         self.lessons.run = run;
         if let Some(run) = self.lessons.run.as_mut() {
             run.hints = 0;
+            run.predicting = Default::default();
         }
-        outcome
-    }
-
-    /// The state a step starts from.
-    pub(super) fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            scene: self.doc.scene().clone(),
-            selection: self.selection.ids().to_vec(),
-            keep_world: self.settings.keep_world(),
-            view: self.settings.view().clone(),
-            view_space: self.settings.view_space(),
-            time: self.timeline.time,
-            playing: self.timeline.playing,
-            trails: self.timeline.trails,
-        }
-    }
-
-    /// Put a snapshot back as a fresh untitled document (the lesson is the caller's).
-    fn restore(&mut self, snapshot: &Snapshot) -> Outcome {
-        // A scratch document: moving on to another lesson never asks to save it.
-        let outcome = self.replace_document(Document::scratch(snapshot.scene.clone()));
-        self.selection.set(snapshot.selection.clone());
-        self.settings.set_keep_world(snapshot.keep_world);
-        self.settings.set_view(snapshot.view.clone());
-        self.settings.set_view_space(snapshot.view_space);
-        self.timeline.time = snapshot.time;
-        self.timeline.playing = snapshot.playing;
-        self.timeline.trails = snapshot.trails;
-        self.update_world();
         outcome
     }
 
@@ -498,6 +504,8 @@ impl Editor {
         if let Some(run) = self.lessons.run.as_mut().filter(|r| r.showing.is_empty()) {
             run.showing = run.step().solution.iter().cloned().collect();
             run.show_wait = 0.0;
+            run.predicting.shown = true;
+            run.predicting.by_click = false;
         }
         Outcome::default()
     }
@@ -574,7 +582,10 @@ impl Editor {
         run.keeps = keeps;
         if run.step_done() {
             let (id, step) = (run.lesson.id.clone(), run.step);
-            self.lessons.progress.complete(&id, step);
+            let record = run.step_record();
+            if self.lessons.progress.complete(&id, step) {
+                self.lessons.progress.record(&id, step, record);
+            }
         }
     }
 

@@ -5,8 +5,10 @@
 use super::lesson::{CheckFailure, Snapshot};
 use crate::editor::lesson::claims::{Claim, Quantity, claims};
 use crate::editor::lesson::eval::{Bindings, Context};
+use crate::editor::lesson::parse::varying::{instantiate, with_draws};
 use crate::editor::lesson::parse::{cut, error_at};
 use crate::editor::lesson::play::{bind_step, load_scene};
+use crate::editor::lesson::vary::{Variables, lookup};
 use crate::editor::lesson::{Goal, Lesson, Step, ValueSpace};
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
@@ -19,45 +21,118 @@ use crate::model::scene::Scene;
 /// Play a lesson as a learner who follows it: each step's start (its scene or the previous
 /// step's end, then its set-up), its goals before and after its solution. Returns each step's
 /// start and the goals that failed; an error (a scene that does not load, a name no node has,
-/// a solution line the editor refuses) means the lesson cannot be played at all.
+/// a solution line the editor refuses) means the lesson cannot be played at all. A lesson
+/// with `vary:` lines is played with the numbers of seed 0.
 pub fn walk_lesson(lesson: &Lesson) -> Result<(Vec<Snapshot>, Vec<CheckFailure>)> {
+    let walk = walk_seeded(lesson, 0)?;
+    Ok((walk.starts, walk.failures))
+}
+
+/// How many learners' numbers `graft lesson check` plays a lesson with `vary:` lines with.
+pub const VARY_SEEDS: u64 = 50;
+
+/// `graft lesson check`'s verdict: the lesson played once, or with `vary:` lines once for each
+/// of [`VARY_SEEDS`] seeds; the failures of the first seed that fails, each saying the seed.
+pub fn check_lesson(lesson: &Lesson) -> Result<Vec<CheckFailure>> {
+    if lesson.steps.iter().all(|s| s.vary.is_empty()) {
+        return Ok(walk_lesson(lesson)?.1);
+    }
+    for seed in 0..VARY_SEEDS {
+        let mut failures = walk_seeded(lesson, seed)?.failures;
+        if !failures.is_empty() {
+            for f in &mut failures {
+                f.message
+                    .push_str(&format!(" (with the numbers of seed {seed})"));
+            }
+            return Ok(failures);
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// A lesson as one learner plays it: its steps with that learner's numbers, each step's
+/// start, and what failed.
+#[derive(Debug)]
+pub struct Walk {
+    /// The lesson with the numbers drawn and the placeholders replaced.
+    pub lesson: Lesson,
+    /// How each step starts.
+    pub starts: Vec<Snapshot>,
+    /// Goals, keeps, claims and mistakes that failed.
+    pub failures: Vec<CheckFailure>,
+}
+
+/// [`walk_lesson`] with the numbers `seed` draws for the `vary:` lines.
+pub fn walk_seeded(lesson: &Lesson, seed: u64) -> Result<Walk> {
     let mut editor = Editor::new(Document::untitled(Scene::new()));
     let mut recomputed = 0;
-    let mut starts = Vec::new();
-    let mut failures = Vec::new();
+    let mut walk = Walk {
+        lesson: Lesson {
+            steps: Vec::new(),
+            ..lesson.clone()
+        },
+        starts: Vec::new(),
+        failures: Vec::new(),
+    };
+    let mut variables = Variables::new();
     for (k, step) in lesson.steps.iter().enumerate() {
         if let Some((source, at)) = &step.scene {
             let scene = load_scene(lesson, source, *at)?;
             editor.swap_document(Document::untitled(scene));
         }
         recomputed = nonzero(editor.update_world(), recomputed);
+        let drawn = with_draws(step, seed, &lesson.id, k, &mut variables);
         editor
-            .apply_setup(step, &lesson.path)
+            .apply_setup(&drawn, &lesson.path)
             .map_err(|e| at_step(lesson, step, e))?;
+        let scene = editor.doc.scene();
+        let value =
+            |e: &str| crate::editor::lesson::vary::evaluate(e, &|a| lookup(a, &variables, scene));
+        let step = instantiate(&drawn, &lesson.path, &value)?;
         recomputed = nonzero(editor.doc.scene().last_recomputed(), recomputed);
-        starts.push(editor.snapshot());
-        let bindings = bind_step(editor.doc.scene(), step, &lesson.path)?;
-        let check = Check {
-            lesson,
-            k,
-            step,
-            bindings: &bindings,
-        };
-        check.goals(&editor, recomputed, false, &mut failures);
-        let claims = claims(step);
-        let before: Vec<Vec<Seen>> = (claims.iter())
-            .map(|c| seen(&editor, &bindings, c, recomputed))
-            .collect();
-        recomputed = play_solution(&mut editor, &check, recomputed)?;
-        check.goals(&editor, recomputed, true, &mut failures);
-        for (claim, before) in claims.iter().zip(before) {
-            let after = seen(&editor, &bindings, claim, recomputed);
-            if !before.iter().chain(&after).any(|s| s.shows(claim)) {
-                failures.push(check.false_number(claim, &before[0], &after[0]));
-            }
+        recomputed = walk_step(lesson, k, &step, &mut editor, recomputed, &mut walk)?;
+        walk.lesson.steps.push(step);
+    }
+    Ok(walk)
+}
+
+/// One step from its start: its goals, claims and prediction checked around its solution.
+fn walk_step(
+    lesson: &Lesson,
+    k: usize,
+    step: &Step,
+    editor: &mut Editor,
+    mut recomputed: usize,
+    walk: &mut Walk,
+) -> Result<usize> {
+    let failures = &mut walk.failures;
+    let mut start = editor.snapshot();
+    let bindings = bind_step(editor.doc.scene(), step, &lesson.path)?;
+    let check = Check {
+        lesson,
+        k,
+        step,
+        bindings: &bindings,
+    };
+    check.goals(editor, recomputed, false, failures);
+    let claims = claims(step);
+    let before: Vec<Vec<Seen>> = (claims.iter())
+        .map(|c| seen(editor, &bindings, c, recomputed))
+        .collect();
+    recomputed = play_solution(editor, &check, recomputed)?;
+    check.goals(editor, recomputed, true, failures);
+    for (claim, before) in claims.iter().zip(before) {
+        let after = seen(editor, &bindings, claim, recomputed);
+        if !before.iter().chain(&after).any(|s| s.shows(claim)) {
+            failures.push(check.false_number(claim, &before[0], &after[0]));
         }
     }
-    Ok((starts, failures))
+    start.truth = editor.step_truth(lesson, step, &start, &bindings)?;
+    if let (Some(predict), Some(truth)) = (&step.predict, &start.truth) {
+        failures.extend(Editor::truth_failures(lesson, k, predict, truth));
+    }
+    walk.starts.push(start);
+    Ok(recomputed)
 }
 
 /// One step being checked.

@@ -6,7 +6,7 @@
 use crate::editor::lesson::eval::{Bindings, SessionView};
 use crate::editor::lesson::parse::{cut, error_at};
 use crate::editor::lesson::play::set_op;
-use crate::editor::lesson::{Action, Name, Setup, Space, VIEW_OPTION_NAMES};
+use crate::editor::lesson::{Action, Name, Setup, Space, Step, VIEW_OPTION_NAMES};
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, ViewOption, ViewSpace};
 use crate::editor::session::edits::new_node_data;
@@ -228,4 +228,30 @@ fn scene_op(
         }
         _ => return Ok(None),
     }))
+}
+
+/// The local values a step's `vary:` lines drew, set when the step starts (as set-up).
+pub fn vary_commands(editor: &Editor, step: &Step, bindings: &Bindings) -> Result<Vec<Command>> {
+    use crate::editor::lesson::vary::{Target, set_channel};
+    let scene = editor.doc().scene();
+    let mut ops = Vec::new();
+    for vary in &step.vary {
+        let (Target::Local { node, channel }, Some(v)) = (&vary.target, vary.value) else {
+            continue;
+        };
+        let Some(id) = bindings.resolve(scene, &node.text) else {
+            continue;
+        };
+        let local = set_channel(scene.node(id)?.local, *channel, v);
+        ops.push(Op::SetLocal { node: id, local });
+    }
+    Ok(if ops.is_empty() {
+        Vec::new()
+    } else {
+        vec![Command::Perform {
+            label: "Lesson set-up".into(),
+            ops,
+            continuous: false,
+        }]
+    })
 }

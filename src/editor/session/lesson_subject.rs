@@ -1,5 +1,6 @@
 //! What a lesson's step is about, to keep in view: the nodes it names and the world points its
-//! goals and keeps name (where a probe must read a value, where a node must go in the world).
+//! goals and keeps name (where a probe must read a value, where a node must go in the world,
+//! a world position to predict and its expected wrong answers).
 //! A sibling of `lesson.rs`, not a child folder, so the session's files stay one folder.
 
 use crate::editor::lesson::{Predicate, Property, ValueSpace};
@@ -43,9 +44,29 @@ impl LessonRun {
         let scene = editor.doc().scene();
         let step = self.step();
         let points = step.goals.iter().chain(&step.keeps);
-        points
-            .filter_map(|goal| self.world_point(scene, &goal.predicate))
+        let goal_points = points.filter_map(|goal| self.world_point(scene, &goal.predicate));
+        goal_points
+            .chain(self.predicted_points())
             .filter(|p| p.is_finite())
+            .collect()
+    }
+
+    /// A world position to predict: the answer and the expected wrong answers, so each can be
+    /// clicked and its ghost seen.
+    fn predicted_points(&self) -> Vec<DVec2> {
+        use crate::editor::lesson::predict::Value;
+        let (Some(predict), Some(truth)) = (self.predict(), self.truth()) else {
+            return Vec::new();
+        };
+        if !predict.by_click() {
+            return Vec::new();
+        }
+        let values = std::iter::once(&truth.answer).chain(&truth.wrong);
+        values
+            .filter_map(|v| match v {
+                Value::Vector(p) => Some(p.as_dvec2()),
+                Value::Number(_) => None,
+            })
             .collect()
     }
 

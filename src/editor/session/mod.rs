@@ -26,7 +26,11 @@ pub mod journal_store;
 pub mod lesson;
 pub mod lesson_check;
 mod lesson_play;
+pub mod lesson_predict;
+mod lesson_prediction;
+mod lesson_snapshot;
 mod lesson_subject;
+mod lesson_truth;
 pub mod look;
 pub mod messages;
 pub mod multi_edit;
@@ -87,6 +91,8 @@ pub enum DialogPurpose {
     OpenLesson,
     /// Write the stopped recording as a lesson to the picked file.
     SaveLesson,
+    /// Write the learner's lesson progress as JSON to the picked file.
+    ExportProgress,
     /// Import the picked Godot scene.
     Import,
     /// Export the scene as a Godot scene to the picked file.

@@ -32,6 +32,8 @@ pub enum RecordCommand {
     },
     /// Drop the recording (nothing is written).
     Cancel,
+    /// The next edit becomes what the step asks the learner to predict.
+    AskPrediction,
 }
 
 /// A recording in progress.
@@ -51,6 +53,8 @@ pub struct Recording {
     stopped: bool,
     /// The title given after Stop (None: not asked yet).
     title: Option<String>,
+    /// Ask for a prediction of the edit performed after this many edits of the step.
+    ask: Option<usize>,
 }
 
 impl Recording {
@@ -127,6 +131,7 @@ impl Editor {
                 if let Some(recording) = self.recording.as_mut() {
                     (recording.start, recording.before) = (next.start, next.before);
                     (recording.from, recording.stopped) = (next.from, false);
+                    recording.ask = None;
                 }
                 let steps = self.recording.as_ref().map_or(0, Recording::steps);
                 self.info(format!("Recording step {steps}"));
@@ -152,6 +157,19 @@ impl Editor {
                 recording.title = Some(title);
                 Ok(self.start_dialog(DialogPurpose::SaveLesson))
             }
+            (RecordCommand::AskPrediction, true) => {
+                let Some(recording) = self.recording.as_ref().filter(|r| !r.stopped) else {
+                    return Err(Error::Refused("The recording is stopped".into()));
+                };
+                let done = record::performed_edits(self.doc.history(), recording.from).len();
+                if let Some(recording) = self.recording.as_mut() {
+                    recording.ask = Some(done);
+                }
+                self.info(
+                    "The next edit becomes a prediction: the learner predicts where it lands",
+                );
+                Ok(Outcome::default())
+            }
             (RecordCommand::Cancel, true) => {
                 self.recording = None;
                 self.info("The recording was dropped; nothing was written");
@@ -172,6 +190,7 @@ impl Editor {
             sprites: self.doc.sprite_folder(),
             stopped: false,
             title: None,
+            ask: None,
         }
     }
 
@@ -215,6 +234,7 @@ impl Editor {
             edits,
             before: std::mem::take(&mut recording.before),
             after,
+            ask: recording.ask.take(),
         });
         recording.stopped = true;
     }
@@ -458,6 +478,7 @@ pub fn draft_from_journal(bytes: &[u8], title: &str) -> Result<JournalDraft> {
         labels: record::performed_labels(document.history(), 0),
         before: view.clone(),
         after: view,
+        ask: None,
     };
     Ok(JournalDraft {
         draft: Draft {

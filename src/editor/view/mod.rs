@@ -24,6 +24,7 @@ pub mod overlay;
 pub mod overlay_prims;
 pub mod palette;
 pub mod pointer;
+pub mod prediction_prims;
 pub mod primitives;
 pub mod rows;
 pub mod slide;

@@ -125,6 +125,8 @@ pub const MARQUEE: Rgba = Rgba::rgb(120, 170, 255);
 pub const FLASH: Rgba = Rgba([90, 255, 200, 200]);
 /// Probe pins and their lines (faint).
 pub const PROBE: Rgba = Rgba::rgb(255, 110, 220);
+/// A lesson's prediction: the learner's ghost and the arrow to the true place.
+pub const PREDICTION: Rgba = Rgba::rgb(255, 190, 60);
 /// The parent's grid (View > Parent's grid).
 pub const PARENT_GRID: Rgba = Rgba::rgb(230, 110, 230);
 /// The selection's own grid (View > Local grid of the selection).

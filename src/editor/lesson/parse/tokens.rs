@@ -166,3 +166,41 @@ fn unexpected(c: char) -> String {
         _ => format!("unexpected `{c}`"),
     }
 }
+
+/// Replace each `{EXPR}` of `text` by the number `lookup` gives for EXPR (as the inspector
+/// writes it); an unknown EXPR or an unclosed `{` is an error at its place (`at` is where
+/// `text` starts in the file).
+pub fn substitute(
+    text: &str,
+    path: &Path,
+    at: Pos,
+    lookup: &dyn Fn(&str) -> Option<f64>,
+) -> Result<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    let mut col = at.col;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        col += rest[..open].chars().count();
+        let here = Pos { line: at.line, col };
+        let Some(close) = rest[open..].find('}') else {
+            return Err(error_at(path, here, "this `{` is never closed with `}`"));
+        };
+        let expr = rest[open + 1..open + close].trim();
+        let value = lookup(expr).ok_or_else(|| {
+            error_at(
+                path,
+                here,
+                format!(
+                    "`{{{}}}` is neither a `vary:` variable nor a node's value such as `{{arm.rotation}}` or `{{world(sword).x}}`",
+                    cut(expr)
+                ),
+            )
+        })?;
+        out.push_str(&crate::editor::view::numbers::format_display(value));
+        col += rest[open..open + close + 1].chars().count();
+        rest = &rest[open + close + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}

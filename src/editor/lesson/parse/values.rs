@@ -65,7 +65,7 @@ impl<'a> Cursor<'a> {
         error_at(self.path, self.here(), message)
     }
 
-    fn peek(&self) -> Option<&Tok> {
+    pub(super) fn peek(&self) -> Option<&Tok> {
         self.tokens.get(self.next).map(|(t, _)| t)
     }
 
@@ -156,7 +156,7 @@ impl<'a> Cursor<'a> {
         Ok(names)
     }
 
-    fn number(&mut self) -> Result<f32> {
+    pub(super) fn number(&mut self) -> Result<f32> {
         match self.peek() {
             Some(Tok::Num(v)) => {
                 let v = *v;
@@ -167,7 +167,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    fn vec2(&mut self) -> Result<glam::Vec2> {
+    pub(super) fn vec2(&mut self) -> Result<glam::Vec2> {
         if self.peek() != Some(&Tok::Open) {
             return Err(self.fail("expected a vector `(x, y)`"));
         }
@@ -185,7 +185,7 @@ impl<'a> Cursor<'a> {
         Ok(glam::vec2(x, y))
     }
 
-    fn tolerance(&mut self, default: f32) -> Result<f32> {
+    pub(super) fn tolerance(&mut self, default: f32) -> Result<f32> {
         if self.peek() != Some(&Tok::PlusMinus) {
             return Ok(default);
         }

@@ -59,6 +59,8 @@ pub struct RecordedStep {
     pub after: ViewState,
     /// What History calls each edit, in order ("Reparent sword to body").
     pub labels: Vec<String>,
+    /// "Ask for a prediction here": the index of the edit the learner predicts.
+    pub ask: Option<usize>,
 }
 
 /// How the lesson names its first scene.
@@ -150,6 +152,9 @@ pub fn lesson_text(draft: &Draft) -> String {
         }
         write_setup(&mut out, step);
         out.push_str("\nDescribe here what the learner should do in this step.\n\n");
+        if let Some(line) = predict_line(step) {
+            let _ = writeln!(out, "{line}");
+        }
         for line in goals::point_lines(step) {
             let _ = writeln!(out, "{line}");
         }
@@ -164,6 +169,18 @@ pub fn lesson_text(draft: &Draft) -> String {
         }
     }
     out
+}
+
+/// The `predict:` line of a step recorded with "Ask for a prediction here": where the node the
+/// asked edit changed ends up in the world (its answer is what the solution produces).
+fn predict_line(step: &RecordedStep) -> Option<String> {
+    let node = step.edits.get(step.ask?)?.node()?;
+    step.end.node(node).ok()?;
+    let name = unique_name(&step.end, node)?;
+    Some(format!(
+        "predict: {name} world position | Where will {} be? Click the spot in the viewport or type it.\n// mistake: add the wrong answers you expect (docs/lesson-format.md, Predict first)",
+        name.trim_matches('"')
+    ))
 }
 
 /// Text on one line (a title cannot hold a line break).

@@ -1,0 +1,140 @@
+//! A predict step's truth: the answer after the solution, each expected mistake's wrong value
+//! (the keep-world mistakes by playing the solution again with keep-world flipped) and the
+//! account from the matrix chain. `graft lesson check` requires every mistake to stay apart
+//! from the answer; the panel judges the learner's prediction against it.
+
+use super::lesson::{CheckFailure, Snapshot};
+use crate::editor::lesson::eval::Bindings;
+use crate::editor::lesson::parse::{cut, error_at};
+use crate::editor::lesson::predict::mistakes::{Scenes, wrong_value};
+use crate::editor::lesson::predict::{Predict, Truth, Value, account::account};
+use crate::editor::lesson::{Action, Lesson, Step, ValueSpace};
+use crate::editor::session::Editor;
+use crate::editor::session::command::Command;
+use crate::editor::session::lesson_play::action_commands;
+use crate::error::Result;
+use crate::model::document::Document;
+use crate::model::scene::Scene;
+
+impl Editor {
+    /// The truth of `step`'s prediction, this editor being where its solution played from
+    /// `start` led. A mistake that cannot apply (no reparent for `keep-local`) refuses the lesson
+    /// at the mistake's place.
+    pub(super) fn step_truth(
+        &self,
+        lesson: &Lesson,
+        step: &Step,
+        start: &Snapshot,
+        bindings: &Bindings,
+    ) -> Result<Option<Truth>> {
+        let after = self;
+        let Some(predict) = &step.predict else {
+            return Ok(None);
+        };
+        let path = &lesson.path;
+        let scene = after.doc.scene();
+        let id = bindings
+            .resolve(scene, &predict.node.text)
+            .filter(|id| scene.contains(*id))
+            .ok_or_else(|| {
+                error_at(
+                    path,
+                    predict.node.at,
+                    format!("`{}` is gone after the solution", cut(&predict.node.text)),
+                )
+            })?;
+        let trs = match predict.frame {
+            ValueSpace::World => scene.world_trs(id),
+            ValueSpace::Local => scene.node(id).map(|d| d.local),
+        }?;
+        let flipped = match reparents(step) {
+            true => Some(flipped_solution(lesson, step, start, bindings)?),
+            false => None,
+        };
+        let scenes = Scenes {
+            after: scene,
+            flipped: flipped.as_ref(),
+        };
+        let wrong = (predict.mistakes.iter())
+            .map(|m| {
+                wrong_value(predict, &m.kind, id, &scenes).map_err(|e| error_at(path, m.at, e))
+            })
+            .collect::<Result<Vec<Value>>>()?;
+        Ok(Some(Truth {
+            answer: Value::of(&trs, predict.kind),
+            wrong,
+            account: account(scene, id, predict),
+        }))
+    }
+}
+
+/// True when the step's solution moves a node under another parent.
+fn reparents(step: &Step) -> bool {
+    (step.solution.iter()).any(|(a, _)| matches!(a, Action::Reparent { .. }))
+}
+
+/// The scene the solution gives when every reparent keeps what it did not keep.
+fn flipped_solution(
+    lesson: &Lesson,
+    step: &Step,
+    start: &Snapshot,
+    bindings: &Bindings,
+) -> Result<Scene> {
+    let mut editor = Editor::new(Document::untitled(start.scene().clone()));
+    editor.settings.set_keep_world(start.keep_world());
+    editor.update_world();
+    for (action, at) in &step.solution {
+        let action = match action {
+            Action::Reparent {
+                node,
+                to,
+                keep_world,
+            } => Action::Reparent {
+                node: node.clone(),
+                to: to.clone(),
+                keep_world: Some(!keep_world.unwrap_or(editor.keep_world())),
+            },
+            other => other.clone(),
+        };
+        for command in action_commands(&editor, &action, bindings, &lesson.path, "flipped")? {
+            editor
+                .dispatch(command)
+                .map_err(|e| error_at(&lesson.path, *at, e.to_string()))?;
+        }
+        editor.update_world();
+    }
+    editor.dispatch(Command::EndGesture)?;
+    editor.update_world();
+    Ok(editor.doc.scene().clone())
+}
+
+impl Editor {
+    /// Each mistake that the answer does not stand apart from (closer than twice the tolerance:
+    /// a prediction could not tell them apart).
+    pub(super) fn truth_failures(
+        lesson: &Lesson,
+        k: usize,
+        predict: &Predict,
+        truth: &Truth,
+    ) -> Vec<CheckFailure> {
+        let apart = 2.0 * predict.tolerance;
+        let kind = predict.kind;
+        (predict.mistakes.iter().zip(&truth.wrong))
+        .filter(|(_, w)| w.distance(truth.answer, kind) <= apart)
+        .map(|(m, w)| CheckFailure {
+            step: k,
+            message: format!(
+                "{}:{}:{}: step {} \"{}\": the mistake gives {}, within {} of the answer {}: a prediction cannot tell them apart",
+                lesson.path.display(),
+                m.at.line,
+                m.at.col,
+                k + 1,
+                cut(&lesson.steps[k].title),
+                w.describe(kind),
+                apart,
+                truth.answer.describe(kind)
+            ),
+        })
+        .collect()
+    }
+}
