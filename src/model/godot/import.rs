@@ -22,6 +22,8 @@ pub struct Imported {
     pub scene: Scene,
     /// Nodes by type, and what was approximated, skipped, re-rooted or missing.
     pub report: ImportReport,
+    /// The graft id of each node of the expanded Godot tree (None: not imported).
+    pub(crate) ids: Vec<Option<NodeId>>,
 }
 
 /// Import a `.tscn` file (instances resolved from the folder holding `project.godot`). Sprite
@@ -47,12 +49,31 @@ pub fn import_file_with(path: &Path, ppu: f32) -> Result<Imported> {
 /// [`import_text`] at `ppu` Godot pixels per graft unit (a finite number above zero, else 1):
 /// positions, shapes and position keys divided by it; sprites that carry their graft size
 /// (`graft_size`, written by graft's export) get it back.
+/// Instances are kept at 1 pixel per unit (their sources are the `.tscn` files, read at 1);
+/// at any other `ppu` they are plain nodes (see [`import_file_keeping`]).
 pub fn import_text_with(text: &str, path: &Path, ppu: f32) -> Result<Imported> {
     let ppu = if ppu.is_finite() && ppu > 0.0 {
         ppu
     } else {
         1.0
     };
+    import_inner(text, path, ppu, ppu == 1.0)
+}
+
+/// [`import_file_with`] keeping instances at any `ppu`: their sources are the `.tscn` files
+/// imported at that `ppu` (for sources written as `.ron` files, `graft import --sources`).
+pub fn import_file_keeping(path: &Path, ppu: f32) -> Result<Imported> {
+    let text = super::tree::read_scene_text(path).map_err(Error::Format)?;
+    let ppu = if ppu.is_finite() && ppu > 0.0 {
+        ppu
+    } else {
+        1.0
+    };
+    import_inner(&text, path, ppu, true)
+}
+
+/// The import, instances kept (`keep`) as graft instances or expanded into plain nodes.
+pub(crate) fn import_inner(text: &str, path: &Path, ppu: f32, keep: bool) -> Result<Imported> {
     let mut loader = Loader::new(path, crate::model::file::MAX_NODES);
     if loader.project_root.is_none() {
         loader.notes.push(Note {
@@ -86,7 +107,10 @@ pub fn import_text_with(text: &str, path: &Path, ppu: f32) -> Result<Imported> {
     if let Some(read) = clip {
         scene.set_clip(read.clip)?;
     }
-    Ok(Imported { scene, report })
+    if keep {
+        super::keep::keep_instances(&mut scene, &tree, &ids, ppu, &mut report.notes);
+    }
+    Ok(Imported { scene, report, ids })
 }
 
 /// Where a node's graft parent is looked for, as the walk passes it down.
@@ -208,7 +232,11 @@ impl Converter<'_> {
     /// The graft parent by Godot's chain rules, noting each re-rooting.
     fn graft_parent(&mut self, node: &GNode, kind: Kind, ctx: Context) -> Option<NodeId> {
         let (parent_kind, parent_id) = ctx.parent?;
-        let top_level = node.prop("top_level").and_then(|p| p.value.as_bool()) == Some(true);
+        // Godot 3 has no `top_level` property: a `format=2` file's line is ignored, as Godot 3
+        // ignores it.
+        let top_level = node
+            .prop("top_level")
+            .is_some_and(|p| p.file.format > 2 && p.value.as_bool() == Some(true));
         let (reroot, why) = match kind {
             Kind::Layer => (
                 true,

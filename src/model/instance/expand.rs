@@ -136,7 +136,7 @@ impl Resolver {
 }
 
 /// A source from its expanded scene: every node's chain and the index of each chain.
-fn source_of(scene: Scene, abs: &Path) -> Source {
+pub(crate) fn source_of(scene: Scene, abs: &Path) -> Source {
     let table = scene.instances();
     let chains: Vec<Chain> = (0..scene.len())
         .map(|j| {

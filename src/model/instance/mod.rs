@@ -20,6 +20,7 @@ pub mod plan;
 pub(crate) mod save;
 
 pub use overrides::{FieldSet, Override};
+pub use save::overridden;
 
 use crate::error::{Error, Result};
 use crate::model::scene::{DetachedSubtree, NodeId, Scene};

@@ -1,0 +1,190 @@
+//! Instances kept on import: each `instance=ExtResource(…)` the file makes becomes a graft
+//! instance whose source is the instanced `.tscn`, read through this importer (its own
+//! instances kept too), so the file's overrides are what its nodes differ from that source
+//! (found again at save, `model/instance/save.rs`). The expanded tree keeps an instance's
+//! nodes right after its root in the source's order, so the source's node `j` is the host's
+//! node `root + j`. An instance whose nodes the chain rules place differently in the host and
+//! in its source (a node re-rooted, a plain node kept in one and left out in the other) stays
+//! plain nodes, said in the report; one whose file cannot be read is a placeholder.
+
+use super::tree::{Instanced, Tree, read_scene_text};
+use super::{Note, NoteKind};
+use crate::model::instance::expand::{absolute, source_of};
+use crate::model::instance::{Entry, Origin, Source};
+use crate::model::scene::{NodeId, Scene};
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A source as read for one import: the scene, and the graft id of each of its tree nodes.
+struct Read {
+    source: Arc<Source>,
+    ids: Vec<Option<NodeId>>,
+}
+
+/// Each instanced file read once per import.
+#[derive(Default)]
+struct Sources {
+    read: FxHashMap<PathBuf, Result<Arc<Read>, String>>,
+}
+
+impl Sources {
+    /// The source at `abs`, imported at `ppu` with its own instances kept.
+    fn get(&mut self, abs: &Path, ppu: f32) -> Result<Arc<Read>, String> {
+        if let Some(known) = self.read.get(abs) {
+            return known.clone();
+        }
+        let read = read_scene_text(abs)
+            .and_then(|text| {
+                super::import::import_inner(&text, abs, ppu, true).map_err(|e| e.to_string())
+            })
+            .map(|imported| {
+                Arc::new(Read {
+                    source: Arc::new(source_of(imported.scene, abs)),
+                    ids: imported.ids,
+                })
+            });
+        self.read.insert(abs.to_path_buf(), read.clone());
+        read
+    }
+}
+
+/// Make the instances of `tree` (imported as `scene`, `ids` by tree node) graft instances.
+pub(super) fn keep_instances(
+    scene: &mut Scene,
+    tree: &Tree,
+    ids: &[Option<NodeId>],
+    ppu: f32,
+    notes: &mut Vec<Note>,
+) {
+    let mut sources = Sources::default();
+    for (k, node) in tree.nodes.iter().enumerate() {
+        let (Some(inst), Some(root)) = (&node.instance, ids[k]) else {
+            continue;
+        };
+        let Some(path) = &inst.path else { continue };
+        let abs = absolute(path);
+        let place = node.place();
+        let kept = match &inst.tree {
+            None => Ok(placeholder(root, &abs)),
+            Some(copy) => sources
+                .get(&abs, ppu)
+                .and_then(|read| matched(scene, copy, ids, k, &read).map(|o| (read, o)))
+                .map(|(read, origins)| Kept {
+                    entry: entry(root, &abs, Ok(read.source.clone())),
+                    origins,
+                }),
+        };
+        match kept {
+            Ok(kept) => {
+                let table = scene.instance_table_mut();
+                table.origins.extend(kept.origins);
+                table.push(kept.entry);
+            }
+            Err(why) => notes.push(Note {
+                kind: NoteKind::Approximated,
+                place,
+                message: format!(
+                    "\"{}\": its instance of {} is kept as plain nodes: {why}",
+                    node.name,
+                    shown(inst)
+                ),
+            }),
+        }
+    }
+}
+
+/// What one kept instance adds to the table.
+struct Kept {
+    entry: Entry,
+    origins: Vec<(NodeId, Origin)>,
+}
+
+fn entry(root: NodeId, abs: &Path, source: Result<Arc<Source>, String>) -> Entry {
+    Entry {
+        root,
+        path: abs.display().to_string(),
+        source,
+        sticky: FxHashMap::default(),
+        dangling: Vec::new(),
+    }
+}
+
+/// An instance of a file that cannot be read: the node keeps its own fields.
+fn placeholder(root: NodeId, abs: &Path) -> Kept {
+    let why = read_scene_text(abs)
+        .err()
+        .unwrap_or_else(|| "it cannot be read".into());
+    Kept {
+        entry: entry(root, abs, Err(why)),
+        origins: Vec::new(),
+    }
+}
+
+fn shown(inst: &Instanced) -> String {
+    inst.written.clone()
+}
+
+/// The origins of the host's copy of a source (tree nodes `k..k + n`), when every node the
+/// source imports is imported in the host under the matching parent, and only those.
+fn matched(
+    scene: &Scene,
+    copy: &Tree,
+    ids: &[Option<NodeId>],
+    k: usize,
+    read: &Read,
+) -> Result<Vec<(NodeId, Origin)>, String> {
+    let src = &read.source.scene;
+    let n = read.ids.len();
+    if n != copy.nodes.len() || k + n > ids.len() {
+        return Err("its file changed while it was read".into());
+    }
+    let roots = src.child_indices(None).count();
+    if roots != 1 || read.ids[0] != Some(src.id_at(0)) {
+        return Err(format!(
+            "imported, it has {roots} roots (nodes re-rooted by Godot's chain rules)"
+        ));
+    }
+    let by_src: FxHashMap<NodeId, usize> = (0..n)
+        .filter_map(|j| read.ids[j].map(|id| (id, j)))
+        .collect();
+    let root = ids[k].ok_or("its root is not imported")?;
+    let mut origins = Vec::with_capacity(n);
+    for j in 1..n {
+        let (s, h) = match (read.ids[j], ids[k + j]) {
+            (None, None) => continue,
+            (Some(s), Some(h)) => (s, h),
+            _ => {
+                return Err(format!(
+                    "its node \"{}\" is kept in one and left out in the other (nodes added \
+                     under it)",
+                    copy.nodes[j].name
+                ));
+            }
+        };
+        let si = src.index(s).map_err(|e| e.to_string())?;
+        let host_parent = scene
+            .index(h)
+            .ok()
+            .and_then(|i| scene.parent_index_at(i))
+            .map(|p| scene.id_at(p));
+        let want = src
+            .parent_index_at(si)
+            .and_then(|p| by_src.get(&src.id_at(p)))
+            .and_then(|&jp| ids[k + jp]);
+        if want.is_none() || host_parent != want {
+            return Err(format!(
+                "its node \"{}\" is placed under another parent here (re-rooted)",
+                copy.nodes[j].name
+            ));
+        }
+        origins.push((
+            h,
+            Origin {
+                root,
+                index: si as u32,
+            },
+        ));
+    }
+    Ok(origins)
+}

@@ -1,0 +1,192 @@
+//! Godot instances both ways (issue 49): an instanced `.tscn` imported as a graft instance
+//! whose source is that file (its overrides, nodes added inside, `[editable]`, instances of
+//! instances, a missing file, an override of a node the source no longer has), saved and
+//! read back, and exported again as `instance=ExtResource(…)` with its overrides, in Godot 4
+//! and Godot 3 form; the real scenes of `../shared/godot-real` import → export → import.
+
+mod common;
+
+use graft::model::godot::{NoteKind, import_file};
+use graft::model::instance::overridden;
+use graft::model::scene::Scene;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// A leaf part: a root with a sprite-less polygon child.
+const WHEEL: &str = "[gd_scene format=3]
+
+[node name=\"Wheel\" type=\"Node2D\"]
+position = Vector2(7, 7)
+
+[node name=\"Hub\" type=\"Node2D\" parent=\".\"]
+position = Vector2(0, 5)
+
+[node name=\"Spoke\" type=\"Polygon2D\" parent=\"Hub\"]
+position = Vector2(10, 0)
+color = Color(1, 0, 0, 1)
+polygon = PackedVector2Array(0, 0, 4, 0, 4, 1)
+";
+
+/// A part that instances the wheel (an instance of an instance).
+const CART: &str = "[gd_scene format=3]
+
+[ext_resource type=\"PackedScene\" path=\"res://parts/wheel.tscn\" id=\"1_w\"]
+
+[node name=\"Cart\" type=\"Node2D\"]
+
+[node name=\"Bed\" type=\"Node2D\" parent=\".\"]
+rotation = 0.5
+
+[node name=\"Front\" parent=\"Bed\" instance=ExtResource(\"1_w\")]
+position = Vector2(20, 0)
+";
+
+/// The level: instances, overrides inside them, a node added inside, a missing file, and an
+/// override of a node the wheel does not have.
+const LEVEL: &str = "[gd_scene format=3]
+
+[ext_resource type=\"PackedScene\" path=\"res://parts/wheel.tscn\" id=\"1_w\"]
+[ext_resource type=\"PackedScene\" path=\"res://parts/cart.tscn\" id=\"2_c\"]
+[ext_resource type=\"PackedScene\" path=\"res://parts/gone.tscn\" id=\"3_g\"]
+
+[node name=\"Level\" type=\"Node2D\"]
+
+[node name=\"W1\" parent=\".\" instance=ExtResource(\"1_w\")]
+position = Vector2(100, 0)
+
+[node name=\"W2\" parent=\".\" instance=ExtResource(\"1_w\")]
+position = Vector2(-50, 0)
+rotation = 1.0
+
+[node name=\"Hub\" parent=\"W2\"]
+scale = Vector2(2, 2)
+
+[node name=\"Bolt\" type=\"Node2D\" parent=\"W2/Hub\"]
+position = Vector2(3, 3)
+
+[node name=\"Axle\" parent=\"W2/Hub\"]
+position = Vector2(9, 9)
+
+[node name=\"C\" parent=\".\" instance=ExtResource(\"2_c\")]
+position = Vector2(0, 40)
+
+[node name=\"Spoke\" parent=\"C/Bed/Front/Hub\"]
+rotation = 0.25
+
+[node name=\"Lost\" parent=\".\" instance=ExtResource(\"3_g\")]
+position = Vector2(1, 2)
+
+[editable path=\"W2\"]
+[editable path=\"C\"]
+";
+
+/// A project folder with the parts and the level.
+fn project() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path();
+    fs::write(root.join("project.godot"), "config_version=5\n").expect("project");
+    fs::create_dir(root.join("parts")).expect("parts");
+    fs::write(root.join("parts/wheel.tscn"), WHEEL).expect("wheel");
+    fs::write(root.join("parts/cart.tscn"), CART).expect("cart");
+    let level = root.join("level.tscn");
+    fs::write(&level, LEVEL).expect("level");
+    (dir, level)
+}
+
+fn node(scene: &Scene, path: &str) -> usize {
+    let mut at: Option<usize> = None;
+    for part in path.split('/') {
+        at = Some(
+            scene
+                .child_indices(at)
+                .find(|&c| scene.data_at(c).name == part)
+                .unwrap_or_else(|| panic!("no {part} in {path}")),
+        );
+    }
+    at.expect("a path")
+}
+
+fn worlds(scene: &mut Scene) -> Vec<glam::Affine2> {
+    scene.update_world();
+    (0..scene.len()).map(|i| scene.world_at(i)).collect()
+}
+
+#[test]
+fn an_instanced_tscn_is_imported_as_an_instance_of_that_file() {
+    let (_dir, level) = project();
+    let im = import_file(&level).expect("imports");
+    let scene = &im.scene;
+    let table = scene.instances().expect("instances kept");
+    let paths: Vec<String> = table
+        .entries()
+        .iter()
+        .map(|e| {
+            Path::new(&e.path)
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        ["wheel.tscn", "wheel.tscn", "cart.tscn", "gone.tscn"]
+    );
+    let w2 = scene.id_at(node(scene, "Level/W2"));
+    let hub = scene.id_at(node(scene, "Level/W2/Hub"));
+    assert_eq!(scene.origin(hub).map(|o| o.root), Some(w2));
+    // The Hub's scale is W2's override; the Spoke inside the cart's wheel is the cart's.
+    let marks = overridden(scene);
+    assert_eq!(marks.get(&hub).map(|f| f.names()), Some(vec!["scale"]));
+    let spoke = scene.id_at(node(scene, "Level/C/Bed/Front/Hub/Spoke"));
+    assert_eq!(marks.get(&spoke).map(|f| f.names()), Some(vec!["rotation"]));
+    // The missing file is a placeholder; the override of a node the wheel lacks is reported
+    // and kept as an added node with its position.
+    let lost = scene.id_at(node(scene, "Level/Lost"));
+    assert!(
+        scene
+            .instance_entry(lost)
+            .is_some_and(|e| e.source.is_err())
+    );
+    let axle = node(scene, "Level/W2/Hub/Axle");
+    assert_eq!(
+        scene.data_at(axle).local.position,
+        glam::Vec2::new(9.0, -9.0)
+    );
+    let note = im
+        .report
+        .notes
+        .iter()
+        .find(|n| n.message.contains("\"Axle\""))
+        .expect("the override of a missing node is reported");
+    assert_eq!(note.kind, NoteKind::Missing, "{note}");
+    assert!(note.message.contains("position"), "{note}");
+}
+
+#[test]
+fn an_imported_instance_saves_as_format_4_and_loads_back_the_same() {
+    let (dir, level) = project();
+    fs::create_dir(dir.path().join("out")).unwrap();
+    let out = dir.path().join("out/level.ron");
+    let (code, _, err) = common::run_graft(&[
+        "import",
+        level.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = fs::read_to_string(&out).unwrap();
+    assert!(text.contains("format: 4"), "{text}");
+    assert!(text.contains("instance: \"../parts/wheel.tscn\""), "{text}");
+    assert!(
+        text.contains("inside: ["),
+        "the Bolt added inside W2's Hub: {text}"
+    );
+    let mut back = graft::model::file::load(&out).expect("loads");
+    let mut im = import_file(&level).expect("imports");
+    assert_eq!(back.len(), im.scene.len());
+    let (a, b) = (worlds(&mut back), worlds(&mut im.scene));
+    for (i, (a, b)) in a.iter().zip(&b).enumerate() {
+        assert!(common::near(a, b, 1e-4), "node {i}: {a:?} vs {b:?}");
+    }
+}
