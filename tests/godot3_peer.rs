@@ -455,3 +455,213 @@ fn animated_exports_play_in_godot3_as_graft_plays_them() {
         started.elapsed().as_secs_f64()
     );
 }
+
+/// A random local transform as `.ron` fields (skew and mirrors sometimes).
+fn ron_trs(rng: &mut fastrand::Rng) -> String {
+    let v = |rng: &mut fastrand::Rng| rng.f32() * 200.0 - 100.0;
+    let mut out = format!(
+        "position: ({:?}, {:?}), rotation: {:?}",
+        v(rng),
+        v(rng),
+        rng.f32() * 360.0 - 180.0
+    );
+    if rng.bool() {
+        let s = |rng: &mut fastrand::Rng| {
+            (rng.f32() * 1.5 + 0.5) * if rng.u8(..4) == 0 { -1.0 } else { 1.0 }
+        };
+        out += &format!(", scale: ({:?}, {:?})", s(rng), s(rng));
+    }
+    if rng.u8(..3) == 0 {
+        out += &format!(", skew: {:?}", rng.f32() * 60.0 - 30.0);
+    }
+    out
+}
+
+fn ron_shape(rng: &mut fastrand::Rng) -> &'static str {
+    [
+        ", shape: Rect(size: (8.0, 4.0)), color: (10, 200, 30, 255)",
+        ", shape: Ellipse(size: (6.0, 6.0))",
+        "",
+    ][rng.usize(..3)]
+}
+
+/// A part: `n` nodes under one root (ids 1..=n), each below an earlier one.
+fn leaf_ron(rng: &mut fastrand::Rng, n: u32) -> String {
+    let mut out = String::from("(\n    format: 2,\n    nodes: [\n");
+    for id in 1..=n {
+        let parent = if id == 1 {
+            String::new()
+        } else {
+            format!(", parent: Some({})", 1 + rng.u32(..id - 1))
+        };
+        let _ = writeln!(
+            out,
+            "        (id: {id}, name: \"L{id}\"{parent}, {}{}),",
+            ron_trs(rng),
+            ron_shape(rng)
+        );
+    }
+    out + "    ],\n)\n"
+}
+
+/// An override of source node `chain` (a transform, sometimes a colour).
+fn ron_override(rng: &mut fastrand::Rng, chain: &[u32]) -> String {
+    let ids: Vec<String> = chain.iter().map(u32::to_string).collect();
+    let color = if rng.u8(..4) == 0 {
+        ", color: (250, 0, 0, 255)"
+    } else {
+        ""
+    };
+    format!("(node: [{}], {}{color})", ids.join(", "), ron_trs(rng))
+}
+
+/// The graft side of the instance peer test: leaves (5 nodes each), a part instancing two of
+/// them, and hosts instancing leaves and the part, with overrides on nodes of their sources
+/// and of nested sources, and nodes added inside.
+fn instance_scenes(dir: &Path, hosts: usize) -> Vec<String> {
+    let mut rng = fastrand::Rng::with_seed(49);
+    for k in 0..3 {
+        std::fs::write(dir.join(format!("leaf{k}.ron")), leaf_ron(&mut rng, 5)).unwrap();
+    }
+    // mid: root 1, node 2, leaf0 as 3 (an override of its node 4), leaf1 as 4, and node 5
+    // added inside leaf1's node 2.
+    let mid = format!(
+        "(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"M\", {}),\n        (id: 2, name: \"M2\", parent: Some(1), {}),\n        (id: 3, name: \"A\", parent: Some(2), instance: \"leaf0.ron\", {}, overrides: [{}]),\n        (id: 4, name: \"B\", parent: Some(1), instance: \"leaf1.ron\", {}),\n        (id: 5, name: \"M5\", parent: Some(4), inside: [2], {}),\n    ],\n)\n",
+        ron_trs(&mut rng),
+        ron_trs(&mut rng),
+        ron_trs(&mut rng),
+        ron_override(&mut rng, &[4]),
+        ron_trs(&mut rng),
+        ron_trs(&mut rng)
+    );
+    std::fs::write(dir.join("mid.ron"), mid).unwrap();
+    let mut names = Vec::new();
+    for h in 0..hosts {
+        let mut out = String::from("(\n    format: 4,\n    nodes: [\n");
+        let _ = writeln!(out, "        (id: 1, name: \"H1\", {}),", ron_trs(&mut rng));
+        for id in 2..12u32 {
+            let parent = 1 + rng.u32(..id - 1);
+            let head = format!("(id: {id}, name: \"H{id}\", parent: Some({parent})");
+            let line = match rng.u8(..5) {
+                0 => {
+                    let over: Vec<String> = (0..rng.usize(..3))
+                        .map(|_| {
+                            let node = 2 + rng.u32(..4);
+                            ron_override(&mut rng, &[node])
+                        })
+                        .collect();
+                    format!(
+                        "{head}, instance: \"leaf{}.ron\", {}, overrides: [{}]",
+                        rng.u8(..3),
+                        ron_trs(&mut rng),
+                        over.join(", ")
+                    )
+                }
+                1 => {
+                    // mid's own node 2, and node 3 of its nested leaf1 (mid's node 4).
+                    let over = [
+                        ron_override(&mut rng, &[2]),
+                        ron_override(&mut rng, &[4, 3]),
+                    ];
+                    format!(
+                        "{head}, instance: \"mid.ron\", {}, overrides: [{}]",
+                        ron_trs(&mut rng),
+                        over.join(", ")
+                    )
+                }
+                _ => format!("{head}, {}{}", ron_trs(&mut rng), ron_shape(&mut rng)),
+            };
+            let _ = writeln!(out, "        {line}),");
+        }
+        out += "    ],\n)\n";
+        let name = format!("host{h}.ron");
+        std::fs::write(dir.join(&name), out).unwrap();
+        names.push(name);
+    }
+    names
+}
+
+#[test]
+fn nested_instances_exported_with_project_are_placed_by_godot3_as_graft_places_them() {
+    let Some(godot) = godot() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("project.godot"), "config_version=4\n").unwrap();
+    std::fs::create_dir(dir.path().join("out")).unwrap();
+    let hosts = instance_scenes(dir.path(), 24);
+    let mut tscns = Vec::new();
+    for name in &hosts {
+        let ron = dir.path().join(name);
+        let tscn = format!("out/{}", name.replace(".ron", ".tscn"));
+        let output = Command::new(env!("CARGO_BIN_EXE_graft"))
+            .args(["export", "--godot", "3", "--project"])
+            .arg(dir.path())
+            .arg(&ron)
+            .arg("-o")
+            .arg(dir.path().join(&tscn))
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{name}: {output:?}");
+        tscns.push(tscn);
+    }
+    for part in ["leaf0", "leaf1", "leaf2", "mid"] {
+        let text = std::fs::read_to_string(dir.path().join(format!("out/{part}.tscn")));
+        assert!(text.is_ok(), "{part} written once as a part");
+    }
+    let printed = load_in_godot(&godot, dir.path(), &tscns);
+    let (mut compared, mut instances) = (0, 0);
+    for ((name, tscn), nodes) in hosts.iter().zip(&tscns).zip(&printed) {
+        let ron = dir.path().join(name);
+        let scene = graft::model::file::load(&ron).unwrap();
+        let ours = printed_worlds(&ron, 0.0, 1.0);
+        let items: Vec<&serde_json::Value> = nodes.iter().filter(|v| v["kind"] == "item").collect();
+        assert_eq!(
+            items.len(),
+            scene.len() + 1,
+            "{name}: every node and the root"
+        );
+        for (i, item) in items[1..].iter().enumerate() {
+            let theirs = from_godot(&item["screen"]);
+            assert!(
+                near(&ours[i], &theirs),
+                "{name}, node {i} {}: Godot {:?}, graft {:?}\n{}",
+                item["path"],
+                theirs.to_cols_array(),
+                ours[i].to_cols_array(),
+                std::fs::read_to_string(dir.path().join(tscn)).unwrap()
+            );
+            compared += 1;
+            let want = instance_file(&scene, i).map(|f| format!("res://out/{f}.tscn"));
+            assert_eq!(
+                item["instance"].as_str().map(str::to_string),
+                want,
+                "{name}, node {i} {}",
+                item["path"]
+            );
+            instances += usize::from(want.is_some());
+        }
+    }
+    eprintln!(
+        "{} scenes with nested instances: {compared} nodes placed by real Godot 3 as by graft, \
+         {instances} instance roots naming their part",
+        hosts.len()
+    );
+    assert!(instances > 40, "{instances}");
+}
+
+/// The source a node of `scene` is the root of (its file stem), the scene's own instances or
+/// those nested in a source.
+fn instance_file(scene: &Scene, i: usize) -> Option<String> {
+    let id = scene.id_at(i);
+    let stem = |p: &str| {
+        Path::new(p)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+    };
+    if let Some(entry) = scene.instance_entry(id) {
+        return stem(&entry.path);
+    }
+    let o = scene.origin(id)?;
+    let source = scene.instance_entry(o.root)?.source.as_ref().ok()?;
+    let nested = source.scene.id_at(o.index as usize);
+    stem(&source.scene.instance_entry(nested)?.path)
+}

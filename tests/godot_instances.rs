@@ -6,7 +6,8 @@
 
 mod common;
 
-use graft::model::godot::{NoteKind, import_file};
+use graft::model::godot::export::ExportOptions;
+use graft::model::godot::{NoteKind, export_scene, import_file};
 use graft::model::instance::overridden;
 use graft::model::scene::Scene;
 use std::fs;
@@ -188,5 +189,123 @@ fn an_imported_instance_saves_as_format_4_and_loads_back_the_same() {
     let (a, b) = (worlds(&mut back), worlds(&mut im.scene));
     for (i, (a, b)) in a.iter().zip(&b).enumerate() {
         assert!(common::near(a, b, 1e-4), "node {i}: {a:?} vs {b:?}");
+    }
+}
+
+/// Each node's name path from the root (`Level/W2/Hub`).
+fn name_path(scene: &Scene, i: usize) -> String {
+    let mut names = vec![scene.data_at(i).name.to_string()];
+    let mut at = i;
+    while let Some(p) = scene.parent_index_at(at) {
+        names.push(scene.data_at(p).name.to_string());
+        at = p;
+    }
+    names.reverse();
+    names.join("/")
+}
+
+/// The instance structure: each instance root's path and its source's file name.
+fn structure(scene: &Scene) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = scene
+        .instances()
+        .map_or(&[][..], |t| t.entries())
+        .iter()
+        .filter_map(|e| {
+            let i = scene.index(e.root).ok()?;
+            let file = Path::new(&e.path)
+                .file_name()?
+                .to_string_lossy()
+                .into_owned();
+            Some((name_path(scene, i), file))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// `back` (an import of an export of `scene` under a root named `Root`) has every node of
+/// `scene` at the same world matrix, and the same instances; returns the nodes compared.
+fn assert_same_scene(scene: &mut Scene, back: &mut Scene) -> usize {
+    let (a, b) = (worlds(scene), worlds(back));
+    let by_path: std::collections::HashMap<String, usize> =
+        (0..back.len()).map(|i| (name_path(back, i), i)).collect();
+    for (i, w) in a.iter().enumerate() {
+        let path = format!("Root/{}", name_path(scene, i));
+        let j = *by_path
+            .get(&path)
+            .unwrap_or_else(|| panic!("{path} is not in the export"));
+        assert!(common::near(w, &b[j], 1e-3), "{path}: {w:?} vs {:?}", b[j]);
+    }
+    let prefixed: Vec<(String, String)> = structure(scene)
+        .into_iter()
+        .map(|(p, f)| (format!("Root/{p}"), f))
+        .collect();
+    assert_eq!(structure(back), prefixed, "the same instances");
+    a.len()
+}
+
+fn export_to(
+    scene: &Scene,
+    project: &Path,
+    out: &Path,
+    godot3: bool,
+) -> graft::model::godot::Export {
+    let options = ExportOptions {
+        project_root: Some(project.to_path_buf()),
+        scene_dir: Some(project.to_path_buf()),
+        root_name: "Root".into(),
+        godot3,
+        pixels_per_unit: None,
+    };
+    let export = export_scene(scene, &options, out.parent().unwrap());
+    fs::write(out, &export.text).unwrap();
+    for (name, text) in &export.parts {
+        fs::write(out.parent().unwrap().join(name), text).unwrap();
+    }
+    export
+}
+
+#[test]
+fn an_imported_level_exports_its_instances_as_instances() {
+    let (dir, level) = project();
+    let mut im = import_file(&level).expect("imports");
+    for godot3 in [false, true] {
+        let out = dir
+            .path()
+            .join(if godot3 { "again3.tscn" } else { "again.tscn" });
+        let export = export_to(&im.scene, dir.path(), &out, godot3);
+        let text = &export.text;
+        let (w, c) = if godot3 {
+            (
+                "[ext_resource path=\"res://parts/wheel.tscn\" type=\"PackedScene\" id=1]",
+                "instance=ExtResource( 1 )",
+            )
+        } else {
+            (
+                "[ext_resource type=\"PackedScene\" path=\"res://parts/wheel.tscn\" id=\"1_scene\"]",
+                "instance=ExtResource(\"1_scene\")",
+            )
+        };
+        assert!(text.contains(w), "{text}");
+        assert!(
+            text.contains(&format!("[node name=\"W1\" parent=\"Level\" {c}]")),
+            "{text}"
+        );
+        assert!(
+            text.contains("[node name=\"Hub\" parent=\"Level/W2\"]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("[node name=\"Spoke\" parent=\"Level/C/Bed/Front/Hub\"]"),
+            "{text}"
+        );
+        assert!(text.contains("[editable path=\"Level/W2\"]"), "{text}");
+        assert!(
+            export.parts.is_empty(),
+            "the .tscn sources are named, not written"
+        );
+        let mut back = import_file(&out).expect("the export imports");
+        let n = assert_same_scene(&mut im.scene, &mut back.scene);
+        assert!(n >= 15, "{n}");
     }
 }

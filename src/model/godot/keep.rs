@@ -188,3 +188,73 @@ fn matched(
     }
     Ok(origins)
 }
+
+/// Write each `.tscn` source the scene's instances read (nested ones included) as a `.ron`
+/// in `dir` (`player.tscn` → `player.ron`; a second `player.tscn` elsewhere → `player_2.ron`),
+/// and make the instances name those files: `graft import --sources DIR`. Returns the files
+/// written.
+pub fn sources_as_ron(scene: &mut Scene, dir: &Path) -> crate::error::Result<Vec<PathBuf>> {
+    let dir = absolute(dir);
+    // Every source once, the scene's own first, then the ones they instance.
+    let mut order: Vec<Arc<Source>> = Vec::new();
+    let add = |from: &Scene, order: &mut Vec<Arc<Source>>| {
+        for entry in from.instances().map_or(&[][..], |t| t.entries()) {
+            if let Ok(source) = &entry.source
+                && !order.iter().any(|o| o.path == source.path)
+            {
+                order.push(Arc::clone(source));
+            }
+        }
+    };
+    add(scene, &mut order);
+    let mut k = 0;
+    while k < order.len() {
+        let next = Arc::clone(&order[k]);
+        add(&next.scene, &mut order);
+        k += 1;
+    }
+    let mut target: FxHashMap<PathBuf, PathBuf> = FxHashMap::default();
+    for source in &order {
+        let stem = source
+            .path
+            .file_stem()
+            .map_or("part".into(), |s| s.to_string_lossy().into_owned());
+        let mut name = dir.join(format!("{stem}.ron"));
+        let mut n = 2;
+        while target.values().any(|t| *t == name) {
+            name = dir.join(format!("{stem}_{n}.ron"));
+            n += 1;
+        }
+        target.insert(source.path.clone(), name);
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| crate::error::Error::Io {
+        path: dir.clone(),
+        source: e,
+    })?;
+    let mut written = Vec::new();
+    for source in &order {
+        let mut part = source.scene.clone();
+        renamed(&mut part, &target);
+        part.relative_sprites(&dir);
+        let file = &target[&source.path];
+        crate::model::file::save(&part, file)?;
+        written.push(file.clone());
+    }
+    renamed(scene, &target);
+    Ok(written)
+}
+
+/// Point each instance whose source is in `target` at its `.ron` (absolute: a save makes it
+/// relative to where the scene goes).
+fn renamed(scene: &mut Scene, target: &FxHashMap<PathBuf, PathBuf>) {
+    if scene.instances().is_none() {
+        return;
+    }
+    for entry in &mut scene.instance_table_mut().entries {
+        if let Ok(source) = &entry.source
+            && let Some(file) = target.get(&source.path)
+        {
+            entry.path = file.display().to_string();
+        }
+    }
+}

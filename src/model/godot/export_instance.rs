@@ -1,0 +1,261 @@
+//! Instances in a Godot export: a graft instance is written as `instance=ExtResource(…)` of
+//! its source, its own transform and look where they differ from the source's root, each
+//! node of the source it changes as an override section (`[node name="Hub" parent="W2"]`,
+//! addressed by the path the source has now: graft keys overrides by id, Godot by path) and
+//! `[editable path=…]` for an instance with overridden or added nodes. A `.tscn` source in
+//! the project is named by its `res://` path; any other source (a `.ron`, a `.tscn` outside
+//! the project) is written once as its own `.tscn` part beside the output, its root the
+//! part's root, and named by that part.
+
+use super::export::{ExportOptions, ExportReport, Exporter, res_path, write_scene};
+use crate::model::instance::{Entry, FieldSet, Override};
+use crate::model::scene::sprites::normalize;
+use crate::model::scene::{NodeId, Scene};
+use rustc_hash::FxHashMap;
+use std::path::{Path, PathBuf};
+
+/// A scene exported with its instances: the file's text, the source parts to write beside
+/// it, and what had to change on the way.
+#[derive(Clone, Debug, Default)]
+pub struct Export {
+    /// The `.tscn` text.
+    pub text: String,
+    /// Source parts: a file name in the output's folder, and its text.
+    pub parts: Vec<(String, String)>,
+    /// Renames and notes (the parts' included).
+    pub report: ExportReport,
+}
+
+/// Where sources go: the output's folder, each source's Godot path once known, the parts.
+#[derive(Default)]
+pub(super) struct Instancing {
+    output_dir: PathBuf,
+    /// Source file (absolute) → its path in `ext_resource` (None: it cannot be written).
+    known: FxHashMap<PathBuf, Option<String>>,
+    parts: Vec<(String, String)>,
+    notes: Vec<String>,
+}
+
+/// The scene as a Godot `.tscn` whose instances stay instances (see the module doc), to be
+/// written in `output_dir`; `options.root_name` names the new root Node2D.
+pub fn export_scene(scene: &Scene, options: &ExportOptions, output_dir: &Path) -> Export {
+    let mut inst = Instancing {
+        output_dir: output_dir.to_path_buf(),
+        ..Instancing::default()
+    };
+    let (text, mut report) = write_scene(scene, options, Some((&mut inst, false)));
+    report.notes.append(&mut inst.notes);
+    Export {
+        text,
+        parts: inst.parts,
+        report,
+    }
+}
+
+/// Write node `i` if it is an instance root or a node of a kept instance; false when it is
+/// the scene's own node (written by the caller).
+pub(super) fn node(ex: &mut Exporter, scene: &Scene, i: usize) -> bool {
+    let Some(table) = scene.instances() else {
+        return false;
+    };
+    let id = scene.id_at(i);
+    if let Some(entry) = table.entry(id) {
+        return match source_ref(ex, entry) {
+            Some(path) => {
+                instance_root(ex, scene, i, entry, path);
+                true
+            }
+            None => false,
+        };
+    }
+    if let Some(o) = table.origin(id) {
+        if !ex.kept.contains(&o.root) {
+            return false;
+        }
+        if let Some(entry) = table.entry(o.root) {
+            expanded(ex, scene, i, entry, o.index as usize);
+        }
+        return true;
+    }
+    // A node added under a node of a kept instance: that instance is editable.
+    let inside = scene
+        .parent_index_at(i)
+        .and_then(|p| table.origin(scene.id_at(p)))
+        .filter(|o| ex.kept.contains(&o.root));
+    if let Some(o) = inside {
+        editable(ex, scene, o.root);
+    }
+    false
+}
+
+/// Mark the instance rooted at `root` editable (once).
+fn editable(ex: &mut Exporter, scene: &Scene, root: NodeId) {
+    let Ok(at) = scene.index(root) else { return };
+    let path = ex.names.paths[at].clone();
+    if !ex.editable.contains(&path) {
+        ex.editable.push(path);
+    }
+}
+
+/// The path an `ext_resource` names an instance's source by, its part written when needed;
+/// None (noted) when it cannot be written.
+fn source_ref(ex: &mut Exporter, entry: &Entry) -> Option<String> {
+    let file = match &entry.source {
+        Ok(source) => source.path.clone(),
+        Err(_) => {
+            let dir = ex.options.scene_dir.clone().unwrap_or_default();
+            normalize(&std::path::absolute(dir.join(&entry.path)).unwrap_or_default())
+        }
+    };
+    let inst = ex.inst.as_deref_mut()?;
+    if let Some(known) = inst.known.get(&file) {
+        return known.clone();
+    }
+    let tscn = file
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("tscn"));
+    let project = ex.options.project_root.clone();
+    let direct = match (&project, tscn) {
+        (Some(root), true) => res_path(&file, root),
+        (None, true) => Some(relative(&file, &inst.output_dir)),
+        _ => None,
+    };
+    let found = match (direct, &entry.source) {
+        (Some(path), _) => Some(path),
+        (None, Ok(source)) => Some(write_part(ex, &source.scene, &file)),
+        (None, Err(why)) => {
+            inst.notes.push(format!(
+                "{}: a placeholder ({why}) outside the project: written as plain nodes",
+                entry.path
+            ));
+            None
+        }
+    };
+    if let Some(inst) = ex.inst.as_deref_mut() {
+        inst.known.insert(file, found.clone());
+    }
+    found
+}
+
+/// `file` from `dir` (the form Godot resolves against the scene's folder).
+fn relative(file: &Path, dir: &Path) -> String {
+    let dir = normalize(&std::path::absolute(dir).unwrap_or_default());
+    pathdiff::diff_paths(file, &dir)
+        .unwrap_or_else(|| file.to_path_buf())
+        .to_string_lossy()
+        .replace('\\', "/")
+}
+
+/// Export a source as its own `.tscn` beside the output (its root the file's root); returns
+/// the path an `ext_resource` names it by.
+fn write_part(ex: &mut Exporter, source: &Scene, file: &Path) -> String {
+    let Some(inst) = ex.inst.take() else {
+        return String::new();
+    };
+    let stem = file
+        .file_stem()
+        .map_or("part".into(), |s| s.to_string_lossy().into_owned());
+    let mut name = format!("{stem}.tscn");
+    let mut k = 2;
+    while inst
+        .parts
+        .iter()
+        .any(|(n, _)| n.eq_ignore_ascii_case(&name))
+    {
+        name = format!("{stem}_{k}.tscn");
+        k += 1;
+    }
+    // Reserved before its own instances are written, so a name is never given twice.
+    inst.parts.push((name.clone(), String::new()));
+    let slot = inst.parts.len() - 1;
+    let (text, report) = write_scene(source, ex.options, Some((&mut *inst, true)));
+    inst.parts[slot].1 = text;
+    let shown = |r: &String| format!("{name}: {r}");
+    inst.notes.extend(report.notes.iter().map(shown));
+    ex.report
+        .renamed
+        .extend(report.renamed.iter().map(|r| format!("{r} (in {name})")));
+    let target = inst.output_dir.join(&name);
+    let path = match &ex.options.project_root {
+        Some(root) => res_path(&target, root).unwrap_or_else(|| name.clone()),
+        None => name.clone(),
+    };
+    ex.inst = Some(inst);
+    path
+}
+
+/// An instance root: `instance=ExtResource(…)`, its transform where it differs from the
+/// source root's (always, for a placeholder), its look where the instance changes it.
+fn instance_root(ex: &mut Exporter, scene: &Scene, i: usize, entry: &Entry, path: String) {
+    let data = scene.data_at(i);
+    let (name, parent) = ex.name(scene, i, &data.name);
+    let k = match ex.scenes.iter().position(|p| *p == path) {
+        Some(k) => k,
+        None => {
+            ex.scenes.push(path);
+            ex.scenes.len() - 1
+        }
+    };
+    ex.section(&name, parent.as_deref(), &format!("instance=\0{k}\0"));
+    ex.kept.insert(entry.root);
+    let factor = ex.factor(scene, i);
+    let Ok(source) = &entry.source else {
+        ex.transform(&data.local, factor, &name, true);
+        return;
+    };
+    let base = source.scene.data_at(0);
+    if base.local != data.local {
+        ex.transform(&data.local, factor, &name, true);
+    }
+    let sticky = entry
+        .sticky
+        .get(&source.chains[0])
+        .copied()
+        .unwrap_or_default();
+    let look = Override::diff(source.chains[0].clone(), base, data, sticky, FieldSet::ROOT);
+    if look.is_some_and(|o| o.shape.is_some() || o.color.is_some()) {
+        ex.look(data, &name, factor);
+    }
+    ex.animate(scene, i, factor);
+    for o in &entry.dangling {
+        ex.report.notes.push(format!(
+            "{name}: an override of node {} of {} is not written (the source has no such node)",
+            Override::node_text(&o.node),
+            entry.path
+        ));
+    }
+}
+
+/// A node of a kept instance (its source's node `j`): addressed by the source's name, and
+/// written only when the instance changes it.
+fn expanded(ex: &mut Exporter, scene: &Scene, i: usize, entry: &Entry, j: usize) {
+    let Ok(source) = &entry.source else { return };
+    let (data, base) = (scene.data_at(i), source.scene.data_at(j));
+    let (name, parent) = ex.name(scene, i, &base.name);
+    let factor = ex.factor(scene, i);
+    ex.animate(scene, i, factor);
+    let chain = &source.chains[j];
+    let sticky = entry.sticky.get(chain).copied().unwrap_or_default();
+    let Some(o) = Override::diff(chain.clone(), base, data, sticky, u16::MAX) else {
+        return;
+    };
+    if o.name.is_some() {
+        ex.report.notes.push(format!(
+            "{} is named {name} in Godot: a node of an instanced scene keeps its source's name",
+            data.name
+        ));
+    }
+    let moved = o.position.is_some() || o.rotation.is_some() || o.scale.is_some();
+    let looks = o.shape.is_some() || o.color.is_some();
+    if !(moved || o.skew.is_some() || looks) {
+        return;
+    }
+    ex.section(&name, parent.as_deref(), "");
+    if moved || o.skew.is_some() {
+        ex.transform(&data.local, factor, &name, true);
+    }
+    if looks {
+        ex.look(data, &name, factor);
+    }
+    editable(ex, scene, entry.root);
+}
