@@ -58,10 +58,16 @@ pub(super) fn keep_instances(
     notes: &mut Vec<Note>,
 ) {
     let mut sources = Sources::default();
+    // The instances a kept one's source makes are its own; those of one kept as plain nodes
+    // are tried in their turn.
+    let mut inside_kept = 0;
     for (k, node) in tree.nodes.iter().enumerate() {
         let (Some(inst), Some(root)) = (&node.instance, ids[k]) else {
             continue;
         };
+        if k < inside_kept {
+            continue;
+        }
         let Some(path) = &inst.path else { continue };
         let abs = absolute(path);
         let place = node.place();
@@ -77,6 +83,8 @@ pub(super) fn keep_instances(
         };
         match kept {
             Ok(kept) => {
+                let size = inst.tree.as_ref().map_or(1, |t| t.nodes.len());
+                inside_kept = k + size;
                 let table = scene.instance_table_mut();
                 table.origins.extend(kept.origins);
                 table.push(kept.entry);

@@ -42,7 +42,8 @@ pub struct GNode {
     pub children: Vec<usize>,
     /// The file and line of the section that made it.
     pub origin: (Rc<SceneFile>, u32),
-    /// On the root of an instance this file makes: the scene it instances.
+    /// On the root of an instance: the scene it instances (for a `copied` node, an instance
+    /// its source makes).
     pub instance: Option<Rc<Instanced>>,
     /// True for a node copied from an instanced scene (its source's nodes follow its
     /// instance root in the arena, in the source's own order).
@@ -523,8 +524,6 @@ impl Tree {
                 self.nodes.extend(tree.nodes.iter().map(|n| {
                     let mut n = n.clone();
                     n.children.iter_mut().for_each(|c| *c += at);
-                    // The source's own instances are the source's business.
-                    n.instance = None;
                     n.copied = true;
                     n
                 }));
