@@ -326,7 +326,7 @@ pub(super) struct Exporter<'a> {
     pub(super) options: &'a ExportOptions,
     pub(super) dialect: Dialect,
     /// Pixels per graft unit.
-    ppu: f32,
+    pub(super) ppu: f32,
     pub(super) report: ExportReport,
     textures: Vec<String>,
     texture_ids: FxHashMap<String, usize>,

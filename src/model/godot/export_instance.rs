@@ -7,12 +7,16 @@
 //! the project) is written once as its own `.tscn` part beside the output, its root the
 //! part's root, and named by that part.
 
-use super::export::{ExportOptions, ExportReport, Exporter, res_path, write_scene};
+use super::classes::Kind;
+use super::export::{Dialect, ExportOptions, ExportReport, Exporter, num, res_path, write_scene};
 use crate::model::instance::{Entry, FieldSet, Override};
+use crate::model::math::Trs;
 use crate::model::scene::sprites::normalize;
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashMap;
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 /// A scene exported with its instances: the file's text, the source parts to write beside
 /// it, and what had to change on the way.
@@ -34,6 +38,9 @@ pub(super) struct Instancing {
     known: FxHashMap<PathBuf, Option<String>>,
     parts: Vec<(String, String)>,
     notes: Vec<String>,
+    /// A `.tscn` source named directly: how each of its nodes takes part in Godot's chain
+    /// (which properties an override of its transform sets), by its graft id.
+    kinds: FxHashMap<PathBuf, Rc<FxHashMap<NodeId, Kind>>>,
 }
 
 /// The scene as a Godot `.tscn` whose instances stay instances (see the module doc), to be
@@ -121,7 +128,13 @@ fn source_ref(ex: &mut Exporter, entry: &Entry) -> Option<String> {
         _ => None,
     };
     let found = match (direct, &entry.source) {
-        (Some(path), _) => Some(path),
+        (Some(path), source) => {
+            if let (Ok(source), Some(inst)) = (source, ex.inst.as_deref_mut()) {
+                inst.kinds
+                    .insert(file.clone(), Rc::new(kinds_of(&source.path)));
+            }
+            Some(path)
+        }
         (None, Ok(source)) => Some(write_part(ex, &source.scene, &file)),
         (None, Err(why)) => {
             inst.notes.push(format!(
@@ -135,6 +148,68 @@ fn source_ref(ex: &mut Exporter, entry: &Entry) -> Option<String> {
         inst.known.insert(file, found.clone());
     }
     found
+}
+
+/// How each node of a `.tscn` takes part in Godot's chain, by graft id (empty when it cannot
+/// be read: every node is then written as a Node2D).
+fn kinds_of(file: &Path) -> FxHashMap<NodeId, Kind> {
+    super::tree::read_scene_text(file)
+        .ok()
+        .and_then(|text| super::import::import_inner(&text, file, 1.0, true).ok())
+        .map(|imported| imported.kinds)
+        .unwrap_or_default()
+}
+
+/// The kind of node `j` of an instance's source (Node2D when not known).
+fn kind(ex: &Exporter, entry: &Entry, j: usize) -> Kind {
+    let Ok(source) = &entry.source else {
+        return Kind::Node2D;
+    };
+    ex.inst
+        .as_deref()
+        .and_then(|inst| inst.kinds.get(&source.path))
+        .and_then(|kinds| kinds.get(&source.scene.id_at(j)).copied())
+        .unwrap_or(Kind::Node2D)
+}
+
+/// A transform written over an instanced node's own, in the properties its Godot class has:
+/// a Node2D's, a CanvasLayer's `offset`, a Control's `position` (Godot 3: `rect_…`).
+fn set_transform(ex: &mut Exporter, kind: Kind, local: &Trs, factor: glam::Vec2, name: &str) {
+    let dialect = ex.dialect;
+    let p = glam::Vec2::new(local.position.x, -local.position.y) * ex.ppu;
+    let r = -(local.rotation as f64).to_radians() + 0.0;
+    let s = local.scale * factor;
+    let (origin, rotation, scale) = match (kind, dialect) {
+        (Kind::Node2D, _) => return ex.transform(local, factor, name, true),
+        (Kind::Plain, _) => {
+            ex.report.notes.push(format!(
+                "{name}: its transform is not written (a node without a 2D transform in Godot)"
+            ));
+            return;
+        }
+        (Kind::Layer, _) => ("offset", "rotation".to_string(), "scale"),
+        (Kind::Control, Dialect::Godot4) => ("position", "rotation".to_string(), "scale"),
+        (Kind::Control, Dialect::Godot3) => ("rect_position", String::new(), "rect_scale"),
+    };
+    let _ = writeln!(ex.body, "{origin} = {}", dialect.vec2(p + glam::Vec2::ZERO));
+    if rotation.is_empty() {
+        let _ = writeln!(ex.body, "rect_rotation = {}", num(r.to_degrees() as f32));
+    } else {
+        let _ = writeln!(ex.body, "{rotation} = {r:?}");
+    }
+    let _ = writeln!(ex.body, "{scale} = {}", dialect.vec2(s));
+    let turned = local.rotation != 0.0 || local.scale != glam::Vec2::ONE;
+    if local.skew != 0.0 || (kind == Kind::Control && turned) {
+        ex.report.notes.push(format!(
+            "{name}: a {} keeps no skew and turns about its pivot: its transform is written \
+             as position, rotation and scale alone",
+            if kind == Kind::Layer {
+                "CanvasLayer"
+            } else {
+                "Control"
+            }
+        ));
+    }
 }
 
 /// `file` from `dir` (the form Godot resolves against the scene's folder).
@@ -205,7 +280,8 @@ fn instance_root(ex: &mut Exporter, scene: &Scene, i: usize, entry: &Entry, path
     };
     let base = source.scene.data_at(0);
     if base.local != data.local {
-        ex.transform(&data.local, factor, &name, true);
+        let kind = kind(ex, entry, 0);
+        set_transform(ex, kind, &data.local, factor, &name);
     }
     let sticky = entry
         .sticky
@@ -252,7 +328,8 @@ fn expanded(ex: &mut Exporter, scene: &Scene, i: usize, entry: &Entry, j: usize)
     }
     ex.section(&name, parent.as_deref(), "");
     if moved || o.skew.is_some() {
-        ex.transform(&data.local, factor, &name, true);
+        let kind = kind(ex, entry, j);
+        set_transform(ex, kind, &data.local, factor, &name);
     }
     if looks {
         ex.look(data, &name, factor);

@@ -24,6 +24,9 @@ pub struct Imported {
     pub report: ImportReport,
     /// The graft id of each node of the expanded Godot tree (None: not imported).
     pub(crate) ids: Vec<Option<NodeId>>,
+    /// How each imported node takes part in Godot's transform chain (which properties an
+    /// override of its transform sets), by graft id.
+    pub(crate) kinds: rustc_hash::FxHashMap<NodeId, Kind>,
 }
 
 /// Import a `.tscn` file (instances resolved from the folder holding `project.godot`). Sprite
@@ -90,12 +93,14 @@ pub(crate) fn import_inner(text: &str, path: &Path, ppu: f32, keep: bool) -> Res
         specs: Vec::with_capacity(tree.nodes.len()),
         report: ImportReport::default(),
         ids: vec![None; tree.nodes.len()],
+        kinds: Default::default(),
     };
     convert.run();
     let Converter {
         mut specs,
         mut report,
         ids,
+        kinds,
         ..
     } = convert;
     let clip = super::anim_import::read_clip(&tree, &ids, &mut specs, &mut report.notes);
@@ -110,7 +115,12 @@ pub(crate) fn import_inner(text: &str, path: &Path, ppu: f32, keep: bool) -> Res
     if keep {
         super::keep::keep_instances(&mut scene, &tree, &ids, ppu, &mut report.notes);
     }
-    Ok(Imported { scene, report, ids })
+    Ok(Imported {
+        scene,
+        report,
+        ids,
+        kinds,
+    })
 }
 
 /// Where a node's graft parent is looked for, as the walk passes it down.
@@ -129,6 +139,7 @@ struct Converter<'a> {
     report: ImportReport,
     /// The graft id of each tree node (None: not imported).
     ids: Vec<Option<NodeId>>,
+    kinds: rustc_hash::FxHashMap<NodeId, Kind>,
 }
 
 impl Converter<'_> {
@@ -201,6 +212,7 @@ impl Converter<'_> {
             let parent = self.graft_parent(node, kind, ctx);
             let id = NodeId(self.specs.len() as u32 + 1);
             self.ids[i] = Some(id);
+            self.kinds.insert(id, kind);
             let local = self.local(node, kind);
             let (shape, color) = appearance(node, kind, self.loader, &mut self.report.notes);
             self.specs.push(NodeSpec {
