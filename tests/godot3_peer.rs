@@ -854,3 +854,92 @@ fn real_godot3_scenes_with_instances_keep_globals_and_instanced_files_in_real_go
     );
     assert!(compared > 500 && kept > 20, "{compared} {kept}");
 }
+
+/// Godot's item at each path (relative to the scene's root) against graft's node at the same
+/// name path (`root/…`) in `scene`; returns how many were compared.
+fn compare_by_path(scene: &Scene, root: &str, nodes: &[serde_json::Value], what: &str) -> usize {
+    let mut scene = scene.clone();
+    scene.update_world();
+    let index: std::collections::HashMap<String, usize> = (0..scene.len())
+        .map(|i| (graft_names(&scene, i).join("/"), i))
+        .collect();
+    let mut compared = 0;
+    for item in nodes.iter().filter(|v| v["kind"] == "item") {
+        let path = item["path"].as_str().unwrap();
+        if path == "." && root.is_empty() {
+            continue; // the export's new root
+        }
+        let full = if path == "." {
+            root.to_string()
+        } else {
+            format!("{root}/{path}")
+        };
+        let i = *index
+            .get(&full)
+            .or_else(|| index.get(path))
+            .unwrap_or_else(|| panic!("{what}: no {full}"));
+        let (ours, theirs) = (world_godot(&scene, i), from_godot(&item["screen"]));
+        assert!(
+            near(&ours, &theirs),
+            "{what}, {path}: Godot {:?}, graft {:?}",
+            theirs.to_cols_array(),
+            ours.to_cols_array()
+        );
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn a_godot3_top_level_line_is_ignored_as_godot3_ignores_it() {
+    let Some(godot) = godot() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[gd_scene format=2]\n\n[node name=\"N0\" type=\"Node2D\"]\nposition = Vector2( 10, 20 )\nrotation = 0.5\n\n[node name=\"N1\" type=\"Node2D\" parent=\".\"]\nposition = Vector2( 5, 0 )\ntop_level = true\n\n[node name=\"N2\" type=\"Sprite\" parent=\"N1\"]\nposition = Vector2( 3, 4 )\nscale = Vector2( 2, 1 )\ntop_level = true\n";
+    std::fs::write(dir.path().join("top.tscn"), text).unwrap();
+    let printed = load_in_godot(&godot, dir.path(), &["top.tscn".into()]);
+    let imported = import_file(&dir.path().join("top.tscn")).unwrap();
+    let reroots = imported
+        .report
+        .notes
+        .iter()
+        .filter(|n| n.message.contains("top_level"))
+        .count();
+    assert_eq!(reroots, 0, "{:?}", imported.report.notes);
+    assert_eq!(
+        compare_by_path(&imported.scene, "N0", &printed[0], "top.tscn"),
+        3
+    );
+}
+
+#[test]
+fn an_instanced_layer_and_control_moved_by_graft_are_placed_by_godot3_as_graft_places_them() {
+    let Some(godot) = godot() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("project.godot"), "config_version=4\n").unwrap();
+    let hud = "[gd_scene format=2]\n\n[node name=\"HUD\" type=\"CanvasLayer\"]\noffset = Vector2( 5, 6 )\n\n[node name=\"Panel\" type=\"Control\" parent=\".\"]\nmargin_left = 10.0\nmargin_top = 20.0\n\n[node name=\"Dot\" type=\"Node2D\" parent=\"Panel\"]\nposition = Vector2( 1, 2 )\n";
+    std::fs::write(dir.path().join("hud.tscn"), hud).unwrap();
+    let host = "(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"H\"),\n        (id: 2, name: \"hud\", parent: Some(1), instance: \"hud.tscn\", position: (30.0, -40.0), overrides: [(node: [2], position: (50.0, -60.0)), (node: [3], rotation: 20.0)]),\n    ],\n)\n";
+    let ron = dir.path().join("host.ron");
+    std::fs::write(&ron, host).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_graft"))
+        .args(["export", "--godot", "3"])
+        .arg(&ron)
+        .arg("-o")
+        .arg(dir.path().join("host.tscn"))
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let text = std::fs::read_to_string(dir.path().join("host.tscn")).unwrap();
+    assert!(text.contains("offset = Vector2( 30.0, 40.0 )"), "{text}");
+    assert!(
+        text.contains("rect_position = Vector2( 50.0, 60.0 )"),
+        "{text}"
+    );
+    let printed = load_in_godot(&godot, dir.path(), &["host.tscn".into()]);
+    let scene = graft::model::file::load(&ron).unwrap();
+    let n = compare_by_path(&scene, "", &printed[0], "host.tscn");
+    assert_eq!(
+        n, 3,
+        "H, Panel and Dot (the root and the layer are not items)"
+    );
+}

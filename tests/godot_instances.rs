@@ -449,3 +449,125 @@ fn real_godot4_scenes_with_instances_import_export_import_the_same() {
     );
     assert_eq!(files, 14);
 }
+
+#[test]
+fn an_override_of_a_node_the_source_renamed_is_written_at_its_current_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let part = |hub: &str| {
+        format!(
+            "(\n    format: 1,\n    nodes: [\n        (id: 1, name: \"wheel\"),\n        (id: 2, name: \"{hub}\", parent: Some(1), position: (0.0, 0.5)),\n        (id: 3, name: \"spoke\", parent: Some(2), position: (1.0, 0.0)),\n    ],\n)\n"
+        )
+    };
+    fs::write(dir.path().join("wheel.ron"), part("hub")).unwrap();
+    let car = dir.path().join("car.ron");
+    fs::write(
+        &car,
+        "(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"car\"),\n        (id: 2, name: \"front\", parent: Some(1), instance: \"wheel.ron\", overrides: [(node: [3], rotation: 30.0)]),\n    ],\n)\n",
+    )
+    .unwrap();
+    // The source renames the overridden node's parent: graft keys the override by id.
+    fs::write(dir.path().join("wheel.ron"), part("axle")).unwrap();
+    let scene = graft::model::file::load(&car).unwrap();
+    let options = ExportOptions {
+        root_name: "Root".into(),
+        scene_dir: Some(dir.path().to_path_buf()),
+        ..Default::default()
+    };
+    let export = export_scene(&scene, &options, dir.path());
+    assert!(
+        export
+            .text
+            .contains("[node name=\"spoke\" parent=\"car/front/axle\"]\nposition"),
+        "{}",
+        export.text
+    );
+    assert_eq!(
+        export.parts.len(),
+        1,
+        "the .ron source written once as a part"
+    );
+    let (name, text) = &export.parts[0];
+    assert_eq!(name, "wheel.tscn");
+    assert!(
+        text.contains("[node name=\"axle\" type=\"Node2D\" parent=\".\"]"),
+        "{text}"
+    );
+    assert!(
+        export.text.contains("path=\"wheel.tscn\""),
+        "{}",
+        export.text
+    );
+}
+
+#[test]
+fn import_with_sources_writes_each_instanced_scene_as_a_ron() {
+    let (dir, level) = project();
+    let out = dir.path().join("level.ron");
+    let parts = dir.path().join("ron");
+    let (code, stdout, err) = common::run_graft(&[
+        "import",
+        level.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--sources",
+        parts.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.contains("wheel.ron") && stdout.contains("cart.ron"),
+        "{stdout}"
+    );
+    let text = fs::read_to_string(&out).unwrap();
+    assert!(text.contains("instance: \"ron/wheel.ron\""), "{text}");
+    assert!(
+        text.contains("instance: \"parts/gone.tscn\""),
+        "the placeholder keeps its file: {text}"
+    );
+    let cart = fs::read_to_string(parts.join("cart.ron")).unwrap();
+    assert!(
+        cart.contains("instance: \"wheel.ron\""),
+        "the nested instance too: {cart}"
+    );
+    let mut back = graft::model::file::load(&out).expect("loads");
+    let mut im = import_file(&level).unwrap();
+    let (a, b) = (worlds(&mut back), worlds(&mut im.scene));
+    assert_eq!(a.len(), b.len());
+    for (i, (a, b)) in a.iter().zip(&b).enumerate() {
+        assert!(common::near(a, b, 1e-4), "node {i}");
+    }
+    assert_eq!(
+        structure(&back)
+            .iter()
+            .map(|(p, _)| p.clone())
+            .collect::<Vec<_>>(),
+        structure(&im.scene)
+            .iter()
+            .map(|(p, _)| p.clone())
+            .collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn sources_into_a_file_are_refused_with_nothing_written() {
+    let (dir, level) = project();
+    let out = dir.path().join("level.ron");
+    let (code, _, err) = common::run_graft(&[
+        "import",
+        level.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--sources",
+        level.to_str().unwrap(),
+    ]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("level.tscn"),
+        "the error names the folder it could not make: {err}"
+    );
+    assert!(!out.exists(), "no scene written");
+    assert_eq!(
+        fs::read_to_string(&level).unwrap(),
+        LEVEL,
+        "the .tscn untouched"
+    );
+}
