@@ -162,6 +162,17 @@ pub fn export(
         }
         return export_svg(&scene, (input, output), flags, html, (out, report));
     }
+    export_tscn(&scene, (input, output), flags, (out, report))
+}
+
+/// `graft export` to `.tscn`: instances kept (their parts written beside the output) unless
+/// `--flatten`.
+fn export_tscn(
+    scene: &crate::model::scene::Scene,
+    (input, output): (&Path, &Path),
+    flags: &ExportFlags,
+    (out, report): (&mut dyn Write, &mut dyn Write),
+) -> Result<(), Failure> {
     let (project, godot3) = (flags.project, flags.godot3);
     let options = ExportOptions {
         project_root: project
@@ -175,11 +186,11 @@ pub fn export(
         pixels_per_unit: flags.pixels_per_unit,
     };
     let dir = crate::model::scene::sprites::folder_of(&absolute(output));
-    let kept = !flags.flatten && scene.instances().is_some_and(|t| t.in_use(&scene));
+    let kept = !flags.flatten && scene.instances().is_some_and(|t| t.in_use(scene));
     let export = if kept {
-        export_scene(&scene, &options, &dir)
+        export_scene(scene, &options, &dir)
     } else {
-        let (text, report) = to_tscn(&scene, &options);
+        let (text, report) = to_tscn(scene, &options);
         Export {
             text,
             report,

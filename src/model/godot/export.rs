@@ -6,7 +6,7 @@
 //! written as a `transform` line with nothing after it (a later setter would drop the skew).
 
 use super::anim_export::{AnimText, NodeAnim, animation};
-use super::export_sprite::{sprite_factor, sprite_lines};
+use super::export_sprite::{appearance_lines, sprite_factor};
 use crate::model::math::Trs;
 use crate::model::scene::{Scene, Shape};
 use glam::Vec2;
@@ -68,7 +68,7 @@ impl Dialect {
         }
     }
 
-    fn points_type(self) -> &'static str {
+    pub(super) fn points_type(self) -> &'static str {
         match self {
             Dialect::Godot4 => "PackedVector2Array",
             Dialect::Godot3 => "PoolVector2Array",
@@ -144,23 +144,6 @@ pub struct ExportReport {
     pub notes: Vec<String>,
 }
 
-/// Segments of an exported ellipse.
-const ELLIPSE_SEGMENTS: usize = 24;
-/// An ellipse's corners are written to this fraction of its size (they approximate it anyway,
-/// and shorter numbers keep big scenes' files small).
-const ELLIPSE_PRECISION: f64 = 1e-5;
-
-/// `v` with `decimals` digits after the point, trailing zeros dropped.
-fn rounded(v: f32, decimals: usize) -> String {
-    let text = format!("{v:.decimals$}");
-    let text = if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    };
-    if text == "-0" { "0".into() } else { text }
-}
-
 /// A float as Godot reads it back to the same f32 (shortest round-trip form, `e` for the huge).
 pub(super) fn num(v: f32) -> String {
     format!("{v:?}")
@@ -216,34 +199,6 @@ pub(super) fn quoted(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// The polygon a rect or ellipse becomes in Godot.
-fn outline_points(shape: &Shape) -> Option<Vec<Vec2>> {
-    match shape {
-        Shape::Rect { size } => {
-            let h = *size * 0.5;
-            Some(vec![
-                Vec2::new(-h.x, -h.y),
-                Vec2::new(h.x, -h.y),
-                Vec2::new(h.x, h.y),
-                Vec2::new(-h.x, h.y),
-            ])
-        }
-        Shape::Ellipse { size } => Some(
-            (0..ELLIPSE_SEGMENTS)
-                .map(|k| {
-                    let a = k as f64 / ELLIPSE_SEGMENTS as f64 * std::f64::consts::TAU;
-                    Vec2::new(
-                        (a.cos() * size.x as f64 * 0.5) as f32,
-                        (a.sin() * size.y as f64 * 0.5) as f32,
-                    )
-                })
-                .collect(),
-        ),
-        Shape::Polygon { points } => Some(points.to_vec()),
-        _ => None,
-    }
 }
 
 /// The scene as `.tscn` text, every instance flattened into plain nodes, and what had to
@@ -641,48 +596,4 @@ impl TextureTable<'_> {
 pub(super) fn color_text(color: [u8; 4], dialect: Dialect) -> String {
     let rgba = color.map(|c| num(c as f32 / 255.0));
     dialect.call("Color", &rgba)
-}
-
-/// A Sprite2D's texture and placement, or a Polygon2D's points and colour.
-fn appearance_lines(
-    out: &mut String,
-    data: &crate::model::scene::NodeData,
-    name: &str,
-    tex: TextureTable,
-    look: Look,
-    report: &mut ExportReport,
-) {
-    match &data.shape {
-        Shape::Sprite(sprite) => sprite_lines(out, data, sprite, name, tex, look, report),
-        shape => {
-            let mut shape = shape.clone();
-            super::scale_shape(&mut shape, look.ppu);
-            polygon_lines(out, &shape, data.color, tex.dialect)
-        }
-    }
-}
-
-/// A Polygon2D's colour and points (rects and ellipses as polygons; an ellipse's rounded to
-/// its size); nothing for a shape with no outline.
-fn polygon_lines(out: &mut String, shape: &Shape, color: [u8; 4], dialect: Dialect) {
-    let Some(points) = outline_points(shape) else {
-        return;
-    };
-    let flat: Vec<String> = match shape {
-        Shape::Ellipse { size } => {
-            let step = size.abs().max_element() as f64 * ELLIPSE_PRECISION;
-            let decimals = (-step.log10()).ceil().clamp(0.0, 12.0) as usize;
-            points
-                .iter()
-                .flat_map(|p| [rounded(p.x, decimals), rounded(-p.y, decimals)])
-                .collect()
-        }
-        _ => points.iter().flat_map(|p| [num(p.x), num(-p.y)]).collect(),
-    };
-    let _ = writeln!(out, "color = {}", color_text(color, dialect));
-    let _ = writeln!(
-        out,
-        "polygon = {}",
-        dialect.call(dialect.points_type(), &flat)
-    );
 }

@@ -171,16 +171,11 @@ fn matched(
             }
         };
         let si = src.index(s).map_err(|e| e.to_string())?;
-        let host_parent = scene
-            .index(h)
-            .ok()
-            .and_then(|i| scene.parent_index_at(i))
-            .map(|p| scene.id_at(p));
         let want = src
             .parent_index_at(si)
             .and_then(|p| by_src.get(&src.id_at(p)))
             .and_then(|&jp| ids[k + jp]);
-        if want.is_none() || host_parent != want {
+        if want.is_none() || parent_of(scene, h) != want {
             return Err(format!(
                 "its node \"{}\" is placed under another parent here (re-rooted)",
                 copy.nodes[j].name
@@ -195,6 +190,12 @@ fn matched(
         ));
     }
     Ok(origins)
+}
+
+/// The parent of node `id` in `scene`.
+fn parent_of(scene: &Scene, id: NodeId) -> Option<NodeId> {
+    let i = scene.index(id).ok()?;
+    scene.parent_index_at(i).map(|p| scene.id_at(p))
 }
 
 /// Write each `.tscn` source the scene's instances read (nested ones included) as a `.ron`
