@@ -7,8 +7,9 @@
 mod common;
 
 use graft::model::godot::export::ExportOptions;
-use graft::model::godot::{NoteKind, export_scene, import_file};
-use graft::model::instance::overridden;
+use graft::model::godot::export_instance::{Export, export_scene};
+use graft::model::godot::{NoteKind, import_file};
+use graft::model::instance::save::overridden;
 use graft::model::scene::Scene;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -255,12 +256,7 @@ fn assert_same_scene(scene: &mut Scene, back: &mut Scene) -> usize {
     a.len()
 }
 
-fn export_to(
-    scene: &Scene,
-    project: &Path,
-    out: &Path,
-    godot3: bool,
-) -> graft::model::godot::Export {
+fn export_to(scene: &Scene, project: &Path, out: &Path, godot3: bool) -> Export {
     let options = ExportOptions {
         project_root: Some(project.to_path_buf()),
         scene_dir: Some(project.to_path_buf()),

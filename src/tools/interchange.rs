@@ -11,9 +11,9 @@ use crate::editor::view::figure::{
 use crate::model::atomic_write;
 use crate::model::file_kind::{self, FileKind};
 use crate::model::godot::export::{ExportOptions, to_tscn};
+use crate::model::godot::export_instance::{Export, export_scene};
 use crate::model::godot::import::{import_file, import_file_keeping, import_file_with};
 use crate::model::godot::tree::find_project_root;
-use crate::model::godot::{Export, export_scene};
 use crate::model::progress::Stage;
 use crate::model::spaces::resolve_space;
 use crate::model::svg::export::{Images, SvgOptions, save_document};

@@ -202,17 +202,17 @@ pub(super) fn quoted(s: &str) -> String {
 }
 
 /// The scene as `.tscn` text, every instance flattened into plain nodes, and what had to
-/// change on the way (see [`super::export_instance::export_scene`] to keep instances).
+/// change on the way (the export of `export_instance.rs` keeps them).
 pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport) {
     write_scene(scene, options, None)
 }
 
 /// The scene as `.tscn` text: under a new root Node2D, or (`inst` with its root mode) with
 /// the scene's one root as the file's root; instances kept when `inst` is given.
-pub(super) fn write_scene(
+pub(super) fn write_scene<'a>(
     scene: &Scene,
-    options: &ExportOptions,
-    inst: Option<(&mut super::export_instance::Instancing, bool)>,
+    options: &'a ExportOptions,
+    inst: Option<(&'a mut dyn Instancer, bool)>,
 ) -> (String, ExportReport) {
     let dialect = if options.godot3 {
         Dialect::Godot3
@@ -276,6 +276,14 @@ struct Files<'a> {
     scenes: &'a [String],
 }
 
+/// What an export that keeps instances does at each node (`export_instance.rs`; reached
+/// through this trait so this file does not name that one).
+pub(super) trait Instancer {
+    /// Write node `i` when it is an instance root or a node of a kept instance (true); for
+    /// the scene's own node, note what it needs and leave it to the caller (false).
+    fn node(&mut self, ex: &mut Exporter, scene: &Scene, i: usize) -> bool;
+}
+
 /// The export in progress.
 pub(super) struct Exporter<'a> {
     pub(super) options: &'a ExportOptions,
@@ -291,8 +299,8 @@ pub(super) struct Exporter<'a> {
     as_matrix: Vec<String>,
     /// Animated nodes by index, with the factor their scale was multiplied by.
     animated: Vec<(usize, Vec2)>,
-    /// Instances kept: where their sources go (None: flattened).
-    pub(super) inst: Option<&'a mut super::export_instance::Instancing>,
+    /// Instances kept: what writes them (None: flattened).
+    inst: Option<&'a mut dyn Instancer>,
     /// The scene's one root is the file's root (a source part), not a new Node2D.
     pub(super) root_mode: bool,
     /// The scenes the file instances (their `ext_resource` paths), in order.
@@ -306,8 +314,12 @@ pub(super) struct Exporter<'a> {
 impl Exporter<'_> {
     /// Write node `i` (parents come first).
     fn node(&mut self, scene: &Scene, i: usize) {
-        if self.inst.is_some() && super::export_instance::node(self, scene, i) {
-            return;
+        if let Some(inst) = self.inst.take() {
+            let done = inst.node(self, scene, i);
+            self.inst = Some(inst);
+            if done {
+                return;
+            }
         }
         let data = scene.data_at(i);
         let (name, parent_path) = self.name(scene, i, &data.name);

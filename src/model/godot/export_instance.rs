@@ -8,7 +8,9 @@
 //! part's root, and named by that part.
 
 use super::classes::Kind;
-use super::export::{Dialect, ExportOptions, ExportReport, Exporter, num, res_path, write_scene};
+use super::export::{
+    Dialect, ExportOptions, ExportReport, Exporter, Instancer, num, res_path, write_scene,
+};
 use crate::model::instance::{Entry, FieldSet, Override};
 use crate::model::math::Trs;
 use crate::model::scene::sprites::normalize;
@@ -59,17 +61,23 @@ pub fn export_scene(scene: &Scene, options: &ExportOptions, output_dir: &Path) -
     }
 }
 
+impl Instancer for Instancing {
+    fn node(&mut self, ex: &mut Exporter, scene: &Scene, i: usize) -> bool {
+        node(self, ex, scene, i)
+    }
+}
+
 /// Write node `i` if it is an instance root or a node of a kept instance; false when it is
 /// the scene's own node (written by the caller).
-pub(super) fn node(ex: &mut Exporter, scene: &Scene, i: usize) -> bool {
+fn node(inst: &mut Instancing, ex: &mut Exporter, scene: &Scene, i: usize) -> bool {
     let Some(table) = scene.instances() else {
         return false;
     };
     let id = scene.id_at(i);
     if let Some(entry) = table.entry(id) {
-        return match source_ref(ex, entry) {
+        return match source_ref(inst, ex, entry) {
             Some(path) => {
-                instance_root(ex, scene, i, entry, path);
+                instance_root(inst, ex, scene, i, entry, path);
                 true
             }
             None => false,
@@ -80,7 +88,7 @@ pub(super) fn node(ex: &mut Exporter, scene: &Scene, i: usize) -> bool {
             return false;
         }
         if let Some(entry) = table.entry(o.root) {
-            expanded(ex, scene, i, entry, o.index as usize);
+            expanded(inst, ex, scene, i, entry, o.index as usize);
         }
         return true;
     }
@@ -106,7 +114,7 @@ fn editable(ex: &mut Exporter, scene: &Scene, root: NodeId) {
 
 /// The path an `ext_resource` names an instance's source by, its part written when needed;
 /// None (noted) when it cannot be written.
-fn source_ref(ex: &mut Exporter, entry: &Entry) -> Option<String> {
+fn source_ref(inst: &mut Instancing, ex: &mut Exporter, entry: &Entry) -> Option<String> {
     let file = match &entry.source {
         Ok(source) => source.path.clone(),
         Err(_) => {
@@ -114,7 +122,6 @@ fn source_ref(ex: &mut Exporter, entry: &Entry) -> Option<String> {
             normalize(&std::path::absolute(dir.join(&entry.path)).unwrap_or_default())
         }
     };
-    let inst = ex.inst.as_deref_mut()?;
     if let Some(known) = inst.known.get(&file) {
         return known.clone();
     }
@@ -129,13 +136,13 @@ fn source_ref(ex: &mut Exporter, entry: &Entry) -> Option<String> {
     };
     let found = match (direct, &entry.source) {
         (Some(path), source) => {
-            if let (Ok(source), Some(inst)) = (source, ex.inst.as_deref_mut()) {
+            if let Ok(source) = source {
                 inst.kinds
                     .insert(file.clone(), Rc::new(kinds_of(&source.path)));
             }
             Some(path)
         }
-        (None, Ok(source)) => Some(write_part(ex, &source.scene, &file)),
+        (None, Ok(source)) => Some(write_part(inst, ex, &source.scene, &file)),
         (None, Err(why)) => {
             inst.notes.push(format!(
                 "{}: a placeholder ({why}) outside the project: written as plain nodes",
@@ -144,9 +151,7 @@ fn source_ref(ex: &mut Exporter, entry: &Entry) -> Option<String> {
             None
         }
     };
-    if let Some(inst) = ex.inst.as_deref_mut() {
-        inst.known.insert(file, found.clone());
-    }
+    inst.known.insert(file, found.clone());
     found
 }
 
@@ -161,13 +166,12 @@ fn kinds_of(file: &Path) -> FxHashMap<NodeId, Kind> {
 }
 
 /// The kind of node `j` of an instance's source (Node2D when not known).
-fn kind(ex: &Exporter, entry: &Entry, j: usize) -> Kind {
+fn kind(inst: &Instancing, entry: &Entry, j: usize) -> Kind {
     let Ok(source) = &entry.source else {
         return Kind::Node2D;
     };
-    ex.inst
-        .as_deref()
-        .and_then(|inst| inst.kinds.get(&source.path))
+    inst.kinds
+        .get(&source.path)
         .and_then(|kinds| kinds.get(&source.scene.id_at(j)).copied())
         .unwrap_or(Kind::Node2D)
 }
@@ -223,10 +227,7 @@ fn relative(file: &Path, dir: &Path) -> String {
 
 /// Export a source as its own `.tscn` beside the output (its root the file's root); returns
 /// the path an `ext_resource` names it by.
-fn write_part(ex: &mut Exporter, source: &Scene, file: &Path) -> String {
-    let Some(inst) = ex.inst.take() else {
-        return String::new();
-    };
+fn write_part(inst: &mut Instancing, ex: &mut Exporter, source: &Scene, file: &Path) -> String {
     let stem = file
         .file_stem()
         .map_or("part".into(), |s| s.to_string_lossy().into_owned());
@@ -243,7 +244,7 @@ fn write_part(ex: &mut Exporter, source: &Scene, file: &Path) -> String {
     // Reserved before its own instances are written, so a name is never given twice.
     inst.parts.push((name.clone(), String::new()));
     let slot = inst.parts.len() - 1;
-    let (text, report) = write_scene(source, ex.options, Some((&mut *inst, true)));
+    let (text, report) = write_scene(source, ex.options, Some((inst as &mut dyn Instancer, true)));
     inst.parts[slot].1 = text;
     let shown = |r: &String| format!("{name}: {r}");
     inst.notes.extend(report.notes.iter().map(shown));
@@ -255,13 +256,19 @@ fn write_part(ex: &mut Exporter, source: &Scene, file: &Path) -> String {
         Some(root) => res_path(&target, root).unwrap_or_else(|| name.clone()),
         None => name.clone(),
     };
-    ex.inst = Some(inst);
     path
 }
 
 /// An instance root: `instance=ExtResource(…)`, its transform where it differs from the
 /// source root's (always, for a placeholder), its look where the instance changes it.
-fn instance_root(ex: &mut Exporter, scene: &Scene, i: usize, entry: &Entry, path: String) {
+fn instance_root(
+    inst: &Instancing,
+    ex: &mut Exporter,
+    scene: &Scene,
+    i: usize,
+    entry: &Entry,
+    path: String,
+) {
     let data = scene.data_at(i);
     let (name, parent) = ex.name(scene, i, &data.name);
     let k = match ex.scenes.iter().position(|p| *p == path) {
@@ -280,7 +287,7 @@ fn instance_root(ex: &mut Exporter, scene: &Scene, i: usize, entry: &Entry, path
     };
     let base = source.scene.data_at(0);
     if base.local != data.local {
-        let kind = kind(ex, entry, 0);
+        let kind = kind(inst, entry, 0);
         set_transform(ex, kind, &data.local, factor, &name);
     }
     let sticky = entry
@@ -304,7 +311,14 @@ fn instance_root(ex: &mut Exporter, scene: &Scene, i: usize, entry: &Entry, path
 
 /// A node of a kept instance (its source's node `j`): addressed by the source's name, and
 /// written only when the instance changes it.
-fn expanded(ex: &mut Exporter, scene: &Scene, i: usize, entry: &Entry, j: usize) {
+fn expanded(
+    inst: &Instancing,
+    ex: &mut Exporter,
+    scene: &Scene,
+    i: usize,
+    entry: &Entry,
+    j: usize,
+) {
     let Ok(source) = &entry.source else { return };
     let (data, base) = (scene.data_at(i), source.scene.data_at(j));
     let (name, parent) = ex.name(scene, i, &base.name);
@@ -328,7 +342,7 @@ fn expanded(ex: &mut Exporter, scene: &Scene, i: usize, entry: &Entry, j: usize)
     }
     ex.section(&name, parent.as_deref(), "");
     if moved || o.skew.is_some() {
-        let kind = kind(ex, entry, j);
+        let kind = kind(inst, entry, j);
         set_transform(ex, kind, &data.local, factor, &name);
     }
     if looks {

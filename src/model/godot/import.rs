@@ -113,7 +113,17 @@ pub(crate) fn import_inner(text: &str, path: &Path, ppu: f32, keep: bool) -> Res
         scene.set_clip(read.clip)?;
     }
     if keep {
-        super::keep::keep_instances(&mut scene, &tree, &ids, ppu, &mut report.notes);
+        let instances = instances_of(&tree);
+        let mut import =
+            |text: &str, file: &Path| import_inner(text, file, ppu, true).map(|i| (i.scene, i.ids));
+        let kept = super::keep::keep_instances(&mut scene, &instances, &ids, &mut import);
+        report
+            .notes
+            .extend(kept.into_iter().map(|(place, message)| Note {
+                kind: NoteKind::Approximated,
+                place,
+                message,
+            }));
     }
     Ok(Imported {
         scene,
@@ -121,6 +131,27 @@ pub(crate) fn import_inner(text: &str, path: &Path, ppu: f32, keep: bool) -> Res
         ids,
         kinds,
     })
+}
+
+/// The instances of the tree, in tree order, as `keep.rs` needs them.
+fn instances_of(tree: &Tree) -> Vec<super::keep::Instance<'_>> {
+    let nodes = &tree.nodes;
+    (0..nodes.len())
+        .filter_map(|k| {
+            let inst = nodes[k].instance.as_ref()?;
+            Some(super::keep::Instance {
+                k,
+                name: &nodes[k].name,
+                place: nodes[k].place(),
+                written: &inst.written,
+                path: inst.path.as_deref(),
+                copy: inst
+                    .tree
+                    .as_ref()
+                    .map(|t| t.nodes.iter().map(|n| n.name.as_str()).collect()),
+            })
+        })
+        .collect()
 }
 
 /// Where a node's graft parent is looked for, as the walk passes it down.

@@ -7,14 +7,35 @@
 //! in its source (a node re-rooted, a plain node kept in one and left out in the other) stays
 //! plain nodes, said in the report; one whose file cannot be read is a placeholder.
 
-use super::tree::{Instanced, Tree, read_scene_text};
-use super::{Note, NoteKind};
-use crate::model::instance::expand::{absolute, source_of};
+use super::tscn::read_scene_text;
 use crate::model::instance::{Entry, Origin, Source};
+use crate::model::scene::sprites::normalize;
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+// Kept apart from the importer's files (it is handed the tree's instances and a way to read
+// a source), so the importer's circle of files does not grow.
+
+/// One instance the imported tree makes, as keeping it needs it.
+pub(super) struct Instance<'a> {
+    /// Its root's index in the expanded tree.
+    pub k: usize,
+    /// Its root's name, and `file:line` of its section.
+    pub name: &'a str,
+    pub place: String,
+    /// The path as written, and the file when located.
+    pub written: &'a str,
+    pub path: Option<&'a Path>,
+    /// The names of its source's tree nodes, in the tree's order (None: not readable).
+    pub copy: Option<Vec<&'a str>>,
+}
+
+/// Reads a source: its scene imported (its own instances kept) and the graft id of each of
+/// its tree nodes.
+pub(super) type ReadSource<'r> =
+    dyn FnMut(&str, &Path) -> crate::error::Result<(Scene, Vec<Option<NodeId>>)> + 'r;
 
 /// A source as read for one import: the scene, and the graft id of each of its tree nodes.
 struct Read {
@@ -23,25 +44,23 @@ struct Read {
 }
 
 /// Each instanced file read once per import.
-#[derive(Default)]
-struct Sources {
+struct Sources<'r, 'f> {
     read: FxHashMap<PathBuf, Result<Arc<Read>, String>>,
+    import: &'f mut ReadSource<'r>,
 }
 
-impl Sources {
-    /// The source at `abs`, imported at `ppu` with its own instances kept.
-    fn get(&mut self, abs: &Path, ppu: f32) -> Result<Arc<Read>, String> {
+impl Sources<'_, '_> {
+    /// The source at `abs`, imported with its own instances kept.
+    fn get(&mut self, abs: &Path) -> Result<Arc<Read>, String> {
         if let Some(known) = self.read.get(abs) {
             return known.clone();
         }
         let read = read_scene_text(abs)
-            .and_then(|text| {
-                super::import::import_inner(&text, abs, ppu, true).map_err(|e| e.to_string())
-            })
-            .map(|imported| {
+            .and_then(|text| (self.import)(&text, abs).map_err(|e| e.to_string()))
+            .map(|(scene, ids)| {
                 Arc::new(Read {
-                    source: Arc::new(source_of(imported.scene, abs)),
-                    ids: imported.ids,
+                    source: Arc::new(Source::from_scene(scene, abs)),
+                    ids,
                 })
             });
         self.read.insert(abs.to_path_buf(), read.clone());
@@ -49,32 +68,35 @@ impl Sources {
     }
 }
 
-/// Make the instances of `tree` (imported as `scene`, `ids` by tree node) graft instances.
+/// Make `instances` (of a tree imported as `scene`, `ids` by tree node) graft instances;
+/// returns `(place, message)` for each kept as plain nodes.
 pub(super) fn keep_instances(
     scene: &mut Scene,
-    tree: &Tree,
+    instances: &[Instance],
     ids: &[Option<NodeId>],
-    ppu: f32,
-    notes: &mut Vec<Note>,
-) {
-    let mut sources = Sources::default();
+    import: &mut ReadSource,
+) -> Vec<(String, String)> {
+    let mut sources = Sources {
+        read: FxHashMap::default(),
+        import,
+    };
+    let mut notes = Vec::new();
     // The instances a kept one's source makes are its own; those of one kept as plain nodes
     // are tried in their turn.
     let mut inside_kept = 0;
-    for (k, node) in tree.nodes.iter().enumerate() {
-        let (Some(inst), Some(root)) = (&node.instance, ids[k]) else {
+    for inst in instances {
+        let k = inst.k;
+        let (Some(root), Some(path)) = (ids[k], inst.path) else {
             continue;
         };
         if k < inside_kept {
             continue;
         }
-        let Some(path) = &inst.path else { continue };
         let abs = absolute(path);
-        let place = node.place();
-        let kept = match &inst.tree {
+        let kept = match &inst.copy {
             None => Ok(placeholder(root, &abs)),
             Some(copy) => sources
-                .get(&abs, ppu)
+                .get(&abs)
                 .and_then(|read| matched(scene, copy, ids, k, &read).map(|o| (read, o)))
                 .map(|(read, origins)| Kept {
                     entry: entry(root, &abs, Ok(read.source.clone())),
@@ -83,23 +105,26 @@ pub(super) fn keep_instances(
         };
         match kept {
             Ok(kept) => {
-                let size = inst.tree.as_ref().map_or(1, |t| t.nodes.len());
-                inside_kept = k + size;
+                inside_kept = k + inst.copy.as_ref().map_or(1, Vec::len);
                 let table = scene.instance_table_mut();
                 table.origins.extend(kept.origins);
                 table.push(kept.entry);
             }
-            Err(why) => notes.push(Note {
-                kind: NoteKind::Approximated,
-                place,
-                message: format!(
+            Err(why) => notes.push((
+                inst.place.clone(),
+                format!(
                     "\"{}\": its instance of {} is kept as plain nodes: {why}",
-                    node.name,
-                    shown(inst)
+                    inst.name, inst.written
                 ),
-            }),
+            )),
         }
     }
+    notes
+}
+
+/// A file's path absolute and normalized (as the loader keys sources).
+fn absolute(path: &Path) -> PathBuf {
+    normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
 /// What one kept instance adds to the table.
@@ -129,22 +154,18 @@ fn placeholder(root: NodeId, abs: &Path) -> Kept {
     }
 }
 
-fn shown(inst: &Instanced) -> String {
-    inst.written.clone()
-}
-
 /// The origins of the host's copy of a source (tree nodes `k..k + n`), when every node the
 /// source imports is imported in the host under the matching parent, and only those.
 fn matched(
     scene: &Scene,
-    copy: &Tree,
+    copy: &[&str],
     ids: &[Option<NodeId>],
     k: usize,
     read: &Read,
 ) -> Result<Vec<(NodeId, Origin)>, String> {
     let src = &read.source.scene;
     let n = read.ids.len();
-    if n != copy.nodes.len() || k + n > ids.len() {
+    if n != copy.len() || k + n > ids.len() {
         return Err("its file changed while it was read".into());
     }
     let roots = src.child_indices(None).count();
@@ -166,7 +187,7 @@ fn matched(
                 return Err(format!(
                     "its node \"{}\" is kept in one and left out in the other (nodes added \
                      under it)",
-                    copy.nodes[j].name
+                    copy[j]
                 ));
             }
         };
@@ -178,7 +199,7 @@ fn matched(
         if want.is_none() || parent_of(scene, h) != want {
             return Err(format!(
                 "its node \"{}\" is placed under another parent here (re-rooted)",
-                copy.nodes[j].name
+                copy[j]
             ));
         }
         origins.push((

@@ -7,7 +7,7 @@ mod anim_import;
 pub mod classes;
 mod cursor;
 pub mod export;
-mod export_instance;
+pub mod export_instance;
 mod export_sprite;
 pub mod import;
 pub mod keep;
@@ -17,7 +17,6 @@ pub mod tscn;
 pub mod variant;
 
 pub use export::{ExportReport, to_tscn};
-pub use export_instance::{Export, export_scene};
 pub use import::{
     Imported, import_file, import_file_keeping, import_file_with, import_text, import_text_with,
 };

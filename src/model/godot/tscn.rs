@@ -3,7 +3,9 @@
 //! `key = value` property lines up to the next header. Strict: anything else is a [`TscnError`]
 //! with its 1-based line and column (in characters). Values follow [`super::variant`]. The
 //! result borrows from the text: no copies of names, keys or strings without escapes (see
-//! [`Value::into_owned`]). What the sections mean (nodes, resources, ...) is left to the caller.
+//! [`Value::into_owned`]). What the sections mean (nodes, resources, ...) is left to the caller;
+//! beside the parser: a file's resource tables ([`SceneFile`]), reading a scene file's text
+//! within limits, and finding the folder `res://` names.
 
 use super::cursor::Cursor;
 pub use super::cursor::TscnError;
