@@ -252,11 +252,10 @@ fn write_part(inst: &mut Instancing, ex: &mut Exporter, source: &Scene, file: &P
         .renamed
         .extend(report.renamed.iter().map(|r| format!("{r} (in {name})")));
     let target = inst.output_dir.join(&name);
-    let path = match &ex.options.project_root {
+    match &ex.options.project_root {
         Some(root) => res_path(&target, root).unwrap_or_else(|| name.clone()),
         None => name.clone(),
-    };
-    path
+    }
 }
 
 /// An instance root: `instance=ExtResource(…)`, its transform where it differs from the
