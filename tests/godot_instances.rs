@@ -264,7 +264,7 @@ fn export_to(scene: &Scene, project: &Path, out: &Path, godot3: bool) -> Export 
         godot3,
         pixels_per_unit: None,
     };
-    let export = export_scene(scene, &options, out.parent().unwrap());
+    let export = export_scene(scene, &options, out);
     fs::write(out, &export.text).unwrap();
     for (name, text) in &export.parts {
         fs::write(out.parent().unwrap().join(name), text).unwrap();
@@ -469,7 +469,7 @@ fn an_override_of_a_node_the_source_renamed_is_written_at_its_current_path() {
         scene_dir: Some(dir.path().to_path_buf()),
         ..Default::default()
     };
-    let export = export_scene(&scene, &options, dir.path());
+    let export = export_scene(&scene, &options, &dir.path().join("wheel.tscn"));
     assert!(
         export
             .text
@@ -483,13 +483,13 @@ fn an_override_of_a_node_the_source_renamed_is_written_at_its_current_path() {
         "the .ron source written once as a part"
     );
     let (name, text) = &export.parts[0];
-    assert_eq!(name, "wheel.tscn");
+    assert_eq!(name, "wheel_2.tscn", "never the output's own name");
     assert!(
         text.contains("[node name=\"axle\" type=\"Node2D\" parent=\".\"]"),
         "{text}"
     );
     assert!(
-        export.text.contains("path=\"wheel.tscn\""),
+        export.text.contains("path=\"wheel_2.tscn\""),
         "{}",
         export.text
     );

@@ -188,7 +188,7 @@ fn export_tscn(
     let dir = crate::model::scene::sprites::folder_of(&absolute(output));
     let kept = !flags.flatten && scene.instances().is_some_and(|t| t.in_use(scene));
     let export = if kept {
-        export_scene(scene, &options, &dir)
+        export_scene(scene, &options, output)
     } else {
         let (text, report) = to_tscn(scene, &options);
         Export {
@@ -208,7 +208,8 @@ fn export_tscn(
     }
     for (name, text) in &export.parts {
         let part = dir.join(name);
-        super::progress::write(&part, text.as_bytes(), atomic_write::Backup::None)?;
+        // A file of that name that graft did not write is kept as NAME.bak.
+        super::progress::write(&part, text.as_bytes(), atomic_write::Backup::Keep)?;
         writeln!(out, "wrote {} (an instanced scene)", part.display())?;
     }
     super::progress::write(output, export.text.as_bytes(), atomic_write::Backup::None)?;

@@ -554,7 +554,9 @@ fn transform_lines(out: &mut String, local: &Trs, dialect: Dialect, explicit: bo
         let _ = writeln!(out, "transform = {}", dialect.call("Transform2D", &godot));
         return true;
     }
-    let p = Vec2::new(local.position.x, -local.position.y);
+    // Written in full, a zero is written +0 (`-0.0 + 0.0`), as Godot writes it.
+    let z = if explicit { 0.0 } else { -0.0 };
+    let p = Vec2::new(local.position.x, -local.position.y) + z;
     if p != Vec2::ZERO || explicit {
         let _ = writeln!(out, "position = {}", dialect.vec2(p));
     }
@@ -562,14 +564,18 @@ fn transform_lines(out: &mut String, local: &Trs, dialect: Dialect, explicit: bo
         let _ = writeln!(
             out,
             "rotation = {:?}",
-            -(local.rotation as f64).to_radians()
+            -(local.rotation as f64).to_radians() + z as f64
         );
     }
     if local.scale != Vec2::ONE || explicit {
         let _ = writeln!(out, "scale = {}", dialect.vec2(local.scale));
     }
     if local.skew != 0.0 || (explicit && dialect == Dialect::Godot4) {
-        let _ = writeln!(out, "skew = {:?}", -(local.skew as f64).to_radians());
+        let _ = writeln!(
+            out,
+            "skew = {:?}",
+            -(local.skew as f64).to_radians() + z as f64
+        );
     }
     false
 }

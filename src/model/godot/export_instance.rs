@@ -40,16 +40,22 @@ pub(super) struct Instancing {
     known: FxHashMap<PathBuf, Option<String>>,
     parts: Vec<(String, String)>,
     notes: Vec<String>,
+    /// File names no part may take (the output's own).
+    reserved: Vec<String>,
     /// A `.tscn` source named directly: how each of its nodes takes part in Godot's chain
     /// (which properties an override of its transform sets), by its graft id.
     kinds: FxHashMap<PathBuf, Rc<FxHashMap<NodeId, Kind>>>,
 }
 
 /// The scene as a Godot `.tscn` whose instances stay instances (see the module doc), to be
-/// written in `output_dir`; `options.root_name` names the new root Node2D.
-pub fn export_scene(scene: &Scene, options: &ExportOptions, output_dir: &Path) -> Export {
+/// written as `output` (its parts beside it, never under its name); `options.root_name`
+/// names the new root Node2D.
+pub fn export_scene(scene: &Scene, options: &ExportOptions, output: &Path) -> Export {
+    let output = normalize(&std::path::absolute(output).unwrap_or_default());
+    let name = output.file_name().map(|n| n.to_string_lossy().into_owned());
     let mut inst = Instancing {
-        output_dir: output_dir.to_path_buf(),
+        output_dir: crate::model::scene::sprites::folder_of(&output),
+        reserved: name.into_iter().collect(),
         ..Instancing::default()
     };
     let (text, mut report) = write_scene(scene, options, Some((&mut inst, false)));
@@ -233,11 +239,13 @@ fn write_part(inst: &mut Instancing, ex: &mut Exporter, source: &Scene, file: &P
         .map_or("part".into(), |s| s.to_string_lossy().into_owned());
     let mut name = format!("{stem}.tscn");
     let mut k = 2;
-    while inst
-        .parts
-        .iter()
-        .any(|(n, _)| n.eq_ignore_ascii_case(&name))
-    {
+    let taken = |inst: &Instancing, name: &str| {
+        let parts = inst.parts.iter().map(|(n, _)| n);
+        parts
+            .chain(&inst.reserved)
+            .any(|n| n.eq_ignore_ascii_case(name))
+    };
+    while taken(inst, &name) {
         name = format!("{stem}_{k}.tscn");
         k += 1;
     }
