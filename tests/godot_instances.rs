@@ -56,6 +56,9 @@ const LEVEL: &str = "[gd_scene format=3]
 [node name=\"W1\" parent=\".\" instance=ExtResource(\"1_w\")]
 position = Vector2(100, 0)
 
+[node name=\"Spoke\" parent=\"W1/Hub\"]
+position = Vector2(10, 0)
+
 [node name=\"W2\" parent=\".\" instance=ExtResource(\"1_w\")]
 position = Vector2(-50, 0)
 rotation = 1.0
@@ -142,6 +145,9 @@ fn an_instanced_tscn_is_imported_as_an_instance_of_that_file() {
     assert_eq!(marks.get(&hub).map(|f| f.names()), Some(vec!["scale"]));
     let spoke = scene.id_at(node(scene, "Level/C/Bed/Front/Hub/Spoke"));
     assert_eq!(marks.get(&spoke).map(|f| f.names()), Some(vec!["rotation"]));
+    // An override equal to the source's value is kept, as Godot keeps it.
+    let same = scene.id_at(node(scene, "Level/W1/Hub/Spoke"));
+    assert_eq!(marks.get(&same).map(|f| f.names()), Some(vec!["position"]));
     // The missing file is a placeholder; the override of a node the wheel lacks is reported
     // and kept as an added node with its position.
     let lost = scene.id_at(node(scene, "Level/Lost"));
@@ -307,6 +313,11 @@ fn an_imported_level_exports_its_instances_as_instances() {
             "{text}"
         );
         assert!(text.contains("[editable path=\"Level/W2\"]"), "{text}");
+        let same = "[node name=\"Spoke\" parent=\"Level/W1/Hub\"]";
+        assert!(
+            text.contains(same),
+            "an override equal to the source is kept: {text}"
+        );
         assert!(
             export.parts.is_empty(),
             "the .tscn sources are named, not written"

@@ -14,7 +14,7 @@ use super::export::{
 use crate::model::instance::{Entry, FieldSet, Override};
 use crate::model::math::Trs;
 use crate::model::scene::sprites::normalize;
-use crate::model::scene::{NodeId, Scene};
+use crate::model::scene::{NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -303,8 +303,8 @@ fn instance_root(
         .copied()
         .unwrap_or_default();
     let look = Override::diff(source.chains[0].clone(), base, data, sticky, FieldSet::ROOT);
-    if look.is_some_and(|o| o.shape.is_some() || o.color.is_some()) {
-        ex.look(data, &name, factor);
+    if let Some(o) = look {
+        look_lines(ex, data, &name, factor, &o);
     }
     ex.animate(scene, i, factor);
     for o in &entry.dangling {
@@ -353,7 +353,28 @@ fn expanded(
         set_transform(ex, kind, &data.local, factor, &name);
     }
     if looks {
-        ex.look(data, &name, factor);
+        look_lines(ex, data, &name, factor, &o);
     }
     editable(ex, scene, entry.root);
+}
+
+/// The look lines an override sets: the shape's (texture, points …) and the colour's
+/// (`color`, `self_modulate`), each only when the override sets it.
+fn look_lines(ex: &mut Exporter, data: &NodeData, name: &str, factor: glam::Vec2, o: &Override) {
+    let start = ex.body.len();
+    ex.look(data, name, factor);
+    let lines: Vec<String> = ex.body[start..]
+        .lines()
+        .filter(|line| {
+            let colour = line.starts_with("color = ") || line.starts_with("self_modulate = ");
+            if colour {
+                o.color.is_some()
+            } else {
+                o.shape.is_some()
+            }
+        })
+        .map(|line| format!("{line}\n"))
+        .collect();
+    ex.body.truncate(start);
+    ex.body.extend(lines);
 }

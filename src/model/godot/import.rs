@@ -149,9 +149,38 @@ fn instances_of(tree: &Tree) -> Vec<super::keep::Instance<'_>> {
                     .tree
                     .as_ref()
                     .map(|t| t.nodes.iter().map(|n| n.name.as_str()).collect()),
+                set: inst.tree.as_ref().map_or(Vec::new(), |t| {
+                    // What the copy's nodes hold beyond their source's properties.
+                    let own = |j: usize| nodes.get(k + j).map_or(&[][..], |n| &n.props[..]);
+                    (0..t.nodes.len())
+                        .map(|j| fields_set(own(j).get(t.nodes[j].props.len()..).unwrap_or(&[])))
+                        .collect()
+                }),
             })
         })
         .collect()
+}
+
+/// The graft fields (`FieldSet` bits) that Godot override properties set.
+fn fields_set(props: &[(std::borrow::Cow<'static, str>, super::tree::Prop)]) -> u16 {
+    use crate::model::instance::FieldSet as F;
+    props
+        .iter()
+        .map(|(key, _)| match key.as_ref() {
+            "transform" => F::POSITION | F::ROTATION | F::SCALE | F::SKEW,
+            "position" | "rect_position" | "offset_left" | "offset_top" | "margin_left"
+            | "margin_top" => F::POSITION,
+            "rotation" | "rotation_degrees" | "rect_rotation" => F::ROTATION,
+            "scale" | "rect_scale" => F::SCALE,
+            "skew" | "skew_degrees" => F::SKEW,
+            // A layer's origin (a sprite's offset is rarely overridden).
+            "offset" => F::POSITION,
+            "texture" | "region_rect" | "region_enabled" | "polygon" | "flip_h" | "flip_v"
+            | "centered" | "hframes" | "vframes" | "frame" => F::SHAPE,
+            "color" | "self_modulate" => F::COLOR,
+            _ => 0,
+        })
+        .fold(0, |a, b| a | b)
 }
 
 /// Where a node's graft parent is looked for, as the walk passes it down.

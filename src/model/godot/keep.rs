@@ -8,7 +8,7 @@
 //! plain nodes, said in the report; one whose file cannot be read is a placeholder.
 
 use super::tscn::read_scene_text;
-use crate::model::instance::{Entry, Origin, Source};
+use crate::model::instance::{Entry, FieldSet, Origin, Source};
 use crate::model::scene::sprites::normalize;
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashMap;
@@ -30,6 +30,9 @@ pub(super) struct Instance<'a> {
     pub path: Option<&'a Path>,
     /// The names of its source's tree nodes, in the tree's order (None: not readable).
     pub copy: Option<Vec<&'a str>>,
+    /// For each of them, the fields the file's override properties set ([`FieldSet`] bits):
+    /// kept at save even when equal to the source, as Godot keeps them.
+    pub set: Vec<u16>,
 }
 
 /// Reads a source: its scene imported (its own instances kept) and the graft id of each of
@@ -98,9 +101,10 @@ pub(super) fn keep_instances(
             Some(copy) => sources
                 .get(&abs)
                 .and_then(|read| matched(scene, copy, ids, k, &read).map(|o| (read, o)))
-                .map(|(read, origins)| Kept {
-                    entry: entry(root, &abs, Ok(read.source.clone())),
-                    origins,
+                .map(|(read, origins)| {
+                    let mut entry = entry(root, &abs, Ok(read.source.clone()));
+                    entry.sticky = sticky(&read, &inst.set);
+                    Kept { entry, origins }
                 }),
         };
         match kept {
@@ -120,6 +124,33 @@ pub(super) fn keep_instances(
         }
     }
     notes
+}
+
+/// The fields each source node's override properties set, by the node's chain (the root's
+/// limited to what an instance root's override may set).
+fn sticky(read: &Read, set: &[u16]) -> FxHashMap<crate::model::instance::Chain, FieldSet> {
+    let src = &read.source;
+    let mut out = FxHashMap::default();
+    for (j, bits) in set.iter().enumerate() {
+        let Some(si) = read
+            .ids
+            .get(j)
+            .copied()
+            .flatten()
+            .and_then(|id| src.scene.index(id).ok())
+        else {
+            continue;
+        };
+        let bits = if si == 0 {
+            bits & FieldSet::ROOT
+        } else {
+            *bits
+        };
+        if bits != 0 {
+            out.insert(src.chains[si].clone(), FieldSet(bits));
+        }
+    }
+    out
 }
 
 /// A file's path absolute and normalized (as the loader keys sources).
