@@ -578,3 +578,55 @@ fn sources_into_a_file_are_refused_with_nothing_written() {
         "the .tscn untouched"
     );
 }
+
+#[test]
+fn a_tscn_source_outside_the_project_is_written_as_a_part_and_a_rename_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let (game, outside) = (dir.path().join("game"), dir.path().join("outside"));
+    fs::create_dir_all(&game).unwrap();
+    fs::create_dir_all(&outside).unwrap();
+    fs::write(game.join("project.godot"), "config_version=5\n").unwrap();
+    fs::write(outside.join("wheel.tscn"), WHEEL).unwrap();
+    let host = game.join("car.ron");
+    fs::write(
+        &host,
+        "(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"car\"),\n        (id: 2, name: \"front\", parent: Some(1), instance: \"../outside/wheel.tscn\", overrides: [(node: [2], name: \"Axle\", rotation: 10.0)]),\n    ],\n)\n",
+    )
+    .unwrap();
+    let scene = graft::model::file::load(&host).unwrap();
+    let options = ExportOptions {
+        project_root: Some(game.clone()),
+        scene_dir: Some(game.clone()),
+        root_name: "Root".into(),
+        ..Default::default()
+    };
+    let export = export_scene(&scene, &options, &game.join("car.tscn"));
+    let names: Vec<&str> = export.parts.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(
+        names,
+        ["wheel.tscn"],
+        "outside the project: written as a part"
+    );
+    assert!(
+        export.text.contains("path=\"res://wheel.tscn\""),
+        "{}",
+        export.text
+    );
+    // Godot cannot rename a node of an instanced scene: its source's name, and a note.
+    assert!(
+        export
+            .text
+            .contains("[node name=\"Hub\" parent=\"car/front\"]"),
+        "{}",
+        export.text
+    );
+    assert!(
+        export
+            .report
+            .notes
+            .iter()
+            .any(|n| n.contains("Axle is named Hub in Godot")),
+        "{:?}",
+        export.report.notes
+    );
+}
