@@ -377,4 +377,32 @@ fn look_lines(ex: &mut Exporter, data: &NodeData, name: &str, factor: glam::Vec2
         .collect();
     ex.body.truncate(start);
     ex.body.extend(lines);
+    if let Some(crate::model::scene::Shape::Sprite(_)) = &o.shape {
+        sprite_defaults(ex, start);
+    }
+}
+
+/// A sprite's look written over an instanced sprite's own: what graft's sprite leaves at
+/// Godot's defaults is written too (its frames and flips would show through otherwise:
+/// graft's region is the whole frame).
+fn sprite_defaults(ex: &mut Exporter, start: usize) {
+    let zero = ex.dialect.vec2(glam::Vec2::ZERO);
+    let defaults = [
+        ("centered", "true"),
+        ("offset", zero.as_str()),
+        ("flip_h", "false"),
+        ("flip_v", "false"),
+        ("region_enabled", "false"),
+        ("hframes", "1"),
+        ("vframes", "1"),
+        ("frame", "0"),
+    ];
+    for (key, value) in defaults {
+        let written = ex.body[start..]
+            .lines()
+            .any(|l| l.starts_with(&format!("{key} = ")));
+        if !written {
+            let _ = writeln!(ex.body, "{key} = {value}");
+        }
+    }
 }

@@ -152,8 +152,15 @@ fn instances_of(tree: &Tree) -> Vec<super::keep::Instance<'_>> {
                 set: inst.tree.as_ref().map_or(Vec::new(), |t| {
                     // What the copy's nodes hold beyond their source's properties.
                     let own = |j: usize| nodes.get(k + j).map_or(&[][..], |n| &n.props[..]);
+                    let layer = |j: usize| {
+                        let class = t.nodes[j].class.as_deref().unwrap_or("Node");
+                        is_known(class) && kind_of(class) == Kind::Layer
+                    };
                     (0..t.nodes.len())
-                        .map(|j| fields_set(own(j).get(t.nodes[j].props.len()..).unwrap_or(&[])))
+                        .map(|j| {
+                            let extra = own(j).get(t.nodes[j].props.len()..).unwrap_or(&[]);
+                            fields_set(extra, layer(j))
+                        })
                         .collect()
                 }),
             })
@@ -162,7 +169,7 @@ fn instances_of(tree: &Tree) -> Vec<super::keep::Instance<'_>> {
 }
 
 /// The graft fields (`FieldSet` bits) that Godot override properties set.
-fn fields_set(props: &[(std::borrow::Cow<'static, str>, super::tree::Prop)]) -> u16 {
+fn fields_set(props: &[(std::borrow::Cow<'static, str>, super::tree::Prop)], layer: bool) -> u16 {
     use crate::model::instance::FieldSet as F;
     props
         .iter()
@@ -173,8 +180,9 @@ fn fields_set(props: &[(std::borrow::Cow<'static, str>, super::tree::Prop)]) -> 
             "rotation" | "rotation_degrees" | "rect_rotation" => F::ROTATION,
             "scale" | "rect_scale" => F::SCALE,
             "skew" | "skew_degrees" => F::SKEW,
-            // A layer's origin (a sprite's offset is rarely overridden).
-            "offset" => F::POSITION,
+            // A layer's origin, a sprite's offset.
+            "offset" if layer => F::POSITION,
+            "offset" => F::SHAPE,
             "texture" | "region_rect" | "region_enabled" | "polygon" | "flip_h" | "flip_v"
             | "centered" | "hframes" | "vframes" | "frame" => F::SHAPE,
             "color" | "self_modulate" => F::COLOR,
