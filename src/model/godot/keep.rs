@@ -22,11 +22,13 @@ use std::sync::Arc;
 pub(super) struct Instance<'a> {
     /// Its root's index in the expanded tree.
     pub k: usize,
-    /// Its root's name, and `file:line` of its section.
+    /// Its root's name.
     pub name: &'a str,
+    /// `file:line` of its section.
     pub place: String,
-    /// The path as written, and the file when located.
+    /// The path as written.
     pub written: &'a str,
+    /// The file, when located.
     pub path: Option<&'a Path>,
     /// The names of its source's tree nodes, in the tree's order (None: not readable).
     pub copy: Option<Vec<&'a str>>,
