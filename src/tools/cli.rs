@@ -158,7 +158,7 @@ pub enum Command {
     /// node) as a graft scene; the report (what was approximated, re-rooted, skipped or
     /// missing) goes to stderr.
     #[command(
-        after_help = "Examples:\n  graft import level.tscn -o level.ron\n  graft import ~/game/player/player.tscn -o player.ron\n  graft import drawing.svg -o drawing.ron"
+        after_help = "Examples:\n  graft import level.tscn -o level.ron\n  graft import level.tscn -o level.ron --sources parts\n  graft import ~/game/player/player.tscn -o player.ron\n  graft import drawing.svg -o drawing.ron"
     )]
     Import {
         /// The .tscn file (instanced scenes and textures are found from the folder holding
@@ -171,6 +171,10 @@ pub enum Command {
         /// scene was exported with).
         #[arg(long, value_name = "N", value_parser = pixels_per_unit)]
         pixels_per_unit: Option<f32>,
+        /// .tscn: write each instanced scene as a .ron in DIR and make the instances name
+        /// those (default: the instances name the .tscn files, read through the importer).
+        #[arg(long, value_name = "DIR")]
+        sources: Option<PathBuf>,
     },
     /// Export a graft scene as a Godot 4 text scene (.tscn, under one root Node2D) or as SVG
     /// that keeps the hierarchy (.svg: one group per node with its local matrix), animated
@@ -206,6 +210,10 @@ pub enum Command {
         /// scaled so Godot draws them at their graft size).
         #[arg(long, value_name = "N", value_parser = pixels_per_unit)]
         pixels_per_unit: Option<f32>,
+        /// .tscn: write instances as plain nodes (default: `instance=` of their sources, a
+        /// .ron source written once as its own .tscn beside the output).
+        #[arg(long)]
+        flatten: bool,
     },
     /// Draw a figure of a scene (what the viewport shows) as SVG or PNG, without a window.
     #[command(
@@ -382,13 +390,14 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
         Command::MakeLocal { file, node, output } => {
             cli_instance::make_local(&file, NodeId(node), output.as_deref(), out, err)
         }
-        Command::Import { file, output, pixels_per_unit } => {
-            interchange::import(&file, &output, pixels_per_unit, out, err)
+        Command::Import { file, output, pixels_per_unit, sources } => {
+            let flags = interchange::ImportFlags { pixels_per_unit, sources: sources.as_deref() };
+            interchange::import(&file, &output, &flags, out, err)
         }
-        Command::Export { file, output, project, link_images, godot, animate, html, pixels_per_unit } => {
+        Command::Export { file, output, project, link_images, godot, animate, html, pixels_per_unit, flatten } => {
             let flags = interchange::ExportFlags {
                 project: project.as_deref(), link_images, godot3: godot == 3, animate, html,
-                pixels_per_unit,
+                pixels_per_unit, flatten,
             };
             interchange::export(&file, &output, &flags, out, err)
         }

@@ -11,7 +11,8 @@ use crate::editor::view::figure::{
 use crate::model::atomic_write;
 use crate::model::file_kind::{self, FileKind};
 use crate::model::godot::export::{ExportOptions, to_tscn};
-use crate::model::godot::import::{import_file, import_file_with};
+use crate::model::godot::export_instance::{Export, export_scene};
+use crate::model::godot::import::{import_file, import_file_keeping, import_file_with};
 use crate::model::godot::tree::find_project_root;
 use crate::model::progress::Stage;
 use crate::model::spaces::resolve_space;
@@ -19,12 +20,22 @@ use crate::model::svg::export::{Images, SvgOptions, save_document};
 use std::io::Write;
 use std::path::Path;
 
-/// Import a `.tscn` into a `.ron` (sprite paths relative to the output's folder); the report
-/// goes to `report` (stderr).
+/// What `graft import` was asked for besides the files.
+#[derive(Default)]
+pub struct ImportFlags<'a> {
+    /// .tscn: Godot pixels per graft unit.
+    pub pixels_per_unit: Option<f32>,
+    /// .tscn: write the instanced scenes as `.ron` files in this folder.
+    pub sources: Option<&'a Path>,
+}
+
+/// Import a `.tscn` into a `.ron` (sprite and source paths relative to the output's folder;
+/// instances keep their `.tscn` sources, or `.ron` ones written in `flags.sources`); the
+/// report goes to `report` (stderr).
 pub fn import(
     input: &Path,
     output: &Path,
-    pixels_per_unit: Option<f32>,
+    flags: &ImportFlags,
     out: &mut dyn Write,
     report: &mut dyn Write,
 ) -> Result<(), Failure> {
@@ -40,14 +51,23 @@ pub fn import(
         })?;
         (imported.scene, imported.notes)
     } else {
-        let ppu = pixels_per_unit.unwrap_or(1.0);
-        let imported = in_stage(input, Stage::Parsing, || import_file_with(input, ppu))?;
+        let ppu = flags.pixels_per_unit.unwrap_or(1.0);
+        let imported = in_stage(input, Stage::Parsing, || match flags.sources {
+            Some(_) => import_file_keeping(input, ppu),
+            None => import_file_with(input, ppu),
+        })?;
         (imported.scene, imported.report.lines())
     };
     for line in lines {
         writeln!(report, "{line}")?;
     }
     let mut scene = scene;
+    if let Some(dir) = flags.sources {
+        let written = crate::model::godot::keep::sources_as_ron(&mut scene, dir)?;
+        for file in &written {
+            writeln!(out, "wrote {} (an instanced scene)", file.display())?;
+        }
+    }
     scene.relative_sprites(&crate::model::scene::sprites::folder_of(output));
     super::progress::save(&scene, output)?;
     writeln!(
@@ -74,6 +94,8 @@ pub struct ExportFlags<'a> {
     pub html: bool,
     /// .tscn: Godot pixels per graft unit.
     pub pixels_per_unit: Option<f32>,
+    /// .tscn: instances as plain nodes.
+    pub flatten: bool,
 }
 
 /// `graft export` to `.svg` or `.html`: the hierarchy as groups, animated when asked.
@@ -140,6 +162,17 @@ pub fn export(
         }
         return export_svg(&scene, (input, output), flags, html, (out, report));
     }
+    export_tscn(&scene, (input, output), flags, (out, report))
+}
+
+/// `graft export` to `.tscn`: instances kept (their parts written beside the output) unless
+/// `--flatten`.
+fn export_tscn(
+    scene: &crate::model::scene::Scene,
+    (input, output): (&Path, &Path),
+    flags: &ExportFlags,
+    (out, report): (&mut dyn Write, &mut dyn Write),
+) -> Result<(), Failure> {
     let (project, godot3) = (flags.project, flags.godot3);
     let options = ExportOptions {
         project_root: project
@@ -152,7 +185,19 @@ pub fn export(
         godot3,
         pixels_per_unit: flags.pixels_per_unit,
     };
-    let (text, notes) = to_tscn(&scene, &options);
+    let dir = crate::model::scene::sprites::folder_of(&absolute(output));
+    let kept = !flags.flatten && scene.instances().is_some_and(|t| t.in_use(scene));
+    let export = if kept {
+        export_scene(scene, &options, output)
+    } else {
+        let (text, report) = to_tscn(scene, &options);
+        Export {
+            text,
+            report,
+            ..Export::default()
+        }
+    };
+    let notes = export.report;
     for line in notes
         .renamed
         .iter()
@@ -161,10 +206,21 @@ pub fn export(
     {
         writeln!(report, "{line}")?;
     }
-    super::progress::write(output, text.as_bytes(), atomic_write::Backup::None)?;
+    for (name, text) in &export.parts {
+        let part = dir.join(name);
+        // A file of that name that graft did not write is kept as NAME.bak.
+        super::progress::write(&part, text.as_bytes(), atomic_write::Backup::Keep)?;
+        writeln!(out, "wrote {} (an instanced scene)", part.display())?;
+    }
+    super::progress::write(output, export.text.as_bytes(), atomic_write::Backup::None)?;
+    let how = if kept {
+        "under one root Node2D, instances kept"
+    } else {
+        "under one root Node2D"
+    };
     writeln!(
         out,
-        "wrote {} ({} nodes under one root Node2D)",
+        "wrote {} ({} nodes {how})",
         output.display(),
         scene.len()
     )?;

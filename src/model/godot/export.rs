@@ -6,7 +6,7 @@
 //! written as a `transform` line with nothing after it (a later setter would drop the skew).
 
 use super::anim_export::{AnimText, NodeAnim, animation};
-use super::export_sprite::{sprite_factor, sprite_lines};
+use super::export_sprite::{appearance_lines, sprite_factor};
 use crate::model::math::Trs;
 use crate::model::scene::{Scene, Shape};
 use glam::Vec2;
@@ -68,7 +68,7 @@ impl Dialect {
         }
     }
 
-    fn points_type(self) -> &'static str {
+    pub(super) fn points_type(self) -> &'static str {
         match self {
             Dialect::Godot4 => "PackedVector2Array",
             Dialect::Godot3 => "PoolVector2Array",
@@ -83,10 +83,10 @@ impl Dialect {
         }
     }
 
-    /// The header and the textures' `ext_resource` lines (`subs`: how many sub-resources
-    /// follow, for Godot 3's `load_steps`).
-    fn header(self, textures: &[String], subs: usize) -> String {
-        let steps = textures.len() + subs;
+    /// The header and the textures' and scenes' `ext_resource` lines (`subs`: how many
+    /// sub-resources follow, for Godot 3's `load_steps`).
+    fn header(self, textures: &[String], scenes: &[String], subs: usize) -> String {
+        let steps = textures.len() + scenes.len() + subs;
         let mut out = match self {
             Dialect::Godot4 => String::from("[gd_scene format=3]\n"),
             Dialect::Godot3 if steps == 0 => String::from("[gd_scene format=2]\n"),
@@ -108,7 +108,30 @@ impl Dialect {
                 ),
             };
         }
+        for (k, path) in scenes.iter().enumerate() {
+            let id = self.scene_id(textures.len(), k);
+            let _ = match self {
+                Dialect::Godot4 => writeln!(
+                    out,
+                    "\n[ext_resource type=\"PackedScene\" path={} id={id}]",
+                    quoted(path)
+                ),
+                Dialect::Godot3 => writeln!(
+                    out,
+                    "\n[ext_resource path={} type=\"PackedScene\" id={id}]",
+                    quoted(path)
+                ),
+            };
+        }
         out
+    }
+
+    /// The id of scene `k` in a file with `textures` textures, as its `ext_resource` writes it.
+    fn scene_id(self, textures: usize, k: usize) -> String {
+        match self {
+            Dialect::Godot4 => format!("\"{}_scene\"", k + 1),
+            Dialect::Godot3 => (textures + k + 1).to_string(),
+        }
     }
 }
 
@@ -121,30 +144,13 @@ pub struct ExportReport {
     pub notes: Vec<String>,
 }
 
-/// Segments of an exported ellipse.
-const ELLIPSE_SEGMENTS: usize = 24;
-/// An ellipse's corners are written to this fraction of its size (they approximate it anyway,
-/// and shorter numbers keep big scenes' files small).
-const ELLIPSE_PRECISION: f64 = 1e-5;
-
-/// `v` with `decimals` digits after the point, trailing zeros dropped.
-fn rounded(v: f32, decimals: usize) -> String {
-    let text = format!("{v:.decimals$}");
-    let text = if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    };
-    if text == "-0" { "0".into() } else { text }
-}
-
 /// A float as Godot reads it back to the same f32 (shortest round-trip form, `e` for the huge).
 pub(super) fn num(v: f32) -> String {
     format!("{v:?}")
 }
 
 /// A Godot node name: the characters Godot refuses (`. : @ / " %`) replaced, never empty.
-fn valid_name(name: &str) -> String {
+pub(super) fn valid_name(name: &str) -> String {
     let cleaned: String = name
         .chars()
         .map(|c| {
@@ -164,7 +170,7 @@ fn valid_name(name: &str) -> String {
 }
 
 /// The image path as `res://…` under the project root, or None when it is outside.
-fn res_path(file: &Path, root: &Path) -> Option<String> {
+pub(super) fn res_path(file: &Path, root: &Path) -> Option<String> {
     // A file not on disk (yet) is placed by name: absolute, `..` folded.
     let real = |p: &Path| {
         p.canonicalize()
@@ -180,7 +186,7 @@ fn res_path(file: &Path, root: &Path) -> Option<String> {
 }
 
 /// Escape a string for a `.tscn` (quotes and backslashes).
-fn quoted(s: &str) -> String {
+pub(super) fn quoted(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -195,41 +201,25 @@ fn quoted(s: &str) -> String {
     out
 }
 
-/// The polygon a rect or ellipse becomes in Godot.
-fn outline_points(shape: &Shape) -> Option<Vec<Vec2>> {
-    match shape {
-        Shape::Rect { size } => {
-            let h = *size * 0.5;
-            Some(vec![
-                Vec2::new(-h.x, -h.y),
-                Vec2::new(h.x, -h.y),
-                Vec2::new(h.x, h.y),
-                Vec2::new(-h.x, h.y),
-            ])
-        }
-        Shape::Ellipse { size } => Some(
-            (0..ELLIPSE_SEGMENTS)
-                .map(|k| {
-                    let a = k as f64 / ELLIPSE_SEGMENTS as f64 * std::f64::consts::TAU;
-                    Vec2::new(
-                        (a.cos() * size.x as f64 * 0.5) as f32,
-                        (a.sin() * size.y as f64 * 0.5) as f32,
-                    )
-                })
-                .collect(),
-        ),
-        Shape::Polygon { points } => Some(points.to_vec()),
-        _ => None,
-    }
+/// The scene as `.tscn` text, every instance flattened into plain nodes, and what had to
+/// change on the way (the export of `export_instance.rs` keeps them).
+pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport) {
+    write_scene(scene, options, None)
 }
 
-/// The scene as `.tscn` text, and what had to change on the way.
-pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport) {
+/// The scene as `.tscn` text: under a new root Node2D, or (`inst` with its root mode) with
+/// the scene's one root as the file's root; instances kept when `inst` is given.
+pub(super) fn write_scene<'a>(
+    scene: &Scene,
+    options: &'a ExportOptions,
+    inst: Option<(&'a mut dyn Instancer, bool)>,
+) -> (String, ExportReport) {
     let dialect = if options.godot3 {
         Dialect::Godot3
     } else {
         Dialect::Godot4
     };
+    let root_mode = inst.as_ref().is_some_and(|(_, r)| *r);
     let mut out = Exporter {
         options,
         dialect,
@@ -241,6 +231,11 @@ pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport)
         names: NodePaths::with_capacity(scene.len()),
         as_matrix: Vec::new(),
         animated: Vec::new(),
+        inst: inst.map(|(i, _)| i),
+        root_mode,
+        scenes: Vec::new(),
+        kept: Default::default(),
+        editable: Vec::new(),
     };
     note_probes(scene, &mut out.report);
     for i in 0..scene.len() {
@@ -262,72 +257,169 @@ pub fn to_tscn(scene: &Scene, options: &ExportOptions) -> (String, ExportReport)
         })
         .collect();
     let anim = animation(scene.clip(), &anims, dialect, &mut out.report.notes);
-    let text = scene_text(&out.textures, options, dialect, &out.body, anim.as_ref());
+    let mut body = std::mem::take(&mut out.body);
+    for path in &out.editable {
+        let _ = writeln!(body, "\n[editable path={}]", quoted(path));
+    }
+    let files = Files {
+        textures: &out.textures,
+        scenes: &out.scenes,
+    };
+    let root = (!root_mode).then_some(options.root_name.as_str());
+    let text = scene_text(files, root, dialect, &body, anim.as_ref());
     (text, out.report)
 }
 
+/// The files a scene's `ext_resource`s name.
+struct Files<'a> {
+    textures: &'a [String],
+    scenes: &'a [String],
+}
+
+/// What an export that keeps instances does at each node (`export_instance.rs`; reached
+/// through this trait so this file does not name that one).
+pub(super) trait Instancer {
+    /// Write node `i` when it is an instance root or a node of a kept instance (true); for
+    /// the scene's own node, note what it needs and leave it to the caller (false).
+    fn node(&mut self, ex: &mut Exporter, scene: &Scene, i: usize) -> bool;
+}
+
 /// The export in progress.
-struct Exporter<'a> {
-    options: &'a ExportOptions,
-    dialect: Dialect,
+pub(super) struct Exporter<'a> {
+    pub(super) options: &'a ExportOptions,
+    pub(super) dialect: Dialect,
     /// Pixels per graft unit.
-    ppu: f32,
-    report: ExportReport,
+    pub(super) ppu: f32,
+    pub(super) report: ExportReport,
     textures: Vec<String>,
     texture_ids: FxHashMap<String, usize>,
-    body: String,
-    names: NodePaths,
+    pub(super) body: String,
+    pub(super) names: NodePaths,
     /// Names of the nodes written as a matrix.
     as_matrix: Vec<String>,
     /// Animated nodes by index, with the factor their scale was multiplied by.
     animated: Vec<(usize, Vec2)>,
+    /// Instances kept: what writes them (None: flattened).
+    inst: Option<&'a mut dyn Instancer>,
+    /// The scene's one root is the file's root (a source part), not a new Node2D.
+    pub(super) root_mode: bool,
+    /// The scenes the file instances (their `ext_resource` paths), in order.
+    pub(super) scenes: Vec<String>,
+    /// The instance roots written as instances.
+    pub(super) kept: rustc_hash::FxHashSet<crate::model::scene::NodeId>,
+    /// `[editable path=…]`: instances with overridden nodes or nodes added inside.
+    pub(super) editable: Vec<String>,
 }
 
 impl Exporter<'_> {
     /// Write node `i` (parents come first).
     fn node(&mut self, scene: &Scene, i: usize) {
-        let data = scene.data_at(i);
-        let (name, parent_path) = self.names.add(scene.parent_index_at(i), &data.name);
-        if name != data.name {
-            self.report.renamed.push(format!("{} -> {name}", data.name));
+        if let Some(inst) = self.inst.take() {
+            let done = inst.node(self, scene, i);
+            self.inst = Some(inst);
+            if done {
+                return;
+            }
         }
+        let data = scene.data_at(i);
+        let (name, parent_path) = self.name(scene, i, &data.name);
         let class = match &data.shape {
             Shape::Sprite { .. } => self.dialect.sprite_class(),
             Shape::None => "Node2D",
             _ => "Polygon2D",
         };
-        let _ = writeln!(
-            self.body,
-            "\n[node name={} type=\"{class}\" parent={}]",
-            quoted(&name),
-            quoted(&parent_path)
-        );
-        let mut tex = TextureTable {
+        self.section(&name, parent_path.as_deref(), &format!("type=\"{class}\""));
+        let factor = self.factor(scene, i);
+        self.transform(&data.local, factor, &name, false);
+        self.look(data, &name, factor);
+        if crate::model::anim::is_keyed(&data.tracks) {
+            self.animated.push((i, factor));
+        }
+    }
+
+    /// Node `i`'s name, made valid and unique among its siblings (a rename reported), and
+    /// its parent's path (None for the file's root).
+    pub(super) fn name(
+        &mut self,
+        scene: &Scene,
+        i: usize,
+        wanted: &str,
+    ) -> (String, Option<String>) {
+        if self.root_mode && i == 0 {
+            self.names.paths.push(".".into());
+            return (valid_name(wanted), None);
+        }
+        let (name, parent_path) = self.names.add(scene.parent_index_at(i), wanted);
+        if name != wanted {
+            self.report.renamed.push(format!("{wanted} -> {name}"));
+        }
+        (name, Some(parent_path))
+    }
+
+    /// A `[node name=… (what) parent=…]` header (`what`: `type="…"`, `instance=…` or "").
+    pub(super) fn section(&mut self, name: &str, parent: Option<&str>, what: &str) {
+        let mut line = format!("\n[node name={}", quoted(name));
+        if !what.is_empty() && !what.starts_with("instance") {
+            let _ = write!(line, " {what}");
+        }
+        if let Some(parent) = parent {
+            let _ = write!(line, " parent={}", quoted(parent));
+        }
+        if what.starts_with("instance") {
+            let _ = write!(line, " {what}");
+        }
+        let _ = writeln!(self.body, "{line}]");
+    }
+
+    /// The factor a childless sprite's scale is multiplied by (1 for anything else).
+    pub(super) fn factor(&mut self, scene: &Scene, i: usize) -> Vec2 {
+        let ppu = self.ppu;
+        match &scene.data_at(i).shape {
+            Shape::Sprite(sprite) if scene.subtree_len_at(i) == 1 => {
+                sprite_factor(sprite, &mut self.textures(), ppu)
+            }
+            _ => Vec2::ONE,
+        }
+    }
+
+    fn textures(&mut self) -> TextureTable<'_> {
+        TextureTable {
             options: self.options,
             textures: &mut self.textures,
             ids: &mut self.texture_ids,
             dialect: self.dialect,
-        };
-        let factor = match &data.shape {
-            Shape::Sprite(sprite) if scene.subtree_len_at(i) == 1 => {
-                sprite_factor(sprite, &mut tex, self.ppu)
-            }
-            _ => Vec2::ONE,
-        };
-        let local = Trs {
-            position: data.local.position * self.ppu,
-            scale: data.local.scale * factor,
-            ..data.local
-        };
-        if transform_lines(&mut self.body, &local, self.dialect) {
-            self.as_matrix.push(name.clone());
         }
+    }
+
+    /// A node's transform lines (`explicit`: every part written, defaults too, so nothing
+    /// of an instanced scene's own values shows through).
+    pub(super) fn transform(&mut self, local: &Trs, factor: Vec2, name: &str, explicit: bool) {
+        let local = Trs {
+            position: local.position * self.ppu,
+            scale: local.scale * factor,
+            ..*local
+        };
+        if transform_lines(&mut self.body, &local, self.dialect, explicit) {
+            self.as_matrix.push(name.to_string());
+        }
+    }
+
+    /// A node's look: a sprite's texture lines, or a polygon's colour and points.
+    pub(super) fn look(&mut self, data: &crate::model::scene::NodeData, name: &str, factor: Vec2) {
         let look = Look {
             ppu: self.ppu,
             factor,
         };
-        appearance_lines(&mut self.body, data, &name, tex, look, &mut self.report);
-        if crate::model::anim::is_keyed(&data.tracks) {
+        let mut body = std::mem::take(&mut self.body);
+        let mut report = std::mem::take(&mut self.report);
+        appearance_lines(&mut body, data, name, self.textures(), look, &mut report);
+        self.body = body;
+        self.report = report;
+    }
+
+    /// Note an animated node (its tracks go to the AnimationPlayer by its path).
+    pub(super) fn animate(&mut self, scene: &Scene, i: usize, factor: Vec2) {
+        if crate::model::anim::is_keyed(&scene.data_at(i).tracks) {
             self.animated.push((i, factor));
         }
     }
@@ -377,26 +469,31 @@ fn note_probes(scene: &Scene, report: &mut ExportReport) {
     }
 }
 
-/// The whole file: the header, the textures' `ext_resource`s, the root node, then `body` (the
-/// other nodes).
+/// The whole file: the header, the `ext_resource`s, the root node (`root`: a new Node2D of
+/// that name; None: the body starts with the file's root), then `body` (the other nodes).
 fn scene_text(
-    textures: &[String],
-    options: &ExportOptions,
+    files: Files,
+    root: Option<&str>,
     dialect: Dialect,
     body: &str,
     anim: Option<&AnimText>,
 ) -> String {
-    let mut out = dialect.header(textures, anim.map_or(0, |a| a.resource_count));
+    let subs = anim.map_or(0, |a| a.resource_count);
+    let mut out = dialect.header(files.textures, files.scenes, subs);
     if let Some(anim) = anim {
         out.push_str(&anim.resources);
     }
-    let root = valid_name(if options.root_name.is_empty() {
-        "Root"
-    } else {
-        &options.root_name
-    });
-    let _ = writeln!(out, "\n[node name={} type=\"Node2D\"]", quoted(&root));
-    out.push_str(body);
+    if let Some(root) = root {
+        let root = valid_name(if root.is_empty() { "Root" } else { root });
+        let _ = writeln!(out, "\n[node name={} type=\"Node2D\"]", quoted(&root));
+    }
+    // Scene ids are known once the textures are: `\0k\0` stands for scene k.
+    let mut body = body.to_string();
+    for k in 0..files.scenes.len() {
+        let id = dialect.scene_id(files.textures.len(), k);
+        body = body.replace(&format!("\0{k}\0"), &dialect.call("ExtResource", &[id]));
+    }
+    out.push_str(&body);
     if let Some(anim) = anim {
         out.push_str(&anim.player);
     }
@@ -404,9 +501,9 @@ fn scene_text(
 }
 
 /// Each exported node's path below the root, and the names each parent's children already use.
-struct NodePaths {
+pub(super) struct NodePaths {
     /// By node index, in scene order.
-    paths: Vec<String>,
+    pub(super) paths: Vec<String>,
     /// By parent index (None for the root's children).
     taken: FxHashMap<Option<usize>, FxHashMap<String, ()>>,
 }
@@ -446,7 +543,7 @@ impl NodePaths {
 /// scale with a component under 1e-5 (0 included), and in Godot 3 a skew, is written as the
 /// whole matrix instead (true then): Godot's `scale` setter would make it 1e-5 and Godot 3 has
 /// no skew property; its `transform` keeps both.
-fn transform_lines(out: &mut String, local: &Trs, dialect: Dialect) -> bool {
+fn transform_lines(out: &mut String, local: &Trs, dialect: Dialect, explicit: bool) -> bool {
     let skew_needs_matrix = dialect == Dialect::Godot3 && local.skew != 0.0;
     if skew_needs_matrix || local.scale.abs().min_element() < 1e-5 {
         let m = local.to_affine();
@@ -457,22 +554,28 @@ fn transform_lines(out: &mut String, local: &Trs, dialect: Dialect) -> bool {
         let _ = writeln!(out, "transform = {}", dialect.call("Transform2D", &godot));
         return true;
     }
-    let p = Vec2::new(local.position.x, -local.position.y);
-    if p != Vec2::ZERO {
+    // Written in full, a zero is written +0 (`-0.0 + 0.0`), as Godot writes it.
+    let z = if explicit { 0.0 } else { -0.0 };
+    let p = Vec2::new(local.position.x, -local.position.y) + z;
+    if p != Vec2::ZERO || explicit {
         let _ = writeln!(out, "position = {}", dialect.vec2(p));
     }
-    if local.rotation != 0.0 {
+    if local.rotation != 0.0 || explicit {
         let _ = writeln!(
             out,
             "rotation = {:?}",
-            -(local.rotation as f64).to_radians()
+            -(local.rotation as f64).to_radians() + z as f64
         );
     }
-    if local.scale != Vec2::ONE {
+    if local.scale != Vec2::ONE || explicit {
         let _ = writeln!(out, "scale = {}", dialect.vec2(local.scale));
     }
-    if local.skew != 0.0 {
-        let _ = writeln!(out, "skew = {:?}", -(local.skew as f64).to_radians());
+    if local.skew != 0.0 || (explicit && dialect == Dialect::Godot4) {
+        let _ = writeln!(
+            out,
+            "skew = {:?}",
+            -(local.skew as f64).to_radians() + z as f64
+        );
     }
     false
 }
@@ -511,48 +614,4 @@ impl TextureTable<'_> {
 pub(super) fn color_text(color: [u8; 4], dialect: Dialect) -> String {
     let rgba = color.map(|c| num(c as f32 / 255.0));
     dialect.call("Color", &rgba)
-}
-
-/// A Sprite2D's texture and placement, or a Polygon2D's points and colour.
-fn appearance_lines(
-    out: &mut String,
-    data: &crate::model::scene::NodeData,
-    name: &str,
-    tex: TextureTable,
-    look: Look,
-    report: &mut ExportReport,
-) {
-    match &data.shape {
-        Shape::Sprite(sprite) => sprite_lines(out, data, sprite, name, tex, look, report),
-        shape => {
-            let mut shape = shape.clone();
-            super::scale_shape(&mut shape, look.ppu);
-            polygon_lines(out, &shape, data.color, tex.dialect)
-        }
-    }
-}
-
-/// A Polygon2D's colour and points (rects and ellipses as polygons; an ellipse's rounded to
-/// its size); nothing for a shape with no outline.
-fn polygon_lines(out: &mut String, shape: &Shape, color: [u8; 4], dialect: Dialect) {
-    let Some(points) = outline_points(shape) else {
-        return;
-    };
-    let flat: Vec<String> = match shape {
-        Shape::Ellipse { size } => {
-            let step = size.abs().max_element() as f64 * ELLIPSE_PRECISION;
-            let decimals = (-step.log10()).ceil().clamp(0.0, 12.0) as usize;
-            points
-                .iter()
-                .flat_map(|p| [rounded(p.x, decimals), rounded(-p.y, decimals)])
-                .collect()
-        }
-        _ => points.iter().flat_map(|p| [num(p.x), num(-p.y)]).collect(),
-    };
-    let _ = writeln!(out, "color = {}", color_text(color, dialect));
-    let _ = writeln!(
-        out,
-        "polygon = {}",
-        dialect.call(dialect.points_type(), &flat)
-    );
 }

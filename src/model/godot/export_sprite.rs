@@ -1,8 +1,9 @@
-//! A sprite in a Godot export: its texture, offset, tint and region, and the `scale` factor
-//! that makes Godot draw its image at the sprite's graft size (`size × ppu` pixels).
+//! A node's look in a Godot export: a sprite's texture, offset, tint and region, and the
+//! `scale` factor that makes Godot draw its image at the sprite's graft size (`size × ppu`
+//! pixels); a Polygon2D's colour and points (rects and ellipses as polygons).
 
 use super::export::{Dialect, ExportReport, Look, TextureTable, color_text, num};
-use crate::model::scene::Sprite;
+use crate::model::scene::{Shape, Sprite};
 use glam::Vec2;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -113,4 +114,93 @@ fn region_lines(out: &mut String, [u0, v0, u1, v1]: [f32; 4], image: Vec2, diale
     if v1 < v0 {
         let _ = writeln!(out, "flip_v = true");
     }
+}
+
+/// Segments of an exported ellipse.
+const ELLIPSE_SEGMENTS: usize = 24;
+/// An ellipse's corners are written to this fraction of its size (they approximate it anyway,
+/// and shorter numbers keep big scenes' files small).
+const ELLIPSE_PRECISION: f64 = 1e-5;
+
+/// `v` with `decimals` digits after the point, trailing zeros dropped.
+fn rounded(v: f32, decimals: usize) -> String {
+    let text = format!("{v:.decimals$}");
+    let text = if text.contains('.') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    };
+    if text == "-0" { "0".into() } else { text }
+}
+
+/// The polygon a rect or ellipse becomes in Godot.
+fn outline_points(shape: &Shape) -> Option<Vec<Vec2>> {
+    match shape {
+        Shape::Rect { size } => {
+            let h = *size * 0.5;
+            Some(vec![
+                Vec2::new(-h.x, -h.y),
+                Vec2::new(h.x, -h.y),
+                Vec2::new(h.x, h.y),
+                Vec2::new(-h.x, h.y),
+            ])
+        }
+        Shape::Ellipse { size } => Some(
+            (0..ELLIPSE_SEGMENTS)
+                .map(|k| {
+                    let a = k as f64 / ELLIPSE_SEGMENTS as f64 * std::f64::consts::TAU;
+                    Vec2::new(
+                        (a.cos() * size.x as f64 * 0.5) as f32,
+                        (a.sin() * size.y as f64 * 0.5) as f32,
+                    )
+                })
+                .collect(),
+        ),
+        Shape::Polygon { points } => Some(points.to_vec()),
+        _ => None,
+    }
+}
+
+/// A Sprite2D's texture and placement, or a Polygon2D's points and colour.
+pub(super) fn appearance_lines(
+    out: &mut String,
+    data: &crate::model::scene::NodeData,
+    name: &str,
+    tex: TextureTable,
+    look: Look,
+    report: &mut ExportReport,
+) {
+    match &data.shape {
+        Shape::Sprite(sprite) => sprite_lines(out, data, sprite, name, tex, look, report),
+        shape => {
+            let mut shape = shape.clone();
+            super::scale_shape(&mut shape, look.ppu);
+            polygon_lines(out, &shape, data.color, tex.dialect)
+        }
+    }
+}
+
+/// A Polygon2D's colour and points (rects and ellipses as polygons; an ellipse's rounded to
+/// its size); nothing for a shape with no outline.
+fn polygon_lines(out: &mut String, shape: &Shape, color: [u8; 4], dialect: Dialect) {
+    let Some(points) = outline_points(shape) else {
+        return;
+    };
+    let flat: Vec<String> = match shape {
+        Shape::Ellipse { size } => {
+            let step = size.abs().max_element() as f64 * ELLIPSE_PRECISION;
+            let decimals = (-step.log10()).ceil().clamp(0.0, 12.0) as usize;
+            points
+                .iter()
+                .flat_map(|p| [rounded(p.x, decimals), rounded(-p.y, decimals)])
+                .collect()
+        }
+        _ => points.iter().flat_map(|p| [num(p.x), num(-p.y)]).collect(),
+    };
+    let _ = writeln!(out, "color = {}", color_text(color, dialect));
+    let _ = writeln!(
+        out,
+        "polygon = {}",
+        dialect.call(dialect.points_type(), &flat)
+    );
 }

@@ -22,6 +22,11 @@ pub struct Imported {
     pub scene: Scene,
     /// Nodes by type, and what was approximated, skipped, re-rooted or missing.
     pub report: ImportReport,
+    /// The graft id of each node of the expanded Godot tree (None: not imported).
+    pub(crate) ids: Vec<Option<NodeId>>,
+    /// How each imported node takes part in Godot's transform chain (which properties an
+    /// override of its transform sets), by graft id.
+    pub(crate) kinds: rustc_hash::FxHashMap<NodeId, Kind>,
 }
 
 /// Import a `.tscn` file (instances resolved from the folder holding `project.godot`). Sprite
@@ -47,12 +52,31 @@ pub fn import_file_with(path: &Path, ppu: f32) -> Result<Imported> {
 /// [`import_text`] at `ppu` Godot pixels per graft unit (a finite number above zero, else 1):
 /// positions, shapes and position keys divided by it; sprites that carry their graft size
 /// (`graft_size`, written by graft's export) get it back.
+/// Instances are kept at 1 pixel per unit (their sources are the `.tscn` files, read at 1);
+/// at any other `ppu` they are plain nodes (see [`import_file_keeping`]).
 pub fn import_text_with(text: &str, path: &Path, ppu: f32) -> Result<Imported> {
     let ppu = if ppu.is_finite() && ppu > 0.0 {
         ppu
     } else {
         1.0
     };
+    import_inner(text, path, ppu, ppu == 1.0)
+}
+
+/// [`import_file_with`] keeping instances at any `ppu`: their sources are the `.tscn` files
+/// imported at that `ppu` (for sources written as `.ron` files, `graft import --sources`).
+pub fn import_file_keeping(path: &Path, ppu: f32) -> Result<Imported> {
+    let text = super::tree::read_scene_text(path).map_err(Error::Format)?;
+    let ppu = if ppu.is_finite() && ppu > 0.0 {
+        ppu
+    } else {
+        1.0
+    };
+    import_inner(&text, path, ppu, true)
+}
+
+/// The import, instances kept (`keep`) as graft instances or expanded into plain nodes.
+pub(crate) fn import_inner(text: &str, path: &Path, ppu: f32, keep: bool) -> Result<Imported> {
     let mut loader = Loader::new(path, crate::model::file::MAX_NODES);
     if loader.project_root.is_none() {
         loader.notes.push(Note {
@@ -69,12 +93,14 @@ pub fn import_text_with(text: &str, path: &Path, ppu: f32) -> Result<Imported> {
         specs: Vec::with_capacity(tree.nodes.len()),
         report: ImportReport::default(),
         ids: vec![None; tree.nodes.len()],
+        kinds: Default::default(),
     };
     convert.run();
     let Converter {
         mut specs,
         mut report,
         ids,
+        kinds,
         ..
     } = convert;
     let clip = super::anim_import::read_clip(&tree, &ids, &mut specs, &mut report.notes);
@@ -86,7 +112,83 @@ pub fn import_text_with(text: &str, path: &Path, ppu: f32) -> Result<Imported> {
     if let Some(read) = clip {
         scene.set_clip(read.clip)?;
     }
-    Ok(Imported { scene, report })
+    if keep {
+        let instances = instances_of(&tree);
+        let mut import =
+            |text: &str, file: &Path| import_inner(text, file, ppu, true).map(|i| (i.scene, i.ids));
+        let kept = super::keep::keep_instances(&mut scene, &instances, &ids, &mut import);
+        report
+            .notes
+            .extend(kept.into_iter().map(|(place, message)| Note {
+                kind: NoteKind::Approximated,
+                place,
+                message,
+            }));
+    }
+    Ok(Imported {
+        scene,
+        report,
+        ids,
+        kinds,
+    })
+}
+
+/// The instances of the tree, in tree order, as `keep.rs` needs them.
+fn instances_of(tree: &Tree) -> Vec<super::keep::Instance<'_>> {
+    let nodes = &tree.nodes;
+    (0..nodes.len())
+        .filter_map(|k| {
+            let inst = nodes[k].instance.as_ref()?;
+            Some(super::keep::Instance {
+                k,
+                name: &nodes[k].name,
+                place: nodes[k].place(),
+                written: &inst.written,
+                path: inst.path.as_deref(),
+                copy: inst
+                    .tree
+                    .as_ref()
+                    .map(|t| t.nodes.iter().map(|n| n.name.as_str()).collect()),
+                set: inst.tree.as_ref().map_or(Vec::new(), |t| {
+                    // What the copy's nodes hold beyond their source's properties.
+                    let own = |j: usize| nodes.get(k + j).map_or(&[][..], |n| &n.props[..]);
+                    let layer = |j: usize| {
+                        let class = t.nodes[j].class.as_deref().unwrap_or("Node");
+                        is_known(class) && kind_of(class) == Kind::Layer
+                    };
+                    (0..t.nodes.len())
+                        .map(|j| {
+                            let extra = own(j).get(t.nodes[j].props.len()..).unwrap_or(&[]);
+                            fields_set(extra, layer(j))
+                        })
+                        .collect()
+                }),
+            })
+        })
+        .collect()
+}
+
+/// The graft fields (`FieldSet` bits) that Godot override properties set.
+fn fields_set(props: &[(std::borrow::Cow<'static, str>, super::tree::Prop)], layer: bool) -> u16 {
+    use crate::model::instance::FieldSet as F;
+    props
+        .iter()
+        .map(|(key, _)| match key.as_ref() {
+            "transform" => F::POSITION | F::ROTATION | F::SCALE | F::SKEW,
+            "position" | "rect_position" | "offset_left" | "offset_top" | "margin_left"
+            | "margin_top" => F::POSITION,
+            "rotation" | "rotation_degrees" | "rect_rotation" => F::ROTATION,
+            "scale" | "rect_scale" => F::SCALE,
+            "skew" | "skew_degrees" => F::SKEW,
+            // A layer's origin, a sprite's offset.
+            "offset" if layer => F::POSITION,
+            "offset" => F::SHAPE,
+            "texture" | "region_rect" | "region_enabled" | "polygon" | "flip_h" | "flip_v"
+            | "centered" | "hframes" | "vframes" | "frame" => F::SHAPE,
+            "color" | "self_modulate" => F::COLOR,
+            _ => 0,
+        })
+        .fold(0, |a, b| a | b)
 }
 
 /// Where a node's graft parent is looked for, as the walk passes it down.
@@ -105,6 +207,7 @@ struct Converter<'a> {
     report: ImportReport,
     /// The graft id of each tree node (None: not imported).
     ids: Vec<Option<NodeId>>,
+    kinds: rustc_hash::FxHashMap<NodeId, Kind>,
 }
 
 impl Converter<'_> {
@@ -177,6 +280,7 @@ impl Converter<'_> {
             let parent = self.graft_parent(node, kind, ctx);
             let id = NodeId(self.specs.len() as u32 + 1);
             self.ids[i] = Some(id);
+            self.kinds.insert(id, kind);
             let local = self.local(node, kind);
             let (shape, color) = appearance(node, kind, self.loader, &mut self.report.notes);
             self.specs.push(NodeSpec {
@@ -208,7 +312,11 @@ impl Converter<'_> {
     /// The graft parent by Godot's chain rules, noting each re-rooting.
     fn graft_parent(&mut self, node: &GNode, kind: Kind, ctx: Context) -> Option<NodeId> {
         let (parent_kind, parent_id) = ctx.parent?;
-        let top_level = node.prop("top_level").and_then(|p| p.value.as_bool()) == Some(true);
+        // Godot 3 has no `top_level` property: a `format=2` file's line is ignored, as Godot 3
+        // ignores it.
+        let top_level = node
+            .prop("top_level")
+            .is_some_and(|p| p.file.format > 2 && p.value.as_bool() == Some(true));
         let (reroot, why) = match kind {
             Kind::Layer => (
                 true,

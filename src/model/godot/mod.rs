@@ -7,15 +7,19 @@ mod anim_import;
 pub mod classes;
 mod cursor;
 pub mod export;
+pub mod export_instance;
 mod export_sprite;
 pub mod import;
+pub mod keep;
 mod shapes;
 pub mod tree;
 pub mod tscn;
 pub mod variant;
 
 pub use export::{ExportReport, to_tscn};
-pub use import::{Imported, import_file, import_file_with, import_text, import_text_with};
+pub use import::{
+    Imported, import_file, import_file_keeping, import_file_with, import_text, import_text_with,
+};
 
 use crate::model::scene::Shape;
 use std::collections::BTreeMap;

@@ -4,6 +4,7 @@
 //! children") applied. What the nodes mean for transforms is `import.rs`'s business.
 
 use super::tscn::{self, Value};
+pub use super::tscn::{ExtResource, SceneFile, SubResource, find_project_root, read_scene_text};
 use super::{Note, NoteKind};
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
@@ -16,50 +17,6 @@ pub const MAX_INSTANCE_DEPTH: usize = 32;
 /// Files larger than this are refused before they are read (graft's own export of a 1M-node
 /// scene is ~600 MB).
 pub const MAX_FILE_BYTES: u64 = crate::model::read_limit::TSCN.bytes;
-
-/// An external resource of one file: its declared type and where it is.
-#[derive(Debug)]
-pub struct ExtResource {
-    /// `Texture2D`, `PackedScene`, `Script`, …
-    pub kind: String,
-    /// The file on disk (`res://` resolved), or None when it cannot be located (uid only).
-    pub path: Option<PathBuf>,
-    /// The path as written.
-    pub written: String,
-}
-
-/// One scene file's resource tables (nodes' properties refer into them).
-#[derive(Debug)]
-pub struct SceneFile {
-    /// The file.
-    pub path: PathBuf,
-    /// The `format=` of its header: 2 for Godot 3, 3 or 4 for Godot 4.
-    pub format: u32,
-    /// `[ext_resource]` by id.
-    pub ext: FxHashMap<String, ExtResource>,
-    /// `[sub_resource]` by id: its type and properties.
-    pub sub: FxHashMap<String, SubResource>,
-}
-
-/// A `[sub_resource]`: its type and properties, owned.
-#[derive(Debug)]
-pub struct SubResource {
-    /// `RectangleShape2D`, `AtlasTexture`, …
-    pub kind: String,
-    /// Its properties in order.
-    pub props: Vec<(String, Value<'static>)>,
-}
-
-impl SubResource {
-    /// The property `key` (the last one written wins).
-    pub fn prop(&self, key: &str) -> Option<&Value<'static>> {
-        self.props
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v)
-    }
-}
 
 /// A property value, with the file whose resource tables it refers into.
 #[derive(Debug, Clone)]
@@ -85,6 +42,23 @@ pub struct GNode {
     pub children: Vec<usize>,
     /// The file and line of the section that made it.
     pub origin: (Rc<SceneFile>, u32),
+    /// On the root of an instance: the scene it instances (for a `copied` node, an instance
+    /// its source makes).
+    pub instance: Option<Rc<Instanced>>,
+    /// True for a node copied from an instanced scene (its source's nodes follow its
+    /// instance root in the arena, in the source's own order).
+    pub copied: bool,
+}
+
+/// The scene an `instance=ExtResource(…)` names.
+#[derive(Debug)]
+pub struct Instanced {
+    /// The path as written (`res://parts/wheel.tscn`).
+    pub written: String,
+    /// The file on disk, when it can be located.
+    pub path: Option<PathBuf>,
+    /// Its expanded tree, or None when it cannot be read (the instance is then an empty node).
+    pub tree: Option<Rc<Tree>>,
 }
 
 impl GNode {
@@ -120,17 +94,6 @@ pub struct Loader {
     stack: Vec<PathBuf>,
     node_limit: usize,
     nodes_made: usize,
-}
-
-/// The folder holding `project.godot`, searched upward from a scene's folder.
-pub fn find_project_root(scene: &Path) -> Option<PathBuf> {
-    let mut dir = scene.parent()?;
-    loop {
-        if dir.join("project.godot").is_file() {
-            return Some(dir.to_path_buf());
-        }
-        dir = dir.parent()?;
-    }
 }
 
 impl Loader {
@@ -266,7 +229,11 @@ impl Loader {
         let name = section.attr_str("name").unwrap_or("").to_string();
         let class = section.attr_str("type").map(str::to_string);
         let instance = match section.attr("instance").and_then(Value::resource_ref) {
-            Some((_, id)) => Some(self.instance_of(&scene.file, &id, &scene.place(line))?),
+            Some((_, id)) => Some(Rc::new(self.instance_of(
+                &scene.file,
+                &id,
+                &scene.place(line),
+            )?)),
             None => None,
         };
         let parent_path = section.attr_str("parent").map(str::to_string);
@@ -287,7 +254,7 @@ impl Loader {
             .collect();
         // A missing instance is an empty 2D node, so its transform overrides still apply.
         let class = match &instance {
-            Some(None) => class.or_else(|| Some("Node2D".into())),
+            Some(i) if i.tree.is_none() => class.or_else(|| Some("Node2D".into())),
             _ => class,
         };
         Ok(NodeSection {
@@ -366,18 +333,41 @@ impl Loader {
         parent: usize,
     ) -> Result<usize> {
         let place = scene.place(node.origin.1);
+        let mut node = node;
         if node.instance.is_none() && node.class.is_none() {
             let name = &node.name;
-            self.note(
-                NoteKind::Approximated,
-                place.clone(),
-                format!("\"{name}\" has no type and overrides no node: read as a Node"),
-            );
+            let under = &scene.tree.nodes[parent];
+            if under.copied || under.instance.is_some() {
+                // Godot drops it silently; graft keeps its values where they can be seen.
+                let keys: Vec<&str> = node.props.iter().map(|(k, _)| k.as_ref()).collect();
+                self.note(
+                    NoteKind::Missing,
+                    place.clone(),
+                    format!(
+                        "\"{name}\" under \"{}\" overrides a node its instanced scene does not \
+                         have (renamed or removed there; Godot drops it): kept as an added \
+                         Node2D with its {}",
+                        under.name,
+                        if keys.is_empty() {
+                            "name".to_string()
+                        } else {
+                            keys.join(", ")
+                        }
+                    ),
+                );
+                node.class = Some("Node2D".into());
+            } else {
+                self.note(
+                    NoteKind::Approximated,
+                    place.clone(),
+                    format!("\"{name}\" has no type and overrides no node: read as a Node"),
+                );
+            }
         }
         let made = node
             .instance
             .as_ref()
-            .and_then(|t| t.as_ref())
+            .and_then(|i| i.tree.as_ref())
             .map_or(1, |t| t.nodes.len());
         self.count(made, &place)?;
         let index = node.index;
@@ -386,28 +376,42 @@ impl Loader {
         Ok(at)
     }
 
-    /// The scene an `instance=ExtResource(id)` names, or None (noted) when it cannot be read.
-    fn instance_of(&mut self, file: &SceneFile, id: &str, place: &str) -> Result<Option<Rc<Tree>>> {
+    /// The scene an `instance=ExtResource(id)` names; its tree None (noted) when it cannot be
+    /// read.
+    fn instance_of(&mut self, file: &SceneFile, id: &str, place: &str) -> Result<Instanced> {
         let Some(ext) = file.ext.get(id) else {
             self.note(
                 NoteKind::Missing,
                 place.to_string(),
                 format!("instance of ExtResource(\"{id}\"), which the file does not declare: an empty node"),
             );
-            return Ok(None);
+            return Ok(Instanced {
+                written: String::new(),
+                path: None,
+                tree: None,
+            });
         };
-        let Some(path) = ext.path.clone() else {
+        let (written, path) = (ext.written.clone(), ext.path.clone());
+        let Some(found) = &path else {
             self.note(
                 NoteKind::Missing,
                 place.to_string(),
                 format!(
-                    "instance of \"{}\": cannot locate it (no res:// path): an empty node",
-                    ext.written
+                    "instance of \"{written}\": cannot locate it (no res:// path): an empty node"
                 ),
             );
-            return Ok(None);
+            return Ok(Instanced {
+                written,
+                path,
+                tree: None,
+            });
         };
-        self.instance(&path, place)
+        let tree = self.instance(found, place)?;
+        Ok(Instanced {
+            written,
+            path,
+            tree,
+        })
     }
 
     /// The ext and sub resource tables of a parsed file.
@@ -486,8 +490,8 @@ struct NodeSection {
     props: Vec<(Cow<'static, str>, Prop)>,
     /// The file and line of the section.
     origin: (Rc<SceneFile>, u32),
-    /// `Some(None)` when it instances a scene that cannot be read.
-    instance: Option<Option<Rc<Tree>>>,
+    /// The scene it instances (its tree None when it cannot be read).
+    instance: Option<Rc<Instanced>>,
     parent_path: Option<String>,
     index: Option<i64>,
 }
@@ -506,18 +510,21 @@ impl Tree {
             instance,
             ..
         } = node;
-        match instance.flatten() {
+        match instance.as_ref().and_then(|i| i.tree.clone()) {
             None => self.nodes.push(GNode {
                 name,
                 class,
                 props,
                 children: Vec::new(),
                 origin,
+                instance,
+                copied: false,
             }),
             Some(tree) => {
                 self.nodes.extend(tree.nodes.iter().map(|n| {
                     let mut n = n.clone();
                     n.children.iter_mut().for_each(|c| *c += at);
+                    n.copied = true;
                     n
                 }));
                 let root = &mut self.nodes[at];
@@ -526,6 +533,8 @@ impl Tree {
                     root.class = class;
                 }
                 root.props.extend(props);
+                root.instance = instance;
+                root.copied = false;
             }
         }
         at
@@ -567,28 +576,6 @@ impl Tree {
         }
         Some(at)
     }
-}
-
-/// A file's text, or why it cannot be read (missing, not a regular file, binary `.scn`, too
-/// big, not UTF-8).
-pub fn read_scene_text(path: &Path) -> std::result::Result<String, String> {
-    let shown = path.display();
-    let bytes = crate::model::read_limit::read_bounded(path, crate::model::read_limit::TSCN)
-        .map_err(|e| match e {
-            crate::Error::Io { source, .. } => format!("cannot read {shown}: {source}"),
-            other => other.to_string(),
-        })?;
-    if tscn::looks_binary(&bytes) {
-        return Err(format!(
-            "{shown} is a binary Godot scene (.scn): open it in Godot and save it as .tscn (text)"
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{shown} is not UTF-8 text (byte {}): not a text scene",
-            e.utf8_error().valid_up_to()
-        )
-    })
 }
 
 fn file_name(p: &Path) -> String {

@@ -3,12 +3,16 @@
 //! `key = value` property lines up to the next header. Strict: anything else is a [`TscnError`]
 //! with its 1-based line and column (in characters). Values follow [`super::variant`]. The
 //! result borrows from the text: no copies of names, keys or strings without escapes (see
-//! [`Value::into_owned`]). What the sections mean (nodes, resources, ...) is left to the caller.
+//! [`Value::into_owned`]). What the sections mean (nodes, resources, ...) is left to the caller;
+//! beside the parser: a file's resource tables ([`SceneFile`]), reading a scene file's text
+//! within limits, and finding the folder `res://` names.
 
 use super::cursor::Cursor;
 pub use super::cursor::TscnError;
 pub use super::variant::{MAX_DEPTH, ResourceKind, Value};
+use rustc_hash::FxHashMap;
 use std::borrow::Cow;
+use std::path::{Path, PathBuf};
 
 /// A parsed text scene or resource: its sections in file order.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -148,5 +152,82 @@ fn header<'a>(c: &mut Cursor<'a>) -> Result<Section<'a>, TscnError> {
         c.expect(b'=')?;
         let value = c.value_on_line()?;
         section.attrs.push((key, value));
+    }
+}
+
+/// The folder holding `project.godot`, searched upward from a scene's folder.
+pub fn find_project_root(scene: &Path) -> Option<PathBuf> {
+    let mut dir = scene.parent()?;
+    loop {
+        if dir.join("project.godot").is_file() {
+            return Some(dir.to_path_buf());
+        }
+        dir = dir.parent()?;
+    }
+}
+
+/// A file's text, or why it cannot be read (missing, not a regular file, binary `.scn`, too
+/// big, not UTF-8).
+pub fn read_scene_text(path: &Path) -> std::result::Result<String, String> {
+    let shown = path.display();
+    let bytes = crate::model::read_limit::read_bounded(path, crate::model::read_limit::TSCN)
+        .map_err(|e| match e {
+            crate::Error::Io { source, .. } => format!("cannot read {shown}: {source}"),
+            other => other.to_string(),
+        })?;
+    if looks_binary(&bytes) {
+        return Err(format!(
+            "{shown} is a binary Godot scene (.scn): open it in Godot and save it as .tscn (text)"
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{shown} is not UTF-8 text (byte {}): not a text scene",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// An external resource of one file: its declared type and where it is.
+#[derive(Debug)]
+pub struct ExtResource {
+    /// `Texture2D`, `PackedScene`, `Script`, …
+    pub kind: String,
+    /// The file on disk (`res://` resolved), or None when it cannot be located (uid only).
+    pub path: Option<PathBuf>,
+    /// The path as written.
+    pub written: String,
+}
+
+/// One scene file's resource tables (nodes' properties refer into them).
+#[derive(Debug)]
+pub struct SceneFile {
+    /// The file.
+    pub path: PathBuf,
+    /// The `format=` of its header: 2 for Godot 3, 3 or 4 for Godot 4.
+    pub format: u32,
+    /// `[ext_resource]` by id.
+    pub ext: FxHashMap<String, ExtResource>,
+    /// `[sub_resource]` by id: its type and properties.
+    pub sub: FxHashMap<String, SubResource>,
+}
+
+/// A `[sub_resource]`: its type and properties, owned.
+#[derive(Debug)]
+pub struct SubResource {
+    /// `RectangleShape2D`, `AtlasTexture`, …
+    pub kind: String,
+    /// Its properties in order.
+    pub props: Vec<(String, Value<'static>)>,
+}
+
+impl SubResource {
+    /// The property `key` (the last one written wins).
+    pub fn prop(&self, key: &str) -> Option<&Value<'static>> {
+        self.props
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
     }
 }

@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::model::file_node::NodeInstance;
 use crate::model::progress::Progress;
 use crate::model::scene::sprites::{folder_of, normalize};
-use crate::model::scene::{NodeData, NodeId, Scene};
+use crate::model::scene::{NodeData, NodeId};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -131,36 +131,7 @@ impl Resolver {
                 abs.display()
             )));
         }
-        Ok(Ok(source_of(scene, abs)))
-    }
-}
-
-/// A source from its expanded scene: every node's chain and the index of each chain.
-fn source_of(scene: Scene, abs: &Path) -> Source {
-    let table = scene.instances();
-    let chains: Vec<Chain> = (0..scene.len())
-        .map(|j| {
-            let id = scene.id_at(j);
-            match table.and_then(|t| Some((t.origin(id)?, t))) {
-                Some((o, t)) => {
-                    let mut chain = vec![o.root.0];
-                    chain.extend_from_slice(t.chain_of(o).unwrap_or(&[]));
-                    chain.into_boxed_slice()
-                }
-                None => Box::new([id.0]),
-            }
-        })
-        .collect();
-    let by_chain = chains
-        .iter()
-        .enumerate()
-        .map(|(j, c)| (c.clone(), j as u32))
-        .collect();
-    Source {
-        path: abs.to_path_buf(),
-        scene,
-        chains,
-        by_chain,
+        Ok(Ok(Source::from_scene(scene, abs)))
     }
 }
 

@@ -17,7 +17,7 @@ pub mod edit;
 pub(crate) mod expand;
 mod overrides;
 pub mod plan;
-pub(crate) mod save;
+pub mod save;
 
 pub use overrides::{FieldSet, Override};
 
@@ -47,6 +47,36 @@ pub struct Source {
 }
 
 impl Source {
+    /// A source from its expanded scene (`abs`: its file): every node's chain and the index
+    /// of each chain.
+    pub(crate) fn from_scene(scene: Scene, abs: &std::path::Path) -> Source {
+        let table = scene.instances();
+        let chains: Vec<Chain> = (0..scene.len())
+            .map(|j| {
+                let id = scene.id_at(j);
+                match table.and_then(|t| Some((t.origin(id)?, t))) {
+                    Some((o, t)) => {
+                        let mut chain = vec![o.root.0];
+                        chain.extend_from_slice(t.chain_of(o).unwrap_or(&[]));
+                        chain.into_boxed_slice()
+                    }
+                    None => Box::new([id.0]),
+                }
+            })
+            .collect();
+        let by_chain = chains
+            .iter()
+            .enumerate()
+            .map(|(j, c)| (c.clone(), j as u32))
+            .collect();
+        Source {
+            path: abs.to_path_buf(),
+            scene,
+            chains,
+            by_chain,
+        }
+    }
+
     /// The pre-order index of the node a chain names, if the source has it.
     pub fn index_of(&self, chain: &[u32]) -> Option<usize> {
         self.by_chain.get(chain).map(|&i| i as usize)
