@@ -1,8 +1,9 @@
-//! Copy, paste and duplicate of instances (issue 48): a copied instance root pastes as an
+//! Instances in the editor, continued (issue 48). Copy, paste and duplicate: a copied instance root pastes as an
 //! instance of the same source (overrides kept, the source shared), not as plain nodes; in
 //! a scene in another folder the source is named from there; a paste that would make a
 //! scene contain itself is refused. Also: an override whose node the source lost is
-//! removable (one undo step), and only such an override.
+//! removable (one undo step), and only such an override; a source saved right after it was
+//! instanced is followed.
 
 use graft::editor::session::Editor;
 use graft::editor::session::command::{Command, InstanceCommand as I};
@@ -245,4 +246,31 @@ fn an_override_of_a_lost_node_is_removed_in_one_undo_step_and_only_such_a_one() 
     assert_eq!(file::to_ron_string(editor.doc().scene()), before);
     editor.apply(Command::Redo).unwrap();
     assert_eq!(file::to_ron_string(editor.doc().scene()), after);
+}
+
+#[test]
+fn a_source_saved_right_after_it_was_instanced_is_still_followed() {
+    // The disk watch looks every 2 s; a source first read between two looks takes its state
+    // as it was read, so a save before the next look is a change, not the state to start from.
+    let (dir, _car) = folder();
+    let plain = dir.path().join("plain.ron");
+    fs::write(&plain, "(format: 1, nodes: [(id: 1, name: \"ground\")])").unwrap();
+    let mut editor = open(&plain);
+    editor.tick(0.016); // a look: no sources yet
+    editor
+        .apply(Command::Instance(I::Instance {
+            under: Some(NodeId(1)),
+            path: Some(dir.path().join("parts/wheel.ron")),
+        }))
+        .expect("instance");
+    let root = editor.primary().expect("the instance");
+    editor.tick(0.016);
+    let moved = WHEEL.replace("position: (0.0, 0.5)", "position: (0.0, 4.0)");
+    fs::write(dir.path().join("parts/wheel.ron"), moved).unwrap();
+    std::thread::sleep(graft::editor::session::disk_watch::WATCH_FILE_EVERY);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    editor.tick(0.016);
+    let scene = editor.doc().scene();
+    let hub = inner(scene, root, &[2]);
+    assert_eq!(scene.node(hub).unwrap().local.position.y, 4.0, "followed");
 }

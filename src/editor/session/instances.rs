@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 impl Editor {
     /// The file instances are read relative to: the scene's, or `untitled.ron` here.
-    fn host_file(&self) -> PathBuf {
+    pub(super) fn host_file(&self) -> PathBuf {
         self.doc
             .path()
             .map_or_else(|| PathBuf::from("untitled.ron"), Path::to_path_buf)

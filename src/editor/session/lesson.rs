@@ -223,6 +223,8 @@ impl LessonRun {
 pub struct Lessons {
     run: Option<LessonRun>,
     progress: CourseProgress,
+    /// The files of the parts lessons instance.
+    pub(super) parts: super::lesson_parts::PartsDir,
 }
 
 impl Lessons {

@@ -47,7 +47,12 @@ impl SessionView for Editor {
 }
 
 /// The node a name means now, or an error at the name.
-fn node(editor: &Editor, bindings: &Bindings, name: &Name, path: &Path) -> Result<NodeId> {
+pub(super) fn node(
+    editor: &Editor,
+    bindings: &Bindings,
+    name: &Name,
+    path: &Path,
+) -> Result<NodeId> {
     let scene = editor.doc().scene();
     bindings
         .resolve(scene, &name.text)
@@ -144,6 +149,17 @@ pub fn action_commands(
     path: &Path,
     label: &str,
 ) -> Result<Vec<Command>> {
+    if let Some(ops) = super::lesson_parts::part_ops(editor, action, bindings, path)? {
+        return Ok(if ops.is_empty() {
+            Vec::new()
+        } else {
+            vec![Command::Perform {
+                label: label.to_string(),
+                ops,
+                continuous: true,
+            }]
+        });
+    }
     if let Some(op) = scene_op(editor, action, bindings, path)? {
         return Ok(vec![Command::Perform {
             label: label.to_string(),
