@@ -2,8 +2,8 @@
 //! instance of the same source (overrides kept, the source shared), not as plain nodes; in
 //! a scene in another folder the source is named from there; a paste that would make a
 //! scene contain itself is refused. Also: an override whose node the source lost is
-//! removable (one undo step), and only such an override; a source saved right after it was
-//! instanced is followed.
+//! removable (one undo step), and only such an override, and opening a scene says where it
+//! is; a source saved right after it was instanced is followed.
 
 use graft::editor::session::Editor;
 use graft::editor::session::command::{Command, InstanceCommand as I};
@@ -273,4 +273,19 @@ fn a_source_saved_right_after_it_was_instanced_is_still_followed() {
     let scene = editor.doc().scene();
     let hub = inner(scene, root, &[2]);
     assert_eq!(scene.node(hub).unwrap().local.position.y, 4.0, "followed");
+}
+
+#[test]
+fn opening_a_scene_says_where_an_override_of_a_lost_node_is() {
+    let (_dir, car) = folder();
+    let mut editor = Editor::new(Document::sample());
+    editor.apply(Command::OpenPath(car.clone())).expect("open");
+    editor.tick(0.016);
+    let said: Vec<&str> = editor.messages().iter().map(|m| m.text.as_str()).collect();
+    // Line 6, at `node: [9]`, as `graft check` places it.
+    let want = format!(
+        "{}:6:143: override of node 9, no longer in parts/wheel.ron",
+        car.display()
+    );
+    assert!(said.contains(&want.as_str()), "{said:#?}");
 }

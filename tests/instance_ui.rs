@@ -222,7 +222,11 @@ fn an_override_of_a_node_the_source_lost_is_shown_and_removed_with_its_button() 
     let entry = h.state().scene().instance_entry(NodeId(10)).unwrap();
     let said = h.state().editor().last_message();
     assert!(entry.dangling.is_empty(), "removed: {said:?}");
-    assert!(h.query_by_label_contains("no longer in").is_none());
+    assert!(
+        h.query_by_label_contains("override of node 9 (rotation)")
+            .is_none(),
+        "no longer in the inspector"
+    );
     // The live override stays; one undo step brings the removed one back.
     let spoke = named(h.state().scene(), "spoke");
     assert_eq!(h.state().scene().node(spoke).unwrap().local.scale.x, 2.0);

@@ -176,6 +176,7 @@ impl Editor {
         self.remember(path.clone());
         self.info(format!("Opened {}", path.display()));
         self.warn_missing_images();
+        self.warn_instance_problems();
         outcome.effects.push(Effect::FrameAllNextFrame);
         Ok(outcome)
     }
