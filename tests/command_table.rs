@@ -261,7 +261,7 @@ const EXPECTED_COMMAND_ROWS: [(&str, &str); 45] = [
 
 /// The mouse gestures and panel keys Help lists besides the commands (their wording may
 /// change; the keys are what people look up).
-const EXPECTED_GESTURE_KEYS: [&str; 31] = [
+const EXPECTED_GESTURE_KEYS: [&str; 32] = [
     "Click",
     "Arrow keys / Shift+arrow keys",
     "Ctrl+click / Shift+click",
@@ -278,6 +278,7 @@ const EXPECTED_GESTURE_KEYS: [&str; 31] = [
     "Drag a row onto a row",
     "Drag a row between rows",
     "Shift while dropping",
+    "Drop a scene file on a row",
     "Double-click a row",
     "Up / Down",
     "Left / Right",

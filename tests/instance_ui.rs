@@ -197,3 +197,42 @@ fn the_inspector_marks_an_override_and_reverts_it_with_the_button_beside_it() {
         Some("Revert to source spoke")
     );
 }
+
+#[test]
+fn an_override_of_a_node_the_source_lost_is_shown_and_removed_with_its_button() {
+    let (dir, car) = folder();
+    std::fs::write(
+        &car,
+        r#"(
+    format: 4,
+    nodes: [
+        (id: 1, name: "body"),
+        (id: 10, name: "front", parent: Some(1), instance: "parts/wheel.ron", overrides: [(node: [9], rotation: 15.0), (node: [3], scale: (2.0, 2.0))]),
+    ],
+)
+"#,
+    )
+    .unwrap();
+    let fake = FakeDialogs::default();
+    let mut h = app(&car, &fake);
+    h.state_mut().run(Command::Select(vec![NodeId(10)]));
+    h.run_steps(3);
+    h.get_by_label_contains("override of node 9 (rotation), no longer in parts/wheel.ron");
+    click(&mut h, "Remove override of node 9");
+    let entry = h.state().scene().instance_entry(NodeId(10)).unwrap();
+    let said = h.state().editor().last_message();
+    assert!(entry.dangling.is_empty(), "removed: {said:?}");
+    assert!(
+        h.query_by_label_contains("override of node 9 (rotation)")
+            .is_none(),
+        "no longer in the inspector"
+    );
+    // The live override stays; one undo step brings the removed one back.
+    let spoke = named(h.state().scene(), "spoke");
+    assert_eq!(h.state().scene().node(spoke).unwrap().local.scale.x, 2.0);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::Z);
+    h.run_steps(2);
+    let entry = h.state().scene().instance_entry(NodeId(10)).unwrap();
+    assert_eq!(entry.dangling.len(), 1);
+    drop(dir);
+}

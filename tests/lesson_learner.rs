@@ -28,12 +28,12 @@ use graft::model::scene::NodeId;
 use learner::{Gesture, Learner};
 
 use Gesture::{
-    Button, Check, DragNode, DragRow, DragRowBelow, Field, Link, Menu, PredictClick, PredictTyped,
-    Press, ProbeAt, Row,
+    Button, Check, DragNode, DragRow, DragRowBelow, DropPart, Field, Link, Menu, PredictClick,
+    PredictTyped, Press, ProbeAt, Row, SavePart,
 };
 
 /// The gestures that solve each step of each built-in lesson, in course order.
-const SOLUTIONS: [&[&[Gesture]]; 9] = [
+const SOLUTIONS: [&[&[Gesture]]; 10] = [
     // 01 Local and world
     &[
         &[Row("hand")],
@@ -141,6 +141,17 @@ const SOLUTIONS: [&[&[Gesture]]; 9] = [
             Field("pines, local position x", "50"),
         ],
         &[Press(Modifiers::COMMAND, Key::Z)],
+    ],
+    // 10 Parts and instances
+    &[
+        &[DropPart("front", "wheel"), DropPart("back", "wheel")],
+        &[Field("spoke, local rotation", "45")],
+        &[SavePart(
+            "wheel",
+            "position: (0.5, 0.0), shape",
+            "position: (0.5, 0.0), scale: (1.6, 1.0), shape",
+        )],
+        &[Button("Revert rotation")],
     ],
 ];
 

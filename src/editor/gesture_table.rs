@@ -129,6 +129,11 @@ pub const GESTURES: &[Gesture] = &[
         "Shift while dropping",
         "Invert “Keep world transform” for that drop",
     ),
+    g(
+        Area::Hierarchy,
+        "Drop a scene file on a row",
+        "Instance it under that row (a .ron or .tscn from the file manager), one undo step",
+    ),
     g(Area::Hierarchy, "Double-click a row", "Rename"),
     g(Area::Hierarchy, "Up / Down", "Previous / next row"),
     g(

@@ -16,6 +16,7 @@
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::file_stamp::FileStamp;
+use crate::model::instance::snapshot::Snapshot;
 use crate::model::scene::NodeId;
 use crate::model::scene::edit::Change;
 use serde::{Deserialize, Serialize};
@@ -24,8 +25,8 @@ use std::path::{Path, PathBuf};
 /// The first bytes of every journal.
 pub const MAGIC: &[u8; 8] = b"GRAFTJNL";
 /// The format this graft writes (and the newest it reads). 3 added [`Record::Stamp`] and
-/// canonical paths.
-pub const FORMAT: u32 = 3;
+/// canonical paths, 4 [`Record::Sources`].
+pub const FORMAT: u32 = 4;
 /// Bytes before the first record.
 pub const HEADER_LEN: usize = MAGIC.len() + 4;
 /// The largest record a reader accepts (a bigger length is a corrupt one).
@@ -62,6 +63,9 @@ pub enum Record {
     /// The document's file as graft last read or wrote it, by contents and identity (format
     /// 3): a recovered document compares the file on disk with it before its first save.
     Stamp(FileId),
+    /// Right after the base, when its scene has instances (format 4): their sources as the
+    /// session held them and their nodes' ids, so recovery reads no source from disk.
+    Sources(Box<Snapshot>),
 }
 
 /// A file as a journal knows it: its bytes' size and CRC-32, and its device and inode.
@@ -122,6 +126,8 @@ pub enum Kind {
     Path,
     /// [`Record::Stamp`].
     Stamp,
+    /// [`Record::Sources`].
+    Sources,
 }
 
 /// The file header.
@@ -224,6 +230,7 @@ pub fn kind(payload: &[u8]) -> Option<Kind> {
         3 => Some(Kind::Path),
         4 => Some(Kind::Base),
         5 => Some(Kind::Stamp),
+        6 => Some(Kind::Sources),
         _ => None,
     }
 }
@@ -255,16 +262,14 @@ pub struct Summary {
 /// Count a journal's records (decoding only the small ones).
 pub fn summarize(bytes: &[u8]) -> Result<Summary> {
     let mut frames = Frames::new(bytes)?;
-    let begin = match frames.next_payload().ok().and_then(decode) {
-        Some(Record::Begin(begin)) => begin,
-        _ => return Err(Error::Refused("the journal has no beginning".into())),
-    };
+    let begin = begin_of(&mut frames)?;
     let base = frames.next_payload().ok().and_then(kind);
     if base != Some(Kind::Base) {
         return Err(Error::Refused(
             "the journal holds no scene to start from".into(),
         ));
     }
+    skip_sources(&mut frames);
     let mut summary = Summary {
         path: begin.path.clone(),
         begin,
@@ -306,7 +311,7 @@ pub fn summarize(bytes: &[u8]) -> Result<Summary> {
                     summary.stamp = Some(id);
                 }
             }
-            Some(Kind::Begin | Kind::Base) | None => {
+            Some(Kind::Begin | Kind::Base | Kind::Sources) | None => {
                 summary.stop = Stop::Corrupt;
                 return Ok(summary);
             }
@@ -358,30 +363,8 @@ pub struct Recovered {
 /// change that fails to replay ends the recovery there, like a cut.
 pub fn recover(bytes: &[u8]) -> Result<Recovered> {
     let mut frames = Frames::new(bytes)?;
-    let begin = match frames.next_payload().ok().and_then(decode) {
-        Some(Record::Begin(begin)) => begin,
-        _ => return Err(Error::Refused("the journal has no beginning".into())),
-    };
-    let (ron, next_id) = match frames.next_payload().ok().and_then(decode) {
-        Some(Record::Base { ron, next_id }) => (ron, next_id),
-        Some(Record::BaseFile {
-            path,
-            len,
-            crc,
-            next_id,
-        }) => (read_base_file(Path::new(&path), len, crc)?, next_id),
-        _ => {
-            return Err(Error::Refused(
-                "the journal holds no scene to start from".into(),
-            ));
-        }
-    };
-    let name = begin
-        .path
-        .as_deref()
-        .map_or(Path::new("untitled.ron"), Path::new);
-    let mut scene = crate::model::file::parse(&ron, name)?;
-    scene.reserve_ids_below(NodeId(next_id));
+    let begin = begin_of(&mut frames)?;
+    let scene = base_scene(&mut frames, &begin)?;
     let mut document = Document::recovered(scene, begin.path.as_deref().map(PathBuf::from));
     let mut changes = 0;
     let mut whole_bytes = frames.offset();
@@ -415,6 +398,68 @@ pub fn recover(bytes: &[u8]) -> Result<Recovered> {
         stop,
         whole_bytes,
     })
+}
+
+/// Step over a [`Record::Sources`] when it is the next record (it belongs to the base).
+pub fn skip_sources(frames: &mut Frames<'_>) {
+    let mut peek = *frames;
+    if peek.next_payload().ok().and_then(kind) == Some(Kind::Sources) {
+        *frames = peek;
+    }
+}
+
+/// The journal's first record.
+fn begin_of(frames: &mut Frames<'_>) -> Result<Begin> {
+    match frames.next_payload().ok().and_then(decode) {
+        Some(Record::Begin(begin)) => Ok(begin),
+        _ => Err(Error::Refused("the journal has no beginning".into())),
+    }
+}
+
+/// The scene the journal starts from: its base (and the sources after it) read off `frames`.
+fn base_scene(frames: &mut Frames<'_>, begin: &Begin) -> Result<crate::model::scene::Scene> {
+    let (ron, next_id) = match frames.next_payload().ok().and_then(decode) {
+        Some(Record::Base { ron, next_id }) => (ron, next_id),
+        Some(Record::BaseFile {
+            path,
+            len,
+            crc,
+            next_id,
+        }) => (read_base_file(Path::new(&path), len, crc)?, next_id),
+        _ => {
+            return Err(Error::Refused(
+                "the journal holds no scene to start from".into(),
+            ));
+        }
+    };
+    let name = begin
+        .path
+        .as_deref()
+        .map_or(Path::new("untitled.ron"), Path::new);
+    let mut scene = match sources_after_base(frames)? {
+        Some(sources) => sources.parse(&ron, name, NodeId(next_id))?,
+        None => crate::model::file::parse(&ron, name)?,
+    };
+    scene.reserve_ids_below(NodeId(next_id));
+    Ok(scene)
+}
+
+/// The [`Record::Sources`] right after the base, if there is one (taken off `frames`).
+fn sources_after_base(frames: &mut Frames<'_>) -> Result<Option<Box<Snapshot>>> {
+    let mut peek = *frames;
+    let Some(payload) = peek.next_payload().ok() else {
+        return Ok(None);
+    };
+    if kind(payload) != Some(Kind::Sources) {
+        return Ok(None);
+    }
+    *frames = peek;
+    match decode(payload) {
+        Some(Record::Sources(sources)) => Ok(Some(sources)),
+        _ => Err(Error::Refused(
+            "the journal's instance sources cannot be read".into(),
+        )),
+    }
 }
 
 /// The text of the scene a [`Record::BaseFile`] names, refused plainly when the file is gone

@@ -46,6 +46,24 @@ pub enum Gesture {
     PredictTyped(&'static str),
     /// Press **Click in the viewport**, then click the viewport at this world point.
     PredictClick(f32, f32),
+    /// Drop a lesson's part file (a sample's name) from the file manager on a node's row.
+    DropPart(&'static str, &'static str),
+    /// Another program saves a lesson's part with this text replaced; the window's disk watch
+    /// looks at it (every 2 s).
+    SavePart(&'static str, &'static str, &'static str),
+}
+
+/// A file dropped on the window, as the windowing integration hands it to egui.
+#[derive(Debug)]
+struct Dropped(std::path::PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
 }
 
 /// The app in a window of this size, a few frames in.
@@ -228,6 +246,16 @@ impl<'h> Learner<'h> {
                 let from = self.node_on_screen(node);
                 self.drag(from, from + egui::vec2(dx, dy));
             }
+            Gesture::DropPart(row, sample) => self.drop_part(row, sample),
+            Gesture::SavePart(sample, from, to) => {
+                let file = self.h.state().editor().lesson_part(sample).expect("a part");
+                let text = std::fs::read_to_string(&file).expect("the part reads");
+                assert!(text.contains(from), "{from} is not in the part: {text}");
+                std::fs::write(&file, text.replace(from, to)).expect("the part is saved");
+                std::thread::sleep(graft::editor::session::disk_watch::WATCH_FILE_EVERY);
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                self.frames(3);
+            }
         }
     }
 
@@ -253,6 +281,22 @@ impl<'h> Learner<'h> {
         );
         self.click_at(at);
         assert!(self.run().prediction().is_some(), "the click committed {p}");
+    }
+
+    /// Drop the part's file on the row, as from a file manager.
+    fn drop_part(&mut self, row: &str, sample: &str) {
+        let file = self.h.state().editor().lesson_part(sample).expect("a part");
+        let r = self.row(row);
+        self.h.hover_at(r.center());
+        self.frames(1);
+        self.h.input_mut().hovered_files.push(egui::HoveredFile {
+            path: Some(file.clone()),
+            ..Default::default()
+        });
+        self.frames(1);
+        let dropped = std::sync::Arc::new(Dropped(file));
+        self.h.input_mut().dropped_files.push(dropped);
+        self.frames(3);
     }
 
     /// A point of the hierarchy's empty space, below its last row.

@@ -5,8 +5,8 @@
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::command::InstanceCommand;
-use crate::model::instance::FieldSet;
 use crate::model::instance::plan::{overrides_of_node, source_value};
+use crate::model::instance::{FieldSet, Override};
 use crate::model::scene::{NodeData, NodeId};
 
 /// The source's value of one field, as text.
@@ -46,6 +46,8 @@ pub(super) fn section(ui: &mut egui::Ui, editor: &Editor, id: NodeId, out: &mut 
     });
     if let Err(why) = &entry.source {
         ui.colored_label(ui.visuals().warn_fg_color, format!("Source missing: {why}"));
+    } else if !inner {
+        dangling_rows(ui, root, &entry.path, &entry.dangling, out);
     }
     let fields = overrides_of_node(scene, id).unwrap_or_default();
     if let Some(base) = source_value(scene, id) {
@@ -108,5 +110,34 @@ fn override_rows(
                 }));
             }
         });
+    }
+}
+
+/// One row per override kept for a node the source no longer has: what it sets, and a
+/// Remove button (kept otherwise, and applied again if the node comes back).
+fn dangling_rows(
+    ui: &mut egui::Ui,
+    root: NodeId,
+    path: &str,
+    dangling: &[Override],
+    out: &mut Vec<Command>,
+) {
+    for o in dangling {
+        let node = Override::node_text(&o.node);
+        let what = format!(
+            "⚠ override of node {node} ({}), no longer in {path}",
+            o.fields().names().join(", ")
+        );
+        let warn = egui::RichText::new(what).color(ui.visuals().warn_fg_color);
+        ui.add(egui::Label::new(warn).wrap());
+        let remove = ui.button(format!("Remove override of node {node}"));
+        let tip = "Kept in the file and applied again if the source gets the node back; \
+                   Remove forgets it (Undo brings it back)";
+        if remove.on_hover_text(tip).clicked() {
+            out.push(Command::Instance(InstanceCommand::RemoveDangling {
+                root,
+                chain: Some(o.node.to_vec()),
+            }));
+        }
     }
 }

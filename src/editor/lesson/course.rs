@@ -5,7 +5,7 @@
 pub use super::samples::{SAMPLE_NAMES, sample_scene};
 
 /// The built-in lessons in course order: file name and text.
-pub const COURSE: [(&str, &str); 9] = [
+pub const COURSE: [(&str, &str); 10] = [
     (
         "01-local-world.lesson",
         include_str!("../../../assets/lessons/01-local-world.lesson"),
@@ -41,6 +41,10 @@ pub const COURSE: [(&str, &str); 9] = [
     (
         "09-bounds.lesson",
         include_str!("../../../assets/lessons/09-bounds.lesson"),
+    ),
+    (
+        "10-instances.lesson",
+        include_str!("../../../assets/lessons/10-instances.lesson"),
     ),
 ];
 

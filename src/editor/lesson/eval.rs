@@ -16,12 +16,29 @@ pub struct Bindings {
     start: FxHashMap<NodeId, Trs>,
 }
 
-/// The nodes with this name in the scene (pre-order).
+/// The nodes with this name in the scene (pre-order). A name no node has that holds `/` is
+/// a path of names: `front/spoke` is each child named `spoke` of a node named `front` (the
+/// nodes of a part repeat in each of its instances).
 pub fn nodes_named(scene: &Scene, name: &str) -> Vec<NodeId> {
-    (0..scene.len())
-        .filter(|&i| scene.data_at(i).name == name)
-        .map(|i| scene.id_at(i))
-        .collect()
+    let exact = |name: &str| -> Vec<NodeId> {
+        (0..scene.len())
+            .filter(|&i| scene.data_at(i).name == name)
+            .map(|i| scene.id_at(i))
+            .collect()
+    };
+    let direct = exact(name);
+    if !direct.is_empty() || !name.contains('/') {
+        return direct;
+    }
+    let mut parts = name.split('/');
+    let mut at = exact(parts.next().unwrap_or_default());
+    for part in parts {
+        at = (at.iter())
+            .flat_map(|p| scene.children(Some(*p)).unwrap_or_default())
+            .filter(|c| scene.node(*c).is_ok_and(|d| d.name == part))
+            .collect();
+    }
+    at
 }
 
 impl Bindings {
@@ -33,6 +50,12 @@ impl Bindings {
         for i in 0..scene.len() {
             if let Some(entry) = found.get_mut(scene.data_at(i).name.as_str()) {
                 *entry = (entry.0 + 1, Some(scene.id_at(i)));
+            }
+        }
+        for (name, entry) in found.iter_mut() {
+            if entry.0 == 0 && name.contains('/') {
+                let paths = nodes_named(scene, name);
+                *entry = (paths.len(), paths.first().copied());
             }
         }
         let mut counts = FxHashMap::default();

@@ -283,6 +283,30 @@ pub enum Action {
     Play(bool),
     /// Trails on or off.
     Trails(bool),
+    /// Instance a sample scene as a part (Node ▸ Instance scene…; the part is a file in the
+    /// session's parts folder) under a node, its root given a name or the part's.
+    Instance {
+        /// The sample scene.
+        sample: String,
+        /// The parent (None: a root).
+        under: Option<Name>,
+        /// The instance root's name (None: the part's root's).
+        name: Option<String>,
+    },
+    /// Change one value of a node of a part's file, as another window saving it would: every
+    /// instance of it follows.
+    EditPart {
+        /// The sample scene the part is.
+        sample: String,
+        /// The node's name in the part.
+        node: Name,
+        /// Local or world.
+        frame: ValueSpace,
+        /// The value.
+        value: Property,
+    },
+    /// Set every overridden value of a node back to its source's (Revert to source).
+    Revert(Name),
 }
 
 /// The view options by their names in lesson files.

@@ -70,9 +70,21 @@ fn created_names(step: &Step) -> Vec<&str> {
         .iter()
         .filter_map(|(action, _)| match action {
             Action::Add { name, .. } | Action::Rename { name, .. } => Some(name.as_str()),
+            // The instance's root, or paths from its parent to the part's nodes.
+            Action::Instance {
+                name: Some(name), ..
+            } => Some(name.as_str()),
+            Action::Instance { under, .. } => under.as_ref().map(|n| n.text.as_str()),
             _ => None,
         })
         .collect()
+}
+
+/// True when `name` is created by the step's solution: one of `created`, or a path (`a/b`)
+/// starting at one (the nodes of an instance it makes).
+fn is_created(created: &[&str], name: &str) -> bool {
+    let first = name.split('/').next().unwrap_or(name);
+    created.contains(&name) || (name.contains('/') && created.contains(&first))
 }
 
 fn predicate_names<'a>(predicate: &'a Predicate, out: &mut Vec<&'a Name>) {
@@ -119,7 +131,7 @@ pub fn bind_step(scene: &Scene, step: &Step, lesson_path: &Path) -> Result<Bindi
     for name in names {
         match counts.get(&name.text).copied().unwrap_or(0) {
             1 => {}
-            0 if created.contains(&name.text.as_str()) => {}
+            0 if is_created(&created, &name.text) => {}
             0 => {
                 return Err(error_at(
                     lesson_path,

@@ -2,15 +2,21 @@
 //! transform as text (the inspector's Copy / Paste of a local or world transform).
 
 use crate::model::file;
+use crate::model::instance::Registration;
 use crate::model::math::Trs;
 use crate::model::scene::DetachedSubtree;
 use glam::Vec2;
 use serde::Deserialize;
+use std::path::{Path, PathBuf};
 
-/// Copied subtrees, each with its world placement kept so a paste lands where the copy was.
+/// Copied subtrees, each with its world placement kept so a paste lands where the copy was,
+/// and the instance rows of the instances among them (a paste makes instances again).
 #[derive(Default)]
 pub struct Clipboard {
     subtrees: Vec<DetachedSubtree>,
+    instances: Vec<Registration>,
+    /// The file the copy was made in (its instances' source paths are relative to it).
+    host: Option<PathBuf>,
 }
 
 impl Clipboard {
@@ -19,14 +25,26 @@ impl Clipboard {
         &self.subtrees
     }
 
+    /// The rows of the copied instances, and the file they were copied from.
+    pub fn instances(&self) -> (&[Registration], Option<&Path>) {
+        (&self.instances, self.host.as_deref())
+    }
+
     /// True when nothing was copied.
     pub fn is_empty(&self) -> bool {
         self.subtrees.is_empty()
     }
 
-    /// Replace what was copied.
-    pub fn set(&mut self, subtrees: Vec<DetachedSubtree>) {
+    /// Replace what was copied: the subtrees, their instances' rows, the file they are from.
+    pub fn set(
+        &mut self,
+        subtrees: Vec<DetachedSubtree>,
+        instances: Vec<Registration>,
+        host: Option<PathBuf>,
+    ) {
         self.subtrees = subtrees;
+        self.instances = instances;
+        self.host = host;
     }
 }
 

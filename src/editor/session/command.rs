@@ -381,6 +381,14 @@ pub enum InstanceCommand {
     },
     /// Open the primary selection's instance's source in a new graft window.
     OpenSource,
+    /// Remove the overrides the instance rooted at `root` keeps for a node its source no
+    /// longer has: the one of that node (its chain), or all of them (None).
+    RemoveDangling {
+        /// The instance root.
+        root: NodeId,
+        /// The source node the override names (None: every such override).
+        chain: Option<Vec<u32>>,
+    },
 }
 
 /// The session's start and end, and its thresholds for background work.

@@ -142,6 +142,7 @@ impl Editor {
     /// Once every [`WATCH_FILE_EVERY`]: has the document's file changed on disk? A change
     /// not answered yet asks "Reload?"; a touch with the same bytes is taken quietly.
     pub(super) fn watch_file(&mut self) {
+        self.note_sources();
         let now = Instant::now();
         // A running job may be graft's own save writing the file: its new stamp arrives with
         // the job's result, so the file is looked at after that.
@@ -189,59 +190,65 @@ impl Editor {
         }
     }
 
-    /// Has a file the scene's instances read changed on disk (saved by graft in another
-    /// window or by any other program)? Then its instances are read again, every override
-    /// kept (not an undo step: the source changed, not this scene).
-    fn watch_sources(&mut self) {
+    /// Every frame: a file the scene's instances newly read takes its disk state now (as it was
+    /// read: a save by another program right after instancing is still seen as a change); a
+    /// file still read keeps the state it had; one no longer read is dropped.
+    fn note_sources(&mut self) {
         let scene = self.doc.scene();
         let files = scene
             .instances()
             .filter(|t| t.in_use(scene))
             .map(|t| t.source_files())
             .unwrap_or_default();
-        let keys: Vec<_> = files
-            .into_iter()
+        let same = files.len() == self.disk.sources.len()
+            && files.iter().zip(&self.disk.sources).all(|(a, b)| *a == b.0);
+        if same {
+            return;
+        }
+        let old = std::mem::take(&mut self.disk.sources);
+        self.disk.sources = (files.into_iter())
             .map(|p| {
-                let k = disk_key(&p);
-                (p, k)
+                let known = old.iter().find(|(q, _)| *q == p).map(|(_, k)| *k);
+                let key = known.unwrap_or_else(|| disk_key(&p));
+                (p, key)
             })
             .collect();
-        let same_files = keys.len() == self.disk.sources.len()
-            && keys.iter().zip(&self.disk.sources).all(|(a, b)| a.0 == b.0);
-        let changed: Vec<String> = keys
-            .iter()
-            .zip(&self.disk.sources)
-            .filter(|(a, b)| a.1 != b.1)
-            .map(|(a, _)| a.0.display().to_string())
+    }
+
+    /// Has a file the scene's instances read changed on disk (saved by graft in another
+    /// window or by any other program)? Then its instances are read again, every override
+    /// kept, as one undo step.
+    fn watch_sources(&mut self) {
+        self.note_sources();
+        let now: Vec<_> = (self.disk.sources.iter())
+            .map(|(p, _)| disk_key(p))
             .collect();
-        self.disk.sources = keys;
-        if !same_files || changed.is_empty() {
+        let changed: Vec<String> = (self.disk.sources.iter().zip(&now))
+            .filter(|((_, was), is)| was != *is)
+            .map(|((p, _), _)| p.display().to_string())
+            .collect();
+        if changed.is_empty() {
             return;
         }
         match self.doc.reload_instances(&follow_label(&changed)) {
             Ok(_) => {
                 // What the reload read is what is known now.
-                let scene = self.doc.scene();
-                let files = scene
-                    .instances()
-                    .map(|t| t.source_files())
-                    .unwrap_or_default();
-                self.disk.sources = files
-                    .into_iter()
-                    .map(|p| {
-                        let k = disk_key(&p);
-                        (p, k)
-                    })
-                    .collect();
+                self.disk.sources.clear();
+                self.note_sources();
                 self.info(format!(
                     "{} changed on disk: its instances follow",
                     changed.join(", ")
                 ));
             }
-            Err(e) => self.log.fail(format!(
-                "{} changed on disk, not read: {e}",
-                changed.join(", ")
-            )),
+            Err(e) => {
+                for (file, key) in self.disk.sources.iter_mut().zip(now) {
+                    file.1 = key; // said once, not again every look
+                }
+                self.log.fail(format!(
+                    "{} changed on disk, not read: {e}",
+                    changed.join(", ")
+                ));
+            }
         }
     }
 }

@@ -12,6 +12,18 @@ use crate::model::scene::name::node_label;
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Shape};
 use glam::Vec2;
 
+/// The instance rows of the instances whose roots are in `subtrees` (copies of `scene`'s).
+fn rows_in(
+    scene: &crate::model::scene::Scene,
+    subtrees: &[DetachedSubtree],
+) -> Vec<crate::model::instance::Registration> {
+    let ids: Vec<NodeId> = subtrees
+        .iter()
+        .flat_map(|s| s.ids.iter().copied())
+        .collect();
+    crate::model::instance::plan::rows_of(scene, &ids)
+}
+
 /// A new node's data: a unit square at the parent's origin.
 pub fn new_node_data(name: &str) -> NodeData {
     NodeData {
@@ -84,12 +96,13 @@ impl Editor {
     pub(super) fn copy(&mut self) -> Outcome {
         let roots = self.selected_roots();
         let scene = self.doc.scene();
-        self.clipboard.set(
-            roots
-                .iter()
-                .filter_map(|id| scene.copy_subtree(*id).ok())
-                .collect(),
-        );
+        let subtrees: Vec<DetachedSubtree> = roots
+            .iter()
+            .filter_map(|id| scene.copy_subtree(*id).ok())
+            .collect();
+        let rows = rows_in(scene, &subtrees);
+        let host = self.doc.path().map(std::path::Path::to_path_buf);
+        self.clipboard.set(subtrees, rows, host);
         if !self.clipboard.is_empty() {
             let what = self.label_for("", &roots);
             self.info(format!("Copied {}", what.trim()));
@@ -106,7 +119,7 @@ impl Editor {
         let mut copies = self.clipboard.subtrees().to_vec();
         self.doc.renumber_fresh(&mut copies);
         let count = self.doc.scene().children(parent).map_or(0, |c| c.len());
-        let ops = copies
+        let mut ops: Vec<Op> = copies
             .iter()
             .enumerate()
             .map(|(k, c)| Op::Insert {
@@ -117,6 +130,9 @@ impl Editor {
                 },
             })
             .collect();
+        let (rows, from) = self.clipboard.instances();
+        let copied = self.clipboard.subtrees();
+        ops.extend(self.instance_copies(rows, from, copied, &copies)?);
         let ids: Vec<NodeId> = copies.iter().map(|c| c.root()).collect();
         let label = self.label_for("Paste", &ids);
         self.insert_and_select(label, ops, ids)
@@ -132,9 +148,11 @@ impl Editor {
         if copies.is_empty() {
             return Ok(Outcome::default());
         }
+        let originals = copies.clone();
+        let rows = rows_in(scene, &originals);
         self.doc.renumber_fresh(&mut copies);
         // Insert from the last so earlier sibling indices stay valid.
-        let ops: Vec<Op> = copies
+        let mut ops: Vec<Op> = copies
             .iter()
             .rev()
             .map(|c| Op::Insert {
@@ -144,6 +162,8 @@ impl Editor {
                 },
             })
             .collect();
+        let host = self.doc.path();
+        ops.extend(self.instance_copies(&rows, host, &originals, &copies)?);
         let ids: Vec<NodeId> = copies.iter().map(|c| c.root()).collect();
         let label = self.label_for("Duplicate", &roots);
         self.insert_and_select(label, ops, ids)

@@ -177,6 +177,7 @@ impl Editor {
         self.remember(path.clone());
         self.info(format!("Opened {}", path.display()));
         let _ = self.warn_missing_images();
+        self.warn_instance_problems();
         outcome.effects.push(Effect::FrameAllNextFrame);
         Ok(outcome)
     }

@@ -6,13 +6,16 @@
 use crate::editor::session::command::{Effect, InstanceCommand};
 use crate::editor::session::{DialogPurpose, Editor, Outcome};
 use crate::error::{Error, Result};
-use crate::model::instance::plan;
-use crate::model::scene::NodeId;
+use crate::model::instance::{Entry, Registration, plan};
+use crate::model::scene::edit::Op;
+use crate::model::scene::sprites::folder_of;
+use crate::model::scene::{DetachedSubtree, NodeId};
+use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
 impl Editor {
     /// The file instances are read relative to: the scene's, or `untitled.ron` here.
-    fn host_file(&self) -> PathBuf {
+    pub(super) fn host_file(&self) -> PathBuf {
         self.doc
             .path()
             .map_or_else(|| PathBuf::from("untitled.ron"), Path::to_path_buf)
@@ -39,6 +42,9 @@ impl Editor {
             InstanceCommand::MakeLocal => self.make_local(),
             InstanceCommand::Revert { node, fields } => self.revert(node, fields),
             InstanceCommand::OpenSource => self.open_source(),
+            InstanceCommand::RemoveDangling { root, chain } => {
+                self.remove_dangling(root, chain.as_deref())
+            }
         }
     }
 
@@ -140,6 +146,72 @@ impl Editor {
         Ok(Outcome::default())
     }
 
+    /// Remove overrides kept for nodes the source no longer has, one undo step.
+    fn remove_dangling(&mut self, root: NodeId, chain: Option<&[u32]>) -> Result<Outcome> {
+        let ops = plan::remove_dangling_ops(self.doc.scene(), root, chain)?;
+        let what = match chain {
+            Some(c) => format!(
+                "override of node {}",
+                crate::model::instance::Override::node_text(c)
+            ),
+            None => "overrides of missing nodes".to_string(),
+        };
+        let label = format!("Remove {what} from {}", self.name_of(root));
+        self.perform(label, ops, false)?;
+        Ok(Outcome::default())
+    }
+
+    /// The ops that make pasted or duplicated copies instances again (after their inserts):
+    /// `rows` the copied instances' rows, `from` the file they were copied in, `before` the
+    /// subtrees as copied and `after` as renumbered. Pasted into a scene in another folder,
+    /// each source is named from there; refused when a source would contain the scene.
+    pub(super) fn instance_copies(
+        &self,
+        rows: &[Registration],
+        from: Option<&Path>,
+        before: &[DetachedSubtree],
+        after: &[DetachedSubtree],
+    ) -> Result<Vec<Op>> {
+        if rows.is_empty() {
+            return Ok(Vec::new());
+        }
+        let here = self.doc.path();
+        let moved = from.map(folder_of) != here.map(folder_of);
+        if let Some(host) = here.filter(|_| from != here) {
+            refuse_cycles(rows, host)?;
+        }
+        let map: FxHashMap<NodeId, NodeId> = (before.iter().zip(after))
+            .flat_map(|(b, a)| b.ids.iter().copied().zip(a.ids.iter().copied()))
+            .collect();
+        let path = |e: &Entry| {
+            let source = e.source.as_ref().ok().filter(|_| moved)?;
+            Some(plan::source_text(here, &source.path))
+        };
+        Ok(plan::register_copies(rows, &map, &path))
+    }
+
+    /// Warn once, in the message log, about what does not resolve in the instances of the
+    /// file just opened (a missing source, an override of a node the source lost, a node
+    /// added under one), at `FILE:LINE:COL` as `graft check` says it.
+    pub(super) fn warn_instance_problems(&mut self) {
+        let Some(file) = self.doc.path().map(Path::to_path_buf) else {
+            return;
+        };
+        if crate::model::instance::check::problems(self.doc.scene()).is_empty() {
+            return;
+        }
+        // Read again only now, to place them (the open itself kept no text).
+        let limit = crate::model::read_limit::SCENE;
+        let text = crate::model::read_limit::read_text_bounded(&file, limit).unwrap_or_default();
+        let lines = crate::model::instance::check::report(self.doc.scene(), &text, &file);
+        for line in lines
+            .into_iter()
+            .take(crate::editor::session::sprites::MAX_WARNINGS)
+        {
+            self.log.info(line);
+        }
+    }
+
     /// Open the source of the primary selection's instance in a new graft window.
     fn open_source(&mut self) -> Result<Outcome> {
         let root = self
@@ -158,4 +230,24 @@ impl Editor {
         self.info(format!("Opening {} in a new window", file.display()));
         Ok(Outcome::with(Effect::OpenWindow(file)))
     }
+}
+
+/// Refuse copied instances whose source is `host` or instances it (pasting them into `host`
+/// would make a scene that contains itself).
+fn refuse_cycles(rows: &[Registration], host: &Path) -> Result<()> {
+    let host = crate::model::instance::expand::absolute(host);
+    for reg in rows {
+        let Ok(source) = &reg.entry.source else {
+            continue;
+        };
+        let nested = source.scene.instances().map(|t| t.source_files());
+        if source.path == host || nested.is_some_and(|files| files.contains(&host)) {
+            return Err(Error::Refused(format!(
+                "cannot paste an instance of {} here: {} would then contain itself",
+                reg.entry.path,
+                host.display()
+            )));
+        }
+    }
+    Ok(())
 }

@@ -353,6 +353,7 @@ impl Editor {
         }
         self.info(said);
         let _ = self.warn_missing_images();
+        self.warn_instance_problems();
         give_back_freed_memory();
         outcome
             .effects

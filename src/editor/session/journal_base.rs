@@ -35,8 +35,18 @@ pub fn base_file_record(path: &Path, len: u64, crc: u32, next_id: u32) -> Result
     })
 }
 
+/// The framed [`Record::Sources`] that follows a base whose scene has instances: their
+/// sources as the scene holds them (empty when it has none).
+pub fn sources_frame(scene: &Scene) -> Result<Vec<u8>> {
+    match crate::model::instance::snapshot::Snapshot::of(scene) {
+        Some(snapshot) => journal::frame(&Record::Sources(Box::new(snapshot))),
+        None => Ok(Vec::new()),
+    }
+}
+
 /// The document's own file as its journal's base: when it was opened (or saved) and not
-/// edited since, and the file on disk is still what graft read. The record, and the file.
+/// edited since, and the file on disk is still what graft read. The record (its sources'
+/// record after it), and the file.
 pub fn own_file_base(document: &Document) -> Option<(Vec<u8>, PathBuf)> {
     if !document.history().is_empty() || document.disk_state() != Some(DiskState::Same) {
         return None;
@@ -49,7 +59,9 @@ pub fn own_file_base(document: &Document) -> Option<(Vec<u8>, PathBuf)> {
         stamp.crc(),
         document.scene().next_id().0,
     );
-    Some((record.ok()?, path))
+    let mut record = record.ok()?;
+    record.extend(sources_frame(document.scene()).ok()?);
+    Some((record, path))
 }
 
 /// Copy `source` to `base` (through `NAME.base-tmp`, by the kernel), checking that the copy
@@ -143,7 +155,11 @@ pub fn write_base(scene: &Scene, base: &Path) -> Result<Vec<u8>> {
         Ok((len, crc))
     })();
     match written {
-        Ok((len, crc)) => base_file_record(base, len, crc, scene.next_id().0),
+        Ok((len, crc)) => {
+            let mut record = base_file_record(base, len, crc, scene.next_id().0)?;
+            record.extend(sources_frame(scene)?);
+            Ok(record)
+        }
         Err(e) => {
             let _ = std::fs::remove_file(&temporary);
             Err(fail(e))
@@ -180,10 +196,11 @@ pub(super) fn write_start(
     scene: &Scene,
     history: &[u8],
 ) -> Result<(File, Vec<u8>, u64)> {
-    let base = journal::frame(&Record::Base {
+    let mut base = journal::frame(&Record::Base {
         ron: crate::model::file::to_ron_string(scene),
         next_id: scene.next_id().0,
     })?;
+    base.extend(sources_frame(scene)?);
     start.extend_from_slice(&base);
     start.extend_from_slice(history);
     let file = super::journal_store::write_locked(path, &start, "journal-start")?;
@@ -243,7 +260,10 @@ impl super::journal_store::JournalFile {
             source.crc,
             source.next_id,
         )
-        .and_then(|base| self.rewrite_naming(document, base));
+        .and_then(|mut base| {
+            base.extend_from_slice(&source.sources);
+            self.rewrite_naming(document, base)
+        });
         if let Err(e) = named {
             let _ = std::fs::remove_file(&base_path);
             let _ = self.append(records);

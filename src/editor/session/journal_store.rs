@@ -230,6 +230,8 @@ pub(super) struct CopySource {
     pub(super) len: u64,
     pub(super) crc: u32,
     pub(super) next_id: u32,
+    /// The framed [`Record::Sources`] of the scene as opened (empty: no instances).
+    pub(super) sources: Vec<u8>,
 }
 
 /// Scenes from this many nodes have their base written on a thread (a 100k-node scene's .ron
@@ -272,6 +274,7 @@ impl JournalFile {
                 len: stamp.len(),
                 crc: stamp.crc(),
                 next_id: document.scene().next_id().0,
+                sources: journal_base::sources_frame(document.scene()).unwrap_or_default(),
             });
             return Ok(this);
         }
@@ -345,6 +348,7 @@ impl JournalFile {
         frames
             .next_payload()
             .map_err(|_| Error::Refused("the journal holds no scene".into()))?;
+        journal::skip_sources(&mut frames); // the base's sources belong to it
         let base = bytes[base_start..frames.offset()].to_vec();
         let summary = journal::summarize(&bytes[..whole])?;
         let mut file = file;

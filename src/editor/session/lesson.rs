@@ -240,6 +240,8 @@ impl LessonRun {
 pub struct Lessons {
     pub(super) run: Option<LessonRun>,
     progress: CourseProgress,
+    /// The files of the parts lessons instance.
+    pub(super) parts: super::lesson_parts::PartsDir,
 }
 
 impl Lessons {

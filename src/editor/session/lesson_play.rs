@@ -3,7 +3,7 @@
 //! Lessons (`editor/lesson`) never name the editor: they read it through
 //! [`SessionView`] and act through the commands made here.
 
-use crate::editor::lesson::eval::{Bindings, SessionView};
+use crate::editor::lesson::eval::{Bindings, SessionView, nodes_named};
 use crate::editor::lesson::parse::{cut, error_at};
 use crate::editor::lesson::play::set_op;
 use crate::editor::lesson::{Action, Name, Setup, Space, Step, VIEW_OPTION_NAMES};
@@ -12,9 +12,10 @@ use crate::editor::session::command::{Command, ViewOption, ViewSpace};
 use crate::editor::session::edits::new_node_data;
 use crate::editor::session::timeline::TimelineCommand;
 use crate::error::Result;
+use crate::model::instance::plan;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 impl SessionView for Editor {
     fn scene(&self) -> &Scene {
@@ -47,7 +48,12 @@ impl SessionView for Editor {
 }
 
 /// The node a name means now, or an error at the name.
-fn node(editor: &Editor, bindings: &Bindings, name: &Name, path: &Path) -> Result<NodeId> {
+pub(super) fn node(
+    editor: &Editor,
+    bindings: &Bindings,
+    name: &Name,
+    path: &Path,
+) -> Result<NodeId> {
     let scene = editor.doc().scene();
     bindings
         .resolve(scene, &name.text)
@@ -144,6 +150,17 @@ pub fn action_commands(
     path: &Path,
     label: &str,
 ) -> Result<Vec<Command>> {
+    if let Some(ops) = part_ops(editor, action, bindings, path)? {
+        return Ok(if ops.is_empty() {
+            Vec::new()
+        } else {
+            vec![Command::Perform {
+                label: label.to_string(),
+                ops,
+                continuous: true,
+            }]
+        });
+    }
     if let Some(op) = scene_op(editor, action, bindings, path)? {
         return Ok(vec![Command::Perform {
             label: label.to_string(),
@@ -254,4 +271,76 @@ pub fn vary_commands(editor: &Editor, step: &Step, bindings: &Bindings) -> Resul
             continuous: false,
         }]
     })
+}
+
+impl Editor {
+    /// The file of a lesson's part (the sample scene `sample`), written into the session's
+    /// parts folder when not there yet: what Instance scene… or a drop picks.
+    pub fn lesson_part(&self, sample: &str) -> Result<PathBuf> {
+        self.lessons.parts.file(sample)
+    }
+}
+
+/// The ops of a part action (`instance`, `edit sample`, `revert`), computed from the session
+/// as it is now (None: another kind of action). `edit sample` writes the part's file first.
+pub(super) fn part_ops(
+    editor: &Editor,
+    action: &Action,
+    bindings: &Bindings,
+    path: &Path,
+) -> Result<Option<Vec<Op>>> {
+    let scene = editor.doc().scene();
+    let find = |name: &Name| node(editor, bindings, name, path);
+    Ok(Some(match action {
+        Action::Instance {
+            sample,
+            under,
+            name,
+        } => {
+            let file = editor.lessons.parts.file(sample)?;
+            let text = plan::source_text(editor.doc().path(), &file);
+            let under = under.as_ref().map(find).transpose()?;
+            let (mut ops, root) = plan::instance_ops(scene, &editor.host_file(), &text, under)?;
+            if let Some(name) = name.clone() {
+                ops.push(Op::Rename { node: root, name });
+            }
+            ops
+        }
+        Action::EditPart {
+            sample,
+            node,
+            frame,
+            value,
+        } => {
+            let file = editor.lessons.parts.file(sample)?;
+            let mut part = crate::model::file::load(&file)?;
+            let id = part_node(&part, node, sample, path)?;
+            set_op(&part, id, *frame, *value)?.perform(&mut part)?;
+            crate::model::file::save(&part, &file)?;
+            plan::follow_ops(scene, &editor.host_file())?
+        }
+        Action::Revert(name) => plan::revert_ops(scene, find(name)?, u16::MAX)?,
+        _ => return Ok(None),
+    }))
+}
+
+/// The one node of a part called `name`, or an error at the name.
+fn part_node(
+    part: &crate::model::scene::Scene,
+    name: &Name,
+    sample: &str,
+    path: &Path,
+) -> Result<NodeId> {
+    match nodes_named(part, &name.text).as_slice() {
+        [id] => Ok(*id),
+        found => Err(error_at(
+            path,
+            name.at,
+            format!(
+                "the part {sample} has {} nodes called `{}` (one is needed)",
+                found.len(),
+                cut(&name.text)
+            ),
+        )),
+    }
 }

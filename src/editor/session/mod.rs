@@ -25,6 +25,7 @@ pub mod journal_scan;
 pub mod journal_store;
 pub mod lesson;
 pub mod lesson_check;
+pub mod lesson_parts;
 mod lesson_play;
 pub mod lesson_predict;
 mod lesson_prediction;

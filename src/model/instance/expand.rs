@@ -25,6 +25,9 @@ pub(crate) struct Resolver {
     cycle: Option<String>,
     /// For the outermost scene only: ids to give the expanded nodes again.
     pub(crate) reuse: Option<Reuse>,
+    /// For the outermost scene only: each instance root's source as given (a journal's
+    /// snapshot), used instead of reading the file.
+    pub(crate) given: Option<FxHashMap<NodeId, std::result::Result<Arc<Source>, String>>>,
 }
 
 /// The ids a reload gives back: by (instance root, chain), and the next fresh id.
@@ -197,18 +200,13 @@ fn expand_instances(
         let root = columns.ids[k];
         let abs = absolute(&folder.join(path));
         let outermost = resolver.stack.len() == 1;
-        let read = resolver.source(&abs).map_err(|e| match e {
-            // The scene being loaded names where its cycle starts.
-            Error::Format(m) if outermost => Error::Format(format!("node {root}: {m}")),
-            other => other,
-        });
-        let source = read?.map(|raw| {
-            Arc::clone(mapped.entry(abs).or_insert_with(|| {
-                let mut copy = Source::clone(&raw);
-                copy.scene.rebase_sprites(&folder_of(&raw.path), &folder);
-                Arc::new(copy)
-            }))
-        });
+        let given = (resolver.given.as_ref())
+            .filter(|_| outermost)
+            .and_then(|g| g.get(&root).cloned());
+        let source = match given {
+            Some(source) => source,
+            None => read_source(resolver, &abs, root, outermost, &mut mapped, &folder)?,
+        };
         let mut entry = Entry {
             root,
             path: path.clone(),
@@ -227,6 +225,30 @@ fn expand_instances(
         front.table.push(entry);
     }
     Ok(new_ids)
+}
+
+/// The source at `abs` as the instance rooted at `root` uses it: read once per load, its
+/// sprite paths rebased to the folder of the scene being loaded (once per file).
+fn read_source(
+    resolver: &mut Resolver,
+    abs: &Path,
+    root: NodeId,
+    outermost: bool,
+    mapped: &mut FxHashMap<PathBuf, Arc<Source>>,
+    folder: &Path,
+) -> Result<std::result::Result<Arc<Source>, String>> {
+    let read = resolver.source(abs).map_err(|e| match e {
+        // The scene being loaded names where its cycle starts.
+        Error::Format(m) if outermost => Error::Format(format!("node {root}: {m}")),
+        other => other,
+    });
+    Ok(read?.map(|raw| {
+        Arc::clone(mapped.entry(abs.to_path_buf()).or_insert_with(|| {
+            let mut copy = Source::clone(&raw);
+            copy.scene.rebase_sprites(&folder_of(&raw.path), folder);
+            Arc::new(copy)
+        }))
+    }))
 }
 
 /// Give each node written `inside` a source node that node as its parent; one whose node

@@ -18,6 +18,7 @@ pub(crate) mod expand;
 mod overrides;
 pub mod plan;
 pub mod save;
+pub mod snapshot;
 
 pub use overrides::{FieldSet, Override};
 

@@ -8,6 +8,7 @@ use crate::model::math::Trs;
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Scene};
+use rustc_hash::FxHashMap;
 use std::path::Path;
 
 /// How a scene saved as `host` names the file `file`: relative to its folder, or absolute
@@ -68,6 +69,28 @@ pub fn make_local_ops(scene: &Scene, root: NodeId) -> Result<(Vec<Op>, usize)> {
     let dangling = instance_root(scene, root)?.dangling.len();
     let reg = Registration::of(scene, root);
     Ok((vec![swap(root, reg, None)], dangling))
+}
+
+/// Remove the overrides kept on the instance rooted at `root` for a node its source no longer
+/// has: the one of `chain`, or every one (None). Refused when there is none to remove.
+pub fn remove_dangling_ops(scene: &Scene, root: NodeId, chain: Option<&[u32]>) -> Result<Vec<Op>> {
+    let entry = instance_root(scene, root)?;
+    let keep = |o: &Override| chain.is_some_and(|c| &*o.node != c);
+    if entry.dangling.iter().all(keep) {
+        return Err(Error::Refused(match chain {
+            Some(c) => format!(
+                "instance {root} keeps no override of node {} that its source lacks",
+                Override::node_text(c)
+            ),
+            None => format!("instance {root} keeps no override its source lacks"),
+        }));
+    }
+    let before = Registration::of(scene, root);
+    let mut after = before.clone();
+    if let Some(reg) = &mut after {
+        reg.entry.dangling.retain(keep);
+    }
+    Ok(vec![swap(root, before, None), swap(root, None, after)])
 }
 
 /// The source node a node shows: its instance's entry, the source and its index there
@@ -276,4 +299,51 @@ pub fn follow_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
         ops.push(swap(root, None, new));
     }
     Ok(ops)
+}
+
+/// The rows of each instance whose root is among `ids` (nodes of `scene` being copied): what
+/// a copy carries so that its paste is an instance again, not plain nodes.
+pub fn rows_of(scene: &Scene, ids: &[NodeId]) -> Vec<Registration> {
+    if scene.instances().is_none() {
+        return Vec::new();
+    }
+    (ids.iter())
+        .filter(|id| scene.instance_entry(**id).is_some())
+        .filter_map(|id| Registration::of(scene, *id))
+        .collect()
+}
+
+/// The ops that make copies instances (after the ops inserting them): `rows` as [`rows_of`]
+/// took them, each node renumbered by `map` (old id → the copy's id); a row whose root was
+/// not copied is left out. The source is shared with the original, every override kept;
+/// `path` gives an entry its source's name as the scene pasted into names it.
+pub fn register_copies(
+    rows: &[Registration],
+    map: &FxHashMap<NodeId, NodeId>,
+    path: &dyn Fn(&Entry) -> Option<String>,
+) -> Vec<Op> {
+    let mut ops = Vec::new();
+    for reg in rows {
+        let Some(&root) = map.get(&reg.entry.root) else {
+            continue;
+        };
+        let mut entry = reg.entry.clone();
+        entry.root = root;
+        if let Some(text) = path(&entry) {
+            entry.path = text;
+        }
+        let origins = (reg.origins.iter())
+            .filter_map(|(id, j)| Some((*map.get(id)?, *j)))
+            .collect();
+        let pending = (reg.pending.iter())
+            .filter_map(|(id, c)| Some((*map.get(id)?, c.clone())))
+            .collect();
+        let copy = Registration {
+            entry,
+            origins,
+            pending,
+        };
+        ops.push(swap(root, None, Some(copy)));
+    }
+    ops
 }

@@ -13,7 +13,7 @@ use crate::model::math::MirrorAxis;
 use std::path::Path;
 
 /// The verbs a `do:` line starts with.
-const VERBS: [&str; 16] = [
+const VERBS: [&str; 19] = [
     "select",
     "reparent",
     "set",
@@ -30,6 +30,9 @@ const VERBS: [&str; 16] = [
     "play",
     "pause",
     "trails",
+    "instance",
+    "edit",
+    "revert",
 ];
 
 /// Reads one directive's value, token by token.
@@ -419,8 +422,52 @@ impl<'a> Cursor<'a> {
             "time" => Action::Time(self.non_negative()?),
             "play" => Action::Play(true),
             "pause" => Action::Play(false),
+            "instance" | "edit" | "revert" => self.part_action(&verb)?,
             _ => Action::Trails(self.on_off()?),
         })
+    }
+
+    /// `instance sample NAME under NODE [as NEWNAME]`, `edit sample NAME set NODE local|world
+    /// PROPERTY VALUE` or `revert NODE`.
+    fn part_action(&mut self, verb: &str) -> Result<Action> {
+        if verb == "revert" {
+            return Ok(Action::Revert(self.name()?));
+        }
+        self.expect("sample")?;
+        let sample = self.sample()?;
+        if verb == "edit" {
+            self.expect("set")?;
+            let node = self.name()?;
+            let frame = self.frame()?;
+            let (value, _) = self.property(false)?;
+            return Ok(Action::EditPart {
+                sample,
+                node,
+                frame,
+                value,
+            });
+        }
+        self.expect("under")?;
+        let under = self.name_or("root")?;
+        let name = if self.eat("as") {
+            Some(self.name()?.text)
+        } else {
+            None
+        };
+        Ok(Action::Instance {
+            sample,
+            under,
+            name,
+        })
+    }
+
+    /// A sample scene's name.
+    fn sample(&mut self) -> Result<String> {
+        let names = crate::editor::lesson::course::SAMPLE_NAMES;
+        match self.peek_word() {
+            Some(w) if names.contains(&w) => self.word_of(&names),
+            _ => Err(self.fail(format!("expected a sample scene: {}", quote_list(&names)))),
+        }
     }
 
     fn reparent(&mut self) -> Result<Action> {
