@@ -630,3 +630,52 @@ fn a_tscn_source_outside_the_project_is_written_as_a_part_and_a_rename_is_report
         export.report.notes
     );
 }
+
+/// In the window, File ▸ Export as Godot scene keeps instances by default (the part written
+/// beside the file, the instance an `instance=ExtResource`), and File ▸ Godot export: flatten
+/// instances writes them as plain nodes, as `graft export --flatten` does.
+#[test]
+fn the_window_export_keeps_instances_or_flattens_them_as_chosen() {
+    use graft::editor::session::Editor;
+    use graft::editor::session::command::Command;
+    use graft::editor::session::dialogs::DialogOutcome;
+    use graft::model::document::Document;
+    let dir = tempfile::tempdir().unwrap();
+    fs::create_dir(dir.path().join("parts")).unwrap();
+    fs::write(
+        dir.path().join("parts/wheel.ron"),
+        "(format: 1, nodes: [(id: 1, name: \"wheel\"), (id: 2, name: \"spoke\", parent: Some(1), position: (0.6, 0.0))])",
+    )
+    .unwrap();
+    let car = dir.path().join("car.ron");
+    fs::write(
+        &car,
+        "(format: 4, nodes: [(id: 1, name: \"car\"), (id: 5, name: \"front\", parent: Some(1), instance: \"parts/wheel.ron\", position: (2.0, -1.0), overrides: [(node: [2], rotation: 90.0)])])",
+    )
+    .unwrap();
+    let mut editor = Editor::new(Document::open(&car).unwrap());
+    let export = |editor: &mut Editor, out: &Path| {
+        editor.apply(Command::ExportGodot).unwrap();
+        let picked = DialogOutcome::Picked(out.to_path_buf());
+        editor.apply(Command::DialogClosed(picked)).unwrap();
+        fs::read_to_string(out).unwrap()
+    };
+    let kept = export(&mut editor, &dir.path().join("car.tscn"));
+    assert!(kept.contains("instance=ExtResource"), "{kept}");
+    // Godot's y points down: the override's turn by 90° is written as -π/2.
+    assert!(
+        kept.contains("rotation = -1.5707"),
+        "the override is written: {kept}"
+    );
+    assert!(
+        dir.path().join("wheel.tscn").exists(),
+        "the part beside the file"
+    );
+    editor.apply(Command::SetGodotFlatten(true)).unwrap();
+    let flat = export(&mut editor, &dir.path().join("flat.tscn"));
+    assert!(!flat.contains("instance="), "{flat}");
+    assert!(
+        flat.contains("name=\"spoke\""),
+        "the part's nodes, plain: {flat}"
+    );
+}

@@ -595,6 +595,7 @@ fn one_of_each() -> Vec<Command> {
         Command::Import,
         Command::ExportGodot,
         Command::ExportGodot3,
+        Command::SetGodotFlatten(true),
         Command::SetGodot3Export(true),
         Command::SetGodotPixelsPerUnit(2),
         Command::ExportSvg,

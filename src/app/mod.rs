@@ -67,6 +67,7 @@ pub struct GraftApp {
 const RECENT_KEY: &str = "graft.recent";
 /// The storage key of the Godot version File ▸ Export as Godot scene writes for.
 const GODOT3_KEY: &str = "graft.godot3_export";
+const GODOT_FLATTEN_KEY: &str = "graft.godot_flatten";
 /// The storage key of the Godot export's pixels per unit.
 const GODOT_PPU_KEY: &str = "graft.godot_pixels_per_unit";
 /// The storage key of the "Keep a crash journal" setting.
@@ -109,6 +110,12 @@ impl GraftApp {
             .and_then(|s| eframe::get_value::<bool>(s, GODOT3_KEY));
         if godot3 == Some(true) {
             app.run(Command::SetGodot3Export(true));
+        }
+        let flatten = cc
+            .storage
+            .and_then(|s| eframe::get_value::<bool>(s, GODOT_FLATTEN_KEY));
+        if flatten == Some(true) {
+            app.run(Command::SetGodotFlatten(true));
         }
         if let Some(pixels) = cc
             .storage
@@ -441,6 +448,7 @@ impl eframe::App for GraftApp {
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, RECENT_KEY, &self.editor.recent().to_vec());
         eframe::set_value(storage, GODOT3_KEY, &self.editor.godot3_export());
+        eframe::set_value(storage, GODOT_FLATTEN_KEY, &self.editor.godot_flatten());
         eframe::set_value(storage, GODOT_PPU_KEY, &self.editor.godot_pixels_per_unit());
         eframe::set_value(storage, UI_SCALE_KEY, &self.editor.ui_scale());
         eframe::set_value(storage, HIGH_CONTRAST_KEY, &self.editor.high_contrast());

@@ -58,6 +58,8 @@ pub const COMMAND_WORDS: &[CommandWords] = &[
     w("file.export_godot", "Export as Godot scene…", FILE_EXPORT),
     w("file.export_for_godot4", "Godot export: Godot 4", FILE_EXPORT),
     w("file.export_for_godot3", "Godot export: Godot 3", FILE_EXPORT),
+    w("file.export_godot_keep_instances", "Godot export: keep instances", FILE_EXPORT),
+    w("file.export_godot_flatten", "Godot export: flatten instances", FILE_EXPORT),
     w("file.export_godot_ppu_1", "Godot export: 1 pixel per unit", FILE_EXPORT),
     w("file.export_godot_ppu_32", "Godot export: 32 pixels per unit", FILE_EXPORT),
     w("file.export_godot_ppu_64", "Godot export: 64 pixels per unit", FILE_EXPORT),

@@ -166,6 +166,8 @@ pub enum Command {
     ExportGodot3,
     /// Choose the Godot version Export as Godot scene writes for (true: Godot 3); remembered.
     SetGodot3Export(bool),
+    /// Export as Godot scene writes instances as plain nodes (true) or keeps them (false).
+    SetGodotFlatten(bool),
     /// Choose how many Godot pixels one graft unit becomes in Export as Godot scene (1: as
     /// is); remembered.
     SetGodotPixelsPerUnit(u32),

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::file_kind::FileKind;
 use crate::model::godot::export::{ExportOptions, to_tscn};
+use crate::model::godot::export_instance::{Export, export_scene};
 use crate::model::godot::import::import_file;
 use crate::model::godot::tree::find_project_root;
 use crate::model::progress::{Progress, Stage};
@@ -136,8 +137,10 @@ impl Editor {
                 .filter(|&p| p > 1)
                 .map(|p| p as f32),
         };
+        let keep = !self.settings.godot_flatten()
+            && (self.doc.scene().instances()).is_some_and(|t| t.in_use(self.doc.scene()));
         self.export_job(target, move |scene, target, progress| {
-            write_godot(scene, &options, target, progress)
+            write_godot(scene, &options, target, progress, keep)
         })
     }
 
@@ -203,21 +206,42 @@ fn write_godot(
     options: &ExportOptions,
     target: &Path,
     progress: &Progress,
+    keep_instances: bool,
 ) -> Result<Option<Exported>> {
     progress.enter(Stage::Formatting, 0);
-    let (text, report) = to_tscn(scene, options);
+    let Export {
+        text,
+        parts,
+        report,
+    } = if keep_instances {
+        export_scene(scene, options, target)
+    } else {
+        let (text, report) = to_tscn(scene, options);
+        Export {
+            text,
+            report,
+            ..Export::default()
+        }
+    };
     if progress.is_cancelled() {
         return Ok(None);
     }
     progress.enter(Stage::Writing, text.len() as u64);
+    let parts = write_parts(&parts, target)?;
     crate::model::atomic_write::replace_with(target, |w| w.write_all(text.as_bytes()))
         .map_err(|e| Error::Refused(format!("Could not export: {e}")))?;
     progress.set_done(text.len() as u64);
+    let how = if keep_instances {
+        ", instances kept"
+    } else {
+        ""
+    };
     let mut lines = vec![format!(
-        "exported {} nodes under one root Node2D to {}",
+        "exported {} nodes under one root Node2D{how} to {}",
         scene.len(),
         target.display()
     )];
+    lines.extend(parts);
     if options.project_root.is_none() {
         lines.push("no project.godot above the target: images are not written".into());
     }
@@ -236,4 +260,20 @@ fn write_godot(
             lines,
         }),
     }))
+}
+
+/// Write an export's parts (instanced scenes) beside `target`, a file of that name that graft
+/// did not write kept as NAME.bak; a line for each.
+fn write_parts(parts: &[(String, String)], target: &Path) -> Result<Vec<String>> {
+    use crate::model::atomic_write::{Backup, write_atomically};
+    let absolute = std::path::absolute(target).unwrap_or_else(|_| target.to_path_buf());
+    let dir = crate::model::scene::sprites::folder_of(&absolute);
+    let mut lines = Vec::new();
+    for (name, text) in parts {
+        let part = dir.join(name);
+        write_atomically(&part, Backup::Keep, |w| w.write_all(text.as_bytes()))
+            .map_err(|e| Error::Refused(format!("Could not write the part {name}: {e}")))?;
+        lines.push(format!("wrote {} (an instanced scene)", part.display()));
+    }
+    Ok(lines)
 }

@@ -220,6 +220,11 @@ impl Editor {
         }
     }
 
+    /// True when Export as Godot scene writes instances as plain nodes (the remembered choice).
+    pub fn godot_flatten(&self) -> bool {
+        self.settings.godot_flatten()
+    }
+
     /// True when Export as Godot scene writes Godot 3 (the remembered choice).
     pub fn godot3_export(&self) -> bool {
         self.settings.godot3_export()

@@ -49,7 +49,8 @@ pub(super) fn part_of(command: &Command) -> Part {
     use Command as C;
     match command {
         C::Select(..) | C::SelectAll | C::ToggleSelect(..) => Part::Selection,
-        C::SetGodot3Export(..) | C::SetGodotPixelsPerUnit(..) | C::SetOrientation(..)
+        C::SetGodot3Export(..) | C::SetGodotFlatten(..) | C::SetGodotPixelsPerUnit(..)
+        | C::SetOrientation(..)
         | C::SetTool(..) | C::ToggleKeepWorld | C::ToggleOrientation | C::ToggleView(..) => {
             Part::Settings
         }
@@ -84,6 +85,7 @@ fn done() -> Routed {
 pub(super) fn settings_command(settings: &mut Settings, command: Command) -> Routed {
     match command {
         Command::SetGodot3Export(on) => settings.set_godot3_export(on),
+        Command::SetGodotFlatten(on) => settings.set_godot_flatten(on),
         Command::SetGodotPixelsPerUnit(pixels) => settings.set_godot_pixels_per_unit(pixels),
         Command::SetTool(tool) => settings.set_tool(tool),
         Command::SetOrientation(orientation) => settings.set_orientation(orientation),

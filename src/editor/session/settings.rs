@@ -50,6 +50,7 @@ pub struct Settings {
     view_space: ViewSpace,
     probe_mode: bool,
     godot3_export: bool,
+    godot_flatten: bool,
     godot_pixels_per_unit: u32,
     panel: crate::editor::session::arrange::Panel,
     ui_scale: f32,
@@ -66,6 +67,7 @@ impl Default for Settings {
             view_space: ViewSpace::World,
             probe_mode: false,
             godot3_export: false,
+            godot_flatten: false,
             godot_pixels_per_unit: 1,
             panel: Default::default(),
             ui_scale: 1.0,
@@ -131,6 +133,17 @@ impl Settings {
     /// Choose the Godot version File ▸ Export as Godot scene writes for.
     pub fn set_godot3_export(&mut self, on: bool) {
         self.godot3_export = on;
+    }
+
+    /// File ▸ Export as Godot scene writes every instance as plain nodes (one flat file)
+    /// instead of `instance=ExtResource` with its parts beside the file.
+    pub fn godot_flatten(&self) -> bool {
+        self.godot_flatten
+    }
+
+    /// Choose whether File ▸ Export as Godot scene keeps instances or flattens them.
+    pub fn set_godot_flatten(&mut self, on: bool) {
+        self.godot_flatten = on;
     }
 
     /// How many Godot pixels one graft unit becomes in Export as Godot scene (1: as is).
