@@ -35,6 +35,10 @@ pub struct HierarchyState {
     pub(super) path: PathCache,
     /// Rows to bring into view at the next frame ([`HierarchyState::reveal`]).
     pub(super) revealing: Vec<NodeId>,
+    /// This frame: the row the keyboard lands on (the primary selection's, else the first).
+    pub(super) primary_row: Option<egui::Id>,
+    /// This frame: another row than that one has the keyboard.
+    pub(super) stray_focus: bool,
 }
 
 /// Visible rows and the inputs they were computed from.
