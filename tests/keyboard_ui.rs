@@ -395,3 +395,78 @@ fn f6_into_the_lesson_lands_on_its_primary_action_and_enter_never_closes_it() {
     key(&mut h, Modifiers::NONE, Key::Enter);
     assert_eq!(lesson_at(&h), (1, false), "Enter went on to step 2");
 }
+
+/// A key press or release as the window sends it.
+fn press(key: Key, pressed: bool, modifiers: Modifiers) -> egui::Event {
+    egui::Event::Key {
+        key,
+        physical_key: Some(key),
+        pressed,
+        repeat: false,
+        modifiers,
+    }
+}
+
+/// `events` arriving together, handed to the app through the window's input hook as eframe
+/// does, then as many frames as the app asks for.
+fn in_one_frame(h: &mut Harness<GraftApp>, events: impl IntoIterator<Item = egui::Event>) {
+    h.input_mut().events.extend(events);
+    for _ in 0..6 {
+        let mut raw = std::mem::take(h.input_mut());
+        let ctx = h.ctx.clone();
+        eframe::App::raw_input_hook(h.state_mut(), &ctx, &mut raw);
+        *h.input_mut() = raw;
+        h.run_steps(1);
+    }
+}
+
+/// Ctrl+A then Up arriving in one frame (a slow frame, a screen reader user typing ahead, the
+/// a11y peer's xdotool): through the window's input hook each key acts on what the one before
+/// did, so the sword is selected. Read against the frame's start, Up saw nothing selected and
+/// picked the last row, the scabbard.
+#[test]
+fn two_keys_arriving_in_one_frame_act_one_after_the_other() {
+    let mut h = app();
+    in_one_frame(
+        &mut h,
+        [
+            press(Key::A, true, Modifiers::COMMAND),
+            press(Key::A, false, Modifiers::COMMAND),
+            press(Key::ArrowUp, true, Modifiers::NONE),
+            press(Key::ArrowUp, false, Modifiers::NONE),
+        ],
+    );
+    assert_eq!(h.state().selection(), [SWORD]);
+}
+
+/// Shift+F6 then Enter arriving together, a row of the hierarchy focused: Shift+F6 gives the
+/// lesson panel the keyboard, and the frame after it focuses Start; Enter waits for that and
+/// starts step 1 (in the frame right after Shift+F6 it pressed the row still focused).
+#[test]
+fn a_key_waits_for_the_focus_the_key_before_it_moved() {
+    use graft::editor::session::command::Command;
+    use graft::editor::session::lesson::{LessonCommand, LessonSource};
+    let mut h = app();
+    let path = std::path::PathBuf::from("assets/lessons/01-local-world.lesson");
+    let open = LessonCommand::Open(LessonSource::File(path));
+    h.state_mut().run(Command::Lesson(open));
+    h.run_steps(3);
+    if h.state().editor().focused_panel() != Panel::Hierarchy {
+        h.state_mut()
+            .run(Command::SetFocusedPanel(Panel::Hierarchy));
+        h.run_steps(3);
+    }
+    assert!(focused_control(&h).is_some(), "a row has the keyboard");
+    in_one_frame(
+        &mut h,
+        [
+            press(Key::F6, true, Modifiers::SHIFT),
+            press(Key::F6, false, Modifiers::SHIFT),
+            press(Key::Enter, true, Modifiers::NONE),
+            press(Key::Enter, false, Modifiers::NONE),
+        ],
+    );
+    assert_eq!(h.state().editor().focused_panel(), Panel::Lesson);
+    assert_eq!(lesson_at(&h), (0, false), "Enter started step 1");
+    assert!(h.state().selection().is_empty(), "no row was pressed");
+}
