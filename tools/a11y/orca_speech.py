@@ -143,14 +143,18 @@ def window_of(env, pid):
     return windows[-1]
 
 
-def press(env, keys):
-    """Press space-separated xdotool key names, a frame or more apart."""
+def press(env, keys, settle):
+    """Press space-separated xdotool key names ("type:TEXT" types TEXT a character at a time),
+    calling `settle()` after each key: until the application has acted on it (its objects
+    stopped changing), so a slow machine's lag does not move words to the next step."""
     for key in keys.split():
         if key.startswith("type:"):
-            subprocess.run(["xdotool", "type", "--delay", "120", key[5:]], env=env, timeout=20)
+            for char in key[5:]:
+                subprocess.run(["xdotool", "type", "--delay", "0", char], env=env, timeout=20)
+                settle()
         else:
-            subprocess.run(["xdotool", "key", "--clearmodifiers", key], env=env, timeout=5)
-        time.sleep(0.6)
+            subprocess.run(["xdotool", "key", key], env=env, timeout=5)
+            settle()
 
 
 def run(args):
@@ -177,9 +181,10 @@ def run(args):
         subprocess.run(["xdotool", "windowfocus", "--sync", window], env=desktop.env,
                        timeout=10)
         opened = speech.quiet(still=2.0, limit=15)
+        changes = atspi_tree.Announcements()
         steps = []
         for keys in args.step:
-            press(desktop.env, keys)
+            press(desktop.env, keys, changes.settle)
             steps.append({"keys": keys, "spoken": speech.quiet()})
         print(json.dumps({"app": name, "orca_version": orca_version(), "opened": opened,
                           "steps": steps}, indent=1))
