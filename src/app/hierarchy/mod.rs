@@ -412,7 +412,12 @@ fn rename_field(
         egui::TextEdit::singleline(text).char_limit(MAX_NAME_BYTES),
     );
     if state.focus_rename {
+        // F2 selects the whole name: typing replaces it (as a file manager's rename does).
         edit.request_focus();
+        let mut field = egui::text_edit::TextEditState::load(ui.ctx(), edit.id).unwrap_or_default();
+        let all = egui::text_selection::CCursorRange::select_all_str(text);
+        field.cursor.set_char_range(Some(all));
+        field.store(ui.ctx(), edit.id);
         state.focus_rename = false;
     }
     if ui.input(|i| i.key_pressed(Key::Escape)) {
