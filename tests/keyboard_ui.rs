@@ -226,6 +226,13 @@ fn ctrl_equals_minus_and_zero_scale_the_interface() {
         (h.ctx.zoom_factor() - 1.5).abs() < 1e-6,
         "egui draws at 150 %"
     );
+    // Then 175 and 200 %, the usual steps.
+    key(&mut h, Modifiers::COMMAND, Key::Equals);
+    assert_eq!(h.state().editor().ui_scale(), 1.75);
+    key(&mut h, Modifiers::COMMAND, Key::Equals);
+    assert_eq!(h.state().editor().ui_scale(), 2.0);
+    key(&mut h, Modifiers::COMMAND, Key::Minus);
+    key(&mut h, Modifiers::COMMAND, Key::Minus);
     key(&mut h, Modifiers::COMMAND, Key::Minus);
     assert_eq!(h.state().editor().ui_scale(), 1.25);
     key(&mut h, Modifiers::COMMAND, Key::Num0);

@@ -349,3 +349,27 @@ pub fn pick_list(
         });
     }
 }
+
+/// Read the `Ui` a paragraph was drawn in as one label holding `text` whole (call after
+/// drawing it: its bounds are where it was drawn).
+pub fn paragraph(ui: &egui::Ui, text: &str) {
+    let rect = ui.min_rect();
+    let ppp = f64::from(ui.ctx().pixels_per_point());
+    ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
+        // A label's text is its value in AccessKit, as egui's own labels have it.
+        node.set_role(egui::accesskit::Role::Label);
+        node.set_label(text);
+        node.set_value(text);
+        node.set_bounds(egui::accesskit::Rect {
+            x0: f64::from(rect.min.x) * ppp,
+            y0: f64::from(rect.min.y) * ppp,
+            x1: f64::from(rect.max.x) * ppp,
+            y1: f64::from(rect.max.y) * ppp,
+        });
+    });
+}
+
+/// Keep a widget from screen readers (a piece of a paragraph read whole by [`paragraph`]).
+pub fn hide(ctx: &egui::Context, response: &egui::Response) {
+    ctx.accesskit_node_builder(response.id, |node| node.set_hidden());
+}
