@@ -104,7 +104,7 @@ fn after_a_summary_the_next_lesson_opens_in_a_full_panel_without_asking_to_save(
 /// Where the paragraph holding `words` is (the whole paragraph, as a screen reader reads it:
 /// the pieces it is drawn in are hidden).
 fn shown_text(h: &Harness<GraftApp>, words: &'static str) -> Option<Rect> {
-    use egui_kittest::kittest::{By, NodeT};
+    use egui_kittest::kittest::By;
     let shown = By::new()
         .label_contains(words)
         .predicate(|n| !n.is_hidden());
