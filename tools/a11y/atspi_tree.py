@@ -200,7 +200,9 @@ class Announcements:
         import pyatspi
         self.said = []
         self.changes = 0
+        self.focused = ""
         pyatspi.Registry.registerEventListener(self.heard, "object:announcement")
+        pyatspi.Registry.registerEventListener(self.focus, "object:state-changed:focused")
         pyatspi.Registry.registerEventListener(
             self.changed, "object:state-changed", "object:property-change",
             "object:children-changed", "object:text-changed", "object:active-descendant-changed")
@@ -212,6 +214,15 @@ class Announcements:
     def changed(self, _event):
         """Any other change of an object."""
         self.changes += 1
+
+    def focus(self, event):
+        """An object got the focus: remember its name."""
+        self.changes += 1
+        if event.detail1:
+            try:
+                self.focused = event.source.name or ""
+            except Exception:  # the object went away
+                self.focused = ""
 
     def pump(self, seconds):
         """Deliver the events that arrive during `seconds`."""

@@ -143,15 +143,27 @@ def window_of(env, pid):
     return windows[-1]
 
 
-def press(env, keys, settle):
-    """Press space-separated xdotool key names ("type:TEXT" types TEXT a character at a time),
-    calling `settle()` after each key: until the application has acted on it (its objects
-    stopped changing), so a slow machine's lag does not move words to the next step."""
+def press(env, keys, changes):
+    """Press space-separated xdotool key names ("type:TEXT" types TEXT a character at a time,
+    "tabto:NAME" presses Tab until the object named NAME has the focus; "_" in TEXT and NAME
+    is a space), calling `changes.settle()` after each key: until the application has acted on
+    it (its objects stopped changing), so a slow machine's lag does not move words to the next
+    step."""
+    settle = changes.settle
     for key in keys.split():
         if key.startswith("type:"):
-            for char in key[5:]:
+            for char in key[5:].replace("_", " "):
                 subprocess.run(["xdotool", "type", "--delay", "0", char], env=env, timeout=20)
                 settle()
+        elif key.startswith("tabto:"):
+            name = key[6:].replace("_", " ")
+            for _ in range(60):
+                if changes.focused == name:
+                    break
+                subprocess.run(["xdotool", "key", "Tab"], env=env, timeout=5)
+                settle()
+            else:
+                raise RuntimeError(f"Tab never reached {name!r} (last focus {changes.focused!r})")
         else:
             subprocess.run(["xdotool", "key", key], env=env, timeout=5)
             settle()
@@ -184,7 +196,14 @@ def run(args):
         changes = atspi_tree.Announcements()
         steps = []
         for keys in args.step:
-            press(desktop.env, keys, changes.settle)
+            try:
+                press(desktop.env, keys, changes)
+            except RuntimeError:
+                # What was heard up to here says where it went wrong.
+                for step in steps:
+                    print(f"{step['keys']} → {' | '.join(step['spoken'])}", file=sys.stderr)
+                print(f"{keys} → {' | '.join(speech.quiet())}", file=sys.stderr)
+                raise
             steps.append({"keys": keys, "spoken": speech.quiet()})
         print(json.dumps({"app": name, "orca_version": orca_version(), "opened": opened,
                           "steps": steps}, indent=1))

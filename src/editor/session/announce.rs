@@ -5,6 +5,7 @@
 //! polite live region.
 
 use super::Editor;
+use crate::editor::lesson::text::keyboard_way;
 use crate::model::scene::NodeId;
 
 /// The announcement and what the session looked like when it was made.
@@ -137,8 +138,9 @@ fn undone_or_redone(editor: &Editor, was: usize, done: usize) -> Option<String> 
     })
 }
 
-/// What changed in the lesson, said after what changed in the scene: the step shown
-/// ("Step 1 of 4: Two columns"), the goals that now hold ("Goal done: Select the hand") and
+/// What changed in the lesson, said after what changed in the scene: the step shown with its
+/// whole text and the keyboard way of its gestures ("Step 1 of 4: Two columns. Select the
+/// hand…"), the introduction with its text, the goals that now hold ("Goal done: Select the hand") and
 /// that every goal of the step holds.
 fn with_lesson(editor: &Editor, before: &Seen, now: &Seen, said: Option<String>) -> Option<String> {
     let (Some(run), Some((step, intro, done))) = (editor.lesson(), now.lesson) else {
@@ -147,9 +149,14 @@ fn with_lesson(editor: &Editor, before: &Seen, now: &Seen, said: Option<String>)
     let steps = run.lesson().steps.len();
     let lesson_said = if before.lesson.map(|(s, i, _)| (s, i)) != Some((step, intro)) {
         Some(if intro {
-            format!("Lesson {}: introduction", run.lesson().title)
+            let lesson = run.lesson();
+            let text = read_whole(std::iter::once(&lesson.about).chain(&lesson.intro));
+            format!("Lesson {}: introduction. {text}", lesson.title)
         } else {
-            format!("Step {} of {steps}: {}", step + 1, run.step().title)
+            let step_text = run.step().text.iter();
+            let ways = run.step().pointing.gestures.iter().filter_map(keyboard_way);
+            let text = read_whole(step_text.cloned().chain(ways).collect::<Vec<_>>().iter());
+            format!("Step {} of {steps}: {}. {text}", step + 1, run.step().title)
         })
     } else {
         let ticked = now.goals & !before.goals;
@@ -167,6 +174,14 @@ fn with_lesson(editor: &Editor, before: &Seen, now: &Seen, said: Option<String>)
         (Some(scene), Some(lesson)) => Some(format!("{scene}. {lesson}")),
         (scene, lesson) => scene.or(lesson),
     }
+}
+
+/// Paragraphs as one text to be read out: without their marks, one after the other.
+fn read_whole<'a>(paragraphs: impl Iterator<Item = &'a String>) -> String {
+    let plain: Vec<String> = paragraphs
+        .map(|p| crate::editor::lesson::text::plain(p))
+        .collect();
+    plain.join(" ")
 }
 
 /// "sword selected, world position (2, 3)", "3 nodes selected: arm, hand, sword",
@@ -347,7 +362,7 @@ mod tests {
             .clone();
         assert!(!text.contains("Undo"), "{text}");
         assert!(
-            text.ends_with(&format!("Lesson {title}: introduction")),
+            text.contains(&format!("Lesson {title}: introduction. ")),
             "{text}"
         );
     }
@@ -364,14 +379,19 @@ mod tests {
         let title = run.lesson().title.clone();
         let first = run.lesson().steps[0].title.clone();
         let steps = run.lesson().steps.len();
+        let about = run.lesson().about.clone();
         assert!(
-            text.ends_with(&format!("Lesson {title}: introduction")),
+            text.ends_with(&format!("Lesson {title}: introduction. {about}"))
+                || text.contains(&format!("Lesson {title}: introduction. {about} ")),
             "{text}"
         );
         let begin = Command::Lesson(LessonCommand::Begin);
         let text = said(&mut editor, &mut announcer, begin);
+        // The step's title, then its whole text, read out.
+        let run = editor.lesson().expect("still open");
+        let paragraph = crate::editor::lesson::text::plain(&run.step().text[0]);
         assert!(
-            text.ends_with(&format!("Step 1 of {steps}: {first}")),
+            text.contains(&format!("Step 1 of {steps}: {first}. {paragraph}")),
             "{text}"
         );
         // Step 1 of the first lesson asks for the hand to be selected.
