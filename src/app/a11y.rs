@@ -373,3 +373,13 @@ pub fn paragraph(ui: &egui::Ui, text: &str) {
 pub fn hide(ctx: &egui::Context, response: &egui::Response) {
     ctx.accesskit_node_builder(response.id, |node| node.set_hidden());
 }
+
+/// A menu entry that toggles, read as a check menu item named `name`, checked when `on`.
+pub fn check_item(ui: &egui::Ui, response: &egui::Response, name: &str, on: bool) {
+    use egui::accesskit::{Role, Toggled};
+    ui.ctx().accesskit_node_builder(response.id, |node| {
+        node.set_role(Role::MenuItemCheckBox);
+        node.set_label(name);
+        node.set_toggled(if on { Toggled::True } else { Toggled::False });
+    });
+}
