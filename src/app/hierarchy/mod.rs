@@ -48,6 +48,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
     header(ui, editor, state, &mut out);
     let cache = state.take_rows(scene);
     let rows = &cache.rows;
+    filter_count(ui, state, cache.matches, scene.len());
     if editor.focused_panel() == crate::editor::session::arrange::Panel::Hierarchy {
         keys::keyboard_navigation(ui, scene, editor.selection(), rows, state, &mut out);
     }
@@ -127,8 +128,22 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
             .char_limit(MAX_NAME_BYTES),
     );
     crate::app::a11y::name(ui, &filter, "Filter rows by name");
+    state.filter_field = Some(filter.id);
     crumbs::breadcrumb(ui, editor, &mut state.path, out);
     ui.separator();
+}
+
+/// While filtering, the filter field tells a screen reader how many nodes match ("2 of 5 nodes
+/// match"), as it is typed.
+fn filter_count(ui: &egui::Ui, state: &HierarchyState, matches: usize, nodes: usize) {
+    if let Some(field) = state
+        .filter_field
+        .filter(|_| !state.filter.trim().is_empty())
+    {
+        let said = format!("{matches} of {nodes} nodes match");
+        ui.ctx()
+            .accesskit_node_builder(field, |node| node.set_description(said));
+    }
 }
 
 /// When the primary selection changed (a click in the viewport, the breadcrumb, a key), the

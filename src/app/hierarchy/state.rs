@@ -39,6 +39,8 @@ pub struct HierarchyState {
     pub(super) primary_row: Option<egui::Id>,
     /// This frame: another row than that one has the keyboard.
     pub(super) stray_focus: bool,
+    /// The filter field (it says how many nodes match).
+    pub(super) filter_field: Option<egui::Id>,
 }
 
 /// Visible rows and the inputs they were computed from.
@@ -47,6 +49,8 @@ pub(super) struct RowsCache {
     pub(super) collapsed_version: u64,
     pub(super) filter: String,
     pub(super) rows: Vec<Row>,
+    /// How many rows match the filter by their own name (not as an ancestor of a match).
+    pub(super) matches: usize,
 }
 
 impl HierarchyState {
@@ -79,12 +83,23 @@ impl HierarchyState {
             {
                 c
             }
-            _ => RowsCache {
-                scene_version: scene.structure_version(),
-                collapsed_version: self.collapsed_version,
-                filter: self.filter.clone(),
-                rows: visible_rows(scene, &self.collapsed, &self.filter),
-            },
+            _ => {
+                let rows = visible_rows(scene, &self.collapsed, &self.filter);
+                let filter = crate::editor::view::rows::NameFilter::new(&self.filter);
+                let matching = |r: &&Row| filter.matches(&scene.data_at(r.index).name);
+                let matches = if filter.is_empty() {
+                    rows.len()
+                } else {
+                    rows.iter().filter(matching).count()
+                };
+                RowsCache {
+                    scene_version: scene.structure_version(),
+                    collapsed_version: self.collapsed_version,
+                    filter: self.filter.clone(),
+                    rows,
+                    matches,
+                }
+            }
         }
     }
 
