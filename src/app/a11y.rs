@@ -383,3 +383,15 @@ pub fn check_item(ui: &egui::Ui, response: &egui::Response, name: &str, on: bool
         node.set_toggled(if on { Toggled::True } else { Toggled::False });
     });
 }
+
+/// A header that shows or hides a section, read as a button named `name` that is expanded or
+/// collapsed (not a toggle "not pressed" while open). AccessKit 0.21 maps no expanded state to
+/// AT-SPI, so the description says it too.
+pub fn disclosure(ui: &egui::Ui, response: &egui::Response, name: &str, open: bool) {
+    ui.ctx().accesskit_node_builder(response.id, |node| {
+        node.set_label(name);
+        node.clear_toggled();
+        node.set_expanded(open);
+        node.set_description(if open { "expanded" } else { "collapsed" });
+    });
+}
