@@ -105,8 +105,10 @@ fn after_a_summary_the_next_lesson_opens_in_a_full_panel_without_asking_to_save(
 /// the pieces it is drawn in are hidden).
 fn shown_text(h: &Harness<GraftApp>, words: &'static str) -> Option<Rect> {
     use egui_kittest::kittest::By;
+    // Not the announcement of the step (a status node saying its text too).
     let shown = By::new()
         .label_contains(words)
+        .role(Role::Label)
         .predicate(|n| !n.is_hidden());
     h.query(shown).map(|n| n.rect())
 }
@@ -216,7 +218,8 @@ fn a_menu_item_in_a_submenu_is_pointed_at_through_its_submenu() {
     h.run_steps(4);
     let item = h
         .get_by(|n| {
-            n.role() == Role::Button
+            // A toggle: a check item.
+            n.role() == Role::MenuItemCheckBox
                 && n.label()
                     .is_some_and(|l| l.trim_end().ends_with("Culling rectangle"))
         })
@@ -225,7 +228,7 @@ fn a_menu_item_in_a_submenu_is_pointed_at_through_its_submenu() {
     assert_eq!(open.bubble.as_deref(), Some("Turn this on"));
     assert!(open.highlight.unwrap().contains_rect(item.shrink(1.0)));
     h.get_by(|n| {
-        n.role() == Role::Button
+        n.role() == Role::MenuItemCheckBox
             && n.label()
                 .is_some_and(|l| l.trim_end().ends_with("Culling rectangle"))
     })

@@ -77,8 +77,10 @@ fn the_introduction_shows_before_step_1_and_start_leaves_it() {
     assert!(run.showing_intro(), "the lesson opens on its introduction");
     let about = run.lesson().about.clone();
     // Read whole as one paragraph (its drawn pieces are hidden from a screen reader).
+    // (Not the announcement, a status node saying the introduction too.)
     let shown = By::new()
         .label_contains("rotate · scale")
+        .role(Role::Label)
         .predicate(|n| !n.is_hidden());
     assert!(h.query(shown).is_some(), "the intro text is drawn");
     assert!(h.query_by_label(&about).is_some(), "its about is drawn");
