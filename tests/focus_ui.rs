@@ -140,6 +140,21 @@ const STEPS: [Step; 20] = [
     step("Ctrl+N (unsaved changes)", &[(CTRL, Key::N)], None, Place::Window("Unsaved changes")),
 ];
 
+/// True when the last frame outlined the row `name` (the focused row's ring: a 2-point
+/// outline one row high around the row's name; the panel's ring is far taller).
+fn ringed(h: &Harness<GraftApp>, name: &str) -> bool {
+    let text = h.get_by_role_and_label(Role::TreeItem, name).rect();
+    h.output()
+        .shapes
+        .iter()
+        .any(|clipped| match &clipped.shape {
+            egui::Shape::Rect(r) => {
+                r.stroke.width >= 2.0 && r.rect.contains_rect(text) && r.rect.height() < 40.0
+            }
+            _ => false,
+        })
+}
+
 #[rustfmt::skip]
 const fn step(name: &'static str, keys: &'static [(Modifiers, Key)], text: Option<&'static str>, place: Place) -> Step {
     Step { name, keys, text, place }
@@ -150,7 +165,9 @@ const fn step(name: &'static str, keys: &'static [(Modifiers, Key)], text: Optio
 #[test]
 fn after_each_command_the_focus_is_named_and_in_the_panel_with_the_keyboard() {
     let mut h = app();
-    for step in &STEPS {
+    run(&mut h, &STEPS[0]);
+    assert!(ringed(&h, "sword"), "the focused row shows its focus");
+    for step in &STEPS[1..] {
         run(&mut h, step);
     }
     // F2 selected the whole name: "blade" replaced "sword".

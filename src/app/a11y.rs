@@ -314,6 +314,16 @@ pub fn focus_ring(ui: &egui::Ui, response: &egui::Response) {
     }
 }
 
+/// Outline a hierarchy row inside its own rect while it has the keyboard (rows touch: a ring
+/// outside would be painted over by the next row), in the selection's stroke, 2 points wide.
+pub fn row_focus_ring(ui: &egui::Ui, response: &egui::Response) {
+    if response.has_focus() {
+        let stroke = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);
+        ui.painter()
+            .rect_stroke(response.rect, 2.0, stroke, egui::StrokeKind::Inside);
+    }
+}
+
 /// A pick list (the palette's commands, Move to…'s parents) read as a list box named `name`
 /// whose options are `options` (`choice` the highlighted one), and its search field
 /// (`field`, which keeps the keyboard for typing) pointing at the highlighted option as its
