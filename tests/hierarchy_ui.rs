@@ -560,3 +560,19 @@ fn rows_are_tree_items_with_level_expanded_and_selected() {
     assert_eq!(names.len(), 3, "hand and sword are hidden: {names:?}");
     h.get_by_label("Expand arm");
 }
+
+/// Typing in the filter: the field says how many nodes match, for a screen reader ("ar":
+/// the arm and the scabbard; the body is shown only as their parent).
+#[test]
+fn the_filter_says_how_many_nodes_match() {
+    let mut h = app();
+    let field = h.get_by_label("Filter rows by name");
+    field.focus();
+    field.type_text("ar");
+    h.run_steps(3);
+    let field = h.get_by_label("Filter rows by name");
+    assert_eq!(
+        field.accesskit_node().description().as_deref(),
+        Some("2 of 5 nodes match")
+    );
+}

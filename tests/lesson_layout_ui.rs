@@ -101,18 +101,26 @@ fn after_a_summary_the_next_lesson_opens_in_a_full_panel_without_asking_to_save(
     assert!(h.state().editor().doc().is_scratch());
 }
 
+/// Where the paragraph holding `words` is (the whole paragraph, as a screen reader reads it:
+/// the pieces it is drawn in are hidden).
+fn shown_text(h: &Harness<GraftApp>, words: &'static str) -> Option<Rect> {
+    use egui_kittest::kittest::By;
+    // Not the announcement of the step (a status node saying its text too).
+    let shown = By::new()
+        .label_contains(words)
+        .role(Role::Label)
+        .predicate(|n| !n.is_hidden());
+    h.query(shown).map(|n| n.rect())
+}
+
 #[test]
 fn a_new_step_opens_at_the_top_of_its_text() {
     let mut h = app(1024.0, 768.0);
     open_at(&mut h, REPARENT, 0);
     let panel = lesson_panel(&h);
-    let first = |h: &Harness<GraftApp>| {
-        h.query_by_label_contains("The scene is back as it started")
-            .map(|n| n.rect())
-    };
-    let before = h
-        .query_by_label_contains("Nothing moves on screen")
-        .map(|n| n.rect().top())
+    let first = |h: &Harness<GraftApp>| shown_text(h, "The scene is back as it started");
+    let before = shown_text(&h, "Nothing moves on screen")
+        .map(|r| r.top())
         .expect("step 1's second paragraph");
     // Scroll the first step's text down as far as it goes.
     h.hover_at(panel.center() + egui::vec2(0.0, 40.0));
@@ -127,10 +135,7 @@ fn a_new_step_opens_at_the_top_of_its_text() {
         h.run_steps(2);
     }
     h.run_steps(10);
-    let later = |h: &Harness<GraftApp>| {
-        h.query_by_label_contains("Nothing moves on screen")
-            .map(|n| n.rect().top())
-    };
+    let later = |h: &Harness<GraftApp>| shown_text(h, "Nothing moves on screen").map(|r| r.top());
     assert!(
         later(&h).is_none_or(|top| top < before - 30.0),
         "the wheel scrolled step 1: {:?} from {before}",
@@ -250,7 +255,8 @@ fn a_menu_item_in_a_submenu_is_pointed_at_through_its_submenu() {
     h.run_steps(4);
     let item = h
         .get_by(|n| {
-            n.role() == Role::Button
+            // A toggle: a check item.
+            n.role() == Role::MenuItemCheckBox
                 && n.label()
                     .is_some_and(|l| l.trim_end().ends_with("Culling rectangle"))
         })
@@ -259,7 +265,7 @@ fn a_menu_item_in_a_submenu_is_pointed_at_through_its_submenu() {
     assert_eq!(open.bubble.as_deref(), Some("Turn this on"));
     assert!(open.highlight.unwrap().contains_rect(item.shrink(1.0)));
     h.get_by(|n| {
-        n.role() == Role::Button
+        n.role() == Role::MenuItemCheckBox
             && n.label()
                 .is_some_and(|l| l.trim_end().ends_with("Culling rectangle"))
     })

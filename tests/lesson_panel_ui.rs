@@ -76,10 +76,13 @@ fn the_introduction_shows_before_step_1_and_start_leaves_it() {
     let run = h.state().editor().lesson().unwrap();
     assert!(run.showing_intro(), "the lesson opens on its introduction");
     let about = run.lesson().about.clone();
-    assert!(
-        h.query_by_label_contains("rotate · scale").is_some(),
-        "the intro text is drawn"
-    );
+    // Read whole as one paragraph (its drawn pieces are hidden from a screen reader).
+    // (Not the announcement, a status node saying the introduction too.)
+    let shown = By::new()
+        .label_contains("rotate · scale")
+        .role(Role::Label)
+        .predicate(|n| !n.is_hidden());
+    assert!(h.query(shown).is_some(), "the intro text is drawn");
     assert!(h.query_by_label(&about).is_some(), "its about is drawn");
     h.get_by_label("Start step 1 ⏵").click();
     h.run_steps(4);
@@ -339,4 +342,36 @@ fn goal_state(h: &Harness<'_, GraftApp>, name: &str) -> Option<bool> {
     } else {
         None
     }
+}
+
+/// Lesson 04's first step by ear: each paragraph is one label holding its whole text in order,
+/// node names included (it was a dozen pieces read out of order), the pieces are hidden from a
+/// screen reader, and the drag it asks for is also written as its keyboard way (Move to…).
+#[test]
+fn a_step_reads_as_whole_paragraphs_with_the_keyboard_way_of_its_gesture() {
+    use egui_kittest::kittest::NodeT;
+    use graft::editor::lesson::text::plain;
+    let mut h = app();
+    open(&mut h, 3);
+    lesson(&mut h, LessonCommand::Begin);
+    let step = h.state().editor().lesson().expect("open").step().clone();
+    let labels: Vec<String> = h
+        .query_all(By::new().role(Role::Label))
+        .filter(|n| !n.accesskit_node().is_hidden())
+        .filter_map(|n| n.accesskit_node().label())
+        .collect();
+    for paragraph in &step.text {
+        let whole = plain(paragraph);
+        assert!(labels.contains(&whole), "no label {whole:?} in {labels:#?}");
+    }
+    let way = labels
+        .iter()
+        .find(|l| l.starts_with("By keyboard: select the sword"))
+        .unwrap_or_else(|| panic!("no keyboard way in {labels:#?}"));
+    assert!(way.contains("Move to… (Ctrl+Shift+M), type body"), "{way}");
+    // A piece of the first paragraph is not read on its own.
+    assert!(
+        !labels.iter().any(|l| l == " hangs from the "),
+        "{labels:#?}"
+    );
 }

@@ -266,7 +266,8 @@ fn a_menu_item_target_is_its_menu_then_the_item() {
     h.hover_at(overlays.center());
     h.run_steps(4);
     let item = h.get_by(|node| {
-        node.role() == Role::Button
+        // A toggle: a check item.
+        node.role() == Role::MenuItemCheckBox
             && node
                 .label()
                 .is_some_and(|l| l.contains("Flash recomputed world matrices"))

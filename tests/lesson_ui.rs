@@ -31,7 +31,12 @@ fn app() -> Harness<'static, GraftApp> {
 fn open_lesson(h: &mut Harness<GraftApp>, title: &str) {
     h.state_mut().run(Command::Show(Window::Lessons));
     h.run_steps(3);
-    h.get_by_label_contains(title).click();
+    // The lesson's button, not its "Introduction to …" header.
+    h.get_by(|n| {
+        n.label()
+            .is_some_and(|l| l.contains(title) && !l.starts_with("Introduction to"))
+    })
+    .click();
     h.run_steps(5);
     let run = h.state().editor().lesson().expect("the lesson is open");
     assert!(run.lesson().title.contains(title));
@@ -179,4 +184,33 @@ fn the_empty_inspector_offers_the_course_and_goes_on_where_the_learner_left_it()
     h.run_steps(4);
     let run = h.state().editor().lesson().expect("lesson 2 opened");
     assert_eq!(run.lesson().title, outline()[1].title);
+}
+
+/// Help ▸ Lessons…: each lesson's folded introduction is told apart by ear ("Introduction to
+/// Reparenting"), collapsed, not a toggle (it was nine "Introduction" buttons read "not
+/// pressed" while open).
+#[test]
+fn the_lessons_introductions_are_named_for_their_lesson_and_say_they_are_collapsed() {
+    use egui_kittest::kittest::NodeT;
+    let mut h = app();
+    h.state_mut().run(Command::Show(Window::Lessons));
+    h.run_steps(3);
+    let headers: Vec<(String, Option<String>, bool)> = h
+        .query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Introduction to ")))
+        .map(|n| {
+            let a = n.accesskit_node();
+            let name = a.label().unwrap_or_default();
+            (name, a.description(), a.toggled().is_some())
+        })
+        .collect();
+    assert!(headers.len() >= 9, "{headers:?}");
+    let mut names: Vec<&String> = headers.iter().map(|(n, _, _)| n).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), headers.len(), "distinct: {headers:?}");
+    assert!(names.contains(&&"Introduction to Reparenting".to_string()));
+    for (name, description, toggled) in &headers {
+        assert_eq!(description.as_deref(), Some("collapsed"), "{name}");
+        assert!(!toggled, "{name} is not a toggle");
+    }
 }

@@ -39,11 +39,15 @@ fn popups(h: &Harness<GraftApp>) -> Vec<Rect> {
     })
 }
 
-/// The button whose label is `label` or ends with it (toggles show "☑ Names").
+/// The entry whose label is `label` or holds it (a toggle is a check item named without its
+/// check mark).
 fn button_rect(h: &Harness<GraftApp>, label: &str) -> Option<Rect> {
     // The shortest label holding it: "View from the selection", not "… selection's parent";
     // a toggle's starts with its check mark, an entry's may end with its shortcut.
-    let nodes = h.query_all(egui_kittest::kittest::By::new().role(Role::Button));
+    let entry = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        matches!(n.role(), Role::Button | Role::MenuItemCheckBox)
+    };
+    let nodes = h.query_all(egui_kittest::kittest::By::new().predicate(entry));
     let holding = nodes.filter(|n| {
         n.accesskit_node()
             .label()
@@ -147,11 +151,13 @@ fn an_item_in_a_submenu_is_reached_by_the_keyboard_alone() {
     h.run_steps(2);
     h.key_press(egui::Key::Enter);
     h.run_steps(3);
+    // A toggle is a check item.
+    let entry = |n: &egui_kittest::kittest::AccessKitNode<'_>| {
+        matches!(n.role(), Role::Button | Role::MenuItemCheckBox)
+    };
     let focused = |h: &Harness<GraftApp>, label: &str| {
-        h.query_by(|n| {
-            n.role() == Role::Button && n.label().is_some_and(|l| l.trim_end().ends_with(label))
-        })
-        .is_some_and(|n| n.is_focused())
+        h.query_by(|n| entry(n) && n.label().is_some_and(|l| l.trim_end().ends_with(label)))
+            .is_some_and(|n| n.is_focused())
     };
     let mut presses = 0;
     while !focused(&h, "Overlays") {
@@ -167,7 +173,7 @@ fn an_item_in_a_submenu_is_reached_by_the_keyboard_alone() {
         h.run_steps(2);
         presses += 1;
         let now = h
-            .query_all(egui_kittest::kittest::By::new().role(Role::Button))
+            .query_all(egui_kittest::kittest::By::new().predicate(entry))
             .find(|n| n.is_focused())
             .and_then(|n| n.accesskit_node().label());
         assert!(
@@ -232,4 +238,41 @@ fn pictures_to_look_at() {
     image
         .save(dir.join("graft-44-tank-lesson.png"))
         .expect("saved");
+}
+
+/// The View menu's toggles are check items, named without their check mark and checked when
+/// on (they were buttons named "☑ Names").
+#[test]
+fn view_toggles_are_check_items_with_their_state() {
+    use egui::accesskit::Toggled;
+    let mut h = app(1280.0, 800.0, 1.0);
+    h.get_by_label("View").click();
+    h.run_steps(3);
+    let toggles: Vec<(String, Option<Toggled>)> = h
+        .query_all(egui_kittest::kittest::By::new().role(Role::MenuItemCheckBox))
+        .map(|n| {
+            (
+                n.accesskit_node().label().unwrap_or_default(),
+                n.accesskit_node().toggled(),
+            )
+        })
+        .collect();
+    let checked = command_table()
+        .iter()
+        .filter(|s| s.menu == Some("View") && s.submenu.is_none() && s.checked.is_some());
+    for spec in checked {
+        let on = (spec.checked.expect("a toggle"))(h.state().editor());
+        let want = if on { Toggled::True } else { Toggled::False };
+        assert!(
+            toggles.contains(&(spec.label.to_string(), Some(want))),
+            "{} ({on}) not a check item in {toggles:?}",
+            spec.label
+        );
+    }
+    assert!(!toggles.is_empty());
+    assert!(
+        toggles
+            .iter()
+            .all(|(name, _)| !name.starts_with(['☑', '☐']))
+    );
 }

@@ -270,7 +270,10 @@ fn arrow_keys_walk_the_rows_and_open_and_close_them() {
     let closed = |id: NodeId| id == NodeId(2);
     let left = row_key(&scene, &rows, &[NodeId(2)], closed, Arrow::Left);
     assert_eq!(left, select(1), "a closed row: its parent");
-    assert_eq!(key(&[], Arrow::Down), None, "nothing selected");
+    // Nothing selected: Down starts at the first row, Up at the last, Left does nothing.
+    assert_eq!(key(&[], Arrow::Down), select(1), "nothing selected");
+    assert_eq!(key(&[], Arrow::Up), select(5), "nothing selected");
+    assert_eq!(key(&[], Arrow::Left), None, "nothing selected");
     // The primary is the last selected.
     assert_eq!(key(&[NodeId(5), NodeId(2)], Arrow::Up), select(1));
 }

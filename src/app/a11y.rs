@@ -35,6 +35,70 @@ pub fn announce(ctx: &egui::Context, editor: &crate::editor::session::Editor) ->
     text
 }
 
+/// The announcement being spoken through the focused object, and where.
+#[derive(Clone, Copy, Debug, Default)]
+struct OnFocus {
+    /// Which announcement ([`Announcer::count`]).
+    ///
+    /// [`Announcer::count`]: crate::editor::session::announce::Announcer::count
+    count: u64,
+    /// The object it is put on, or None once the keyboard left it.
+    on: Option<egui::Id>,
+    /// The pass it was made on: for a few passes it follows the keyboard (a command that
+    /// moves it, as Move to… does, moves it a pass or two after it announced).
+    pass: u64,
+}
+
+/// How many passes after an announcement it follows the keyboard to a new object.
+const FOLLOW_PASSES: u64 = 3;
+
+/// Speak the latest announcement through the object that has the keyboard, for screen readers
+/// that do not listen for announcements (Orca 43, Debian 12's, reads neither
+/// "object:announcement" nor live regions from AccessKit): the announcement is that object's
+/// description while it keeps the keyboard. Orca speaks the description of the object it is
+/// on when the description changes, and speaks it with the object when the keyboard moves
+/// there. With no control focused, the window is the focused object. Call after every widget
+/// and window of the pass is drawn.
+pub fn speak_on_focus(ctx: &egui::Context) {
+    use crate::editor::session::announce::Announcer;
+    let state_id = egui::Id::unique("graft-speak-on-focus");
+    let (count, text) = ctx.data_mut(|d| {
+        let announcer = d.get_temp_mut_or_default::<Announcer>(announcement_id());
+        (announcer.count(), announcer.text().to_owned())
+    });
+    if text.is_empty() {
+        return;
+    }
+    let focus = ctx
+        .memory(|m| m.focused())
+        .filter(|id| ctx.has_accesskit_node(*id))
+        .unwrap_or_else(egui::accesskit_root_id);
+    let pass = ctx.cumulative_pass_nr();
+    let on = ctx.data_mut(|d| {
+        let state = d.get_temp_mut_or_default::<OnFocus>(state_id);
+        if state.count != count {
+            *state = OnFocus {
+                count,
+                on: Some(focus),
+                pass,
+            };
+        } else if state.on != Some(focus) {
+            let following = pass.saturating_sub(state.pass) <= FOLLOW_PASSES;
+            state.on = following.then_some(focus);
+        }
+        state.on
+    });
+    if on == Some(focus) {
+        // The same words said again are a new description too (an odd count adds a space).
+        let text = if count % 2 == 1 {
+            text
+        } else {
+            format!("{text} ")
+        };
+        ctx.accesskit_node_builder(focus, |node| node.set_description(text));
+    }
+}
+
 /// Name the row of menus `ui` is drawn in (egui reads the menu bar's inner row as a "menu"
 /// without a name).
 pub fn name_menus(ui: &egui::Ui, name: &str) {
@@ -248,4 +312,96 @@ pub fn focus_ring(ui: &egui::Ui, response: &egui::Response) {
         ui.painter()
             .rect_stroke(rect, 2.0, stroke, egui::StrokeKind::Outside);
     }
+}
+
+/// Outline a hierarchy row inside its own rect while it has the keyboard (rows touch: a ring
+/// outside would be painted over by the next row), in the selection's stroke, 2 points wide.
+pub fn row_focus_ring(ui: &egui::Ui, response: &egui::Response) {
+    if response.has_focus() {
+        let stroke = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);
+        ui.painter()
+            .rect_stroke(response.rect, 2.0, stroke, egui::StrokeKind::Inside);
+    }
+}
+
+/// A pick list (the palette's commands, Move to…'s parents) read as a list box named `name`
+/// whose options are `options` (`choice` the highlighted one), and its search field
+/// (`field`, which keeps the keyboard for typing) pointing at the highlighted option as its
+/// active descendant: a screen reader's focus is on that option and moves as Up / Down move
+/// the choice ("body, 2 of 5"). `list` is the `Ui` the options were drawn in.
+pub fn pick_list(
+    ui: &egui::Ui,
+    list: egui::Id,
+    name: &str,
+    field: egui::Id,
+    (options, choice): (&[egui::Id], usize),
+) {
+    let ctx = ui.ctx();
+    let found = ctx.accesskit_node_builder(list, |node| {
+        node.set_role(egui::accesskit::Role::ListBox);
+        node.set_label(name);
+    });
+    if found.is_none() {
+        return;
+    }
+    for (k, option) in options.iter().enumerate() {
+        ctx.accesskit_node_builder(*option, |node| {
+            node.set_role(egui::accesskit::Role::ListBoxOption);
+            node.clear_toggled();
+            node.set_selected(k == choice);
+            node.set_position_in_set(k);
+            node.set_size_of_set(options.len());
+        });
+    }
+    if let Some(active) = options.get(choice) {
+        ctx.accesskit_node_builder(field, |node| {
+            node.set_active_descendant(active.accesskit_id())
+        });
+    }
+}
+
+/// Read the `Ui` a paragraph was drawn in as one label holding `text` whole (call after
+/// drawing it: its bounds are where it was drawn).
+pub fn paragraph(ui: &egui::Ui, text: &str) {
+    let rect = ui.min_rect();
+    let ppp = f64::from(ui.ctx().pixels_per_point());
+    ui.ctx().accesskit_node_builder(ui.unique_id(), |node| {
+        // A label's text is its value in AccessKit, as egui's own labels have it.
+        node.set_role(egui::accesskit::Role::Label);
+        node.set_label(text);
+        node.set_value(text);
+        node.set_bounds(egui::accesskit::Rect {
+            x0: f64::from(rect.min.x) * ppp,
+            y0: f64::from(rect.min.y) * ppp,
+            x1: f64::from(rect.max.x) * ppp,
+            y1: f64::from(rect.max.y) * ppp,
+        });
+    });
+}
+
+/// Keep a widget from screen readers (a piece of a paragraph read whole by [`paragraph`]).
+pub fn hide(ctx: &egui::Context, response: &egui::Response) {
+    ctx.accesskit_node_builder(response.id, |node| node.set_hidden());
+}
+
+/// A menu entry that toggles, read as a check menu item named `name`, checked when `on`.
+pub fn check_item(ui: &egui::Ui, response: &egui::Response, name: &str, on: bool) {
+    use egui::accesskit::{Role, Toggled};
+    ui.ctx().accesskit_node_builder(response.id, |node| {
+        node.set_role(Role::MenuItemCheckBox);
+        node.set_label(name);
+        node.set_toggled(if on { Toggled::True } else { Toggled::False });
+    });
+}
+
+/// A header that shows or hides a section, read as a button named `name` that is expanded or
+/// collapsed (not a toggle "not pressed" while open). AccessKit 0.21 maps no expanded state to
+/// AT-SPI, so the description says it too.
+pub fn disclosure(ui: &egui::Ui, response: &egui::Response, name: &str, open: bool) {
+    ui.ctx().accesskit_node_builder(response.id, |node| {
+        node.set_label(name);
+        node.clear_toggled();
+        node.set_expanded(open);
+        node.set_description(if open { "expanded" } else { "collapsed" });
+    });
 }

@@ -15,6 +15,8 @@ pub struct PanelRects {
     rects: Vec<(Panel, egui::Rect)>,
     /// The panel that had the keyboard last frame.
     last: Option<Panel>,
+    /// The control on a panel that last had the keyboard.
+    kept: Option<egui::Id>,
 }
 
 impl PanelRects {
@@ -71,6 +73,13 @@ pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Ve
         rects.last = Some(panel);
         return out;
     }
+    if let Some(panel) = tabbed_into(ctx, editor, rects) {
+        // Tab (or a click) put the focus on a control of another panel: that panel has the
+        // keyboard now, so graft's keys and the screen reader's focus agree.
+        out.push(Command::SetFocusedPanel(panel));
+        rects.last = Some(panel);
+        return out;
+    }
     if rects.last.replace(editor.focused_panel()) != Some(editor.focused_panel()) {
         // The keyboard moved: a field of the panel left behind stops taking keys, and the
         // first control of the new one takes them.
@@ -82,21 +91,101 @@ pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Ve
         if let Some(first) = first_control(ctx, editor.focused_panel(), rects) {
             ctx.memory_mut(|m| m.request_focus(first));
         }
+    } else if focus_lost(ctx, editor) {
+        restore_focus(ctx, editor, rects);
+    }
+    if let Some(id) = ctx.memory(|m| m.focused()).filter(|id| in_panel(ctx, *id)) {
+        rects.kept = Some(id);
     }
     if let Some(rect) = rects.rect(editor.focused_panel()) {
-        let painter = ctx.layer_painter(egui::LayerId::new(
-            egui::Order::Foreground,
-            egui::Id::unique("graft-panel-focus"),
-        ));
-        let color = ctx.global_style().visuals.selection.stroke.color;
-        painter.rect_stroke(
-            rect.shrink(1.0),
-            2.0,
-            egui::Stroke::new(2.0, color),
-            egui::StrokeKind::Inside,
-        );
+        paint_ring(ctx, rect);
     }
     out
+}
+
+/// The ring around the panel that has the keyboard.
+fn paint_ring(ctx: &egui::Context, rect: egui::Rect) {
+    let painter = ctx.layer_painter(egui::LayerId::new(
+        egui::Order::Foreground,
+        egui::Id::unique("graft-panel-focus"),
+    ));
+    let color = ctx.global_style().visuals.selection.stroke.color;
+    painter.rect_stroke(
+        rect.shrink(1.0),
+        2.0,
+        egui::Stroke::new(2.0, color),
+        egui::StrokeKind::Inside,
+    );
+}
+
+/// True when no control has the keyboard, none should (no window, menu or prompt is open)
+/// and the panel that has the keyboard gives it to a control.
+fn focus_lost(ctx: &egui::Context, editor: &Editor) -> bool {
+    if ctx.memory(|m| m.focused()).is_some_and(|id| drawn(ctx, id)) {
+        return false;
+    }
+    let window_open = ctx.memory(|m| {
+        m.areas()
+            .visible_layer_ids()
+            .iter()
+            .any(|l| l.order == egui::Order::Middle)
+    });
+    let prompt = editor.pending_guard().is_some()
+        || editor.recovery_offer().is_some()
+        || editor.path_prompt().is_some();
+    !(window_open || prompt || egui::Popup::is_any_open(ctx))
+}
+
+/// The focused control went away (a deleted row, a closed window, a lesson step's button):
+/// the keyboard goes back to the control of the panel it was on, else to the panel's own.
+/// Not in the inspector and the timeline: their controls are mostly text fields, and a field
+/// given the keyboard back would take graft's keys (Ctrl+Z, Del) as text.
+fn restore_focus(ctx: &egui::Context, editor: &Editor, rects: &PanelRects) {
+    let panel = editor.focused_panel();
+    if matches!(panel, Panel::Inspector | Panel::Timeline) {
+        return;
+    }
+    let area = rects.rect(panel);
+    let back = rects.kept.filter(|id| {
+        let at = ctx.viewport(|v| v.this_pass.widgets.get(*id).map(|w| w.rect.center()));
+        at.zip(area).is_some_and(|(at, area)| area.contains(at))
+    });
+    if let Some(id) = back.or_else(|| first_control(ctx, panel, rects)) {
+        ctx.memory_mut(|m| m.request_focus(id));
+    }
+}
+
+/// True when the widget `id` was drawn this pass or the one before (a window's widgets are
+/// drawn after the panels).
+fn drawn(ctx: &egui::Context, id: egui::Id) -> bool {
+    ctx.viewport(|v| {
+        v.this_pass
+            .widgets
+            .get(id)
+            .or(v.prev_pass.widgets.get(id))
+            .is_some()
+    })
+}
+
+/// True when the widget `id` lies on the window's panels (not in a window, menu or popup).
+fn in_panel(ctx: &egui::Context, id: egui::Id) -> bool {
+    ctx.viewport(|v| {
+        v.this_pass
+            .widgets
+            .get(id)
+            .is_some_and(|w| w.layer_id == egui::LayerId::background())
+    })
+}
+
+/// The panel whose control just got the keyboard, when it is not the panel that has it.
+fn tabbed_into(ctx: &egui::Context, editor: &Editor, rects: &PanelRects) -> Option<Panel> {
+    let id = ctx.memory(|m| m.focused())?;
+    if Some(id) == rects.kept || !in_panel(ctx, id) {
+        return None;
+    }
+    let rect = ctx.viewport(|v| v.this_pass.widgets.get(id).map(|w| w.rect))?;
+    let panel = rects.at(rect.center())?;
+    (panel != editor.focused_panel()).then_some(panel)
 }
 
 /// The id under which a panel's primary control is remembered for one pass.
@@ -112,6 +201,26 @@ pub fn primary_control(ctx: &egui::Context, panel: Panel, id: egui::Id) {
     ctx.data_mut(|d| d.insert_temp(primary_key(panel), (pass, id)));
 }
 
+/// While the widget `id` has the keyboard, the arrow keys are its own (a hierarchy row walks
+/// the rows, the viewport nudges) instead of moving the focus to the next widget.
+pub fn keep_arrows(ctx: &egui::Context, id: egui::Id) {
+    let arrows = egui::EventFilter {
+        horizontal_arrows: true,
+        vertical_arrows: true,
+        ..Default::default()
+    };
+    ctx.memory_mut(|m| m.set_focus_lock_filter(id, arrows));
+}
+
+/// The viewport's canvas is where the keyboard lands in the viewport (F6), and keeps the
+/// arrow keys (they nudge).
+pub fn viewport_canvas(ctx: &egui::Context, canvas: &egui::Response) {
+    primary_control(ctx, Panel::Viewport, canvas.id);
+    if canvas.has_focus() {
+        keep_arrows(ctx, canvas.id);
+    }
+}
+
 /// The control [`primary_control`] named for `panel` this pass.
 fn primary(ctx: &egui::Context, panel: Panel) -> Option<egui::Id> {
     let pass = ctx.cumulative_pass_nr();
@@ -119,16 +228,15 @@ fn primary(ctx: &egui::Context, panel: Panel) -> Option<egui::Id> {
     named.filter(|(when, _)| *when == pass).map(|(_, id)| id)
 }
 
-/// The control of a panel whose own controls take the keyboard (the inspector, the timeline,
-/// the lesson): the one the panel named ([`primary_control`]), else the first in drawing
-/// order. The hierarchy and the viewport keep the keys themselves (arrows walk the rows or
-/// nudge), so no control of theirs takes focus; their ring shows it.
+/// The control the keyboard lands on in `panel`: the one the panel named
+/// ([`primary_control`]: the selected row, the viewport's canvas, the lesson's Next), else
+/// the first in drawing order (the inspector, the timeline).
 fn first_control(ctx: &egui::Context, panel: Panel, rects: &PanelRects) -> Option<egui::Id> {
-    if matches!(panel, Panel::Hierarchy | Panel::Viewport) {
-        return None;
-    }
     if let Some(id) = primary(ctx, panel) {
         return Some(id);
+    }
+    if matches!(panel, Panel::Hierarchy | Panel::Viewport) {
+        return None;
     }
     let area = rects.rect(panel)?;
     let layer = egui::LayerId::background();
@@ -207,17 +315,21 @@ pub fn move_to_window(
         .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
         .fixed_size([460.0, 320.0])
         .show(ctx, |ui| {
-            move_to_query(ui, state);
+            let field = move_to_query(ui, state);
             ui.label(move_to_hint(keep));
             ui.separator();
             egui::ScrollArea::vertical()
                 .max_height(240.0)
                 .show(ui, |ui| {
-                    move_to_list(ui, &targets, state.choice, &mut chosen)
+                    let options = move_to_list(ui, &targets, state.choice, &mut chosen);
+                    let picked = (options.as_slice(), state.choice);
+                    super::a11y::pick_list(ui, ui.unique_id(), "New parents", field, picked);
                 });
         });
     if let Some(target) = chosen.and_then(|k| targets.get(k)) {
         out.push(Command::Close(Window::MoveTo));
+        // The keyboard goes to the moved row, where the screen reader says what happened.
+        out.push(Command::SetFocusedPanel(Panel::Hierarchy));
         out.push(Command::MoveTo {
             parent: target.parent,
             keep_world: crate::editor::session::drop_rules::drop_keeps_world(keep, shift),
@@ -257,8 +369,8 @@ fn move_to_keys(ctx: &egui::Context, state: &mut MoveToState, count: usize) -> (
     (enter, shift, escape)
 }
 
-/// The search field, focused when the window opens; typing resets the choice.
-fn move_to_query(ui: &mut egui::Ui, state: &mut MoveToState) {
+/// The search field, focused when the window opens; typing resets the choice. Returns its id.
+fn move_to_query(ui: &mut egui::Ui, state: &mut MoveToState) -> egui::Id {
     let edit = ui.add(
         egui::TextEdit::singleline(&mut state.query)
             .char_limit(256)
@@ -275,21 +387,24 @@ fn move_to_query(ui: &mut egui::Ui, state: &mut MoveToState) {
     if edit.changed() {
         state.choice = 0;
     }
+    edit.id
 }
 
-/// The matching parents, `choice` highlighted; a click sets `chosen`.
+/// The matching parents, `choice` highlighted; a click sets `chosen`. Returns the rows' ids.
 fn move_to_list(
     ui: &mut egui::Ui,
     targets: &[MoveTarget],
     choice: usize,
     chosen: &mut Option<usize>,
-) {
+) -> Vec<egui::Id> {
+    let mut rows = Vec::with_capacity(targets.len());
     for (k, target) in targets.iter().enumerate() {
         let row = ui.add(egui::Button::selectable(k == choice, &target.label));
         if k == choice && ui.input(|i| i.key_pressed(Key::ArrowDown) || i.key_pressed(Key::ArrowUp))
         {
             row.scroll_to_me(None);
         }
+        rows.push(row.id);
         if row.clicked() {
             *chosen = Some(k);
         }
@@ -297,6 +412,7 @@ fn move_to_list(
     if targets.is_empty() {
         ui.weak("No node of that name can be the parent");
     }
+    rows
 }
 
 /// The interface scale and theme the editor asks for, applied to egui when they changed.

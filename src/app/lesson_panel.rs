@@ -4,7 +4,7 @@
 //! Lessons… is in `lesson_window.rs`.
 
 use crate::editor::lesson::explain::what_it_checks;
-use crate::editor::lesson::text::{Span, spans};
+use crate::editor::lesson::text::{Span, keyboard_way, plain, spans};
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Summary};
@@ -186,6 +186,11 @@ fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Co
                 paragraph_ui(ui, editor, run, paragraph, out);
                 ui.add_space(4.0);
             }
+            let gestures = &run.step().pointing.gestures;
+            for way in gestures.iter().filter_map(keyboard_way) {
+                paragraph_ui(ui, editor, run, &way, out);
+                ui.add_space(4.0);
+            }
             super::lesson_predict::predict_box(ui, run, out);
             ui.separator();
             checklist(ui, editor, run);
@@ -209,7 +214,9 @@ fn hint_ui(
     });
 }
 
-/// A paragraph with its `code` (one unit that never breaks), **bold** and [node] links.
+/// A paragraph with its `code` (one unit that never breaks), **bold** and [node] links. A
+/// screen reader reads it as one label, its whole text in order with the node names (the
+/// pieces it is drawn in are hidden from it; the links stay, to be clicked).
 fn paragraph_ui(
     ui: &mut egui::Ui,
     editor: &Editor,
@@ -220,14 +227,16 @@ fn paragraph_ui(
     let column = ui.available_width();
     ui.horizontal_wrapped(|ui| {
         ui.spacing_mut().item_spacing.x = 0.0;
+        let ctx = ui.ctx().clone();
+        let hide = |r: egui::Response| crate::app::a11y::hide(&ctx, &r);
         for span in spans(text) {
             match span {
                 Span::Plain(t) => {
-                    ui.label(t);
+                    hide(ui.label(t));
                 }
-                Span::Code(t) => code_span(ui, &t, column),
+                Span::Code(t) => hide(code_span(ui, &t, column)),
                 Span::Bold(t) => {
-                    ui.strong(t);
+                    hide(ui.strong(t));
                 }
                 Span::Node(name) => {
                     let id = run.resolve(editor.doc().scene(), &name);
@@ -239,12 +248,13 @@ fn paragraph_ui(
                 }
             }
         }
+        crate::app::a11y::paragraph(ui, &plain(text));
     });
 }
 
 /// A code span as one unit: it goes whole to the next line rather than breaking inside (only
 /// one wider than the whole column wraps).
-fn code_span(ui: &mut egui::Ui, text: &str, column: f32) {
+fn code_span(ui: &mut egui::Ui, text: &str, column: f32) -> egui::Response {
     let rich = egui::RichText::new(text).code();
     let font = egui::FontSelection::Style(egui::TextStyle::Monospace).resolve(ui.style());
     let width = ui
@@ -256,7 +266,7 @@ fn code_span(ui: &mut egui::Ui, text: &str, column: f32) {
     } else {
         egui::TextWrapMode::Wrap
     };
-    ui.add(egui::Label::new(rich).wrap_mode(mode));
+    ui.add(egui::Label::new(rich).wrap_mode(mode))
 }
 
 /// The goals and keeps: a tick for each that holds, a broken keep marked with what changed,

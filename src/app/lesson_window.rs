@@ -69,13 +69,17 @@ fn entry(ui: &mut egui::Ui, editor: &Editor, lesson: &Lesson, label: String) -> 
     }
     if !lesson.intro.is_empty() {
         let id = ui.make_persistent_id(("lesson-intro", &lesson.path));
-        egui::CollapsingHeader::new("Introduction")
+        let shown = egui::CollapsingHeader::new("Introduction")
             .id_salt(id)
             .show(ui, |ui| {
                 for paragraph in &lesson.intro {
                     ui.label(crate::editor::lesson::text::plain(paragraph));
                 }
             });
+        // Nine "Introduction" headers told apart by ear, open or closed.
+        let name = format!("Introduction to {}", lesson.title);
+        let open = shown.body_response.is_some();
+        crate::app::a11y::disclosure(ui, &shown.header_response, &name, open);
     }
     ui.add_space(6.0);
     clicked

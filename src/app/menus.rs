@@ -88,14 +88,21 @@ fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<C
         .first()
         .map(Shortcut::text)
         .unwrap_or_default();
-    let mut label = menu_label(spec, editor);
-    if let Some(checked) = spec.checked {
-        label = format!("{} {label}", if checked(editor) { "☑" } else { "☐" });
-    }
+    let name = menu_label(spec, editor);
+    let checked = spec.checked.map(|checked| checked(editor));
+    let label = match checked {
+        Some(on) => format!("{} {name}", if on { "☑" } else { "☐" }),
+        None => name.clone(),
+    };
     let enabled = (spec.enabled)(editor);
     let response = ui
         .add_enabled(enabled, egui::Button::new(label).shortcut_text(shortcut))
         .on_hover_text(spec.tooltip);
+    if let Some(on) = checked {
+        // A check item to a screen reader ("Names, check menu item, checked"), not a button
+        // named with a glyph.
+        crate::app::a11y::check_item(ui, &response, &name, on);
+    }
     super::ui_targets::menu_item(ui, spec.menu, spec.label, &response);
     if response.clicked()
         && let Some(command) = command_for(spec, editor)

@@ -12,6 +12,7 @@ mod generate_window;
 pub mod headless;
 pub mod hierarchy;
 pub mod inspector;
+mod key_queue;
 mod keyboard;
 pub mod lesson_overlay;
 mod lesson_panel;
@@ -62,6 +63,10 @@ pub struct GraftApp {
     move_to: keyboard::MoveToState,
     /// The interface scale and high contrast egui was last given.
     look: Option<(f32, bool)>,
+    /// Key presses held back for later frames: one key a frame ([`key_queue`]).
+    keys: key_queue::KeyQueue,
+    /// True when keys are held: the next frame comes at once.
+    keys_held: bool,
 }
 
 const RECENT_KEY: &str = "graft.recent";
@@ -179,6 +184,8 @@ impl GraftApp {
             panel_rects: Default::default(),
             move_to: Default::default(),
             look: None,
+            keys: Default::default(),
+            keys_held: false,
         }
     }
 
@@ -273,6 +280,9 @@ impl GraftApp {
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         self.end_if_terminated();
+        if self.keys_held {
+            ctx.request_repaint();
+        }
         let tick = self.editor.tick(ctx.input(|i| i.stable_dt));
         self.carry_out(tick.outcome);
         if let Some(after) = tick.repaint_after {
@@ -317,6 +327,7 @@ impl GraftApp {
         ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
             node.set_label(self.shown_title.as_str())
         });
+        a11y::speak_on_focus(&ctx);
     }
 
     /// The window's close button and files dropped on the window.
@@ -443,6 +454,11 @@ impl GraftApp {
 impl eframe::App for GraftApp {
     fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
         self.frame_ui(ui);
+    }
+
+    /// One key press a frame: the others wait for the next ([`key_queue`]).
+    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        self.keys_held = self.keys.one_key_per_frame(raw_input);
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

@@ -109,13 +109,20 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
             editor.doc().display_name()
         ));
         ui.horizontal(|ui| {
-            if ui.button("Save").clicked() {
+            let save = ui.button("Save");
+            let discard = ui.button("Discard");
+            let cancel = ui.button("Cancel");
+            // The prompt takes the keyboard on Save (Enter saves; Tab reaches the others).
+            if ![&save, &discard, &cancel].iter().any(|b| b.has_focus()) {
+                save.request_focus();
+            }
+            if save.clicked() {
                 out.push(Command::AnswerGuard(GuardAnswer::Save));
             }
-            if ui.button("Discard").clicked() {
+            if discard.clicked() {
                 out.push(Command::AnswerGuard(GuardAnswer::Discard));
             }
-            if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+            if cancel.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
                 out.push(Command::AnswerGuard(GuardAnswer::Cancel));
             }
         });
@@ -271,12 +278,14 @@ fn palette_window(
         .anchor(egui::Align2::CENTER_TOP, [0.0, 60.0])
         .fixed_size([460.0, 320.0])
         .show(ctx, |ui| {
-            palette_query(ui, state);
+            let field = palette_query(ui, state);
             ui.separator();
             egui::ScrollArea::vertical()
                 .max_height(280.0)
                 .show(ui, |ui| {
-                    palette_list(ui, &matches, state.palette_choice, &mut chosen)
+                    let options = palette_list(ui, &matches, state.palette_choice, &mut chosen);
+                    let picked = (options.as_slice(), state.palette_choice);
+                    super::a11y::pick_list(ui, ui.unique_id(), "Commands", field, picked);
                 });
         });
     if let Some(spec) = chosen.and_then(|k| matches.get(k)) {
@@ -308,7 +317,8 @@ fn palette_keys(ctx: &egui::Context, state: &mut WindowsState, count: usize) -> 
 }
 
 /// The palette's query field (focused when the palette opens); typing resets the choice.
-fn palette_query(ui: &mut egui::Ui, state: &mut WindowsState) {
+/// Returns its id.
+fn palette_query(ui: &mut egui::Ui, state: &mut WindowsState) -> egui::Id {
     let edit = ui.add(
         egui::TextEdit::singleline(&mut state.palette_query)
             .char_limit(256)
@@ -323,29 +333,49 @@ fn palette_query(ui: &mut egui::Ui, state: &mut WindowsState) {
     if edit.changed() {
         state.palette_choice = 0;
     }
+    edit.id
 }
 
 /// The matching commands with their shortcuts, `choice` highlighted; a click sets `chosen`.
+/// Returns the rows' ids.
 fn palette_list(
     ui: &mut egui::Ui,
     matches: &[&CommandSpec],
     choice: usize,
     chosen: &mut Option<usize>,
-) {
+) -> Vec<egui::Id> {
+    let mut rows = Vec::with_capacity(matches.len());
     for (k, spec) in matches.iter().enumerate() {
         let shortcut = spec
             .shortcuts
             .first()
             .map(Shortcut::text)
             .unwrap_or_default();
-        let button = egui::Button::selectable(k == choice, spec.label).shortcut_text(shortcut);
-        if ui.add(button).on_hover_text(spec.tooltip).clicked() {
+        let button =
+            egui::Button::selectable(k == choice, spec.label).shortcut_text(shortcut.as_str());
+        let row = ui.add(button);
+        if k == choice
+            && ui
+                .input(|i| i.key_pressed(egui::Key::ArrowDown) || i.key_pressed(egui::Key::ArrowUp))
+        {
+            row.scroll_to_me(None);
+        }
+        // "Save, Ctrl+S": the shortcut is part of what the option says.
+        let said = if shortcut.is_empty() {
+            spec.label.to_string()
+        } else {
+            format!("{}, {shortcut}", spec.label)
+        };
+        super::a11y::name(ui, &row, &said);
+        rows.push(row.id);
+        if row.on_hover_text(spec.tooltip).clicked() {
             *chosen = Some(k);
         }
     }
     if matches.is_empty() {
         ui.weak("No command matches");
     }
+    rows
 }
 
 /// After Stop recording: the lesson's title, asked before where to write it (suggested from

@@ -32,6 +32,32 @@ pub struct Document {
     stamp: Option<FileStamp>,
     /// A lesson's scene: its changes are never asked about (until Save As gives it a file).
     scratch: bool,
+    /// Which document this is: unique in the process (a replaced document is a new one).
+    serial: u64,
+    /// What the history did last.
+    last: HistoryMove,
+}
+
+/// What the history did last: what a screen reader says after it ("Undo: …", "Redo: …").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum HistoryMove {
+    /// Nothing yet.
+    #[default]
+    None,
+    /// A new step (or a gesture's step grew).
+    Step,
+    /// One step undone.
+    Undo,
+    /// One step redone.
+    Redo,
+    /// A jump in the history window.
+    Jump,
+}
+
+/// A serial for a new document.
+fn next_serial() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Document {
@@ -44,6 +70,8 @@ impl Document {
             revision: 0,
             stamp: None,
             scratch: false,
+            serial: next_serial(),
+            last: HistoryMove::None,
         }
     }
 
@@ -75,6 +103,8 @@ impl Document {
             revision: 0,
             stamp: None,
             scratch: false,
+            serial: next_serial(),
+            last: HistoryMove::None,
         }
     }
 
@@ -90,6 +120,8 @@ impl Document {
             revision: 0,
             stamp,
             scratch: false,
+            serial: next_serial(),
+            last: HistoryMove::None,
         })
     }
 
@@ -102,6 +134,8 @@ impl Document {
             revision: 0,
             stamp: None,
             scratch: false,
+            serial: next_serial(),
+            last: HistoryMove::None,
         }
     }
 
@@ -204,6 +238,16 @@ impl Document {
         self.revision
     }
 
+    /// Which document this is: unique in the process, so a replaced document is told apart.
+    pub fn serial(&self) -> u64 {
+        self.serial
+    }
+
+    /// What the history did last (a step, an undo, a redo, a jump).
+    pub fn last_move(&self) -> HistoryMove {
+        self.last
+    }
+
     /// A copy of the scene was saved to `path` (on a worker) when the document was at
     /// `revision`: the document now lives there, and is clean unless it changed since.
     /// Returns true when it is clean.
@@ -261,6 +305,7 @@ impl Document {
     /// Undo or redo until `done` steps are applied; all or nothing.
     pub fn jump_to(&mut self, done: usize) -> Result<()> {
         self.revision += 1;
+        self.last = HistoryMove::Jump;
         self.history.jump_to(&mut self.scene, done)
     }
 
@@ -301,6 +346,7 @@ impl Document {
     pub fn perform(&mut self, label: impl Into<String>, ops: Vec<Op>) -> Result<()> {
         crate::model::instance::edit::check_ops(&self.scene, &ops)?;
         self.revision += 1;
+        self.last = HistoryMove::Step;
         self.history.perform(&mut self.scene, label, ops)
     }
 
@@ -313,6 +359,7 @@ impl Document {
     ) -> Result<()> {
         crate::model::instance::edit::check_ops(&self.scene, &ops)?;
         self.revision += 1;
+        self.last = HistoryMove::Step;
         self.history
             .perform_gesture(&mut self.scene, label, ops, Some(gesture))
     }
@@ -350,12 +397,14 @@ impl Document {
     /// Undo one step; returns its label.
     pub fn undo(&mut self) -> Result<Option<String>> {
         self.revision += 1;
+        self.last = HistoryMove::Undo;
         self.history.undo(&mut self.scene)
     }
 
     /// Redo one step; returns its label.
     pub fn redo(&mut self) -> Result<Option<String>> {
         self.revision += 1;
+        self.last = HistoryMove::Redo;
         self.history.redo(&mut self.scene)
     }
 }

@@ -200,11 +200,16 @@ impl<'h> Learner<'h> {
             self.h.run_steps(4);
         }
         // The shortest label that contains the item: "View from the selection", not "View
-        // from the selection's parent"; a toggle's label starts with its check mark.
+        // from the selection's parent"; a toggle is a check item.
         let entry = self
             .h
             .query_all_by_label_contains(item)
-            .filter(|n| n.accesskit_node().role() == Role::Button)
+            .filter(|n| {
+                matches!(
+                    n.accesskit_node().role(),
+                    Role::Button | Role::MenuItemCheckBox
+                )
+            })
             .min_by_key(|n| n.accesskit_node().label().map_or(usize::MAX, |l| l.len()))
             .map(|n| n.rect())
             .unwrap_or_else(|| panic!("no item {item:?} in the {menu} menu"));

@@ -193,16 +193,36 @@ def settled_tree(name, timeout, unlike=None):
 
 class Announcements:
     """What the application announces ("object:announcement", a live region's new text), as a
-    screen reader hears it: the texts, in order, while `pump` runs the event loop."""
+    screen reader hears it: the texts, in order, while `pump` runs the event loop; and how many
+    other changes of its objects arrived (`settle` waits for them to stop)."""
 
     def __init__(self):
         import pyatspi
         self.said = []
+        self.changes = 0
+        self.focused = ""
         pyatspi.Registry.registerEventListener(self.heard, "object:announcement")
+        pyatspi.Registry.registerEventListener(self.focus, "object:state-changed:focused")
+        pyatspi.Registry.registerEventListener(
+            self.changed, "object:state-changed", "object:property-change",
+            "object:children-changed", "object:text-changed", "object:active-descendant-changed")
 
     def heard(self, event):
         """One announcement: its text is the event's any_data."""
         self.said.append(str(event.any_data))
+
+    def changed(self, _event):
+        """Any other change of an object."""
+        self.changes += 1
+
+    def focus(self, event):
+        """An object got the focus: remember its name."""
+        self.changes += 1
+        if event.detail1:
+            try:
+                self.focused = event.source.name or ""
+            except Exception:  # the object went away
+                self.focused = ""
 
     def pump(self, seconds):
         """Deliver the events that arrive during `seconds`."""
@@ -214,10 +234,28 @@ class Announcements:
                 pass
             time.sleep(0.02)
 
+    def settle(self, least=0.8, quiet=0.6, most=8.0):
+        """After a key: pump at least `least` seconds, then until a change has arrived and none
+        came for `quiet` seconds (a slow machine's app takes a frame or two per key), at most
+        `most` seconds in all."""
+        start = time.monotonic()
+        before = self.changes
+        seen, since = before, start
+        while time.monotonic() - start < most:
+            self.pump(0.05)
+            now = time.monotonic()
+            if self.changes != seen:
+                seen, since = self.changes, now
+            waited = now - start >= least
+            if waited and seen != before and now - since >= quiet:
+                return
 
-def press_keys(env, pid, keys, wait=time.sleep):
+
+def press_keys(env, pid, keys, wait=lambda: time.sleep(0.8)):
     """Give the app's window the keyboard (there is no window manager) and press `keys`,
-    calling `wait(seconds)` after each."""
+    calling `wait()` after each. No --clearmodifiers: nobody else holds a key on this display,
+    and it puts back the modifiers it found down, so a Ctrl whose release the server had not
+    yet handled stayed down for every later key."""
     found = subprocess.run(["xdotool", "search", "--sync", "--pid", str(pid)], env=env,
                            capture_output=True, text=True, timeout=10)
     windows = found.stdout.split()
@@ -225,8 +263,8 @@ def press_keys(env, pid, keys, wait=time.sleep):
         raise RuntimeError("no window of the application for xdotool")
     subprocess.run(["xdotool", "windowfocus", "--sync", windows[-1]], env=env, timeout=5)
     for key in keys.split():
-        subprocess.run(["xdotool", "key", "--clearmodifiers", key], env=env, timeout=5)
-        wait(0.8)  # frames: each key acts on what the one before did (a loaded CI machine is slow)
+        subprocess.run(["xdotool", "key", key], env=env, timeout=5)
+        wait()
 
 
 def only(nodes, find):
@@ -253,7 +291,7 @@ def run(args):
         after = None
         heard = Announcements() if nodes and args.keys else None
         if heard:
-            press_keys(desktop.env, app.pid, args.keys, wait=heard.pump)
+            press_keys(desktop.env, app.pid, args.keys, wait=heard.settle)
             after = settled_tree(name, args.timeout, unlike=nodes)
             heard.pump(0.5)
         print(json.dumps({"app": name, "nodes": only(nodes, args.find),

@@ -49,6 +49,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
     header(ui, editor, state, &mut out);
     let cache = state.take_rows(scene);
     let rows = &cache.rows;
+    filter_count(ui, state, cache.matches, scene.len());
     if editor.focused_panel() == crate::editor::session::arrange::Panel::Hierarchy {
         keys::keyboard_navigation(ui, scene, editor.selection(), rows, state, &mut out);
     }
@@ -61,9 +62,11 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
         offset: state.scroll_y,
         height: ui.available_height(),
     };
+    let selection_moved = editor.selection().last().copied() != state.followed;
     let jump = follow_selection(scene, editor.selection(), rows, state, view)
         .or_else(|| reveal::jump(scene, rows, state, view));
     state.preview = None;
+    (state.primary_row, state.stray_focus) = (None, false);
     let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
     if let Some(y) = jump {
         area = area.vertical_scroll_offset(y);
@@ -91,6 +94,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
         }
     });
     state.scroll_y = scroll.state.clamped_offset().y;
+    follow_with_focus(ui, state, selection_moved);
     drop_below_rows(ui, editor, state, scroll.inner_rect, &mut out);
     state.keep_rows(cache);
     out
@@ -125,8 +129,22 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
             .char_limit(MAX_NAME_BYTES),
     );
     crate::app::a11y::name(ui, &filter, "Filter rows by name");
+    state.filter_field = Some(filter.id);
     crumbs::breadcrumb(ui, editor, &mut state.path, out);
     ui.separator();
+}
+
+/// While filtering, the filter field tells a screen reader how many nodes match ("2 of 5 nodes
+/// match"), as it is typed.
+fn filter_count(ui: &egui::Ui, state: &HierarchyState, matches: usize, nodes: usize) {
+    if let Some(field) = state
+        .filter_field
+        .filter(|_| !state.filter.trim().is_empty())
+    {
+        let said = format!("{matches} of {nodes} nodes match");
+        ui.ctx()
+            .accesskit_node_builder(field, |node| node.set_description(said));
+    }
 }
 
 /// When the primary selection changed (a click in the viewport, the breadcrumb, a key), the
@@ -243,7 +261,9 @@ fn row_ui(
     };
     let has_children = scene.subtree_len_at(row.index) > 1;
     tree_item_node(ui, &cx, has_children.then(|| !state.is_collapsed(id)));
+    row_focus(ui, state, &cx);
     let look = row_paint(ui, &cx);
+    crate::app::a11y::row_focus_ring(ui, &cx.response);
     if has_children {
         expand_arrow(ui, state, &cx, &look, &label);
     }
@@ -304,6 +324,36 @@ fn row_paint(ui: &egui::Ui, cx: &RowCtx) -> RowPaint {
         text_color,
         height: ui.spacing().interact_size.y,
         x: rect.left() + indent(ui).offset(cx.row.depth, rect.width()),
+    }
+}
+
+/// When the selection moved while another row had the keyboard, the keyboard goes to the
+/// primary selection's row (the screen reader reads the row the arrows selected).
+fn follow_with_focus(ui: &egui::Ui, state: &HierarchyState, selection_moved: bool) {
+    if let Some(row) = state
+        .primary_row
+        .filter(|_| state.stray_focus && selection_moved)
+    {
+        ui.memory_mut(|m| m.request_focus(row));
+    }
+}
+
+/// The keyboard on the rows: the primary selection's row (else the first row shown) is where
+/// F6 and a lost focus land; a focused row keeps the arrow keys from egui's focus moves (they
+/// walk the rows), and when the selection moved while a row had the keyboard, the keyboard
+/// follows it to the new primary row.
+fn row_focus(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx) {
+    use crate::editor::session::arrange::Panel;
+    let selection = cx.editor.selection();
+    let primary = selection.last() == Some(&cx.id);
+    if primary || (selection.is_empty() && state.primary_row.is_none()) {
+        state.primary_row = Some(cx.response.id);
+        crate::app::keyboard::primary_control(ui.ctx(), Panel::Hierarchy, cx.response.id);
+    }
+    if cx.response.has_focus() {
+        crate::app::keyboard::keep_arrows(ui.ctx(), cx.response.id);
+        let keyboard_here = cx.editor.focused_panel() == Panel::Hierarchy;
+        state.stray_focus |= keyboard_here && !primary && !selection.is_empty();
     }
 }
 
@@ -379,7 +429,12 @@ fn rename_field(
         egui::TextEdit::singleline(text).char_limit(MAX_NAME_BYTES),
     );
     if state.focus_rename {
+        // F2 selects the whole name: typing replaces it (as a file manager's rename does).
         edit.request_focus();
+        let mut field = egui::text_edit::TextEditState::load(ui.ctx(), edit.id).unwrap_or_default();
+        let all = egui::text_selection::CCursorRange::select_all_str(text);
+        field.cursor.set_char_range(Some(all));
+        field.store(ui.ctx(), edit.id);
         state.focus_rename = false;
     }
     if ui.input(|i| i.key_pressed(Key::Escape)) {

@@ -38,6 +38,12 @@ pub struct HierarchyState {
     /// A scene file dropped from the file manager landed on a row this frame (it is
     /// instanced there rather than opened).
     pub took_file_drop: bool,
+    /// This frame: the row the keyboard lands on (the primary selection's, else the first).
+    pub(super) primary_row: Option<egui::Id>,
+    /// This frame: another row than that one has the keyboard.
+    pub(super) stray_focus: bool,
+    /// The filter field (it says how many nodes match).
+    pub(super) filter_field: Option<egui::Id>,
 }
 
 /// Visible rows and the inputs they were computed from.
@@ -46,6 +52,8 @@ pub(super) struct RowsCache {
     pub(super) collapsed_version: u64,
     pub(super) filter: String,
     pub(super) rows: Vec<Row>,
+    /// How many rows match the filter by their own name (not as an ancestor of a match).
+    pub(super) matches: usize,
 }
 
 impl HierarchyState {
@@ -78,12 +86,23 @@ impl HierarchyState {
             {
                 c
             }
-            _ => RowsCache {
-                scene_version: scene.structure_version(),
-                collapsed_version: self.collapsed_version,
-                filter: self.filter.clone(),
-                rows: visible_rows(scene, &self.collapsed, &self.filter),
-            },
+            _ => {
+                let rows = visible_rows(scene, &self.collapsed, &self.filter);
+                let filter = crate::editor::view::rows::NameFilter::new(&self.filter);
+                let matching = |r: &&Row| filter.matches(&scene.data_at(r.index).name);
+                let matches = if filter.is_empty() {
+                    rows.len()
+                } else {
+                    rows.iter().filter(matching).count()
+                };
+                RowsCache {
+                    scene_version: scene.structure_version(),
+                    collapsed_version: self.collapsed_version,
+                    filter: self.filter.clone(),
+                    rows,
+                    matches,
+                }
+            }
         }
     }
 

@@ -53,6 +53,7 @@ pub fn ui(
     toolbar(ui, editor, &mut out);
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     crate::app::a11y::viewport(ui, &response, editor);
+    crate::app::keyboard::viewport_canvas(ui.ctx(), &response);
     let rect = response.rect;
     state.last_rect = rect;
     let view_note = look_from(editor, state, rect);

@@ -76,6 +76,21 @@ pub fn plain(paragraph: &str) -> String {
         .collect()
 }
 
+/// A gesture by keyboard alone, as a paragraph with its node links (a screen reader user, or
+/// anyone without a pointer, reads it under the step's text): a row dragged onto another row
+/// is Node > Move to…. None for a gesture with no keyboard way written here.
+pub fn keyboard_way(gesture: &super::targets::Gesture) -> Option<String> {
+    use super::targets::Target;
+    match (&gesture.from, &gesture.to) {
+        (Target::Row(node), Target::Row(parent)) => Some(format!(
+            "By keyboard: select the [{}] in the hierarchy (F6 gives it the keyboard, Up / Down \
+             walk the rows), then Node > Move to… (Ctrl+Shift+M), type `{}` and press Enter.",
+            node.text, parent.text
+        )),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,5 +110,28 @@ mod tests {
             ]
         );
         assert_eq!(linked_names("[a] and [b c]"), vec!["a", "b c"]);
+    }
+
+    #[test]
+    fn a_row_dragged_onto_a_row_is_move_to_by_keyboard() {
+        use crate::editor::lesson::targets::{Gesture, Target};
+        use crate::editor::lesson::{Name, Pos};
+        let name = |text: &str| Name {
+            text: text.into(),
+            at: Pos::default(),
+        };
+        let gesture = Gesture {
+            from: Target::Row(name("sword")),
+            to: Target::Row(name("body")),
+            at: Pos::default(),
+        };
+        let way = keyboard_way(&gesture).expect("a keyboard way");
+        assert_eq!(linked_names(&way), ["sword"]);
+        assert!(plain(&way).contains("Move to… (Ctrl+Shift+M), type body and press Enter"));
+        let gesture = Gesture {
+            to: Target::Node(name("body")),
+            ..gesture
+        };
+        assert_eq!(keyboard_way(&gesture), None);
     }
 }

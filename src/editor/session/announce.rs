@@ -5,6 +5,7 @@
 //! polite live region.
 
 use super::Editor;
+use crate::editor::lesson::text::keyboard_way;
 use crate::model::scene::NodeId;
 
 /// The announcement and what the session looked like when it was made.
@@ -12,21 +13,25 @@ use crate::model::scene::NodeId;
 pub struct Announcer {
     seen: Option<Seen>,
     text: String,
+    /// How many announcements were made (the same words said again count again).
+    count: u64,
 }
 
 /// The counters an announcement is worked out from.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Seen {
+    /// Which document (opening a lesson or a file replaces it: its history is not undone).
+    document: u64,
     /// The document's revision (every step, undo, redo or jump changes it).
     revision: u64,
     /// Applied steps.
     done: usize,
-    /// Recorded steps, applied or undone (a redo keeps it; a new step drops the undone ones).
-    steps: usize,
     selection: u64,
     messages: u64,
     /// The lesson's step, whether its introduction shows and whether every goal holds.
     lesson: Option<(usize, bool, bool)>,
+    /// The step's goals that hold, a bit each (the first 64).
+    goals: u64,
 }
 
 impl Seen {
@@ -34,22 +39,26 @@ impl Seen {
     /// labels are a list as long as the history, and this runs every frame).
     fn of(editor: &Editor, before: Option<&Seen>) -> Self {
         let revision = editor.doc.revision();
-        let (done, steps) = match before.filter(|b| b.revision == revision) {
-            Some(b) => (b.done, b.steps),
-            None => {
-                let (labels, done) = editor.doc.history().labels();
-                (done, labels.len())
-            }
+        let document = editor.doc.serial();
+        let done = match before.filter(|b| b.revision == revision && b.document == document) {
+            Some(b) => b.done,
+            None => editor.doc.history().labels().1,
         };
         Self {
+            document,
             revision,
             done,
-            steps,
             selection: editor.selection.version(),
             messages: editor.log.pushed(),
             lesson: editor
                 .lesson()
                 .map(|run| (run.step_index(), run.showing_intro(), run.step_done())),
+            goals: editor.lesson().map_or(0, |run| {
+                let goals = run.checklist().into_iter().take(run.step().goals.len());
+                (goals.enumerate().take(64))
+                    .filter(|(_, (_, holds))| *holds)
+                    .fold(0, |bits, (k, _)| bits | 1 << k)
+            }),
         }
     }
 }
@@ -69,8 +78,14 @@ impl Announcer {
                 with_lesson(editor, &before, &now, announcement(editor, &before, &now))
         {
             self.text = text;
+            self.count += 1;
         }
         &self.text
+    }
+
+    /// How many announcements were made so far: a new one, even in the same words, counts.
+    pub fn count(&self) -> u64 {
+        self.count
     }
 
     /// The latest announcement ("" before the first change).
@@ -82,22 +97,17 @@ impl Announcer {
 /// What to say for the change from `before` to `now`: an undo or redo, else what the session
 /// said, else the new step, else the selection.
 fn announcement(editor: &Editor, before: &Seen, now: &Seen) -> Option<String> {
-    let history = editor.doc.history();
-    if now.revision != before.revision {
-        if now.done + 1 == before.done {
-            return history.redo_label().map(|l| format!("Undo: {l}"));
-        }
-        if now.done < before.done {
-            return Some(format!("Undo: {} steps", before.done - now.done));
-        }
-        if now.done > before.done && now.steps == before.steps {
-            return history.undo_label().map(|l| format!("Redo: {l}"));
-        }
+    // Another document (a file or a lesson opened): its history was not undone or redone.
+    let same_document = now.document == before.document;
+    let history_moved = same_document && now.revision != before.revision;
+    if history_moved && let Some(said) = undone_or_redone(editor, before.done, now.done) {
+        return Some(said);
     }
     if now.messages != before.messages {
         return editor.log.last().map(|m| m.text.clone());
     }
-    if now.revision != before.revision && now.done > before.done {
+    let history = editor.doc.history();
+    if history_moved && now.done > before.done {
         let label = history.undo_label()?;
         return Some(match editor.primary() {
             Some(id) => format!("{label}, {}", where_is(editor, id)),
@@ -107,8 +117,31 @@ fn announcement(editor: &Editor, before: &Seen, now: &Seen) -> Option<String> {
     (now.selection != before.selection).then(|| selection_sentence(editor))
 }
 
-/// What changed in the lesson, said after what changed in the scene: the step shown
-/// ("Step 1 of 4: Two columns") or that every goal of the step now holds.
+/// "Undo: Nudge sword", "Redo: 3 steps": what an undo, a redo or a history jump from `was`
+/// applied steps to `done` did, by what the history did last (a new step after an undo also
+/// adds one applied step, and is not a redo).
+fn undone_or_redone(editor: &Editor, was: usize, done: usize) -> Option<String> {
+    use crate::model::document::HistoryMove;
+    let history = editor.doc.history();
+    let (verb, label, steps) = match editor.doc.last_move() {
+        HistoryMove::Undo | HistoryMove::Jump if done < was => {
+            ("Undo", history.redo_label(), was - done)
+        }
+        HistoryMove::Redo | HistoryMove::Jump if done > was => {
+            ("Redo", history.undo_label(), done - was)
+        }
+        _ => return None,
+    };
+    Some(match (steps, label) {
+        (1, Some(label)) => format!("{verb}: {label}"),
+        _ => format!("{verb}: {steps} steps"),
+    })
+}
+
+/// What changed in the lesson, said after what changed in the scene: the step shown with its
+/// whole text and the keyboard way of its gestures ("Step 1 of 4: Two columns. Select the
+/// hand…"), the introduction with its text, the goals that now hold ("Goal done: Select the hand") and
+/// that every goal of the step holds.
 fn with_lesson(editor: &Editor, before: &Seen, now: &Seen, said: Option<String>) -> Option<String> {
     let (Some(run), Some((step, intro, done))) = (editor.lesson(), now.lesson) else {
         return said;
@@ -116,20 +149,39 @@ fn with_lesson(editor: &Editor, before: &Seen, now: &Seen, said: Option<String>)
     let steps = run.lesson().steps.len();
     let lesson_said = if before.lesson.map(|(s, i, _)| (s, i)) != Some((step, intro)) {
         Some(if intro {
-            format!("Lesson {}: introduction", run.lesson().title)
+            let lesson = run.lesson();
+            let text = read_whole(std::iter::once(&lesson.about).chain(&lesson.intro));
+            format!("Lesson {}: introduction. {text}", lesson.title)
         } else {
-            format!("Step {} of {steps}: {}", step + 1, run.step().title)
+            let step_text = run.step().text.iter();
+            let ways = run.step().pointing.gestures.iter().filter_map(keyboard_way);
+            let text = read_whole(step_text.cloned().chain(ways).collect::<Vec<_>>().iter());
+            format!("Step {} of {steps}: {}. {text}", step + 1, run.step().title)
         })
-    } else if done && before.lesson.is_some_and(|(_, _, was)| !was) {
-        let next = if step + 1 == steps { "Finish" } else { "Next" };
-        Some(format!("Every goal holds: go on with {next}"))
     } else {
-        None
+        let ticked = now.goals & !before.goals;
+        let mut parts: Vec<String> = (run.step().goals.iter().enumerate().take(64))
+            .filter(|(k, _)| ticked & 1 << k != 0)
+            .map(|(_, goal)| format!("Goal done: {}", goal.label))
+            .collect();
+        if done && before.lesson.is_some_and(|(_, _, was)| !was) {
+            let next = if step + 1 == steps { "Finish" } else { "Next" };
+            parts.push(format!("Every goal holds: go on with {next}"));
+        }
+        (!parts.is_empty()).then(|| parts.join(". "))
     };
     match (said, lesson_said) {
         (Some(scene), Some(lesson)) => Some(format!("{scene}. {lesson}")),
         (scene, lesson) => scene.or(lesson),
     }
+}
+
+/// Paragraphs as one text to be read out: without their marks, one after the other.
+fn read_whole<'a>(paragraphs: impl Iterator<Item = &'a String>) -> String {
+    let plain: Vec<String> = paragraphs
+        .map(|p| crate::editor::lesson::text::plain(p))
+        .collect();
+    plain.join(" ")
 }
 
 /// "sword selected, world position (2, 3)", "3 nodes selected: arm, hand, sword",
@@ -246,6 +298,76 @@ mod tests {
     }
 
     #[test]
+    fn a_new_edit_after_an_undo_is_announced_as_itself_not_as_a_redo() {
+        let mut editor = sword();
+        let mut announcer = Announcer::default();
+        announcer.observe(&editor);
+        said(&mut editor, &mut announcer, Command::Select(vec![SWORD]));
+        let nudge = Command::Nudge {
+            direction: (1, 0),
+            big: true,
+        };
+        said(&mut editor, &mut announcer, nudge.clone());
+        let text = said(&mut editor, &mut announcer, Command::Undo);
+        assert_eq!(text, "Undo: Nudge sword");
+        // The undone step is dropped and a new one recorded: as many steps, one more applied.
+        let nudge_down = Command::Nudge {
+            direction: (0, -1),
+            big: true,
+        };
+        let text = said(&mut editor, &mut announcer, nudge_down);
+        assert_eq!(text, "Nudge sword, world position (2, 2)");
+        let text = said(&mut editor, &mut announcer, Command::Undo);
+        assert_eq!(text, "Undo: Nudge sword");
+        let text = said(&mut editor, &mut announcer, Command::Redo);
+        assert_eq!(text, "Redo: Nudge sword");
+        // Two undos in one look, then two redos.
+        said(&mut editor, &mut announcer, nudge);
+        let _ = editor.apply(Command::Undo);
+        let text = said(&mut editor, &mut announcer, Command::Undo);
+        assert_eq!(text, "Undo: 2 steps");
+        let _ = editor.apply(Command::Redo);
+        let text = said(&mut editor, &mut announcer, Command::Redo);
+        assert_eq!(text, "Redo: 2 steps");
+    }
+
+    #[test]
+    fn opening_a_lesson_over_a_modified_scene_is_not_announced_as_an_undo() {
+        use crate::editor::session::command::GuardAnswer;
+        use crate::editor::session::lesson::{LessonCommand, LessonSource};
+        let mut editor = sword();
+        let mut announcer = Announcer::default();
+        announcer.observe(&editor);
+        said(&mut editor, &mut announcer, Command::Select(vec![SWORD]));
+        for _ in 0..7 {
+            let nudge = Command::Nudge {
+                direction: (1, 0),
+                big: false,
+            };
+            said(&mut editor, &mut announcer, nudge);
+        }
+        assert!(editor.doc.is_modified());
+        let open = Command::Lesson(LessonCommand::Open(LessonSource::Builtin(0)));
+        let _ = editor.apply(open);
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::AnswerGuard(GuardAnswer::Discard),
+        );
+        let title = editor
+            .lesson()
+            .expect("the lesson opened")
+            .lesson()
+            .title
+            .clone();
+        assert!(!text.contains("Undo"), "{text}");
+        assert!(
+            text.contains(&format!("Lesson {title}: introduction. ")),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn a_lesson_step_and_its_goals_holding_are_announced() {
         use crate::editor::session::lesson::{LessonCommand, LessonSource};
         let mut editor = sword();
@@ -257,21 +379,28 @@ mod tests {
         let title = run.lesson().title.clone();
         let first = run.lesson().steps[0].title.clone();
         let steps = run.lesson().steps.len();
+        let about = run.lesson().about.clone();
         assert!(
-            text.ends_with(&format!("Lesson {title}: introduction")),
+            text.ends_with(&format!("Lesson {title}: introduction. {about}"))
+                || text.contains(&format!("Lesson {title}: introduction. {about} ")),
             "{text}"
         );
         let begin = Command::Lesson(LessonCommand::Begin);
         let text = said(&mut editor, &mut announcer, begin);
+        // The step's title, then its whole text, read out.
+        let run = editor.lesson().expect("still open");
+        let paragraph = crate::editor::lesson::text::plain(&run.step().text[0]);
         assert!(
-            text.ends_with(&format!("Step 1 of {steps}: {first}")),
+            text.contains(&format!("Step 1 of {steps}: {first}. {paragraph}")),
             "{text}"
         );
         // Step 1 of the first lesson asks for the hand to be selected.
         let hand = NodeId(3);
         let text = said(&mut editor, &mut announcer, Command::Select(vec![hand]));
+        let goal = &editor.lesson().expect("still open").step().goals[0].label;
         assert!(
             text.starts_with("hand selected")
+                && text.contains(&format!("Goal done: {goal}"))
                 && text.ends_with("Every goal holds: go on with Next"),
             "{text}"
         );

@@ -72,7 +72,8 @@ pub enum RowKey {
 
 /// An arrow key with the primary selection's row shown: Up / Down select the row above or
 /// below, Right expands a row with children, Left collapses an expanded one or else selects
-/// the parent. None when the key does nothing here (the first row and Up, a leaf and Right).
+/// the parent. With no row selected, Down (or Right) selects the first row and Up the last.
+/// None when the key does nothing here (the first row and Up, a leaf and Right).
 pub fn row_key(
     scene: &Scene,
     rows: &[Row],
@@ -80,9 +81,16 @@ pub fn row_key(
     collapsed: impl Fn(NodeId) -> bool,
     arrow: Arrow,
 ) -> Option<RowKey> {
-    let &current = selection.last()?;
-    let pos = rows.iter().position(|r| scene.id_at(r.index) == current)?;
     let select = |index: usize| RowKey::Command(Command::Select(vec![scene.id_at(index)]));
+    let shown = |current: &NodeId| rows.iter().position(|r| scene.id_at(r.index) == *current);
+    let Some((current, pos)) = selection.last().and_then(|c| Some((*c, shown(c)?))) else {
+        // Nothing selected (or its row hidden): Down starts at the first row, Up at the last.
+        return match arrow {
+            Arrow::Down | Arrow::Right => rows.first().map(|r| select(r.index)),
+            Arrow::Up => rows.last().map(|r| select(r.index)),
+            Arrow::Left => None,
+        };
+    };
     let has_children = scene.subtree_len_at(rows[pos].index) > 1;
     match arrow {
         Arrow::Up => pos.checked_sub(1).map(|k| select(rows[k].index)),
