@@ -33,9 +33,7 @@ pub(crate) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::
             ref points,
             width,
             color,
-        } => {
-            out.extend(closed_shape(points, Stroke::new(width, c32(color))));
-        }
+        } => polygon_shape(points, width, c32(color), out),
         Prim::Path {
             ref points,
             width,
@@ -71,6 +69,16 @@ pub(crate) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::
             halo,
         } => text_shapes(ctx, (at, size), (color, halo), text, out),
         Prim::Body { .. } | Prim::Density { .. } => {}
+    }
+}
+
+/// A closed outline stroked `width` px wide, or a filled (convex) area when `width` is 0.
+fn polygon_shape(points: &[Vec2], width: f32, color: Color32, out: &mut Vec<egui::Shape>) {
+    if width == 0.0 {
+        let corners = points.iter().map(|p| p2(*p)).collect();
+        out.push(egui::Shape::convex_polygon(corners, color, Stroke::NONE));
+    } else {
+        out.extend(closed_shape(points, Stroke::new(width, color)));
     }
 }
 
