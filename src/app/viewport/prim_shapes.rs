@@ -9,9 +9,9 @@ use egui::{Color32, Pos2, Rect, Stroke};
 use glam::Vec2;
 
 /// A colour of the view's palette as egui's.
-pub(crate) fn c32(c: Rgba) -> Color32 {
+pub(crate) const fn c32(c: Rgba) -> Color32 {
     let [r, g, b, a] = c.0;
-    Color32::from_rgba_unmultiplied(r, g, b, a)
+    Color32::from_rgba_unmultiplied_const(r, g, b, a)
 }
 
 /// Where text drawn from a primitive goes: its box (cap height to descenders, as the draw list
