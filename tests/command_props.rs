@@ -13,6 +13,7 @@ use glam::Vec2;
 use graft::Error;
 use graft::model::math::Trs;
 use graft::model::math::try_inverse;
+use graft::model::scene::Keep;
 use graft::model::scene::edit::{History, Op};
 use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene, Shape};
 use proptest::prelude::*;
@@ -175,7 +176,7 @@ fn resolve(scene: &Scene, s: &OpSeed) -> Op {
             node,
             parent: (s.kind == 5).then_some(other),
             index,
-            keep_world: s.flag,
+            keep: Keep::world_if(s.flag),
         },
         7 => Op::Add {
             parent: s.flag.then_some(other),
@@ -194,7 +195,7 @@ fn resolve(scene: &Scene, s: &OpSeed) -> Op {
                 node,
                 parent: Some(target),
                 index: None,
-                keep_world: s.flag,
+                keep: Keep::world_if(s.flag),
             }
         }
         11 => {
@@ -212,7 +213,7 @@ fn resolve(scene: &Scene, s: &OpSeed) -> Op {
                 node,
                 parent: Some(parent),
                 index,
-                keep_world: true,
+                keep: Keep::World,
             }
         }
         12 => {
@@ -227,7 +228,7 @@ fn resolve(scene: &Scene, s: &OpSeed) -> Op {
                     node,
                     parent: Some(unknown),
                     index,
-                    keep_world: s.flag,
+                    keep: Keep::world_if(s.flag),
                 },
                 _ => Op::Remove { node: unknown },
             }

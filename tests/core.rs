@@ -38,7 +38,7 @@ fn sheathing_with_keep_world_bakes_the_rotation_into_the_local() {
         node: SWORD,
         parent: Some(BODY),
         index: None,
-        keep_world: true,
+        keep: Keep::World,
     };
     history
         .perform(&mut scene, "Sheathe", vec![sheathe])
@@ -425,7 +425,7 @@ fn add_remove_duplicate_and_reorder_keep_the_tree_consistent() {
         node: copy,
         parent: Some(BODY),
         index: Some(0),
-        keep_world: true,
+        keep: Keep::World,
     };
     history.perform(&mut scene, "Move", vec![to_front]).unwrap();
     assert_eq!(

@@ -378,11 +378,13 @@ fn long_grid_labels_do_not_meet_in_the_viewport() {
     }
 }
 
-/// Trails and both ghosts on (issue 47: one painter for overlays): the viewport paints the
-/// primitives a figure writes at the same camera — the moon's trail with its ticks and labels,
-/// each node's accumulated-TRS ghost, the blended-world ghosts — item by item.
+/// Trails, both ghosts, both space grids and probes on (issue 47: one painter for overlays): the
+/// viewport paints the primitives a figure writes at the same camera — the moon's parent's and
+/// own grids with their labels, its trail with ticks and labels, each node's accumulated-TRS
+/// ghost, the blended-world ghosts and two probes' pins — item by item.
 #[test]
-fn trails_and_ghosts_are_the_same_primitives_in_the_viewport_and_the_figure() {
+fn every_overlay_is_the_same_primitives_in_the_viewport_and_the_figure() {
+    use graft::editor::session::command::ProbeCommand;
     use graft::editor::session::timeline::TimelineCommand;
     use graft::editor::view::figure::figure_overlay_prims;
     let mut h = app_on_path(scene("solar.ron"));
@@ -393,11 +395,21 @@ fn trails_and_ghosts_are_the_same_primitives_in_the_viewport_and_the_figure() {
             .find(|&id| scene.node(id).is_ok_and(|d| d.name == "moon"))
             .expect("a moon")
     };
+    let moon_at = {
+        let world = h.state().editor().doc().scene().world(moon).expect("moon");
+        world.translation.as_dvec2()
+    };
     for command in [
         Command::Select(vec![moon]),
+        Command::Probe(ProbeCommand::Add { world: moon_at }),
+        Command::Probe(ProbeCommand::Add {
+            world: moon_at + glam::DVec2::new(0.5, 0.25),
+        }),
         Command::Timeline(TimelineCommand::ToggleTrails),
         Command::ToggleView(ViewOption::AccumulatedGhosts),
         Command::ToggleView(ViewOption::WorldBlendGhosts),
+        Command::ToggleView(ViewOption::ParentGrid),
+        Command::ToggleView(ViewOption::LocalGrid),
         Command::Timeline(TimelineCommand::SetTime(1.3)),
     ] {
         h.state_mut().run(command);
@@ -408,6 +420,9 @@ fn trails_and_ghosts_are_the_same_primitives_in_the_viewport_and_the_figure() {
     let mut options = figure_options(app);
     options.layers.trails = true;
     options.layers.ghosts = true;
+    options.layers.parent_space = true;
+    options.layers.own_space = true;
+    options.layers.probes = true;
     options.time = app.editor().timeline().time();
     let figure_rect = ScreenRect {
         min: glam::Vec2::ZERO,
@@ -416,19 +431,27 @@ fn trails_and_ghosts_are_the_same_primitives_in_the_viewport_and_the_figure() {
     let scene = app.editor().doc().scene();
     let figure = figure_overlay_prims(scene, &options, (app.viewport.camera, figure_rect));
     let viewport = app.viewport.overlay_primitives();
-    let count = |p: &[Prim], f: fn(&Prim) -> bool| p.iter().filter(|x| f(x)).count();
+    let count = |p: &[Prim], f: &dyn Fn(&Prim) -> bool| p.iter().filter(|x| f(x)).count();
     assert!(
-        count(viewport, |p| matches!(p, Prim::Path { dash: None, .. })) == 1,
+        count(viewport, &|p| matches!(p, Prim::Path { dash: None, .. })) == 1,
         "one trail"
     );
     assert!(
-        count(viewport, |p| matches!(p, Prim::Path { dash: Some(_), .. })) > 2,
+        count(viewport, &|p| matches!(p, Prim::Path { dash: Some(_), .. })) > 2,
         "ghosts"
     );
-    assert!(
-        count(viewport, |p| matches!(p, Prim::Text { .. })) > 0,
-        "tick labels"
+    let text =
+        |t: &'static str| move |p: &Prim| matches!(p, Prim::Text { text, .. } if text.contains(t));
+    assert_eq!(count(viewport, &text("moon's space")), 1, "the moon's grid");
+    assert_eq!(
+        count(viewport, &text("moon orbit's space")),
+        1,
+        "its parent's grid"
     );
+    assert_eq!(count(viewport, &text("P1")), 1, "the first pin");
+    assert_eq!(count(viewport, &text("P2")), 1, "the second pin");
+    let filled = |p: &Prim| matches!(p, Prim::Polygon { width, .. } if *width == 0.0);
+    assert_eq!(count(viewport, &filled), 2, "two unit squares");
     assert_eq!(viewport.len(), figure.len(), "as many primitives");
     for (k, (v, f)) in viewport.iter().zip(&figure).enumerate() {
         let f = f.shifted(rect.min);
@@ -436,5 +459,53 @@ fn trails_and_ghosts_are_the_same_primitives_in_the_viewport_and_the_figure() {
             v.near(&f, TEXT_ROUNDING),
             "primitive {k}: viewport {v:?}, figure {f:?}"
         );
+    }
+}
+
+/// The marquee of a box selection is primitives too: a faint filled rectangle and its outline
+/// between where the drag started and the pointer.
+#[test]
+fn the_marquee_is_painted_from_primitives() {
+    let mut h = app_on_path(scene("solar.ron"));
+    h.state_mut().viewport.record_primitives();
+    h.run_steps(2);
+    let rect = h.state().viewport.last_rect;
+    let (from, to) = (
+        rect.min + egui::vec2(20.0, 30.0),
+        rect.min + egui::vec2(140.0, 90.0),
+    );
+    h.event(egui::Event::PointerMoved(from));
+    h.event(egui::Event::PointerButton {
+        pos: from,
+        button: egui::PointerButton::Primary,
+        pressed: true,
+        modifiers: egui::Modifiers::NONE,
+    });
+    h.run_steps(1);
+    for k in 1..=8 {
+        h.event(egui::Event::PointerMoved(
+            from + (to - from) * (k as f32 / 8.0),
+        ));
+        h.run_steps(1);
+    }
+    let bands: Vec<Vec<glam::Vec2>> = (h.state().viewport.overlay_primitives().iter())
+        .filter_map(|p| match p {
+            Prim::Polygon { points, color, .. }
+                if color.rgb_bytes() == graft::editor::view::palette::MARQUEE.rgb_bytes() =>
+            {
+                Some(points.to_vec())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(bands.len(), 2, "filled and outlined: {bands:?}");
+    let corners = [glam::Vec2::new(from.x, from.y), glam::Vec2::new(to.x, to.y)];
+    for band in &bands {
+        for c in corners {
+            assert!(
+                band.iter().any(|p| (*p - c).length() < 0.5),
+                "{band:?} lacks {c:?}"
+            );
+        }
     }
 }

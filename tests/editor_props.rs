@@ -18,6 +18,7 @@ use graft::editor::{Command, Editor};
 use graft::model::document::{Document, SAMPLE_SCENES};
 use graft::model::math::Trs;
 use graft::model::math::try_inverse;
+use graft::model::scene::Keep;
 use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeData, NodeId, Scene};
 use graft::tools::generate::{GenShape, generate};
@@ -223,19 +224,19 @@ fn resolve_op(scene: &Scene, s: &OpSeed) -> Op {
             node,
             parent: (s.kind == 5).then_some(other),
             index,
-            keep_world: s.flag,
+            keep: Keep::world_if(s.flag),
         },
         7 => Op::Reparent {
             node,
             parent: Some(in_subtree(scene, node, &s.b)),
             index: None,
-            keep_world: s.flag,
+            keep: Keep::world_if(s.flag),
         },
         8 => Op::Reparent {
             node,
             parent: Some(singular_or(scene, &s.b, other)),
             index,
-            keep_world: true,
+            keep: Keep::World,
         },
         9 => {
             let unknown = NodeId(UNKNOWN + u32::from(s.n));
@@ -244,7 +245,7 @@ fn resolve_op(scene: &Scene, s: &OpSeed) -> Op {
                     node,
                     parent: Some(unknown),
                     index,
-                    keep_world: false,
+                    keep: Keep::Local,
                 }
             } else {
                 Op::Rename {

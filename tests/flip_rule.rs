@@ -6,6 +6,7 @@
 
 use glam::Vec2;
 use graft::model::math::{Trs, normalize_degrees};
+use graft::model::scene::Keep;
 use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeData, NodeId, NodeSpec, Scene};
 use proptest::prelude::*;
@@ -31,7 +32,7 @@ fn unparent(scene: &mut Scene) -> Trs {
         node: NodeId(2),
         parent: None,
         index: None,
-        keep_world: true,
+        keep: Keep::World,
     }
     .perform(scene)
     .unwrap();

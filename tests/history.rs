@@ -6,6 +6,7 @@ mod common;
 use common::*;
 use glam::Vec2;
 use graft::model::math::Trs;
+use graft::model::scene::Keep;
 use graft::model::scene::edit::{History, Op};
 use graft::model::scene::{NodeData, NodeId, Scene};
 use proptest::prelude::*;
@@ -53,7 +54,7 @@ fn op_for(
             node,
             parent: if flag { None } else { Some(other) },
             index: Some(0),
-            keep_world: flag,
+            keep: Keep::world_if(flag),
         },
         5 => Op::Add {
             parent: Some(other),
@@ -140,7 +141,7 @@ fn a_refused_op_in_a_step_takes_back_the_ones_before_it() {
             node: NodeId(2),
             parent: Some(NodeId(4)),
             index: None,
-            keep_world: true,
+            keep: Keep::World,
         },
     ];
     let err = history.perform(&mut scene, "bad", ops).unwrap_err();
@@ -248,7 +249,7 @@ fn big_step(scene: &Scene) -> Vec<Op> {
             node: NodeId(4),
             parent: Some(NodeId(1)),
             index: Some(0),
-            keep_world: true,
+            keep: Keep::World,
         },
         Op::Rename {
             node: NodeId(2),
@@ -268,7 +269,7 @@ fn big_step(scene: &Scene) -> Vec<Op> {
             node: NodeId(3),
             parent: None,
             index: Some(0),
-            keep_world: false,
+            keep: Keep::Local,
         },
         Op::SetAppearance {
             node: NodeId(1),

@@ -11,6 +11,7 @@ use graft::model::document::Document;
 use graft::model::file;
 use graft::model::instance::{check, edit};
 use graft::model::math::Trs;
+use graft::model::scene::Keep;
 use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeData, NodeId, Scene, Shape};
 use std::fs;
@@ -133,7 +134,7 @@ fn overrides_survive_reparenting_the_instance_keep_world_and_keep_local() {
                 node: NodeId(10),
                 parent: Some(NodeId(2)),
                 index: None,
-                keep_world,
+                keep: Keep::world_if(keep_world),
             }],
         )
         .expect("reparent");
@@ -382,7 +383,7 @@ fn source_nodes_cannot_be_deleted_or_moved_but_added_nodes_and_roots_can() {
         node: hub,
         parent: Some(NodeId(1)),
         index: None,
-        keep_world: true,
+        keep: Keep::World,
     };
     assert!(doc.perform("move", vec![moved]).is_err());
     assert_eq!(file::to_ron_string(doc.scene()), before);

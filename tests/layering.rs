@@ -371,3 +371,40 @@ fn the_app_changes_the_session_only_through_apply_and_tick() {
         "the app changes the session around apply/tick: {calls:#?}"
     );
 }
+
+/// The app takes its colours from the one palette (`editor/view/palette.rs`) or the theme
+/// (`app/theme.rs`): no colour written as numbers anywhere else under `src/app/` (issue 47).
+#[test]
+fn the_app_writes_no_colour_outside_the_palette_and_the_theme() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src/app"), &mut files);
+    let makers = [
+        "from_rgb(",
+        "from_rgba_unmultiplied(",
+        "from_rgba_premultiplied(",
+        "from_gray(",
+        "from_black_alpha(",
+        "from_white_alpha(",
+    ];
+    let mut offenders = Vec::new();
+    for file in files.iter().filter(|f| !f.ends_with("theme.rs")) {
+        let text = std::fs::read_to_string(file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let literal = makers.iter().any(|m| {
+                code.match_indices(m).any(|(at, _)| {
+                    let rest = code[at + m.len()..].trim_start();
+                    rest.starts_with(|c: char| c.is_ascii_digit())
+                })
+            });
+            if literal {
+                offenders.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "colours outside the palette:\n{}",
+        offenders.join("\n")
+    );
+}

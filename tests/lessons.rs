@@ -11,6 +11,7 @@ use graft::editor::session::command::{Command, GuardAnswer};
 use graft::editor::session::drop_rules::DropZone;
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson, walk_lesson};
 use graft::model::document::Document;
+use graft::model::scene::Keep;
 use graft::model::scene::NodeId;
 use graft::model::scene::edit::Op;
 use std::path::{Path, PathBuf};
@@ -343,7 +344,7 @@ fn a_goal_ticks_however_the_learner_gets_there_and_unticks_after_undo() {
                 node: SWORD,
                 parent: Some(BODY),
                 index: None,
-                keep_world: true,
+                keep: Keep::World,
             }],
             continuous: false,
         })

@@ -22,6 +22,7 @@ use graft::editor::view::rows::{Row, visible_rows};
 use graft::editor::{Command, Editor};
 use graft::model::document::Document;
 use graft::model::math::Trs;
+use graft::model::scene::Keep;
 use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Scene};
 
@@ -111,7 +112,7 @@ fn drop_ops_place_dragged_nodes_in_order_among_the_siblings_left() {
         node,
         parent,
         index,
-        keep_world: true,
+        keep: Keep::World,
     };
     // After leg under body: arm and leg are the siblings; arm is dragged, so leg is first.
     assert_eq!(
@@ -127,7 +128,7 @@ fn drop_ops_place_dragged_nodes_in_order_among_the_siblings_left() {
             node: prop,
             parent: Some(NodeId(1)),
             index: Some(0),
-            keep_world: false,
+            keep: Keep::Local,
         }])
     );
     assert_eq!(
@@ -160,7 +161,7 @@ fn a_drop_performs_the_ops_planned_while_hovering_without_planning_again() {
         node: prop,
         parent: Some(NodeId(4)),
         index: None,
-        keep_world: true,
+        keep: Keep::World,
     }]);
     editor
         .apply(Command::DropRows(Box::new(preview)))

@@ -3,11 +3,13 @@
 //! session and answers with commands; the rules are in `editor/session/lesson.rs`. Help ▸
 //! Lessons… is in `lesson_window.rs`.
 
+use crate::app::viewport::c32;
 use crate::editor::lesson::explain::what_it_checks;
 use crate::editor::lesson::text::{Span, keyboard_way, plain, spans};
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Summary};
+use crate::editor::view::palette;
 
 use super::lesson_overlay;
 pub use super::lesson_window::lessons_window;
@@ -23,9 +25,9 @@ fn primary(ui: &egui::Ui, id: egui::Id) {
 const FOCUSABLE: egui::Sense = egui::Sense::FOCUSABLE;
 
 /// The colour of a goal that holds.
-pub(super) const DONE: egui::Color32 = egui::Color32::from_rgb(90, 190, 110);
+pub(super) const DONE: egui::Color32 = c32(palette::LESSON_DONE);
 /// The colour of a keep that no longer holds.
-const BROKEN: egui::Color32 = egui::Color32::from_rgb(235, 110, 90);
+const BROKEN: egui::Color32 = c32(palette::LESSON_BROKEN);
 
 /// What the panel shows, as an id: each intro, step and summary is laid out afresh (its own
 /// height, scrolled to its top), not in the room and scroll the one before left.

@@ -3,15 +3,17 @@
 //! prediction next to the result and the account from the matrix chain. The judging is in
 //! `editor/lesson/predict`; this only draws and sends commands.
 
+use crate::app::viewport::c32;
 use crate::editor::lesson::predict::Verdict;
 use crate::editor::session::command::Command;
 use crate::editor::session::lesson::{LessonCommand, LessonRun};
 use crate::editor::session::lesson_predict::PredictInput;
+use crate::editor::view::palette;
 
 /// The colours of a right prediction, a named mistake and a plain wrong one.
-const RIGHT: egui::Color32 = egui::Color32::from_rgb(90, 190, 110);
-const MISTAKE: egui::Color32 = egui::Color32::from_rgb(255, 190, 60);
-const WRONG: egui::Color32 = egui::Color32::from_rgb(235, 110, 90);
+const RIGHT: egui::Color32 = c32(palette::LESSON_DONE);
+const MISTAKE: egui::Color32 = c32(palette::LESSON_HIGHLIGHT);
+const WRONG: egui::Color32 = c32(palette::LESSON_BROKEN);
 
 /// The box, when the step asks for a prediction.
 pub(super) fn predict_box(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {

@@ -322,8 +322,8 @@ pub struct FigureArgs {
     /// Highlight this node (a name or an id) and caption its matrix chain.
     #[arg(long, value_name = "NAME|ID")]
     pub select: Option<String>,
-    /// Comma list of grid, axes, links, names, shear, selection, trails, ghosts (or all, none; trails
-    /// are on by default for --animate with --select).
+    /// Comma list of grid, axes, links, names, shear, selection, trails, ghosts, parent-space,
+    /// own-space, probes (or all, none; trails are on by default for --animate with --select).
     #[arg(long, default_value = "all")]
     pub layers: String,
     /// Leave out the matrix-chain caption.

@@ -10,6 +10,7 @@ use crate::model::document::Document;
 use crate::model::journal;
 use crate::model::math::Trs;
 use crate::model::read_limit;
+use crate::model::scene::Keep;
 use crate::model::scene::edit::Op;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -152,7 +153,7 @@ pub fn drill_command(rng: &mut fastrand::Rng, editor: &Editor) -> Command {
                 node,
                 parent: Some(pick(rng)).filter(|_| rng.bool()),
                 index: None,
-                keep_world: rng.bool(),
+                keep: Keep::world_if(rng.bool()),
             },
             false,
         ),

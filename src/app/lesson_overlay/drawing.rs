@@ -2,7 +2,9 @@
 //! the bubble (placed where it hides no other target) and the ghost pointer on its path.
 
 use super::{DIM, HIGHLIGHT, PRESS_UNTIL, RELEASE_FROM};
-use egui::{Color32, Pos2, Rect, Stroke, pos2, vec2};
+use crate::app::viewport::c32;
+use crate::editor::view::palette;
+use egui::{Pos2, Rect, Stroke, pos2, vec2};
 
 /// Where the ghost pointer grabs a rect: a little into it from the left, at mid-height (a
 /// row's name is at its left).
@@ -62,7 +64,7 @@ pub(super) fn bubble(
     others: &[Rect],
 ) -> Rect {
     let font = egui::FontId::proportional(14.0);
-    let galley = painter.layout(text.to_string(), font, Color32::BLACK, 300.0);
+    let galley = painter.layout(text.to_string(), font, c32(palette::BUBBLE_TEXT), 300.0);
     let size = galley.size() + vec2(16.0, 10.0);
     let at = bubble_place(screen, rect, size, others);
     let x = at.x.clamp(
@@ -75,7 +77,11 @@ pub(super) fn bubble(
     );
     let frame = Rect::from_min_size(pos2(x, y), size);
     painter.rect_filled(frame, 6.0, HIGHLIGHT);
-    painter.galley(frame.min + vec2(8.0, 5.0), galley, Color32::BLACK);
+    painter.galley(
+        frame.min + vec2(8.0, 5.0),
+        galley,
+        c32(palette::BUBBLE_TEXT),
+    );
     frame
 }
 
@@ -161,10 +167,10 @@ pub(super) fn ghost(painter: &egui::Painter, tip: Pos2, t: f32, carrying: Option
         if let Some(name) = carrying.filter(|_| t > PRESS_UNTIL) {
             let font = egui::FontId::proportional(13.0);
             let at = tip + vec2(18.0, 10.0);
-            let galley = painter.layout_no_wrap(name.to_string(), font, Color32::WHITE);
+            let galley = painter.layout_no_wrap(name.to_string(), font, c32(palette::POINTER_TEXT));
             let chip = Rect::from_min_size(at, galley.size() + vec2(10.0, 4.0));
-            painter.rect_filled(chip, 3.0, Color32::from_black_alpha(170));
-            painter.galley(at + vec2(5.0, 2.0), galley, Color32::WHITE);
+            painter.rect_filled(chip, 3.0, c32(palette::POINTER_CHIP));
+            painter.galley(at + vec2(5.0, 2.0), galley, c32(palette::POINTER_TEXT));
         }
     }
     let arrow = [
@@ -177,8 +183,8 @@ pub(super) fn ghost(painter: &egui::Painter, tip: Pos2, t: f32, carrying: Option
         (12.5, 12.2),
     ]
     .map(|(x, y)| tip + vec2(x, y));
-    let fill = Color32::from_white_alpha(235);
-    let edge = Stroke::new(1.5, Color32::from_black_alpha(220));
+    let fill = c32(palette::POINTER_FILL);
+    let edge = Stroke::new(1.5, c32(palette::POINTER_EDGE));
     // The arrow is concave: fill it as two convex parts.
     let body = vec![arrow[0], arrow[1], arrow[2], arrow[5], arrow[6]];
     let tail = vec![arrow[2], arrow[3], arrow[4], arrow[5]];

@@ -10,11 +10,13 @@ mod drawing;
 
 use crate::app::ui_targets::{self, Key, UiTargets};
 use crate::app::viewport::ViewportState;
+use crate::app::viewport::c32;
 use crate::editor::lesson::ValueSpace;
 use crate::editor::lesson::targets::{Control, Target};
 use crate::editor::session::Editor;
 use crate::editor::session::lesson::LessonRun;
 use crate::editor::session::settings::ViewOptions;
+use crate::editor::view::palette;
 use crate::model::scene::NodeId;
 use drawing::{bubble, dim, ghost, outline, path};
 pub use drawing::{bubble_place, ghost_at, grab_point};
@@ -29,9 +31,9 @@ const RELEASE_FROM: f32 = 0.85;
 /// Frames after an action in which the state may still change because of it.
 const SETTLE_FRAMES: u8 = 2;
 /// The highlight's colour.
-const HIGHLIGHT: Color32 = Color32::from_rgb(255, 190, 60);
+const HIGHLIGHT: Color32 = c32(palette::LESSON_HIGHLIGHT);
 /// How dark the rest of the window gets.
-const DIM: Color32 = Color32::from_black_alpha(120);
+const DIM: Color32 = c32(palette::LESSON_DIM);
 
 /// What the overlay painted in the last frame (tests read it).
 #[derive(Clone, Debug, Default, PartialEq)]

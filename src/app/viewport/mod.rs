@@ -12,16 +12,15 @@ mod draw;
 mod input;
 mod layer;
 mod nodes;
+mod overlays;
 mod painted;
 mod prim_shapes;
 mod probes;
 mod progressive;
 mod screen;
 mod slide;
-mod spaces;
 mod state;
 mod textures;
-mod trails;
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, ViewOption};
@@ -69,16 +68,17 @@ pub fn ui(
     };
     navigate(&frame, state);
     paint_scene(&frame, &painter, state, preview, highlight);
-    paint_overlays(&frame, &painter, state);
+    paint_flash_and_notes(&frame, &painter, state);
     culling::paint_culling(&frame, &painter, state);
-    trails::paint_trails_and_ghosts(&frame, &painter, state);
+    let readings = editor.probe_readings();
+    overlays::paint_overlays(&frame, &painter, state, &readings);
     if let Some(note) = view_note {
         let at = rect.left_bottom() + egui::vec2(8.0, -24.0);
         let font = egui::FontId::proportional(12.0);
         let color = c32(palette::VIEW_NOTE);
         draw::label(&painter, at, egui::Align2::LEFT_BOTTOM, note, &font, color);
     }
-    let probes_took_pointer = probes::probes(&frame, &painter, state, &mut out);
+    let probes_took_pointer = probes::probe_input(&frame, state, &readings, &mut out);
     handle_tools(&frame, &painter, state, &mut out);
     let predicting = input::predict_click(&frame, state, &mut out);
     if state.handle_drag.is_none() && !probes_took_pointer && !predicting {
@@ -181,23 +181,10 @@ fn paint_scene(
     }
 }
 
-/// The recomputed-matrices flash, the rubber band of a box selection and the precision note.
-fn paint_overlays(frame: &Frame, painter: &egui::Painter, state: &mut ViewportState) {
-    let Frame { ui, rect, .. } = *frame;
-    spaces::paint_spaces(frame, painter, state.camera);
+/// The recomputed-matrices flash and the precision note.
+fn paint_flash_and_notes(frame: &Frame, painter: &egui::Painter, state: &mut ViewportState) {
+    let rect = frame.rect;
     draw_flash(frame, painter, state);
-    if let Some(start) = state.box_start
-        && let Some(now) = ui.ctx().pointer_latest_pos()
-    {
-        let band = Rect::from_two_pos(start, now);
-        painter.rect_filled(band, 0.0, c32(palette::MARQUEE.alpha(30)));
-        painter.rect_stroke(
-            band,
-            0.0,
-            Stroke::new(1.0, c32(palette::MARQUEE)),
-            egui::StrokeKind::Inside,
-        );
-    }
     if let Some(note) = state.camera.precision_note() {
         let at = rect.left_top() + egui::vec2(8.0, 8.0);
         let font = egui::FontId::proportional(12.0);

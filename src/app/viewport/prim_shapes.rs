@@ -9,9 +9,9 @@ use egui::{Color32, Pos2, Rect, Stroke};
 use glam::Vec2;
 
 /// A colour of the view's palette as egui's.
-pub(crate) fn c32(c: Rgba) -> Color32 {
+pub(crate) const fn c32(c: Rgba) -> Color32 {
     let [r, g, b, a] = c.0;
-    Color32::from_rgba_unmultiplied(r, g, b, a)
+    Color32::from_rgba_unmultiplied_const(r, g, b, a)
 }
 
 /// Where text drawn from a primitive goes: its box (cap height to descenders, as the draw list
@@ -33,9 +33,7 @@ pub(crate) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::
             ref points,
             width,
             color,
-        } => {
-            out.extend(closed_shape(points, Stroke::new(width, c32(color))));
-        }
+        } => polygon_shape(points, width, c32(color), out),
         Prim::Path {
             ref points,
             width,
@@ -71,6 +69,16 @@ pub(crate) fn prim_shapes(ctx: &egui::Context, prim: &Prim, out: &mut Vec<egui::
             halo,
         } => text_shapes(ctx, (at, size), (color, halo), text, out),
         Prim::Body { .. } | Prim::Density { .. } => {}
+    }
+}
+
+/// A closed outline stroked `width` px wide, or a filled (convex) area when `width` is 0.
+fn polygon_shape(points: &[Vec2], width: f32, color: Color32, out: &mut Vec<egui::Shape>) {
+    if width == 0.0 {
+        let corners = points.iter().map(|p| p2(*p)).collect();
+        out.push(egui::Shape::convex_polygon(corners, color, Stroke::NONE));
+    } else {
+        out.extend(closed_shape(points, Stroke::new(width, color)));
     }
 }
 

@@ -7,6 +7,7 @@ use crate::editor::session::command::Command;
 use crate::editor::session::drop_rules::{DropZone, drop_ops};
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
+use crate::model::scene::Keep;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
 use glam::Vec2;
@@ -119,7 +120,7 @@ pub fn reorder_ops(scene: &Scene, targets: &[NodeId], step: Step) -> Result<Vec<
                 node,
                 parent,
                 index: Some(to),
-                keep_world: true,
+                keep: Keep::World,
             });
         }
     }

@@ -1,6 +1,7 @@
 //! Drag and drop in the hierarchy, without egui: drop zones, which parent a drop gives, the
 //! reparent ops it performs (or why it is refused), and the keep-world warnings.
 
+use crate::model::scene::Keep;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
 
@@ -163,7 +164,7 @@ pub fn drop_ops(
             node,
             parent,
             index: first_index.map(|i| i + k),
-            keep_world,
+            keep: Keep::world_if(keep_world),
         })
         .collect())
 }

@@ -7,6 +7,7 @@ use crate::editor::session::drop_rules::{DropPreview, DropZone, drop_ops};
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::math::{MirrorAxis, Trs};
+use crate::model::scene::Keep;
 use crate::model::scene::edit::Op;
 use crate::model::scene::name::node_label;
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Shape};
@@ -239,7 +240,7 @@ impl Editor {
             node,
             parent: Some(group),
             index: None,
-            keep_world: true,
+            keep: Keep::World,
         }));
         let label = self.label_for("Group", &targets);
         self.insert_and_select(label, ops, vec![group])
@@ -258,7 +259,7 @@ impl Editor {
                 node,
                 parent: None,
                 index: None,
-                keep_world,
+                keep: Keep::world_if(keep_world),
             })
             .collect();
         let label = self.label_for("Unparent", &targets);

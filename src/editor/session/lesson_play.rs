@@ -13,6 +13,7 @@ use crate::editor::session::edits::new_node_data;
 use crate::editor::session::timeline::TimelineCommand;
 use crate::error::Result;
 use crate::model::instance::plan;
+use crate::model::scene::Keep;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
 use std::path::{Path, PathBuf};
@@ -217,7 +218,7 @@ fn scene_op(
             node: find(node)?,
             parent: to.as_ref().map(find).transpose()?,
             index: None,
-            keep_world: keep_world.unwrap_or(editor.keep_world()),
+            keep: Keep::world_if(keep_world.unwrap_or(editor.keep_world())),
         },
         Action::Set { node, frame, value } => set_op(scene, find(node)?, *frame, *value)?,
         Action::Add { name, under } => Op::Add {

@@ -28,6 +28,7 @@ pub mod prediction_prims;
 pub mod primitives;
 pub mod rows;
 pub mod slide;
+pub mod space_prims;
 pub mod spaces;
 pub mod trails;
 

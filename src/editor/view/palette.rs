@@ -151,6 +151,24 @@ pub const KEY_SELECTED: Rgba = Rgba::rgb(255, 140, 40);
 pub const KEY_SELECTED_OUTLINE: Rgba = Rgba::gray(255);
 /// The timeline: a key's outline.
 pub const KEY_OUTLINE: Rgba = Rgba::gray(30);
+/// A lesson: a step done, a right prediction.
+pub const LESSON_DONE: Rgba = Rgba::rgb(90, 190, 110);
+/// A lesson: a step broken, a wrong prediction.
+pub const LESSON_BROKEN: Rgba = Rgba::rgb(235, 110, 90);
+/// A lesson: what a step points at; a prediction off by a usual mistake.
+pub const LESSON_HIGHLIGHT: Rgba = Rgba::rgb(255, 190, 60);
+/// A lesson: the screen dimmed around what a step points at.
+pub const LESSON_DIM: Rgba = Rgba([0, 0, 0, 120]);
+/// A lesson's bubble: its text (on the highlight).
+pub const BUBBLE_TEXT: Rgba = Rgba::gray(0);
+/// A lesson's ghost pointer: its fill.
+pub const POINTER_FILL: Rgba = Rgba([255, 255, 255, 235]);
+/// A lesson's ghost pointer: its edge.
+pub const POINTER_EDGE: Rgba = Rgba([0, 0, 0, 220]);
+/// A lesson's ghost pointer: the plate under the name it carries.
+pub const POINTER_CHIP: Rgba = Rgba([0, 0, 0, 170]);
+/// A lesson's ghost pointer: the name it carries.
+pub const POINTER_TEXT: Rgba = Rgba::gray(255);
 
 /// Every colour a figure writes (a GIF's palette keeps each exactly, over the background).
 pub const FIGURE: [Rgba; 16] = [

@@ -32,11 +32,11 @@ pub enum Prim<'a> {
         /// Colour.
         color: Rgba,
     },
-    /// A closed outline, stroked.
+    /// A closed outline: stroked `width` px wide, or filled (convex) when `width` is 0.
     Polygon {
         /// The corners.
         points: Cow<'a, [Vec2]>,
-        /// Stroke width (px).
+        /// Stroke width (px), 0 for a filled area.
         width: f32,
         /// Colour.
         color: Rgba,

@@ -88,8 +88,9 @@ pub enum Op {
         parent: Option<NodeId>,
         /// The sibling index (None = last).
         index: Option<usize>,
-        /// Keep the world transform (true) or the local numbers (false).
-        keep_world: bool,
+        /// Keep the world transform or the local numbers (an `Op` is not journaled: the
+        /// journal holds the `Edit`, placements before and after).
+        keep: Keep,
     },
     /// Add a new node.
     Add {
@@ -207,8 +208,8 @@ impl Op {
                 node,
                 parent,
                 index,
-                keep_world,
-            } => Self::reparent(scene, node, parent, index, keep_world),
+                keep,
+            } => Self::reparent(scene, node, parent, index, keep),
             Op::Add {
                 parent,
                 index,
@@ -307,9 +308,9 @@ impl Op {
         node: NodeId,
         parent: Option<NodeId>,
         index: Option<usize>,
-        keep_world: bool,
+        keep: Keep,
     ) -> Result<Edit> {
-        let undo = scene.reparent(node, parent, index, Keep::world_if(keep_world))?;
+        let undo = scene.reparent(node, parent, index, keep)?;
         Ok(Edit::Move {
             node,
             before: Placement {

@@ -21,6 +21,12 @@ pub struct Layers {
     /// Ghosts where each node would be with position, rotation and scale accumulated
     /// separately (the viewport's composition ghosts; off by default).
     pub ghosts: bool,
+    /// The grid of the last selected node's parent's space (the viewport's "parent grid").
+    pub parent_space: bool,
+    /// The grid of the last selected node's own space (the viewport's "local grid").
+    pub own_space: bool,
+    /// The probes' pins.
+    pub probes: bool,
 }
 
 impl Default for Layers {
@@ -34,6 +40,9 @@ impl Default for Layers {
             selection: true,
             trails: false,
             ghosts: false,
+            parent_space: false,
+            own_space: false,
+            probes: false,
         }
     }
 }
@@ -49,6 +58,9 @@ impl Layers {
         selection: false,
         trails: false,
         ghosts: false,
+        parent_space: false,
+        own_space: false,
+        probes: false,
     };
 
     /// Layers from a comma list (`grid,axes,links,names,shear,selection`, `all`, `none`).
@@ -66,9 +78,12 @@ impl Layers {
                 "selection" => layers.selection = true,
                 "trails" => layers.trails = true,
                 "ghosts" => layers.ghosts = true,
+                "parent-space" => layers.parent_space = true,
+                "own-space" => layers.own_space = true,
+                "probes" => layers.probes = true,
                 other => {
                     return Err(format!(
-                        "unknown layer `{other}` (grid, axes, links, names, shear, selection, trails, ghosts, all, none)"
+                        "unknown layer `{other}` (grid, axes, links, names, shear, selection, trails, ghosts, parent-space, own-space, probes, all, none)"
                     ));
                 }
             }

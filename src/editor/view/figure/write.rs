@@ -50,13 +50,7 @@ impl Writer<'_> {
                 points: p,
                 width,
                 color,
-            } => writeln!(
-                out,
-                "<polygon points=\"{}\" fill=\"none\" {} stroke-width=\"{}\" stroke-linejoin=\"round\"/>",
-                points(p),
-                paint("stroke", *color),
-                coord(*width as f64)
-            ),
+            } => polygon(out, p, *width, *color),
             Prim::Path {
                 points: p,
                 width,
@@ -114,6 +108,25 @@ impl Writer<'_> {
             );
         }
     }
+}
+
+/// A closed outline stroked `width` px wide, or a filled area when `width` is 0.
+fn polygon(out: &mut String, p: &[Vec2], width: f32, color: Rgba) -> std::fmt::Result {
+    if width == 0.0 {
+        return writeln!(
+            out,
+            "<polygon points=\"{}\" {}/>",
+            points(p),
+            paint("fill", color)
+        );
+    }
+    writeln!(
+        out,
+        "<polygon points=\"{}\" fill=\"none\" {} stroke-width=\"{}\" stroke-linejoin=\"round\"/>",
+        points(p),
+        paint("stroke", color),
+        coord(width as f64)
+    )
 }
 
 /// A circle: stroked `width` px wide, or filled when `width` is 0.
