@@ -264,7 +264,9 @@ fn orca_reads_lesson_04_played_by_keys() {
         "shift+F6 Return".into(),
         "ctrl+shift+m type:body Return".into(),
         "shift+F6 Return".into(),
-        "ctrl+shift+p type:keep_world Return ctrl+shift+m type:body Return".into(),
+        // Step 2 asks first (issue 50): where the sword lands with keep-local, typed into the
+        // prediction field that has the keyboard when the step opens: the body's (5, 0) + (1, 0).
+        "type:6,_0 Return ctrl+shift+p type:keep_world Return ctrl+shift+m type:body Return".into(),
         "shift+F6 Return".into(),
         "ctrl+shift+m type:scabbard Return".into(),
         "shift+F6 Return".into(),

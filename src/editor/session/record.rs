@@ -146,36 +146,40 @@ impl Editor {
                 self.info("Recording stopped: give the lesson a title");
                 Ok(Outcome::default())
             }
-            (RecordCommand::Write { title }, true) => {
-                let Some(recording) = self.recording.as_mut().filter(|r| r.stopped) else {
-                    return Err(Error::Refused("Stop the recording first".into()));
-                };
-                let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
-                if title.is_empty() {
-                    return Err(Error::Refused("A lesson needs a title".into()));
-                }
-                recording.title = Some(title);
-                Ok(self.start_dialog(DialogPurpose::SaveLesson))
-            }
-            (RecordCommand::AskPrediction, true) => {
-                let Some(recording) = self.recording.as_ref().filter(|r| !r.stopped) else {
-                    return Err(Error::Refused("The recording is stopped".into()));
-                };
-                let done = record::performed_edits(self.doc.history(), recording.from).len();
-                if let Some(recording) = self.recording.as_mut() {
-                    recording.ask = Some(done);
-                }
-                self.info(
-                    "The next edit becomes a prediction: the learner predicts where it lands",
-                );
-                Ok(Outcome::default())
-            }
+            (RecordCommand::Write { title }, true) => self.title_recording(&title),
+            (RecordCommand::AskPrediction, true) => self.ask_prediction(),
             (RecordCommand::Cancel, true) => {
                 self.recording = None;
                 self.info("The recording was dropped; nothing was written");
                 Ok(Outcome::default())
             }
         }
+    }
+
+    /// The stopped recording's title is given: ask where to write it (a blank title refused).
+    fn title_recording(&mut self, title: &str) -> Result<Outcome> {
+        let Some(recording) = self.recording.as_mut().filter(|r| r.stopped) else {
+            return Err(Error::Refused("Stop the recording first".into()));
+        };
+        let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+        if title.is_empty() {
+            return Err(Error::Refused("A lesson needs a title".into()));
+        }
+        recording.title = Some(title);
+        Ok(self.start_dialog(DialogPurpose::SaveLesson))
+    }
+
+    /// Help ▸ Ask for a prediction here: the next edit becomes the step's prediction.
+    fn ask_prediction(&mut self) -> Result<Outcome> {
+        let Some(recording) = self.recording.as_ref().filter(|r| !r.stopped) else {
+            return Err(Error::Refused("The recording is stopped".into()));
+        };
+        let done = record::performed_edits(self.doc.history(), recording.from).len();
+        if let Some(recording) = self.recording.as_mut() {
+            recording.ask = Some(done);
+        }
+        self.info("The next edit becomes a prediction: the learner predicts where it lands");
+        Ok(Outcome::default())
     }
 
     /// A recording whose step starts here and now.
