@@ -22,15 +22,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
 use std::time::Duration;
 
-const WHEEL: &str = r#"(
-    format: 1,
-    nodes: [
-        (id: 1, name: "wheel", shape: Ellipse(size: (2.0, 2.0))),
-        (id: 2, name: "hub", parent: Some(1), position: (0.0, 0.5)),
-        (id: 3, name: "spoke", parent: Some(2), position: (1.0, 0.0), shape: Rect(size: (1.0, 0.1))),
-    ],
-)
-"#;
+/// The part every instance test instances: a wheel, its hub and a spoke (ids 1, 2, 3).
+const WHEEL: &str = include_str!("fixtures/wheel-part.ron");
 
 /// The wheel as another program saves it later: a new node first, the hub moved, the spoke
 /// renamed.

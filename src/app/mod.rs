@@ -110,17 +110,14 @@ impl GraftApp {
             .with_recent(recent)
             .with_lesson_progress(progress);
         let mut app = Self::with_editor(editor, dialogs);
-        let godot3 = cc
-            .storage
-            .and_then(|s| eframe::get_value::<bool>(s, GODOT3_KEY));
-        if godot3 == Some(true) {
-            app.run(Command::SetGodot3Export(true));
-        }
-        let flatten = cc
-            .storage
-            .and_then(|s| eframe::get_value::<bool>(s, GODOT_FLATTEN_KEY));
-        if flatten == Some(true) {
-            app.run(Command::SetGodotFlatten(true));
+        // Remembered choices that are off unless stored on.
+        for (key, on) in [
+            (GODOT3_KEY, Command::SetGodot3Export(true)),
+            (GODOT_FLATTEN_KEY, Command::SetGodotFlatten(true)),
+        ] {
+            if cc.storage.and_then(|s| eframe::get_value::<bool>(s, key)) == Some(true) {
+                app.run(on);
+            }
         }
         if let Some(pixels) = cc
             .storage
