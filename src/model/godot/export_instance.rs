@@ -131,9 +131,7 @@ fn source_ref(inst: &mut Instancing, ex: &mut Exporter, entry: &Entry) -> Option
     if let Some(known) = inst.known.get(&file) {
         return known.clone();
     }
-    let tscn = file
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("tscn"));
+    let tscn = crate::model::file_kind::FileKind::GodotText.is(&file);
     let project = ex.options.project_root.clone();
     let direct = match (&project, tscn) {
         (Some(root), true) => res_path(&file, root),
