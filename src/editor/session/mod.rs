@@ -20,6 +20,7 @@ pub mod interchange;
 pub mod jobs;
 pub mod journal;
 pub mod journal_base;
+pub mod journal_folder;
 pub mod journal_recover;
 pub mod journal_scan;
 pub mod journal_store;
