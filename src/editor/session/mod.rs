@@ -7,6 +7,7 @@ pub mod arrange;
 pub mod clipboard;
 pub mod command;
 pub mod dialogs;
+mod disk_compare;
 pub mod disk_watch;
 pub mod drop_rules;
 pub mod edits;
