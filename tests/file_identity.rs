@@ -419,3 +419,30 @@ fn a_touched_big_file_is_taken_quietly_and_a_save_uses_the_workers_answer() {
     assert!(editor.disk_conflict().is_some(), "the save asks");
     assert_eq!(name_on_disk(&scene, 1), "cccc");
 }
+
+#[test]
+fn a_file_reached_through_a_link_finds_its_images_beside_the_file_it_leads_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let real = dir.path().join("real/scenes");
+    std::fs::create_dir_all(&real).unwrap();
+    std::fs::create_dir_all(dir.path().join("real/assets")).unwrap();
+    std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+    std::fs::copy(repo.join("scenes/sword.ron"), real.join("sword.ron")).unwrap();
+    let image = repo.join("assets/sword.png");
+    std::fs::copy(&image, dir.path().join("real/assets/sword.png")).unwrap();
+    let link = dir.path().join("elsewhere/link.ron");
+    symlink("../real/scenes/sword.ron", &link).unwrap();
+    // The command line: no image is missing.
+    let out = graft(&["check", link.to_str().unwrap()], dir.path());
+    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success() && !said.contains("missing"), "{said}");
+    // The window: the same, and a save through the link keeps the image's path.
+    let mut editor = Editor::new(Document::open(&link).unwrap());
+    let folder = editor.doc().sprite_folder().unwrap();
+    assert_eq!(folder, std::fs::canonicalize(&real).unwrap());
+    editor.apply(rename(2, "saved")).unwrap();
+    editor.apply(Command::Save).unwrap();
+    let text = std::fs::read_to_string(real.join("sword.ron")).unwrap();
+    assert!(text.contains("\"../assets/sword.png\""), "{text}");
+}
