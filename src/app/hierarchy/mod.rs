@@ -24,6 +24,7 @@ use crate::editor::session::picking::{Mods, row_click, row_drag};
 use crate::editor::table::{Shortcut, find_command};
 use crate::editor::view::rows::{Indent, ListView};
 pub use crate::editor::view::rows::{Row, visible_rows};
+use crate::editor::vocabulary::CommandId;
 use crate::model::scene::name::MAX_NAME_BYTES;
 use crate::model::scene::{NodeId, Scene, Shape};
 pub use drop_indicator::DraggedNodes;
@@ -538,8 +539,8 @@ fn context_menu(
     if !editor.is_selected(id) {
         out.push(Command::Select(vec![id]));
     }
-    let entry = |ui: &mut egui::Ui, name: &str, command: Command, out: &mut Vec<Command>| {
-        let Some(spec) = find_command(name) else {
+    let entry = |ui: &mut egui::Ui, id: CommandId, command: Command, out: &mut Vec<Command>| {
+        let Some(spec) = find_command(id) else {
             return false;
         };
         let shortcut = spec
@@ -558,7 +559,7 @@ fn context_menu(
     };
     if entry(
         ui,
-        "node.add_child",
+        CommandId::NodeAddChild,
         Command::AddNode(NewNodePlace::ChildOf(id)),
         out,
     ) {
@@ -566,20 +567,20 @@ fn context_menu(
     }
     entry(
         ui,
-        "node.add_sibling",
+        CommandId::NodeAddSibling,
         Command::AddNode(NewNodePlace::After(id)),
         out,
     );
-    entry(ui, "node.group", Command::CreateParent, out);
-    entry(ui, "node.instance", instance_under(id), out);
-    entry(ui, "node.unparent", Command::Unparent, out);
+    entry(ui, CommandId::NodeGroup, Command::CreateParent, out);
+    entry(ui, CommandId::NodeInstance, instance_under(id), out);
+    entry(ui, CommandId::NodeUnparent, Command::Unparent, out);
     ui.separator();
     for name in [
-        "edit.rename",
-        "edit.duplicate",
-        "edit.copy",
-        "edit.paste",
-        "edit.delete",
+        CommandId::EditRename,
+        CommandId::EditDuplicate,
+        CommandId::EditCopy,
+        CommandId::EditPaste,
+        CommandId::EditDelete,
     ] {
         if let Some(spec) = find_command(name) {
             entry(ui, name, spec.command.clone(), out);
