@@ -7,7 +7,10 @@
 
 use crate::editor::session::Editor;
 use crate::editor::session::arrange::Step;
-use crate::editor::session::command::{Command, NewNodePlace, ViewOption, ViewSpace, Window};
+use crate::editor::session::command::{
+    Command, EditCommand, FileCommand, HistoryCommand, JournalCommand, NewNodePlace,
+    SelectionCommand, SettingCommand, ViewCommand, ViewOption, ViewSpace, Window, WindowCommand,
+};
 use crate::editor::view::handles::{Orientation, Tool};
 pub use crate::editor::vocabulary::MENUS;
 use crate::editor::vocabulary::{CommandId as Id, command_words};
@@ -229,31 +232,31 @@ fn build_table() -> Vec<CommandSpec> {
 fn file_commands() -> Vec<CommandSpec> {
     use Command as C;
     vec![
-        spec(Id::FileNew, "Start a new, empty scene", &[Shortcut::ctrl("N")], C::New).global(),
-        spec(Id::FileOpen, "Open a scene file", &[Shortcut::ctrl("O")], C::Open).global(),
-        spec(Id::FileSave, "Save the scene to its file", &[Shortcut::ctrl("S")], C::Save).global().group(),
-        spec(Id::FileSaveAs, "Save the scene under a new name", &[Shortcut::ctrl_shift("S")], C::SaveAs).global(),
-        spec(Id::FileImport, "Open a Godot .tscn (Godot 3 or 4) or an SVG drawing as a new graft scene, with a report of what was approximated", &[Shortcut::ctrl("I")], C::Import).global().group(),
-        spec(Id::FileGenerate, "Make a big test scene (wide, chain or random, up to 10 million nodes) on a worker, with progress and Cancel", &[], C::Show(Window::Generate)).global(),
-        spec(Id::FileExportGodot, "Write the scene as a .tscn under one root Node2D, for the Godot version chosen below (remembered)", &[Shortcut::ctrl_shift("E")], C::ExportGodot).when(has_nodes),
-        spec(Id::FileExportForGodot4, "Export as Godot scene writes a Godot 4 scene (format=3)", &[], C::SetGodot3Export(false)).checked(|e| !e.godot3_export()),
-        spec(Id::FileExportForGodot3, "Export as Godot scene writes a Godot 3 scene (format=2; skewed nodes go out as a transform matrix)", &[], C::SetGodot3Export(true)).checked(|e| e.godot3_export()),
-        spec(Id::FileExportGodotKeepInstances, "Export as Godot scene writes each instance as instance=ExtResource of its part (a .ron part, or a .tscn outside the project, written once beside the file), with its overrides", &[], C::SetGodotFlatten(false)).checked(|e| !e.godot_flatten()),
-        spec(Id::FileExportGodotFlatten, "Export as Godot scene writes every instance as plain nodes: one file, no link to the parts", &[], C::SetGodotFlatten(true)).checked(|e| e.godot_flatten()),
-        spec(Id::FileExportGodotPpu1, "Export as Godot scene keeps graft's units (a unit is one Godot pixel: the sword scene is ~6 px)", &[], C::SetGodotPixelsPerUnit(1)).checked(|e| e.godot_pixels_per_unit() == 1),
-        spec(Id::FileExportGodotPpu32, "Export as Godot scene multiplies positions and sizes by 32 (sprites scaled from their image size so Godot draws them as graft does)", &[], C::SetGodotPixelsPerUnit(32)).checked(|e| e.godot_pixels_per_unit() == 32),
-        spec(Id::FileExportGodotPpu64, "Export as Godot scene multiplies positions and sizes by 64 (sprites scaled from their image size so Godot draws them as graft does)", &[], C::SetGodotPixelsPerUnit(64)).checked(|e| e.godot_pixels_per_unit() == 64),
-        spec(Id::FileExportGodotPpu100, "Export as Godot scene multiplies positions and sizes by 100 (sprites scaled from their image size so Godot draws them as graft does)", &[], C::SetGodotPixelsPerUnit(100)).checked(|e| e.godot_pixels_per_unit() == 100),
-        spec(Id::FileExportGodot3, "Write the scene as a Godot 3 .tscn (format=2) once, whatever the choice above", &[], C::ExportGodot3).when(has_nodes),
-        spec(Id::FileExportAnimation, "Write the clip as animated SVG (plays in any browser, each node's group animating its local transform), an .html page with play, pause and a scrubber, or a .gif / .png (APNG) of the figure frame by frame", &[], C::ExportAnimation).when(|e| !e.doc().scene().animated_nodes().is_empty()),
-        spec(Id::FileExportSvg, "Write the scene as SVG: one named group per node carrying its local matrix (opens in Inkscape with the hierarchy intact)", &[], C::ExportSvg).when(has_nodes),
-        spec(Id::FileExportFigure, "A picture of what the viewport shows, as SVG or PNG: size, scale, layers, the selection's matrix chain as a caption", &[Shortcut::ctrl_shift("F")], C::Show(Window::Figure)).when(has_nodes),
-        spec(Id::FileImportReport, "What the last import or export approximated, re-rooted, renamed or left out", &[], C::Show(Window::ImportReport)).when(|e| e.interchange_report().is_some()),
-        spec(Id::FileCancelLoad, "Stop the load, save or generation running in the background; the current scene stays as it is", &[], C::CancelJob).when(|e| e.job().is_some()),
-        spec(Id::FileJournal, "Write every change to a journal as it happens, so a crash or a kill loses nothing (File > Save is still how work reaches the file)", &[], C::ToggleJournal).checked(|e| e.journal_wanted()).group(),
-        spec(Id::FileJournalRetry, "Try again to write the crash journal after it could not start or stopped (a full disk, a read-only folder); graft also retries every 5 s", &[], C::RetryJournal).when(|e| matches!(e.journal_health(), crate::editor::session::journal::JournalHealth::Failing(_))),
-        spec(Id::FileRevert, "Reload the scene's file, dropping unsaved changes", &[], C::Revert).when(has_file),
-        spec(Id::FileQuit, "Close graft", &[Shortcut::ctrl("Q")], C::Quit).global().group(),
+        spec(Id::FileNew, "Start a new, empty scene", &[Shortcut::ctrl("N")], C::File(FileCommand::New)).global(),
+        spec(Id::FileOpen, "Open a scene file", &[Shortcut::ctrl("O")], C::File(FileCommand::Open)).global(),
+        spec(Id::FileSave, "Save the scene to its file", &[Shortcut::ctrl("S")], C::File(FileCommand::Save)).global().group(),
+        spec(Id::FileSaveAs, "Save the scene under a new name", &[Shortcut::ctrl_shift("S")], C::File(FileCommand::SaveAs)).global(),
+        spec(Id::FileImport, "Open a Godot .tscn (Godot 3 or 4) or an SVG drawing as a new graft scene, with a report of what was approximated", &[Shortcut::ctrl("I")], C::File(FileCommand::Import)).global().group(),
+        spec(Id::FileGenerate, "Make a big test scene (wide, chain or random, up to 10 million nodes) on a worker, with progress and Cancel", &[], C::Window(WindowCommand::Show(Window::Generate))).global(),
+        spec(Id::FileExportGodot, "Write the scene as a .tscn under one root Node2D, for the Godot version chosen below (remembered)", &[Shortcut::ctrl_shift("E")], C::File(FileCommand::ExportGodot)).when(has_nodes),
+        spec(Id::FileExportForGodot4, "Export as Godot scene writes a Godot 4 scene (format=3)", &[], C::Setting(SettingCommand::SetGodot3Export(false))).checked(|e| !e.godot3_export()),
+        spec(Id::FileExportForGodot3, "Export as Godot scene writes a Godot 3 scene (format=2; skewed nodes go out as a transform matrix)", &[], C::Setting(SettingCommand::SetGodot3Export(true))).checked(|e| e.godot3_export()),
+        spec(Id::FileExportGodotKeepInstances, "Export as Godot scene writes each instance as instance=ExtResource of its part (a .ron part, or a .tscn outside the project, written once beside the file), with its overrides", &[], C::Setting(SettingCommand::SetGodotFlatten(false))).checked(|e| !e.godot_flatten()),
+        spec(Id::FileExportGodotFlatten, "Export as Godot scene writes every instance as plain nodes: one file, no link to the parts", &[], C::Setting(SettingCommand::SetGodotFlatten(true))).checked(|e| e.godot_flatten()),
+        spec(Id::FileExportGodotPpu1, "Export as Godot scene keeps graft's units (a unit is one Godot pixel: the sword scene is ~6 px)", &[], C::Setting(SettingCommand::SetGodotPixelsPerUnit(1))).checked(|e| e.godot_pixels_per_unit() == 1),
+        spec(Id::FileExportGodotPpu32, "Export as Godot scene multiplies positions and sizes by 32 (sprites scaled from their image size so Godot draws them as graft does)", &[], C::Setting(SettingCommand::SetGodotPixelsPerUnit(32))).checked(|e| e.godot_pixels_per_unit() == 32),
+        spec(Id::FileExportGodotPpu64, "Export as Godot scene multiplies positions and sizes by 64 (sprites scaled from their image size so Godot draws them as graft does)", &[], C::Setting(SettingCommand::SetGodotPixelsPerUnit(64))).checked(|e| e.godot_pixels_per_unit() == 64),
+        spec(Id::FileExportGodotPpu100, "Export as Godot scene multiplies positions and sizes by 100 (sprites scaled from their image size so Godot draws them as graft does)", &[], C::Setting(SettingCommand::SetGodotPixelsPerUnit(100))).checked(|e| e.godot_pixels_per_unit() == 100),
+        spec(Id::FileExportGodot3, "Write the scene as a Godot 3 .tscn (format=2) once, whatever the choice above", &[], C::File(FileCommand::ExportGodot3)).when(has_nodes),
+        spec(Id::FileExportAnimation, "Write the clip as animated SVG (plays in any browser, each node's group animating its local transform), an .html page with play, pause and a scrubber, or a .gif / .png (APNG) of the figure frame by frame", &[], C::File(FileCommand::ExportAnimation)).when(|e| !e.doc().scene().animated_nodes().is_empty()),
+        spec(Id::FileExportSvg, "Write the scene as SVG: one named group per node carrying its local matrix (opens in Inkscape with the hierarchy intact)", &[], C::File(FileCommand::ExportSvg)).when(has_nodes),
+        spec(Id::FileExportFigure, "A picture of what the viewport shows, as SVG or PNG: size, scale, layers, the selection's matrix chain as a caption", &[Shortcut::ctrl_shift("F")], C::Window(WindowCommand::Show(Window::Figure))).when(has_nodes),
+        spec(Id::FileImportReport, "What the last import or export approximated, re-rooted, renamed or left out", &[], C::Window(WindowCommand::Show(Window::ImportReport))).when(|e| e.interchange_report().is_some()),
+        spec(Id::FileCancelLoad, "Stop the load, save or generation running in the background; the current scene stays as it is", &[], C::File(FileCommand::CancelJob)).when(|e| e.job().is_some()),
+        spec(Id::FileJournal, "Write every change to a journal as it happens, so a crash or a kill loses nothing (File > Save is still how work reaches the file)", &[], C::Journal(JournalCommand::ToggleJournal)).checked(|e| e.journal_wanted()).group(),
+        spec(Id::FileJournalRetry, "Try again to write the crash journal after it could not start or stopped (a full disk, a read-only folder); graft also retries every 5 s", &[], C::Journal(JournalCommand::RetryJournal)).when(|e| matches!(e.journal_health(), crate::editor::session::journal::JournalHealth::Failing(_))),
+        spec(Id::FileRevert, "Reload the scene's file, dropping unsaved changes", &[], C::File(FileCommand::Revert)).when(has_file),
+        spec(Id::FileQuit, "Close graft", &[Shortcut::ctrl("Q")], C::File(FileCommand::Quit)).global().group(),
     ]
 }
 
@@ -262,15 +265,15 @@ fn file_commands() -> Vec<CommandSpec> {
 fn edit_commands() -> Vec<CommandSpec> {
     use Command as C;
     vec![
-        spec(Id::EditUndo, "Take back the last change", &[Shortcut::ctrl("Z")], C::Undo).when(can_undo),
-        spec(Id::EditRedo, "Do again what was undone", &[Shortcut::ctrl_shift("Z"), Shortcut::ctrl("Y")], C::Redo).when(can_redo),
-        spec(Id::EditCopy, "Copy the selected nodes and their children", &[Shortcut::ctrl("C")], C::Copy).when(has_selection).group(),
-        spec(Id::EditPaste, "Paste the copied nodes under the selection (or as roots)", &[Shortcut::ctrl("V")], C::Paste).when(has_clipboard),
-        spec(Id::EditDuplicate, "Copy the selection next to itself", &[Shortcut::ctrl("D")], C::Duplicate).when(has_selection),
-        spec(Id::EditSelectAll, "Select every node (fast on a million: the selection is a set)", &[Shortcut::ctrl("A")], C::SelectAll).when(has_nodes).group(),
-        spec(Id::EditRename, "Rename the selected node in the hierarchy", &[Shortcut::key("F2")], C::StartRename).when(has_primary),
-        spec(Id::EditDelete, "Delete the selection and its children (or the keys selected on the timeline)", &[Shortcut::key("Delete")], C::Delete).when(|e| has_selection(e) || !e.selected_keys().is_empty()),
-        spec(Id::EditHistory, "List every step; click one to go back or forward to it", &[Shortcut::ctrl("H")], C::Show(Window::History)).group(),
+        spec(Id::EditUndo, "Take back the last change", &[Shortcut::ctrl("Z")], C::History(HistoryCommand::Undo)).when(can_undo),
+        spec(Id::EditRedo, "Do again what was undone", &[Shortcut::ctrl_shift("Z"), Shortcut::ctrl("Y")], C::History(HistoryCommand::Redo)).when(can_redo),
+        spec(Id::EditCopy, "Copy the selected nodes and their children", &[Shortcut::ctrl("C")], C::Edit(EditCommand::Copy)).when(has_selection).group(),
+        spec(Id::EditPaste, "Paste the copied nodes under the selection (or as roots)", &[Shortcut::ctrl("V")], C::Edit(EditCommand::Paste)).when(has_clipboard),
+        spec(Id::EditDuplicate, "Copy the selection next to itself", &[Shortcut::ctrl("D")], C::Edit(EditCommand::Duplicate)).when(has_selection),
+        spec(Id::EditSelectAll, "Select every node (fast on a million: the selection is a set)", &[Shortcut::ctrl("A")], C::Selection(SelectionCommand::SelectAll)).when(has_nodes).group(),
+        spec(Id::EditRename, "Rename the selected node in the hierarchy", &[Shortcut::key("F2")], C::View(ViewCommand::StartRename)).when(has_primary),
+        spec(Id::EditDelete, "Delete the selection and its children (or the keys selected on the timeline)", &[Shortcut::key("Delete")], C::Edit(EditCommand::Delete)).when(|e| has_selection(e) || !e.selected_keys().is_empty()),
+        spec(Id::EditHistory, "List every step; click one to go back or forward to it", &[Shortcut::ctrl("H")], C::Window(WindowCommand::Show(Window::History))).group(),
     ]
 }
 
@@ -280,18 +283,18 @@ fn node_commands() -> Vec<CommandSpec> {
     use Command as C;
     use crate::editor::session::command::InstanceCommand as I;
     vec![
-        spec(Id::NodeAdd, "Add a root node (a unit square)", &[Shortcut::ctrl_shift("N")], C::AddNode(NewNodePlace::Root)),
-        spec(Id::NodeAddChild, "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], C::AddNode(NewNodePlace::ChildOf(crate::model::scene::NodeId(0)))).when(has_primary),
-        spec(Id::NodeAddSibling, "Add a node right after the selected one", &[], C::AddNode(NewNodePlace::After(crate::model::scene::NodeId(0)))).when(has_primary),
-        spec(Id::NodeMirrorH, "Flip the selection left to right about its own origin (its x scale negated; children flip with it)", &[], C::Mirror(MirrorAxis::Horizontal)).when(has_selection).group(),
-        spec(Id::NodeMirrorV, "Flip the selection upside down about its own origin (its y scale negated; children flip with it)", &[], C::Mirror(MirrorAxis::Vertical)).when(has_selection),
-        spec(Id::NodeResetLocal, "Set the selection's local position, rotation, scale and skew back to the identity", &[], C::ResetLocal).when(has_selection),
-        spec(Id::NodeGroup, "Put the selection under a new group node; nothing moves on screen", &[Shortcut::ctrl("G")], C::CreateParent).when(has_selection).group(),
-        spec(Id::NodeUnparent, "Make the selected nodes roots (keeping world transforms when the toggle is on)", &[Shortcut::ctrl_shift("G")], C::Unparent).when(has_selection),
-        spec(Id::NodeMoveTo, "Pick a new parent for the selection from a searchable list (Enter keeps world transforms as the toggle says, Shift+Enter the opposite)", &[Shortcut::ctrl_shift("M")], C::Show(Window::MoveTo)).when(has_selection).group(),
-        spec(Id::NodeMoveUp, "Move the selection one place up among its siblings", &[Shortcut::alt("ArrowUp")], C::Reorder(Step::Back)).when(has_selection),
-        spec(Id::NodeMoveDown, "Move the selection one place down among its siblings", &[Shortcut::alt("ArrowDown")], C::Reorder(Step::Forward)).when(has_selection),
-        spec(Id::NodeKeepWorld, "Reparenting keeps nodes where they are on screen (Unity's worldPositionStays); off keeps the local numbers", &[], C::ToggleKeepWorld).checked(|e| e.keep_world()).group(),
+        spec(Id::NodeAdd, "Add a root node (a unit square)", &[Shortcut::ctrl_shift("N")], C::Edit(EditCommand::AddNode(NewNodePlace::Root))),
+        spec(Id::NodeAddChild, "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], C::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(crate::model::scene::NodeId(0))))).when(has_primary),
+        spec(Id::NodeAddSibling, "Add a node right after the selected one", &[], C::Edit(EditCommand::AddNode(NewNodePlace::After(crate::model::scene::NodeId(0))))).when(has_primary),
+        spec(Id::NodeMirrorH, "Flip the selection left to right about its own origin (its x scale negated; children flip with it)", &[], C::Edit(EditCommand::Mirror(MirrorAxis::Horizontal))).when(has_selection).group(),
+        spec(Id::NodeMirrorV, "Flip the selection upside down about its own origin (its y scale negated; children flip with it)", &[], C::Edit(EditCommand::Mirror(MirrorAxis::Vertical))).when(has_selection),
+        spec(Id::NodeResetLocal, "Set the selection's local position, rotation, scale and skew back to the identity", &[], C::Edit(EditCommand::ResetLocal)).when(has_selection),
+        spec(Id::NodeGroup, "Put the selection under a new group node; nothing moves on screen", &[Shortcut::ctrl("G")], C::Edit(EditCommand::CreateParent)).when(has_selection).group(),
+        spec(Id::NodeUnparent, "Make the selected nodes roots (keeping world transforms when the toggle is on)", &[Shortcut::ctrl_shift("G")], C::Edit(EditCommand::Unparent)).when(has_selection),
+        spec(Id::NodeMoveTo, "Pick a new parent for the selection from a searchable list (Enter keeps world transforms as the toggle says, Shift+Enter the opposite)", &[Shortcut::ctrl_shift("M")], C::Window(WindowCommand::Show(Window::MoveTo))).when(has_selection).group(),
+        spec(Id::NodeMoveUp, "Move the selection one place up among its siblings", &[Shortcut::alt("ArrowUp")], C::Edit(EditCommand::Reorder(Step::Back))).when(has_selection),
+        spec(Id::NodeMoveDown, "Move the selection one place down among its siblings", &[Shortcut::alt("ArrowDown")], C::Edit(EditCommand::Reorder(Step::Forward))).when(has_selection),
+        spec(Id::NodeKeepWorld, "Reparenting keeps nodes where they are on screen (Unity's worldPositionStays); off keeps the local numbers", &[], C::Setting(SettingCommand::ToggleKeepWorld)).checked(|e| e.keep_world()).group(),
         spec(Id::NodeInstance, "Put another scene file (.ron or .tscn) under the selected node as an instance: it follows its source, and your changes to it are kept as overrides", &[], C::Instance(I::Instance { under: None, path: None })).group(),
         spec(Id::NodeSaveBranch, "Write the selected node and its children to a new scene file and put an instance of that file in their place (Undo puts the branch back; the file stays)", &[], C::Instance(I::SaveBranch(None))).when(has_primary),
         spec(Id::NodeMakeLocal, "Make the selected instance's nodes plain nodes of this scene, as they are (overrides applied); it stops following its source", &[], C::Instance(I::MakeLocal)).when(in_instance),
@@ -305,31 +308,31 @@ fn node_commands() -> Vec<CommandSpec> {
 fn view_commands() -> Vec<CommandSpec> {
     use Command as C;
     let toggle = |name, tooltip, option: ViewOption| {
-        spec(name, tooltip, &[], C::ToggleView(option))
+        spec(name, tooltip, &[], C::Setting(SettingCommand::ToggleView(option)))
     };
     vec![
-        spec(Id::ViewFrameSelection, "Fit the selection in the viewport", &[Shortcut::key("F")], C::FrameSelection).when(has_selection),
-        spec(Id::ViewFrameAll, "Fit the whole scene in the viewport", &[Shortcut::key("Home")], C::FrameAll).when(has_nodes),
-        spec(Id::ViewToolMove, "Handles that move the selection along its axes", &[Shortcut::key("W")], C::SetTool(Tool::Move)).checked(|e| e.tool() == Tool::Move).group(),
-        spec(Id::ViewToolRotate, "A ring that turns the selection", &[Shortcut::key("E")], C::SetTool(Tool::Rotate)).checked(|e| e.tool() == Tool::Rotate),
-        spec(Id::ViewToolScale, "Handles that scale the selection", &[Shortcut::key("R")], C::SetTool(Tool::Scale)).checked(|e| e.tool() == Tool::Scale),
-        spec(Id::ViewWorldAxes, "Handles follow the world's x and y instead of the node's own axes (scaling a rotated node along them shears it)", &[Shortcut::key("X")], C::ToggleOrientation).checked(|e| e.orientation() == Orientation::World),
+        spec(Id::ViewFrameSelection, "Fit the selection in the viewport", &[Shortcut::key("F")], C::View(ViewCommand::FrameSelection)).when(has_selection),
+        spec(Id::ViewFrameAll, "Fit the whole scene in the viewport", &[Shortcut::key("Home")], C::View(ViewCommand::FrameAll)).when(has_nodes),
+        spec(Id::ViewToolMove, "Handles that move the selection along its axes", &[Shortcut::key("W")], C::Setting(SettingCommand::SetTool(Tool::Move))).checked(|e| e.tool() == Tool::Move).group(),
+        spec(Id::ViewToolRotate, "A ring that turns the selection", &[Shortcut::key("E")], C::Setting(SettingCommand::SetTool(Tool::Rotate))).checked(|e| e.tool() == Tool::Rotate),
+        spec(Id::ViewToolScale, "Handles that scale the selection", &[Shortcut::key("R")], C::Setting(SettingCommand::SetTool(Tool::Scale))).checked(|e| e.tool() == Tool::Scale),
+        spec(Id::ViewWorldAxes, "Handles follow the world's x and y instead of the node's own axes (scaling a rotated node along them shears it)", &[Shortcut::key("X")], C::Setting(SettingCommand::ToggleOrientation)).checked(|e| e.orientation() == Orientation::World),
         toggle(Id::ViewAxes, "Draw each node's local x and y axes", ViewOption::Axes).checked(|e| e.view().shows(ViewOption::Axes)).group(),
         toggle(Id::ViewLinks, "Draw a line from each parent to its children", ViewOption::Links).checked(|e| e.view().shows(ViewOption::Links)),
         toggle(Id::ViewNames, "Draw node names", ViewOption::Names).checked(|e| e.view().shows(ViewOption::Names)),
         toggle(Id::ViewShear, "Outline sheared nodes, give the angle off 90° and ring the parent that causes it", ViewOption::Shear).checked(|e| e.view().shows(ViewOption::Shear)),
-        spec(Id::ViewSpaceWorld, "The viewport shows the world's axes as the screen's", &[Shortcut::key("1")], C::SetViewSpace(ViewSpace::World)).checked(|e| e.view_space() == ViewSpace::World).group(),
-        spec(Id::ViewSpaceParent, "The viewport shows the scene as the selection's parent sees it: the space its local numbers are in", &[Shortcut::key("2")], C::SetViewSpace(ViewSpace::ParentOfSelection)).checked(|e| e.view_space() == ViewSpace::ParentOfSelection),
-        spec(Id::ViewSpaceSelection, "The viewport shows the scene as the selected node sees it: its axes become the screen's", &[Shortcut::key("3")], C::SetViewSpace(ViewSpace::Selection)).checked(|e| e.view_space() == ViewSpace::Selection),
-        spec(Id::ViewLocalGrid, "Draw the selected node's own coordinate grid through its world matrix: a sheared node shows a sheared grid", &[Shortcut::key("G")], C::ToggleView(ViewOption::LocalGrid)).checked(|e| e.view().shows(ViewOption::LocalGrid)),
-        spec(Id::ViewParentGrid, "Draw the grid of the selection's parent: the space its local numbers are measured in", &[Shortcut::shift("G")], C::ToggleView(ViewOption::ParentGrid)).checked(|e| e.view().shows(ViewOption::ParentGrid)),
+        spec(Id::ViewSpaceWorld, "The viewport shows the world's axes as the screen's", &[Shortcut::key("1")], C::View(ViewCommand::SetViewSpace(ViewSpace::World))).checked(|e| e.view_space() == ViewSpace::World).group(),
+        spec(Id::ViewSpaceParent, "The viewport shows the scene as the selection's parent sees it: the space its local numbers are in", &[Shortcut::key("2")], C::View(ViewCommand::SetViewSpace(ViewSpace::ParentOfSelection))).checked(|e| e.view_space() == ViewSpace::ParentOfSelection),
+        spec(Id::ViewSpaceSelection, "The viewport shows the scene as the selected node sees it: its axes become the screen's", &[Shortcut::key("3")], C::View(ViewCommand::SetViewSpace(ViewSpace::Selection))).checked(|e| e.view_space() == ViewSpace::Selection),
+        spec(Id::ViewLocalGrid, "Draw the selected node's own coordinate grid through its world matrix: a sheared node shows a sheared grid", &[Shortcut::key("G")], C::Setting(SettingCommand::ToggleView(ViewOption::LocalGrid))).checked(|e| e.view().shows(ViewOption::LocalGrid)),
+        spec(Id::ViewParentGrid, "Draw the grid of the selection's parent: the space its local numbers are measured in", &[Shortcut::shift("G")], C::Setting(SettingCommand::ToggleView(ViewOption::ParentGrid))).checked(|e| e.view().shows(ViewOption::ParentGrid)),
         spec(Id::ViewProbeMode, "A click in the viewport pins a point probe in the selected node's space; it reads out world, selection and parent coordinates (drag a pin to move it)", &[Shortcut::key("P")], C::Probe(crate::editor::session::command::ProbeCommand::ToggleMode)).checked(|e| e.probe_mode()),
-        spec(Id::ViewNextPanel, "Give the keyboard to the next panel: hierarchy, viewport, inspector, timeline, lesson", &[Shortcut::key("F6")], C::FocusPanel(Step::Forward)).global().group(),
-        spec(Id::ViewPreviousPanel, "Give the keyboard to the previous panel", &[Shortcut::shift("F6")], C::FocusPanel(Step::Back)).global(),
-        spec(Id::ViewZoomIn, "Draw menus, panels and text bigger (remembered)", &[Shortcut::ctrl("Equals"), Shortcut::ctrl("Plus")], C::StepUiScale(Step::Forward)).global(),
-        spec(Id::ViewZoomOut, "Draw menus, panels and text smaller (remembered)", &[Shortcut::ctrl("Minus")], C::StepUiScale(Step::Back)).global(),
-        spec(Id::ViewZoomReset, "Draw the interface at its normal size", &[Shortcut::ctrl("0")], C::SetUiScale(1.0)).global(),
-        spec(Id::ViewHighContrast, "Black and white with strong outlines and focus rings, for low vision", &[], C::SetHighContrast(true)).checked(|e| e.high_contrast()),
+        spec(Id::ViewNextPanel, "Give the keyboard to the next panel: hierarchy, viewport, inspector, timeline, lesson", &[Shortcut::key("F6")], C::View(ViewCommand::FocusPanel(Step::Forward))).global().group(),
+        spec(Id::ViewPreviousPanel, "Give the keyboard to the previous panel", &[Shortcut::shift("F6")], C::View(ViewCommand::FocusPanel(Step::Back))).global(),
+        spec(Id::ViewZoomIn, "Draw menus, panels and text bigger (remembered)", &[Shortcut::ctrl("Equals"), Shortcut::ctrl("Plus")], C::View(ViewCommand::StepUiScale(Step::Forward))).global(),
+        spec(Id::ViewZoomOut, "Draw menus, panels and text smaller (remembered)", &[Shortcut::ctrl("Minus")], C::View(ViewCommand::StepUiScale(Step::Back))).global(),
+        spec(Id::ViewZoomReset, "Draw the interface at its normal size", &[Shortcut::ctrl("0")], C::View(ViewCommand::SetUiScale(1.0))).global(),
+        spec(Id::ViewHighContrast, "Black and white with strong outlines and focus rings, for low vision", &[], C::View(ViewCommand::SetHighContrast(true))).checked(|e| e.high_contrast()),
     ]
 }
 
@@ -338,7 +341,7 @@ fn view_commands() -> Vec<CommandSpec> {
 fn motion_commands() -> Vec<CommandSpec> {
     use Command as C;
     let toggle = |name, tooltip, option: ViewOption| {
-        spec(name, tooltip, &[], C::ToggleView(option))
+        spec(name, tooltip, &[], C::Setting(SettingCommand::ToggleView(option)))
     };
     vec![
         spec(Id::AnimPlay, "Play the animation from the current time, or pause it", &[Shortcut::ctrl("Space")], C::Timeline(crate::editor::session::timeline::TimelineCommand::TogglePlay)).checked(|e| e.timeline().playing()).group(),
@@ -362,16 +365,16 @@ fn help_commands() -> Vec<CommandSpec> {
     use crate::editor::session::lesson::LessonCommand as L;
     let lesson = |name, tooltip, command| spec(name, tooltip, &[], C::Lesson(command));
     vec![
-        spec(Id::HelpPalette, "Find any command by typing part of its name", &[Shortcut::ctrl_shift("P"), Shortcut::key("F1")], C::Show(Window::Palette)).global(),
-        spec(Id::HelpShortcuts, "Every shortcut and mouse gesture", &[], C::Show(Window::Shortcuts)),
-        spec(Id::HelpLessons, "The built-in course on local and world space, and lesson files: tasks the editor checks as you work", &[], C::Show(Window::Lessons)),
+        spec(Id::HelpPalette, "Find any command by typing part of its name", &[Shortcut::ctrl_shift("P"), Shortcut::key("F1")], C::Window(WindowCommand::Show(Window::Palette))).global(),
+        spec(Id::HelpShortcuts, "Every shortcut and mouse gesture", &[], C::Window(WindowCommand::Show(Window::Shortcuts))),
+        spec(Id::HelpLessons, "The built-in course on local and world space, and lesson files: tasks the editor checks as you work", &[], C::Window(WindowCommand::Show(Window::Lessons))),
         spec(Id::LessonRecord, "Teacher mode: the scene and view as they are now start a step; perform the solution, then Stop recording writes a .lesson with do: lines and suggested goals that passes graft lesson check", &[], C::Record(crate::editor::session::record::RecordCommand::Start)).when(|e| e.recording().is_none()),
         spec(Id::LessonRecordNext, "End the step being recorded and record another from here", &[], C::Record(crate::editor::session::record::RecordCommand::NextStep)).when(|e| e.recording().is_some_and(|r| !r.stopped())),
         spec(Id::LessonRecordStop, "End the recording, name the lesson and choose where to write it", &[], C::Record(crate::editor::session::record::RecordCommand::Stop)).when(|e| e.recording().is_some()),
         spec(Id::LessonRecordCancel, "Stop recording without writing anything", &[], C::Record(crate::editor::session::record::RecordCommand::Cancel)).when(|e| e.recording().is_some()),
         spec(Id::LessonRecordAsk, "The next edit becomes what the step asks the learner to predict before acting: where that node lands", &[], C::Record(crate::editor::session::record::RecordCommand::AskPrediction)).when(|e| e.recording().is_some_and(|r| !r.stopped())),
         lesson(Id::LessonExportProgress, "Write your lesson progress (steps done, time, hints, predictions) to one JSON file to hand in: nothing is sent anywhere", L::ExportProgress),
-        spec(Id::HelpAbout, "What graft is and its conventions", &[], C::Show(Window::About)).group(),
+        spec(Id::HelpAbout, "What graft is and its conventions", &[], C::Window(WindowCommand::Show(Window::About))).group(),
         lesson(Id::LessonNext, "Go on to the next step (every goal of this one holds)", L::Next).when(|e| e.lesson().is_some_and(|r| r.step_done())),
         lesson(Id::LessonBack, "Go back to the previous step, from its start", L::Back).when(|e| e.lesson().is_some_and(|r| r.step_index() > 0)),
         lesson(Id::LessonHint, "Show the step's next hint", L::Hint).when(|e| e.lesson().is_some_and(|r| r.hints_shown().len() < r.step().hints.len())),
@@ -385,13 +388,15 @@ fn help_commands() -> Vec<CommandSpec> {
 /// are filled in with the primary selection).
 pub fn command_for(spec: &CommandSpec, editor: &Editor) -> Option<Command> {
     match &spec.command {
-        Command::AddNode(NewNodePlace::ChildOf(_)) => {
-            Some(Command::AddNode(NewNodePlace::ChildOf(editor.primary()?)))
-        }
-        Command::AddNode(NewNodePlace::After(_)) => {
-            Some(Command::AddNode(NewNodePlace::After(editor.primary()?)))
-        }
-        Command::SetHighContrast(_) => Some(Command::SetHighContrast(!editor.high_contrast())),
+        Command::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(_))) => Some(Command::Edit(
+            EditCommand::AddNode(NewNodePlace::ChildOf(editor.primary()?)),
+        )),
+        Command::Edit(EditCommand::AddNode(NewNodePlace::After(_))) => Some(Command::Edit(
+            EditCommand::AddNode(NewNodePlace::After(editor.primary()?)),
+        )),
+        Command::View(ViewCommand::SetHighContrast(_)) => Some(Command::View(
+            ViewCommand::SetHighContrast(!editor.high_contrast()),
+        )),
         Command::Instance(crate::editor::session::command::InstanceCommand::Instance {
             path,
             ..

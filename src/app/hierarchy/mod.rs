@@ -17,8 +17,10 @@ mod reveal;
 mod state;
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::InstanceCommand;
 use crate::editor::session::command::{Command, NewNodePlace};
+use crate::editor::session::command::{
+    EditCommand, InstanceCommand, PanelCommand, SelectionCommand, SettingCommand,
+};
 use crate::editor::session::drop_rules::DropZone;
 use crate::editor::session::picking::{Mods, row_click, row_drag};
 use crate::editor::table::{Shortcut, find_command};
@@ -111,7 +113,7 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
             .on_hover_text("Add a root node (Ctrl+Shift+N)")
             .clicked()
         {
-            out.push(Command::AddNode(NewNodePlace::Root));
+            out.push(Command::Edit(EditCommand::AddNode(NewNodePlace::Root)));
         }
     });
     use crate::app::ui_targets::Targeted as _;
@@ -122,7 +124,7 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
         .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.")
         .changed()
     {
-        out.push(Command::ToggleKeepWorld);
+        out.push(Command::Setting(SettingCommand::ToggleKeepWorld));
     }
     let filter = ui.add(
         egui::TextEdit::singleline(&mut state.filter)
@@ -444,7 +446,7 @@ fn rename_field(
         let name = text.clone();
         state.renaming = None;
         if name != old_name {
-            out.push(Command::Rename { node: id, name });
+            out.push(Command::Panel(PanelCommand::Rename { node: id, name }));
         }
     }
     true
@@ -527,6 +529,27 @@ fn is_scene_file(path: &std::path::Path) -> bool {
     accepts(INSTANCE_SOURCES, path)
 }
 
+/// One context-menu entry of the command table (its label, shortcut and tooltip): true when
+/// clicked, which pushes `command`.
+fn menu_entry(ui: &mut egui::Ui, id: CommandId, command: Command, out: &mut Vec<Command>) -> bool {
+    let Some(spec) = find_command(id) else {
+        return false;
+    };
+    let shortcut = spec
+        .shortcuts
+        .first()
+        .map(Shortcut::text)
+        .unwrap_or_default();
+    let clicked = ui
+        .add(egui::Button::new(spec.label).shortcut_text(shortcut))
+        .on_hover_text(spec.tooltip)
+        .clicked();
+    if clicked {
+        out.push(command);
+    }
+    clicked
+}
+
 /// The row's context menu: entries of the command table (with their shortcuts), acting on
 /// the row's node (selected first when it was not).
 fn context_menu(
@@ -537,30 +560,14 @@ fn context_menu(
     out: &mut Vec<Command>,
 ) {
     if !editor.is_selected(id) {
-        out.push(Command::Select(vec![id]));
+        out.push(Command::Selection(SelectionCommand::Select(vec![id])));
     }
-    let entry = |ui: &mut egui::Ui, id: CommandId, command: Command, out: &mut Vec<Command>| {
-        let Some(spec) = find_command(id) else {
-            return false;
-        };
-        let shortcut = spec
-            .shortcuts
-            .first()
-            .map(Shortcut::text)
-            .unwrap_or_default();
-        let clicked = ui
-            .add(egui::Button::new(spec.label).shortcut_text(shortcut))
-            .on_hover_text(spec.tooltip)
-            .clicked();
-        if clicked {
-            out.push(command);
-        }
-        clicked
-    };
+    let (entry, edit) = (menu_entry, Command::Edit);
+    let place = |place| edit(EditCommand::AddNode(place));
     if entry(
         ui,
         CommandId::NodeAddChild,
-        Command::AddNode(NewNodePlace::ChildOf(id)),
+        place(NewNodePlace::ChildOf(id)),
         out,
     ) {
         state.set_collapsed(id, false);
@@ -568,12 +575,22 @@ fn context_menu(
     entry(
         ui,
         CommandId::NodeAddSibling,
-        Command::AddNode(NewNodePlace::After(id)),
+        place(NewNodePlace::After(id)),
         out,
     );
-    entry(ui, CommandId::NodeGroup, Command::CreateParent, out);
+    entry(
+        ui,
+        CommandId::NodeGroup,
+        edit(EditCommand::CreateParent),
+        out,
+    );
     entry(ui, CommandId::NodeInstance, instance_under(id), out);
-    entry(ui, CommandId::NodeUnparent, Command::Unparent, out);
+    entry(
+        ui,
+        CommandId::NodeUnparent,
+        edit(EditCommand::Unparent),
+        out,
+    );
     ui.separator();
     for name in [
         CommandId::EditRename,
