@@ -3,6 +3,7 @@
 //! reads the editor and answers with commands.
 
 mod close;
+mod sources;
 
 use crate::editor::gesture_table::{Area, gestures_in};
 use crate::editor::session::command::{
@@ -38,6 +39,7 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> V
     guard_window(ctx, editor, &mut out);
     path_prompt_window(ctx, editor, state, &mut out);
     lesson_title_window(ctx, editor, &mut state.lesson_title, &mut out);
+    sources::sources_window(ctx, editor, &mut out);
     error_window(ctx, editor, &mut out);
     if editor.is_open(Window::History) {
         history_window(ctx, editor, &mut out);

@@ -244,6 +244,9 @@ pub enum FileCommand {
     Generate(crate::editor::session::generate::GenerateRequest),
     /// The answer to "the file changed on disk since graft read it".
     AnswerConflict(crate::editor::session::disk_watch::ConflictAnswer),
+    /// The answer to "keep the imported scene's instanced Godot scenes, or write them as graft
+    /// scenes?".
+    AnswerSources(crate::editor::session::import_sources::SourcesAnswer),
 }
 
 /// Panels' intents, made into edits and undo labels by the session.

@@ -113,6 +113,7 @@ impl Editor {
             "Imported {name}: {nodes} nodes, {notes} notes (Save writes it as a graft scene)"
         ));
         outcome.effects.push(Effect::FrameAllNextFrame);
+        self.ask_about_sources(name);
         Ok(outcome)
     }
 

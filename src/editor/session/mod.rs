@@ -15,6 +15,7 @@ pub mod exports;
 mod files;
 pub mod generate;
 mod gestures;
+pub mod import_sources;
 pub mod instances;
 mod intents;
 pub mod interchange;
@@ -117,6 +118,8 @@ pub enum DialogPurpose {
         /// The sprite's node.
         node: NodeId,
     },
+    /// Write an import's instanced Godot scenes as graft scenes in the picked folder.
+    ImportSources,
     /// Instance the picked scene under this node (None: a root).
     InstanceScene {
         /// The parent.
@@ -169,6 +172,8 @@ pub struct Editor {
     settings: settings::Settings,
     windows: FxHashSet<Window>,
     report: Option<interchange::InterchangeReport>,
+    /// After an import that keeps instanced Godot scenes: keep them, or write them as `.ron`?
+    sources_question: Option<import_sources::SourcesQuestion>,
     figure: crate::editor::view::figure::FigureOptions,
     jobs: jobs::Jobs,
     timeline: timeline::TimelineState,
@@ -200,6 +205,7 @@ impl Editor {
             settings: Default::default(),
             windows: FxHashSet::default(),
             report: None,
+            sources_question: None,
             figure: Default::default(),
             jobs: Default::default(),
             timeline: Default::default(),

@@ -124,6 +124,7 @@ impl Editor {
             C::Generate(request) => self.generate_command(request),
             C::CancelJob => Ok(self.cancel_job()),
             C::AnswerConflict(answer) => self.answer_conflict(answer),
+            C::AnswerSources(answer) => self.answer_sources(answer),
         }
     }
 
