@@ -81,7 +81,11 @@ pub(super) fn drop_target(
     if let Some((badge, badge_color)) = badge {
         let font = egui::TextStyle::Button.resolve(ui.style());
         let at = rect.right_center() - egui::vec2(6.0, 0.0);
-        painter.text(at, egui::Align2::RIGHT_CENTER, badge, font, badge_color);
+        // On the row's background, so a long reason stays legible over the row's name.
+        let galley = painter.layout_no_wrap(badge, font, badge_color);
+        let place = egui::Align2::RIGHT_CENTER.anchor_size(at, galley.size());
+        painter.rect_filled(place.expand(2.0), 2.0, ui.visuals().panel_fill);
+        painter.galley(place.min, galley, badge_color);
     }
     hold_or_drop(ui, state, preview, out);
 }
