@@ -509,7 +509,7 @@ fn window_viewport() -> egui::ViewportBuilder {
 /// second window.
 pub fn run(file: Option<PathBuf>, journal: bool) -> Result<(), String> {
     let journal_dir = journal
-        .then(crate::editor::session::journal_store::journal_dir)
+        .then(crate::editor::session::journal_folder::journal_dir)
         .flatten();
     if let Some(dir) = &journal_dir {
         install_panic_report(dir.clone());

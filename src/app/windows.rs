@@ -10,7 +10,7 @@ use crate::editor::session::command::{
 };
 use crate::editor::session::dialogs::DialogOutcome;
 use crate::editor::session::{Editor, FileAction};
-use crate::editor::table::{CommandSpec, Shortcut, command_for, palette_matches, shortcut_rows};
+use crate::editor::table::{CommandSpec, Shortcut, palette_matches, shortcut_rows};
 use crate::model::document::SAMPLE_SCENES;
 pub(super) use close::closable;
 use std::path::PathBuf;
@@ -298,7 +298,7 @@ fn palette_window(
         });
     if let Some(spec) = chosen.and_then(|k| matches.get(k)) {
         out.push(Command::Window(WindowCommand::Close(Window::Palette)));
-        out.extend(command_for(spec, editor));
+        out.push(spec.command.clone());
     } else if escape {
         out.push(Command::Window(WindowCommand::Close(Window::Palette)));
     }

@@ -26,6 +26,7 @@ use crate::editor::session::picking::{Mods, row_click, row_drag};
 use crate::editor::table::{Shortcut, find_command};
 use crate::editor::view::rows::{Indent, ListView};
 pub use crate::editor::view::rows::{Row, visible_rows};
+use crate::editor::vocabulary::CommandId;
 use crate::model::scene::name::MAX_NAME_BYTES;
 use crate::model::scene::{NodeId, Scene, Shape};
 pub use drop_indicator::DraggedNodes;
@@ -530,8 +531,8 @@ fn is_scene_file(path: &std::path::Path) -> bool {
 
 /// One context-menu entry of the command table (its label, shortcut and tooltip): true when
 /// clicked, which pushes `command`.
-fn menu_entry(ui: &mut egui::Ui, name: &str, command: Command, out: &mut Vec<Command>) -> bool {
-    let Some(spec) = find_command(name) else {
+fn menu_entry(ui: &mut egui::Ui, id: CommandId, command: Command, out: &mut Vec<Command>) -> bool {
+    let Some(spec) = find_command(id) else {
         return false;
     };
     let shortcut = spec
@@ -563,20 +564,40 @@ fn context_menu(
     }
     let (entry, edit) = (menu_entry, Command::Edit);
     let place = |place| edit(EditCommand::AddNode(place));
-    if entry(ui, "node.add_child", place(NewNodePlace::ChildOf(id)), out) {
+    if entry(
+        ui,
+        CommandId::NodeAddChild,
+        place(NewNodePlace::ChildOf(id)),
+        out,
+    ) {
         state.set_collapsed(id, false);
     }
-    entry(ui, "node.add_sibling", place(NewNodePlace::After(id)), out);
-    entry(ui, "node.group", edit(EditCommand::CreateParent), out);
-    entry(ui, "node.instance", instance_under(id), out);
-    entry(ui, "node.unparent", edit(EditCommand::Unparent), out);
+    entry(
+        ui,
+        CommandId::NodeAddSibling,
+        place(NewNodePlace::After(id)),
+        out,
+    );
+    entry(
+        ui,
+        CommandId::NodeGroup,
+        edit(EditCommand::CreateParent),
+        out,
+    );
+    entry(ui, CommandId::NodeInstance, instance_under(id), out);
+    entry(
+        ui,
+        CommandId::NodeUnparent,
+        edit(EditCommand::Unparent),
+        out,
+    );
     ui.separator();
     for name in [
-        "edit.rename",
-        "edit.duplicate",
-        "edit.copy",
-        "edit.paste",
-        "edit.delete",
+        CommandId::EditRename,
+        CommandId::EditDuplicate,
+        CommandId::EditCopy,
+        CommandId::EditPaste,
+        CommandId::EditDelete,
     ] {
         if let Some(spec) = find_command(name) {
             entry(ui, name, spec.command.clone(), out);

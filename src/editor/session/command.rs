@@ -60,6 +60,10 @@ pub enum NewNodePlace {
     ChildOf(NodeId),
     /// Right after this node, as its sibling.
     After(NodeId),
+    /// The last child of the primary selection (refused with nothing selected).
+    ChildOfPrimary,
+    /// Right after the primary selection (refused with nothing selected).
+    AfterPrimary,
 }
 
 /// Everything a person can ask graft to do.
@@ -191,6 +195,8 @@ pub enum ViewCommand {
     SetUiScale(f32),
     /// Turn the high-contrast theme on or off.
     SetHighContrast(bool),
+    /// High contrast on if off, off if on.
+    ToggleHighContrast,
 }
 
 /// Files, dialogs, prompts, background jobs and changes on disk.
@@ -422,6 +428,9 @@ pub enum InstanceCommand {
         /// The scene file (`.ron` or `.tscn`).
         path: Option<PathBuf>,
     },
+    /// Instance a scene file, asked for by the Open dialog, under the primary selection (a
+    /// root with nothing selected).
+    InstanceHere,
     /// Write the primary selection's branch to a new scene file and put an instance of it in
     /// its place; without a path, the Save dialog asks for one.
     SaveBranch(Option<PathBuf>),

@@ -178,6 +178,11 @@ impl Editor {
                 self.settings.set_high_contrast(on);
                 done
             }
+            C::ToggleHighContrast => {
+                let on = !self.settings.high_contrast();
+                self.settings.set_high_contrast(on);
+                done
+            }
         }
     }
 
