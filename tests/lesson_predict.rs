@@ -9,7 +9,8 @@ use graft::editor::lesson::course::COURSE;
 use graft::editor::lesson::predict::{Value, Verdict};
 use graft::editor::lesson::progress::CourseProgress;
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, EditCommand, SettingCommand};
+use graft::editor::session::command::{Command, PanelCommand, SettingCommand};
+use graft::editor::session::drop_rules::DropPreview;
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
 use graft::editor::session::lesson_check::{VARY_SEEDS, check_lesson, walk_seeded};
 use graft::editor::session::lesson_predict::PredictInput;
@@ -161,14 +162,15 @@ fn a_prediction_is_judged_once_the_action_happened_and_next_waits_for_it() {
         editor
             .apply(Command::Setting(SettingCommand::ToggleKeepWorld))
             .unwrap();
+        let (node, parent) = (
+            graft::model::scene::NodeId(4),
+            graft::model::scene::NodeId(1),
+        );
+        let zone = graft::editor::session::drop_rules::DropZone::Into(parent);
+        let keep = graft::model::scene::Keep::Local;
+        let drop = DropPreview::plan(editor.doc().scene(), &[node], zone, keep);
         editor
-            .apply(Command::Edit(EditCommand::Drop {
-                dragged: vec![graft::model::scene::NodeId(4)],
-                zone: graft::editor::session::drop_rules::DropZone::Into(
-                    graft::model::scene::NodeId(1),
-                ),
-                keep_world: false,
-            }))
+            .apply(Command::Panel(PanelCommand::DropRows(Box::new(drop))))
             .unwrap();
         editor.tick(0.016);
     };

@@ -58,7 +58,7 @@ fn perform_solution(editor: &mut Editor) {
         editor,
         Command::Edit(EditCommand::MoveTo {
             parent: Some(BODY),
-            keep_world: true,
+            keep: graft::model::scene::Keep::World,
         }),
     );
     for k in 1..=5 {
@@ -193,7 +193,7 @@ fn several_recorded_steps_with_view_changes_pass_check() {
         &mut editor,
         Command::Edit(EditCommand::MoveTo {
             parent: Some(HAND),
-            keep_world: false,
+            keep: graft::model::scene::Keep::Local,
         }),
     );
     let rename = Op::Rename {
@@ -490,7 +490,7 @@ fn a_big_scene_is_named_by_its_file_or_written_next_to_the_lesson() {
     );
     let to_50 = Command::Edit(EditCommand::MoveTo {
         parent: Some(NodeId(50)),
-        keep_world: true,
+        keep: graft::model::scene::Keep::World,
     });
     apply(&mut editor, to_50);
     stop_and_write(&mut editor, &dir.path().join("chain.lesson"));
@@ -519,7 +519,7 @@ fn a_big_scene_is_named_by_its_file_or_written_next_to_the_lesson() {
         &mut editor,
         Command::Edit(EditCommand::MoveTo {
             parent: Some(NodeId(300)),
-            keep_world: true,
+            keep: graft::model::scene::Keep::World,
         }),
     );
     let journal = editor.journal_path().expect("journaling").to_path_buf();

@@ -2,7 +2,6 @@
 //! [`Command`]s; [`crate::editor::Editor::apply`] is the one place that carries them out.
 
 use crate::editor::session::dialogs::DialogOutcome;
-use crate::editor::session::drop_rules::DropZone;
 use crate::editor::view::handles::{Orientation, Tool};
 pub use crate::editor::view::options::{ViewOption, ViewSpace};
 use crate::model::scene::NodeId;
@@ -321,8 +320,8 @@ pub enum PanelCommand {
     },
     /// Set the clip's length and loop mode (continuous until [`HistoryCommand::EndGesture`]).
     SetClip(crate::model::anim::ClipSettings),
-    /// Drop rows dragged in the hierarchy, as the preview planned it (its ops are not
-    /// computed again unless the tree changed since).
+    /// Drop rows dragged in the hierarchy where the preview planned them (planned again only
+    /// if the tree changed since); the applier builds the reparent ops.
     DropRows(Box<crate::editor::session::drop_rules::DropPreview>),
 }
 
@@ -347,23 +346,14 @@ pub enum EditCommand {
     CreateParent,
     /// Move the selection to the root.
     Unparent,
-    /// Drop dragged nodes in the hierarchy.
-    Drop {
-        /// The dragged nodes (topmost, pre-order).
-        dragged: Vec<NodeId>,
-        /// Where.
-        zone: DropZone,
-        /// Keep world transforms (the toggle, inverted by Shift).
-        keep_world: bool,
-    },
     /// Move the selection one place up or down among its siblings (Alt+Up / Alt+Down).
     Reorder(crate::editor::session::arrange::Step),
     /// Move the selection under a parent (None: roots), keeping world transforms or not.
     MoveTo {
         /// The new parent.
         parent: Option<NodeId>,
-        /// Keep world transforms (the toggle, inverted by Shift).
-        keep_world: bool,
+        /// What the move keeps (the toggle, inverted by Shift).
+        keep: crate::model::scene::Keep,
     },
     /// Move the selection one step along the screen's axes (x right, y up); `big` with Shift.
     Nudge {

@@ -85,14 +85,10 @@ fn flipped_solution(
     editor.update_world();
     for (action, at) in &step.solution {
         let action = match action {
-            Action::Reparent {
-                node,
-                to,
-                keep_world,
-            } => Action::Reparent {
+            Action::Reparent { node, to, keep } => Action::Reparent {
                 node: node.clone(),
                 to: to.clone(),
-                keep_world: Some(!keep_world.unwrap_or(editor.keep_world())),
+                keep: Some(keep.unwrap_or(editor.keep()).other()),
             },
             other => other.clone(),
         };

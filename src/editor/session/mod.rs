@@ -331,6 +331,11 @@ impl Editor {
         self.settings.keep_world()
     }
 
+    /// What a reparent keeps by the toggle (Shift inverts it: `drop_rules::drop_keep`).
+    pub fn keep(&self) -> crate::model::scene::Keep {
+        crate::model::scene::Keep::world_if(self.settings.keep_world())
+    }
+
     /// What the viewport shows.
     pub fn view(&self) -> &ViewOptions {
         self.settings.view()

@@ -54,6 +54,14 @@ impl Keep {
     pub fn world_if(keep_world: bool) -> Self {
         if keep_world { Keep::World } else { Keep::Local }
     }
+
+    /// The other choice (what Shift gives, what the faint ghosts show).
+    pub fn other(self) -> Self {
+        match self {
+            Keep::World => Keep::Local,
+            Keep::Local => Keep::World,
+        }
+    }
 }
 
 /// What a reparent changed, enough to undo it exactly.
