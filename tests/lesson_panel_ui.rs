@@ -376,3 +376,24 @@ fn a_step_reads_as_whole_paragraphs_with_the_keyboard_way_of_its_gesture() {
         "{labels:#?}"
     );
 }
+
+/// Nothing is parsed per frame (issue 47): a finished lesson's summary names the next lesson
+/// and Help ▸ Lessons… lists the course, each from lessons parsed once, not every frame.
+#[test]
+fn the_summary_and_the_lessons_window_parse_nothing_per_frame() {
+    use graft::editor::lesson::parse::parse_count;
+    use graft::editor::session::command::{Window, WindowCommand};
+    let mut h = app();
+    finished_reparenting(&mut h, false);
+    assert!(h.query_by_label("Next lesson: Shear ⏵").is_some());
+    h.state_mut()
+        .run(Command::Window(WindowCommand::Show(Window::Lessons)));
+    h.run_steps(3);
+    assert!(
+        h.query_by_label("1. Local and world").is_some(),
+        "the course is listed"
+    );
+    let before = parse_count();
+    h.run_steps(10);
+    assert_eq!(parse_count() - before, 0, "lessons parsed in 10 frames");
+}

@@ -20,9 +20,9 @@ pub fn lessons_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comman
             .max_height(520.0)
             .show(ui, |ui| {
                 for k in 0..COURSE.len() {
-                    if let Ok(lesson) = read_lesson(&LessonSource::Builtin(k)) {
+                    if let Some(lesson) = crate::editor::lesson::course::builtin(k) {
                         let label = format!("{}. {}", k + 1, lesson.title);
-                        if entry(ui, editor, &lesson, label) {
+                        if entry(ui, editor, lesson, label) {
                             chosen = Some(LessonSource::Builtin(k));
                         }
                     }

@@ -61,6 +61,16 @@ pub fn lessons() -> crate::error::Result<Vec<super::Lesson>> {
         .collect()
 }
 
+/// The built-in lesson at `k`, parsed on first use (not every frame); None past the course's end.
+pub fn builtin(k: usize) -> Option<&'static super::Lesson> {
+    static PARSED: std::sync::OnceLock<Vec<Option<super::Lesson>>> = std::sync::OnceLock::new();
+    let parsed = PARSED.get_or_init(|| {
+        let parse = |(file, text): &(&str, &str)| super::parse::parse(text, &builtin_path(file));
+        COURSE.iter().map(|entry| parse(entry).ok()).collect()
+    });
+    parsed.get(k)?.as_ref()
+}
+
 /// The course index of a built-in lesson, by the path its errors name.
 pub fn index_of(path: &std::path::Path) -> Option<usize> {
     COURSE
@@ -85,16 +95,13 @@ pub struct CourseEntry {
 pub fn outline() -> &'static [CourseEntry] {
     static OUTLINE: std::sync::OnceLock<Vec<CourseEntry>> = std::sync::OnceLock::new();
     OUTLINE.get_or_init(|| {
-        let parsed = COURSE
-            .iter()
-            .map(|(file, text)| super::parse::parse(text, &builtin_path(file)));
-        (parsed.enumerate())
-            .filter_map(|(index, lesson)| {
-                let lesson = lesson.ok()?;
+        (0..COURSE.len())
+            .filter_map(|index| {
+                let lesson = builtin(index)?;
                 Some(CourseEntry {
                     index,
-                    id: lesson.id,
-                    title: lesson.title,
+                    id: lesson.id.clone(),
+                    title: lesson.title.clone(),
                     steps: lesson.steps.len(),
                 })
             })

@@ -87,9 +87,20 @@ pub fn reworded(e: Error, lines: usize, reword: impl FnOnce(String) -> String) -
     }
 }
 
+thread_local! {
+    /// Lessons parsed on this thread (`parse_count`).
+    static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many lessons this thread has parsed: tests prove a frame parses none.
+pub fn parse_count() -> usize {
+    PARSES.with(|n| n.get())
+}
+
 /// Read a lesson file's text (`path` names it in errors and is where relative scene paths
 /// start). Any error refuses the whole file.
 pub fn parse(text: &str, path: &Path) -> Result<Lesson> {
+    PARSES.with(|n| n.set(n.get() + 1));
     let mut reader = Reader {
         path,
         lesson: Lesson {
