@@ -18,7 +18,8 @@ fn frame(ctx: &egui::Context, editor: &Editor, state: &mut HierarchyState) {
         ..Default::default()
     };
     let mut output = ctx.run_ui(input, |ui| {
-        black_box(hierarchy::ui(ui, editor, state));
+        let registers = graft::app::frame::Registers::default();
+        black_box(hierarchy::ui(ui, editor, registers.wiring(), state));
     });
     output.textures_delta.clear();
 }

@@ -409,3 +409,115 @@ fn the_app_writes_no_colour_outside_the_palette_and_the_theme() {
         offenders.join("\n")
     );
 }
+
+/// The files under `src/app/` that keep state in egui's memory (`data` / `data_mut`), how many
+/// lines do, and why it stays there: each is one widget's or one function's own memory, written
+/// and read in the same place. What one part of the window hands another (lesson targets, the
+/// keyboard's landing control, the lesson overlay, announcements) is owned by the app and passed
+/// in signatures (`app/frame.rs`, issue 47).
+const OWN_MEMORY: &[(&str, usize, &str)] = &[
+    (
+        "app/number_field.rs",
+        5,
+        "the field's own focus and Escape state",
+    ),
+    (
+        "app/lesson_predict.rs",
+        2,
+        "the prediction field's own text between frames",
+    ),
+    (
+        "app/lesson_panel.rs",
+        3,
+        "a broken keep's own scrolled-into-view-once flag",
+    ),
+    (
+        "app/lesson_window.rs",
+        2,
+        "the window's own cache of the lesson files it read",
+    ),
+    (
+        "app/windows/close.rs",
+        1,
+        "when focus_on_open last saw each window shown",
+    ),
+    (
+        "app/viewport/draw.rs",
+        1,
+        "text_width's own cache of measured widths",
+    ),
+    (
+        "app/a11y.rs",
+        1,
+        "place_among_siblings' own cache, keyed by the tree's version",
+    ),
+];
+
+/// The lines of `text` that reach egui's memory for data, outside comments.
+fn memory_lines(text: &str) -> usize {
+    let uses = ["data_mut(", ".data(|", "memory_mut(|m| m.data"];
+    let code = |line: &str| line.split("//").next().unwrap_or("").to_string();
+    text.lines()
+        .map(code)
+        .filter(|c| uses.iter().any(|u| c.contains(u)))
+        .count()
+}
+
+/// Each file under `src/app/` that uses egui's memory for data more than its allowance.
+fn memory_offenders(src: &Path) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(&src.join("app"), &mut files);
+    let mut offenders = Vec::new();
+    for file in files {
+        let name = file
+            .strip_prefix(src)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let found = memory_lines(&std::fs::read_to_string(&file).unwrap());
+        let allowed = OWN_MEMORY
+            .iter()
+            .find(|(f, ..)| *f == name)
+            .map_or(0, |a| a.1);
+        if found > allowed {
+            offenders.push(format!(
+                "{name}: {found} lines use egui's memory (allowed {allowed})"
+            ));
+        }
+    }
+    offenders
+}
+
+/// No state passes between parts of the window through egui's temp memory (issue 47): a new
+/// `ctx.data_mut(…)` under `src/app/` fails here unless it is a widget's own memory, added to
+/// [`OWN_MEMORY`] with its reason.
+#[test]
+fn no_state_passes_between_app_parts_through_egui_memory() {
+    let offenders = memory_offenders(Path::new("src"));
+    assert!(
+        offenders.is_empty(),
+        "state kept in egui's memory (pass it in signatures, or add a widget's own memory to OWN_MEMORY with why):\n{}",
+        offenders.join("\n")
+    );
+    for (file, ..) in OWN_MEMORY {
+        assert!(
+            Path::new("src").join(file).exists(),
+            "{file} is gone: drop it from OWN_MEMORY"
+        );
+    }
+}
+
+#[test]
+fn the_memory_check_finds_a_use_and_skips_comments() {
+    let text = "// ctx.data_mut(|d| d.insert_temp(id, 1));\nlet x = ctx.data(|d| d.get_temp::<u8>(id));\nui.data_mut(|d| d.clear());";
+    assert_eq!(memory_lines(text), 2);
+    let dir = std::env::temp_dir().join(format!("graft-memory-check-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("app")).unwrap();
+    std::fs::write(dir.join("app/panel.rs"), text).unwrap();
+    let offenders = memory_offenders(&dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(
+        offenders,
+        ["app/panel.rs: 2 lines use egui's memory (allowed 0)"]
+    );
+}

@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::app::lesson_overlay::{GESTURE_SECONDS, Painted, painted};
+use graft::app::lesson_overlay::{GESTURE_SECONDS, Painted};
 use graft::editor::session::command::{
     Command, EditCommand, FileCommand, GuardAnswer, NewNodePlace,
 };
@@ -57,7 +57,7 @@ fn play_gesture(h: &mut Harness<GraftApp>) -> Vec<Painted> {
     let mut frames = Vec::new();
     for _ in 0..(GESTURE_SECONDS as f32 * FPS * 3.0) as usize {
         h.step();
-        let shown = painted(&h.ctx);
+        let shown = h.state().lesson_painted();
         if shown.ghost.is_some() {
             frames.push(shown);
         } else if !frames.is_empty() {
@@ -99,7 +99,7 @@ fn fold_the_arm(h: &mut Harness<GraftApp>) {
 /// The lesson's highlight holds the sword's row, which is drawn.
 fn assert_sword_row_highlighted(h: &Harness<GraftApp>, what: &str) {
     let sword = row(h, "sword").unwrap_or_else(|| panic!("{what}: the sword's row is hidden"));
-    let lit = painted(&h.ctx).highlight;
+    let lit = h.state().lesson_painted().highlight;
     assert!(
         lit.is_some_and(|lit| lit.expand(0.5).contains_rect(sword)),
         "{what}: {lit:?} does not hold the sword's row {sword:?}"
@@ -172,7 +172,7 @@ fn a_row_the_filter_hides_is_named_with_what_to_clear() {
     assert_eq!(row(&h, "sword"), None, "the filter hides the sword's row");
     h.get_by_label("Show the gesture").click();
     h.run_steps(6);
-    let shown = painted(&h.ctx);
+    let shown = h.state().lesson_painted();
     assert_eq!(shown.ghost, None, "no ghost pointer between rows not shown");
     let said = shown.bubble.unwrap_or_default();
     assert!(

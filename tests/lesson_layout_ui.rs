@@ -11,8 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::app::lesson_overlay::painted;
-use graft::app::ui_targets::{Key, last_frame};
+use graft::app::ui_targets::Key;
 use graft::editor::session::command::{Command, FileCommand, GuardAnswer};
 use graft::editor::session::lesson::{LessonCommand, LessonSource};
 
@@ -63,7 +62,8 @@ fn play_solution(h: &mut Harness<GraftApp>) {
 }
 
 fn lesson_panel(h: &Harness<GraftApp>) -> Rect {
-    last_frame(&h.ctx)
+    h.state()
+        .ui_targets()
         .rect(&Key::LessonPanel)
         .expect("the lesson panel")
 }
@@ -171,9 +171,12 @@ fn a_long_title_wraps_clear_of_the_close_button() {
 fn a_pointed_inspector_field_out_of_view_is_scrolled_into_view() {
     let mut h = app(1024.0, 768.0);
     open_at(&mut h, SHEAR, 2);
-    let scale = |h: &Harness<GraftApp>| last_frame(&h.ctx).rect(&Key::Field("local", "scale"));
+    let scale = |h: &Harness<GraftApp>| h.state().ui_targets().rect(&Key::Field("local", "scale"));
     // The learner scrolls the inspector down until the field is gone.
-    let position = last_frame(&h.ctx).rect(&Key::Field("local", "position"));
+    let position = h
+        .state()
+        .ui_targets()
+        .rect(&Key::Field("local", "position"));
     h.hover_at(position.expect("the local position is in view").center());
     for _ in 0..10 {
         h.event(wheel(-300.0));
@@ -181,11 +184,19 @@ fn a_pointed_inspector_field_out_of_view_is_scrolled_into_view() {
     }
     h.run_steps(10);
     assert_eq!(scale(&h), None, "scrolled away");
-    assert_eq!(painted(&h.ctx).highlight, None, "nothing to highlight");
+    assert_eq!(
+        h.state().lesson_painted().highlight,
+        None,
+        "nothing to highlight"
+    );
     h.get_by_label("Where?").click();
     h.run_steps(6);
     let field = scale(&h).expect("Where? scrolls the field back into view");
-    let shown = painted(&h.ctx).highlight.expect("and highlights it");
+    let shown = h
+        .state()
+        .lesson_painted()
+        .highlight
+        .expect("and highlights it");
     assert!(
         shown.contains_rect(field.shrink(1.0)),
         "{shown:?} {field:?}"
@@ -203,7 +214,9 @@ fn the_select_cause_button_a_step_points_at_is_scrolled_into_view_and_highlighte
         open_at(&mut h, SHEAR, 1);
         h.run_steps(10);
         let key = Key::Control(Control::SelectCause);
-        let button = last_frame(&h.ctx)
+        let button = h
+            .state()
+            .ui_targets()
             .rect(&key)
             .unwrap_or_else(|| panic!("{w}x{hgt}: Select cause is not in view"));
         let timeline_top = h.state().viewport.last_rect.max.y;
@@ -211,7 +224,11 @@ fn the_select_cause_button_a_step_points_at_is_scrolled_into_view_and_highlighte
             button.max.y <= timeline_top + 0.5,
             "{w}x{hgt}: the button {button:?} is cut by the timeline at {timeline_top}"
         );
-        let shown = painted(&h.ctx).highlight.expect("the point highlights it");
+        let shown = h
+            .state()
+            .lesson_painted()
+            .highlight
+            .expect("the point highlights it");
         assert!(
             shown.contains_rect(button.shrink(1.0)),
             "{shown:?} {button:?}"
@@ -244,11 +261,11 @@ fn wheel(dy: f32) -> egui::Event {
 fn a_menu_item_in_a_submenu_is_pointed_at_through_its_submenu() {
     let mut h = app(1280.0, 800.0);
     open_at(&mut h, BOUNDS, 3);
-    let closed = painted(&h.ctx);
+    let closed = h.state().lesson_painted();
     assert_eq!(closed.bubble.as_deref(), Some("Open the View menu"));
     h.get_by_label("View").click();
     h.run_steps(3);
-    let menu = painted(&h.ctx);
+    let menu = h.state().lesson_painted();
     assert_eq!(menu.bubble.as_deref(), Some("Open Overlays"));
     let overlays = h.get_by_label("Overlays").rect();
     assert!(menu.highlight.unwrap().contains_rect(overlays.shrink(1.0)));
@@ -262,7 +279,7 @@ fn a_menu_item_in_a_submenu_is_pointed_at_through_its_submenu() {
                     .is_some_and(|l| l.trim_end().ends_with("Culling rectangle"))
         })
         .rect();
-    let open = painted(&h.ctx);
+    let open = h.state().lesson_painted();
     assert_eq!(open.bubble.as_deref(), Some("Turn this on"));
     assert!(open.highlight.unwrap().contains_rect(item.shrink(1.0)));
     h.get_by(|n| {
@@ -273,7 +290,7 @@ fn a_menu_item_in_a_submenu_is_pointed_at_through_its_submenu() {
     .click();
     h.run_steps(6);
     // The next point (the pines' world position) shows, not the menu again.
-    let next = painted(&h.ctx);
+    let next = h.state().lesson_painted();
     assert_eq!(
         next.bubble.as_deref(),
         Some("Then type (50, 0) here"),

@@ -119,7 +119,8 @@ fn finished_reparenting(h: &mut Harness<GraftApp>, short: bool) -> f32 {
 
 /// The lesson panel as drawn (its content may run past it, clipped).
 fn lesson_panel(h: &Harness<GraftApp>) -> egui::Rect {
-    graft::app::ui_targets::last_frame(&h.ctx)
+    h.state()
+        .ui_targets()
         .rect(&graft::app::ui_targets::Key::LessonPanel)
         .expect("the lesson panel")
 }

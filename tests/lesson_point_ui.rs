@@ -13,8 +13,8 @@ use egui_kittest::kittest::Queryable;
 use glam::DVec2;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::app::lesson_overlay::{GESTURE_SECONDS, Painted, painted};
-use graft::app::ui_targets::{Key, last_frame};
+use graft::app::lesson_overlay::{GESTURE_SECONDS, Painted};
+use graft::app::ui_targets::Key;
 use graft::editor::lesson::parse::parse;
 use graft::editor::lesson::targets::{Control, Target};
 use graft::editor::session::command::{
@@ -64,7 +64,7 @@ fn open_at(k: usize, step: usize) -> Harness<'static, GraftApp> {
 }
 
 fn overlay(h: &Harness<GraftApp>) -> Painted {
-    painted(&h.ctx)
+    h.state().lesson_painted()
 }
 
 /// A hierarchy row's rect as the accessibility tree has it (where its name is painted).
@@ -86,7 +86,7 @@ fn assert_bubble_hides_no_other_target(h: &Harness<GraftApp>) {
     let (highlight, bubble) = (shown.highlight.unwrap(), shown.bubble_rect.unwrap());
     assert!(!bubble.intersects(highlight), "the bubble hides its target");
     assert!(h.ctx.content_rect().contains_rect(bubble), "{bubble:?}");
-    for (key, rect) in last_frame(&h.ctx).iter() {
+    for (key, rect) in h.state().ui_targets().iter() {
         if highlight.expand(0.5).contains_rect(rect) {
             continue; // the target itself
         }
@@ -127,7 +127,7 @@ fn a_row_target_is_highlighted_at_that_rows_rect_and_the_rest_is_dimmed() {
         Some("Drag this row onto the body's row (Show the gesture shows how)")
     );
     // The registered rect is the widget's: the row's whole width in the hierarchy.
-    let registered = last_frame(&h.ctx).rect(&Key::Row(SWORD)).unwrap();
+    let registered = h.state().ui_targets().rect(&Key::Row(SWORD)).unwrap();
     assert_eq!(registered, highlight);
 }
 
@@ -177,7 +177,9 @@ fn the_toggle_then_the_row_highlights_follow_the_learner() {
     let first = overlay(&h).highlight.expect("the keep-world toggle");
     assert_holds(first, toggle_rect, "the keep-world checkbox");
     assert_eq!(
-        last_frame(&h.ctx).rect(&Key::Control(Control::KeepWorld)),
+        h.state()
+            .ui_targets()
+            .rect(&Key::Control(Control::KeepWorld)),
         Some(first)
     );
     toggle.click();

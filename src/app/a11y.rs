@@ -12,19 +12,26 @@ fn announcement_id() -> egui::Id {
     egui::Id::unique("graft-announcement")
 }
 
+/// What the window announced and where it is spoken, owned by the app (`GraftApp`): written
+/// by [`announce`] after the panels, read by [`speak_on_focus`] at the frame's end.
+#[derive(Debug, Default)]
+pub struct Announcements {
+    announcer: crate::editor::session::announce::Announcer,
+    on_focus: OnFocus,
+}
+
 /// Look at the session and put what changed ([`Announcer`]) in a polite live region: a status
 /// node a screen reader reads out whenever its text changes (AT-SPI "object:announcement"),
 /// without moving the keyboard. Returns the text.
 ///
 /// [`Announcer`]: crate::editor::session::announce::Announcer
-pub fn announce(ctx: &egui::Context, editor: &crate::editor::session::Editor) -> String {
-    use crate::editor::session::announce::Announcer;
+pub fn announce(
+    ctx: &egui::Context,
+    editor: &crate::editor::session::Editor,
+    said: &mut Announcements,
+) -> String {
     let id = announcement_id();
-    let text = ctx.data_mut(|d| {
-        d.get_temp_mut_or_default::<Announcer>(id)
-            .observe(editor)
-            .to_owned()
-    });
+    let text = said.announcer.observe(editor).to_owned();
     ctx.accesskit_node_builder(id, |node| {
         node.set_role(egui::accesskit::Role::Status);
         node.set_live(egui::accesskit::Live::Polite);
@@ -59,13 +66,8 @@ const FOLLOW_PASSES: u64 = 3;
 /// on when the description changes, and speaks it with the object when the keyboard moves
 /// there. With no control focused, the window is the focused object. Call after every widget
 /// and window of the pass is drawn.
-pub fn speak_on_focus(ctx: &egui::Context) {
-    use crate::editor::session::announce::Announcer;
-    let state_id = egui::Id::unique("graft-speak-on-focus");
-    let (count, text) = ctx.data_mut(|d| {
-        let announcer = d.get_temp_mut_or_default::<Announcer>(announcement_id());
-        (announcer.count(), announcer.text().to_owned())
-    });
+pub fn speak_on_focus(ctx: &egui::Context, said: &mut Announcements) {
+    let (count, text) = (said.announcer.count(), said.announcer.text().to_owned());
     if text.is_empty() {
         return;
     }
@@ -74,20 +76,18 @@ pub fn speak_on_focus(ctx: &egui::Context) {
         .filter(|id| ctx.has_accesskit_node(*id))
         .unwrap_or_else(egui::accesskit_root_id);
     let pass = ctx.cumulative_pass_nr();
-    let on = ctx.data_mut(|d| {
-        let state = d.get_temp_mut_or_default::<OnFocus>(state_id);
-        if state.count != count {
-            *state = OnFocus {
-                count,
-                on: Some(focus),
-                pass,
-            };
-        } else if state.on != Some(focus) {
-            let following = pass.saturating_sub(state.pass) <= FOLLOW_PASSES;
-            state.on = following.then_some(focus);
-        }
-        state.on
-    });
+    let state = &mut said.on_focus;
+    if state.count != count {
+        *state = OnFocus {
+            count,
+            on: Some(focus),
+            pass,
+        };
+    } else if state.on != Some(focus) {
+        let following = pass.saturating_sub(state.pass) <= FOLLOW_PASSES;
+        state.on = following.then_some(focus);
+    }
+    let on = state.on;
     if on == Some(focus) {
         // The same words said again are a new description too (an odd count adds a space).
         let text = if count % 2 == 1 {

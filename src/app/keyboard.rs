@@ -50,7 +50,13 @@ impl PanelRects {
 }
 
 /// A press in a panel gives it the keyboard; then the ring around the panel that has it.
-pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Vec<Command> {
+/// `primary`: the control each panel named this frame for the keyboard to land on.
+pub fn focus(
+    ctx: &egui::Context,
+    editor: &Editor,
+    rects: &mut PanelRects,
+    primary: &PrimaryControls,
+) -> Vec<Command> {
     let mut out = Vec::new();
     let pressed = ctx.input(|i| {
         i.pointer
@@ -88,11 +94,11 @@ pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Ve
                 m.surrender_focus(id);
             }
         });
-        if let Some(first) = first_control(ctx, editor.focused_panel(), rects) {
+        if let Some(first) = first_control(ctx, editor.focused_panel(), rects, primary) {
             ctx.memory_mut(|m| m.request_focus(first));
         }
     } else if focus_lost(ctx, editor) {
-        restore_focus(ctx, editor, rects);
+        restore_focus(ctx, editor, rects, primary);
     }
     if let Some(id) = ctx.memory(|m| m.focused()).filter(|id| in_panel(ctx, *id)) {
         rects.kept = Some(id);
@@ -140,7 +146,12 @@ fn focus_lost(ctx: &egui::Context, editor: &Editor) -> bool {
 /// the keyboard goes back to the control of the panel it was on, else to the panel's own.
 /// Not in the inspector and the timeline: their controls are mostly text fields, and a field
 /// given the keyboard back would take graft's keys (Ctrl+Z, Del) as text.
-fn restore_focus(ctx: &egui::Context, editor: &Editor, rects: &PanelRects) {
+fn restore_focus(
+    ctx: &egui::Context,
+    editor: &Editor,
+    rects: &PanelRects,
+    primary: &PrimaryControls,
+) {
     let panel = editor.focused_panel();
     if matches!(panel, Panel::Inspector | Panel::Timeline) {
         return;
@@ -150,7 +161,7 @@ fn restore_focus(ctx: &egui::Context, editor: &Editor, rects: &PanelRects) {
         let at = ctx.viewport(|v| v.this_pass.widgets.get(*id).map(|w| w.rect.center()));
         at.zip(area).is_some_and(|(at, area)| area.contains(at))
     });
-    if let Some(id) = back.or_else(|| first_control(ctx, panel, rects)) {
+    if let Some(id) = back.or_else(|| first_control(ctx, panel, rects, primary)) {
         ctx.memory_mut(|m| m.request_focus(id));
     }
 }
@@ -188,17 +199,33 @@ fn tabbed_into(ctx: &egui::Context, editor: &Editor, rects: &PanelRects) -> Opti
     (panel != editor.focused_panel()).then_some(panel)
 }
 
-/// The id under which a panel's primary control is remembered for one pass.
-fn primary_key(panel: Panel) -> egui::Id {
-    egui::Id::unique("graft-primary-control").with(panel as u8)
+/// The control each panel named for the keyboard this frame ([`PrimaryControls::name`]),
+/// owned by the app and handed to the panels; [`focus`] reads it.
+#[derive(Debug, Default)]
+pub struct PrimaryControls {
+    named: std::cell::RefCell<Vec<(Panel, egui::Id)>>,
 }
 
-/// Name the control the keyboard lands on when `panel` gets it (F6), this pass: the lesson's
-/// Start, Next or first goal rather than its close button, which is first in drawing order
-/// (Enter there would close the lesson).
-pub fn primary_control(ctx: &egui::Context, panel: Panel, id: egui::Id) {
-    let pass = ctx.cumulative_pass_nr();
-    ctx.data_mut(|d| d.insert_temp(primary_key(panel), (pass, id)));
+impl PrimaryControls {
+    /// Name the control the keyboard lands on when `panel` gets it (F6), this frame: the
+    /// lesson's Start, Next or first goal rather than its close button, which is first in
+    /// drawing order (Enter there would close the lesson).
+    pub fn name(&self, panel: Panel, id: egui::Id) {
+        let mut named = self.named.borrow_mut();
+        named.retain(|(p, _)| *p != panel);
+        named.push((panel, id));
+    }
+
+    /// The control named for `panel` this frame.
+    fn of(&self, panel: Panel) -> Option<egui::Id> {
+        let named = self.named.borrow();
+        named.iter().find(|(p, _)| *p == panel).map(|(_, id)| *id)
+    }
+
+    /// Forget the last frame's names (at the frame's start).
+    pub fn clear(&mut self) {
+        self.named.get_mut().clear();
+    }
 }
 
 /// While the widget `id` has the keyboard, the arrow keys are its own (a hierarchy row walks
@@ -214,25 +241,23 @@ pub fn keep_arrows(ctx: &egui::Context, id: egui::Id) {
 
 /// The viewport's canvas is where the keyboard lands in the viewport (F6), and keeps the
 /// arrow keys (they nudge).
-pub fn viewport_canvas(ctx: &egui::Context, canvas: &egui::Response) {
-    primary_control(ctx, Panel::Viewport, canvas.id);
+pub fn viewport_canvas(ctx: &egui::Context, primary: &PrimaryControls, canvas: &egui::Response) {
+    primary.name(Panel::Viewport, canvas.id);
     if canvas.has_focus() {
         keep_arrows(ctx, canvas.id);
     }
 }
 
-/// The control [`primary_control`] named for `panel` this pass.
-fn primary(ctx: &egui::Context, panel: Panel) -> Option<egui::Id> {
-    let pass = ctx.cumulative_pass_nr();
-    let named = ctx.data(|d| d.get_temp::<(u64, egui::Id)>(primary_key(panel)));
-    named.filter(|(when, _)| *when == pass).map(|(_, id)| id)
-}
-
 /// The control the keyboard lands on in `panel`: the one the panel named
-/// ([`primary_control`]: the selected row, the viewport's canvas, the lesson's Next), else
-/// the first in drawing order (the inspector, the timeline).
-fn first_control(ctx: &egui::Context, panel: Panel, rects: &PanelRects) -> Option<egui::Id> {
-    if let Some(id) = primary(ctx, panel) {
+/// ([`PrimaryControls::name`]: the selected row, the viewport's canvas, the lesson's Next),
+/// else the first in drawing order (the inspector, the timeline).
+fn first_control(
+    ctx: &egui::Context,
+    panel: Panel,
+    rects: &PanelRects,
+    primary: &PrimaryControls,
+) -> Option<egui::Id> {
+    if let Some(id) = primary.of(panel) {
         return Some(id);
     }
     if matches!(panel, Panel::Hierarchy | Panel::Viewport) {

@@ -3,22 +3,18 @@
 //! session and answers with commands; the rules are in `editor/session/lesson.rs`. Help ▸
 //! Lessons… is in `lesson_window.rs`.
 
+use super::frame::Wiring;
+use super::lesson_overlay::LessonOverlay;
 use crate::app::viewport::c32;
 use crate::editor::lesson::explain::what_it_checks;
 use crate::editor::lesson::text::{Span, keyboard_way, plain, spans};
 use crate::editor::session::Editor;
+use crate::editor::session::arrange::Panel;
 use crate::editor::session::command::{Command, SelectionCommand};
 use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Summary};
 use crate::editor::view::palette;
 
-use super::lesson_overlay;
 pub use super::lesson_window::lessons_window;
-
-/// Name the control F6 gives the keyboard to in the lesson panel (the last named wins): never
-/// the close button, so Enter there cannot lose the lesson.
-fn primary(ui: &egui::Ui, id: egui::Id) {
-    super::keyboard::primary_control(ui.ctx(), crate::editor::session::arrange::Panel::Lesson, id);
-}
 
 /// What the step title and goal lines sense: Tab and F6 can give them the keyboard (a screen
 /// reader reads them), a press does nothing.
@@ -42,6 +38,7 @@ pub fn above_inspector(
     ui: &mut egui::Ui,
     editor: &Editor,
     run: &LessonRun,
+    w: Wiring,
 ) -> (Vec<Command>, egui::Rect) {
     let height = ui.available_height();
     let mut out = Vec::new();
@@ -49,25 +46,25 @@ pub fn above_inspector(
         .resizable(true)
         .default_size(height * 0.6)
         .size_range(120.0..=(height - 80.0).max(120.0))
-        .show(ui, |ui| out = panel(ui, editor, run))
+        .show(ui, |ui| out = panel(ui, editor, run, w))
         .response
         .rect;
-    super::ui_targets::register_rect(ui, super::ui_targets::Key::LessonPanel, rect);
+    (w.targets).register_rect(ui, super::ui_targets::Key::LessonPanel, rect);
     (out, rect)
 }
 
 /// The lesson panel's contents.
-fn panel(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) -> Vec<Command> {
+fn panel(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, w: Wiring) -> Vec<Command> {
     let mut out = Vec::new();
     crate::app::a11y::name_panel(ui, "Lesson");
     header(ui, editor, run, &mut out);
     ui.separator();
     if let Some(summary) = run.summary(editor.lesson_progress()) {
-        summary_ui(ui, run, &summary, &mut out);
+        summary_ui(ui, (run, w), &summary, &mut out);
     } else if run.showing_intro() {
-        intro_ui(ui, editor, run, &mut out);
+        intro_ui(ui, editor, (run, w), &mut out);
     } else {
-        step_ui(ui, editor, run, &mut out);
+        step_ui(ui, editor, (run, w), &mut out);
     }
     out
 }
@@ -119,7 +116,12 @@ fn header(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Com
 }
 
 /// The introduction: the lesson's about and its header text, what its check found, and Start.
-fn intro_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Command>) {
+fn intro_ui(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    (run, w): (&LessonRun, Wiring),
+    out: &mut Vec<Command>,
+) {
     let lesson = run.lesson();
     let start = if run.step_index() == 0 {
         "Start step 1 ⏵".to_string()
@@ -127,7 +129,7 @@ fn intro_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<C
         format!("Go on at step {} ⏵", run.step_index() + 1)
     };
     let start = ui.button(start);
-    primary(ui, start.id);
+    w.name_primary(Panel::Lesson, start.id);
     if start.clicked() {
         out.push(Command::Lesson(LessonCommand::Begin));
     }
@@ -165,7 +167,12 @@ fn failures_ui(ui: &mut egui::Ui, run: &LessonRun, step: Option<usize>) {
 }
 
 /// The step: its title, the buttons at a fixed place, then its text, checklist and hints.
-fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Command>) {
+fn step_ui(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    (run, w): (&LessonRun, Wiring),
+    out: &mut Vec<Command>,
+) {
     let lesson = run.lesson();
     let title = format!(
         "Step {} of {}: {}",
@@ -177,8 +184,8 @@ fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Co
     let title = egui::Label::new(egui::RichText::new(title).strong());
     let title = ui.add(title.sense(FOCUSABLE));
     crate::app::a11y::focus_ring(ui, &title);
-    primary(ui, title.id);
-    buttons(ui, run, out);
+    w.name_primary(Panel::Lesson, title.id);
+    buttons(ui, (run, w), out);
     ui.separator();
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
@@ -193,9 +200,9 @@ fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Co
                 paragraph_ui(ui, editor, run, &way, out);
                 ui.add_space(4.0);
             }
-            super::lesson_predict::predict_box(ui, run, out);
+            super::lesson_predict::predict_box(ui, (run, w), out);
             ui.separator();
-            checklist(ui, editor, run);
+            checklist(ui, editor, (run, w));
             for hint in run.hints_shown() {
                 ui.add_space(4.0);
                 hint_ui(ui, editor, run, hint, out);
@@ -273,7 +280,7 @@ fn code_span(ui: &mut egui::Ui, text: &str, column: f32) -> egui::Response {
 
 /// The goals and keeps: a tick for each that holds, a broken keep marked with what changed,
 /// and under a label what it checks.
-fn checklist(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) {
+fn checklist(ui: &mut egui::Ui, editor: &Editor, (run, w): (&LessonRun, Wiring)) {
     let goals = run.step().goals.len();
     let changes = run.keep_changes(editor);
     for (k, (goal, holds)) in run.checklist().into_iter().enumerate() {
@@ -297,7 +304,7 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) {
         // F6 lands on the prediction's field while a predict step waits for it.
         let awaits_prediction = run.predict().is_some() && run.prediction().is_none();
         if k == 0 && !run.step_done() && !awaits_prediction {
-            primary(ui, line.id);
+            w.name_primary(Panel::Lesson, line.id);
         }
         if line.gained_focus() {
             line.scroll_to_me(None);
@@ -334,7 +341,7 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun) {
 }
 
 /// Hint, Show me, Reset, Back and Next (Finish on the last step), always at the same place.
-fn buttons(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
+fn buttons(ui: &mut egui::Ui, (run, w): (&LessonRun, Wiring), out: &mut Vec<Command>) {
     let k = run.step_index();
     let last = k + 1 == run.lesson().steps.len();
     let mut send = |command| out.push(Command::Lesson(command));
@@ -345,7 +352,7 @@ fn buttons(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
         let next_text = if last { "Finish ✔" } else { "Next ⏵" };
         let next = ui.add_enabled(run.step_done(), egui::Button::new(next_text));
         if run.step_done() {
-            primary(ui, next.id);
+            w.name_primary(Panel::Lesson, next.id);
         }
         if next
             .on_disabled_hover_text("Lights up when every goal holds")
@@ -371,15 +378,15 @@ fn buttons(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
             .clicked()
         {
             send(LessonCommand::Reset);
-            lesson_overlay::point_again(ui.ctx());
+            w.overlay.point_again(ui.ctx());
         }
-        pointing_buttons(ui, run);
+        pointing_buttons(ui, run, w.overlay);
     });
 }
 
 /// **Where?** (the step's highlights again, from the first) and **Show the gesture** (the ghost
 /// pointer plays the step's drags without doing them), for a step that points.
-fn pointing_buttons(ui: &mut egui::Ui, run: &LessonRun) {
+fn pointing_buttons(ui: &mut egui::Ui, run: &LessonRun, overlay: &LessonOverlay) {
     let pointing = &run.step().pointing;
     if !pointing.points.is_empty()
         && ui
@@ -387,7 +394,7 @@ fn pointing_buttons(ui: &mut egui::Ui, run: &LessonRun) {
             .on_hover_text("Point at the place in the editor again")
             .clicked()
     {
-        lesson_overlay::point_again(ui.ctx());
+        overlay.point_again(ui.ctx());
     }
     if !pointing.gestures.is_empty()
         && ui
@@ -395,14 +402,19 @@ fn pointing_buttons(ui: &mut egui::Ui, run: &LessonRun) {
             .on_hover_text("A ghost pointer shows the drag (it does not do it)")
             .clicked()
     {
-        lesson_overlay::show_gesture(ui.ctx());
+        overlay.show_gesture(ui.ctx());
     }
 }
 
 /// The end of the lesson, all of it scrolling in a short panel: what to do next (the next
 /// lesson, close, back to the last step) first, then the steps done, the time taken and what
 /// was learned (the buttons came last and a short panel cut them off).
-fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut Vec<Command>) {
+fn summary_ui(
+    ui: &mut egui::Ui,
+    (run, w): (&LessonRun, Wiring),
+    summary: &Summary,
+    out: &mut Vec<Command>,
+) {
     // Shrunk to its content in height: the panel keeps the size it had (a summary that took all
     // the room it could would push the next lesson's inspector below the window).
     egui::ScrollArea::vertical()
@@ -414,7 +426,7 @@ fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut V
                     .color(DONE),
             );
             ui.add_space(4.0);
-            summary_buttons(ui, run, summary, out);
+            summary_buttons(ui, (run, w), summary, out);
             ui.separator();
             let secs = summary.time.as_secs();
             let time = if secs >= 60 {
@@ -438,12 +450,17 @@ fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut V
 
 /// The summary's buttons: the next lesson (the primary action), close, back to the last step
 /// (primary when there is no next lesson).
-fn summary_buttons(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut Vec<Command>) {
+fn summary_buttons(
+    ui: &mut egui::Ui,
+    (run, w): (&LessonRun, Wiring),
+    summary: &Summary,
+    out: &mut Vec<Command>,
+) {
     ui.horizontal_wrapped(|ui| {
         if let Some((k, title)) = &summary.next {
             let open = LessonSource::Builtin(*k);
             let next = ui.button(format!("Next lesson: {title} ⏵"));
-            primary(ui, next.id);
+            w.name_primary(Panel::Lesson, next.id);
             if next.clicked() {
                 out.push(Command::Lesson(LessonCommand::Open(open)));
             }
@@ -453,7 +470,7 @@ fn summary_buttons(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &
         }
         let back = ui.button(format!("Back to step {}", run.step_index() + 1));
         if summary.next.is_none() {
-            primary(ui, back.id);
+            w.name_primary(Panel::Lesson, back.id);
         }
         if back.clicked() {
             out.push(Command::Lesson(LessonCommand::Begin));

@@ -16,7 +16,11 @@ const MISTAKE: egui::Color32 = c32(palette::LESSON_HIGHLIGHT);
 const WRONG: egui::Color32 = c32(palette::LESSON_BROKEN);
 
 /// The box, when the step asks for a prediction.
-pub(super) fn predict_box(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
+pub(super) fn predict_box(
+    ui: &mut egui::Ui,
+    (run, w): (&LessonRun, super::frame::Wiring),
+    out: &mut Vec<Command>,
+) {
     let Some(predict) = run.predict() else {
         return;
     };
@@ -24,7 +28,7 @@ pub(super) fn predict_box(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Comm
         ui.label(egui::RichText::new("Predict first").strong());
         ui.label(&predict.question);
         match (run.prediction(), run.feedback()) {
-            (None, _) => ask(ui, run, out),
+            (None, _) => ask(ui, (run, w), out),
             (Some(p), None) => {
                 let text = format!(
                     "Your prediction: {}. Now do it, or press See it.",
@@ -45,7 +49,7 @@ pub(super) fn predict_box(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Comm
 }
 
 /// The field to type the prediction, and the button that takes a click in the viewport.
-fn ask(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
+fn ask(ui: &mut egui::Ui, (run, w): (&LessonRun, super::frame::Wiring), out: &mut Vec<Command>) {
     let Some(predict) = run.predict() else {
         return;
     };
@@ -67,8 +71,7 @@ fn ask(ui: &mut egui::Ui, run: &LessonRun, out: &mut Vec<Command>) {
         );
         crate::app::a11y::name(ui, &field, "Your prediction");
         // F6 to the lesson panel lands here: the step asks this first.
-        let lesson = crate::editor::session::arrange::Panel::Lesson;
-        crate::app::keyboard::primary_control(ui.ctx(), lesson, field.id);
+        w.name_primary(crate::editor::session::arrange::Panel::Lesson, field.id);
         commit |= field.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         commit |= ui.button("Predict").clicked();
         if predict.by_click() {

@@ -1,5 +1,6 @@
 //! The menu bar and the keyboard, both generated from the command table.
 
+use super::ui_targets::{Key as Target, Targets};
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, EditCommand, FileCommand};
 use crate::editor::table::{CommandSpec, MENUS, Shortcut, command_table};
@@ -80,7 +81,12 @@ fn menu_label(spec: &CommandSpec, editor: &Editor) -> String {
 }
 
 /// One menu entry: a button (or a check mark for toggles) with its shortcut and tooltip.
-fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<Command>) {
+fn entry(
+    ui: &mut egui::Ui,
+    spec: &CommandSpec,
+    (editor, targets): (&Editor, &Targets),
+    out: &mut Vec<Command>,
+) {
     let shortcut = spec
         .shortcuts
         .first()
@@ -101,7 +107,7 @@ fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<C
         // named with a glyph.
         crate::app::a11y::check_item(ui, &response, &name, on);
     }
-    super::ui_targets::menu_item(ui, spec.menu, spec.label, &response);
+    targets.menu_item(ui, spec.menu, spec.label, &response);
     if response.clicked() {
         out.push(spec.command.clone());
         if spec.checked.is_none() {
@@ -111,19 +117,25 @@ fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<C
 }
 
 /// The menu bar: every table entry under its menu (in its submenu, if it has one), and
-/// File ▸ Open Recent.
-pub fn menus(ui: &mut egui::Ui, editor: &Editor) -> Vec<Command> {
+/// File ▸ Open Recent. Menus and their items register as lesson targets in `targets`.
+pub fn menus(ui: &mut egui::Ui, editor: &Editor, targets: &Targets) -> Vec<Command> {
     let mut out = Vec::new();
     crate::app::a11y::name_menus(ui, "Main menu");
     for menu in MENUS {
-        let opened = ui.menu_button(menu, |ui| menu_items(ui, menu, editor, &mut out));
-        super::ui_targets::register(ui, super::ui_targets::Key::Menu(menu), &opened.response);
+        let drawn = (editor, targets);
+        let opened = ui.menu_button(menu, |ui| menu_items(ui, menu, drawn, &mut out));
+        targets.register(ui, Target::Menu(menu), &opened.response);
     }
     out
 }
 
 /// One menu's entries: each submenu where its first entry would be, holding all of its own.
-fn menu_items(ui: &mut egui::Ui, menu: &'static str, editor: &Editor, out: &mut Vec<Command>) {
+fn menu_items(
+    ui: &mut egui::Ui,
+    menu: &'static str,
+    (editor, targets): (&Editor, &Targets),
+    out: &mut Vec<Command>,
+) {
     let specs: Vec<&CommandSpec> = command_table()
         .iter()
         .filter(|s| s.menu == Some(menu))
@@ -137,7 +149,7 @@ fn menu_items(ui: &mut egui::Ui, menu: &'static str, editor: &Editor, out: &mut 
             ui.separator();
         }
         let Some(submenu) = spec.submenu else {
-            entry(ui, spec, editor, out);
+            entry(ui, spec, (editor, targets), out);
             if spec.id == CommandId::FileOpen {
                 recent_menu(ui, editor, out);
             }
@@ -150,11 +162,10 @@ fn menu_items(ui: &mut egui::Ui, menu: &'static str, editor: &Editor, out: &mut 
                 if k > 0 && spec.separator_before {
                     ui.separator();
                 }
-                entry(ui, spec, editor, out);
+                entry(ui, spec, (editor, targets), out);
             }
         });
-        let key = super::ui_targets::Key::Submenu(menu, submenu);
-        super::ui_targets::register(ui, key, &opened.response);
+        targets.register(ui, Target::Submenu(menu, submenu), &opened.response);
     }
 }
 

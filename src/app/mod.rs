@@ -8,6 +8,7 @@
 mod a11y;
 pub mod dialogs;
 mod figure_window;
+pub mod frame;
 mod generate_window;
 pub mod headless;
 pub mod hierarchy;
@@ -64,6 +65,10 @@ pub struct GraftApp {
     /// Where each panel was drawn (a press there gives it the keyboard).
     panel_rects: keyboard::PanelRects,
     move_to: keyboard::MoveToState,
+    /// What the parts hand each other in a frame: lesson targets, keyboard landings, the overlay.
+    registers: frame::Registers,
+    /// What was announced to screen readers, and where it is spoken.
+    announcements: a11y::Announcements,
     /// The interface scale and high contrast egui was last given.
     look: Option<(f32, bool)>,
     /// Key presses held back for later frames: one key a frame ([`key_queue`]).
@@ -184,6 +189,8 @@ impl GraftApp {
             journal_at_start: false,
             panel_rects: Default::default(),
             move_to: Default::default(),
+            registers: Default::default(),
+            announcements: Default::default(),
             look: None,
             keys: Default::default(),
             keys_held: false,
@@ -290,13 +297,17 @@ impl GraftApp {
             ctx.request_repaint_after(after);
         }
         self.last_recomputed = tick.recomputed;
+        self.registers.start_frame();
         keyboard::apply_look(&ctx, &self.editor, &mut self.look);
         let mut commands = menus::shortcuts(&ctx, &self.editor);
         commands.extend(keyboard::nudge_keys(&ctx, &self.editor));
         commands.extend(self.window_input(&ctx));
         egui::Panel::top("menu").show(ui, |ui| {
             a11y::name_panel(ui, "Menu bar");
-            egui::MenuBar::new().ui(ui, |ui| commands.extend(menus::menus(ui, &self.editor)));
+            let targets = &self.registers.targets;
+            let menus =
+                |ui: &mut egui::Ui| commands.extend(menus::menus(ui, &self.editor, targets));
+            egui::MenuBar::new().ui(ui, menus);
         });
         egui::Panel::bottom("status").show(ui, |ui| {
             a11y::name_panel(ui, "Status");
@@ -307,28 +318,18 @@ impl GraftApp {
             // Dropped on a row: instanced there, not opened.
             commands.retain(|c| !matches!(c, Command::File(FileCommand::OpenPath(_))));
         }
-        commands.extend(keyboard::focus(&ctx, &self.editor, &mut self.panel_rects));
+        let primary = self.registers.primary();
+        commands.extend(keyboard::focus(
+            &ctx,
+            &self.editor,
+            &mut self.panel_rects,
+            primary,
+        ));
         self.run_all(commands);
         // Windows after the commands: a window opened this frame shows on this frame.
         let commands = self.windows(&ctx);
         self.run_all(commands);
-        lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
-        if let Some(outcome) = self.dialogs.poll() {
-            self.run(Command::File(FileCommand::DialogClosed(outcome)));
-        }
-        for command in self.viewport_commands.drain(..) {
-            ctx.send_viewport_cmd(command);
-        }
-        let title = self.editor.doc().title();
-        if title != self.shown_title {
-            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
-            self.shown_title = title;
-        }
-        // The window's name for screen readers: egui leaves its root node unnamed.
-        ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
-            node.set_label(self.shown_title.as_str())
-        });
-        a11y::speak_on_focus(&ctx);
+        self.end_frame(&ctx);
     }
 
     /// The window's close button and files dropped on the window.

@@ -42,7 +42,8 @@ impl GraftApp {
             .show(ui, |ui| {
                 a11y::name_panel(ui, "Timeline");
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    commands.extend(timeline::ui(ui, &self.editor, &mut self.timeline));
+                    let targets = &self.registers.targets;
+                    commands.extend(timeline::ui(ui, &self.editor, targets, &mut self.timeline));
                 });
             });
         self.panel_rects
@@ -56,10 +57,11 @@ impl GraftApp {
                 &mut self.viewport,
                 self.hierarchy.preview.as_ref(),
                 self.inspector.hovered_factor,
+                self.registers.primary(),
             ));
         });
         self.panel_rects.set(Panel::Viewport, central.response.rect);
-        a11y::announce(ui.ctx(), &self.editor);
+        a11y::announce(ui.ctx(), &self.editor, &mut self.announcements);
         commands
     }
 
@@ -72,7 +74,7 @@ impl GraftApp {
         let (window, lesson) = (ui.max_rect().width(), self.editor.lesson().is_some());
         let sides = SideWidths::for_window(window);
         // A lesson's point or gesture on a folded or scrolled-away row: unfold and scroll to it.
-        let reveal = super::lesson_overlay::take_rows_to_reveal(ui.ctx());
+        let reveal = self.registers.overlay.take_rows_to_reveal();
         if !reveal.is_empty() {
             self.hierarchy.reveal(self.editor.doc().scene(), &reveal);
         }
@@ -85,7 +87,8 @@ impl GraftApp {
             )
             .show(ui, |ui| {
                 a11y::name_panel(ui, "Hierarchy");
-                commands.extend(hierarchy::ui(ui, &self.editor, &mut self.hierarchy));
+                let w = self.registers.wiring();
+                commands.extend(hierarchy::ui(ui, &self.editor, w, &mut self.hierarchy));
             })
             .response
             .rect;
@@ -102,12 +105,13 @@ impl GraftApp {
             )
             .show(ui, |ui| {
                 a11y::name_panel(ui, "Inspector");
+                let w = self.registers.wiring();
                 if let Some(run) = self.editor.lesson() {
-                    let (lesson, rect) = lesson_panel::above_inspector(ui, &self.editor, run);
+                    let (lesson, rect) = lesson_panel::above_inspector(ui, &self.editor, run, w);
                     commands.extend(lesson);
                     lesson_rect = Some(rect);
                 }
-                commands.extend(inspector::ui(ui, &self.editor, &mut self.inspector));
+                commands.extend(inspector::ui(ui, &self.editor, w, &mut self.inspector));
             })
             .response
             .rect;
@@ -117,6 +121,43 @@ impl GraftApp {
         }
         self.panel_rects.set(Panel::Inspector, inspector);
         commands
+    }
+}
+
+impl GraftApp {
+    /// The frame's end, after every panel and window: the lesson overlay, the dialogs' answers,
+    /// the window's title, and the announcement spoken on the focus.
+    pub(super) fn end_frame(&mut self, ctx: &egui::Context) {
+        use crate::editor::session::command::{Command, FileCommand};
+        let registers = &mut self.registers;
+        let (overlay, targets) = (&mut registers.overlay, &mut registers.targets);
+        super::lesson_overlay::paint(ctx, &self.editor, &self.viewport, overlay, targets);
+        if let Some(outcome) = self.dialogs.poll() {
+            self.run(Command::File(FileCommand::DialogClosed(outcome)));
+        }
+        for command in self.viewport_commands.drain(..) {
+            ctx.send_viewport_cmd(command);
+        }
+        let title = self.editor.doc().title();
+        if title != self.shown_title {
+            ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
+            self.shown_title = title;
+        }
+        // The window's name for screen readers: egui leaves its root node unnamed.
+        ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
+            node.set_label(self.shown_title.as_str())
+        });
+        super::a11y::speak_on_focus(ctx, &mut self.announcements);
+    }
+
+    /// The lesson targets the widgets registered in the last complete frame.
+    pub fn ui_targets(&self) -> &crate::app::ui_targets::UiTargets {
+        self.registers.targets.last_frame()
+    }
+
+    /// What the lesson overlay painted in the last frame.
+    pub fn lesson_painted(&self) -> crate::app::lesson_overlay::Painted {
+        self.registers.overlay.painted()
     }
 }
 

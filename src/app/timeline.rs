@@ -6,7 +6,7 @@
 //! is `Editor::advance`, called once per frame by the app. What clicks, drags and the wheel
 //! mean is `editor::view::keys`; this panel reads input, asks it, and paints.
 
-use super::ui_targets::Targeted as _;
+use super::ui_targets::{Targeted as _, Targets};
 use crate::app::number_field::number_field;
 use crate::app::viewport::c32;
 use crate::editor::session::Editor;
@@ -68,11 +68,16 @@ fn pos(p: glam::Vec2) -> Pos2 {
 }
 
 /// Draw the panel; returns its commands.
-pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut TimelinePanel) -> Vec<Command> {
+pub fn ui(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    targets: &Targets,
+    state: &mut TimelinePanel,
+) -> Vec<Command> {
     let mut out = Vec::new();
     let scene = editor.doc().scene();
     let clip = scene.clip();
-    toolbar(ui, editor, clip, &mut out);
+    toolbar(ui, (editor, targets), clip, &mut out);
     let animated = scene.animated_nodes();
     let rows = animated.len().max(1) as f32;
     let (rect, response) = ui.allocate_exact_size(
@@ -313,16 +318,21 @@ fn diamond(painter: &egui::Painter, c: Pos2, color: Color32, selected: bool) {
 }
 
 /// Play, stop, time, length, loop mode, Key, trails.
-fn toolbar(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec<Command>) {
+fn toolbar(
+    ui: &mut egui::Ui,
+    (editor, targets): (&Editor, &Targets),
+    clip: ClipSettings,
+    out: &mut Vec<Command>,
+) {
     ui.horizontal(|ui| {
-        transport(ui, editor, clip, out);
+        transport(ui, (editor, targets), clip, out);
         clip_settings(ui, clip, out);
         ui.separator();
         keying(ui, editor, out);
         let mut trails = editor.timeline().trails();
         if ui
             .checkbox(&mut trails, "trails (T)")
-            .lesson_target(ui, crate::editor::lesson::targets::Control::Trails)
+            .lesson_target(ui, targets, crate::editor::lesson::targets::Control::Trails)
             .on_hover_text("The path of the selected nodes' world origins over the clip")
             .changed()
         {
@@ -332,7 +342,12 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec
 }
 
 /// Stop, play / pause and the current time.
-fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut Vec<Command>) {
+fn transport(
+    ui: &mut egui::Ui,
+    (editor, targets): (&Editor, &Targets),
+    clip: ClipSettings,
+    out: &mut Vec<Command>,
+) {
     let timeline = editor.timeline();
     let stop = ui.button("⏹");
     super::a11y::name(ui, &stop, "Stop");
@@ -348,7 +363,7 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
     // Read as "Play" / "Pause", without the glyph.
     super::a11y::name(ui, &play_button, play.trim_start_matches(['▶', '⏸', ' ']));
     if play_button
-        .lesson_target(ui, crate::editor::lesson::targets::Control::Play)
+        .lesson_target(ui, targets, crate::editor::lesson::targets::Control::Play)
         .on_hover_text("Play or pause (Ctrl+Space)")
         .clicked()
     {
@@ -361,7 +376,7 @@ fn transport(ui: &mut egui::Ui, editor: &Editor, clip: ClipSettings, out: &mut V
     });
     let field = edit.response;
     super::a11y::name(ui, &field, "current time, seconds");
-    super::ui_targets::control(ui, crate::editor::lesson::targets::Control::Time, &field);
+    targets.control(ui, crate::editor::lesson::targets::Control::Time, &field);
     if edit.changed {
         out.push(Command::Timeline(T::SetTime(time)));
     }

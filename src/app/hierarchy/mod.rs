@@ -16,6 +16,7 @@ mod keys;
 mod reveal;
 mod state;
 
+use crate::app::frame::Wiring;
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, NewNodePlace};
 use crate::editor::session::command::{
@@ -44,12 +45,18 @@ fn icon(shape: &Shape) -> &'static str {
     }
 }
 
-/// Draw the panel; returns what the person asked for.
-pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec<Command> {
+/// Draw the panel; returns what the person asked for. Its rows and the keep-world toggle
+/// register as lesson targets, and the primary row is named for the keyboard, in `w`.
+pub fn ui(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    w: Wiring,
+    state: &mut HierarchyState,
+) -> Vec<Command> {
     ui.set_min_width(ui.available_width()); // the panel keeps its width whatever is shown
     let mut out = Vec::new();
     let scene = editor.doc().scene();
-    header(ui, editor, state, &mut out);
+    header(ui, (editor, w), state, &mut out);
     let cache = state.take_rows(scene);
     let rows = &cache.rows;
     filter_count(ui, state, cache.matches, scene.len());
@@ -89,10 +96,10 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
             if screen_reader {
                 let node = scene.id_at(row.index);
                 crate::app::a11y::tree_row_group(ui, node, |ui| {
-                    row_ui(ui, editor, state, rows, *row, &mut out)
+                    row_ui(ui, (editor, w), state, rows, *row, &mut out)
                 });
             } else {
-                row_ui(ui, editor, state, rows, *row, &mut out);
+                row_ui(ui, (editor, w), state, rows, *row, &mut out);
             }
         }
     });
@@ -104,7 +111,12 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState) -> Vec
 }
 
 /// The title with its add button, the "Keep world transform" toggle and the filter field.
-fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &mut Vec<Command>) {
+fn header(
+    ui: &mut egui::Ui,
+    (editor, w): (&Editor, Wiring),
+    state: &mut HierarchyState,
+    out: &mut Vec<Command>,
+) {
     ui.horizontal(|ui| {
         ui.heading("Hierarchy");
         let add = ui.button("✚");
@@ -120,7 +132,7 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
     let mut keep_world = editor.keep_world();
     if ui
         .checkbox(&mut keep_world, "Keep world transform")
-        .lesson_target(ui, crate::editor::lesson::targets::Control::KeepWorld)
+        .lesson_target(ui, w.targets, crate::editor::lesson::targets::Control::KeepWorld)
         .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.")
         .changed()
     {
@@ -209,6 +221,7 @@ fn drop_below_rows(
 /// One row this frame: which node, where it is, and how it responded.
 struct RowCtx<'a> {
     editor: &'a Editor,
+    w: Wiring<'a>,
     rows: &'a [Row],
     row: Row,
     id: NodeId,
@@ -232,7 +245,7 @@ struct RowPaint {
 /// drop and context-menu behaviour.
 fn row_ui(
     ui: &mut egui::Ui,
-    editor: &Editor,
+    (editor, w): (&Editor, Wiring),
     state: &mut HierarchyState,
     rows: &[Row],
     row: Row,
@@ -248,13 +261,14 @@ fn row_ui(
     );
     if editor.lesson().is_some() {
         // Only a lesson points at rows: no register per row and frame otherwise.
-        crate::app::ui_targets::row(ui, id, rect);
+        w.targets.row(ui, id, rect);
     }
     let selected = editor.is_selected(id);
     let label = crate::editor::session::arrange::row_label(scene, row.index);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TreeItem, true, &label));
     let cx = RowCtx {
         editor,
+        w,
         rows,
         row,
         id,
@@ -351,7 +365,7 @@ fn row_focus(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx) {
     let primary = selection.last() == Some(&cx.id);
     if primary || (selection.is_empty() && state.primary_row.is_none()) {
         state.primary_row = Some(cx.response.id);
-        crate::app::keyboard::primary_control(ui.ctx(), Panel::Hierarchy, cx.response.id);
+        cx.w.name_primary(Panel::Hierarchy, cx.response.id);
     }
     if cx.response.has_focus() {
         crate::app::keyboard::keep_arrows(ui.ctx(), cx.response.id);

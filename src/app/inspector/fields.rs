@@ -6,8 +6,7 @@ use crate::app::number_field::number_field;
 use crate::editor::view::numbers::{format_angle, format_angle_as_stored, format_shown};
 
 /// Tracks edits to one column across widgets.
-#[derive(Default)]
-pub(super) struct Tracker {
+pub(super) struct Tracker<'a> {
     /// A value in this column changed this frame.
     pub(super) changed: bool,
     /// An edit in this column ended this frame (drag released, typed value committed).
@@ -21,16 +20,27 @@ pub(super) struct Tracker {
     subject: String,
     /// The row being drawn ("position").
     row: &'static str,
+    /// Where the fields register as lesson targets.
+    targets: &'a crate::app::ui_targets::Targets,
 }
 
-impl Tracker {
+impl<'a> Tracker<'a> {
     /// A tracker for the column `column`, with the components that differ across the selection.
-    pub(super) fn new(column: &'static str, mixed: [bool; 6], node: &str) -> Self {
+    pub(super) fn new(
+        column: &'static str,
+        mixed: [bool; 6],
+        node: &str,
+        targets: &'a crate::app::ui_targets::Targets,
+    ) -> Self {
         Self {
+            changed: false,
+            ended: false,
             column,
+            count: 0,
             mixed,
             subject: format!("{node}, {column}"),
-            ..Self::default()
+            row: "",
+            targets,
         }
     }
 
@@ -69,7 +79,7 @@ impl Tracker {
             })
             .inner;
         let mut r = edit.response;
-        crate::app::ui_targets::field(ui, self.column, self.row, &r);
+        self.targets.field(ui, self.column, self.row, &r);
         if mixed {
             r = r.on_hover_text(
                 "The selected nodes differ here; editing sets this value on all of them.",

@@ -7,6 +7,8 @@ mod probes;
 mod sections;
 mod state;
 
+use crate::app::frame::Wiring;
+use crate::app::ui_targets::Targets;
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, HistoryCommand, PanelCommand, TransformSpace};
 use crate::editor::session::multi_edit;
@@ -32,6 +34,8 @@ struct Inspected<'a> {
     selection: &'a [NodeId],
     /// [`Editor::selection_version`].
     selection_version: u64,
+    /// Where the transform fields and Select cause register as lesson targets.
+    targets: &'a Targets,
     id: NodeId,
     name: &'a str,
     local: Trs,
@@ -43,7 +47,7 @@ struct Inspected<'a> {
 
 impl<'a> Inspected<'a> {
     /// Read node `id` of the editor's scene; None when any of its transforms is unavailable.
-    fn read(editor: &'a Editor, id: NodeId) -> Option<Self> {
+    fn read(editor: &'a Editor, targets: &'a Targets, id: NodeId) -> Option<Self> {
         let scene = editor.doc().scene();
         let (Ok(data), Ok(world_m), Ok(world), Ok(parent_world)) = (
             scene.node(id),
@@ -57,6 +61,7 @@ impl<'a> Inspected<'a> {
             scene,
             selection: editor.selection(),
             selection_version: editor.selection_version(),
+            targets,
             id,
             name: &data.name,
             local: data.local,
@@ -67,8 +72,13 @@ impl<'a> Inspected<'a> {
     }
 }
 
-/// Draw the inspector for the primary selection.
-pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut InspectorState) -> Vec<Command> {
+/// Draw the inspector for the primary selection; its fields register as lesson targets in `w`.
+pub fn ui(
+    ui: &mut egui::Ui,
+    editor: &Editor,
+    w: Wiring,
+    state: &mut InspectorState,
+) -> Vec<Command> {
     let mut out = Vec::new();
     // Fill the panel's width whatever is selected, so the panel (and the viewport beside it)
     // keeps its size; rows wider than the panel scroll instead of widening it.
@@ -83,7 +93,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut InspectorState) -> Vec
         }
         return out;
     };
-    let Some(node) = Inspected::read(editor, id) else {
+    let Some(node) = Inspected::read(editor, w.targets, id) else {
         return out;
     };
     egui::ScrollArea::both()
@@ -172,8 +182,8 @@ fn transform(
     let lock_scale = state.lock_scale;
     let index = scene.index(node.id).unwrap_or_default();
     let name = crate::editor::session::arrange::display_name(scene, index);
-    let mut lt = Tracker::new("local", mixed_local, &name);
-    let mut wt = Tracker::new("world", mixed_world, &name);
+    let mut lt = Tracker::new("local", mixed_local, &name, node.targets);
+    let mut wt = Tracker::new("world", mixed_world, &name, node.targets);
     let (mut local, mut w) = (node.local, node.world);
     let fit = (!node.singular, &mut state.side_by_side_width);
     transform_grid(ui, (&mut lt, &mut local), (&mut wt, &mut w), fit);
@@ -259,7 +269,13 @@ fn transform_grid(
 /// determinant).
 fn metrics(ui: &mut egui::Ui, node: &Inspected, out: &mut Vec<Command>) {
     let metrics = shear_metrics(&node.world_m);
-    shear_diagnosis(ui, node.scene, node.id, metrics.axis_angle, out);
+    shear_diagnosis(
+        ui,
+        (node.scene, node.targets),
+        node.id,
+        metrics.axis_angle,
+        out,
+    );
     egui::Grid::new("metrics").num_columns(2).show(ui, |ui| {
         ui.label("shear dot(col0, col1)");
         ui.monospace(format_fixed(metrics.dot as f64, 5));

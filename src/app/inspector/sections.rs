@@ -270,7 +270,7 @@ pub(super) fn copy_paste(
 /// The shear warning, naming its cause, with a button that selects it.
 pub(super) fn shear_diagnosis(
     ui: &mut egui::Ui,
-    scene: &Scene,
+    (scene, targets): (&Scene, &crate::app::ui_targets::Targets),
     id: NodeId,
     axis_angle: f32,
     out: &mut Vec<Command>,
@@ -305,7 +305,7 @@ pub(super) fn shear_diagnosis(
             );
             let select = ui.button(format!("Select cause ({name})"));
             let control = crate::editor::lesson::targets::Control::SelectCause;
-            crate::app::ui_targets::control(ui, control, &select);
+            targets.control(ui, control, &select);
             if select.clicked() {
                 out.push(Command::Selection(SelectionCommand::Select(vec![cause])));
             }

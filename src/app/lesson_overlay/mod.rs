@@ -8,7 +8,7 @@
 
 mod drawing;
 
-use crate::app::ui_targets::{self, Key, UiTargets};
+use crate::app::ui_targets::{Key, Targets, UiTargets};
 use crate::app::viewport::ViewportState;
 use crate::app::viewport::c32;
 use crate::editor::lesson::ValueSpace;
@@ -21,6 +21,7 @@ use crate::model::scene::NodeId;
 use drawing::{bubble, dim, ghost, outline, path};
 pub use drawing::{bubble_place, ghost_at, grab_point};
 use egui::{Color32, Context, Id, Pos2, Rect, pos2, vec2};
+use std::cell::RefCell;
 use std::path::PathBuf;
 
 /// How long the ghost pointer takes for one gesture, in seconds.
@@ -77,8 +78,7 @@ impl Fingerprint {
     }
 }
 
-/// The overlay's memory between frames (in egui's memory: it is the window's, not the
-/// session's).
+/// The overlay's memory between frames (the window's, not the session's).
 #[derive(Clone, Debug, Default)]
 struct OverlayState {
     /// The lesson and step it is pointing for (a new step starts from its first point).
@@ -105,60 +105,49 @@ struct OverlayState {
     painted: Painted,
 }
 
-fn state_id() -> Id {
-    Id::unique("graft-lesson-overlay")
+/// The lesson overlay, owned by the app (`GraftApp`): the lesson panel asks it to point
+/// again or play a gesture, the hierarchy takes the rows it wants shown, and it paints at the
+/// frame's end.
+#[derive(Debug, Default)]
+pub struct LessonOverlay {
+    state: RefCell<OverlayState>,
 }
 
-fn load(ctx: &Context) -> OverlayState {
-    ctx.data(|d| d.get_temp::<OverlayState>(state_id()))
-        .unwrap_or_default()
-}
-
-fn store(ctx: &Context, state: OverlayState) {
-    ctx.data_mut(|d| d.insert_temp(state_id(), state));
-}
-
-/// Play the step's gestures from the start (the lesson panel's **Show the gesture**).
-pub fn show_gesture(ctx: &Context) {
-    let mut state = load(ctx);
-    state.gesture_started = Some(ctx.input(|i| i.time));
-    state.revealed = false;
-    store(ctx, state);
-    ctx.request_repaint();
-}
-
-/// Show the step's points again from the first (**Where?**, Reset step).
-pub fn point_again(ctx: &Context) {
-    let mut state = load(ctx);
-    state.point = 0;
-    state.baseline = None;
-    state.settle = SETTLE_FRAMES;
-    state.point_checked = None;
-    state.field_checked = None;
-    store(ctx, state);
-    ctx.request_repaint();
-}
-
-/// True while a gesture is playing.
-pub fn gesture_playing(ctx: &Context) -> bool {
-    load(ctx).gesture_started.is_some()
-}
-
-/// The rows a point or gesture needs shown, once: the hierarchy expands their parents and scrolls to
-/// them before it draws (the gesture then plays from its start).
-pub fn take_rows_to_reveal(ctx: &Context) -> Vec<NodeId> {
-    let mut state = load(ctx);
-    if state.reveal.is_empty() {
-        return Vec::new();
+impl LessonOverlay {
+    /// Play the step's gestures from the start (the lesson panel's **Show the gesture**).
+    pub fn show_gesture(&self, ctx: &Context) {
+        let mut state = self.state.borrow_mut();
+        state.gesture_started = Some(ctx.input(|i| i.time));
+        state.revealed = false;
+        ctx.request_repaint();
     }
-    let rows = std::mem::take(&mut state.reveal);
-    store(ctx, state);
-    rows
-}
 
-/// What the overlay painted in the last frame.
-pub fn painted(ctx: &Context) -> Painted {
-    load(ctx).painted
+    /// Show the step's points again from the first (**Where?**, Reset step).
+    pub fn point_again(&self, ctx: &Context) {
+        let mut state = self.state.borrow_mut();
+        state.point = 0;
+        state.baseline = None;
+        state.settle = SETTLE_FRAMES;
+        state.point_checked = None;
+        state.field_checked = None;
+        ctx.request_repaint();
+    }
+
+    /// True while a gesture is playing.
+    pub fn gesture_playing(&self) -> bool {
+        self.state.borrow().gesture_started.is_some()
+    }
+
+    /// The rows a point or gesture needs shown, once: the hierarchy expands their parents and
+    /// scrolls to them before it draws (the gesture then plays from its start).
+    pub fn take_rows_to_reveal(&self) -> Vec<NodeId> {
+        std::mem::take(&mut self.state.borrow_mut().reveal)
+    }
+
+    /// What the overlay painted in the last frame.
+    pub fn painted(&self) -> Painted {
+        self.state.borrow().painted.clone()
+    }
 }
 
 /// A target resolved to a rect on screen.
@@ -175,6 +164,8 @@ struct Resolver<'a> {
     editor: &'a Editor,
     run: &'a LessonRun,
     targets: &'a UiTargets,
+    /// Where to ask a field or control to scroll into view.
+    register: &'a Targets,
     viewport: &'a ViewportState,
 }
 
@@ -250,24 +241,32 @@ fn node_rect(editor: &Editor, viewport: &ViewportState, id: NodeId) -> Option<Re
     (shown.is_positive() && rect.is_finite()).then_some(shown)
 }
 
-/// Paint the lesson's pointing over the window (every frame, after every panel and window).
-pub fn paint(ctx: &Context, editor: &Editor, viewport: &ViewportState) {
-    let targets = ui_targets::finish_frame(ctx);
-    let mut state = load(ctx);
+/// Paint the lesson's pointing over the window (every frame, after every panel and window):
+/// the frame's registered targets become the last frame's first.
+pub fn paint(
+    ctx: &Context,
+    editor: &Editor,
+    viewport: &ViewportState,
+    overlay: &mut LessonOverlay,
+    targets: &mut Targets,
+) {
+    targets.finish_frame();
+    let targets = &*targets;
+    let state = overlay.state.get_mut();
     state.painted = Painted::default();
     let run = editor
         .lesson()
         .filter(|run| !run.showing_intro() && run.summary(editor.lesson_progress()).is_none())
         .filter(|_| editor.pending_guard().is_none());
     let Some(run) = run else {
-        store(ctx, OverlayState::default());
+        *state = OverlayState::default();
         return;
     };
     let step = Some((run.lesson().path.clone(), run.step_index()));
     if state.step != step {
         // The step's start changes the state for a frame or two (its checklist is evaluated at
         // the next frame's start): none of that is the learner acting.
-        state = OverlayState {
+        *state = OverlayState {
             step,
             settle: SETTLE_FRAMES,
             ..OverlayState::default()
@@ -276,18 +275,18 @@ pub fn paint(ctx: &Context, editor: &Editor, viewport: &ViewportState) {
     let scene = Resolver {
         editor,
         run,
-        targets: &targets,
+        targets: targets.last_frame(),
+        register: targets,
         viewport,
     };
     let painter = ctx.layer_painter(egui::LayerId::new(
         egui::Order::Tooltip,
         Id::unique("graft-lesson-overlay-layer"),
     ));
-    let panel = targets.rect(&Key::LessonPanel);
-    if !gesture(ctx, &scene, &mut state, &painter, panel) {
-        point(ctx, &scene, &mut state, &painter, panel);
+    let panel = scene.targets.rect(&Key::LessonPanel);
+    if !gesture(ctx, &scene, state, &painter, panel) {
+        point(ctx, &scene, state, &painter, panel);
     }
-    store(ctx, state);
 }
 
 /// The current point: advance past it once the learner acted, else highlight it.
@@ -359,7 +358,7 @@ fn reveal_once(ctx: &Context, scene: &Resolver, state: &mut OverlayState, target
     {
         state.field_checked = Some(state.point);
         if !shown {
-            ui_targets::bring_into_view(ctx, key);
+            scene.register.bring_into_view(ctx, key);
         }
     }
 }
