@@ -19,7 +19,8 @@ fn frame(ctx: &egui::Context, editor: &Editor, state: &mut HierarchyState) {
     };
     let mut output = ctx.run_ui(input, |ui| {
         let registers = graft::app::frame::Registers::default();
-        black_box(hierarchy::ui(ui, editor, registers.wiring(), state));
+        let fx = graft::app::frame::FrameContext::new(editor, registers.wiring());
+        black_box(hierarchy::ui(ui, &fx, state));
     });
     output.textures_delta.clear();
 }

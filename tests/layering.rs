@@ -521,3 +521,48 @@ fn the_memory_check_finds_a_use_and_skips_comments() {
         ["app/panel.rs: 2 lines use egui's memory (allowed 0)"]
     );
 }
+
+/// The panels that take the frame's context (`app/frame.rs`, issue 47): they read what it holds,
+/// never the whole session.
+const FRAME_CONTEXT_PANELS: &[&str] = &["app/hierarchy", "app/inspector"];
+
+/// The lines under `src/` of `folder` that name the session's `Editor`, outside comments.
+fn editor_mentions(src: &Path, folder: &str) -> Vec<String> {
+    let mut files = Vec::new();
+    rust_files(&src.join(folder), &mut files);
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let mut found = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            let named = code.match_indices("Editor").any(|(at, _)| {
+                !word(code[at + "Editor".len()..].chars().next())
+                    && !word(code[..at].chars().next_back())
+            });
+            if named {
+                found.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_hierarchy_and_the_inspector_read_the_frame_context_not_the_editor() {
+    for folder in FRAME_CONTEXT_PANELS {
+        let found = editor_mentions(Path::new("src"), folder);
+        assert!(
+            found.is_empty(),
+            "{folder} reaches the whole Editor (read it through FrameContext):\n{}",
+            found.join("\n")
+        );
+    }
+    let dir = std::env::temp_dir().join(format!("graft-editor-check-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("app/panel")).unwrap();
+    let text = "// an Editor in a comment\nfn ui(editor: &Editor) {}\nstruct EditorState;";
+    std::fs::write(dir.join("app/panel/mod.rs"), text).unwrap();
+    let found = editor_mentions(&dir, "app/panel");
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found.len(), 1, "the check finds a use: {found:?}");
+}

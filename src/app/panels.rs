@@ -1,6 +1,7 @@
 //! The window's panels (timeline, hierarchy, inspector with the lesson above it, viewport), where
 //! each was drawn (a press there gives it the keyboard) and the floating windows.
 
+use super::frame::FrameContext;
 use super::{
     GraftApp, a11y, figure_window, generate_window, hierarchy, inspector, keyboard, lesson_panel,
     timeline, viewport, windows,
@@ -31,24 +32,31 @@ impl GraftApp {
     }
 
     /// The hierarchy (left), inspector (right) and viewport (centre). The side panels keep
-    /// their width whatever is selected: the content wraps instead of widening them.
+    /// their width whatever is selected: the content wraps instead of widening them. What the
+    /// panels read is built once here ([`FrameContext`]).
     pub(super) fn panels(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
         use crate::editor::session::arrange::Panel;
         let mut commands = Vec::new();
         self.panel_rects.clear();
+        let fx = FrameContext::new(&self.editor, self.registers.wiring());
         let timeline = egui::Panel::bottom("timeline")
             .resizable(true)
             .default_size(110.0)
             .show(ui, |ui| {
                 a11y::name_panel(ui, "Timeline");
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    let targets = &self.registers.targets;
+                    let targets = fx.wiring.targets;
                     commands.extend(timeline::ui(ui, &self.editor, targets, &mut self.timeline));
                 });
             });
         self.panel_rects
             .set(Panel::Timeline, timeline.response.rect);
-        commands.extend(self.side_panels(ui));
+        let sides = Sides {
+            hierarchy: &mut self.hierarchy,
+            inspector: &mut self.inspector,
+            rects: &mut self.panel_rects,
+        };
+        commands.extend(side_panels(ui, &fx, &self.editor, sides));
         let central = egui::CentralPanel::default().show(ui, |ui| {
             a11y::name_panel(ui, "Viewport");
             commands.extend(viewport::ui(
@@ -57,71 +65,76 @@ impl GraftApp {
                 &mut self.viewport,
                 self.hierarchy.preview.as_ref(),
                 self.inspector.hovered_factor,
-                self.registers.primary(),
+                fx.wiring.primary,
             ));
         });
         self.panel_rects.set(Panel::Viewport, central.response.rect);
         a11y::announce(ui.ctx(), &self.editor, &mut self.announcements);
         commands
     }
+}
 
-    /// The hierarchy and the right column (the inspector, with the lesson above it). With a
-    /// lesson open it shares the right column and the viewport keeps half the window.
-    fn side_panels(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
-        use crate::editor::session::arrange::Panel;
-        use crate::editor::view::layout::{MIN_HIERARCHY, max_hierarchy, max_right};
-        let mut commands = Vec::new();
-        let (window, lesson) = (ui.max_rect().width(), self.editor.lesson().is_some());
-        let sides = SideWidths::for_window(window);
-        // A lesson's point or gesture on a folded or scrolled-away row: unfold and scroll to it.
-        let reveal = self.registers.overlay.take_rows_to_reveal();
-        if !reveal.is_empty() {
-            self.hierarchy.reveal(self.editor.doc().scene(), &reveal);
-        }
-        let hierarchy = egui::Panel::left("hierarchy")
-            .resizable(true)
-            .default_size(sides.hierarchy)
-            .size_range(
-                MIN_HIERARCHY.min(sides.hierarchy)
-                    ..=max_hierarchy(window, lesson).min(sides.hierarchy_max()),
-            )
-            .show(ui, |ui| {
-                a11y::name_panel(ui, "Hierarchy");
-                let w = self.registers.wiring();
-                commands.extend(hierarchy::ui(ui, &self.editor, w, &mut self.hierarchy));
-            })
-            .response
-            .rect;
-        self.panel_rects.set(Panel::Hierarchy, hierarchy);
-        let mut lesson_rect = None;
-        let mut inspector = egui::Panel::right("inspector")
-            .resizable(true)
-            .default_size(sides.right)
-            .size_range(
-                sides.right_min()
-                    ..=max_right(window, hierarchy.width(), lesson)
-                        .min(sides.room - hierarchy.width())
-                        .max(sides.right_min()),
-            )
-            .show(ui, |ui| {
-                a11y::name_panel(ui, "Inspector");
-                let w = self.registers.wiring();
-                if let Some(run) = self.editor.lesson() {
-                    let (lesson, rect) = lesson_panel::above_inspector(ui, &self.editor, run, w);
-                    commands.extend(lesson);
-                    lesson_rect = Some(rect);
-                }
-                commands.extend(inspector::ui(ui, &self.editor, w, &mut self.inspector));
-            })
-            .response
-            .rect;
-        if let Some(rect) = lesson_rect {
-            self.panel_rects.set(Panel::Lesson, rect);
-            inspector.min.y = rect.max.y;
-        }
-        self.panel_rects.set(Panel::Inspector, inspector);
-        commands
+/// The side panels' own state, and where each was drawn.
+struct Sides<'s> {
+    hierarchy: &'s mut hierarchy::HierarchyState,
+    inspector: &'s mut inspector::InspectorState,
+    rects: &'s mut keyboard::PanelRects,
+}
+
+/// The hierarchy and the right column (the inspector, with the lesson above it). With a lesson
+/// open it shares the right column and the viewport keeps half the window.
+fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, editor: &Editor, s: Sides) -> Vec<Command> {
+    use crate::editor::session::arrange::Panel;
+    use crate::editor::view::layout::{MIN_HIERARCHY, max_hierarchy, max_right};
+    let mut commands = Vec::new();
+    let (window, lesson) = (ui.max_rect().width(), fx.lesson.is_some());
+    let sides = SideWidths::for_window(window);
+    // A lesson's point or gesture on a folded or scrolled-away row: unfold and scroll to it.
+    let reveal = fx.wiring.overlay.take_rows_to_reveal();
+    if !reveal.is_empty() {
+        s.hierarchy.reveal(fx.scene, &reveal);
     }
+    let hierarchy = egui::Panel::left("hierarchy")
+        .resizable(true)
+        .default_size(sides.hierarchy)
+        .size_range(
+            MIN_HIERARCHY.min(sides.hierarchy)
+                ..=max_hierarchy(window, lesson).min(sides.hierarchy_max()),
+        )
+        .show(ui, |ui| {
+            a11y::name_panel(ui, "Hierarchy");
+            commands.extend(hierarchy::ui(ui, fx, s.hierarchy));
+        })
+        .response
+        .rect;
+    s.rects.set(Panel::Hierarchy, hierarchy);
+    let mut lesson_rect = None;
+    let mut inspector = egui::Panel::right("inspector")
+        .resizable(true)
+        .default_size(sides.right)
+        .size_range(
+            sides.right_min()
+                ..=max_right(window, hierarchy.width(), lesson)
+                    .min(sides.room - hierarchy.width())
+                    .max(sides.right_min()),
+        )
+        .show(ui, |ui| {
+            a11y::name_panel(ui, "Inspector");
+            if let Some(run) = fx.lesson {
+                let (lesson, rect) = lesson_panel::above_inspector(ui, editor, run, fx.wiring);
+                commands.extend(lesson);
+                lesson_rect = Some(rect);
+            }
+            commands.extend(inspector::ui(ui, fx, s.inspector));
+        })
+        .response
+        .rect;
+    if let Some(rect) = lesson_rect {
+        s.rects.set(Panel::Lesson, rect);
+        inspector.min.y = rect.max.y;
+    }
+    s.rects.set(Panel::Inspector, inspector);
+    commands
 }
 
 impl GraftApp {

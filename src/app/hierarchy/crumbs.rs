@@ -2,7 +2,7 @@
 //! links that select them; when the path is wider than the panel the root, a "…" (the nearest
 //! left-out ancestor) and the nearest ancestors are shown (see [`fit_crumbs`]).
 
-use crate::editor::session::Editor;
+use crate::app::frame::FrameContext;
 use crate::editor::session::arrange::display_name;
 use crate::editor::session::command::{Command, SelectionCommand};
 use crate::editor::view::rows::{Crumbs, fit_crumbs};
@@ -38,17 +38,17 @@ const MORE: &str = "…";
 /// One line: the path of the primary selection (or a hint when nothing is selected).
 pub(super) fn breadcrumb(
     ui: &mut egui::Ui,
-    editor: &Editor,
+    fx: &FrameContext,
     cache: &mut PathCache,
     out: &mut Vec<Command>,
 ) {
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let height = ui.spacing().interact_size.y;
     let (rect, _) = ui.allocate_exact_size(
         egui::vec2(ui.available_width(), height),
         egui::Sense::hover(),
     );
-    let path = cache.of(scene, editor.selection().last().copied());
+    let path = cache.of(scene, fx.selection.last());
     let font = egui::TextStyle::Body.resolve(ui.style());
     let painter = ui.painter_at(rect);
     let width = |text: &str| {

@@ -3,7 +3,7 @@
 //! once per frame by [`DropPreview::plan`] and carried to the session on release.
 
 use super::state::HierarchyState;
-use crate::editor::session::Editor;
+use crate::app::frame::FrameContext;
 use crate::editor::session::command::{Command, PanelCommand};
 use crate::editor::session::drop_rules::{DropBadge, DropPreview, DropZone, drop_keep, zone_for};
 
@@ -16,12 +16,12 @@ pub struct DraggedNodes(pub Vec<NodeId>);
 /// The drop of the dragged nodes in `zone` as it would be now (Shift inverts the toggle).
 pub(super) fn plan(
     ui: &egui::Ui,
-    editor: &Editor,
+    fx: &FrameContext,
     dragged: &[NodeId],
     zone: DropZone,
 ) -> DropPreview {
-    let keep = drop_keep(editor.keep_world(), ui.input(|i| i.modifiers.shift));
-    DropPreview::plan(editor.doc().scene(), dragged, zone, keep)
+    let keep = drop_keep(fx.keep_world, ui.input(|i| i.modifiers.shift));
+    DropPreview::plan(fx.scene, dragged, zone, keep)
 }
 
 /// Keep the planned drop for the indicator and the ghosts; on release, send it as it was
@@ -44,13 +44,13 @@ pub(super) fn hold_or_drop(
 /// While something is dragged over this row: show where it would land, and drop it on release.
 pub(super) fn drop_target(
     ui: &egui::Ui,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut HierarchyState,
     rect: egui::Rect,
     id: NodeId,
     out: &mut Vec<Command>,
 ) {
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let Some(dragged) = egui::DragAndDrop::payload::<DraggedNodes>(ui.ctx()) else {
         return;
     };
@@ -58,7 +58,7 @@ pub(super) fn drop_target(
         return;
     };
     let zone = zone_for(rect.top(), rect.height(), pointer.y, id);
-    let preview = plan(ui, editor, &dragged.0, zone);
+    let preview = plan(ui, fx, &dragged.0, zone);
     let painter = ui.painter();
     let color = if preview.allowed() {
         ui.visuals().selection.stroke.color

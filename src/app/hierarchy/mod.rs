@@ -1,5 +1,5 @@
 //! The hierarchy panel: the tree in pre-order, selection, rename in place, a context menu and
-//! the "Keep world transform" toggle. Reads the editor, returns commands. Which rows show, how
+//! the "Keep world transform" toggle. Reads a FrameContext, returns commands. Which rows show, how
 //! far they are indented and what the breadcrumb fits are decided in
 //! [`crate::editor::view::rows`]; what clicks, arrow keys and drags mean in
 //! [`crate::editor::session::picking`]; what a drop does in [`crate::editor::session::drop_rules`].
@@ -16,8 +16,7 @@ mod keys;
 mod reveal;
 mod state;
 
-use crate::app::frame::Wiring;
-use crate::editor::session::Editor;
+use crate::app::frame::FrameContext;
 use crate::editor::session::command::{Command, NewNodePlace};
 use crate::editor::session::command::{
     EditCommand, InstanceCommand, PanelCommand, SelectionCommand, SettingCommand,
@@ -45,23 +44,17 @@ fn icon(shape: &Shape) -> &'static str {
     }
 }
 
-/// Draw the panel; returns what the person asked for. Its rows and the keep-world toggle
-/// register as lesson targets, and the primary row is named for the keyboard, in `w`.
-pub fn ui(
-    ui: &mut egui::Ui,
-    editor: &Editor,
-    w: Wiring,
-    state: &mut HierarchyState,
-) -> Vec<Command> {
+/// Draw the panel (lesson targets and F6's row go to `fx.wiring`); returns what was asked for.
+pub fn ui(ui: &mut egui::Ui, fx: &FrameContext, state: &mut HierarchyState) -> Vec<Command> {
     ui.set_min_width(ui.available_width()); // the panel keeps its width whatever is shown
     let mut out = Vec::new();
-    let scene = editor.doc().scene();
-    header(ui, (editor, w), state, &mut out);
+    let scene = fx.scene;
+    header(ui, fx, state, &mut out);
     let cache = state.take_rows(scene);
     let rows = &cache.rows;
     filter_count(ui, state, cache.matches, scene.len());
-    if editor.focused_panel() == crate::editor::session::arrange::Panel::Hierarchy {
-        keys::keyboard_navigation(ui, scene, editor.selection(), rows, state, &mut out);
+    if fx.focused_panel == crate::editor::session::arrange::Panel::Hierarchy {
+        keys::keyboard_navigation(ui, scene, fx.selection.ids(), rows, state, &mut out);
     }
     let row_height = ui.spacing().interact_size.y;
     let gap = ui.spacing().item_spacing.y;
@@ -72,8 +65,8 @@ pub fn ui(
         offset: state.scroll_y,
         height: ui.available_height(),
     };
-    let selection_moved = editor.selection().last().copied() != state.followed;
-    let jump = follow_selection(scene, editor.selection(), rows, state, view)
+    let selection_moved = fx.selection.last() != state.followed;
+    let jump = follow_selection(scene, fx.selection.ids(), rows, state, view)
         .or_else(|| reveal::jump(scene, rows, state, view));
     state.preview = None;
     (state.primary_row, state.stray_focus) = (None, false);
@@ -96,16 +89,16 @@ pub fn ui(
             if screen_reader {
                 let node = scene.id_at(row.index);
                 crate::app::a11y::tree_row_group(ui, node, |ui| {
-                    row_ui(ui, (editor, w), state, rows, *row, &mut out)
+                    row_ui(ui, fx, state, rows, *row, &mut out)
                 });
             } else {
-                row_ui(ui, (editor, w), state, rows, *row, &mut out);
+                row_ui(ui, fx, state, rows, *row, &mut out);
             }
         }
     });
     state.scroll_y = scroll.state.clamped_offset().y;
     follow_with_focus(ui, state, selection_moved);
-    drop_below_rows(ui, editor, state, scroll.inner_rect, &mut out);
+    drop_below_rows(ui, fx, state, scroll.inner_rect, &mut out);
     state.keep_rows(cache);
     out
 }
@@ -113,7 +106,7 @@ pub fn ui(
 /// The title with its add button, the "Keep world transform" toggle and the filter field.
 fn header(
     ui: &mut egui::Ui,
-    (editor, w): (&Editor, Wiring),
+    fx: &FrameContext,
     state: &mut HierarchyState,
     out: &mut Vec<Command>,
 ) {
@@ -129,10 +122,10 @@ fn header(
         }
     });
     use crate::app::ui_targets::Targeted as _;
-    let mut keep_world = editor.keep_world();
+    let mut keep_world = fx.keep_world;
     if ui
         .checkbox(&mut keep_world, "Keep world transform")
-        .lesson_target(ui, w.targets, crate::editor::lesson::targets::Control::KeepWorld)
+        .lesson_target(ui, fx.wiring.targets, crate::editor::lesson::targets::Control::KeepWorld)
         .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.")
         .changed()
     {
@@ -145,7 +138,7 @@ fn header(
     );
     crate::app::a11y::name(ui, &filter, "Filter rows by name");
     state.filter_field = Some(filter.id);
-    crumbs::breadcrumb(ui, editor, &mut state.path, out);
+    crumbs::breadcrumb(ui, fx, &mut state.path, out);
     ui.separator();
 }
 
@@ -198,7 +191,7 @@ const ICON_WIDTH: f32 = 20.0;
 /// Dropping on empty space below the rows makes the dragged nodes roots.
 fn drop_below_rows(
     ui: &egui::Ui,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut HierarchyState,
     area: egui::Rect,
     out: &mut Vec<Command>,
@@ -210,7 +203,7 @@ fn drop_below_rows(
             .pointer_latest_pos()
             .is_some_and(|p| area.contains(p))
     {
-        let preview = drop_indicator::plan(ui, editor, &dragged.0, DropZone::Root);
+        let preview = drop_indicator::plan(ui, fx, &dragged.0, DropZone::Root);
         let stroke = egui::Stroke::new(1.5, ui.visuals().selection.stroke.color);
         ui.painter()
             .rect_stroke(area, 2.0, stroke, egui::StrokeKind::Inside);
@@ -220,8 +213,7 @@ fn drop_below_rows(
 
 /// One row this frame: which node, where it is, and how it responded.
 struct RowCtx<'a> {
-    editor: &'a Editor,
-    w: Wiring<'a>,
+    fx: &'a FrameContext<'a>,
     rows: &'a [Row],
     row: Row,
     id: NodeId,
@@ -245,13 +237,13 @@ struct RowPaint {
 /// drop and context-menu behaviour.
 fn row_ui(
     ui: &mut egui::Ui,
-    (editor, w): (&Editor, Wiring),
+    fx: &FrameContext,
     state: &mut HierarchyState,
     rows: &[Row],
     row: Row,
     out: &mut Vec<Command>,
 ) {
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let id = scene.id_at(row.index);
     let data = scene.data_at(row.index);
     let height = ui.spacing().interact_size.y;
@@ -259,16 +251,15 @@ fn row_ui(
         egui::vec2(ui.available_width(), height),
         egui::Sense::click_and_drag(),
     );
-    if editor.lesson().is_some() {
+    if fx.lesson.is_some() {
         // Only a lesson points at rows: no register per row and frame otherwise.
-        w.targets.row(ui, id, rect);
+        fx.wiring.targets.row(ui, id, rect);
     }
-    let selected = editor.is_selected(id);
+    let selected = fx.selection.contains(id);
     let label = crate::editor::session::arrange::row_label(scene, row.index);
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::TreeItem, true, &label));
     let cx = RowCtx {
-        editor,
-        w,
+        fx,
         rows,
         row,
         id,
@@ -361,15 +352,15 @@ fn follow_with_focus(ui: &egui::Ui, state: &HierarchyState, selection_moved: boo
 /// follows it to the new primary row.
 fn row_focus(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx) {
     use crate::editor::session::arrange::Panel;
-    let selection = cx.editor.selection();
+    let selection = cx.fx.selection.ids();
     let primary = selection.last() == Some(&cx.id);
     if primary || (selection.is_empty() && state.primary_row.is_none()) {
         state.primary_row = Some(cx.response.id);
-        cx.w.name_primary(Panel::Hierarchy, cx.response.id);
+        cx.fx.wiring.name_primary(Panel::Hierarchy, cx.response.id);
     }
     if cx.response.has_focus() {
         crate::app::keyboard::keep_arrows(ui.ctx(), cx.response.id);
-        let keyboard_here = cx.editor.focused_panel() == Panel::Hierarchy;
+        let keyboard_here = cx.fx.focused_panel == Panel::Hierarchy;
         state.stray_focus |= keyboard_here && !primary && !selection.is_empty();
     }
 }
@@ -378,7 +369,7 @@ fn row_focus(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx) {
 /// not, expanded or collapsed when `open` says it has children, its place among its siblings.
 fn tree_item_node(ui: &egui::Ui, cx: &RowCtx, open: Option<bool>) {
     let at = crate::app::a11y::TreeRow {
-        scene: cx.editor.doc().scene(),
+        scene: cx.fx.scene,
         index: cx.row.index,
         depth: cx.row.depth,
         selected: cx.selected,
@@ -469,8 +460,8 @@ fn rename_field(
 /// A row's pointer input: double-click renames, click selects, dragging starts a hierarchy
 /// drag; then the drop indicator and the context menu.
 fn row_input(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut Vec<Command>) {
-    let (editor, id, response) = (cx.editor, cx.id, &cx.response);
-    let scene = editor.doc().scene();
+    let (fx, id, response) = (cx.fx, cx.id, &cx.response);
+    let scene = fx.scene;
     if response.double_clicked() {
         state.start_rename(id, scene);
     } else if response.clicked() {
@@ -484,13 +475,13 @@ fn row_input(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut V
         state.anchor = anchor;
     }
     if response.drag_started() {
-        let (dragged, select) = row_drag(scene, editor.selection(), cx.selected, id);
+        let (dragged, select) = row_drag(scene, fx.selection.ids(), cx.selected, id);
         out.extend(select);
         egui::DragAndDrop::set_payload(ui.ctx(), DraggedNodes(dragged));
     }
-    drop_target(ui, editor, state, cx.rect, id, out);
+    drop_target(ui, fx, state, cx.rect, id, out);
     file_drop(ui, state, cx, out);
-    response.context_menu(|ui| context_menu(ui, editor, state, id, out));
+    response.context_menu(|ui| context_menu(ui, fx, state, id, out));
 }
 
 /// Scene files dragged from the file manager over this row: the row is outlined, and on the
@@ -568,12 +559,12 @@ fn menu_entry(ui: &mut egui::Ui, id: CommandId, command: Command, out: &mut Vec<
 /// the row's node (selected first when it was not).
 fn context_menu(
     ui: &mut egui::Ui,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut HierarchyState,
     id: NodeId,
     out: &mut Vec<Command>,
 ) {
-    if !editor.is_selected(id) {
+    if !fx.selection.contains(id) {
         out.push(Command::Selection(SelectionCommand::Select(vec![id])));
     }
     let (entry, edit) = (menu_entry, Command::Edit);

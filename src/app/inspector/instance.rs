@@ -2,12 +2,11 @@
 //! (marked •, with the source's value and a Revert button beside it), and Revert all, Make
 //! local and Open source.
 
-use crate::editor::session::Editor;
 use crate::editor::session::command::InstanceCommand;
 use crate::editor::session::command::{Command, SelectionCommand};
 use crate::model::instance::plan::{overrides_of_node, source_value};
 use crate::model::instance::{FieldSet, Override};
-use crate::model::scene::{NodeData, NodeId};
+use crate::model::scene::{NodeData, NodeId, Scene};
 
 /// The source's value of one field, as text.
 fn value_text(data: &NodeData, bit: u16) -> String {
@@ -26,8 +25,7 @@ fn value_text(data: &NodeData, bit: u16) -> String {
 }
 
 /// The section, for a node that is an instance or comes from one (nothing otherwise).
-pub(super) fn section(ui: &mut egui::Ui, editor: &Editor, id: NodeId, out: &mut Vec<Command>) {
-    let scene = editor.doc().scene();
+pub(super) fn section(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Command>) {
     let (root, inner) = match scene.origin(id) {
         Some(o) => (o.root, true),
         None => (id, false),

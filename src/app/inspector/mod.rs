@@ -7,9 +7,8 @@ mod probes;
 mod sections;
 mod state;
 
-use crate::app::frame::Wiring;
+use crate::app::frame::FrameContext;
 use crate::app::ui_targets::Targets;
-use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, HistoryCommand, PanelCommand, TransformSpace};
 use crate::editor::session::multi_edit;
 use crate::editor::view::numbers::{format_angle, format_fixed};
@@ -46,9 +45,9 @@ struct Inspected<'a> {
 }
 
 impl<'a> Inspected<'a> {
-    /// Read node `id` of the editor's scene; None when any of its transforms is unavailable.
-    fn read(editor: &'a Editor, targets: &'a Targets, id: NodeId) -> Option<Self> {
-        let scene = editor.doc().scene();
+    /// Read node `id` of the frame's scene; None when any of its transforms is unavailable.
+    fn read(fx: &'a FrameContext, id: NodeId) -> Option<Self> {
+        let scene = fx.scene;
         let (Ok(data), Ok(world_m), Ok(world), Ok(parent_world)) = (
             scene.node(id),
             scene.world(id),
@@ -59,9 +58,9 @@ impl<'a> Inspected<'a> {
         };
         Some(Self {
             scene,
-            selection: editor.selection(),
-            selection_version: editor.selection_version(),
-            targets,
+            selection: fx.selection.ids(),
+            selection_version: fx.selection_version,
+            targets: fx.wiring.targets,
             id,
             name: &data.name,
             local: data.local,
@@ -72,36 +71,31 @@ impl<'a> Inspected<'a> {
     }
 }
 
-/// Draw the inspector for the primary selection; its fields register as lesson targets in `w`.
-pub fn ui(
-    ui: &mut egui::Ui,
-    editor: &Editor,
-    w: Wiring,
-    state: &mut InspectorState,
-) -> Vec<Command> {
+/// Draw the inspector for the primary selection; its fields register as lesson targets in
+/// `fx.wiring`.
+pub fn ui(ui: &mut egui::Ui, fx: &FrameContext, state: &mut InspectorState) -> Vec<Command> {
     let mut out = Vec::new();
     // Fill the panel's width whatever is selected, so the panel (and the viewport beside it)
     // keeps its size; rows wider than the panel scroll instead of widening it.
     ui.set_min_width(ui.available_width());
     ui.heading("Inspector");
-    let Some(&id) = editor.selection().last() else {
+    let Some(id) = fx.selection.last() else {
         ui.label("Select a node to see its local and world transform.");
-        probes::probes_section(ui, editor, &mut out);
-        let lessons_open = editor.is_open(crate::editor::session::command::Window::Lessons);
-        if editor.lesson().is_none() && !lessons_open {
-            sections::course_offer(ui, editor, &mut out);
+        probes::probes_section(ui, fx, &mut out);
+        if fx.lesson.is_none() && !fx.lessons_open {
+            sections::course_offer(ui, fx.lesson_progress, &mut out);
         }
         return out;
     };
-    let Some(node) = Inspected::read(editor, w.targets, id) else {
+    let Some(node) = Inspected::read(fx, id) else {
         return out;
     };
     egui::ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {
             header(ui, &node, state, &mut out);
-            instance::section(ui, editor, id, &mut out);
-            probes::probes_section(ui, editor, &mut out);
+            instance::section(ui, fx.scene, id, &mut out);
+            probes::probes_section(ui, fx, &mut out);
             body(ui, &node, state, &mut out);
         });
     out

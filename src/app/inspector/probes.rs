@@ -1,8 +1,8 @@
 //! The probes section: every point probe with its coordinates in its own node's space
 //! (editable), in the world, in the selection's space and in the selection's parent's space.
 
+use crate::app::frame::FrameContext;
 use crate::app::number_field::number_field;
-use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, HistoryCommand, ProbeCommand};
 use crate::editor::session::probes::ProbeReading;
 use crate::editor::view::numbers::format_number;
@@ -17,8 +17,8 @@ fn coords(v: Option<DVec2>, missing: &str) -> String {
 }
 
 /// The probes, one block each; commands to move or remove them.
-pub(super) fn probes_section(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
-    let readings = editor.probe_readings();
+pub(super) fn probes_section(ui: &mut egui::Ui, fx: &FrameContext, out: &mut Vec<Command>) {
+    let readings = &fx.probe_readings;
     if readings.is_empty() {
         ui.weak("📍 No probes: press P (View > Place probes) and click in the viewport to pin one in the selected node's space.");
         return;
@@ -28,13 +28,13 @@ pub(super) fn probes_section(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<C
         .id_salt("probes")
         .default_open(true)
         .show(ui, |ui| {
-            let scene = editor.doc().scene();
+            let scene = fx.scene;
             let name = |id| {
                 scene
                     .node(id)
                     .map_or("?".to_string(), |d| d.name.to_string())
             };
-            let selection = editor.primary();
+            let selection = fx.primary;
             let parent = selection.and_then(|s| scene.parent(s).ok().flatten());
             let sel_label = selection.map_or("selection".into(), |s| format!("in {}", name(s)));
             let parent_label = match (selection, parent) {
@@ -42,7 +42,7 @@ pub(super) fn probes_section(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<C
                 (Some(_), None) => "in world (the selection is a root)".to_string(),
                 (Some(_), Some(p)) => format!("in {} (parent)", name(p)),
             };
-            for reading in &readings {
+            for reading in readings {
                 probe_block(
                     ui,
                     reading,

@@ -491,7 +491,7 @@ pub(super) fn accumulated(
 /// (the first lesson, or the next one not finished), with the whole list a click away.
 pub(super) fn course_offer(
     ui: &mut egui::Ui,
-    editor: &crate::editor::session::Editor,
+    progress: &crate::editor::lesson::progress::CourseProgress,
     out: &mut Vec<Command>,
 ) {
     use crate::editor::lesson::course::next_lesson;
@@ -499,7 +499,7 @@ pub(super) fn course_offer(
     use crate::editor::session::lesson::{LessonCommand, LessonSource};
     ui.add_space(12.0);
     ui.separator();
-    let next = next_lesson(editor.lesson_progress());
+    let next = next_lesson(progress);
     let (text, button) = match next {
         Some((entry, false)) => (
             "New to transforms? A short course shows local and world space by doing: each step is checked as you work.".to_string(),

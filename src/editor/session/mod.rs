@@ -249,6 +249,11 @@ impl Editor {
         self.selection.ids()
     }
 
+    /// The selection itself (O(1) `contains` for big selections).
+    pub fn selected(&self) -> &selection::Selection {
+        &self.selection
+    }
+
     /// True when `id` is selected (O(1) for big selections).
     pub fn is_selected(&self, id: NodeId) -> bool {
         self.selection.contains(id)
