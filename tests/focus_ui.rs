@@ -176,3 +176,46 @@ fn after_each_command_the_focus_is_named_and_in_the_panel_with_the_keyboard() {
         .collect();
     assert!(names.contains(&"blade".to_string()), "{names:?}");
 }
+
+/// The focused object's name and description (what Orca speaks of it).
+fn focused(h: &Harness<GraftApp>) -> (String, String) {
+    let node = h.query(By::new().predicate(|n| n.is_focused()));
+    let node = node.expect("something has the focus");
+    let node = node.accesskit_node();
+    let name = node.label().unwrap_or_default();
+    (name, node.description().unwrap_or_default())
+}
+
+/// Delete in the hierarchy: the keyboard and the selection go to the next row (the row above
+/// when the deleted one was the last), which shows its ring and says what was deleted, not
+/// to the first row or the window.
+#[test]
+fn after_delete_the_next_row_has_the_focus_and_the_selection() {
+    use graft::model::scene::NodeId;
+    let mut h = app();
+    // body, arm, hand, sword, scabbard: Ctrl+A, Up selects the sword, Up the hand.
+    run(&mut h, &STEPS[0]);
+    h.key_press(Key::ArrowUp);
+    h.run_steps(3);
+    assert_eq!(focused(&h).0, "hand");
+    h.key_press(Key::Delete);
+    h.run_steps(3);
+    let (name, said) = focused(&h);
+    assert_eq!(name, "scabbard", "the next row after the hand's subtree");
+    assert_eq!(h.state().editor().selection(), [NodeId(5)]);
+    assert!(
+        said.starts_with("Delete hand. scabbard selected"),
+        "{said:?}"
+    );
+    assert!(ringed(&h, "scabbard"), "the next row shows its focus");
+    h.key_press(Key::Delete);
+    h.run_steps(3);
+    let (name, said) = focused(&h);
+    assert_eq!(name, "arm", "the row above the last one");
+    assert_eq!(h.state().editor().selection(), [NodeId(2)]);
+    assert!(
+        said.starts_with("Delete scabbard. arm selected"),
+        "{said:?}"
+    );
+    assert_eq!(h.state().editor().focused_panel(), Panel::Hierarchy);
+}

@@ -220,6 +220,8 @@ fn orca_speaks_every_result_on_the_sword_scene() {
     heard.said(2, "Undo: Reparent sword to body");
     heard.said(3, "Rename sword to blade");
     heard.said(4, "Delete blade");
+    // The keyboard and the selection went to the next row.
+    heard.said(4, "scabbard selected");
     heard.said(5, "Undo: Delete blade");
     heard.said(6, "Viewport has the keyboard");
     // The palette: its list, then each highlighted command with its shortcut as it moves.
