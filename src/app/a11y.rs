@@ -303,10 +303,69 @@ pub fn viewport(ui: &egui::Ui, response: &egui::Response, editor: &crate::editor
     }
 }
 
+/// The key under which a control that shows its own focus is noted for one pass.
+fn own_ring_key() -> egui::Id {
+    egui::Id::unique("graft-own-focus-ring")
+}
+
+/// Note that the focused control `id` shows its focus itself this pass (a hierarchy row's ring
+/// inside it, the viewport's canvas inside the panel's ring): [`ring_the_focus`] leaves it.
+pub fn own_ring(ctx: &egui::Context, id: egui::Id) {
+    let pass = ctx.cumulative_pass_nr();
+    ctx.data_mut(|d| d.insert_temp(own_ring_key(), (pass, id)));
+}
+
+/// Outline whatever control has the keyboard, whatever its kind (a button, an expander, a
+/// collapsing header, a check box, a combo box, a spin button, a link): egui marks a focused
+/// control only by its "active" colours, which on a header or a link is a brighter text, hard
+/// to see, and a custom-drawn control (the hierarchy's expand arrows) shows nothing. The ring
+/// is the selection's stroke colour, 2 points wide, just outside the control, on its layer
+/// and clipped as it is. A text field shows its own (a cursor and a frame); a control that
+/// rings itself says so with [`own_ring`]. Call after every widget and window is drawn.
+pub fn ring_the_focus(ctx: &egui::Context) {
+    let Some(id) = ctx.memory(|m| m.focused()) else {
+        return;
+    };
+    let pass = ctx.cumulative_pass_nr();
+    let own = ctx.data(|d| d.get_temp::<(u64, egui::Id)>(own_ring_key()));
+    if own == Some((pass, id)) || ctx.text_edit_focused() {
+        return;
+    }
+    let Some(w) = ctx.viewport(|v| v.this_pass.widgets.get(id).copied()) else {
+        return;
+    };
+    if !w.visible || w.interact_rect.is_negative() {
+        return;
+    }
+    let color = ctx.global_style().visuals.selection.stroke.color;
+    let painter = ctx
+        .layer_painter(w.layer_id)
+        .with_clip_rect(w.interact_rect.expand(RING_OUT + RING_WIDTH));
+    painter.rect_stroke(
+        w.rect.expand(RING_OUT),
+        2.0,
+        egui::Stroke::new(RING_WIDTH, color),
+        egui::StrokeKind::Outside,
+    );
+}
+
+/// How far outside a control its focus ring lies, and how wide it is (points).
+const RING_OUT: f32 = 1.0;
+/// The focus ring's width.
+const RING_WIDTH: f32 = 2.0;
+
+/// The end of a pass, after every widget and window: the focused control's ring, and the
+/// latest announcement spoken through it ([`speak_on_focus`]).
+pub fn end_of_pass(ctx: &egui::Context) {
+    ring_the_focus(ctx);
+    speak_on_focus(ctx);
+}
+
 /// Outline `response` while it has the keyboard: a text line made focusable (a lesson goal,
 /// the step title) draws no focus of its own, and a keyboard user must see where it is.
 pub fn focus_ring(ui: &egui::Ui, response: &egui::Response) {
     if response.has_focus() {
+        own_ring(ui.ctx(), response.id);
         let stroke = ui.visuals().selection.stroke;
         let rect = response.rect.expand(2.0);
         ui.painter()
@@ -318,6 +377,7 @@ pub fn focus_ring(ui: &egui::Ui, response: &egui::Response) {
 /// outside would be painted over by the next row), in the selection's stroke, 2 points wide.
 pub fn row_focus_ring(ui: &egui::Ui, response: &egui::Response) {
     if response.has_focus() {
+        own_ring(ui.ctx(), response.id);
         let stroke = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);
         ui.painter()
             .rect_stroke(response.rect, 2.0, stroke, egui::StrokeKind::Inside);

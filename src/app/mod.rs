@@ -324,7 +324,7 @@ impl GraftApp {
         ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
             node.set_label(self.shown_title.as_str())
         });
-        a11y::speak_on_focus(&ctx);
+        a11y::end_of_pass(&ctx);
     }
 
     /// The window's close button and files dropped on the window.
