@@ -163,3 +163,60 @@ fn grid_labels_keep_4_5_to_1_in_both_themes() {
         }
     }
 }
+
+/// The focused object's name, its rectangle and the rectangle of the pane it lies in, when
+/// that pane is named `pane`.
+fn focused_in(h: &Harness<GraftApp>, pane: &str) -> Option<(String, egui::Rect, egui::Rect)> {
+    let node = h.query(By::new().predicate(|n| n.is_focused()))?;
+    let rect = node.rect();
+    let ak = node.accesskit_node();
+    let name = ak.label().or_else(|| ak.value()).unwrap_or_default();
+    let mut at = ak.parent();
+    while let Some(n) = at {
+        if n.role() == Role::Pane && n.label().as_deref() == Some(pane) {
+            let b = n.bounding_box()?;
+            let ppp = h.ctx.pixels_per_point();
+            let to = |v: f64| v as f32 / ppp;
+            let panel = egui::Rect::from_min_max(
+                egui::pos2(to(b.x0), to(b.y0)),
+                egui::pos2(to(b.x1), to(b.y1)),
+            );
+            return Some((name, rect, panel));
+        }
+        at = n.parent();
+    }
+    None
+}
+
+/// At 150 %, Tab through the inspector of the selected sword: every control the keyboard
+/// reaches, below the fold or past the right edge, is scrolled into the panel's view.
+#[test]
+fn a_field_tabbed_to_below_the_fold_at_150_percent_scrolls_into_view() {
+    let mut h = app();
+    h.state_mut().run(Command::SetUiScale(1.5));
+    h.state_mut()
+        .run(Command::Select(vec![graft::model::scene::NodeId(4)]));
+    h.run_steps(3);
+    h.key_press(Key::F6); // the viewport
+    h.run_steps(3);
+    h.key_press(Key::F6); // the inspector's name field
+    h.run_steps(3);
+    let mut reached = Vec::new();
+    for _ in 0..60 {
+        h.key_press(Key::Tab);
+        h.run_steps(4);
+        let Some((name, rect, panel)) = focused_in(&h, "Inspector") else {
+            break; // out of the inspector
+        };
+        eprintln!("{name:?} {rect:?} in {panel:?}");
+        assert!(
+            panel.expand(1.0).contains_rect(rect),
+            "{name:?} at {rect:?} is not in view in the inspector {panel:?}"
+        );
+        reached.push(name);
+    }
+    assert!(
+        reached.iter().any(|n| n == "Matrix chain"),
+        "Tab reached the folds below: {reached:?}"
+    );
+}

@@ -349,6 +349,28 @@ pub fn ring_the_focus(ctx: &egui::Context) {
     );
 }
 
+/// Scroll the control that just got the keyboard into view when it lies in the scroll area
+/// being drawn and is clipped (egui scrolls to nothing on Tab: at 150 % a field below the fold
+/// or past the right edge got the keyboard unseen). Call at the end of a scroll area's
+/// contents; it acts only on the pass the focus arrives, so scrolling away from a field that
+/// keeps the keyboard is not undone.
+pub fn scroll_focus_into_view(ui: &egui::Ui) {
+    let ctx = ui.ctx();
+    let Some(id) = ctx.memory(|m| m.focused()) else {
+        return;
+    };
+    if ctx.memory(|m| m.had_focus_last_frame(id)) {
+        return;
+    }
+    let Some(w) = ctx.viewport(|v| v.this_pass.widgets.get(id).copied()) else {
+        return;
+    };
+    let here = w.layer_id == ui.layer_id() && ui.min_rect().contains_rect(w.rect);
+    if here && !ui.clip_rect().contains_rect(w.rect) {
+        ui.scroll_to_rect(w.rect, None);
+    }
+}
+
 /// How far outside a control its focus ring lies, and how wide it is (points).
 const RING_OUT: f32 = 1.0;
 /// The focus ring's width.
