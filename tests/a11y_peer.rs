@@ -7,6 +7,9 @@
 //! "skipped" and checks nothing, unless GRAFT_REQUIRE_ATSPI is set (`.ci/run` sets it when it
 //! installed them).
 
+mod peer_run;
+
+use peer_run::PeerRun;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -57,7 +60,8 @@ fn read_tree_in(scene: &Path, keys: &str, (home, journal): (&Path, bool)) -> Opt
         return None;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut child = Command::new(py)
+    let mut command = Command::new(py);
+    command
         .arg(root.join("tools/a11y/atspi_tree.py"))
         .args(["run", "--timeout", "40", "--keys", keys, "--"])
         .arg(env!("CARGO_BIN_EXE_graft"))
@@ -66,24 +70,10 @@ fn read_tree_in(scene: &Path, keys: &str, (home, journal): (&Path, bool)) -> Opt
         // graft remembers recent files: keep them out of the real home.
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 starts");
+        .env("XDG_CONFIG_HOME", home.join("config"));
+    // Dropped on any way out, the run stops its desktop and graft.
     let started = Instant::now();
-    while child
-        .try_wait()
-        .expect("the reader is waited for")
-        .is_none()
-    {
-        if started.elapsed() > LIMIT {
-            let _ = child.kill();
-            panic!("the accessibility reader took more than {LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let out = child.wait_with_output().expect("the reader's output");
+    let out = PeerRun::start(command).wait(LIMIT, "the accessibility reader");
     let stderr = String::from_utf8_lossy(&out.stderr);
     if out.status.code() == Some(2) {
         skip(stderr.trim());
@@ -515,4 +505,62 @@ fn the_lesson_panel_its_steps_and_goals_are_read_on_the_bus() {
         &out,
         &["Lesson has the keyboard", "Step 1 of 4: Two columns"],
     );
+}
+
+/// A run cut short leaves nothing behind: its desktop (Xvfb, D-Bus, the AT-SPI bus and
+/// registry) and the app are stopped when the run is dropped (a timeout or a failed assertion
+/// unwinds through it), whether the script is still there to stop them or was killed first.
+#[test]
+fn a_run_cut_short_leaves_no_process_behind() {
+    let _one = ONE_DESKTOP.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(py) = python() else {
+        skip("python3-pyatspi is not installed");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for script_killed_first in [false, true] {
+        let mut command = Command::new(py);
+        // An app that never joins the bus: the script waits for it until stopped.
+        command
+            .arg(root.join("tools/a11y/atspi_tree.py"))
+            .args([
+                "run",
+                "--timeout",
+                "3600",
+                "--app",
+                "never",
+                "--",
+                "sleep",
+                "3600",
+            ])
+            .stdin(Stdio::null());
+        let mut run = PeerRun::start(command);
+        // Xvfb, the session bus, the bus launcher, the registry and the app.
+        while run.groups().len() < 5 {
+            if run.pid().is_none() {
+                skip("the desktop did not start");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let groups = run.groups();
+        let script = run.pid().expect("still running") as i32;
+        // (at-spi2-registryd may have ended already: the bus launcher starts its own.)
+        let running = groups
+            .iter()
+            .filter(|g| !peer_run::alive_in_group(**g).is_empty());
+        assert!(running.count() >= 3, "the desktop runs: {groups:?}");
+        if script_killed_first {
+            // SAFETY: kill(2) on the script this test started.
+            unsafe { libc::kill(script, libc::SIGKILL) };
+        }
+        drop(run);
+        for group in groups.iter().copied().chain([script]) {
+            let left = peer_run::alive_in_group(group);
+            assert!(
+                left.is_empty(),
+                "group {group} still runs {left:?} (script killed first: {script_killed_first})"
+            );
+        }
+    }
 }

@@ -8,6 +8,9 @@
 //! Without orca, speech-dispatcher or the AT-SPI tools the tests say "skipped" and check
 //! nothing, unless GRAFT_REQUIRE_ORCA is set (`.ci/run` sets it when it installed them).
 
+mod peer_run;
+
+use peer_run::PeerRun;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -90,21 +93,10 @@ fn hear(command: &[&Path], steps: &[&str]) -> Option<Heard> {
         run.args(["--step", step]);
     }
     run.arg("--").args(command);
-    // The desktop has its own home (graft's settings and recent files stay there).
-    let mut child = run
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 starts");
+    // The desktop has its own home (graft's settings and recent files stay there). Dropped on
+    // any way out, the run stops the desktop, Orca and graft.
     let started = Instant::now();
-    while child.try_wait().expect("the run is waited for").is_none() {
-        if started.elapsed() > LIMIT {
-            let _ = child.kill();
-            panic!("hearing graft through Orca took more than {LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    let out = child.wait_with_output().expect("the run's output");
+    let out = PeerRun::start(run).wait(LIMIT, "hearing graft through Orca");
     let stderr = String::from_utf8_lossy(&out.stderr);
     if out.status.code() == Some(2) {
         skip(stderr.trim());
