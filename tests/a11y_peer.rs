@@ -534,7 +534,7 @@ fn a_run_cut_short_leaves_no_process_behind() {
                 "3600",
             ])
             .stdin(Stdio::null());
-        let mut run = PeerRun::start(command);
+        let run = PeerRun::start(command);
         // Xvfb, the session bus, the bus launcher, the registry and the app.
         while run.groups().len() < 5 {
             if run.pid().is_none() {
