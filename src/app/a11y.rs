@@ -190,9 +190,10 @@ pub struct TreeRow<'a> {
 
 /// What a screen reader says of a hierarchy row (`row` is its widget; `ui` the row's group
 /// from [`tree_row_group`]): selected or not, its level, expanded or collapsed, its place
-/// among its siblings ("2 of 3"), and the level and state again as its description ("level
-/// 3, expanded"): AT-SPI reads neither an AccessKit level nor expanded state, but it reads
-/// position and size of set and the description.
+/// among its siblings ("2 of 3"), and the level again as its description ("level 3"). With
+/// graft's patched accesskit_atspi_common the level is the AT-SPI attribute "level" and the
+/// state AT-SPI's expandable / expanded; Orca 43 takes a native tree row's level only from
+/// node-child-of relations, which AccessKit cannot express, so the description says it.
 pub fn tree_row(ui: &egui::Ui, row: egui::Id, at: &TreeRow) {
     let ctx = ui.ctx();
     if ctx.accesskit_node_builder(row, |_| ()).is_none() {
@@ -200,7 +201,7 @@ pub fn tree_row(ui: &egui::Ui, row: egui::Id, at: &TreeRow) {
     }
     let (position, size) = place_among_siblings(ctx, at.scene, at.index);
     let level = at.depth + 1;
-    let description = tree_row_description(level, at.open);
+    let description = tree_row_description(level);
     ctx.accesskit_node_builder(row, |node| {
         node.clear_toggled();
         node.set_selected(at.selected);
@@ -218,14 +219,9 @@ pub fn tree_row(ui: &egui::Ui, row: egui::Id, at: &TreeRow) {
     });
 }
 
-/// "level 3, expanded", "level 1, collapsed" or "level 4, no children".
-pub fn tree_row_description(level: usize, open: Option<bool>) -> String {
-    let state = match open {
-        Some(true) => "expanded",
-        Some(false) => "collapsed",
-        None => "no children",
-    };
-    format!("level {level}, {state}")
+/// "level 3": a row's level as its description says it.
+pub fn tree_row_description(level: usize) -> String {
+    format!("level {level}")
 }
 
 /// The sibling sets (children of each parent, in order) asked for since the tree last changed.
@@ -477,13 +473,12 @@ pub fn check_item(ui: &egui::Ui, response: &egui::Response, name: &str, on: bool
 }
 
 /// A header that shows or hides a section, read as a button named `name` that is expanded or
-/// collapsed (not a toggle "not pressed" while open). AccessKit 0.21 maps no expanded state to
-/// AT-SPI, so the description says it too.
+/// collapsed (not a toggle "not pressed" while open): AT-SPI's expandable and expanded states
+/// (graft's patched accesskit_atspi_common, `vendor/accesskit_atspi_common/PATCH.md`).
 pub fn disclosure(ui: &egui::Ui, response: &egui::Response, name: &str, open: bool) {
     ui.ctx().accesskit_node_builder(response.id, |node| {
         node.set_label(name);
         node.clear_toggled();
         node.set_expanded(open);
-        node.set_description(if open { "expanded" } else { "collapsed" });
     });
 }
