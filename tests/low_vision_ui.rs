@@ -10,6 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::editor::Command;
+use graft::editor::session::command::{SelectionCommand, ViewCommand};
 
 fn app() -> Harness<'static, GraftApp> {
     let (dir, path) = ui_common::scene_file(&std::fs::read_to_string("scenes/sword.ron").unwrap());
@@ -75,9 +76,12 @@ fn tab_through(h: &mut Harness<GraftApp>) -> Vec<(Role, String)> {
 fn every_control_the_keyboard_reaches_shows_a_ring_in_both_themes() {
     for high_contrast in [false, true] {
         let mut h = app();
-        h.state_mut().run(Command::SetHighContrast(high_contrast));
         h.state_mut()
-            .run(Command::Select(vec![graft::model::scene::NodeId(4)]));
+            .run(Command::View(ViewCommand::SetHighContrast(high_contrast)));
+        h.state_mut()
+            .run(Command::Selection(SelectionCommand::Select(vec![
+                graft::model::scene::NodeId(4),
+            ])));
         h.run_steps(3);
         let seen = tab_through(&mut h);
         let kinds = [
@@ -147,7 +151,8 @@ fn grid_labels_keep_4_5_to_1_in_both_themes() {
     use graft::editor::view::palette::{GRID, contrast};
     for high_contrast in [false, true] {
         let mut h = app();
-        h.state_mut().run(Command::SetHighContrast(high_contrast));
+        h.state_mut()
+            .run(Command::View(ViewCommand::SetHighContrast(high_contrast)));
         h.run_steps(3);
         let (labels, background) = grid_labels(&h);
         assert!(labels.len() >= 4, "{labels:?}");
@@ -193,9 +198,12 @@ fn focused_in(h: &Harness<GraftApp>, pane: &str) -> Option<(String, egui::Rect, 
 #[test]
 fn a_field_tabbed_to_below_the_fold_at_150_percent_scrolls_into_view() {
     let mut h = app();
-    h.state_mut().run(Command::SetUiScale(1.5));
     h.state_mut()
-        .run(Command::Select(vec![graft::model::scene::NodeId(4)]));
+        .run(Command::View(ViewCommand::SetUiScale(1.5)));
+    h.state_mut()
+        .run(Command::Selection(SelectionCommand::Select(vec![
+            graft::model::scene::NodeId(4),
+        ])));
     h.run_steps(3);
     h.key_press(Key::F6); // the viewport
     h.run_steps(3);
