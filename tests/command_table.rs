@@ -90,7 +90,9 @@ fn every_command_is_reachable_and_names_are_unique() {
 /// The rule above can fail: entries nobody can invoke are rejected, reachable ones are not.
 #[test]
 fn the_reachability_check_rejects_a_command_nobody_can_invoke() {
-    let base = find_command("edit.duplicate").unwrap().clone();
+    let base = find_command(graft::editor::vocabulary::CommandId::EditDuplicate)
+        .unwrap()
+        .clone();
     assert_eq!(unreachable(&base), None, "in the Edit menu");
     let palette_only = CommandSpec {
         menu: None,

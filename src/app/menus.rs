@@ -3,6 +3,7 @@
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, EditCommand, FileCommand};
 use crate::editor::table::{CommandSpec, MENUS, Shortcut, command_for, command_table};
+use crate::editor::vocabulary::CommandId;
 use egui::{Key, KeyboardShortcut, Modifiers};
 
 /// An egui key combination for a table shortcut (None if egui has no key of that name, which a
@@ -70,11 +71,11 @@ pub fn shortcuts(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
 /// The label a menu shows for an entry: Undo and Redo name the step they would take.
 fn menu_label(spec: &CommandSpec, editor: &Editor) -> String {
     let history = editor.doc().history();
-    match spec.name {
-        "edit.undo" => history
+    match spec.id {
+        CommandId::EditUndo => history
             .undo_label()
             .map_or_else(|| spec.label.to_string(), |l| format!("Undo {l}")),
-        "edit.redo" => history
+        CommandId::EditRedo => history
             .redo_label()
             .map_or_else(|| spec.label.to_string(), |l| format!("Redo {l}")),
         _ => spec.label.to_string(),
@@ -142,7 +143,7 @@ fn menu_items(ui: &mut egui::Ui, menu: &'static str, editor: &Editor, out: &mut 
         }
         let Some(submenu) = spec.submenu else {
             entry(ui, spec, editor, out);
-            if spec.name == "file.open" {
+            if spec.id == CommandId::FileOpen {
                 recent_menu(ui, editor, out);
             }
             continue;

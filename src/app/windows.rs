@@ -430,3 +430,14 @@ fn lesson_title_window(
         });
     });
 }
+
+/// Open a scene file in a new graft window: this program started again on it (a process of
+/// its own, so the two windows share nothing but the files).
+pub(super) fn open_window(path: &std::path::Path) -> std::result::Result<(), String> {
+    let started =
+        std::env::current_exe().and_then(|exe| std::process::Command::new(exe).arg(path).spawn());
+    // The child is not waited for: it lives on as a window of its own.
+    started
+        .map(drop)
+        .map_err(|e| format!("Could not open {} in a new window: {e}", path.display()))
+}
