@@ -605,7 +605,9 @@ fn a_run_cut_short_leaves_no_process_behind() {
             // SAFETY: kill(2) on the script this test started.
             unsafe { libc::kill(script, libc::SIGKILL) };
         }
+        let folder = run.folder();
         drop(run);
+        assert!(!folder.exists(), "{folder:?} is left behind");
         for group in groups.iter().copied().chain([script]) {
             let left = peer_run::alive_in_group(group);
             assert!(

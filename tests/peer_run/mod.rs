@@ -35,8 +35,11 @@ impl PeerRun {
         use std::os::unix::process::CommandExt as _;
         let dir = tempfile::tempdir().expect("a temporary folder");
         let groups = dir.path().join("groups");
+        // The script's own folders (the desktop's runtime folder, Orca's home) go inside this
+        // one, so a script killed before it cleaned up leaves no folder behind either.
         let mut child = command
             .env("GRAFT_PEER_GROUPS", &groups)
+            .env("TMPDIR", dir.path())
             .process_group(0)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -84,6 +87,11 @@ impl PeerRun {
             stdout: take(self.out.take()),
             stderr: take(self.err.take()),
         }
+    }
+
+    /// The folder the script's temporary folders are made in (gone once the run is dropped).
+    pub fn folder(&self) -> PathBuf {
+        self._dir.path().to_path_buf()
     }
 
     /// The script's process id while it runs.
