@@ -3,7 +3,8 @@
 //! every utterance to a file, Debian's Orca, then the debug graft; it presses keys with xdotool
 //! and returns what Orca spoke after each step. Orca 43 (Debian 12's) does not read
 //! `object:announcement`; these tests prove graft's results reach it anyway
-//! (docs/accessibility.md says how).
+//! (docs/accessibility.md says how). And a peer run cut short (a timeout, a failed assertion)
+//! leaves no process of its desktop behind (`peer_run`).
 //!
 //! Without orca, speech-dispatcher or the AT-SPI tools the tests say "skipped" and check
 //! nothing, unless GRAFT_REQUIRE_ORCA is set (`.ci/run` sets it when it installed them).
@@ -292,4 +293,64 @@ fn orca_reads_lesson_04_played_by_keys() {
         heard.said(2 * k + 1, "Every goal holds");
     }
     heard.said(10, "Lesson complete");
+}
+
+/// A run cut short leaves nothing behind: its desktop (Xvfb, D-Bus, the AT-SPI bus and
+/// registry) and the app are stopped when the run is dropped (a timeout or a failed assertion
+/// unwinds through it), whether the script is still there to stop them or was killed first.
+#[test]
+fn a_run_cut_short_leaves_no_process_behind() {
+    let _one = ONE_DESKTOP.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(py) = python() else {
+        skip("python3-pyatspi is not installed");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for script_killed_first in [false, true] {
+        let mut command = Command::new(py);
+        // An app that never joins the bus: the script waits for it until stopped.
+        command
+            .arg(root.join("tools/a11y/atspi_tree.py"))
+            .args([
+                "run",
+                "--timeout",
+                "3600",
+                "--app",
+                "never",
+                "--",
+                "sleep",
+                "3600",
+            ])
+            .stdin(Stdio::null());
+        let run = PeerRun::start(command);
+        // Xvfb, the session bus, the bus launcher, the registry and the app.
+        while run.groups().len() < 5 {
+            if run.pid().is_none() {
+                skip("the desktop did not start");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let groups = run.groups();
+        let script = run.pid().expect("still running") as i32;
+        // (at-spi2-registryd may have ended already: the bus launcher starts its own.)
+        let running = groups
+            .iter()
+            .filter(|g| !peer_run::alive_in_group(**g).is_empty());
+        assert!(running.count() >= 3, "the desktop runs: {groups:?}");
+        if script_killed_first {
+            // SAFETY: kill(2) on the script this test started.
+            unsafe { libc::kill(script, libc::SIGKILL) };
+        }
+        let folder = run.folder();
+        drop(run);
+        assert!(!folder.exists(), "{folder:?} is left behind");
+        for group in groups.iter().copied().chain([script]) {
+            let left = peer_run::alive_in_group(group);
+            assert!(
+                left.is_empty(),
+                "group {group} still runs {left:?} (script killed first: {script_killed_first})"
+            );
+        }
+    }
 }
