@@ -217,6 +217,8 @@ pub fn keep_arrows(ctx: &egui::Context, id: egui::Id) {
 pub fn viewport_canvas(ctx: &egui::Context, canvas: &egui::Response) {
     primary_control(ctx, Panel::Viewport, canvas.id);
     if canvas.has_focus() {
+        // The ring around the panel with the keyboard shows it.
+        super::a11y::own_ring(ctx, canvas.id);
         keep_arrows(ctx, canvas.id);
     }
 }

@@ -143,6 +143,7 @@ fn intro_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<C
                 ui.add_space(4.0);
             }
             failures_ui(ui, run, None);
+            crate::app::a11y::scroll_focus_into_view(ui);
         });
 }
 
@@ -200,6 +201,7 @@ fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Co
                 ui.add_space(4.0);
                 hint_ui(ui, editor, run, hint, out);
             }
+            crate::app::a11y::scroll_focus_into_view(ui);
         });
 }
 
@@ -433,6 +435,7 @@ fn summary_ui(ui: &mut egui::Ui, run: &LessonRun, summary: &Summary, out: &mut V
                 ui.add_space(6.0);
                 ui.label("Help > Lessons… lists the course.");
             }
+            crate::app::a11y::scroll_focus_into_view(ui);
         });
 }
 

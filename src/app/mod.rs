@@ -328,7 +328,7 @@ impl GraftApp {
         ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
             node.set_label(self.shown_title.as_str())
         });
-        a11y::speak_on_focus(&ctx);
+        a11y::end_of_pass(&ctx);
     }
 
     /// The window's close button and files dropped on the window.
@@ -458,8 +458,8 @@ impl eframe::App for GraftApp {
     }
 
     /// One key press a frame: the others wait for the next ([`key_queue`]).
-    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
-        self.keys_held = self.keys.one_key_per_frame(raw_input);
+    fn raw_input_hook(&mut self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        self.keys_held = (self.keys).one_key_per_frame(raw_input, ctx.text_edit_focused());
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

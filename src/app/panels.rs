@@ -43,6 +43,7 @@ impl GraftApp {
                 a11y::name_panel(ui, "Timeline");
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     commands.extend(timeline::ui(ui, &self.editor, &mut self.timeline));
+                    a11y::scroll_focus_into_view(ui);
                 });
             });
         self.panel_rects

@@ -93,6 +93,7 @@ pub fn ui(ui: &mut egui::Ui, editor: &Editor, state: &mut InspectorState) -> Vec
             instance::section(ui, editor, id, &mut out);
             probes::probes_section(ui, editor, &mut out);
             body(ui, &node, state, &mut out);
+            crate::app::a11y::scroll_focus_into_view(ui);
         });
     out
 }
