@@ -253,9 +253,18 @@ fn a_learners_numbers_come_from_the_seed_in_their_progress() {
     assert_eq!(target(7), target(7));
     let several: std::collections::BTreeSet<i32> = (1..12).map(|s| target(s) as i32).collect();
     assert!(several.len() > 2, "{several:?}");
-    // A fresh progress draws its seed once and keeps it in its text.
+    // A fresh progress has the lessons' own numbers (seed 0) until the window's start draws
+    // the learner's seed, once, kept in its text; a run's seed (GRAFT_LESSON_SEED) is used
+    // for that run only.
     let mut progress = CourseProgress::default();
+    assert_eq!(progress.seed(), 0);
+    progress.draw_seed(None);
     let seed = progress.seed();
     assert_ne!(seed, 0);
+    progress.draw_seed(None);
+    assert_eq!(progress.seed(), seed, "drawn once");
+    assert_eq!(CourseProgress::from_text(&progress.to_text()).seed(), seed);
+    progress.draw_seed(Some(0));
+    assert_eq!(progress.seed(), 0, "this run's seed");
     assert_eq!(CourseProgress::from_text(&progress.to_text()).seed(), seed);
 }
