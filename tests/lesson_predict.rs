@@ -108,6 +108,11 @@ fn bad_vary_lines_and_placeholders_are_refused_at_their_place() {
         ("vary: \"my var\" from 1 to 2\n", "5:7:", "letters, digits"),
         ("vary: arm local size from 1 to 2\n", "5:17:", "`rotation`"),
         ("hint: turn {a\n", "5:12:", "never closed"),
+        (
+            "vary: a from 1 to 5 default 9\n",
+            "5:21:",
+            "between the range's",
+        ),
     ];
     for (body, place, words) in cases {
         let text = format!("{head}{body}{task}");
@@ -267,4 +272,72 @@ fn a_learners_numbers_come_from_the_seed_in_their_progress() {
     progress.draw_seed(Some(0));
     assert_eq!(progress.seed(), 0, "this run's seed");
     assert_eq!(CourseProgress::from_text(&progress.to_text()).seed(), seed);
+}
+
+/// A click answers a local position too: the point where the node will land, read in the
+/// space of the parent it hangs from after the solution (the sword onto the body, keeping the
+/// world: its new local position).
+#[test]
+fn a_click_predicts_a_local_position_in_the_new_parents_space() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("local.lesson");
+    std::fs::write(
+        &path,
+        "graft lesson 1\ntitle: Where does it hang?\n\nstep: Sheathe\nscene: sample sword\n\
+         select: sword\nkeep-world: on\n\n\
+         predict: sword local position | The sword's local position on the body?\n\
+         mistake: local-as-world\ngoal: sword parent is body\n\
+         do: reparent sword to body keep-world\n",
+    )
+    .unwrap();
+    let mut editor = Editor::new(Document::sample());
+    open(&mut editor, LessonSource::File(path));
+    let click = |editor: &mut Editor, x: f64, y: f64| {
+        let at = glam::dvec2(x, y);
+        let input = PredictInput::Click { at, step: 0.1 };
+        editor
+            .apply(Command::Lesson(LessonCommand::Predict(input)))
+            .expect("a click answers a local position");
+    };
+    let play = |editor: &mut Editor| {
+        editor
+            .apply(Command::Lesson(LessonCommand::ShowMe))
+            .unwrap();
+        for _ in 0..10 {
+            editor.tick(0.5);
+        }
+    };
+    // Where the sword is now, in the world: it stays there, at local (-3, 3) on the body.
+    click(&mut editor, 2.02, 2.98);
+    let run = editor.lesson().unwrap();
+    let p = run.prediction().unwrap().value;
+    assert_eq!(
+        p,
+        Value::Vector(glam::vec2(-3.0, 3.0)),
+        "read in the body's space"
+    );
+    let mark = run.prediction_mark(editor.doc().scene()).expect("drawn");
+    let graft::editor::view::prediction_prims::PredictionMark::Point { predicted, .. } = mark
+    else {
+        panic!("a point: {mark:?}");
+    };
+    assert!(
+        predicted.distance(glam::vec2(2.0, 3.0)) < 1e-4,
+        "where it was clicked: {predicted}"
+    );
+    play(&mut editor);
+    let feedback = editor.lesson().unwrap().feedback().expect("revealed");
+    assert_eq!(feedback.verdict, Verdict::Right, "{}", feedback.sentence);
+    // A click at (7, 3) reads (2, 3) in the body's space: the world position taken as local.
+    editor.apply(Command::Lesson(LessonCommand::Reset)).unwrap();
+    editor.tick(0.016);
+    click(&mut editor, 7.0, 3.0);
+    play(&mut editor);
+    let feedback = editor.lesson().unwrap().feedback().expect("revealed");
+    assert_eq!(
+        feedback.verdict,
+        Verdict::Mistake(0),
+        "{}",
+        feedback.sentence
+    );
 }

@@ -88,11 +88,11 @@ impl Editor {
                     }
                 };
                 let p = glam::vec2(snap(at.x) as f32, snap(at.y) as f32);
-                (Value::Vector(p), true)
+                (Value::Vector(run.truth().map_or(p, |t| t.clicked(p))), true)
             }
             PredictInput::Click { .. } => {
                 return Err(Error::Refused(format!(
-                    "Type the {}: a click gives a world position",
+                    "Type the {}: a click gives a position",
                     predict.asks_for()
                 )));
             }
@@ -131,6 +131,7 @@ impl LessonRun {
             let Value::Vector(p) = prediction.value else {
                 return None;
             };
+            let p = self.truth().map_or(p, |t| t.to_world(p));
             return predict.by_click().then(|| PredictionMark::Point {
                 predicted: p,
                 truth: p,
