@@ -118,7 +118,7 @@ fn a_new_step_opens_at_the_top_of_its_text() {
     let mut h = app(1024.0, 768.0);
     open_at(&mut h, REPARENT, 0);
     let panel = lesson_panel(&h);
-    let first = |h: &Harness<GraftApp>| shown_text(h, "The scene is back as it started");
+    let first = |h: &Harness<GraftApp>| shown_text(h, "The scene starts again");
     let before = shown_text(&h, "Nothing moves on screen")
         .map(|r| r.top())
         .expect("step 1's second paragraph");

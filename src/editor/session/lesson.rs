@@ -279,11 +279,6 @@ impl Editor {
         self
     }
 
-    /// The window's start: the learner's seed ([`CourseProgress::draw_seed`]).
-    pub fn draw_lesson_seed(&mut self, run: Option<u64>) {
-        self.lessons.progress.draw_seed(run);
-    }
-
     pub(super) fn lesson_command(&mut self, command: LessonCommand) -> Result<Outcome> {
         let opens = matches!(
             command,

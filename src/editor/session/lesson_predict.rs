@@ -183,6 +183,12 @@ impl LessonRun {
 }
 
 impl Editor {
+    /// The window's start: the learner's seed
+    /// ([`crate::editor::lesson::progress::CourseProgress::draw_seed`]).
+    pub fn draw_lesson_seed(&mut self, run: Option<u64>) {
+        self.lessons.progress.draw_seed(run);
+    }
+
     /// Write the learner's progress as one JSON file (Help ▸ Export my progress…).
     pub(super) fn export_progress(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
         let text = self.lesson_progress().to_json();

@@ -52,21 +52,9 @@ pub(super) fn vary(path: &Path, value: &str, at: Pos) -> Result<Vary> {
     } else {
         1.0
     };
-    let default_at = cursor.here();
-    let default = if cursor.eat("default") {
-        Some(cursor.number()?)
-    } else {
-        None
-    };
+    let default = default_number(path, &mut cursor, (low, high))?;
     cursor.end()?;
     check_range(path, (low, high, by), (high_at, by_at))?;
-    if default.is_some_and(|d| !(low..=high).contains(&d)) {
-        return Err(error_at(
-            path,
-            default_at,
-            "the `default` number lies between the range's low and high ends",
-        ));
-    }
     Ok(Vary {
         target,
         low,
@@ -76,6 +64,27 @@ pub(super) fn vary(path: &Path, value: &str, at: Pos) -> Result<Vary> {
         at,
         value: None,
     })
+}
+
+/// `default V` (the lesson's own number, seed 0's), between the range's ends.
+fn default_number(
+    path: &Path,
+    cursor: &mut Cursor,
+    (low, high): (f32, f32),
+) -> Result<Option<f32>> {
+    let at = cursor.here();
+    if !cursor.eat("default") {
+        return Ok(None);
+    }
+    let v = cursor.number()?;
+    if !(low..=high).contains(&v) {
+        return Err(error_at(
+            path,
+            at,
+            "the `default` number lies between the range's low and high ends",
+        ));
+    }
+    Ok(Some(v))
 }
 
 /// A range's ends in order and a step that makes at most [`MOST_VALUES`] values.
