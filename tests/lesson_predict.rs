@@ -341,3 +341,59 @@ fn a_click_predicts_a_local_position_in_the_new_parents_space() {
         feedback.sentence
     );
 }
+
+/// The built-in lessons that ask for predictions draw their numbers (issue 50): seed 0 gives
+/// the worked example's numbers, and every combination a learner can draw plays (played over
+/// enough seeds to meet each one, more than `graft lesson check`'s 50), two learners mostly
+/// different ones.
+#[test]
+fn the_courses_predict_lessons_vary_and_every_learners_numbers_play() {
+    use std::collections::BTreeSet;
+    // (lesson, the worked example's answer of its predict step: (step, x, y or angle))
+    let lessons: [(usize, usize, &[f32]); 5] = [
+        (1, 1, &[1.0, 3.0]),
+        (3, 1, &[6.0, 0.0]),
+        (4, 0, &[36.87]),
+        (5, 1, &[3.4964, 2.1891]),
+        (6, 2, &[-16.495, -3.75]),
+    ];
+    for (k, s, classic) in lessons {
+        let lesson = read_lesson(&LessonSource::Builtin(k)).unwrap();
+        let combos: usize = (lesson.steps.iter().flat_map(|s| &s.vary))
+            .map(|v| ((v.high - v.low) / v.by).round() as usize + 1)
+            .product();
+        assert!(combos >= 5, "lesson {}: {combos} combinations", k + 1);
+        let mut seen = BTreeSet::new();
+        for seed in 0..400 {
+            let walk = walk_seeded(&lesson, seed).expect("plays");
+            assert!(
+                walk.failures.is_empty(),
+                "lesson {} seed {seed}: {:?}",
+                k + 1,
+                walk.failures
+            );
+            let drawn: Vec<String> = (walk.lesson.steps.iter().flat_map(|s| &s.vary))
+                .map(|v| format!("{:?}", v.value))
+                .collect();
+            seen.insert(drawn);
+            if seed == 0 {
+                let truth = walk.starts[s].truth().expect("a predict step");
+                let answer = match truth.answer {
+                    Value::Vector(p) => vec![p.x, p.y],
+                    Value::Number(a) => vec![a],
+                };
+                let near = answer
+                    .iter()
+                    .zip(classic)
+                    .all(|(a, b)| (a - b).abs() < 0.01);
+                assert!(near, "lesson {}: seed 0 gives {answer:?}", k + 1);
+            }
+        }
+        assert_eq!(
+            seen.len(),
+            combos,
+            "lesson {}: every combination drawn",
+            k + 1
+        );
+    }
+}
