@@ -5,6 +5,7 @@
 //! `i .. i + subtree_len[i]`. Structural edits keep that order by moving contiguous ranges;
 //! world matrices are updated by one loop over dirty ranges (see `world.rs`).
 
+pub(crate) mod accounting;
 mod build;
 pub mod diagnose;
 pub mod edit;
