@@ -171,7 +171,9 @@ fn follow_stage(level: &Path, run: &mut InstanceStage) -> Result<(), Failure> {
 /// Every instance's first inner node shows the rewritten part's (overrides aside).
 fn check_followed(scene: &Scene, part: &Scene) -> Result<(), Failure> {
     let want = part.data_at(1).local.rotation;
-    let table = scene.instances().ok_or_else(|| Failure("no instances".into()))?;
+    let table = scene
+        .instances()
+        .ok_or_else(|| Failure("no instances".into()))?;
     for entry in table.entries() {
         let i = scene.index(entry.root)?;
         let got = scene.data_at(i + 1).local.rotation;
@@ -189,8 +191,12 @@ fn check_followed(scene: &Scene, part: &Scene) -> Result<(), Failure> {
 /// under one root; every 100th overrides one node's colour) and the plain scene of as many
 /// nodes as the level has, in `dir`.
 fn write_scenes(dir: &Path, instances: usize, part_nodes: usize) -> Result<(), Failure> {
-    file::save(&generate(GenShape::Wide, part_nodes, 7), &dir.join("part.ron"))?;
-    let mut text = String::from("(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"level\"),\n");
+    file::save(
+        &generate(GenShape::Wide, part_nodes, 7),
+        &dir.join("part.ron"),
+    )?;
+    let mut text =
+        String::from("(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"level\"),\n");
     let side = (instances as f64).sqrt().ceil() as usize;
     for k in 0..instances {
         let (x, y) = ((k % side) as f64 * 30.0, (k / side) as f64 * 30.0);
@@ -228,8 +234,11 @@ fn child(exe: &Path, stage: &str, file: &Path) -> Result<InstanceStage, Failure>
             String::from_utf8_lossy(&output.stderr).trim()
         )));
     }
-    serde_json::from_str(text.trim())
-        .map_err(|e| Failure(format!("stage {stage} printed something unexpected ({e}): {text}")))
+    serde_json::from_str(text.trim()).map_err(|e| {
+        Failure(format!(
+            "stage {stage} printed something unexpected ({e}): {text}"
+        ))
+    })
 }
 
 /// (a − b) / n in bytes.
@@ -241,7 +250,12 @@ fn per_node(a: Option<u64>, b: Option<u64>, n: usize) -> f64 {
 }
 
 /// One scene's stages, figures per node over `base` (the baseline process).
-fn scene_figures(exe: &Path, file: &Path, name: &str, base: &Mark) -> Result<SceneFigures, Failure> {
+fn scene_figures(
+    exe: &Path,
+    file: &Path,
+    name: &str,
+    base: &Mark,
+) -> Result<SceneFigures, Failure> {
     let check = child(exe, "check", file)?;
     let window = child(exe, "window", file)?;
     let n = check.nodes;
@@ -306,7 +320,12 @@ pub fn run(instances: usize, part_nodes: usize) -> Result<InstancesReport, Failu
 }
 
 /// `graft bench instances`: the report as text or one JSON object.
-pub fn print(instances: usize, part: usize, json: bool, out: &mut dyn Write) -> Result<(), Failure> {
+pub fn print(
+    instances: usize,
+    part: usize,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let r = run(instances, part)?;
     if json {
         let text = serde_json::to_string(&r).map_err(|e| Failure(e.to_string()))?;
@@ -333,7 +352,11 @@ pub fn print(instances: usize, part: usize, json: bool, out: &mut dyn Write) -> 
             s.window_held_b_per_node
         )?;
         if let (Some(f), Some(w)) = (s.follow_ms, s.follow_world_ms) {
-            writeln!(out, "{:<10} follow the rewritten part {f:.1} ms + world update {w:.1} ms", "")?;
+            writeln!(
+                out,
+                "{:<10} follow the rewritten part {f:.1} ms + world update {w:.1} ms",
+                ""
+            )?;
         }
         let parts: Vec<String> = (s.parts_b_per_node.iter())
             .map(|(k, b)| format!("{k} {b:.1}"))

@@ -8,6 +8,7 @@ use super::{Chain, Entry, FieldSet, Instances, Origin, Override, Source};
 use crate::error::{Error, Result};
 use crate::model::file_node::NodeInstance;
 use crate::model::progress::Progress;
+use crate::model::scene::column::Column;
 use crate::model::scene::sprites::{folder_of, normalize};
 use crate::model::scene::{NodeData, NodeId};
 use rustc_hash::FxHashMap;
@@ -143,7 +144,7 @@ impl Resolver {
 pub(crate) struct Expanded {
     pub(crate) ids: Vec<NodeId>,
     pub(crate) parents: Vec<Option<NodeId>>,
-    pub(crate) data: Vec<NodeData>,
+    pub(crate) data: Column,
     pub(crate) table: Instances,
 }
 
@@ -164,7 +165,7 @@ pub(crate) fn expand(
     let mut front = Expanded {
         ids: Vec::new(),
         parents: Vec::new(),
-        data: Vec::new(),
+        data: Column::default(),
         table: Instances::default(),
     };
     let new_ids = expand_instances(host, &mut columns, &marks, resolver, &mut front, &mut fresh)?;
@@ -177,7 +178,7 @@ pub(crate) fn expand(
     }
     front.ids.append(&mut columns.ids);
     front.parents.append(&mut columns.parents);
-    front.data.append(&mut columns.data);
+    front.data.append(columns.data);
     Ok(front)
 }
 
@@ -215,7 +216,7 @@ fn expand_instances(
             dangling: Vec::new(),
         };
         if let Ok(source) = entry.source.clone() {
-            let root_data = &mut columns.data[k];
+            let root_data = columns.data.get_mut(k);
             let ids = place(&source, root, root_data, front, fresh);
             apply_overrides(&source, &mark.overrides, &mut entry, root_data, front, &ids)?;
             new_ids.insert(root, ids);
@@ -315,6 +316,9 @@ fn place(
     root_data.probes = base.probes.clone();
     root_data.tracks = base.tracks.clone();
     let n = source.scene.len();
+    let part = out.data.part(&source.path, || {
+        (0..n).map(|j| source.scene.data_at(j).clone()).collect()
+    });
     let mut ids = Vec::with_capacity(n);
     ids.push(root);
     for j in 1..n {
@@ -323,7 +327,7 @@ fn place(
         let parent = source.scene.parent_index_at(j).map_or(root, |p| ids[p]);
         out.ids.push(id);
         out.parents.push(Some(parent));
-        out.data.push(source.scene.data_at(j).clone());
+        out.data.push_shared(part, j as u32);
         out.table.origins.insert(
             id,
             Origin {
@@ -364,7 +368,7 @@ fn apply_overrides(
             }
             o.apply(root_data);
         } else {
-            o.apply(&mut out.data[first + j - 1]);
+            o.apply(out.data.get_mut(first + j - 1));
         }
         let sticky = entry.sticky.entry(o.node.clone()).or_default();
         sticky.0 |= fields.0;

@@ -162,10 +162,7 @@ impl Instances {
     pub(crate) fn memory_parts(&self) -> Vec<(String, u64)> {
         use crate::model::scene::accounting::map_bytes;
         use std::mem::size_of;
-        let origins = map_bytes(
-            self.origins.capacity(),
-            size_of::<(NodeId, Origin)>(),
-        );
+        let origins = map_bytes(self.origins.capacity(), size_of::<(NodeId, Origin)>());
         let entries = (self.entries.capacity() * size_of::<Entry>()) as u64
             + map_bytes(self.by_root.capacity(), 8);
         let mut seen: Vec<*const Source> = Vec::new();
@@ -173,7 +170,12 @@ impl Instances {
         for source in self.entries.iter().filter_map(|e| e.source.as_ref().ok()) {
             if !seen.contains(&Arc::as_ptr(source)) {
                 seen.push(Arc::as_ptr(source));
-                sources += (source.scene.memory_parts().iter().map(|(_, b)| b).sum::<u64>())
+                sources += (source
+                    .scene
+                    .memory_parts()
+                    .iter()
+                    .map(|(_, b)| b)
+                    .sum::<u64>())
                     + (source.chains.len() * 24) as u64;
             }
         }

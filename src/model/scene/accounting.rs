@@ -41,14 +41,18 @@ impl Scene {
             .map(|(name, cap, each)| (name.to_string(), (cap * each) as u64))
             .collect();
         parts.push(("data heap".into(), self.data_heap_bytes()));
+        let shared = self.data.capacities().2;
+        let shared_bytes = (shared.len() * size_of::<NodeData>()) as u64
+            + shared.iter().map(|d| heap_bytes(d)).sum::<u64>();
+        parts.push(("shared parts".into(), shared_bytes));
         if let Some(table) = self.instances() {
             parts.extend(table.memory_parts());
         }
         parts
     }
 
-    /// Heap bytes the nodes' own data hold (shared data counted where it is held).
+    /// Heap bytes the nodes' own data hold (the shared parts are counted on their own).
     fn data_heap_bytes(&self) -> u64 {
-        (0..self.len()).map(|i| heap_bytes(self.data_at(i))).sum()
+        self.data.own_data().iter().map(heap_bytes).sum()
     }
 }

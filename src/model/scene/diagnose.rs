@@ -75,7 +75,7 @@ impl Scene {
         while let Some(p) = self.parent_index_at(at) {
             let with_parent = self.local_mat[p].matrix2 * below;
             if !is_sheared(&below) && is_sheared(&with_parent) {
-                let by_skew = self.data[p].local.skew.abs() > SHEAR_TOLERANCE_DEGREES;
+                let by_skew = self.data.get(p).local.skew.abs() > SHEAR_TOLERANCE_DEGREES;
                 return Ok(ShearCause::Ancestor {
                     cause: self.ids[p],
                     by_skew,

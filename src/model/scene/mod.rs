@@ -7,6 +7,7 @@
 
 pub(crate) mod accounting;
 mod build;
+pub(crate) mod column;
 pub mod diagnose;
 pub mod edit;
 mod history;
@@ -90,7 +91,7 @@ pub(crate) const NO_PARENT: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub struct Scene {
     ids: Vec<NodeId>,
-    data: Vec<NodeData>,
+    data: column::Column,
     parent: Vec<u32>,
     subtree_len: Vec<u32>,
     local_mat: Vec<Affine2>,
@@ -228,7 +229,7 @@ impl Scene {
 
     /// The data of the node at pre-order index `i`.
     pub fn data_at(&self, i: usize) -> &NodeData {
-        &self.data[i]
+        self.data.get(i)
     }
 
     /// The per-node arrays' allocated capacities (name, elements, bytes per element), the id
@@ -237,7 +238,8 @@ impl Scene {
         use std::mem::size_of;
         let arrays = vec![
             ("ids", self.ids.capacity(), size_of::<NodeId>()),
-            ("data", self.data.capacity(), size_of::<NodeData>()),
+            ("data", self.data.capacities().0, size_of::<NodeData>()),
+            ("data refs", self.data.capacities().1, 8),
             ("parent", self.parent.capacity(), size_of::<u32>()),
             ("subtree_len", self.subtree_len.capacity(), size_of::<u32>()),
             ("local_mat", self.local_mat.capacity(), size_of::<Affine2>()),
@@ -253,7 +255,7 @@ impl Scene {
 
     /// The data (name, local, shape, colour) of a node.
     pub fn node(&self, id: NodeId) -> Result<&NodeData> {
-        Ok(&self.data[self.index(id)?])
+        Ok(self.data.get(self.index(id)?))
     }
 
     /// The pre-order index of the parent of the node at `i`, if any.
@@ -373,7 +375,7 @@ impl Scene {
         let i = self.index(id)?;
         self.bump_version();
         let name = CompactString::from(name);
-        Ok(std::mem::replace(&mut self.data[i].name, name).into_string())
+        Ok(std::mem::replace(&mut self.data.get_mut(i).name, name).into_string())
     }
 
     /// Change how a node is drawn; returns the old shape and colour.
@@ -391,7 +393,7 @@ impl Scene {
             });
         }
         self.appearance_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let data = &mut self.data[i];
+        let data = self.data.get_mut(i);
         let old = (std::mem::replace(&mut data.shape, shape), data.color);
         data.color = color;
         Ok(old)
@@ -407,7 +409,7 @@ impl Scene {
             });
         }
         self.probes_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Ok(std::mem::replace(&mut self.data[i].probes, probes.into()).into())
+        Ok(std::mem::replace(&mut self.data.get_mut(i).probes, probes.into()).into())
     }
 
     /// Changes whenever any node's probes, or the tree, change (a probe list caches on it).
@@ -418,7 +420,7 @@ impl Scene {
     /// The nodes that carry probes, in pre-order (a pass over every node).
     pub fn probe_owners(&self) -> Vec<NodeId> {
         (0..self.len())
-            .filter(|&i| !self.data[i].probes.is_empty())
+            .filter(|&i| !self.data.get(i).probes.is_empty())
             .map(|i| self.ids[i])
             .collect()
     }
@@ -435,7 +437,7 @@ impl Scene {
     pub(crate) fn set_local_at(&mut self, i: usize, local: Trs) -> Trs {
         self.local_mat[i] = local.to_affine();
         self.mark_dirty(i);
-        std::mem::replace(&mut self.data[i].local, local)
+        std::mem::replace(&mut self.data.get_mut(i).local, local)
     }
 
     /// The instance table (None when the scene instances nothing).
@@ -482,11 +484,11 @@ impl Scene {
         Self::check_tracks(id, &tracks)?;
         let current = self.animated.key == (self.version, self.tracks_version);
         self.tracks_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let old = std::mem::replace(&mut self.data[i].tracks, tracks.into()).into();
+        let old = std::mem::replace(&mut self.data.get_mut(i).tracks, tracks.into()).into();
         if current {
             // Keep the list of animated nodes current instead of walking every node again.
             let list = &mut self.animated.indices;
-            match (has_keys(&self.data[i]), list.binary_search(&(i as u32))) {
+            match (has_keys(self.data.get(i)), list.binary_search(&(i as u32))) {
                 (true, Err(at)) => list.insert(at, i as u32),
                 (false, Ok(at)) => {
                     list.remove(at);
@@ -515,7 +517,7 @@ impl Scene {
                 .collect();
         }
         (0..self.len())
-            .filter(|&i| has_keys(&self.data[i]))
+            .filter(|&i| has_keys(self.data.get(i)))
             .map(|i| self.ids[i])
             .collect()
     }
@@ -526,7 +528,7 @@ impl Scene {
         let key = (self.version, self.tracks_version);
         if self.animated.key != key {
             self.animated.indices = (0..self.len())
-                .filter(|&i| has_keys(&self.data[i]))
+                .filter(|&i| has_keys(self.data.get(i)))
                 .map(|i| i as u32)
                 .collect();
             self.animated.key = key;
@@ -546,7 +548,7 @@ impl Scene {
         let mut changed = 0;
         for &i in &indices {
             let i = i as usize;
-            let data = &self.data[i];
+            let data = self.data.get(i);
             let local = anim::sample(data.local, &data.tracks, clip_time);
             let bits = |t: &Trs| t.components().map(f32::to_bits);
             if bits(&local) != bits(&data.local) {

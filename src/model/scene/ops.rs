@@ -179,7 +179,7 @@ impl Scene {
             self.next_id = self.next_id.max(max.saturating_add(1));
         }
         self.ids.splice(pos..pos, subtree.ids);
-        self.data.splice(pos..pos, subtree.data);
+        self.data.splice(pos, subtree.data);
         self.refresh_index_of(pos..self.len());
         self.mark_dirty(pos);
         self.bump_version();
@@ -256,7 +256,7 @@ impl Scene {
             parent: self.parent_index_at(s).map(|p| self.ids[p]),
             index: self.sibling_index(id)?,
             ids: self.ids[s..e].to_vec(),
-            data: self.data[s..e].to_vec(),
+            data: self.data.to_vec(s..e),
             parents: self.parent[s..e]
                 .iter()
                 .enumerate()
@@ -337,7 +337,7 @@ impl Scene {
             node,
             old_parent: old_parent.map(|q| self.ids[q]),
             old_index: self.sibling_index(node)?,
-            old_local: self.data[s].local,
+            old_local: self.data.get(s).local,
         };
         let dest = self.insertion_point(p, index, Some(s))?;
         let new_local = if keep == Keep::World && p != old_parent {
@@ -396,7 +396,7 @@ impl Scene {
                 inv * old_world
             }
         };
-        let trs = decompose_like(&local, &self.data[s].local);
+        let trs = decompose_like(&local, &self.data.get(s).local);
         if let Some(field) = trs.first_non_finite() {
             return Err(Error::NotFinite { node, field });
         }
@@ -435,7 +435,7 @@ impl Scene {
             return Box::new(|x| x);
         };
         self.ids[window.clone()].rotate_left(amount);
-        self.data[window.clone()].rotate_left(amount);
+        self.data.rotate_left(window.clone(), amount);
         self.parent[window.clone()].rotate_left(amount);
         self.subtree_len[window.clone()].rotate_left(amount);
         self.local_mat[window.clone()].rotate_left(amount);

@@ -162,7 +162,7 @@ impl Scene {
     /// The node's world transform as TRS + skew (a negative local x scale keeps world x negative).
     pub fn world_trs(&self, id: NodeId) -> Result<Trs> {
         let i = self.index(id)?;
-        Ok(decompose_like(&self.world_at(i), &self.data[i].local))
+        Ok(decompose_like(&self.world_at(i), &self.data.get(i).local))
     }
 
     /// The local transform that puts the node at world matrix `world` under its current parent.
@@ -176,7 +176,7 @@ impl Scene {
                 inv * *world
             }
         };
-        Ok(decompose_like(&local, &self.data[i].local))
+        Ok(decompose_like(&local, &self.data.get(i).local))
     }
 
     /// Seed 001's SetGlobalSRT: place the node at this world transform by solving its local
@@ -198,7 +198,7 @@ impl Scene {
                 field: "position",
             });
         }
-        let mut local = self.data[i].local;
+        let mut local = self.data.get(i).local;
         local.position = match self.parent_index_at(i) {
             None => position,
             Some(p) => try_inverse(&self.world_at(p))
@@ -217,7 +217,7 @@ impl Scene {
         let mut acc = Trs::IDENTITY;
         let mut first = true;
         for k in self.path_indices(i) {
-            let local = self.data[k].local;
+            let local = self.data.get(k).local;
             if first {
                 acc = local;
                 first = false;

@@ -1,0 +1,287 @@
+//! The nodes' data in pre-order: each node's own, or — for the nodes an instance brings in —
+//! its source's node, held once per source in a shared part (issue 48: sharing, not copying).
+//!
+//! A scene without shared nodes is one `Vec<NodeData>` (exactly as before: plain scenes cost
+//! nothing more). Once a shared node is added, every node gets an 8-byte reference: its own
+//! data's slot, or (part, index). Changing a shared node's data first copies it to an own slot
+//! (copy on write: an override), so the part and every other instance stay as they are.
+
+use super::NodeData;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Marks a reference to an own slot.
+const OWN: u32 = u32::MAX;
+
+/// A node's data: own slot `index`, or node `index` of shared part `part`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ref {
+    part: u32,
+    index: u32,
+}
+
+/// One shared part: a source's nodes (its root first), keyed by the source's file.
+#[derive(Clone, Debug)]
+pub(crate) struct Part {
+    /// The source file (absolute).
+    pub(crate) key: PathBuf,
+    /// Its nodes' data, in the source's pre-order.
+    pub(crate) nodes: Arc<[NodeData]>,
+}
+
+/// The references and parts, once any node is shared.
+#[derive(Clone, Debug, Default)]
+struct Shared {
+    refs: Vec<Ref>,
+    parts: Vec<Part>,
+    /// Own slots no node uses (their data cleared).
+    free: Vec<u32>,
+}
+
+/// Node data in pre-order (see the module doc).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Column {
+    own: Vec<NodeData>,
+    shared: Option<Box<Shared>>,
+}
+
+impl From<Vec<NodeData>> for Column {
+    fn from(own: Vec<NodeData>) -> Self {
+        Column { own, shared: None }
+    }
+}
+
+impl PartialEq for Column {
+    fn eq(&self, other: &Self) -> bool {
+        match (&self.shared, &other.shared) {
+            (None, None) => self.own == other.own,
+            _ => self.len() == other.len() && (0..self.len()).all(|i| self.get(i) == other.get(i)),
+        }
+    }
+}
+
+/// Put `data` in a free own slot (or a new one); its index.
+fn own_slot(own: &mut Vec<NodeData>, free: &mut Vec<u32>, data: NodeData) -> u32 {
+    match free.pop() {
+        Some(slot) => {
+            own[slot as usize] = data;
+            slot
+        }
+        None => {
+            own.push(data);
+            (own.len() - 1) as u32
+        }
+    }
+}
+
+impl Column {
+    /// An empty column with room for `n` own nodes.
+    pub(crate) fn with_capacity(n: usize) -> Self {
+        Vec::with_capacity(n).into()
+    }
+
+    /// Number of nodes.
+    pub(crate) fn len(&self) -> usize {
+        match &self.shared {
+            None => self.own.len(),
+            Some(s) => s.refs.len(),
+        }
+    }
+
+    /// The data of node `i`.
+    #[inline]
+    pub(crate) fn get(&self, i: usize) -> &NodeData {
+        match &self.shared {
+            None => &self.own[i],
+            Some(s) => {
+                let r = s.refs[i];
+                if r.part == OWN {
+                    &self.own[r.index as usize]
+                } else {
+                    &s.parts[r.part as usize].nodes[r.index as usize]
+                }
+            }
+        }
+    }
+
+    /// The data of node `i` to change: a shared node's is copied to an own slot first.
+    pub(crate) fn get_mut(&mut self, i: usize) -> &mut NodeData {
+        let Some(s) = &mut self.shared else {
+            return &mut self.own[i];
+        };
+        let r = s.refs[i];
+        let slot = if r.part == OWN {
+            r.index
+        } else {
+            let data = s.parts[r.part as usize].nodes[r.index as usize].clone();
+            let slot = own_slot(&mut self.own, &mut s.free, data);
+            s.refs[i] = Ref {
+                part: OWN,
+                index: slot,
+            };
+            slot
+        };
+        &mut self.own[slot as usize]
+    }
+
+    /// The part and index node `i` shows, when it is shared.
+    pub(crate) fn shared_at(&self, i: usize) -> Option<(u32, u32)> {
+        let r = self.shared.as_ref()?.refs[i];
+        (r.part != OWN).then_some((r.part, r.index))
+    }
+
+    /// The references, made when missing (every node so far becomes an own slot).
+    fn shared_mut(&mut self) -> &mut Shared {
+        let n = self.own.len() as u32;
+        self.shared.get_or_insert_with(|| {
+            Box::new(Shared {
+                refs: (0..n).map(|index| Ref { part: OWN, index }).collect(),
+                ..Shared::default()
+            })
+        })
+    }
+
+    /// The part keyed `key`, added with `nodes()` when missing: its number.
+    pub(crate) fn part(&mut self, key: &Path, nodes: impl FnOnce() -> Arc<[NodeData]>) -> u32 {
+        let s = self.shared_mut();
+        if let Some(k) = s.parts.iter().position(|p| p.key == key) {
+            return k as u32;
+        }
+        let nodes = nodes();
+        s.parts.push(Part {
+            key: key.to_path_buf(),
+            nodes,
+        });
+        (s.parts.len() - 1) as u32
+    }
+
+    /// The part keyed `key`, if there is one.
+    pub(crate) fn find_part(&self, key: &Path) -> Option<(u32, &Arc<[NodeData]>)> {
+        let s = self.shared.as_ref()?;
+        let k = s.parts.iter().position(|p| p.key == key)?;
+        Some((k as u32, &s.parts[k].nodes))
+    }
+
+    /// Give part `k` new nodes (of the same count); returns the old ones.
+    pub(crate) fn replace_part(&mut self, k: u32, nodes: Arc<[NodeData]>) -> Arc<[NodeData]> {
+        let part = &mut self.shared_mut().parts[k as usize];
+        std::mem::replace(&mut part.nodes, nodes)
+    }
+
+    /// Add a node that shows node `index` of part `part`.
+    pub(crate) fn push_shared(&mut self, part: u32, index: u32) {
+        self.shared_mut().refs.push(Ref { part, index });
+    }
+
+    /// Add a node with its own data.
+    pub(crate) fn push(&mut self, data: NodeData) {
+        let len = self.len();
+        self.splice(len, vec![data]);
+    }
+
+    /// Insert nodes with their own data at `pos`.
+    pub(crate) fn splice(&mut self, pos: usize, data: Vec<NodeData>) {
+        let Some(s) = &mut self.shared else {
+            self.own.splice(pos..pos, data);
+            return;
+        };
+        let refs: Vec<Ref> = (data.into_iter())
+            .map(|d| Ref {
+                part: OWN,
+                index: own_slot(&mut self.own, &mut s.free, d),
+            })
+            .collect();
+        s.refs.splice(pos..pos, refs);
+    }
+
+    /// Add `other`'s nodes after these (own data moved, shared nodes copied).
+    pub(crate) fn append(&mut self, other: Column) {
+        match other.shared {
+            None => self.splice(self.len(), other.own),
+            Some(_) => {
+                let copies = other.to_vec(0..other.len());
+                self.splice(self.len(), copies);
+            }
+        }
+    }
+
+    /// Copies of the data of nodes `range`.
+    pub(crate) fn to_vec(&self, range: Range<usize>) -> Vec<NodeData> {
+        match &self.shared {
+            None => self.own[range].to_vec(),
+            Some(_) => range.map(|i| self.get(i).clone()).collect(),
+        }
+    }
+
+    /// Remove nodes `range` (their own slots freed).
+    pub(crate) fn drain(&mut self, range: Range<usize>) {
+        let Some(s) = &mut self.shared else {
+            self.own.drain(range);
+            return;
+        };
+        for r in s.refs.drain(range) {
+            if r.part == OWN {
+                self.own[r.index as usize] = NodeData::default();
+                s.free.push(r.index);
+            }
+        }
+    }
+
+    /// Rotate the nodes of `window` left by `amount` (a move keeping pre-order).
+    pub(crate) fn rotate_left(&mut self, window: Range<usize>, amount: usize) {
+        match &mut self.shared {
+            None => self.own[window].rotate_left(amount),
+            Some(s) => s.refs[window].rotate_left(amount),
+        }
+    }
+
+    /// The column with its nodes in `order` (node `order[i]` becomes node `i`).
+    pub(crate) fn permuted(self, order: &[usize]) -> Column {
+        match self.shared {
+            None => {
+                let mut slots: Vec<Option<NodeData>> = self.own.into_iter().map(Some).collect();
+                let own = order.iter().filter_map(|&k| slots[k].take()).collect();
+                Column { own, shared: None }
+            }
+            Some(mut s) => {
+                s.refs = order.iter().map(|&k| s.refs[k]).collect();
+                Column {
+                    own: self.own,
+                    shared: Some(s),
+                }
+            }
+        }
+    }
+
+    /// Call `f` on every own node's data and every shared part's node (each part once,
+    /// copied when `f` changes it); the sum of what `f` returns.
+    pub(crate) fn map_all(&mut self, f: &mut dyn FnMut(&mut NodeData) -> usize) -> usize {
+        let mut sum: usize = self.own.iter_mut().map(&mut *f).sum();
+        if let Some(s) = &mut self.shared {
+            for part in &mut s.parts {
+                let mut nodes = part.nodes.to_vec();
+                let changed: usize = nodes.iter_mut().map(&mut *f).sum();
+                if changed > 0 {
+                    part.nodes = nodes.into();
+                    sum += changed;
+                }
+            }
+        }
+        sum
+    }
+
+    /// Allocated bytes: own data, references, parts (each once); and the parts' nodes.
+    pub(crate) fn capacities(&self) -> (usize, usize, Vec<&NodeData>) {
+        let refs = self.shared.as_ref().map_or(0, |s| s.refs.capacity());
+        let parts = (self.shared.iter())
+            .flat_map(|s| s.parts.iter().flat_map(|p| p.nodes.iter()))
+            .collect();
+        (self.own.capacity(), refs, parts)
+    }
+
+    /// Own data (free slots included), for accounting.
+    pub(crate) fn own_data(&self) -> &[NodeData] {
+        &self.own
+    }
+}
