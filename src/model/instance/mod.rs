@@ -15,6 +15,7 @@
 pub mod check;
 pub mod edit;
 pub(crate) mod expand;
+pub(crate) mod follow;
 mod overrides;
 pub mod plan;
 pub mod save;
@@ -294,6 +295,21 @@ pub enum TableEdit {
         /// The fields after.
         after: FieldSet,
     },
+    /// Every instance of the source file `key` follows it from `before` to `after`, whose
+    /// nodes are in the same places (only their data changed): the nodes that share the
+    /// source show it at once; value ops beside it change the nodes of their own.
+    Follow {
+        /// An instance root of that file (the node the edit is about).
+        root: NodeId,
+        /// The source file, absolute.
+        key: PathBuf,
+        /// The source before.
+        #[serde(with = "source_serde")]
+        before: std::result::Result<Arc<Source>, String>,
+        /// The source after.
+        #[serde(with = "source_serde")]
+        after: std::result::Result<Arc<Source>, String>,
+    },
 }
 
 impl Registration {
@@ -332,7 +348,9 @@ impl TableEdit {
     /// The instance root it is about.
     pub fn root(&self) -> NodeId {
         match self {
-            TableEdit::Swap { root, .. } | TableEdit::Sticky { root, .. } => *root,
+            TableEdit::Swap { root, .. }
+            | TableEdit::Sticky { root, .. }
+            | TableEdit::Follow { root, .. } => *root,
         }
     }
 
@@ -350,6 +368,7 @@ impl TableEdit {
                 }
                 if let Some(reg) = after {
                     put_in(table, reg);
+                    follow::settle_instance(scene, *root);
                 }
                 Ok(())
             }
@@ -367,6 +386,11 @@ impl TableEdit {
                     entry.sticky.insert(chain.clone(), *after);
                 }
                 scene.bump_version();
+                Ok(())
+            }
+            TableEdit::Follow { key, after, .. } => {
+                let after = after.as_ref().map_err(|e| Error::Refused(e.clone()))?;
+                follow::apply(scene, key, after);
                 Ok(())
             }
         }
@@ -395,12 +419,35 @@ impl TableEdit {
                 before: after,
                 after: before,
             },
+            TableEdit::Follow {
+                root,
+                key,
+                before,
+                after,
+            } => TableEdit::Follow {
+                root,
+                key,
+                before: after,
+                after: before,
+            },
         }
     }
 
     /// Give the source paths and sprite paths it holds to `map` (Save As into another
     /// folder); how many changed.
     pub fn map_paths(&mut self, map: &mut dyn FnMut(&str) -> Option<String>) -> usize {
+        if let TableEdit::Follow { before, after, .. } = self {
+            let mut changed = 0;
+            for source in [before, after].into_iter().filter_map(|s| s.as_mut().ok()) {
+                let mut copy = Source::clone(source);
+                let n = copy.scene.map_sprite_paths(&mut *map);
+                if n > 0 {
+                    *source = Arc::new(copy);
+                    changed += n;
+                }
+            }
+            return changed;
+        }
         let TableEdit::Swap { before, after, .. } = self else {
             return 0;
         };

@@ -76,11 +76,6 @@ fn own_slot(own: &mut Vec<NodeData>, free: &mut Vec<u32>, data: NodeData) -> u32
 }
 
 impl Column {
-    /// An empty column with room for `n` own nodes.
-    pub(crate) fn with_capacity(n: usize) -> Self {
-        Vec::with_capacity(n).into()
-    }
-
     /// Number of nodes.
     pub(crate) fn len(&self) -> usize {
         match &self.shared {
@@ -169,15 +164,22 @@ impl Column {
         std::mem::replace(&mut part.nodes, nodes)
     }
 
+    /// Make node `i` show node `index` of part `part` again (its own slot freed).
+    pub(crate) fn share(&mut self, i: usize, part: u32, index: u32) {
+        self.shared_mut();
+        let Some(s) = self.shared.as_deref_mut() else {
+            return;
+        };
+        let r = std::mem::replace(&mut s.refs[i], Ref { part, index });
+        if r.part == OWN {
+            self.own[r.index as usize] = NodeData::default();
+            s.free.push(r.index);
+        }
+    }
+
     /// Add a node that shows node `index` of part `part`.
     pub(crate) fn push_shared(&mut self, part: u32, index: u32) {
         self.shared_mut().refs.push(Ref { part, index });
-    }
-
-    /// Add a node with its own data.
-    pub(crate) fn push(&mut self, data: NodeData) {
-        let len = self.len();
-        self.splice(len, vec![data]);
     }
 
     /// Insert nodes with their own data at `pos`.

@@ -19,6 +19,7 @@ mod ops;
 mod parallel;
 mod sampling;
 mod shape;
+mod shared;
 pub mod sprites;
 mod world;
 
@@ -375,7 +376,9 @@ impl Scene {
         let i = self.index(id)?;
         self.bump_version();
         let name = CompactString::from(name);
-        Ok(std::mem::replace(&mut self.data.get_mut(i).name, name).into_string())
+        let old = std::mem::replace(&mut self.data.get_mut(i).name, name).into_string();
+        self.settle_at(i);
+        Ok(old)
     }
 
     /// Change how a node is drawn; returns the old shape and colour.
@@ -396,6 +399,7 @@ impl Scene {
         let data = self.data.get_mut(i);
         let old = (std::mem::replace(&mut data.shape, shape), data.color);
         data.color = color;
+        self.settle_at(i);
         Ok(old)
     }
 
@@ -409,7 +413,9 @@ impl Scene {
             });
         }
         self.probes_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Ok(std::mem::replace(&mut self.data.get_mut(i).probes, probes.into()).into())
+        let old = std::mem::replace(&mut self.data.get_mut(i).probes, probes.into()).into();
+        self.settle_at(i);
+        Ok(old)
     }
 
     /// Changes whenever any node's probes, or the tree, change (a probe list caches on it).
@@ -431,7 +437,9 @@ impl Scene {
         if let Some(field) = local.first_non_finite() {
             return Err(Error::NotFinite { node: id, field });
         }
-        Ok(self.set_local_at(i, local))
+        let old = self.set_local_at(i, local);
+        self.settle_at(i);
+        Ok(old)
     }
 
     pub(crate) fn set_local_at(&mut self, i: usize, local: Trs) -> Trs {
@@ -497,6 +505,7 @@ impl Scene {
             }
             self.animated.key = (self.version, self.tracks_version);
         }
+        self.settle_at(i);
         Ok(old)
     }
 
