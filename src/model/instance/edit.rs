@@ -162,7 +162,7 @@ pub fn reload(scene: &Scene, host: &Path) -> Result<Scene> {
         next: scene.next_id().0,
     };
     if let Some(table) = scene.instances() {
-        for (&id, &o) in &table.origins {
+        for (id, o) in table.origins.iter() {
             if let Some(chain) = table.chain_of(o) {
                 reuse.ids.insert((o.root, chain.into()), id);
             }

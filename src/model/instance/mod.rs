@@ -16,6 +16,7 @@ pub mod check;
 pub mod edit;
 pub(crate) mod expand;
 pub(crate) mod follow;
+mod origin_map;
 mod overrides;
 pub mod plan;
 pub mod save;
@@ -120,7 +121,7 @@ pub struct Entry {
 pub struct Instances {
     pub(crate) entries: Vec<Entry>,
     pub(crate) by_root: FxHashMap<NodeId, u32>,
-    pub(crate) origins: FxHashMap<NodeId, Origin>,
+    pub(crate) origins: origin_map::OriginMap,
     /// Added nodes whose `inside` parent is missing: node → (instance root, chain).
     pub(crate) pending: FxHashMap<NodeId, (NodeId, Chain)>,
 }
@@ -138,7 +139,7 @@ impl Instances {
 
     /// Where an expanded node came from (None: a node of this scene's own).
     pub fn origin(&self, id: NodeId) -> Option<Origin> {
-        self.origins.get(&id).copied()
+        self.origins.get(&id)
     }
 
     /// The chain an expanded node has in its instance's source.
@@ -163,7 +164,7 @@ impl Instances {
     pub(crate) fn memory_parts(&self) -> Vec<(String, u64)> {
         use crate::model::scene::accounting::map_bytes;
         use std::mem::size_of;
-        let origins = map_bytes(self.origins.capacity(), size_of::<(NodeId, Origin)>());
+        let origins = self.origins.bytes();
         let entries = (self.entries.capacity() * size_of::<Entry>()) as u64
             + map_bytes(self.by_root.capacity(), 8);
         let mut seen: Vec<*const Source> = Vec::new();
