@@ -327,7 +327,12 @@ fn place(
         let parent = source.scene.parent_index_at(j).map_or(root, |p| ids[p]);
         out.ids.push(id);
         out.parents.push(Some(parent));
-        out.data.push_shared(part, j as u32);
+        match part {
+            Some(part) => out.data.push_shared(part, j as u32),
+            None => out
+                .data
+                .append(vec![source.scene.data_at(j).clone()].into()),
+        }
         out.table.origins.insert(
             id,
             Origin {

@@ -11,14 +11,35 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Marks a reference to an own slot.
+/// The `part` of a reference to an own slot.
 const OWN: u32 = u32::MAX;
+/// Parts a scene shares at most (7 bits); a source beyond them is copied.
+pub(crate) const MAX_PARTS: usize = 128;
+/// Nodes a part may have (24 bits; more than a file may hold).
+const MAX_PART_NODES: usize = 1 << 24;
 
-/// A node's data: own slot `index`, or node `index` of shared part `part`.
+/// A node's data in 4 bytes: own slot `index` (top bit set), or node `index` of shared part
+/// `part` (7 bits of part, 24 of index).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Ref {
-    part: u32,
-    index: u32,
+struct Ref(u32);
+
+impl Ref {
+    fn own(index: u32) -> Ref {
+        Ref(index | 1 << 31)
+    }
+
+    fn shared(part: u32, index: u32) -> Ref {
+        Ref(part << 24 | index)
+    }
+
+    /// (part, index), the part [`OWN`] for an own slot.
+    fn get(self) -> (u32, u32) {
+        if self.0 >> 31 == 1 {
+            (OWN, self.0 & !(1 << 31))
+        } else {
+            (self.0 >> 24, self.0 & (MAX_PART_NODES as u32 - 1))
+        }
+    }
 }
 
 /// One shared part: a source's nodes (its root first), keyed by the source's file.
@@ -90,11 +111,11 @@ impl Column {
         match &self.shared {
             None => &self.own[i],
             Some(s) => {
-                let r = s.refs[i];
-                if r.part == OWN {
-                    &self.own[r.index as usize]
+                let (part, index) = s.refs[i].get();
+                if part == OWN {
+                    &self.own[index as usize]
                 } else {
-                    &s.parts[r.part as usize].nodes[r.index as usize]
+                    &s.parts[part as usize].nodes[index as usize]
                 }
             }
         }
@@ -105,16 +126,13 @@ impl Column {
         let Some(s) = &mut self.shared else {
             return &mut self.own[i];
         };
-        let r = s.refs[i];
-        let slot = if r.part == OWN {
-            r.index
+        let (part, index) = s.refs[i].get();
+        let slot = if part == OWN {
+            index
         } else {
-            let data = s.parts[r.part as usize].nodes[r.index as usize].clone();
+            let data = s.parts[part as usize].nodes[index as usize].clone();
             let slot = own_slot(&mut self.own, &mut s.free, data);
-            s.refs[i] = Ref {
-                part: OWN,
-                index: slot,
-            };
+            s.refs[i] = Ref::own(slot);
             slot
         };
         &mut self.own[slot as usize]
@@ -122,8 +140,8 @@ impl Column {
 
     /// The part and index node `i` shows, when it is shared.
     pub(crate) fn shared_at(&self, i: usize) -> Option<(u32, u32)> {
-        let r = self.shared.as_ref()?.refs[i];
-        (r.part != OWN).then_some((r.part, r.index))
+        let (part, index) = self.shared.as_ref()?.refs[i].get();
+        (part != OWN).then_some((part, index))
     }
 
     /// The references, made when missing (every node so far becomes an own slot).
@@ -131,24 +149,32 @@ impl Column {
         let n = self.own.len() as u32;
         self.shared.get_or_insert_with(|| {
             Box::new(Shared {
-                refs: (0..n).map(|index| Ref { part: OWN, index }).collect(),
+                refs: (0..n).map(Ref::own).collect(),
                 ..Shared::default()
             })
         })
     }
 
-    /// The part keyed `key`, added with `nodes()` when missing: its number.
-    pub(crate) fn part(&mut self, key: &Path, nodes: impl FnOnce() -> Arc<[NodeData]>) -> u32 {
+    /// The part keyed `key`, added with `nodes()` when missing: its number. None when the
+    /// scene shares [`MAX_PARTS`] already or the part is too big (its nodes are then copied).
+    pub(crate) fn part(
+        &mut self,
+        key: &Path,
+        nodes: impl FnOnce() -> Arc<[NodeData]>,
+    ) -> Option<u32> {
         let s = self.shared_mut();
         if let Some(k) = s.parts.iter().position(|p| p.key == key) {
-            return k as u32;
+            return Some(k as u32);
         }
         let nodes = nodes();
+        if s.parts.len() >= MAX_PARTS || nodes.len() >= MAX_PART_NODES {
+            return None;
+        }
         s.parts.push(Part {
             key: key.to_path_buf(),
             nodes,
         });
-        (s.parts.len() - 1) as u32
+        Some((s.parts.len() - 1) as u32)
     }
 
     /// The part keyed `key`, if there is one.
@@ -170,16 +196,16 @@ impl Column {
         let Some(s) = self.shared.as_deref_mut() else {
             return;
         };
-        let r = std::mem::replace(&mut s.refs[i], Ref { part, index });
-        if r.part == OWN {
-            self.own[r.index as usize] = NodeData::default();
-            s.free.push(r.index);
+        let (was, slot) = std::mem::replace(&mut s.refs[i], Ref::shared(part, index)).get();
+        if was == OWN {
+            self.own[slot as usize] = NodeData::default();
+            s.free.push(slot);
         }
     }
 
     /// Add a node that shows node `index` of part `part`.
     pub(crate) fn push_shared(&mut self, part: u32, index: u32) {
-        self.shared_mut().refs.push(Ref { part, index });
+        self.shared_mut().refs.push(Ref::shared(part, index));
     }
 
     /// Insert nodes with their own data at `pos`.
@@ -189,10 +215,7 @@ impl Column {
             return;
         };
         let refs: Vec<Ref> = (data.into_iter())
-            .map(|d| Ref {
-                part: OWN,
-                index: own_slot(&mut self.own, &mut s.free, d),
-            })
+            .map(|d| Ref::own(own_slot(&mut self.own, &mut s.free, d)))
             .collect();
         s.refs.splice(pos..pos, refs);
     }
@@ -223,9 +246,10 @@ impl Column {
             return;
         };
         for r in s.refs.drain(range) {
-            if r.part == OWN {
-                self.own[r.index as usize] = NodeData::default();
-                s.free.push(r.index);
+            let (part, slot) = r.get();
+            if part == OWN {
+                self.own[slot as usize] = NodeData::default();
+                s.free.push(slot);
             }
         }
     }
@@ -285,5 +309,57 @@ impl Column {
     /// Own data (free slots included), for accounting.
     pub(crate) fn own_data(&self) -> &[NodeData] {
         &self.own
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(name: &str) -> NodeData {
+        NodeData::named(name, crate::model::math::Trs::IDENTITY)
+    }
+
+    /// Shared nodes read their part; a change copies one first; removed own slots are reused.
+    #[test]
+    fn shared_nodes_are_copied_on_write_and_own_slots_reused() {
+        let mut c = Column::from(vec![named("a")]);
+        let part = c.part(Path::new("/p.ron"), || vec![named("x"), named("y")].into());
+        let k = part.expect("a part");
+        c.push_shared(k, 1);
+        c.push_shared(k, 1);
+        assert_eq!((c.get(0).name.as_str(), c.get(1).name.as_str()), ("a", "y"));
+        assert_eq!(c.shared_at(1), Some((k, 1)));
+        c.get_mut(1).name = "z".into();
+        assert_eq!((c.get(1).name.as_str(), c.get(2).name.as_str()), ("z", "y"));
+        assert_eq!(c.shared_at(1), None);
+        let (_, nodes) = c.find_part(Path::new("/p.ron")).expect("the part");
+        assert_eq!(nodes[1].name, "y", "the part is unchanged");
+        c.drain(1..2);
+        assert_eq!((c.len(), c.get(1).name.as_str()), (2, "y"));
+        let own = c.own_data().len();
+        c.splice(1, vec![named("w")]);
+        assert_eq!(c.own_data().len(), own, "the freed slot is reused");
+        let c = c.permuted(&[2, 0, 1]);
+        let names: Vec<&str> = (0..3).map(|i| c.get(i).name.as_str()).collect();
+        assert_eq!(names, ["y", "a", "w"]);
+    }
+
+    /// Past [`MAX_PARTS`] a source is not shared (its nodes are copied by the caller).
+    #[test]
+    fn a_scene_shares_at_most_max_parts() {
+        let mut c = Column::default();
+        for k in 0..MAX_PARTS {
+            let key = PathBuf::from(format!("/{k}.ron"));
+            assert_eq!(c.part(&key, || vec![named("x")].into()), Some(k as u32));
+        }
+        assert_eq!(
+            c.part(Path::new("/more.ron"), || vec![named("x")].into()),
+            None
+        );
+        assert_eq!(
+            c.part(Path::new("/3.ron"), || vec![named("x")].into()),
+            Some(3)
+        );
     }
 }

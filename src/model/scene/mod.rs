@@ -240,7 +240,7 @@ impl Scene {
         let arrays = vec![
             ("ids", self.ids.capacity(), size_of::<NodeId>()),
             ("data", self.data.capacities().0, size_of::<NodeData>()),
-            ("data refs", self.data.capacities().1, 8),
+            ("data refs", self.data.capacities().1, 4),
             ("parent", self.parent.capacity(), size_of::<u32>()),
             ("subtree_len", self.subtree_len.capacity(), size_of::<u32>()),
             ("local_mat", self.local_mat.capacity(), size_of::<Affine2>()),

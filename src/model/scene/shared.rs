@@ -72,7 +72,9 @@ impl Scene {
         if i >= self.len() || self.data.shared_at(i).is_some() || self.data.get(i) != want {
             return;
         }
-        let k = self.data.part(key, nodes);
+        let Some(k) = self.data.part(key, nodes) else {
+            return;
+        };
         let same = (self.data.find_part(key)).is_some_and(|(_, p)| p.get(j as usize) == Some(want));
         if same {
             self.data.share(i, k, j);
