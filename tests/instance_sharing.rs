@@ -10,7 +10,9 @@ use graft::model::file;
 use graft::model::generate::{GenShape, generate};
 use graft::model::math::Trs;
 use graft::model::scene::edit::Op;
-use graft::model::scene::{NodeId, NodeSpec, Scene};
+use graft::model::scene::{
+    DEFAULT_PARALLEL_MIN, NodeId, NodeSpec, Scene, set_parallel_threshold, set_propagation_threads,
+};
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -133,6 +135,15 @@ fn the_shared_scene_has_the_expanded_scenes_world_matrices() {
     let mut plain = expanded_copy(&shared);
     assert!((0..shared.len()).any(|i| shared.is_shared_at(i)));
     assert!(!(0..plain.len()).any(|i| plain.is_shared_at(i)));
+    assert_same(&mut shared, &mut plain);
+    // The update on several threads reads the shared locals too: the same bits.
+    set_propagation_threads(3);
+    set_parallel_threshold(1);
+    shared.mark_all_dirty();
+    let on_threads = shared.update_world();
+    set_parallel_threshold(DEFAULT_PARALLEL_MIN);
+    set_propagation_threads(0);
+    assert_eq!(on_threads, shared.len());
     assert_same(&mut shared, &mut plain);
 }
 

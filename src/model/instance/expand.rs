@@ -374,6 +374,8 @@ fn apply_overrides(
             o.apply(root_data);
         } else {
             o.apply(out.data.get_mut(first + j - 1));
+            let local = out.data.get(first + j - 1).local.to_affine();
+            out.data.set_local(first + j - 1, local);
         }
         let sticky = entry.sticky.entry(o.node.clone()).or_default();
         sticky.0 |= fields.0;

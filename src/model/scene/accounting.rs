@@ -41,7 +41,7 @@ impl Scene {
             .map(|(name, cap, each)| (name.to_string(), (cap * each) as u64))
             .collect();
         parts.push(("data heap".into(), self.data_heap_bytes()));
-        let shared = self.data.capacities().2;
+        let shared = self.data.capacities().3;
         let shared_bytes = (shared.len() * size_of::<NodeData>()) as u64
             + shared.iter().map(|d| heap_bytes(d)).sum::<u64>();
         parts.push(("shared parts".into(), shared_bytes));

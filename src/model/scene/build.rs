@@ -105,13 +105,14 @@ impl Scene {
         data: Column,
         index_of: FxHashMap<NodeId, u32>,
     ) -> Scene {
-        let local_mat: Vec<_> = (0..data.len())
-            .map(|i| data.get(i).local.to_affine())
-            .collect();
+        // The world matrices start as the locals (every node is dirty).
+        let world: Vec<_> = match data.dense_locals() {
+            Some(locals) => locals.to_vec(),
+            None => (0..data.len()).map(|i| data.local(i)).collect(),
+        };
         let mut scene = Scene {
             subtree_len: vec![1; ids.len()],
-            world: local_mat.clone(),
-            local_mat,
+            world,
             ids,
             parent,
             data,

@@ -1,12 +1,15 @@
-//! The nodes' data in pre-order: each node's own, or — for the nodes an instance brings in —
-//! its source's node, held once per source in a shared part (issue 48: sharing, not copying).
+//! The nodes' data and local matrices in pre-order: each node's own, or — for the nodes an
+//! instance brings in — its source's node, held once per source in a shared part (issue 48:
+//! sharing, not copying).
 //!
-//! A scene without shared nodes is one `Vec<NodeData>` (exactly as before: plain scenes cost
-//! nothing more). Once a shared node is added, every node gets an 8-byte reference: its own
-//! data's slot, or (part, index). Changing a shared node's data first copies it to an own slot
-//! (copy on write: an override), so the part and every other instance stay as they are.
+//! A scene without shared nodes is one `Vec<NodeData>` and one `Vec<Affine2>` (exactly as
+//! before: plain scenes cost nothing more, and the world update walks the same slice). Once a
+//! shared node is added, every node gets a 4-byte reference: its own slot (data and matrix),
+//! or (part, index). Changing a shared node's data first copies it to an own slot (copy on
+//! write: an override), so the part and every other instance stay as they are.
 
 use super::NodeData;
+use glam::Affine2;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -33,6 +36,7 @@ impl Ref {
     }
 
     /// (part, index), the part [`OWN`] for an own slot.
+    #[inline]
     fn get(self) -> (u32, u32) {
         if self.0 >> 31 == 1 {
             (OWN, self.0 & !(1 << 31))
@@ -42,13 +46,20 @@ impl Ref {
     }
 }
 
-/// One shared part: a source's nodes (its root first), keyed by the source's file.
+/// One shared part: a source's nodes (its root first) and their local matrices, keyed by the
+/// source's file.
 #[derive(Clone, Debug)]
 pub(crate) struct Part {
     /// The source file (absolute).
     pub(crate) key: PathBuf,
     /// Its nodes' data, in the source's pre-order.
     pub(crate) nodes: Arc<[NodeData]>,
+    /// Their local matrices.
+    mats: Arc<[Affine2]>,
+}
+
+fn mats_of(nodes: &[NodeData]) -> Arc<[Affine2]> {
+    nodes.iter().map(|d| d.local.to_affine()).collect()
 }
 
 /// The references and parts, once any node is shared.
@@ -60,16 +71,22 @@ struct Shared {
     free: Vec<u32>,
 }
 
-/// Node data in pre-order (see the module doc).
+/// Node data and local matrices in pre-order (see the module doc).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Column {
     own: Vec<NodeData>,
+    own_mat: Vec<Affine2>,
     shared: Option<Box<Shared>>,
 }
 
 impl From<Vec<NodeData>> for Column {
     fn from(own: Vec<NodeData>) -> Self {
-        Column { own, shared: None }
+        let own_mat = own.iter().map(|d| d.local.to_affine()).collect();
+        Column {
+            own,
+            own_mat,
+            shared: None,
+        }
     }
 }
 
@@ -82,17 +99,33 @@ impl PartialEq for Column {
     }
 }
 
-/// Put `data` in a free own slot (or a new one); its index.
-fn own_slot(own: &mut Vec<NodeData>, free: &mut Vec<u32>, data: NodeData) -> u32 {
-    match free.pop() {
-        Some(slot) => {
-            own[slot as usize] = data;
-            slot
+/// Own slots: the data and the matrices.
+struct Slots<'a> {
+    own: &'a mut Vec<NodeData>,
+    mats: &'a mut Vec<Affine2>,
+}
+
+impl Slots<'_> {
+    /// Put `data` and its matrix in a slot of `free` (or a new one); its index.
+    fn put(&mut self, free: &mut Vec<u32>, data: NodeData, mat: Affine2) -> u32 {
+        match free.pop() {
+            Some(slot) => {
+                self.own[slot as usize] = data;
+                self.mats[slot as usize] = mat;
+                slot
+            }
+            None => {
+                self.own.push(data);
+                self.mats.push(mat);
+                (self.own.len() - 1) as u32
+            }
         }
-        None => {
-            own.push(data);
-            (own.len() - 1) as u32
-        }
+    }
+
+    /// Free a slot (its data cleared) into `free`.
+    fn release(&mut self, free: &mut Vec<u32>, slot: u32) {
+        self.own[slot as usize] = NodeData::default();
+        free.push(slot);
     }
 }
 
@@ -121,38 +154,81 @@ impl Column {
         }
     }
 
-    /// The data of node `i` to change: a shared node's is copied to an own slot first.
-    pub(crate) fn get_mut(&mut self, i: usize) -> &mut NodeData {
-        let Some(s) = &mut self.shared else {
-            return &mut self.own[i];
+    /// The local matrix of node `i`.
+    #[inline]
+    pub(crate) fn local(&self, i: usize) -> Affine2 {
+        match &self.shared {
+            None => self.own_mat[i],
+            Some(s) => {
+                let (part, index) = s.refs[i].get();
+                if part == OWN {
+                    self.own_mat[index as usize]
+                } else {
+                    s.parts[part as usize].mats[index as usize]
+                }
+            }
+        }
+    }
+
+    /// Every node's local matrix as one slice, when no node is shared (the world update's
+    /// fast path).
+    #[inline]
+    pub(crate) fn dense_locals(&self) -> Option<&[Affine2]> {
+        self.shared.is_none().then_some(&self.own_mat[..])
+    }
+
+    /// Split into the own slots and the references (made when missing).
+    fn slots(&mut self) -> (Slots<'_>, &mut Shared) {
+        let n = self.own.len() as u32;
+        let s = self.shared.get_or_insert_with(|| {
+            Box::new(Shared {
+                refs: (0..n).map(Ref::own).collect(),
+                ..Shared::default()
+            })
+        });
+        let slots = Slots {
+            own: &mut self.own,
+            mats: &mut self.own_mat,
+        };
+        (slots, &mut **s)
+    }
+
+    /// The own slot of node `i`, a shared node's data and matrix copied to one first.
+    fn own_slot_of(&mut self, i: usize) -> usize {
+        let Some(s) = self.shared.as_deref_mut() else {
+            return i;
         };
         let (part, index) = s.refs[i].get();
-        let slot = if part == OWN {
-            index
-        } else {
-            let data = s.parts[part as usize].nodes[index as usize].clone();
-            let slot = own_slot(&mut self.own, &mut s.free, data);
-            s.refs[i] = Ref::own(slot);
-            slot
+        if part == OWN {
+            return index as usize;
+        }
+        let p = &s.parts[part as usize];
+        let (data, mat) = (p.nodes[index as usize].clone(), p.mats[index as usize]);
+        let mut slots = Slots {
+            own: &mut self.own,
+            mats: &mut self.own_mat,
         };
-        &mut self.own[slot as usize]
+        let slot = slots.put(&mut s.free, data, mat);
+        s.refs[i] = Ref::own(slot);
+        slot as usize
+    }
+
+    /// The data of node `i` to change: a shared node's is copied to an own slot first.
+    pub(crate) fn get_mut(&mut self, i: usize) -> &mut NodeData {
+        let slot = self.own_slot_of(i);
+        &mut self.own[slot]
+    }
+
+    /// Set node `i`'s local matrix (a shared node's copied to an own slot first).
+    pub(crate) fn set_local(&mut self, i: usize, m: Affine2) {
+        let slot = self.own_slot_of(i);
+        self.own_mat[slot] = m;
     }
 
     /// The part and index node `i` shows, when it is shared.
     pub(crate) fn shared_at(&self, i: usize) -> Option<(u32, u32)> {
         let (part, index) = self.shared.as_ref()?.refs[i].get();
         (part != OWN).then_some((part, index))
-    }
-
-    /// The references, made when missing (every node so far becomes an own slot).
-    fn shared_mut(&mut self) -> &mut Shared {
-        let n = self.own.len() as u32;
-        self.shared.get_or_insert_with(|| {
-            Box::new(Shared {
-                refs: (0..n).map(Ref::own).collect(),
-                ..Shared::default()
-            })
-        })
     }
 
     /// The part keyed `key`, added with `nodes()` when missing: its number. None when the
@@ -162,7 +238,7 @@ impl Column {
         key: &Path,
         nodes: impl FnOnce() -> Arc<[NodeData]>,
     ) -> Option<u32> {
-        let s = self.shared_mut();
+        let (_, s) = self.slots();
         if let Some(k) = s.parts.iter().position(|p| p.key == key) {
             return Some(k as u32);
         }
@@ -170,9 +246,11 @@ impl Column {
         if s.parts.len() >= MAX_PARTS || nodes.len() >= MAX_PART_NODES {
             return None;
         }
+        let mats = mats_of(&nodes);
         s.parts.push(Part {
             key: key.to_path_buf(),
             nodes,
+            mats,
         });
         Some((s.parts.len() - 1) as u32)
     }
@@ -186,47 +264,49 @@ impl Column {
 
     /// Give part `k` new nodes (of the same count); returns the old ones.
     pub(crate) fn replace_part(&mut self, k: u32, nodes: Arc<[NodeData]>) -> Arc<[NodeData]> {
-        let part = &mut self.shared_mut().parts[k as usize];
+        let (_, s) = self.slots();
+        let part = &mut s.parts[k as usize];
+        part.mats = mats_of(&nodes);
         std::mem::replace(&mut part.nodes, nodes)
     }
 
     /// Make node `i` show node `index` of part `part` again (its own slot freed).
     pub(crate) fn share(&mut self, i: usize, part: u32, index: u32) {
-        self.shared_mut();
-        let Some(s) = self.shared.as_deref_mut() else {
-            return;
-        };
+        let (mut slots, s) = self.slots();
         let (was, slot) = std::mem::replace(&mut s.refs[i], Ref::shared(part, index)).get();
         if was == OWN {
-            self.own[slot as usize] = NodeData::default();
-            s.free.push(slot);
+            slots.release(&mut s.free, slot);
         }
     }
 
     /// Add a node that shows node `index` of part `part`.
     pub(crate) fn push_shared(&mut self, part: u32, index: u32) {
-        self.shared_mut().refs.push(Ref::shared(part, index));
+        self.slots().1.refs.push(Ref::shared(part, index));
     }
 
-    /// Insert nodes with their own data at `pos`.
-    pub(crate) fn splice(&mut self, pos: usize, data: Vec<NodeData>) {
-        let Some(s) = &mut self.shared else {
+    /// Insert nodes with their own data and local matrices at `pos`.
+    pub(crate) fn splice(&mut self, pos: usize, data: Vec<NodeData>, mats: Vec<Affine2>) {
+        if self.shared.is_none() {
             self.own.splice(pos..pos, data);
+            self.own_mat.splice(pos..pos, mats);
             return;
-        };
-        let refs: Vec<Ref> = (data.into_iter())
-            .map(|d| Ref::own(own_slot(&mut self.own, &mut s.free, d)))
+        }
+        let (mut slots, s) = self.slots();
+        let refs: Vec<Ref> = (data.into_iter().zip(mats))
+            .map(|(d, m)| Ref::own(slots.put(&mut s.free, d, m)))
             .collect();
         s.refs.splice(pos..pos, refs);
     }
 
     /// Add `other`'s nodes after these (own data moved, shared nodes copied).
     pub(crate) fn append(&mut self, other: Column) {
+        let len = self.len();
         match other.shared {
-            None => self.splice(self.len(), other.own),
+            None => self.splice(len, other.own, other.own_mat),
             Some(_) => {
                 let copies = other.to_vec(0..other.len());
-                self.splice(self.len(), copies);
+                let mats = (0..other.len()).map(|i| other.local(i)).collect();
+                self.splice(len, copies, mats);
             }
         }
     }
@@ -241,15 +321,16 @@ impl Column {
 
     /// Remove nodes `range` (their own slots freed).
     pub(crate) fn drain(&mut self, range: Range<usize>) {
-        let Some(s) = &mut self.shared else {
-            self.own.drain(range);
+        if self.shared.is_none() {
+            self.own.drain(range.clone());
+            self.own_mat.drain(range);
             return;
-        };
+        }
+        let (mut slots, s) = self.slots();
         for r in s.refs.drain(range) {
             let (part, slot) = r.get();
             if part == OWN {
-                self.own[slot as usize] = NodeData::default();
-                s.free.push(slot);
+                slots.release(&mut s.free, slot);
             }
         }
     }
@@ -257,7 +338,10 @@ impl Column {
     /// Rotate the nodes of `window` left by `amount` (a move keeping pre-order).
     pub(crate) fn rotate_left(&mut self, window: Range<usize>, amount: usize) {
         match &mut self.shared {
-            None => self.own[window].rotate_left(amount),
+            None => {
+                self.own[window.clone()].rotate_left(amount);
+                self.own_mat[window].rotate_left(amount);
+            }
             Some(s) => s.refs[window].rotate_left(amount),
         }
     }
@@ -268,12 +352,18 @@ impl Column {
             None => {
                 let mut slots: Vec<Option<NodeData>> = self.own.into_iter().map(Some).collect();
                 let own = order.iter().filter_map(|&k| slots[k].take()).collect();
-                Column { own, shared: None }
+                let own_mat = order.iter().map(|&k| self.own_mat[k]).collect();
+                Column {
+                    own,
+                    own_mat,
+                    shared: None,
+                }
             }
             Some(mut s) => {
                 s.refs = order.iter().map(|&k| s.refs[k]).collect();
                 Column {
                     own: self.own,
+                    own_mat: self.own_mat,
                     shared: Some(s),
                 }
             }
@@ -281,7 +371,7 @@ impl Column {
     }
 
     /// Call `f` on every own node's data and every shared part's node (each part once,
-    /// copied when `f` changes it); the sum of what `f` returns.
+    /// copied when `f` changes it); the sum of what `f` returns. `f` must not change locals.
     pub(crate) fn map_all(&mut self, f: &mut dyn FnMut(&mut NodeData) -> usize) -> usize {
         let mut sum: usize = self.own.iter_mut().map(&mut *f).sum();
         if let Some(s) = &mut self.shared {
@@ -297,13 +387,13 @@ impl Column {
         sum
     }
 
-    /// Allocated bytes: own data, references, parts (each once); and the parts' nodes.
-    pub(crate) fn capacities(&self) -> (usize, usize, Vec<&NodeData>) {
+    /// Allocated elements: own data, own matrices, references; and the parts' nodes.
+    pub(crate) fn capacities(&self) -> (usize, usize, usize, Vec<&NodeData>) {
         let refs = self.shared.as_ref().map_or(0, |s| s.refs.capacity());
         let parts = (self.shared.iter())
             .flat_map(|s| s.parts.iter().flat_map(|p| p.nodes.iter()))
             .collect();
-        (self.own.capacity(), refs, parts)
+        (self.own.capacity(), self.own_mat.capacity(), refs, parts)
     }
 
     /// Own data (free slots included), for accounting.
@@ -338,7 +428,7 @@ mod tests {
         c.drain(1..2);
         assert_eq!((c.len(), c.get(1).name.as_str()), (2, "y"));
         let own = c.own_data().len();
-        c.splice(1, vec![named("w")]);
+        c.splice(1, vec![named("w")], vec![Affine2::IDENTITY]);
         assert_eq!(c.own_data().len(), own, "the freed slot is reused");
         let c = c.permuted(&[2, 0, 1]);
         let names: Vec<&str> = (0..3).map(|i| c.get(i).name.as_str()).collect();

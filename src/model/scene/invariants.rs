@@ -11,7 +11,6 @@ impl Scene {
             self.data.len(),
             self.parent.len(),
             self.subtree_len.len(),
-            self.local_mat.len(),
             self.world.len(),
             self.index_of.len(),
         ];
@@ -37,7 +36,7 @@ impl Scene {
             if self.index_of.get(id) != Some(&(i as u32)) {
                 return Err(format!("index_of is wrong for {id}"));
             }
-            if self.local_mat[i] != self.data.get(i).local.to_affine() {
+            if self.data.local(i) != self.data.get(i).local.to_affine() {
                 return Err(format!("local matrix of {id} is stale"));
             }
             if let Err(e) = anim::check_tracks(&self.data.get(i).tracks) {

@@ -95,7 +95,6 @@ pub struct Scene {
     data: column::Column,
     parent: Vec<u32>,
     subtree_len: Vec<u32>,
-    local_mat: Vec<Affine2>,
     world: Vec<Affine2>,
     index_of: id_index::IdIndex,
     /// Roots of subtrees whose world matrices are stale (pre-order indices).
@@ -240,10 +239,10 @@ impl Scene {
         let arrays = vec![
             ("ids", self.ids.capacity(), size_of::<NodeId>()),
             ("data", self.data.capacities().0, size_of::<NodeData>()),
-            ("data refs", self.data.capacities().1, 4),
+            ("data refs", self.data.capacities().2, 4),
             ("parent", self.parent.capacity(), size_of::<u32>()),
             ("subtree_len", self.subtree_len.capacity(), size_of::<u32>()),
-            ("local_mat", self.local_mat.capacity(), size_of::<Affine2>()),
+            ("local_mat", self.data.capacities().1, size_of::<Affine2>()),
             ("world", self.world.capacity(), size_of::<Affine2>()),
             (
                 "id index",
@@ -277,7 +276,7 @@ impl Scene {
 
     /// The local matrix of the node at `i` (kept in step with its [`Trs`]).
     pub fn local_matrix_at(&self, i: usize) -> Affine2 {
-        self.local_mat[i]
+        self.data.local(i)
     }
 
     /// Parent indices in pre-order (`u32::MAX` for roots): the layout the update loop walks.
@@ -287,9 +286,12 @@ impl Scene {
         &self.parent
     }
 
-    /// Local matrices in pre-order.
-    pub fn local_matrices(&self) -> &[Affine2] {
-        &self.local_mat
+    /// Local matrices in pre-order (a copy: instanced nodes share theirs).
+    pub fn local_matrices(&self) -> Vec<Affine2> {
+        (self.data.dense_locals()).map_or_else(
+            || (0..self.len()).map(|i| self.data.local(i)).collect(),
+            <[Affine2]>::to_vec,
+        )
     }
 
     /// Pre-order indices of the children of `parent` (roots for `None`), in sibling order.
@@ -443,7 +445,7 @@ impl Scene {
     }
 
     pub(crate) fn set_local_at(&mut self, i: usize, local: Trs) -> Trs {
-        self.local_mat[i] = local.to_affine();
+        self.data.set_local(i, local.to_affine());
         self.mark_dirty(i);
         std::mem::replace(&mut self.data.get_mut(i).local, local)
     }

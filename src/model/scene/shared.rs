@@ -2,7 +2,6 @@
 //! following its changed source, and a node shared again once its data equals its source's.
 
 use super::{NodeData, Scene};
-use glam::Affine2;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
@@ -20,7 +19,7 @@ impl Scene {
     }
 
     /// Every node showing the part of the source file `key` shows `nodes` now (node for node,
-    /// as many): their local matrices follow and the changed subtrees are marked dirty. False
+    /// as many; the part's local matrices with them): the changed subtrees are marked dirty. False
     /// (nothing changed) when no node shows that part or the count differs.
     pub(crate) fn follow_part(&mut self, key: &Path, nodes: Arc<[NodeData]>) -> bool {
         let Some((k, old)) = self.data.find_part(key) else {
@@ -30,8 +29,8 @@ impl Scene {
             return false;
         }
         let bits = |d: &NodeData| d.local.components().map(f32::to_bits);
-        let moved: Vec<Option<Affine2>> = (old.iter().zip(nodes.iter()))
-            .map(|(a, b)| (bits(a) != bits(b)).then(|| b.local.to_affine()))
+        let moved: Vec<bool> = (old.iter().zip(nodes.iter()))
+            .map(|(a, b)| bits(a) != bits(b))
             .collect();
         self.data.replace_part(k, nodes);
         let mut covered_end = 0;
@@ -39,8 +38,7 @@ impl Scene {
             let Some((p, j)) = self.data.shared_at(i) else {
                 continue;
             };
-            if let Some(m) = moved[j as usize].filter(|_| p == k) {
-                self.local_mat[i] = m;
+            if p == k && moved[j as usize] {
                 if i >= covered_end {
                     self.mark_dirty(i);
                     covered_end = i + self.subtree_len[i] as usize;

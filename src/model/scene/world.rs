@@ -74,13 +74,22 @@ impl Scene {
     /// world[i] = world[parent[i]] · local[i] for a whole subtree range whose root's parent is clean.
     pub(super) fn recompute_range(&mut self, start: usize, end: usize) {
         let p = self.parent[start];
+        let first = self.data.local(start);
         self.world[start] = if p == NO_PARENT {
-            self.local_mat[start]
+            first
         } else {
-            self.world[p as usize] * self.local_mat[start]
+            self.world[p as usize] * first
         };
         let parents = &self.parent[start + 1..end];
-        let locals = &self.local_mat[start + 1..end];
+        let Some(locals) = self.data.dense_locals() else {
+            // Instanced nodes share their locals (`column.rs`): read through the references.
+            for (k, &p) in parents.iter().enumerate() {
+                let w = self.world[p as usize] * self.data.local(start + 1 + k);
+                self.world[start + 1 + k] = w;
+            }
+            return;
+        };
+        let locals = &locals[start + 1..end];
         for (k, (&p, local)) in parents.iter().zip(locals).enumerate() {
             // Inside a subtree range every parent lies in the range, before its child.
             let w = self.world[p as usize] * *local;
@@ -136,12 +145,12 @@ impl Scene {
         }
         let p = self.parent[top];
         let mut w = if p == NO_PARENT {
-            self.local_mat[top]
+            self.data.local(top)
         } else {
-            self.world[p as usize] * self.local_mat[top]
+            self.world[p as usize] * self.data.local(top)
         };
         for &k in path.iter().rev() {
-            w *= self.local_mat[k];
+            w *= self.data.local(k);
         }
         w
     }
