@@ -1,7 +1,8 @@
 //! Where a scene's bytes go, by part (`graft bench instances`): each per-node array, the heap
 //! its nodes' data own, and the instance table. Allocated bytes, not resident ones.
 
-use super::{NodeData, Scene, Shape};
+use super::{NodeData, NodeId, Scene, Shape};
+use glam::Affine2;
 use std::mem::size_of;
 
 /// Heap bytes one node's data owns (names past 24 bytes, sprites, polygons, probes, tracks).
@@ -35,6 +36,27 @@ pub(crate) fn map_bytes(capacity: usize, entry: usize) -> u64 {
 }
 
 impl Scene {
+    /// The per-node arrays' allocated capacities (name, elements, bytes per element), the id
+    /// index's included, for `graft bench memory`.
+    pub(crate) fn array_capacities(&self) -> Vec<(&'static str, usize, usize)> {
+        use std::mem::size_of;
+        let arrays = vec![
+            ("ids", self.ids.capacity(), size_of::<NodeId>()),
+            ("data", self.data.capacities().0, size_of::<NodeData>()),
+            ("data refs", self.data.capacities().2, 4),
+            ("parent", self.parent.capacity(), size_of::<u32>()),
+            ("subtree_len", self.subtree_len.capacity(), size_of::<u32>()),
+            ("local_mat", self.data.capacities().1, size_of::<Affine2>()),
+            ("world", self.world.capacity(), size_of::<Affine2>()),
+            (
+                "id index",
+                self.index_of.capacity(),
+                self.index_of.entry_bytes(),
+            ),
+        ];
+        arrays
+    }
+
     /// Allocated bytes by part: each per-node array, the data's heap, the instance table.
     pub fn memory_parts(&self) -> Vec<(String, u64)> {
         let mut parts: Vec<(String, u64)> = (self.array_capacities().into_iter())

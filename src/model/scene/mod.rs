@@ -232,27 +232,6 @@ impl Scene {
         self.data.get(i)
     }
 
-    /// The per-node arrays' allocated capacities (name, elements, bytes per element), the id
-    /// index's included, for `graft bench memory`.
-    pub(crate) fn array_capacities(&self) -> Vec<(&'static str, usize, usize)> {
-        use std::mem::size_of;
-        let arrays = vec![
-            ("ids", self.ids.capacity(), size_of::<NodeId>()),
-            ("data", self.data.capacities().0, size_of::<NodeData>()),
-            ("data refs", self.data.capacities().2, 4),
-            ("parent", self.parent.capacity(), size_of::<u32>()),
-            ("subtree_len", self.subtree_len.capacity(), size_of::<u32>()),
-            ("local_mat", self.data.capacities().1, size_of::<Affine2>()),
-            ("world", self.world.capacity(), size_of::<Affine2>()),
-            (
-                "id index",
-                self.index_of.capacity(),
-                self.index_of.entry_bytes(),
-            ),
-        ];
-        arrays
-    }
-
     /// The data (name, local, shape, colour) of a node.
     pub fn node(&self, id: NodeId) -> Result<&NodeData> {
         Ok(self.data.get(self.index(id)?))
