@@ -3,6 +3,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use graft::app::hierarchy::{self, HierarchyState};
+use graft::editor::session::command::SelectionCommand;
 use graft::editor::{Command, Editor};
 use graft::model::document::Document;
 use graft::tools::generate::{GenShape, generate};
@@ -28,7 +29,7 @@ fn hierarchy_frame(c: &mut Criterion) {
         let middle = scene.id_at(nodes / 2);
         let mut editor = Editor::new(Document::untitled(scene));
         editor
-            .apply(Command::Select(vec![middle]))
+            .apply(Command::Selection(SelectionCommand::Select(vec![middle])))
             .expect("the node exists");
         let ctx = egui::Context::default();
         let mut state = HierarchyState::default();

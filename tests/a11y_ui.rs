@@ -9,6 +9,7 @@ use egui::{Key, Modifiers};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
 use graft::app::GraftApp;
+use graft::editor::session::command::{EditCommand, PanelCommand};
 
 fn app() -> Harness<'static, GraftApp> {
     let (dir, path) = ui_common::scene_file(&std::fs::read_to_string("scenes/sword.ron").unwrap());
@@ -55,14 +56,16 @@ fn time_fields_icon_buttons_and_unnamed_nodes_have_names() {
     // The new node is called "node"; rename it to nothing and it is read by its id.
     let id = *h.state().selection().last().unwrap();
     h.state_mut()
-        .run(graft::editor::session::command::Command::Perform {
-            label: "Rename".into(),
-            ops: vec![graft::model::scene::edit::Op::Rename {
-                node: id,
-                name: String::new(),
-            }],
-            continuous: false,
-        });
+        .run(graft::editor::session::command::Command::Panel(
+            PanelCommand::Perform {
+                label: "Rename".into(),
+                ops: vec![graft::model::scene::edit::Op::Rename {
+                    node: id,
+                    name: String::new(),
+                }],
+                continuous: false,
+            },
+        ));
     h.run_steps(3);
     h.get_by_label(&format!("unnamed node {id}"));
 }
@@ -142,10 +145,12 @@ fn dialogs_the_palette_and_the_panels_have_roles_and_names() {
     h.run_steps(2);
     assert!(!has(&h, Role::Window, "Problem"));
     h.state_mut()
-        .run(graft::editor::session::command::Command::Nudge {
-            direction: (1, 0),
-            big: false,
-        });
+        .run(graft::editor::session::command::Command::Edit(
+            EditCommand::Nudge {
+                direction: (1, 0),
+                big: false,
+            },
+        ));
     h.key_press_modifiers(Modifiers::COMMAND, Key::N);
     h.run_steps(2);
     assert!(has(&h, Role::Dialog, "Unsaved changes"));

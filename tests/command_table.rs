@@ -8,7 +8,7 @@
 //! table it is generated from: a shortcut dropped from the table (or from Help) fails it.
 
 use graft::editor::gesture_table::{GESTURES, gestures_markdown};
-use graft::editor::session::command::Command;
+use graft::editor::session::command::{Command, SelectionCommand, WindowCommand};
 use graft::editor::table::{
     CommandSpec, MENUS, Shortcut, command_table, find_command, fuzzy_score, help_rows,
     palette_matches,
@@ -68,7 +68,9 @@ fn every_command_is_reachable_and_names_are_unique() {
     // found by typing its label.
     let mut editor = sword_editor();
     editor
-        .apply(Command::Select(vec![graft::model::scene::NodeId(3)]))
+        .apply(Command::Selection(SelectionCommand::Select(vec![
+            graft::model::scene::NodeId(3),
+        ])))
         .unwrap();
     let mut offered = 0;
     for spec in command_table().iter().filter(|s| (s.enabled)(&editor)) {
@@ -170,7 +172,9 @@ fn the_fuzzy_matcher_ranks_word_starts_and_runs_first() {
     assert!(fuzzy_score("fs", "Frame selection") > fuzzy_score("fs", "Undo of a sfs"));
     let mut editor = sword_editor();
     editor
-        .apply(Command::Select(vec![graft::model::scene::NodeId(3)]))
+        .apply(Command::Selection(SelectionCommand::Select(vec![
+            graft::model::scene::NodeId(3),
+        ])))
         .unwrap();
     let hits = palette_matches(&editor, "dup");
     assert_eq!(hits.first().map(|s| s.name), Some("edit.duplicate"));
@@ -191,7 +195,9 @@ fn refused_commands_say_why_and_change_nothing() {
     let mut editor = sword_editor();
     let before = editor.doc().scene().clone();
     let error = editor
-        .apply(Command::Refused("Cannot drop here".into()))
+        .apply(Command::Window(WindowCommand::Refused(
+            "Cannot drop here".into(),
+        )))
         .unwrap_err();
     assert_eq!(error.to_string(), "Cannot drop here");
     assert_eq!(
@@ -202,7 +208,9 @@ fn refused_commands_say_why_and_change_nothing() {
         })
     );
     assert_eq!(editor.error(), Some("Cannot drop here"));
-    editor.apply(Command::DismissError).unwrap();
+    editor
+        .apply(Command::Window(WindowCommand::DismissError))
+        .unwrap();
     assert_eq!(editor.error(), None);
     assert!(*editor.doc().scene() == before);
 }

@@ -10,7 +10,7 @@ mod ui_common;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::Command;
-use graft::editor::session::command::ViewOption;
+use graft::editor::session::command::{PanelCommand, SelectionCommand, SettingCommand, ViewOption};
 use graft::editor::view::camera::ScreenRect;
 use graft::editor::view::draw_list::{DrawList, NAME_SIZE};
 use graft::editor::view::figure::{FigureOptions, Layers, figure_draw_list, figure_frame};
@@ -161,7 +161,8 @@ fn viewport_and_figure_keep_the_same_nodes_marks_names_and_primitives() {
         // With a selection: the selected node's highlight, dot and name on both.
         let ids = h.state().editor().doc().scene().ids().to_vec();
         let picked = vec![ids[0], ids[ids.len() - 1]];
-        h.state_mut().run(Command::Select(picked.clone()));
+        h.state_mut()
+            .run(Command::Selection(SelectionCommand::Select(picked.clone())));
         h.run_steps(3);
         assert_same_lists(h.state(), picked.last().copied());
     }
@@ -183,11 +184,11 @@ fn the_shear_scene_rings_its_cause_in_the_viewport_and_the_figure_alike() {
         let cause = scene.id_at(0);
         let mut local = scene.data_at(0).local;
         local.scale = s;
-        h.state_mut().run(Command::Perform {
+        h.state_mut().run(Command::Panel(PanelCommand::Perform {
             label: "Scale".into(),
             ops: vec![Op::SetLocal { node: cause, local }],
             continuous: false,
-        });
+        }));
         h.run_steps(3);
         assert_same_primitives(h.state())
     };
@@ -400,16 +401,16 @@ fn every_overlay_is_the_same_primitives_in_the_viewport_and_the_figure() {
         world.translation.as_dvec2()
     };
     for command in [
-        Command::Select(vec![moon]),
+        Command::Selection(SelectionCommand::Select(vec![moon])),
         Command::Probe(ProbeCommand::Add { world: moon_at }),
         Command::Probe(ProbeCommand::Add {
             world: moon_at + glam::DVec2::new(0.5, 0.25),
         }),
         Command::Timeline(TimelineCommand::ToggleTrails),
-        Command::ToggleView(ViewOption::AccumulatedGhosts),
-        Command::ToggleView(ViewOption::WorldBlendGhosts),
-        Command::ToggleView(ViewOption::ParentGrid),
-        Command::ToggleView(ViewOption::LocalGrid),
+        Command::Setting(SettingCommand::ToggleView(ViewOption::AccumulatedGhosts)),
+        Command::Setting(SettingCommand::ToggleView(ViewOption::WorldBlendGhosts)),
+        Command::Setting(SettingCommand::ToggleView(ViewOption::ParentGrid)),
+        Command::Setting(SettingCommand::ToggleView(ViewOption::LocalGrid)),
         Command::Timeline(TimelineCommand::SetTime(1.3)),
     ] {
         h.state_mut().run(command);

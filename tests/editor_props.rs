@@ -11,7 +11,10 @@ mod common;
 use common::{Snapshot, affine_bits, near, snapshot, spec};
 use glam::Vec2;
 use graft::Error;
-use graft::editor::session::command::{NewNodePlace, ViewOption};
+use graft::editor::session::command::{
+    EditCommand, HistoryCommand, NewNodePlace, PanelCommand, SelectionCommand, SettingCommand,
+    ViewOption, WindowCommand,
+};
 use graft::editor::session::drop_rules::DropZone;
 use graft::editor::view::handles::Tool;
 use graft::editor::{Command, Editor};
@@ -290,16 +293,18 @@ fn resolve(editor: &Editor, s: &Seed) -> Command {
     let (a, b, c) = (pick(scene, &s.a), pick(scene, &s.b), pick(scene, &s.c));
     let unknown = NodeId(UNKNOWN + u32::from(s.n));
     match s.kind {
-        0..=2 | 37..=39 => Command::Select(match s.flags % 6 {
+        0..=2 | 37..=39 => Command::Selection(SelectionCommand::Select(match s.flags % 6 {
             0 => Vec::new(),
             1 => vec![a, unknown],
             _ => [a, b, c][..=(s.n % 3) as usize].to_vec(),
-        }),
-        3 => Command::ToggleSelect(if s.flags.is_multiple_of(5) {
-            unknown
-        } else {
-            a
-        }),
+        })),
+        3 => Command::Selection(SelectionCommand::ToggleSelect(
+            if s.flags.is_multiple_of(5) {
+                unknown
+            } else {
+                a
+            },
+        )),
         4..=11 => {
             let continuous = s.flags & 1 == 1;
             let ops = if continuous && s.flags & 2 == 2 && !scene.is_empty() {
@@ -311,32 +316,32 @@ fn resolve(editor: &Editor, s: &Seed) -> Command {
             } else {
                 s.ops.iter().map(|o| resolve_op(scene, o)).collect()
             };
-            Command::Perform {
+            Command::Panel(PanelCommand::Perform {
                 label: format!("step {}", s.n),
                 ops,
                 continuous,
-            }
+            })
         }
-        12 => Command::EndGesture,
-        13 | 14 => Command::Undo,
-        15 => Command::Redo,
+        12 => Command::History(HistoryCommand::EndGesture),
+        13 | 14 => Command::History(HistoryCommand::Undo),
+        15 => Command::History(HistoryCommand::Redo),
         16 => {
             let steps = editor.doc().history().labels().0.len();
-            Command::JumpHistory(s.n as usize % (steps + 2))
+            Command::History(HistoryCommand::JumpHistory(s.n as usize % (steps + 2)))
         }
-        17 => Command::Copy,
-        18 => Command::Paste,
-        19 | 20 => Command::Duplicate,
-        21 => Command::Delete,
-        22..=24 => Command::AddNode(match s.flags % 5 {
+        17 => Command::Edit(EditCommand::Copy),
+        18 => Command::Edit(EditCommand::Paste),
+        19 | 20 => Command::Edit(EditCommand::Duplicate),
+        21 => Command::Edit(EditCommand::Delete),
+        22..=24 => Command::Edit(EditCommand::AddNode(match s.flags % 5 {
             0 => NewNodePlace::Root,
             1 => NewNodePlace::ChildOf(a),
             2 => NewNodePlace::ChildOf(unknown),
             3 => NewNodePlace::After(a),
             _ => NewNodePlace::After(unknown),
-        }),
-        25 | 26 => Command::CreateParent,
-        27 => Command::Unparent,
+        })),
+        25 | 26 => Command::Edit(EditCommand::CreateParent),
+        27 => Command::Edit(EditCommand::Unparent),
         28..=32 => {
             let mut picked = vec![a];
             if s.flags & 16 == 16 {
@@ -353,15 +358,17 @@ fn resolve(editor: &Editor, s: &Seed) -> Command {
                 2 => DropZone::Into(target),
                 _ => DropZone::Root,
             };
-            Command::Drop {
+            Command::Edit(EditCommand::Drop {
                 dragged,
                 zone,
                 keep_world: s.flags & 8 == 8,
-            }
+            })
         }
-        33 => Command::ToggleKeepWorld,
-        34 => Command::SetTool([Tool::Move, Tool::Rotate, Tool::Scale][s.n as usize % 3]),
-        35 => Command::ToggleView(
+        33 => Command::Setting(SettingCommand::ToggleKeepWorld),
+        34 => Command::Setting(SettingCommand::SetTool(
+            [Tool::Move, Tool::Rotate, Tool::Scale][s.n as usize % 3],
+        )),
+        35 => Command::Setting(SettingCommand::ToggleView(
             [
                 ViewOption::Axes,
                 ViewOption::Links,
@@ -369,8 +376,8 @@ fn resolve(editor: &Editor, s: &Seed) -> Command {
                 ViewOption::Shear,
                 ViewOption::Recomputed,
             ][s.n as usize % 5],
-        ),
-        _ => Command::Refused("x".into()),
+        )),
+        _ => Command::Window(WindowCommand::Refused("x".into())),
     }
 }
 
@@ -436,7 +443,9 @@ struct Stats {
 fn navigates(command: &Command) -> bool {
     matches!(
         command,
-        Command::Undo | Command::Redo | Command::JumpHistory(_)
+        Command::History(HistoryCommand::Undo)
+            | Command::History(HistoryCommand::Redo)
+            | Command::History(HistoryCommand::JumpHistory(_))
     )
 }
 
@@ -510,7 +519,10 @@ fn drive(scene: Scene, seeds: &[Seed], faults: &[usize]) -> Result<Stats, TestCa
         }
         if matches!(
             command,
-            Command::Duplicate | Command::Paste | Command::AddNode(_) | Command::CreateParent
+            Command::Edit(EditCommand::Duplicate)
+                | Command::Edit(EditCommand::Paste)
+                | Command::Edit(EditCommand::AddNode(_))
+                | Command::Edit(EditCommand::CreateParent)
         ) && now.labels != before.labels
         {
             let scene = editor.doc().scene();
@@ -531,10 +543,10 @@ fn drive(scene: Scene, seeds: &[Seed], faults: &[usize]) -> Result<Stats, TestCa
             prop_assert!(
                 matches!(
                     command,
-                    Command::Perform {
+                    Command::Panel(PanelCommand::Perform {
                         continuous: true,
                         ..
-                    }
+                    })
                 ),
                 "{command:?} changed the scene without a history step"
             );
@@ -551,7 +563,13 @@ fn drive(scene: Scene, seeds: &[Seed], faults: &[usize]) -> Result<Stats, TestCa
     while editor.doc().history().undo_label().is_some() {
         attempts += 1;
         prop_assert!(attempts < 10_000, "undo never ends");
-        if step(&mut editor, Command::Undo, &mut stats)?.is_ok() {
+        if step(
+            &mut editor,
+            Command::History(HistoryCommand::Undo),
+            &mut stats,
+        )?
+        .is_ok()
+        {
             stats.undos += 1;
             let now = state(&editor);
             prop_assert_eq!(&now.scene, &states[now.done]);
@@ -565,7 +583,12 @@ fn drive(scene: Scene, seeds: &[Seed], faults: &[usize]) -> Result<Stats, TestCa
     while editor.doc().history().redo_label().is_some() {
         attempts += 1;
         prop_assert!(attempts < 20_000, "redo never ends");
-        step(&mut editor, Command::Redo, &mut stats)?.ok();
+        step(
+            &mut editor,
+            Command::History(HistoryCommand::Redo),
+            &mut stats,
+        )?
+        .ok();
     }
     prop_assert_eq!(
         Some(&state(&editor).scene),
@@ -575,7 +598,12 @@ fn drive(scene: Scene, seeds: &[Seed], faults: &[usize]) -> Result<Stats, TestCa
     while state(&editor).done != end.done {
         attempts += 1;
         prop_assert!(attempts < 30_000, "jump never ends");
-        step(&mut editor, Command::JumpHistory(end.done), &mut stats)?.ok();
+        step(
+            &mut editor,
+            Command::History(HistoryCommand::JumpHistory(end.done)),
+            &mut stats,
+        )?
+        .ok();
         let now = state(&editor);
         prop_assert_eq!(&now.scene, &states[now.done]);
     }
@@ -668,8 +696,10 @@ fn duplicate_hand_is_one_step_selects_fresh_copies_and_undoes_exactly() {
     let mut editor = sword_editor();
     let original = scene_now(&mut editor);
     let old_ids = editor.doc().scene().ids().to_vec();
-    editor.apply(Command::Select(vec![HAND])).unwrap();
-    editor.apply(Command::Duplicate).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![HAND])))
+        .unwrap();
+    editor.apply(Command::Edit(EditCommand::Duplicate)).unwrap();
     editor.update_world();
     assert_eq!(labels(&editor), ["Duplicate hand"]);
     let scene = editor.doc().scene();
@@ -693,7 +723,9 @@ fn duplicate_hand_is_one_step_selects_fresh_copies_and_undoes_exactly() {
         .collect();
     assert_eq!(names, ["hand", "sword"]);
     assert_eq!(scene.len(), old_ids.len() + 2);
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     assert_eq!(scene_now(&mut editor), original);
     assert_eq!(editor.doc().history().undo_label(), None);
 }
@@ -712,8 +744,14 @@ fn create_parent_groups_two_siblings_in_place_keeping_world() {
         .map(|id| (*id, scene.world(*id).unwrap()))
         .collect();
     let group = scene.next_id();
-    editor.apply(Command::Select(vec![SCABBARD, ARM])).unwrap();
-    editor.apply(Command::CreateParent).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![
+            SCABBARD, ARM,
+        ])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::CreateParent))
+        .unwrap();
     editor.update_world();
     let scene = editor.doc().scene();
     assert_eq!(editor.selection(), [group]);
@@ -741,11 +779,11 @@ fn dropping_a_node_onto_its_descendant_is_refused_by_name() {
     ] {
         for keep_world in [true, false] {
             let error = editor
-                .apply(Command::Drop {
+                .apply(Command::Edit(EditCommand::Drop {
                     dragged: vec![ARM],
                     zone,
                     keep_world,
-                })
+                }))
                 .expect_err("a cycle is refused");
             let text = error.to_string();
             assert!(text.contains("arm"), "{text}");
@@ -760,10 +798,14 @@ fn dropping_a_node_onto_its_descendant_is_refused_by_name() {
 #[test]
 fn adding_a_child_to_an_unknown_node_is_refused_and_reported() {
     let mut editor = sword_editor();
-    editor.apply(Command::Select(vec![HAND])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![HAND])))
+        .unwrap();
     let before = state(&editor);
     let error = editor
-        .apply(Command::AddNode(NewNodePlace::ChildOf(NodeId(99))))
+        .apply(Command::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(
+            NodeId(99),
+        ))))
         .expect_err("unknown parent");
     assert!(matches!(error, Error::UnknownNode(NodeId(99))), "{error:?}");
     let text = error.to_string();
@@ -779,25 +821,33 @@ fn adding_a_child_to_an_unknown_node_is_refused_and_reported() {
 fn a_continuous_gesture_is_one_undo_step_until_it_ends() {
     let mut editor = sword_editor();
     let original = scene_now(&mut editor);
-    let drag = |x: f32| Command::Perform {
-        label: "Move hand".into(),
-        ops: vec![Op::SetLocal {
-            node: HAND,
-            local: Trs::from_position(Vec2::new(x, 3.0)),
-        }],
-        continuous: true,
+    let drag = |x: f32| {
+        Command::Panel(PanelCommand::Perform {
+            label: "Move hand".into(),
+            ops: vec![Op::SetLocal {
+                node: HAND,
+                local: Trs::from_position(Vec2::new(x, 3.0)),
+            }],
+            continuous: true,
+        })
     };
     for x in [0.5, 1.0, 1.5] {
         editor.apply(drag(x)).unwrap();
     }
     let first_gesture = scene_now(&mut editor);
-    editor.apply(Command::EndGesture).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::EndGesture))
+        .unwrap();
     editor.apply(drag(2.0)).unwrap();
     assert_eq!(labels(&editor), ["Move hand", "Move hand"]);
     assert_eq!(editor.doc().history().labels().1, 2);
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     assert_eq!(scene_now(&mut editor), first_gesture);
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     assert_eq!(scene_now(&mut editor), original);
 }
 
@@ -805,15 +855,23 @@ fn a_continuous_gesture_is_one_undo_step_until_it_ends() {
 fn selecting_an_unknown_node_is_refused_and_keeps_the_selection() {
     let mut editor = sword_editor();
     editor
-        .apply(Command::Select(vec![HAND, NodeId(1)]))
+        .apply(Command::Selection(SelectionCommand::Select(vec![
+            HAND,
+            NodeId(1),
+        ])))
         .unwrap();
     let error = editor
-        .apply(Command::Select(vec![NodeId(77)]))
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            77,
+        )])))
         .expect_err("unknown node");
     assert!(matches!(error, Error::UnknownNode(NodeId(77))), "{error:?}");
     assert_eq!(editor.selection(), [HAND, NodeId(1)]);
     let error = editor
-        .apply(Command::Select(vec![NodeId(1), NodeId(77)]))
+        .apply(Command::Selection(SelectionCommand::Select(vec![
+            NodeId(1),
+            NodeId(77),
+        ])))
         .expect_err("one unknown node");
     assert!(matches!(error, Error::UnknownNode(NodeId(77))), "{error:?}");
     assert_eq!(editor.selection(), [HAND, NodeId(1)]);
@@ -830,16 +888,22 @@ fn an_injected_failure_inside_create_parent_leaves_everything_as_it_was() {
     doc.history_mut().inject_faults(&[2], &[]);
     let mut editor = Editor::new(doc);
     editor.update_world();
-    editor.apply(Command::Select(vec![ARM, SCABBARD])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![
+            ARM, SCABBARD,
+        ])))
+        .unwrap();
     let before = state(&editor);
     let error = editor
-        .apply(Command::CreateParent)
+        .apply(Command::Edit(EditCommand::CreateParent))
         .expect_err("injected failure");
     assert!(matches!(error, Error::Injected(2)), "{error:?}");
     editor.update_world();
     assert_eq!(state(&editor), before);
     // The hook fires once: the same command now goes through.
-    editor.apply(Command::CreateParent).unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::CreateParent))
+        .unwrap();
     assert_eq!(labels(&editor), ["Group 2 nodes"]);
 }
 
@@ -851,30 +915,34 @@ fn keep_world_reparents_under_a_zero_scale_parent_are_refused() {
     editor.update_world();
     let before = state(&editor);
     let error = editor
-        .apply(Command::Drop {
+        .apply(Command::Edit(EditCommand::Drop {
             dragged: vec![FREE],
             zone: DropZone::Into(FLAT),
             keep_world: true,
-        })
+        }))
         .expect_err("singular parent");
     assert!(matches!(error, Error::SingularParent(FLAT)), "{error:?}");
     editor.update_world();
     assert_eq!(state(&editor), before);
     // Grouping the flat node's child: the group inherits the singular world, so it is refused.
-    editor.apply(Command::Select(vec![NodeId(3)])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            3,
+        )])))
+        .unwrap();
     let before = state(&editor);
     editor
-        .apply(Command::CreateParent)
+        .apply(Command::Edit(EditCommand::CreateParent))
         .expect_err("group under a singular parent");
     editor.update_world();
     assert_eq!(state(&editor), before);
     // Keeping the local numbers instead is allowed.
     editor
-        .apply(Command::Drop {
+        .apply(Command::Edit(EditCommand::Drop {
             dragged: vec![FREE],
             zone: DropZone::Into(FLAT),
             keep_world: false,
-        })
+        }))
         .unwrap();
     assert_eq!(editor.doc().scene().parent(FREE).unwrap(), Some(FLAT));
 }
@@ -888,20 +956,20 @@ fn a_failed_history_jump_changes_nothing() {
     let mut editor = Editor::new(doc);
     for name in ["palm", "fist"] {
         editor
-            .apply(Command::Perform {
+            .apply(Command::Panel(PanelCommand::Perform {
                 label: format!("Rename to {name}"),
                 ops: vec![Op::Rename {
                     node: HAND,
                     name: name.into(),
                 }],
                 continuous: false,
-            })
+            }))
             .unwrap();
     }
     editor.update_world();
     let before = state(&editor);
     let error = editor
-        .apply(Command::JumpHistory(0))
+        .apply(Command::History(HistoryCommand::JumpHistory(0)))
         .expect_err("injected failure");
     assert!(matches!(error, Error::Injected(3)), "{error:?}");
     editor.update_world();

@@ -5,6 +5,7 @@ mod common;
 
 use glam::Vec2;
 use graft::Error;
+use graft::editor::session::command::{FileCommand, HistoryCommand, PanelCommand};
 use graft::model::file::{self, parse, parse_with_node_limit, to_ron_string};
 use graft::model::math::Trs;
 use graft::model::scene::{NodeData, NodeId, Scene, Shape, Sprite};
@@ -572,18 +573,22 @@ fn save_as_keeps_every_image_and_undo_after_it_too() {
             color: [255; 4],
         };
         editor
-            .apply(Command::Perform {
+            .apply(Command::Panel(PanelCommand::Perform {
                 label: "Image".into(),
                 ops: vec![op],
                 continuous: false,
-            })
+            }))
             .unwrap();
-        editor.apply(Command::Undo).unwrap();
+        editor
+            .apply(Command::History(HistoryCommand::Undo))
+            .unwrap();
         for target in targets(root.path(), other.path()) {
             std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            editor.apply(Command::SaveAs).unwrap();
+            editor.apply(Command::File(FileCommand::SaveAs)).unwrap();
             editor
-                .apply(Command::DialogClosed(DialogOutcome::Picked(target.clone())))
+                .apply(Command::File(FileCommand::DialogClosed(
+                    DialogOutcome::Picked(target.clone()),
+                )))
                 .unwrap();
             let start = std::time::Instant::now();
             while editor.job().is_some() && start.elapsed().as_secs() < 30 {
@@ -598,7 +603,9 @@ fn save_as_keeps_every_image_and_undo_after_it_too() {
                 want,
                 "on disk"
             );
-            editor.apply(Command::Redo).unwrap();
+            editor
+                .apply(Command::History(HistoryCommand::Redo))
+                .unwrap();
             let redone = images_of(editor.doc().scene(), &target);
             assert_eq!(
                 redone[1],
@@ -606,7 +613,9 @@ fn save_as_keeps_every_image_and_undo_after_it_too() {
                 "the redone image, from {}",
                 target.display()
             );
-            editor.apply(Command::Undo).unwrap();
+            editor
+                .apply(Command::History(HistoryCommand::Undo))
+                .unwrap();
             assert_eq!(images_of(editor.doc().scene(), &target), want, "after undo");
         }
     }
@@ -653,14 +662,14 @@ fn fmt_recover_and_import_to_other_folders_keep_every_image() {
     let mut editor = Editor::new(Document::open(&file).unwrap());
     editor.start_journal(journals.clone());
     editor
-        .apply(Command::Perform {
+        .apply(Command::Panel(PanelCommand::Perform {
             label: "Rename".into(),
             ops: vec![graft::model::scene::edit::Op::Rename {
                 node: NodeId(4),
                 name: "crate".into(),
             }],
             continuous: false,
-        })
+        }))
         .unwrap();
     let journal = editor.journal_path().unwrap().to_path_buf();
     drop(editor);
@@ -752,7 +761,9 @@ fn opening_a_moved_scene_warns_once_in_the_message_log() {
     std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
     std::fs::copy(&file, &moved).unwrap();
     let mut editor = Editor::new(Document::sample());
-    editor.apply(Command::OpenPath(moved.clone())).unwrap();
+    editor
+        .apply(Command::File(FileCommand::OpenPath(moved.clone())))
+        .unwrap();
     let warnings: Vec<String> = editor
         .messages()
         .iter()
@@ -825,21 +836,29 @@ fn choose_image_sets_a_relative_path_as_one_undoable_step() {
     let root = tempfile::tempdir().unwrap();
     let file = travelling_scene(root.path());
     let mut editor = Editor::new(Document::open(&file).unwrap());
-    let asked = editor.apply(Command::ChooseImage(NodeId(1))).unwrap();
+    let asked = editor
+        .apply(Command::File(FileCommand::ChooseImage(NodeId(1))))
+        .unwrap();
     assert_eq!(asked.effects, [Effect::ShowDialog(DialogKind::Image)]);
     let picked = root.path().join("scenes/img/b.png");
     editor
-        .apply(Command::DialogClosed(DialogOutcome::Picked(picked)))
+        .apply(Command::File(FileCommand::DialogClosed(
+            DialogOutcome::Picked(picked),
+        )))
         .unwrap();
     let path = |e: &Editor| match &e.doc().scene().node(NodeId(1)).unwrap().shape {
         Shape::Sprite(s) => s.path.clone(),
         _ => String::new(),
     };
     assert_eq!(path(&editor), "img/b.png");
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     assert_eq!(path(&editor), "../assets/a.png");
     assert!(
-        editor.apply(Command::ChooseImage(NodeId(4))).is_err(),
+        editor
+            .apply(Command::File(FileCommand::ChooseImage(NodeId(4))))
+            .is_err(),
         "a box is no sprite"
     );
 }
@@ -862,9 +881,11 @@ fn save_as_warns_when_an_image_cannot_be_read_from_the_new_folder() {
         }
         let save_as = |editor: &mut Editor, target: &Path| {
             std::fs::create_dir_all(target.parent().unwrap()).unwrap();
-            editor.apply(Command::SaveAs).unwrap();
+            editor.apply(Command::File(FileCommand::SaveAs)).unwrap();
             let picked = DialogOutcome::Picked(target.to_path_buf());
-            editor.apply(Command::DialogClosed(picked)).unwrap();
+            editor
+                .apply(Command::File(FileCommand::DialogClosed(picked)))
+                .unwrap();
             while editor.job().is_some() {
                 editor.poll_job().unwrap();
                 std::thread::sleep(std::time::Duration::from_millis(2));

@@ -8,7 +8,9 @@
 //! replaces unsaved recovered work; the changed-on-disk question goes with its document.
 
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, GuardAnswer};
+use graft::editor::session::command::{
+    Command, FileCommand, GuardAnswer, JournalCommand, PanelCommand,
+};
 use graft::editor::session::disk_watch::ConflictReason;
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
@@ -20,14 +22,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 fn rename(node: u32, name: &str) -> Command {
-    Command::Perform {
+    Command::Panel(PanelCommand::Perform {
         label: "Rename".into(),
         ops: vec![Op::Rename {
             node: NodeId(node),
             name: name.into(),
         }],
         continuous: false,
-    }
+    })
 }
 
 /// The sample's text with node 1 renamed: a distinct version of a file.
@@ -77,12 +79,14 @@ fn a_journal_begun_from_a_relative_path_recovers_to_the_same_file_from_anywhere(
     // Another folder (this test's), with no such file: the recovery names A's file.
     let mut next = Editor::new(Document::sample());
     next.start_journal(journal);
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     let real = std::fs::canonicalize(&scene).unwrap();
     assert_eq!(next.doc().path(), Some(real.as_path()));
     let expected = file::to_ron_string(next.doc().scene());
-    next.apply(Command::Save).unwrap();
+    next.apply(Command::File(FileCommand::Save)).unwrap();
     assert!(next.disk_conflict().is_none());
     assert_eq!(std::fs::read_to_string(&scene).unwrap(), expected);
 }
@@ -116,9 +120,11 @@ fn a_recovery_over_a_file_replaced_with_an_older_time_says_so_and_asks_before_sa
         note.contains("not the file this journal was editing"),
         "{note}"
     );
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
-    next.apply(Command::Save).unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
+    next.apply(Command::File(FileCommand::Save)).unwrap();
     assert!(next.disk_conflict().is_some(), "the save asks first");
     assert_eq!(name_on_disk(&scene, 1), "someone else's");
 }
@@ -150,12 +156,12 @@ fn a_same_size_change_with_its_time_put_back_is_noticed_and_asked_about() {
         "the window notices"
     );
     editor
-        .apply(Command::AnswerConflict(
+        .apply(Command::File(FileCommand::AnswerConflict(
             graft::editor::session::disk_watch::ConflictAnswer::Cancel,
-        ))
+        )))
         .unwrap();
     editor.apply(rename(2, "mine")).unwrap();
-    editor.apply(Command::Save).unwrap();
+    editor.apply(Command::File(FileCommand::Save)).unwrap();
     assert!(editor.disk_conflict().is_some(), "the save asks");
     assert_eq!(name_on_disk(&scene, 1), "bbbb");
 }
@@ -174,12 +180,14 @@ fn links_to_an_open_file_warn_also_open() {
     for (first, second) in [("b.ron", "link/b.ron"), ("c.ron", "c2.ron")] {
         let mut one = Editor::new(Document::sample());
         one.start_journal(journal.clone());
-        one.apply(Command::OpenPath(dir.path().join(first)))
+        one.apply(Command::File(FileCommand::OpenPath(dir.path().join(first))))
             .unwrap();
         let mut two = Editor::new(Document::sample());
         two.start_journal(journal.clone());
-        two.apply(Command::OpenPath(dir.path().join(second)))
-            .unwrap();
+        two.apply(Command::File(FileCommand::OpenPath(
+            dir.path().join(second),
+        )))
+        .unwrap();
         let said = two.error().unwrap_or_default().to_string();
         assert!(
             said.contains("also open in another graft window"),
@@ -203,7 +211,7 @@ fn saving_through_a_symlink_writes_its_target_and_backups_are_regular_files() {
         editor
             .apply(rename(2, &format!("through the link {k}")))
             .unwrap();
-        editor.apply(Command::Save).unwrap();
+        editor.apply(Command::File(FileCommand::Save)).unwrap();
         assert!(editor.disk_conflict().is_none());
         assert!(
             std::fs::symlink_metadata(&link)
@@ -231,7 +239,7 @@ fn saving_through_a_symlink_writes_its_target_and_backups_are_regular_files() {
     for path in [&c, &c2] {
         let mut editor = Editor::new(Document::open(path).unwrap());
         editor.apply(rename(2, "saved")).unwrap();
-        editor.apply(Command::Save).unwrap();
+        editor.apply(Command::File(FileCommand::Save)).unwrap();
     }
     let ino = |p: &Path| std::fs::metadata(p).unwrap().ino();
     let (bak, bak2) = (dir.path().join("c.ron.bak"), dir.path().join("c2.ron.bak"));
@@ -286,20 +294,26 @@ fn a_second_recovery_asks_before_replacing_unsaved_recovered_work() {
     }
     let mut next = Editor::new(Document::sample());
     next.start_journal(dir.path().to_path_buf());
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     let recovered = next.doc().scene().node(NodeId(2)).unwrap().name.to_string();
     assert!(next.doc().is_modified());
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert!(next.pending_guard().is_some(), "asked first");
     assert_eq!(
         next.doc().scene().node(NodeId(2)).unwrap().name.as_str(),
         recovered,
         "nothing replaced yet"
     );
-    next.apply(Command::AnswerGuard(GuardAnswer::Discard))
-        .unwrap();
+    next.apply(Command::File(FileCommand::AnswerGuard(
+        GuardAnswer::Discard,
+    )))
+    .unwrap();
     assert_ne!(
         next.doc().scene().node(NodeId(2)).unwrap().name.as_str(),
         recovered
@@ -333,6 +347,6 @@ fn the_changed_on_disk_question_goes_with_its_document() {
     std::fs::write(&scene, version("another program's")).unwrap();
     editor.tick(0.016);
     assert!(editor.disk_conflict().is_some());
-    editor.apply(Command::New).unwrap();
+    editor.apply(Command::File(FileCommand::New)).unwrap();
     assert!(editor.disk_conflict().is_none(), "not about the new scene");
 }

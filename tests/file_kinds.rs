@@ -1,7 +1,7 @@
 //! One table of file kinds (issue 47.4): every dialog's filters, every typed-path prompt and the
 //! session's reading of a picked path agree, because all come from `model::file_kind`.
 
-use graft::editor::session::command::{Command, Effect};
+use graft::editor::session::command::{Command, Effect, FileCommand};
 use graft::editor::session::dialogs::DialogOutcome;
 use graft::editor::session::{DialogPurpose, Editor, FileAction};
 use graft::model::document::Document;
@@ -55,11 +55,20 @@ fn every_prompt_names_each_kind_its_purpose_takes() {
 fn the_native_dialog_offers_exactly_what_its_purpose_takes() {
     // Each command that asks for a file, and the purpose its dialog is for.
     let asks = [
-        (Command::Open, DialogPurpose::Open),
-        (Command::Import, DialogPurpose::Import),
-        (Command::SaveAs, DialogPurpose::SaveAs { then: None }),
-        (Command::ExportSvg, DialogPurpose::ExportSvg),
-        (Command::ExportAnimation, DialogPurpose::ExportAnimation),
+        (Command::File(FileCommand::Open), DialogPurpose::Open),
+        (Command::File(FileCommand::Import), DialogPurpose::Import),
+        (
+            Command::File(FileCommand::SaveAs),
+            DialogPurpose::SaveAs { then: None },
+        ),
+        (
+            Command::File(FileCommand::ExportSvg),
+            DialogPurpose::ExportSvg,
+        ),
+        (
+            Command::File(FileCommand::ExportAnimation),
+            DialogPurpose::ExportAnimation,
+        ),
     ];
     for (command, purpose) in asks {
         let mut editor = Editor::new(Document::sample());
@@ -74,7 +83,9 @@ fn the_native_dialog_offers_exactly_what_its_purpose_takes() {
             .unwrap_or_else(|| panic!("{command:?} shows no dialog: {outcome:?}"));
         assert_eq!(kind.kinds(), purpose.kinds(), "{command:?}");
         editor
-            .apply(Command::DialogClosed(DialogOutcome::Cancelled))
+            .apply(Command::File(FileCommand::DialogClosed(
+                DialogOutcome::Cancelled,
+            )))
             .expect("cancel");
     }
 }

@@ -6,7 +6,10 @@
 //! graft is not offered again; the prompt says when a journal is older than the file.
 
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, GuardAnswer};
+use graft::editor::session::command::{
+    Command, EditCommand, FileCommand, GuardAnswer, HistoryCommand, JournalCommand, PanelCommand,
+    SelectionCommand,
+};
 use graft::editor::session::disk_watch::{ConflictAnswer, ConflictReason};
 use graft::editor::session::journal::{JournalHealth, RecoveryAnswer};
 use graft::model::document::Document;
@@ -35,14 +38,14 @@ fn name_on_disk(path: &Path, id: u32) -> String {
 }
 
 fn rename(node: u32, name: &str) -> Command {
-    Command::Perform {
+    Command::Panel(PanelCommand::Perform {
         label: "Rename".into(),
         ops: vec![Op::Rename {
             node: NodeId(node),
             name: name.into(),
         }],
         continuous: false,
-    }
+    })
 }
 
 /// A scene's text with one node renamed (a distinct, valid version of the file).
@@ -168,7 +171,7 @@ fn a_journal_stopped_by_a_full_disk_never_reverts_the_saved_file() {
     for k in 0..5 {
         editor.apply(rename(3, &format!("edit {k}"))).unwrap();
     }
-    editor.apply(Command::Save).unwrap();
+    editor.apply(Command::File(FileCommand::Save)).unwrap();
     // The save ended the stale journal and started a good one.
     assert_eq!(editor.journal_health(), JournalHealth::On);
     editor.end_journal(); // a clean quit
@@ -199,7 +202,9 @@ fn a_journal_that_cannot_start_says_so_leaves_nothing_and_retries() {
     editor.apply(rename(2, "unsaved")).unwrap();
     // The folder becomes writable: the retry journals the document, its unsaved edit included.
     std::fs::remove_file(&blocked).unwrap();
-    editor.apply(Command::RetryJournal).unwrap();
+    editor
+        .apply(Command::Journal(JournalCommand::RetryJournal))
+        .unwrap();
     assert_eq!(editor.journal_health(), JournalHealth::On);
     assert!(
         files_in(&blocked).iter().all(|f| f.ends_with(".journal")),
@@ -209,8 +214,10 @@ fn a_journal_that_cannot_start_says_so_leaves_nothing_and_retries() {
     drop(editor); // a crash
     let mut next = Editor::new(Document::sample());
     next.start_journal(blocked);
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert_eq!(
         next.doc().scene().node(NodeId(2)).unwrap().name.as_str(),
         "unsaved"
@@ -226,25 +233,30 @@ fn a_second_window_asks_before_overwriting_newer_work() {
     let mut b = Editor::new(Document::open(&path).unwrap());
     let mut c = Editor::new(Document::open(&path).unwrap());
     c.apply(rename(2, "saved by C")).unwrap();
-    c.apply(Command::Save).unwrap();
+    c.apply(Command::File(FileCommand::Save)).unwrap();
     b.apply(rename(3, "edited in B")).unwrap();
-    b.apply(Command::Save).unwrap();
+    b.apply(Command::File(FileCommand::Save)).unwrap();
     let conflict = b
         .disk_conflict()
         .expect("B asks before overwriting C's save");
     assert_eq!(conflict.reason, ConflictReason::Saving);
     assert_eq!(name_on_disk(&path, 2), "saved by C");
     // Quit → Save waits for the answer; Overwrite saves, then quits.
-    b.apply(Command::AnswerConflict(ConflictAnswer::Cancel))
+    b.apply(Command::File(FileCommand::AnswerConflict(
+        ConflictAnswer::Cancel,
+    )))
+    .unwrap();
+    b.apply(Command::File(FileCommand::Quit)).unwrap();
+    b.apply(Command::File(FileCommand::AnswerGuard(GuardAnswer::Save)))
         .unwrap();
-    b.apply(Command::Quit).unwrap();
-    b.apply(Command::AnswerGuard(GuardAnswer::Save)).unwrap();
     assert!(
         b.disk_conflict().is_some() && !b.quit_requested(),
         "nothing was overwritten"
     );
-    b.apply(Command::AnswerConflict(ConflictAnswer::Overwrite))
-        .unwrap();
+    b.apply(Command::File(FileCommand::AnswerConflict(
+        ConflictAnswer::Overwrite,
+    )))
+    .unwrap();
     assert!(b.quit_requested(), "the quit went on after the save");
     assert_eq!(name_on_disk(&path, 3), "edited in B");
     // C now notices B's save by itself and can reload it.
@@ -253,8 +265,10 @@ fn a_second_window_asks_before_overwriting_newer_work() {
         c.disk_conflict().map(|c| c.reason.clone()),
         Some(ConflictReason::Noticed)
     );
-    c.apply(Command::AnswerConflict(ConflictAnswer::Reload))
-        .unwrap();
+    c.apply(Command::File(FileCommand::AnswerConflict(
+        ConflictAnswer::Reload,
+    )))
+    .unwrap();
     assert_eq!(
         c.doc().scene().node(NodeId(3)).unwrap().name.as_str(),
         "edited in B"
@@ -264,7 +278,7 @@ fn a_second_window_asks_before_overwriting_newer_work() {
     file.set_modified(std::time::SystemTime::now() + Duration::from_secs(3))
         .unwrap();
     c.apply(rename(2, "C again")).unwrap();
-    c.apply(Command::Save).unwrap();
+    c.apply(Command::File(FileCommand::Save)).unwrap();
     assert!(c.disk_conflict().is_none());
 }
 
@@ -274,9 +288,13 @@ fn a_big_scenes_edits_reach_the_journal_with_no_frame_or_event() {
     let scene = graft::tools::generate::generate(graft::tools::generate::GenShape::Wide, 40_000, 1);
     let mut editor = Editor::new(Document::untitled(scene));
     editor.start_journal(dir.path().to_path_buf());
-    editor.apply(Command::Select(vec![NodeId(5)])).unwrap();
-    editor.apply(Command::Duplicate).unwrap();
-    editor.apply(Command::Duplicate).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            5,
+        )])))
+        .unwrap();
+    editor.apply(Command::Edit(EditCommand::Duplicate)).unwrap();
+    editor.apply(Command::Edit(EditCommand::Duplicate)).unwrap();
     let journal_path = editor.journal_path().unwrap().to_path_buf();
     let started = Instant::now();
     // No tick, no command: only the journal's own threads may write.
@@ -312,8 +330,10 @@ fn a_five_megabyte_name_is_refused_everywhere_without_a_panic() {
     drop(editor);
     let mut next = Editor::new(Document::sample());
     next.start_journal(dir.path().to_path_buf());
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert_eq!(
         next.doc().scene().node(NodeId(2)).unwrap().name.as_str(),
         "short"
@@ -343,7 +363,9 @@ fn a_recovery_that_stopped_graft_is_set_aside_not_offered_again() {
     let mut second = Editor::new(Document::sample());
     second.start_journal(dir.path().to_path_buf());
     second
-        .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .apply(Command::Journal(JournalCommand::AnswerRecovery(
+            RecoveryAnswer::Recover,
+        )))
         .unwrap();
     assert!(journal_path.with_extension("recovering").exists());
     drop(second);
@@ -369,8 +391,10 @@ fn a_recovery_that_stopped_graft_is_set_aside_not_offered_again() {
     drop(fourth_dir_session);
     let mut fine = Editor::new(Document::sample());
     fine.start_journal(other.path().to_path_buf());
-    fine.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    fine.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     for _ in 0..4 {
         fine.tick(0.016);
     }
@@ -387,7 +411,7 @@ fn the_prompt_says_when_a_journal_is_older_than_the_saved_file_and_counts_a_drag
     let (mut editor, scene) = journaled_on_file(dir.path());
     for k in 0..18 {
         editor
-            .apply(Command::Perform {
+            .apply(Command::Panel(PanelCommand::Perform {
                 label: "Move arm".into(),
                 ops: vec![Op::SetLocal {
                     node: NodeId(2),
@@ -397,10 +421,12 @@ fn the_prompt_says_when_a_journal_is_older_than_the_saved_file_and_counts_a_drag
                     },
                 }],
                 continuous: true,
-            })
+            }))
             .unwrap();
     }
-    editor.apply(Command::EndGesture).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::EndGesture))
+        .unwrap();
     drop(editor);
     // Another program saves the file after the journal's last write.
     std::thread::sleep(Duration::from_millis(20));
@@ -411,9 +437,11 @@ fn the_prompt_says_when_a_journal_is_older_than_the_saved_file_and_counts_a_drag
     assert_eq!(offer.edits, 1, "a drag of 18 frames is one edit");
     assert!(offer.older_than_file.is_some(), "{offer:?}");
     // Recovered anyway, its first save asks before overwriting the newer file.
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
-    next.apply(Command::Save).unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
+    next.apply(Command::File(FileCommand::Save)).unwrap();
     assert!(next.disk_conflict().is_some(), "the save asks first");
     assert_eq!(name_on_disk(&scene, 1), "newer");
 }
@@ -424,17 +452,19 @@ fn a_drag_that_never_moved_makes_no_undo_step() {
     let arm = editor.doc().scene().node(NodeId(2)).unwrap().local;
     for _ in 0..3 {
         editor
-            .apply(Command::Perform {
+            .apply(Command::Panel(PanelCommand::Perform {
                 label: "Move arm".into(),
                 ops: vec![Op::SetLocal {
                     node: NodeId(2),
                     local: arm,
                 }],
                 continuous: true,
-            })
+            }))
             .unwrap();
     }
-    editor.apply(Command::EndGesture).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::EndGesture))
+        .unwrap();
     assert_eq!(editor.doc().history().labels().0.len(), 0);
 }
 
@@ -537,8 +567,10 @@ fn a_big_files_edits_recover_exactly_even_when_the_file_is_rewritten_or_deleted(
         drop(editor);
         let mut next = Editor::new(Document::sample());
         next.start_journal(journal_dir.clone());
-        next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-            .unwrap();
+        next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+            RecoveryAnswer::Recover,
+        )))
+        .unwrap();
         assert_eq!(
             file::to_ron_string(next.doc().scene()),
             expected,
@@ -563,7 +595,7 @@ fn a_big_file_saved_before_its_first_edit_still_recovers_exactly() {
     let journal_dir = dir.path().join("journal");
     let mut editor = Editor::new(Document::open(&path).unwrap());
     editor.start_journal(journal_dir.clone());
-    editor.apply(Command::Save).unwrap();
+    editor.apply(Command::File(FileCommand::Save)).unwrap();
     editor.apply(rename(5, "after the save")).unwrap();
     let journal_path = editor.journal_path().unwrap().to_path_buf();
     wait_for_edits(&journal_path, 1);
@@ -571,8 +603,10 @@ fn a_big_file_saved_before_its_first_edit_still_recovers_exactly() {
     drop(editor);
     let mut next = Editor::new(Document::sample());
     next.start_journal(journal_dir);
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert_eq!(file::to_ron_string(next.doc().scene()), expected);
 }
 
@@ -596,7 +630,9 @@ fn a_big_journal_whose_base_is_gone_or_changed_says_so_plainly() {
         let mut next = Editor::new(Document::sample());
         next.start_journal(journal_dir);
         let err = next
-            .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+            .apply(Command::Journal(JournalCommand::AnswerRecovery(
+                RecoveryAnswer::Recover,
+            )))
             .expect_err("the base is not the journal's");
         assert!(err.to_string().contains(said), "{what}: {err}");
     }
@@ -622,7 +658,7 @@ fn the_window_refuses_endless_and_special_files_at_once_and_keeps_its_scene() {
     let before = file::to_ron_string(editor.doc().scene());
     for input in inputs {
         let started = Instant::now();
-        let result = editor.apply(Command::OpenPath(input.clone()));
+        let result = editor.apply(Command::File(FileCommand::OpenPath(input.clone())));
         assert!(result.is_err(), "{} was opened", input.display());
         assert!(
             started.elapsed() < Duration::from_secs(2),

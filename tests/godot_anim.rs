@@ -6,6 +6,7 @@
 mod common;
 
 use glam::Vec2;
+use graft::editor::session::command::{FileCommand, SettingCommand};
 use graft::model::anim::{Channel, Interp, LoopMode};
 use graft::model::godot::export::{ExportOptions, to_tscn};
 use graft::model::godot::import_text_with;
@@ -314,12 +315,18 @@ fn the_windows_export_uses_the_chosen_pixels_per_unit() {
         let out = dir.path().join(format!("sword-{pixels}.tscn"));
         let mut editor = Editor::new(Document::open(Path::new("scenes/sword.ron")).unwrap());
         editor
-            .apply(Command::SetGodotPixelsPerUnit(pixels))
+            .apply(Command::Setting(SettingCommand::SetGodotPixelsPerUnit(
+                pixels,
+            )))
             .unwrap();
         assert_eq!(editor.godot_pixels_per_unit(), pixels);
-        editor.apply(Command::ExportGodot).unwrap();
         editor
-            .apply(Command::DialogClosed(DialogOutcome::Picked(out.clone())))
+            .apply(Command::File(FileCommand::ExportGodot))
+            .unwrap();
+        editor
+            .apply(Command::File(FileCommand::DialogClosed(
+                DialogOutcome::Picked(out.clone()),
+            )))
             .unwrap();
         let started = std::time::Instant::now();
         while !out.exists() && started.elapsed() < std::time::Duration::from_secs(30) {

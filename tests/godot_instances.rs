@@ -6,6 +6,7 @@
 
 mod common;
 
+use graft::editor::session::command::{FileCommand, SettingCommand};
 use graft::model::godot::export::ExportOptions;
 use graft::model::godot::export_instance::{Export, export_scene};
 use graft::model::godot::{NoteKind, import_file};
@@ -655,9 +656,13 @@ fn the_window_export_keeps_instances_or_flattens_them_as_chosen() {
     .unwrap();
     let mut editor = Editor::new(Document::open(&car).unwrap());
     let export = |editor: &mut Editor, out: &Path| {
-        editor.apply(Command::ExportGodot).unwrap();
+        editor
+            .apply(Command::File(FileCommand::ExportGodot))
+            .unwrap();
         let picked = DialogOutcome::Picked(out.to_path_buf());
-        editor.apply(Command::DialogClosed(picked)).unwrap();
+        editor
+            .apply(Command::File(FileCommand::DialogClosed(picked)))
+            .unwrap();
         fs::read_to_string(out).unwrap()
     };
     let kept = export(&mut editor, &dir.path().join("car.tscn"));
@@ -671,7 +676,9 @@ fn the_window_export_keeps_instances_or_flattens_them_as_chosen() {
         dir.path().join("wheel.tscn").exists(),
         "the part beside the file"
     );
-    editor.apply(Command::SetGodotFlatten(true)).unwrap();
+    editor
+        .apply(Command::Setting(SettingCommand::SetGodotFlatten(true)))
+        .unwrap();
     let flat = export(&mut editor, &dir.path().join("flat.tscn"));
     assert!(!flat.contains("instance="), "{flat}");
     assert!(

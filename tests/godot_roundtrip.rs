@@ -5,6 +5,7 @@
 //! Trs((px, −py), −r°, s, −k°).
 
 use glam::{Affine2, DAffine2, DMat2, DVec2, Vec2};
+use graft::editor::session::command::{FileCommand, SettingCommand};
 use graft::model::godot::export::{ExportOptions, to_tscn};
 use graft::model::godot::{Imported, import_file, import_text};
 use graft::model::math::Trs;
@@ -542,14 +543,17 @@ fn the_editor_exports_the_chosen_godot_version() {
     let mut e = Editor::new(graft::model::document::Document::sample());
     let export = |e: &mut Editor, name: &str| {
         let to = dir.path().join(name);
-        e.apply(Command::ExportGodot).unwrap();
-        e.apply(Command::DialogClosed(DialogOutcome::Picked(to.clone())))
-            .unwrap();
+        e.apply(Command::File(FileCommand::ExportGodot)).unwrap();
+        e.apply(Command::File(FileCommand::DialogClosed(
+            DialogOutcome::Picked(to.clone()),
+        )))
+        .unwrap();
         std::fs::read_to_string(to).unwrap()
     };
     assert!(!e.godot3_export());
     assert!(export(&mut e, "four.tscn").starts_with("[gd_scene format=3]"));
-    e.apply(Command::SetGodot3Export(true)).unwrap();
+    e.apply(Command::Setting(SettingCommand::SetGodot3Export(true)))
+        .unwrap();
     assert!(e.godot3_export());
     // The sample is animated: Godot 3 counts its Animation in load_steps.
     let three = export(&mut e, "three.tscn");
@@ -558,6 +562,7 @@ fn the_editor_exports_the_chosen_godot_version() {
         "{three}"
     );
     assert!(three.contains("anims/clip = SubResource( 1 )"), "{three}");
-    e.apply(Command::SetGodot3Export(false)).unwrap();
+    e.apply(Command::Setting(SettingCommand::SetGodot3Export(false)))
+        .unwrap();
     assert!(export(&mut e, "four-again.tscn").starts_with("[gd_scene format=3]"));
 }

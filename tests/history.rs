@@ -5,6 +5,7 @@ mod common;
 
 use common::*;
 use glam::Vec2;
+use graft::editor::session::command::{EditCommand, HistoryCommand, SelectionCommand};
 use graft::model::math::Trs;
 use graft::model::scene::Keep;
 use graft::model::scene::edit::{History, Op};
@@ -399,15 +400,17 @@ fn deleting_a_big_selection_is_one_step_and_undo_restores_it() {
     scene.update_world();
     let before = scene.clone();
     let mut e = Editor::new(Document::untitled(scene));
-    e.apply(Command::Select(e.doc().scene().ids().to_vec()))
-        .unwrap();
-    e.apply(Command::Delete).unwrap();
+    e.apply(Command::Selection(SelectionCommand::Select(
+        e.doc().scene().ids().to_vec(),
+    )))
+    .unwrap();
+    e.apply(Command::Edit(EditCommand::Delete)).unwrap();
     assert!(e.doc().scene().is_empty());
     assert!(e.selection().is_empty());
-    e.apply(Command::Undo).unwrap();
+    e.apply(Command::History(HistoryCommand::Undo)).unwrap();
     e.update_world();
     assert!(*e.doc().scene() == before);
-    e.apply(Command::Redo).unwrap();
+    e.apply(Command::History(HistoryCommand::Redo)).unwrap();
     assert!(e.doc().scene().is_empty());
 }
 
@@ -426,18 +429,26 @@ fn is_selected_follows_the_selection() {
             assert_eq!(e.is_selected(id), e.selection().contains(&id), "{id}");
         }
     };
-    e.apply(Command::Select(ids[..100].to_vec())).unwrap();
+    e.apply(Command::Selection(SelectionCommand::Select(
+        ids[..100].to_vec(),
+    )))
+    .unwrap();
     agree(&e);
-    e.apply(Command::ToggleSelect(ids[5])).unwrap();
+    e.apply(Command::Selection(SelectionCommand::ToggleSelect(ids[5])))
+        .unwrap();
     agree(&e);
-    e.apply(Command::ToggleSelect(ids[300])).unwrap();
+    e.apply(Command::Selection(SelectionCommand::ToggleSelect(ids[300])))
+        .unwrap();
     agree(&e);
-    e.apply(Command::Delete).unwrap();
+    e.apply(Command::Edit(EditCommand::Delete)).unwrap();
     e.update_world();
     agree(&e);
-    e.apply(Command::Undo).unwrap();
+    e.apply(Command::History(HistoryCommand::Undo)).unwrap();
     e.update_world();
     agree(&e);
-    e.apply(Command::Select(ids[200..210].to_vec())).unwrap();
+    e.apply(Command::Selection(SelectionCommand::Select(
+        ids[200..210].to_vec(),
+    )))
+    .unwrap();
     agree(&e);
 }

@@ -6,7 +6,9 @@
 //! is; a source saved right after it was instanced is followed.
 
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, InstanceCommand as I};
+use graft::editor::session::command::{
+    Command, EditCommand, FileCommand, HistoryCommand, InstanceCommand as I, SelectionCommand,
+};
 use graft::model::document::Document;
 use graft::model::file;
 use graft::model::scene::{NodeId, Scene};
@@ -93,20 +95,32 @@ fn duplicating_an_instance_makes_an_instance_and_undo_redo_are_exact() {
     let (_dir, car) = folder();
     let mut editor = open(&car);
     let before = file::to_ron_string(editor.doc().scene());
-    editor.apply(Command::Select(vec![NodeId(10)])).unwrap();
-    editor.apply(Command::Duplicate).expect("duplicate");
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            10,
+        )])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::Duplicate))
+        .expect("duplicate");
     let copy = editor.primary().expect("the copy is selected");
     assert_same_instance(editor.doc().scene(), NodeId(10), copy);
     let after = file::to_ron_string(editor.doc().scene());
     // Saved and read back: still two instances.
-    editor.apply(Command::Save).expect("save");
+    editor
+        .apply(Command::File(FileCommand::Save))
+        .expect("save");
     let again = Document::open(&car).expect("reopen");
     assert_eq!(file::to_ron_string(again.scene()), after);
     assert_same_instance(again.scene(), NodeId(10), copy);
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     assert_eq!(file::to_ron_string(editor.doc().scene()), before);
     assert!(editor.doc().scene().instance_entry(copy).is_none());
-    editor.apply(Command::Redo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Redo))
+        .unwrap();
     assert_eq!(file::to_ron_string(editor.doc().scene()), after);
     assert_same_instance(editor.doc().scene(), NodeId(10), copy);
 }
@@ -115,11 +129,21 @@ fn duplicating_an_instance_makes_an_instance_and_undo_redo_are_exact() {
 fn copy_and_paste_under_another_node_makes_an_instance() {
     let (_dir, car) = folder();
     let mut editor = open(&car);
-    editor.apply(Command::Select(vec![NodeId(1)])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            1,
+        )])))
+        .unwrap();
     // The whole body: its instance inside it comes back as an instance too.
-    editor.apply(Command::Copy).unwrap();
-    editor.apply(Command::Select(vec![NodeId(2)])).unwrap();
-    editor.apply(Command::Paste).expect("paste");
+    editor.apply(Command::Edit(EditCommand::Copy)).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            2,
+        )])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::Paste))
+        .expect("paste");
     let body = editor.primary().expect("the pasted body");
     let scene = editor.doc().scene();
     let copy = (scene.ids().iter().copied())
@@ -133,18 +157,28 @@ fn copy_and_paste_under_another_node_makes_an_instance() {
 fn pasted_in_a_scene_of_another_folder_the_source_is_named_from_there() {
     let (dir, car) = folder();
     let mut editor = open(&car);
-    editor.apply(Command::Select(vec![NodeId(10)])).unwrap();
-    editor.apply(Command::Copy).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            10,
+        )])))
+        .unwrap();
+    editor.apply(Command::Edit(EditCommand::Copy)).unwrap();
     fs::create_dir(dir.path().join("levels")).unwrap();
     let level = dir.path().join("levels/level.ron");
     fs::write(&level, "(format: 1, nodes: [(id: 1, name: \"ground\")])").unwrap();
     editor
-        .apply(Command::OpenPath(level.clone()))
+        .apply(Command::File(FileCommand::OpenPath(level.clone())))
         .expect("open the level");
     editor.tick(0.016);
     assert_eq!(editor.doc().path(), Some(level.as_path()));
-    editor.apply(Command::Select(vec![NodeId(1)])).unwrap();
-    editor.apply(Command::Paste).expect("paste");
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            1,
+        )])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::Paste))
+        .expect("paste");
     let copy = editor.primary().unwrap();
     let entry = editor
         .doc()
@@ -152,7 +186,9 @@ fn pasted_in_a_scene_of_another_folder_the_source_is_named_from_there() {
         .instance_entry(copy)
         .expect("an instance");
     assert_eq!(entry.path, "../parts/wheel.ron");
-    editor.apply(Command::Save).expect("save");
+    editor
+        .apply(Command::File(FileCommand::Save))
+        .expect("save");
     let again = Document::open(&level).expect("reopen");
     let spoke = inner(again.scene(), copy, &[3]);
     assert_eq!(again.scene().node(spoke).unwrap().local.rotation, 30.0);
@@ -162,18 +198,26 @@ fn pasted_in_a_scene_of_another_folder_the_source_is_named_from_there() {
 fn pasting_an_instance_into_its_own_source_is_refused() {
     let (dir, car) = folder();
     let mut editor = open(&car);
-    editor.apply(Command::Select(vec![NodeId(10)])).unwrap();
-    editor.apply(Command::Copy).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            10,
+        )])))
+        .unwrap();
+    editor.apply(Command::Edit(EditCommand::Copy)).unwrap();
     let wheel = dir.path().join("parts/wheel.ron");
     editor
-        .apply(Command::OpenPath(wheel.clone()))
+        .apply(Command::File(FileCommand::OpenPath(wheel.clone())))
         .expect("open the wheel");
     editor.tick(0.016);
     assert_eq!(editor.doc().path(), Some(wheel.as_path()));
     let before = file::to_ron_string(editor.doc().scene());
-    editor.apply(Command::Select(vec![NodeId(1)])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            1,
+        )])))
+        .unwrap();
     let err = editor
-        .apply(Command::Paste)
+        .apply(Command::Edit(EditCommand::Paste))
         .expect_err("refused")
         .to_string();
     assert!(err.contains("would then contain itself"), "{err}");
@@ -186,8 +230,12 @@ fn a_duplicated_instance_follows_its_source_like_the_original() {
     let (dir, car) = folder();
     let mut editor = open(&car);
     editor.tick(0.016);
-    editor.apply(Command::Select(vec![NodeId(10)])).unwrap();
-    editor.apply(Command::Duplicate).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            10,
+        )])))
+        .unwrap();
+    editor.apply(Command::Edit(EditCommand::Duplicate)).unwrap();
     let copy = editor.primary().unwrap();
     let moved = WHEEL.replace("position: (0.0, 0.5)", "position: (0.0, 4.0)");
     fs::write(dir.path().join("parts/wheel.ron"), moved).unwrap();
@@ -235,9 +283,13 @@ fn an_override_of_a_lost_node_is_removed_in_one_undo_step_and_only_such_a_one() 
         after.contains("(node: [3], rotation: 30.0)"),
         "the live one stays"
     );
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     assert_eq!(file::to_ron_string(editor.doc().scene()), before);
-    editor.apply(Command::Redo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Redo))
+        .unwrap();
     assert_eq!(file::to_ron_string(editor.doc().scene()), after);
 }
 
@@ -272,7 +324,9 @@ fn a_source_saved_right_after_it_was_instanced_is_still_followed() {
 fn opening_a_scene_says_where_an_override_of_a_lost_node_is() {
     let (_dir, car) = folder();
     let mut editor = Editor::new(Document::sample());
-    editor.apply(Command::OpenPath(car.clone())).expect("open");
+    editor
+        .apply(Command::File(FileCommand::OpenPath(car.clone())))
+        .expect("open");
     editor.tick(0.016);
     let said: Vec<&str> = editor.messages().iter().map(|m| m.text.as_str()).collect();
     // Line 6, at `node: [9]`, as `graft check` places it.

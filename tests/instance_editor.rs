@@ -6,7 +6,10 @@ mod common;
 
 use graft::editor::session::Editor;
 use graft::editor::session::command::InstanceCommand as I;
-use graft::editor::session::command::{Command, Effect};
+use graft::editor::session::command::{
+    Command, EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, PanelCommand,
+    SelectionCommand,
+};
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file;
@@ -71,11 +74,11 @@ fn turn(editor: &mut Editor, node: NodeId, degrees: f32) {
     let mut local = editor.doc().scene().node(node).expect("node").local;
     local.rotation = degrees;
     editor
-        .apply(Command::Perform {
+        .apply(Command::Panel(PanelCommand::Perform {
             label: "turn".into(),
             ops: vec![Op::SetLocal { node, local }],
             continuous: false,
-        })
+        }))
         .expect("turn");
 }
 
@@ -123,14 +126,18 @@ fn instance_scene_is_one_undo_step_and_names_its_source_relative_to_the_scene() 
         after.0
     );
 
-    editor.apply(Command::Undo).expect("undo");
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .expect("undo");
     let undone = state(editor.doc().scene());
     assert_eq!(
         (undone.0, undone.2),
         (before.0, before.2),
         "undo: as before"
     );
-    editor.apply(Command::Redo).expect("redo");
+    editor
+        .apply(Command::History(HistoryCommand::Redo))
+        .expect("redo");
     assert_eq!(
         state(editor.doc().scene()),
         after,
@@ -138,7 +145,9 @@ fn instance_scene_is_one_undo_step_and_names_its_source_relative_to_the_scene() 
     );
 
     // Saved and opened again: the same instance.
-    editor.apply(Command::Save).expect("save");
+    editor
+        .apply(Command::File(FileCommand::Save))
+        .expect("save");
     let again = file::load(&car).expect("reopen");
     assert_eq!(state(&again).0, after.0);
 }
@@ -198,7 +207,9 @@ fn instancing_and_overriding_are_journaled_and_recovered_exactly() {
         .expect("revert");
     let hub = inner(editor.doc().scene(), second, &[2]);
     turn(&mut editor, hub, 12.5);
-    editor.apply(Command::Select(vec![second])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![second])))
+        .unwrap();
     editor.apply(Command::Instance(I::MakeLocal)).unwrap();
     let done = editor.doc().history().labels().1;
     let live = state(editor.doc().scene());
@@ -210,8 +221,10 @@ fn instancing_and_overriding_are_journaled_and_recovered_exactly() {
         next.recovery_offer().is_some(),
         "the crashed journal is offered"
     );
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .expect("recover");
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .expect("recover");
     assert_eq!(
         state(next.doc().scene()),
         live,
@@ -220,10 +233,12 @@ fn instancing_and_overriding_are_journaled_and_recovered_exactly() {
     assert_eq!(next.doc().history().labels().1, done);
     // Undo goes back through every instance step; redo comes back exactly.
     while next.doc().history().undo_label().is_some() {
-        next.apply(Command::Undo).expect("undo");
+        next.apply(Command::History(HistoryCommand::Undo))
+            .expect("undo");
     }
     assert_eq!(file::to_ron_string(next.doc().scene()), CAR_CANONICAL());
-    next.apply(Command::JumpHistory(done)).expect("redo all");
+    next.apply(Command::History(HistoryCommand::JumpHistory(done)))
+        .expect("redo all");
     assert_eq!(state(next.doc().scene()), live);
 }
 
@@ -245,7 +260,11 @@ fn save_branch_as_scene_writes_the_file_and_puts_an_instance_in_its_place() {
         common::affine_bits(&scene.world(scene.id_at(i)).expect("world"))
     };
     let hand_world = world_of(editor.doc().scene(), "hand");
-    editor.apply(Command::Select(vec![NodeId(3)])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            3,
+        )])))
+        .unwrap();
     let arm = dir.path().join("parts/arm.ron");
     editor
         .apply(Command::Instance(I::SaveBranch(Some(arm.clone()))))
@@ -275,7 +294,9 @@ fn save_branch_as_scene_writes_the_file_and_puts_an_instance_in_its_place() {
     let text = file::to_ron_string(scene);
     assert!(!text.contains("overrides"), "no overrides: {text}");
 
-    editor.apply(Command::Undo).expect("undo");
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .expect("undo");
     assert_eq!(
         state(editor.doc().scene()).0,
         before.0,
@@ -283,8 +304,12 @@ fn save_branch_as_scene_writes_the_file_and_puts_an_instance_in_its_place() {
     );
     assert_eq!(state(editor.doc().scene()).2, before.2);
     assert!(arm.exists(), "the written file stays");
-    editor.apply(Command::Redo).expect("redo");
-    editor.apply(Command::Save).expect("save");
+    editor
+        .apply(Command::History(HistoryCommand::Redo))
+        .expect("redo");
+    editor
+        .apply(Command::File(FileCommand::Save))
+        .expect("save");
     let again = file::load(&car).expect("reopen");
     assert_eq!(world_of(&again, "hand"), hand_world);
 }
@@ -295,7 +320,9 @@ fn save_branch_is_refused_for_a_source_node_and_over_its_own_scene() {
     let root = wheel_under(&mut editor, dir.path(), 1);
     let hub = inner(editor.doc().scene(), root, &[2]);
     let before = state(editor.doc().scene());
-    editor.apply(Command::Select(vec![hub])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![hub])))
+        .unwrap();
     let err = editor
         .apply(Command::Instance(I::SaveBranch(Some(
             dir.path().join("hub.ron"),
@@ -303,7 +330,11 @@ fn save_branch_is_refused_for_a_source_node_and_over_its_own_scene() {
         .expect_err("refused");
     assert!(err.to_string().contains("Make local"), "{err}");
     assert!(!dir.path().join("hub.ron").exists());
-    editor.apply(Command::Select(vec![NodeId(3)])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            3,
+        )])))
+        .unwrap();
     let err = editor
         .apply(Command::Instance(I::SaveBranch(Some(car.clone()))))
         .expect_err("refused");
@@ -318,10 +349,10 @@ fn revert_to_source_per_value_and_per_node() {
     let spoke = inner(editor.doc().scene(), root, &[3]);
     turn(&mut editor, spoke, 30.0);
     editor
-        .apply(Command::Rename {
+        .apply(Command::Panel(PanelCommand::Rename {
             node: spoke,
             name: "blade".into(),
-        })
+        }))
         .unwrap();
     let fields = |e: &Editor| overrides_of_node(e.doc().scene(), spoke).unwrap().0;
     assert_eq!(fields(&editor), FieldSet::ROTATION | FieldSet::NAME);
@@ -341,7 +372,9 @@ fn revert_to_source_per_value_and_per_node() {
         0.0
     );
     assert_eq!(editor.doc().scene().node(spoke).unwrap().name, "blade");
-    editor.apply(Command::Select(vec![spoke])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![spoke])))
+        .unwrap();
     editor
         .apply(Command::Instance(I::Revert {
             node: None,
@@ -359,7 +392,9 @@ fn revert_to_source_per_value_and_per_node() {
         }))
         .unwrap();
     assert_eq!(editor.doc().history().labels().1, steps);
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     assert_eq!(fields(&editor), FieldSet::NAME);
 }
 
@@ -392,7 +427,7 @@ fn an_override_loaded_equal_to_the_source_is_kept_until_reverted() {
         overrides_of_node(editor.doc().scene(), spoke),
         Some(FieldSet(0))
     );
-    editor.apply(Command::Save).unwrap();
+    editor.apply(Command::File(FileCommand::Save)).unwrap();
     assert!(!fs::read_to_string(&car).unwrap().contains("overrides"));
     // The source turns the spoke: the reverted instance follows.
     fs::write(
@@ -421,7 +456,9 @@ fn make_local_keeps_every_world_matrix_and_undo_brings_the_instance_back() {
     let hub = inner(editor.doc().scene(), root, &[2]);
     turn(&mut editor, hub, 20.0);
     let instanced = state(editor.doc().scene());
-    editor.apply(Command::Select(vec![hub])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![hub])))
+        .unwrap();
     editor
         .apply(Command::Instance(I::MakeLocal))
         .expect("make local");
@@ -436,10 +473,18 @@ fn make_local_keeps_every_world_matrix_and_undo_brings_the_instance_back() {
     );
     assert!(!local.0.contains("instance"), "plain nodes: {}", local.0);
     // Plain now: the hub may be deleted.
-    editor.apply(Command::Select(vec![hub])).unwrap();
-    editor.apply(Command::Delete).expect("a plain node goes");
-    editor.apply(Command::Undo).unwrap();
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![hub])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::Delete))
+        .expect("a plain node goes");
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     assert_eq!(state(editor.doc().scene()), instanced);
 }
 
@@ -449,9 +494,11 @@ fn deleting_a_source_node_is_refused_with_the_reason_and_make_local_named() {
     let root = wheel_under(&mut editor, dir.path(), 1);
     let hub = inner(editor.doc().scene(), root, &[2]);
     let before = state(editor.doc().scene());
-    editor.apply(Command::Select(vec![hub])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![hub])))
+        .unwrap();
     let err = editor
-        .apply(Command::Delete)
+        .apply(Command::Edit(EditCommand::Delete))
         .expect_err("refused")
         .to_string();
     assert!(
@@ -464,24 +511,28 @@ fn deleting_a_source_node_is_refused_with_the_reason_and_make_local_named() {
         "said in the status bar"
     );
     let err = editor
-        .apply(Command::Unparent)
+        .apply(Command::Edit(EditCommand::Unparent))
         .expect_err("refused")
         .to_string();
     assert!(err.contains("cannot be moved"), "{err}");
     assert_eq!(state(editor.doc().scene()), before);
     // A node added under it moves freely; the instance root too.
     editor
-        .apply(Command::AddNode(
+        .apply(Command::Edit(EditCommand::AddNode(
             graft::editor::session::command::NewNodePlace::ChildOf(hub),
-        ))
+        )))
         .expect("add under a source node");
     let added = editor.primary().unwrap();
     editor
-        .apply(Command::Unparent)
+        .apply(Command::Edit(EditCommand::Unparent))
         .expect("an added node moves");
     assert_eq!(editor.doc().scene().parent(added).unwrap(), None);
-    editor.apply(Command::Select(vec![root])).unwrap();
-    editor.apply(Command::Unparent).expect("the root moves");
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![root])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::Unparent))
+        .expect("the root moves");
 }
 
 #[test]
@@ -489,7 +540,9 @@ fn open_source_asks_for_a_new_window_on_the_source_file() {
     let (dir, _car, mut editor) = car_editor();
     let root = wheel_under(&mut editor, dir.path(), 1);
     let spoke = inner(editor.doc().scene(), root, &[3]);
-    editor.apply(Command::Select(vec![spoke])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![spoke])))
+        .unwrap();
     let outcome = editor
         .apply(Command::Instance(I::OpenSource))
         .expect("open");
@@ -500,7 +553,11 @@ fn open_source_asks_for_a_new_window_on_the_source_file() {
         }
         other => panic!("{other:?}"),
     }
-    editor.apply(Command::Select(vec![NodeId(1)])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            1,
+        )])))
+        .unwrap();
     assert!(editor.apply(Command::Instance(I::OpenSource)).is_err());
 }
 
@@ -518,7 +575,7 @@ fn save_wheel_elsewhere(dir: &Path) {
     let wheel = dir.join("parts/wheel.ron");
     let mut other = Editor::new(Document::open(&wheel).expect("open the source"));
     other
-        .apply(Command::Perform {
+        .apply(Command::Panel(PanelCommand::Perform {
             label: "move hub".into(),
             ops: vec![
                 Op::SetLocal {
@@ -532,9 +589,11 @@ fn save_wheel_elsewhere(dir: &Path) {
                 },
             ],
             continuous: false,
-        })
+        }))
         .expect("edit the source");
-    other.apply(Command::Save).expect("save the source");
+    other
+        .apply(Command::File(FileCommand::Save))
+        .expect("save the source");
 }
 
 /// The window looks at its files every 2 s (`WATCH_FILE_EVERY`), with no input needed.
@@ -564,9 +623,9 @@ fn a_source_saved_elsewhere_is_followed_overrides_kept_and_the_follow_is_recover
     );
     // A node of this scene's own takes the next id after the source's new one.
     editor
-        .apply(Command::AddNode(
+        .apply(Command::Edit(EditCommand::AddNode(
             graft::editor::session::command::NewNodePlace::ChildOf(NodeId(1)),
-        ))
+        )))
         .unwrap();
 
     let scene = editor.doc().scene();
@@ -591,8 +650,10 @@ fn a_source_saved_elsewhere_is_followed_overrides_kept_and_the_follow_is_recover
 
     let mut next = Editor::new(Document::open(&car).expect("open"));
     next.start_journal(journals);
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .expect("recover");
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .expect("recover");
     assert_eq!(
         state(next.doc().scene()),
         live,

@@ -7,7 +7,9 @@
 mod common;
 
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, NewNodePlace};
+use graft::editor::session::command::{
+    Command, EditCommand, HistoryCommand, JournalCommand, NewNodePlace, PanelCommand,
+};
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file;
@@ -107,11 +109,11 @@ fn turn(editor: &mut Editor, node: NodeId, degrees: f32) {
     local.rotation = degrees;
     let ops = vec![Op::SetLocal { node, local }];
     editor
-        .apply(Command::Perform {
+        .apply(Command::Panel(PanelCommand::Perform {
             label: "turn".into(),
             ops,
             continuous: false,
-        })
+        }))
         .expect("turn");
 }
 
@@ -125,8 +127,10 @@ fn recover(car: &Path, journals: &Path) -> Editor {
     let mut next = Editor::new(Document::open(car).expect("open"));
     next.start_journal(journals.to_path_buf());
     assert!(next.recovery_offer().is_some(), "the journal is offered");
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .expect("recover");
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .expect("recover");
     next
 }
 
@@ -139,7 +143,9 @@ fn a_source_changed_after_a_crash_does_not_change_what_is_recovered() {
     // A node of the scene's own takes the id after the expanded ones, then an override.
     let hub = inner(editor.doc().scene(), NodeId(10), &[2]);
     editor
-        .apply(Command::AddNode(NewNodePlace::ChildOf(hub)))
+        .apply(Command::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(
+            hub,
+        ))))
         .expect("add under the hub");
     let spoke = inner(editor.doc().scene(), NodeId(20), &[3]);
     turn(&mut editor, spoke, 30.0);
@@ -180,7 +186,9 @@ fn a_followed_source_changed_again_after_a_crash_recovers_the_follow_exactly() {
         Some("Follow wheel.ron")
     );
     editor
-        .apply(Command::AddNode(NewNodePlace::ChildOf(NodeId(1))))
+        .apply(Command::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(
+            NodeId(1),
+        ))))
         .expect("add");
     let live = state(editor.doc().scene());
     drop(editor); // a crash
@@ -194,7 +202,8 @@ fn a_followed_source_changed_again_after_a_crash_recovers_the_follow_exactly() {
     );
     // Undo all the way: the car as it was opened, with the wheel as it was then.
     while next.doc().history().undo_label().is_some() {
-        next.apply(Command::Undo).expect("undo");
+        next.apply(Command::History(HistoryCommand::Undo))
+            .expect("undo");
     }
     let (first_dir, first_car) = car_folder();
     let first = Document::open(&first_car).expect("open");
@@ -341,11 +350,11 @@ fn the_sources_record_is_written_only_for_scenes_with_instances() {
         local,
     }];
     editor
-        .apply(Command::Perform {
+        .apply(Command::Panel(PanelCommand::Perform {
             label: "move".into(),
             ops,
             continuous: false,
-        })
+        }))
         .unwrap();
     let bytes = fs::read(editor.journal_path().unwrap()).unwrap();
     let mut frames = journal::Frames::new(&bytes).unwrap();

@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::editor::session::command::Command;
+use graft::editor::session::command::{Command, PanelCommand, SelectionCommand};
 use graft::editor::session::dialogs::{DialogKind, DialogOutcome};
 use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Scene};
@@ -147,7 +147,10 @@ fn instance_scene_from_the_node_menu_asks_for_a_file() {
     let (dir, car) = folder();
     let fake = FakeDialogs::default();
     let mut h = app(&car, &fake);
-    h.state_mut().run(Command::Select(vec![NodeId(1)]));
+    h.state_mut()
+        .run(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            1,
+        )])));
     fake.push(DialogOutcome::Picked(dir.path().join("parts/wheel.ron")));
     click(&mut h, "Node");
     click(&mut h, "Instance scene…");
@@ -171,12 +174,13 @@ fn the_inspector_marks_an_override_and_reverts_it_with_the_button_beside_it() {
     let spoke = named(h.state().scene(), "spoke");
     let mut local = h.state().scene().node(spoke).unwrap().local;
     local.rotation = 30.0;
-    h.state_mut().run(Command::Perform {
+    h.state_mut().run(Command::Panel(PanelCommand::Perform {
         label: "turn".into(),
         ops: vec![Op::SetLocal { node: spoke, local }],
         continuous: false,
-    });
-    h.state_mut().run(Command::Select(vec![spoke]));
+    }));
+    h.state_mut()
+        .run(Command::Selection(SelectionCommand::Select(vec![spoke])));
     h.run_steps(3);
     h.get_by_label_contains("• rotation overridden (source: 0°)");
     click(&mut h, "Revert rotation");
@@ -208,7 +212,10 @@ fn an_override_of_a_node_the_source_lost_is_shown_and_removed_with_its_button() 
     .unwrap();
     let fake = FakeDialogs::default();
     let mut h = app(&car, &fake);
-    h.state_mut().run(Command::Select(vec![NodeId(10)]));
+    h.state_mut()
+        .run(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            10,
+        )])));
     h.run_steps(3);
     h.get_by_label_contains("override of node 9 (rotation), no longer in parts/wheel.ron");
     click(&mut h, "Remove override of node 9");

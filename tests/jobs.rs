@@ -4,7 +4,9 @@
 
 mod common;
 
-use graft::editor::session::command::{Command, GuardAnswer};
+use graft::editor::session::command::{
+    Command, EditCommand, FileCommand, GuardAnswer, PanelCommand, SelectionCommand,
+};
 use graft::editor::session::{Editor, FileAction};
 use graft::model::document::Document;
 use graft::tools::generate::{GenShape, generate};
@@ -56,7 +58,8 @@ fn a_big_file_loads_on_a_worker_and_swaps_in_whole() {
     let (_dir, path) = big_file(20_000);
     let mut e = editor();
     let before = e.doc().scene().clone();
-    e.apply(Command::OpenPath(path.clone())).unwrap();
+    e.apply(Command::File(FileCommand::OpenPath(path.clone())))
+        .unwrap();
     let view = e.job().expect("loading in the background");
     assert_eq!(view.title, "Opening big.ron");
     assert!(
@@ -64,8 +67,10 @@ fn a_big_file_loads_on_a_worker_and_swaps_in_whole() {
         "the current scene stays until the new one is ready"
     );
     // The session keeps working meanwhile.
-    e.apply(Command::Select(vec![graft::model::scene::NodeId(2)]))
-        .unwrap();
+    e.apply(Command::Selection(SelectionCommand::Select(vec![
+        graft::model::scene::NodeId(2),
+    ])))
+    .unwrap();
     finish(&mut e);
     assert!(e.job().is_none());
     assert_eq!(e.doc().path(), Some(path.as_path()));
@@ -83,8 +88,8 @@ fn cancel_leaves_everything_exactly_as_it_was() {
     let mut e = editor();
     let before = e.doc().scene().clone();
     let snapshot = common::snapshot(&before);
-    e.apply(Command::OpenPath(path)).unwrap();
-    e.apply(Command::CancelJob).unwrap();
+    e.apply(Command::File(FileCommand::OpenPath(path))).unwrap();
+    e.apply(Command::File(FileCommand::CancelJob)).unwrap();
     assert!(e.job().is_none());
     // The worker has really ended (not "probably, after a while"): had the cancel not reached
     // it, it would have finished loading, and nothing it sent may swap in.
@@ -100,14 +105,18 @@ fn edits_made_while_loading_are_asked_about() {
     let (_dir, path) = big_file(20_000);
     for answer in [GuardAnswer::Cancel, GuardAnswer::Discard] {
         let mut e = editor();
-        e.apply(Command::OpenPath(path.clone())).unwrap();
-        e.apply(Command::Select(vec![graft::model::scene::NodeId(1)]))
+        e.apply(Command::File(FileCommand::OpenPath(path.clone())))
             .unwrap();
-        e.apply(Command::Delete).unwrap();
+        e.apply(Command::Selection(SelectionCommand::Select(vec![
+            graft::model::scene::NodeId(1),
+        ])))
+        .unwrap();
+        e.apply(Command::Edit(EditCommand::Delete)).unwrap();
         let edited = e.doc().scene().clone();
         finish(&mut e);
         assert_eq!(e.pending_guard(), Some(&FileAction::SwapLoaded));
-        e.apply(Command::AnswerGuard(answer)).unwrap();
+        e.apply(Command::File(FileCommand::AnswerGuard(answer)))
+            .unwrap();
         match answer {
             GuardAnswer::Cancel => assert!(*e.doc().scene() == edited, "the edits stay"),
             _ => assert_eq!(e.doc().path(), Some(path.as_path())),
@@ -122,7 +131,7 @@ fn a_bad_big_file_is_refused_and_the_scene_stays() {
     std::fs::write(&path, "(\n  format: 1,\n  nodes: [(id: 1 name: \"x\")],\n)").unwrap();
     let mut e = editor();
     let before = e.doc().scene().clone();
-    e.apply(Command::OpenPath(path)).unwrap();
+    e.apply(Command::File(FileCommand::OpenPath(path))).unwrap();
     finish(&mut e);
     assert!(*e.doc().scene() == before);
     let message = e.last_message().unwrap();
@@ -132,7 +141,7 @@ fn a_bad_big_file_is_refused_and_the_scene_stays() {
         message.text
     );
     assert!(
-        e.apply(Command::CancelJob).is_ok(),
+        e.apply(Command::File(FileCommand::CancelJob)).is_ok(),
         "nothing to cancel is fine"
     );
 }
@@ -148,17 +157,17 @@ fn a_big_scene_saves_on_a_worker() {
         let id = e.doc().scene().id_at(1);
         let mut local = e.doc().scene().node(id).unwrap().local;
         local.position.x = x;
-        e.apply(Command::Perform {
+        e.apply(Command::Panel(PanelCommand::Perform {
             label: "Move".into(),
             ops: vec![graft::model::scene::edit::Op::SetLocal { node: id, local }],
             continuous: false,
-        })
+        }))
         .unwrap();
     };
     moved(&mut e, 12.5);
     assert!(e.doc().is_modified());
     let saved = e.doc().scene().clone();
-    e.apply(Command::Save).unwrap();
+    e.apply(Command::File(FileCommand::Save)).unwrap();
     let view = e.job().expect("saving in the background");
     assert_eq!(view.title, "Saving big.ron");
     finish(&mut e);
@@ -168,7 +177,7 @@ fn a_big_scene_saves_on_a_worker() {
     // An edit while saving: the file gets the state at Save, the document stays modified.
     moved(&mut e, 13.5);
     let at_save = e.doc().scene().clone();
-    e.apply(Command::Save).unwrap();
+    e.apply(Command::File(FileCommand::Save)).unwrap();
     moved(&mut e, 14.5);
     finish(&mut e);
     assert!(e.doc().is_modified(), "the later edit is not on disk");
@@ -176,8 +185,8 @@ fn a_big_scene_saves_on_a_worker() {
 
     // Cancelled before it writes: the file stays as it was.
     moved(&mut e, 15.5);
-    e.apply(Command::Save).unwrap();
-    e.apply(Command::CancelJob).unwrap();
+    e.apply(Command::File(FileCommand::Save)).unwrap();
+    e.apply(Command::File(FileCommand::CancelJob)).unwrap();
     finish(&mut e);
     workers_done(&e);
     let on_disk = graft::model::file::load(&path).unwrap();
@@ -196,7 +205,8 @@ fn a_generated_scene_swaps_in_and_matches_the_command_line() {
         nodes: 500,
         seed: 3,
     };
-    e.apply(Command::Generate(request)).unwrap();
+    e.apply(Command::File(FileCommand::Generate(request)))
+        .unwrap();
     assert!(e.job().is_none(), "500 nodes are made at once");
     let mut expected = generate(GenShape::Random, 500, 3);
     expected.update_world();
@@ -214,7 +224,7 @@ fn a_generated_scene_swaps_in_and_matches_the_command_line() {
         nodes: 30_000,
         seed: 1,
     };
-    e.apply(Command::Generate(wide)).unwrap();
+    e.apply(Command::File(FileCommand::Generate(wide))).unwrap();
     let view = e.job().expect("generating in the background");
     assert_eq!(view.title, "Generating a 30,000-node wide scene (seed 1)");
     assert!(
@@ -232,12 +242,12 @@ fn a_generated_scene_swaps_in_and_matches_the_command_line() {
 
     // Cancelled: nothing changes, and nothing swaps in later.
     let snapshot = common::snapshot(e.doc().scene());
-    e.apply(Command::Generate(GenerateRequest {
+    e.apply(Command::File(FileCommand::Generate(GenerateRequest {
         nodes: 3_000_000,
         ..wide
-    }))
+    })))
     .unwrap();
-    e.apply(Command::CancelJob).unwrap();
+    e.apply(Command::File(FileCommand::CancelJob)).unwrap();
     assert!(e.job().is_none());
     workers_done(&e);
     e.poll_job().unwrap();
@@ -251,33 +261,41 @@ fn generating_asks_about_unsaved_changes_and_refuses_bad_counts() {
     let before = common::snapshot(e.doc().scene());
     for nodes in [0, MAX_GENERATED_NODES + 1] {
         let err = e
-            .apply(Command::Generate(GenerateRequest {
+            .apply(Command::File(FileCommand::Generate(GenerateRequest {
                 nodes,
                 ..GenerateRequest::default()
-            }))
+            })))
             .unwrap_err();
         assert!(err.to_string().contains("1 to 10,000,000 nodes"), "{err}");
     }
     assert_eq!(common::snapshot(e.doc().scene()), before);
 
-    e.apply(Command::Select(vec![graft::model::scene::NodeId(1)]))
-        .unwrap();
-    e.apply(Command::Delete).unwrap();
+    e.apply(Command::Selection(SelectionCommand::Select(vec![
+        graft::model::scene::NodeId(1),
+    ])))
+    .unwrap();
+    e.apply(Command::Edit(EditCommand::Delete)).unwrap();
     let edited = e.doc().scene().clone();
     let request = GenerateRequest {
         nodes: 50,
         ..GenerateRequest::default()
     };
-    e.apply(Command::Generate(request)).unwrap();
+    e.apply(Command::File(FileCommand::Generate(request)))
+        .unwrap();
     assert_eq!(e.pending_guard(), Some(&FileAction::Generate(request)));
     assert!(
         *e.doc().scene() == edited,
         "nothing generated before the answer"
     );
-    e.apply(Command::AnswerGuard(GuardAnswer::Cancel)).unwrap();
+    e.apply(Command::File(FileCommand::AnswerGuard(GuardAnswer::Cancel)))
+        .unwrap();
     assert!(*e.doc().scene() == edited);
-    e.apply(Command::Generate(request)).unwrap();
-    e.apply(Command::AnswerGuard(GuardAnswer::Discard)).unwrap();
+    e.apply(Command::File(FileCommand::Generate(request)))
+        .unwrap();
+    e.apply(Command::File(FileCommand::AnswerGuard(
+        GuardAnswer::Discard,
+    )))
+    .unwrap();
     assert_eq!(e.doc().scene().len(), 50);
     assert!(!e.doc().is_modified());
 }
@@ -289,13 +307,14 @@ fn big_exports_run_on_a_worker_and_cancel_writes_nothing() {
     let export = |e: &mut Editor, command: Command, to: &std::path::Path| {
         e.apply(command).unwrap();
         let picked = graft::editor::session::dialogs::DialogOutcome::Picked(to.to_path_buf());
-        e.apply(Command::DialogClosed(picked)).unwrap();
+        e.apply(Command::File(FileCommand::DialogClosed(picked)))
+            .unwrap();
     };
     let (dir, path) = big_file(20_000);
     let mut e = Editor::new(Document::open(&path).unwrap());
     e.set_background_save_nodes(0);
     let tscn = dir.path().join("big.tscn");
-    export(&mut e, Command::ExportGodot, &tscn);
+    export(&mut e, Command::File(FileCommand::ExportGodot), &tscn);
     assert_eq!(e.job().expect("exporting").title, "Exporting big.tscn");
     finish(&mut e);
     let back = graft::model::godot::import::import_file(&tscn).unwrap();
@@ -304,7 +323,7 @@ fn big_exports_run_on_a_worker_and_cancel_writes_nothing() {
     assert!(e.interchange_report().is_some());
 
     let svg = dir.path().join("big.svg");
-    export(&mut e, Command::ExportSvg, &svg);
+    export(&mut e, Command::File(FileCommand::ExportSvg), &svg);
     finish(&mut e);
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.matches("<g ").count() >= 20_000);
@@ -314,8 +333,8 @@ fn big_exports_run_on_a_worker_and_cancel_writes_nothing() {
     let mut e = Editor::new(Document::open(&path2).unwrap());
     e.set_background_save_nodes(0);
     let never = dir.path().join("never.tscn");
-    export(&mut e, Command::ExportGodot, &never);
-    e.apply(Command::CancelJob).unwrap();
+    export(&mut e, Command::File(FileCommand::ExportGodot), &never);
+    e.apply(Command::File(FileCommand::CancelJob)).unwrap();
     // Wait for the worker itself to end, not for a guessed time: it formats, sees the cancel
     // and returns without writing. If the cancel were lost it would write the file before it
     // returns, so the check below fails then (a sleep could end before a slow write and pass).
@@ -342,9 +361,10 @@ fn waiting_for_the_workers_sees_what_an_uncancelled_export_writes() {
     let mut e = Editor::new(Document::open(&path).unwrap());
     e.set_background_save_nodes(0);
     let out = dir.path().join("written.tscn");
-    e.apply(Command::ExportGodot).unwrap();
+    e.apply(Command::File(FileCommand::ExportGodot)).unwrap();
     let picked = graft::editor::session::dialogs::DialogOutcome::Picked(out.clone());
-    e.apply(Command::DialogClosed(picked)).unwrap();
+    e.apply(Command::File(FileCommand::DialogClosed(picked)))
+        .unwrap();
     assert!(e.job().is_some(), "exporting in the background");
     workers_done(&e);
     assert!(out.exists(), "the worker ended only after writing");
@@ -360,11 +380,15 @@ fn a_background_export_that_cannot_write_reports_it() {
     let mut e = Editor::new(Document::open(&path).unwrap());
     e.set_background_save_nodes(0);
     let before = e.doc().scene().clone();
-    for command in [Command::ExportGodot, Command::ExportSvg] {
+    for command in [
+        Command::File(FileCommand::ExportGodot),
+        Command::File(FileCommand::ExportSvg),
+    ] {
         let bad = dir.path().join("no such folder").join("out.file");
         e.apply(command).unwrap();
         let picked = graft::editor::session::dialogs::DialogOutcome::Picked(bad.clone());
-        e.apply(Command::DialogClosed(picked)).unwrap();
+        e.apply(Command::File(FileCommand::DialogClosed(picked)))
+            .unwrap();
         assert!(e.job().is_some(), "exporting in the background");
         let start = Instant::now();
         let mut result = Ok(Default::default());

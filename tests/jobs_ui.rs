@@ -5,7 +5,7 @@
 mod ui_common;
 
 use egui_kittest::kittest::Queryable;
-use graft::editor::session::command::Command;
+use graft::editor::session::command::{Command, FileCommand};
 use graft::tools::generate::{GenShape, generate};
 use std::path::PathBuf;
 use ui_common::app_on_path;
@@ -20,7 +20,8 @@ fn loading_keeps_frames_coming_shows_progress_and_cancel_restores_the_scene() {
     let before = h.state().scene().clone();
 
     // Cancel from the status bar: the scene is exactly the one before.
-    h.state_mut().run(Command::OpenPath(path.clone()));
+    h.state_mut()
+        .run(Command::File(FileCommand::OpenPath(path.clone())));
     h.run_steps(3); // the status bar grows a row: let its layout settle before clicking
     assert!(h.query_by_label_contains("Opening big.ron:").is_some());
     h.get_by_label("Cancel").click();
@@ -36,7 +37,8 @@ fn loading_keeps_frames_coming_shows_progress_and_cancel_restores_the_scene() {
     );
 
     // Open again and watch frames run while the worker loads.
-    h.state_mut().run(Command::OpenPath(path.clone()));
+    h.state_mut()
+        .run(Command::File(FileCommand::OpenPath(path.clone())));
     let mut frames = 0;
     let mut saw_progress = false;
     while h.state().editor().job().is_some() && frames < 100_000 {

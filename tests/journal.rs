@@ -3,7 +3,9 @@
 //! Later, two sessions, cut and damaged journals, a newer format, and `graft recover`.
 
 use graft::editor::session::Editor;
-use graft::editor::session::command::Command;
+use graft::editor::session::command::{
+    Command, FileCommand, HistoryCommand, JournalCommand, PanelCommand,
+};
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file::to_ron_string;
@@ -76,8 +78,10 @@ fn a_crashed_session_comes_back_with_its_whole_history() {
         .expect("the crashed journal is offered");
     assert_eq!(offer.document, "untitled");
     assert!(offer.edits > 0 && offer.unsaved_changes > 0, "{offer:?}");
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert!(next.recovery_offer().is_none());
     assert_eq!(state(next.doc()), states[1], "the scene, bit for bit");
     let (got, got_done) = next.doc().history().labels();
@@ -92,11 +96,12 @@ fn a_crashed_session_comes_back_with_its_whole_history() {
 
     // Undo goes back through all of it, to the sample; redo comes back.
     while next.doc().history().undo_label().is_some() {
-        next.apply(Command::Undo).unwrap();
+        next.apply(Command::History(HistoryCommand::Undo)).unwrap();
     }
     // (ids are never given out twice, so only the next free id stays where the session left it)
     assert_eq!(state(next.doc()).0, states[0].0, "undo all = the start");
-    next.apply(Command::JumpHistory(done)).unwrap();
+    next.apply(Command::History(HistoryCommand::JumpHistory(done)))
+        .unwrap();
     assert_eq!(state(next.doc()), states[1], "redo = the end");
 
     // The recovered session goes on journaling into the same file; quitting without saving
@@ -116,7 +121,9 @@ fn a_recovered_session_that_crashes_again_recovers_again() {
     let mut editor = Editor::new(Document::sample());
     editor.start_journal(dir.clone());
     editor
-        .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .apply(Command::Journal(JournalCommand::AnswerRecovery(
+            RecoveryAnswer::Recover,
+        )))
         .unwrap();
     assert_eq!(state(editor.doc()), first[1]);
     drill(&mut editor, 12, 80, |_| {});
@@ -125,7 +132,9 @@ fn a_recovered_session_that_crashes_again_recovers_again() {
     let mut again = Editor::new(Document::sample());
     again.start_journal(dir.clone());
     again
-        .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .apply(Command::Journal(JournalCommand::AnswerRecovery(
+            RecoveryAnswer::Recover,
+        )))
         .unwrap();
     assert_eq!(state(again.doc()), second);
     let _ = std::fs::remove_dir_all(dir);
@@ -170,7 +179,9 @@ fn discard_keeps_the_journal_aside_and_later_asks_again() {
     later.start_journal(dir.clone());
     assert!(later.recovery_offer().is_some());
     later
-        .apply(Command::AnswerRecovery(RecoveryAnswer::Later))
+        .apply(Command::Journal(JournalCommand::AnswerRecovery(
+            RecoveryAnswer::Later,
+        )))
         .unwrap();
     let before = state(later.doc());
     assert_eq!(before, state(&Document::sample()), "Later changes nothing");
@@ -180,7 +191,9 @@ fn discard_keeps_the_journal_aside_and_later_asks_again() {
     discard.start_journal(dir.clone());
     assert!(discard.recovery_offer().is_some(), "Later asks again");
     discard
-        .apply(Command::AnswerRecovery(RecoveryAnswer::Discard))
+        .apply(Command::Journal(JournalCommand::AnswerRecovery(
+            RecoveryAnswer::Discard,
+        )))
         .unwrap();
     assert_eq!(journals(&dir, "discarded").len(), 1, "kept, not deleted");
     discard.end_journal();
@@ -214,7 +227,9 @@ fn a_live_session_is_never_offered_to_another() {
     let mut third = Editor::new(Document::sample());
     third.start_journal(dir.clone());
     third
-        .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .apply(Command::Journal(JournalCommand::AnswerRecovery(
+            RecoveryAnswer::Recover,
+        )))
         .unwrap();
     assert_eq!(state(third.doc()), end);
     let _ = std::fs::remove_dir_all(dir);
@@ -227,11 +242,15 @@ fn opening_a_file_another_session_journals_says_so() {
     graft::model::file::save(Document::sample().scene(), &scene).unwrap();
     let mut first = Editor::new(Document::sample());
     first.start_journal(dir.clone());
-    first.apply(Command::OpenPath(scene.clone())).unwrap();
+    first
+        .apply(Command::File(FileCommand::OpenPath(scene.clone())))
+        .unwrap();
     assert!(first.error().is_none(), "{:?}", first.error());
     let mut second = Editor::new(Document::sample());
     second.start_journal(dir.clone());
-    second.apply(Command::OpenPath(scene.clone())).unwrap();
+    second
+        .apply(Command::File(FileCommand::OpenPath(scene.clone())))
+        .unwrap();
     let error = second.error().expect("told it is open elsewhere");
     assert!(
         error.contains("also open in another graft window"),
@@ -500,8 +519,10 @@ fn a_big_scene_is_journaled_from_a_thread_and_recovers() {
     drop(editor); // waits for the base, writes what waited, keeps the journal
     let mut next = Editor::new(Document::sample());
     next.start_journal(dir.clone());
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert_eq!(state(next.doc()), end);
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -513,12 +534,15 @@ fn reopening_the_crashed_file_is_not_open_elsewhere() {
     graft::model::file::save(Document::sample().scene(), &scene).unwrap();
     let mut first = Editor::new(Document::sample());
     first.start_journal(dir.clone());
-    first.apply(Command::OpenPath(scene.clone())).unwrap();
+    first
+        .apply(Command::File(FileCommand::OpenPath(scene.clone())))
+        .unwrap();
     drill(&mut first, 2, 10, |_| {});
     drop(first); // a crash
     let mut next = Editor::new(Document::sample());
     next.start_journal(dir.clone());
-    next.apply(Command::OpenPath(scene.clone())).unwrap();
+    next.apply(Command::File(FileCommand::OpenPath(scene.clone())))
+        .unwrap();
     assert!(next.recovery_offer().is_some());
     assert!(
         next.error().is_none(),
@@ -536,18 +560,21 @@ fn a_save_is_the_clean_point_the_journal_remembers() {
     // Edits, then a save, then a crash: nothing unsaved, nothing offered.
     let mut saved = Editor::new(Document::sample());
     saved.start_journal(dir.clone());
-    saved.apply(Command::OpenPath(scene.clone())).unwrap();
+    saved
+        .apply(Command::File(FileCommand::OpenPath(scene.clone())))
+        .unwrap();
     drill(&mut saved, 31, 20, |_| {});
-    saved.apply(Command::Save).unwrap();
+    saved.apply(Command::File(FileCommand::Save)).unwrap();
     assert!(!saved.doc().is_modified());
     drop(saved);
     let mut next = Editor::new(Document::sample());
     next.start_journal(dir.clone());
     assert!(next.recovery_offer().is_none(), "everything was saved");
     // Edits after a save: those are offered, and undo back to the save is clean again.
-    next.apply(Command::OpenPath(scene.clone())).unwrap();
+    next.apply(Command::File(FileCommand::OpenPath(scene.clone())))
+        .unwrap();
     drill(&mut next, 32, 12, |_| {});
-    next.apply(Command::Save).unwrap();
+    next.apply(Command::File(FileCommand::Save)).unwrap();
     let at_save = state(next.doc());
     let done_at_save = next.doc().history().labels().1;
     let rng = &mut fastrand::Rng::with_seed(33);
@@ -564,11 +591,14 @@ fn a_save_is_the_clean_point_the_journal_remembers() {
     last.start_journal(dir.clone());
     let offer = last.recovery_offer().expect("the edits after the save");
     assert!(offer.document.ends_with("scene.ron"), "{offer:?}");
-    last.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    last.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert!(last.doc().is_modified());
     assert_eq!(last.doc().path(), Some(scene.as_path()));
-    last.apply(Command::JumpHistory(done_at_save)).unwrap();
+    last.apply(Command::History(HistoryCommand::JumpHistory(done_at_save)))
+        .unwrap();
     assert_eq!(state(last.doc()).0, at_save.0);
     assert!(!last.doc().is_modified(), "the saved state is clean");
     let _ = std::fs::remove_dir_all(dir);
@@ -582,9 +612,11 @@ fn save_as_moves_the_journaled_document_and_a_recovery_keeps_the_new_file() {
     let mut editor = Editor::new(Document::sample());
     editor.start_journal(dir.clone());
     drill(&mut editor, 41, 10, |_| {});
-    editor.apply(Command::SaveAs).unwrap();
+    editor.apply(Command::File(FileCommand::SaveAs)).unwrap();
     editor
-        .apply(Command::DialogClosed(DialogOutcome::Picked(target.clone())))
+        .apply(Command::File(FileCommand::DialogClosed(
+            DialogOutcome::Picked(target.clone()),
+        )))
         .unwrap();
     assert_eq!(editor.doc().path(), Some(target.as_path()));
     let rng = &mut fastrand::Rng::with_seed(42);
@@ -604,8 +636,10 @@ fn save_as_moves_the_journaled_document_and_a_recovery_keeps_the_new_file() {
         target.to_string_lossy(),
         "the file it lives in now"
     );
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert_eq!(next.doc().path(), Some(target.as_path()));
     assert_eq!(state(next.doc()), end);
     let _ = std::fs::remove_dir_all(dir);
@@ -642,7 +676,9 @@ fn a_journal_that_cannot_be_replayed_is_refused_and_left_in_place() {
         editor.recovery_offer().is_some(),
         "it has an unsaved change to offer"
     );
-    let refused = editor.apply(Command::AnswerRecovery(RecoveryAnswer::Recover));
+    let refused = editor.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )));
     let message = refused.expect_err("cannot be recovered").to_string();
     assert!(message.contains("left in place"), "{message}");
     assert_eq!(
@@ -675,19 +711,21 @@ fn far_and_extreme_numbers_come_back_bit_for_bit() {
         let local = Trs::new(glam::Vec2::new(x, y), r, glam::Vec2::new(s, -s), 0.25);
         let node = NodeId(1 + k as u32);
         editor
-            .apply(Command::Perform {
+            .apply(Command::Panel(PanelCommand::Perform {
                 label: "Far".into(),
                 ops: vec![Op::SetLocal { node, local }],
                 continuous: false,
-            })
+            }))
             .unwrap();
     }
     let end = state(editor.doc());
     drop(editor);
     let mut next = Editor::new(Document::sample());
     next.start_journal(dir.clone());
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert_eq!(state(next.doc()), end);
     for k in 0..3u32 {
         let (a, b) = (next.doc().scene().node(NodeId(1 + k)).unwrap().local, {

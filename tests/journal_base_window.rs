@@ -8,7 +8,7 @@
 //! journal cut short while it was written anew alone (`NAME.tmp`) is recovered, not deleted.
 
 use graft::editor::session::Editor;
-use graft::editor::session::command::Command;
+use graft::editor::session::command::{Command, JournalCommand, PanelCommand};
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file;
@@ -83,14 +83,14 @@ fn first_edit_cost(path: &Path) {
     for k in 0..2 {
         let started = std::time::Instant::now();
         editor
-            .apply(Command::Perform {
+            .apply(Command::Panel(PanelCommand::Perform {
                 label: "Rename".into(),
                 ops: vec![graft::model::scene::edit::Op::Rename {
                     node: graft::model::scene::NodeId(5),
                     name: format!("timed {k}"),
                 }],
                 continuous: false,
-            })
+            }))
             .unwrap();
         times.push(started.elapsed());
     }
@@ -125,8 +125,10 @@ fn stopped_at_each_stage_the_edit_comes_back(nodes: usize) {
             continue;
         };
         assert!(offer.edits >= 1, "{stage}: {offer:?}");
-        next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-            .unwrap_or_else(|e| panic!("{stage}: the journal cannot replay its edits: {e}"));
+        next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+            RecoveryAnswer::Recover,
+        )))
+        .unwrap_or_else(|e| panic!("{stage}: the journal cannot replay its edits: {e}"));
         let got = file::to_ron_string(next.doc().scene());
         let done = last.map_or(0, |k| k + 1);
         assert!(
@@ -158,14 +160,14 @@ fn a_journal_cut_short_alone_while_written_anew_is_recovered_not_deleted() {
     let mut editor = Editor::new(Document::sample());
     editor.start_journal(dir.path().to_path_buf());
     editor
-        .apply(Command::Perform {
+        .apply(Command::Panel(PanelCommand::Perform {
             label: "Rename".into(),
             ops: vec![graft::model::scene::edit::Op::Rename {
                 node: graft::model::scene::NodeId(2),
                 name: "kept".into(),
             }],
             continuous: false,
-        })
+        }))
         .unwrap();
     let journal = editor.journal_path().unwrap().to_path_buf();
     drop(editor); // a crash
@@ -174,8 +176,10 @@ fn a_journal_cut_short_alone_while_written_anew_is_recovered_not_deleted() {
     let mut next = Editor::new(Document::sample());
     next.start_journal(dir.path().to_path_buf());
     assert!(next.recovery_offer().is_some(), "the only copy is offered");
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert_eq!(
         next.doc()
             .scene()

@@ -5,7 +5,7 @@
 //! again only when it is (and then it holds every edit). One test: the injection is global.
 
 use graft::editor::session::Editor;
-use graft::editor::session::command::Command;
+use graft::editor::session::command::{Command, JournalCommand, PanelCommand};
 use graft::editor::session::journal::{JournalHealth, RecoveryAnswer};
 use graft::editor::session::journal_base::set_full_for_tests;
 use graft::model::document::Document;
@@ -17,14 +17,14 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn rename(node: u32, name: &str) -> Command {
-    Command::Perform {
+    Command::Panel(PanelCommand::Perform {
         label: "Rename".into(),
         ops: vec![Op::Rename {
             node: NodeId(node),
             name: name.into(),
         }],
         continuous: false,
-    }
+    })
 }
 
 /// The journals in `dir` and the edits each replays (every one must replay).
@@ -82,7 +82,9 @@ fn a_full_journal_folder_never_loses_the_only_journal_and_never_says_written() {
     assert_eq!(journals(&journal_dir)[0].1, 1);
     editor.apply(rename(6, "second")).unwrap();
     for _ in 0..3 {
-        editor.apply(Command::RetryJournal).unwrap();
+        editor
+            .apply(Command::Journal(JournalCommand::RetryJournal))
+            .unwrap();
         settle(&mut editor);
         assert!(
             matches!(editor.journal_health(), JournalHealth::Failing(_)),
@@ -97,7 +99,9 @@ fn a_full_journal_folder_never_loses_the_only_journal_and_never_says_written() {
     // Room again: the next retry is said only once the fresh journal is whole, and then it
     // holds both edits; the stopped one goes.
     set_full_for_tests(false);
-    editor.apply(Command::RetryJournal).unwrap();
+    editor
+        .apply(Command::Journal(JournalCommand::RetryJournal))
+        .unwrap();
     let started = Instant::now();
     while editor.journal_health() != JournalHealth::On {
         assert!(matches!(editor.journal_health(), JournalHealth::Failing(_)));
@@ -115,7 +119,9 @@ fn a_full_journal_folder_never_loses_the_only_journal_and_never_says_written() {
     drop(editor); // a crash
     let mut next = Editor::new(Document::sample());
     next.start_journal(journal_dir);
-    next.apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
-        .unwrap();
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
     assert_eq!(file::to_ron_string(next.doc().scene()), expected);
 }

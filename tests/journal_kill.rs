@@ -6,7 +6,7 @@
 //! print), bit for bit; undo back to the start must give the start scene.
 
 use graft::editor::session::Editor;
-use graft::editor::session::command::Command;
+use graft::editor::session::command::{Command, HistoryCommand, JournalCommand};
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file::to_ron_string;
@@ -141,10 +141,14 @@ fn undo_all_through_the_editor(dir: &Path, start: &str) {
         return; // killed before any unsaved change
     }
     editor
-        .apply(Command::AnswerRecovery(RecoveryAnswer::Recover))
+        .apply(Command::Journal(JournalCommand::AnswerRecovery(
+            RecoveryAnswer::Recover,
+        )))
         .unwrap();
     while editor.doc().history().undo_label().is_some() {
-        editor.apply(Command::Undo).unwrap();
+        editor
+            .apply(Command::History(HistoryCommand::Undo))
+            .unwrap();
     }
     assert_eq!(to_ron_string(editor.doc().scene()), start);
     editor.end_journal();

@@ -10,6 +10,7 @@
 //! (both must be 0), and what each round met.
 
 use graft::editor::session::Editor;
+use graft::editor::session::command::{FileCommand, JournalCommand};
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file;
@@ -161,8 +162,8 @@ fn one_round(rng: &mut fastrand::Rng, big_text: &str, counts: &mut Counts) {
         }
         return;
     }
-    let answer = next.apply(graft::editor::session::command::Command::AnswerRecovery(
-        RecoveryAnswer::Recover,
+    let answer = next.apply(graft::editor::session::command::Command::Journal(
+        JournalCommand::AnswerRecovery(RecoveryAnswer::Recover),
     ));
     let got = answer.ok().map(|_| file::to_ron_string(next.doc().scene()));
     let fine = got
@@ -174,8 +175,10 @@ fn one_round(rng: &mut fastrand::Rng, big_text: &str, counts: &mut Counts) {
         return;
     }
     counts.recovered += 1;
-    next.apply(graft::editor::session::command::Command::Save)
-        .unwrap();
+    next.apply(graft::editor::session::command::Command::File(
+        FileCommand::Save,
+    ))
+    .unwrap();
     if next.disk_conflict().is_some() {
         counts.asked_before_saving += 1;
     }

@@ -11,7 +11,7 @@ use egui_kittest::kittest::{By, Queryable};
 use glam::Vec2;
 use graft::app::GraftApp;
 use graft::editor::session::arrange::Panel;
-use graft::editor::session::command::Window;
+use graft::editor::session::command::{EditCommand, SelectionCommand, ViewCommand, Window};
 use graft::editor::table::{CommandSpec, command_table, fuzzy_score};
 use graft::model::scene::NodeId;
 
@@ -165,10 +165,12 @@ fn every_command_of_the_table_is_reachable_from_the_keyboard() {
     select_sword(&mut h);
     key(&mut h, Modifiers::COMMAND, Key::C); // Paste as child needs a clipboard
     h.state_mut()
-        .run(graft::editor::session::command::Command::Nudge {
-            direction: (1, 0),
-            big: false,
-        }); // Undo needs a step
+        .run(graft::editor::session::command::Command::Edit(
+            EditCommand::Nudge {
+                direction: (1, 0),
+                big: false,
+            },
+        )); // Undo needs a step
     h.run_steps(2);
     let mut typed = 0;
     for spec in command_table() {
@@ -394,7 +396,8 @@ fn f6_into_the_lesson_lands_on_its_primary_action_and_enter_never_closes_it() {
         .find(|&i| scene.data_at(i).name == "hand")
         .map(|i| scene.id_at(i))
         .expect("the lesson's scene has a hand");
-    h.state_mut().run(Command::Select(vec![hand]));
+    h.state_mut()
+        .run(Command::Selection(SelectionCommand::Select(vec![hand])));
     h.run_steps(3);
     assert!(h.state().editor().lesson().is_some_and(|r| r.step_done()));
     enter_lesson_panel(&mut h);
@@ -460,7 +463,9 @@ fn a_key_waits_for_the_focus_the_key_before_it_moved() {
     h.run_steps(3);
     if h.state().editor().focused_panel() != Panel::Hierarchy {
         h.state_mut()
-            .run(Command::SetFocusedPanel(Panel::Hierarchy));
+            .run(Command::View(ViewCommand::SetFocusedPanel(
+                Panel::Hierarchy,
+            )));
         h.run_steps(3);
     }
     assert!(focused_control(&h).is_some(), "a row has the keyboard");

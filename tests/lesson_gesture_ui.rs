@@ -11,7 +11,9 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::app::lesson_overlay::{GESTURE_SECONDS, Painted, painted};
-use graft::editor::session::command::{Command, GuardAnswer, NewNodePlace};
+use graft::editor::session::command::{
+    Command, EditCommand, FileCommand, GuardAnswer, NewNodePlace,
+};
 use graft::editor::session::lesson::{LessonCommand, LessonSource};
 
 /// The course's Reparenting lesson: step 1 drags the sword's row onto the body's.
@@ -28,8 +30,9 @@ fn reparenting() -> Harness<'static, GraftApp> {
     h.state_mut().run(Command::Lesson(open));
     h.run_steps(3);
     if h.state().editor().pending_guard().is_some() {
-        h.state_mut()
-            .run(Command::AnswerGuard(GuardAnswer::Discard));
+        h.state_mut().run(Command::File(FileCommand::AnswerGuard(
+            GuardAnswer::Discard,
+        )));
     }
     h.state_mut().run(Command::Lesson(LessonCommand::Begin));
     h.run_steps(4);
@@ -144,7 +147,8 @@ fn show_the_gesture_unfolds_a_collapsed_parent_first() {
 fn show_the_gesture_scrolls_to_rows_scrolled_away() {
     let mut h = reparenting();
     for _ in 0..80 {
-        h.state_mut().run(Command::AddNode(NewNodePlace::Root));
+        h.state_mut()
+            .run(Command::Edit(EditCommand::AddNode(NewNodePlace::Root)));
     }
     h.run_steps(3);
     // Each new node was selected and the list followed it to its end.

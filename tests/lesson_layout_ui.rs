@@ -13,7 +13,7 @@ use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::app::lesson_overlay::painted;
 use graft::app::ui_targets::{Key, last_frame};
-use graft::editor::session::command::{Command, GuardAnswer};
+use graft::editor::session::command::{Command, FileCommand, GuardAnswer};
 use graft::editor::session::lesson::{LessonCommand, LessonSource};
 
 const REPARENT: usize = 3;
@@ -38,8 +38,9 @@ fn lesson(h: &mut Harness<GraftApp>, command: LessonCommand) {
 fn open_at(h: &mut Harness<GraftApp>, k: usize, step: usize) {
     lesson(h, LessonCommand::Open(LessonSource::Builtin(k)));
     if h.state().editor().pending_guard().is_some() {
-        h.state_mut()
-            .run(Command::AnswerGuard(GuardAnswer::Discard));
+        h.state_mut().run(Command::File(FileCommand::AnswerGuard(
+            GuardAnswer::Discard,
+        )));
         h.run_steps(4);
     }
     lesson(h, LessonCommand::Begin);

@@ -12,7 +12,7 @@ use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::lesson::course::COURSE;
-use graft::editor::session::command::{Command, GuardAnswer};
+use graft::editor::session::command::{Command, FileCommand, GuardAnswer, PanelCommand};
 use graft::editor::session::dialogs::DialogKind;
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
 use graft::editor::view::geometry::in_view;
@@ -51,8 +51,9 @@ fn open(h: &mut Harness<GraftApp>, k: usize) {
 /// Answer the unsaved-changes prompt, if any, with Discard.
 fn discard(h: &mut Harness<GraftApp>) {
     if h.state().editor().pending_guard().is_some() {
-        h.state_mut()
-            .run(Command::AnswerGuard(GuardAnswer::Discard));
+        h.state_mut().run(Command::File(FileCommand::AnswerGuard(
+            GuardAnswer::Discard,
+        )));
         h.run_steps(6);
     }
 }
@@ -184,14 +185,14 @@ fn a_broken_keep_is_marked_broken_with_what_changed() {
         .get_by_role_and_label(Role::CheckBox, "It did not move in the world")
         .rect();
     assert!(keep.top() > panel.bottom(), "{keep:?} below {panel:?}");
-    h.state_mut().run(Command::Perform {
+    h.state_mut().run(Command::Panel(PanelCommand::Perform {
         label: "Move sword".into(),
         ops: vec![Op::SetWorldPosition {
             node: SWORD,
             position: glam::vec2(2.5, 3.0),
         }],
         continuous: false,
-    });
+    }));
     h.run_steps(4);
     // The keep's line and its note scrolled into view when it broke.
     let note = h
@@ -219,7 +220,7 @@ fn a_stretch_in_place_breaks_a_keep_that_says_it_did_not_move() {
     open(&mut h, 3);
     lesson(&mut h, LessonCommand::Begin);
     let world = h.state().scene().world_trs(SWORD).unwrap();
-    h.state_mut().run(Command::Perform {
+    h.state_mut().run(Command::Panel(PanelCommand::Perform {
         label: "Stretch sword".into(),
         ops: vec![Op::SetWorld {
             node: SWORD,
@@ -229,7 +230,7 @@ fn a_stretch_in_place_breaks_a_keep_that_says_it_did_not_move() {
             },
         }],
         continuous: false,
-    });
+    }));
     h.run_steps(4);
     assert_eq!(
         goal_state(&h, "Broken: It did not move in the world"),
@@ -274,14 +275,14 @@ fn a_move_that_takes_a_named_node_out_of_view_frames_it_again() {
     let mut h = app();
     open(&mut h, 3);
     lesson(&mut h, LessonCommand::Begin);
-    h.state_mut().run(Command::Perform {
+    h.state_mut().run(Command::Panel(PanelCommand::Perform {
         label: "Move sword".into(),
         ops: vec![Op::SetWorldPosition {
             node: SWORD,
             position: glam::vec2(400.0, -300.0),
         }],
         continuous: false,
-    });
+    }));
     h.run_steps(4);
     let app = h.state();
     let v = &app.viewport;

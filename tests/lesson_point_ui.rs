@@ -17,7 +17,9 @@ use graft::app::lesson_overlay::{GESTURE_SECONDS, Painted, painted};
 use graft::app::ui_targets::{Key, last_frame};
 use graft::editor::lesson::parse::parse;
 use graft::editor::lesson::targets::{Control, Target};
-use graft::editor::session::command::{Command, Effect, GuardAnswer};
+use graft::editor::session::command::{
+    Command, Effect, FileCommand, GuardAnswer, SelectionCommand,
+};
 use graft::editor::session::lesson::{LessonCommand, LessonSource};
 use graft::model::scene::NodeId;
 use std::path::Path;
@@ -49,8 +51,9 @@ fn open_at(k: usize, step: usize) -> Harness<'static, GraftApp> {
     let mut h = app();
     lesson(&mut h, LessonCommand::Open(LessonSource::Builtin(k)));
     if h.state().editor().pending_guard().is_some() {
-        h.state_mut()
-            .run(Command::AnswerGuard(GuardAnswer::Discard));
+        h.state_mut().run(Command::File(FileCommand::AnswerGuard(
+            GuardAnswer::Discard,
+        )));
     }
     lesson(&mut h, LessonCommand::Begin);
     if step > 0 {
@@ -242,7 +245,8 @@ fn a_step_reached_by_its_button_points_at_its_first_target() {
 #[test]
 fn a_field_of_a_node_not_selected_points_at_its_row_first() {
     let mut h = open_at(REPARENT, 4);
-    h.state_mut().run(Command::Select(vec![SWORD]));
+    h.state_mut()
+        .run(Command::Selection(SelectionCommand::Select(vec![SWORD])));
     h.run_steps(3);
     let shown = overlay(&h);
     assert_holds(shown.highlight.unwrap(), row(&h, "body"), "the body's row");
@@ -535,7 +539,9 @@ fn spaces_at(step: usize) -> (graft::editor::session::Editor, Vec<Effect>) {
     editor.apply(open).unwrap();
     if editor.pending_guard().is_some() {
         editor
-            .apply(Command::AnswerGuard(GuardAnswer::Discard))
+            .apply(Command::File(FileCommand::AnswerGuard(
+                GuardAnswer::Discard,
+            )))
             .unwrap();
     }
     editor.apply(Command::Lesson(LessonCommand::Begin)).unwrap();

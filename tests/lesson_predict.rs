@@ -9,7 +9,7 @@ use graft::editor::lesson::course::COURSE;
 use graft::editor::lesson::predict::{Value, Verdict};
 use graft::editor::lesson::progress::CourseProgress;
 use graft::editor::session::Editor;
-use graft::editor::session::command::Command;
+use graft::editor::session::command::{Command, EditCommand, SettingCommand};
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
 use graft::editor::session::lesson_check::{VARY_SEEDS, check_lesson, walk_seeded};
 use graft::editor::session::lesson_predict::PredictInput;
@@ -158,15 +158,17 @@ fn a_prediction_is_judged_once_the_action_happened_and_next_waits_for_it() {
         .unwrap();
     editor.tick(0.016);
     let play = |editor: &mut Editor| {
-        editor.apply(Command::ToggleKeepWorld).unwrap();
         editor
-            .apply(Command::Drop {
+            .apply(Command::Setting(SettingCommand::ToggleKeepWorld))
+            .unwrap();
+        editor
+            .apply(Command::Edit(EditCommand::Drop {
                 dragged: vec![graft::model::scene::NodeId(4)],
                 zone: graft::editor::session::drop_rules::DropZone::Into(
                     graft::model::scene::NodeId(1),
                 ),
                 keep_world: false,
-            })
+            }))
             .unwrap();
         editor.tick(0.016);
     };

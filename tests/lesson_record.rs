@@ -8,7 +8,10 @@ mod common;
 use graft::editor::lesson::parse::parse;
 use graft::editor::lesson::record::scene_differences;
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, Effect, ViewOption};
+use graft::editor::session::command::{
+    Command, EditCommand, Effect, FileCommand, HistoryCommand, PanelCommand, SelectionCommand,
+    SettingCommand, ViewOption,
+};
 use graft::editor::session::dialogs::DialogOutcome;
 use graft::editor::session::lesson::{LessonSource, read_lesson, walk_lesson};
 use graft::editor::session::record::{RecordCommand, replay_scene};
@@ -47,13 +50,16 @@ fn apply(editor: &mut Editor, command: Command) -> Vec<Effect> {
 /// The teacher's solution: the sword moved onto the body keeping its place in the world,
 /// then dragged in the world (a gesture of several frames), as the panels send them.
 fn perform_solution(editor: &mut Editor) {
-    apply(editor, Command::Select(vec![SWORD]));
     apply(
         editor,
-        Command::MoveTo {
+        Command::Selection(SelectionCommand::Select(vec![SWORD])),
+    );
+    apply(
+        editor,
+        Command::Edit(EditCommand::MoveTo {
             parent: Some(BODY),
             keep_world: true,
-        },
+        }),
     );
     for k in 1..=5 {
         let position = glam::Vec2::new(2.0 + 0.5 * k as f32, 3.0 - 0.25 * k as f32);
@@ -63,14 +69,14 @@ fn perform_solution(editor: &mut Editor) {
         };
         apply(
             editor,
-            Command::Perform {
+            Command::Panel(PanelCommand::Perform {
                 label: "Move sword".into(),
                 ops: vec![op],
                 continuous: true,
-            },
+            }),
         );
     }
-    apply(editor, Command::EndGesture);
+    apply(editor, Command::History(HistoryCommand::EndGesture));
 }
 
 /// Stop, give the suggested title, then answer the save dialog with `path`.
@@ -92,7 +98,9 @@ fn stop_and_write(editor: &mut Editor, path: &Path) {
     );
     apply(
         editor,
-        Command::DialogClosed(DialogOutcome::Picked(path.to_path_buf())),
+        Command::File(FileCommand::DialogClosed(DialogOutcome::Picked(
+            path.to_path_buf(),
+        ))),
     );
 }
 
@@ -162,25 +170,31 @@ fn several_recorded_steps_with_view_changes_pass_check() {
     };
     apply(
         &mut editor,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label: "Rename".into(),
             ops: vec![scabbard],
             continuous: false,
-        },
+        }),
     );
     apply(&mut editor, Command::Record(RecordCommand::Start));
     perform_solution(&mut editor);
     apply(&mut editor, Command::Record(RecordCommand::NextStep));
     // Step 2: keep-world off, local axes hidden, the sword back on the hand keeping its local
     // numbers (it jumps), then renamed.
-    apply(&mut editor, Command::ToggleKeepWorld);
-    apply(&mut editor, Command::ToggleView(ViewOption::Axes));
     apply(
         &mut editor,
-        Command::MoveTo {
+        Command::Setting(SettingCommand::ToggleKeepWorld),
+    );
+    apply(
+        &mut editor,
+        Command::Setting(SettingCommand::ToggleView(ViewOption::Axes)),
+    );
+    apply(
+        &mut editor,
+        Command::Edit(EditCommand::MoveTo {
             parent: Some(HAND),
             keep_world: false,
-        },
+        }),
     );
     let rename = Op::Rename {
         node: SWORD,
@@ -188,11 +202,11 @@ fn several_recorded_steps_with_view_changes_pass_check() {
     };
     apply(
         &mut editor,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label: "Rename".into(),
             ops: vec![rename],
             continuous: false,
-        },
+        }),
     );
     stop_and_write(&mut editor, &path);
     let text = std::fs::read_to_string(&path).expect("written");
@@ -240,8 +254,8 @@ fn ending_a_step_with_nothing_done_or_all_undone_is_refused_and_the_step_stays_o
     refused_as_empty(&mut editor, RecordCommand::NextStep, 1);
     // Done, then undone: still nothing.
     perform_solution(&mut editor);
-    apply(&mut editor, Command::Undo);
-    apply(&mut editor, Command::Undo);
+    apply(&mut editor, Command::History(HistoryCommand::Undo));
+    apply(&mut editor, Command::History(HistoryCommand::Undo));
     refused_as_empty(&mut editor, RecordCommand::NextStep, 1);
     // Performed now: the step ends, the next one is open and empty.
     perform_solution(&mut editor);
@@ -262,16 +276,16 @@ fn journaled_session(dir: &Path) -> (std::path::PathBuf, Scene) {
     // An undone step is not part of the solution.
     apply(
         &mut editor,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label: "Rename".into(),
             ops: vec![Op::Rename {
                 node: BODY,
                 name: "torso".into(),
             }],
             continuous: false,
-        },
+        }),
     );
-    apply(&mut editor, Command::Undo);
+    apply(&mut editor, Command::History(HistoryCommand::Undo));
     let journal = editor.journal_path().expect("journaling").to_path_buf();
     let scene = editor.doc().scene().clone();
     // A crash: the session ends without closing its journal.
@@ -385,10 +399,15 @@ fn added_renamed_probed_and_deleted_nodes_are_recorded_and_replay() {
     let path = dir.path().join("build.lesson");
     let mut editor = Editor::new(Document::sample());
     apply(&mut editor, Command::Record(RecordCommand::Start));
-    apply(&mut editor, Command::Select(vec![BODY]));
     apply(
         &mut editor,
-        Command::AddNode(graft::editor::session::command::NewNodePlace::ChildOf(BODY)),
+        Command::Selection(SelectionCommand::Select(vec![BODY])),
+    );
+    apply(
+        &mut editor,
+        Command::Edit(EditCommand::AddNode(
+            graft::editor::session::command::NewNodePlace::ChildOf(BODY),
+        )),
     );
     let added = editor.primary().expect("the new node is selected");
     let ops = vec![
@@ -408,11 +427,11 @@ fn added_renamed_probed_and_deleted_nodes_are_recorded_and_replay() {
     let label = "Place".to_string();
     apply(
         &mut editor,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label,
             ops,
             continuous: false,
-        },
+        }),
     );
     apply(
         &mut editor,
@@ -420,8 +439,11 @@ fn added_renamed_probed_and_deleted_nodes_are_recorded_and_replay() {
             world: glam::DVec2::new(4.0, 1.0),
         }),
     );
-    apply(&mut editor, Command::Select(vec![NodeId(5)]));
-    apply(&mut editor, Command::Delete);
+    apply(
+        &mut editor,
+        Command::Selection(SelectionCommand::Select(vec![NodeId(5)])),
+    );
+    apply(&mut editor, Command::Edit(EditCommand::Delete));
     stop_and_write(&mut editor, &path);
     let text = std::fs::read_to_string(&path).expect("written");
     assert!(text.contains("do: add "), "{text}");
@@ -462,11 +484,14 @@ fn a_big_scene_is_named_by_its_file_or_written_next_to_the_lesson() {
     std::fs::write(&scene_path, big_scene_text(400)).expect("write");
     let mut editor = Editor::new(Document::open(&scene_path).expect("opens"));
     apply(&mut editor, Command::Record(RecordCommand::Start));
-    apply(&mut editor, Command::Select(vec![NodeId(200)]));
-    let to_50 = Command::MoveTo {
+    apply(
+        &mut editor,
+        Command::Selection(SelectionCommand::Select(vec![NodeId(200)])),
+    );
+    let to_50 = Command::Edit(EditCommand::MoveTo {
         parent: Some(NodeId(50)),
         keep_world: true,
-    };
+    });
     apply(&mut editor, to_50);
     stop_and_write(&mut editor, &dir.path().join("chain.lesson"));
     let text = std::fs::read_to_string(dir.path().join("chain.lesson")).expect("written");
@@ -480,16 +505,22 @@ fn a_big_scene_is_named_by_its_file_or_written_next_to_the_lesson() {
     // From a journal (its scene was never saved): written next to the lesson.
     let journals = dir.path().join("journals");
     let mut editor = Editor::new(Document::open(&scene_path).expect("opens"));
-    apply(&mut editor, Command::Select(vec![NodeId(300)]));
-    apply(&mut editor, Command::Unparent);
-    editor.start_journal(journals);
-    apply(&mut editor, Command::Select(vec![NodeId(200)]));
     apply(
         &mut editor,
-        Command::MoveTo {
+        Command::Selection(SelectionCommand::Select(vec![NodeId(300)])),
+    );
+    apply(&mut editor, Command::Edit(EditCommand::Unparent));
+    editor.start_journal(journals);
+    apply(
+        &mut editor,
+        Command::Selection(SelectionCommand::Select(vec![NodeId(200)])),
+    );
+    apply(
+        &mut editor,
+        Command::Edit(EditCommand::MoveTo {
             parent: Some(NodeId(300)),
             keep_world: true,
-        },
+        }),
     );
     let journal = editor.journal_path().expect("journaling").to_path_buf();
     let lesson = dir.path().join("out").join("journal.lesson");
@@ -518,16 +549,23 @@ fn a_recording_whose_scene_was_replaced_is_refused_with_a_short_message() {
     apply(&mut editor, Command::Record(RecordCommand::Start));
     perform_solution(&mut editor);
     // Another scene replaces the one being recorded: its edits are not the recording's.
-    apply(&mut editor, Command::OpenPath(scene_path.clone()));
     apply(
         &mut editor,
-        Command::AnswerGuard(graft::editor::session::command::GuardAnswer::Discard),
+        Command::File(FileCommand::OpenPath(scene_path.clone())),
+    );
+    apply(
+        &mut editor,
+        Command::File(FileCommand::AnswerGuard(
+            graft::editor::session::command::GuardAnswer::Discard,
+        )),
     );
     assert_eq!(editor.doc().path(), Some(scene_path.as_path()), "replaced");
     apply(&mut editor, Command::Record(RecordCommand::Stop));
     let title = "Replaced".to_string();
     apply(&mut editor, Command::Record(RecordCommand::Write { title }));
-    let refused = editor.apply(Command::DialogClosed(DialogOutcome::Picked(path.clone())));
+    let refused = editor.apply(Command::File(FileCommand::DialogClosed(
+        DialogOutcome::Picked(path.clone()),
+    )));
     let message = refused.expect_err("refused").to_string();
     assert!(message.contains("another scene opened"), "{message}");
     assert!(message.len() < 600, "{message}");
@@ -583,7 +621,9 @@ fn a_recording_on_an_opened_file_names_it_by_its_path_and_is_saved_beside_it() {
     let lesson = dir.path().join("sheathe.lesson");
     apply(
         &mut editor,
-        Command::DialogClosed(DialogOutcome::Picked(lesson.clone())),
+        Command::File(FileCommand::DialogClosed(DialogOutcome::Picked(
+            lesson.clone(),
+        ))),
     );
     let text = std::fs::read_to_string(&lesson).expect("written");
     assert!(
@@ -622,7 +662,10 @@ fn stop_asks_for_the_title_refuses_a_blank_one_and_asks_again_after_a_cancel() {
     let title = "Sheathe  the\tsword".to_string();
     apply(&mut editor, Command::Record(RecordCommand::Write { title }));
     assert_eq!(editor.recording().and_then(|r| r.asks_for_title()), None);
-    apply(&mut editor, Command::DialogClosed(DialogOutcome::Cancelled));
+    apply(
+        &mut editor,
+        Command::File(FileCommand::DialogClosed(DialogOutcome::Cancelled)),
+    );
     apply(&mut editor, Command::Record(RecordCommand::Stop));
     assert!(
         editor
@@ -635,7 +678,9 @@ fn stop_asks_for_the_title_refuses_a_blank_one_and_asks_again_after_a_cancel() {
     apply(&mut editor, Command::Record(RecordCommand::Write { title }));
     apply(
         &mut editor,
-        Command::DialogClosed(DialogOutcome::Picked(path.clone())),
+        Command::File(FileCommand::DialogClosed(DialogOutcome::Picked(
+            path.clone(),
+        ))),
     );
     let text = std::fs::read_to_string(&path).expect("written");
     assert!(

@@ -4,6 +4,7 @@
 //! passes `graft lesson check` (the binary) and replays to the scene on screen.
 
 mod ui_common;
+use graft::editor::session::command::SettingCommand;
 use ui_common::{drag, row};
 
 use egui_kittest::Harness;
@@ -169,10 +170,14 @@ fn while_recording_the_status_bar_keeps_a_mark_with_a_stop_button() {
     );
     // Each step records a change (Keep world transform off, then on again).
     h.state_mut()
-        .run(graft::editor::session::command::Command::ToggleKeepWorld);
+        .run(graft::editor::session::command::Command::Setting(
+            SettingCommand::ToggleKeepWorld,
+        ));
     help_menu(&mut h, "Record the next step");
     h.state_mut()
-        .run(graft::editor::session::command::Command::ToggleKeepWorld);
+        .run(graft::editor::session::command::Command::Setting(
+            SettingCommand::ToggleKeepWorld,
+        ));
     h.run_steps(40);
     assert_eq!(
         status_label(&h, "Recording lesson").as_deref(),

@@ -10,7 +10,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::editor::session::command::{Command, Window};
+use graft::editor::session::command::{Command, Window, WindowCommand};
 use graft::editor::session::lesson::LessonCommand;
 use graft::model::scene::NodeId;
 use ui_common::type_number;
@@ -29,7 +29,8 @@ fn app() -> Harness<'static, GraftApp> {
 
 /// Open a built-in lesson from Help ▸ Lessons… by clicking its title.
 fn open_lesson(h: &mut Harness<GraftApp>, title: &str) {
-    h.state_mut().run(Command::Show(Window::Lessons));
+    h.state_mut()
+        .run(Command::Window(WindowCommand::Show(Window::Lessons)));
     h.run_steps(3);
     // The lesson's button, not its "Introduction to …" header.
     h.get_by(|n| {
@@ -193,7 +194,8 @@ fn the_empty_inspector_offers_the_course_and_goes_on_where_the_learner_left_it()
 fn the_lessons_introductions_are_named_for_their_lesson_and_say_they_are_collapsed() {
     use egui_kittest::kittest::NodeT;
     let mut h = app();
-    h.state_mut().run(Command::Show(Window::Lessons));
+    h.state_mut()
+        .run(Command::Window(WindowCommand::Show(Window::Lessons)));
     h.run_steps(3);
     let headers: Vec<(String, Option<String>, bool)> = h
         .query_all_by(|n| n.label().is_some_and(|l| l.starts_with("Introduction to ")))

@@ -7,7 +7,9 @@ mod common;
 use graft::editor::lesson::course::COURSE;
 use graft::editor::lesson::parse::parse;
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, GuardAnswer};
+use graft::editor::session::command::{
+    Command, EditCommand, FileCommand, GuardAnswer, HistoryCommand, PanelCommand, SelectionCommand,
+};
 use graft::editor::session::drop_rules::DropZone;
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson, walk_lesson};
 use graft::model::document::Document;
@@ -316,16 +318,18 @@ fn a_goal_ticks_however_the_learner_gets_there_and_unticks_after_undo() {
         "a fresh untitled document"
     );
     editor
-        .apply(Command::Drop {
+        .apply(Command::Edit(EditCommand::Drop {
             dragged: vec![SWORD],
             zone: DropZone::Into(BODY),
             keep_world: true,
-        })
+        }))
         .unwrap();
     editor.tick(0.016);
     assert!(editor.lesson().unwrap().step_done(), "{:?}", goals(&editor));
     assert!(editor.lesson_progress().is_done("04-reparent", 0));
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     editor.tick(0.016);
     assert!(
         !editor.lesson().unwrap().step_done(),
@@ -338,7 +342,7 @@ fn a_goal_ticks_however_the_learner_gets_there_and_unticks_after_undo() {
     );
     // Typed as a world position in the inspector would: the same goals through another command.
     editor
-        .apply(Command::Perform {
+        .apply(Command::Panel(PanelCommand::Perform {
             label: "Move".into(),
             ops: vec![Op::Reparent {
                 node: SWORD,
@@ -347,7 +351,7 @@ fn a_goal_ticks_however_the_learner_gets_there_and_unticks_after_undo() {
                 keep: Keep::World,
             }],
             continuous: false,
-        })
+        }))
         .unwrap();
     editor.tick(0.016);
     assert!(editor.lesson().unwrap().step_done());
@@ -370,14 +374,18 @@ fn show_me_is_one_undo_step_and_reset_restores_the_step() {
     assert!(!editor.lesson().unwrap().showing());
     assert!(editor.lesson().unwrap().step_done(), "{:?}", goals(&editor));
     assert_eq!(editor.doc().history().labels().0.len(), 1, "one undo step");
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     editor.tick(0.016);
     assert_eq!(
         editor.doc().scene().node(SWORD).unwrap().local,
         before,
         "undo takes it all back"
     );
-    editor.apply(Command::Redo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Redo))
+        .unwrap();
     editor.apply(Command::Lesson(LessonCommand::Reset)).unwrap();
     editor.tick(0.016);
     assert_eq!(
@@ -392,7 +400,9 @@ fn show_me_is_one_undo_step_and_reset_restores_the_step() {
         .apply(Command::Lesson(LessonCommand::ShowMe))
         .unwrap();
     editor.tick(0.016);
-    editor.apply(Command::Select(vec![BODY])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![BODY])))
+        .unwrap();
     assert!(!editor.lesson().unwrap().showing());
     assert_eq!(editor.doc().history().labels().0.len(), 1);
 }
@@ -403,19 +413,21 @@ fn leaving_a_lesson_with_changes_asks_and_a_bad_lesson_changes_nothing() {
     editor
         .apply(Command::Lesson(LessonCommand::ShowMe))
         .unwrap();
-    editor.apply(Command::New).unwrap();
+    editor.apply(Command::File(FileCommand::New)).unwrap();
     assert!(
         editor.pending_guard().is_some(),
         "the lesson's scene has changes: asked"
     );
     editor
-        .apply(Command::AnswerGuard(GuardAnswer::Cancel))
+        .apply(Command::File(FileCommand::AnswerGuard(GuardAnswer::Cancel)))
         .unwrap();
     assert!(editor.lesson().is_some());
     let bad = fixture("unknown-node.lesson");
     let scene_before = editor.doc().scene().ids().to_vec();
     let history_before = editor.doc().history().labels().0.len();
-    let error = editor.apply(Command::OpenPath(bad)).expect_err("refused");
+    let error = editor
+        .apply(Command::File(FileCommand::OpenPath(bad)))
+        .expect_err("refused");
     assert!(
         error.to_string().contains("unknown-node.lesson:6:7"),
         "{error}"
@@ -427,9 +439,11 @@ fn leaving_a_lesson_with_changes_asks_and_a_bad_lesson_changes_nothing() {
         "Reparenting",
         "the lesson stays"
     );
-    editor.apply(Command::New).unwrap();
+    editor.apply(Command::File(FileCommand::New)).unwrap();
     editor
-        .apply(Command::AnswerGuard(GuardAnswer::Discard))
+        .apply(Command::File(FileCommand::AnswerGuard(
+            GuardAnswer::Discard,
+        )))
         .unwrap();
     assert!(editor.lesson().is_none(), "another scene ends the lesson");
 }
@@ -438,7 +452,9 @@ fn leaving_a_lesson_with_changes_asks_and_a_bad_lesson_changes_nothing() {
 fn a_lesson_file_opens_by_path_and_resumes_where_the_learner_was() {
     let mut editor = Editor::new(Document::sample());
     editor
-        .apply(Command::OpenPath(fixture("inline-and-file.lesson")))
+        .apply(Command::File(FileCommand::OpenPath(fixture(
+            "inline-and-file.lesson",
+        ))))
         .unwrap();
     editor.tick(0.016);
     assert_eq!(
@@ -453,7 +469,9 @@ fn a_lesson_file_opens_by_path_and_resumes_where_the_learner_was() {
     let progress = editor.lesson_progress().clone();
     let mut later = Editor::new(Document::sample()).with_lesson_progress(progress);
     later
-        .apply(Command::OpenPath(fixture("inline-and-file.lesson")))
+        .apply(Command::File(FileCommand::OpenPath(fixture(
+            "inline-and-file.lesson",
+        ))))
         .unwrap();
     assert_eq!(
         later.lesson().unwrap().step_index(),

@@ -9,7 +9,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::editor::session::command::{Command, ViewOption};
+use graft::editor::session::command::{Command, ViewCommand, ViewOption};
 use graft::editor::table::{MENUS, command_table};
 
 fn app(width: f32, height: f32, scale: f32) -> Harness<'static, GraftApp> {
@@ -17,7 +17,8 @@ fn app(width: f32, height: f32, scale: f32) -> Harness<'static, GraftApp> {
         .with_size(egui::vec2(width, height))
         .build_eframe(|cc| GraftApp::new(cc, None, Box::new(FakeDialogs::default())));
     h.run_steps(3);
-    h.state_mut().run(Command::SetUiScale(scale));
+    h.state_mut()
+        .run(Command::View(ViewCommand::SetUiScale(scale)));
     h.run_steps(4);
     h
 }

@@ -6,6 +6,9 @@
 mod common;
 
 use glam::{Affine2, Mat2, Vec2};
+use graft::editor::session::command::{
+    EditCommand, HistoryCommand, PanelCommand, SelectionCommand,
+};
 use graft::editor::{Command, Editor};
 use graft::model::document::Document;
 use graft::model::math::{MirrorAxis, Trs};
@@ -36,9 +39,11 @@ fn close(a: Affine2, b: Affine2) -> bool {
 fn mirroring_the_arm_flips_its_subtree_about_the_arms_own_origin() {
     let mut editor = sword_editor();
     let before: Vec<Affine2> = [ARM, HAND, SWORD].map(|id| world(&editor, id)).to_vec();
-    editor.apply(Command::Select(vec![ARM])).unwrap();
     editor
-        .apply(Command::Mirror(MirrorAxis::Horizontal))
+        .apply(Command::Selection(SelectionCommand::Select(vec![ARM])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::Mirror(MirrorAxis::Horizontal)))
         .unwrap();
     editor.update_world();
     // The flip about the arm's origin along its own x axis: arm · diag(-1, 1) · arm⁻¹.
@@ -73,8 +78,14 @@ fn mirroring_the_arm_flips_its_subtree_about_the_arms_own_origin() {
 fn mirror_twice_undo_and_redo_are_exact() {
     let mut editor = sword_editor();
     let start = editor.doc().scene().node(HAND).unwrap().local;
-    editor.apply(Command::Select(vec![HAND, SWORD])).unwrap();
-    editor.apply(Command::Mirror(MirrorAxis::Vertical)).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![
+            HAND, SWORD,
+        ])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::Mirror(MirrorAxis::Vertical)))
+        .unwrap();
     let once = editor.doc().scene().node(HAND).unwrap().local;
     assert_eq!(once.scale.y, -start.scale.y);
     // The sword is selected with its parent: it flips once, with the hand.
@@ -84,32 +95,50 @@ fn mirror_twice_undo_and_redo_are_exact() {
         "the sword itself is not flipped again: {sword:?}"
     );
     let steps = editor.doc().history().labels().0.len();
-    editor.apply(Command::Mirror(MirrorAxis::Vertical)).unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::Mirror(MirrorAxis::Vertical)))
+        .unwrap();
     assert_eq!(editor.doc().scene().node(HAND).unwrap().local, start);
     assert_eq!(
         editor.doc().history().labels().0.len(),
         steps + 1,
         "one step each"
     );
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     assert_eq!(editor.doc().scene().node(HAND).unwrap().local, once);
-    editor.apply(Command::Undo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .unwrap();
     assert_eq!(editor.doc().scene().node(HAND).unwrap().local, start);
-    editor.apply(Command::Redo).unwrap();
+    editor
+        .apply(Command::History(HistoryCommand::Redo))
+        .unwrap();
     assert_eq!(editor.doc().scene().node(HAND).unwrap().local, once);
 }
 
 #[test]
 fn reset_local_sets_the_identity_in_one_step_and_nothing_selected_does_nothing() {
     let mut editor = sword_editor();
-    editor.apply(Command::Select(vec![])).unwrap();
-    editor.apply(Command::ResetLocal).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::ResetLocal))
+        .unwrap();
     assert!(
         editor.doc().history().labels().0.is_empty(),
         "nothing selected: no step"
     );
-    editor.apply(Command::Select(vec![ARM, HAND])).unwrap();
-    editor.apply(Command::ResetLocal).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![
+            ARM, HAND,
+        ])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::ResetLocal))
+        .unwrap();
     for id in [ARM, HAND] {
         assert_eq!(editor.doc().scene().node(id).unwrap().local, Trs::IDENTITY);
     }
@@ -158,13 +187,17 @@ fn graft_mirror_and_reset_local_on_the_command_line() {
 fn an_unnamed_node_is_named_by_the_one_label_in_undo_steps() {
     let mut editor = sword_editor();
     editor
-        .apply(Command::Rename {
+        .apply(Command::Panel(PanelCommand::Rename {
             node: HAND,
             name: String::new(),
-        })
+        }))
         .unwrap();
-    editor.apply(Command::Select(vec![HAND])).unwrap();
-    editor.apply(Command::Mirror(MirrorAxis::Vertical)).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![HAND])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::Mirror(MirrorAxis::Vertical)))
+        .unwrap();
     assert_eq!(
         editor.doc().history().undo_label(),
         Some("Mirror vertically unnamed node 3")

@@ -8,7 +8,10 @@ mod common;
 
 use common::spec;
 use glam::{DAffine2, DVec2, Vec2};
-use graft::editor::session::command::TransformSpace;
+use graft::editor::session::command::{
+    EditCommand, FileCommand, HistoryCommand, JournalCommand, PanelCommand, SelectionCommand,
+    SettingCommand, TransformSpace, ViewCommand, WindowCommand,
+};
 use graft::editor::session::drop_rules::{
     DropPreview, DropZone, drop_keeps_world, drop_ops, zone_for,
 };
@@ -164,7 +167,7 @@ fn a_drop_performs_the_ops_planned_while_hovering_without_planning_again() {
         keep: Keep::World,
     }]);
     editor
-        .apply(Command::DropRows(Box::new(preview)))
+        .apply(Command::Panel(PanelCommand::DropRows(Box::new(preview))))
         .expect("the drop applies");
     editor.update_world();
     let parent = editor.doc().scene().parent(prop).expect("prop exists");
@@ -179,11 +182,15 @@ fn a_drop_planned_before_the_tree_changed_is_planned_again() {
     let mut preview = DropPreview::plan(editor.doc().scene(), &[prop], DropZone::Into(arm), false);
     preview.ops = Ok(Vec::new()); // stale: would do nothing
     editor
-        .apply(Command::Select(vec![NodeId(4)]))
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            4,
+        )])))
         .expect("select");
-    editor.apply(Command::Delete).expect("delete leg"); // the tree changes
     editor
-        .apply(Command::DropRows(Box::new(preview)))
+        .apply(Command::Edit(EditCommand::Delete))
+        .expect("delete leg"); // the tree changes
+    editor
+        .apply(Command::Panel(PanelCommand::DropRows(Box::new(preview))))
         .expect("the drop applies");
     assert_eq!(editor.doc().scene().parent(prop).expect("prop"), Some(arm));
     assert_eq!(
@@ -199,7 +206,11 @@ fn a_drop_planned_before_the_tree_changed_is_planned_again() {
     );
     assert!(!refused.allowed);
     let steps = editor.doc().history().labels().0.len();
-    assert!(editor.apply(Command::DropRows(Box::new(refused))).is_err());
+    assert!(
+        editor
+            .apply(Command::Panel(PanelCommand::DropRows(Box::new(refused))))
+            .is_err()
+    );
     assert_eq!(editor.doc().history().labels().0.len(), steps);
 }
 
@@ -209,22 +220,43 @@ fn row_clicks_select_toggle_and_extend_from_the_anchor() {
     let rows = all_rows(&scene);
     let (arm, leg) = (row_of(&scene, &rows, 2), row_of(&scene, &rows, 4));
     let (command, anchor) = row_click(&scene, &rows, None, arm, PLAIN);
-    assert_eq!(command, Some(Command::Select(vec![NodeId(2)])));
+    assert_eq!(
+        command,
+        Some(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            2
+        )])))
+    );
     assert_eq!(anchor, Some(NodeId(2)), "a plain click sets the anchor");
     // Shift: every shown row from the anchor, in row order, whichever way.
     let (command, kept) = row_click(&scene, &rows, anchor, leg, SHIFT);
     let range = vec![NodeId(2), NodeId(3), NodeId(4)];
-    assert_eq!(command, Some(Command::Select(range.clone())));
+    assert_eq!(
+        command,
+        Some(Command::Selection(SelectionCommand::Select(range.clone())))
+    );
     assert_eq!(kept, anchor, "Shift keeps the anchor");
     let (back, _) = row_click(&scene, &rows, Some(NodeId(4)), arm, SHIFT);
-    assert_eq!(back, Some(Command::Select(range)));
+    assert_eq!(
+        back,
+        Some(Command::Selection(SelectionCommand::Select(range)))
+    );
     // Ctrl toggles and keeps the anchor.
     let (command, kept) = row_click(&scene, &rows, anchor, leg, CTRL);
-    assert_eq!(command, Some(Command::ToggleSelect(NodeId(4))));
+    assert_eq!(
+        command,
+        Some(Command::Selection(SelectionCommand::ToggleSelect(NodeId(
+            4
+        ))))
+    );
     assert_eq!(kept, anchor);
     // Shift without an anchor is a plain click.
     let (command, anchor) = row_click(&scene, &rows, None, leg, SHIFT);
-    assert_eq!(command, Some(Command::Select(vec![NodeId(4)])));
+    assert_eq!(
+        command,
+        Some(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            4
+        )])))
+    );
     assert_eq!(anchor, Some(NodeId(4)));
 }
 
@@ -236,7 +268,10 @@ fn a_shift_range_spans_only_the_rows_shown() {
     let (body, leg) = (row_of(&scene, &rows, 1), row_of(&scene, &rows, 4));
     let (command, _) = row_click(&scene, &rows, Some(NodeId(1)), leg, SHIFT);
     let shown = vec![NodeId(1), NodeId(2), NodeId(4)];
-    assert_eq!(command, Some(Command::Select(shown)));
+    assert_eq!(
+        command,
+        Some(Command::Selection(SelectionCommand::Select(shown)))
+    );
     // An anchor no longer shown: nothing.
     let (command, _) = row_click(&scene, &rows, Some(NodeId(3)), body, SHIFT);
     assert_eq!(command, None);
@@ -248,7 +283,11 @@ fn arrow_keys_walk_the_rows_and_open_and_close_them() {
     let rows = all_rows(&scene);
     let open = |_: NodeId| false;
     let key = |selection: &[NodeId], arrow| row_key(&scene, &rows, selection, open, arrow);
-    let select = |id| Some(RowKey::Command(Command::Select(vec![NodeId(id)]))); // pre-order
+    let select = |id| {
+        Some(RowKey::Command(Command::Selection(
+            SelectionCommand::Select(vec![NodeId(id)]),
+        )))
+    }; // pre-order
     assert_eq!(key(&[NodeId(2)], Arrow::Up), select(1));
     assert_eq!(key(&[NodeId(2)], Arrow::Down), select(3));
     assert_eq!(key(&[NodeId(1)], Arrow::Up), None, "the first row");
@@ -288,7 +327,12 @@ fn a_row_drag_carries_the_topmost_selection_or_the_row_alone() {
     assert_eq!(select, None);
     let (dragged, select) = row_drag(&scene, &selection, false, NodeId(4));
     assert_eq!(dragged, vec![NodeId(4)]);
-    assert_eq!(select, Some(Command::Select(vec![NodeId(4)])));
+    assert_eq!(
+        select,
+        Some(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            4
+        )])))
+    );
 }
 
 #[test]
@@ -296,15 +340,15 @@ fn viewport_clicks_select_toggle_or_clear() {
     let id = NodeId(3);
     assert_eq!(
         viewport_click(Some(id), false),
-        Some(Command::Select(vec![id]))
+        Some(Command::Selection(SelectionCommand::Select(vec![id])))
     );
     assert_eq!(
         viewport_click(Some(id), true),
-        Some(Command::ToggleSelect(id))
+        Some(Command::Selection(SelectionCommand::ToggleSelect(id)))
     );
     assert_eq!(
         viewport_click(None, false),
-        Some(Command::Select(Vec::new()))
+        Some(Command::Selection(SelectionCommand::Select(Vec::new())))
     );
     assert_eq!(viewport_click(None, true), None);
 }
@@ -326,7 +370,12 @@ fn a_viewport_drag_moves_the_selection_a_new_node_or_draws_a_band() {
         "topmost"
     );
     let start = viewport_drag(&scene, &selection, selected, Some(NodeId(5)), at);
-    assert_eq!(start.select, Some(Command::Select(vec![NodeId(5)])));
+    assert_eq!(
+        start.select,
+        Some(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            5
+        )])))
+    );
     let starts = start.drag.expect("moves").starts;
     assert_eq!(starts, vec![(NodeId(5), Vec2::new(5.0, 0.0))]);
     let start = viewport_drag(&scene, &selection, selected, None, at);
@@ -414,9 +463,11 @@ fn framing_fits_the_scene_first_then_refits_on_resize_until_moved() {
 #[test]
 fn renames_are_labelled_by_the_session_and_a_same_name_is_no_step() {
     let mut editor = editor();
-    let rename = |name: &str| Command::Rename {
-        node: NodeId(2),
-        name: name.to_string(),
+    let rename = |name: &str| {
+        Command::Panel(PanelCommand::Rename {
+            node: NodeId(2),
+            name: name.to_string(),
+        })
     };
     editor.apply(rename("arm")).expect("same name");
     assert_eq!(undo_label(&editor), None);
@@ -424,10 +475,10 @@ fn renames_are_labelled_by_the_session_and_a_same_name_is_no_step() {
     assert_eq!(undo_label(&editor).as_deref(), Some("Rename arm to wing"));
     assert!(
         editor
-            .apply(Command::Rename {
+            .apply(Command::Panel(PanelCommand::Rename {
                 node: NodeId(99),
                 name: "x".into()
-            })
+            }))
             .is_err()
     );
 }
@@ -435,10 +486,12 @@ fn renames_are_labelled_by_the_session_and_a_same_name_is_no_step() {
 #[test]
 fn a_pasted_transform_is_read_by_the_session_and_nonsense_is_refused() {
     let mut editor = editor();
-    let paste = |text: &str, space| Command::PasteTransform {
-        node: NodeId(3),
-        text: text.to_string(),
-        space,
+    let paste = |text: &str, space| {
+        Command::Panel(PanelCommand::PasteTransform {
+            node: NodeId(3),
+            text: text.to_string(),
+            space,
+        })
     };
     assert!(
         editor
@@ -466,16 +519,20 @@ fn a_selection_drag_is_one_step_named_by_the_session() {
         start_pointer: DVec2::ZERO,
         starts: vec![(NodeId(5), Vec2::new(5.0, 0.0))],
     };
-    let to = |x: f64| Command::MoveSelection {
-        drag: std::sync::Arc::new(drag.clone()),
-        pointer: DVec2::new(x, 0.0),
-        snap: None,
+    let to = |x: f64| {
+        Command::Panel(PanelCommand::MoveSelection {
+            drag: std::sync::Arc::new(drag.clone()),
+            pointer: DVec2::new(x, 0.0),
+            snap: None,
+        })
     };
     editor.apply(to(0.0)).expect("no motion");
     assert_eq!(undo_label(&editor), None, "no motion: no step");
     editor.apply(to(1.0)).expect("moves");
     editor.apply(to(2.5)).expect("moves");
-    editor.apply(Command::EndGesture).expect("ends");
+    editor
+        .apply(Command::History(HistoryCommand::EndGesture))
+        .expect("ends");
     let (labels, _) = editor.doc().history().labels();
     assert_eq!(labels, vec!["Move prop"], "one step per drag");
     editor.update_world();
@@ -487,19 +544,26 @@ fn a_selection_drag_is_one_step_named_by_the_session() {
 fn an_inspector_edit_applies_to_the_selection_with_the_sessions_label_and_lock() {
     let mut editor = editor();
     editor
-        .apply(Command::Select(vec![NodeId(4), NodeId(2)]))
+        .apply(Command::Selection(SelectionCommand::Select(vec![
+            NodeId(4),
+            NodeId(2),
+        ])))
         .expect("select");
     let before = editor.doc().scene().node(NodeId(2)).expect("arm").local;
     let mut value = before;
     value.scale.x = 2.0;
-    let edit = |lock_scale| Command::SetTransform {
-        space: TransformSpace::Local,
-        before,
-        value,
-        lock_scale,
+    let edit = |lock_scale| {
+        Command::Panel(PanelCommand::SetTransform {
+            space: TransformSpace::Local,
+            before,
+            value,
+            lock_scale,
+        })
     };
     editor.apply(edit(true)).expect("edits");
-    editor.apply(Command::EndGesture).expect("ends");
+    editor
+        .apply(Command::History(HistoryCommand::EndGesture))
+        .expect("ends");
     assert_eq!(undo_label(&editor).as_deref(), Some("Edit 2 nodes"));
     let scale = |id| {
         editor
@@ -516,7 +580,9 @@ fn an_inspector_edit_applies_to_the_selection_with_the_sessions_label_and_lock()
         Vec2::new(2.0, 2.0),
         "the other node gets both edited numbers"
     );
-    editor.apply(Command::Undo).expect("undo");
+    editor
+        .apply(Command::History(HistoryCommand::Undo))
+        .expect("undo");
     editor.apply(edit(false)).expect("edits");
     let scale = |id| {
         editor
@@ -548,124 +614,128 @@ fn one_of_each() -> Vec<Command> {
     let drop = DropPreview::plan(&rig(), &[prop], DropZone::Into(arm), true);
     let none = Trs::IDENTITY;
     vec![
-        Command::Select(vec![arm]),
-        Command::ToggleSelect(prop),
-        Command::SelectAll,
-        Command::Perform {
+        Command::Selection(SelectionCommand::Select(vec![arm])),
+        Command::Selection(SelectionCommand::ToggleSelect(prop)),
+        Command::Selection(SelectionCommand::SelectAll),
+        Command::Panel(PanelCommand::Perform {
             label: "Rename".into(),
             ops: vec![Op::Rename {
                 node: arm,
                 name: "wing".into(),
             }],
             continuous: false,
-        },
-        Command::Rename {
+        }),
+        Command::Panel(PanelCommand::Rename {
             node: arm,
             name: "wing".into(),
-        },
-        Command::SetLook {
+        }),
+        Command::Panel(PanelCommand::SetLook {
             node: arm,
             shape: graft::model::scene::Shape::None,
             color: [1, 2, 3, 4],
-        },
-        Command::PasteTransform {
+        }),
+        Command::Panel(PanelCommand::PasteTransform {
             node: arm,
             text: "position: (1.0, 2.0)".into(),
             space: TransformSpace::Local,
-        },
-        Command::SetTransform {
+        }),
+        Command::Panel(PanelCommand::SetTransform {
             space: TransformSpace::World,
             before: none,
             value: none,
             lock_scale: false,
-        },
-        Command::MoveSelection {
+        }),
+        Command::Panel(PanelCommand::MoveSelection {
             drag: std::sync::Arc::new(MoveDrag {
                 start_pointer: DVec2::ZERO,
                 starts: vec![(prop, Vec2::ZERO)],
             }),
             pointer: DVec2::ONE,
             snap: None,
-        },
-        Command::SetClip(Default::default()),
-        Command::DropRows(Box::new(drop)),
-        Command::EndGesture,
-        Command::Undo,
-        Command::Redo,
-        Command::JumpHistory(0),
-        Command::New,
-        Command::Open,
-        Command::OpenPath("/nonexistent/graft-panel-rules.ron".into()),
-        Command::Import,
-        Command::ExportGodot,
-        Command::ExportGodot3,
-        Command::SetGodotFlatten(true),
-        Command::SetGodot3Export(true),
-        Command::SetGodotPixelsPerUnit(2),
-        Command::ExportSvg,
-        Command::ExportAnimation,
-        Command::SaveFigure,
-        Command::SetFigure(Box::default()),
-        Command::Save,
-        Command::SaveAs,
-        Command::ChooseImage(arm),
-        Command::Revert,
-        Command::Quit,
-        Command::CloseRequested,
-        Command::AnswerGuard(GuardAnswer::Cancel),
-        Command::DialogClosed(DialogOutcome::Cancelled),
-        Command::Copy,
-        Command::Paste,
-        Command::Duplicate,
-        Command::Delete,
-        Command::AddNode(NewNodePlace::Root),
-        Command::Mirror(graft::model::math::MirrorAxis::Horizontal),
-        Command::ResetLocal,
-        Command::CreateParent,
-        Command::Unparent,
-        Command::Drop {
+        }),
+        Command::Panel(PanelCommand::SetClip(Default::default())),
+        Command::Panel(PanelCommand::DropRows(Box::new(drop))),
+        Command::History(HistoryCommand::EndGesture),
+        Command::History(HistoryCommand::Undo),
+        Command::History(HistoryCommand::Redo),
+        Command::History(HistoryCommand::JumpHistory(0)),
+        Command::File(FileCommand::New),
+        Command::File(FileCommand::Open),
+        Command::File(FileCommand::OpenPath(
+            "/nonexistent/graft-panel-rules.ron".into(),
+        )),
+        Command::File(FileCommand::Import),
+        Command::File(FileCommand::ExportGodot),
+        Command::File(FileCommand::ExportGodot3),
+        Command::Setting(SettingCommand::SetGodotFlatten(true)),
+        Command::Setting(SettingCommand::SetGodot3Export(true)),
+        Command::Setting(SettingCommand::SetGodotPixelsPerUnit(2)),
+        Command::File(FileCommand::ExportSvg),
+        Command::File(FileCommand::ExportAnimation),
+        Command::File(FileCommand::SaveFigure),
+        Command::View(ViewCommand::SetFigure(Box::default())),
+        Command::File(FileCommand::Save),
+        Command::File(FileCommand::SaveAs),
+        Command::File(FileCommand::ChooseImage(arm)),
+        Command::File(FileCommand::Revert),
+        Command::File(FileCommand::Quit),
+        Command::File(FileCommand::CloseRequested),
+        Command::File(FileCommand::AnswerGuard(GuardAnswer::Cancel)),
+        Command::File(FileCommand::DialogClosed(DialogOutcome::Cancelled)),
+        Command::Edit(EditCommand::Copy),
+        Command::Edit(EditCommand::Paste),
+        Command::Edit(EditCommand::Duplicate),
+        Command::Edit(EditCommand::Delete),
+        Command::Edit(EditCommand::AddNode(NewNodePlace::Root)),
+        Command::Edit(EditCommand::Mirror(
+            graft::model::math::MirrorAxis::Horizontal,
+        )),
+        Command::Edit(EditCommand::ResetLocal),
+        Command::Edit(EditCommand::CreateParent),
+        Command::Edit(EditCommand::Unparent),
+        Command::Edit(EditCommand::Drop {
             dragged: vec![prop],
             zone: DropZone::Root,
             keep_world: true,
-        },
-        Command::StartRename,
-        Command::FrameSelection,
-        Command::FrameAll,
-        Command::SetTool(Tool::Rotate),
-        Command::ToggleOrientation,
-        Command::SetOrientation(Orientation::World),
-        Command::ToggleKeepWorld,
-        Command::ToggleView(ViewOption::Axes),
-        Command::SetViewSpace(ViewSpace::Selection),
-        Command::Show(Window::History),
-        Command::Close(Window::History),
-        Command::DismissError,
-        Command::CancelJob,
+        }),
+        Command::View(ViewCommand::StartRename),
+        Command::View(ViewCommand::FrameSelection),
+        Command::View(ViewCommand::FrameAll),
+        Command::Setting(SettingCommand::SetTool(Tool::Rotate)),
+        Command::Setting(SettingCommand::ToggleOrientation),
+        Command::Setting(SettingCommand::SetOrientation(Orientation::World)),
+        Command::Setting(SettingCommand::ToggleKeepWorld),
+        Command::Setting(SettingCommand::ToggleView(ViewOption::Axes)),
+        Command::View(ViewCommand::SetViewSpace(ViewSpace::Selection)),
+        Command::Window(WindowCommand::Show(Window::History)),
+        Command::Window(WindowCommand::Close(Window::History)),
+        Command::Window(WindowCommand::DismissError),
+        Command::File(FileCommand::CancelJob),
         Command::Timeline(TimelineCommand::TogglePlay),
         Command::Probe(ProbeCommand::ToggleMode),
-        Command::ToggleJournal,
-        Command::RetryJournal,
+        Command::Journal(JournalCommand::ToggleJournal),
+        Command::Journal(JournalCommand::RetryJournal),
         Command::Lifecycle(graft::editor::session::command::Lifecycle::BackgroundBytes(
             0,
         )),
-        Command::AnswerConflict(ConflictAnswer::SaveAs),
-        Command::AnswerRecovery(RecoveryAnswer::Discard),
+        Command::File(FileCommand::AnswerConflict(ConflictAnswer::SaveAs)),
+        Command::Journal(JournalCommand::AnswerRecovery(RecoveryAnswer::Discard)),
         Command::Lesson(LessonCommand::Close),
         Command::Record(RecordCommand::Cancel),
-        Command::FocusPanel(Step::Forward),
-        Command::SetFocusedPanel(Panel::Viewport),
-        Command::Reorder(Step::Back),
-        Command::MoveTo {
+        Command::View(ViewCommand::FocusPanel(Step::Forward)),
+        Command::View(ViewCommand::SetFocusedPanel(Panel::Viewport)),
+        Command::Edit(EditCommand::Reorder(Step::Back)),
+        Command::Edit(EditCommand::MoveTo {
             parent: None,
             keep_world: true,
-        },
-        Command::Nudge {
+        }),
+        Command::Edit(EditCommand::Nudge {
             direction: (1, 0),
             big: false,
-        },
-        Command::StepUiScale(Step::Forward),
-        Command::SetUiScale(1.25),
-        Command::SetHighContrast(true),
+        }),
+        Command::View(ViewCommand::StepUiScale(Step::Forward)),
+        Command::View(ViewCommand::SetUiScale(1.25)),
+        Command::View(ViewCommand::SetHighContrast(true)),
         Command::Instance(graft::editor::session::command::InstanceCommand::MakeLocal),
     ]
 }
@@ -675,7 +745,9 @@ fn every_kind_of_command_reaches_a_part() {
     for command in one_of_each() {
         let mut editor = editor();
         editor
-            .apply(Command::Select(vec![NodeId(3)]))
+            .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+                3,
+            )])))
             .expect("select");
         let shown = format!("{command:?}");
         if let Err(e) = editor.apply(command) {
@@ -688,7 +760,7 @@ fn every_kind_of_command_reaches_a_part() {
     }
     // And the fallback is what an unrouted command would meet: Refused is routed (to its
     // reason), so the message is the reason itself.
-    let refused = editor().apply(Command::Refused("because".into()));
+    let refused = editor().apply(Command::Window(WindowCommand::Refused("because".into())));
     assert_eq!(
         refused.map_err(|e| e.to_string()),
         Err("because".to_string())
@@ -822,12 +894,12 @@ fn a_rubber_band_selects_the_origins_in_it_or_adds_them_when_extending() {
     // Leg is at x = -1: outside.
     assert_eq!(
         band_selection(&scene, (camera, rect), band, &[prop], false),
-        Command::Select(vec![body, arm]),
+        Command::Selection(SelectionCommand::Select(vec![body, arm])),
         "a plain band replaces the selection"
     );
     assert_eq!(
         band_selection(&scene, (camera, rect), band, &[prop, arm], true),
-        Command::Select(vec![prop, arm, body]),
+        Command::Selection(SelectionCommand::Select(vec![prop, arm, body])),
         "extending keeps it and adds each node once"
     );
 }

@@ -7,7 +7,9 @@ mod common;
 use common::sword_scene;
 use glam::{DVec2, Vec2};
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, ProbeCommand};
+use graft::editor::session::command::{
+    Command, EditCommand, HistoryCommand, PanelCommand, ProbeCommand, SelectionCommand,
+};
 use graft::editor::session::probes::ProbeRef;
 use graft::editor::view::geometry::{ScreenShape, shape_contains};
 use graft::editor::view::spaces::carry_point;
@@ -40,7 +42,10 @@ fn near(a: DVec2, b: DVec2) -> bool {
 /// hand sits at (2, 2) turned 90°: its x axis points up the world's y).
 fn hand_with_probe() -> Editor {
     let mut e = editor();
-    run(&mut e, Command::Select(vec![HAND]));
+    run(
+        &mut e,
+        Command::Selection(SelectionCommand::Select(vec![HAND])),
+    );
     run(
         &mut e,
         Command::Probe(ProbeCommand::Add {
@@ -77,14 +82,14 @@ fn moving_an_ancestor_changes_world_numbers_not_the_probe_space_numbers() {
     let before = e.probe_readings()[0].clone();
     run(
         &mut e,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label: "Turn the arm".into(),
             ops: vec![Op::SetLocal {
                 node: ARM,
                 local: Trs::new(Vec2::new(0.0, 2.0), 45.0, Vec2::new(2.0, 1.0), 0.0),
             }],
             continuous: false,
-        },
+        }),
     );
     let after = e.probe_readings()[0].clone();
     assert_eq!(after.local, before.local, "the stored numbers never change");
@@ -97,7 +102,7 @@ fn moving_an_ancestor_changes_world_numbers_not_the_probe_space_numbers() {
         .unwrap()
         .transform_point2(after.local);
     assert!(near(after.world.unwrap(), expected.as_dvec2()));
-    run(&mut e, Command::Undo);
+    run(&mut e, Command::History(HistoryCommand::Undo));
     assert!(near(
         e.probe_readings()[0].world.unwrap(),
         before.world.unwrap()
@@ -121,34 +126,37 @@ fn probes_are_undoable_and_a_drag_is_one_step() {
             }),
         );
     }
-    run(&mut e, Command::EndGesture);
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     assert!(near(
         e.probe_readings()[0].world.unwrap(),
         DVec2::new(2.0, 8.0)
     ));
     assert!((e.probe_readings()[0].local - Vec2::new(6.0, 0.0)).length() < 1e-5);
-    run(&mut e, Command::Undo); // the whole drag
+    run(&mut e, Command::History(HistoryCommand::Undo)); // the whole drag
     assert!(near(
         e.probe_readings()[0].world.unwrap(),
         DVec2::new(2.0, 3.0)
     ));
-    run(&mut e, Command::Undo); // the drop
+    run(&mut e, Command::History(HistoryCommand::Undo)); // the drop
     assert!(e.probe_readings().is_empty());
-    run(&mut e, Command::Redo);
+    run(&mut e, Command::History(HistoryCommand::Redo));
     assert_eq!(e.probe_readings().len(), 1);
     run(&mut e, Command::Probe(ProbeCommand::Remove(probe)));
     assert!(e.probe_readings().is_empty());
-    run(&mut e, Command::Undo);
+    run(&mut e, Command::History(HistoryCommand::Undo));
     assert_eq!(e.probe_readings().len(), 1);
 }
 
 #[test]
 fn deleting_the_node_takes_its_probes_and_undo_brings_them_back() {
     let mut e = hand_with_probe();
-    run(&mut e, Command::Select(vec![ARM]));
-    run(&mut e, Command::Delete);
+    run(
+        &mut e,
+        Command::Selection(SelectionCommand::Select(vec![ARM])),
+    );
+    run(&mut e, Command::Edit(EditCommand::Delete));
     assert!(e.probe_readings().is_empty());
-    run(&mut e, Command::Undo);
+    run(&mut e, Command::History(HistoryCommand::Undo));
     let r = &e.probe_readings()[0];
     assert_eq!(r.probe.node, HAND);
     assert!(near(r.world.unwrap(), DVec2::new(2.0, 3.0)));
@@ -157,7 +165,7 @@ fn deleting_the_node_takes_its_probes_and_undo_brings_them_back() {
 #[test]
 fn a_duplicate_carries_copies_of_its_probes() {
     let mut e = hand_with_probe();
-    run(&mut e, Command::Duplicate);
+    run(&mut e, Command::Edit(EditCommand::Duplicate));
     let readings = e.probe_readings();
     assert_eq!(readings.len(), 2);
     assert_eq!(readings[0].local, readings[1].local);
@@ -173,21 +181,24 @@ fn a_probe_needs_a_selected_regular_node_and_finite_numbers() {
     assert!(err.unwrap_err().to_string().contains("Select the node"));
     run(
         &mut e,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label: "Flatten".into(),
             ops: vec![Op::SetLocal {
                 node: ARM,
                 local: Trs::new(Vec2::ZERO, 0.0, Vec2::new(0.0, 1.0), 0.0),
             }],
             continuous: false,
-        },
+        }),
     );
-    run(&mut e, Command::Select(vec![HAND]));
+    run(
+        &mut e,
+        Command::Selection(SelectionCommand::Select(vec![HAND])),
+    );
     let err = e
         .apply(Command::Probe(ProbeCommand::Add { world: at }))
         .unwrap_err();
     assert!(err.to_string().contains("singular"), "{err}");
-    run(&mut e, Command::Undo);
+    run(&mut e, Command::History(HistoryCommand::Undo));
     run(&mut e, Command::Probe(ProbeCommand::Add { world: at }));
     let probe = e.probe_readings()[0].probe;
     let steps = e.doc().history().labels().0.len();
@@ -212,7 +223,10 @@ fn a_probe_needs_a_selected_regular_node_and_finite_numbers() {
 #[test]
 fn readings_in_other_spaces_agree_with_carry_point() {
     let mut e = hand_with_probe();
-    run(&mut e, Command::Select(vec![NodeId(4)])); // the sword
+    run(
+        &mut e,
+        Command::Selection(SelectionCommand::Select(vec![NodeId(4)])),
+    ); // the sword
     let r = &e.probe_readings()[0];
     let scene = e.doc().scene();
     let local = r.local.as_dvec2();
@@ -231,7 +245,7 @@ fn probes_polygons_and_regions_save_as_format_2_and_read_back_bit_exact() {
     let mut e = hand_with_probe();
     run(
         &mut e,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label: "Look".into(),
             ops: vec![
                 Op::SetAppearance {
@@ -258,7 +272,7 @@ fn probes_polygons_and_regions_save_as_format_2_and_read_back_bit_exact() {
                 },
             ],
             continuous: false,
-        },
+        }),
     );
     let scene = e.doc().scene();
     let text = to_ron_string(scene);
@@ -354,7 +368,10 @@ fn probes_far_away_and_at_extreme_scales() {
     for (scale, offset) in [(1e-6f32, 2e-6f64), (1e6, 5e5)] {
         let mut e = Editor::new(Document::untitled(far(scale)));
         e.update_world();
-        run(&mut e, Command::Select(vec![NodeId(1)]));
+        run(
+            &mut e,
+            Command::Selection(SelectionCommand::Select(vec![NodeId(1)])),
+        );
         let at = DVec2::new(1e7 + offset, 1e5 - offset);
         run(&mut e, Command::Probe(ProbeCommand::Add { world: at }));
         let r = &e.probe_readings()[0];

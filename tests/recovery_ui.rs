@@ -8,6 +8,7 @@ use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::session::Editor;
+use graft::editor::session::command::{FileCommand, HistoryCommand, PanelCommand};
 use graft::model::document::Document;
 use graft::model::file::to_ron_string;
 use graft::tools::recover::drill;
@@ -22,7 +23,9 @@ fn crash(dir: &Path, steps: usize) -> (String, String) {
     let end = to_ron_string(editor.doc().scene());
     let mut shadow = Editor::new(Document::sample());
     drill(&mut shadow, 99, steps, |_| {});
-    let _ = shadow.apply(graft::editor::session::command::Command::Undo);
+    let _ = shadow.apply(graft::editor::session::command::Command::History(
+        HistoryCommand::Undo,
+    ));
     let before = to_ron_string(shadow.doc().scene());
     drop(editor); // no clean end
     (end, before)
@@ -118,17 +121,21 @@ fn a_file_changed_on_disk_is_noticed_and_reloaded_by_a_click() {
     // Another window saves the file with the arm renamed.
     let mut other = Editor::new(Document::open(&path).unwrap());
     other
-        .apply(graft::editor::session::command::Command::Perform {
-            label: "Rename".into(),
-            ops: vec![graft::model::scene::edit::Op::Rename {
-                node: graft::model::scene::NodeId(2),
-                name: "saved elsewhere".into(),
-            }],
-            continuous: false,
-        })
+        .apply(graft::editor::session::command::Command::Panel(
+            PanelCommand::Perform {
+                label: "Rename".into(),
+                ops: vec![graft::model::scene::edit::Op::Rename {
+                    node: graft::model::scene::NodeId(2),
+                    name: "saved elsewhere".into(),
+                }],
+                continuous: false,
+            },
+        ))
         .unwrap();
     other
-        .apply(graft::editor::session::command::Command::Save)
+        .apply(graft::editor::session::command::Command::File(
+            FileCommand::Save,
+        ))
         .unwrap();
     // The window looks at its file every 2 s, with no input needed.
     std::thread::sleep(std::time::Duration::from_millis(2100));

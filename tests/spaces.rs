@@ -3,6 +3,7 @@
 //! between spaces agrees with the world matrices.
 
 use glam::{DVec2, Vec2};
+use graft::editor::session::command::{SelectionCommand, ViewCommand};
 use graft::editor::view::camera::{Camera, ScreenRect};
 use graft::editor::view::geometry::world_bounds;
 use graft::editor::view::spaces::{LocalGrid, carry_point, local_grid, resolve_space};
@@ -185,7 +186,9 @@ fn a_singular_node_cannot_be_viewed_from_and_the_editor_says_why() {
     .unwrap();
     let mut editor = Editor::new(Document::untitled(scene));
     let refused = editor
-        .apply(Command::SetViewSpace(ViewSpace::Node(NodeId(2))))
+        .apply(Command::View(ViewCommand::SetViewSpace(ViewSpace::Node(
+            NodeId(2),
+        ))))
         .unwrap_err();
     assert!(
         refused.to_string().contains("Cannot view from c"),
@@ -194,9 +197,15 @@ fn a_singular_node_cannot_be_viewed_from_and_the_editor_says_why() {
     assert_eq!(editor.view_space(), ViewSpace::World);
     // Following the selection onto a singular node falls back to the world, with the reason.
     editor
-        .apply(Command::SetViewSpace(ViewSpace::Selection))
+        .apply(Command::View(ViewCommand::SetViewSpace(
+            ViewSpace::Selection,
+        )))
         .unwrap();
-    editor.apply(Command::Select(vec![NodeId(2)])).unwrap();
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
+            2,
+        )])))
+        .unwrap();
     let (node, _, why) = editor.view_node();
     assert_eq!(node, None);
     assert!(why.is_some_and(|w| w.contains("singular")));

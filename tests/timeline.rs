@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 use graft::editor::session::Editor;
-use graft::editor::session::command::Command;
+use graft::editor::session::command::{Command, HistoryCommand, PanelCommand, SelectionCommand};
 use graft::editor::session::timeline::TimelineCommand as T;
 use graft::model::anim::Channel;
 use graft::model::document::Document;
@@ -55,7 +55,10 @@ fn playing_poses_locals_outside_the_history() {
 #[test]
 fn key_selection_is_one_step_and_keys_move_and_delete() {
     let mut e = editor("scenes/shear.ron");
-    run(&mut e, Command::Select(vec![NodeId(1), NodeId(3)]));
+    run(
+        &mut e,
+        Command::Selection(SelectionCommand::Select(vec![NodeId(1), NodeId(3)])),
+    );
     run(&mut e, Command::Timeline(T::SetTime(0.5)));
     run(&mut e, Command::Timeline(T::KeySelection));
     assert_eq!(
@@ -81,7 +84,7 @@ fn key_selection_is_one_step_and_keys_move_and_delete() {
             }),
         );
     }
-    run(&mut e, Command::EndGesture);
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     let labels = e.doc().history().labels().0;
     assert_eq!(labels, vec!["Key 2 node(s) at 0.50 s", "Move keys"]);
     let tracks = &e.doc().scene().node(NodeId(1)).unwrap().tracks;
@@ -90,7 +93,7 @@ fn key_selection_is_one_step_and_keys_move_and_delete() {
             .iter()
             .all(|t| t.keys.len() == 1 && t.keys[0].time == 1.5)
     );
-    run(&mut e, Command::Undo);
+    run(&mut e, Command::History(HistoryCommand::Undo));
     let tracks = &e.doc().scene().node(NodeId(1)).unwrap().tracks;
     assert!(tracks.iter().all(|t| t.keys[0].time == 0.5));
 
@@ -118,19 +121,22 @@ fn key_selection_is_one_step_and_keys_move_and_delete() {
 #[test]
 fn keyed_values_play_back() {
     let mut e = editor("scenes/shear.ron");
-    run(&mut e, Command::Select(vec![NodeId(3)]));
+    run(
+        &mut e,
+        Command::Selection(SelectionCommand::Select(vec![NodeId(3)])),
+    );
     run(&mut e, Command::Timeline(T::KeySelection)); // at 0 s: position (5, 0)
     run(&mut e, Command::Timeline(T::SetTime(1.0)));
     run(
         &mut e,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label: "Move".into(),
             ops: vec![graft::model::scene::edit::Op::SetLocal {
                 node: NodeId(3),
                 local: graft::model::math::Trs::new(Vec2::new(9.0, 0.0), 45.0, Vec2::ONE, 0.0),
             }],
             continuous: false,
-        },
+        }),
     );
     run(&mut e, Command::Timeline(T::KeySelection)); // at 1 s: (9, 0)
     run(&mut e, Command::Timeline(T::SetTime(0.5)));
@@ -171,14 +177,14 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
     let moved = graft::model::math::Trs::new(Vec2::new(6.0, 1.0), 30.0, Vec2::ONE, 0.0);
     run(
         &mut e,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label: "Move fixed".into(),
             ops: vec![graft::model::scene::edit::Op::SetLocal {
                 node: NodeId(3),
                 local: moved,
             }],
             continuous: false,
-        },
+        }),
     );
     assert_eq!(e.doc().history().labels().0, vec!["Move fixed"], "one step");
     let tracks = &e.doc().scene().node(NodeId(3)).unwrap().tracks;
@@ -191,7 +197,7 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
     for k in 1..=3 {
         run(
             &mut e,
-            Command::Perform {
+            Command::Panel(PanelCommand::Perform {
                 label: "Drag fixed".into(),
                 ops: vec![graft::model::scene::edit::Op::SetLocal {
                     node: NodeId(3),
@@ -203,10 +209,10 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
                     ),
                 }],
                 continuous: true,
-            },
+            }),
         );
     }
-    run(&mut e, Command::EndGesture);
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     assert_eq!(e.doc().history().labels().0.len(), 2);
     let x = e.doc().scene().node(NodeId(3)).unwrap().tracks[0].clone();
     assert_eq!(
@@ -215,8 +221,8 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
         "the key at 1 s was updated, not duplicated"
     );
     assert_eq!(x.keys[0].value, 9.0);
-    run(&mut e, Command::Undo);
-    run(&mut e, Command::Undo);
+    run(&mut e, Command::History(HistoryCommand::Undo));
+    run(&mut e, Command::History(HistoryCommand::Undo));
     assert!(e.doc().scene().node(NodeId(3)).unwrap().tracks.is_empty());
     assert_eq!(
         e.doc().scene().node(NodeId(3)).unwrap().local.position,
@@ -231,19 +237,22 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
 fn blended_world_matrices_shrink_mid_way() {
     use graft::editor::view::overlay::world_blend_ghosts;
     let mut e = editor("scenes/shear.ron");
-    run(&mut e, Command::Select(vec![NodeId(3)]));
+    run(
+        &mut e,
+        Command::Selection(SelectionCommand::Select(vec![NodeId(3)])),
+    );
     run(&mut e, Command::Timeline(T::KeySelection)); // 45° at 0 s
     run(&mut e, Command::Timeline(T::SetTime(1.0)));
     run(
         &mut e,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label: "Turn".into(),
             ops: vec![graft::model::scene::edit::Op::SetLocal {
                 node: NodeId(3),
                 local: graft::model::math::Trs::new(Vec2::new(5.0, 0.0), 225.0, Vec2::ONE, 0.0),
             }],
             continuous: false,
-        },
+        }),
     );
     run(&mut e, Command::Timeline(T::KeySelection)); // 225° at 1 s: a half turn
     assert!(

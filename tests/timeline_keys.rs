@@ -4,7 +4,9 @@
 
 use glam::Vec2;
 use graft::editor::session::Editor;
-use graft::editor::session::command::Command;
+use graft::editor::session::command::{
+    Command, EditCommand, HistoryCommand, PanelCommand, SelectionCommand,
+};
 use graft::editor::session::timeline::{KeyRef, TimelineCommand as T};
 use graft::model::anim::{Channel, ClipSettings, LoopMode, Track};
 use graft::model::document::Document;
@@ -33,13 +35,16 @@ fn keyed() -> Editor {
     let label = "Clip".into();
     run(
         &mut e,
-        Command::Perform {
+        Command::Panel(PanelCommand::Perform {
             label,
             ops,
             continuous: false,
-        },
+        }),
     );
-    run(&mut e, Command::Select(vec![A, B]));
+    run(
+        &mut e,
+        Command::Selection(SelectionCommand::Select(vec![A, B])),
+    );
     for (time, x) in [(0.5, 1.0), (1.0, 2.0), (2.0, 3.0)] {
         run(&mut e, Command::Timeline(T::SetTime(time)));
         let ops = [A, B]
@@ -50,11 +55,11 @@ fn keyed() -> Editor {
             .to_vec();
         run(
             &mut e,
-            Command::Perform {
+            Command::Panel(PanelCommand::Perform {
                 label: "Move".into(),
                 ops,
                 continuous: false,
-            },
+            }),
         );
         run(&mut e, Command::Timeline(T::KeySelection));
     }
@@ -96,7 +101,7 @@ fn a_key_selection_moves_together_as_one_step() {
     // A drag of +0.5 s in two moves is one undo step.
     run(&mut e, Command::Timeline(T::MoveSelectedKeys { by: 0.25 }));
     run(&mut e, Command::Timeline(T::MoveSelectedKeys { by: 0.25 }));
-    run(&mut e, Command::EndGesture);
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     let labels = e.doc().history().labels().0;
     assert_eq!(labels.len(), steps + 1);
     assert_eq!(labels.last().copied(), Some("Move 3 key(s)"));
@@ -112,10 +117,10 @@ fn a_key_selection_moves_together_as_one_step() {
     let after = (tracks(&e, A), tracks(&e, B));
 
     // Undo brings every key back bit for bit; keys that no longer exist leave the selection.
-    run(&mut e, Command::Undo);
+    run(&mut e, Command::History(HistoryCommand::Undo));
     assert_eq!((tracks(&e, A), tracks(&e, B)), before);
     assert_eq!(sorted(e.selected_keys()), vec![(1, 1.0)]);
-    run(&mut e, Command::Redo);
+    run(&mut e, Command::History(HistoryCommand::Redo));
     assert_eq!((tracks(&e, A), tracks(&e, B)), after);
 }
 
@@ -131,17 +136,17 @@ fn a_selection_stops_at_zero_and_keys_pass_each_other() {
     );
     // Far to the left: the earliest selected key stops at 0 s and the spacing is kept.
     run(&mut e, Command::Timeline(T::MoveSelectedKeys { by: -10.0 }));
-    run(&mut e, Command::EndGesture);
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     assert_eq!(xs(&e, B), vec![(0.0, 1.0), (0.5, 2.0), (2.0, 3.0)]);
     // Moving past an unselected key reorders the track.
     run(&mut e, Command::Timeline(T::MoveSelectedKeys { by: 2.5 }));
-    run(&mut e, Command::EndGesture);
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     assert_eq!(xs(&e, B), vec![(2.0, 3.0), (2.5, 1.0), (3.0, 2.0)]);
     // Toggling takes one out; the other moves alone.
     run(&mut e, Command::Timeline(T::ToggleKey(KeyRef::new(B, 3.0))));
     assert_eq!(sorted(e.selected_keys()), vec![(3, 2.5)]);
     run(&mut e, Command::Timeline(T::MoveSelectedKeys { by: 1.0 }));
-    run(&mut e, Command::EndGesture);
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     assert_eq!(xs(&e, B), vec![(2.0, 3.0), (3.0, 2.0), (3.5, 1.0)]);
 }
 
@@ -157,14 +162,14 @@ fn del_deletes_selected_keys_and_picking_nodes_clears_them() {
         ])),
     );
     // The node selection (A and B) is still there, but Del acts on the keys picked last.
-    run(&mut e, Command::Delete);
+    run(&mut e, Command::Edit(EditCommand::Delete));
     assert_eq!(e.doc().scene().len(), nodes, "no node deleted");
     let labels = e.doc().history().labels().0;
     assert_eq!(labels.last().copied(), Some("Delete 2 key(s)"));
     assert_eq!(xs(&e, A), vec![(1.0, 2.0), (2.0, 3.0)]);
     assert_eq!(xs(&e, B), vec![(0.5, 1.0), (1.0, 2.0)]);
     assert!(e.selected_keys().is_empty());
-    run(&mut e, Command::Undo);
+    run(&mut e, Command::History(HistoryCommand::Undo));
     assert_eq!(xs(&e, A).len(), 3);
 
     // Picking nodes clears the key selection: Del deletes nodes again.
@@ -172,9 +177,12 @@ fn del_deletes_selected_keys_and_picking_nodes_clears_them() {
         &mut e,
         Command::Timeline(T::SelectKeys(vec![KeyRef::new(A, 1.0)])),
     );
-    run(&mut e, Command::Select(vec![B]));
+    run(
+        &mut e,
+        Command::Selection(SelectionCommand::Select(vec![B])),
+    );
     assert!(e.selected_keys().is_empty());
-    run(&mut e, Command::Delete);
+    run(&mut e, Command::Edit(EditCommand::Delete));
     assert!(e.doc().scene().len() < nodes, "B deleted");
 }
 

@@ -7,6 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
 use graft::app::dialogs::{DialogOutcome, FakeDialogs};
+use graft::editor::session::command::{FileCommand, PanelCommand};
 use graft::model::scene::NodeId;
 use std::path::{Path, PathBuf};
 
@@ -173,7 +174,8 @@ fn closing_with_unsaved_changes_is_cancelled_then_asks() {
     let dir = tempfile::tempdir().unwrap();
     let target = dir.path().join("kept.ron");
     fake.push(DialogOutcome::Picked(target.clone()));
-    h.state_mut().run(graft::editor::Command::Quit);
+    h.state_mut()
+        .run(graft::editor::Command::File(FileCommand::Quit));
     h.run_steps(2);
     h.get_by_label("Save").click();
     h.run_steps(3);
@@ -289,14 +291,15 @@ fn the_status_bar_counts_recomputed_world_matrices() {
     rename(&mut h, "hand", "fist"); // a rename changes no transform
     assert_eq!(h.state().last_recomputed, 0);
     // Moving the hand recomputes the hand and the sword: 2.
-    h.state_mut().run(graft::editor::Command::Perform {
-        label: "Move hand".into(),
-        ops: vec![graft::model::scene::edit::Op::SetLocal {
-            node: NodeId(3),
-            local: graft::model::math::Trs::IDENTITY,
-        }],
-        continuous: false,
-    });
+    h.state_mut()
+        .run(graft::editor::Command::Panel(PanelCommand::Perform {
+            label: "Move hand".into(),
+            ops: vec![graft::model::scene::edit::Op::SetLocal {
+                node: NodeId(3),
+                local: graft::model::math::Trs::IDENTITY,
+            }],
+            continuous: false,
+        }));
     h.run_steps(1);
     assert_eq!(h.state().editor().last_change_recomputed(), 2);
     assert!(h.query_by_label_contains("(last change: 2)").is_some());

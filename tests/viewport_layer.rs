@@ -7,6 +7,7 @@ use glam::Vec2;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::Command;
+use graft::editor::session::command::{HistoryCommand, PanelCommand, SelectionCommand};
 use graft::model::document::Document;
 use graft::model::math::Trs;
 use graft::model::scene::edit::Op;
@@ -44,14 +45,14 @@ fn frame(ctx: &egui::Context, app: &mut GraftApp) -> usize {
 
 /// One step of a drag of `leaf` (frame `k` of it).
 fn move_leaf(app: &mut GraftApp, leaf: graft::model::scene::NodeId, k: usize) {
-    app.run(Command::Perform {
+    app.run(Command::Panel(PanelCommand::Perform {
         label: "Move leaf".into(),
         ops: vec![Op::SetLocal {
             node: leaf,
             local: Trs::from_position(Vec2::new(k as f32 * 0.3, 1.0)),
         }],
         continuous: true,
-    });
+    }));
 }
 
 #[test]
@@ -98,7 +99,7 @@ fn the_layer_is_kept_while_unchanged_and_a_drag_redraws_only_the_dragged_subtree
         (b, r, m)
     };
     // The drag is over: the next unchanged frame plans the whole layer, then it is kept.
-    app.run(Command::EndGesture);
+    app.run(Command::History(HistoryCommand::EndGesture));
     frame(&ctx, &mut app);
     assert_eq!(app.viewport.layer_counts().0, built4 + 1);
     frame(&ctx, &mut app);
@@ -109,7 +110,7 @@ fn the_layer_is_kept_while_unchanged_and_a_drag_redraws_only_the_dragged_subtree
     assert!(reused4 >= reused2);
 
     // A new selection is drawn (highlighted): planned anew.
-    app.run(Command::Select(vec![leaf]));
+    app.run(Command::Selection(SelectionCommand::Select(vec![leaf])));
     frame(&ctx, &mut app);
     assert_eq!(app.viewport.layer_counts().0, built4 + 2);
 }
@@ -331,11 +332,11 @@ fn slides(offset: f32, scale: f32, step: f32) {
     // from the f32 positions, as the scene holds them).
     let expected = |k: f32| ((((offset + k * step) as f64) - offset as f64) * zoom) as f32;
     let drag = |app: &mut GraftApp, ops: Vec<Op>| {
-        app.run(Command::Perform {
+        app.run(Command::Panel(PanelCommand::Perform {
             label: "Move root".into(),
             ops,
             continuous: true,
-        });
+        }));
     };
     let near = |moved: egui::Vec2, x: f32| (moved.x - x).abs() < 0.01 && moved.y.abs() < 0.01;
     for k in 1..=3 {
@@ -366,7 +367,7 @@ fn slides(offset: f32, scale: f32, step: f32) {
     let moved = held - before;
     assert!(near(moved, expected(3.0)), "{case}, held: moved {moved:?}");
     // The drag stops: one exact plan, then the layer is kept.
-    app.run(Command::EndGesture);
+    app.run(Command::History(HistoryCommand::EndGesture));
     frame(&ctx, &mut app);
     assert_eq!(app.viewport.layer_counts().0, built + 1, "{case}");
     assert_eq!(app.viewport.layer_slid(), slid + 4, "{case}");

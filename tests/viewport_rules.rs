@@ -4,7 +4,7 @@
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::Command;
-use graft::editor::session::command::ViewOption;
+use graft::editor::session::command::{SelectionCommand, SettingCommand, ViewOption};
 use graft::editor::session::timeline::TimelineCommand;
 use graft::model::document::Document;
 use graft::model::scene::NodeId;
@@ -28,7 +28,9 @@ fn run_frame(ctx: &egui::Context, app: &mut GraftApp) -> Vec<egui::Shape> {
 fn app_with_trails(scene: &str, selected: &[NodeId]) -> (GraftApp, egui::Context) {
     let doc = Document::open(Path::new(scene)).expect("a sample scene");
     let mut app = GraftApp::with_document(doc, Box::new(FakeDialogs::default()));
-    app.run(Command::Select(selected.to_vec()));
+    app.run(Command::Selection(SelectionCommand::Select(
+        selected.to_vec(),
+    )));
     app.run(Command::Timeline(TimelineCommand::ToggleTrails));
     let ctx = egui::Context::default();
     for _ in 0..3 {
@@ -90,8 +92,12 @@ fn a_still_nodes_trail_has_one_time_label() {
 fn the_comparison_ghosts_are_painted() {
     let (mut app, ctx) = app_with_trails("scenes/solar.ron", &[]);
     let plain = run_frame(&ctx, &mut app).len();
-    app.run(Command::ToggleView(ViewOption::AccumulatedGhosts));
-    app.run(Command::ToggleView(ViewOption::WorldBlendGhosts));
+    app.run(Command::Setting(SettingCommand::ToggleView(
+        ViewOption::AccumulatedGhosts,
+    )));
+    app.run(Command::Setting(SettingCommand::ToggleView(
+        ViewOption::WorldBlendGhosts,
+    )));
     app.run(Command::Timeline(TimelineCommand::SetTime(0.7)));
     run_frame(&ctx, &mut app);
     let ghosts = run_frame(&ctx, &mut app).len();

@@ -6,6 +6,7 @@ use egui_kittest::Harness;
 use glam::Vec2;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
+use graft::editor::session::command::{SelectionCommand, ViewCommand};
 use graft::editor::view::camera::ScreenRect;
 use graft::model::scene::NodeId;
 use std::path::PathBuf;
@@ -176,7 +177,9 @@ fn in_the_view_from_the_arm_a_drag_moves_the_hand_in_the_arms_space_and_undo_res
     use graft::editor::session::command::{Command, ViewSpace};
     let mut h = app();
     h.state_mut()
-        .run(Command::SetViewSpace(ViewSpace::Node(NodeId(2))));
+        .run(Command::View(ViewCommand::SetViewSpace(ViewSpace::Node(
+            NodeId(2),
+        ))));
     h.key_press(Key::Home);
     h.run_steps(4);
     let rect = view(h.state().viewport.last_rect);
@@ -226,9 +229,9 @@ fn switching_the_view_space_keeps_the_selection_where_it_was_on_screen() {
     h.run_steps(5);
     let (moon_orbit, earth) = (NodeId(6), NodeId(2));
     h.state_mut()
-        .run(graft::editor::session::command::Command::Select(vec![
-            moon_orbit,
-        ]));
+        .run(graft::editor::session::command::Command::Selection(
+            SelectionCommand::Select(vec![moon_orbit]),
+        ));
     h.run_steps(3);
     let before = (origin_of(&h, moon_orbit), origin_of(&h, earth));
     let rect = h.state().viewport.last_rect;

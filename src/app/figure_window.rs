@@ -2,7 +2,7 @@
 //! rendered from the same SVG the export writes, and Save (SVG or PNG by the name picked).
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, Window};
+use crate::editor::session::command::{Command, FileCommand, ViewCommand, Window, WindowCommand};
 use crate::editor::view::camera::Camera;
 use crate::editor::view::figure::FigureOptions;
 use std::sync::mpsc::{Receiver, TryRecvError};
@@ -58,7 +58,9 @@ pub fn show(
                 .current_view
                 .then(|| view_camera(viewport.0, viewport.1, options.size));
             if options != *editor.figure_options() {
-                out.push(Command::SetFigure(Box::new(options.clone())));
+                out.push(Command::View(ViewCommand::SetFigure(Box::new(
+                    options.clone(),
+                ))));
             }
             ui.separator();
             preview(ui, editor, state);
@@ -68,7 +70,7 @@ pub fn show(
                     .on_hover_text("Pick a .png or .svg name: the PNG is drawn from the same SVG")
                     .clicked()
                 {
-                    out.push(Command::SaveFigure);
+                    out.push(Command::File(FileCommand::SaveFigure));
                 }
                 ui.weak(format!(
                     "{}×{} px PNG",
@@ -78,7 +80,7 @@ pub fn show(
             });
         });
     if !open {
-        out.push(Command::Close(Window::Figure));
+        out.push(Command::Window(WindowCommand::Close(Window::Figure)));
     }
     out
 }

@@ -2,7 +2,7 @@
 //! (after the unsaved-changes prompt), on a worker with progress from 100,000 nodes.
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, Window};
+use crate::editor::session::command::{Command, FileCommand, Window, WindowCommand};
 use crate::editor::session::generate::{GenShape, GenerateRequest, MAX_GENERATED_NODES};
 use crate::model::progress::grouped;
 
@@ -42,8 +42,8 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut GenerateWindowStat
                         "Something is running in the background: wait for it or cancel it",
                     );
                 if button.clicked() {
-                    out.push(Command::Generate(state.request));
-                    out.push(Command::Close(Window::Generate));
+                    out.push(Command::File(FileCommand::Generate(state.request)));
+                    out.push(Command::Window(WindowCommand::Close(Window::Generate)));
                 }
                 ui.weak(format!(
                     "about {} MB held",
@@ -52,7 +52,7 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut GenerateWindowStat
             });
         });
     if !open {
-        out.push(Command::Close(Window::Generate));
+        out.push(Command::Window(WindowCommand::Close(Window::Generate)));
     }
     out
 }

@@ -6,7 +6,7 @@
 
 use crate::editor::session::Editor;
 use crate::editor::session::arrange::{MoveTarget, Panel, move_targets};
-use crate::editor::session::command::{Command, Window};
+use crate::editor::session::command::{Command, EditCommand, ViewCommand, Window, WindowCommand};
 use egui::{Key, Modifiers};
 
 /// Where each panel was drawn this frame.
@@ -68,7 +68,7 @@ pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Ve
         .and_then(|p| rects.at(p))
         && panel != editor.focused_panel()
     {
-        out.push(Command::SetFocusedPanel(panel));
+        out.push(Command::View(ViewCommand::SetFocusedPanel(panel)));
         // The click gave the panel the keyboard and maybe one of its fields focus: keep that.
         rects.last = Some(panel);
         return out;
@@ -76,7 +76,7 @@ pub fn focus(ctx: &egui::Context, editor: &Editor, rects: &mut PanelRects) -> Ve
     if let Some(panel) = tabbed_into(ctx, editor, rects) {
         // Tab (or a click) put the focus on a control of another panel: that panel has the
         // keyboard now, so graft's keys and the screen reader's focus agree.
-        out.push(Command::SetFocusedPanel(panel));
+        out.push(Command::View(ViewCommand::SetFocusedPanel(panel)));
         rects.last = Some(panel);
         return out;
     }
@@ -271,7 +271,7 @@ pub fn nudge_keys(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
         for (key, direction) in arrows {
             for (modifiers, big) in [(Modifiers::SHIFT, true), (Modifiers::NONE, false)] {
                 if i.consume_key(modifiers, key) {
-                    out.push(Command::Nudge { direction, big });
+                    out.push(Command::Edit(EditCommand::Nudge { direction, big }));
                 }
             }
         }
@@ -327,15 +327,17 @@ pub fn move_to_window(
                 });
         });
     if let Some(target) = chosen.and_then(|k| targets.get(k)) {
-        out.push(Command::Close(Window::MoveTo));
+        out.push(Command::Window(WindowCommand::Close(Window::MoveTo)));
         // The keyboard goes to the moved row, where the screen reader says what happened.
-        out.push(Command::SetFocusedPanel(Panel::Hierarchy));
-        out.push(Command::MoveTo {
+        out.push(Command::View(ViewCommand::SetFocusedPanel(
+            Panel::Hierarchy,
+        )));
+        out.push(Command::Edit(EditCommand::MoveTo {
             parent: target.parent,
             keep_world: crate::editor::session::drop_rules::drop_keeps_world(keep, shift),
-        });
+        }));
     } else if escape {
-        out.push(Command::Close(Window::MoveTo));
+        out.push(Command::Window(WindowCommand::Close(Window::MoveTo)));
     }
     out
 }

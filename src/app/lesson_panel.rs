@@ -7,7 +7,7 @@ use crate::app::viewport::c32;
 use crate::editor::lesson::explain::what_it_checks;
 use crate::editor::lesson::text::{Span, keyboard_way, plain, spans};
 use crate::editor::session::Editor;
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, SelectionCommand};
 use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Summary};
 use crate::editor::view::palette;
 
@@ -245,7 +245,7 @@ fn paragraph_ui(
                     let link = ui.add_enabled(id.is_some(), egui::Link::new(name.as_str()));
                     if let (true, Some(id)) = (link.on_hover_text("Select this node").clicked(), id)
                     {
-                        out.push(Command::Select(vec![id]));
+                        out.push(Command::Selection(SelectionCommand::Select(vec![id])));
                     }
                 }
             }

@@ -5,7 +5,7 @@
 use crate::editor::lesson::Lesson;
 use crate::editor::lesson::course::COURSE;
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, Window};
+use crate::editor::session::command::{Command, Window, WindowCommand};
 use crate::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
 use std::path::PathBuf;
 
@@ -44,12 +44,12 @@ pub fn lessons_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comman
             .on_hover_text("A .lesson file (docs/lesson-format.md); File > Open takes them too")
             .clicked()
         {
-            out.push(Command::Close(Window::Lessons));
+            out.push(Command::Window(WindowCommand::Close(Window::Lessons)));
             out.push(Command::Lesson(LessonCommand::OpenFile));
         }
     });
     if let Some(source) = chosen {
-        out.push(Command::Close(Window::Lessons));
+        out.push(Command::Window(WindowCommand::Close(Window::Lessons)));
         out.push(Command::Lesson(LessonCommand::Open(source)));
     }
     out.extend(closed);

@@ -4,6 +4,7 @@
 
 use super::headless::{FrameStats, Headless};
 use crate::editor::Command;
+use crate::editor::session::command::FileCommand;
 use crate::model::document::Document;
 use crate::model::scene::Scene;
 use std::mem::size_of;
@@ -41,7 +42,8 @@ pub fn open_and_idle(path: &Path, mark: &mut dyn FnMut(&str)) -> Result<WindowRu
     frame(&mut h, &mut run);
     frame(&mut h, &mut run);
     mark("window running, empty scene (2 frames)");
-    h.app.run(Command::OpenPath(path.to_path_buf()));
+    h.app
+        .run(Command::File(FileCommand::OpenPath(path.to_path_buf())));
     let start = Instant::now();
     let mut stats = frame(&mut h, &mut run);
     while h.app.editor().job().is_some() && start.elapsed() < LOAD_TIMEOUT {

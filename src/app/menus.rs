@@ -1,7 +1,7 @@
 //! The menu bar and the keyboard, both generated from the command table.
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, EditCommand, FileCommand};
 use crate::editor::table::{CommandSpec, MENUS, Shortcut, command_for, command_table};
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -57,8 +57,8 @@ pub fn shortcuts(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
         ctx.input(|i| {
             for event in &i.events {
                 match event {
-                    egui::Event::Copy => out.push(Command::Copy),
-                    egui::Event::Paste(_) => out.push(Command::Paste),
+                    egui::Event::Copy => out.push(Command::Edit(EditCommand::Copy)),
+                    egui::Event::Paste(_) => out.push(Command::Edit(EditCommand::Paste)),
                     _ => {}
                 }
             }
@@ -169,7 +169,7 @@ fn recent_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
         }
         for path in editor.recent() {
             if ui.button(path.display().to_string()).clicked() {
-                out.push(Command::OpenPath(path.clone()));
+                out.push(Command::File(FileCommand::OpenPath(path.clone())));
             }
         }
     });

@@ -31,7 +31,10 @@ pub mod viewport;
 mod windows;
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, Effect, Lifecycle};
+use crate::editor::session::command::{
+    Command, Effect, FileCommand, JournalCommand, Lifecycle, SettingCommand, ViewCommand,
+    WindowCommand,
+};
 use crate::editor::view::numbers::{format_significant, grid_label};
 use crate::model::document::Document;
 use crate::model::scene::{NodeId, Scene};
@@ -112,8 +115,14 @@ impl GraftApp {
         let mut app = Self::with_editor(editor, dialogs);
         // Remembered choices that are off unless stored on.
         for (key, on) in [
-            (GODOT3_KEY, Command::SetGodot3Export(true)),
-            (GODOT_FLATTEN_KEY, Command::SetGodotFlatten(true)),
+            (
+                GODOT3_KEY,
+                Command::Setting(SettingCommand::SetGodot3Export(true)),
+            ),
+            (
+                GODOT_FLATTEN_KEY,
+                Command::Setting(SettingCommand::SetGodotFlatten(true)),
+            ),
         ] {
             if cc.storage.and_then(|s| eframe::get_value::<bool>(s, key)) == Some(true) {
                 app.run(on);
@@ -123,11 +132,13 @@ impl GraftApp {
             .storage
             .and_then(|s| eframe::get_value::<u32>(s, GODOT_PPU_KEY))
         {
-            app.run(Command::SetGodotPixelsPerUnit(pixels));
+            app.run(Command::Setting(SettingCommand::SetGodotPixelsPerUnit(
+                pixels,
+            )));
         }
         app.restore_look(cc.storage);
         if let Some(path) = file {
-            app.run(Command::OpenPath(path));
+            app.run(Command::File(FileCommand::OpenPath(path)));
         }
         app
     }
@@ -152,7 +163,7 @@ impl GraftApp {
         }
         app.journal_at_start = app.editor.journal_wanted();
         if let Some(path) = file {
-            app.run(Command::OpenPath(path));
+            app.run(Command::File(FileCommand::OpenPath(path)));
         }
         app
     }
@@ -190,11 +201,11 @@ impl GraftApp {
     fn restore_look(&mut self, storage: Option<&dyn eframe::Storage>) {
         let scale = storage.and_then(|s| eframe::get_value::<f32>(s, UI_SCALE_KEY));
         if let Some(scale) = scale {
-            self.run(Command::SetUiScale(scale));
+            self.run(Command::View(ViewCommand::SetUiScale(scale)));
         }
         let high_contrast = storage.and_then(|s| eframe::get_value::<bool>(s, HIGH_CONTRAST_KEY));
         if high_contrast == Some(true) {
-            self.run(Command::SetHighContrast(true));
+            self.run(Command::View(ViewCommand::SetHighContrast(true)));
         }
     }
 
@@ -256,7 +267,7 @@ impl GraftApp {
                 Effect::CloseWindow => self.viewport_commands.push(egui::ViewportCommand::Close),
                 Effect::OpenWindow(path) => {
                     if let Err(why) = open_window(&path) {
-                        self.run(Command::Refused(why));
+                        self.run(Command::Window(WindowCommand::Refused(why)));
                     }
                 }
                 Effect::SceneReplaced => {
@@ -301,7 +312,7 @@ impl GraftApp {
         commands.extend(self.panels(ui));
         if std::mem::take(&mut self.hierarchy.took_file_drop) {
             // Dropped on a row: instanced there, not opened.
-            commands.retain(|c| !matches!(c, Command::OpenPath(_)));
+            commands.retain(|c| !matches!(c, Command::File(FileCommand::OpenPath(_))));
         }
         commands.extend(keyboard::focus(&ctx, &self.editor, &mut self.panel_rects));
         self.run_all(commands);
@@ -310,7 +321,7 @@ impl GraftApp {
         self.run_all(commands);
         lesson_overlay::paint(&ctx, &self.editor, &self.viewport);
         if let Some(outcome) = self.dialogs.poll() {
-            self.run(Command::DialogClosed(outcome));
+            self.run(Command::File(FileCommand::DialogClosed(outcome)));
         }
         for command in self.viewport_commands.drain(..) {
             ctx.send_viewport_cmd(command);
@@ -331,7 +342,7 @@ impl GraftApp {
     fn window_input(&mut self, ctx: &egui::Context) -> Vec<Command> {
         let mut commands = Vec::new();
         if ctx.input(|i| i.viewport().close_requested()) {
-            commands.push(Command::CloseRequested);
+            commands.push(Command::File(FileCommand::CloseRequested));
         }
         let dropped: Option<PathBuf> = ctx.input(|i| {
             i.raw
@@ -340,13 +351,13 @@ impl GraftApp {
                 .map(|f| f.path().to_path_buf())
                 .find(|p| !p.as_os_str().is_empty())
         });
-        commands.extend(dropped.map(Command::OpenPath));
+        commands.extend(dropped.map(|x| Command::File(FileCommand::OpenPath(x))));
         commands
     }
 
     fn status_bar(&mut self, ui: &mut egui::Ui) {
         if self.job_bar(ui) {
-            self.run(Command::CancelJob);
+            self.run(Command::File(FileCommand::CancelJob));
         }
         if let Some(command) = panels::recording_mark(ui, &self.editor) {
             self.run(command);
@@ -379,7 +390,7 @@ impl GraftApp {
             }
         });
         if retry {
-            self.run(Command::RetryJournal);
+            self.run(Command::Journal(JournalCommand::RetryJournal));
         }
     }
 

@@ -3,7 +3,7 @@
 //! Enter recovers), and "the file changed on disk" (Overwrite / Save As… / Reload).
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, FileCommand, JournalCommand};
 use crate::editor::session::disk_watch::{ConflictAnswer, ConflictReason};
 use crate::editor::session::journal::RecoveryAnswer;
 
@@ -12,7 +12,7 @@ pub fn recovery_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
     let Some(offer) = editor.recovery_offer() else {
         return;
     };
-    let answer = |a| Command::AnswerRecovery(a);
+    let answer = |a| Command::Journal(JournalCommand::AnswerRecovery(a));
     egui::Modal::new(egui::Id::unique("graft-recovery")).show(ctx, |ui| {
         ui.set_max_width(460.0);
         super::a11y::name_dialog(ui, "Recover unsaved changes");
@@ -74,7 +74,7 @@ pub fn conflict_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
     let Some(conflict) = editor.disk_conflict() else {
         return;
     };
-    let answer = |a| Command::AnswerConflict(a);
+    let answer = |a| Command::File(FileCommand::AnswerConflict(a));
     let name = editor.doc().display_name();
     egui::Modal::new(egui::Id::unique("graft-disk-conflict")).show(ctx, |ui| {
         ui.set_max_width(480.0);

@@ -10,7 +10,7 @@ use super::ui_targets::Targeted as _;
 use crate::app::number_field::number_field;
 use crate::app::viewport::c32;
 use crate::editor::session::Editor;
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, HistoryCommand, PanelCommand};
 use crate::editor::session::timeline::{KeyRef, TimelineCommand as T};
 use crate::editor::view::keys::{
     self, Ask, DIAMOND, Diamond, Drag, Pointer, TimeAxis, TimeView, TimedKey, TimelineFrame, Track,
@@ -134,7 +134,7 @@ fn command(ask: Ask<KeyRef>) -> Command {
         Ask::DeleteSelectedKeys => T::DeleteSelectedKeys,
         Ask::SetTime(t) => T::SetTime(t),
         Ask::MoveSelectedKeys(by) => T::MoveSelectedKeys { by },
-        Ask::EndGesture => return Command::EndGesture,
+        Ask::EndGesture => return Command::History(HistoryCommand::EndGesture),
     })
 }
 
@@ -384,10 +384,10 @@ fn clip_settings(ui: &mut egui::Ui, clip: ClipSettings, out: &mut Vec<Command>) 
             }
         });
     if settings != clip {
-        out.push(Command::SetClip(settings));
+        out.push(Command::Panel(PanelCommand::SetClip(settings)));
     }
     if length.ended || settings.mode != clip.mode {
-        out.push(Command::EndGesture);
+        out.push(Command::History(HistoryCommand::EndGesture));
     }
 }
 

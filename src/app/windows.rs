@@ -5,7 +5,9 @@
 mod close;
 
 use crate::editor::gesture_table::{Area, gestures_in};
-use crate::editor::session::command::{Command, GuardAnswer, Window};
+use crate::editor::session::command::{
+    Command, FileCommand, GuardAnswer, HistoryCommand, Window, WindowCommand,
+};
 use crate::editor::session::dialogs::DialogOutcome;
 use crate::editor::session::{Editor, FileAction};
 use crate::editor::table::{CommandSpec, Shortcut, command_for, palette_matches, shortcut_rows};
@@ -117,13 +119,15 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
                 save.request_focus();
             }
             if save.clicked() {
-                out.push(Command::AnswerGuard(GuardAnswer::Save));
+                out.push(Command::File(FileCommand::AnswerGuard(GuardAnswer::Save)));
             }
             if discard.clicked() {
-                out.push(Command::AnswerGuard(GuardAnswer::Discard));
+                out.push(Command::File(FileCommand::AnswerGuard(
+                    GuardAnswer::Discard,
+                )));
             }
             if cancel.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                out.push(Command::AnswerGuard(GuardAnswer::Cancel));
+                out.push(Command::File(FileCommand::AnswerGuard(GuardAnswer::Cancel)));
             }
         });
     });
@@ -164,10 +168,14 @@ fn path_prompt_window(
         ui.horizontal(|ui| {
             if (ui.button("OK").clicked() || entered) && !text.trim().is_empty() {
                 let path = PathBuf::from(text.trim());
-                out.push(Command::DialogClosed(DialogOutcome::Picked(path)));
+                out.push(Command::File(FileCommand::DialogClosed(
+                    DialogOutcome::Picked(path),
+                )));
             }
             if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                out.push(Command::DialogClosed(DialogOutcome::Cancelled));
+                out.push(Command::File(FileCommand::DialogClosed(
+                    DialogOutcome::Cancelled,
+                )));
             }
         });
     });
@@ -187,11 +195,11 @@ fn error_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
             // The sign starts the text, not the title: a screen reader says "Problem" first.
             ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {text}"));
             if ui.button("OK").clicked() {
-                out.push(Command::DismissError);
+                out.push(Command::Window(WindowCommand::DismissError));
             }
         });
     if !open {
-        out.push(Command::DismissError);
+        out.push(Command::Window(WindowCommand::DismissError));
     }
 }
 
@@ -215,7 +223,7 @@ fn history_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) 
             }
         });
     });
-    out.extend(picked.map(Command::JumpHistory));
+    out.extend(picked.map(|x| Command::History(HistoryCommand::JumpHistory(x))));
     out.extend(closed);
 }
 
@@ -289,10 +297,10 @@ fn palette_window(
                 });
         });
     if let Some(spec) = chosen.and_then(|k| matches.get(k)) {
-        out.push(Command::Close(Window::Palette));
+        out.push(Command::Window(WindowCommand::Close(Window::Palette)));
         out.extend(command_for(spec, editor));
     } else if escape {
-        out.push(Command::Close(Window::Palette));
+        out.push(Command::Window(WindowCommand::Close(Window::Palette)));
     }
 }
 

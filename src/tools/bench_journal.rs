@@ -5,7 +5,7 @@
 //! what one `fdatasync` of this disk costs.
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, HistoryCommand, PanelCommand};
 use crate::model::document::Document;
 use crate::model::generate::{GenShape, generate};
 use crate::model::math::Trs;
@@ -59,15 +59,15 @@ fn drag(editor: &mut Editor, nodes: &[NodeId], frames: usize) -> Vec<f64> {
             })
             .collect();
         let start = Instant::now();
-        let _ = editor.apply(Command::Perform {
+        let _ = editor.apply(Command::Panel(PanelCommand::Perform {
             label: "Drag".into(),
             ops,
             continuous: true,
-        });
+        }));
         editor.tick(1.0 / 60.0);
         times.push(start.elapsed().as_secs_f64() * 1e6);
     }
-    let _ = editor.apply(Command::EndGesture);
+    let _ = editor.apply(Command::History(HistoryCommand::EndGesture));
     times
 }
 

@@ -12,6 +12,7 @@
 //! The report adds the `size_of` of the per-node structures and the heap bytes the loaded
 //! scene's nodes own, so the measured bytes per node can be laid next to the arithmetic.
 
+use crate::editor::session::command::FileCommand;
 use crate::model::anim::{Key, Track};
 use crate::model::file;
 use crate::model::generate::{GenShape, generate};
@@ -347,7 +348,7 @@ fn session_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
     let mut editor = Editor::new(Document::untitled(Scene::new()));
     run.checkpoints
         .push(checkpoint("session on an empty scene"));
-    editor.apply(Command::OpenPath(path.to_path_buf()))?;
+    editor.apply(Command::File(FileCommand::OpenPath(path.to_path_buf())))?;
     let start = Instant::now();
     while editor.job().is_some() && start.elapsed() < LOAD_TIMEOUT {
         std::thread::sleep(Duration::from_millis(10));

@@ -3,7 +3,9 @@
 
 use super::cli::Failure;
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, NewNodePlace};
+use crate::editor::session::command::{
+    Command, EditCommand, HistoryCommand, NewNodePlace, PanelCommand,
+};
 use crate::editor::session::journal::local_clock;
 use crate::editor::session::journal_store::{self, DISCARDED, EXTENSION};
 use crate::model::document::Document;
@@ -127,7 +129,7 @@ pub fn recover_to(
 pub fn drill_command(rng: &mut fastrand::Rng, editor: &Editor) -> Command {
     let ids = editor.doc().scene().ids();
     if ids.is_empty() {
-        return Command::AddNode(NewNodePlace::Root);
+        return Command::Edit(EditCommand::AddNode(NewNodePlace::Root));
     }
     let pick = |rng: &mut fastrand::Rng| ids[rng.usize(..ids.len())];
     let node = pick(rng);
@@ -137,16 +139,18 @@ pub fn drill_command(rng: &mut fastrand::Rng, editor: &Editor) -> Command {
         scale: glam::Vec2::new(0.5 + rng.f32(), 0.5 + rng.f32()),
         skew: 0.0,
     };
-    let perform = |op: Op, continuous: bool| Command::Perform {
-        label: "Drill".into(),
-        ops: vec![op],
-        continuous,
+    let perform = |op: Op, continuous: bool| {
+        Command::Panel(PanelCommand::Perform {
+            label: "Drill".into(),
+            ops: vec![op],
+            continuous,
+        })
     };
     match rng.u32(..12) {
         0..=2 => perform(Op::SetLocal { node, local }, false),
         3..=4 => perform(Op::SetLocal { node, local }, true),
-        5 => Command::EndGesture,
-        6 => Command::AddNode(NewNodePlace::ChildOf(node)),
+        5 => Command::History(HistoryCommand::EndGesture),
+        6 => Command::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(node))),
         7 if ids.len() > 3 => perform(Op::Remove { node }, false),
         8 => perform(
             Op::Reparent {
@@ -157,9 +161,11 @@ pub fn drill_command(rng: &mut fastrand::Rng, editor: &Editor) -> Command {
             },
             false,
         ),
-        9 => Command::Undo,
-        10 => Command::Redo,
-        _ => Command::JumpHistory(rng.usize(..=editor.doc().history().labels().0.len())),
+        9 => Command::History(HistoryCommand::Undo),
+        10 => Command::History(HistoryCommand::Redo),
+        _ => Command::History(HistoryCommand::JumpHistory(
+            rng.usize(..=editor.doc().history().labels().0.len()),
+        )),
     }
 }
 

@@ -4,7 +4,7 @@
 
 use crate::editor::session::Editor;
 use crate::editor::session::arrange::display_name;
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, SelectionCommand};
 use crate::editor::view::rows::{Crumbs, fit_crumbs};
 use crate::model::scene::{NodeId, Scene};
 
@@ -76,7 +76,9 @@ pub(super) fn breadcrumb(
     for (k, text) in segments(crumbs, path.len(), &name) {
         let last = k == path.len() - 1;
         if line.segment(ui, &text, &name(k), last) {
-            out.push(Command::Select(vec![scene.id_at(path[k])]));
+            out.push(Command::Selection(SelectionCommand::Select(vec![
+                scene.id_at(path[k]),
+            ])));
         }
     }
 }

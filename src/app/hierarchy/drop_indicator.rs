@@ -4,7 +4,7 @@
 
 use super::state::HierarchyState;
 use crate::editor::session::Editor;
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, PanelCommand};
 use crate::editor::session::drop_rules::{
     DropPreview, DropZone, drop_keeps_world, drop_parent, keep_world_warning, zone_for,
 };
@@ -37,7 +37,7 @@ pub(super) fn hold_or_drop(
     if ui.input(|i| i.pointer.any_released()) {
         egui::DragAndDrop::clear_payload(ui.ctx());
         state.preview = None;
-        out.push(Command::DropRows(Box::new(preview)));
+        out.push(Command::Panel(PanelCommand::DropRows(Box::new(preview))));
     } else {
         state.preview = Some(preview);
     }

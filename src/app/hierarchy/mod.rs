@@ -17,8 +17,10 @@ mod reveal;
 mod state;
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::InstanceCommand;
 use crate::editor::session::command::{Command, NewNodePlace};
+use crate::editor::session::command::{
+    EditCommand, InstanceCommand, PanelCommand, SelectionCommand, SettingCommand,
+};
 use crate::editor::session::drop_rules::DropZone;
 use crate::editor::session::picking::{Mods, row_click, row_drag};
 use crate::editor::table::{Shortcut, find_command};
@@ -110,7 +112,7 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
             .on_hover_text("Add a root node (Ctrl+Shift+N)")
             .clicked()
         {
-            out.push(Command::AddNode(NewNodePlace::Root));
+            out.push(Command::Edit(EditCommand::AddNode(NewNodePlace::Root)));
         }
     });
     use crate::app::ui_targets::Targeted as _;
@@ -121,7 +123,7 @@ fn header(ui: &mut egui::Ui, editor: &Editor, state: &mut HierarchyState, out: &
         .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.")
         .changed()
     {
-        out.push(Command::ToggleKeepWorld);
+        out.push(Command::Setting(SettingCommand::ToggleKeepWorld));
     }
     let filter = ui.add(
         egui::TextEdit::singleline(&mut state.filter)
@@ -443,7 +445,7 @@ fn rename_field(
         let name = text.clone();
         state.renaming = None;
         if name != old_name {
-            out.push(Command::Rename { node: id, name });
+            out.push(Command::Panel(PanelCommand::Rename { node: id, name }));
         }
     }
     true
@@ -536,7 +538,7 @@ fn context_menu(
     out: &mut Vec<Command>,
 ) {
     if !editor.is_selected(id) {
-        out.push(Command::Select(vec![id]));
+        out.push(Command::Selection(SelectionCommand::Select(vec![id])));
     }
     let entry = |ui: &mut egui::Ui, name: &str, command: Command, out: &mut Vec<Command>| {
         let Some(spec) = find_command(name) else {
@@ -559,7 +561,7 @@ fn context_menu(
     if entry(
         ui,
         "node.add_child",
-        Command::AddNode(NewNodePlace::ChildOf(id)),
+        Command::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(id))),
         out,
     ) {
         state.set_collapsed(id, false);
@@ -567,12 +569,22 @@ fn context_menu(
     entry(
         ui,
         "node.add_sibling",
-        Command::AddNode(NewNodePlace::After(id)),
+        Command::Edit(EditCommand::AddNode(NewNodePlace::After(id))),
         out,
     );
-    entry(ui, "node.group", Command::CreateParent, out);
+    entry(
+        ui,
+        "node.group",
+        Command::Edit(EditCommand::CreateParent),
+        out,
+    );
     entry(ui, "node.instance", instance_under(id), out);
-    entry(ui, "node.unparent", Command::Unparent, out);
+    entry(
+        ui,
+        "node.unparent",
+        Command::Edit(EditCommand::Unparent),
+        out,
+    );
     ui.separator();
     for name in [
         "edit.rename",

@@ -3,8 +3,8 @@
 //! local and Open source.
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::Command;
 use crate::editor::session::command::InstanceCommand;
+use crate::editor::session::command::{Command, SelectionCommand};
 use crate::model::instance::plan::{overrides_of_node, source_value};
 use crate::model::instance::{FieldSet, Override};
 use crate::model::scene::{NodeData, NodeId};
@@ -65,7 +65,7 @@ pub(super) fn section(ui: &mut egui::Ui, editor: &Editor, id: NodeId, out: &mut 
             }));
         }
         if ui.button("Make local").clicked() {
-            out.push(Command::Select(vec![root]));
+            out.push(Command::Selection(SelectionCommand::Select(vec![root])));
             out.push(Command::Instance(InstanceCommand::MakeLocal));
         }
         if ui.button("Open source").clicked() {

@@ -8,7 +8,7 @@ mod sections;
 mod state;
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, TransformSpace};
+use crate::editor::session::command::{Command, HistoryCommand, PanelCommand, TransformSpace};
 use crate::editor::session::multi_edit;
 use crate::editor::view::numbers::{format_angle, format_fixed};
 use crate::model::math::{Trs, shear_metrics, try_inverse};
@@ -178,23 +178,23 @@ fn transform(
     let fit = (!node.singular, &mut state.side_by_side_width);
     transform_grid(ui, (&mut lt, &mut local), (&mut wt, &mut w), fit);
     if lt.changed {
-        out.push(Command::SetTransform {
+        out.push(Command::Panel(PanelCommand::SetTransform {
             space: TransformSpace::Local,
             before: node.local,
             value: local,
             lock_scale,
-        });
+        }));
     }
     if wt.changed {
-        out.push(Command::SetTransform {
+        out.push(Command::Panel(PanelCommand::SetTransform {
             space: TransformSpace::World,
             before: node.world,
             value: w,
             lock_scale,
-        });
+        }));
     }
     if lt.ended || wt.ended {
-        out.push(Command::EndGesture);
+        out.push(Command::History(HistoryCommand::EndGesture));
     }
 }
 

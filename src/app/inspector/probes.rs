@@ -3,7 +3,7 @@
 
 use crate::app::number_field::number_field;
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, ProbeCommand};
+use crate::editor::session::command::{Command, HistoryCommand, ProbeCommand};
 use crate::editor::session::probes::ProbeReading;
 use crate::editor::view::numbers::format_number;
 use glam::DVec2;
@@ -99,7 +99,7 @@ fn probe_block(
                     }));
                 }
                 if ended {
-                    out.push(Command::EndGesture);
+                    out.push(Command::History(HistoryCommand::EndGesture));
                 }
             });
             ui.end_row();

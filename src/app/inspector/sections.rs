@@ -4,7 +4,10 @@
 use super::state::InspectorState;
 use crate::app::number_field::number_field;
 use crate::editor::session::clipboard::trs_to_text;
-use crate::editor::session::command::{Command, TransformSpace};
+use crate::editor::session::command::{
+    Command, FileCommand, HistoryCommand, PanelCommand, SelectionCommand, TransformSpace,
+    WindowCommand,
+};
 use crate::editor::session::look::{ShapeKind, switch_kind};
 use crate::editor::view::numbers::{format_angle, format_display, format_fixed};
 
@@ -66,10 +69,10 @@ pub(super) fn name_field(
             && state.name_buffer != name
             && !ui.input(|i| i.key_pressed(egui::Key::Escape))
         {
-            out.push(Command::Rename {
+            out.push(Command::Panel(PanelCommand::Rename {
                 node: id,
                 name: state.name_buffer.clone(),
-            });
+            }));
         }
         ui.weak(format!("id {id}"));
     });
@@ -108,7 +111,7 @@ fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec
             .on_hover_text("Pick the image file (named relative to the scene's folder)")
             .clicked()
     {
-        out.push(Command::ChooseImage(id));
+        out.push(Command::File(FileCommand::ChooseImage(id)));
     }
     ui.horizontal(|ui| {
         ui.label("colour");
@@ -118,14 +121,14 @@ fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec
     });
     if edit.changed {
         let color = color.to_srgba_unmultiplied();
-        out.push(Command::SetLook {
+        out.push(Command::Panel(PanelCommand::SetLook {
             node: id,
             shape,
             color,
-        });
+        }));
     }
     if edit.ended {
-        out.push(Command::EndGesture);
+        out.push(Command::History(HistoryCommand::EndGesture));
     }
 }
 
@@ -254,11 +257,11 @@ pub(super) fn copy_paste(
             ("Paste to world", TransformSpace::World),
         ] {
             if ui.button(text).clicked() {
-                out.push(Command::PasteTransform {
+                out.push(Command::Panel(PanelCommand::PasteTransform {
                     node: id,
                     text: state.paste_text.clone(),
                     space,
-                });
+                }));
             }
         }
     });
@@ -304,7 +307,7 @@ pub(super) fn shear_diagnosis(
             let control = crate::editor::lesson::targets::Control::SelectCause;
             crate::app::ui_targets::control(ui, control, &select);
             if select.clicked() {
-                out.push(Command::Select(vec![cause]));
+                out.push(Command::Selection(SelectionCommand::Select(vec![cause])));
             }
         }
     }
@@ -387,7 +390,9 @@ fn chain_factor(
             *hovered = Some(factor.node);
         }
         if link.clicked() && factor.node != id {
-            out.push(Command::Select(vec![factor.node]));
+            out.push(Command::Selection(SelectionCommand::Select(vec![
+                factor.node,
+            ])));
         }
         compact_matrix(ui, &factor.local);
     });
@@ -516,7 +521,7 @@ pub(super) fn course_offer(
             ))));
         }
         if ui.button("All lessons…").clicked() {
-            out.push(Command::Show(Window::Lessons));
+            out.push(Command::Window(WindowCommand::Show(Window::Lessons)));
         }
     });
 }

@@ -6,7 +6,7 @@
 use super::draw::draw_handles;
 use super::screen::{sr, v2};
 use super::state::{Frame, ViewportState};
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, HistoryCommand, PanelCommand};
 use crate::editor::session::picking::{band_selection, viewport_click, viewport_drag};
 use crate::editor::view::camera::{Camera, wheel_zoom};
 use crate::editor::view::geometry::hit_test;
@@ -108,7 +108,7 @@ pub(super) fn handle_tools(
     drag_handle(frame, state.camera, drag, out);
     if response.drag_stopped() || !response.dragged() {
         state.handle_drag = None;
-        out.push(Command::EndGesture);
+        out.push(Command::History(HistoryCommand::EndGesture));
     }
 }
 
@@ -139,12 +139,12 @@ fn drag_handle(frame: &Frame, camera: Camera, drag: &HandleDrag, out: &mut Vec<C
     if response.dragged_by(egui::PointerButton::Primary)
         && let Some(p) = response.interact_pointer_pos()
     {
-        out.push(Command::DragHandle {
+        out.push(Command::Panel(PanelCommand::DragHandle {
             drag: Box::new(drag.clone()),
             pointer: camera.to_world(sr(rect), v2(p)),
             snap: ui.input(|i| i.modifiers.command),
             grid_step: grid_step(camera.zoom),
-        });
+        }));
     }
 }
 
@@ -275,15 +275,15 @@ fn drag_selection(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Comman
         let snap = ui
             .input(|i| i.modifiers.command)
             .then(|| grid_step(state.camera.zoom));
-        out.push(Command::MoveSelection {
+        out.push(Command::Panel(PanelCommand::MoveSelection {
             drag: drag.clone(),
             pointer: state.camera.to_world(sr(rect), v2(p)),
             snap,
-        });
+        }));
     }
     if response.drag_stopped() || !response.dragged() {
         state.drag = None;
-        out.push(Command::EndGesture);
+        out.push(Command::History(HistoryCommand::EndGesture));
     }
 }
 

@@ -23,7 +23,7 @@ mod state;
 mod textures;
 
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, ViewOption};
+use crate::editor::session::command::{Command, SettingCommand, ViewCommand, ViewOption};
 use crate::editor::session::drop_rules::DropPreview;
 use crate::editor::view::handles::Tool;
 use crate::editor::view::palette;
@@ -203,7 +203,7 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
             (Tool::Scale, "Scale (R)"),
         ] {
             if ui.selectable_label(editor.tool() == tool, text).clicked() {
-                out.push(Command::SetTool(tool));
+                out.push(Command::Setting(SettingCommand::SetTool(tool)));
             }
         }
         ui.separator();
@@ -213,7 +213,9 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
             .on_hover_text("Handles follow the node's own world axes (X switches)")
             .clicked()
         {
-            out.push(Command::SetOrientation(Orientation::Local));
+            out.push(Command::Setting(SettingCommand::SetOrientation(
+                Orientation::Local,
+            )));
         }
         if ui
             .selectable_label(!local, "World")
@@ -222,7 +224,9 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
             )
             .clicked()
         {
-            out.push(Command::SetOrientation(Orientation::World));
+            out.push(Command::Setting(SettingCommand::SetOrientation(
+                Orientation::World,
+            )));
         }
         ui.separator();
         space_menu(ui, editor, out);
@@ -264,7 +268,7 @@ fn space_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
                     .selectable_label(editor.view_space() == space, text)
                     .clicked()
                 {
-                    out.push(Command::SetViewSpace(space));
+                    out.push(Command::View(ViewCommand::SetViewSpace(space)));
                 }
             }
             ui.separator();
@@ -275,7 +279,7 @@ fn space_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
                     .selectable_label(editor.view_space() == space, name(id))
                     .clicked()
                 {
-                    out.push(Command::SetViewSpace(space));
+                    out.push(Command::View(ViewCommand::SetViewSpace(space)));
                 }
             }
         })

@@ -3,7 +3,7 @@
 
 use super::screen::{sr, v2};
 use super::state::{Frame, ViewportState};
-use crate::editor::session::command::{Command, ProbeCommand};
+use crate::editor::session::command::{Command, HistoryCommand, ProbeCommand};
 use crate::editor::session::probes::{ProbeReading, probe_at};
 
 /// Grab a pin where a drag starts, move the grabbed pin, and drop a probe with a click while
@@ -40,7 +40,7 @@ pub(super) fn probe_input(
         }
         if response.drag_stopped() || !response.dragged() {
             state.probe_drag = None;
-            out.push(Command::EndGesture);
+            out.push(Command::History(HistoryCommand::EndGesture));
         }
         return true;
     }

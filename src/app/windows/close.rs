@@ -1,6 +1,6 @@
 //! The frame every closable floating window shares (`windows.rs`'s and the lessons window).
 
-use crate::editor::session::command::{Command, Window};
+use crate::editor::session::command::{Command, Window, WindowCommand};
 
 /// A window with a close button; answers `Close(window)` when it was closed.
 pub(crate) fn closable(
@@ -18,7 +18,7 @@ pub(crate) fn closable(
     if let Some(shown) = shown {
         focus_on_open(ctx, shown.response.layer_id, content);
     }
-    (!open).then_some(Command::Close(which))
+    (!open).then_some(Command::Window(WindowCommand::Close(which)))
 }
 
 /// A window just opened (not shown on the pass before) takes the keyboard unless a control

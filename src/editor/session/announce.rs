@@ -243,7 +243,9 @@ fn where_is(editor: &Editor, id: NodeId) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::editor::session::command::Command;
+    use crate::editor::session::command::{
+        Command, EditCommand, FileCommand, HistoryCommand, SelectionCommand,
+    };
     use crate::model::document::Document;
 
     fn sword() -> Editor {
@@ -273,26 +275,34 @@ mod tests {
             "",
             "the first look says nothing"
         );
-        let select = Command::Select(vec![SWORD]);
+        let select = Command::Selection(SelectionCommand::Select(vec![SWORD]));
         let text = said(&mut editor, &mut announcer, select);
         assert_eq!(text, "sword selected, world position (2, 3)");
-        let move_to = Command::MoveTo {
+        let move_to = Command::Edit(EditCommand::MoveTo {
             parent: Some(BODY),
             keep_world: true,
-        };
+        });
         let text = said(&mut editor, &mut announcer, move_to);
         assert_eq!(
             text,
             "sword reparented to body, keeping world position (2, 3)"
         );
-        let text = said(&mut editor, &mut announcer, Command::Undo);
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::History(HistoryCommand::Undo),
+        );
         assert_eq!(text, "Undo: Reparent sword to body");
-        let text = said(&mut editor, &mut announcer, Command::Redo);
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::History(HistoryCommand::Redo),
+        );
         assert_eq!(text, "Redo: Reparent sword to body");
-        let nudge = Command::Nudge {
+        let nudge = Command::Edit(EditCommand::Nudge {
             direction: (1, 0),
             big: true,
-        };
+        });
         let text = said(&mut editor, &mut announcer, nudge);
         assert_eq!(text, "Nudge sword, world position (3, 3)");
     }
@@ -302,32 +312,56 @@ mod tests {
         let mut editor = sword();
         let mut announcer = Announcer::default();
         announcer.observe(&editor);
-        said(&mut editor, &mut announcer, Command::Select(vec![SWORD]));
-        let nudge = Command::Nudge {
+        said(
+            &mut editor,
+            &mut announcer,
+            Command::Selection(SelectionCommand::Select(vec![SWORD])),
+        );
+        let nudge = Command::Edit(EditCommand::Nudge {
             direction: (1, 0),
             big: true,
-        };
+        });
         said(&mut editor, &mut announcer, nudge.clone());
-        let text = said(&mut editor, &mut announcer, Command::Undo);
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::History(HistoryCommand::Undo),
+        );
         assert_eq!(text, "Undo: Nudge sword");
         // The undone step is dropped and a new one recorded: as many steps, one more applied.
-        let nudge_down = Command::Nudge {
+        let nudge_down = Command::Edit(EditCommand::Nudge {
             direction: (0, -1),
             big: true,
-        };
+        });
         let text = said(&mut editor, &mut announcer, nudge_down);
         assert_eq!(text, "Nudge sword, world position (2, 2)");
-        let text = said(&mut editor, &mut announcer, Command::Undo);
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::History(HistoryCommand::Undo),
+        );
         assert_eq!(text, "Undo: Nudge sword");
-        let text = said(&mut editor, &mut announcer, Command::Redo);
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::History(HistoryCommand::Redo),
+        );
         assert_eq!(text, "Redo: Nudge sword");
         // Two undos in one look, then two redos.
         said(&mut editor, &mut announcer, nudge);
-        let _ = editor.apply(Command::Undo);
-        let text = said(&mut editor, &mut announcer, Command::Undo);
+        let _ = editor.apply(Command::History(HistoryCommand::Undo));
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::History(HistoryCommand::Undo),
+        );
         assert_eq!(text, "Undo: 2 steps");
-        let _ = editor.apply(Command::Redo);
-        let text = said(&mut editor, &mut announcer, Command::Redo);
+        let _ = editor.apply(Command::History(HistoryCommand::Redo));
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::History(HistoryCommand::Redo),
+        );
         assert_eq!(text, "Redo: 2 steps");
     }
 
@@ -338,12 +372,16 @@ mod tests {
         let mut editor = sword();
         let mut announcer = Announcer::default();
         announcer.observe(&editor);
-        said(&mut editor, &mut announcer, Command::Select(vec![SWORD]));
+        said(
+            &mut editor,
+            &mut announcer,
+            Command::Selection(SelectionCommand::Select(vec![SWORD])),
+        );
         for _ in 0..7 {
-            let nudge = Command::Nudge {
+            let nudge = Command::Edit(EditCommand::Nudge {
                 direction: (1, 0),
                 big: false,
-            };
+            });
             said(&mut editor, &mut announcer, nudge);
         }
         assert!(editor.doc.is_modified());
@@ -352,7 +390,7 @@ mod tests {
         let text = said(
             &mut editor,
             &mut announcer,
-            Command::AnswerGuard(GuardAnswer::Discard),
+            Command::File(FileCommand::AnswerGuard(GuardAnswer::Discard)),
         );
         let title = editor
             .lesson()
@@ -396,7 +434,11 @@ mod tests {
         );
         // Step 1 of the first lesson asks for the hand to be selected.
         let hand = NodeId(3);
-        let text = said(&mut editor, &mut announcer, Command::Select(vec![hand]));
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::Selection(SelectionCommand::Select(vec![hand])),
+        );
         let goal = &editor.lesson().expect("still open").step().goals[0].label;
         assert!(
             text.starts_with("hand selected")
@@ -411,9 +453,17 @@ mod tests {
         let mut editor = sword();
         let mut announcer = Announcer::default();
         announcer.observe(&editor);
-        let text = said(&mut editor, &mut announcer, Command::SelectAll);
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::Selection(SelectionCommand::SelectAll),
+        );
         assert_eq!(text, "5 nodes selected: body, arm, hand, sword, scabbard");
-        let text = said(&mut editor, &mut announcer, Command::Select(Vec::new()));
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::Selection(SelectionCommand::Select(Vec::new())),
+        );
         assert_eq!(text, "Nothing selected");
         // Nothing changed: the announcement stays as it was.
         assert_eq!(announcer.observe(&editor), "Nothing selected");

@@ -19,7 +19,7 @@ pub enum DropZone {
 }
 
 /// A drag in progress over a drop target, with the ops a drop there performs: planned once
-/// while the pointer hovers, and carried by [`crate::editor::Command::DropRows`] on release.
+/// while the pointer hovers, and carried by [`crate::editor::session::command::PanelCommand::DropRows`] on release.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DropPreview {
     /// The dragged nodes (topmost, pre-order).

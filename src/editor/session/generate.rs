@@ -81,7 +81,7 @@ fn make(request: GenerateRequest, progress: &Progress) -> Option<Loaded> {
 }
 
 impl Editor {
-    /// `Command::Generate`: check the request, then ask about unsaved changes.
+    /// `FileCommand::Generate`: check the request, then ask about unsaved changes.
     pub(super) fn generate_command(&mut self, request: GenerateRequest) -> Result<Outcome> {
         request.check()?;
         self.request(FileAction::Generate(request))

@@ -11,7 +11,7 @@ use crate::editor::lesson::play::{bind_step, load_scene};
 use crate::editor::lesson::vary::{Variables, lookup};
 use crate::editor::lesson::{Goal, Lesson, Step, ValueSpace};
 use crate::editor::session::Editor;
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, HistoryCommand};
 use crate::editor::session::lesson_play::action_commands;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
@@ -329,7 +329,7 @@ fn play_solution(editor: &mut Editor, check: &Check, mut recomputed: usize) -> R
         }
         recomputed = nonzero(editor.update_world(), recomputed);
     }
-    editor.dispatch(Command::EndGesture)?;
+    editor.dispatch(Command::History(HistoryCommand::EndGesture))?;
     Ok(recomputed)
 }
 

@@ -8,7 +8,9 @@ use crate::editor::lesson::parse::{cut, error_at};
 use crate::editor::lesson::play::set_op;
 use crate::editor::lesson::{Action, Name, Setup, Space, Step, VIEW_OPTION_NAMES};
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, ViewOption, ViewSpace};
+use crate::editor::session::command::{
+    Command, PanelCommand, SelectionCommand, SettingCommand, ViewCommand, ViewOption, ViewSpace,
+};
 use crate::editor::session::edits::new_node_data;
 use crate::editor::session::timeline::TimelineCommand;
 use crate::error::Result;
@@ -100,12 +102,12 @@ pub fn setup_commands(
             .iter()
             .map(|n| node(editor, bindings, n, path))
             .collect::<Result<_>>()?;
-        commands.push(Command::Select(ids));
+        commands.push(Command::Selection(SelectionCommand::Select(ids)));
     }
     if let Some(on) = setup.keep_world {
         commands.extend(toggle_if(
             editor.keep_world() != on,
-            Command::ToggleKeepWorld,
+            Command::Setting(SettingCommand::ToggleKeepWorld),
         ));
     }
     if let Some(shown) = &setup.show {
@@ -113,14 +115,14 @@ pub fn setup_commands(
             let wanted = shown.contains(&option);
             commands.extend(toggle_if(
                 editor.view().shows(option) != wanted,
-                Command::ToggleView(option),
+                Command::Setting(SettingCommand::ToggleView(option)),
             ));
         }
     }
     if let Some(space) = &setup.look_from {
-        commands.push(Command::SetViewSpace(view_space(
+        commands.push(Command::View(ViewCommand::SetViewSpace(view_space(
             editor, bindings, space, path,
-        )?));
+        )?)));
     }
     if let Some(t) = setup.time {
         commands.push(Command::Timeline(TimelineCommand::SetTime(t)));
@@ -155,19 +157,19 @@ pub fn action_commands(
         return Ok(if ops.is_empty() {
             Vec::new()
         } else {
-            vec![Command::Perform {
+            vec![Command::Panel(PanelCommand::Perform {
                 label: label.to_string(),
                 ops,
                 continuous: true,
-            }]
+            })]
         });
     }
     if let Some(op) = scene_op(editor, action, bindings, path)? {
-        return Ok(vec![Command::Perform {
+        return Ok(vec![Command::Panel(PanelCommand::Perform {
             label: label.to_string(),
             ops: vec![op],
             continuous: true,
-        }]);
+        })]);
     }
     let find = |name: &Name| node(editor, bindings, name, path);
     let play = |on: bool| {
@@ -178,17 +180,20 @@ pub fn action_commands(
         }
     };
     Ok(match action {
-        Action::Select(names) => vec![Command::Select(
+        Action::Select(names) => vec![Command::Selection(SelectionCommand::Select(
             names.iter().map(find).collect::<Result<_>>()?,
-        )],
-        Action::KeepWorld(on) => toggle_if(editor.keep_world() != *on, Command::ToggleKeepWorld),
+        ))],
+        Action::KeepWorld(on) => toggle_if(
+            editor.keep_world() != *on,
+            Command::Setting(SettingCommand::ToggleKeepWorld),
+        ),
         Action::View(option, on) => toggle_if(
             editor.view().shows(*option) != *on,
-            Command::ToggleView(*option),
+            Command::Setting(SettingCommand::ToggleView(*option)),
         ),
-        Action::LookFrom(space) => vec![Command::SetViewSpace(view_space(
+        Action::LookFrom(space) => vec![Command::View(ViewCommand::SetViewSpace(view_space(
             editor, bindings, space, path,
-        )?)],
+        )?))],
         Action::Time(t) => vec![Command::Timeline(TimelineCommand::SetTime(*t))],
         Action::Play(on) => vec![Command::Timeline(play(*on))],
         Action::Trails(on) => toggle_if(
@@ -266,11 +271,11 @@ pub fn vary_commands(editor: &Editor, step: &Step, bindings: &Bindings) -> Resul
     Ok(if ops.is_empty() {
         Vec::new()
     } else {
-        vec![Command::Perform {
+        vec![Command::Panel(PanelCommand::Perform {
             label: "Lesson set-up".into(),
             ops,
             continuous: false,
-        }]
+        })]
     })
 }
 

@@ -10,7 +10,7 @@ use crate::editor::lesson::predict::mistakes::{Scenes, wrong_value};
 use crate::editor::lesson::predict::{Predict, Truth, Value, account::account};
 use crate::editor::lesson::{Action, Lesson, Step, ValueSpace};
 use crate::editor::session::Editor;
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, HistoryCommand};
 use crate::editor::session::lesson_play::action_commands;
 use crate::error::Result;
 use crate::model::document::Document;
@@ -103,7 +103,7 @@ fn flipped_solution(
         }
         editor.update_world();
     }
-    editor.dispatch(Command::EndGesture)?;
+    editor.dispatch(Command::History(HistoryCommand::EndGesture))?;
     editor.update_world();
     Ok(editor.doc.scene().clone())
 }

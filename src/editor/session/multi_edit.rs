@@ -1,7 +1,7 @@
 //! Multi-edit masks: which of a transform's six components (position x / y, rotation, scale
 //! x / y, skew) an inspector edit changed, applied to each selected node while keeping its other
 //! components; which components differ across a selection; locked-ratio scale. Pure functions,
-//! no widgets: the inspector panel sends what was typed ([`crate::editor::Command::SetTransform`])
+//! no widgets: the inspector panel sends what was typed ([`crate::editor::session::command::PanelCommand::SetTransform`])
 //! and the session plans the edit with these.
 
 use crate::model::math::Trs;

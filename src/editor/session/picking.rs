@@ -4,7 +4,7 @@
 //! input and the geometry (which row, which node is under the pointer), call these and send
 //! what they return.
 
-use crate::editor::session::command::Command;
+use crate::editor::session::command::{Command, SelectionCommand};
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::pointer::{MoveDrag, box_pick};
 use crate::editor::view::rows::Row;
@@ -32,7 +32,10 @@ pub fn row_click(
 ) -> (Option<Command>, Option<NodeId>) {
     let id = scene.id_at(row.index);
     if mods.ctrl {
-        return (Some(Command::ToggleSelect(id)), anchor);
+        return (
+            Some(Command::Selection(SelectionCommand::ToggleSelect(id))),
+            anchor,
+        );
     }
     if mods.shift
         && let Some(from) = anchor
@@ -41,11 +44,16 @@ pub fn row_click(
         let b = rows.iter().position(|r| r.index == row.index);
         let range = a.zip(b).map(|(a, b)| {
             let ids = rows[a.min(b)..=a.max(b)].iter();
-            Command::Select(ids.map(|r| scene.id_at(r.index)).collect())
+            Command::Selection(SelectionCommand::Select(
+                ids.map(|r| scene.id_at(r.index)).collect(),
+            ))
         });
         return (range, anchor);
     }
-    (Some(Command::Select(vec![id])), Some(id))
+    (
+        Some(Command::Selection(SelectionCommand::Select(vec![id]))),
+        Some(id),
+    )
 }
 
 /// An arrow key in the tree.
@@ -81,7 +89,11 @@ pub fn row_key(
     collapsed: impl Fn(NodeId) -> bool,
     arrow: Arrow,
 ) -> Option<RowKey> {
-    let select = |index: usize| RowKey::Command(Command::Select(vec![scene.id_at(index)]));
+    let select = |index: usize| {
+        RowKey::Command(Command::Selection(SelectionCommand::Select(vec![
+            scene.id_at(index),
+        ])))
+    };
     let shown = |current: &NodeId| rows.iter().position(|r| scene.id_at(r.index) == *current);
     let Some((current, pos)) = selection.last().and_then(|c| Some((*c, shown(c)?))) else {
         // Nothing selected (or its row hidden): Down starts at the first row, Up at the last.
@@ -114,7 +126,10 @@ pub fn row_drag(
     if row_selected {
         (scene.topmost(selection), None)
     } else {
-        (vec![id], Some(Command::Select(vec![id])))
+        (
+            vec![id],
+            Some(Command::Selection(SelectionCommand::Select(vec![id]))),
+        )
     }
 }
 
@@ -122,9 +137,9 @@ pub fn row_drag(
 /// Ctrl / Shift (`extending`) toggles it; empty space clears the selection unless extending.
 pub fn viewport_click(hit: Option<NodeId>, extending: bool) -> Option<Command> {
     match hit {
-        Some(id) if extending => Some(Command::ToggleSelect(id)),
-        Some(id) => Some(Command::Select(vec![id])),
-        None if !extending => Some(Command::Select(Vec::new())),
+        Some(id) if extending => Some(Command::Selection(SelectionCommand::ToggleSelect(id))),
+        Some(id) => Some(Command::Selection(SelectionCommand::Select(vec![id]))),
+        None if !extending => Some(Command::Selection(SelectionCommand::Select(Vec::new()))),
         None => None,
     }
 }
@@ -139,7 +154,12 @@ pub fn band_selection(
     extending: bool,
 ) -> Command {
     let kept = if extending { selection } else { &[] };
-    Command::Select(box_pick(scene, view, (a, b), kept))
+    Command::Selection(SelectionCommand::Select(box_pick(
+        scene,
+        view,
+        (a, b),
+        kept,
+    )))
 }
 
 /// What a primary drag that starts in the viewport does.
@@ -164,7 +184,10 @@ pub fn viewport_drag(
 ) -> DragStart {
     let (moving, select) = match hit {
         Some(id) if is_selected(id) => (selection.to_vec(), None),
-        Some(id) => (vec![id], Some(Command::Select(vec![id]))),
+        Some(id) => (
+            vec![id],
+            Some(Command::Selection(SelectionCommand::Select(vec![id]))),
+        ),
         None => (Vec::new(), None),
     };
     let starts: Vec<_> = scene

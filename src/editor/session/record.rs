@@ -9,7 +9,7 @@ use super::{DialogPurpose, Editor, Outcome};
 use crate::editor::lesson::play::{bind_step, load_scene};
 use crate::editor::lesson::record::{self, Draft, Look, RecordedStep, SceneRef, ViewState};
 use crate::editor::lesson::{Lesson, VIEW_OPTION_NAMES, parse};
-use crate::editor::session::command::{Command, ViewSpace};
+use crate::editor::session::command::{Command, HistoryCommand, ViewSpace};
 use crate::editor::session::lesson_play::action_commands;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
@@ -460,7 +460,7 @@ pub fn replay_scene(lesson: &Lesson) -> Result<Scene> {
             }
             editor.update_world();
         }
-        editor.dispatch(Command::EndGesture)?;
+        editor.dispatch(Command::History(HistoryCommand::EndGesture))?;
     }
     Ok(editor.doc.scene().clone())
 }
