@@ -3,8 +3,8 @@
 //! is checked against the menu bar the window builds from the table.
 
 use graft::editor::lesson::parse::menu_entry;
-use graft::editor::table::{MENUS, command_table};
-use graft::editor::vocabulary::{COMMAND_WORDS, command_words, menu_items};
+use graft::editor::table::{MENUS, command_table, find_command};
+use graft::editor::vocabulary::{COMMAND_WORDS, command_named, command_words, menu_items};
 use std::collections::BTreeSet;
 
 #[test]
@@ -20,13 +20,24 @@ fn table_and_vocabulary_name_the_same_commands_in_the_same_order() {
     assert_eq!(table, words, "the same commands, in the same order");
     let unique: BTreeSet<&str> = words.iter().copied().collect();
     assert_eq!(unique.len(), words.len(), "every name once");
+    // Every id is its words' index, and names the table entry of that name.
+    for (k, (words, spec)) in COMMAND_WORDS.iter().zip(command_table()).enumerate() {
+        assert_eq!(words.id as usize, k, "{}", words.name);
+        assert_eq!(spec.id, words.id, "{}", words.name);
+        assert_eq!(command_named(words.name), Some(words.id));
+        assert_eq!(find_command(words.id).map(|s| s.name), Some(words.name));
+    }
+    assert_eq!(
+        command_named("edit.duplicat"),
+        None,
+        "a misspelt name is no command"
+    );
 }
 
 #[test]
 fn every_table_entry_shows_its_vocabulary_label_in_its_vocabulary_menu() {
     for spec in command_table() {
-        let words = command_words(spec.name)
-            .unwrap_or_else(|| panic!("{} has no words in the vocabulary", spec.name));
+        let words = command_words(spec.id);
         assert_eq!(
             (spec.label, spec.menu),
             (words.label, words.menu),

@@ -350,3 +350,113 @@ fn the_changed_on_disk_question_goes_with_its_document() {
     editor.apply(Command::File(FileCommand::New)).unwrap();
     assert!(editor.disk_conflict().is_none(), "not about the new scene");
 }
+
+/// `text` padded with blank lines past the size whose bytes are compared before every save.
+fn padded(text: &str) -> String {
+    let big = (16 << 20) + 1024; // file_stamp::ALWAYS_COMPARE_BYTES and a little
+    format!("{text}\n{}\n", " ".repeat(big))
+}
+
+/// Tick until the watch's worker has answered (bounded: a test never hangs).
+fn tick_until_compared(editor: &mut Editor) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while editor.comparing_file() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        editor.tick(0.016);
+    }
+    assert!(!editor.comparing_file(), "the worker answered");
+}
+
+#[test]
+fn a_big_files_bytes_are_compared_on_a_worker_and_a_kept_time_does_not_hide_a_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("big.ron");
+    std::fs::write(&scene, padded(&version("aaaa"))).unwrap();
+    let mut editor = Editor::new(Document::open(&scene).unwrap());
+    let old_time = std::fs::metadata(&scene).unwrap().modified().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    // Another program writes the same number of bytes and puts the time back.
+    std::fs::write(&scene, padded(&version("bbbb"))).unwrap();
+    let file = std::fs::File::options().write(true).open(&scene).unwrap();
+    file.set_modified(old_time).unwrap();
+    editor.tick(0.016);
+    assert!(
+        editor.comparing_file() && editor.disk_conflict().is_none(),
+        "the frame that saw the write did not read 17 MB: a worker does"
+    );
+    tick_until_compared(&mut editor);
+    assert_eq!(
+        editor.disk_conflict().map(|c| c.reason.clone()),
+        Some(ConflictReason::Noticed),
+        "the worker's answer asks Reload?"
+    );
+}
+
+#[test]
+fn a_touched_big_file_is_taken_quietly_and_a_save_uses_the_workers_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let scene = dir.path().join("big.ron");
+    let text = padded(&version("aaaa"));
+    std::fs::write(&scene, &text).unwrap();
+    let mut editor = Editor::new(Document::open(&scene).unwrap());
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&scene, &text).unwrap(); // the same bytes, written again
+    editor.tick(0.016);
+    assert!(editor.comparing_file());
+    tick_until_compared(&mut editor);
+    assert!(
+        editor.disk_conflict().is_none(),
+        "the same bytes: no question"
+    );
+    let stamp = *editor.doc().stamp().unwrap();
+    assert!(stamp.untouched(&scene), "re-stamped at the file's new stat");
+    // Another version seen by the watch first: the save takes its worker's answer.
+    let mut editor = Editor::new(Document::open(&scene).unwrap());
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&scene, padded(&version("bbbb"))).unwrap();
+    editor.tick(0.016);
+    assert!(editor.comparing_file(), "the watch started a worker");
+    editor.apply(rename(2, "mine")).unwrap();
+    editor.apply(Command::File(FileCommand::Save)).unwrap();
+    assert!(!editor.comparing_file(), "the save took its answer");
+    assert!(
+        editor.disk_conflict().is_some(),
+        "and asks: the bytes differ"
+    );
+    assert_eq!(name_on_disk(&scene, 1), "bbbb");
+    // And one the watch has not looked at: the save reads the bytes itself, and asks.
+    let mut editor = Editor::new(Document::open(&scene).unwrap());
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&scene, padded(&version("cccc"))).unwrap();
+    editor.apply(rename(2, "mine")).unwrap();
+    editor.apply(Command::File(FileCommand::Save)).unwrap();
+    assert!(editor.disk_conflict().is_some(), "the save asks");
+    assert_eq!(name_on_disk(&scene, 1), "cccc");
+}
+
+#[test]
+fn a_file_reached_through_a_link_finds_its_images_beside_the_file_it_leads_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let repo = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let real = dir.path().join("real/scenes");
+    std::fs::create_dir_all(&real).unwrap();
+    std::fs::create_dir_all(dir.path().join("real/assets")).unwrap();
+    std::fs::create_dir_all(dir.path().join("elsewhere")).unwrap();
+    std::fs::copy(repo.join("scenes/sword.ron"), real.join("sword.ron")).unwrap();
+    let image = repo.join("assets/sword.png");
+    std::fs::copy(&image, dir.path().join("real/assets/sword.png")).unwrap();
+    let link = dir.path().join("elsewhere/link.ron");
+    symlink("../real/scenes/sword.ron", &link).unwrap();
+    // The command line: no image is missing.
+    let out = graft(&["check", link.to_str().unwrap()], dir.path());
+    let said = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success() && !said.contains("missing"), "{said}");
+    // The window: the same, and a save through the link keeps the image's path.
+    let mut editor = Editor::new(Document::open(&link).unwrap());
+    let folder = editor.doc().sprite_folder().unwrap();
+    assert_eq!(folder, std::fs::canonicalize(&real).unwrap());
+    editor.apply(rename(2, "saved")).unwrap();
+    editor.apply(Command::File(FileCommand::Save)).unwrap();
+    let text = std::fs::read_to_string(real.join("sword.ron")).unwrap();
+    assert!(text.contains("\"../assets/sword.png\""), "{text}");
+}

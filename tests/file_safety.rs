@@ -482,7 +482,7 @@ fn a_killed_window_is_offered_to_a_window_that_was_already_open() {
     // The journal's lock goes with its last file handle; a child another test forks in this
     // process may hold a copy until it execs (two grafts are two processes: never so there).
     let started = Instant::now();
-    while graft::editor::session::journal_store::is_held(&killed_journal) {
+    while graft::editor::session::journal_scan::is_held(&killed_journal) {
         assert!(started.elapsed() < Duration::from_secs(10), "still locked");
         std::thread::sleep(Duration::from_millis(10));
     }

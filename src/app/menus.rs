@@ -2,7 +2,8 @@
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, EditCommand, FileCommand};
-use crate::editor::table::{CommandSpec, MENUS, Shortcut, command_for, command_table};
+use crate::editor::table::{CommandSpec, MENUS, Shortcut, command_table};
+use crate::editor::vocabulary::CommandId;
 use egui::{Key, KeyboardShortcut, Modifiers};
 
 /// An egui key combination for a table shortcut (None if egui has no key of that name, which a
@@ -44,11 +45,8 @@ pub fn shortcuts(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
     let mut out = Vec::new();
     ctx.input_mut(|i| {
         for (shortcut, spec) in keyed {
-            if i.consume_shortcut(&shortcut)
-                && (spec.enabled)(editor)
-                && let Some(command) = command_for(spec, editor)
-            {
-                out.push(command);
+            if i.consume_shortcut(&shortcut) && (spec.enabled)(editor) {
+                out.push(spec.command.clone());
             }
         }
     });
@@ -70,11 +68,11 @@ pub fn shortcuts(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
 /// The label a menu shows for an entry: Undo and Redo name the step they would take.
 fn menu_label(spec: &CommandSpec, editor: &Editor) -> String {
     let history = editor.doc().history();
-    match spec.name {
-        "edit.undo" => history
+    match spec.id {
+        CommandId::EditUndo => history
             .undo_label()
             .map_or_else(|| spec.label.to_string(), |l| format!("Undo {l}")),
-        "edit.redo" => history
+        CommandId::EditRedo => history
             .redo_label()
             .map_or_else(|| spec.label.to_string(), |l| format!("Redo {l}")),
         _ => spec.label.to_string(),
@@ -104,10 +102,8 @@ fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<C
         crate::app::a11y::check_item(ui, &response, &name, on);
     }
     super::ui_targets::menu_item(ui, spec.menu, spec.label, &response);
-    if response.clicked()
-        && let Some(command) = command_for(spec, editor)
-    {
-        out.push(command);
+    if response.clicked() {
+        out.push(spec.command.clone());
         if spec.checked.is_none() {
             ui.close();
         }
@@ -142,7 +138,7 @@ fn menu_items(ui: &mut egui::Ui, menu: &'static str, editor: &Editor, out: &mut 
         }
         let Some(submenu) = spec.submenu else {
             entry(ui, spec, editor, out);
-            if spec.name == "file.open" {
+            if spec.id == CommandId::FileOpen {
                 recent_menu(ui, editor, out);
             }
             continue;

@@ -114,27 +114,20 @@ impl GraftApp {
             .with_lesson_progress(progress);
         let mut app = Self::with_editor(editor, dialogs);
         // Remembered choices that are off unless stored on.
+        use SettingCommand as S;
         for (key, on) in [
-            (
-                GODOT3_KEY,
-                Command::Setting(SettingCommand::SetGodot3Export(true)),
-            ),
-            (
-                GODOT_FLATTEN_KEY,
-                Command::Setting(SettingCommand::SetGodotFlatten(true)),
-            ),
+            (GODOT3_KEY, S::SetGodot3Export(true)),
+            (GODOT_FLATTEN_KEY, S::SetGodotFlatten(true)),
         ] {
             if cc.storage.and_then(|s| eframe::get_value::<bool>(s, key)) == Some(true) {
-                app.run(on);
+                app.run(Command::Setting(on));
             }
         }
-        if let Some(pixels) = cc
+        let ppu = cc
             .storage
-            .and_then(|s| eframe::get_value::<u32>(s, GODOT_PPU_KEY))
-        {
-            app.run(Command::Setting(SettingCommand::SetGodotPixelsPerUnit(
-                pixels,
-            )));
+            .and_then(|s| eframe::get_value::<u32>(s, GODOT_PPU_KEY));
+        if let Some(pixels) = ppu {
+            app.run(Command::Setting(S::SetGodotPixelsPerUnit(pixels)));
         }
         app.restore_look(cc.storage);
         if let Some(path) = file {
@@ -266,7 +259,7 @@ impl GraftApp {
                     .push(egui::ViewportCommand::CancelClose),
                 Effect::CloseWindow => self.viewport_commands.push(egui::ViewportCommand::Close),
                 Effect::OpenWindow(path) => {
-                    if let Err(why) = open_window(&path) {
+                    if let Err(why) = windows::open_window(&path) {
                         self.run(Command::Window(WindowCommand::Refused(why)));
                     }
                 }
@@ -516,7 +509,7 @@ fn window_viewport() -> egui::ViewportBuilder {
 /// second window.
 pub fn run(file: Option<PathBuf>, journal: bool) -> Result<(), String> {
     let journal_dir = journal
-        .then(crate::editor::session::journal_store::journal_dir)
+        .then(crate::editor::session::journal_folder::journal_dir)
         .flatten();
     if let Some(dir) = &journal_dir {
         install_panic_report(dir.clone());
@@ -597,15 +590,4 @@ fn journal_status(ui: &mut egui::Ui, editor: &Editor) -> bool {
     ui.colored_label(ui.visuals().warn_fg_color, "⚠ No crash journal")
         .on_hover_text(format!("Changes are only in memory until saved: {why}"));
     ui.small_button("Retry").clicked()
-}
-
-/// Open a scene file in a new graft window: this program started again on it (a process of
-/// its own, so the two windows share nothing but the files).
-fn open_window(path: &std::path::Path) -> std::result::Result<(), String> {
-    let started =
-        std::env::current_exe().and_then(|exe| std::process::Command::new(exe).arg(path).spawn());
-    // The child is not waited for: it lives on as a window of its own.
-    started
-        .map(drop)
-        .map_err(|e| format!("Could not open {} in a new window: {e}", path.display()))
 }

@@ -10,7 +10,7 @@ use crate::editor::session::command::{
 };
 use crate::editor::session::dialogs::DialogOutcome;
 use crate::editor::session::{Editor, FileAction};
-use crate::editor::table::{CommandSpec, Shortcut, command_for, palette_matches, shortcut_rows};
+use crate::editor::table::{CommandSpec, Shortcut, palette_matches, shortcut_rows};
 use crate::model::document::SAMPLE_SCENES;
 pub(super) use close::closable;
 use std::path::PathBuf;
@@ -298,7 +298,7 @@ fn palette_window(
         });
     if let Some(spec) = chosen.and_then(|k| matches.get(k)) {
         out.push(Command::Window(WindowCommand::Close(Window::Palette)));
-        out.extend(command_for(spec, editor));
+        out.push(spec.command.clone());
     } else if escape {
         out.push(Command::Window(WindowCommand::Close(Window::Palette)));
     }
@@ -429,4 +429,15 @@ fn lesson_title_window(
             }
         });
     });
+}
+
+/// Open a scene file in a new graft window: this program started again on it (a process of
+/// its own, so the two windows share nothing but the files).
+pub(super) fn open_window(path: &std::path::Path) -> std::result::Result<(), String> {
+    let started =
+        std::env::current_exe().and_then(|exe| std::process::Command::new(exe).arg(path).spawn());
+    // The child is not waited for: it lives on as a window of its own.
+    started
+        .map(drop)
+        .map_err(|e| format!("Could not open {} in a new window: {e}", path.display()))
 }

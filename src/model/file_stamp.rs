@@ -101,6 +101,19 @@ impl FileStamp {
         })
     }
 
+    /// Stamp the file at `path` by one `stat` and the CRC-32 `crc` its bytes were found to
+    /// have at that `stat`'s [`DiskKey`] (read on a worker); None when the file moved since.
+    pub fn at_key(path: &Path, key: DiskKey, crc: u32) -> Option<Self> {
+        let (len, modified, id, changed) = key;
+        (disk_key(path) == Some(key)).then_some(Self {
+            len,
+            modified,
+            crc,
+            id,
+            changed,
+        })
+    }
+
     /// A stamp known only by its contents (and the file's identity), as a journal records it:
     /// compared with the disk, the bytes are always read.
     pub fn of_contents(len: u64, crc: u32, id: (u64, u64)) -> Self {

@@ -7,7 +7,8 @@ use crate::editor::session::command::{
     Command, EditCommand, HistoryCommand, NewNodePlace, PanelCommand,
 };
 use crate::editor::session::journal::local_clock;
-use crate::editor::session::journal_store::{self, DISCARDED, EXTENSION};
+use crate::editor::session::journal_folder::{self, DISCARDED, EXTENSION};
+use crate::editor::session::journal_scan;
 use crate::model::document::Document;
 use crate::model::journal;
 use crate::model::math::Trs;
@@ -19,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 /// The journal folder: `--dir`, else where the window keeps it.
 fn folder(dir: Option<PathBuf>) -> Result<PathBuf, Failure> {
-    dir.or_else(journal_store::journal_dir).ok_or_else(|| {
+    dir.or_else(journal_folder::journal_dir).ok_or_else(|| {
         Failure("graft recover: no journal folder (set GRAFT_JOURNAL_DIR or HOME)".into())
     })
 }
@@ -51,7 +52,7 @@ pub fn list(dir: Option<PathBuf>, all: bool, out: &mut dyn Write) -> Result<(), 
             Ok(summary) => {
                 let note = if path.extension().is_some_and(|e| e == DISCARDED) {
                     "  (set aside)"
-                } else if journal_store::is_held(&path) {
+                } else if journal_scan::is_held(&path) {
                     "  (open in a running graft)"
                 } else {
                     ""

@@ -26,6 +26,7 @@ use crate::editor::session::picking::{Mods, row_click, row_drag};
 use crate::editor::table::{Shortcut, find_command};
 use crate::editor::view::rows::{Indent, ListView};
 pub use crate::editor::view::rows::{Row, visible_rows};
+use crate::editor::vocabulary::CommandId;
 use crate::model::scene::name::MAX_NAME_BYTES;
 use crate::model::scene::{NodeId, Scene, Shape};
 pub use drop_indicator::DraggedNodes;
@@ -528,6 +529,27 @@ fn is_scene_file(path: &std::path::Path) -> bool {
     accepts(INSTANCE_SOURCES, path)
 }
 
+/// One context-menu entry of the command table (its label, shortcut and tooltip): true when
+/// clicked, which pushes `command`.
+fn menu_entry(ui: &mut egui::Ui, id: CommandId, command: Command, out: &mut Vec<Command>) -> bool {
+    let Some(spec) = find_command(id) else {
+        return false;
+    };
+    let shortcut = spec
+        .shortcuts
+        .first()
+        .map(Shortcut::text)
+        .unwrap_or_default();
+    let clicked = ui
+        .add(egui::Button::new(spec.label).shortcut_text(shortcut))
+        .on_hover_text(spec.tooltip)
+        .clicked();
+    if clicked {
+        out.push(command);
+    }
+    clicked
+}
+
 /// The row's context menu: entries of the command table (with their shortcuts), acting on
 /// the row's node (selected first when it was not).
 fn context_menu(
@@ -540,58 +562,42 @@ fn context_menu(
     if !editor.is_selected(id) {
         out.push(Command::Selection(SelectionCommand::Select(vec![id])));
     }
-    let entry = |ui: &mut egui::Ui, name: &str, command: Command, out: &mut Vec<Command>| {
-        let Some(spec) = find_command(name) else {
-            return false;
-        };
-        let shortcut = spec
-            .shortcuts
-            .first()
-            .map(Shortcut::text)
-            .unwrap_or_default();
-        let clicked = ui
-            .add(egui::Button::new(spec.label).shortcut_text(shortcut))
-            .on_hover_text(spec.tooltip)
-            .clicked();
-        if clicked {
-            out.push(command);
-        }
-        clicked
-    };
+    let (entry, edit) = (menu_entry, Command::Edit);
+    let place = |place| edit(EditCommand::AddNode(place));
     if entry(
         ui,
-        "node.add_child",
-        Command::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(id))),
+        CommandId::NodeAddChild,
+        place(NewNodePlace::ChildOf(id)),
         out,
     ) {
         state.set_collapsed(id, false);
     }
     entry(
         ui,
-        "node.add_sibling",
-        Command::Edit(EditCommand::AddNode(NewNodePlace::After(id))),
+        CommandId::NodeAddSibling,
+        place(NewNodePlace::After(id)),
         out,
     );
     entry(
         ui,
-        "node.group",
-        Command::Edit(EditCommand::CreateParent),
+        CommandId::NodeGroup,
+        edit(EditCommand::CreateParent),
         out,
     );
-    entry(ui, "node.instance", instance_under(id), out);
+    entry(ui, CommandId::NodeInstance, instance_under(id), out);
     entry(
         ui,
-        "node.unparent",
-        Command::Edit(EditCommand::Unparent),
+        CommandId::NodeUnparent,
+        edit(EditCommand::Unparent),
         out,
     );
     ui.separator();
     for name in [
-        "edit.rename",
-        "edit.duplicate",
-        "edit.copy",
-        "edit.paste",
-        "edit.delete",
+        CommandId::EditRename,
+        CommandId::EditDuplicate,
+        CommandId::EditCopy,
+        CommandId::EditPaste,
+        CommandId::EditDelete,
     ] {
         if let Some(spec) = find_command(name) {
             entry(ui, name, spec.command.clone(), out);

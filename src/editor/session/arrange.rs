@@ -3,7 +3,6 @@
 //! parent picked from a searchable list (keeping world or local as the toggle says, Shift
 //! inverting it), and nudging the selection with the arrow keys. Each edit is one undo step.
 
-use crate::editor::session::command::Command;
 use crate::editor::session::drop_rules::{DropZone, drop_ops};
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
@@ -349,19 +348,12 @@ impl Editor {
         self.settings.high_contrast()
     }
 
-    /// The interface scale and the theme: Ctrl+= / Ctrl+- / Ctrl+0 and View ▸ High contrast.
-    pub(super) fn appearance_command(&mut self, command: Command) -> Outcome {
+    /// Ctrl+= / Ctrl+-: the interface one step bigger or smaller, said in the status bar.
+    pub(super) fn step_interface_scale(&mut self, step: Step) -> Outcome {
         use crate::editor::session::settings::step_ui_scale;
-        match command {
-            Command::StepUiScale(step) => {
-                let scale = step_ui_scale(self.settings.ui_scale(), step);
-                self.settings.set_ui_scale(scale);
-                self.info(format!("Interface scale {:.0} %", self.ui_scale() * 100.0));
-            }
-            Command::SetUiScale(scale) => self.settings.set_ui_scale(scale),
-            Command::SetHighContrast(on) => self.settings.set_high_contrast(on),
-            _ => {}
-        }
+        let scale = step_ui_scale(self.settings.ui_scale(), step);
+        self.settings.set_ui_scale(scale);
+        self.info(format!("Interface scale {:.0} %", self.ui_scale() * 100.0));
         Outcome::default()
     }
 }

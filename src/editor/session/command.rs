@@ -61,19 +61,196 @@ pub enum NewNodePlace {
     ChildOf(NodeId),
     /// Right after this node, as its sibling.
     After(NodeId),
+    /// The last child of the primary selection (refused with nothing selected).
+    ChildOfPrimary,
+    /// Right after the primary selection (refused with nothing selected).
+    AfterPrimary,
 }
 
 /// Everything a person can ask graft to do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Command {
+    /// Select, add to or take from the selection.
+    Selection(SelectionCommand),
+    /// Tools, toggles and remembered choices.
+    Setting(SettingCommand),
+    /// Floating windows and the message log.
+    Window(WindowCommand),
+    /// Undo, redo, history jumps and gesture ends.
+    History(HistoryCommand),
+    /// Panels' intents, made into edits and undo labels by the session.
+    Panel(PanelCommand),
+    /// Structural edits and the keyboard's moves.
+    Edit(EditCommand),
+    /// Files, dialogs, prompts, background jobs and changes on disk.
+    File(FileCommand),
+    /// Framing, spaces, focus and the interface's look.
+    View(ViewCommand),
+    /// The crash journal: on, off, retry, and the answer about recovery.
+    Journal(JournalCommand),
+    /// Play, scrub, key, move or delete keys.
+    Timeline(crate::editor::session::timeline::TimelineCommand),
+    /// Drop, move or remove a point probe, or turn probe placing on and off.
+    Probe(ProbeCommand),
+    /// The session's start and end, and its thresholds: what the app asks of the session
+    /// outside any menu (so it changes the session only through `apply` and `tick`).
+    Lifecycle(Lifecycle),
+    /// Open, step through, hint, show or reset a lesson.
+    Lesson(crate::editor::session::lesson::LessonCommand),
+    /// Start, step, stop or drop the recording of a lesson (Help > Record a lesson).
+    Record(crate::editor::session::record::RecordCommand),
+    /// Instance a scene, save a branch as one, make local, revert to source, open a source.
+    Instance(InstanceCommand),
+}
+
+/// Select, add to or take from the selection.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SelectionCommand {
     /// Replace the selection.
     Select(Vec<NodeId>),
     /// Add a node to the selection, or take it out.
     ToggleSelect(NodeId),
     /// Select every node (in pre-order, the last one primary).
     SelectAll,
+}
+
+/// Tools, toggles and remembered choices.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SettingCommand {
+    /// Choose the Godot version Export as Godot scene writes for (true: Godot 3); remembered.
+    SetGodot3Export(bool),
+    /// Export as Godot scene writes instances as plain nodes (true) or keeps them (false).
+    SetGodotFlatten(bool),
+    /// Choose how many Godot pixels one graft unit becomes in Export as Godot scene (1: as
+    /// is); remembered.
+    SetGodotPixelsPerUnit(u32),
+    /// Choose the viewport's handle.
+    SetTool(Tool),
+    /// Switch the handles between the node's axes and the world's.
+    ToggleOrientation,
+    /// Set the handles' axes.
+    SetOrientation(Orientation),
+    /// Turn "Keep world transform" on or off.
+    ToggleKeepWorld,
+    /// Show or hide something in the viewport.
+    ToggleView(ViewOption),
+}
+
+/// Floating windows and the message log.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WindowCommand {
+    /// Open a window.
+    Show(Window),
+    /// Close a window.
+    Close(Window),
+    /// Close the error window.
+    DismissError,
+    /// Something the person tried was refused: say why (nothing changed).
+    Refused(String),
+}
+
+/// Undo, redo, history jumps and gesture ends.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HistoryCommand {
+    /// The current drag or slider gesture ended.
+    EndGesture,
+    /// Undo one step.
+    Undo,
+    /// Redo one step.
+    Redo,
+    /// Undo or redo until this many steps are applied.
+    JumpHistory(usize),
+}
+
+/// The crash journal: on, off, retry, and the answer about recovery.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JournalCommand {
+    /// Turn the crash journal on or off.
+    ToggleJournal,
+    /// Try again to write a crash journal that could not start or stopped.
+    RetryJournal,
+    /// The answer to "Recover the unsaved changes …?" after an unclean end.
+    AnswerRecovery(crate::editor::session::journal::RecoveryAnswer),
+}
+
+/// Framing, spaces, focus and the interface's look.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ViewCommand {
+    /// Change the figure's settings (size, scale, layers, caption, view).
+    SetFigure(Box<crate::editor::view::figure::FigureOptions>),
+    /// Start renaming the primary selection in the hierarchy.
+    StartRename,
+    /// Frame the selection in the viewport.
+    FrameSelection,
+    /// Frame the whole scene.
+    FrameAll,
+    /// Look at the scene from a space (refused for a node whose world matrix is singular).
+    SetViewSpace(ViewSpace),
+    /// Give the keyboard to the next or previous panel (F6 / Shift+F6).
+    FocusPanel(crate::editor::session::arrange::Step),
+    /// Give the keyboard to this panel (a click in it).
+    SetFocusedPanel(crate::editor::session::arrange::Panel),
+    /// Make the interface bigger or smaller (Ctrl+= / Ctrl+-).
+    StepUiScale(crate::editor::session::arrange::Step),
+    /// Set the interface scale (1.0: 100 %; Ctrl+0, or restored at start).
+    SetUiScale(f32),
+    /// Turn the high-contrast theme on or off.
+    SetHighContrast(bool),
+    /// High contrast on if off, off if on.
+    ToggleHighContrast,
+}
+
+/// Files, dialogs, prompts, background jobs and changes on disk.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FileCommand {
+    /// A new, empty scene (asks about unsaved changes first).
+    New,
+    /// Show the Open dialog (asks about unsaved changes first).
+    Open,
+    /// Open this file (asks about unsaved changes first); a `.tscn` is imported.
+    OpenPath(PathBuf),
+    /// Show the dialog that picks a Godot scene to import (asks about unsaved changes first).
+    Import,
+    /// Show the dialog that picks where to export the scene as a Godot scene.
+    ExportGodot,
+    /// Show the dialog that picks where to export the scene as a Godot 3 scene (`format=2`).
+    ExportGodot3,
+    /// Show the dialog that picks where to export the scene as SVG (one group per node).
+    ExportSvg,
+    /// Show the dialog that picks where to export the clip as animated SVG (.svg) or as an
+    /// HTML page that plays it (.html).
+    ExportAnimation,
+    /// Show the dialog that picks where to write the figure (.svg or .png).
+    SaveFigure,
+    /// Save to the scene's file (asks where when untitled).
+    Save,
+    /// Save under a new name.
+    SaveAs,
+    /// Pick a sprite's image in a file dialog (one undoable step).
+    ChooseImage(NodeId),
+    /// Reload the scene's file (asks about unsaved changes first).
+    Revert,
+    /// Quit (asks about unsaved changes first).
+    Quit,
+    /// The window's close button was pressed.
+    CloseRequested,
+    /// The answer to the unsaved-changes prompt.
+    AnswerGuard(GuardAnswer),
+    /// A file dialog (or the typed-path field that replaces it) ended.
+    DialogClosed(DialogOutcome),
+    /// Stop the file being loaded in the background (the current scene stays).
+    CancelJob,
+    /// Replace the scene with a generated one (asks about unsaved changes first).
+    Generate(crate::editor::session::generate::GenerateRequest),
+    /// The answer to "the file changed on disk since graft read it".
+    AnswerConflict(crate::editor::session::disk_watch::ConflictAnswer),
+}
+
+/// Panels' intents, made into edits and undo labels by the session.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PanelCommand {
     /// Change the scene as one undo step. With `continuous`, consecutive steps until the next
-    /// [`Command::EndGesture`] merge into one (a drag, a slider).
+    /// [`HistoryCommand::EndGesture`] merge into one (a drag, a slider).
     Perform {
         /// The undo label, e.g. "Move arm".
         label: String,
@@ -89,7 +266,7 @@ pub enum Command {
         /// The new name.
         name: String,
     },
-    /// Change a node's shape and colour, as one continuous step until [`Command::EndGesture`].
+    /// Change a node's shape and colour, as one continuous step until [`HistoryCommand::EndGesture`].
     SetLook {
         /// Which node.
         node: NodeId,
@@ -139,63 +316,16 @@ pub enum Command {
         /// Ctrl: the first node lands on a grid of this step.
         snap: Option<f64>,
     },
-    /// Set the clip's length and loop mode (continuous until [`Command::EndGesture`]).
+    /// Set the clip's length and loop mode (continuous until [`HistoryCommand::EndGesture`]).
     SetClip(crate::model::anim::ClipSettings),
     /// Drop rows dragged in the hierarchy, as the preview planned it (its ops are not
     /// computed again unless the tree changed since).
     DropRows(Box<crate::editor::session::drop_rules::DropPreview>),
-    /// The current drag or slider gesture ended.
-    EndGesture,
-    /// Undo one step.
-    Undo,
-    /// Redo one step.
-    Redo,
-    /// Undo or redo until this many steps are applied.
-    JumpHistory(usize),
-    /// A new, empty scene (asks about unsaved changes first).
-    New,
-    /// Show the Open dialog (asks about unsaved changes first).
-    Open,
-    /// Open this file (asks about unsaved changes first); a `.tscn` is imported.
-    OpenPath(PathBuf),
-    /// Show the dialog that picks a Godot scene to import (asks about unsaved changes first).
-    Import,
-    /// Show the dialog that picks where to export the scene as a Godot scene.
-    ExportGodot,
-    /// Show the dialog that picks where to export the scene as a Godot 3 scene (`format=2`).
-    ExportGodot3,
-    /// Choose the Godot version Export as Godot scene writes for (true: Godot 3); remembered.
-    SetGodot3Export(bool),
-    /// Export as Godot scene writes instances as plain nodes (true) or keeps them (false).
-    SetGodotFlatten(bool),
-    /// Choose how many Godot pixels one graft unit becomes in Export as Godot scene (1: as
-    /// is); remembered.
-    SetGodotPixelsPerUnit(u32),
-    /// Show the dialog that picks where to export the scene as SVG (one group per node).
-    ExportSvg,
-    /// Show the dialog that picks where to export the clip as animated SVG (.svg) or as an
-    /// HTML page that plays it (.html).
-    ExportAnimation,
-    /// Show the dialog that picks where to write the figure (.svg or .png).
-    SaveFigure,
-    /// Change the figure's settings (size, scale, layers, caption, view).
-    SetFigure(Box<crate::editor::view::figure::FigureOptions>),
-    /// Save to the scene's file (asks where when untitled).
-    Save,
-    /// Save under a new name.
-    SaveAs,
-    /// Pick a sprite's image in a file dialog (one undoable step).
-    ChooseImage(NodeId),
-    /// Reload the scene's file (asks about unsaved changes first).
-    Revert,
-    /// Quit (asks about unsaved changes first).
-    Quit,
-    /// The window's close button was pressed.
-    CloseRequested,
-    /// The answer to the unsaved-changes prompt.
-    AnswerGuard(GuardAnswer),
-    /// A file dialog (or the typed-path field that replaces it) ended.
-    DialogClosed(DialogOutcome),
+}
+
+/// Structural edits and the keyboard's moves.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EditCommand {
     /// Copy the selected subtrees.
     Copy,
     /// Paste the copied subtrees under the primary selection.
@@ -223,59 +353,6 @@ pub enum Command {
         /// Keep world transforms (the toggle, inverted by Shift).
         keep_world: bool,
     },
-    /// Start renaming the primary selection in the hierarchy.
-    StartRename,
-    /// Frame the selection in the viewport.
-    FrameSelection,
-    /// Frame the whole scene.
-    FrameAll,
-    /// Choose the viewport's handle.
-    SetTool(Tool),
-    /// Switch the handles between the node's axes and the world's.
-    ToggleOrientation,
-    /// Set the handles' axes.
-    SetOrientation(Orientation),
-    /// Turn "Keep world transform" on or off.
-    ToggleKeepWorld,
-    /// Show or hide something in the viewport.
-    ToggleView(ViewOption),
-    /// Look at the scene from a space (refused for a node whose world matrix is singular).
-    SetViewSpace(ViewSpace),
-    /// Open a window.
-    Show(Window),
-    /// Close a window.
-    Close(Window),
-    /// Close the error window.
-    DismissError,
-    /// Something the person tried was refused: say why (nothing changed).
-    Refused(String),
-    /// Stop the file being loaded in the background (the current scene stays).
-    CancelJob,
-    /// Replace the scene with a generated one (asks about unsaved changes first).
-    Generate(crate::editor::session::generate::GenerateRequest),
-    /// Play, scrub, key, move or delete keys.
-    Timeline(crate::editor::session::timeline::TimelineCommand),
-    /// Drop, move or remove a point probe, or turn probe placing on and off.
-    Probe(ProbeCommand),
-    /// Turn the crash journal on or off.
-    ToggleJournal,
-    /// Try again to write a crash journal that could not start or stopped.
-    RetryJournal,
-    /// The session's start and end, and its thresholds: what the app asks of the session
-    /// outside any menu (so it changes the session only through `apply` and `tick`).
-    Lifecycle(Lifecycle),
-    /// The answer to "the file changed on disk since graft read it".
-    AnswerConflict(crate::editor::session::disk_watch::ConflictAnswer),
-    /// The answer to "Recover the unsaved changes …?" after an unclean end.
-    AnswerRecovery(crate::editor::session::journal::RecoveryAnswer),
-    /// Open, step through, hint, show or reset a lesson.
-    Lesson(crate::editor::session::lesson::LessonCommand),
-    /// Start, step, stop or drop the recording of a lesson (Help > Record a lesson).
-    Record(crate::editor::session::record::RecordCommand),
-    /// Give the keyboard to the next or previous panel (F6 / Shift+F6).
-    FocusPanel(crate::editor::session::arrange::Step),
-    /// Give the keyboard to this panel (a click in it).
-    SetFocusedPanel(crate::editor::session::arrange::Panel),
     /// Move the selection one place up or down among its siblings (Alt+Up / Alt+Down).
     Reorder(crate::editor::session::arrange::Step),
     /// Move the selection under a parent (None: roots), keeping world transforms or not.
@@ -292,14 +369,6 @@ pub enum Command {
         /// A big step.
         big: bool,
     },
-    /// Make the interface bigger or smaller (Ctrl+= / Ctrl+-).
-    StepUiScale(crate::editor::session::arrange::Step),
-    /// Set the interface scale (1.0: 100 %; Ctrl+0, or restored at start).
-    SetUiScale(f32),
-    /// Turn the high-contrast theme on or off.
-    SetHighContrast(bool),
-    /// Instance a scene, save a branch as one, make local, revert to source, open a source.
-    Instance(InstanceCommand),
 }
 
 /// What can be done with point probes.
@@ -369,6 +438,9 @@ pub enum InstanceCommand {
         /// The scene file (`.ron` or `.tscn`).
         path: Option<PathBuf>,
     },
+    /// Instance a scene file, asked for by the Open dialog, under the primary selection (a
+    /// root with nothing selected).
+    InstanceHere,
     /// Write the primary selection's branch to a new scene file and put an instance of it in
     /// its place; without a path, the Save dialog asks for one.
     SaveBranch(Option<PathBuf>),

@@ -3,9 +3,10 @@
 //! Reload), and a change on disk is noticed while the window is open and offered for reload.
 
 use crate::editor::Outcome;
+use crate::editor::session::disk_compare::{Comparing, state_of};
 use crate::editor::session::{DialogPurpose, Editor, FileAction};
 use crate::error::Result;
-use crate::model::file_stamp::{ALWAYS_COMPARE_BYTES, DiskKey, DiskState, disk_key};
+use crate::model::file_stamp::{ALWAYS_COMPARE_BYTES, DiskKey, DiskState, FileStamp, disk_key};
 use std::time::Instant;
 
 /// How often the file is looked at (a `stat`; its bytes only when its time changed).
@@ -55,12 +56,19 @@ pub struct DiskWatch {
     older_than_file: bool,
     /// The files the scene's instances read, as they were when last looked at.
     sources: Vec<(std::path::PathBuf, Option<DiskKey>)>,
+    /// A big file's bytes being compared on a worker after a `stat` showed a write.
+    comparing: Option<Comparing>,
 }
 
 impl Editor {
     /// The pending "changed on disk" question, if any (the window shows it as a modal).
     pub fn disk_conflict(&self) -> Option<&Conflict> {
         self.disk.conflict.as_ref()
+    }
+
+    /// True while a big file's bytes are compared with the disk on a worker.
+    pub fn comparing_file(&self) -> bool {
+        self.disk.comparing.is_some()
     }
 
     /// Before a save to the document's own file: true when it may go on; otherwise the
@@ -74,9 +82,11 @@ impl Editor {
             return true;
         }
         // A small file's bytes are compared whatever its times say; a big one's when a
-        // `stat` shows any write (its status-change time moves even if its time is put back).
-        let state = match self.doc.stamp() {
+        // `stat` shows any write (its status-change time moves even if its time is put back),
+        // by the watch's worker when it has looked already.
+        let state = match self.doc.stamp().copied() {
             Some(stamp) if stamp.len() <= ALWAYS_COMPARE_BYTES => Some(stamp.by_contents(target)),
+            Some(stamp) if !stamp.untouched(target) => Some(self.compare_now(&stamp, target)),
             _ => self.doc.disk_state(),
         };
         if !self.disk.older_than_file && state != Some(DiskState::Changed) {
@@ -91,6 +101,17 @@ impl Editor {
             self.doc.display_name()
         ));
         false
+    }
+
+    /// A big file compared with `stamp` for a save: the worker's answer when it is for the file
+    /// as it is now (waited for if still running), else read here.
+    fn compare_now(&mut self, stamp: &FileStamp, target: &std::path::Path) -> DiskState {
+        match self.disk.comparing.take() {
+            Some(comparing) if disk_key(target) == Some(comparing.key()) => {
+                state_of(stamp, target, comparing.wait())
+            }
+            _ => stamp.on_disk(target),
+        }
     }
 
     /// A save asked for before `action` did not happen (the file changed on disk): the
@@ -143,6 +164,7 @@ impl Editor {
     /// not answered yet asks "Reload?"; a touch with the same bytes is taken quietly.
     pub(super) fn watch_file(&mut self) {
         self.note_sources();
+        self.take_compared();
         let now = Instant::now();
         // A running job may be graft's own save writing the file: its new stamp arrives with
         // the job's result, so the file is looked at after that.
@@ -168,10 +190,53 @@ impl Editor {
         if key.is_some() && key == self.disk.answered {
             return;
         }
-        match stamp.on_disk(&path) {
+        if let Some(key) = key.filter(|k| stamp.len() > ALWAYS_COMPARE_BYTES && k.0 == stamp.len())
+        {
+            // A big file's bytes are read on a worker; its answer is taken when it is there.
+            if self.disk.comparing.as_ref().map(Comparing::key) != Some(key) {
+                self.disk.comparing = Some(Comparing::start(&path, key));
+            }
+            return;
+        }
+        let state = stamp.on_disk(&path);
+        self.take_disk_state(&path, state, FileStamp::read(&path).ok());
+    }
+
+    /// Every frame: a big file's comparison, when its worker is done and the file has not been
+    /// written since it started, is taken as the watch takes a small file's.
+    fn take_compared(&mut self) {
+        let Some(found) = self.disk.comparing.as_ref().and_then(Comparing::ready) else {
+            return;
+        };
+        let key = self.disk.comparing.take().map(|c| c.key());
+        let Some(path) = self.doc.path().map(std::path::Path::to_path_buf) else {
+            return;
+        };
+        let Some(stamp) = self.doc.stamp().copied() else {
+            return;
+        };
+        if key.is_none() || disk_key(&path) != key || self.disk.conflict.is_some() {
+            return; // written since: the next look compares again
+        }
+        let restamped = found
+            .zip(key)
+            .and_then(|(f, k)| FileStamp::at_key(&path, k, f.1));
+        self.take_disk_state(&path, state_of(&stamp, &path, found), restamped);
+    }
+
+    /// What the watch does with the file's state: the same bytes are taken quietly (as
+    /// `restamped`), a missing file is said once, a change asks "Reload?".
+    fn take_disk_state(
+        &mut self,
+        path: &std::path::Path,
+        state: DiskState,
+        restamped: Option<FileStamp>,
+    ) {
+        match state {
             DiskState::Same => {
-                self.doc
-                    .set_stamp(crate::model::file_stamp::FileStamp::read(&path).ok());
+                if restamped.is_some() {
+                    self.doc.set_stamp(restamped);
+                }
             }
             DiskState::Missing if !self.disk.missing_said => {
                 self.disk.missing_said = true;

@@ -199,9 +199,20 @@ impl Editor {
     }
 
     pub(super) fn add_node(&mut self, place: NewNodePlace) -> Result<Outcome> {
+        let place = match place {
+            NewNodePlace::ChildOfPrimary => {
+                NewNodePlace::ChildOf(self.primary_or_refuse("Add child")?)
+            }
+            NewNodePlace::AfterPrimary => {
+                NewNodePlace::After(self.primary_or_refuse("Add sibling")?)
+            }
+            other => other,
+        };
         let scene = self.doc.scene();
         let (parent, index, label) = match place {
-            NewNodePlace::Root => (None, None, "Add node".to_string()),
+            NewNodePlace::Root | NewNodePlace::ChildOfPrimary | NewNodePlace::AfterPrimary => {
+                (None, None, "Add node".to_string())
+            }
             NewNodePlace::ChildOf(p) => {
                 scene.index(p)?;
                 (Some(p), None, format!("Add child to {}", self.name_of(p)))

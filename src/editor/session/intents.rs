@@ -3,9 +3,9 @@
 //! [`Op`] or a label: the session chooses both, here.
 
 use crate::editor::session::clipboard::trs_from_text;
-use crate::editor::session::command::{Command, TransformSpace};
+use crate::editor::session::command::{PanelCommand, TransformSpace};
 use crate::editor::session::multi_edit;
-use crate::editor::session::{Editor, Outcome, Routed};
+use crate::editor::session::{Editor, Outcome};
 use crate::editor::view::handles::{self, HandleDrag, Tool};
 use crate::editor::view::pointer::MoveDrag;
 use crate::error::{Error, Result};
@@ -15,16 +15,16 @@ use crate::model::scene::{NodeId, Shape};
 use glam::DVec2;
 
 impl Editor {
-    /// Carry out a panel's intent, or a [`Command::Perform`] of ops someone else chose (a
-    /// lesson's Show me, tests, tools); any other command is passed on.
-    pub(super) fn intent_command(&mut self, command: Command) -> Routed {
+    /// Carry out a panel's intent, or a [`PanelCommand::Perform`] of ops someone else chose (a
+    /// lesson's Show me, tests, tools).
+    pub(super) fn intent_command(&mut self, command: PanelCommand) -> Result<Outcome> {
         let done = match command {
-            Command::Rename { node, name } => self.rename(node, name),
-            Command::SetLook { node, shape, color } => self.set_look(node, shape, color),
-            Command::PasteTransform { node, text, space } => {
+            PanelCommand::Rename { node, name } => self.rename(node, name),
+            PanelCommand::SetLook { node, shape, color } => self.set_look(node, shape, color),
+            PanelCommand::PasteTransform { node, text, space } => {
                 self.paste_transform(node, &text, space)
             }
-            Command::SetTransform {
+            PanelCommand::SetTransform {
                 space,
                 before,
                 mut value,
@@ -35,30 +35,29 @@ impl Editor {
                 }
                 self.set_transform(space, &before, value)
             }
-            Command::DragHandle {
+            PanelCommand::DragHandle {
                 drag,
                 pointer,
                 snap,
                 grid_step,
             } => self.drag_handle(&drag, pointer, snap, grid_step),
-            Command::MoveSelection {
+            PanelCommand::MoveSelection {
                 drag,
                 pointer,
                 snap,
             } => self.move_selection(&drag, pointer, snap),
-            Command::Perform {
+            PanelCommand::Perform {
                 label,
                 ops,
                 continuous,
             } => self.perform(label, ops, continuous),
-            Command::SetClip(settings) => {
+            PanelCommand::SetClip(settings) => {
                 let ops = vec![Op::SetClip { settings }];
                 self.perform("Change the clip".into(), ops, true)
             }
-            Command::DropRows(preview) => return Routed::Done(self.drop_rows(*preview)),
-            other => return Routed::Pass(other),
+            PanelCommand::DropRows(preview) => return self.drop_rows(*preview),
         };
-        Routed::Done(done.map(|()| Outcome::default()))
+        done.map(|()| Outcome::default())
     }
 
     /// "Rename old to new", one step; the same name changes nothing.

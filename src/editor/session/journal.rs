@@ -4,7 +4,9 @@
 //! command line keep it off unless they ask).
 
 use super::Editor;
-use super::journal_store::{self, JournalFile, Orphan};
+use super::journal_folder;
+use super::journal_scan::{self, Orphan};
+use super::journal_store::JournalFile;
 use crate::editor::Outcome;
 use crate::error::Error;
 use std::path::{Path, PathBuf};
@@ -71,7 +73,7 @@ impl Editor {
     pub fn start_journal(&mut self, dir: PathBuf) {
         self.report_last_panic(&dir);
         self.set_aside_failed_recoveries(&dir);
-        let scan = journal_store::scan(&dir, None);
+        let scan = journal_scan::scan(&dir, None);
         for (path, why) in scan.unreadable {
             self.info(format!(
                 "A journal graft cannot read was left in place: {} ({why})",
@@ -80,7 +82,7 @@ impl Editor {
         }
         self.journaling.orphans = scan.orphans;
         for orphan in &mut self.journaling.orphans {
-            orphan.disk = journal_store::file_state(&orphan.summary);
+            orphan.disk = journal_scan::file_state(&orphan.summary);
         }
         self.journaling.dir = Some(dir);
         self.journaling.wanted = true;
@@ -130,7 +132,7 @@ impl Editor {
             .journaling
             .dir
             .take()
-            .or_else(journal_store::journal_dir);
+            .or_else(journal_folder::journal_dir);
         self.begin_journal();
         if let Some(path) = self.journal_path() {
             let text = format!("The crash journal is on: {}", path.display());
@@ -342,7 +344,7 @@ impl Editor {
             return;
         };
         let own = self.journal_path().map(Path::to_path_buf);
-        let scan = journal_store::scan(&dir, own.as_deref());
+        let scan = journal_scan::scan(&dir, own.as_deref());
         for mut orphan in scan.orphans {
             if !self
                 .journaling
@@ -350,7 +352,7 @@ impl Editor {
                 .iter()
                 .any(|o| o.path == orphan.path)
             {
-                orphan.disk = journal_store::file_state(&orphan.summary);
+                orphan.disk = journal_scan::file_state(&orphan.summary);
                 self.journaling.orphans.push(orphan);
             }
         }
@@ -412,9 +414,9 @@ impl Editor {
             .map(|o| o.path.as_path())
             .collect();
         ours.extend(self.journaling.file.as_ref().map(JournalFile::path));
-        let canonical = journal_store::path_text(Some(path)).unwrap_or_default();
+        let canonical = journal_folder::path_text(Some(path)).unwrap_or_default();
         let id = self.doc.stamp().map(|s| s.id()).filter(|&id| id != (0, 0));
-        if journal_store::held_elsewhere(dir, &ours, &canonical, id) {
+        if journal_scan::held_elsewhere(dir, &ours, &canonical, id) {
             let path = path.to_string_lossy();
             self.log.fail(format!(
                 "{path} is also open in another graft window: saving in both would overwrite \

@@ -3,7 +3,9 @@
 //! stopped graft set aside.
 
 use super::journal::{RECOVERING, local_clock};
-use super::journal_store::{self, JournalFile, Orphan};
+use super::journal_folder;
+use super::journal_scan::{self, Orphan};
+use super::journal_store::JournalFile;
 use super::{Editor, FileAction};
 use crate::editor::Outcome;
 use crate::editor::session::command::Effect;
@@ -108,7 +110,7 @@ impl Editor {
         match answer {
             RecoveryAnswer::Recover => self.recover(orphan, older),
             RecoveryAnswer::Discard => {
-                let kept = journal_store::discard(orphan)?;
+                let kept = journal_scan::discard(orphan)?;
                 self.info(format!(
                     "Set aside the unsaved changes to {name} (kept a week as {})",
                     kept.display()
@@ -176,8 +178,8 @@ impl Editor {
             if mark.extension().is_none_or(|e| e != RECOVERING) {
                 continue;
             }
-            let journal = mark.with_extension(journal_store::EXTENSION);
-            let aside = mark.with_extension(journal_store::DISCARDED);
+            let journal = mark.with_extension(journal_folder::EXTENSION);
+            let aside = mark.with_extension(journal_folder::DISCARDED);
             let _ = std::fs::remove_file(&mark);
             if std::fs::rename(&journal, &aside).is_ok() {
                 self.log.fail(format!(

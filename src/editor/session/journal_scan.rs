@@ -2,7 +2,7 @@
 //! is gone (offered for recovery), the ones a running graft holds, and setting one aside.
 
 use super::journal_base::{BASE_EXTENSION, BASE_TMP_EXTENSION, base_path_of};
-use super::journal_store::{DISCARDED, EXTENSION, KEEP_DISCARDED, open_locked};
+use super::journal_folder::{DISCARDED, EXTENSION, KEEP_DISCARDED, open_locked};
 use crate::error::{Error, Result};
 use crate::model::file_stamp::DiskState;
 use crate::model::journal::{self, Summary};

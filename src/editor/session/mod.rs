@@ -7,6 +7,7 @@ pub mod arrange;
 pub mod clipboard;
 pub mod command;
 pub mod dialogs;
+mod disk_compare;
 pub mod disk_watch;
 pub mod drop_rules;
 pub mod edits;
@@ -20,6 +21,7 @@ pub mod interchange;
 pub mod jobs;
 pub mod journal;
 pub mod journal_base;
+pub mod journal_folder;
 pub mod journal_recover;
 pub mod journal_scan;
 pub mod journal_store;
@@ -39,7 +41,6 @@ pub mod picking;
 pub mod probes;
 pub mod record;
 mod routes;
-use routes::Part;
 pub mod selection;
 pub mod settings;
 pub mod sprites;
@@ -126,15 +127,6 @@ pub enum DialogPurpose {
         /// The branch's root.
         node: NodeId,
     },
-}
-
-/// A command its part carried out, or (a mistake `routes::part_of` would have to make) did
-/// not.
-enum Routed {
-    /// Carried out (or refused) by this part.
-    Done(Result<Outcome>),
-    /// Not this part's after all: refused with the part's name.
-    Pass(Command),
 }
 
 /// What applying a command asks of the app, besides drawing the new state.
@@ -411,31 +403,36 @@ impl Editor {
         result.map_err(|e| self.fail(e))
     }
 
-    /// Hand the command to each part in turn until one carries it out (see [`routes`]).
+    /// Hand the command to its part (see [`routes`]): one exhaustive match here and one in
+    /// each part, so a command without a handler does not compile.
     fn dispatch(&mut self, command: Command) -> Result<Outcome> {
-        let part = routes::part_of(&command);
-        let routed = match part {
-            Part::Selection => {
+        match command {
+            Command::Selection(command) => {
                 let (scene, keys) = (self.doc.scene(), &mut self.timeline.keys);
                 selection::handle(&mut self.selection, keys, scene, command)
             }
-            Part::Settings => routes::settings_command(&mut self.settings, command),
-            Part::Windows => routes::window_command(&mut self.windows, &mut self.log, command),
-            Part::History => {
+            Command::Setting(command) => {
+                routes::settings_command(&mut self.settings, command);
+                Ok(Outcome::default())
+            }
+            Command::Window(command) => {
+                routes::window_command(&mut self.windows, &mut self.log, command)
+            }
+            Command::History(command) => {
                 let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
                 routes::history_command(doc, gestures, log, command)
             }
-            Part::Intents => self.intent_command(command),
-            Part::Edits => self.edit_command(command),
-            Part::Files => self.file_command(command),
-            Part::View => self.view_command(command),
-            Part::Tools => self.tool_command(command),
-        };
-        match routed {
-            Routed::Done(result) => result,
-            Routed::Pass(command) => Err(Error::Refused(format!(
-                "The {part:?} part of graft does not carry out this command: {command:?}"
-            ))),
+            Command::Panel(command) => self.intent_command(command),
+            Command::Edit(command) => self.edit_command(command),
+            Command::File(command) => self.file_command(command),
+            Command::View(command) => self.view_command(command),
+            Command::Journal(command) => self.journal_command(command),
+            Command::Timeline(command) => self.timeline_command(command),
+            Command::Probe(probe) => self.probe_command(probe),
+            Command::Lesson(command) => self.lesson_command(command),
+            Command::Record(command) => self.record_command(command),
+            Command::Lifecycle(step) => Ok(self.lifecycle(step)),
+            Command::Instance(command) => self.instance_command(command),
         }
     }
 

@@ -1,100 +1,44 @@
-//! Where each family of commands goes. [`part_of`] names the part of every command (an
-//! exhaustive match: a new command does not compile until it has one), and [`Editor::apply`]
-//! hands the command to that part. A part that owns
+//! Where each family of commands goes. [`Command`] is nested by part (`Command::Edit(EditCommand)`
+//! …): [`Editor::apply`] matches the part exhaustively and each part matches its own enum
+//! exhaustively, with no fallthrough, so a new command does not compile until its part carries
+//! it out. A part that owns
 //! its state alone (the selection, the settings, the open windows and the message log, the
 //! history) is handed only that state, as rerun hands `run_system_command` only the store it
 //! changes; the families that span the document, the selection and the log (panels' intents,
 //! edits, files, the view, the timeline and lessons) are session methods. A new command goes to
-//! the part that owns what it changes, and gets a sample in `tests/panel_rules.rs`
-//! (`one_of_each`), which checks that every kind reaches a part.
+//! the part's enum that owns what it changes, and gets a sample in `tests/panel_rules.rs`
+//! (`one_of_each`), which checks that every part carries out its kind.
 
-use crate::editor::session::command::{Command, Effect, Window};
+#[cfg(doc)]
+use crate::editor::session::command::Command;
+use crate::editor::session::command::{
+    EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, SettingCommand, ViewCommand,
+    Window, WindowCommand,
+};
 use crate::editor::session::gestures::Gestures;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
 use crate::editor::session::messages::MessageLog;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline::TimelineCommand;
-use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, Routed, files};
+use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, files};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use rustc_hash::FxHashSet;
 
-/// The part of the session a command belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Part {
-    /// The selection (handed the selection, the timeline's picked keys and the scene).
-    Selection,
-    /// Tools, toggles and remembered choices (handed the settings).
-    Settings,
-    /// Floating windows and the message log.
-    Windows,
-    /// Undo, redo, jumps and gesture ends (handed the document).
-    History,
-    /// Panels' intents, made into edits and undo labels.
-    Intents,
-    /// Structural edits and the keyboard's moves.
-    Edits,
-    /// Files, dialogs, prompts and background jobs.
-    Files,
-    /// Framing, spaces, focus and the interface's look.
-    View,
-    /// The timeline, probes, lessons, recording and the crash journal.
-    Tools,
-}
-
-/// Which part carries out `command`: one exhaustive match, so a new command does not compile
-/// until it is given a part (and `tests/panel_rules.rs` checks the part carries it out).
-#[rustfmt::skip]
-pub(super) fn part_of(command: &Command) -> Part {
-    use Command as C;
-    match command {
-        C::Select(..) | C::SelectAll | C::ToggleSelect(..) => Part::Selection,
-        C::SetGodot3Export(..) | C::SetGodotFlatten(..) | C::SetGodotPixelsPerUnit(..)
-        | C::SetOrientation(..)
-        | C::SetTool(..) | C::ToggleKeepWorld | C::ToggleOrientation | C::ToggleView(..) => {
-            Part::Settings
-        }
-        C::Close(..) | C::DismissError | C::Refused(..) | C::Show(..) => Part::Windows,
-        C::EndGesture | C::JumpHistory(..) | C::Redo | C::Undo => Part::History,
-        C::DragHandle { .. } | C::DropRows(..) | C::MoveSelection { .. }
-        | C::PasteTransform { .. } | C::Perform { .. } | C::Rename { .. } | C::SetClip(..)
-        | C::SetLook { .. } | C::SetTransform { .. } => Part::Intents,
-        C::AddNode(..) | C::Copy | C::CreateParent | C::Delete | C::Drop { .. } | C::Duplicate
-        | C::Mirror(..) | C::MoveTo { .. } | C::Nudge { .. } | C::Paste | C::Reorder(..)
-        | C::ResetLocal | C::Unparent | C::Instance(..) => Part::Edits,
-        C::AnswerGuard(..) | C::CancelJob | C::ChooseImage(..) | C::CloseRequested
-        | C::DialogClosed(..) | C::ExportAnimation | C::ExportGodot | C::ExportGodot3
-        | C::ExportSvg | C::Generate(..) | C::Import | C::New | C::Open | C::OpenPath(..)
-        | C::Quit | C::Revert | C::Save | C::SaveAs | C::SaveFigure => Part::Files,
-        C::FocusPanel(..) | C::FrameAll | C::FrameSelection | C::SetFigure(..)
-        | C::SetFocusedPanel(..) | C::SetHighContrast(..) | C::SetUiScale(..)
-        | C::SetViewSpace(..) | C::StartRename | C::StepUiScale(..) => Part::View,
-        C::AnswerConflict(..) | C::AnswerRecovery(..) | C::Lesson(..) | C::Probe(..)
-        | C::Record(..) | C::RetryJournal | C::Timeline(..) | C::ToggleJournal
-        | C::Lifecycle(..) => Part::Tools,
-    }
-}
-
-/// Done with nothing for the app to do.
-fn done() -> Routed {
-    Routed::Done(Ok(Outcome::default()))
-}
-
 /// The handle tool, the handles' axes, "Keep world transform", what the viewport shows and the
 /// Godot export's remembered choices: handed the settings only.
-pub(super) fn settings_command(settings: &mut Settings, command: Command) -> Routed {
+pub(super) fn settings_command(settings: &mut Settings, command: SettingCommand) {
+    use SettingCommand as C;
     match command {
-        Command::SetGodot3Export(on) => settings.set_godot3_export(on),
-        Command::SetGodotFlatten(on) => settings.set_godot_flatten(on),
-        Command::SetGodotPixelsPerUnit(pixels) => settings.set_godot_pixels_per_unit(pixels),
-        Command::SetTool(tool) => settings.set_tool(tool),
-        Command::SetOrientation(orientation) => settings.set_orientation(orientation),
-        Command::ToggleOrientation => settings.toggle_orientation(),
-        Command::ToggleKeepWorld => settings.toggle_keep_world(),
-        Command::ToggleView(option) => settings.toggle_view(option),
-        other => return Routed::Pass(other),
+        C::SetGodot3Export(on) => settings.set_godot3_export(on),
+        C::SetGodotFlatten(on) => settings.set_godot_flatten(on),
+        C::SetGodotPixelsPerUnit(pixels) => settings.set_godot_pixels_per_unit(pixels),
+        C::SetTool(tool) => settings.set_tool(tool),
+        C::SetOrientation(orientation) => settings.set_orientation(orientation),
+        C::ToggleOrientation => settings.toggle_orientation(),
+        C::ToggleKeepWorld => settings.toggle_keep_world(),
+        C::ToggleView(option) => settings.toggle_view(option),
     }
-    done()
 }
 
 /// Open and close floating windows, dismiss the error window, say why something was refused:
@@ -102,20 +46,19 @@ pub(super) fn settings_command(settings: &mut Settings, command: Command) -> Rou
 pub(super) fn window_command(
     windows: &mut FxHashSet<Window>,
     log: &mut MessageLog,
-    command: Command,
-) -> Routed {
+    command: WindowCommand,
+) -> Result<Outcome> {
     match command {
-        Command::Show(window) => {
+        WindowCommand::Show(window) => {
             windows.insert(window);
         }
-        Command::Close(window) => {
+        WindowCommand::Close(window) => {
             windows.remove(&window);
         }
-        Command::DismissError => log.dismiss_error(),
-        Command::Refused(reason) => return Routed::Done(Err(Error::Refused(reason))),
-        other => return Routed::Pass(other),
+        WindowCommand::DismissError => log.dismiss_error(),
+        WindowCommand::Refused(reason) => return Err(Error::Refused(reason)),
     }
-    done()
+    Ok(Outcome::default())
 }
 
 /// Undo, redo, history jumps and the end of a gesture: handed the document, the gesture
@@ -124,8 +67,8 @@ pub(super) fn history_command(
     doc: &mut Document,
     gestures: &mut Gestures,
     log: &mut MessageLog,
-    command: Command,
-) -> Routed {
+    command: HistoryCommand,
+) -> Result<Outcome> {
     let said = |done: Result<Option<String>>, verb: &str, nothing: &str, log: &mut MessageLog| {
         log.info(match done? {
             Some(label) => format!("{verb} {label}"),
@@ -134,135 +77,141 @@ pub(super) fn history_command(
         Ok(Outcome::default())
     };
     let done = match command {
-        Command::EndGesture => {
+        HistoryCommand::EndGesture => {
             doc.end_gesture();
             Ok(Outcome::default())
         }
-        Command::Undo => said(doc.undo(), "Undid", "Nothing to undo", log),
-        Command::Redo => said(doc.redo(), "Redid", "Nothing to redo", log),
-        Command::JumpHistory(n) => doc.jump_to(n).map(|_| Outcome::default()),
-        other => return Routed::Pass(other),
+        HistoryCommand::Undo => said(doc.undo(), "Undid", "Nothing to undo", log),
+        HistoryCommand::Redo => said(doc.redo(), "Redid", "Nothing to redo", log),
+        HistoryCommand::JumpHistory(n) => doc.jump_to(n).map(|_| Outcome::default()),
     };
     gestures.open = None;
-    Routed::Done(done)
+    done
 }
 
 impl Editor {
     /// New, open, import, the export dialogs, save, revert, quit and the answers to their
     /// prompts and dialogs.
-    pub(super) fn file_command(&mut self, command: Command) -> Routed {
+    pub(super) fn file_command(&mut self, command: FileCommand) -> Result<Outcome> {
+        use FileCommand as C;
         let dialog = |e: &mut Self, purpose| Ok(e.start_dialog(purpose));
-        Routed::Done(match command {
-            Command::New => self.request(FileAction::New),
-            Command::Open => self.request(FileAction::Open),
-            Command::Import => self.request(FileAction::Import),
-            Command::ExportGodot if self.settings.godot3_export() => {
+        match command {
+            C::New => self.request(FileAction::New),
+            C::Open => self.request(FileAction::Open),
+            C::Import => self.request(FileAction::Import),
+            C::ExportGodot if self.settings.godot3_export() => {
                 dialog(self, DialogPurpose::ExportGodot3)
             }
-            Command::ExportGodot => dialog(self, DialogPurpose::ExportGodot),
-            Command::ExportGodot3 => dialog(self, DialogPurpose::ExportGodot3),
-            Command::ExportSvg => dialog(self, DialogPurpose::ExportSvg),
-            Command::ExportAnimation => dialog(self, DialogPurpose::ExportAnimation),
-            Command::SaveFigure => dialog(self, DialogPurpose::ExportFigure),
-            Command::SaveAs => dialog(self, DialogPurpose::SaveAs { then: None }),
+            C::ExportGodot => dialog(self, DialogPurpose::ExportGodot),
+            C::ExportGodot3 => dialog(self, DialogPurpose::ExportGodot3),
+            C::ExportSvg => dialog(self, DialogPurpose::ExportSvg),
+            C::ExportAnimation => dialog(self, DialogPurpose::ExportAnimation),
+            C::SaveFigure => dialog(self, DialogPurpose::ExportFigure),
+            C::SaveAs => dialog(self, DialogPurpose::SaveAs { then: None }),
             // A lesson is read and checked before the unsaved-changes prompt: a broken one is
             // refused without asking anything.
-            Command::OpenPath(path) if files::is_lesson_file(&path) => {
+            C::OpenPath(path) if files::is_lesson_file(&path) => {
                 self.lesson_command(LessonCommand::Open(LessonSource::File(path)))
             }
-            Command::OpenPath(path) => self.request(FileAction::OpenPath(path)),
-            Command::Revert => self.request(FileAction::Revert),
-            Command::Quit => self.request(FileAction::Quit),
-            Command::CloseRequested => Ok(self.close_requested()),
-            Command::Save => self.save_command(),
-            Command::ChooseImage(node) => self.choose_image(node),
-            Command::AnswerGuard(answer) => self.answer_guard(answer),
-            Command::DialogClosed(outcome) => self.dialog_closed(outcome),
-            Command::Generate(request) => self.generate_command(request),
-            Command::CancelJob => Ok(self.cancel_job()),
-            other => return Routed::Pass(other),
-        })
+            C::OpenPath(path) => self.request(FileAction::OpenPath(path)),
+            C::Revert => self.request(FileAction::Revert),
+            C::Quit => self.request(FileAction::Quit),
+            C::CloseRequested => Ok(self.close_requested()),
+            C::Save => self.save_command(),
+            C::ChooseImage(node) => self.choose_image(node),
+            C::AnswerGuard(answer) => self.answer_guard(answer),
+            C::DialogClosed(outcome) => self.dialog_closed(outcome),
+            C::Generate(request) => self.generate_command(request),
+            C::CancelJob => Ok(self.cancel_job()),
+            C::AnswerConflict(answer) => self.answer_conflict(answer),
+        }
     }
 
     /// Copy, paste, duplicate, delete, add, group, unparent, drop, reorder, move to and nudge.
-    pub(super) fn edit_command(&mut self, command: Command) -> Routed {
-        Routed::Done(match command {
-            Command::Copy => Ok(self.copy()),
-            Command::Paste => self.paste(),
-            Command::Duplicate => self.duplicate(),
+    pub(super) fn edit_command(&mut self, command: EditCommand) -> Result<Outcome> {
+        use EditCommand as C;
+        match command {
+            C::Copy => Ok(self.copy()),
+            C::Paste => self.paste(),
+            C::Duplicate => self.duplicate(),
             // Del acts on what was picked last: keys on the timeline (picking nodes clears them).
-            Command::Delete if !self.selected_keys().is_empty() => {
+            C::Delete if !self.selected_keys().is_empty() => {
                 self.timeline_command(TimelineCommand::DeleteSelectedKeys)
             }
-            Command::Delete => self.delete(),
-            Command::AddNode(place) => self.add_node(place),
-            Command::Mirror(axis) => self.mirror(axis),
-            Command::ResetLocal => self.reset_local(),
-            Command::CreateParent => self.create_parent(),
-            Command::Unparent => self.unparent(),
-            Command::Drop {
+            C::Delete => self.delete(),
+            C::AddNode(place) => self.add_node(place),
+            C::Mirror(axis) => self.mirror(axis),
+            C::ResetLocal => self.reset_local(),
+            C::CreateParent => self.create_parent(),
+            C::Unparent => self.unparent(),
+            C::Drop {
                 dragged,
                 zone,
                 keep_world,
             } => self.drop_nodes(&dragged, zone, keep_world),
-            Command::Reorder(step) => self.reorder(step),
-            Command::MoveTo { parent, keep_world } => self.move_to(parent, keep_world),
-            Command::Nudge { direction, big } => self.nudge(direction, big),
-            Command::Instance(command) => self.instance_command(command),
-            other => return Routed::Pass(other),
-        })
+            C::Reorder(step) => self.reorder(step),
+            C::MoveTo { parent, keep_world } => self.move_to(parent, keep_world),
+            C::Nudge { direction, big } => self.nudge(direction, big),
+        }
     }
 
     /// Rename in place, framing, the space the view is from, the figure's settings, which
     /// panel has the keyboard, the interface's scale and theme.
-    pub(super) fn view_command(&mut self, command: Command) -> Routed {
+    pub(super) fn view_command(&mut self, command: ViewCommand) -> Result<Outcome> {
+        use ViewCommand as C;
         let effect = |effect| Ok(Outcome::with(effect));
-        Routed::Done(match command {
-            Command::StartRename => Ok(self.primary().map_or_else(Outcome::default, |id| {
+        let done = Ok(Outcome::default());
+        match command {
+            C::StartRename => Ok(self.primary().map_or_else(Outcome::default, |id| {
                 Outcome::with(Effect::StartRename(id))
             })),
-            Command::FrameSelection => effect(Effect::Frame(self.selection.ids().to_vec())),
-            Command::FrameAll => effect(Effect::Frame(self.doc.scene().ids().to_vec())),
-            Command::SetViewSpace(space) => self.set_view_space(space),
-            Command::SetFigure(options) => {
+            C::FrameSelection => effect(Effect::Frame(self.selection.ids().to_vec())),
+            C::FrameAll => effect(Effect::Frame(self.doc.scene().ids().to_vec())),
+            C::SetViewSpace(space) => self.set_view_space(space),
+            C::SetFigure(options) => {
                 self.figure = *options;
                 Ok(Outcome::default())
             }
-            Command::FocusPanel(step) => Ok(self.focus_panel(step)),
-            Command::SetFocusedPanel(panel) => Ok(self.set_focused_panel(panel)),
-            Command::StepUiScale(_) | Command::SetUiScale(_) | Command::SetHighContrast(_) => {
-                Ok(self.appearance_command(command))
+            C::FocusPanel(step) => Ok(self.focus_panel(step)),
+            C::SetFocusedPanel(panel) => Ok(self.set_focused_panel(panel)),
+            C::StepUiScale(step) => Ok(self.step_interface_scale(step)),
+            C::SetUiScale(scale) => {
+                self.settings.set_ui_scale(scale);
+                done
             }
-            other => return Routed::Pass(other),
-        })
+            C::SetHighContrast(on) => {
+                self.settings.set_high_contrast(on);
+                done
+            }
+            C::ToggleHighContrast => {
+                let on = !self.settings.high_contrast();
+                self.settings.set_high_contrast(on);
+                done
+            }
+        }
     }
 
-    /// The timeline, probes, lessons, the crash journal and the answers about recovery and
-    /// changes on disk.
-    pub(super) fn tool_command(&mut self, command: Command) -> Routed {
-        Routed::Done(match command {
-            Command::Timeline(command) => self.timeline_command(command),
-            Command::Probe(probe) => self.probe_command(probe),
-            Command::Lesson(command) => self.lesson_command(command),
-            Command::Record(command) => self.record_command(command),
-            Command::AnswerRecovery(answer) => self.answer_recovery(answer),
-            Command::AnswerConflict(answer) => self.answer_conflict(answer),
-            Command::ToggleJournal => Ok(self.toggle_journal()),
-            Command::Lifecycle(step) => Ok(self.lifecycle(step)),
-            Command::RetryJournal => {
+    /// The crash journal on and off, a retry, and the answer about recovery.
+    pub(super) fn journal_command(&mut self, command: JournalCommand) -> Result<Outcome> {
+        match command {
+            JournalCommand::AnswerRecovery(answer) => self.answer_recovery(answer),
+            JournalCommand::ToggleJournal => Ok(self.toggle_journal()),
+            JournalCommand::RetryJournal => {
                 if !self.retry_journal() {
                     self.info("The crash journal still cannot be written");
                 }
                 Ok(Outcome::default())
             }
-            other => return Routed::Pass(other),
-        })
+        }
     }
 }
 
 impl Editor {
     /// The app's start, end and thresholds, as commands.
-    fn lifecycle(&mut self, step: crate::editor::session::command::Lifecycle) -> Outcome {
+    pub(super) fn lifecycle(
+        &mut self,
+        step: crate::editor::session::command::Lifecycle,
+    ) -> Outcome {
         use crate::editor::session::command::Lifecycle as L;
         match step {
             L::StartJournal(dir) => self.start_journal(dir),

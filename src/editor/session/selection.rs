@@ -4,9 +4,9 @@
 //! have compared 6·10¹⁰ ids). The set is built on first use after a change; every change goes
 //! through a method here, which bumps the version views key their caches on.
 
-use crate::editor::session::command::Command;
+use crate::editor::session::Outcome;
+use crate::editor::session::command::SelectionCommand;
 use crate::editor::session::timeline::KeyRef;
-use crate::editor::session::{Outcome, Routed};
 use crate::error::{Error, Result};
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashSet;
@@ -112,21 +112,20 @@ pub(super) fn handle(
     selection: &mut Selection,
     keys: &mut Vec<KeyRef>,
     scene: &Scene,
-    command: Command,
-) -> Routed {
+    command: SelectionCommand,
+) -> Result<Outcome> {
     let changed = match command {
-        Command::Select(ids) => match ids.iter().find(|id| !scene.contains(**id)) {
+        SelectionCommand::Select(ids) => match ids.iter().find(|id| !scene.contains(**id)) {
             Some(&missing) => Err(Error::UnknownNode(missing)),
             None => Ok(selection.set(ids)),
         },
-        Command::SelectAll => Ok(selection.set(scene.ids().to_vec())),
-        Command::ToggleSelect(id) => selection.toggle(id, scene).map(|()| true),
-        other => return Routed::Pass(other),
+        SelectionCommand::SelectAll => Ok(selection.set(scene.ids().to_vec())),
+        SelectionCommand::ToggleSelect(id) => selection.toggle(id, scene).map(|()| true),
     };
     if matches!(changed, Ok(true)) {
         keys.clear();
     }
-    Routed::Done(changed.map(|_| Outcome::default()))
+    changed.map(|_| Outcome::default())
 }
 
 #[cfg(test)]

@@ -7,6 +7,7 @@
 
 use super::anim_export::{AnimText, NodeAnim, animation};
 use super::export_sprite::{appearance_lines, sprite_factor};
+use super::tscn_text::{num, quoted, res_path, valid_name};
 use crate::model::math::Trs;
 use crate::model::scene::{Scene, Shape};
 use glam::Vec2;
@@ -142,63 +143,6 @@ pub struct ExportReport {
     pub renamed: Vec<String>,
     /// Everything else worth knowing (images outside the project, probes left behind).
     pub notes: Vec<String>,
-}
-
-/// A float as Godot reads it back to the same f32 (shortest round-trip form, `e` for the huge).
-pub(super) fn num(v: f32) -> String {
-    format!("{v:?}")
-}
-
-/// A Godot node name: the characters Godot refuses (`. : @ / " %`) replaced, never empty.
-pub(super) fn valid_name(name: &str) -> String {
-    let cleaned: String = name
-        .chars()
-        .map(|c| {
-            if ".:@/\"%".contains(c) || c.is_control() {
-                '_'
-            } else {
-                c
-            }
-        })
-        .collect();
-    let trimmed = cleaned.trim();
-    if trimmed.is_empty() {
-        "Node".to_string()
-    } else {
-        trimmed.to_string()
-    }
-}
-
-/// The image path as `res://…` under the project root, or None when it is outside.
-pub(super) fn res_path(file: &Path, root: &Path) -> Option<String> {
-    // A file not on disk (yet) is placed by name: absolute, `..` folded.
-    let real = |p: &Path| {
-        p.canonicalize()
-            .unwrap_or_else(|_| crate::model::scene::sprites::absolute_dir(p))
-    };
-    let (file, root) = (real(file), real(root));
-    let rel = file.strip_prefix(&root).ok()?;
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    Some(format!("res://{}", parts.join("/")))
-}
-
-/// Escape a string for a `.tscn` (quotes and backslashes).
-pub(super) fn quoted(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The scene as `.tscn` text, every instance flattened into plain nodes, and what had to

@@ -8,9 +8,8 @@
 //! part's root, and named by that part.
 
 use super::classes::Kind;
-use super::export::{
-    Dialect, ExportOptions, ExportReport, Exporter, Instancer, num, res_path, write_scene,
-};
+use super::export::{Dialect, ExportOptions, ExportReport, Exporter, Instancer, write_scene};
+use super::tscn_text::{num, res_path};
 use crate::model::instance::{Entry, FieldSet, Override};
 use crate::model::math::Trs;
 use crate::model::scene::sprites::normalize;

@@ -2,7 +2,8 @@
 //! `scale` factor that makes Godot draw its image at the sprite's graft size (`size × ppu`
 //! pixels); a Polygon2D's colour and points (rects and ellipses as polygons).
 
-use super::export::{Dialect, ExportReport, Look, TextureTable, color_text, num};
+use super::export::{Dialect, ExportReport, Look, TextureTable, color_text};
+use super::tscn_text::num;
 use crate::model::scene::{Shape, Sprite};
 use glam::Vec2;
 use std::fmt::Write as _;

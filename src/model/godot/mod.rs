@@ -14,6 +14,7 @@ pub mod keep;
 mod shapes;
 pub mod tree;
 pub mod tscn;
+mod tscn_text;
 pub mod variant;
 
 pub use export::{ExportReport, to_tscn};

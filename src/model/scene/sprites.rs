@@ -28,8 +28,16 @@ pub fn normalize(path: &Path) -> PathBuf {
 }
 
 /// The folder a scene file's relative sprite paths are relative to, absolute and normalized
-/// (a bare file name means the current folder).
+/// (a bare file name means the current folder). A file reached through a link is the file
+/// it leads to: its folder is where a save through the link writes.
 pub fn folder_of(file: &Path) -> PathBuf {
+    if std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink())
+        && let Some(dir) = std::fs::canonicalize(file)
+            .ok()
+            .and_then(|f| Some(f.parent()?.to_path_buf()))
+    {
+        return dir;
+    }
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
     let dir = dir.unwrap_or(Path::new("."));
     // As the kernel resolves it (a `..` after a link leads where the link points, not back
