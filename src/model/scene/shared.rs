@@ -38,11 +38,9 @@ impl Scene {
             let Some((p, j)) = self.data.shared_at(i) else {
                 continue;
             };
-            if p == k && moved[j as usize] {
-                if i >= covered_end {
-                    self.mark_dirty(i);
-                    covered_end = i + self.subtree_len[i] as usize;
-                }
+            if p == k && moved[j as usize] && i >= covered_end {
+                self.mark_dirty(i);
+                covered_end = i + self.subtree_len[i] as usize;
             }
         }
         self.bump_version();
