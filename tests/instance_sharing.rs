@@ -208,3 +208,37 @@ proptest! {
         assert_same(&mut redone, &mut fresh);
     }
 }
+
+/// A source the journal gives back keeps its own nested sources in view: the disk watch and
+/// the paste check see the wheel a recovered car instances (the journal's record of a source
+/// keeps its nodes, not its instances).
+#[test]
+fn a_recovered_sources_nested_sources_are_still_watched() {
+    use graft::model::instance::snapshot::Snapshot;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let wheel = include_str!("fixtures/wheel-part.ron");
+    std::fs::write(dir.path().join("wheel.ron"), wheel).expect("wheel");
+    let car = "(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"car\"),\n        (id: 2, name: \"front\", parent: Some(1), instance: \"wheel.ron\"),\n    ],\n)\n";
+    std::fs::write(dir.path().join("car.ron"), car).expect("car");
+    let level_text = "(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"level\"),\n        (id: 2, name: \"car\", parent: Some(1), instance: \"car.ron\"),\n    ],\n)\n";
+    let level = dir.path().join("level.ron");
+    std::fs::write(&level, level_text).expect("level");
+    let scene = file::load(&level).expect("load");
+    let files = |s: &Scene| s.instances().expect("instances").source_files();
+    let names = |list: Vec<PathBuf>| -> Vec<String> {
+        let mut n: Vec<String> = (list.iter())
+            .filter_map(|p| Some(p.file_name()?.to_string_lossy().into_owned()))
+            .collect();
+        n.sort();
+        n
+    };
+    assert_eq!(names(files(&scene)), ["car.ron", "wheel.ron"]);
+    let snapshot = Snapshot::of(&scene).expect("a snapshot");
+    let bytes = postcard::to_allocvec(&snapshot).expect("encode");
+    let back: Snapshot = postcard::from_bytes(&bytes).expect("decode");
+    let text = file::to_ron_string(&scene);
+    let recovered = back
+        .parse(&text, &level, scene.next_id())
+        .expect("recovered");
+    assert_eq!(names(files(&recovered)), ["car.ron", "wheel.ron"]);
+}

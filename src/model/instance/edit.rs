@@ -181,14 +181,15 @@ impl Instances {
     /// once: what a disk watch watches.
     pub fn source_files(&self) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = Vec::new();
-        let mut stack: Vec<&Instances> = vec![self];
-        while let Some(table) = stack.pop() {
-            for entry in &table.entries {
-                if let Ok(source) = &entry.source {
-                    if !out.contains(&source.path) {
-                        out.push(source.path.clone());
-                    }
-                    stack.extend(source.scene.instances());
+        let mut seen: Vec<*const Source> = Vec::new();
+        for source in self.entries.iter().filter_map(|e| e.source.as_ref().ok()) {
+            if seen.contains(&Arc::as_ptr(source)) {
+                continue;
+            }
+            seen.push(Arc::as_ptr(source));
+            for path in std::iter::once(&source.path).chain(source.nested_files()) {
+                if !out.contains(path) {
+                    out.push(path.clone());
                 }
             }
         }

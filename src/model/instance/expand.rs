@@ -38,6 +38,15 @@ pub(crate) struct Reuse {
     pub(crate) next: u32,
 }
 
+/// The files the instances of the scene file `abs` read, nested ones included, as they are
+/// on disk now (empty when it cannot be read).
+pub(crate) fn nested_files_on_disk(abs: &Path) -> Vec<PathBuf> {
+    match Resolver::default().source(abs) {
+        Ok(Ok(source)) => source.nested_files().to_vec(),
+        _ => Vec::new(),
+    }
+}
+
 /// A file's path absolute and normalized, so one file is one key.
 pub(crate) fn absolute(path: &Path) -> PathBuf {
     normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))

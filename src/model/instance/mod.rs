@@ -47,6 +47,10 @@ pub struct Source {
     pub chains: Vec<Chain>,
     /// Each chain's pre-order index.
     pub by_chain: FxHashMap<Chain, u32>,
+    /// The files its own instances read, nested ones included (absolute): known when it was
+    /// read; for a source a journal gave back (its record keeps its nodes, not its instances),
+    /// read from the files on disk the first time it is asked for.
+    nested: std::sync::OnceLock<Vec<PathBuf>>,
 }
 
 impl Source {
@@ -54,6 +58,7 @@ impl Source {
     /// of each chain.
     pub(crate) fn from_scene(scene: Scene, abs: &std::path::Path) -> Source {
         let table = scene.instances();
+        let nested = table.map(|t| t.source_files()).unwrap_or_default();
         let chains: Vec<Chain> = (0..scene.len())
             .map(|j| {
                 let id = scene.id_at(j);
@@ -77,7 +82,15 @@ impl Source {
             scene,
             chains,
             by_chain,
+            nested: nested.into(),
         }
+    }
+
+    /// The files its own instances read, nested ones included (absolute): what a disk watch
+    /// and the paste check see beside its own file.
+    pub fn nested_files(&self) -> &[PathBuf] {
+        self.nested
+            .get_or_init(|| expand::nested_files_on_disk(&self.path))
     }
 
     /// The pre-order index of the node a chain names, if the source has it.
@@ -558,6 +571,7 @@ pub(crate) mod source_serde {
                 scene,
                 chains: r.chains,
                 by_chain,
+                nested: std::sync::OnceLock::new(),
             }))
         }))
     }
