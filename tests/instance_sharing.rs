@@ -242,3 +242,29 @@ fn a_recovered_sources_nested_sources_are_still_watched() {
         .expect("recovered");
     assert_eq!(names(files(&recovered)), ["car.ron", "wheel.ron"]);
 }
+
+/// An instance made local no longer follows its source: its nodes stop sharing it.
+#[test]
+fn an_instance_made_local_does_not_follow_its_source() {
+    use graft::model::instance::plan;
+    let (dir, level) = level_folder(9);
+    let mut doc = Document::open(&level).expect("open");
+    let (ops, _) = plan::make_local_ops(doc.scene(), NodeId(2)).expect("make local");
+    doc.perform("Make local", ops).expect("made local");
+    let (local, other) = (node_of(doc.scene(), 0, 1), node_of(doc.scene(), 1, 1));
+    let kept = doc.scene().data_at(local).clone();
+    rewrite_part(&dir.path().join("part.ron"), &[(1, 20.0, 9)]);
+    assert!(doc.reload_instances("Follow part.ron").expect("follow"));
+    assert_eq!(
+        doc.scene().data_at(local),
+        &kept,
+        "the local copy stays as it was"
+    );
+    assert_ne!(doc.scene().data_at(other), &kept, "the instance follows");
+    doc.undo().expect("undo the follow");
+    doc.undo().expect("undo make local");
+    assert!(
+        doc.scene().is_shared_at(local),
+        "an instance again: shared again"
+    );
+}

@@ -149,6 +149,7 @@ pub fn make_local(scene: &mut Scene, root: NodeId) -> Result<Vec<Override>> {
         }
     }
     table.pending.retain(|_, (r, _)| *r != root);
+    scene.unshare_subtree(root);
     Ok(entry.map(|e| e.dangling).unwrap_or_default())
 }
 

@@ -376,12 +376,13 @@ impl TableEdit {
                 before,
                 after,
             } => {
-                let table = scene.instance_table_mut();
                 if before.is_some() {
-                    take_out(table, *root);
+                    take_out(scene.instance_table_mut(), *root);
+                    // Its nodes are no instance's now: they stop following the source.
+                    scene.unshare_subtree(*root);
                 }
                 if let Some(reg) = after {
-                    put_in(table, reg);
+                    put_in(scene.instance_table_mut(), reg);
                     follow::settle_instance(scene, *root);
                 }
                 Ok(())

@@ -77,6 +77,17 @@ impl Scene {
         }
     }
 
+    /// Give every node of the subtree rooted at `id` its own copy of the data it shows (its
+    /// instance is gone: a later change of the source must not reach it).
+    pub(crate) fn unshare_subtree(&mut self, id: super::NodeId) {
+        let Ok(i) = self.index(id) else { return };
+        for k in i..i + self.subtree_len_at(i) {
+            if self.data.shared_at(k).is_some() {
+                self.data.get_mut(k);
+            }
+        }
+    }
+
     /// After an edit of the node at `i`: shared again if it now equals its source's node.
     pub(crate) fn settle_at(&mut self, i: usize) {
         if self.instances.is_some() {
