@@ -7,6 +7,9 @@
 //! "skipped" and checks nothing, unless GRAFT_REQUIRE_ATSPI is set (`.ci/run` sets it when it
 //! installed them).
 
+mod peer_run;
+
+use peer_run::PeerRun;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -57,7 +60,8 @@ fn read_tree_in(scene: &Path, keys: &str, (home, journal): (&Path, bool)) -> Opt
         return None;
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut child = Command::new(py)
+    let mut command = Command::new(py);
+    command
         .arg(root.join("tools/a11y/atspi_tree.py"))
         .args(["run", "--timeout", "40", "--keys", keys, "--"])
         .arg(env!("CARGO_BIN_EXE_graft"))
@@ -66,24 +70,10 @@ fn read_tree_in(scene: &Path, keys: &str, (home, journal): (&Path, bool)) -> Opt
         // graft remembers recent files: keep them out of the real home.
         .env("HOME", home)
         .env("XDG_DATA_HOME", home.join("data"))
-        .env("XDG_CONFIG_HOME", home.join("config"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 starts");
+        .env("XDG_CONFIG_HOME", home.join("config"));
+    // Dropped on any way out, the run stops its desktop and graft.
     let started = Instant::now();
-    while child
-        .try_wait()
-        .expect("the reader is waited for")
-        .is_none()
-    {
-        if started.elapsed() > LIMIT {
-            let _ = child.kill();
-            panic!("the accessibility reader took more than {LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let out = child.wait_with_output().expect("the reader's output");
+    let out = PeerRun::start(command).wait(LIMIT, "the accessibility reader");
     let stderr = String::from_utf8_lossy(&out.stderr);
     if out.status.code() == Some(2) {
         skip(stderr.trim());
@@ -180,8 +170,9 @@ fn check_opened(tree: &[Value]) {
 }
 
 /// What each row of `scene` should say beyond its name, from `graft print --json`: its
-/// name, then (position among its siblings from 1, number of siblings, description).
-fn places_in(scene: &Path) -> Vec<(String, (u64, u64, String))> {
+/// name, then (position among its siblings from 1, number of siblings, level, whether it has
+/// children).
+fn places_in(scene: &Path) -> Vec<(String, (u64, u64, u64, bool))> {
     let out = Command::new(env!("CARGO_BIN_EXE_graft"))
         .args(["print", "--json"])
         .arg(scene)
@@ -209,10 +200,12 @@ fn places_in(scene: &Path) -> Vec<(String, (u64, u64, String))> {
             .position(|m| m["id"] == n["id"])
             .unwrap_or(0);
         let children = nodes.iter().any(|m| parent_of(m) == n["id"].as_u64());
-        // Every row is expanded when the scene opens.
-        let state = if children { "expanded" } else { "no children" };
-        let description = format!("level {}, {state}", level(n));
-        (position as u64 + 1, siblings.len() as u64, description)
+        (
+            position as u64 + 1,
+            siblings.len() as u64,
+            level(n),
+            children,
+        )
     };
     nodes
         .iter()
@@ -221,24 +214,41 @@ fn places_in(scene: &Path) -> Vec<(String, (u64, u64, String))> {
 }
 
 /// Each row of the sword scene says its place among its siblings ("posinset" and "setsize",
-/// what Orca reads as "2 of 2") and, in its description, its level and expanded state
-/// (accesskit_atspi_common 0.21 maps neither AccessKit's level nor its expanded state).
+/// what Orca reads as "2 of 2"), its level as the AT-SPI attribute "level" and in its
+/// description (Orca 43 reads a native row's level only from relations), and, when it has
+/// children, the states expandable and expanded (graft's patched accesskit_atspi_common).
 fn check_rows_place(tree: &[Value]) {
     let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/sword.ron");
     let wanted = places_in(&scene);
     assert_eq!(wanted.len(), 5);
     // The scabbard is the body's second child: not every row is "1 of 1".
-    assert!(wanted.iter().any(|(_, (at, of, _))| (*at, *of) == (2, 2)));
+    assert!(
+        wanted
+            .iter()
+            .any(|(_, (at, of, _, _))| (*at, *of) == (2, 2))
+    );
     let rows = rows(tree);
-    for (row, (name, (at, of, description))) in rows.iter().zip(&wanted) {
+    for (row, (name, (at, of, level, children))) in rows.iter().zip(&wanted) {
         assert_eq!(text(row, "name"), name);
         let said = (
             row["posinset"].as_u64(),
             row["setsize"].as_u64(),
+            row["level"].as_u64(),
             text(row, "description"),
         );
-        let want = (Some(*at), Some(*of), description.as_str());
-        assert_eq!(said, want, "{name}: (posinset, setsize, description)");
+        let description = format!("level {level}");
+        let want = (Some(*at), Some(*of), Some(*level), description.as_str());
+        assert_eq!(
+            said, want,
+            "{name}: (posinset, setsize, level, description)"
+        );
+        // Every row is expanded when the scene opens.
+        let states = (has_state(row, "expandable"), has_state(row, "expanded"));
+        assert_eq!(
+            states,
+            (*children, *children),
+            "{name}: (expandable, expanded)"
+        );
     }
 }
 
@@ -295,6 +305,37 @@ fn a_screen_reader_reads_graft_on_the_accessibility_bus() {
     check_sword_selected(nodes(&out["after_keys"]));
     check_named_controls(nodes(&out["after_keys"]));
     eprintln!("a11y peer test: {:.1} s", started.elapsed().as_secs_f64());
+}
+
+/// Left on an expanded row collapses it, and AT-SPI says so: the hand's row stays expandable
+/// and is no longer expanded (its sword row is gone), the arm above it is still expanded.
+#[test]
+fn a_collapsed_row_is_expandable_and_not_expanded_on_the_bus() {
+    let scene = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/sword.ron");
+    // Select the sword, then the hand above it, then fold the hand.
+    let Some(out) = read_tree(&scene, "ctrl+a Up Up Left") else {
+        return;
+    };
+    let tree = nodes(&out["after_keys"]);
+    let names: Vec<&str> = rows(tree).iter().map(|n| text(n, "name")).collect();
+    assert_eq!(
+        names,
+        ["body", "arm", "hand", "scabbard"],
+        "{}",
+        outline(tree)
+    );
+    let state = |name: &str| {
+        let row = rows(tree).into_iter().find(|r| text(r, "name") == name);
+        let row = row.unwrap_or_else(|| panic!("no row {name}"));
+        (
+            has_state(row, "expandable"),
+            has_state(row, "expanded"),
+            row["level"].as_u64(),
+        )
+    };
+    assert_eq!(state("hand"), (true, false, Some(3)), "the folded hand");
+    assert_eq!(state("arm"), (true, true, Some(2)));
+    assert_eq!(state("scabbard"), (false, false, Some(2)));
 }
 
 /// `wanted` were announced on the bus ("object:announcement", what Orca reads out), in this

@@ -194,14 +194,25 @@ fn the_lesson_panel_reads_its_steps_and_each_goal_as_a_check_box_with_its_state(
     }
 }
 
-/// (description, place among its siblings from 0, number of siblings) of a hierarchy row:
-/// the number is on the row's container, where AT-SPI looks for it.
+/// (description with the expanded state, place among its siblings from 0, number of
+/// siblings) of a hierarchy row: the number is on the row's container, where AT-SPI looks for
+/// it; the level is the node's and its description's.
 fn row_place(h: &Harness<GraftApp>, name: &str) -> (String, Option<usize>, Option<usize>) {
     let row = h.get_by_role_and_label(egui::accesskit::Role::TreeItem, name);
     let node = row.accesskit_node();
     let size = node.parent().and_then(|group| group.size_of_set());
+    let description = node.description().unwrap_or_default();
+    assert_eq!(
+        Some(description.as_str()),
+        node.level().map(|l| format!("level {l}")).as_deref()
+    );
+    let state = match node.data().is_expanded() {
+        Some(true) => "expanded",
+        Some(false) => "collapsed",
+        None => "no children",
+    };
     (
-        node.description().unwrap_or_default(),
+        format!("{description}, {state}"),
         node.position_in_set(),
         size,
     )

@@ -176,3 +176,130 @@ fn after_each_command_the_focus_is_named_and_in_the_panel_with_the_keyboard() {
         .collect();
     assert!(names.contains(&"blade".to_string()), "{names:?}");
 }
+
+/// The focused object's name and description (what Orca speaks of it).
+fn focused(h: &Harness<GraftApp>) -> (String, String) {
+    let node = h.query(By::new().predicate(|n| n.is_focused()));
+    let node = node.expect("something has the focus");
+    let node = node.accesskit_node();
+    let name = node.label().unwrap_or_default();
+    (name, node.description().unwrap_or_default())
+}
+
+/// Delete in the hierarchy: the keyboard and the selection go to the next row (the row above
+/// when the deleted one was the last), which shows its ring and says what was deleted, not
+/// to the first row or the window.
+#[test]
+fn after_delete_the_next_row_has_the_focus_and_the_selection() {
+    use graft::model::scene::NodeId;
+    let mut h = app();
+    // body, arm, hand, sword, scabbard: Ctrl+A, Up selects the sword, Up the hand.
+    run(&mut h, &STEPS[0]);
+    h.key_press(Key::ArrowUp);
+    h.run_steps(3);
+    assert_eq!(focused(&h).0, "hand");
+    h.key_press(Key::Delete);
+    h.run_steps(3);
+    let (name, said) = focused(&h);
+    assert_eq!(name, "scabbard", "the next row after the hand's subtree");
+    assert_eq!(h.state().editor().selection(), [NodeId(5)]);
+    assert!(
+        said.starts_with("Delete hand. scabbard selected"),
+        "{said:?}"
+    );
+    assert!(ringed(&h, "scabbard"), "the next row shows its focus");
+    h.key_press(Key::Delete);
+    h.run_steps(3);
+    let (name, said) = focused(&h);
+    assert_eq!(name, "arm", "the row above the last one");
+    assert_eq!(h.state().editor().selection(), [NodeId(2)]);
+    assert!(
+        said.starts_with("Delete scabbard. arm selected"),
+        "{said:?}"
+    );
+    assert_eq!(h.state().editor().focused_panel(), Panel::Hierarchy);
+}
+
+/// A key pressed and let go with `modifiers`, with the text it types.
+fn keystroke(key: Key, modifiers: Modifiers, text: Option<&str>) -> Vec<egui::Event> {
+    let event = |pressed| egui::Event::Key {
+        key,
+        physical_key: Some(key),
+        pressed,
+        repeat: false,
+        modifiers,
+    };
+    let mut out = vec![event(true)];
+    out.extend(text.map(|t| egui::Event::Text(t.into())));
+    out.push(event(false));
+    out
+}
+
+/// Hand `events` to the app at once, as a fast typist or xdotool on a slow frame does, through
+/// the app's own key queue (eframe's raw-input hook, which kittest does not call), and run
+/// frames until the queue is empty. Returns, per frame, the text typed in it.
+fn through_the_key_queue(h: &mut Harness<GraftApp>, events: Vec<egui::Event>) -> Vec<String> {
+    use eframe::App as _;
+    let mut frames = Vec::new();
+    let mut pending = events;
+    let mut idle_frames = 0; // the queue leaves one frame empty between keys, never three
+    while idle_frames < 3 && frames.len() < 200 {
+        let mut raw = egui::RawInput {
+            events: std::mem::take(&mut pending),
+            ..Default::default()
+        };
+        let ctx = h.ctx.clone();
+        h.state_mut().raw_input_hook(&ctx, &mut raw);
+        let typed: String = (raw.events.iter())
+            .filter_map(|e| match e {
+                egui::Event::Text(t) => Some(t.as_str()),
+                _ => None,
+            })
+            .collect();
+        idle_frames = if raw.events.is_empty() {
+            idle_frames + 1
+        } else {
+            0
+        };
+        for event in raw.events {
+            h.event(event);
+        }
+        h.run_steps(1);
+        frames.push(typed);
+    }
+    frames
+}
+
+/// Typing a value into an inspector field all at once: every character lands, in order, in
+/// one frame (not one a frame), and Enter commits the whole value.
+#[test]
+fn a_value_typed_at_once_lands_whole_in_one_frame() {
+    let mut h = app();
+    run(&mut h, &STEPS[0]); // the sword selected
+    let mut keys = Vec::new();
+    keys.extend(keystroke(Key::F6, NONE, None)); // the viewport
+    keys.extend(keystroke(Key::F6, NONE, None)); // the inspector's name field
+    for _ in 0..5 {
+        keys.extend(keystroke(Key::Tab, NONE, None)); // … to the local rotation
+    }
+    through_the_key_queue(&mut h, keys);
+    assert_eq!(focused(&h).0, "sword, local rotation");
+    let mut keys = keystroke(Key::A, CTRL, None);
+    for (key, text) in [
+        (Key::Minus, "-"),
+        (Key::Num1, "1"),
+        (Key::Num2, "2"),
+        (Key::Period, "."),
+        (Key::Num5, "5"),
+    ] {
+        keys.extend(keystroke(key, NONE, Some(text)));
+    }
+    keys.extend(keystroke(Key::Enter, NONE, None));
+    let frames = through_the_key_queue(&mut h, keys);
+    let typed: Vec<&String> = frames.iter().filter(|t| !t.is_empty()).collect();
+    assert_eq!(typed, ["-12.5"], "typed in one frame, in order: {frames:?}");
+    let scene = h.state().scene();
+    let sword = scene.index(graft::model::scene::NodeId(4)).unwrap();
+    let rotation = scene.data_at(sword).local.rotation;
+    assert_eq!(rotation, -12.5);
+}

@@ -10,7 +10,7 @@ use graft::app::dialogs::FakeDialogs;
 use graft::editor::Editor;
 use graft::editor::session::command::{Command, FileCommand, SelectionCommand};
 use graft::editor::session::dialogs::{DialogKind, DialogOutcome};
-use graft::editor::session::import_sources::SourcesAnswer;
+use graft::editor::session::interchange::SourcesAnswer;
 use graft::model::document::Document;
 use graft::model::scene::Scene;
 use std::path::{Path, PathBuf};

@@ -428,8 +428,8 @@ const OWN_MEMORY: &[(&str, usize, &str)] = &[
     ),
     (
         "app/lesson_panel.rs",
-        3,
-        "a broken keep's own scrolled-into-view-once flag",
+        5,
+        "a broken keep's own scrolled-into-view-once flag; the pinned predict box's last height",
     ),
     (
         "app/lesson_window.rs",

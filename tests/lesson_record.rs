@@ -719,3 +719,52 @@ fn ask_for_a_prediction_here_turns_the_next_edit_into_a_predict_step() {
         "the answer is where the recorded edits put the sword"
     );
 }
+
+/// The mistakes a recorded prediction names (issue 50): a keep-world reparent asks where the
+/// node lands and names the keep-local landing, a keep-local one the keep-world landing, and
+/// both the local position taken as the world one; the mistakes the answer does not stand
+/// apart from (no rotation or non-uniform scale above: the parents' rotations left out and the
+/// accumulated shortcut give the answer itself) are left out, and the lesson checks.
+#[test]
+fn a_recorded_prediction_names_the_classic_mistakes_that_apply() {
+    use graft::editor::lesson::predict::Value;
+    let dir = tempfile::tempdir().expect("temp dir");
+    // (the node, keep world, the mistake of the other keep, its wrong answer)
+    let cases = [
+        (SWORD, true, "keep-local", glam::vec2(6.0, 0.0)),
+        (HAND, false, "keep-world", glam::vec2(2.0, 2.0)),
+    ];
+    for (node, keep_world, other, wrong) in cases {
+        let path = dir.path().join(format!("{other}.lesson"));
+        let mut editor = Editor::new(Document::sample());
+        apply(&mut editor, Command::Record(RecordCommand::Start));
+        apply(&mut editor, Command::Record(RecordCommand::AskPrediction));
+        apply(
+            &mut editor,
+            Command::Selection(SelectionCommand::Select(vec![node])),
+        );
+        let parent = Some(BODY);
+        apply(
+            &mut editor,
+            Command::Edit(EditCommand::MoveTo {
+                parent,
+                keep: graft::model::scene::Keep::world_if(keep_world),
+            }),
+        );
+        stop_and_write(&mut editor, &path);
+        let text = std::fs::read_to_string(&path).expect("the lesson was written");
+        let mistakes: Vec<&str> = text.lines().filter(|l| l.starts_with("mistake:")).collect();
+        let expected = [
+            format!("mistake: {other}"),
+            "mistake: local-as-world".into(),
+        ];
+        assert_eq!(mistakes, expected, "{text}");
+        assert_checks(&path);
+        let lesson = read_lesson(&LessonSource::File(path)).expect("reads");
+        let (starts, _) = walk_lesson(&lesson).expect("plays");
+        let truth = starts[0].truth().expect("a prediction");
+        assert_eq!(truth.wrong[0], Value::Vector(wrong), "{other}: {text}");
+        let local = editor.doc().scene().node(node).unwrap().local.position;
+        assert_eq!(truth.wrong[1], Value::Vector(local), "local-as-world");
+    }
+}

@@ -202,6 +202,7 @@ fn the_lessons_introductions_are_named_for_their_lesson_and_say_they_are_collaps
         .map(|n| {
             let a = n.accesskit_node();
             let name = a.label().unwrap_or_default();
+            assert_eq!(a.data().is_expanded(), Some(false), "{name} is collapsed");
             (name, a.description(), a.toggled().is_some())
         })
         .collect();
@@ -212,7 +213,7 @@ fn the_lessons_introductions_are_named_for_their_lesson_and_say_they_are_collaps
     assert_eq!(names.len(), headers.len(), "distinct: {headers:?}");
     assert!(names.contains(&&"Introduction to Reparenting".to_string()));
     for (name, description, toggled) in &headers {
-        assert_eq!(description.as_deref(), Some("collapsed"), "{name}");
+        assert_eq!(description.as_deref(), None, "{name}: the state says it");
         assert!(!toggled, "{name} is not a toggle");
     }
 }

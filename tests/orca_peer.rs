@@ -3,11 +3,15 @@
 //! every utterance to a file, Debian's Orca, then the debug graft; it presses keys with xdotool
 //! and returns what Orca spoke after each step. Orca 43 (Debian 12's) does not read
 //! `object:announcement`; these tests prove graft's results reach it anyway
-//! (docs/accessibility.md says how).
+//! (docs/accessibility.md says how). And a peer run cut short (a timeout, a failed assertion)
+//! leaves no process of its desktop behind (`peer_run`).
 //!
 //! Without orca, speech-dispatcher or the AT-SPI tools the tests say "skipped" and check
 //! nothing, unless GRAFT_REQUIRE_ORCA is set (`.ci/run` sets it when it installed them).
 
+mod peer_run;
+
+use peer_run::PeerRun;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -90,21 +94,12 @@ fn hear(command: &[&Path], steps: &[&str]) -> Option<Heard> {
         run.args(["--step", step]);
     }
     run.arg("--").args(command);
-    // The desktop has its own home (graft's settings and recent files stay there).
-    let mut child = run
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python3 starts");
+    // The lessons' own numbers (a learner's seed would draw others: issue 50's `vary:`).
+    run.env("GRAFT_LESSON_SEED", "0");
+    // The desktop has its own home (graft's settings and recent files stay there). Dropped on
+    // any way out, the run stops the desktop, Orca and graft.
     let started = Instant::now();
-    while child.try_wait().expect("the run is waited for").is_none() {
-        if started.elapsed() > LIMIT {
-            let _ = child.kill();
-            panic!("hearing graft through Orca took more than {LIMIT:?}");
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    let out = child.wait_with_output().expect("the run's output");
+    let out = PeerRun::start(run).wait(LIMIT, "hearing graft through Orca");
     let stderr = String::from_utf8_lossy(&out.stderr);
     if out.status.code() == Some(2) {
         skip(stderr.trim());
@@ -220,6 +215,8 @@ fn orca_speaks_every_result_on_the_sword_scene() {
     heard.said(2, "Undo: Reparent sword to body");
     heard.said(3, "Rename sword to blade");
     heard.said(4, "Delete blade");
+    // The keyboard and the selection went to the next row.
+    heard.said(4, "scabbard selected");
     heard.said(5, "Undo: Delete blade");
     heard.said(6, "Viewport has the keyboard");
     // The palette: its list, then each highlighted command with its shortcut as it moves.
@@ -298,4 +295,64 @@ fn orca_reads_lesson_04_played_by_keys() {
         heard.said(2 * k + 1, "Every goal holds");
     }
     heard.said(10, "Lesson complete");
+}
+
+/// A run cut short leaves nothing behind: its desktop (Xvfb, D-Bus, the AT-SPI bus and
+/// registry) and the app are stopped when the run is dropped (a timeout or a failed assertion
+/// unwinds through it), whether the script is still there to stop them or was killed first.
+#[test]
+fn a_run_cut_short_leaves_no_process_behind() {
+    let _one = ONE_DESKTOP.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(py) = python() else {
+        skip("python3-pyatspi is not installed");
+        return;
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for script_killed_first in [false, true] {
+        let mut command = Command::new(py);
+        // An app that never joins the bus: the script waits for it until stopped.
+        command
+            .arg(root.join("tools/a11y/atspi_tree.py"))
+            .args([
+                "run",
+                "--timeout",
+                "3600",
+                "--app",
+                "never",
+                "--",
+                "sleep",
+                "3600",
+            ])
+            .stdin(Stdio::null());
+        let run = PeerRun::start(command);
+        // Xvfb, the session bus, the bus launcher, the registry and the app.
+        while run.groups().len() < 5 {
+            if run.pid().is_none() {
+                skip("the desktop did not start");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let groups = run.groups();
+        let script = run.pid().expect("still running") as i32;
+        // (at-spi2-registryd may have ended already: the bus launcher starts its own.)
+        let running = groups
+            .iter()
+            .filter(|g| !peer_run::alive_in_group(**g).is_empty());
+        assert!(running.count() >= 3, "the desktop runs: {groups:?}");
+        if script_killed_first {
+            // SAFETY: kill(2) on the script this test started.
+            unsafe { libc::kill(script, libc::SIGKILL) };
+        }
+        let folder = run.folder();
+        drop(run);
+        assert!(!folder.exists(), "{folder:?} is left behind");
+        for group in groups.iter().copied().chain([script]) {
+            let left = peer_run::alive_in_group(group);
+            assert!(
+                left.is_empty(),
+                "group {group} still runs {left:?} (script killed first: {script_killed_first})"
+            );
+        }
+    }
 }

@@ -190,9 +190,10 @@ pub struct TreeRow<'a> {
 
 /// What a screen reader says of a hierarchy row (`row` is its widget; `ui` the row's group
 /// from [`tree_row_group`]): selected or not, its level, expanded or collapsed, its place
-/// among its siblings ("2 of 3"), and the level and state again as its description ("level
-/// 3, expanded"): AT-SPI reads neither an AccessKit level nor expanded state, but it reads
-/// position and size of set and the description.
+/// among its siblings ("2 of 3"), and the level again as its description ("level 3"). With
+/// graft's patched accesskit_atspi_common the level is the AT-SPI attribute "level" and the
+/// state AT-SPI's expandable / expanded; Orca 43 takes a native tree row's level only from
+/// node-child-of relations, which AccessKit cannot express, so the description says it.
 pub fn tree_row(ui: &egui::Ui, row: egui::Id, at: &TreeRow) {
     let ctx = ui.ctx();
     if ctx.accesskit_node_builder(row, |_| ()).is_none() {
@@ -200,7 +201,7 @@ pub fn tree_row(ui: &egui::Ui, row: egui::Id, at: &TreeRow) {
     }
     let (position, size) = place_among_siblings(ctx, at.scene, at.index);
     let level = at.depth + 1;
-    let description = tree_row_description(level, at.open);
+    let description = tree_row_description(level);
     ctx.accesskit_node_builder(row, |node| {
         node.clear_toggled();
         node.set_selected(at.selected);
@@ -218,14 +219,9 @@ pub fn tree_row(ui: &egui::Ui, row: egui::Id, at: &TreeRow) {
     });
 }
 
-/// "level 3, expanded", "level 1, collapsed" or "level 4, no children".
-pub fn tree_row_description(level: usize, open: Option<bool>) -> String {
-    let state = match open {
-        Some(true) => "expanded",
-        Some(false) => "collapsed",
-        None => "no children",
-    };
-    format!("level {level}, {state}")
+/// "level 3": a row's level as its description says it.
+pub fn tree_row_description(level: usize) -> String {
+    format!("level {level}")
 }
 
 /// The sibling sets (children of each parent, in order) asked for since the tree last changed.
@@ -303,10 +299,97 @@ pub fn viewport(ui: &egui::Ui, response: &egui::Response, editor: &crate::editor
     }
 }
 
+/// The focused control that shows its focus itself this pass (a hierarchy row's ring inside
+/// it, the viewport's canvas inside the panel's ring), owned by the app and handed to the
+/// widgets that ring themselves: [`ring_the_focus`] leaves it.
+#[derive(Debug, Default)]
+pub struct OwnRing {
+    id: std::cell::Cell<Option<egui::Id>>,
+}
+
+impl OwnRing {
+    /// Note that the focused control `id` rings itself this pass.
+    pub fn note(&self, id: egui::Id) {
+        self.id.set(Some(id));
+    }
+
+    /// Forget the last pass's (at the pass's start).
+    pub fn clear(&mut self) {
+        self.id.set(None);
+    }
+}
+
+/// Outline whatever control has the keyboard, whatever its kind (a button, an expander, a
+/// collapsing header, a check box, a combo box, a spin button, a link): egui marks a focused
+/// control only by its "active" colours, which on a header or a link is a brighter text, hard
+/// to see, and a custom-drawn control (the hierarchy's expand arrows) shows nothing. The ring
+/// is the selection's stroke colour, 2 points wide, just outside the control, on its layer
+/// and clipped as it is. A text field shows its own (a cursor and a frame); a control that
+/// rings itself says so with [`own_ring`]. Call after every widget and window is drawn.
+pub fn ring_the_focus(ctx: &egui::Context, own: &OwnRing) {
+    let Some(id) = ctx.memory(|m| m.focused()) else {
+        return;
+    };
+    if own.id.get() == Some(id) || ctx.text_edit_focused() {
+        return;
+    }
+    let Some(w) = ctx.viewport(|v| v.this_pass.widgets.get(id).copied()) else {
+        return;
+    };
+    if !w.visible || w.interact_rect.is_negative() {
+        return;
+    }
+    let color = ctx.global_style().visuals.selection.stroke.color;
+    let painter = ctx
+        .layer_painter(w.layer_id)
+        .with_clip_rect(w.interact_rect.expand(RING_OUT + RING_WIDTH));
+    painter.rect_stroke(
+        w.rect.expand(RING_OUT),
+        2.0,
+        egui::Stroke::new(RING_WIDTH, color),
+        egui::StrokeKind::Outside,
+    );
+}
+
+/// Scroll the control that just got the keyboard into view when it lies in the scroll area
+/// being drawn and is clipped (egui scrolls to nothing on Tab: at 150 % a field below the fold
+/// or past the right edge got the keyboard unseen). Call at the end of a scroll area's
+/// contents; it acts only on the pass the focus arrives, so scrolling away from a field that
+/// keeps the keyboard is not undone.
+pub fn scroll_focus_into_view(ui: &egui::Ui) {
+    let ctx = ui.ctx();
+    let Some(id) = ctx.memory(|m| m.focused()) else {
+        return;
+    };
+    if ctx.memory(|m| m.had_focus_last_frame(id)) {
+        return;
+    }
+    let Some(w) = ctx.viewport(|v| v.this_pass.widgets.get(id).copied()) else {
+        return;
+    };
+    let here = w.layer_id == ui.layer_id() && ui.min_rect().contains_rect(w.rect);
+    if here && !ui.clip_rect().contains_rect(w.rect) {
+        ui.scroll_to_rect(w.rect, None);
+    }
+}
+
+/// How far outside a control its focus ring lies, and how wide it is (points).
+const RING_OUT: f32 = 1.0;
+/// The focus ring's width.
+const RING_WIDTH: f32 = 2.0;
+
+/// The end of a pass, after every widget and window: the focused control's ring, and the
+/// latest announcement spoken through it ([`speak_on_focus`]).
+pub fn end_of_pass(ctx: &egui::Context, own: &OwnRing, said: &mut Announcements) {
+    ring_the_focus(ctx, own);
+    speak_on_focus(ctx, said);
+}
+
 /// Outline `response` while it has the keyboard: a text line made focusable (a lesson goal,
 /// the step title) draws no focus of its own, and a keyboard user must see where it is.
-pub fn focus_ring(ui: &egui::Ui, response: &egui::Response) {
+pub fn focus_ring(ui: &egui::Ui, own: &OwnRing, response: &egui::Response) {
     if response.has_focus() {
+        own.note(response.id);
         let stroke = ui.visuals().selection.stroke;
         let rect = response.rect.expand(2.0);
         ui.painter()
@@ -316,8 +399,9 @@ pub fn focus_ring(ui: &egui::Ui, response: &egui::Response) {
 
 /// Outline a hierarchy row inside its own rect while it has the keyboard (rows touch: a ring
 /// outside would be painted over by the next row), in the selection's stroke, 2 points wide.
-pub fn row_focus_ring(ui: &egui::Ui, response: &egui::Response) {
+pub fn row_focus_ring(ui: &egui::Ui, own: &OwnRing, response: &egui::Response) {
     if response.has_focus() {
+        own.note(response.id);
         let stroke = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);
         ui.painter()
             .rect_stroke(response.rect, 2.0, stroke, egui::StrokeKind::Inside);
@@ -395,13 +479,12 @@ pub fn check_item(ui: &egui::Ui, response: &egui::Response, name: &str, on: bool
 }
 
 /// A header that shows or hides a section, read as a button named `name` that is expanded or
-/// collapsed (not a toggle "not pressed" while open). AccessKit 0.21 maps no expanded state to
-/// AT-SPI, so the description says it too.
+/// collapsed (not a toggle "not pressed" while open): AT-SPI's expandable and expanded states
+/// (graft's patched accesskit_atspi_common, `vendor/accesskit_atspi_common/PATCH.md`).
 pub fn disclosure(ui: &egui::Ui, response: &egui::Response, name: &str, open: bool) {
     ui.ctx().accesskit_node_builder(response.id, |node| {
         node.set_label(name);
         node.clear_toggled();
         node.set_expanded(open);
-        node.set_description(if open { "expanded" } else { "collapsed" });
     });
 }

@@ -4,6 +4,7 @@
 //! overlay the lesson panel asks to point again or play a gesture. And [`FrameContext`]: what
 //! the panels read, built once a frame.
 
+use crate::app::a11y::OwnRing;
 use crate::app::keyboard::PrimaryControls;
 use crate::app::lesson_overlay::LessonOverlay;
 use crate::app::ui_targets::Targets;
@@ -26,6 +27,8 @@ pub struct Wiring<'a> {
     pub overlay: &'a LessonOverlay,
     /// The lesson targets' register: filled as widgets draw, read by the overlay.
     pub targets: &'a Targets,
+    /// The focused control that rings itself: the focus ring at the frame's end leaves it.
+    pub ring: &'a OwnRing,
 }
 
 impl Wiring<'_> {
@@ -44,6 +47,8 @@ pub struct Registers {
     pub overlay: LessonOverlay,
     /// The lesson targets' register.
     pub targets: Targets,
+    /// The focused control that rings itself this frame.
+    pub ring: OwnRing,
 }
 
 impl Registers {
@@ -53,12 +58,14 @@ impl Registers {
             primary: &self.primary,
             overlay: &self.overlay,
             targets: &self.targets,
+            ring: &self.ring,
         }
     }
 
     /// A new frame: forget the controls the panels named in the last one.
     pub fn start_frame(&mut self) {
         self.primary.clear();
+        self.ring.clear();
     }
 
     /// The controls the panels named this frame (the keyboard's focus reads them).

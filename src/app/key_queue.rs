@@ -8,6 +8,13 @@
 //! after a frame with a key, one frame with none; it holds the rest, so every key acts on what
 //! the one before it did. Key repeats and modifier keys do not split a frame (a held arrow moves as fast as before); modifier changes are events too, so a
 //! held key is read with the modifiers it was pressed with.
+//!
+//! Typing into a text field is not slowed to a key a frame: while a field has the keyboard
+//! (and the frame is not the rest after a key), plain typing keys (letters, digits, Space,
+//! Backspace, Delete, with or without Shift) pass together, in order, up to the first key that
+//! may move the keyboard or act on what was typed (Tab, Enter, Esc, arrows, F-keys, a key with
+//! Ctrl or Alt, a clipboard key), which waits for the next frame: Move to… and the palette read
+//! Enter against the text typed before it.
 
 use std::collections::{HashSet, VecDeque};
 
@@ -22,22 +29,27 @@ pub struct KeyQueue {
 
 impl KeyQueue {
     /// Put the held events before `raw`'s new ones, then keep back everything from the second
-    /// fresh key press on (from the first, right after a frame with a key). Returns true when
-    /// events are still held (ask for another frame).
-    pub fn one_key_per_frame(&mut self, raw: &mut egui::RawInput) -> bool {
+    /// fresh key press on (from the first, right after a frame with a key). With `typing` (a
+    /// text field has the keyboard), plain typing keys before the first other key all pass,
+    /// and that key waits. Returns true when events are still held (ask for another frame).
+    pub fn one_key_per_frame(&mut self, raw: &mut egui::RawInput, typing: bool) -> bool {
         let mut events: VecDeque<egui::Event> = std::mem::take(&mut self.held);
         events.extend(raw.events.drain(..));
         let mut down = self.down.clone();
         let allowed = if self.rest { 0 } else { 1 };
-        let mut actions = 0;
+        let typing = typing && !self.rest;
+        let (mut actions, mut typed) = (0, 0);
         let mut split = events.len();
         for (k, event) in events.iter().enumerate() {
             if is_action(event, &down) {
-                if actions == allowed {
+                if typing && actions == 0 && is_typing_key(event) {
+                    typed += 1;
+                } else if actions == allowed || typed > 0 {
                     split = k;
                     break;
+                } else {
+                    actions += 1;
                 }
-                actions += 1;
             }
             track(event, &mut down);
         }
@@ -62,6 +74,31 @@ fn is_action(event: &egui::Event, down: &HashSet<egui::Key>) -> bool {
         | egui::Event::PasteImage(_) => true,
         _ => false,
     }
+}
+
+/// A key that only types into the field that has the keyboard: no Ctrl, Alt or Command, and
+/// not a key that moves the keyboard, the cursor or a list's choice, confirms or cancels.
+fn is_typing_key(event: &egui::Event) -> bool {
+    use egui::Key::*;
+    let egui::Event::Key { key, modifiers, .. } = event else {
+        return false;
+    };
+    let command = modifiers.ctrl || modifiers.alt || modifiers.command || modifiers.mac_cmd;
+    let moves = matches!(
+        key,
+        Tab | Enter
+            | Escape
+            | ArrowUp
+            | ArrowDown
+            | ArrowLeft
+            | ArrowRight
+            | PageUp
+            | PageDown
+            | Home
+            | End
+            | Insert
+    ) || (key.name().strip_prefix('F')).is_some_and(|n| n.parse::<u8>().is_ok());
+    !command && !moves
 }
 
 /// Keep `down` the set of keys held down after `event`.
@@ -145,13 +182,16 @@ mod tests {
             ],
             ..Default::default()
         };
-        assert!(queue.one_key_per_frame(&mut raw), "Up is held");
+        assert!(queue.one_key_per_frame(&mut raw, false), "Up is held");
         assert_eq!(presses(&raw.events), [Key::A]);
         assert_eq!(raw.events.len(), 7, "A's text and releases stay with it");
         let mut next = RawInput::default();
-        assert!(queue.one_key_per_frame(&mut next), "a frame with no key");
+        assert!(
+            queue.one_key_per_frame(&mut next, false),
+            "a frame with no key"
+        );
         assert!(next.events.is_empty());
-        assert!(!queue.one_key_per_frame(&mut next), "nothing left");
+        assert!(!queue.one_key_per_frame(&mut next, false), "nothing left");
         assert_eq!(presses(&next.events), [Key::ArrowUp]);
         // Shift went down after Up: Up is read without it.
         assert_eq!(
@@ -173,10 +213,10 @@ mod tests {
             ],
             ..Default::default()
         };
-        assert!(!queue.one_key_per_frame(&mut raw));
+        assert!(!queue.one_key_per_frame(&mut raw, false));
         assert_eq!(raw.events.len(), 3);
         let mut raw = RawInput::default();
-        assert!(!queue.one_key_per_frame(&mut raw), "nothing held");
+        assert!(!queue.one_key_per_frame(&mut raw, false), "nothing held");
         // Still down: another repeat, then Ctrl+V (a Paste event) then Delete split.
         let mut raw = RawInput {
             events: vec![
@@ -187,12 +227,97 @@ mod tests {
             ],
             ..Default::default()
         };
-        assert!(queue.one_key_per_frame(&mut raw));
+        assert!(queue.one_key_per_frame(&mut raw, false));
         assert_eq!(raw.events.len(), 3, "the repeat, its release, the paste");
         let mut raw = RawInput::default();
-        assert!(queue.one_key_per_frame(&mut raw), "a frame with no key");
+        assert!(
+            queue.one_key_per_frame(&mut raw, false),
+            "a frame with no key"
+        );
         let mut raw = RawInput::default();
-        assert!(!queue.one_key_per_frame(&mut raw));
+        assert!(!queue.one_key_per_frame(&mut raw, false));
         assert_eq!(presses(&raw.events), [Key::Delete]);
+    }
+
+    /// A key press with its text, then its release, as winit sends a typed character.
+    fn typed(k: Key, text: &str) -> [Event; 3] {
+        let none = Modifiers::NONE;
+        [
+            key(k, true, none),
+            Event::Text(text.into()),
+            key(k, false, none),
+        ]
+    }
+
+    fn text(events: &[Event]) -> String {
+        let mut out = String::new();
+        for e in events {
+            if let Event::Text(t) = e {
+                out.push_str(t);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn typing_into_a_field_passes_in_one_frame_and_enter_waits() {
+        let mut queue = KeyQueue::default();
+        // "-12.5" then Enter then W (a tool key, once the field let the keyboard go).
+        let mut events: Vec<Event> = [
+            typed(Key::Minus, "-"),
+            typed(Key::Num1, "1"),
+            typed(Key::Num2, "2"),
+            typed(Key::Period, "."),
+            typed(Key::Num5, "5"),
+        ]
+        .concat();
+        events.extend([key(Key::Enter, true, Modifiers::NONE)]);
+        events.extend(typed(Key::W, "w"));
+        let mut raw = RawInput {
+            events,
+            ..Default::default()
+        };
+        assert!(queue.one_key_per_frame(&mut raw, true), "Enter is held");
+        assert_eq!(text(&raw.events), "-12.5", "every character, in order");
+        assert_eq!(raw.events.len(), 15);
+        // Enter alone, read against the whole text.
+        let mut raw = RawInput::default();
+        assert!(queue.one_key_per_frame(&mut raw, true));
+        assert_eq!(presses(&raw.events), [Key::Enter]);
+        // The rest after a key: nothing, even typing.
+        let mut raw = RawInput::default();
+        assert!(queue.one_key_per_frame(&mut raw, true));
+        assert!(raw.events.is_empty());
+        // The field let the keyboard go: W is a key of its own.
+        let mut raw = RawInput::default();
+        assert!(!queue.one_key_per_frame(&mut raw, false));
+        assert_eq!(presses(&raw.events), [Key::W]);
+    }
+
+    #[test]
+    fn while_typing_ctrl_keys_tab_and_arrows_still_wait_their_turn() {
+        let mut queue = KeyQueue::default();
+        let ctrl = Modifiers::COMMAND;
+        let mut events: Vec<Event> = typed(Key::A, "a").to_vec();
+        events.extend([key(Key::A, true, ctrl), key(Key::A, false, ctrl)]);
+        events.extend(typed(Key::B, "b"));
+        events.extend([key(Key::ArrowLeft, true, Modifiers::NONE)]);
+        let mut raw = RawInput {
+            events,
+            ..Default::default()
+        };
+        assert!(queue.one_key_per_frame(&mut raw, true));
+        assert_eq!(text(&raw.events), "a");
+        let mut raw = RawInput::default();
+        assert!(queue.one_key_per_frame(&mut raw, true));
+        assert_eq!(presses(&raw.events), [Key::A], "Ctrl+A alone");
+        let mut raw = RawInput::default();
+        assert!(queue.one_key_per_frame(&mut raw, true), "the rest");
+        let mut raw = RawInput::default();
+        assert!(queue.one_key_per_frame(&mut raw, true));
+        assert_eq!(text(&raw.events), "b", "typing goes on, the arrow waits");
+        let mut raw = RawInput::default();
+        assert!(!queue.one_key_per_frame(&mut raw, true));
+        assert_eq!(presses(&raw.events), [Key::ArrowLeft]);
     }
 }

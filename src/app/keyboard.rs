@@ -241,9 +241,15 @@ pub fn keep_arrows(ctx: &egui::Context, id: egui::Id) {
 
 /// The viewport's canvas is where the keyboard lands in the viewport (F6), and keeps the
 /// arrow keys (they nudge).
-pub fn viewport_canvas(ctx: &egui::Context, primary: &PrimaryControls, canvas: &egui::Response) {
+pub fn viewport_canvas(
+    ctx: &egui::Context,
+    (primary, own): (&PrimaryControls, &super::a11y::OwnRing),
+    canvas: &egui::Response,
+) {
     primary.name(Panel::Viewport, canvas.id);
     if canvas.has_focus() {
+        // The ring around the panel with the keyboard shows it.
+        own.note(canvas.id);
         keep_arrows(ctx, canvas.id);
     }
 }

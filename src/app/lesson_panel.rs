@@ -145,6 +145,7 @@ fn intro_ui(
                 ui.add_space(4.0);
             }
             failures_ui(ui, run, None);
+            crate::app::a11y::scroll_focus_into_view(ui);
         });
 }
 
@@ -183,12 +184,21 @@ fn step_ui(
     // F6 lands here when neither Next nor a goal can take the keyboard.
     let title = egui::Label::new(egui::RichText::new(title).strong());
     let title = ui.add(title.sense(FOCUSABLE));
-    crate::app::a11y::focus_ring(ui, &title);
+    crate::app::a11y::focus_ring(ui, w.ring, &title);
     w.name_primary(Panel::Lesson, title.id);
     buttons(ui, (run, w), out);
     ui.separator();
+    // While the step waits for a prediction, its box stays under the text's scroll area, in
+    // view however long the text (its height as last drawn).
+    let pinned = run.predict().is_some() && run.prediction().is_none();
+    let pinned_id = ui.scope_id().with("pinned prediction");
+    let pinned_height = match pinned {
+        true => ui.data(|d| d.get_temp(pinned_id)).unwrap_or(110.0) + 6.0,
+        false => 0.0,
+    };
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
+        .max_height((ui.available_height() - pinned_height).max(60.0))
         .show(ui, |ui| {
             failures_ui(ui, run, Some(run.step_index()));
             for paragraph in &run.step().text {
@@ -200,14 +210,22 @@ fn step_ui(
                 paragraph_ui(ui, editor, run, &way, out);
                 ui.add_space(4.0);
             }
-            super::lesson_predict::predict_box(ui, (run, w), out);
+            if !pinned {
+                super::lesson_predict::predict_box(ui, (run, w), out);
+            }
             ui.separator();
             checklist(ui, editor, (run, w));
             for hint in run.hints_shown() {
                 ui.add_space(4.0);
                 hint_ui(ui, editor, run, hint, out);
             }
+            crate::app::a11y::scroll_focus_into_view(ui);
         });
+    if pinned {
+        let drawn = ui.scope(|ui| super::lesson_predict::predict_box(ui, (run, w), out));
+        let height = drawn.response.rect.height();
+        ui.data_mut(|d| d.insert_temp(pinned_id, height));
+    }
 }
 
 fn hint_ui(
@@ -300,7 +318,7 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, (run, w): (&LessonRun, Wiring))
         // Tab reads each goal; F6 lands on the first while Next is not lit.
         let line = egui::Label::new(color.map_or(text.clone(), |c| text.color(c)));
         let line = ui.add(line.sense(FOCUSABLE));
-        crate::app::a11y::focus_ring(ui, &line);
+        crate::app::a11y::focus_ring(ui, w.ring, &line);
         // F6 lands on the prediction's field while a predict step waits for it.
         let awaits_prediction = run.predict().is_some() && run.prediction().is_none();
         if k == 0 && !run.step_done() && !awaits_prediction {
@@ -445,6 +463,7 @@ fn summary_ui(
                 ui.add_space(6.0);
                 ui.label("Help > Lessons… lists the course.");
             }
+            crate::app::a11y::scroll_focus_into_view(ui);
         });
 }
 

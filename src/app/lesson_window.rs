@@ -37,6 +37,7 @@ pub fn lessons_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comman
                         chosen = Some(LessonSource::File(path.clone()));
                     }
                 }
+                crate::app::a11y::scroll_focus_into_view(ui);
             });
         ui.add_space(4.0);
         if ui

@@ -151,6 +151,8 @@ impl GraftApp {
         journal: Option<PathBuf>,
     ) -> Self {
         let mut app = Self::new(cc, None, dialogs);
+        app.editor
+            .draw_lesson_seed(crate::editor::lesson::progress::run_seed());
         signals::set_context(&cc.egui_ctx);
         let wanted = cc
             .storage
@@ -459,8 +461,8 @@ impl eframe::App for GraftApp {
     }
 
     /// One key press a frame: the others wait for the next ([`key_queue`]).
-    fn raw_input_hook(&mut self, _ctx: &egui::Context, raw_input: &mut egui::RawInput) {
-        self.keys_held = self.keys.one_key_per_frame(raw_input);
+    fn raw_input_hook(&mut self, ctx: &egui::Context, raw_input: &mut egui::RawInput) {
+        self.keys_held = (self.keys).one_key_per_frame(raw_input, ctx.text_edit_focused());
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

@@ -47,6 +47,7 @@ impl GraftApp {
                 egui::ScrollArea::vertical().show(ui, |ui| {
                     let targets = fx.wiring.targets;
                     commands.extend(timeline::ui(ui, &self.editor, targets, &mut self.timeline));
+                    a11y::scroll_focus_into_view(ui);
                 });
             });
         self.panel_rects
@@ -65,7 +66,7 @@ impl GraftApp {
                 &mut self.viewport,
                 self.hierarchy.preview.as_ref(),
                 self.inspector.hovered_factor,
-                fx.wiring.primary,
+                (fx.wiring.primary, fx.wiring.ring),
             ));
         });
         self.panel_rects.set(Panel::Viewport, central.response.rect);
@@ -160,7 +161,7 @@ impl GraftApp {
         ctx.accesskit_node_builder(egui::accesskit_root_id(), |node| {
             node.set_label(self.shown_title.as_str())
         });
-        super::a11y::speak_on_focus(ctx, &mut self.announcements);
+        super::a11y::end_of_pass(ctx, &self.registers.ring, &mut self.announcements);
     }
 
     /// The lesson targets the widgets registered in the last complete frame.

@@ -58,6 +58,15 @@ def missing_tools():
     return need
 
 
+def stop_on_signals():
+    """End by SystemExit on SIGTERM, SIGHUP or SIGINT, so `finally: desktop.close()` runs
+    (Python's default for SIGTERM ends at once, leaving every process started behind)."""
+    def leave(signum, _frame):
+        sys.exit(128 + signum)
+    for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, leave)
+
+
 class Desktop:
     """Xvfb, a session bus and the AT-SPI bus with accessibility on; stopped by close()."""
 
@@ -72,9 +81,15 @@ class Desktop:
         self.env.update(XDG_RUNTIME_DIR=self.dir, GSETTINGS_BACKEND="memory", NO_AT_BRIDGE="0")
 
     def spawn(self, argv, **kw):
-        """Start a process in its own process group, remembered for close()."""
+        """Start a process in its own process group, remembered for close(), and listed in
+        the file GRAFT_PEER_GROUPS names (if any): whoever started this script kills those
+        groups if the script itself is killed before close() runs."""
         p = subprocess.Popen(argv, env=self.env, start_new_session=True, **kw)
         self.procs.append(p)
+        groups = os.environ.get("GRAFT_PEER_GROUPS")
+        if groups:
+            with open(groups, "a") as f:
+                f.write(f"{p.pid}\n")
         return p
 
     def start(self):
@@ -121,7 +136,9 @@ class Desktop:
         return r.returncode == 0
 
     def close(self):
-        """Stop everything started, newest first."""
+        """Stop everything started, newest first (a second signal does not cut this short)."""
+        for sig in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            signal.signal(sig, signal.SIG_IGN)
         for p in reversed(self.procs):
             try:
                 os.killpg(p.pid, signal.SIGTERM)
@@ -281,6 +298,7 @@ def run(args):
     if need:
         print("missing: " + " ".join(need), file=sys.stderr)
         return 2
+    stop_on_signals()
     desktop = Desktop()
     try:
         desktop.start()

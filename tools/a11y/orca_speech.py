@@ -175,6 +175,7 @@ def run(args):
     if need:
         print("missing: " + " ".join(need), file=sys.stderr)
         return 2
+    atspi_tree.stop_on_signals()
     desktop = atspi_tree.Desktop()
     try:
         desktop.start()

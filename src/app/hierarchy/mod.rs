@@ -271,7 +271,7 @@ fn row_ui(
     tree_item_node(ui, &cx, has_children.then(|| !state.is_collapsed(id)));
     row_focus(ui, state, &cx);
     let look = row_paint(ui, &cx);
-    crate::app::a11y::row_focus_ring(ui, &cx.response);
+    crate::app::a11y::row_focus_ring(ui, cx.fx.wiring.ring, &cx.response);
     if has_children {
         expand_arrow(ui, state, &cx, &look, &label);
     }

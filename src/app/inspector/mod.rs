@@ -97,6 +97,7 @@ pub fn ui(ui: &mut egui::Ui, fx: &FrameContext, state: &mut InspectorState) -> V
             instance::section(ui, fx.scene, id, &mut out);
             probes::probes_section(ui, fx, &mut out);
             body(ui, &node, state, &mut out);
+            crate::app::a11y::scroll_focus_into_view(ui);
         });
     out
 }

@@ -41,20 +41,23 @@ pub use state::ViewportState;
 
 /// Draw the viewport and handle its input. `preview` is a hierarchy drag in progress: its
 /// ghosts show where the dragged nodes would end up with each setting. The canvas is named
-/// in `primary` as where the keyboard lands.
+/// in `keyboard` as where the keyboard lands (and as ringing itself).
 pub fn ui(
     ui: &mut egui::Ui,
     editor: &Editor,
     state: &mut ViewportState,
     preview: Option<&DropPreview>,
     highlight: Option<NodeId>,
-    primary: &crate::app::keyboard::PrimaryControls,
+    keyboard: (
+        &crate::app::keyboard::PrimaryControls,
+        &crate::app::a11y::OwnRing,
+    ),
 ) -> Vec<Command> {
     let mut out = Vec::new();
     toolbar(ui, editor, &mut out);
     let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
     crate::app::a11y::viewport(ui, &response, editor);
-    crate::app::keyboard::viewport_canvas(ui.ctx(), primary, &response);
+    crate::app::keyboard::viewport_canvas(ui.ctx(), keyboard, &response);
     let rect = response.rect;
     state.last_rect = rect;
     let view_note = look_from(editor, state, rect);

@@ -3,7 +3,7 @@
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, FileCommand};
-use crate::editor::session::import_sources::SourcesAnswer;
+use crate::editor::session::interchange::SourcesAnswer;
 
 /// How many source names the question lists before "and N more".
 const LISTED: usize = 6;

@@ -27,6 +27,8 @@ struct Seen {
     /// Applied steps.
     done: usize,
     selection: u64,
+    /// Nodes in the scene (a step that removed some moved the selection off them).
+    nodes: usize,
     messages: u64,
     /// The lesson's step, whether its introduction shows and whether every goal holds.
     lesson: Option<(usize, bool, bool)>,
@@ -49,6 +51,7 @@ impl Seen {
             revision,
             done,
             selection: editor.selection.version(),
+            nodes: editor.doc.scene().len(),
             messages: editor.log.pushed(),
             lesson: editor
                 .lesson()
@@ -110,6 +113,10 @@ fn announcement(editor: &Editor, before: &Seen, now: &Seen) -> Option<String> {
     if history_moved && now.done > before.done {
         let label = history.undo_label()?;
         return Some(match editor.primary() {
+            // A delete selected the next row: say it is that row's, not the deleted one's.
+            Some(_) if now.nodes < before.nodes => {
+                format!("{label}. {}", selection_sentence(editor))
+            }
             Some(id) => format!("{label}, {}", where_is(editor, id)),
             None => label.to_string(),
         });
@@ -363,6 +370,51 @@ mod tests {
             Command::History(HistoryCommand::Redo),
         );
         assert_eq!(text, "Redo: 2 steps");
+    }
+
+    #[test]
+    fn a_delete_selects_the_next_row_or_the_one_above_and_says_so() {
+        let mut editor = sword();
+        let mut announcer = Announcer::default();
+        announcer.observe(&editor);
+        // Pre-order: body, arm, hand, sword, scabbard. The hand's subtree goes: the scabbard
+        // is the next row.
+        said(
+            &mut editor,
+            &mut announcer,
+            Command::Selection(SelectionCommand::Select(vec![NodeId(3)])),
+        );
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::Edit(EditCommand::Delete),
+        );
+        assert_eq!(editor.selection(), [NodeId(5)]);
+        assert_eq!(
+            text,
+            "Delete hand. scabbard selected, world position (4.1, -0.3)"
+        );
+        // The scabbard is the last row: the row above it (the arm) is selected.
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::Edit(EditCommand::Delete),
+        );
+        assert_eq!(editor.selection(), [NodeId(2)]);
+        assert!(text.starts_with("Delete scabbard. arm selected"), "{text}");
+        // Everything goes: nothing is left to select.
+        said(
+            &mut editor,
+            &mut announcer,
+            Command::Selection(SelectionCommand::Select(vec![BODY])),
+        );
+        let text = said(
+            &mut editor,
+            &mut announcer,
+            Command::Edit(EditCommand::Delete),
+        );
+        assert!(editor.selection().is_empty());
+        assert_eq!(text, "Delete body");
     }
 
     #[test]

@@ -245,7 +245,7 @@ pub enum FileCommand {
     AnswerConflict(crate::editor::session::disk_watch::ConflictAnswer),
     /// The answer to "keep the imported scene's instanced Godot scenes, or write them as graft
     /// scenes?".
-    AnswerSources(crate::editor::session::import_sources::SourcesAnswer),
+    AnswerSources(crate::editor::session::interchange::SourcesAnswer),
 }
 
 /// Panels' intents, made into edits and undo labels by the session.

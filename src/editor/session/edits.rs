@@ -188,6 +188,8 @@ impl Editor {
             return Ok(Outcome::default());
         }
         let label = self.label_for("Delete", &roots);
+        let scene = self.doc.scene();
+        let first = roots.iter().filter_map(|&r| scene.index(r).ok()).min();
         let ops = roots
             .iter()
             .rev()
@@ -195,6 +197,9 @@ impl Editor {
             .collect();
         self.perform(label, ops, false)?;
         self.selection.prune(self.doc.scene());
+        if let Some(next) = first.and_then(|at| row_after_delete(self.doc.scene(), at)) {
+            self.selection.set(vec![next]);
+        }
         Ok(Outcome::default())
     }
 
@@ -316,4 +321,12 @@ pub(super) fn reparent_ops(
             keep,
         })
         .collect()
+}
+
+/// What is selected after a delete whose first removed subtree began at pre-order index `at`:
+/// the row that now sits there (the next row), else the last row (the one above, when the
+/// deleted rows were the last), else nothing. A list keeps its place, as a file manager's does.
+fn row_after_delete(scene: &crate::model::scene::Scene, at: usize) -> Option<NodeId> {
+    let last = scene.len().checked_sub(1)?;
+    Some(scene.id_at(at.min(last)))
 }

@@ -377,7 +377,7 @@ impl Editor {
             DialogPurpose::ChooseImage { node } => self.image_chosen(node, path),
             DialogPurpose::InstanceScene { under } => self.instance_scene(under, &path),
             DialogPurpose::ImportSources => self.answer_sources(
-                crate::editor::session::import_sources::SourcesAnswer::Write(Some(path)),
+                crate::editor::session::interchange::SourcesAnswer::Write(Some(path)),
             ),
             DialogPurpose::SaveBranch { node } => {
                 use crate::editor::session::command::InstanceCommand;

@@ -4,29 +4,12 @@
 //! scene in a folder the person picks (what `graft import --sources DIR` does), the instances
 //! then naming those `.ron` files.
 
+use crate::editor::session::interchange::{SourcesAnswer, SourcesQuestion};
 use crate::editor::session::{DialogPurpose, Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::file_kind::FileKind;
 use std::path::PathBuf;
-
-/// The question, while it waits for an answer.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SourcesQuestion {
-    /// The imported file's name ("level.tscn").
-    pub imported: String,
-    /// The Godot scenes its instances read (nested ones included), in the order found.
-    pub sources: Vec<PathBuf>,
-}
-
-/// The answer to "Keep the instanced Godot scenes, or write them as graft scenes?".
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SourcesAnswer {
-    /// Keep the `.tscn` sources.
-    Keep,
-    /// Write each source as a `.ron` in this folder (None: pick the folder in a dialog).
-    Write(Option<PathBuf>),
-}
 
 impl Editor {
     /// The pending question about an import's instanced Godot scenes (the window shows it).

@@ -245,8 +245,7 @@ fn refuse_cycles(rows: &[Registration], host: &Path) -> Result<()> {
         let Ok(source) = &reg.entry.source else {
             continue;
         };
-        let nested = source.scene.instances().map(|t| t.source_files());
-        if source.path == host || nested.is_some_and(|files| files.contains(&host)) {
+        if source.path == host || source.nested_files().contains(&host) {
             return Err(Error::Refused(format!(
                 "cannot paste an instance of {} here: {} would then contain itself",
                 reg.entry.path,

@@ -60,10 +60,15 @@ impl Editor {
                 wrong_value(predict, &m.kind, id, &scenes).map_err(|e| error_at(path, m.at, e))
             })
             .collect::<Result<Vec<Value>>>()?;
+        let parent = match predict.frame {
+            ValueSpace::World => None,
+            ValueSpace::Local => scene.parent(id)?,
+        };
         Ok(Some(Truth {
             answer: Value::of(&trs, predict.kind),
             wrong,
             account: account(scene, id, predict),
+            space: parent.map_or(Ok(glam::Affine2::IDENTITY), |p| scene.world(p))?,
         }))
     }
 }

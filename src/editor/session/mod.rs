@@ -15,7 +15,7 @@ pub mod exports;
 mod files;
 pub mod generate;
 mod gestures;
-pub mod import_sources;
+mod import_sources;
 pub mod instances;
 mod intents;
 pub mod interchange;
@@ -173,7 +173,7 @@ pub struct Editor {
     windows: FxHashSet<Window>,
     report: Option<interchange::InterchangeReport>,
     /// After an import that keeps instanced Godot scenes: keep them, or write them as `.ron`?
-    sources_question: Option<import_sources::SourcesQuestion>,
+    sources_question: Option<interchange::SourcesQuestion>,
     figure: crate::editor::view::figure::FigureOptions,
     jobs: jobs::Jobs,
     timeline: timeline::TimelineState,
