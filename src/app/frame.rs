@@ -15,6 +15,7 @@ use crate::editor::session::lesson::LessonRun;
 use crate::editor::session::probes::ProbeReading;
 use crate::editor::session::selection::Selection;
 use crate::editor::session::settings::ViewOptions;
+use crate::editor::session::timeline::{KeyRef, TimelineState};
 use crate::model::scene::{NodeId, Scene};
 
 /// The app's shared per-frame registers, handed to the panels that write them (each a
@@ -101,6 +102,10 @@ pub struct FrameContext<'a> {
     pub lessons_open: bool,
     /// The probes' readings this frame.
     pub probe_readings: Vec<ProbeReading>,
+    /// The clip's playback state (time, playing, trails, auto-key).
+    pub timeline: &'a TimelineState,
+    /// The selected keyframes.
+    pub selected_keys: Vec<KeyRef>,
     /// The registers the panels write (lesson targets, F6's landing, the overlay).
     pub wiring: Wiring<'a>,
 }
@@ -121,6 +126,8 @@ impl<'a> FrameContext<'a> {
             lesson_progress: editor.lesson_progress(),
             lessons_open: editor.is_open(Window::Lessons),
             probe_readings: editor.probe_readings(),
+            timeline: editor.timeline(),
+            selected_keys: editor.selected_keys(),
             wiring,
         }
     }

@@ -45,8 +45,7 @@ impl GraftApp {
             .show(ui, |ui| {
                 a11y::name_panel(ui, "Timeline");
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    let targets = fx.wiring.targets;
-                    commands.extend(timeline::ui(ui, &self.editor, targets, &mut self.timeline));
+                    commands.extend(timeline::ui(ui, &fx, &mut self.timeline));
                     a11y::scroll_focus_into_view(ui);
                 });
             });

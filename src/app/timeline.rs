@@ -6,10 +6,10 @@
 //! is `Editor::advance`, called once per frame by the app. What clicks, drags and the wheel
 //! mean is `editor::view::keys`; this panel reads input, asks it, and paints.
 
-use super::ui_targets::{Targeted as _, Targets};
+use super::frame::FrameContext;
+use super::ui_targets::Targeted as _;
 use crate::app::number_field::number_field;
 use crate::app::viewport::c32;
-use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, HistoryCommand, PanelCommand};
 use crate::editor::session::timeline::{KeyRef, TimelineCommand as T};
 use crate::editor::view::keys::{
@@ -68,16 +68,11 @@ fn pos(p: glam::Vec2) -> Pos2 {
 }
 
 /// Draw the panel; returns its commands.
-pub fn ui(
-    ui: &mut egui::Ui,
-    editor: &Editor,
-    targets: &Targets,
-    state: &mut TimelinePanel,
-) -> Vec<Command> {
+pub fn ui(ui: &mut egui::Ui, fx: &FrameContext, state: &mut TimelinePanel) -> Vec<Command> {
     let mut out = Vec::new();
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let clip = scene.clip();
-    toolbar(ui, (editor, targets), clip, &mut out);
+    toolbar(ui, fx, clip, &mut out);
     let animated = scene.animated_nodes();
     let rows = animated.len().max(1) as f32;
     let (rect, response) = ui.allocate_exact_size(
@@ -94,12 +89,12 @@ pub fn ui(
     if animated.is_empty() {
         empty_hint(&painter, rect);
     }
-    let selected = editor.selected_keys();
-    let diamonds = paint_rows(ui, &painter, (rect, &axis), (editor, &animated), &selected);
+    let selected = &fx.selected_keys;
+    let diamonds = paint_rows(ui, &painter, (rect, &axis), (fx, &animated), selected);
     let frame = TimelineFrame {
         axis,
         diamonds: &diamonds,
-        selected: &selected,
+        selected,
     };
     let pointer = pointer(ui, &response);
     let rows_top = (!animated.is_empty()).then_some(track.top() + ROW);
@@ -119,11 +114,7 @@ pub fn ui(
         let asks = frame.click(&pointer, response.clicked(), response.secondary_clicked());
         out.extend(asks.into_iter().map(command));
     }
-    playhead(
-        &painter,
-        rect,
-        axis.playhead(editor.timeline().local_time(clip)),
-    );
+    playhead(&painter, rect, axis.playhead(fx.timeline.local_time(clip)));
     out
 }
 
@@ -195,10 +186,10 @@ fn paint_rows(
     ui: &egui::Ui,
     painter: &egui::Painter,
     (rect, axis): (Rect, &TimeAxis),
-    (editor, animated): (&Editor, &[NodeId]),
+    (fx, animated): (&FrameContext, &[NodeId]),
     selected: &[KeyRef],
 ) -> Vec<Diamond<KeyRef>> {
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let visible = ui.clip_rect().expand(ROW);
     let rows = keys::rows_in_view(
         visible.top() - rect.top(),
@@ -211,7 +202,7 @@ fn paint_rows(
             continue;
         };
         let y = rect.top() + keys::row_centre(row, ROW);
-        let color = if editor.is_selected(node) {
+        let color = if fx.selection.contains(node) {
             c32(palette::TIMELINE_SELECTED)
         } else {
             c32(palette::TIMELINE_ROW)
@@ -318,21 +309,20 @@ fn diamond(painter: &egui::Painter, c: Pos2, color: Color32, selected: bool) {
 }
 
 /// Play, stop, time, length, loop mode, Key, trails.
-fn toolbar(
-    ui: &mut egui::Ui,
-    (editor, targets): (&Editor, &Targets),
-    clip: ClipSettings,
-    out: &mut Vec<Command>,
-) {
+fn toolbar(ui: &mut egui::Ui, fx: &FrameContext, clip: ClipSettings, out: &mut Vec<Command>) {
     ui.horizontal(|ui| {
-        transport(ui, (editor, targets), clip, out);
+        transport(ui, fx, clip, out);
         clip_settings(ui, clip, out);
         ui.separator();
-        keying(ui, editor, out);
-        let mut trails = editor.timeline().trails();
+        keying(ui, fx, out);
+        let mut trails = fx.timeline.trails();
         if ui
             .checkbox(&mut trails, "trails (T)")
-            .lesson_target(ui, targets, crate::editor::lesson::targets::Control::Trails)
+            .lesson_target(
+                ui,
+                fx.wiring.targets,
+                crate::editor::lesson::targets::Control::Trails,
+            )
             .on_hover_text("The path of the selected nodes' world origins over the clip")
             .changed()
         {
@@ -342,13 +332,8 @@ fn toolbar(
 }
 
 /// Stop, play / pause and the current time.
-fn transport(
-    ui: &mut egui::Ui,
-    (editor, targets): (&Editor, &Targets),
-    clip: ClipSettings,
-    out: &mut Vec<Command>,
-) {
-    let timeline = editor.timeline();
+fn transport(ui: &mut egui::Ui, fx: &FrameContext, clip: ClipSettings, out: &mut Vec<Command>) {
+    let timeline = fx.timeline;
     let stop = ui.button("⏹");
     super::a11y::name(ui, &stop, "Stop");
     if stop.on_hover_text("Stop: back to 0 s").clicked() {
@@ -363,7 +348,11 @@ fn transport(
     // Read as "Play" / "Pause", without the glyph.
     super::a11y::name(ui, &play_button, play.trim_start_matches(['▶', '⏸', ' ']));
     if play_button
-        .lesson_target(ui, targets, crate::editor::lesson::targets::Control::Play)
+        .lesson_target(
+            ui,
+            fx.wiring.targets,
+            crate::editor::lesson::targets::Control::Play,
+        )
         .on_hover_text("Play or pause (Ctrl+Space)")
         .clicked()
     {
@@ -376,7 +365,7 @@ fn transport(
     });
     let field = edit.response;
     super::a11y::name(ui, &field, "current time, seconds");
-    targets.control(ui, crate::editor::lesson::targets::Control::Time, &field);
+    (fx.wiring.targets).control(ui, crate::editor::lesson::targets::Control::Time, &field);
     if edit.changed {
         out.push(Command::Timeline(T::SetTime(time)));
     }
@@ -407,15 +396,15 @@ fn clip_settings(ui: &mut egui::Ui, clip: ClipSettings, out: &mut Vec<Command>) 
 }
 
 /// Key (K), auto-key, and the key selection's count and Delete button.
-fn keying(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
+fn keying(ui: &mut egui::Ui, fx: &FrameContext, out: &mut Vec<Command>) {
     if ui
-        .add_enabled(!editor.selection().is_empty(), egui::Button::new("Key (K)"))
+        .add_enabled(!fx.selection.ids().is_empty(), egui::Button::new("Key (K)"))
         .on_hover_text("Key the selected nodes' position, rotation and scale at this time")
         .clicked()
     {
         out.push(Command::Timeline(T::KeySelection));
     }
-    let mut auto_key = editor.timeline().auto_key();
+    let mut auto_key = fx.timeline.auto_key();
     if ui
         .checkbox(&mut auto_key, "auto-key")
         .on_hover_text(
@@ -425,7 +414,7 @@ fn keying(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
     {
         out.push(Command::Timeline(T::ToggleAutoKey));
     }
-    let keys = editor.selected_keys().len();
+    let keys = fx.selected_keys.len();
     if keys > 0 {
         ui.separator();
         ui.label(format!("{keys} key(s) selected"));
