@@ -439,3 +439,52 @@ fn readme_lists_the_gesture_table() {
         "README's gesture list differs from the gesture table; it should read:\n{expected}"
     );
 }
+
+/// The table's entries are plain commands: those that act on "the selected node" name it as a
+/// place the applier resolves (no placeholder id patched in by the caller).
+#[test]
+fn entries_that_act_on_the_selection_are_resolved_by_the_applier() {
+    use graft::editor::vocabulary::CommandId;
+    use graft::model::scene::NodeId;
+    let run = |editor: &mut Editor, id: CommandId| {
+        let command = find_command(id).unwrap().command.clone();
+        editor.apply(command)
+    };
+    let mut editor = sword_editor();
+    let refused = run(&mut editor, CommandId::NodeAddChild).unwrap_err();
+    assert!(
+        refused.to_string().contains("select a node first"),
+        "{refused}"
+    );
+    let hand = NodeId(3);
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![hand])))
+        .unwrap();
+    let before = editor.doc().scene().len();
+    run(&mut editor, CommandId::NodeAddChild).unwrap();
+    let scene = editor.doc().scene();
+    let added = editor.primary().unwrap();
+    assert_eq!(scene.len(), before + 1);
+    assert_eq!(
+        scene.parent(added).unwrap(),
+        Some(hand),
+        "under the selection"
+    );
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![hand])))
+        .unwrap();
+    run(&mut editor, CommandId::NodeAddSibling).unwrap();
+    let sibling = editor.primary().unwrap();
+    let scene = editor.doc().scene();
+    assert_eq!(scene.parent(sibling).unwrap(), scene.parent(hand).unwrap());
+    assert_eq!(
+        scene.sibling_index(sibling).unwrap(),
+        scene.sibling_index(hand).unwrap() + 1
+    );
+    // A toggle the table runs as is: on, then off.
+    let contrast = editor.high_contrast();
+    run(&mut editor, CommandId::ViewHighContrast).unwrap();
+    assert_eq!(editor.high_contrast(), !contrast);
+    run(&mut editor, CommandId::ViewHighContrast).unwrap();
+    assert_eq!(editor.high_contrast(), contrast);
+}

@@ -15,7 +15,7 @@ use graft::editor::session::command::{
     EditCommand, HistoryCommand, NewNodePlace, PanelCommand, SelectionCommand, SettingCommand,
     ViewOption, WindowCommand,
 };
-use graft::editor::session::drop_rules::DropZone;
+use graft::editor::session::drop_rules::{DropPreview, DropZone};
 use graft::editor::view::handles::Tool;
 use graft::editor::{Command, Editor};
 use graft::model::document::{Document, SAMPLE_SCENES};
@@ -28,6 +28,12 @@ use graft::tools::generate::{GenShape, generate};
 use proptest::prelude::*;
 use proptest::sample::Index;
 use std::path::Path;
+
+/// The hierarchy's drop of `dragged` in `zone`, planned on `scene` as the row plans it.
+fn drop_rows(scene: &Scene, dragged: &[NodeId], zone: DropZone, keep: Keep) -> Command {
+    let preview = DropPreview::plan(scene, dragged, zone, keep);
+    Command::Panel(PanelCommand::DropRows(Box::new(preview)))
+}
 
 /// Proptest cases per run.
 const CASES: u32 = 64;
@@ -358,11 +364,8 @@ fn resolve(editor: &Editor, s: &Seed) -> Command {
                 2 => DropZone::Into(target),
                 _ => DropZone::Root,
             };
-            Command::Edit(EditCommand::Drop {
-                dragged,
-                zone,
-                keep_world: s.flags & 8 == 8,
-            })
+            let keep = Keep::world_if(s.flags & 8 == 8);
+            drop_rows(scene, &dragged, zone, keep)
         }
         33 => Command::Setting(SettingCommand::ToggleKeepWorld),
         34 => Command::Setting(SettingCommand::SetTool(
@@ -778,12 +781,9 @@ fn dropping_a_node_onto_its_descendant_is_refused_by_name() {
         DropZone::After(HAND),
     ] {
         for keep_world in [true, false] {
+            let keep = Keep::world_if(keep_world);
             let error = editor
-                .apply(Command::Edit(EditCommand::Drop {
-                    dragged: vec![ARM],
-                    zone,
-                    keep_world,
-                }))
+                .apply(drop_rows(editor.doc().scene(), &[ARM], zone, keep))
                 .expect_err("a cycle is refused");
             let text = error.to_string();
             assert!(text.contains("arm"), "{text}");
@@ -914,12 +914,11 @@ fn keep_world_reparents_under_a_zero_scale_parent_are_refused() {
     let mut editor = Editor::new(Document::untitled(singular_scene()));
     editor.update_world();
     let before = state(&editor);
+    let drop = |editor: &Editor, keep| {
+        drop_rows(editor.doc().scene(), &[FREE], DropZone::Into(FLAT), keep)
+    };
     let error = editor
-        .apply(Command::Edit(EditCommand::Drop {
-            dragged: vec![FREE],
-            zone: DropZone::Into(FLAT),
-            keep_world: true,
-        }))
+        .apply(drop(&editor, Keep::World))
         .expect_err("singular parent");
     assert!(matches!(error, Error::SingularParent(FLAT)), "{error:?}");
     editor.update_world();
@@ -937,13 +936,7 @@ fn keep_world_reparents_under_a_zero_scale_parent_are_refused() {
     editor.update_world();
     assert_eq!(state(&editor), before);
     // Keeping the local numbers instead is allowed.
-    editor
-        .apply(Command::Edit(EditCommand::Drop {
-            dragged: vec![FREE],
-            zone: DropZone::Into(FLAT),
-            keep_world: false,
-        }))
-        .unwrap();
+    editor.apply(drop(&editor, Keep::Local)).unwrap();
     assert_eq!(editor.doc().scene().parent(FREE).unwrap(), Some(FLAT));
 }
 

@@ -198,14 +198,15 @@ fn context_menu_add_child_is_undoable() {
 fn ghosts_show_both_outcomes_and_badges_warn_about_skew_and_mirrors() {
     use graft::editor::session::drop_rules::keep_world_warning;
     use graft::editor::view::overlay::ghost_worlds;
+    use graft::model::scene::Keep;
     let sword = graft::model::file::load(std::path::Path::new("scenes/sword.ron")).unwrap();
-    let keep = ghost_worlds(&sword, &[SWORD], Some(BODY), true);
+    let keep = ghost_worlds(&sword, &[SWORD], Some(BODY), Keep::World);
     assert_eq!(keep.len(), 1);
     assert!(
         near(keep[0].1.translation, Vec2::new(2.0, 3.0)),
         "keep world: the ghost stays"
     );
-    let jump = ghost_worlds(&sword, &[ARM], Some(SCABBARD), false);
+    let jump = ghost_worlds(&sword, &[ARM], Some(SCABBARD), Keep::Local);
     assert_eq!(jump.len(), 3, "the arm's subtree comes along");
     let scabbard = sword.world(SCABBARD).unwrap();
     let expected = scabbard * sword.node(ARM).unwrap().local.to_affine();

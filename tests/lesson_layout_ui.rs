@@ -119,7 +119,7 @@ fn a_new_step_opens_at_the_top_of_its_text() {
     let mut h = app(1024.0, 768.0);
     open_at(&mut h, REPARENT, 0);
     let panel = lesson_panel(&h);
-    let first = |h: &Harness<GraftApp>| shown_text(h, "The scene is back as it started");
+    let first = |h: &Harness<GraftApp>| shown_text(h, "The scene starts again");
     let before = shown_text(&h, "Nothing moves on screen")
         .map(|r| r.top())
         .expect("step 1's second paragraph");
@@ -279,4 +279,56 @@ fn a_menu_item_in_a_submenu_is_pointed_at_through_its_submenu() {
         Some("Then type (50, 0) here"),
         "{next:?}"
     );
+}
+
+/// A step that asks for a prediction shows the question, its field and **Click in the
+/// viewport** inside the lesson panel when it opens, at 1280×800 and at 1024×768, however long
+/// the step's text (issue 50: below the text, they were under the inspector), and the text
+/// still opens at its first line.
+#[test]
+fn a_predict_steps_question_and_field_show_when_it_opens() {
+    use egui_kittest::kittest::By;
+    // (lesson, step) of the course's predict steps.
+    let steps = [(1, 1), (REPARENT, 1), (SHEAR, 0), (ACCUMULATED, 1), (6, 2)];
+    for (width, height) in [(1280.0, 800.0), (1024.0, 768.0)] {
+        let mut h = app(width, height);
+        for (k, s) in steps {
+            open_at(&mut h, k, s);
+            let what = format!("lesson {}, step {} at {width}x{height}", k + 1, s + 1);
+            let panel = lesson_panel(&h);
+            let run = h.state().editor().lesson().unwrap();
+            let question = run.predict().expect("a predict step").question.clone();
+            let clicks = run.predict().unwrap().by_click();
+            let plain = graft::editor::lesson::text::plain(&run.step().text[0]);
+            let first: String = plain.chars().take(20).collect();
+            let mut shown = vec!["Your prediction", "Predict"];
+            if clicks {
+                shown.push("Click in the viewport");
+            }
+            for label in shown {
+                let widget = By::new()
+                    .label(label)
+                    .predicate(|n| n.role() != Role::Label);
+                let r = h.query(widget).expect(label).rect();
+                assert!(
+                    panel.contains_rect(r),
+                    "{what}: {label:?} at {r:?}, out of {panel:?}"
+                );
+            }
+            let asked = By::new().label(&question).role(Role::Label);
+            let r = h.query(asked).expect("the question").rect();
+            assert!(panel.contains_rect(r), "{what}: the question at {r:?}");
+            let text = By::new()
+                .label_contains(&first)
+                .role(Role::Label)
+                .predicate(|n| !n.is_hidden());
+            let rects = h.query_all(text).map(|n| n.rect());
+            let r = rects.min_by(|a, b| a.top().total_cmp(&b.top()));
+            let r = r.expect("the text's first line");
+            assert!(
+                panel.contains(r.left_top()),
+                "{what}: the first line at {r:?}"
+            );
+        }
+    }
 }

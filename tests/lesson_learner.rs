@@ -28,11 +28,13 @@ use graft::model::scene::NodeId;
 use learner::{Gesture, Learner};
 
 use Gesture::{
-    Button, Check, DragNode, DragRow, DragRowBelow, DropPart, Field, Link, Menu, PredictClick,
-    PredictTyped, Press, ProbeAt, Row, SavePart,
+    AnswerClicked, AnswerTyped, Button, Check, DragNode, DragRow, DragRowBelow, DropPart, Field,
+    Link, Menu, PredictTyped, Press, ProbeAt, Row, SavePart,
 };
 
-/// The gestures that solve each step of each built-in lesson, in course order.
+/// The gestures that solve each step of each built-in lesson, in course order. The numbers a
+/// lesson draws per learner (`vary:`) are read from the running lesson: `{reach}`, and the
+/// predictions' answers.
 const SOLUTIONS: [&[&[Gesture]]; 10] = [
     // 01 Local and world
     &[
@@ -48,9 +50,9 @@ const SOLUTIONS: [&[&[Gesture]]; 10] = [
     &[
         &[Row("sword")],
         &[
-            PredictTyped("(1, 3)"),
+            AnswerTyped,
             Row("hand"),
-            Field("hand, local position y", "4"),
+            Field("hand, local position y", "{reach}"),
         ],
         &[Field("body, local rotation", "90")],
         &[
@@ -70,7 +72,7 @@ const SOLUTIONS: [&[&[Gesture]]; 10] = [
     &[
         &[DragRow("sword", "body")],
         &[
-            PredictClick(6.0, 0.0),
+            AnswerClicked,
             Check("Keep world transform"),
             DragRow("sword", "body"),
         ],
@@ -85,31 +87,28 @@ const SOLUTIONS: [&[&[Gesture]]; 10] = [
     // 05 Shear
     &[
         &[
-            PredictTyped("37"),
+            AnswerTyped,
             Menu("View", "Shear warning overlay"),
             Row("rotated child"),
         ],
         &[Button("Select cause (stretched)")],
-        &[Field("stretched, local scale y", "2")],
+        &[Field("stretched, local scale y", "{stretched.scale.x}")],
         &[Row("rotated child"), DragRowBelow("rotated child")],
         &[Row("scaled child"), Menu("Node", "Unparent (to root)")],
     ],
     // 06 Adding up TRS
     &[
         &[Menu("View", "Composition side by side")],
-        &[PredictClick(3.5, 2.2), Field("hull, local scale x", "2")],
+        &[AnswerClicked, Field("hull, local scale x", "{stretch}")],
         &[Row("muzzle")],
-        &[Field("hull, local scale y", "2")],
+        &[Field("hull, local scale y", "{stretch}")],
         &[Field("muzzle, local scale y", "3")],
     ],
     // 07 The solar system
     &[
         &[Button("Play")],
         &[Button("Pause"), Check("trails (T)")],
-        &[
-            PredictClick(-16.5, -3.75),
-            Field("current time, seconds", "3"),
-        ],
+        &[AnswerClicked, Field("current time, seconds", "3")],
         &[Field("current time, seconds", "1.25")],
         &[
             Row("earth"),
@@ -155,17 +154,25 @@ const SOLUTIONS: [&[&[Gesture]]; 10] = [
     ],
 ];
 
-/// The app at the default window size, 1280×800.
+/// The app at the default window size, 1280×800 (seed 0: the lessons' own numbers).
 fn app() -> Harness<'static, GraftApp> {
     learner::app_at(egui::vec2(1280.0, 800.0))
 }
 
+/// The app at 1280×800 for a learner with this seed.
+fn app_seeded(seed: u64) -> Harness<'static, GraftApp> {
+    learner::app_seeded(egui::vec2(1280.0, 800.0), seed)
+}
+
+/// The seeds of the learners below: 0 is the lessons' own numbers, the others draw theirs.
+const SEEDS: [u64; 3] = [0, 23, 1];
+
 /// Every built-in lesson, one after the other as the summary's "Next lesson" button leads,
-/// played to its summary by gestures.
+/// played to its summary by gestures, by a learner with numbers of their own (seed 23).
 #[test]
 fn a_learner_plays_every_built_in_lesson_to_its_summary_by_gestures() {
     assert_eq!(SOLUTIONS.len(), COURSE.len(), "a solution for every lesson");
-    let mut h = app();
+    let mut h = app_seeded(SEEDS[1]);
     let mut learner = Learner::new(&mut h);
     learner.open_from_help_menu(1);
     let mut checked = 0;
@@ -222,10 +229,10 @@ fn assert_points_in_view(learner: &Learner, what: &str) -> usize {
 
 /// At every step start, the world points a step names (where a probe must read a value, where
 /// a node must go in the world) are inside the viewport at 1280×800 too, in every lesson whose
-/// goals name one, played by gestures.
+/// goals name one, played by gestures (by another learner, seed 1).
 #[test]
 fn at_every_step_start_the_points_a_step_names_are_in_view() {
-    let mut h = app();
+    let mut h = app_seeded(SEEDS[2]);
     let mut learner = Learner::new(&mut h);
     let mut checked = 0;
     for (k, steps) in SOLUTIONS.iter().enumerate() {
@@ -250,14 +257,6 @@ fn at_every_step_start_the_points_a_step_names_are_in_view() {
 /// The predict steps of the course: (lesson index, step number).
 const PREDICT_STEPS: [(usize, usize); 5] = [(1, 2), (3, 2), (4, 1), (5, 2), (6, 3)];
 
-/// A value as a learner types it.
-fn typed(v: Value) -> String {
-    match v {
-        Value::Vector(p) => format!("({}, {})", p.x, p.y),
-        Value::Number(a) => format!("{a}"),
-    }
-}
-
 /// The world points of a prediction's mark: the ghost and the true place (an angle's origin).
 fn mark_points(learner: &Learner) -> Vec<glam::Vec2> {
     let scene = learner.h.state().scene();
@@ -273,83 +272,153 @@ fn mark_points(learner: &Learner) -> Vec<glam::Vec2> {
     }
 }
 
-/// Each predict step of lessons 02, 04, 05, 06 and 07 at 1280×800: the learner types the
-/// answer (right), each expected mistake (the feedback names it) and a value far off (plain
-/// wrong), then acts by gestures. Each time the verdict and the account are in the panel and
-/// the prediction's ghost and arrow inside the viewport. (Predicting right by a click is in
-/// the course played above.)
+/// Each predict step of lessons 02, 04, 05, 06 and 07 at 1280×800, for two learners (seed 0,
+/// the lessons' own numbers, and seed 1): the learner predicts the answer (right), each
+/// expected mistake (the feedback names it) and a value far off (plain wrong), then acts by
+/// gestures. The first learner types every prediction; the second clicks each one a click can
+/// answer (a position) where it lies in the viewport. The answers are read from the lesson,
+/// and differ between the two learners. Each time the verdict and the account are in the panel
+/// and the prediction's ghost and arrow inside the viewport.
 #[test]
 fn a_learner_predicts_right_each_mistake_and_far_off_in_every_predict_step() {
-    let mut h = app();
-    let mut learner = Learner::new(&mut h);
-    let mut mistakes_named = 0;
-    for (k, s) in PREDICT_STEPS {
-        learner.open_from_help_menu(k + 1);
-        learner.start();
-        learner.go_to_step(s);
-        let predict = learner.run().predict().expect("a predict step").clone();
-        let truth = learner.run().truth().expect("its truth").clone();
-        let action: Vec<Gesture> = (SOLUTIONS[k][s - 1].iter())
-            .filter(|g| !matches!(g, PredictTyped(_) | PredictClick(..)))
-            .cloned()
-            .collect();
-        let far = match truth.answer {
-            Value::Vector(p) => Value::Vector(p + glam::vec2(40.0, -30.0)),
-            Value::Number(a) => Value::Number(a + 90.0),
-        };
-        let mut cases = vec![(truth.answer, Verdict::Right)];
-        cases.extend(
-            (truth.wrong.iter())
-                .enumerate()
-                .map(|(m, w)| (*w, Verdict::Mistake(m))),
-        );
-        cases.push((far, Verdict::Wrong));
-        for (value, verdict) in cases {
-            let what = format!("lesson {}, step {s}, {verdict:?} {value:?}", k + 1);
-            learner.click("Reset step");
-            learner.frames(4);
-            assert!(learner.run().prediction().is_none(), "{what}: a fresh step");
-            learner.predict_typed(&typed(value));
-            assert!(!learner.step_done(), "{what}: not done by predicting");
-            for g in &action {
-                learner.perform(g);
-            }
-            learner.frames(3);
-            learner.assert_ticked(&what);
-            let feedback = learner.run().feedback().expect("revealed");
-            assert_eq!(feedback.verdict, verdict, "{what}: {}", feedback.sentence);
-            let shown: String = feedback.sentence.chars().take(40).collect();
-            assert!(
-                learner.h.query_by_label_contains(&shown).is_some(),
-                "{what}: the verdict {shown:?} in the panel"
-            );
-            if let Verdict::Mistake(m) = verdict {
-                let named = mistakes::sentence(&predict, m);
-                assert!(feedback.sentence.contains(&named), "{what}");
-                mistakes_named += 1;
-            }
-            let account = &truth.account[truth.account.len() - 1];
-            assert!(
-                learner.h.query_by_label_contains(account.trim()).is_some(),
-                "{what}: the account's {account:?} in the panel"
-            );
-            let points = mark_points(&learner);
-            let inside = if verdict == Verdict::Wrong {
-                &points[1..]
-            } else {
-                &points[..]
-            };
-            for p in inside.iter().chain(points.last()) {
-                let at = ui_common::on_screen(learner.h, *p);
-                let view = learner.h.state().viewport.last_rect;
-                assert!(
-                    view.contains(at),
-                    "{what}: {p} drawn at {at:?}, outside {view:?}"
-                );
-            }
+    let mut answers = Vec::new();
+    let (mut mistakes_named, mut clicked) = (0, 0);
+    for (by_click, seed) in [(false, SEEDS[0]), (true, SEEDS[2])] {
+        let mut h = app_seeded(seed);
+        let mut learner = Learner::new(&mut h);
+        for (k, s) in PREDICT_STEPS {
+            learner.open_from_help_menu(k + 1);
+            learner.start();
+            learner.go_to_step(s);
+            let truth = learner.run().truth().expect("its truth").clone();
+            answers.push((k, seed, truth.answer));
+            let played = predict_cases(&mut learner, k, s, by_click);
+            mistakes_named += played.0;
+            clicked += played.1;
         }
     }
-    assert!(mistakes_named >= 9, "{mistakes_named} mistakes named");
+    assert!(mistakes_named >= 18, "{mistakes_named} mistakes named");
+    assert!(clicked >= 10, "{clicked} predictions clicked");
+    for (k, _, a) in answers.iter().filter(|(_, seed, _)| *seed == SEEDS[0]) {
+        let other = answers
+            .iter()
+            .find(|(j, seed, _)| j == k && *seed == SEEDS[2]);
+        let b = other.expect("the other learner").2;
+        assert!(
+            a.distance(b, graft::editor::lesson::predict::Kind::Rotation) > 0.1,
+            "lesson {}: two learners get different numbers: {a:?} and {b:?}",
+            k + 1
+        );
+    }
+}
+
+/// A point far from the answer and every mistake of the step (inside the viewport, for a click).
+fn far_point(learner: &Learner, truth: &graft::editor::lesson::predict::Truth) -> glam::Vec2 {
+    let Value::Vector(t) = truth.answer else {
+        unreachable!("a point")
+    };
+    let view = learner.h.state().viewport.last_rect.shrink(20.0);
+    let offsets = [
+        (3.0, 2.0),
+        (-3.0, 2.0),
+        (3.0, -2.0),
+        (-3.0, -2.0),
+        (1.5, 1.5),
+        (-1.5, -1.5),
+    ];
+    let values = std::iter::once(&truth.answer).chain(&truth.wrong);
+    offsets
+        .iter()
+        .map(|(x, y)| t + glam::vec2(*x, *y))
+        .find(|p| {
+            let apart = values
+                .clone()
+                .all(|v| matches!(v, Value::Vector(w) if truth.to_world(*w).distance(truth.to_world(*p)) > 1.0));
+            apart && view.contains(ui_common::on_screen(learner.h, truth.to_world(*p)))
+        })
+        .expect("a point far off inside the viewport")
+}
+
+/// One predict step's cases: right, each mistake, far off; clicked when `by_click` and the
+/// point shows in the viewport, else typed. How many mistakes were named and predictions
+/// clicked.
+fn predict_cases(learner: &mut Learner, k: usize, s: usize, by_click: bool) -> (usize, usize) {
+    let predict = learner.run().predict().expect("a predict step").clone();
+    let truth = learner.run().truth().expect("its truth").clone();
+    let action: Vec<Gesture> = (SOLUTIONS[k][s - 1].iter())
+        .filter(|g| !matches!(g, PredictTyped(_) | AnswerTyped | AnswerClicked))
+        .cloned()
+        .collect();
+    let clicks = by_click && predict.by_click();
+    let far = match truth.answer {
+        Value::Vector(_) if clicks => Value::Vector(far_point(learner, &truth)),
+        Value::Vector(p) => Value::Vector(p + glam::vec2(40.0, -30.0)),
+        Value::Number(a) => Value::Number(a + 90.0),
+    };
+    let mut cases = vec![(truth.answer, Verdict::Right)];
+    cases.extend(
+        (truth.wrong.iter())
+            .enumerate()
+            .map(|(m, w)| (*w, Verdict::Mistake(m))),
+    );
+    cases.push((far, Verdict::Wrong));
+    let (mut named, mut clicked) = (0, 0);
+    for (value, verdict) in cases {
+        let what = format!("lesson {}, step {s}, {verdict:?} {value:?}", k + 1);
+        learner.click("Reset step");
+        learner.frames(4);
+        assert!(learner.run().prediction().is_none(), "{what}: a fresh step");
+        let at = match value {
+            Value::Vector(p) if clicks => Some(truth.to_world(p)),
+            _ => None,
+        };
+        let view = learner.h.state().viewport.last_rect;
+        match at.filter(|p| view.contains(ui_common::on_screen(learner.h, *p))) {
+            Some(p) => {
+                learner.predict_click(p);
+                clicked += 1;
+            }
+            None => learner.predict_typed(&learner::typed(value)),
+        }
+        assert!(!learner.step_done(), "{what}: not done by predicting");
+        for g in &action {
+            learner.perform(g);
+        }
+        learner.frames(3);
+        learner.assert_ticked(&what);
+        let feedback = learner.run().feedback().expect("revealed");
+        assert_eq!(feedback.verdict, verdict, "{what}: {}", feedback.sentence);
+        let shown: String = feedback.sentence.chars().take(40).collect();
+        assert!(
+            learner.h.query_by_label_contains(&shown).is_some(),
+            "{what}: the verdict {shown:?} in the panel"
+        );
+        if let Verdict::Mistake(m) = verdict {
+            let sentence = mistakes::sentence(&predict, m);
+            assert!(feedback.sentence.contains(&sentence), "{what}");
+            named += 1;
+        }
+        let account = &truth.account[truth.account.len() - 1];
+        assert!(
+            learner.h.query_by_label_contains(account.trim()).is_some(),
+            "{what}: the account's {account:?} in the panel"
+        );
+        let points = mark_points(learner);
+        let inside = if verdict == Verdict::Wrong && !clicks {
+            &points[1..]
+        } else {
+            &points[..]
+        };
+        for p in inside.iter().chain(points.last()) {
+            let at = ui_common::on_screen(learner.h, *p);
+            let view = learner.h.state().viewport.last_rect;
+            assert!(
+                view.contains(at),
+                "{what}: {p} drawn at {at:?}, outside {view:?}"
+            );
+        }
+    }
+    (named, clicked)
 }
 
 /// The other ways the lessons' text offers work too: (lesson, step, gestures).
@@ -365,7 +434,7 @@ const OTHER_WAYS: [(usize, usize, &[Gesture]); 6] = [
         4,
         2,
         &[
-            PredictTyped("(6, 0)"),
+            AnswerTyped,
             Menu("Node", "Keep world transform"),
             DragRow("sword", "body"),
         ],
@@ -585,7 +654,8 @@ fn the_reparenting_lesson_played_to_its_summary_with_keys_only() {
     k.next("step 1");
     // 2: predict where it lands (typed), toggle off, then onto the body again.
     k.at_step(1);
-    k.predict("(6, 0)");
+    let answer = k.h.state().editor().lesson().and_then(|r| r.truth());
+    k.predict(&learner::typed(answer.expect("a predict step").answer));
     k.palette("Keep world transform");
     assert!(!k.h.state().editor().keep_world());
     k.move_to("body");

@@ -9,7 +9,8 @@ use graft::editor::lesson::course::COURSE;
 use graft::editor::lesson::predict::{Value, Verdict};
 use graft::editor::lesson::progress::CourseProgress;
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, EditCommand, SettingCommand};
+use graft::editor::session::command::{Command, PanelCommand, SettingCommand};
+use graft::editor::session::drop_rules::DropPreview;
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
 use graft::editor::session::lesson_check::{VARY_SEEDS, check_lesson, walk_seeded};
 use graft::editor::session::lesson_predict::PredictInput;
@@ -108,6 +109,11 @@ fn bad_vary_lines_and_placeholders_are_refused_at_their_place() {
         ("vary: \"my var\" from 1 to 2\n", "5:7:", "letters, digits"),
         ("vary: arm local size from 1 to 2\n", "5:17:", "`rotation`"),
         ("hint: turn {a\n", "5:12:", "never closed"),
+        (
+            "vary: a from 1 to 5 default 9\n",
+            "5:21:",
+            "between the range's",
+        ),
     ];
     for (body, place, words) in cases {
         let text = format!("{head}{body}{task}");
@@ -161,14 +167,15 @@ fn a_prediction_is_judged_once_the_action_happened_and_next_waits_for_it() {
         editor
             .apply(Command::Setting(SettingCommand::ToggleKeepWorld))
             .unwrap();
+        let (node, parent) = (
+            graft::model::scene::NodeId(4),
+            graft::model::scene::NodeId(1),
+        );
+        let zone = graft::editor::session::drop_rules::DropZone::Into(parent);
+        let keep = graft::model::scene::Keep::Local;
+        let drop = DropPreview::plan(editor.doc().scene(), &[node], zone, keep);
         editor
-            .apply(Command::Edit(EditCommand::Drop {
-                dragged: vec![graft::model::scene::NodeId(4)],
-                zone: graft::editor::session::drop_rules::DropZone::Into(
-                    graft::model::scene::NodeId(1),
-                ),
-                keep_world: false,
-            }))
+            .apply(Command::Panel(PanelCommand::DropRows(Box::new(drop))))
             .unwrap();
         editor.tick(0.016);
     };
@@ -255,9 +262,142 @@ fn a_learners_numbers_come_from_the_seed_in_their_progress() {
     assert_eq!(target(7), target(7));
     let several: std::collections::BTreeSet<i32> = (1..12).map(|s| target(s) as i32).collect();
     assert!(several.len() > 2, "{several:?}");
-    // A fresh progress draws its seed once and keeps it in its text.
+    // A fresh progress has the lessons' own numbers (seed 0) until the window's start draws
+    // the learner's seed, once, kept in its text; a run's seed (GRAFT_LESSON_SEED) is used
+    // for that run only.
     let mut progress = CourseProgress::default();
+    assert_eq!(progress.seed(), 0);
+    progress.draw_seed(None);
     let seed = progress.seed();
     assert_ne!(seed, 0);
+    progress.draw_seed(None);
+    assert_eq!(progress.seed(), seed, "drawn once");
     assert_eq!(CourseProgress::from_text(&progress.to_text()).seed(), seed);
+    progress.draw_seed(Some(0));
+    assert_eq!(progress.seed(), 0, "this run's seed");
+    assert_eq!(CourseProgress::from_text(&progress.to_text()).seed(), seed);
+}
+
+/// A click answers a local position too: the point where the node will land, read in the
+/// space of the parent it hangs from after the solution (the sword onto the body, keeping the
+/// world: its new local position).
+#[test]
+fn a_click_predicts_a_local_position_in_the_new_parents_space() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("local.lesson");
+    std::fs::write(
+        &path,
+        "graft lesson 1\ntitle: Where does it hang?\n\nstep: Sheathe\nscene: sample sword\n\
+         select: sword\nkeep-world: on\n\n\
+         predict: sword local position | The sword's local position on the body?\n\
+         mistake: local-as-world\ngoal: sword parent is body\n\
+         do: reparent sword to body keep-world\n",
+    )
+    .unwrap();
+    let mut editor = Editor::new(Document::sample());
+    open(&mut editor, LessonSource::File(path));
+    let click = |editor: &mut Editor, x: f64, y: f64| {
+        let at = glam::dvec2(x, y);
+        let input = PredictInput::Click { at, step: 0.1 };
+        editor
+            .apply(Command::Lesson(LessonCommand::Predict(input)))
+            .expect("a click answers a local position");
+    };
+    let play = |editor: &mut Editor| {
+        editor
+            .apply(Command::Lesson(LessonCommand::ShowMe))
+            .unwrap();
+        for _ in 0..10 {
+            editor.tick(0.5);
+        }
+    };
+    // Where the sword is now, in the world: it stays there, at local (-3, 3) on the body.
+    click(&mut editor, 2.02, 2.98);
+    let run = editor.lesson().unwrap();
+    let p = run.prediction().unwrap().value;
+    assert_eq!(
+        p,
+        Value::Vector(glam::vec2(-3.0, 3.0)),
+        "read in the body's space"
+    );
+    let mark = run.prediction_mark(editor.doc().scene()).expect("drawn");
+    let graft::editor::view::prediction_prims::PredictionMark::Point { predicted, .. } = mark
+    else {
+        panic!("a point: {mark:?}");
+    };
+    assert!(
+        predicted.distance(glam::vec2(2.0, 3.0)) < 1e-4,
+        "where it was clicked: {predicted}"
+    );
+    play(&mut editor);
+    let feedback = editor.lesson().unwrap().feedback().expect("revealed");
+    assert_eq!(feedback.verdict, Verdict::Right, "{}", feedback.sentence);
+    // A click at (7, 3) reads (2, 3) in the body's space: the world position taken as local.
+    editor.apply(Command::Lesson(LessonCommand::Reset)).unwrap();
+    editor.tick(0.016);
+    click(&mut editor, 7.0, 3.0);
+    play(&mut editor);
+    let feedback = editor.lesson().unwrap().feedback().expect("revealed");
+    assert_eq!(
+        feedback.verdict,
+        Verdict::Mistake(0),
+        "{}",
+        feedback.sentence
+    );
+}
+
+/// The built-in lessons that ask for predictions draw their numbers (issue 50): seed 0 gives
+/// the worked example's numbers, and every combination a learner can draw plays (played over
+/// enough seeds to meet each one, more than `graft lesson check`'s 50), two learners mostly
+/// different ones.
+#[test]
+fn the_courses_predict_lessons_vary_and_every_learners_numbers_play() {
+    use std::collections::BTreeSet;
+    // (lesson, the worked example's answer of its predict step: (step, x, y or angle))
+    let lessons: [(usize, usize, &[f32]); 5] = [
+        (1, 1, &[1.0, 3.0]),
+        (3, 1, &[6.0, 0.0]),
+        (4, 0, &[36.87]),
+        (5, 1, &[3.4964, 2.1891]),
+        (6, 2, &[-16.495, -3.75]),
+    ];
+    for (k, s, classic) in lessons {
+        let lesson = read_lesson(&LessonSource::Builtin(k)).unwrap();
+        let combos: usize = (lesson.steps.iter().flat_map(|s| &s.vary))
+            .map(|v| ((v.high - v.low) / v.by).round() as usize + 1)
+            .product();
+        assert!(combos >= 5, "lesson {}: {combos} combinations", k + 1);
+        let mut seen = BTreeSet::new();
+        for seed in 0..400 {
+            let walk = walk_seeded(&lesson, seed).expect("plays");
+            assert!(
+                walk.failures.is_empty(),
+                "lesson {} seed {seed}: {:?}",
+                k + 1,
+                walk.failures
+            );
+            let drawn: Vec<String> = (walk.lesson.steps.iter().flat_map(|s| &s.vary))
+                .map(|v| format!("{:?}", v.value))
+                .collect();
+            seen.insert(drawn);
+            if seed == 0 {
+                let truth = walk.starts[s].truth().expect("a predict step");
+                let answer = match truth.answer {
+                    Value::Vector(p) => vec![p.x, p.y],
+                    Value::Number(a) => vec![a],
+                };
+                let near = answer
+                    .iter()
+                    .zip(classic)
+                    .all(|(a, b)| (a - b).abs() < 0.01);
+                assert!(near, "lesson {}: seed 0 gives {answer:?}", k + 1);
+            }
+        }
+        assert_eq!(
+            seen.len(),
+            combos,
+            "lesson {}: every combination drawn",
+            k + 1
+        );
+    }
 }

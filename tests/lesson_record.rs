@@ -58,7 +58,7 @@ fn perform_solution(editor: &mut Editor) {
         editor,
         Command::Edit(EditCommand::MoveTo {
             parent: Some(BODY),
-            keep_world: true,
+            keep: graft::model::scene::Keep::World,
         }),
     );
     for k in 1..=5 {
@@ -193,7 +193,7 @@ fn several_recorded_steps_with_view_changes_pass_check() {
         &mut editor,
         Command::Edit(EditCommand::MoveTo {
             parent: Some(HAND),
-            keep_world: false,
+            keep: graft::model::scene::Keep::Local,
         }),
     );
     let rename = Op::Rename {
@@ -490,7 +490,7 @@ fn a_big_scene_is_named_by_its_file_or_written_next_to_the_lesson() {
     );
     let to_50 = Command::Edit(EditCommand::MoveTo {
         parent: Some(NodeId(50)),
-        keep_world: true,
+        keep: graft::model::scene::Keep::World,
     });
     apply(&mut editor, to_50);
     stop_and_write(&mut editor, &dir.path().join("chain.lesson"));
@@ -519,7 +519,7 @@ fn a_big_scene_is_named_by_its_file_or_written_next_to_the_lesson() {
         &mut editor,
         Command::Edit(EditCommand::MoveTo {
             parent: Some(NodeId(300)),
-            keep_world: true,
+            keep: graft::model::scene::Keep::World,
         }),
     );
     let journal = editor.journal_path().expect("journaling").to_path_buf();
@@ -718,4 +718,53 @@ fn ask_for_a_prediction_here_turns_the_next_edit_into_a_predict_step() {
         graft::editor::lesson::predict::Value::Vector(answer),
         "the answer is where the recorded edits put the sword"
     );
+}
+
+/// The mistakes a recorded prediction names (issue 50): a keep-world reparent asks where the
+/// node lands and names the keep-local landing, a keep-local one the keep-world landing, and
+/// both the local position taken as the world one; the mistakes the answer does not stand
+/// apart from (no rotation or non-uniform scale above: the parents' rotations left out and the
+/// accumulated shortcut give the answer itself) are left out, and the lesson checks.
+#[test]
+fn a_recorded_prediction_names_the_classic_mistakes_that_apply() {
+    use graft::editor::lesson::predict::Value;
+    let dir = tempfile::tempdir().expect("temp dir");
+    // (the node, keep world, the mistake of the other keep, its wrong answer)
+    let cases = [
+        (SWORD, true, "keep-local", glam::vec2(6.0, 0.0)),
+        (HAND, false, "keep-world", glam::vec2(2.0, 2.0)),
+    ];
+    for (node, keep_world, other, wrong) in cases {
+        let path = dir.path().join(format!("{other}.lesson"));
+        let mut editor = Editor::new(Document::sample());
+        apply(&mut editor, Command::Record(RecordCommand::Start));
+        apply(&mut editor, Command::Record(RecordCommand::AskPrediction));
+        apply(
+            &mut editor,
+            Command::Selection(SelectionCommand::Select(vec![node])),
+        );
+        let parent = Some(BODY);
+        apply(
+            &mut editor,
+            Command::Edit(EditCommand::MoveTo {
+                parent,
+                keep: graft::model::scene::Keep::world_if(keep_world),
+            }),
+        );
+        stop_and_write(&mut editor, &path);
+        let text = std::fs::read_to_string(&path).expect("the lesson was written");
+        let mistakes: Vec<&str> = text.lines().filter(|l| l.starts_with("mistake:")).collect();
+        let expected = [
+            format!("mistake: {other}"),
+            "mistake: local-as-world".into(),
+        ];
+        assert_eq!(mistakes, expected, "{text}");
+        assert_checks(&path);
+        let lesson = read_lesson(&LessonSource::File(path)).expect("reads");
+        let (starts, _) = walk_lesson(&lesson).expect("plays");
+        let truth = starts[0].truth().expect("a prediction");
+        assert_eq!(truth.wrong[0], Value::Vector(wrong), "{other}: {text}");
+        let local = editor.doc().scene().node(node).unwrap().local.position;
+        assert_eq!(truth.wrong[1], Value::Vector(local), "local-as-world");
+    }
 }

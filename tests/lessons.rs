@@ -8,9 +8,9 @@ use graft::editor::lesson::course::COURSE;
 use graft::editor::lesson::parse::parse;
 use graft::editor::session::Editor;
 use graft::editor::session::command::{
-    Command, EditCommand, FileCommand, GuardAnswer, HistoryCommand, PanelCommand, SelectionCommand,
+    Command, FileCommand, GuardAnswer, HistoryCommand, PanelCommand, SelectionCommand,
 };
-use graft::editor::session::drop_rules::DropZone;
+use graft::editor::session::drop_rules::{DropPreview, DropZone};
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson, walk_lesson};
 use graft::model::document::Document;
 use graft::model::scene::Keep;
@@ -317,12 +317,14 @@ fn a_goal_ticks_however_the_learner_gets_there_and_unticks_after_undo() {
         editor.doc().path().is_none() && !editor.doc().is_modified(),
         "a fresh untitled document"
     );
+    let drop = DropPreview::plan(
+        editor.doc().scene(),
+        &[SWORD],
+        DropZone::Into(BODY),
+        Keep::World,
+    );
     editor
-        .apply(Command::Edit(EditCommand::Drop {
-            dragged: vec![SWORD],
-            zone: DropZone::Into(BODY),
-            keep_world: true,
-        }))
+        .apply(Command::Panel(PanelCommand::DropRows(Box::new(drop))))
         .unwrap();
     editor.tick(0.016);
     assert!(editor.lesson().unwrap().step_done(), "{:?}", goals(&editor));

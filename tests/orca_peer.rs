@@ -94,6 +94,8 @@ fn hear(command: &[&Path], steps: &[&str]) -> Option<Heard> {
         run.args(["--step", step]);
     }
     run.arg("--").args(command);
+    // The lessons' own numbers (a learner's seed would draw others: issue 50's `vary:`).
+    run.env("GRAFT_LESSON_SEED", "0");
     // The desktop has its own home (graft's settings and recent files stay there). Dropped on
     // any way out, the run stops the desktop, Orca and graft.
     let started = Instant::now();

@@ -1,5 +1,5 @@
-//! The rules the panels used to hold, without egui: drop zones and drop ops (planned once and
-//! carried to the drop), Shift inverting "Keep world transform", Ctrl / Shift clicks and the
+//! The rules the panels used to hold, without egui: drop zones and drop verdicts (planned once,
+//! drawn, and carried to the drop, where the applier builds the ops), Shift inverting "Keep world transform", Ctrl / Shift clicks and the
 //! arrow keys in the hierarchy, what a row drag carries, clicks and drag starts in the viewport,
 //! the camera following the space it looks from and framing; and the intents panels send
 //! instead of edits, whose edits and undo labels the session chooses.
@@ -13,7 +13,7 @@ use graft::editor::session::command::{
     SettingCommand, TransformSpace, ViewCommand, WindowCommand,
 };
 use graft::editor::session::drop_rules::{
-    DropPreview, DropZone, drop_keeps_world, drop_ops, zone_for,
+    DropBadge, DropPreview, DropVerdict, DropZone, drop_keep, drop_verdict, zone_for,
 };
 use graft::editor::session::picking::{
     Arrow, Mods, RowKey, row_click, row_drag, row_key, viewport_click, viewport_drag,
@@ -92,86 +92,86 @@ fn a_rows_quarters_are_before_and_after_and_its_middle_is_into() {
 }
 
 #[test]
-fn drop_ops_refuse_a_node_onto_itself_or_below_itself() {
+fn drop_verdicts_refuse_a_node_onto_itself_or_below_itself() {
     let scene = rig();
     let (body, hand) = (NodeId(1), NodeId(3));
     assert_eq!(
-        drop_ops(&scene, &[body], DropZone::Into(body), true),
-        Err(String::new()),
+        drop_verdict(&scene, &[body], DropZone::Into(body)),
+        DropVerdict::RefusedQuietly,
         "onto itself: refused quietly"
     );
-    let below = drop_ops(&scene, &[body], DropZone::Before(hand), true);
     assert_eq!(
-        below,
-        Err("Cannot drop body onto itself or its own descendant".to_string())
+        drop_verdict(&scene, &[body], DropZone::Before(hand)),
+        DropVerdict::Refused("Cannot drop body onto itself or its own descendant".to_string())
     );
 }
 
 #[test]
-fn drop_ops_place_dragged_nodes_in_order_among_the_siblings_left() {
+fn drop_verdicts_place_dragged_nodes_in_order_among_the_siblings_left() {
     let scene = rig();
-    let (arm, leg, prop) = (NodeId(2), NodeId(4), NodeId(5));
-    let reparent = |node, parent, index| Op::Reparent {
-        node,
-        parent,
-        index,
-        keep: Keep::World,
-    };
+    let (body, arm, leg, prop) = (NodeId(1), NodeId(2), NodeId(4), NodeId(5));
+    let allowed = |parent, index| DropVerdict::Allowed { parent, index };
     // After leg under body: arm and leg are the siblings; arm is dragged, so leg is first.
+    let after_leg = drop_verdict(&scene, &[arm, prop], DropZone::After(leg));
+    assert_eq!(after_leg, allowed(Some(body), Some(1)));
     assert_eq!(
-        drop_ops(&scene, &[arm, prop], DropZone::After(leg), true),
-        Ok(vec![
-            reparent(arm, Some(NodeId(1)), Some(1)),
-            reparent(prop, Some(NodeId(1)), Some(2)),
-        ])
+        drop_verdict(&scene, &[prop], DropZone::Before(arm)),
+        allowed(Some(body), Some(0))
     );
     assert_eq!(
-        drop_ops(&scene, &[prop], DropZone::Before(arm), false),
-        Ok(vec![Op::Reparent {
-            node: prop,
-            parent: Some(NodeId(1)),
-            index: Some(0),
-            keep: Keep::Local,
-        }])
+        drop_verdict(&scene, &[arm], DropZone::Root),
+        allowed(None, None)
     );
     assert_eq!(
-        drop_ops(&scene, &[arm], DropZone::Root, true),
-        Ok(vec![reparent(arm, None, None)])
+        drop_verdict(&scene, &[prop], DropZone::Into(arm)),
+        allowed(Some(arm), None)
     );
-    assert_eq!(
-        drop_ops(&scene, &[prop], DropZone::Into(arm), true),
-        Ok(vec![reparent(prop, Some(arm), None)])
-    );
+    // The applier builds the ops from the verdict: arm then prop, after leg, in order.
+    let mut editor = editor();
+    editor
+        .apply(drop_rows(
+            &editor,
+            &[arm, prop],
+            DropZone::After(leg),
+            Keep::World,
+        ))
+        .expect("the drop applies");
+    let children = editor.doc().scene().children(Some(body)).expect("body");
+    assert_eq!(children, vec![leg, arm, prop]);
 }
 
 #[test]
 fn shift_inverts_keep_world_either_way() {
-    assert!(drop_keeps_world(true, false));
-    assert!(!drop_keeps_world(true, true));
-    assert!(!drop_keeps_world(false, false));
-    assert!(drop_keeps_world(false, true));
+    assert_eq!(drop_keep(true, false), Keep::World);
+    assert_eq!(drop_keep(true, true), Keep::Local);
+    assert_eq!(drop_keep(false, false), Keep::Local);
+    assert_eq!(drop_keep(false, true), Keep::World);
+}
+
+/// The hierarchy's drop of `dragged` in `zone`, planned as the row plans it.
+fn drop_rows(editor: &Editor, dragged: &[NodeId], zone: DropZone, keep: Keep) -> Command {
+    let preview = DropPreview::plan(editor.doc().scene(), dragged, zone, keep);
+    Command::Panel(PanelCommand::DropRows(Box::new(preview)))
 }
 
 #[test]
-fn a_drop_performs_the_ops_planned_while_hovering_without_planning_again() {
+fn a_drop_goes_where_the_verdict_planned_while_hovering_said_without_planning_again() {
     let mut editor = editor();
     let scene = editor.doc().scene();
-    let (arm, prop) = (NodeId(2), NodeId(5));
-    let mut preview = DropPreview::plan(scene, &[prop], DropZone::Into(arm), true);
-    assert!(preview.allowed);
-    // Swap the planned ops for others: if the drop planned again it would put prop under arm.
-    preview.ops = Ok(vec![Op::Reparent {
-        node: prop,
-        parent: Some(NodeId(4)),
+    let (arm, leg, prop) = (NodeId(2), NodeId(4), NodeId(5));
+    let mut preview = DropPreview::plan(scene, &[prop], DropZone::Into(arm), Keep::World);
+    assert!(preview.allowed());
+    // Swap the planned verdict for another: if the drop planned again it would put prop under arm.
+    preview.verdict = DropVerdict::Allowed {
+        parent: Some(leg),
         index: None,
-        keep: Keep::World,
-    }]);
+    };
     editor
         .apply(Command::Panel(PanelCommand::DropRows(Box::new(preview))))
         .expect("the drop applies");
     editor.update_world();
     let parent = editor.doc().scene().parent(prop).expect("prop exists");
-    assert_eq!(parent, Some(NodeId(4)), "the carried ops were performed");
+    assert_eq!(parent, Some(leg), "the carried verdict was followed");
     assert_eq!(undo_label(&editor).as_deref(), Some("Reparent prop"));
 }
 
@@ -179,8 +179,9 @@ fn a_drop_performs_the_ops_planned_while_hovering_without_planning_again() {
 fn a_drop_planned_before_the_tree_changed_is_planned_again() {
     let mut editor = editor();
     let (arm, prop) = (NodeId(2), NodeId(5));
-    let mut preview = DropPreview::plan(editor.doc().scene(), &[prop], DropZone::Into(arm), false);
-    preview.ops = Ok(Vec::new()); // stale: would do nothing
+    let scene = editor.doc().scene();
+    let mut preview = DropPreview::plan(scene, &[prop], DropZone::Into(arm), Keep::Local);
+    preview.verdict = DropVerdict::RefusedQuietly; // stale: would do nothing
     editor
         .apply(Command::Selection(SelectionCommand::Select(vec![NodeId(
             4,
@@ -198,20 +199,64 @@ fn a_drop_planned_before_the_tree_changed_is_planned_again() {
         Some("Reparent prop (keep local)")
     );
     // A refused plan is refused when dropped, and changes nothing.
-    let refused = DropPreview::plan(
-        editor.doc().scene(),
-        &[NodeId(1)],
-        DropZone::Into(arm),
-        true,
-    );
-    assert!(!refused.allowed);
+    let refused = drop_rows(&editor, &[NodeId(1)], DropZone::Into(arm), Keep::World);
     let steps = editor.doc().history().labels().0.len();
-    assert!(
-        editor
-            .apply(Command::Panel(PanelCommand::DropRows(Box::new(refused))))
-            .is_err()
+    assert!(editor.apply(refused).is_err());
+    assert_eq!(editor.doc().history().labels().0.len(), steps);
+}
+
+#[test]
+fn an_allowed_drop_that_the_tree_made_a_cycle_since_is_refused_with_why() {
+    let mut editor = editor();
+    let (arm, hand, prop) = (NodeId(2), NodeId(3), NodeId(5));
+    // Planned while hovering: prop into hand is allowed.
+    let stale = drop_rows(&editor, &[prop], DropZone::Into(hand), Keep::World);
+    // Before the release the tree changes: arm (and hand with it) goes under prop.
+    let select = SelectionCommand::Select(vec![arm]);
+    editor.apply(Command::Selection(select)).expect("select");
+    let move_to = EditCommand::MoveTo {
+        parent: Some(prop),
+        keep: Keep::World,
+    };
+    editor
+        .apply(Command::Edit(move_to))
+        .expect("arm under prop");
+    let steps = editor.doc().history().labels().0.len();
+    let error = editor.apply(stale).expect_err("planned again: a cycle");
+    assert_eq!(
+        error.to_string(),
+        "Cannot drop prop onto itself or its own descendant"
     );
     assert_eq!(editor.doc().history().labels().0.len(), steps);
+    assert_eq!(editor.doc().scene().parent(prop).expect("prop"), None);
+}
+
+#[test]
+fn a_refused_drop_draws_its_reason_and_an_allowed_one_its_keep_world_warning() {
+    let scene = rig();
+    let (body, arm, hand, prop) = (NodeId(1), NodeId(2), NodeId(3), NodeId(5));
+    let badge = |dragged: NodeId, zone, keep| {
+        DropPreview::plan(&scene, &[dragged], zone, keep)
+            .badge(&scene)
+            .map(|b| b.text())
+    };
+    assert_eq!(
+        badge(body, DropZone::Into(hand), Keep::World).as_deref(),
+        Some("⛔ Cannot drop body onto itself or its own descendant")
+    );
+    assert_eq!(
+        badge(body, DropZone::Into(body), Keep::World).as_deref(),
+        Some("⛔"),
+        "refused quietly: the mark, no words"
+    );
+    assert_eq!(badge(prop, DropZone::Into(arm), Keep::World), None);
+    let refused = DropPreview::plan(&scene, &[body], DropZone::Into(hand), Keep::Local);
+    assert_eq!(
+        refused.badge(&scene),
+        Some(DropBadge::Refused(
+            "Cannot drop body onto itself or its own descendant".to_string()
+        ))
+    );
 }
 
 #[test]
@@ -611,7 +656,7 @@ fn one_of_each() -> Vec<Command> {
     use graft::editor::session::timeline::TimelineCommand;
     use graft::editor::view::handles::{Orientation, Tool};
     let (arm, prop) = (NodeId(2), NodeId(5));
-    let drop = DropPreview::plan(&rig(), &[prop], DropZone::Into(arm), true);
+    let drop = DropPreview::plan(&rig(), &[prop], DropZone::Into(arm), Keep::World);
     let none = Trs::IDENTITY;
     vec![
         Command::Selection(SelectionCommand::Select(vec![arm])),
@@ -693,11 +738,6 @@ fn one_of_each() -> Vec<Command> {
         Command::Edit(EditCommand::ResetLocal),
         Command::Edit(EditCommand::CreateParent),
         Command::Edit(EditCommand::Unparent),
-        Command::Edit(EditCommand::Drop {
-            dragged: vec![prop],
-            zone: DropZone::Root,
-            keep_world: true,
-        }),
         Command::View(ViewCommand::StartRename),
         Command::View(ViewCommand::FrameSelection),
         Command::View(ViewCommand::FrameAll),
@@ -727,7 +767,7 @@ fn one_of_each() -> Vec<Command> {
         Command::Edit(EditCommand::Reorder(Step::Back)),
         Command::Edit(EditCommand::MoveTo {
             parent: None,
-            keep_world: true,
+            keep: Keep::World,
         }),
         Command::Edit(EditCommand::Nudge {
             direction: (1, 0),

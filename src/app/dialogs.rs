@@ -89,6 +89,7 @@ fn show(kind: DialogKind) -> Option<std::path::PathBuf> {
             }
             .save_file()
         }
+        DialogKind::Folder { title } => dialog.set_title(title).pick_folder(),
         DialogKind::ExportFile { suggested, .. } => dialog
             .set_title("Export")
             .set_file_name(suggested)

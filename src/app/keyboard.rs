@@ -336,7 +336,7 @@ pub fn move_to_window(
         )));
         out.push(Command::Edit(EditCommand::MoveTo {
             parent: target.parent,
-            keep_world: crate::editor::session::drop_rules::drop_keeps_world(keep, shift),
+            keep: crate::editor::session::drop_rules::drop_keep(keep, shift),
         }));
     } else if escape {
         out.push(Command::Window(WindowCommand::Close(Window::MoveTo)));

@@ -181,8 +181,17 @@ fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Co
     primary(ui, title.id);
     buttons(ui, run, out);
     ui.separator();
+    // While the step waits for a prediction, its box stays under the text's scroll area, in
+    // view however long the text (its height as last drawn).
+    let pinned = run.predict().is_some() && run.prediction().is_none();
+    let pinned_id = ui.scope_id().with("pinned prediction");
+    let pinned_height = match pinned {
+        true => ui.data(|d| d.get_temp(pinned_id)).unwrap_or(110.0) + 6.0,
+        false => 0.0,
+    };
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
+        .max_height((ui.available_height() - pinned_height).max(60.0))
         .show(ui, |ui| {
             failures_ui(ui, run, Some(run.step_index()));
             for paragraph in &run.step().text {
@@ -194,7 +203,9 @@ fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Co
                 paragraph_ui(ui, editor, run, &way, out);
                 ui.add_space(4.0);
             }
-            super::lesson_predict::predict_box(ui, run, out);
+            if !pinned {
+                super::lesson_predict::predict_box(ui, run, out);
+            }
             ui.separator();
             checklist(ui, editor, run);
             for hint in run.hints_shown() {
@@ -203,6 +214,11 @@ fn step_ui(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Co
             }
             crate::app::a11y::scroll_focus_into_view(ui);
         });
+    if pinned {
+        let drawn = ui.scope(|ui| super::lesson_predict::predict_box(ui, run, out));
+        let height = drawn.response.rect.height();
+        ui.data_mut(|d| d.insert_temp(pinned_id, height));
+    }
 }
 
 fn hint_ui(

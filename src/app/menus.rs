@@ -2,7 +2,7 @@
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, EditCommand, FileCommand};
-use crate::editor::table::{CommandSpec, MENUS, Shortcut, command_for, command_table};
+use crate::editor::table::{CommandSpec, MENUS, Shortcut, command_table};
 use crate::editor::vocabulary::CommandId;
 use egui::{Key, KeyboardShortcut, Modifiers};
 
@@ -45,11 +45,8 @@ pub fn shortcuts(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
     let mut out = Vec::new();
     ctx.input_mut(|i| {
         for (shortcut, spec) in keyed {
-            if i.consume_shortcut(&shortcut)
-                && (spec.enabled)(editor)
-                && let Some(command) = command_for(spec, editor)
-            {
-                out.push(command);
+            if i.consume_shortcut(&shortcut) && (spec.enabled)(editor) {
+                out.push(spec.command.clone());
             }
         }
     });
@@ -105,10 +102,8 @@ fn entry(ui: &mut egui::Ui, spec: &CommandSpec, editor: &Editor, out: &mut Vec<C
         crate::app::a11y::check_item(ui, &response, &name, on);
     }
     super::ui_targets::menu_item(ui, spec.menu, spec.label, &response);
-    if response.clicked()
-        && let Some(command) = command_for(spec, editor)
-    {
-        out.push(command);
+    if response.clicked() {
+        out.push(spec.command.clone());
         if spec.checked.is_none() {
             ui.close();
         }

@@ -3,6 +3,7 @@
 //! reads the editor and answers with commands.
 
 mod close;
+mod sources;
 
 use crate::editor::gesture_table::{Area, gestures_in};
 use crate::editor::session::command::{
@@ -10,7 +11,7 @@ use crate::editor::session::command::{
 };
 use crate::editor::session::dialogs::DialogOutcome;
 use crate::editor::session::{Editor, FileAction};
-use crate::editor::table::{CommandSpec, Shortcut, command_for, palette_matches, shortcut_rows};
+use crate::editor::table::{CommandSpec, Shortcut, palette_matches, shortcut_rows};
 use crate::model::document::SAMPLE_SCENES;
 pub(super) use close::closable;
 use std::path::PathBuf;
@@ -38,6 +39,7 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> V
     guard_window(ctx, editor, &mut out);
     path_prompt_window(ctx, editor, state, &mut out);
     lesson_title_window(ctx, editor, &mut state.lesson_title, &mut out);
+    sources::sources_window(ctx, editor, &mut out);
     error_window(ctx, editor, &mut out);
     if editor.is_open(Window::History) {
         history_window(ctx, editor, &mut out);
@@ -298,7 +300,7 @@ fn palette_window(
         });
     if let Some(spec) = chosen.and_then(|k| matches.get(k)) {
         out.push(Command::Window(WindowCommand::Close(Window::Palette)));
-        out.extend(command_for(spec, editor));
+        out.push(spec.command.clone());
     } else if escape {
         out.push(Command::Window(WindowCommand::Close(Window::Palette)));
     }

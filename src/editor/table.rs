@@ -284,8 +284,8 @@ fn node_commands() -> Vec<CommandSpec> {
     use crate::editor::session::command::InstanceCommand as I;
     vec![
         spec(Id::NodeAdd, "Add a root node (a unit square)", &[Shortcut::ctrl_shift("N")], C::Edit(EditCommand::AddNode(NewNodePlace::Root))),
-        spec(Id::NodeAddChild, "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], C::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(crate::model::scene::NodeId(0))))).when(has_primary),
-        spec(Id::NodeAddSibling, "Add a node right after the selected one", &[], C::Edit(EditCommand::AddNode(NewNodePlace::After(crate::model::scene::NodeId(0))))).when(has_primary),
+        spec(Id::NodeAddChild, "Add a node under the selected one", &[Shortcut::ctrl_shift("A")], C::Edit(EditCommand::AddNode(NewNodePlace::ChildOfPrimary))).when(has_primary),
+        spec(Id::NodeAddSibling, "Add a node right after the selected one", &[], C::Edit(EditCommand::AddNode(NewNodePlace::AfterPrimary))).when(has_primary),
         spec(Id::NodeMirrorH, "Flip the selection left to right about its own origin (its x scale negated; children flip with it)", &[], C::Edit(EditCommand::Mirror(MirrorAxis::Horizontal))).when(has_selection).group(),
         spec(Id::NodeMirrorV, "Flip the selection upside down about its own origin (its y scale negated; children flip with it)", &[], C::Edit(EditCommand::Mirror(MirrorAxis::Vertical))).when(has_selection),
         spec(Id::NodeResetLocal, "Set the selection's local position, rotation, scale and skew back to the identity", &[], C::Edit(EditCommand::ResetLocal)).when(has_selection),
@@ -295,7 +295,7 @@ fn node_commands() -> Vec<CommandSpec> {
         spec(Id::NodeMoveUp, "Move the selection one place up among its siblings", &[Shortcut::alt("ArrowUp")], C::Edit(EditCommand::Reorder(Step::Back))).when(has_selection),
         spec(Id::NodeMoveDown, "Move the selection one place down among its siblings", &[Shortcut::alt("ArrowDown")], C::Edit(EditCommand::Reorder(Step::Forward))).when(has_selection),
         spec(Id::NodeKeepWorld, "Reparenting keeps nodes where they are on screen (Unity's worldPositionStays); off keeps the local numbers", &[], C::Setting(SettingCommand::ToggleKeepWorld)).checked(|e| e.keep_world()).group(),
-        spec(Id::NodeInstance, "Put another scene file (.ron or .tscn) under the selected node as an instance: it follows its source, and your changes to it are kept as overrides", &[], C::Instance(I::Instance { under: None, path: None })).group(),
+        spec(Id::NodeInstance, "Put another scene file (.ron or .tscn) under the selected node as an instance: it follows its source, and your changes to it are kept as overrides", &[], C::Instance(I::InstanceHere)).group(),
         spec(Id::NodeSaveBranch, "Write the selected node and its children to a new scene file and put an instance of that file in their place (Undo puts the branch back; the file stays)", &[], C::Instance(I::SaveBranch(None))).when(has_primary),
         spec(Id::NodeMakeLocal, "Make the selected instance's nodes plain nodes of this scene, as they are (overrides applied); it stops following its source", &[], C::Instance(I::MakeLocal)).when(in_instance),
         spec(Id::NodeRevertSource, "Set every overridden value of the selected nodes back to their source's", &[], C::Instance(I::Revert { node: None, fields: u16::MAX })).when(in_instance),
@@ -332,7 +332,7 @@ fn view_commands() -> Vec<CommandSpec> {
         spec(Id::ViewZoomIn, "Draw menus, panels and text bigger (remembered)", &[Shortcut::ctrl("Equals"), Shortcut::ctrl("Plus")], C::View(ViewCommand::StepUiScale(Step::Forward))).global(),
         spec(Id::ViewZoomOut, "Draw menus, panels and text smaller (remembered)", &[Shortcut::ctrl("Minus")], C::View(ViewCommand::StepUiScale(Step::Back))).global(),
         spec(Id::ViewZoomReset, "Draw the interface at its normal size", &[Shortcut::ctrl("0")], C::View(ViewCommand::SetUiScale(1.0))).global(),
-        spec(Id::ViewHighContrast, "Black and white with strong outlines and focus rings, for low vision", &[], C::View(ViewCommand::SetHighContrast(true))).checked(|e| e.high_contrast()),
+        spec(Id::ViewHighContrast, "Black and white with strong outlines and focus rings, for low vision", &[], C::View(ViewCommand::ToggleHighContrast)).checked(|e| e.high_contrast()),
     ]
 }
 
@@ -382,32 +382,6 @@ fn help_commands() -> Vec<CommandSpec> {
         lesson(Id::LessonReset, "Put the step back as it started", L::Reset).when(|e| e.lesson().is_some()),
         lesson(Id::LessonClose, "Close the lesson panel (the scene stays)", L::Close).when(|e| e.lesson().is_some()),
     ]
-}
-
-/// The command a table entry runs for this session (entries that act on "the selected node"
-/// are filled in with the primary selection).
-pub fn command_for(spec: &CommandSpec, editor: &Editor) -> Option<Command> {
-    match &spec.command {
-        Command::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(_))) => Some(Command::Edit(
-            EditCommand::AddNode(NewNodePlace::ChildOf(editor.primary()?)),
-        )),
-        Command::Edit(EditCommand::AddNode(NewNodePlace::After(_))) => Some(Command::Edit(
-            EditCommand::AddNode(NewNodePlace::After(editor.primary()?)),
-        )),
-        Command::View(ViewCommand::SetHighContrast(_)) => Some(Command::View(
-            ViewCommand::SetHighContrast(!editor.high_contrast()),
-        )),
-        Command::Instance(crate::editor::session::command::InstanceCommand::Instance {
-            path,
-            ..
-        }) => Some(Command::Instance(
-            crate::editor::session::command::InstanceCommand::Instance {
-                under: editor.primary(),
-                path: path.clone(),
-            },
-        )),
-        other => Some(other.clone()),
-    }
 }
 
 /// Every shortcut of the command table and every gesture of the gesture table, the rows of

@@ -163,14 +163,18 @@ impl Document {
     /// Save to `path` (Save As when untitled is the caller's job). Into another folder, the
     /// relative sprite paths are rebased first, in the scene and its history alike (not an
     /// undo step: every state keeps naming the same images); a failed save takes that back.
+    /// An untitled scene's absolute image and instance paths (an import's, a dropped file's)
+    /// become relative to the file's folder, as `graft import` writes them.
     pub fn save_to(&mut self, path: &Path) -> Result<()> {
         let (from, to) = (self.sprite_folder(), sprites::folder_of(path));
-        if let Some(from) = &from {
-            self.rebase_between(from, &to);
+        match &from {
+            Some(from) => _ = self.rebase_between(from, &to),
+            None => _ = self.scene.relative_sprites(&to),
         }
         if let Err(e) = file::save(&self.scene, path) {
-            if let Some(from) = &from {
-                self.rebase_between(&to, from);
+            match &from {
+                Some(from) => _ = self.rebase_between(&to, from),
+                None => _ = self.scene.absolute_sprites(&to),
             }
             return Err(e);
         }
@@ -255,7 +259,10 @@ impl Document {
     /// now, with the edits made since.
     pub fn saved_as(&mut self, path: &Path, revision: u64, stamp: Option<FileStamp>) -> bool {
         let clean = revision == self.revision;
-        self.rebase_for_file(path);
+        match self.path {
+            Some(_) => _ = self.rebase_for_file(path),
+            None => _ = self.scene.relative_sprites(&sprites::folder_of(path)),
+        }
         self.path = Some(path.to_path_buf());
         self.stamp = stamp;
         if clean {

@@ -286,14 +286,14 @@ fn build(file: FileScene, path: &Path, resolver: &mut Resolver) -> Result<Scene>
         ..
     } = nodes;
     if marks.is_empty() {
-        let mut scene = Scene::from_columns(ids, &parents, data).map_err(invalid)?;
+        let mut scene = Scene::from_columns(ids, &parents, data.into()).map_err(invalid)?;
         scene.set_clip(clip).map_err(invalid)?;
         return Ok(scene);
     }
     let columns = Expanded {
         ids,
         parents,
-        data,
+        data: data.into(),
         table: Default::default(),
     };
     let abs = expand::absolute(path);

@@ -327,6 +327,19 @@ fn editor_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {
     Ok(())
 }
 
+/// Open `path` as the window does (headless; the session alone without the `editor`
+/// feature), calling `mark` at each checkpoint: frames run, nodes, the last frame's mesh.
+pub(crate) fn run_window(path: &Path, mark: &mut dyn FnMut(&str)) -> Result<WindowRun, Failure> {
+    if let Some(window) = WINDOW_STAGE.get() {
+        return (window.run)(path, mark).map_err(Failure);
+    }
+    let mut run = StageRun::default();
+    mark("window running, empty scene (the session only: no window feature)");
+    session_stage(path, &mut run)?;
+    mark("file opened: world matrices computed");
+    Ok((0, run.nodes, (0, 0)))
+}
+
 /// Without the window: the editor session opening the file (on its worker for big files) and
 /// computing the world matrices.
 fn session_stage(path: &Path, run: &mut StageRun) -> Result<(), Failure> {

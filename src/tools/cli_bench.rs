@@ -92,6 +92,28 @@ pub enum BenchCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Many instances of one part beside a plain scene of as many nodes, in one run: memory
+    /// per node, open time in the (headless) window, following a rewritten part.
+    #[command(after_help = "Examples:\n  graft bench instances --instances 10000 --part 100")]
+    Instances {
+        /// Instances in the level.
+        #[arg(long, default_value_t = 10_000)]
+        instances: usize,
+        /// Nodes in the part.
+        #[arg(long, default_value_t = 100)]
+        part: usize,
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One stage of `graft bench instances`, run in a child process.
+    #[command(hide = true)]
+    InstancesStage {
+        /// baseline, check, window or follow.
+        stage: String,
+        /// The scene file.
+        file: PathBuf,
+    },
     /// One stage of `graft bench memory`, run in a child process.
     #[command(hide = true)]
     MemoryStage {
@@ -130,6 +152,14 @@ pub fn run_bench(command: BenchCommand, out: &mut dyn Write) -> Result<(), Failu
             json,
         } => bench_journal(nodes, dragged, frames, json, out),
         BenchCommand::Memory { nodes, json } => super::bench_memory_print::run(nodes, json, out),
+        BenchCommand::Instances {
+            instances,
+            part,
+            json,
+        } => super::bench_instances::print(instances, part, json, out),
+        BenchCommand::InstancesStage { stage, file } => {
+            super::bench_instances::run_stage_command(&stage, &file, out)
+        }
         BenchCommand::MemoryStage { stage, file } => {
             super::bench_memory::run_stage_command(&stage, file.as_deref(), out)
         }

@@ -11,6 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
+use graft::editor::lesson::predict::Value;
 use graft::editor::lesson::text::linked_names;
 use graft::editor::session::lesson::LessonRun;
 use graft::editor::view::geometry::in_view;
@@ -26,6 +27,8 @@ pub enum Gesture {
     /// Drag a node's row onto the empty space below the hierarchy's rows.
     DragRowBelow(&'static str),
     /// Click a number field (named as a screen reader names it), type a number, press Enter.
+    /// The text's `{…}` placeholders are the lesson's numbers for this learner (`{reach}`,
+    /// `{stretched.scale.x}`), read from the running lesson as its own lines read them.
     Field(&'static str, &'static str),
     /// Open a menu of the menu bar and click the item whose label contains the text.
     Menu(&'static str, &'static str),
@@ -42,10 +45,12 @@ pub enum Gesture {
     /// Click in the viewport at this point of the node's space (Place probes is on), then type
     /// the point into the new probe's own fields in the inspector.
     ProbeAt(&'static str, f32, f32),
-    /// Type a prediction into the predict box's field, press Enter.
+    /// Type a prediction into the predict box's field, press Enter (placeholders as `Field`).
     PredictTyped(&'static str),
-    /// Press **Click in the viewport**, then click the viewport at this world point.
-    PredictClick(f32, f32),
+    /// Type the step's true answer, as the lesson computed it for this learner's numbers.
+    AnswerTyped,
+    /// Press **Click in the viewport**, then click where the step's true answer is.
+    AnswerClicked,
     /// Drop a lesson's part file (a sample's name) from the file manager on a node's row.
     DropPart(&'static str, &'static str),
     /// Another program saves a lesson's part with this text replaced; the window's disk watch
@@ -66,11 +71,25 @@ impl egui::DroppedFile for Dropped {
     }
 }
 
-/// The app in a window of this size, a few frames in.
+/// The app in a window of this size, a few frames in (seed 0: the lessons' own numbers).
 pub fn app_at(size: egui::Vec2) -> Harness<'static, GraftApp> {
     let mut h = Harness::builder()
         .with_size(size)
         .build_eframe(|cc| GraftApp::new(cc, None, Box::new(FakeDialogs::default())));
+    h.run_steps(3);
+    h
+}
+
+/// The app in a window of this size for a learner whose progress holds this seed: the
+/// lessons' `vary:` lines draw that learner's numbers.
+pub fn app_seeded(size: egui::Vec2, seed: u64) -> Harness<'static, GraftApp> {
+    use graft::editor::lesson::progress::CourseProgress;
+    let progress = CourseProgress::default().with_seed(seed);
+    let editor = graft::editor::session::Editor::new(graft::model::document::Document::sample())
+        .with_lesson_progress(progress);
+    let mut h = Harness::builder()
+        .with_size(size)
+        .build_eframe(move |_| GraftApp::with_editor(editor, Box::new(FakeDialogs::default())));
     h.run_steps(3);
     h
 }
@@ -236,8 +255,9 @@ impl<'h> Learner<'h> {
                 self.drag(r.center(), below);
             }
             Gesture::Field(label, text) => {
+                let text = self.resolve(text);
                 let r = self.widget(label);
-                type_number(self.h, r, text);
+                type_number(self.h, r, &text);
             }
             Gesture::Menu(menu, item) => self.menu(menu, item),
             Gesture::Button(label) => self.click_role(Role::Button, label),
@@ -245,8 +265,14 @@ impl<'h> Learner<'h> {
             Gesture::Press(modifiers, key) => self.press(modifiers, key),
             Gesture::ProbeAt(node, x, y) => self.probe_at(node, glam::vec2(x, y)),
             Gesture::Link(name) => self.click_role(Role::Link, name),
-            Gesture::PredictTyped(text) => self.predict_typed(text),
-            Gesture::PredictClick(x, y) => self.predict_click(glam::vec2(x, y)),
+            Gesture::PredictTyped(text) => self.predict_typed(&self.resolve(text)),
+            Gesture::AnswerTyped => self.predict_typed(&typed(self.answer())),
+            Gesture::AnswerClicked => {
+                let Value::Vector(p) = self.answer() else {
+                    panic!("a click answers a position, not {:?}", self.answer());
+                };
+                self.predict_click(self.run().truth().expect("a truth").to_world(p));
+            }
             Gesture::DragNode(node, dx, dy) => {
                 let from = self.node_on_screen(node);
                 self.drag(from, from + egui::vec2(dx, dy));
@@ -262,6 +288,40 @@ impl<'h> Learner<'h> {
                 self.frames(3);
             }
         }
+    }
+
+    /// A number of the lesson as this learner has it: a `vary:` variable, a node's value now
+    /// (`stretched.scale.x`, `world(sword).x`), or sums and products of them.
+    pub fn number(&self, expr: &str) -> f64 {
+        use graft::editor::lesson::vary::{Target, Variables, evaluate, lookup};
+        let mut variables = Variables::new();
+        for vary in self.run().lesson().steps.iter().flat_map(|s| &s.vary) {
+            if let (Target::Var(name), Some(v)) = (&vary.target, vary.value) {
+                variables.insert(name.clone(), f64::from(v));
+            }
+        }
+        let scene = self.h.state().scene();
+        evaluate(expr, &|a| lookup(a, &variables, scene))
+            .unwrap_or_else(|| panic!("{{{expr}}} names no number of the lesson"))
+    }
+
+    /// The text with each `{…}` replaced by [`Self::number`], as the inspector shows numbers.
+    pub fn resolve(&self, text: &str) -> String {
+        let mut out = String::new();
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            let close = open + rest[open..].find('}').expect("a closed placeholder");
+            out.push_str(&rest[..open]);
+            let v = self.number(&rest[open + 1..close]);
+            out.push_str(&graft::editor::view::numbers::format_display(v));
+            rest = &rest[close + 1..];
+        }
+        out + rest
+    }
+
+    /// The step's true answer for this learner's numbers.
+    pub fn answer(&self) -> Value {
+        self.run().truth().expect("a predict step's truth").answer
     }
 
     /// Type a prediction into the predict box and press Enter: it is committed.
@@ -614,4 +674,12 @@ fn words(text: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// A value as a learner types it.
+pub fn typed(v: Value) -> String {
+    match v {
+        Value::Vector(p) => format!("({}, {})", p.x, p.y),
+        Value::Number(a) => format!("{a}"),
+    }
 }

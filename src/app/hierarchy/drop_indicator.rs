@@ -1,13 +1,11 @@
 //! Drag and drop in the hierarchy: the drop indicator, the refused and warning badges, and the
-//! preview the viewport draws as ghosts. What a drop does is planned once per frame by
-//! [`DropPreview::plan`] and carried to the session on release.
+//! preview the viewport draws as ghosts. Where a drop goes, or why it is refused, is planned
+//! once per frame by [`DropPreview::plan`] and carried to the session on release.
 
 use super::state::HierarchyState;
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, PanelCommand};
-use crate::editor::session::drop_rules::{
-    DropPreview, DropZone, drop_keeps_world, drop_parent, keep_world_warning, zone_for,
-};
+use crate::editor::session::drop_rules::{DropBadge, DropPreview, DropZone, drop_keep, zone_for};
 
 use crate::model::scene::NodeId;
 
@@ -22,8 +20,8 @@ pub(super) fn plan(
     dragged: &[NodeId],
     zone: DropZone,
 ) -> DropPreview {
-    let keep_world = drop_keeps_world(editor.keep_world(), ui.input(|i| i.modifiers.shift));
-    DropPreview::plan(editor.doc().scene(), dragged, zone, keep_world)
+    let keep = drop_keep(editor.keep_world(), ui.input(|i| i.modifiers.shift));
+    DropPreview::plan(editor.doc().scene(), dragged, zone, keep)
 }
 
 /// Keep the planned drop for the indicator and the ghosts; on release, send it as it was
@@ -62,7 +60,7 @@ pub(super) fn drop_target(
     let zone = zone_for(rect.top(), rect.height(), pointer.y, id);
     let preview = plan(ui, editor, &dragged.0, zone);
     let painter = ui.painter();
-    let color = if preview.allowed {
+    let color = if preview.allowed() {
         ui.visuals().selection.stroke.color
     } else {
         ui.visuals().error_fg_color
@@ -73,18 +71,21 @@ pub(super) fn drop_target(
         DropZone::After(_) => painter.hline(rect.x_range(), rect.bottom(), stroke),
         _ => painter.rect_stroke(rect, 2.0, stroke, egui::StrokeKind::Inside),
     };
-    let badge = match preview.allowed {
-        false => Some(("⛔".to_string(), color)),
-        true if preview.keep_world => {
-            keep_world_warning(scene, &dragged.0, drop_parent(scene, zone))
-                .map(|w| (format!("⚠ {w}"), ui.visuals().warn_fg_color))
-        }
-        true => None,
-    };
+    let badge = preview.badge(scene).map(|badge| {
+        let badge_color = match badge {
+            DropBadge::Refused(_) => color,
+            DropBadge::Warning(_) => ui.visuals().warn_fg_color,
+        };
+        (badge.text(), badge_color)
+    });
     if let Some((badge, badge_color)) = badge {
         let font = egui::TextStyle::Button.resolve(ui.style());
         let at = rect.right_center() - egui::vec2(6.0, 0.0);
-        painter.text(at, egui::Align2::RIGHT_CENTER, badge, font, badge_color);
+        // On the row's background, so a long reason stays legible over the row's name.
+        let galley = painter.layout_no_wrap(badge, font, badge_color);
+        let place = egui::Align2::RIGHT_CENTER.anchor_size(at, galley.size());
+        painter.rect_filled(place.expand(2.0), 2.0, ui.visuals().panel_fill);
+        painter.galley(place.min, galley, badge_color);
     }
     hold_or_drop(ui, state, preview, out);
 }

@@ -5,14 +5,14 @@
 use super::painted::{GridKey, Painted, ShearKey};
 use super::prim_shapes::{c32, closed_shape, prim_shapes};
 use super::screen::{p2, sr};
-use crate::editor::session::drop_rules::{DropPreview, drop_parent};
+use crate::editor::session::drop_rules::{DropPreview, DropVerdict};
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::geometry::{ScreenShape, world_f64};
 use crate::editor::view::handles::{HANDLE_PX, Part, Tool};
 use crate::editor::view::overlay::{ghost_worlds, shear_overlay_among};
 use crate::editor::view::palette::{self, Rgba};
 use crate::editor::view::primitives::{Prim, arrow_prims, grid_prims, shear_prims};
-use crate::model::scene::{NodeId, Scene};
+use crate::model::scene::{Keep, NodeId, Scene};
 use egui::{Color32, Pos2, Rect, Stroke};
 use glam::{Affine2, DVec2, Vec2};
 use rustc_hash::FxHashMap;
@@ -151,19 +151,18 @@ pub(super) fn draw_ghosts(
     scene: &Scene,
     preview: &DropPreview,
 ) {
-    if !preview.allowed {
+    let DropVerdict::Allowed { parent, .. } = preview.verdict else {
         return;
-    }
+    };
     let view = sr(rect);
-    let parent = drop_parent(scene, preview.zone);
     let mut shape = ScreenShape::new();
-    for (keep_world, alpha) in [(preview.keep_world, 200u8), (!preview.keep_world, 70u8)] {
-        let color = if keep_world {
+    for (keep, alpha) in [(preview.keep, 200u8), (preview.keep.other(), 70u8)] {
+        let color = if keep == preview.keep {
             c32(palette::DROP_CHOSEN.alpha(alpha))
         } else {
             c32(palette::DROP_OTHER.alpha(alpha))
         };
-        for (i, world) in ghost_worlds(scene, &preview.dragged, parent, keep_world) {
+        for (i, world) in ghost_worlds(scene, &preview.dragged, parent, keep) {
             if world_f64(&world).is_none() {
                 continue;
             }
@@ -174,7 +173,7 @@ pub(super) fn draw_ghosts(
             if rect.expand(10.0).contains(p2(origin.as_vec2())) {
                 painter.circle_stroke(p2(origin.as_vec2()), 4.0, Stroke::new(1.5, color));
             }
-            if !keep_world && preview.dragged.contains(&scene.id_at(i)) {
+            if keep == Keep::Local && preview.dragged.contains(&scene.id_at(i)) {
                 let from = camera.to_screen_f64(view, scene.world_at(i).translation.as_dvec2());
                 arrow(painter, view, from, origin, Stroke::new(1.0, color));
             }

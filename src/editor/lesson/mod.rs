@@ -229,8 +229,8 @@ pub enum Action {
         node: Name,
         /// The new parent.
         to: Option<Name>,
-        /// Keep world (true), keep local (false), or the toggle (None).
-        keep_world: Option<bool>,
+        /// Keep world, keep local, or as the toggle says (None).
+        keep: Option<crate::model::scene::Keep>,
     },
     /// Set one local or world value.
     Set {

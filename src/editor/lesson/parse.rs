@@ -47,7 +47,7 @@ const KEYS: [&str; 22] = [
 ];
 
 /// The keys of a step's task lines: read again once a learner's numbers are known.
-const TASK_KEYS: [&str; 6] = ["goal", "keep", "do", "hint", "predict", "mistake"];
+const TASK_KEYS: [&str; 7] = ["goal", "keep", "do", "hint", "point", "predict", "mistake"];
 
 /// True when this text starts like a lesson file (its first line is [`MAGIC`]).
 pub fn is_lesson(text: &str) -> bool {

@@ -5,13 +5,24 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The seed `GRAFT_LESSON_SEED` fixes for this run (0: the lessons' own numbers, as a teacher
+/// shows them), when it is set to a number.
+pub fn run_seed() -> Option<u64> {
+    let text = std::env::var("GRAFT_LESSON_SEED").ok()?;
+    text.trim().parse().ok()
+}
+
 /// Completed steps by lesson id.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CourseProgress {
     done: BTreeMap<String, BTreeSet<usize>>,
-    /// The seed this learner's `vary:` numbers are drawn by (0: not drawn yet).
+    /// The seed this learner's `vary:` numbers are drawn by (0: not drawn yet, and until then
+    /// the lessons' own numbers).
     #[serde(default)]
     seed: u64,
+    /// A seed for this run only (`GRAFT_LESSON_SEED`), not kept.
+    #[serde(skip)]
+    run_seed: Option<u64>,
     /// What happened in each completed step, by lesson id and step index (the first time).
     #[serde(default)]
     records: BTreeMap<String, BTreeMap<usize, StepRecord>>,
@@ -90,13 +101,20 @@ impl CourseProgress {
         serde_json::from_str(text).map_err(|e| e.to_string())
     }
 
-    /// The seed of this learner's numbers, drawn the first time it is asked for and kept
-    /// with the progress: the same learner always gets the same numbers.
-    pub fn seed(&mut self) -> u64 {
+    /// The seed lessons draw their numbers by: this run's, else this learner's (0, the
+    /// lessons' own numbers, until [`CourseProgress::draw_seed`]).
+    pub fn seed(&self) -> u64 {
+        self.run_seed.unwrap_or(self.seed)
+    }
+
+    /// The window's start: a learner without a seed gets one, kept with the progress (the same
+    /// learner always gets the same numbers, two learners different ones); `run` (from
+    /// `GRAFT_LESSON_SEED`) is used for this run instead, without being kept.
+    pub fn draw_seed(&mut self, run: Option<u64>) {
         if self.seed == 0 {
             self.seed = fastrand::u64(1..);
         }
-        self.seed
+        self.run_seed = run;
     }
 
     /// The progress with this seed (a report's generated learners, tests).

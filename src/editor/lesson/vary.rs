@@ -63,6 +63,8 @@ pub struct Vary {
     pub high: f32,
     /// The step between the values drawn.
     pub by: f32,
+    /// The lesson's own number (`default V`), drawn by seed 0.
+    pub default: Option<f32>,
     /// Where it was written.
     pub at: Pos,
     /// The number drawn (None until drawn).
@@ -73,8 +75,12 @@ pub struct Vary {
 pub type Variables = BTreeMap<String, f64>;
 
 /// A number from `low` to `high` by `by`, chosen by the seed, the lesson, the step and the
-/// line: the same inputs always give the same number.
+/// line: the same inputs always give the same number. Seed 0 is the lesson as written: its
+/// `default`, else `low`.
 pub fn draw(vary: &Vary, seed: u64, lesson_id: &str, step: usize, index: usize) -> f32 {
+    if seed == 0 {
+        return vary.default.unwrap_or(vary.low);
+    }
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
     for byte in lesson_id
         .bytes()

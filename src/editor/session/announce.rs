@@ -287,7 +287,7 @@ mod tests {
         assert_eq!(text, "sword selected, world position (2, 3)");
         let move_to = Command::Edit(EditCommand::MoveTo {
             parent: Some(BODY),
-            keep_world: true,
+            keep: crate::model::scene::Keep::World,
         });
         let text = said(&mut editor, &mut announcer, move_to);
         assert_eq!(

@@ -3,7 +3,8 @@
 //! parent picked from a searchable list (keeping world or local as the toggle says, Shift
 //! inverting it), and nudging the selection with the arrow keys. Each edit is one undo step.
 
-use crate::editor::session::drop_rules::{DropZone, drop_ops};
+use crate::editor::session::drop_rules::{DropVerdict, DropZone, drop_verdict};
+use crate::editor::session::edits::reparent_ops;
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::scene::Keep;
@@ -258,49 +259,51 @@ impl Editor {
 
     /// "Move to…": the selection under `parent` (None: roots), keeping world transforms or the
     /// local numbers; refused onto itself or a descendant.
-    pub(super) fn move_to(&mut self, parent: Option<NodeId>, keep_world: bool) -> Result<Outcome> {
+    pub(super) fn move_to(&mut self, parent: Option<NodeId>, keep: Keep) -> Result<Outcome> {
         let moving = self.selected_roots();
         if moving.is_empty() {
             return Err(Error::Refused("Select the nodes to move first".into()));
         }
         let zone = parent.map_or(DropZone::Root, DropZone::Into);
-        let ops = match drop_ops(self.doc.scene(), &moving, zone, keep_world) {
-            Ok(ops) => ops,
-            Err(message) if message.is_empty() => {
+        let ops = match drop_verdict(self.doc.scene(), &moving, zone) {
+            DropVerdict::Allowed { parent, index } => reparent_ops(&moving, parent, index, keep),
+            DropVerdict::RefusedQuietly => {
                 return Err(Error::Refused("A node cannot be its own parent".into()));
             }
-            Err(message) => return Err(Error::Refused(message)),
+            DropVerdict::Refused(why) => return Err(Error::Refused(why)),
         };
         let to = parent.map_or_else(|| "the root".to_string(), |p| self.name_of(p));
-        let how = if keep_world { "" } else { " (keep local)" };
+        let how = if keep == Keep::World {
+            ""
+        } else {
+            " (keep local)"
+        };
         let label = format!("{} to {to}{how}", self.label_for("Reparent", &moving));
         self.perform(label, ops, false)?;
-        let said = self.moved_message(&moving, &to, keep_world);
+        let said = self.moved_message(&moving, &to, keep);
         self.info(said);
         Ok(Outcome::default())
     }
 
     /// What a reparent did, as a screen reader should say it: "sword reparented to body,
     /// keeping world position (2, 3)".
-    fn moved_message(&self, moving: &[NodeId], to: &str, keep_world: bool) -> String {
+    fn moved_message(&self, moving: &[NodeId], to: &str, keep: Keep) -> String {
         let what = self.label_for("", moving);
         let scene = self.doc.scene();
         let number = |v: f32| crate::editor::view::numbers::format_significant(v as f64, 4);
         let at = match moving {
             [one] => scene.world_trs(*one).ok().map(|t| {
-                let p = if keep_world {
-                    t.position
-                } else {
-                    scene.node(*one).map_or(t.position, |d| d.local.position)
+                let p = match keep {
+                    Keep::World => t.position,
+                    Keep::Local => scene.node(*one).map_or(t.position, |d| d.local.position),
                 };
                 format!(" ({}, {})", number(p.x), number(p.y))
             }),
             _ => None,
         };
-        let kept = if keep_world {
-            "keeping world position"
-        } else {
-            "keeping local position"
+        let kept = match keep {
+            Keep::World => "keeping world position",
+            Keep::Local => "keeping local position",
         };
         format!(
             "{} reparented to {to}, {kept}{}",

@@ -2,7 +2,6 @@
 //! [`Command`]s; [`crate::editor::Editor::apply`] is the one place that carries them out.
 
 use crate::editor::session::dialogs::DialogOutcome;
-use crate::editor::session::drop_rules::DropZone;
 use crate::editor::view::handles::{Orientation, Tool};
 pub use crate::editor::view::options::{ViewOption, ViewSpace};
 use crate::model::scene::NodeId;
@@ -61,6 +60,10 @@ pub enum NewNodePlace {
     ChildOf(NodeId),
     /// Right after this node, as its sibling.
     After(NodeId),
+    /// The last child of the primary selection (refused with nothing selected).
+    ChildOfPrimary,
+    /// Right after the primary selection (refused with nothing selected).
+    AfterPrimary,
 }
 
 /// Everything a person can ask graft to do.
@@ -192,6 +195,8 @@ pub enum ViewCommand {
     SetUiScale(f32),
     /// Turn the high-contrast theme on or off.
     SetHighContrast(bool),
+    /// High contrast on if off, off if on.
+    ToggleHighContrast,
 }
 
 /// Files, dialogs, prompts, background jobs and changes on disk.
@@ -238,6 +243,9 @@ pub enum FileCommand {
     Generate(crate::editor::session::generate::GenerateRequest),
     /// The answer to "the file changed on disk since graft read it".
     AnswerConflict(crate::editor::session::disk_watch::ConflictAnswer),
+    /// The answer to "keep the imported scene's instanced Godot scenes, or write them as graft
+    /// scenes?".
+    AnswerSources(crate::editor::session::interchange::SourcesAnswer),
 }
 
 /// Panels' intents, made into edits and undo labels by the session.
@@ -312,8 +320,8 @@ pub enum PanelCommand {
     },
     /// Set the clip's length and loop mode (continuous until [`HistoryCommand::EndGesture`]).
     SetClip(crate::model::anim::ClipSettings),
-    /// Drop rows dragged in the hierarchy, as the preview planned it (its ops are not
-    /// computed again unless the tree changed since).
+    /// Drop rows dragged in the hierarchy where the preview planned them (planned again only
+    /// if the tree changed since); the applier builds the reparent ops.
     DropRows(Box<crate::editor::session::drop_rules::DropPreview>),
 }
 
@@ -338,23 +346,14 @@ pub enum EditCommand {
     CreateParent,
     /// Move the selection to the root.
     Unparent,
-    /// Drop dragged nodes in the hierarchy.
-    Drop {
-        /// The dragged nodes (topmost, pre-order).
-        dragged: Vec<NodeId>,
-        /// Where.
-        zone: DropZone,
-        /// Keep world transforms (the toggle, inverted by Shift).
-        keep_world: bool,
-    },
     /// Move the selection one place up or down among its siblings (Alt+Up / Alt+Down).
     Reorder(crate::editor::session::arrange::Step),
     /// Move the selection under a parent (None: roots), keeping world transforms or not.
     MoveTo {
         /// The new parent.
         parent: Option<NodeId>,
-        /// Keep world transforms (the toggle, inverted by Shift).
-        keep_world: bool,
+        /// What the move keeps (the toggle, inverted by Shift).
+        keep: crate::model::scene::Keep,
     },
     /// Move the selection one step along the screen's axes (x right, y up); `big` with Shift.
     Nudge {
@@ -432,6 +431,9 @@ pub enum InstanceCommand {
         /// The scene file (`.ron` or `.tscn`).
         path: Option<PathBuf>,
     },
+    /// Instance a scene file, asked for by the Open dialog, under the primary selection (a
+    /// root with nothing selected).
+    InstanceHere,
     /// Write the primary selection's branch to a new scene file and put an instance of it in
     /// its place; without a path, the Save dialog asks for one.
     SaveBranch(Option<PathBuf>),

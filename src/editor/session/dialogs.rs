@@ -35,6 +35,11 @@ pub enum DialogKind {
         /// The folder it opens in (the recorded scene's; None: the dialog's own choice).
         folder: Option<PathBuf>,
     },
+    /// Pick a folder.
+    Folder {
+        /// The dialog's title.
+        title: String,
+    },
     /// Pick where to write an export (SVG groups, an animation, a figure, progress).
     ExportFile {
         /// The suggested file name.
@@ -57,6 +62,7 @@ impl DialogKind {
             Self::Image => file_kind::SPRITE_IMAGES,
             Self::InstanceSource => file_kind::INSTANCE_SOURCES,
             Self::ExportFile { kinds, .. } => kinds,
+            Self::Folder { .. } => &[],
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Drag and drop in the hierarchy, without egui: drop zones, which parent a drop gives, the
-//! reparent ops it performs (or why it is refused), and the keep-world warnings.
+//! verdict on a drop (where the nodes go, or why it is refused), what the row draws for it and
+//! the keep-world warnings. The reparent ops are built only by the applier, from the verdict.
 
 use crate::model::scene::Keep;
-use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
 
 /// Where a drop would put the dragged nodes, relative to the row under the pointer.
@@ -18,53 +18,105 @@ pub enum DropZone {
     Root,
 }
 
-/// A drag in progress over a drop target, with the ops a drop there performs: planned once
-/// while the pointer hovers, and carried by [`crate::editor::session::command::PanelCommand::DropRows`] on release.
+/// What a drop in a zone would do: planned while the pointer hovers, drawn by the row and the
+/// viewport's ghosts, and turned into reparent ops by the applier on release.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DropVerdict {
+    /// The dragged nodes go under `parent` (None: roots), the first at sibling `index` (None:
+    /// last), the others after it in order.
+    Allowed {
+        /// The new parent.
+        parent: Option<NodeId>,
+        /// Where the first dragged node goes among the siblings left (None: last).
+        index: Option<usize>,
+    },
+    /// Refused, with why (a node onto its own descendant).
+    Refused(String),
+    /// Refused without a word: a node dropped back onto itself.
+    RefusedQuietly,
+}
+
+/// What a drop target's row draws besides the indicator line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DropBadge {
+    /// The drop is refused: why (empty when refused quietly).
+    Refused(String),
+    /// Keeping world transforms there changes the kind of a local (needs skew, flips mirror).
+    Warning(&'static str),
+}
+
+impl DropBadge {
+    /// The badge's text: "⛔ why", "⛔" or "⚠ needs skew".
+    pub fn text(&self) -> String {
+        match self {
+            DropBadge::Refused(why) if why.is_empty() => "⛔".to_string(),
+            DropBadge::Refused(why) => format!("⛔ {why}"),
+            DropBadge::Warning(warning) => format!("⚠ {warning}"),
+        }
+    }
+}
+
+/// A drag in progress over a drop target, with its verdict: planned once while the pointer
+/// hovers, and carried by [`crate::editor::session::command::PanelCommand::DropRows`] on release
+/// (the rows, the target and the verdict; the applier builds the ops).
 #[derive(Clone, Debug, PartialEq)]
 pub struct DropPreview {
     /// The dragged nodes (topmost, pre-order).
     pub dragged: Vec<NodeId>,
     /// Where they would go.
     pub zone: DropZone,
-    /// Whether this drop keeps world transforms (the toggle, inverted by Shift).
-    pub keep_world: bool,
-    /// False when the drop is refused.
-    pub allowed: bool,
-    /// The reparent ops, or why the drop is refused (empty: quietly), from [`drop_ops`].
-    pub ops: Result<Vec<Op>, String>,
-    /// The scene's structure version the ops were planned at.
+    /// What this drop keeps (the toggle, inverted by Shift).
+    pub keep: Keep,
+    /// Where the nodes go, or why not, from [`drop_verdict`].
+    pub verdict: DropVerdict,
+    /// The scene's structure version the verdict was planned at.
     pub structure: u64,
 }
 
 impl DropPreview {
-    /// Plan a drop of `dragged` in `zone` (runs [`drop_ops`] once).
-    pub fn plan(scene: &Scene, dragged: &[NodeId], zone: DropZone, keep_world: bool) -> Self {
-        let ops = drop_ops(scene, dragged, zone, keep_world);
+    /// Plan a drop of `dragged` in `zone` (runs [`drop_verdict`] once).
+    pub fn plan(scene: &Scene, dragged: &[NodeId], zone: DropZone, keep: Keep) -> Self {
         Self {
             dragged: dragged.to_vec(),
             zone,
-            keep_world,
-            allowed: ops.is_ok(),
-            ops,
+            keep,
+            verdict: drop_verdict(scene, dragged, zone),
             structure: scene.structure_version(),
         }
     }
 
-    /// The planned ops, planned again only when the tree changed since (a drop's ops depend
-    /// only on the tree: parents, sibling places).
-    pub fn into_ops(self, scene: &Scene) -> Result<Vec<Op>, String> {
+    /// True when the drop would be carried out.
+    pub fn allowed(&self) -> bool {
+        matches!(self.verdict, DropVerdict::Allowed { .. })
+    }
+
+    /// The verdict at `scene`: as planned, or planned again when the tree changed since (a
+    /// verdict depends only on the tree: parents, sibling places).
+    pub fn verdict_at(&self, scene: &Scene) -> DropVerdict {
         if self.structure == scene.structure_version() {
-            self.ops
+            self.verdict.clone()
         } else {
-            drop_ops(scene, &self.dragged, self.zone, self.keep_world)
+            drop_verdict(scene, &self.dragged, self.zone)
+        }
+    }
+
+    /// What the target row draws: why a refused drop is refused, or the keep-world warning.
+    pub fn badge(&self, scene: &Scene) -> Option<DropBadge> {
+        match &self.verdict {
+            DropVerdict::Refused(why) => Some(DropBadge::Refused(why.clone())),
+            DropVerdict::RefusedQuietly => Some(DropBadge::Refused(String::new())),
+            DropVerdict::Allowed { parent, .. } if self.keep == Keep::World => {
+                keep_world_warning(scene, &self.dragged, *parent).map(DropBadge::Warning)
+            }
+            DropVerdict::Allowed { .. } => None,
         }
     }
 }
 
-/// Whether a drop keeps world transforms: the "Keep world transform" toggle, inverted while
-/// Shift is held (the one place this rule is written).
-pub fn drop_keeps_world(toggle: bool, shift: bool) -> bool {
-    toggle != shift
+/// What a drop keeps: the "Keep world transform" toggle, inverted while Shift is held (the one
+/// place this rule is written).
+pub fn drop_keep(toggle: bool, shift: bool) -> Keep {
+    Keep::world_if(toggle != shift)
 }
 
 /// The parent a drop in this zone gives (None = root).
@@ -115,20 +167,15 @@ pub fn zone_for(row_top: f32, row_height: f32, y: f32, id: NodeId) -> DropZone {
     }
 }
 
-/// The reparent ops that a drop performs, or an error message when it is refused (a node onto
-/// itself or its own descendant). Dragged nodes keep their order.
-pub fn drop_ops(
-    scene: &Scene,
-    dragged: &[NodeId],
-    zone: DropZone,
-    keep_world: bool,
-) -> Result<Vec<Op>, String> {
+/// Where a drop puts the dragged nodes, or why it is refused (a node onto itself: quietly;
+/// onto its own descendant: with a message). Dragged nodes keep their order.
+pub fn drop_verdict(scene: &Scene, dragged: &[NodeId], zone: DropZone) -> DropVerdict {
     let target = match zone {
         DropZone::Before(t) | DropZone::After(t) | DropZone::Into(t) => Some(t),
         DropZone::Root => None,
     };
     if target.is_some_and(|t| dragged.contains(&t)) {
-        return Err(String::new()); // back onto itself: refused quietly
+        return DropVerdict::RefusedQuietly;
     }
     if let Some(t) = target
         && let Some(&d) = dragged
@@ -136,35 +183,37 @@ pub fn drop_ops(
             .find(|&&d| scene.is_ancestor_or_self(d, t).unwrap_or(false))
     {
         let name = scene.node(d).map(|n| n.name.clone()).unwrap_or_default();
-        return Err(format!(
+        return DropVerdict::Refused(format!(
             "Cannot drop {name} onto itself or its own descendant"
         ));
     }
-    let (parent, first_index) = match zone {
-        DropZone::Root => (None, None),
-        DropZone::Into(t) => (Some(t), None),
+    match zone {
+        DropZone::Root => DropVerdict::Allowed {
+            parent: None,
+            index: None,
+        },
+        DropZone::Into(t) => DropVerdict::Allowed {
+            parent: Some(t),
+            index: None,
+        },
         DropZone::Before(t) | DropZone::After(t) => {
-            let parent = scene.parent(t).map_err(|e| e.to_string())?;
-            let siblings = scene.children(parent).map_err(|e| e.to_string())?;
+            let siblings = scene
+                .parent(t)
+                .and_then(|parent| Ok((parent, scene.children(parent)?)));
+            let (parent, siblings) = match siblings {
+                Ok(found) => found,
+                Err(e) => return DropVerdict::Refused(e.to_string()),
+            };
             let before = siblings
                 .iter()
                 .take_while(|&&s| s != t)
                 .filter(|s| !dragged.contains(s))
                 .count();
-            (
+            let index = before + usize::from(matches!(zone, DropZone::After(_)));
+            DropVerdict::Allowed {
                 parent,
-                Some(before + usize::from(matches!(zone, DropZone::After(_)))),
-            )
+                index: Some(index),
+            }
         }
-    };
-    Ok(dragged
-        .iter()
-        .enumerate()
-        .map(|(k, &node)| Op::Reparent {
-            node,
-            parent,
-            index: first_index.map(|i| i + k),
-            keep: Keep::world_if(keep_world),
-        })
-        .collect())
+    }
 }

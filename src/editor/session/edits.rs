@@ -3,7 +3,7 @@
 //! applies (never guessed by a panel); each edit is one undo step and selects what it made.
 
 use crate::editor::session::command::NewNodePlace;
-use crate::editor::session::drop_rules::{DropPreview, DropZone, drop_ops};
+use crate::editor::session::drop_rules::{DropPreview, DropVerdict};
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::math::{MirrorAxis, Trs};
@@ -204,9 +204,20 @@ impl Editor {
     }
 
     pub(super) fn add_node(&mut self, place: NewNodePlace) -> Result<Outcome> {
+        let place = match place {
+            NewNodePlace::ChildOfPrimary => {
+                NewNodePlace::ChildOf(self.primary_or_refuse("Add child")?)
+            }
+            NewNodePlace::AfterPrimary => {
+                NewNodePlace::After(self.primary_or_refuse("Add sibling")?)
+            }
+            other => other,
+        };
         let scene = self.doc.scene();
         let (parent, index, label) = match place {
-            NewNodePlace::Root => (None, None, "Add node".to_string()),
+            NewNodePlace::Root | NewNodePlace::ChildOfPrimary | NewNodePlace::AfterPrimary => {
+                (None, None, "Add node".to_string())
+            }
             NewNodePlace::ChildOf(p) => {
                 scene.index(p)?;
                 (Some(p), None, format!("Add child to {}", self.name_of(p)))
@@ -257,14 +268,14 @@ impl Editor {
         if targets.is_empty() {
             return Ok(Outcome::default());
         }
-        let keep_world = self.keep_world();
+        let keep = self.keep();
         let ops = targets
             .iter()
             .map(|&node| Op::Reparent {
                 node,
                 parent: None,
                 index: None,
-                keep: Keep::world_if(keep_world),
+                keep,
             })
             .collect();
         let label = self.label_for("Unparent", &targets);
@@ -272,42 +283,44 @@ impl Editor {
         Ok(Outcome::default())
     }
 
-    /// A hierarchy drop: reparent (or reorder) the dragged nodes, or say why not.
-    pub(super) fn drop_nodes(
-        &mut self,
-        dragged: &[NodeId],
-        zone: DropZone,
-        keep_world: bool,
-    ) -> Result<Outcome> {
-        let ops = drop_ops(self.doc.scene(), dragged, zone, keep_world);
-        self.perform_drop(dragged, keep_world, ops)
-    }
-
-    /// A drop the hierarchy planned while hovering: its ops are used as planned.
+    /// A drop the hierarchy planned while hovering: its verdict is used as planned (planned
+    /// again if the tree changed since), and the reparent ops are built here from it.
     pub(super) fn drop_rows(&mut self, preview: DropPreview) -> Result<Outcome> {
-        let dragged = preview.dragged.clone();
-        let keep_world = preview.keep_world;
-        let ops = preview.into_ops(self.doc.scene());
-        self.perform_drop(&dragged, keep_world, ops)
-    }
-
-    /// Perform a drop's ops as one step named after the dragged nodes, or refuse it.
-    fn perform_drop(
-        &mut self,
-        dragged: &[NodeId],
-        keep_world: bool,
-        ops: std::result::Result<Vec<Op>, String>,
-    ) -> Result<Outcome> {
-        let ops = match ops {
-            Ok(ops) => ops,
-            Err(message) if message.is_empty() => return Ok(Outcome::default()),
-            Err(message) => return Err(Error::Refused(message)),
+        let (parent, index) = match preview.verdict_at(self.doc.scene()) {
+            DropVerdict::Allowed { parent, index } => (parent, index),
+            DropVerdict::RefusedQuietly => return Ok(Outcome::default()),
+            DropVerdict::Refused(why) => return Err(Error::Refused(why)),
         };
-        let how = if keep_world { "" } else { " (keep local)" };
-        let label = format!("{}{how}", self.label_for("Reparent", dragged));
+        let ops = reparent_ops(&preview.dragged, parent, index, preview.keep);
+        let how = if preview.keep == Keep::World {
+            ""
+        } else {
+            " (keep local)"
+        };
+        let label = format!("{}{how}", self.label_for("Reparent", &preview.dragged));
         self.perform(label, ops, false)?;
         Ok(Outcome::default())
     }
+}
+
+/// The reparent ops of an allowed drop or move: `dragged` under `parent` in order, the first at
+/// `index` (None: each last).
+pub(super) fn reparent_ops(
+    dragged: &[NodeId],
+    parent: Option<NodeId>,
+    index: Option<usize>,
+    keep: Keep,
+) -> Vec<Op> {
+    dragged
+        .iter()
+        .enumerate()
+        .map(|(k, &node)| Op::Reparent {
+            node,
+            parent,
+            index: index.map(|i| i + k),
+            keep,
+        })
+        .collect()
 }
 
 /// What is selected after a delete whose first removed subtree began at pre-order index `at`:

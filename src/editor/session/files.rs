@@ -195,6 +195,7 @@ impl Editor {
         self.doc = doc;
         // A "changed on disk" question was about the document that goes: it goes with it.
         self.disk = Default::default();
+        self.sources_question = None;
         self.selection.clear();
         self.files.allow_close = false;
         Outcome {
@@ -315,6 +316,9 @@ impl Editor {
             },
             DialogPurpose::ChooseImage { .. } => DialogKind::Image,
             DialogPurpose::InstanceScene { .. } => DialogKind::InstanceSource,
+            DialogPurpose::ImportSources => DialogKind::Folder {
+                title: "Folder for the instanced scenes (one .ron each)".into(),
+            },
             DialogPurpose::SaveBranch { node } => DialogKind::Save {
                 suggested: self.branch_file_name(*node),
             },
@@ -372,6 +376,9 @@ impl Editor {
             DialogPurpose::ExportProgress => self.export_progress(path),
             DialogPurpose::ChooseImage { node } => self.image_chosen(node, path),
             DialogPurpose::InstanceScene { under } => self.instance_scene(under, &path),
+            DialogPurpose::ImportSources => self.answer_sources(
+                crate::editor::session::interchange::SourcesAnswer::Write(Some(path)),
+            ),
             DialogPurpose::SaveBranch { node } => {
                 use crate::editor::session::command::InstanceCommand;
                 self.selection.set(vec![node]);
@@ -410,6 +417,7 @@ impl DialogPurpose {
             Self::ChooseImage { .. } => file_kind::SPRITE_IMAGES,
             Self::InstanceScene { .. } => file_kind::INSTANCE_SOURCES,
             Self::ExportProgress => file_kind::PROGRESS_EXPORT,
+            Self::ImportSources => &[],
         }
     }
 
@@ -430,6 +438,7 @@ impl DialogPurpose {
             Self::InstanceScene { .. } => "Instance scene",
             Self::SaveBranch { .. } => "Save branch as scene",
             Self::ExportProgress => "Export my progress",
+            Self::ImportSources => return "Write the instanced scenes: type a folder path".into(),
         };
         format!("{what}: type {}", file_kind::prompt_words(self.kinds()))
     }

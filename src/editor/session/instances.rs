@@ -24,6 +24,10 @@ impl Editor {
     /// Carry out an instance command.
     pub(super) fn instance_command(&mut self, command: InstanceCommand) -> Result<Outcome> {
         match command {
+            InstanceCommand::InstanceHere => {
+                let under = self.primary();
+                Ok(self.start_dialog(DialogPurpose::InstanceScene { under }))
+            }
             InstanceCommand::Instance { under, path: None } => {
                 Ok(self.start_dialog(DialogPurpose::InstanceScene { under }))
             }
@@ -48,7 +52,8 @@ impl Editor {
         }
     }
 
-    fn primary_or_refuse(&self, what: &str) -> Result<NodeId> {
+    /// The primary selection, or "WHAT: select a node first".
+    pub(super) fn primary_or_refuse(&self, what: &str) -> Result<NodeId> {
         self.primary()
             .ok_or_else(|| Error::Refused(format!("{what}: select a node first")))
     }
@@ -240,8 +245,7 @@ fn refuse_cycles(rows: &[Registration], host: &Path) -> Result<()> {
         let Ok(source) = &reg.entry.source else {
             continue;
         };
-        let nested = source.scene.instances().map(|t| t.source_files());
-        if source.path == host || nested.is_some_and(|files| files.contains(&host)) {
+        if source.path == host || source.nested_files().contains(&host) {
             return Err(Error::Refused(format!(
                 "cannot paste an instance of {} here: {} would then contain itself",
                 reg.entry.path,

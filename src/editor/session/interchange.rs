@@ -63,6 +63,25 @@ pub fn svg_report(path: &Path, nodes: usize, notes: &[String]) -> InterchangeRep
     }
 }
 
+/// After an import that keeps instanced Godot scenes: the question, while it waits for an
+/// answer (`import_sources.rs` asks and answers it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SourcesQuestion {
+    /// The imported file's name ("level.tscn").
+    pub imported: String,
+    /// The Godot scenes its instances read (nested ones included), in the order found.
+    pub sources: Vec<PathBuf>,
+}
+
+/// The answer to "Keep the instanced Godot scenes, or write them as graft scenes?".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SourcesAnswer {
+    /// Keep the `.tscn` sources.
+    Keep,
+    /// Write each source as a `.ron` in this folder (None: pick the folder in a dialog).
+    Write(Option<PathBuf>),
+}
+
 impl Editor {
     /// Import an SVG drawing as a new, untitled scene (the current one stays if it fails).
     pub(super) fn import_svg(&mut self, path: PathBuf) -> Result<Outcome> {
@@ -113,6 +132,7 @@ impl Editor {
             "Imported {name}: {nodes} nodes, {notes} notes (Save writes it as a graft scene)"
         ));
         outcome.effects.push(Effect::FrameAllNextFrame);
+        self.ask_about_sources(name);
         Ok(outcome)
     }
 

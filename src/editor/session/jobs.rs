@@ -367,9 +367,10 @@ impl Editor {
         let mut scene = self.doc.scene().clone();
         // Save As into another folder: the copy names the same images from there (the
         // document follows when the save is done, in `saved`).
-        if let Some(from) = self.doc.sprite_folder() {
-            let to = crate::model::scene::sprites::folder_of(&path);
-            scene.rebase_sprites(&from, &to);
+        let to = crate::model::scene::sprites::folder_of(&path);
+        match self.doc.sprite_folder() {
+            Some(from) => _ = scene.rebase_sprites(&from, &to),
+            None => _ = scene.relative_sprites(&to), // untitled: as `Document::save_to`
         }
         let revision = self.doc.revision();
         let name = file_name(&path);

@@ -239,7 +239,7 @@ impl LessonRun {
 #[derive(Debug, Default)]
 pub struct Lessons {
     pub(super) run: Option<LessonRun>,
-    progress: CourseProgress,
+    pub(super) progress: CourseProgress,
     /// The files of the parts lessons instance.
     pub(super) parts: super::lesson_parts::PartsDir,
 }

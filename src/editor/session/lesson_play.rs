@@ -15,7 +15,6 @@ use crate::editor::session::edits::new_node_data;
 use crate::editor::session::timeline::TimelineCommand;
 use crate::error::Result;
 use crate::model::instance::plan;
-use crate::model::scene::Keep;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
 use std::path::{Path, PathBuf};
@@ -215,15 +214,11 @@ fn scene_op(
     let scene = editor.doc().scene();
     let find = |name: &Name| node(editor, bindings, name, path);
     Ok(Some(match action {
-        Action::Reparent {
-            node,
-            to,
-            keep_world,
-        } => Op::Reparent {
+        Action::Reparent { node, to, keep } => Op::Reparent {
             node: find(node)?,
             parent: to.as_ref().map(find).transpose()?,
             index: None,
-            keep: Keep::world_if(keep_world.unwrap_or(editor.keep_world())),
+            keep: keep.unwrap_or(editor.keep()),
         },
         Action::Set { node, frame, value } => set_op(scene, find(node)?, *frame, *value)?,
         Action::Add { name, under } => Op::Add {

@@ -88,11 +88,11 @@ impl Editor {
                     }
                 };
                 let p = glam::vec2(snap(at.x) as f32, snap(at.y) as f32);
-                (Value::Vector(p), true)
+                (Value::Vector(run.truth().map_or(p, |t| t.clicked(p))), true)
             }
             PredictInput::Click { .. } => {
                 return Err(Error::Refused(format!(
-                    "Type the {}: a click gives a world position",
+                    "Type the {}: a click gives a position",
                     predict.asks_for()
                 )));
             }
@@ -131,6 +131,7 @@ impl LessonRun {
             let Value::Vector(p) = prediction.value else {
                 return None;
             };
+            let p = self.truth().map_or(p, |t| t.to_world(p));
             return predict.by_click().then(|| PredictionMark::Point {
                 predicted: p,
                 truth: p,
@@ -182,6 +183,12 @@ impl LessonRun {
 }
 
 impl Editor {
+    /// The window's start: the learner's seed
+    /// ([`crate::editor::lesson::progress::CourseProgress::draw_seed`]).
+    pub fn draw_lesson_seed(&mut self, run: Option<u64>) {
+        self.lessons.progress.draw_seed(run);
+    }
+
     /// Write the learner's progress as one JSON file (Help ▸ Export my progress…).
     pub(super) fn export_progress(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
         let text = self.lesson_progress().to_json();

@@ -60,10 +60,15 @@ impl Editor {
                 wrong_value(predict, &m.kind, id, &scenes).map_err(|e| error_at(path, m.at, e))
             })
             .collect::<Result<Vec<Value>>>()?;
+        let parent = match predict.frame {
+            ValueSpace::World => None,
+            ValueSpace::Local => scene.parent(id)?,
+        };
         Ok(Some(Truth {
             answer: Value::of(&trs, predict.kind),
             wrong,
             account: account(scene, id, predict),
+            space: parent.map_or(Ok(glam::Affine2::IDENTITY), |p| scene.world(p))?,
         }))
     }
 }
@@ -85,14 +90,10 @@ fn flipped_solution(
     editor.update_world();
     for (action, at) in &step.solution {
         let action = match action {
-            Action::Reparent {
-                node,
-                to,
-                keep_world,
-            } => Action::Reparent {
+            Action::Reparent { node, to, keep } => Action::Reparent {
                 node: node.clone(),
                 to: to.clone(),
-                keep_world: Some(!keep_world.unwrap_or(editor.keep_world())),
+                keep: Some(keep.unwrap_or(editor.keep()).other()),
             },
             other => other.clone(),
         };

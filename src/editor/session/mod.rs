@@ -15,6 +15,7 @@ pub mod exports;
 mod files;
 pub mod generate;
 mod gestures;
+mod import_sources;
 pub mod instances;
 mod intents;
 pub mod interchange;
@@ -117,6 +118,8 @@ pub enum DialogPurpose {
         /// The sprite's node.
         node: NodeId,
     },
+    /// Write an import's instanced Godot scenes as graft scenes in the picked folder.
+    ImportSources,
     /// Instance the picked scene under this node (None: a root).
     InstanceScene {
         /// The parent.
@@ -169,6 +172,8 @@ pub struct Editor {
     settings: settings::Settings,
     windows: FxHashSet<Window>,
     report: Option<interchange::InterchangeReport>,
+    /// After an import that keeps instanced Godot scenes: keep them, or write them as `.ron`?
+    sources_question: Option<interchange::SourcesQuestion>,
     figure: crate::editor::view::figure::FigureOptions,
     jobs: jobs::Jobs,
     timeline: timeline::TimelineState,
@@ -200,6 +205,7 @@ impl Editor {
             settings: Default::default(),
             windows: FxHashSet::default(),
             report: None,
+            sources_question: None,
             figure: Default::default(),
             jobs: Default::default(),
             timeline: Default::default(),
@@ -323,6 +329,11 @@ impl Editor {
     /// Unity's worldPositionStays: reparenting keeps the world transform.
     pub fn keep_world(&self) -> bool {
         self.settings.keep_world()
+    }
+
+    /// What a reparent keeps by the toggle (Shift inverts it: `drop_rules::drop_keep`).
+    pub fn keep(&self) -> crate::model::scene::Keep {
+        crate::model::scene::Keep::world_if(self.settings.keep_world())
     }
 
     /// What the viewport shows.

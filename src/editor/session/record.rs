@@ -339,8 +339,8 @@ fn relative_to(file: &Path, folder: &Path) -> String {
 }
 
 /// The draft's lesson text for a file at `path`, checked as `graft lesson check` checks it:
-/// suggested goals and keeps the check refuses (a goal already true at the start) are left
-/// out; the lesson must then pass whole and replay to the scene the recording ended with.
+/// suggested goals, keeps and mistakes the check refuses (a goal already true at the start, a
+/// mistake the answer does not stand apart from) are left out; the lesson must then pass whole and replay to the scene the recording ended with.
 pub fn checked_lesson_text(draft: &Draft, path: &Path) -> Result<String> {
     let refused = |e: Error| Error::Refused(format!("The recorded lesson was not written: {e}"));
     if let Some(problem) = recorded_problem(draft) {
@@ -429,11 +429,13 @@ fn failed_line(message: &str, path: &Path) -> Option<usize> {
     rest.split(':').next()?.parse().ok()
 }
 
-/// The text without the `goal:` and `keep:` lines at these (1-based) line numbers.
+/// The text without the `goal:`, `keep:` and `mistake:` lines at these (1-based) line numbers.
 fn without_suggestions(text: &str, lines: &[usize]) -> String {
     let mut out = String::with_capacity(text.len());
     for (k, line) in text.lines().enumerate() {
-        let suggestion = line.starts_with("goal:") || line.starts_with("keep:");
+        let suggestion = ["goal:", "keep:", "mistake:"]
+            .iter()
+            .any(|key| line.starts_with(key));
         if suggestion && lines.contains(&(k + 1)) {
             continue;
         }

@@ -124,10 +124,11 @@ impl Editor {
             C::Generate(request) => self.generate_command(request),
             C::CancelJob => Ok(self.cancel_job()),
             C::AnswerConflict(answer) => self.answer_conflict(answer),
+            C::AnswerSources(answer) => self.answer_sources(answer),
         }
     }
 
-    /// Copy, paste, duplicate, delete, add, group, unparent, drop, reorder, move to and nudge.
+    /// Copy, paste, duplicate, delete, add, group, unparent, reorder, move to and nudge.
     pub(super) fn edit_command(&mut self, command: EditCommand) -> Result<Outcome> {
         use EditCommand as C;
         match command {
@@ -144,13 +145,8 @@ impl Editor {
             C::ResetLocal => self.reset_local(),
             C::CreateParent => self.create_parent(),
             C::Unparent => self.unparent(),
-            C::Drop {
-                dragged,
-                zone,
-                keep_world,
-            } => self.drop_nodes(&dragged, zone, keep_world),
             C::Reorder(step) => self.reorder(step),
-            C::MoveTo { parent, keep_world } => self.move_to(parent, keep_world),
+            C::MoveTo { parent, keep } => self.move_to(parent, keep),
             C::Nudge { direction, big } => self.nudge(direction, big),
         }
     }
@@ -180,6 +176,11 @@ impl Editor {
                 done
             }
             C::SetHighContrast(on) => {
+                self.settings.set_high_contrast(on);
+                done
+            }
+            C::ToggleHighContrast => {
+                let on = !self.settings.high_contrast();
                 self.settings.set_high_contrast(on);
                 done
             }

@@ -6,7 +6,7 @@ use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::geometry::{ScreenShape, world_f64};
 use crate::model::math::{shear_metrics, try_inverse};
 use crate::model::scene::diagnose::{SHEAR_TOLERANCE_DEGREES, ShearCause};
-use crate::model::scene::{NodeId, Scene};
+use crate::model::scene::{Keep, NodeId, Scene};
 use glam::{Affine2, DAffine2, DVec2, Vec2};
 
 /// Degrees off with their sign ("+36.9", "-0.5"), one decimal, never "-0.0".
@@ -196,14 +196,14 @@ pub fn shear_overlay_among(
 pub const GHOST_LIMIT: usize = 2_000;
 
 /// Where the dragged subtrees would be drawn after a drop under `parent`: (pre-order index,
-/// world matrix) for each node. Keep-world leaves them where they are (nothing moves); keep-local
+/// world matrix) for each node. Keeping world leaves them where they are (nothing moves); keeping local
 /// puts each root at parentWorld · local and carries its subtree along. Empty when keep-world is
 /// impossible (singular parent).
 pub fn ghost_worlds(
     scene: &Scene,
     dragged: &[NodeId],
     parent: Option<NodeId>,
-    keep_world: bool,
+    keep: Keep,
 ) -> Vec<(usize, Affine2)> {
     let parent_world = match parent {
         Some(p) => match scene.world(p) {
@@ -212,16 +212,15 @@ pub fn ghost_worlds(
         },
         None => Affine2::IDENTITY,
     };
-    if keep_world && try_inverse(&parent_world).is_err() {
+    if keep == Keep::World && try_inverse(&parent_world).is_err() {
         return Vec::new();
     }
     let mut ghosts: Vec<(usize, Affine2)> = Vec::new();
     for &d in dragged {
         let Ok(s) = scene.index(d) else { continue };
-        let root = if keep_world {
-            scene.world_at(s)
-        } else {
-            parent_world * scene.local_matrix_at(s)
+        let root = match keep {
+            Keep::World => scene.world_at(s),
+            Keep::Local => parent_world * scene.local_matrix_at(s),
         };
         let end = s + scene.subtree_len_at(s).min(GHOST_LIMIT);
         let first = ghosts.len();

@@ -149,6 +149,7 @@ pub fn make_local(scene: &mut Scene, root: NodeId) -> Result<Vec<Override>> {
         }
     }
     table.pending.retain(|_, (r, _)| *r != root);
+    scene.unshare_subtree(root);
     Ok(entry.map(|e| e.dangling).unwrap_or_default())
 }
 
@@ -162,7 +163,7 @@ pub fn reload(scene: &Scene, host: &Path) -> Result<Scene> {
         next: scene.next_id().0,
     };
     if let Some(table) = scene.instances() {
-        for (&id, &o) in &table.origins {
+        for (id, o) in table.origins.iter() {
             if let Some(chain) = table.chain_of(o) {
                 reuse.ids.insert((o.root, chain.into()), id);
             }
@@ -181,14 +182,15 @@ impl Instances {
     /// once: what a disk watch watches.
     pub fn source_files(&self) -> Vec<PathBuf> {
         let mut out: Vec<PathBuf> = Vec::new();
-        let mut stack: Vec<&Instances> = vec![self];
-        while let Some(table) = stack.pop() {
-            for entry in &table.entries {
-                if let Ok(source) = &entry.source {
-                    if !out.contains(&source.path) {
-                        out.push(source.path.clone());
-                    }
-                    stack.extend(source.scene.instances());
+        let mut seen: Vec<*const Source> = Vec::new();
+        for source in self.entries.iter().filter_map(|e| e.source.as_ref().ok()) {
+            if seen.contains(&Arc::as_ptr(source)) {
+                continue;
+            }
+            seen.push(Arc::as_ptr(source));
+            for path in std::iter::once(&source.path).chain(source.nested_files()) {
+                if !out.contains(path) {
+                    out.push(path.clone());
                 }
             }
         }

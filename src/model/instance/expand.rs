@@ -8,6 +8,7 @@ use super::{Chain, Entry, FieldSet, Instances, Origin, Override, Source};
 use crate::error::{Error, Result};
 use crate::model::file_node::NodeInstance;
 use crate::model::progress::Progress;
+use crate::model::scene::column::Column;
 use crate::model::scene::sprites::{folder_of, normalize};
 use crate::model::scene::{NodeData, NodeId};
 use rustc_hash::FxHashMap;
@@ -35,6 +36,15 @@ pub(crate) struct Resolver {
 pub(crate) struct Reuse {
     pub(crate) ids: FxHashMap<(NodeId, Chain), NodeId>,
     pub(crate) next: u32,
+}
+
+/// The files the instances of the scene file `abs` read, nested ones included, as they are
+/// on disk now (empty when it cannot be read).
+pub(crate) fn nested_files_on_disk(abs: &Path) -> Vec<PathBuf> {
+    match Resolver::default().source(abs) {
+        Ok(Ok(source)) => source.nested_files().to_vec(),
+        _ => Vec::new(),
+    }
 }
 
 /// A file's path absolute and normalized, so one file is one key.
@@ -143,7 +153,7 @@ impl Resolver {
 pub(crate) struct Expanded {
     pub(crate) ids: Vec<NodeId>,
     pub(crate) parents: Vec<Option<NodeId>>,
-    pub(crate) data: Vec<NodeData>,
+    pub(crate) data: Column,
     pub(crate) table: Instances,
 }
 
@@ -164,7 +174,7 @@ pub(crate) fn expand(
     let mut front = Expanded {
         ids: Vec::new(),
         parents: Vec::new(),
-        data: Vec::new(),
+        data: Column::default(),
         table: Instances::default(),
     };
     let new_ids = expand_instances(host, &mut columns, &marks, resolver, &mut front, &mut fresh)?;
@@ -177,7 +187,7 @@ pub(crate) fn expand(
     }
     front.ids.append(&mut columns.ids);
     front.parents.append(&mut columns.parents);
-    front.data.append(&mut columns.data);
+    front.data.append(columns.data);
     Ok(front)
 }
 
@@ -215,7 +225,7 @@ fn expand_instances(
             dangling: Vec::new(),
         };
         if let Ok(source) = entry.source.clone() {
-            let root_data = &mut columns.data[k];
+            let root_data = columns.data.get_mut(k);
             let ids = place(&source, root, root_data, front, fresh);
             apply_overrides(&source, &mark.overrides, &mut entry, root_data, front, &ids)?;
             new_ids.insert(root, ids);
@@ -315,6 +325,9 @@ fn place(
     root_data.probes = base.probes.clone();
     root_data.tracks = base.tracks.clone();
     let n = source.scene.len();
+    let part = out.data.part(&source.path, || {
+        (0..n).map(|j| source.scene.data_at(j).clone()).collect()
+    });
     let mut ids = Vec::with_capacity(n);
     ids.push(root);
     for j in 1..n {
@@ -323,7 +336,12 @@ fn place(
         let parent = source.scene.parent_index_at(j).map_or(root, |p| ids[p]);
         out.ids.push(id);
         out.parents.push(Some(parent));
-        out.data.push(source.scene.data_at(j).clone());
+        match part {
+            Some(part) => out.data.push_shared(part, j as u32),
+            None => out
+                .data
+                .append(vec![source.scene.data_at(j).clone()].into()),
+        }
         out.table.origins.insert(
             id,
             Origin {
@@ -364,7 +382,9 @@ fn apply_overrides(
             }
             o.apply(root_data);
         } else {
-            o.apply(&mut out.data[first + j - 1]);
+            o.apply(out.data.get_mut(first + j - 1));
+            let local = out.data.get(first + j - 1).local.to_affine();
+            out.data.set_local(first + j - 1, local);
         }
         let sticky = entry.sticky.entry(o.node.clone()).or_default();
         sticky.0 |= fields.0;

@@ -15,6 +15,8 @@
 pub mod check;
 pub mod edit;
 pub(crate) mod expand;
+pub(crate) mod follow;
+mod origin_map;
 mod overrides;
 pub mod plan;
 pub mod save;
@@ -45,6 +47,10 @@ pub struct Source {
     pub chains: Vec<Chain>,
     /// Each chain's pre-order index.
     pub by_chain: FxHashMap<Chain, u32>,
+    /// The files its own instances read, nested ones included (absolute): known when it was
+    /// read; for a source a journal gave back (its record keeps its nodes, not its instances),
+    /// read from the files on disk the first time it is asked for.
+    nested: std::sync::OnceLock<Vec<PathBuf>>,
 }
 
 impl Source {
@@ -52,6 +58,7 @@ impl Source {
     /// of each chain.
     pub(crate) fn from_scene(scene: Scene, abs: &std::path::Path) -> Source {
         let table = scene.instances();
+        let nested = table.map(|t| t.source_files()).unwrap_or_default();
         let chains: Vec<Chain> = (0..scene.len())
             .map(|j| {
                 let id = scene.id_at(j);
@@ -75,7 +82,15 @@ impl Source {
             scene,
             chains,
             by_chain,
+            nested: nested.into(),
         }
+    }
+
+    /// The files its own instances read, nested ones included (absolute): what a disk watch
+    /// and the paste check see beside its own file.
+    pub fn nested_files(&self) -> &[PathBuf] {
+        self.nested
+            .get_or_init(|| expand::nested_files_on_disk(&self.path))
     }
 
     /// The pre-order index of the node a chain names, if the source has it.
@@ -119,7 +134,7 @@ pub struct Entry {
 pub struct Instances {
     pub(crate) entries: Vec<Entry>,
     pub(crate) by_root: FxHashMap<NodeId, u32>,
-    pub(crate) origins: FxHashMap<NodeId, Origin>,
+    pub(crate) origins: origin_map::OriginMap,
     /// Added nodes whose `inside` parent is missing: node → (instance root, chain).
     pub(crate) pending: FxHashMap<NodeId, (NodeId, Chain)>,
 }
@@ -137,7 +152,7 @@ impl Instances {
 
     /// Where an expanded node came from (None: a node of this scene's own).
     pub fn origin(&self, id: NodeId) -> Option<Origin> {
-        self.origins.get(&id).copied()
+        self.origins.get(&id)
     }
 
     /// The chain an expanded node has in its instance's source.
@@ -155,6 +170,35 @@ impl Instances {
     /// True when any instance root is in `scene` (the file then needs format 4).
     pub fn in_use(&self, scene: &Scene) -> bool {
         self.entries.iter().any(|e| scene.contains(e.root))
+    }
+
+    /// Allocated bytes of the table by part (`graft bench instances`): the origin of each
+    /// expanded node, the entries, and the sources (each counted once).
+    pub(crate) fn memory_parts(&self) -> Vec<(String, u64)> {
+        use crate::model::scene::accounting::map_bytes;
+        use std::mem::size_of;
+        let origins = self.origins.bytes();
+        let entries = (self.entries.capacity() * size_of::<Entry>()) as u64
+            + map_bytes(self.by_root.capacity(), 8);
+        let mut seen: Vec<*const Source> = Vec::new();
+        let mut sources = 0;
+        for source in self.entries.iter().filter_map(|e| e.source.as_ref().ok()) {
+            if !seen.contains(&Arc::as_ptr(source)) {
+                seen.push(Arc::as_ptr(source));
+                sources += (source
+                    .scene
+                    .memory_parts()
+                    .iter()
+                    .map(|(_, b)| b)
+                    .sum::<u64>())
+                    + (source.chains.len() * 24) as u64;
+            }
+        }
+        vec![
+            ("instance origins".into(), origins),
+            ("instance entries".into(), entries),
+            ("instance sources".into(), sources),
+        ]
     }
 
     /// Add an entry (replacing one with the same root).
@@ -265,6 +309,21 @@ pub enum TableEdit {
         /// The fields after.
         after: FieldSet,
     },
+    /// Every instance of the source file `key` follows it from `before` to `after`, whose
+    /// nodes are in the same places (only their data changed): the nodes that share the
+    /// source show it at once; value ops beside it change the nodes of their own.
+    Follow {
+        /// An instance root of that file (the node the edit is about).
+        root: NodeId,
+        /// The source file, absolute.
+        key: PathBuf,
+        /// The source before.
+        #[serde(with = "source_serde")]
+        before: std::result::Result<Arc<Source>, String>,
+        /// The source after.
+        #[serde(with = "source_serde")]
+        after: std::result::Result<Arc<Source>, String>,
+    },
 }
 
 impl Registration {
@@ -303,7 +362,9 @@ impl TableEdit {
     /// The instance root it is about.
     pub fn root(&self) -> NodeId {
         match self {
-            TableEdit::Swap { root, .. } | TableEdit::Sticky { root, .. } => *root,
+            TableEdit::Swap { root, .. }
+            | TableEdit::Sticky { root, .. }
+            | TableEdit::Follow { root, .. } => *root,
         }
     }
 
@@ -315,12 +376,14 @@ impl TableEdit {
                 before,
                 after,
             } => {
-                let table = scene.instance_table_mut();
                 if before.is_some() {
-                    take_out(table, *root);
+                    take_out(scene.instance_table_mut(), *root);
+                    // Its nodes are no instance's now: they stop following the source.
+                    scene.unshare_subtree(*root);
                 }
                 if let Some(reg) = after {
-                    put_in(table, reg);
+                    put_in(scene.instance_table_mut(), reg);
+                    follow::settle_instance(scene, *root);
                 }
                 Ok(())
             }
@@ -338,6 +401,11 @@ impl TableEdit {
                     entry.sticky.insert(chain.clone(), *after);
                 }
                 scene.bump_version();
+                Ok(())
+            }
+            TableEdit::Follow { key, after, .. } => {
+                let after = after.as_ref().map_err(|e| Error::Refused(e.clone()))?;
+                follow::apply(scene, key, after);
                 Ok(())
             }
         }
@@ -366,12 +434,35 @@ impl TableEdit {
                 before: after,
                 after: before,
             },
+            TableEdit::Follow {
+                root,
+                key,
+                before,
+                after,
+            } => TableEdit::Follow {
+                root,
+                key,
+                before: after,
+                after: before,
+            },
         }
     }
 
     /// Give the source paths and sprite paths it holds to `map` (Save As into another
     /// folder); how many changed.
     pub fn map_paths(&mut self, map: &mut dyn FnMut(&str) -> Option<String>) -> usize {
+        if let TableEdit::Follow { before, after, .. } = self {
+            let mut changed = 0;
+            for source in [before, after].into_iter().filter_map(|s| s.as_mut().ok()) {
+                let mut copy = Source::clone(source);
+                let n = copy.scene.map_sprite_paths(&mut *map);
+                if n > 0 {
+                    *source = Arc::new(copy);
+                    changed += n;
+                }
+            }
+            return changed;
+        }
         let TableEdit::Swap { before, after, .. } = self else {
             return 0;
         };
@@ -481,6 +572,7 @@ pub(crate) mod source_serde {
                 scene,
                 chains: r.chains,
                 by_chain,
+                nested: std::sync::OnceLock::new(),
             }))
         }))
     }

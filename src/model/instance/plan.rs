@@ -150,7 +150,7 @@ pub fn revert_ops(scene: &Scene, node: NodeId, fields: u16) -> Result<Vec<Op>> {
 }
 
 /// The ops that set the fields `on` of `node` from `now` back to `base`.
-fn value_ops(node: NodeId, on: u16, base: &NodeData, now: &NodeData) -> Vec<Op> {
+pub(super) fn value_ops(node: NodeId, on: u16, base: &NodeData, now: &NodeData) -> Vec<Op> {
     let has = |bit| FieldSet(on).has(bit);
     let mut ops = Vec::new();
     if has(FieldSet::NAME) {
@@ -278,6 +278,9 @@ pub fn follow_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
     let Some(table) = scene.instances() else {
         return Ok(Vec::new());
     };
+    if let Some(ops) = super::follow::fast_follow_ops(scene, host)? {
+        return Ok(ops);
+    }
     let fresh = super::edit::reload(scene, host)?;
     let mut ops = Vec::new();
     for entry in table.entries() {

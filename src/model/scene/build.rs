@@ -1,5 +1,6 @@
 //! Building a [`Scene`] from a flat node list (files, generators), validating every rule.
 
+use super::column::Column;
 use super::{NO_PARENT, NodeData, NodeId, Scene};
 use crate::error::{Error, Result};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -30,7 +31,7 @@ impl Scene {
             parents.push(spec.parent);
             data.push(spec.data);
         }
-        Scene::from_columns(ids, &parents, data)
+        Scene::from_columns(ids, &parents, data.into())
     }
 
     /// [`from_specs`](Self::from_specs) from the list's columns (`ids[k]`, `parents[k]` and
@@ -42,14 +43,13 @@ impl Scene {
     pub(crate) fn from_columns(
         ids: Vec<NodeId>,
         parents: &[Option<NodeId>],
-        data: Vec<NodeData>,
+        data: Column,
     ) -> Result<Scene> {
         debug_assert!(parents.len() == ids.len() && data.len() == ids.len());
-        if let Some(k) = data
-            .iter()
-            .position(|d| d.name.len() > super::name::MAX_NAME_BYTES)
+        if let Some(k) =
+            (0..data.len()).position(|k| data.get(k).name.len() > super::name::MAX_NAME_BYTES)
         {
-            let why = super::name::check_name(&data[k].name).err();
+            let why = super::name::check_name(&data.get(k).name).err();
             return Err(Error::Format(format!(
                 "node {}: {}",
                 ids[k].0,
@@ -73,7 +73,7 @@ impl Scene {
     /// the id map (`slot_of`) turned into the index.
     fn reordered(
         ids: Vec<NodeId>,
-        data: Vec<NodeData>,
+        data: Column,
         mut slot_of: FxHashMap<NodeId, u32>,
         parent_slot: &[u32],
         order: &[usize],
@@ -90,8 +90,7 @@ impl Scene {
             })
             .collect();
         let ids_in_order = order.iter().map(|&k| ids[k]).collect();
-        let mut slots: Vec<Option<NodeData>> = data.into_iter().map(Some).collect();
-        let data_in_order = order.iter().filter_map(|&k| slots[k].take()).collect();
+        let data_in_order = data.permuted(order);
         for index in slot_of.values_mut() {
             *index = new_index[*index as usize];
         }
@@ -103,14 +102,17 @@ impl Scene {
     fn laid_out(
         ids: Vec<NodeId>,
         parent: Vec<u32>,
-        data: Vec<NodeData>,
+        data: Column,
         index_of: FxHashMap<NodeId, u32>,
     ) -> Scene {
-        let local_mat: Vec<_> = data.iter().map(|d| d.local.to_affine()).collect();
+        // The world matrices start as the locals (every node is dirty).
+        let world: Vec<_> = match data.dense_locals() {
+            Some(locals) => locals.to_vec(),
+            None => (0..data.len()).map(|i| data.local(i)).collect(),
+        };
         let mut scene = Scene {
             subtree_len: vec![1; ids.len()],
-            world: local_mat.clone(),
-            local_mat,
+            world,
             ids,
             parent,
             data,
@@ -141,10 +143,11 @@ impl Scene {
 }
 
 /// Id → list slot, refusing the first node with a non-finite local or a repeated id.
-fn slot_map(ids: &[NodeId], data: &[NodeData]) -> Result<FxHashMap<NodeId, u32>> {
+fn slot_map(ids: &[NodeId], data: &Column) -> Result<FxHashMap<NodeId, u32>> {
     let mut slot_of: FxHashMap<NodeId, u32> = FxHashMap::default();
     slot_of.reserve(ids.len());
-    for (k, (&id, node)) in ids.iter().zip(data).enumerate() {
+    for (k, &id) in ids.iter().enumerate() {
+        let node = data.get(k);
         if let Some(field) = node.local.first_non_finite() {
             return Err(Error::NotFinite { node: id, field });
         }

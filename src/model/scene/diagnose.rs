@@ -51,7 +51,7 @@ impl Scene {
             .path_indices(i)
             .into_iter()
             .map(|k| {
-                let local = self.local_mat[k];
+                let local = self.data.local(k);
                 product *= local;
                 ChainFactor {
                     node: self.ids[k],
@@ -70,12 +70,12 @@ impl Scene {
         if !is_sheared(&self.world_at(i).matrix2) {
             return Ok(ShearCause::NotSheared);
         }
-        let mut below = self.local_mat[i].matrix2;
+        let mut below = self.data.local(i).matrix2;
         let mut at = i;
         while let Some(p) = self.parent_index_at(at) {
-            let with_parent = self.local_mat[p].matrix2 * below;
+            let with_parent = self.data.local(p).matrix2 * below;
             if !is_sheared(&below) && is_sheared(&with_parent) {
-                let by_skew = self.data[p].local.skew.abs() > SHEAR_TOLERANCE_DEGREES;
+                let by_skew = self.data.get(p).local.skew.abs() > SHEAR_TOLERANCE_DEGREES;
                 return Ok(ShearCause::Ancestor {
                     cause: self.ids[p],
                     by_skew,

@@ -11,7 +11,6 @@ impl Scene {
             self.data.len(),
             self.parent.len(),
             self.subtree_len.len(),
-            self.local_mat.len(),
             self.world.len(),
             self.index_of.len(),
         ];
@@ -37,16 +36,16 @@ impl Scene {
             if self.index_of.get(id) != Some(&(i as u32)) {
                 return Err(format!("index_of is wrong for {id}"));
             }
-            if self.local_mat[i] != self.data[i].local.to_affine() {
+            if self.data.local(i) != self.data.get(i).local.to_affine() {
                 return Err(format!("local matrix of {id} is stale"));
             }
-            if let Err(e) = anim::check_tracks(&self.data[i].tracks) {
+            if let Err(e) = anim::check_tracks(&self.data.get(i).tracks) {
                 return Err(format!("node {id}: {e}"));
             }
         }
         if self.animated.key == (self.version, self.tracks_version) {
             let walked: Vec<u32> = (0..n)
-                .filter(|&i| has_keys(&self.data[i]))
+                .filter(|&i| has_keys(self.data.get(i)))
                 .map(|i| i as u32)
                 .collect();
             if walked != self.animated.indices {

@@ -5,7 +5,9 @@
 //! `i .. i + subtree_len[i]`. Structural edits keep that order by moving contiguous ranges;
 //! world matrices are updated by one loop over dirty ranges (see `world.rs`).
 
+pub(crate) mod accounting;
 mod build;
+pub(crate) mod column;
 pub mod diagnose;
 pub mod edit;
 mod history;
@@ -17,6 +19,7 @@ mod ops;
 mod parallel;
 mod sampling;
 mod shape;
+mod shared;
 pub mod sprites;
 mod world;
 
@@ -89,10 +92,9 @@ pub(crate) const NO_PARENT: u32 = u32::MAX;
 #[derive(Clone, Debug, Default)]
 pub struct Scene {
     ids: Vec<NodeId>,
-    data: Vec<NodeData>,
+    data: column::Column,
     parent: Vec<u32>,
     subtree_len: Vec<u32>,
-    local_mat: Vec<Affine2>,
     world: Vec<Affine2>,
     index_of: id_index::IdIndex,
     /// Roots of subtrees whose world matrices are stale (pre-order indices).
@@ -227,32 +229,12 @@ impl Scene {
 
     /// The data of the node at pre-order index `i`.
     pub fn data_at(&self, i: usize) -> &NodeData {
-        &self.data[i]
-    }
-
-    /// The per-node arrays' allocated capacities (name, elements, bytes per element), the id
-    /// index's included, for `graft bench memory`.
-    pub(crate) fn array_capacities(&self) -> Vec<(&'static str, usize, usize)> {
-        use std::mem::size_of;
-        let arrays = vec![
-            ("ids", self.ids.capacity(), size_of::<NodeId>()),
-            ("data", self.data.capacity(), size_of::<NodeData>()),
-            ("parent", self.parent.capacity(), size_of::<u32>()),
-            ("subtree_len", self.subtree_len.capacity(), size_of::<u32>()),
-            ("local_mat", self.local_mat.capacity(), size_of::<Affine2>()),
-            ("world", self.world.capacity(), size_of::<Affine2>()),
-            (
-                "id index",
-                self.index_of.capacity(),
-                self.index_of.entry_bytes(),
-            ),
-        ];
-        arrays
+        self.data.get(i)
     }
 
     /// The data (name, local, shape, colour) of a node.
     pub fn node(&self, id: NodeId) -> Result<&NodeData> {
-        Ok(&self.data[self.index(id)?])
+        Ok(self.data.get(self.index(id)?))
     }
 
     /// The pre-order index of the parent of the node at `i`, if any.
@@ -273,7 +255,7 @@ impl Scene {
 
     /// The local matrix of the node at `i` (kept in step with its [`Trs`]).
     pub fn local_matrix_at(&self, i: usize) -> Affine2 {
-        self.local_mat[i]
+        self.data.local(i)
     }
 
     /// Parent indices in pre-order (`u32::MAX` for roots): the layout the update loop walks.
@@ -283,9 +265,12 @@ impl Scene {
         &self.parent
     }
 
-    /// Local matrices in pre-order.
-    pub fn local_matrices(&self) -> &[Affine2] {
-        &self.local_mat
+    /// Local matrices in pre-order (a copy: instanced nodes share theirs).
+    pub fn local_matrices(&self) -> Vec<Affine2> {
+        (self.data.dense_locals()).map_or_else(
+            || (0..self.len()).map(|i| self.data.local(i)).collect(),
+            <[Affine2]>::to_vec,
+        )
     }
 
     /// Pre-order indices of the children of `parent` (roots for `None`), in sibling order.
@@ -372,7 +357,9 @@ impl Scene {
         let i = self.index(id)?;
         self.bump_version();
         let name = CompactString::from(name);
-        Ok(std::mem::replace(&mut self.data[i].name, name).into_string())
+        let old = std::mem::replace(&mut self.data.get_mut(i).name, name).into_string();
+        self.settle_at(i);
+        Ok(old)
     }
 
     /// Change how a node is drawn; returns the old shape and colour.
@@ -390,9 +377,10 @@ impl Scene {
             });
         }
         self.appearance_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let data = &mut self.data[i];
+        let data = self.data.get_mut(i);
         let old = (std::mem::replace(&mut data.shape, shape), data.color);
         data.color = color;
+        self.settle_at(i);
         Ok(old)
     }
 
@@ -406,7 +394,9 @@ impl Scene {
             });
         }
         self.probes_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Ok(std::mem::replace(&mut self.data[i].probes, probes.into()).into())
+        let old = std::mem::replace(&mut self.data.get_mut(i).probes, probes.into()).into();
+        self.settle_at(i);
+        Ok(old)
     }
 
     /// Changes whenever any node's probes, or the tree, change (a probe list caches on it).
@@ -417,7 +407,7 @@ impl Scene {
     /// The nodes that carry probes, in pre-order (a pass over every node).
     pub fn probe_owners(&self) -> Vec<NodeId> {
         (0..self.len())
-            .filter(|&i| !self.data[i].probes.is_empty())
+            .filter(|&i| !self.data.get(i).probes.is_empty())
             .map(|i| self.ids[i])
             .collect()
     }
@@ -428,13 +418,15 @@ impl Scene {
         if let Some(field) = local.first_non_finite() {
             return Err(Error::NotFinite { node: id, field });
         }
-        Ok(self.set_local_at(i, local))
+        let old = self.set_local_at(i, local);
+        self.settle_at(i);
+        Ok(old)
     }
 
     pub(crate) fn set_local_at(&mut self, i: usize, local: Trs) -> Trs {
-        self.local_mat[i] = local.to_affine();
+        self.data.set_local(i, local.to_affine());
         self.mark_dirty(i);
-        std::mem::replace(&mut self.data[i].local, local)
+        std::mem::replace(&mut self.data.get_mut(i).local, local)
     }
 
     /// The instance table (None when the scene instances nothing).
@@ -481,11 +473,11 @@ impl Scene {
         Self::check_tracks(id, &tracks)?;
         let current = self.animated.key == (self.version, self.tracks_version);
         self.tracks_version = NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let old = std::mem::replace(&mut self.data[i].tracks, tracks.into()).into();
+        let old = std::mem::replace(&mut self.data.get_mut(i).tracks, tracks.into()).into();
         if current {
             // Keep the list of animated nodes current instead of walking every node again.
             let list = &mut self.animated.indices;
-            match (has_keys(&self.data[i]), list.binary_search(&(i as u32))) {
+            match (has_keys(self.data.get(i)), list.binary_search(&(i as u32))) {
                 (true, Err(at)) => list.insert(at, i as u32),
                 (false, Ok(at)) => {
                     list.remove(at);
@@ -494,6 +486,7 @@ impl Scene {
             }
             self.animated.key = (self.version, self.tracks_version);
         }
+        self.settle_at(i);
         Ok(old)
     }
 
@@ -514,7 +507,7 @@ impl Scene {
                 .collect();
         }
         (0..self.len())
-            .filter(|&i| has_keys(&self.data[i]))
+            .filter(|&i| has_keys(self.data.get(i)))
             .map(|i| self.ids[i])
             .collect()
     }
@@ -525,7 +518,7 @@ impl Scene {
         let key = (self.version, self.tracks_version);
         if self.animated.key != key {
             self.animated.indices = (0..self.len())
-                .filter(|&i| has_keys(&self.data[i]))
+                .filter(|&i| has_keys(self.data.get(i)))
                 .map(|i| i as u32)
                 .collect();
             self.animated.key = key;
@@ -545,7 +538,7 @@ impl Scene {
         let mut changed = 0;
         for &i in &indices {
             let i = i as usize;
-            let data = &self.data[i];
+            let data = self.data.get(i);
             let local = anim::sample(data.local, &data.tracks, clip_time);
             let bits = |t: &Trs| t.components().map(f32::to_bits);
             if bits(&local) != bits(&data.local) {

@@ -54,6 +54,14 @@ impl Keep {
     pub fn world_if(keep_world: bool) -> Self {
         if keep_world { Keep::World } else { Keep::Local }
     }
+
+    /// The other choice (what Shift gives, what the faint ghosts show).
+    pub fn other(self) -> Self {
+        match self {
+            Keep::World => Keep::Local,
+            Keep::Local => Keep::World,
+        }
+    }
 }
 
 /// What a reparent changed, enough to undo it exactly.
@@ -174,12 +182,12 @@ impl Scene {
         let k = subtree.ids.len();
         self.grow_ancestors(p, k as i64);
         self.shift_indices_from(pos, k as u32);
-        self.splice_structure(pos, p, &subtree);
+        let locals = self.splice_structure(pos, p, &subtree);
         if let Some(max) = subtree.ids.iter().map(|id| id.0).max() {
             self.next_id = self.next_id.max(max.saturating_add(1));
         }
         self.ids.splice(pos..pos, subtree.ids);
-        self.data.splice(pos..pos, subtree.data);
+        self.data.splice(pos, subtree.data, locals);
         self.refresh_index_of(pos..self.len());
         self.mark_dirty(pos);
         self.bump_version();
@@ -230,7 +238,13 @@ impl Scene {
 
     /// Splice the subtree's parents (under scene index `p`), matrices and subtree lengths
     /// into the columns at `pos`.
-    fn splice_structure(&mut self, pos: usize, p: Option<usize>, subtree: &DetachedSubtree) {
+    /// Returns the subtree's local matrices (the data column takes them with the data).
+    fn splice_structure(
+        &mut self,
+        pos: usize,
+        p: Option<usize>,
+        subtree: &DetachedSubtree,
+    ) -> Vec<Affine2> {
         let k = subtree.ids.len();
         let parents = subtree.parents.iter().map(|&rel| match rel {
             NO_PARENT => p.map_or(NO_PARENT, |p| p as u32),
@@ -239,13 +253,13 @@ impl Scene {
         self.parent.splice(pos..pos, parents);
         let locals: Vec<Affine2> = subtree.data.iter().map(|d| d.local.to_affine()).collect();
         self.world.splice(pos..pos, locals.iter().copied());
-        self.local_mat.splice(pos..pos, locals);
         self.subtree_len.splice(pos..pos, std::iter::repeat_n(1, k));
         for j in (pos..pos + k).rev() {
             if let Some(q) = self.parent_index_at(j).filter(|&q| q >= pos) {
                 self.subtree_len[q] += self.subtree_len[j];
             }
         }
+        locals
     }
 
     /// A copy of the subtree rooted at `id`, with its parent and index (the scene is unchanged).
@@ -256,7 +270,7 @@ impl Scene {
             parent: self.parent_index_at(s).map(|p| self.ids[p]),
             index: self.sibling_index(id)?,
             ids: self.ids[s..e].to_vec(),
-            data: self.data[s..e].to_vec(),
+            data: self.data.to_vec(s..e),
             parents: self.parent[s..e]
                 .iter()
                 .enumerate()
@@ -279,7 +293,6 @@ impl Scene {
         self.data.drain(s..e);
         self.parent.drain(s..e);
         self.subtree_len.drain(s..e);
-        self.local_mat.drain(s..e);
         self.world.drain(s..e);
         for parent in &mut self.parent[s..] {
             if *parent != NO_PARENT && *parent as usize >= e {
@@ -337,7 +350,7 @@ impl Scene {
             node,
             old_parent: old_parent.map(|q| self.ids[q]),
             old_index: self.sibling_index(node)?,
-            old_local: self.data[s].local,
+            old_local: self.data.get(s).local,
         };
         let dest = self.insertion_point(p, index, Some(s))?;
         let new_local = if keep == Keep::World && p != old_parent {
@@ -396,7 +409,7 @@ impl Scene {
                 inv * old_world
             }
         };
-        let trs = decompose_like(&local, &self.data[s].local);
+        let trs = decompose_like(&local, &self.data.get(s).local);
         if let Some(field) = trs.first_non_finite() {
             return Err(Error::NotFinite { node, field });
         }
@@ -435,10 +448,9 @@ impl Scene {
             return Box::new(|x| x);
         };
         self.ids[window.clone()].rotate_left(amount);
-        self.data[window.clone()].rotate_left(amount);
+        self.data.rotate_left(window.clone(), amount);
         self.parent[window.clone()].rotate_left(amount);
         self.subtree_len[window.clone()].rotate_left(amount);
-        self.local_mat[window.clone()].rotate_left(amount);
         self.world[window.clone()].rotate_left(amount);
         // Parents before the window are untouched; everything from it on may point into it.
         for parent in &mut self.parent[window.start..] {

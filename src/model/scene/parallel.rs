@@ -132,7 +132,7 @@ impl Scene {
             // Compute the chain down to n, then hand out n's children.
             let mut parent_world = task.parent_world;
             for &c in &chain {
-                let w = under(parent_world, self.local_mat[c]);
+                let w = under(parent_world, self.data.local(c));
                 self.world[c] = w;
                 parent_world = Some(w);
             }
@@ -181,22 +181,38 @@ impl Scene {
             (rest, offset) = (tail, last.end);
             slots.push(Mutex::new(Some((piece, mine))));
         }
-        let (parents, locals) = (&self.parent, &self.local_mat);
+        let (parents, data) = (&self.parent, &self.data);
+        let dense = data.dense_locals();
         let work = |_participant: usize, k: usize| {
             let taken = slots.get(k).and_then(|slot| slot.lock().ok()?.take());
             let Some((piece, mine)) = taken else {
                 return;
             };
-            let base = piece.first().map_or(0, |t| t.start);
-            for t in piece {
-                mine[t.start - base] = under(t.parent_world, locals[t.start]);
-                for i in t.start + 1..t.end {
-                    // Inside a task every parent lies in the task, before its child.
-                    let p = parents[i] as usize;
-                    mine[i - base] = mine[p - base] * locals[i];
-                }
+            match dense {
+                Some(locals) => run_piece(piece, mine, parents, |i| locals[i]),
+                // Instanced nodes share their locals (`column.rs`): read through the references.
+                None => run_piece(piece, mine, parents, |i| data.local(i)),
             }
         };
         crate::model::pool::run_pieces(slots.len(), threads, &work);
+    }
+}
+
+/// One piece's world matrices (its tasks, in order) into `mine`, the world array's slice from
+/// the piece's first node; `local` gives a node's local matrix.
+fn run_piece(
+    piece: &[Task],
+    mine: &mut [Affine2],
+    parents: &[u32],
+    local: impl Fn(usize) -> Affine2,
+) {
+    let base = piece.first().map_or(0, |t| t.start);
+    for t in piece {
+        mine[t.start - base] = under(t.parent_world, local(t.start));
+        for i in t.start + 1..t.end {
+            // Inside a task every parent lies in the task, before its child.
+            let p = parents[i] as usize;
+            mine[i - base] = mine[p - base] * local(i);
+        }
     }
 }

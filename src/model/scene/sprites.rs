@@ -150,7 +150,9 @@ impl Scene {
     /// history rebase it too
     /// ([`History::rebase_sprites`](crate::model::scene::edit::History::rebase_sprites)).
     pub fn map_sprite_paths(&mut self, mut map: impl FnMut(&str) -> Option<String>) -> usize {
-        let mut changed = map_data(self.data.iter_mut(), &mut map);
+        let mut changed = self
+            .data
+            .map_all(&mut |d| map_data(std::iter::once(d), &mut map));
         if let Some(table) = self.instances.as_deref_mut() {
             changed += table.map_paths(&mut map);
         }

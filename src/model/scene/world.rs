@@ -74,13 +74,22 @@ impl Scene {
     /// world[i] = world[parent[i]] · local[i] for a whole subtree range whose root's parent is clean.
     pub(super) fn recompute_range(&mut self, start: usize, end: usize) {
         let p = self.parent[start];
+        let first = self.data.local(start);
         self.world[start] = if p == NO_PARENT {
-            self.local_mat[start]
+            first
         } else {
-            self.world[p as usize] * self.local_mat[start]
+            self.world[p as usize] * first
         };
         let parents = &self.parent[start + 1..end];
-        let locals = &self.local_mat[start + 1..end];
+        let Some(locals) = self.data.dense_locals() else {
+            // Instanced nodes share their locals (`column.rs`): read through the references.
+            for (k, &p) in parents.iter().enumerate() {
+                let w = self.world[p as usize] * self.data.local(start + 1 + k);
+                self.world[start + 1 + k] = w;
+            }
+            return;
+        };
+        let locals = &locals[start + 1..end];
         for (k, (&p, local)) in parents.iter().zip(locals).enumerate() {
             // Inside a subtree range every parent lies in the range, before its child.
             let w = self.world[p as usize] * *local;
@@ -136,12 +145,12 @@ impl Scene {
         }
         let p = self.parent[top];
         let mut w = if p == NO_PARENT {
-            self.local_mat[top]
+            self.data.local(top)
         } else {
-            self.world[p as usize] * self.local_mat[top]
+            self.world[p as usize] * self.data.local(top)
         };
         for &k in path.iter().rev() {
-            w *= self.local_mat[k];
+            w *= self.data.local(k);
         }
         w
     }
@@ -162,7 +171,7 @@ impl Scene {
     /// The node's world transform as TRS + skew (a negative local x scale keeps world x negative).
     pub fn world_trs(&self, id: NodeId) -> Result<Trs> {
         let i = self.index(id)?;
-        Ok(decompose_like(&self.world_at(i), &self.data[i].local))
+        Ok(decompose_like(&self.world_at(i), &self.data.get(i).local))
     }
 
     /// The local transform that puts the node at world matrix `world` under its current parent.
@@ -176,7 +185,7 @@ impl Scene {
                 inv * *world
             }
         };
-        Ok(decompose_like(&local, &self.data[i].local))
+        Ok(decompose_like(&local, &self.data.get(i).local))
     }
 
     /// Seed 001's SetGlobalSRT: place the node at this world transform by solving its local
@@ -198,7 +207,7 @@ impl Scene {
                 field: "position",
             });
         }
-        let mut local = self.data[i].local;
+        let mut local = self.data.get(i).local;
         local.position = match self.parent_index_at(i) {
             None => position,
             Some(p) => try_inverse(&self.world_at(p))
@@ -217,7 +226,7 @@ impl Scene {
         let mut acc = Trs::IDENTITY;
         let mut first = true;
         for k in self.path_indices(i) {
-            let local = self.data[k].local;
+            let local = self.data.get(k).local;
             if first {
                 acc = local;
                 first = false;

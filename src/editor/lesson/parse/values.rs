@@ -474,17 +474,14 @@ impl<'a> Cursor<'a> {
         let node = self.name()?;
         self.expect("to")?;
         let to = self.name_or("root")?;
-        let keep_world = match self.peek_word() {
+        let keep = match self.peek_word() {
             Some("keep-world") | Some("keep-local") => {
-                Some(self.word_of(&["keep-world", "keep-local"])? == "keep-world")
+                let world = self.word_of(&["keep-world", "keep-local"])? == "keep-world";
+                Some(crate::model::scene::Keep::world_if(world))
             }
             _ => None,
         };
-        Ok(Action::Reparent {
-            node,
-            to,
-            keep_world,
-        })
+        Ok(Action::Reparent { node, to, keep })
     }
 
     fn non_negative(&mut self) -> Result<f32> {

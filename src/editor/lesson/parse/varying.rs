@@ -14,7 +14,7 @@ use std::path::Path;
 /// The most values one range may hold (low to high by the step).
 const MOST_VALUES: f32 = 100_000.0;
 
-/// `NAME from LOW to HIGH [by STEP]` or `NODE local CHANNEL from LOW to HIGH [by STEP]`.
+/// `NAME from LOW to HIGH [by STEP] [default V]` or `NODE local CHANNEL from LOW to HIGH …`.
 pub(super) fn vary(path: &Path, value: &str, at: Pos) -> Result<Vary> {
     let mut cursor = Cursor::new(path, value, at)?;
     let name = cursor.name()?;
@@ -52,6 +52,7 @@ pub(super) fn vary(path: &Path, value: &str, at: Pos) -> Result<Vary> {
     } else {
         1.0
     };
+    let default = default_number(path, &mut cursor, (low, high))?;
     cursor.end()?;
     check_range(path, (low, high, by), (high_at, by_at))?;
     Ok(Vary {
@@ -59,9 +60,31 @@ pub(super) fn vary(path: &Path, value: &str, at: Pos) -> Result<Vary> {
         low,
         high,
         by,
+        default,
         at,
         value: None,
     })
+}
+
+/// `default V` (the lesson's own number, seed 0's), between the range's ends.
+fn default_number(
+    path: &Path,
+    cursor: &mut Cursor,
+    (low, high): (f32, f32),
+) -> Result<Option<f32>> {
+    let at = cursor.here();
+    if !cursor.eat("default") {
+        return Ok(None);
+    }
+    let v = cursor.number()?;
+    if !(low..=high).contains(&v) {
+        return Err(error_at(
+            path,
+            at,
+            "the `default` number lies between the range's low and high ends",
+        ));
+    }
+    Ok(Some(v))
 }
 
 /// A range's ends in order and a step that makes at most [`MOST_VALUES`] values.
@@ -107,13 +130,15 @@ fn channel(cursor: &mut Cursor) -> Result<Channel> {
 }
 
 /// Read a step's task lines again (`vary.rs`: once the learner's numbers replaced the
-/// placeholders): the step's goals, keeps, solution, hints and prediction are the lines'.
+/// placeholders): the step's goals, keeps, solution, hints, points and prediction are the
+/// lines'.
 pub fn replay(step: &Step, path: &Path, lines: &[Line]) -> Result<Step> {
     let mut fresh = step.clone();
     fresh.goals.clear();
     fresh.keeps.clear();
     fresh.solution.clear();
     fresh.hints.clear();
+    fresh.pointing.points.clear();
     fresh.predict = None;
     let mut reader = Reader {
         path,

@@ -157,9 +157,10 @@ pub struct Predict {
 }
 
 impl Predict {
-    /// True when the learner may answer by a click in the viewport (a world position).
+    /// True when the learner may answer by a click in the viewport: a position, world or local
+    /// (a point where the node will land).
     pub fn by_click(&self) -> bool {
-        self.kind == Kind::Position && self.frame == ValueSpace::World
+        self.kind == Kind::Position
     }
 
     /// What the learner is asked to give: "the world position (x, y)".
@@ -192,6 +193,22 @@ pub struct Truth {
     pub wrong: Vec<Value>,
     /// The answer spelled out from the matrix chain, line by line.
     pub account: Vec<String>,
+    /// The space a predicted local value is read in: the node's parent's world matrix after
+    /// the solution (identity for a world value or a root).
+    pub space: glam::Affine2,
+}
+
+impl Truth {
+    /// The value a click at world point `at` predicts: the point itself, or for a local
+    /// position the point in the space the node will hang in.
+    pub fn clicked(&self, at: glam::Vec2) -> glam::Vec2 {
+        self.space.inverse().transform_point2(at)
+    }
+
+    /// Where a predicted position is drawn in the world.
+    pub fn to_world(&self, p: glam::Vec2) -> glam::Vec2 {
+        self.space.transform_point2(p)
+    }
 }
 
 /// What a prediction was, as the panel tells it.

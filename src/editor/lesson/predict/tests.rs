@@ -136,6 +136,7 @@ fn two_step_predict(mistakes: &[MistakeKind]) -> (Predict, Truth) {
             Value::Vector(glam::vec2(1.0, 0.0)),
         ],
         account: Vec::new(),
+        space: glam::Affine2::IDENTITY,
     };
     (predict, truth)
 }

@@ -172,15 +172,53 @@ pub fn lesson_text(draft: &Draft) -> String {
 }
 
 /// The `predict:` line of a step recorded with "Ask for a prediction here": where the node the
-/// asked edit changed ends up in the world (its answer is what the solution produces).
+/// asked edit changed ends up in the world (its answer is what the solution produces), then
+/// the classic mistakes that apply to it ([`mistake_lines`]).
 fn predict_line(step: &RecordedStep) -> Option<String> {
-    let node = step.edits.get(step.ask?)?.node()?;
+    let ask = step.ask?;
+    let node = step.edits.get(ask)?.node()?;
     step.end.node(node).ok()?;
     let name = unique_name(&step.end, node)?;
-    Some(format!(
-        "predict: {name} world position | Where will {} be? Click the spot in the viewport or type it.\n// mistake: add the wrong answers you expect (docs/lesson-format.md, Predict first)",
+    let mut lines = vec![format!(
+        "predict: {name} world position | Where will {} be? Click the spot in the viewport or type it.",
         name.trim_matches('"')
-    ))
+    )];
+    lines.extend(mistake_lines(step, ask));
+    lines.push(
+        "// mistake: add the wrong answers you expect (docs/lesson-format.md, Predict first)"
+            .into(),
+    );
+    Some(lines.join("\n"))
+}
+
+/// The classic mistakes a world position's prediction can name: for a move under another
+/// parent, the landing that keeps the other thing (`keep-local` for a keep-world reparent, and
+/// the reverse); always the parents' rotations left out, the local position taken as the
+/// world one and the accumulated shortcut. The check leaves out those the answer does not
+/// stand apart from (no rotation above the node: `no-parent-rotation` is the answer).
+fn mistake_lines(step: &RecordedStep, ask: usize) -> Vec<String> {
+    let mut names = Vec::new();
+    if let Some(Edit::Move {
+        node,
+        before,
+        after,
+    }) = step.edits.get(ask)
+        && before.parent != after.parent
+    {
+        let mut scene = step.start.clone();
+        let replayed = step.edits[..ask]
+            .iter()
+            .all(|e| e.apply(&mut scene).is_ok());
+        let lines = move_lines(&scene, *node, before, after);
+        if replayed && let Some(first) = lines.first() {
+            names.push(match first.ends_with("keep-world") {
+                true => "keep-local",
+                false => "keep-world",
+            });
+        }
+    }
+    names.extend(["no-parent-rotation", "local-as-world", "accumulated"]);
+    names.iter().map(|n| format!("mistake: {n}")).collect()
 }
 
 /// Text on one line (a title cannot hold a line break).

@@ -1,0 +1,165 @@
+//! Following a changed source without rebuilding its instances: when the source read again
+//! has the same nodes in the same places (only their data changed), one [`TableEdit::Follow`]
+//! gives every instance the new source — the nodes that share it see it at once — and value
+//! ops carry the change to the nodes an override made their own, keeping what they override.
+//! Anything else (nodes added, removed or moved in the source, a source missing or back)
+//! takes the general path (`plan::follow_ops`: each instance replaced).
+
+use super::expand::{Resolver, absolute};
+use super::{Entry, FieldSet, Override, Source, TableEdit};
+use crate::error::Result;
+use crate::model::scene::edit::Op;
+use crate::model::scene::sprites::folder_of;
+use crate::model::scene::{NodeData, NodeId, Scene};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A source's nodes as a shared part (its root first).
+pub(crate) fn part_nodes(source: &Source) -> Arc<[NodeData]> {
+    (0..source.scene.len())
+        .map(|j| source.scene.data_at(j).clone())
+        .collect()
+}
+
+/// The node at `i` shares its source's data again if it equals it (after an edit or an undo
+/// gave it back its source's values, or when an instance's rows are put in).
+pub(crate) fn settle(scene: &mut Scene, i: usize) {
+    let Some(table) = scene.instances() else {
+        return;
+    };
+    let Some(o) = table.origin(scene.id_at(i)) else {
+        return;
+    };
+    let Some(source) = (table.entry(o.root)).and_then(|e| e.source.as_ref().ok()) else {
+        return;
+    };
+    let source = Arc::clone(source);
+    if o.index as usize >= source.scene.len() {
+        return;
+    }
+    let want = source.scene.data_at(o.index as usize);
+    scene.share_if_equal(i, &source.path, o.index, want, || part_nodes(&source));
+}
+
+/// Every node of the instance rooted at `root` shares its source's data where it equals it.
+pub(crate) fn settle_instance(scene: &mut Scene, root: NodeId) {
+    let Ok(i) = scene.index(root) else { return };
+    for k in i + 1..i + scene.subtree_len_at(i) {
+        settle(scene, k);
+    }
+}
+
+/// Apply a [`TableEdit::Follow`]: every instance of `key` gets `after`, and the nodes that
+/// share the source show its nodes.
+pub(crate) fn apply(scene: &mut Scene, key: &Path, after: &Arc<Source>) {
+    let table = scene.instance_table_mut();
+    for entry in &mut table.entries {
+        if entry.source.as_ref().is_ok_and(|s| s.path == key) {
+            entry.source = Ok(Arc::clone(after));
+        }
+    }
+    scene.follow_part(key, part_nodes(after));
+}
+
+/// The instances in use, grouped by source (each group's entries sharing one source); None
+/// when one is a placeholder or two of one file hold different sources (the general path).
+fn groups(scene: &Scene) -> Option<Vec<(Arc<Source>, Vec<&Entry>)>> {
+    let table = scene.instances()?;
+    let mut groups: Vec<(Arc<Source>, Vec<&Entry>)> = Vec::new();
+    for entry in table.entries().iter().filter(|e| scene.contains(e.root)) {
+        let source = entry.source.as_ref().ok()?;
+        match groups.iter_mut().find(|(s, _)| s.path == source.path) {
+            Some((s, list)) if Arc::ptr_eq(s, source) => list.push(entry),
+            Some(_) => return None,
+            None => groups.push((Arc::clone(source), vec![entry])),
+        }
+    }
+    Some(groups)
+}
+
+/// True when `new` has `old`'s nodes in `old`'s places (only their data may differ).
+fn same_places(old: &Source, new: &Source) -> bool {
+    old.chains == new.chains
+        && (0..old.scene.len())
+            .all(|j| old.scene.parent_index_at(j) == new.scene.parent_index_at(j))
+}
+
+/// The follow as ops when every changed source kept its nodes in their places: per changed
+/// source one [`TableEdit::Follow`] and the value ops of the instances' own nodes. None when
+/// the general path is needed.
+pub(crate) fn fast_follow_ops(scene: &Scene, host: &Path) -> Result<Option<Vec<Op>>> {
+    let Some(groups) = groups(scene) else {
+        return Ok(None);
+    };
+    let mut resolver = Resolver::within(&[host]);
+    let folder = folder_of(host);
+    let mut ops = Vec::new();
+    for (old, entries) in &groups {
+        let Ok(raw) = resolver.source(&absolute(&old.path))? else {
+            return Ok(None);
+        };
+        let mut copy = Source::clone(&raw);
+        copy.scene.rebase_sprites(&folder_of(&raw.path), &folder);
+        let new = Arc::new(copy);
+        if !same_places(old, &new) {
+            return Ok(None);
+        }
+        if (0..old.scene.len()).all(|j| old.scene.data_at(j) == new.scene.data_at(j)) {
+            continue;
+        }
+        ops.push(Op::Instances(Box::new(TableEdit::Follow {
+            root: entries[0].root,
+            key: old.path.clone(),
+            before: Ok(Arc::clone(old)),
+            after: Ok(Arc::clone(&new)),
+        })));
+        for entry in entries {
+            instance_ops(scene, entry, old, &new, &mut ops)?;
+        }
+    }
+    Ok(Some(ops))
+}
+
+/// The value ops that give the nodes of one instance the new source's values, except those
+/// they override: for nodes of their own (overridden) and shared nodes with fields kept.
+fn instance_ops(
+    scene: &Scene,
+    entry: &Entry,
+    old: &Source,
+    new: &Source,
+    ops: &mut Vec<Op>,
+) -> Result<()> {
+    let i = scene.index(entry.root)?;
+    for k in i..i + scene.subtree_len_at(i) {
+        let shared = scene.shared_index_at(k);
+        if shared.is_some() && entry.sticky.is_empty() {
+            continue;
+        }
+        let id = scene.id_at(k);
+        let j = match (k == i, shared) {
+            (true, _) => 0,
+            (false, Some(j)) => j as usize,
+            (false, None) => match scene.origin(id) {
+                Some(o) if o.root == entry.root => o.index as usize,
+                _ => continue,
+            },
+        };
+        let allowed = if j == 0 { FieldSet::ROOT } else { u16::MAX };
+        let chain = &old.chains[j];
+        let sticky = entry.sticky.get(chain).copied().unwrap_or_default();
+        let now = scene.data_at(k);
+        let (was, will) = (old.scene.data_at(j), new.scene.data_at(j));
+        let kept = Override::diff(chain.clone(), was, now, sticky, allowed);
+        // What the node shows once the source changed, and what it should show.
+        let shows = if shared.is_some() { will } else { now };
+        let mut wanted = will.clone();
+        if let Some(o) = &kept {
+            o.apply(&mut wanted);
+        }
+        let on = Override::diff(chain.clone(), shows, &wanted, FieldSet(0), allowed);
+        if let Some(on) = on {
+            ops.extend(super::plan::value_ops(id, on.fields().0, &wanted, shows));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,380 @@
+//! `graft bench instances`: a scene of many instances of one part beside a plain scene of the
+//! same number of nodes, in one run (issue 48: "sharing, not copying"). The parent writes the
+//! part, the instanced level and the plain scene to a temporary folder and runs each stage in a
+//! fresh child process of this executable (`graft bench instances-stage STAGE FILE`), so each
+//! reports its own peak (`VmHWM`) and held (`VmRSS`) resident memory:
+//!
+//! - `check`: `file::load` (what `graft check FILE` does), timed, holding the scene;
+//! - `window`: the app opening the file as `graft FILE` does, headless (the binary's
+//!   [`super::bench_memory::WindowStage`]): the time from `OpenPath` to the first frame with
+//!   the scene, then idle frames until the allocator has settled;
+//! - `follow` (the level only): the document open, the part rewritten on disk (every node's
+//!   rotation and colour changed), then `Document::reload_instances` (the 2 s disk watch's
+//!   "Follow" undo step) and the world update after it, timed.
+
+use super::bench_memory::{resident, run_window};
+use crate::model::document::Document;
+use crate::model::file;
+use crate::model::generate::{GenShape, generate};
+use crate::model::math::Trs;
+use crate::model::scene::Scene;
+use crate::tools::cli::Failure;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::Path;
+use std::time::Instant;
+
+/// One measured point of a stage.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Mark {
+    /// What had happened by then.
+    pub label: String,
+    /// Milliseconds since the stage started.
+    pub at_ms: f64,
+    /// Resident now, bytes.
+    pub rss: Option<u64>,
+    /// Resident at most so far, bytes.
+    pub peak: Option<u64>,
+}
+
+/// What one child process prints (one JSON line).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct InstanceStage {
+    /// The stage.
+    pub stage: String,
+    /// Nodes held at the end.
+    pub nodes: usize,
+    /// The measured points.
+    pub marks: Vec<Mark>,
+    /// The timed step, ms (check: the load; window: open to first frame; follow: the follow).
+    pub ms: f64,
+    /// `follow`: the world update after it, ms.
+    pub world_ms: f64,
+    /// `check`: the scene's own accounting, bytes by part.
+    pub parts: Vec<(String, u64)>,
+}
+
+/// One scene's figures.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SceneFigures {
+    /// `plain` or `instanced`.
+    pub scene: String,
+    /// Nodes once loaded.
+    pub nodes: usize,
+    /// Its file, bytes.
+    pub file_bytes: u64,
+    /// `check`: load time, ms.
+    pub load_ms: f64,
+    /// `check`: (peak − baseline) / nodes.
+    pub check_peak_b_per_node: f64,
+    /// `check`: (held − baseline) / nodes.
+    pub check_held_b_per_node: f64,
+    /// `window`: `OpenPath` to the first frame with the scene, ms.
+    pub open_ms: f64,
+    /// `window`: (peak − the window on an empty scene) / nodes.
+    pub window_peak_b_per_node: f64,
+    /// `window`: (held after 3 s idle − the window on an empty scene) / nodes.
+    pub window_held_b_per_node: f64,
+    /// `follow`: the follow step, ms (None for the plain scene).
+    pub follow_ms: Option<f64>,
+    /// `follow`: the world update after it, ms.
+    pub follow_world_ms: Option<f64>,
+    /// `check`: the scene's accounting, bytes per node by part.
+    pub parts_b_per_node: Vec<(String, f64)>,
+}
+
+/// The run: both scenes, and the instanced one's ratios to the plain one.
+#[derive(Clone, Debug, Serialize)]
+pub struct InstancesReport {
+    /// Instances in the level.
+    pub instances: usize,
+    /// Nodes in the part.
+    pub part_nodes: usize,
+    /// The plain scene, then the instanced one.
+    pub scenes: Vec<SceneFigures>,
+    /// instanced / plain: held bytes per node (window), open time, load time.
+    pub ratios: (f64, f64, f64),
+}
+
+fn mark(label: &str, start: Instant) -> Mark {
+    let (rss, peak) = resident();
+    Mark {
+        label: label.into(),
+        at_ms: start.elapsed().as_secs_f64() * 1e3,
+        rss,
+        peak,
+    }
+}
+
+/// Run one stage in this process: what the child prints.
+pub fn run_stage(stage: &str, file: &Path) -> Result<InstanceStage, Failure> {
+    let start = Instant::now();
+    let mut run = InstanceStage {
+        stage: stage.into(),
+        ..Default::default()
+    };
+    match stage {
+        "baseline" => run.marks.push(mark("nothing done", start)),
+        "check" => {
+            let scene = file::load(file)?;
+            run.ms = start.elapsed().as_secs_f64() * 1e3;
+            run.marks.push(mark("loaded, holding the scene", start));
+            run.nodes = scene.len();
+            run.parts = scene.memory_parts();
+        }
+        "window" => {
+            let marks = &mut run.marks;
+            let (_, nodes, _) = run_window(file, &mut |label| marks.push(mark(label, start)))?;
+            run.nodes = nodes;
+            let at = |key: &str| (run.marks.iter()).find(|m| m.label.starts_with(key));
+            if let (Some(a), Some(b)) = (at("window running"), at("file opened")) {
+                run.ms = b.at_ms - a.at_ms;
+            }
+        }
+        "follow" => follow_stage(file, &mut run)?,
+        other => return Err(Failure(format!("unknown stage {other:?}"))),
+    }
+    Ok(run)
+}
+
+/// The part beside the level rewritten (each node turned 10° more, its colour changed), the
+/// document following it, then its world update.
+fn follow_stage(level: &Path, run: &mut InstanceStage) -> Result<(), Failure> {
+    let mut doc = Document::open(level)?;
+    doc.update_world();
+    let part_path = level.with_file_name("part.ron");
+    let mut part = file::load(&part_path)?;
+    for i in 0..part.len() {
+        let id = part.id_at(i);
+        let d = part.data_at(i).clone();
+        let l = d.local;
+        part.set_local(id, Trs::new(l.position, l.rotation + 10.0, l.scale, l.skew))?;
+        part.set_appearance(id, d.shape, [d.color[2], d.color[0], d.color[1], 255])?;
+    }
+    file::save(&part, &part_path)?;
+    let start = Instant::now();
+    run.marks.push(mark("level open, part rewritten", start));
+    let followed = doc.reload_instances("Follow part.ron")?;
+    run.ms = start.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    doc.update_world();
+    run.world_ms = t.elapsed().as_secs_f64() * 1e3;
+    run.marks.push(mark("followed, world updated", start));
+    run.nodes = doc.scene().len();
+    if !followed {
+        return Err(Failure("the follow changed nothing".into()));
+    }
+    check_followed(doc.scene(), &part)
+}
+
+/// Every instance's first inner node shows the rewritten part's (overrides aside).
+fn check_followed(scene: &Scene, part: &Scene) -> Result<(), Failure> {
+    let want = part.data_at(1).local.rotation;
+    let table = scene
+        .instances()
+        .ok_or_else(|| Failure("no instances".into()))?;
+    for entry in table.entries() {
+        let i = scene.index(entry.root)?;
+        let got = scene.data_at(i + 1).local.rotation;
+        if got != want {
+            return Err(Failure(format!(
+                "instance {} did not follow: rotation {got}, the part's {want}",
+                entry.root
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Write the part (`part_nodes` nodes, one root), the level (`instances` instances of it
+/// under one root; every 100th overrides one node's colour) and the plain scene of as many
+/// nodes as the level has, in `dir`.
+fn write_scenes(dir: &Path, instances: usize, part_nodes: usize) -> Result<(), Failure> {
+    file::save(
+        &generate(GenShape::Wide, part_nodes, 7),
+        &dir.join("part.ron"),
+    )?;
+    let mut text =
+        String::from("(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"level\"),\n");
+    let side = (instances as f64).sqrt().ceil() as usize;
+    for k in 0..instances {
+        let (x, y) = ((k % side) as f64 * 30.0, (k / side) as f64 * 30.0);
+        let id = k + 2;
+        let over = if k % 100 == 0 {
+            ", overrides: [(node: [3], color: (200, 40, 40, 255))]"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            text,
+            "        (id: {id}, name: \"part{k}\", parent: Some(1), instance: \"part.ron\", position: ({x:.1}, {y:.1}){over}),"
+        );
+    }
+    text.push_str("    ],\n)\n");
+    std::fs::write(dir.join("level.ron"), text)?;
+    let plain = generate(GenShape::Wide, instances * part_nodes + 1, 1);
+    file::save(&plain, &dir.join("plain.ron"))?;
+    Ok(())
+}
+
+/// Run one stage in a fresh child process.
+fn child(exe: &Path, stage: &str, file: &Path) -> Result<InstanceStage, Failure> {
+    let output = std::process::Command::new(exe)
+        .args(["bench", "instances-stage", stage])
+        .arg(file)
+        .output()
+        .map_err(|e| Failure(format!("cannot run {}: {e}", exe.display())))?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        return Err(Failure(format!(
+            "stage {stage} {} failed ({}): {}",
+            file.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stderr).trim()
+        )));
+    }
+    serde_json::from_str(text.trim()).map_err(|e| {
+        Failure(format!(
+            "stage {stage} printed something unexpected ({e}): {text}"
+        ))
+    })
+}
+
+/// (a − b) / n in bytes.
+fn per_node(a: Option<u64>, b: Option<u64>, n: usize) -> f64 {
+    match (a, b) {
+        (Some(a), Some(b)) => (a as f64 - b as f64) / n.max(1) as f64,
+        _ => f64::NAN,
+    }
+}
+
+/// One scene's stages, figures per node over `base` (the baseline process).
+fn scene_figures(
+    exe: &Path,
+    file: &Path,
+    name: &str,
+    base: &Mark,
+) -> Result<SceneFigures, Failure> {
+    let check = child(exe, "check", file)?;
+    let window = child(exe, "window", file)?;
+    let n = check.nodes;
+    let held = check.marks.last().cloned().unwrap_or_default();
+    let empty = window.marks.first().cloned().unwrap_or_default();
+    let settled = window.marks.last().cloned().unwrap_or_default();
+    let mut figures = SceneFigures {
+        scene: name.into(),
+        nodes: n,
+        file_bytes: std::fs::metadata(file)?.len(),
+        load_ms: check.ms,
+        check_peak_b_per_node: per_node(held.peak, base.peak, n),
+        check_held_b_per_node: per_node(held.rss, base.rss, n),
+        open_ms: window.ms,
+        window_peak_b_per_node: per_node(settled.peak, empty.peak, n),
+        window_held_b_per_node: per_node(settled.rss, empty.rss, n),
+        parts_b_per_node: (check.parts.iter())
+            .map(|(k, b)| (k.clone(), *b as f64 / n.max(1) as f64))
+            .collect(),
+        ..Default::default()
+    };
+    if name == "instanced" {
+        let follow = child(exe, "follow", file)?;
+        figures.follow_ms = Some(follow.ms);
+        figures.follow_world_ms = Some(follow.world_ms);
+    }
+    Ok(figures)
+}
+
+/// Write the scenes, run every stage, put the figures together.
+pub fn run(instances: usize, part_nodes: usize) -> Result<InstancesReport, Failure> {
+    if instances == 0 || part_nodes < 2 || instances * part_nodes > file::MAX_NODES {
+        return Err(Failure(format!(
+            "--instances × --part must be 2 to {} nodes, a part at least 2",
+            file::MAX_NODES
+        )));
+    }
+    let exe = std::env::current_exe().map_err(|e| Failure(format!("cannot find graft: {e}")))?;
+    let dir = std::env::temp_dir().join(format!("graft-bench-instances-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| Failure(format!("{}: {e}", dir.display())))?;
+    let result = (|| {
+        write_scenes(&dir, instances, part_nodes)?;
+        let base = child(&exe, "baseline", &dir.join("part.ron"))?;
+        let base = base.marks.first().cloned().unwrap_or_default();
+        let plain = scene_figures(&exe, &dir.join("plain.ron"), "plain", &base)?;
+        let level = scene_figures(&exe, &dir.join("level.ron"), "instanced", &base)?;
+        Ok::<_, Failure>((plain, level))
+    })();
+    let _ = std::fs::remove_dir_all(&dir);
+    let (plain, level) = result?;
+    let ratios = (
+        level.window_held_b_per_node / plain.window_held_b_per_node,
+        level.open_ms / plain.open_ms,
+        level.load_ms / plain.load_ms,
+    );
+    Ok(InstancesReport {
+        instances,
+        part_nodes,
+        scenes: vec![plain, level],
+        ratios,
+    })
+}
+
+/// `graft bench instances`: the report as text or one JSON object.
+pub fn print(
+    instances: usize,
+    part: usize,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let r = run(instances, part)?;
+    if json {
+        let text = serde_json::to_string(&r).map_err(|e| Failure(e.to_string()))?;
+        writeln!(out, "{text}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "{} instances of a {}-node part beside a plain scene of as many nodes (B = bytes per node over the process before; held: after 3 s idle)",
+        r.instances, r.part_nodes
+    )?;
+    for s in &r.scenes {
+        writeln!(
+            out,
+            "{:<10} {} nodes, file {:.1} MB: load {:.0} ms (peak {:.0} B, held {:.0} B); window: open {:.0} ms, peak {:.0} B, held {:.0} B",
+            s.scene,
+            s.nodes,
+            s.file_bytes as f64 / 1e6,
+            s.load_ms,
+            s.check_peak_b_per_node,
+            s.check_held_b_per_node,
+            s.open_ms,
+            s.window_peak_b_per_node,
+            s.window_held_b_per_node
+        )?;
+        if let (Some(f), Some(w)) = (s.follow_ms, s.follow_world_ms) {
+            writeln!(
+                out,
+                "{:<10} follow the rewritten part {f:.1} ms + world update {w:.1} ms",
+                ""
+            )?;
+        }
+        let parts: Vec<String> = (s.parts_b_per_node.iter())
+            .map(|(k, b)| format!("{k} {b:.1}"))
+            .collect();
+        writeln!(out, "{:<10} the scene's parts, B: {}", "", parts.join(", "))?;
+    }
+    let (held, open, load) = r.ratios;
+    writeln!(
+        out,
+        "instanced / plain: held {held:.2}×, open {open:.2}×, load {load:.2}×"
+    )?;
+    Ok(())
+}
+
+/// `graft bench instances-stage`: run one stage and print its figures as one JSON line.
+pub fn run_stage_command(stage: &str, file: &Path, out: &mut dyn Write) -> Result<(), Failure> {
+    let run = run_stage(stage, file)?;
+    let text = serde_json::to_string(&run).map_err(|e| Failure(e.to_string()))?;
+    writeln!(out, "{text}")?;
+    Ok(())
+}
