@@ -234,6 +234,23 @@ fn hierarchy_rows_say_their_level_state_and_place_among_their_siblings() {
     assert_eq!(row_place(&h, "arm"), place("level 2, collapsed", 0, 2));
 }
 
+/// Under a filter a row counts only the siblings shown: "sc" shows the body and the
+/// scabbard, which is then "1 of 1", not "2 of 2" with the arm hidden.
+#[test]
+fn a_filtered_row_counts_the_siblings_shown() {
+    let mut h = app();
+    let field = h.get_by_label("Filter rows by name");
+    field.focus();
+    field.type_text("sc");
+    h.run_steps(3);
+    let place = |d: &str, at, of| (d.to_string(), Some(at), Some(of));
+    assert_eq!(
+        row_place(&h, "scabbard"),
+        place("level 2, no children", 0, 1)
+    );
+    assert!(h.query_by_label("arm").is_none(), "the arm is filtered out");
+}
+
 #[test]
 fn fields_canvases_and_the_play_button_have_roles_and_names() {
     use egui::accesskit::Role;

@@ -228,3 +228,33 @@ fn a_field_tabbed_to_below_the_fold_at_150_percent_scrolls_into_view() {
         "Tab reached the folds below: {reached:?}"
     );
 }
+
+/// At 150 % the status bar's last message is not cut off at the window's edge: the bar wraps
+/// onto a second line when its parts do not fit in one.
+#[test]
+fn the_status_bar_wraps_rather_than_cut_its_message_at_150_percent() {
+    let mut h = app();
+    use graft::editor::session::arrange::Step;
+    h.set_size(egui::vec2(1280.0, 800.0)); // the window the screenshots had
+    for _ in 0..3 {
+        // 110, 125, 150 %: the last says "Interface scale 150 %" in the status bar.
+        (h.state_mut()).run(Command::View(ViewCommand::StepUiScale(Step::Forward)));
+    }
+    h.hover_at(egui::pos2(400.0, 300.0)); // the viewport: the pointer's place shows too
+    h.run_steps(3);
+    let width = h.ctx.content_rect().width();
+    let message = h
+        .query_all(By::new().predicate(|n| {
+            n.value()
+                .or_else(|| n.label())
+                .is_some_and(|t| t.starts_with("Interface scale"))
+        }))
+        .map(|n| n.rect())
+        .next()
+        .expect("the status bar says the scale");
+    assert!(
+        message.right() <= width + 0.5,
+        "the message ends at {} in a window {width} wide",
+        message.right()
+    );
+}

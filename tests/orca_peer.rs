@@ -204,6 +204,8 @@ fn orca_speaks_every_result_on_the_sword_scene() {
         "Down",
         "Down",
         "Escape",
+        "shift+F6 Up Up",
+        "Left",
         "ctrl+q",
     ];
     let Some(heard) = hear(&[graft, &scene, Path::new("--no-journal")], &steps) else {
@@ -224,9 +226,18 @@ fn orca_speaks_every_result_on_the_sword_scene() {
     heard.said(7, "New, Ctrl+N");
     heard.said(8, "Ctrl+O");
     heard.said(9, "Save, Ctrl+S");
+    // A row with children is read expanded (an AT-SPI state), and Left folding it is heard.
+    let opened = heard.opened.join(" | ");
+    assert!(
+        opened.contains("body. | expanded."),
+        "{}",
+        heard.transcript()
+    );
+    heard.said(11, "hand");
+    heard.said(12, "collapsed");
     // Closing with unsaved changes: the prompt is read, with the keyboard on Save.
-    heard.said(11, "Unsaved changes dialog");
-    heard.said(11, "Save push button");
+    heard.said(13, "Unsaved changes dialog");
+    heard.said(13, "Save push button");
 }
 
 /// The first words of a text, up to the first that is not plain letters (at most `n`): what

@@ -186,6 +186,9 @@ pub struct TreeRow<'a> {
     pub selected: bool,
     /// Whether its children show, or None when it has none.
     pub open: Option<bool>,
+    /// The hierarchy's filter and the rows it shows: under a filter a row's siblings are the
+    /// shown rows of its parent ("1 of 1", not "2 of 3" with two hidden).
+    pub shown: (&'a str, &'a [crate::editor::view::rows::Row]),
 }
 
 /// What a screen reader says of a hierarchy row (`row` is its widget; `ui` the row's group
@@ -199,7 +202,7 @@ pub fn tree_row(ui: &egui::Ui, row: egui::Id, at: &TreeRow) {
     if ctx.accesskit_node_builder(row, |_| ()).is_none() {
         return; // no screen reader: nothing to compute
     }
-    let (position, size) = place_among_siblings(ctx, at.scene, at.index);
+    let (position, size) = place_among_siblings(ctx, at.scene, at.index, at.shown);
     let level = at.depth + 1;
     let description = tree_row_description(level);
     ctx.accesskit_node_builder(row, |node| {
@@ -224,28 +227,40 @@ pub fn tree_row_description(level: usize) -> String {
     format!("level {level}")
 }
 
-/// The sibling sets (children of each parent, in order) asked for since the tree last changed.
+/// The sibling sets (children of each parent, in order) asked for since the tree or the
+/// filter last changed.
 #[derive(Clone, Default)]
 struct SiblingSets {
     version: u64,
+    filter: String,
     sets: rustc_hash::FxHashMap<Option<usize>, Vec<usize>>,
 }
 
-/// The node at `index`'s place among its siblings (0-based) and their number. Each parent's
-/// children are listed once per tree change, then found by binary search (pre-order indices
-/// of siblings increase), so a million roots cost one pass, not one per row and frame.
+/// The node at `index`'s place among its siblings (0-based) and their number: all its
+/// parent's children, or under a filter the ones `shown` (the filter, the rows shown) holds.
+/// Each parent's children are listed once per tree or filter change, then found by binary
+/// search (pre-order indices of siblings increase), so a million roots cost one pass, not one
+/// per row and frame.
 fn place_among_siblings(
     ctx: &egui::Context,
     scene: &crate::model::scene::Scene,
     index: usize,
+    (filter, rows): (&str, &[crate::editor::view::rows::Row]),
 ) -> (usize, usize) {
     let parent = scene.parent_index_at(index);
     ctx.data_mut(|d| {
         let cache =
             d.get_temp_mut_or_default::<SiblingSets>(egui::Id::unique("graft-sibling-sets"));
-        if cache.version != scene.structure_version() {
+        if cache.version != scene.structure_version() || cache.filter != filter {
             cache.sets.clear();
             cache.version = scene.structure_version();
+            cache.filter = filter.to_owned();
+            if !filter.is_empty() {
+                for row in rows {
+                    let set = cache.sets.entry(scene.parent_index_at(row.index));
+                    set.or_default().push(row.index); // rows are in pre-order
+                }
+            }
         }
         let set = cache
             .sets

@@ -359,7 +359,8 @@ impl GraftApp {
             self.run(command);
         }
         let mut retry = false;
-        ui.horizontal(|ui| {
+        // Wrapped: at 150 % its parts take a second line rather than cut the message off.
+        ui.horizontal_wrapped(|ui| {
             let doc = self.editor.doc();
             let name = doc.path().map_or_else(|| "untitled".into(), |p| p.display().to_string());
             let star = if doc.is_modified() { " *" } else { "" };

@@ -268,7 +268,8 @@ fn row_ui(
         selected,
     };
     let has_children = scene.subtree_len_at(row.index) > 1;
-    tree_item_node(ui, &cx, has_children.then(|| !state.is_collapsed(id)));
+    let open = has_children.then(|| !state.is_collapsed(id));
+    tree_item_node(ui, &cx, open, &state.filter);
     row_focus(ui, state, &cx);
     let look = row_paint(ui, &cx);
     crate::app::a11y::row_focus_ring(ui, cx.fx.wiring.ring, &cx.response);
@@ -366,14 +367,16 @@ fn row_focus(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx) {
 }
 
 /// What a screen reader says of a row: a tree item at its level (1 for a root), selected or
-/// not, expanded or collapsed when `open` says it has children, its place among its siblings.
-fn tree_item_node(ui: &egui::Ui, cx: &RowCtx, open: Option<bool>) {
+/// not, expanded or collapsed when `open` says it has children, its place among its siblings
+/// (those shown, under `filter`).
+fn tree_item_node(ui: &egui::Ui, cx: &RowCtx, open: Option<bool>, filter: &str) {
     let at = crate::app::a11y::TreeRow {
         scene: cx.fx.scene,
         index: cx.row.index,
         depth: cx.row.depth,
         selected: cx.selected,
         open,
+        shown: (filter, cx.rows),
     };
     crate::app::a11y::tree_row(ui, cx.response.id, &at);
 }
