@@ -107,8 +107,10 @@ impl PeerRun {
 
     /// Stop the script and everything it started (what dropping the run does).
     pub fn stop(&mut self) {
+        let mut groups = self.groups();
         if let Some(mut child) = self.child.take() {
             let pid = child.id() as i32;
+            groups.push(pid);
             if child.try_wait().ok().flatten().is_none() {
                 // The script stops its desktop on SIGTERM; give it a moment to.
                 signal(pid, libc::SIGTERM);
@@ -127,6 +129,15 @@ impl PeerRun {
             if !alive_in_group(group).is_empty() {
                 signal(-group, libc::SIGKILL);
             }
+        }
+        // A killed process lingers a moment (the kernel tears it down after the signal): when
+        // stop returns, every group is gone (or 10 s went by on a very busy machine).
+        groups.extend(self.groups());
+        let asked = Instant::now();
+        while groups.iter().any(|g| !alive_in_group(*g).is_empty())
+            && asked.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 }
