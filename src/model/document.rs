@@ -387,7 +387,7 @@ impl Document {
             .path
             .clone()
             .unwrap_or_else(|| PathBuf::from("untitled.ron"));
-        let ops = crate::model::instance::plan::follow_ops(&self.scene, &host)?;
+        let ops = crate::model::instance::follow::follow_ops(&self.scene, &host)?;
         if ops.is_empty() {
             return Ok(false);
         }

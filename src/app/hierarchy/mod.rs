@@ -10,6 +10,7 @@
 //! the selected node's ancestors (click one to select it), and the list scrolls to a node
 //! selected elsewhere.
 
+mod context_menu;
 mod crumbs;
 mod drop_indicator;
 mod keys;
@@ -18,15 +19,11 @@ mod state;
 
 use crate::app::frame::FrameContext;
 use crate::editor::session::command::{Command, NewNodePlace};
-use crate::editor::session::command::{
-    EditCommand, InstanceCommand, PanelCommand, SelectionCommand, SettingCommand,
-};
+use crate::editor::session::command::{EditCommand, InstanceCommand, PanelCommand, SettingCommand};
 use crate::editor::session::drop_rules::DropZone;
 use crate::editor::session::picking::{Mods, row_click, row_drag};
-use crate::editor::table::{Shortcut, find_command};
 use crate::editor::view::rows::{Indent, ListView};
 pub use crate::editor::view::rows::{Row, visible_rows};
-use crate::editor::vocabulary::CommandId;
 use crate::model::scene::name::MAX_NAME_BYTES;
 use crate::model::scene::{NodeId, Scene, Shape};
 pub use drop_indicator::DraggedNodes;
@@ -484,7 +481,7 @@ fn row_input(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut V
     }
     drop_target(ui, fx, state, cx.rect, id, out);
     file_drop(ui, state, cx, out);
-    response.context_menu(|ui| context_menu(ui, fx, state, id, out));
+    response.context_menu(|ui| context_menu::context_menu(ui, fx, state, id, out));
 }
 
 /// Scene files dragged from the file manager over this row: the row is outlined, and on the
@@ -523,92 +520,8 @@ fn file_drop(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut V
     }
 }
 
-/// Node ▸ Instance scene… under `id` (the dialog asks which file).
-fn instance_under(id: NodeId) -> Command {
-    Command::Instance(InstanceCommand::Instance {
-        under: Some(id),
-        path: None,
-    })
-}
-
 /// A file an instance can name: a graft scene or a Godot scene.
 fn is_scene_file(path: &std::path::Path) -> bool {
     use crate::model::file_kind::{INSTANCE_SOURCES, accepts};
     accepts(INSTANCE_SOURCES, path)
-}
-
-/// One context-menu entry of the command table (its label, shortcut and tooltip): true when
-/// clicked, which pushes `command`.
-fn menu_entry(ui: &mut egui::Ui, id: CommandId, command: Command, out: &mut Vec<Command>) -> bool {
-    let Some(spec) = find_command(id) else {
-        return false;
-    };
-    let shortcut = spec
-        .shortcuts
-        .first()
-        .map(Shortcut::text)
-        .unwrap_or_default();
-    let clicked = ui
-        .add(egui::Button::new(spec.label).shortcut_text(shortcut))
-        .on_hover_text(spec.tooltip)
-        .clicked();
-    if clicked {
-        out.push(command);
-    }
-    clicked
-}
-
-/// The row's context menu: entries of the command table (with their shortcuts), acting on
-/// the row's node (selected first when it was not).
-fn context_menu(
-    ui: &mut egui::Ui,
-    fx: &FrameContext,
-    state: &mut HierarchyState,
-    id: NodeId,
-    out: &mut Vec<Command>,
-) {
-    if !fx.selection.contains(id) {
-        out.push(Command::Selection(SelectionCommand::Select(vec![id])));
-    }
-    let (entry, edit) = (menu_entry, Command::Edit);
-    let place = |place| edit(EditCommand::AddNode(place));
-    if entry(
-        ui,
-        CommandId::NodeAddChild,
-        place(NewNodePlace::ChildOf(id)),
-        out,
-    ) {
-        state.set_collapsed(id, false);
-    }
-    entry(
-        ui,
-        CommandId::NodeAddSibling,
-        place(NewNodePlace::After(id)),
-        out,
-    );
-    entry(
-        ui,
-        CommandId::NodeGroup,
-        edit(EditCommand::CreateParent),
-        out,
-    );
-    entry(ui, CommandId::NodeInstance, instance_under(id), out);
-    entry(
-        ui,
-        CommandId::NodeUnparent,
-        edit(EditCommand::Unparent),
-        out,
-    );
-    ui.separator();
-    for name in [
-        CommandId::EditRename,
-        CommandId::EditDuplicate,
-        CommandId::EditCopy,
-        CommandId::EditPaste,
-        CommandId::EditDelete,
-    ] {
-        if let Some(spec) = find_command(name) {
-            entry(ui, name, spec.command.clone(), out);
-        }
-    }
 }

@@ -318,7 +318,7 @@ pub(super) fn part_ops(
             let id = part_node(&part, node, sample, path)?;
             set_op(&part, id, *frame, *value)?.perform(&mut part)?;
             crate::model::file::save(&part, &file)?;
-            plan::follow_ops(scene, &editor.host_file())?
+            crate::model::instance::follow::follow_ops(scene, &editor.host_file())?
         }
         Action::Revert(name) => plan::revert_ops(scene, find(name)?, u16::MAX)?,
         _ => return Ok(None),

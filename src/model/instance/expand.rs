@@ -47,6 +47,16 @@ pub(crate) fn nested_files_on_disk(abs: &Path) -> Vec<PathBuf> {
     }
 }
 
+impl Source {
+    /// The files its own instances read, nested ones included (absolute): what a disk watch
+    /// and the paste check see beside its own file. Read from disk the first time when the
+    /// source did not come from an expansion (one recovered from a journal); here, beside the
+    /// loader, so the instance table does not reach the loader.
+    pub fn nested_files(&self) -> &[PathBuf] {
+        self.nested.get_or_init(|| nested_files_on_disk(&self.path))
+    }
+}
+
 /// A file's path absolute and normalized, so one file is one key.
 pub(crate) fn absolute(path: &Path) -> PathBuf {
     normalize(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))

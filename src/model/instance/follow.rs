@@ -3,62 +3,25 @@
 //! gives every instance the new source — the nodes that share it see it at once — and value
 //! ops carry the change to the nodes an override made their own, keeping what they override.
 //! Anything else (nodes added, removed or moved in the source, a source missing or back)
-//! takes the general path (`plan::follow_ops`: each instance replaced).
+//! takes the general path (`plan::replace_ops`: each instance replaced).
 
 use super::expand::{Resolver, absolute};
 use super::{Entry, FieldSet, Override, Source, TableEdit};
 use crate::error::Result;
+use crate::model::scene::Scene;
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
-use crate::model::scene::{NodeData, NodeId, Scene};
 use std::path::Path;
 use std::sync::Arc;
 
-/// A source's nodes as a shared part (its root first).
-pub(crate) fn part_nodes(source: &Source) -> Arc<[NodeData]> {
-    (0..source.scene.len())
-        .map(|j| source.scene.data_at(j).clone())
-        .collect()
-}
-
-/// The node at `i` shares its source's data again if it equals it (after an edit or an undo
-/// gave it back its source's values, or when an instance's rows are put in).
-pub(crate) fn settle(scene: &mut Scene, i: usize) {
-    let Some(table) = scene.instances() else {
-        return;
-    };
-    let Some(o) = table.origin(scene.id_at(i)) else {
-        return;
-    };
-    let Some(source) = (table.entry(o.root)).and_then(|e| e.source.as_ref().ok()) else {
-        return;
-    };
-    let source = Arc::clone(source);
-    if o.index as usize >= source.scene.len() {
-        return;
+/// The ops that make `scene` (saved as `host`) follow its sources as they are on disk now: one
+/// swap of each shared part when the sources keep their nodes in their places, else each
+/// changed instance replaced (`plan::replace_ops`). Empty when nothing changed.
+pub fn follow_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
+    match fast_follow_ops(scene, host)? {
+        Some(ops) => Ok(ops),
+        None => super::plan::replace_ops(scene, host),
     }
-    let want = source.scene.data_at(o.index as usize);
-    scene.share_if_equal(i, &source.path, o.index, want, || part_nodes(&source));
-}
-
-/// Every node of the instance rooted at `root` shares its source's data where it equals it.
-pub(crate) fn settle_instance(scene: &mut Scene, root: NodeId) {
-    let Ok(i) = scene.index(root) else { return };
-    for k in i + 1..i + scene.subtree_len_at(i) {
-        settle(scene, k);
-    }
-}
-
-/// Apply a [`TableEdit::Follow`]: every instance of `key` gets `after`, and the nodes that
-/// share the source show its nodes.
-pub(crate) fn apply(scene: &mut Scene, key: &Path, after: &Arc<Source>) {
-    let table = scene.instance_table_mut();
-    for entry in &mut table.entries {
-        if entry.source.as_ref().is_ok_and(|s| s.path == key) {
-            entry.source = Ok(Arc::clone(after));
-        }
-    }
-    scene.follow_part(key, part_nodes(after));
 }
 
 /// The instances in use, grouped by source (each group's entries sharing one source); None

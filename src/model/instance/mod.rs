@@ -20,6 +20,7 @@ mod origin_map;
 mod overrides;
 pub mod plan;
 pub mod save;
+pub(crate) mod share;
 pub mod snapshot;
 
 pub use overrides::{FieldSet, Override};
@@ -84,13 +85,6 @@ impl Source {
             by_chain,
             nested: nested.into(),
         }
-    }
-
-    /// The files its own instances read, nested ones included (absolute): what a disk watch
-    /// and the paste check see beside its own file.
-    pub fn nested_files(&self) -> &[PathBuf] {
-        self.nested
-            .get_or_init(|| expand::nested_files_on_disk(&self.path))
     }
 
     /// The pre-order index of the node a chain names, if the source has it.
@@ -383,7 +377,7 @@ impl TableEdit {
                 }
                 if let Some(reg) = after {
                     put_in(scene.instance_table_mut(), reg);
-                    follow::settle_instance(scene, *root);
+                    share::settle_instance(scene, *root);
                 }
                 Ok(())
             }
@@ -405,7 +399,7 @@ impl TableEdit {
             }
             TableEdit::Follow { key, after, .. } => {
                 let after = after.as_ref().map_err(|e| Error::Refused(e.clone()))?;
-                follow::apply(scene, key, after);
+                share::apply(scene, key, after);
                 Ok(())
             }
         }

@@ -271,16 +271,13 @@ pub fn save_branch(
     Ok((ops, root))
 }
 
-/// The ops that make `scene` (saved as `host`) follow its sources as they are on disk now:
-/// each instance whose nodes or source changed is replaced by the instance read again (its
-/// ids kept, every override kept). Empty when nothing changed.
-pub fn follow_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
+/// The general path of a follow (`follow::follow_ops` tries the fast one first): each instance
+/// whose nodes or source changed is replaced by the instance read again (its ids kept, every
+/// override kept). Empty when nothing changed.
+pub fn replace_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
     let Some(table) = scene.instances() else {
         return Ok(Vec::new());
     };
-    if let Some(ops) = super::follow::fast_follow_ops(scene, host)? {
-        return Ok(ops);
-    }
     let fresh = super::edit::reload(scene, host)?;
     let mut ops = Vec::new();
     for entry in table.entries() {

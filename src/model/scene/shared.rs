@@ -91,7 +91,7 @@ impl Scene {
     /// After an edit of the node at `i`: shared again if it now equals its source's node.
     pub(crate) fn settle_at(&mut self, i: usize) {
         if self.instances.is_some() {
-            crate::model::instance::follow::settle(self, i);
+            crate::model::instance::share::settle(self, i);
         }
     }
 }
