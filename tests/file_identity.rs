@@ -460,3 +460,26 @@ fn a_file_reached_through_a_link_finds_its_images_beside_the_file_it_leads_to() 
     let text = std::fs::read_to_string(real.join("sword.ron")).unwrap();
     assert!(text.contains("\"../assets/sword.png\""), "{text}");
 }
+
+#[test]
+fn a_failed_first_save_leaves_an_untitled_scenes_image_paths_as_they_were() {
+    let sprites = |doc: &Document| -> Vec<String> {
+        let scene = doc.scene();
+        (0..scene.len())
+            .filter_map(|i| match &scene.data_at(i).shape {
+                Shape::Sprite(sprite) => Some(sprite.path.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut doc = Document::sample();
+    let before = sprites(&doc);
+    assert!(!before.is_empty(), "the sample draws a sprite");
+    let dir = tempfile::tempdir().unwrap();
+    // A folder where the file cannot be written: its name is taken by a plain file.
+    let blocked = dir.path().join("blocked");
+    std::fs::write(&blocked, "a file, not a folder").unwrap();
+    assert!(doc.save_to(&blocked.join("scene.ron")).is_err());
+    assert_eq!(sprites(&doc), before, "nothing changed by the failed save");
+    assert!(doc.path().is_none(), "still untitled");
+}

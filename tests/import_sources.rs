@@ -155,7 +155,9 @@ fn keeping_the_tscn_files_or_answering_after_an_edit_changes_nothing() {
         .apply(answer(SourcesAnswer::Write(Some(dir.path().join("p")))))
         .unwrap_err();
     assert!(
-        refused.to_string().contains("changed since the import"),
+        refused
+            .to_string()
+            .contains("changed or was saved since the import"),
         "{refused}"
     );
     assert_eq!(editor.doc().scene().len(), edited, "the edit stays");
@@ -184,4 +186,46 @@ fn the_window_asks_with_the_keep_button_focused_and_write_opens_a_folder_dialog(
     );
     assert!(h.state().editor().sources_question().is_none());
     assert!(dir.path().join("parts/ball.ron").exists());
+}
+
+#[test]
+fn after_writing_the_parts_the_journal_records_the_next_edit() {
+    use graft::editor::session::command::{EditCommand, JournalCommand};
+    use graft::editor::session::journal::RecoveryAnswer;
+    let (dir, main) = project();
+    let journals = dir.path().join("journals");
+    let mut editor = Editor::new(Document::untitled(Scene::new()));
+    editor.start_journal(journals.clone());
+    editor
+        .apply(Command::File(FileCommand::OpenPath(main.clone())))
+        .unwrap();
+    let parts = dir.path().join("parts");
+    editor
+        .apply(answer(SourcesAnswer::Write(Some(parts.clone()))))
+        .unwrap();
+    let first = editor.doc().scene().id_at(0);
+    editor
+        .apply(Command::Selection(SelectionCommand::Select(vec![first])))
+        .unwrap();
+    editor.apply(Command::Edit(EditCommand::Delete)).unwrap();
+    assert!(editor.doc().scene().is_empty(), "the root and all under it");
+    drop(editor); // a crash: no clean end (dropping leaves the journal)
+    let mut next = Editor::new(Document::untitled(Scene::new()));
+    next.start_journal(journals);
+    let offer = next.recovery_offer().expect("the edit is offered");
+    assert_eq!(offer.edits, 1, "{offer:?}");
+    next.apply(Command::Journal(JournalCommand::AnswerRecovery(
+        RecoveryAnswer::Recover,
+    )))
+    .unwrap();
+    assert!(next.doc().scene().is_empty(), "the delete came back");
+    next.apply(Command::History(
+        graft::editor::session::command::HistoryCommand::Undo,
+    ))
+    .unwrap();
+    let sources = next.doc().scene().instances().unwrap().source_files();
+    assert!(
+        sources.iter().all(|p| p.starts_with(&parts)),
+        "the recovered scene names the written parts: {sources:?}"
+    );
 }

@@ -120,7 +120,15 @@ fn the_report_of_30_learners_and_a_file_that_is_not_progress() {
             "(11)"
         ]
     );
-    assert_eq!(lines.len(), 4, "{out}");
+    // Then each learner's seed, so a teacher can see the numbers a learner drew.
+    assert_eq!(lines[4], "", "{out}");
+    assert!(lines[5].starts_with("seeds (GRAFT_LESSON_SEED=N"), "{out}");
+    for i in 0..30usize {
+        let line = lines[6 + i].split_whitespace().collect::<Vec<_>>();
+        assert!(line[0].ends_with(&format!("learner{i:02}.json")), "{out}");
+        assert_eq!(line[1], (i + 1).to_string(), "{out}");
+    }
+    assert_eq!(lines.len(), 36, "{out}");
     let mut csv_args = argv.clone();
     csv_args.push("--csv");
     let (code, csv, _) = common::run_graft(&csv_args);

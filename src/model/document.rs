@@ -167,14 +167,26 @@ impl Document {
     /// become relative to the file's folder, as `graft import` writes them.
     pub fn save_to(&mut self, path: &Path) -> Result<()> {
         let (from, to) = (self.sprite_folder(), sprites::folder_of(path));
+        // Each path as it was, in the order the scene's paths are visited (None: unchanged),
+        // so a failed save puts back exactly what changed.
+        let mut was: Vec<Option<String>> = Vec::new();
         match &from {
             Some(from) => _ = self.rebase_between(from, &to),
-            None => _ = self.scene.relative_sprites(&to),
+            None => {
+                self.scene.map_sprite_paths(|p| {
+                    let relative = sprites::relative_path(p, &to);
+                    was.push(relative.as_ref().map(|_| p.to_string()));
+                    relative
+                });
+            }
         }
         if let Err(e) = file::save(&self.scene, path) {
             match &from {
                 Some(from) => _ = self.rebase_between(&to, from),
-                None => _ = self.scene.absolute_sprites(&to),
+                None => {
+                    let mut back = was.into_iter();
+                    self.scene.map_sprite_paths(|_| back.next().flatten());
+                }
             }
             return Err(e);
         }

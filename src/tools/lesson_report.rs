@@ -93,12 +93,16 @@ pub fn report(
     err: &mut dyn Write,
 ) -> Result<(), Failure> {
     let mut learners = Vec::new();
+    let mut names = Vec::new();
     for file in files {
         let read = read_text_bounded(file, LESSON)
             .map_err(|e| e.to_string())
             .and_then(|text| CourseProgress::from_json(&text));
         match read {
-            Ok(progress) => learners.push(progress),
+            Ok(progress) => {
+                learners.push(progress);
+                names.push(file.display().to_string());
+            }
             Err(e) => writeln!(
                 err,
                 "skipped {}: not a graft progress file ({e})",
@@ -114,6 +118,26 @@ pub fn report(
         write_csv(&rows, out)?;
     } else {
         write_table(&rows, learners.len(), out)?;
+        write_seeds(&names, &learners, out)?;
+    }
+    Ok(())
+}
+
+/// Each learner's seed (the numbers their `vary:` lines drew): `GRAFT_LESSON_SEED=N graft`
+/// shows a teacher the lesson as that learner saw it. Seed 0: the lessons' own numbers.
+fn write_seeds(
+    names: &[String],
+    learners: &[CourseProgress],
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    writeln!(out)?;
+    writeln!(
+        out,
+        "seeds (GRAFT_LESSON_SEED=N graft shows a learner's numbers; 0: the lessons' own):"
+    )?;
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(0);
+    for (name, learner) in names.iter().zip(learners) {
+        writeln!(out, "  {name:<width$}  {}", learner.seed())?;
     }
     Ok(())
 }

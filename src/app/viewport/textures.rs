@@ -57,8 +57,7 @@ fn read_image(path: &Path) -> Option<image::DynamicImage> {
 /// Where a sprite's image is: relative to the scene file's folder (or the working folder for
 /// an untitled scene).
 fn resolve_sprite(doc: &Document, path: &str) -> PathBuf {
-    doc.path()
-        .and_then(Path::parent)
+    doc.sprite_folder()
         .map_or_else(|| PathBuf::from(path), |dir| dir.join(path))
 }
 

@@ -199,7 +199,8 @@ impl Editor {
             return;
         }
         let state = stamp.on_disk(&path);
-        self.take_disk_state(&path, state, FileStamp::read(&path).ok());
+        // The file is read again only for the same bytes (a changed file is not read at all).
+        self.take_disk_state(&path, state, || FileStamp::read(&path).ok());
     }
 
     /// Every frame: a big file's comparison, when its worker is done and the file has not been
@@ -221,7 +222,7 @@ impl Editor {
         let restamped = found
             .zip(key)
             .and_then(|(f, k)| FileStamp::at_key(&path, k, f.1));
-        self.take_disk_state(&path, state_of(&stamp, &path, found), restamped);
+        self.take_disk_state(&path, state_of(&stamp, &path, found), || restamped);
     }
 
     /// What the watch does with the file's state: the same bytes are taken quietly (as
@@ -230,12 +231,12 @@ impl Editor {
         &mut self,
         path: &std::path::Path,
         state: DiskState,
-        restamped: Option<FileStamp>,
+        restamped: impl FnOnce() -> Option<FileStamp>,
     ) {
         match state {
             DiskState::Same => {
-                if restamped.is_some() {
-                    self.doc.set_stamp(restamped);
+                if let Some(stamp) = restamped() {
+                    self.doc.set_stamp(Some(stamp));
                 }
             }
             DiskState::Missing if !self.disk.missing_said => {

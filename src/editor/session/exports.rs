@@ -48,11 +48,7 @@ impl Editor {
         options.time = self.timeline.time;
         FigureSpec {
             options,
-            dir: self
-                .doc
-                .path()
-                .and_then(Path::parent)
-                .map(Path::to_path_buf),
+            dir: self.doc.sprite_folder(),
         }
     }
 
@@ -117,11 +113,7 @@ impl Editor {
         if let Some(format) = crate::editor::view::figure::frames::FrameFormat::for_path(&path) {
             return self.export_frames(path, format);
         }
-        let dir = self
-            .doc
-            .path()
-            .and_then(Path::parent)
-            .map(Path::to_path_buf);
+        let dir = self.doc.sprite_folder();
         let html = crate::model::file_kind::FileKind::Html.is(&path);
         self.export_job(path, move |scene, path, progress| {
             let options = SvgOptions {
@@ -181,11 +173,7 @@ impl Editor {
 
     /// Write the scene as SVG groups (images embedded) to `path`.
     pub(super) fn export_svg(&mut self, path: PathBuf) -> Result<Outcome> {
-        let dir = self
-            .doc
-            .path()
-            .and_then(Path::parent)
-            .map(Path::to_path_buf);
+        let dir = self.doc.sprite_folder();
         self.export_job(path, move |scene, path, progress| {
             let Some(notes) =
                 save_svg_with_progress(scene, path, Images::Embed, dir.as_deref(), progress)

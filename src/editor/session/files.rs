@@ -50,6 +50,11 @@ impl FileFlow {
         self.path_prompt.as_ref()
     }
 
+    /// A file dialog (or the typed path that stands for it) is open.
+    pub fn asking_for_a_path(&self) -> bool {
+        self.dialog.is_some() || self.path_prompt.is_some()
+    }
+
     /// True when the person said the window may close with unsaved changes.
     pub fn allow_close(&self) -> bool {
         self.allow_close

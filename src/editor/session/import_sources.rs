@@ -12,8 +12,12 @@ use crate::model::file_kind::FileKind;
 use std::path::PathBuf;
 
 impl Editor {
-    /// The pending question about an import's instanced Godot scenes (the window shows it).
+    /// The pending question about an import's instanced Godot scenes (the window shows it);
+    /// None while its folder is being picked (the dialog, or the typed path, has the keyboard).
     pub fn sources_question(&self) -> Option<&SourcesQuestion> {
+        if self.files.asking_for_a_path() {
+            return None;
+        }
         self.sources_question.as_ref()
     }
 
@@ -49,10 +53,11 @@ impl Editor {
     /// instances name them. The scene must be as imported (nothing to lose in the swap); a
     /// failure leaves the question open.
     fn write_sources(&mut self, dir: PathBuf) -> Result<Outcome> {
-        if !self.doc.history().is_empty() {
+        if !self.doc.history().is_empty() || self.doc.path().is_some() {
             self.sources_question = None;
             return Err(Error::Refused(
-                "The scene changed since the import: import it again to write its parts".into(),
+                "The scene changed or was saved since the import: import it again to write its parts"
+                    .into(),
             ));
         }
         let mut scene = self.doc.scene().clone();
@@ -61,7 +66,8 @@ impl Editor {
         // `.ron` it names (what the disk watch follows and Open source opens).
         let text = crate::model::file::to_ron_string(&scene);
         let scene = crate::model::file::parse(&text, &dir.join("untitled.ron"))?;
-        let outcome = self.swap_document(Document::untitled(scene));
+        // As an import does: the journal starts again from this scene.
+        let outcome = self.replace_document(Document::untitled(scene));
         self.sources_question = None;
         if let Some(report) = self.report.as_mut() {
             (report.lines).extend(written.iter().map(|f| {

@@ -142,11 +142,7 @@ impl Editor {
         let absolute = std::path::absolute(&target).unwrap_or_else(|_| target.clone());
         let options = ExportOptions {
             project_root: find_project_root(&absolute),
-            scene_dir: self
-                .doc
-                .path()
-                .and_then(Path::parent)
-                .map(Path::to_path_buf),
+            scene_dir: self.doc.sprite_folder(),
             root_name: self
                 .doc
                 .path()

@@ -49,6 +49,10 @@ impl Editor {
         self.record_journal();
         self.journal_tick();
         self.watch_file();
+        if self.comparing_file() {
+            // A big file's bytes are read on a worker: its answer is taken soon after it comes.
+            tick.repaint_after = Some(tick.repaint_after.map_or(JOB_POLL, |d| d.min(JOB_POLL)));
+        }
         // Come back now and then without input: a failing journal is retried, a journal a
         // killed graft left is offered, a file changed on disk is noticed.
         tick.repaint_after = Some(

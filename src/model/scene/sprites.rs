@@ -29,15 +29,21 @@ pub fn normalize(path: &Path) -> PathBuf {
 
 /// The folder a scene file's relative sprite paths are relative to, absolute and normalized
 /// (a bare file name means the current folder). A file reached through a link is the file
-/// it leads to: its folder is where a save through the link writes.
+/// it leads to (one that does not exist yet: the path the link names, as a save through it
+/// writes it): its folder is where a save through the link writes.
 pub fn folder_of(file: &Path) -> PathBuf {
-    if std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink())
-        && let Some(dir) = std::fs::canonicalize(file)
-            .ok()
-            .and_then(|f| Some(f.parent()?.to_path_buf()))
-    {
-        return dir;
+    if std::fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink()) {
+        let target = (std::fs::canonicalize(file).ok())
+            .or_else(|| Some(dir_of(file).join(std::fs::read_link(file).ok()?)));
+        if let Some(target) = target {
+            return dir_of(&target);
+        }
     }
+    dir_of(file)
+}
+
+/// The folder `file` is in, absolute, as the kernel resolves it (not following `file` itself).
+fn dir_of(file: &Path) -> PathBuf {
     let dir = file.parent().filter(|d| !d.as_os_str().is_empty());
     let dir = dir.unwrap_or(Path::new("."));
     // As the kernel resolves it (a `..` after a link leads where the link points, not back
