@@ -181,11 +181,17 @@ impl FileStamp {
 
     /// Compare the bytes of the file at `path` with the stamp's, whatever its times say.
     pub fn by_contents(&self, path: &Path) -> DiskState {
-        match len_and_crc(path) {
-            Ok(found) if found == (self.len, self.crc) => DiskState::Same,
-            Ok(_) => DiskState::Changed,
-            Err(_) if !path.exists() => DiskState::Missing,
-            Err(_) => DiskState::Changed,
+        self.against(path, len_and_crc(path).ok())
+    }
+
+    /// The file at `path` compared with the stamp by the size and CRC-32 `found` in it (read
+    /// here or on a worker; None: it could not be read, so it is missing or changed).
+    pub fn against(&self, path: &Path, found: Option<(u64, u32)>) -> DiskState {
+        match found {
+            Some(found) if found == (self.len, self.crc) => DiskState::Same,
+            Some(_) => DiskState::Changed,
+            None if !path.exists() => DiskState::Missing,
+            None => DiskState::Changed,
         }
     }
 }

@@ -328,9 +328,7 @@ pub fn print(
 ) -> Result<(), Failure> {
     let r = run(instances, part)?;
     if json {
-        let text = serde_json::to_string(&r).map_err(|e| Failure(e.to_string()))?;
-        writeln!(out, "{text}")?;
-        return Ok(());
+        return super::bench_memory_print::print_json(&r, out);
     }
     writeln!(
         out,

@@ -10,13 +10,18 @@ fn figure(v: Option<f64>, unit: &str) -> String {
     v.map_or("unavailable".into(), |v| format!("{v:.1}{unit}"))
 }
 
+/// A bench report as one line of JSON.
+pub fn print_json(report: &impl serde::Serialize, out: &mut dyn Write) -> Result<(), Failure> {
+    let text = serde_json::to_string(report).map_err(|e| Failure(e.to_string()))?;
+    writeln!(out, "{text}")?;
+    Ok(())
+}
+
 /// `graft bench memory`: the report as text or one JSON object.
 pub fn run(nodes: usize, json: bool, out: &mut dyn Write) -> Result<(), Failure> {
     let r = memory(nodes)?;
     if json {
-        let text = serde_json::to_string(&r).map_err(|e| Failure(e.to_string()))?;
-        writeln!(out, "{text}")?;
-        return Ok(());
+        return print_json(&r, out);
     }
     writeln!(
         out,

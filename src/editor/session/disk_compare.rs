@@ -3,7 +3,7 @@
 //! file over [`ALWAYS_COMPARE_BYTES`](crate::model::file_stamp::ALWAYS_COMPARE_BYTES), and a
 //! save uses its answer (waiting for it only while it still runs).
 
-use crate::model::file_stamp::{DiskKey, DiskState, FileStamp, len_and_crc};
+use crate::model::file_stamp::{DiskKey, len_and_crc};
 use std::path::Path;
 use std::sync::mpsc::{Receiver, TryRecvError, channel};
 
@@ -43,15 +43,5 @@ impl Comparing {
     /// Wait for the worker's answer.
     pub(super) fn wait(self) -> Option<(u64, u32)> {
         self.answer.recv().ok().flatten()
-    }
-}
-
-/// The file at `path` compared with `stamp` by a worker's answer `found`.
-pub(super) fn state_of(stamp: &FileStamp, path: &Path, found: Option<(u64, u32)>) -> DiskState {
-    match found {
-        Some(found) if found == (stamp.len(), stamp.crc()) => DiskState::Same,
-        Some(_) => DiskState::Changed,
-        None if !path.exists() => DiskState::Missing,
-        None => DiskState::Changed,
     }
 }

@@ -3,7 +3,7 @@
 //! Reload), and a change on disk is noticed while the window is open and offered for reload.
 
 use crate::editor::Outcome;
-use crate::editor::session::disk_compare::{Comparing, state_of};
+use crate::editor::session::disk_compare::Comparing;
 use crate::editor::session::{DialogPurpose, Editor, FileAction};
 use crate::error::Result;
 use crate::model::file_stamp::{ALWAYS_COMPARE_BYTES, DiskKey, DiskState, FileStamp, disk_key};
@@ -108,7 +108,7 @@ impl Editor {
     fn compare_now(&mut self, stamp: &FileStamp, target: &std::path::Path) -> DiskState {
         match self.disk.comparing.take() {
             Some(comparing) if disk_key(target) == Some(comparing.key()) => {
-                state_of(stamp, target, comparing.wait())
+                stamp.against(target, comparing.wait())
             }
             _ => stamp.on_disk(target),
         }
@@ -222,7 +222,7 @@ impl Editor {
         let restamped = found
             .zip(key)
             .and_then(|(f, k)| FileStamp::at_key(&path, k, f.1));
-        self.take_disk_state(&path, state_of(&stamp, &path, found), || restamped);
+        self.take_disk_state(&path, stamp.against(&path, found), || restamped);
     }
 
     /// What the watch does with the file's state: the same bytes are taken quietly (as
