@@ -27,11 +27,11 @@ pub struct Announcements {
 /// [`Announcer`]: crate::editor::session::announce::Announcer
 pub fn announce(
     ctx: &egui::Context,
-    editor: &crate::editor::session::Editor,
+    fx: &super::frame::FrameContext,
     said: &mut Announcements,
 ) -> String {
     let id = announcement_id();
-    let text = said.announcer.observe(editor).to_owned();
+    let text = fx.announcement(&mut said.announcer);
     ctx.accesskit_node_builder(id, |node| {
         node.set_role(egui::accesskit::Role::Status);
         node.set_live(egui::accesskit::Live::Polite);
