@@ -4,7 +4,7 @@
 use super::frame::FrameContext;
 use super::{
     GraftApp, a11y, figure_window, generate_window, hierarchy, inspector, keyboard, lesson_panel,
-    menus, status_bar, timeline, viewport, windows,
+    menus, status_bar, timeline, windows,
 };
 use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
@@ -69,14 +69,8 @@ impl GraftApp {
         side_panels(ui, &fx, &self.editor, sides);
         let central = egui::CentralPanel::default().show(ui, |ui| {
             a11y::name_panel(ui, "Viewport");
-            fx.send_all(viewport::ui(
-                ui,
-                &self.editor,
-                &mut self.viewport,
-                self.hierarchy.preview.as_ref(),
-                self.inspector.hovered_factor,
-                (fx.wiring.primary, fx.wiring.ring),
-            ));
+            let preview = self.hierarchy.preview.as_ref();
+            (self.viewport).ui(ui, &fx, preview, self.inspector.hovered_factor);
         });
         self.panel_rects.set(Panel::Viewport, central.response.rect);
         a11y::announce(&ctx, &fx, &mut self.announcements);
