@@ -177,8 +177,7 @@ pub struct Editor {
     figure: crate::editor::view::figure::FigureOptions,
     jobs: jobs::Jobs,
     timeline: timeline::TimelineState,
-    /// The nodes carrying probes, and the scene versions they were read at.
-    probe_owners: std::cell::RefCell<ProbeOwners>,
+    probes: probes::Probes,
     journaling: journal::Journaling,
     lessons: lesson::Lessons,
     disk: disk_watch::DiskWatch,
@@ -188,9 +187,6 @@ pub struct Editor {
     /// change cost): the status bar shows it and lessons' `recomputed` goals read it.
     last_change_recomputed: usize,
 }
-
-/// The nodes carrying probes, cached with the scene versions they were read at.
-type ProbeOwners = (Option<(u64, u64)>, Vec<NodeId>);
 
 impl Editor {
     /// A session on this document, nothing selected.
@@ -209,7 +205,7 @@ impl Editor {
             figure: Default::default(),
             jobs: Default::default(),
             timeline: Default::default(),
-            probe_owners: Default::default(),
+            probes: Default::default(),
             journaling: Default::default(),
             lessons: Default::default(),
             disk: Default::default(),
@@ -444,7 +440,7 @@ impl Editor {
             Command::View(command) => self.view_command(command),
             Command::Journal(command) => self.journal_command(command),
             Command::Timeline(command) => self.timeline_command(command),
-            Command::Probe(probe) => self.probe_command(probe),
+            Command::Probe(command) => self.probe_command(command),
             Command::Lesson(command) => self.lesson_command(command),
             Command::Record(command) => self.record_command(command),
             Command::Lifecycle(step) => Ok(self.lifecycle(step)),
@@ -465,51 +461,38 @@ impl Editor {
         Ok(Outcome::default())
     }
 
-    /// Perform ops as one undo step, or as part of the open continuous gesture. The gesture's
-    /// key comes from this one counter: panels never make one up.
+    /// Perform ops as one undo step, or as part of the open continuous gesture (see
+    /// [`gestures::Gestures::perform`]).
     pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
-        let keyed = self.auto_keyed_nodes(&ops);
-        if !keyed.is_empty() {
-            return self.perform_and_key(label, ops, continuous, &keyed);
-        }
-        if !continuous {
-            // A refused step leaves the open gesture as it was: it changed nothing.
-            self.doc.perform(label, ops)?;
-            self.gestures.open = None;
-            return Ok(());
-        }
-        let gesture = self.gestures.continue_or_open();
-        self.doc.perform_gesture(label, ops, gesture)
+        (self.gestures).perform(&mut self.doc, &self.timeline, label, ops, continuous)
+    }
+}
+
+/// The read API of the timeline, the probes, the journal, the disk watch, lessons and the
+/// recording: each a one-line delegation to its part.
+impl Editor {
+    /// The timeline's state.
+    pub fn timeline(&self) -> &timeline::TimelineState {
+        &self.timeline
     }
 
-    /// With auto-key: perform the ops, then key the moved nodes at the current time, all as
-    /// one undo step (one gesture, closed at once unless the edit is continuous).
-    fn perform_and_key(
-        &mut self,
-        label: String,
-        ops: Vec<Op>,
-        continuous: bool,
-        nodes: &[NodeId],
-    ) -> Result<()> {
-        let gesture = match self.gestures.open.filter(|_| continuous) {
-            Some(g) => g,
-            None => self.gestures.fresh(),
-        };
-        // The keys need the locals the edit leads to (a world edit is solved through the
-        // parent): perform it alone, read the keys, take it back, then perform both as one
-        // step, so a drag merges frame by frame as usual.
-        self.doc.perform(label.clone(), ops.clone())?;
-        let key_ops = self.key_ops(nodes);
-        self.doc.undo()?;
-        let mut all = ops;
-        all.extend(key_ops?);
-        let keyed = self.doc.perform_gesture(label, all, gesture);
-        if continuous {
-            self.gestures.open = Some(gesture);
-        } else {
-            self.gestures.open = None;
-            self.doc.end_gesture();
-        }
-        keyed
+    /// Advance playback by `dt` seconds and pose the scene; returns how many locals changed.
+    pub fn advance(&mut self, dt: f32) -> usize {
+        self.timeline.advance(&mut self.doc, dt)
+    }
+
+    /// The key selection, with keys that no longer exist (undone, deleted) left out.
+    pub fn selected_keys(&self) -> Vec<timeline::KeyRef> {
+        self.timeline.selected_keys(self.doc.scene())
+    }
+
+    /// The probes' readings now, in the primary selection's space.
+    pub fn probe_readings(&self) -> Vec<probes::ProbeReading> {
+        self.probes.readings(self.doc.scene(), self.primary())
+    }
+
+    /// True while a click in the viewport drops a probe.
+    pub fn probe_mode(&self) -> bool {
+        self.settings.probe_mode()
     }
 }

@@ -12,15 +12,15 @@
 #[cfg(doc)]
 use crate::editor::session::command::Command;
 use crate::editor::session::command::{
-    EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, SettingCommand, ViewCommand,
-    Window, WindowCommand,
+    EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, ProbeCommand, SettingCommand,
+    ViewCommand, Window, WindowCommand,
 };
 use crate::editor::session::gestures::Gestures;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
 use crate::editor::session::messages::MessageLog;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline::TimelineCommand;
-use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, files};
+use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, files, probes};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use rustc_hash::FxHashSet;
@@ -203,6 +203,27 @@ impl Editor {
 }
 
 impl Editor {
+    /// The timeline, handed the document, the gesture counter and the node selection.
+    pub(super) fn timeline_command(&mut self, command: TimelineCommand) -> Result<Outcome> {
+        let (doc, gestures) = (&mut self.doc, &mut self.gestures);
+        (self.timeline).handle(command, doc, gestures, self.selection.ids())
+    }
+
+    /// Probes, handed the document (with the gesture counter and the timeline, for undo steps),
+    /// the settings, the log and the primary selection.
+    pub(super) fn probe_command(&mut self, command: ProbeCommand) -> Result<Outcome> {
+        let primary = self.primary();
+        let parts = probes::ProbeParts {
+            doc: &mut self.doc,
+            gestures: &mut self.gestures,
+            timeline: &self.timeline,
+            settings: &mut self.settings,
+            log: &mut self.log,
+            primary,
+        };
+        parts.handle(command)
+    }
+
     /// The app's start, end and thresholds, as commands.
     pub(super) fn lifecycle(
         &mut self,
