@@ -495,4 +495,65 @@ impl Editor {
     pub fn probe_mode(&self) -> bool {
         self.settings.probe_mode()
     }
+
+    /// Journal this session into `dir`: offer the journals no graft holds anymore, report a
+    /// panic of the last run, and start this document's journal.
+    pub fn start_journal(&mut self, dir: PathBuf) {
+        self.journaling.start(&mut self.doc, &mut self.log, dir);
+    }
+
+    /// True while this session's changes are journaled.
+    pub fn journaling(&self) -> bool {
+        self.journaling.writing()
+    }
+
+    /// The journal's state for the status bar: off, on, or failing and why.
+    pub fn journal_health(&self) -> journal::JournalHealth {
+        self.journaling.health()
+    }
+
+    /// True while a retry's fresh journal is being written (the stopped one is still kept).
+    pub fn journal_retry_pending(&self) -> bool {
+        self.journaling.retry_pending()
+    }
+
+    /// The setting: journal this session's documents (on unless turned off).
+    pub fn journal_wanted(&self) -> bool {
+        self.journaling.wanted()
+    }
+
+    /// Tests: the journal file itself (to inject a failing disk).
+    #[doc(hidden)]
+    pub fn journal_file_for_tests(&mut self) -> Option<&mut journal_store::JournalFile> {
+        self.journaling.file_for_tests()
+    }
+
+    /// The journal file this session writes, when journaling.
+    pub fn journal_path(&self) -> Option<&std::path::Path> {
+        self.journaling.path()
+    }
+
+    /// Bytes this session's journal holds (0 when not journaling).
+    pub fn journal_bytes(&self) -> u64 {
+        self.journaling.bytes()
+    }
+
+    /// A clean end (the window closes): the journal is deleted, or set aside when the user
+    /// chose to discard unsaved changes.
+    pub fn end_journal(&mut self) {
+        self.journaling.end(&self.doc);
+    }
+
+    /// An end without a prompt (SIGTERM, a logout): a clean document's journal goes; an
+    /// unsaved one's stays, offered for recovery at the next start.
+    pub fn end_on_signal(&mut self) {
+        self.journaling.end_on_signal(&self.doc);
+    }
+
+    /// The journal waiting for an answer, if any (the prompt shows it before anything else;
+    /// not while the unsaved-changes question about it shows).
+    pub fn recovery_offer(&self) -> Option<journal::RecoveryOffer> {
+        let asking = self.files.pending_guard() == Some(&FileAction::Recover);
+        self.journaling.recovery_offer().filter(|_| !asking)
+    }
 }

@@ -182,8 +182,7 @@ impl ProbeParts<'_> {
         match command {
             ProbeCommand::ToggleMode => {
                 if self.settings.toggle_probe_mode() && self.primary.is_none() {
-                    (self.log)
-                        .info("Select the node whose space the probe lives in, then click".into());
+                    (self.log).info("Select the node whose space the probe lives in, then click");
                 }
                 Ok(Outcome::default())
             }
