@@ -65,6 +65,9 @@ pub fn ui(ui: &mut egui::Ui, fx: &FrameContext, state: &mut HierarchyState) -> V
     let selection_moved = fx.selection.last() != state.followed;
     let jump = follow_selection(scene, fx.selection.ids(), rows, state, view)
         .or_else(|| reveal::jump(scene, rows, state, view));
+    if fx.selection.last() != state.followed {
+        ui.ctx().request_repaint(); // a folded row was opened: follow it on the next frame
+    }
     state.preview = None;
     (state.primary_row, state.stray_focus) = (None, false);
     let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
@@ -165,10 +168,22 @@ fn follow_selection(
     if current == state.followed {
         return None;
     }
-    state.followed = current;
-    let index = scene.index(current?).ok()?;
-    let pos = rows.binary_search_by_key(&index, |r| r.index).ok()?; // rows are in pre-order
-    view.scroll_to(pos)
+    let index = current.and_then(|id| scene.index(id).ok());
+    // Rows are in pre-order.
+    match index.map(|index| rows.binary_search_by_key(&index, |r| r.index)) {
+        Some(Ok(pos)) => {
+            state.followed = current;
+            view.scroll_to(pos)
+        }
+        // Folded under a collapsed parent (the row above a deleted last row, a node picked in
+        // the viewport): its parents open now and it is followed, keyboard included, on the
+        // next frame, when its row shows.
+        Some(Err(_)) if current.is_some_and(|id| state.unfold(scene, id)) => None,
+        _ => {
+            state.followed = current;
+            None
+        }
+    }
 }
 
 /// How rows are indented in this panel: 14 points a level while there is room, and always room
