@@ -8,12 +8,12 @@
 
 mod drawing;
 
+use crate::app::frame::FrameContext;
 use crate::app::ui_targets::{Key, Targets, UiTargets};
 use crate::app::viewport::ViewportState;
 use crate::app::viewport::c32;
 use crate::editor::lesson::ValueSpace;
 use crate::editor::lesson::targets::{Control, Target};
-use crate::editor::session::Editor;
 use crate::editor::session::lesson::LessonRun;
 use crate::editor::session::settings::ViewOptions;
 use crate::editor::view::palette;
@@ -66,13 +66,13 @@ struct Fingerprint {
 }
 
 impl Fingerprint {
-    fn of(editor: &Editor, run: &LessonRun) -> Self {
+    fn of(fx: &FrameContext, run: &LessonRun) -> Self {
         Self {
-            revision: editor.doc().revision(),
-            selection: editor.selection_version(),
-            keep_world: editor.keep_world(),
-            view: editor.view().clone(),
-            clip: (editor.timeline().playing(), editor.timeline().trails()),
+            revision: fx.doc.revision(),
+            selection: fx.selection_version,
+            keep_world: fx.keep_world,
+            view: fx.view.clone(),
+            clip: (fx.timeline.playing(), fx.timeline.trails()),
             checklist: run.checklist().iter().map(|(_, holds)| *holds).collect(),
         }
     }
@@ -161,7 +161,7 @@ enum Resolved {
 
 /// What the overlay needs to resolve targets this frame.
 struct Resolver<'a> {
-    editor: &'a Editor,
+    fx: &'a FrameContext<'a>,
     run: &'a LessonRun,
     targets: &'a UiTargets,
     /// Where to ask a field or control to scroll into view.
@@ -171,7 +171,7 @@ struct Resolver<'a> {
 
 impl Resolver<'_> {
     fn node(&self, name: &str) -> Option<NodeId> {
-        self.run.resolve(self.editor.doc().scene(), name)
+        self.run.resolve(self.fx.scene, name)
     }
 
     /// Where `target` is on screen this frame, if it is shown.
@@ -180,11 +180,11 @@ impl Resolver<'_> {
         match target {
             Target::Row(name) => exact(Key::Row(self.node(&name.text)?)),
             Target::Node(name) => {
-                node_rect(self.editor, self.viewport, self.node(&name.text)?).map(Resolved::Exact)
+                node_rect(self.fx, self.viewport, self.node(&name.text)?).map(Resolved::Exact)
             }
             Target::Field { node, frame, row } => {
                 let id = self.node(&node.text)?;
-                if self.editor.primary() == Some(id) {
+                if self.fx.primary == Some(id) {
                     let column = match frame {
                         ValueSpace::World => "world",
                         ValueSpace::Local => "local",
@@ -223,9 +223,9 @@ impl Resolver<'_> {
 }
 
 /// A node's shape on screen (at least a small square round its origin), within the viewport.
-fn node_rect(editor: &Editor, viewport: &ViewportState, id: NodeId) -> Option<Rect> {
+fn node_rect(fx: &FrameContext, viewport: &ViewportState, id: NodeId) -> Option<Rect> {
     use crate::editor::view::geometry::node_bounds;
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let (world, data) = (scene.world(id).ok()?, scene.node(id).ok()?);
     let (camera, area) = (viewport.camera, viewport.last_rect);
     let screen = super::viewport::sr(area);
@@ -241,23 +241,17 @@ fn node_rect(editor: &Editor, viewport: &ViewportState, id: NodeId) -> Option<Re
     (shown.is_positive() && rect.is_finite()).then_some(shown)
 }
 
-/// Paint the lesson's pointing over the window (every frame, after every panel and window):
-/// the frame's registered targets become the last frame's first.
-pub fn paint(
-    ctx: &Context,
-    editor: &Editor,
-    viewport: &ViewportState,
-    overlay: &mut LessonOverlay,
-    targets: &mut Targets,
-) {
-    targets.finish_frame();
-    let targets = &*targets;
-    let state = overlay.state.get_mut();
+/// Paint the lesson's pointing over the window (every frame, after every panel and window,
+/// the targets' register already turned to this frame's: [`Targets::finish_frame`]).
+pub fn paint(ctx: &Context, fx: &FrameContext, viewport: &ViewportState) {
+    let (overlay, targets) = (fx.wiring.overlay, fx.wiring.targets);
+    let mut state = overlay.state.borrow_mut();
+    let state = &mut *state;
     state.painted = Painted::default();
-    let run = editor
-        .lesson()
-        .filter(|run| !run.showing_intro() && run.summary(editor.lesson_progress()).is_none())
-        .filter(|_| editor.pending_guard().is_none());
+    let run = fx
+        .lesson
+        .filter(|run| !run.showing_intro() && run.summary(fx.lesson_progress).is_none())
+        .filter(|_| fx.pending_guard.is_none());
     let Some(run) = run else {
         *state = OverlayState::default();
         return;
@@ -273,7 +267,7 @@ pub fn paint(
         };
     }
     let scene = Resolver {
-        editor,
+        fx,
         run,
         targets: targets.last_frame(),
         register: targets,
@@ -302,7 +296,7 @@ fn point(
         return;
     };
     reveal_once(ctx, scene, state, &point.target);
-    let now = Fingerprint::of(scene.editor, scene.run);
+    let now = Fingerprint::of(scene.fx, scene.run);
     let (rect, text) = match scene.resolve(&point.target) {
         Some(Resolved::Exact(rect)) => {
             let pressed = ctx.input(|i| {
@@ -451,7 +445,7 @@ fn hidden_row(scene: &Resolver, target: &Target) -> Option<NodeId> {
         Target::Field { node, .. } => scene.node(&node.text)?,
         _ => return None,
     };
-    let selected = matches!(target, Target::Field { .. }) && scene.editor.primary() == Some(id);
+    let selected = matches!(target, Target::Field { .. }) && scene.fx.primary == Some(id);
     (!selected && scene.targets.rect(&Key::Row(id)).is_none()).then_some(id)
 }
 
@@ -467,7 +461,7 @@ fn field_of_selected(scene: &Resolver, target: &Target) -> Option<(Key, bool)> {
         return None;
     };
     let id = scene.node(&node.text)?;
-    if scene.editor.primary() != Some(id) {
+    if scene.fx.primary != Some(id) {
         return None;
     }
     let column = match frame {
