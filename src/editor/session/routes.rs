@@ -12,15 +12,16 @@
 #[cfg(doc)]
 use crate::editor::session::command::Command;
 use crate::editor::session::command::{
-    EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, SettingCommand, ViewCommand,
-    Window, WindowCommand,
+    EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, ProbeCommand, SettingCommand,
+    ViewCommand, Window, WindowCommand,
 };
 use crate::editor::session::gestures::Gestures;
+use crate::editor::session::journal::RecoveryAnswer;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
 use crate::editor::session::messages::MessageLog;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline::TimelineCommand;
-use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, files};
+use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, files, probes};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use rustc_hash::FxHashSet;
@@ -187,14 +188,24 @@ impl Editor {
         }
     }
 
-    /// The crash journal on and off, a retry, and the answer about recovery.
+    /// The crash journal on and off, a retry, and the answer about recovery: the journal is
+    /// handed the document and the log.
     pub(super) fn journal_command(&mut self, command: JournalCommand) -> Result<Outcome> {
+        let (doc, log) = (&mut self.doc, &mut self.log);
         match command {
-            JournalCommand::AnswerRecovery(answer) => self.answer_recovery(answer),
-            JournalCommand::ToggleJournal => Ok(self.toggle_journal()),
+            JournalCommand::AnswerRecovery(answer) => {
+                self.journaling.any_orphan()?;
+                if answer == RecoveryAnswer::Recover {
+                    // The recovered scene replaces this one: unsaved work (a scene recovered
+                    // before) is asked about first.
+                    return self.request(FileAction::Recover);
+                }
+                self.answer_recovery_now(answer)
+            }
+            JournalCommand::ToggleJournal => Ok(self.journaling.toggle(doc, log)),
             JournalCommand::RetryJournal => {
-                if !self.retry_journal() {
-                    self.info("The crash journal still cannot be written");
+                if !self.journaling.retry(doc, log) {
+                    log.info("The crash journal still cannot be written");
                 }
                 Ok(Outcome::default())
             }
@@ -203,6 +214,27 @@ impl Editor {
 }
 
 impl Editor {
+    /// The timeline, handed the document, the gesture counter and the node selection.
+    pub(super) fn timeline_command(&mut self, command: TimelineCommand) -> Result<Outcome> {
+        let (doc, gestures) = (&mut self.doc, &mut self.gestures);
+        (self.timeline).handle(command, doc, gestures, self.selection.ids())
+    }
+
+    /// Probes, handed the document (with the gesture counter and the timeline, for undo steps),
+    /// the settings, the log and the primary selection.
+    pub(super) fn probe_command(&mut self, command: ProbeCommand) -> Result<Outcome> {
+        let primary = self.primary();
+        let parts = probes::ProbeParts {
+            doc: &mut self.doc,
+            gestures: &mut self.gestures,
+            timeline: &self.timeline,
+            settings: &mut self.settings,
+            log: &mut self.log,
+            primary,
+        };
+        parts.handle(command)
+    }
+
     /// The app's start, end and thresholds, as commands.
     pub(super) fn lifecycle(
         &mut self,
@@ -210,12 +242,50 @@ impl Editor {
     ) -> Outcome {
         use crate::editor::session::command::Lifecycle as L;
         match step {
-            L::StartJournal(dir) => self.start_journal(dir),
-            L::EndJournal => self.end_journal(),
-            L::EndOnSignal => self.end_on_signal(),
+            L::StartJournal(dir) => self.journaling.start(&mut self.doc, &mut self.log, dir),
+            L::EndJournal => self.journaling.end(&self.doc),
+            L::EndOnSignal => self.journaling.end_on_signal(&self.doc),
             L::BackgroundSaveNodes(nodes) => self.set_background_save_nodes(nodes),
             L::BackgroundBytes(bytes) => self.set_background_bytes(bytes),
         }
         Outcome::default()
+    }
+}
+
+/// Calls the files' and jobs' flows make into the journal and the disk watch, routed to those
+/// parts with what they are handed.
+impl Editor {
+    /// The answer to the recovery prompt, carried out (unsaved changes already asked about):
+    /// the journal rebuilds the document, the files part swaps it in, the disk watch is told
+    /// whether the file on disk is newer, and the journal resumes on the new document.
+    pub(super) fn answer_recovery_now(&mut self, answer: RecoveryAnswer) -> Result<Outcome> {
+        self.journaling.any_orphan()?;
+        let older = self
+            .recovery_offer()
+            .is_some_and(|o| o.older_than_file.is_some() || o.file_changed.is_some());
+        let Some(recovered) = self.journaling.answer_now(&mut self.log, answer)? else {
+            return Ok(Outcome::default());
+        };
+        self.journaling.before_recovered(self.doc.is_modified());
+        let relative = recovered.relative_path();
+        let (document, resumed) = recovered.split();
+        self.swap_document(document);
+        self.recovered_older_than_file(older || relative);
+        Ok((self.journaling).resume(&mut self.doc, &mut self.log, resumed))
+    }
+
+    /// Write what the last command changed (after every command and tick).
+    pub(super) fn record_journal(&mut self) {
+        self.journaling.record(&mut self.doc, &mut self.log);
+    }
+
+    /// The document was saved: the journal is handed it (see [`Journaling::saved`](crate::editor::session::journal::Journaling::saved)).
+    pub(super) fn journal_saved(&mut self) {
+        self.journaling.saved(&mut self.doc, &mut self.log);
+    }
+
+    /// The document was replaced: end its journal and begin one for the new document.
+    pub(super) fn journal_replaced(&mut self, old_unsaved: bool) {
+        (self.journaling).replaced(&mut self.doc, &mut self.log, old_unsaved);
     }
 }

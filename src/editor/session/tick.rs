@@ -47,7 +47,7 @@ impl Editor {
             tick.repaint_after = Some(tick.repaint_after.map_or(SHOW_POLL, |d| d.min(SHOW_POLL)));
         }
         self.record_journal();
-        self.journal_tick();
+        self.journaling.tick(&mut self.doc, &mut self.log);
         self.watch_file();
         if self.comparing_file() {
             // A big file's bytes are read on a worker: its answer is taken soon after it comes.

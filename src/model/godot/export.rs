@@ -272,7 +272,13 @@ impl Exporter<'_> {
             Shape::None => "Node2D",
             _ => "Polygon2D",
         };
-        self.section(&name, parent_path.as_deref(), &format!("type=\"{class}\""));
+        let what = format!("type=\"{class}\"");
+        self.section_at(
+            &name,
+            parent_path.as_deref(),
+            &what,
+            self.kept_index(scene, i),
+        );
         let factor = self.factor(scene, i);
         self.transform(&data.local, factor, &name, false);
         self.look(data, &name, factor);
@@ -302,6 +308,24 @@ impl Exporter<'_> {
 
     /// A `[node name=… (what) parent=…]` header (`what`: `type="…"`, `instance=…` or "").
     pub(super) fn section(&mut self, name: &str, parent: Option<&str>, what: &str) {
+        self.section_at(name, parent, what, None);
+    }
+
+    /// The sibling index of a node added under a kept instance's node before the source's
+    /// own children (Godot's `index="n"`; without it Godot puts added nodes last).
+    fn kept_index(&self, scene: &Scene, i: usize) -> Option<u32> {
+        let table = scene.instances()?;
+        let parent = scene.id_at(scene.parent_index_at(i)?);
+        let root = match table.origin(parent) {
+            Some(origin) => origin.root,
+            None => table.entry(parent)?.root,
+        };
+        self.kept.contains(&root).then_some(())?;
+        crate::model::instance::save::sibling_index(scene, table, i)
+    }
+
+    /// [`section`](Self::section) with Godot's `index="n"` after the parent when given.
+    fn section_at(&mut self, name: &str, parent: Option<&str>, what: &str, index: Option<u32>) {
         let mut line = format!("\n[node name={}", quoted(name));
         if !what.is_empty() && !what.starts_with("instance") {
             let _ = write!(line, " {what}");
@@ -311,6 +335,9 @@ impl Exporter<'_> {
         }
         if what.starts_with("instance") {
             let _ = write!(line, " {what}");
+        }
+        if let Some(index) = index {
+            let _ = write!(line, " index=\"{index}\"");
         }
         let _ = writeln!(self.body, "{line}]");
     }
