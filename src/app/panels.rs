@@ -4,7 +4,7 @@
 use super::frame::FrameContext;
 use super::{
     GraftApp, a11y, figure_window, generate_window, hierarchy, inspector, keyboard, lesson_panel,
-    menus, status_bar, timeline, windows,
+    menus, status_bar, windows,
 };
 use crate::editor::session::command::Command;
 
@@ -54,7 +54,7 @@ impl GraftApp {
             .show(ui, |ui| {
                 a11y::name_panel(ui, "Timeline");
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    fx.send_all(timeline::ui(ui, &fx, &mut self.timeline));
+                    self.timeline.ui(ui, &fx);
                     a11y::scroll_focus_into_view(ui);
                 });
             });
@@ -121,7 +121,7 @@ fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, s: Sides) {
         )
         .show(ui, |ui| {
             a11y::name_panel(ui, "Hierarchy");
-            fx.send_all(hierarchy::ui(ui, fx, s.hierarchy));
+            s.hierarchy.ui(ui, fx);
         })
         .response
         .rect;
@@ -141,7 +141,7 @@ fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, s: Sides) {
             if let Some(run) = fx.lesson {
                 lesson_rect = Some(lesson_panel::above_inspector(ui, fx, run));
             }
-            fx.send_all(inspector::ui(ui, fx, s.inspector));
+            s.inspector.ui(ui, fx);
         })
         .response
         .rect;
