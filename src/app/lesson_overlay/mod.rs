@@ -7,6 +7,7 @@
 //! to its shape on screen. Paints only: nothing here changes the session.
 
 mod drawing;
+mod state;
 
 use crate::app::frame::FrameContext;
 use crate::app::ui_targets::{Key, Targets, UiTargets};
@@ -15,55 +16,23 @@ use crate::app::viewport::c32;
 use crate::editor::lesson::ValueSpace;
 use crate::editor::lesson::targets::{Control, Target};
 use crate::editor::session::lesson::LessonRun;
-use crate::editor::session::settings::ViewOptions;
 use crate::editor::view::palette;
 use crate::model::scene::NodeId;
 use drawing::{bubble, dim, ghost, outline, path};
 pub use drawing::{bubble_place, ghost_at, grab_point};
-use egui::{Color32, Context, Id, Pos2, Rect, pos2, vec2};
-use std::cell::RefCell;
-use std::path::PathBuf;
+use egui::{Color32, Context, Id, Rect, pos2, vec2};
+use state::{Fingerprint, OverlayState, SETTLE_FRAMES};
+pub use state::{LessonOverlay, Painted};
 
 /// How long the ghost pointer takes for one gesture, in seconds.
 pub const GESTURE_SECONDS: f64 = 1.5;
 /// The part of a gesture spent pressing at its start, and from when it releases at its end.
 const PRESS_UNTIL: f32 = 0.2;
 const RELEASE_FROM: f32 = 0.85;
-/// Frames after an action in which the state may still change because of it.
-const SETTLE_FRAMES: u8 = 2;
 /// The highlight's colour.
 const HIGHLIGHT: Color32 = c32(palette::LESSON_HIGHLIGHT);
 /// How dark the rest of the window gets.
 const DIM: Color32 = c32(palette::LESSON_DIM);
-
-/// What the overlay painted in the last frame (tests read it).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Painted {
-    /// The highlighted rect of the current point (None: nothing highlighted).
-    pub highlight: Option<Rect>,
-    /// The bubble's text.
-    pub bubble: Option<String>,
-    /// Where the bubble was painted.
-    pub bubble_rect: Option<Rect>,
-    /// The rest of the window was dimmed.
-    pub dimmed: bool,
-    /// Where the ghost pointer's tip was, while a gesture plays.
-    pub ghost: Option<Pos2>,
-    /// The gesture's start and end rects, while it plays.
-    pub gesture: Option<(Rect, Rect)>,
-}
-
-/// What changes when the learner acts: the scene, the selection, the toggles, the view, the
-/// clip, the checklist.
-#[derive(Clone, Debug, PartialEq)]
-struct Fingerprint {
-    revision: u64,
-    selection: u64,
-    keep_world: bool,
-    view: ViewOptions,
-    clip: (bool, bool),
-    checklist: Vec<bool>,
-}
 
 impl Fingerprint {
     fn of(fx: &FrameContext, run: &LessonRun) -> Self {
@@ -75,78 +44,6 @@ impl Fingerprint {
             clip: (fx.timeline.playing(), fx.timeline.trails()),
             checklist: run.checklist().iter().map(|(_, holds)| *holds).collect(),
         }
-    }
-}
-
-/// The overlay's memory between frames (the window's, not the session's).
-#[derive(Clone, Debug, Default)]
-struct OverlayState {
-    /// The lesson and step it is pointing for (a new step starts from its first point).
-    step: Option<(PathBuf, usize)>,
-    /// The point shown (past the last: none).
-    point: usize,
-    /// The state when the current point was first shown exactly.
-    baseline: Option<Fingerprint>,
-    /// Frames left in which the baseline is taken again: what the last action changes a frame
-    /// late (the checklist is evaluated at the start of the next frame) is not a new action.
-    settle: u8,
-    /// When Show the gesture was pressed (egui's clock).
-    gesture_started: Option<f64>,
-    /// The rows the hierarchy is asked to bring into view at the next frame (a gesture's end
-    /// folded under a collapsed parent or scrolled away), and whether it was asked already in
-    /// this play.
-    reveal: Vec<NodeId>,
-    revealed: bool,
-    /// The point last shown first (its row, if hidden then, was asked to be brought into view).
-    point_checked: Option<usize>,
-    /// The point whose inspector field was last looked for with its node selected (scrolled
-    /// into view if it was not shown then).
-    field_checked: Option<usize>,
-    painted: Painted,
-}
-
-/// The lesson overlay, owned by the app (`GraftApp`): the lesson panel asks it to point
-/// again or play a gesture, the hierarchy takes the rows it wants shown, and it paints at the
-/// frame's end.
-#[derive(Debug, Default)]
-pub struct LessonOverlay {
-    state: RefCell<OverlayState>,
-}
-
-impl LessonOverlay {
-    /// Play the step's gestures from the start (the lesson panel's **Show the gesture**).
-    pub fn show_gesture(&self, ctx: &Context) {
-        let mut state = self.state.borrow_mut();
-        state.gesture_started = Some(ctx.input(|i| i.time));
-        state.revealed = false;
-        ctx.request_repaint();
-    }
-
-    /// Show the step's points again from the first (**Where?**, Reset step).
-    pub fn point_again(&self, ctx: &Context) {
-        let mut state = self.state.borrow_mut();
-        state.point = 0;
-        state.baseline = None;
-        state.settle = SETTLE_FRAMES;
-        state.point_checked = None;
-        state.field_checked = None;
-        ctx.request_repaint();
-    }
-
-    /// True while a gesture is playing.
-    pub fn gesture_playing(&self) -> bool {
-        self.state.borrow().gesture_started.is_some()
-    }
-
-    /// The rows a point or gesture needs shown, once: the hierarchy expands their parents and
-    /// scrolls to them before it draws (the gesture then plays from its start).
-    pub fn take_rows_to_reveal(&self) -> Vec<NodeId> {
-        std::mem::take(&mut self.state.borrow_mut().reveal)
-    }
-
-    /// What the overlay painted in the last frame.
-    pub fn painted(&self) -> Painted {
-        self.state.borrow().painted.clone()
     }
 }
 
