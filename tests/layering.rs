@@ -428,11 +428,6 @@ const OWN_MEMORY: &[(&str, usize, &str)] = &[
         "the prediction field's own text between frames",
     ),
     (
-        "app/lesson_panel.rs",
-        5,
-        "a broken keep's own scrolled-into-view-once flag; the pinned predict box's last height",
-    ),
-    (
         "app/lesson_window.rs",
         2,
         "the window's own cache of the lesson files it read",

@@ -13,6 +13,7 @@ use crate::editor::session::arrange::Panel;
 use crate::editor::session::command::{Command, SelectionCommand};
 use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Summary};
 use crate::editor::view::palette;
+use std::collections::{HashMap, HashSet};
 
 pub use super::lesson_window::lessons_window;
 
@@ -32,34 +33,53 @@ fn view_id(run: &LessonRun, summary: bool) -> egui::Id {
     egui::Id::unique(("lesson", &run.lesson().id, shown))
 }
 
-/// The lesson at the top of the right column, resizable (the inspector fills the rest); what
-/// it asks for is sent. Returns where it was drawn.
-pub fn above_inspector(ui: &mut egui::Ui, fx: &FrameContext, run: &LessonRun) -> egui::Rect {
-    let height = ui.available_height();
-    let summary = run.summary(fx.lesson_progress);
-    let rect = egui::Panel::top(view_id(run, summary.is_some()))
-        .resizable(true)
-        .default_size(height * 0.6)
-        .size_range(120.0..=(height - 80.0).max(120.0))
-        .show(ui, |ui| panel(ui, fx, run, summary.as_ref()))
-        .response
-        .rect;
-    (fx.wiring.targets).register_rect(ui, super::ui_targets::Key::LessonPanel, rect);
-    rect
+/// The lesson panel and what it keeps between frames (owned by the app): the pinned predict
+/// box's last height in each view, and the keeps' lines already scrolled into view when they
+/// broke.
+#[derive(Debug, Default)]
+pub struct LessonPanel {
+    /// The pinned predict box's height as last drawn, by the view it is pinned in.
+    pinned: HashMap<egui::Id, f32>,
+    /// The broken keeps' lines brought into view once (forgotten when the keep holds again).
+    broken_seen: HashSet<egui::Id>,
 }
 
-/// The lesson panel's contents.
-fn panel(ui: &mut egui::Ui, fx: &FrameContext, run: &LessonRun, summary: Option<&Summary>) {
-    let (w, out) = (fx.wiring, fx.wiring.sender);
-    crate::app::a11y::name_panel(ui, "Lesson");
-    header(ui, fx, run, out);
-    ui.separator();
-    if let Some(summary) = summary {
-        summary_ui(ui, (run, w), summary, out);
-    } else if run.showing_intro() {
-        intro_ui(ui, fx, (run, w), out);
-    } else {
-        step_ui(ui, fx, (run, w), out);
+impl LessonPanel {
+    /// The lesson at the top of the right column, resizable (the inspector fills the rest);
+    /// what it asks for is sent. Returns where it was drawn.
+    pub fn ui(&mut self, ui: &mut egui::Ui, fx: &FrameContext, run: &LessonRun) -> egui::Rect {
+        let height = ui.available_height();
+        let summary = run.summary(fx.lesson_progress);
+        let rect = egui::Panel::top(view_id(run, summary.is_some()))
+            .resizable(true)
+            .default_size(height * 0.6)
+            .size_range(120.0..=(height - 80.0).max(120.0))
+            .show(ui, |ui| self.contents(ui, fx, run, summary.as_ref()))
+            .response
+            .rect;
+        (fx.wiring.targets).register_rect(ui, super::ui_targets::Key::LessonPanel, rect);
+        rect
+    }
+
+    /// The lesson panel's contents.
+    fn contents(
+        &mut self,
+        ui: &mut egui::Ui,
+        fx: &FrameContext,
+        run: &LessonRun,
+        summary: Option<&Summary>,
+    ) {
+        let (w, out) = (fx.wiring, fx.wiring.sender);
+        crate::app::a11y::name_panel(ui, "Lesson");
+        header(ui, fx, run, out);
+        ui.separator();
+        if let Some(summary) = summary {
+            summary_ui(ui, (run, w), summary, out);
+        } else if run.showing_intro() {
+            intro_ui(ui, fx, (run, w), out);
+        } else {
+            self.step_ui(ui, fx, run);
+        }
     }
 }
 
@@ -161,64 +181,62 @@ fn failures_ui(ui: &mut egui::Ui, run: &LessonRun, step: Option<usize>) {
     }
 }
 
-/// The step: its title, the buttons at a fixed place, then its text, checklist and hints.
-fn step_ui(
-    ui: &mut egui::Ui,
-    fx: &FrameContext,
-    (run, w): (&LessonRun, Wiring),
-    out: &CommandSender,
-) {
-    let lesson = run.lesson();
-    let title = format!(
-        "Step {} of {}: {}",
-        run.step_index() + 1,
-        lesson.steps.len(),
-        run.step().title
-    );
-    // F6 lands here when neither Next nor a goal can take the keyboard.
-    let title = egui::Label::new(egui::RichText::new(title).strong());
-    let title = ui.add(title.sense(FOCUSABLE));
-    crate::app::a11y::focus_ring(ui, w.ring, &title);
-    w.name_primary(Panel::Lesson, title.id);
-    buttons(ui, (run, w), out);
-    ui.separator();
-    // While the step waits for a prediction, its box stays under the text's scroll area, in
-    // view however long the text (its height as last drawn).
-    let pinned = run.predict().is_some() && run.prediction().is_none();
-    let pinned_id = ui.scope_id().with("pinned prediction");
-    let pinned_height = match pinned {
-        true => ui.data(|d| d.get_temp(pinned_id)).unwrap_or(110.0) + 6.0,
-        false => 0.0,
-    };
-    egui::ScrollArea::vertical()
-        .auto_shrink([false, false])
-        .max_height((ui.available_height() - pinned_height).max(60.0))
-        .show(ui, |ui| {
-            failures_ui(ui, run, Some(run.step_index()));
-            for paragraph in &run.step().text {
-                paragraph_ui(ui, fx, run, paragraph, out);
-                ui.add_space(4.0);
-            }
-            let gestures = &run.step().pointing.gestures;
-            for way in gestures.iter().filter_map(keyboard_way) {
-                paragraph_ui(ui, fx, run, &way, out);
-                ui.add_space(4.0);
-            }
-            if !pinned {
-                super::lesson_predict::predict_box(ui, (run, w), out);
-            }
-            ui.separator();
-            checklist(ui, fx, (run, w));
-            for hint in run.hints_shown() {
-                ui.add_space(4.0);
-                hint_ui(ui, fx, run, hint, out);
-            }
-            crate::app::a11y::scroll_focus_into_view(ui);
-        });
-    if pinned {
-        let drawn = ui.scope(|ui| super::lesson_predict::predict_box(ui, (run, w), out));
-        let height = drawn.response.rect.height();
-        ui.data_mut(|d| d.insert_temp(pinned_id, height));
+impl LessonPanel {
+    /// The step: its title, the buttons at a fixed place, then its text, checklist and hints.
+    fn step_ui(&mut self, ui: &mut egui::Ui, fx: &FrameContext, run: &LessonRun) {
+        let (w, out) = (fx.wiring, fx.wiring.sender);
+        let lesson = run.lesson();
+        let title = format!(
+            "Step {} of {}: {}",
+            run.step_index() + 1,
+            lesson.steps.len(),
+            run.step().title
+        );
+        // F6 lands here when neither Next nor a goal can take the keyboard.
+        let title = egui::Label::new(egui::RichText::new(title).strong());
+        let title = ui.add(title.sense(FOCUSABLE));
+        crate::app::a11y::focus_ring(ui, w.ring, &title);
+        w.name_primary(Panel::Lesson, title.id);
+        buttons(ui, (run, w), out);
+        ui.separator();
+        // While the step waits for a prediction, its box stays under the text's scroll area, in
+        // view however long the text (its height as last drawn).
+        let pinned = run.predict().is_some() && run.prediction().is_none();
+        let pinned_id = ui.scope_id().with("pinned prediction");
+        let pinned_height = match pinned {
+            true => self.pinned.get(&pinned_id).copied().unwrap_or(110.0) + 6.0,
+            false => 0.0,
+        };
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .max_height((ui.available_height() - pinned_height).max(60.0))
+            .show(ui, |ui| {
+                failures_ui(ui, run, Some(run.step_index()));
+                for paragraph in &run.step().text {
+                    paragraph_ui(ui, fx, run, paragraph, out);
+                    ui.add_space(4.0);
+                }
+                let gestures = &run.step().pointing.gestures;
+                for way in gestures.iter().filter_map(keyboard_way) {
+                    paragraph_ui(ui, fx, run, &way, out);
+                    ui.add_space(4.0);
+                }
+                if !pinned {
+                    super::lesson_predict::predict_box(ui, (run, w), out);
+                }
+                ui.separator();
+                checklist(ui, fx, (run, w), &mut self.broken_seen);
+                for hint in run.hints_shown() {
+                    ui.add_space(4.0);
+                    hint_ui(ui, fx, run, hint, out);
+                }
+                crate::app::a11y::scroll_focus_into_view(ui);
+            });
+        if pinned {
+            let drawn = ui.scope(|ui| super::lesson_predict::predict_box(ui, (run, w), out));
+            let height = drawn.response.rect.height();
+            self.pinned.insert(pinned_id, height);
+        }
     }
 }
 
@@ -286,7 +304,12 @@ fn code_span(ui: &mut egui::Ui, text: &str, column: f32) -> egui::Response {
 
 /// The goals and keeps: a tick for each that holds, a broken keep marked with what changed,
 /// and under a label what it checks.
-fn checklist(ui: &mut egui::Ui, fx: &FrameContext, (run, w): (&LessonRun, Wiring)) {
+fn checklist(
+    ui: &mut egui::Ui,
+    fx: &FrameContext,
+    (run, w): (&LessonRun, Wiring),
+    seen: &mut HashSet<egui::Id>,
+) {
     let goals = run.step().goals.len();
     let changes = fx.keep_changes(run);
     for (k, (goal, holds)) in run.checklist().into_iter().enumerate() {
@@ -325,9 +348,9 @@ fn checklist(ui: &mut egui::Ui, fx: &FrameContext, (run, w): (&LessonRun, Wiring
         if let Some(change) = change {
             let text = format!("    broken: {change}");
             let note = ui.label(egui::RichText::new(text).small().color(BROKEN));
-            show_when_it_breaks(ui, &line, &note);
+            show_when_it_breaks(ui, (&line, &note), seen);
         } else {
-            ui.data_mut(|d| d.remove::<bool>(line.id.with("broken")));
+            seen.remove(&line.id);
         }
         let checks = what_it_checks(goal, keep.then_some(run.step().goals.as_slice()));
         if goal.label != checks {
@@ -488,10 +511,12 @@ fn summary_buttons(
 /// Scroll a keep's line and its "broken:" note into view in the frame it breaks (a long step
 /// text may have pushed the checklist below the panel's fold); later frames leave the
 /// learner's scrolling alone.
-fn show_when_it_breaks(ui: &egui::Ui, line: &egui::Response, note: &egui::Response) {
-    let seen = line.id.with("broken");
-    if ui.data(|d| d.get_temp::<bool>(seen)).is_none() {
-        ui.data_mut(|d| d.insert_temp(seen, true));
+fn show_when_it_breaks(
+    ui: &egui::Ui,
+    (line, note): (&egui::Response, &egui::Response),
+    seen: &mut HashSet<egui::Id>,
+) {
+    if seen.insert(line.id) {
         ui.scroll_to_rect(line.rect.union(note.rect), Some(egui::Align::Center));
     }
 }

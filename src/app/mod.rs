@@ -50,6 +50,7 @@ pub struct GraftApp {
     dialogs: Box<dyn FileDialogs>,
     hierarchy: hierarchy::HierarchyState,
     inspector: inspector::InspectorState,
+    lesson_panel: lesson_panel::LessonPanel,
     /// The viewport's camera and interaction state.
     pub viewport: viewport::ViewportState,
     windows: windows::WindowsState,
@@ -181,6 +182,7 @@ impl GraftApp {
             dialogs,
             hierarchy: Default::default(),
             inspector: Default::default(),
+            lesson_panel: Default::default(),
             viewport: Default::default(),
             windows: Default::default(),
             figure_window: Default::default(),

@@ -63,6 +63,7 @@ impl GraftApp {
         let sides = Sides {
             hierarchy: &mut self.hierarchy,
             inspector: &mut self.inspector,
+            lesson: &mut self.lesson_panel,
             rects: &mut self.panel_rects,
         };
         side_panels(ui, &fx, sides);
@@ -97,6 +98,7 @@ fn window_input(ctx: &egui::Context, fx: &FrameContext) {
 struct Sides<'s> {
     hierarchy: &'s mut hierarchy::HierarchyState,
     inspector: &'s mut inspector::InspectorState,
+    lesson: &'s mut lesson_panel::LessonPanel,
     rects: &'s mut keyboard::PanelRects,
 }
 
@@ -139,7 +141,7 @@ fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, s: Sides) {
         .show(ui, |ui| {
             a11y::name_panel(ui, "Inspector");
             if let Some(run) = fx.lesson {
-                lesson_rect = Some(lesson_panel::above_inspector(ui, fx, run));
+                lesson_rect = Some(s.lesson.ui(ui, fx, run));
             }
             s.inspector.ui(ui, fx);
         })
