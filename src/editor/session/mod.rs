@@ -556,4 +556,14 @@ impl Editor {
         let asking = self.files.pending_guard() == Some(&FileAction::Recover);
         self.journaling.recovery_offer().filter(|_| !asking)
     }
+
+    /// The pending "changed on disk" question, if any (the window shows it as a modal).
+    pub fn disk_conflict(&self) -> Option<&disk_watch::Conflict> {
+        self.disk.conflict()
+    }
+
+    /// True while a big file's bytes are compared with the disk on a worker.
+    pub fn comparing_file(&self) -> bool {
+        self.disk.comparing()
+    }
 }

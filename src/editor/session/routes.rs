@@ -15,6 +15,7 @@ use crate::editor::session::command::{
     EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, ProbeCommand, SettingCommand,
     ViewCommand, Window, WindowCommand,
 };
+use crate::editor::session::disk_watch::{AfterConflict, ConflictAnswer};
 use crate::editor::session::gestures::Gestures;
 use crate::editor::session::journal::RecoveryAnswer;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
@@ -287,5 +288,44 @@ impl Editor {
     /// The document was replaced: end its journal and begin one for the new document.
     pub(super) fn journal_replaced(&mut self, old_unsaved: bool) {
         (self.journaling).replaced(&mut self.doc, &mut self.log, old_unsaved);
+    }
+
+    /// The answer to the "changed on disk" question: the disk watch takes it (handed the
+    /// document and the log), then the files part saves, reloads or asks where.
+    pub(super) fn answer_conflict(&mut self, answer: ConflictAnswer) -> Result<Outcome> {
+        match self.disk.answer(&mut self.doc, &mut self.log, answer) {
+            AfterConflict::Nothing => Ok(Outcome::default()),
+            AfterConflict::SaveAs(then) => Ok(self.start_dialog(DialogPurpose::SaveAs { then })),
+            AfterConflict::Reload => self.run_action(FileAction::Revert),
+            AfterConflict::Overwrite(then) => {
+                let (saved, mut outcome) = self.save(None)?;
+                if saved && let Some(action) = then {
+                    outcome.effects.extend(self.run_action(action)?.effects);
+                }
+                Ok(outcome)
+            }
+        }
+    }
+
+    /// Before a save to the document's own file: true when it may go on; otherwise the disk
+    /// watch asks (with `then` waiting) and nothing is written.
+    pub(super) fn may_overwrite(
+        &mut self,
+        target: &std::path::Path,
+        then: Option<FileAction>,
+    ) -> bool {
+        (self.disk).may_overwrite(&self.doc, &mut self.log, target, then)
+    }
+
+    /// A save asked for before `action` did not happen (the file changed on disk): the
+    /// action waits for the answer to that question.
+    pub(super) fn wait_for_save(&mut self, action: FileAction) {
+        self.disk.wait_for_save(action);
+    }
+
+    /// The document was recovered from a journal: when its file was saved after the
+    /// journal's last change, the first save asks before overwriting it.
+    pub(super) fn recovered_older_than_file(&mut self, older: bool) {
+        self.disk.recovered_older_than_file(older);
     }
 }

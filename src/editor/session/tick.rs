@@ -48,7 +48,8 @@ impl Editor {
         }
         self.record_journal();
         self.journaling.tick(&mut self.doc, &mut self.log);
-        self.watch_file();
+        let job_running = self.job().is_some();
+        (self.disk).watch_file(&mut self.doc, &mut self.log, job_running);
         if self.comparing_file() {
             // A big file's bytes are read on a worker: its answer is taken soon after it comes.
             tick.repaint_after = Some(tick.repaint_after.map_or(JOB_POLL, |d| d.min(JOB_POLL)));
