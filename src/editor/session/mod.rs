@@ -181,8 +181,7 @@ pub struct Editor {
     journaling: journal::Journaling,
     lessons: lesson::Lessons,
     disk: disk_watch::DiskWatch,
-    /// Help > Record a lesson: the recording in progress.
-    recording: Option<record::Recording>,
+    recorder: record::Recorder,
     /// How many world matrices the last update that did any work recomputed (what the last
     /// change cost): the status bar shows it and lessons' `recomputed` goals read it.
     last_change_recomputed: usize,
@@ -209,7 +208,7 @@ impl Editor {
             journaling: Default::default(),
             lessons: Default::default(),
             disk: Default::default(),
-            recording: None,
+            recorder: Default::default(),
             last_change_recomputed: 0,
         }
     }
@@ -565,5 +564,15 @@ impl Editor {
     /// True while a big file's bytes are compared with the disk on a worker.
     pub fn comparing_file(&self) -> bool {
         self.disk.comparing()
+    }
+
+    /// The recording in progress, if any.
+    pub fn recording(&self) -> Option<&record::Recording> {
+        self.recorder.recording()
+    }
+
+    /// The view as a lesson's set-up states it.
+    pub fn view_state(&self) -> crate::editor::lesson::record::ViewState {
+        record::view_state(&self.settings, self.selection.ids(), self.timeline.time())
     }
 }

@@ -20,6 +20,7 @@ use crate::editor::session::gestures::Gestures;
 use crate::editor::session::journal::RecoveryAnswer;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::record::RecordCommand;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline::TimelineCommand;
 use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, files, probes};
@@ -327,5 +328,19 @@ impl Editor {
     /// journal's last change, the first save asks before overwriting it.
     pub(super) fn recovered_older_than_file(&mut self, older: bool) {
         self.disk.recovered_older_than_file(older);
+    }
+
+    /// Recording a lesson, handed the document, the log and the view; then the dialog that
+    /// asks where to write it, if the recording asks for one.
+    pub(super) fn record_command(&mut self, command: RecordCommand) -> Result<Outcome> {
+        let view = self.view_state();
+        let dialog = (self.recorder).handle(command, &self.doc, &mut self.log, &view)?;
+        Ok(dialog.map_or_else(Outcome::default, |purpose| self.start_dialog(purpose)))
+    }
+
+    /// Write the stopped recording to `path` as a lesson (the Save dialog's answer).
+    pub(super) fn write_recorded_lesson(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
+        self.recorder.write_lesson(&mut self.log, path)?;
+        Ok(Outcome::default())
     }
 }
