@@ -258,3 +258,46 @@ fn the_status_bar_wraps_rather_than_cut_its_message_at_150_percent() {
         message.right()
     );
 }
+
+/// The timeline ruler's time labels read at 4.5:1 or more on whatever opaque fill lies under
+/// each (the last painted before it), in the normal and the high-contrast theme.
+#[test]
+fn timeline_ruler_labels_keep_4_5_to_1_in_both_themes() {
+    use graft::editor::view::palette::{RULER_TEXT, contrast};
+    for high_contrast in [false, true] {
+        let text = std::fs::read_to_string("scenes/solar.ron").unwrap();
+        let (dir, path) = ui_common::scene_file(&text);
+        let mut h = ui_common::app_on_path(path);
+        h.state_mut()
+            .run(Command::View(ViewCommand::SetHighContrast(high_contrast)));
+        h.run_steps(3);
+        let ruler = egui::Color32::from_rgb(RULER_TEXT.0[0], RULER_TEXT.0[1], RULER_TEXT.0[2]);
+        let shapes = &h.output().shapes;
+        let mut labels = 0;
+        for (k, clipped) in shapes.iter().enumerate() {
+            let egui::Shape::Text(t) = &clipped.shape else {
+                continue;
+            };
+            if t.fallback_color != ruler {
+                continue;
+            }
+            let at = t.visual_bounding_rect();
+            let under = shapes[..k].iter().rev().find_map(|c| match &c.shape {
+                egui::Shape::Rect(r) if r.rect.contains_rect(at) && r.fill.a() == 255 => {
+                    Some(r.fill)
+                }
+                _ => None,
+            });
+            let under = under.expect("an opaque fill under the ruler");
+            let ratio = contrast(rgba(t.fallback_color), rgba(under));
+            assert!(
+                ratio >= 4.5,
+                "ruler label {:?} on {under:?}: {ratio:.2}:1 (high contrast: {high_contrast})",
+                t.galley.text()
+            );
+            labels += 1;
+        }
+        assert!(labels >= 4, "ruler labels drawn: {labels}");
+        drop(dir);
+    }
+}

@@ -27,11 +27,11 @@ pub struct Announcements {
 /// [`Announcer`]: crate::editor::session::announce::Announcer
 pub fn announce(
     ctx: &egui::Context,
-    editor: &crate::editor::session::Editor,
+    fx: &super::frame::FrameContext,
     said: &mut Announcements,
 ) -> String {
     let id = announcement_id();
-    let text = said.announcer.observe(editor).to_owned();
+    let text = fx.announcement(&mut said.announcer);
     ctx.accesskit_node_builder(id, |node| {
         node.set_role(egui::accesskit::Role::Status);
         node.set_live(egui::accesskit::Live::Polite);
@@ -281,9 +281,9 @@ pub fn canvas(ui: &egui::Ui, response: &egui::Response, name: &str) {
 
 /// The viewport canvas's name: how many nodes the scene has and what is selected, kept short
 /// ("Viewport: 5 nodes, selected: sword", "selected: sword and 2 more", "nothing selected").
-pub fn viewport_name(editor: &crate::editor::session::Editor) -> String {
-    let scene = editor.doc().scene();
-    let selection = editor.selection();
+pub fn viewport_name(fx: &super::frame::FrameContext) -> String {
+    let scene = fx.scene;
+    let selection = fx.selected_ids();
     let name = |id| {
         scene.index(id).map_or_else(
             |_| format!("node {id}"),
@@ -304,13 +304,13 @@ pub fn viewport_name(editor: &crate::editor::session::Editor) -> String {
 
 /// Call the viewport canvas (`response`) by [`viewport_name`], only when a screen reader
 /// listens (the name is not built every frame for nothing).
-pub fn viewport(ui: &egui::Ui, response: &egui::Response, editor: &crate::editor::session::Editor) {
+pub fn viewport(ui: &egui::Ui, response: &egui::Response, fx: &super::frame::FrameContext) {
     if ui
         .ctx()
         .accesskit_node_builder(response.id, |_| ())
         .is_some()
     {
-        canvas(ui, response, &viewport_name(editor));
+        canvas(ui, response, &viewport_name(fx));
     }
 }
 
