@@ -246,6 +246,12 @@ pub struct Lessons {
 }
 
 impl Lessons {
+    /// The file of a lesson's part (the sample scene `sample`), written into the parts folder
+    /// when not there yet.
+    pub(super) fn part_file(&self, sample: &str) -> Result<PathBuf> {
+        self.parts.file(sample)
+    }
+
     /// A world update recomputed `count` matrices (count > 0): the running step's `recomputed`.
     pub(super) fn note_recomputed(&mut self, count: usize) {
         if let Some(run) = self.run.as_mut() {
@@ -327,8 +333,8 @@ impl Editor {
             LessonCommand::ExportProgress => {
                 Ok(self.start_dialog(crate::editor::session::DialogPurpose::ExportProgress))
             }
-            LessonCommand::Predict(input) => self.lesson_predict(input),
-            LessonCommand::PredictByClick(on) => self.lesson_predict_by_click(on),
+            LessonCommand::Predict(input) => self.lessons.predict(&mut self.log, input),
+            LessonCommand::PredictByClick(on) => self.lessons.predict_by_click(on),
         }
     }
 

@@ -575,4 +575,21 @@ impl Editor {
     pub fn view_state(&self) -> crate::editor::lesson::record::ViewState {
         record::view_state(&self.settings, self.selection.ids(), self.timeline.time())
     }
+
+    /// The state a lesson step starts from (what Reset and Back put back).
+    pub(super) fn snapshot(&self) -> lesson::Snapshot {
+        lesson::Snapshot::of(&self.doc, &self.selection, &self.settings, &self.timeline)
+    }
+
+    /// The window's start: the learner's seed
+    /// ([`crate::editor::lesson::progress::CourseProgress::draw_seed`]).
+    pub fn draw_lesson_seed(&mut self, run: Option<u64>) {
+        self.lessons.progress.draw_seed(run);
+    }
+
+    /// The file of a lesson's part (the sample scene `sample`), written into the session's
+    /// parts folder when not there yet: what Instance scene… or a drop picks.
+    pub fn lesson_part(&self, sample: &str) -> Result<PathBuf> {
+        self.lessons.part_file(sample)
+    }
 }

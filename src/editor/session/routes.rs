@@ -23,7 +23,7 @@ use crate::editor::session::messages::MessageLog;
 use crate::editor::session::record::RecordCommand;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline::TimelineCommand;
-use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, files, probes};
+use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, files, lesson, probes};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use rustc_hash::FxHashSet;
@@ -342,5 +342,20 @@ impl Editor {
     pub(super) fn write_recorded_lesson(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
         self.recorder.write_lesson(&mut self.log, path)?;
         Ok(Outcome::default())
+    }
+
+    /// Put a lesson's snapshot back: its scene as a fresh untitled document (through the files
+    /// part; the lesson is the caller's), then the selection, the settings and the playback.
+    pub(super) fn restore(&mut self, snapshot: &lesson::Snapshot) -> Outcome {
+        // A scratch document: moving on to another lesson never asks to save it.
+        let outcome = self.replace_document(Document::scratch(snapshot.scene().clone()));
+        snapshot.put_back(&mut self.selection, &mut self.settings, &mut self.timeline);
+        self.update_world();
+        outcome
+    }
+
+    /// Write the learner's lesson progress to `path` (the Export dialog's answer).
+    pub(super) fn export_progress(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
+        self.lessons.export_progress(&mut self.log, path)
     }
 }
