@@ -584,7 +584,26 @@ impl Editor {
     /// The window's start: the learner's seed
     /// ([`crate::editor::lesson::progress::CourseProgress::draw_seed`]).
     pub fn draw_lesson_seed(&mut self, run: Option<u64>) {
-        self.lessons.progress.draw_seed(run);
+        self.lessons.draw_seed(run);
+    }
+
+    /// The lesson being followed.
+    pub fn lesson(&self) -> Option<&lesson::LessonRun> {
+        self.lessons.run()
+    }
+
+    /// The learner's progress through lessons.
+    pub fn lesson_progress(&self) -> &crate::editor::lesson::progress::CourseProgress {
+        self.lessons.progress()
+    }
+
+    /// The session restored with the progress a previous run kept (at start-up).
+    pub fn with_lesson_progress(
+        mut self,
+        progress: crate::editor::lesson::progress::CourseProgress,
+    ) -> Self {
+        self.lessons.set_progress(progress);
+        self
     }
 
     /// The file of a lesson's part (the sample scene `sample`), written into the session's
