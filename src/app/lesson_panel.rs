@@ -361,6 +361,11 @@ fn checklist(
             );
         }
     }
+    done_note(ui, run);
+}
+
+/// Once every goal holds: what to press next.
+fn done_note(ui: &mut egui::Ui, run: &LessonRun) {
     if run.step_done() {
         let last = run.step_index() + 1 == run.lesson().steps.len();
         let next = if last { "Finish" } else { "Next" };
