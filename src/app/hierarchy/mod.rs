@@ -68,6 +68,9 @@ impl HierarchyState {
         let selection_moved = fx.selection.last() != state.followed;
         let jump = follow_selection(scene, fx.selection.ids(), rows, state, view)
             .or_else(|| reveal::jump(scene, rows, state, view));
+        if fx.selection.last() != state.followed {
+            ui.ctx().request_repaint(); // a folded row was opened: follow it on the next frame
+        }
         state.preview = None;
         (state.primary_row, state.stray_focus) = (None, false);
         let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);

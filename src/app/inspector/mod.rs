@@ -279,12 +279,18 @@ fn metrics(ui: &mut egui::Ui, node: &Inspected, out: &CommandSender) {
             format_angle(metrics.axis_angle as f64, 3, 3)
         ));
         ui.end_row();
+        // x and y on their own lines: "(1.0000, 1.0000)" ran past a narrow panel at 150 %.
         ui.label("lossy scale");
-        ui.monospace(format!(
-            "({}, {})",
-            format_fixed(metrics.lossy_scale.x as f64, 4),
-            format_fixed(metrics.lossy_scale.y as f64, 4)
-        ));
+        ui.vertical(|ui| {
+            ui.monospace(format!(
+                "x {}",
+                format_fixed(metrics.lossy_scale.x as f64, 4)
+            ));
+            ui.monospace(format!(
+                "y {}",
+                format_fixed(metrics.lossy_scale.y as f64, 4)
+            ));
+        });
         ui.end_row();
         ui.label("determinant");
         ui.monospace(format_fixed(metrics.determinant as f64, 5));

@@ -21,16 +21,29 @@ use crate::model::scene::diagnose::{ChainFactor, ShearCause};
 use crate::model::scene::{NodeData, NodeId, Scene, Shape};
 use glam::Affine2;
 
-/// A 2×3 matrix as a monospace grid of its rows.
+/// A 2×3 matrix as a monospace grid of its rows, right-aligned to its widest number and
+/// spaced one digit apart, so it fits a narrow inspector (at 150 % a 9-wide pad cut the third
+/// column off).
 pub(super) fn matrix_grid(ui: &mut egui::Ui, salt: &str, m: &Affine2) {
-    egui::Grid::new(salt).num_columns(3).show(ui, |ui| {
-        for row in rows(m) {
-            for v in row {
-                ui.monospace(format!("{:>9}", format_fixed(v as f64, 3)));
+    let cells: Vec<[String; 3]> = rows(m)
+        .iter()
+        .map(|row| row.map(|v| format_fixed(v as f64, 3)))
+        .collect();
+    let wide = cells.iter().flatten().map(|c| c.chars().count()).max();
+    let wide = wide.unwrap_or(0);
+    let digit =
+        ui.fonts_mut(|f| f.glyph_width(&egui::TextStyle::Monospace.resolve(ui.style()), '0'));
+    egui::Grid::new(salt)
+        .num_columns(3)
+        .spacing([digit, ui.spacing().item_spacing.y])
+        .show(ui, |ui| {
+            for row in &cells {
+                for cell in row {
+                    ui.monospace(format!("{cell:>wide$}"));
+                }
+                ui.end_row();
             }
-            ui.end_row();
-        }
-    });
+        });
 }
 
 /// A node's name, or empty when it is gone.

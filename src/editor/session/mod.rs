@@ -181,8 +181,7 @@ pub struct Editor {
     journaling: journal::Journaling,
     lessons: lesson::Lessons,
     disk: disk_watch::DiskWatch,
-    /// Help > Record a lesson: the recording in progress.
-    recording: Option<record::Recording>,
+    recorder: record::Recorder,
     /// How many world matrices the last update that did any work recomputed (what the last
     /// change cost): the status bar shows it and lessons' `recomputed` goals read it.
     last_change_recomputed: usize,
@@ -209,7 +208,7 @@ impl Editor {
             journaling: Default::default(),
             lessons: Default::default(),
             disk: Default::default(),
-            recording: None,
+            recorder: Default::default(),
             last_change_recomputed: 0,
         }
     }
@@ -555,5 +554,61 @@ impl Editor {
     pub fn recovery_offer(&self) -> Option<journal::RecoveryOffer> {
         let asking = self.files.pending_guard() == Some(&FileAction::Recover);
         self.journaling.recovery_offer().filter(|_| !asking)
+    }
+
+    /// The pending "changed on disk" question, if any (the window shows it as a modal).
+    pub fn disk_conflict(&self) -> Option<&disk_watch::Conflict> {
+        self.disk.conflict()
+    }
+
+    /// True while a big file's bytes are compared with the disk on a worker.
+    pub fn comparing_file(&self) -> bool {
+        self.disk.comparing()
+    }
+
+    /// The recording in progress, if any.
+    pub fn recording(&self) -> Option<&record::Recording> {
+        self.recorder.recording()
+    }
+
+    /// The view as a lesson's set-up states it.
+    pub fn view_state(&self) -> crate::editor::lesson::record::ViewState {
+        record::view_state(&self.settings, self.selection.ids(), self.timeline.time())
+    }
+
+    /// The state a lesson step starts from (what Reset and Back put back).
+    pub(super) fn snapshot(&self) -> lesson::Snapshot {
+        lesson::Snapshot::of(&self.doc, &self.selection, &self.settings, &self.timeline)
+    }
+
+    /// The window's start: the learner's seed
+    /// ([`crate::editor::lesson::progress::CourseProgress::draw_seed`]).
+    pub fn draw_lesson_seed(&mut self, run: Option<u64>) {
+        self.lessons.draw_seed(run);
+    }
+
+    /// The lesson being followed.
+    pub fn lesson(&self) -> Option<&lesson::LessonRun> {
+        self.lessons.run()
+    }
+
+    /// The learner's progress through lessons.
+    pub fn lesson_progress(&self) -> &crate::editor::lesson::progress::CourseProgress {
+        self.lessons.progress()
+    }
+
+    /// The session restored with the progress a previous run kept (at start-up).
+    pub fn with_lesson_progress(
+        mut self,
+        progress: crate::editor::lesson::progress::CourseProgress,
+    ) -> Self {
+        self.lessons.set_progress(progress);
+        self
+    }
+
+    /// The file of a lesson's part (the sample scene `sample`), written into the session's
+    /// parts folder when not there yet: what Instance scene… or a drop picks.
+    pub fn lesson_part(&self, sample: &str) -> Result<PathBuf> {
+        self.lessons.part_file(sample)
     }
 }

@@ -426,6 +426,11 @@ impl TimelineState {
         self.auto_key
     }
 
+    /// Put playback back as a lesson step's start had it: the time, playing, the trails.
+    pub(super) fn set_playback(&mut self, time: f32, playing: bool, trails: bool) {
+        (self.time, self.playing, self.trails) = (time, playing, trails);
+    }
+
     /// The current time inside the clip (after looping).
     pub fn local_time(&self, clip: crate::model::anim::ClipSettings) -> f32 {
         clip.local_time(self.time)
