@@ -1,6 +1,6 @@
 //! Floating windows: the unsaved-changes prompt, the typed-path fallback, errors, history,
 //! keyboard shortcuts (generated from the command table), About and the command palette. Each
-//! reads the editor and answers with commands.
+//! reads the frame's context and answers with commands.
 
 mod close;
 mod sources;
@@ -28,7 +28,7 @@ pub struct WindowsState {
     palette_focus: bool,
 }
 
-/// Draw every open window; returns the commands they answered with.
+/// Draw every open window; what they answer is sent.
 pub fn show(ctx: &egui::Context, fx: &FrameContext, state: &mut WindowsState) {
     let out = fx.wiring.sender;
     if fx.recovery_offer().is_some() {
