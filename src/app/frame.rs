@@ -4,8 +4,6 @@
 //! overlay the lesson panel asks to point again or play a gesture. And [`FrameContext`]: what
 //! the panels read, built once a frame.
 
-use crate::app::a11y::OwnRing;
-use crate::app::keyboard::PrimaryControls;
 use crate::app::lesson_overlay::LessonOverlay;
 use crate::app::ui_targets::Targets;
 use crate::editor::Command;
@@ -28,6 +26,60 @@ use std::cell::RefCell;
 use std::path::PathBuf;
 
 mod queries;
+
+/// The control each panel named for the keyboard this frame ([`PrimaryControls::name`]),
+/// owned by the app and handed to the panels; `keyboard::focus` reads it.
+#[derive(Debug, Default)]
+pub struct PrimaryControls {
+    named: std::cell::RefCell<Vec<(Panel, egui::Id)>>,
+}
+
+impl PrimaryControls {
+    /// Name the control the keyboard lands on when `panel` gets it (F6), this frame: the
+    /// lesson's Start, Next or first goal rather than its close button, which is first in
+    /// drawing order (Enter there would close the lesson).
+    pub fn name(&self, panel: Panel, id: egui::Id) {
+        let mut named = self.named.borrow_mut();
+        named.retain(|(p, _)| *p != panel);
+        named.push((panel, id));
+    }
+
+    /// The control named for `panel` this frame.
+    pub fn of(&self, panel: Panel) -> Option<egui::Id> {
+        let named = self.named.borrow();
+        named.iter().find(|(p, _)| *p == panel).map(|(_, id)| *id)
+    }
+
+    /// Forget the last frame's names (at the frame's start).
+    pub fn clear(&mut self) {
+        self.named.get_mut().clear();
+    }
+}
+
+/// The focused control that shows its focus itself this pass (a hierarchy row's ring inside
+/// it, the viewport's canvas inside the panel's ring), owned by the app and handed to the
+/// widgets that ring themselves: [`ring_the_focus`](crate::app::a11y::ring_the_focus) leaves it.
+#[derive(Debug, Default)]
+pub struct OwnRing {
+    id: std::cell::Cell<Option<egui::Id>>,
+}
+
+impl OwnRing {
+    /// Note that the focused control `id` rings itself this pass.
+    pub fn note(&self, id: egui::Id) {
+        self.id.set(Some(id));
+    }
+
+    /// The control noted this pass.
+    pub fn noted(&self) -> Option<egui::Id> {
+        self.id.get()
+    }
+
+    /// Forget the last pass's (at the pass's start).
+    pub fn clear(&mut self) {
+        self.id.set(None);
+    }
+}
 
 /// The app's shared per-frame registers, handed to the panels that write them (each a
 /// `RefCell` inside: panels hold `&Wiring` while they draw).

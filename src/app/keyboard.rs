@@ -4,7 +4,7 @@
 //! The rules (which panel is next, what a nudge or a move does) are in
 //! [`crate::editor::session::arrange`].
 
-use super::frame::FrameContext;
+use super::frame::{FrameContext, OwnRing, PrimaryControls};
 use crate::editor::session::arrange::{MoveTarget, Panel, move_targets};
 use crate::editor::session::command::{Command, EditCommand, ViewCommand, Window, WindowCommand};
 use egui::{Key, Modifiers};
@@ -188,35 +188,6 @@ fn tabbed_into(ctx: &egui::Context, fx: &FrameContext, rects: &PanelRects) -> Op
     (panel != fx.focused_panel).then_some(panel)
 }
 
-/// The control each panel named for the keyboard this frame ([`PrimaryControls::name`]),
-/// owned by the app and handed to the panels; [`focus`] reads it.
-#[derive(Debug, Default)]
-pub struct PrimaryControls {
-    named: std::cell::RefCell<Vec<(Panel, egui::Id)>>,
-}
-
-impl PrimaryControls {
-    /// Name the control the keyboard lands on when `panel` gets it (F6), this frame: the
-    /// lesson's Start, Next or first goal rather than its close button, which is first in
-    /// drawing order (Enter there would close the lesson).
-    pub fn name(&self, panel: Panel, id: egui::Id) {
-        let mut named = self.named.borrow_mut();
-        named.retain(|(p, _)| *p != panel);
-        named.push((panel, id));
-    }
-
-    /// The control named for `panel` this frame.
-    fn of(&self, panel: Panel) -> Option<egui::Id> {
-        let named = self.named.borrow();
-        named.iter().find(|(p, _)| *p == panel).map(|(_, id)| *id)
-    }
-
-    /// Forget the last frame's names (at the frame's start).
-    pub fn clear(&mut self) {
-        self.named.get_mut().clear();
-    }
-}
-
 /// While the widget `id` has the keyboard, the arrow keys are its own (a hierarchy row walks
 /// the rows, the viewport nudges) instead of moving the focus to the next widget.
 pub fn keep_arrows(ctx: &egui::Context, id: egui::Id) {
@@ -232,7 +203,7 @@ pub fn keep_arrows(ctx: &egui::Context, id: egui::Id) {
 /// arrow keys (they nudge).
 pub fn viewport_canvas(
     ctx: &egui::Context,
-    (primary, own): (&PrimaryControls, &super::a11y::OwnRing),
+    (primary, own): (&PrimaryControls, &OwnRing),
     canvas: &egui::Response,
 ) {
     primary.name(Panel::Viewport, canvas.id);

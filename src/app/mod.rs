@@ -1,6 +1,8 @@
 //! The egui application. Everything egui / eframe / rfd lives in this module and only here.
 //!
-//! Each panel reads the [`Editor`] and returns [`Command`]s; [`GraftApp::run`] hands them to
+//! Each panel reads the frame's [`frame::FrameContext`] (built from the [`Editor`] once a
+//! frame; no other part of the app names the `Editor`) and sends [`Command`]s through it;
+//! after the panels, and again after the windows, [`GraftApp::run`] hands each to
 //! [`Editor::apply`] (the one place anything changes) and carries out the UI-side effects
 //! (a rename field, the camera, a native dialog, the window). Menus, shortcuts, Help and the
 //! palette are generated from the command table in `crate::editor::table`.
@@ -48,6 +50,7 @@ pub struct GraftApp {
     dialogs: Box<dyn FileDialogs>,
     hierarchy: hierarchy::HierarchyState,
     inspector: inspector::InspectorState,
+    lesson_panel: lesson_panel::LessonPanel,
     /// The viewport's camera and interaction state.
     pub viewport: viewport::ViewportState,
     windows: windows::WindowsState,
@@ -179,6 +182,7 @@ impl GraftApp {
             dialogs,
             hierarchy: Default::default(),
             inspector: Default::default(),
+            lesson_panel: Default::default(),
             viewport: Default::default(),
             windows: Default::default(),
             figure_window: Default::default(),

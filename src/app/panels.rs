@@ -4,9 +4,8 @@
 use super::frame::FrameContext;
 use super::{
     GraftApp, a11y, figure_window, generate_window, hierarchy, inspector, keyboard, lesson_panel,
-    menus, status_bar, timeline, windows,
+    menus, status_bar, windows,
 };
-use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 
 impl GraftApp {
@@ -14,16 +13,16 @@ impl GraftApp {
     pub(super) fn windows(&mut self, ctx: &egui::Context) {
         use crate::editor::session::command::Window;
         let fx = FrameContext::new(&self.editor, self.registers.wiring());
-        fx.send_all(windows::show(ctx, &self.editor, &mut self.windows));
+        windows::show(ctx, &fx, &mut self.windows);
         keyboard::move_to_window(ctx, &fx, &mut self.move_to);
         if fx.is_open(Window::Figure) {
             let view = (self.viewport.camera, self.viewport.last_rect);
             let figure = &mut self.figure_window;
-            fx.send_all(figure_window::show(ctx, &self.editor, figure, view));
+            figure_window::show(ctx, &fx, figure, view);
         }
         if fx.is_open(Window::Generate) {
             let generate = &mut self.generate_window;
-            fx.send_all(generate_window::show(ctx, &self.editor, generate));
+            generate_window::show(ctx, &fx, generate);
         }
     }
 
@@ -55,7 +54,7 @@ impl GraftApp {
             .show(ui, |ui| {
                 a11y::name_panel(ui, "Timeline");
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    fx.send_all(timeline::ui(ui, &fx, &mut self.timeline));
+                    self.timeline.ui(ui, &fx);
                     a11y::scroll_focus_into_view(ui);
                 });
             });
@@ -64,9 +63,10 @@ impl GraftApp {
         let sides = Sides {
             hierarchy: &mut self.hierarchy,
             inspector: &mut self.inspector,
+            lesson: &mut self.lesson_panel,
             rects: &mut self.panel_rects,
         };
-        side_panels(ui, &fx, &self.editor, sides);
+        side_panels(ui, &fx, sides);
         let central = egui::CentralPanel::default().show(ui, |ui| {
             a11y::name_panel(ui, "Viewport");
             let preview = self.hierarchy.preview.as_ref();
@@ -98,12 +98,13 @@ fn window_input(ctx: &egui::Context, fx: &FrameContext) {
 struct Sides<'s> {
     hierarchy: &'s mut hierarchy::HierarchyState,
     inspector: &'s mut inspector::InspectorState,
+    lesson: &'s mut lesson_panel::LessonPanel,
     rects: &'s mut keyboard::PanelRects,
 }
 
 /// The hierarchy and the right column (the inspector, with the lesson above it). With a lesson
 /// open it shares the right column and the viewport keeps half the window.
-fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, editor: &Editor, s: Sides) {
+fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, s: Sides) {
     use crate::editor::session::arrange::Panel;
     use crate::editor::view::layout::{MIN_HIERARCHY, max_hierarchy, max_right};
     let (window, lesson) = (ui.max_rect().width(), fx.lesson.is_some());
@@ -122,7 +123,7 @@ fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, editor: &Editor, s: Sides) 
         )
         .show(ui, |ui| {
             a11y::name_panel(ui, "Hierarchy");
-            fx.send_all(hierarchy::ui(ui, fx, s.hierarchy));
+            s.hierarchy.ui(ui, fx);
         })
         .response
         .rect;
@@ -140,11 +141,9 @@ fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, editor: &Editor, s: Sides) 
         .show(ui, |ui| {
             a11y::name_panel(ui, "Inspector");
             if let Some(run) = fx.lesson {
-                let (lesson, rect) = lesson_panel::above_inspector(ui, editor, run, fx.wiring);
-                fx.send_all(lesson);
-                lesson_rect = Some(rect);
+                lesson_rect = Some(s.lesson.ui(ui, fx, run));
             }
-            fx.send_all(inspector::ui(ui, fx, s.inspector));
+            s.inspector.ui(ui, fx);
         })
         .response
         .rect;
@@ -160,9 +159,9 @@ impl GraftApp {
     /// the window's title, and the announcement spoken on the focus.
     pub(super) fn end_frame(&mut self, ctx: &egui::Context) {
         use crate::editor::session::command::{Command, FileCommand};
-        let registers = &mut self.registers;
-        let (overlay, targets) = (&mut registers.overlay, &mut registers.targets);
-        super::lesson_overlay::paint(ctx, &self.editor, &self.viewport, overlay, targets);
+        self.registers.targets.finish_frame();
+        let fx = FrameContext::new(&self.editor, self.registers.wiring());
+        super::lesson_overlay::paint(ctx, &fx, &self.viewport);
         if let Some(outcome) = self.dialogs.poll() {
             self.run(Command::File(FileCommand::DialogClosed(outcome)));
         }
