@@ -461,9 +461,10 @@ impl Editor {
     }
 
     /// Perform ops as one undo step, or as part of the open continuous gesture (see
-    /// [`gestures::Gestures::perform`]).
+    /// [`timeline::perform`]).
     pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
-        (self.gestures).perform(&mut self.doc, &self.timeline, label, ops, continuous)
+        let (doc, gestures) = (&mut self.doc, &mut self.gestures);
+        timeline::perform(gestures, doc, &self.timeline, label, ops, continuous)
     }
 }
 
