@@ -166,10 +166,22 @@ fn follow_selection(
     if current == state.followed {
         return None;
     }
-    state.followed = current;
-    let index = scene.index(current?).ok()?;
-    let pos = rows.binary_search_by_key(&index, |r| r.index).ok()?; // rows are in pre-order
-    view.scroll_to(pos)
+    let index = current.and_then(|id| scene.index(id).ok());
+    // Rows are in pre-order.
+    match index.map(|index| rows.binary_search_by_key(&index, |r| r.index)) {
+        Some(Ok(pos)) => {
+            state.followed = current;
+            view.scroll_to(pos)
+        }
+        // Folded under a collapsed parent (the row above a deleted last row, a node picked in
+        // the viewport): its parents open now and it is followed, keyboard included, on the
+        // next frame, when its row shows.
+        Some(Err(_)) if current.is_some_and(|id| state.unfold(scene, id)) => None,
+        _ => {
+            state.followed = current;
+            None
+        }
+    }
 }
 
 /// How rows are indented in this panel: 14 points a level while there is room, and always room
