@@ -159,9 +159,8 @@ fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
 pub const MAX_RECENT: usize = 10;
 
 /// The editing session: everything a command can change, and nothing egui. A composition of
-/// parts, each owning its state behind methods; the session's `impl` blocks (one file per
-/// topic: files, edits, jobs, timeline, probes, exports, interchange) carry out commands by
-/// calling them.
+/// parts, each a struct owning its state behind methods; `routes.rs` hands each part the others
+/// it needs, `tick.rs` runs the frame, and the read API here delegates to the parts.
 pub struct Editor {
     doc: Document,
     selection: selection::Selection,
