@@ -121,7 +121,7 @@ fn flipped_solution(
     }
     editor.dispatch(Command::History(HistoryCommand::EndGesture))?;
     editor.update_world();
-    Ok(editor.doc.scene().clone())
+    Ok(editor.doc().scene().clone())
 }
 
 /// Each mistake that the answer does not stand apart from (closer than twice the tolerance: a

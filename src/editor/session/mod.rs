@@ -418,7 +418,7 @@ impl Editor {
     fn dispatch(&mut self, command: Command) -> Result<Outcome> {
         match command {
             Command::Selection(command) => {
-                let (scene, keys) = (self.doc.scene(), &mut self.timeline.keys);
+                let (scene, keys) = (self.doc.scene(), self.timeline.key_selection_mut());
                 selection::handle(&mut self.selection, keys, scene, command)
             }
             Command::Setting(command) => {

@@ -275,7 +275,7 @@ impl Editor {
         let relative = recovered.relative_path();
         let (document, resumed) = recovered.split();
         self.swap_document(document);
-        self.recovered_older_than_file(older || relative);
+        self.disk.recovered_older_than_file(older || relative);
         Ok((self.journaling).resume(&mut self.doc, &mut self.log, resumed))
     }
 
@@ -325,12 +325,6 @@ impl Editor {
     /// action waits for the answer to that question.
     pub(super) fn wait_for_save(&mut self, action: FileAction) {
         self.disk.wait_for_save(action);
-    }
-
-    /// The document was recovered from a journal: when its file was saved after the
-    /// journal's last change, the first save asks before overwriting it.
-    pub(super) fn recovered_older_than_file(&mut self, older: bool) {
-        self.disk.recovered_older_than_file(older);
     }
 
     /// Recording a lesson, handed the document, the log and the view; then the dialog that

@@ -490,6 +490,11 @@ impl TimelineState {
         self.auto_key
     }
 
+    /// The key selection, for the node selection's part to clear (picking nodes clears it).
+    pub(super) fn key_selection_mut(&mut self) -> &mut Vec<KeyRef> {
+        &mut self.keys
+    }
+
     /// Put playback back as a lesson step's start had it: the time, playing, the trails.
     pub(super) fn set_playback(&mut self, time: f32, playing: bool, trails: bool) {
         (self.time, self.playing, self.trails) = (time, playing, trails);
