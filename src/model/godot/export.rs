@@ -226,6 +226,11 @@ pub(super) trait Instancer {
     /// Write node `i` when it is an instance root or a node of a kept instance (true); for
     /// the scene's own node, note what it needs and leave it to the caller (false).
     fn node(&mut self, ex: &mut Exporter, scene: &Scene, i: usize) -> bool;
+
+    /// The sibling index of the scene's own node `i` when it was added under a kept
+    /// instance's node before the source's own children (Godot's `index="n"`; without it
+    /// Godot puts added nodes last).
+    fn sibling_index(&self, ex: &Exporter, scene: &Scene, i: usize) -> Option<u32>;
 }
 
 /// The export in progress.
@@ -273,12 +278,8 @@ impl Exporter<'_> {
             _ => "Polygon2D",
         };
         let what = format!("type=\"{class}\"");
-        self.section_at(
-            &name,
-            parent_path.as_deref(),
-            &what,
-            self.kept_index(scene, i),
-        );
+        let index = (self.inst.as_deref()).and_then(|inst| inst.sibling_index(self, scene, i));
+        self.section_at(&name, parent_path.as_deref(), &what, index);
         let factor = self.factor(scene, i);
         self.transform(&data.local, factor, &name, false);
         self.look(data, &name, factor);
@@ -309,19 +310,6 @@ impl Exporter<'_> {
     /// A `[node name=… (what) parent=…]` header (`what`: `type="…"`, `instance=…` or "").
     pub(super) fn section(&mut self, name: &str, parent: Option<&str>, what: &str) {
         self.section_at(name, parent, what, None);
-    }
-
-    /// The sibling index of a node added under a kept instance's node before the source's
-    /// own children (Godot's `index="n"`; without it Godot puts added nodes last).
-    fn kept_index(&self, scene: &Scene, i: usize) -> Option<u32> {
-        let table = scene.instances()?;
-        let parent = scene.id_at(scene.parent_index_at(i)?);
-        let root = match table.origin(parent) {
-            Some(origin) => origin.root,
-            None => table.entry(parent)?.root,
-        };
-        self.kept.contains(&root).then_some(())?;
-        crate::model::instance::save::sibling_index(scene, table, i)
     }
 
     /// [`section`](Self::section) with Godot's `index="n"` after the parent when given.
