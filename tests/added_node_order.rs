@@ -205,3 +205,37 @@ fn added_nodes_keep_their_place_when_the_source_changes() {
     );
     assert_eq!(children(&fresh, "Level/W/Hub"), ["InHub", "Cap"]);
 }
+
+#[test]
+fn a_followed_source_keeps_added_nodes_where_loading_again_puts_them() {
+    use graft::model::document::Document;
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_level(dir.path(), LEVEL);
+    let mut doc = Document::open(&path).expect("opens");
+    // A structural change (a node added) and, then, one of values only.
+    let grown = PART.replace(
+        "    (id: 2, name: \"Hub\"",
+        "    (id: 9, name: \"Axle\", parent: Some(1)),\n    (id: 2, name: \"Hub\"",
+    );
+    for part in [
+        grown.clone(),
+        grown.replace("rotation: 30.0", "rotation: 45.0"),
+    ] {
+        fs::write(dir.path().join("part.ron"), part).unwrap();
+        assert!(doc.reload_instances("Follow part.ron").expect("follows"));
+        let again = file::load(&path).expect("loads again");
+        for parent in ["Level/W", "Level/W/Hub"] {
+            assert_eq!(children(doc.scene(), parent), children(&again, parent));
+        }
+        assert_eq!(
+            children(doc.scene(), "Level/W"),
+            ["First", "Middle", "Axle", "Hub", "Rim", "Last"]
+        );
+    }
+    doc.undo().expect("undo");
+    doc.undo().expect("undo");
+    assert_eq!(
+        children(doc.scene(), "Level/W"),
+        ["First", "Middle", "Hub", "Rim", "Last"]
+    );
+}
