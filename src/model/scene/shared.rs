@@ -131,82 +131,87 @@ impl Scene {
         let grown: usize = blocks.iter().map(|b| b.nodes.len()).sum();
         let shrunk: usize = blocks.iter().map(|b| self.subtree_len_at(b.root) - 1).sum();
         let m = n + grown - shrunk;
-        // Old index → new index (for nodes outside blocks and block roots; `n` → `m`).
-        let mut new_of = vec![u32::MAX; n + 1];
-        let mut ids = Vec::with_capacity(m);
-        let mut cells = Vec::with_capacity(m);
-        let mut own: Vec<Option<NodeData>> = Vec::new();
-        let mut parents: Vec<u32> = Vec::with_capacity(m);
-        let mut block_parent: Vec<(u32, u32)> = Vec::with_capacity(grown);
-        let mut roots: Vec<u32> = Vec::new();
+        let mut out = Rebuilt {
+            new_of: vec![u32::MAX; n + 1],
+            ids: Vec::with_capacity(m),
+            parents: Vec::with_capacity(m),
+            cells: Vec::with_capacity(m),
+            own: Vec::new(),
+            block_parent: Vec::with_capacity(grown),
+            roots: Vec::new(),
+        };
         let mut next_block = blocks.into_iter().peekable();
         let mut old = 0;
         while old < n {
-            new_of[old] = ids.len() as u32;
-            ids.push(self.ids[old]);
-            parents.push(self.parent[old]);
-            cells.push(match self.data.shared_at(old) {
-                Some((p, _)) if p == key_part => {
-                    own.push(Some(self.data.get(old).clone()));
-                    Cell::Own(own.len() as u32 - 1)
-                }
+            out.new_of[old] = out.ids.len() as u32;
+            out.ids.push(self.ids[old]);
+            out.parents.push(self.parent[old]);
+            let cell = match self.data.shared_at(old) {
+                Some((p, _)) if p == key_part => out.own_cell(self.data.get(old).clone()),
                 _ => Cell::Old(old as u32),
-            });
-            let Some(block) = next_block.next_if(|b| b.root == old) else {
-                old += 1;
-                continue;
             };
-            let root_new = ids.len() as u32 - 1;
-            roots.push(root_new);
-            let mut block_own = block.own.into_iter().map(Some).collect::<Vec<_>>();
-            for node in block.nodes {
-                ids.push(node.id);
-                // Remapped below: a block's parents are new indices already.
-                parents.push(NO_PARENT);
-                block_parent.push((ids.len() as u32 - 1, root_new + node.parent));
-                cells.push(match node.fill {
-                    Fill::Kept { old: k, j } => match self.data.shared_at(k as usize) {
-                        Some((p, _)) if p == key_part => Cell::Shared(j),
-                        _ => Cell::Old(k),
-                    },
-                    Fill::Part(j) => Cell::Shared(j),
-                    Fill::Own(k) => {
-                        let data = block_own.get_mut(k as usize).and_then(Option::take);
-                        own.push(Some(data.unwrap_or_default()));
-                        Cell::Own(own.len() as u32 - 1)
-                    }
-                });
+            out.cells.push(cell);
+            match next_block.next_if(|b| b.root == old) {
+                Some(block) => {
+                    self.push_block(&mut out, block, key_part);
+                    old += self.subtree_len_at(old);
+                }
+                None => old += 1,
             }
-            old += self.subtree_len_at(old);
         }
-        new_of[n] = m as u32;
-        self.finish_reshape(ids, parents, &new_of, (&block_parent, &roots));
+        out.new_of[n] = m as u32;
+        let (cells, own) = (std::mem::take(&mut out.cells), std::mem::take(&mut out.own));
+        self.finish_reshape(out);
         self.data.reshape(&cells, own, key_part, part);
         Ok(())
     }
 
+    /// Add a block's nodes after its root (the last node of `out`).
+    fn push_block(&self, out: &mut Rebuilt, block: Block<NodeData>, key_part: u32) {
+        let root_new = out.ids.len() as u32 - 1;
+        out.roots.push(root_new);
+        let mut block_own: Vec<Option<NodeData>> = block.own.into_iter().map(Some).collect();
+        for node in block.nodes {
+            out.ids.push(node.id);
+            // Set in finish_reshape: a block's parents are new indices already.
+            out.parents.push(NO_PARENT);
+            (out.block_parent).push((out.ids.len() as u32 - 1, root_new + node.parent));
+            let cell = match node.fill {
+                Fill::Kept { old: k, j } => match self.data.shared_at(k as usize) {
+                    Some((p, _)) if p == key_part => Cell::Shared(j),
+                    _ => Cell::Old(k),
+                },
+                Fill::Part(j) => Cell::Shared(j),
+                Fill::Own(k) => {
+                    let data = block_own.get_mut(k as usize).and_then(Option::take);
+                    out.own_cell(data.unwrap_or_default())
+                }
+            };
+            out.cells.push(cell);
+        }
+    }
+
     /// Put the rebuilt ids and parents in place: parents of old nodes remapped, subtree
     /// lengths, the id index, dirty roots and world matrices made anew.
-    fn finish_reshape(
-        &mut self,
-        ids: Vec<NodeId>,
-        mut parents: Vec<u32>,
-        new_of: &[u32],
-        (block_parent, roots): (&[(u32, u32)], &[u32]),
-    ) {
-        let in_block: Vec<bool> = {
-            let mut v = vec![false; ids.len()];
-            for &(i, _) in block_parent {
-                v[i as usize] = true;
-            }
-            v
-        };
+    fn finish_reshape(&mut self, out: Rebuilt) {
+        let Rebuilt {
+            ids,
+            mut parents,
+            new_of,
+            block_parent,
+            roots,
+            ..
+        } = out;
+        let mut in_block = vec![false; ids.len()];
+        for &(i, _) in &block_parent {
+            in_block[i as usize] = true;
+        }
         for (i, p) in parents.iter_mut().enumerate() {
             if !in_block[i] && *p != NO_PARENT {
                 *p = new_of[*p as usize];
             }
         }
-        for &(i, p) in block_parent {
+        for &(i, p) in &block_parent {
             parents[i as usize] = p;
         }
         let m = ids.len();
@@ -216,33 +221,11 @@ impl Scene {
                 subtree_len[parents[i] as usize] += subtree_len[i];
             }
         }
-        for (old, id) in self.ids.iter().enumerate() {
-            if new_of[old] == u32::MAX {
-                self.index_of.remove(id);
-            }
-        }
-        for (i, id) in ids.iter().enumerate() {
-            self.index_of.insert(*id, i as u32);
-        }
-        if let Some(max) = ids.iter().map(|id| id.0).max() {
-            self.next_id = self.next_id.max(max.saturating_add(1));
-        }
-        let mut world = vec![Affine2::IDENTITY; m];
-        for (old, &new) in new_of[..self.ids.len()].iter().enumerate() {
-            if new != u32::MAX {
-                world[new as usize] = self.world[old];
-            }
-        }
-        let dirty: Vec<u32> = (self.dirty_roots.iter())
-            .map(|&r| new_of[r as usize])
-            .filter(|&r| r != u32::MAX)
-            .collect();
-        self.dirty_roots = dirty;
+        self.reindex(&ids, &new_of);
         self.ids = ids;
         self.parent = parents;
         self.subtree_len = subtree_len;
-        self.world = world;
-        for &r in roots {
+        for &r in &roots {
             // The block's root: its subtree's matrices are stale.
             self.mark_dirty(r as usize);
         }
@@ -256,34 +239,98 @@ impl Scene {
         }
     }
 
+    /// The id index, the next id, the world matrices and the dirty roots for the rebuilt
+    /// `ids` (`new_of`: old index → new, `u32::MAX` for a node of a block).
+    fn reindex(&mut self, ids: &[NodeId], new_of: &[u32]) {
+        // New indices first, then the ids no node has now forgotten (removing every block
+        // node first would make the index look sparse and turn it into a hash map).
+        for (i, id) in ids.iter().enumerate() {
+            self.index_of.insert(*id, i as u32);
+        }
+        for (old, id) in self.ids.iter().enumerate() {
+            let still = (self.index_of.get(id)).is_some_and(|&k| ids.get(k as usize) == Some(id));
+            if new_of[old] == u32::MAX && !still {
+                self.index_of.remove(id);
+            }
+        }
+        if let Some(max) = ids.iter().map(|id| id.0).max() {
+            self.next_id = self.next_id.max(max.saturating_add(1));
+        }
+        let mut world = vec![Affine2::IDENTITY; ids.len()];
+        for (old, &new) in new_of[..self.ids.len()].iter().enumerate() {
+            if new != u32::MAX {
+                world[new as usize] = self.world[old];
+            }
+        }
+        self.world = world;
+        let dirty: Vec<u32> = (self.dirty_roots.iter())
+            .map(|&r| new_of[r as usize])
+            .filter(|&r| r != u32::MAX)
+            .collect();
+        self.dirty_roots = dirty;
+    }
+
     /// Refuse blocks out of pre-order, inside one another, with a parent after its node, or
     /// bringing an id the scene uses outside them (or twice).
     fn check_blocks(&self, blocks: &[Block<NodeData>]) -> Result<()> {
         let bad = |why: &str| Err(Error::Format(format!("malformed reshape: {why}")));
         let mut end = 0;
-        let mut seen = rustc_hash::FxHashSet::default();
-        let mut kept = rustc_hash::FxHashSet::default();
+        // Ids new to the scene (few: a source's added nodes), and the block's kept nodes.
+        let mut fresh = rustc_hash::FxHashSet::default();
         for b in blocks {
             if b.root >= self.len() || b.root < end {
                 return bad("blocks out of order");
             }
             end = b.root + self.subtree_len_at(b.root);
+            let mut kept = vec![false; end - b.root];
             for (k, node) in b.nodes.iter().enumerate() {
                 if node.parent as usize > k {
                     return bad("a parent after its node");
                 }
-                let inside = (self.index_of.get(&node.id))
-                    .is_some_and(|&i| (b.root + 1..end).contains(&(i as usize)));
-                if (self.contains(node.id) && !inside) || !seen.insert(node.id) {
+                let ok = match node.fill {
+                    Fill::Kept { old, .. } => {
+                        let at = (old as usize).wrapping_sub(b.root);
+                        let inside = (1..kept.len()).contains(&at) && !kept[at];
+                        if inside {
+                            kept[at] = true;
+                        }
+                        if !inside || self.ids[old as usize] != node.id {
+                            return bad("a kept node from outside its block, or kept twice");
+                        }
+                        true
+                    }
+                    Fill::Part(_) | Fill::Own(_) => {
+                        !self.contains(node.id) && fresh.insert(node.id)
+                    }
+                };
+                if !ok {
                     return Err(Error::DuplicateId(node.id));
-                }
-                if let Fill::Kept { old, .. } = node.fill
-                    && (!(b.root + 1..end).contains(&(old as usize)) || !kept.insert(old))
-                {
-                    return bad("a kept node from outside its block, or kept twice");
                 }
             }
         }
         Ok(())
+    }
+}
+
+/// The columns of a reshaped scene while they are built (`Scene::reshape`).
+struct Rebuilt {
+    /// Old index → new index (for nodes outside blocks and block roots; `n` → `m`).
+    new_of: Vec<u32>,
+    ids: Vec<NodeId>,
+    /// Old parent indices outside blocks (remapped at the end), [`NO_PARENT`] inside.
+    parents: Vec<u32>,
+    cells: Vec<Cell>,
+    own: Vec<Option<NodeData>>,
+    /// Each block node's new index and its parent's.
+    block_parent: Vec<(u32, u32)>,
+    /// The blocks' roots, new indices.
+    roots: Vec<u32>,
+}
+
+impl Rebuilt {
+    /// A cell with data of its own.
+    fn own_cell(&mut self, data: NodeData) -> Cell {
+        self.own.push(Some(data));
+        Cell::Own(self.own.len() as u32 - 1)
     }
 }
