@@ -1,4 +1,5 @@
-//! The continuous-edit counter the session keys undo steps by.
+//! The continuous-edit counter the session keys undo steps by (edits are performed with it by
+//! [`perform`](crate::editor::session::timeline::perform), which auto-keys them).
 
 /// The continuous-edit counter: a drag or a slider is one gesture, one undo step.
 #[derive(Default)]

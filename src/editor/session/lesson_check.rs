@@ -127,10 +127,7 @@ fn walk_step(
             failures.push(check.false_number(claim, &before[0], &after[0]));
         }
     }
-    start.truth = editor.step_truth(lesson, step, &start, &bindings)?;
-    if let (Some(predict), Some(truth)) = (&step.predict, &start.truth) {
-        failures.extend(Editor::truth_failures(lesson, k, predict, truth));
-    }
+    failures.extend(start.find_truth(editor, (lesson, k), step, &bindings)?);
     walk.starts.push(start);
     Ok(recomputed)
 }

@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::model::instance::plan;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 impl SessionView for Editor {
     fn scene(&self) -> &Scene {
@@ -39,13 +39,13 @@ impl SessionView for Editor {
         Editor::view_node(self).0
     }
     fn time(&self) -> f32 {
-        self.timeline().time
+        self.timeline().time()
     }
     fn trails(&self) -> bool {
-        self.timeline().trails
+        self.timeline().trails()
     }
     fn playing(&self) -> bool {
-        self.timeline().playing
+        self.timeline().playing()
     }
 }
 
@@ -135,7 +135,7 @@ pub fn setup_commands(
     }
     if let Some(on) = setup.trails {
         commands.extend(toggle_if(
-            editor.timeline().trails != on,
+            editor.timeline().trails() != on,
             Command::Timeline(TimelineCommand::ToggleTrails),
         ));
     }
@@ -196,7 +196,7 @@ pub fn action_commands(
         Action::Time(t) => vec![Command::Timeline(TimelineCommand::SetTime(*t))],
         Action::Play(on) => vec![Command::Timeline(play(*on))],
         Action::Trails(on) => toggle_if(
-            editor.timeline().trails != *on,
+            editor.timeline().trails() != *on,
             Command::Timeline(TimelineCommand::ToggleTrails),
         ),
         // The scene changes were handled above.
@@ -274,14 +274,6 @@ pub fn vary_commands(editor: &Editor, step: &Step, bindings: &Bindings) -> Resul
     })
 }
 
-impl Editor {
-    /// The file of a lesson's part (the sample scene `sample`), written into the session's
-    /// parts folder when not there yet: what Instance scene… or a drop picks.
-    pub fn lesson_part(&self, sample: &str) -> Result<PathBuf> {
-        self.lessons.parts.file(sample)
-    }
-}
-
 /// The ops of a part action (`instance`, `edit sample`, `revert`), computed from the session
 /// as it is now (None: another kind of action). `edit sample` writes the part's file first.
 pub(super) fn part_ops(
@@ -298,7 +290,7 @@ pub(super) fn part_ops(
             under,
             name,
         } => {
-            let file = editor.lessons.parts.file(sample)?;
+            let file = editor.lesson_part(sample)?;
             let text = plan::source_text(editor.doc().path(), &file);
             let under = under.as_ref().map(find).transpose()?;
             let (mut ops, root) = plan::instance_ops(scene, &editor.host_file(), &text, under)?;
@@ -313,7 +305,7 @@ pub(super) fn part_ops(
             frame,
             value,
         } => {
-            let file = editor.lessons.parts.file(sample)?;
+            let file = editor.lesson_part(sample)?;
             let mut part = crate::model::file::load(&file)?;
             let id = part_node(&part, node, sample, path)?;
             set_op(&part, id, *frame, *value)?.perform(&mut part)?;

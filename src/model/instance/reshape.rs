@@ -88,7 +88,7 @@ fn settle_ops(
     allowed: u16,
 ) -> Vec<Op> {
     match Override::diff(chain.clone(), shows, wanted, FieldSet(0), allowed) {
-        Some(on) => super::plan::value_ops(id, on.fields().0, wanted, shows),
+        Some(on) => super::overrides::value_ops(id, on.fields().0, wanted, shows),
         None => Vec::new(),
     }
 }
