@@ -19,9 +19,9 @@ pub(crate) mod follow;
 mod origin_map;
 mod overrides;
 pub mod plan;
-pub mod reshape;
+pub(crate) mod reshape;
 pub mod save;
-pub(crate) mod share;
+pub mod share;
 pub mod snapshot;
 
 pub use overrides::{FieldSet, Override};
@@ -338,7 +338,7 @@ pub enum TableEdit {
         #[serde(with = "source_serde")]
         after: std::result::Result<Arc<Source>, String>,
         /// Each instance's ids, own data and entry fields, before and after.
-        rows: Vec<reshape::Row>,
+        rows: Vec<share::Row>,
     },
 }
 
@@ -435,7 +435,7 @@ impl TableEdit {
                 let refused = |e: &String| Error::Refused(e.clone());
                 let (from, to) = (before.as_ref(), after.as_ref());
                 let (from, to) = (from.map_err(refused)?, to.map_err(refused)?);
-                reshape::apply(scene, key, (from, to), rows)
+                share::apply_reshape(scene, key, (from, to), rows)
             }
         }
     }
@@ -485,7 +485,7 @@ impl TableEdit {
                 key,
                 before: after,
                 after: before,
-                rows: rows.iter().map(reshape::Row::inverse).collect(),
+                rows: rows.iter().map(share::Row::inverse).collect(),
             },
         }
     }
