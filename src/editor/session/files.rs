@@ -6,7 +6,7 @@ use crate::editor::session::dialogs::{DialogKind, DialogOutcome};
 use crate::editor::session::{DialogPurpose, Editor, FileAction, MAX_RECENT, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use crate::model::file_kind::{self, FileKind};
+use crate::model::file_kind::FileKind;
 use crate::model::scene::Scene;
 use std::path::Path;
 use std::path::PathBuf;
@@ -404,48 +404,6 @@ impl Editor {
                 Ok(outcome)
             }
         }
-    }
-}
-
-impl DialogPurpose {
-    /// The kinds of file the purpose takes (its dialog's filters, its typed-path prompt).
-    pub fn kinds(&self) -> &'static [FileKind] {
-        match self {
-            Self::Open => file_kind::OPENABLE,
-            Self::OpenLesson | Self::SaveLesson => file_kind::LESSON,
-            Self::Import => file_kind::IMPORTABLE,
-            Self::ExportGodot | Self::ExportGodot3 => file_kind::GODOT_EXPORT,
-            Self::ExportSvg => file_kind::SVG_EXPORT,
-            Self::ExportAnimation => file_kind::ANIMATION_EXPORT,
-            Self::ExportFigure => file_kind::FIGURE_EXPORT,
-            Self::SaveAs { .. } | Self::SaveBranch { .. } => file_kind::SCENE,
-            Self::ChooseImage { .. } => file_kind::SPRITE_IMAGES,
-            Self::InstanceScene { .. } => file_kind::INSTANCE_SOURCES,
-            Self::ExportProgress => file_kind::PROGRESS_EXPORT,
-            Self::ImportSources => &[],
-        }
-    }
-
-    /// What the typed-path prompt asks: "Export animation: type a .svg, .html, .gif or .png path".
-    pub fn prompt(&self) -> String {
-        let what = match self {
-            Self::Open => "Open scene",
-            Self::OpenLesson => "Open a lesson",
-            Self::SaveLesson => "Write the recorded lesson",
-            Self::SaveAs { .. } => "Save scene as",
-            Self::Import => "Import",
-            Self::ExportGodot => "Export as Godot scene",
-            Self::ExportGodot3 => "Export as Godot 3 scene",
-            Self::ExportSvg => "Export as SVG",
-            Self::ExportAnimation => "Export animation",
-            Self::ExportFigure => "Export figure",
-            Self::ChooseImage { .. } => "Choose image",
-            Self::InstanceScene { .. } => "Instance scene",
-            Self::SaveBranch { .. } => "Save branch as scene",
-            Self::ExportProgress => "Export my progress",
-            Self::ImportSources => return "Write the instanced scenes: type a folder path".into(),
-        };
-        format!("{what}: type {}", file_kind::prompt_words(self.kinds()))
     }
 }
 

@@ -40,6 +40,7 @@ pub mod messages;
 pub mod multi_edit;
 pub mod picking;
 pub mod probes;
+mod purpose;
 pub mod record;
 mod routes;
 pub mod selection;
@@ -48,7 +49,7 @@ pub mod sprites;
 pub mod tick;
 pub mod timeline;
 
-use crate::editor::session::command::{Command, Effect, ViewSpace, Window};
+use crate::editor::session::command::{Command, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
@@ -58,94 +59,8 @@ use rustc_hash::FxHashSet;
 use std::path::PathBuf;
 
 pub use messages::Message;
+pub use purpose::{DialogPurpose, FileAction, Outcome};
 pub use settings::ViewOptions;
-
-/// File actions that may first need the unsaved-changes prompt.
-#[derive(Clone, Debug, PartialEq)]
-pub enum FileAction {
-    /// Start a new, empty scene.
-    New,
-    /// Show the Open dialog.
-    Open,
-    /// Show the dialog that picks a Godot scene to import.
-    Import,
-    /// Open this file.
-    OpenPath(PathBuf),
-    /// Reload the file from disk.
-    Revert,
-    /// Close the window.
-    Quit,
-    /// Swap in the scene a background job loaded (the current one was edited meanwhile).
-    SwapLoaded,
-    /// Replace the scene with a generated one.
-    Generate(crate::editor::session::generate::GenerateRequest),
-    /// Start a lesson (its scene replaces the current one).
-    OpenLesson(Box<crate::editor::lesson::Lesson>),
-    /// Recover the journal the recovery prompt offers (its scene replaces the current one).
-    Recover,
-}
-
-/// What an open file dialog (or the typed-path field that replaces it) is for.
-#[derive(Clone, Debug, PartialEq)]
-pub enum DialogPurpose {
-    /// Open the picked file.
-    Open,
-    /// Open the picked lesson file.
-    OpenLesson,
-    /// Write the stopped recording as a lesson to the picked file.
-    SaveLesson,
-    /// Write the learner's lesson progress as JSON to the picked file.
-    ExportProgress,
-    /// Import the picked Godot scene.
-    Import,
-    /// Export the scene as a Godot scene to the picked file.
-    ExportGodot,
-    /// Export the scene as a Godot 3 scene to the picked file.
-    ExportGodot3,
-    /// Export the scene as SVG groups to the picked file.
-    ExportSvg,
-    /// Export the clip as animated SVG or an HTML player to the picked file.
-    ExportAnimation,
-    /// Write the figure to the picked file (.svg or .png).
-    ExportFigure,
-    /// Save to the picked file, then go on with `then`.
-    SaveAs {
-        /// The action waiting for the save.
-        then: Option<FileAction>,
-    },
-    /// Set the picked image as this sprite's.
-    ChooseImage {
-        /// The sprite's node.
-        node: NodeId,
-    },
-    /// Write an import's instanced Godot scenes as graft scenes in the picked folder.
-    ImportSources,
-    /// Instance the picked scene under this node (None: a root).
-    InstanceScene {
-        /// The parent.
-        under: Option<NodeId>,
-    },
-    /// Save this node's branch as the picked scene file, replaced by an instance of it.
-    SaveBranch {
-        /// The branch's root.
-        node: NodeId,
-    },
-}
-
-/// What applying a command asks of the app, besides drawing the new state.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Outcome {
-    /// UI-side follow-ups, in order.
-    pub effects: Vec<Effect>,
-}
-
-impl Outcome {
-    fn with(effect: Effect) -> Self {
-        Self {
-            effects: vec![effect],
-        }
-    }
-}
 
 /// Why the view cannot be from this node.
 fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
