@@ -67,7 +67,7 @@ impl Editor {
             .file_name()
             .map_or(text.clone(), |n| n.to_string_lossy().into_owned());
         let label = match under {
-            Some(p) => format!("Instance {name} under {}", self.name_of(p)),
+            Some(p) => format!("Instance {name} under {}", self.edit_parts().name_of(p)),
             None => format!("Instance {name}"),
         };
         self.perform(label, ops, false)?;
@@ -78,7 +78,7 @@ impl Editor {
     /// Save the branch of `node` as `path` and replace it by an instance of that file.
     fn save_branch(&mut self, node: NodeId, path: &Path) -> Result<Outcome> {
         let host = self.host_file();
-        let label = format!("Save branch {} as scene", self.name_of(node));
+        let label = format!("Save branch {} as scene", self.edit_parts().name_of(node));
         let (ops, root) = plan::save_branch(self.doc.scene(), &host, node, path)?;
         self.perform(label, ops, false)?;
         self.selection.set(vec![root]);
@@ -122,7 +122,7 @@ impl Editor {
             ops.extend(more);
             dropped += dangling;
         }
-        let label = self.label_for("Make local", &roots);
+        let label = self.edit_parts().label_for("Make local", &roots);
         self.perform(label, ops, false)?;
         if dropped > 0 {
             self.info(format!(
@@ -146,7 +146,7 @@ impl Editor {
             self.info("Nothing to revert: the values are the source's");
             return Ok(Outcome::default());
         }
-        let label = self.label_for("Revert to source", &nodes);
+        let label = self.edit_parts().label_for("Revert to source", &nodes);
         self.perform(label, ops, false)?;
         Ok(Outcome::default())
     }
@@ -161,38 +161,9 @@ impl Editor {
             ),
             None => "overrides of missing nodes".to_string(),
         };
-        let label = format!("Remove {what} from {}", self.name_of(root));
+        let label = format!("Remove {what} from {}", self.edit_parts().name_of(root));
         self.perform(label, ops, false)?;
         Ok(Outcome::default())
-    }
-
-    /// The ops that make pasted or duplicated copies instances again (after their inserts):
-    /// `rows` the copied instances' rows, `from` the file they were copied in, `before` the
-    /// subtrees as copied and `after` as renumbered. Pasted into a scene in another folder,
-    /// each source is named from there; refused when a source would contain the scene.
-    pub(super) fn instance_copies(
-        &self,
-        rows: &[Registration],
-        from: Option<&Path>,
-        before: &[DetachedSubtree],
-        after: &[DetachedSubtree],
-    ) -> Result<Vec<Op>> {
-        if rows.is_empty() {
-            return Ok(Vec::new());
-        }
-        let here = self.doc.path();
-        let moved = from.map(folder_of) != here.map(folder_of);
-        if let Some(host) = here.filter(|_| from != here) {
-            refuse_cycles(rows, host)?;
-        }
-        let map: FxHashMap<NodeId, NodeId> = (before.iter().zip(after))
-            .flat_map(|(b, a)| b.ids.iter().copied().zip(a.ids.iter().copied()))
-            .collect();
-        let path = |e: &Entry| {
-            let source = e.source.as_ref().ok().filter(|_| moved)?;
-            Some(plan::source_text(here, &source.path))
-        };
-        Ok(plan::register_copies(rows, &map, &path))
     }
 
     /// Warn once, in the message log, about what does not resolve in the instances of the
@@ -235,6 +206,34 @@ impl Editor {
         self.info(format!("Opening {} in a new window", file.display()));
         Ok(Outcome::with(Effect::OpenWindow(file)))
     }
+}
+
+/// The ops that make pasted or duplicated copies instances again (after their inserts):
+/// `here` the scene's file, `rows` the copied instances' rows, `from` the file they were copied in, `before` the
+/// subtrees as copied and `after` as renumbered. Pasted into a scene in another folder,
+/// each source is named from there; refused when a source would contain the scene.
+pub(super) fn instance_copies(
+    here: Option<&Path>,
+    rows: &[Registration],
+    from: Option<&Path>,
+    before: &[DetachedSubtree],
+    after: &[DetachedSubtree],
+) -> Result<Vec<Op>> {
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let moved = from.map(folder_of) != here.map(folder_of);
+    if let Some(host) = here.filter(|_| from != here) {
+        refuse_cycles(rows, host)?;
+    }
+    let map: FxHashMap<NodeId, NodeId> = (before.iter().zip(after))
+        .flat_map(|(b, a)| b.ids.iter().copied().zip(a.ids.iter().copied()))
+        .collect();
+    let path = |e: &Entry| {
+        let source = e.source.as_ref().ok().filter(|_| moved)?;
+        Some(plan::source_text(here, &source.path))
+    };
+    Ok(plan::register_copies(rows, &map, &path))
 }
 
 /// Refuse copied instances whose source is `host` or instances it (pasting them into `host`

@@ -53,7 +53,6 @@ use crate::editor::session::command::{Command, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use crate::model::scene::edit::Op;
 use crate::model::scene::{DetachedSubtree, NodeId};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
@@ -287,6 +286,21 @@ impl Editor {
         }
     }
 
+    /// The panel that has the keyboard (the lesson panel only while a lesson is open).
+    pub fn focused_panel(&self) -> arrange::Panel {
+        arrange::focused_panel(&self.settings, self.lesson().is_some())
+    }
+
+    /// How big the interface is drawn (1.0: 100 %; remembered by the window).
+    pub fn ui_scale(&self) -> f32 {
+        self.settings.ui_scale()
+    }
+
+    /// True when the high-contrast theme is on (View menu; remembered by the window).
+    pub fn high_contrast(&self) -> bool {
+        self.settings.high_contrast()
+    }
+
     /// How many world matrices the last update that did any work recomputed.
     pub fn last_change_recomputed(&self) -> usize {
         self.last_change_recomputed
@@ -353,7 +367,10 @@ impl Editor {
                 let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
                 routes::history_command(doc, gestures, log, command)
             }
-            Command::Panel(command) => self.intent_command(command),
+            Command::Panel(command) => {
+                let tool = self.tool();
+                self.edit_parts().intent_command(command, tool)
+            }
             Command::Edit(command) => self.edit_command(command),
             Command::File(command) => self.file_command(command),
             Command::View(command) => self.view_command(command),
@@ -378,53 +395,5 @@ impl Editor {
         }
         self.settings.set_view_space(space);
         Ok(Outcome::default())
-    }
-
-    /// Perform ops as one undo step, or as part of the open continuous gesture. The gesture's
-    /// key comes from this one counter: panels never make one up.
-    pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
-        let keyed = self.auto_keyed_nodes(&ops);
-        if !keyed.is_empty() {
-            return self.perform_and_key(label, ops, continuous, &keyed);
-        }
-        if !continuous {
-            // A refused step leaves the open gesture as it was: it changed nothing.
-            self.doc.perform(label, ops)?;
-            self.gestures.open = None;
-            return Ok(());
-        }
-        let gesture = self.gestures.continue_or_open();
-        self.doc.perform_gesture(label, ops, gesture)
-    }
-
-    /// With auto-key: perform the ops, then key the moved nodes at the current time, all as
-    /// one undo step (one gesture, closed at once unless the edit is continuous).
-    fn perform_and_key(
-        &mut self,
-        label: String,
-        ops: Vec<Op>,
-        continuous: bool,
-        nodes: &[NodeId],
-    ) -> Result<()> {
-        let gesture = match self.gestures.open.filter(|_| continuous) {
-            Some(g) => g,
-            None => self.gestures.fresh(),
-        };
-        // The keys need the locals the edit leads to (a world edit is solved through the
-        // parent): perform it alone, read the keys, take it back, then perform both as one
-        // step, so a drag merges frame by frame as usual.
-        self.doc.perform(label.clone(), ops.clone())?;
-        let key_ops = self.key_ops(nodes);
-        self.doc.undo()?;
-        let mut all = ops;
-        all.extend(key_ops?);
-        let keyed = self.doc.perform_gesture(label, all, gesture);
-        if continuous {
-            self.gestures.open = Some(gesture);
-        } else {
-            self.gestures.open = None;
-            self.doc.end_gesture();
-        }
-        keyed
     }
 }

@@ -15,14 +15,16 @@ use crate::editor::session::command::{
     EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, SettingCommand, ViewCommand,
     Window, WindowCommand,
 };
+use crate::editor::session::edits::EditParts;
 use crate::editor::session::gestures::Gestures;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
 use crate::editor::session::messages::MessageLog;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline::TimelineCommand;
-use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, files};
+use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, arrange, files};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
+use crate::model::scene::edit::Op;
 use rustc_hash::FxHashSet;
 
 /// The handle tool, the handles' axes, "Keep world transform", what the viewport shows and the
@@ -128,26 +130,51 @@ impl Editor {
         }
     }
 
+    /// The parts an edit is handed, by split borrows.
+    pub(super) fn edit_parts(&mut self) -> EditParts<'_> {
+        EditParts {
+            doc: &mut self.doc,
+            gestures: &mut self.gestures,
+            selection: &mut self.selection,
+            log: &mut self.log,
+            timeline: &self.timeline,
+        }
+    }
+
+    /// Perform ops as one undo step, or as part of the open gesture ([`EditParts::perform`]).
+    pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
+        self.edit_parts().perform(label, ops, continuous)
+    }
+
     /// Copy, paste, duplicate, delete, add, group, unparent, reorder, move to and nudge.
     pub(super) fn edit_command(&mut self, command: EditCommand) -> Result<Outcome> {
         use EditCommand as C;
+        // Del acts on what was picked last: keys on the timeline (picking nodes clears them).
+        if command == C::Delete && !self.selected_keys().is_empty() {
+            return self.timeline_command(TimelineCommand::DeleteSelectedKeys);
+        }
+        let (keep, view) = (self.keep(), self.view_node().1);
+        let clipboard = &mut self.clipboard;
+        let mut edit = EditParts {
+            doc: &mut self.doc,
+            gestures: &mut self.gestures,
+            selection: &mut self.selection,
+            log: &mut self.log,
+            timeline: &self.timeline,
+        };
         match command {
-            C::Copy => Ok(self.copy()),
-            C::Paste => self.paste(),
-            C::Duplicate => self.duplicate(),
-            // Del acts on what was picked last: keys on the timeline (picking nodes clears them).
-            C::Delete if !self.selected_keys().is_empty() => {
-                self.timeline_command(TimelineCommand::DeleteSelectedKeys)
-            }
-            C::Delete => self.delete(),
-            C::AddNode(place) => self.add_node(place),
-            C::Mirror(axis) => self.mirror(axis),
-            C::ResetLocal => self.reset_local(),
-            C::CreateParent => self.create_parent(),
-            C::Unparent => self.unparent(),
-            C::Reorder(step) => self.reorder(step),
-            C::MoveTo { parent, keep } => self.move_to(parent, keep),
-            C::Nudge { direction, big } => self.nudge(direction, big),
+            C::Copy => Ok(edit.copy(clipboard)),
+            C::Paste => edit.paste(clipboard),
+            C::Duplicate => edit.duplicate(),
+            C::Delete => edit.delete(),
+            C::AddNode(place) => edit.add_node(place),
+            C::Mirror(axis) => edit.mirror(axis),
+            C::ResetLocal => edit.reset_local(),
+            C::CreateParent => edit.create_parent(),
+            C::Unparent => edit.unparent(keep),
+            C::Reorder(step) => edit.reorder(step),
+            C::MoveTo { parent, keep } => edit.move_to(parent, keep),
+            C::Nudge { direction, big } => edit.nudge(direction, big, view),
         }
     }
 
@@ -168,9 +195,19 @@ impl Editor {
                 self.figure = *options;
                 Ok(Outcome::default())
             }
-            C::FocusPanel(step) => Ok(self.focus_panel(step)),
-            C::SetFocusedPanel(panel) => Ok(self.set_focused_panel(panel)),
-            C::StepUiScale(step) => Ok(self.step_interface_scale(step)),
+            C::FocusPanel(step) => {
+                let lesson_open = self.lesson().is_some();
+                let (settings, log) = (&mut self.settings, &mut self.log);
+                Ok(arrange::focus_panel(settings, log, step, lesson_open))
+            }
+            C::SetFocusedPanel(panel) => {
+                self.settings.set_panel(panel);
+                done
+            }
+            C::StepUiScale(step) => {
+                let (settings, log) = (&mut self.settings, &mut self.log);
+                Ok(arrange::step_interface_scale(settings, log, step))
+            }
             C::SetUiScale(scale) => {
                 self.settings.set_ui_scale(scale);
                 done

@@ -6,8 +6,8 @@
 use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::anim::{Channel, Key, Track, sample};
-use crate::model::scene::NodeId;
 use crate::model::scene::edit::Op;
+use crate::model::scene::{NodeId, Scene};
 
 /// What the timeline can be asked to do.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,59 +163,13 @@ impl Editor {
     /// K: a key at the current time for every keyed channel of each selected node (position,
     /// rotation and scale for a node with no tracks yet), with its current local value.
     fn key_selection(&mut self) -> Result<Outcome> {
-        let ops = self.key_ops(self.selection.ids())?;
+        let ops = (self.timeline).key_ops(self.doc.scene(), self.selection.ids())?;
         if ops.is_empty() {
             return Err(Error::Refused("Select the nodes to key first".into()));
         }
         let time = self.timeline.local_time(self.doc.scene().clip());
         let label = format!("Key {} node(s) at {time:.2} s", ops.len());
         self.perform(label, ops, false).map(|_| Outcome::default())
-    }
-
-    /// With auto-key on: the nodes whose local transform these ops change.
-    pub(super) fn auto_keyed_nodes(&self, ops: &[Op]) -> Vec<NodeId> {
-        if !self.timeline.auto_key {
-            return Vec::new();
-        }
-        let mut nodes: Vec<NodeId> = ops
-            .iter()
-            .filter_map(|op| match op {
-                Op::SetLocal { node, .. }
-                | Op::SetWorld { node, .. }
-                | Op::SetWorldPosition { node, .. } => Some(*node),
-                _ => None,
-            })
-            .collect();
-        nodes.dedup();
-        nodes
-    }
-
-    /// Ops that key these nodes' current locals at the current time.
-    pub(super) fn key_ops(&self, nodes: &[NodeId]) -> Result<Vec<Op>> {
-        let time = self.timeline.local_time(self.doc.scene().clip());
-        let scene = self.doc.scene();
-        let mut ops = Vec::new();
-        for &node in nodes {
-            let data = scene.node(node)?;
-            let mut tracks = data.tracks.to_vec();
-            if tracks.is_empty() {
-                tracks = FIRST_KEYED
-                    .iter()
-                    .map(|&channel| Track {
-                        channel,
-                        keys: Vec::new(),
-                    })
-                    .collect();
-            }
-            for track in &mut tracks {
-                let value = track.channel.get(&data.local);
-                track
-                    .insert_key(Key::new(time, value))
-                    .map_err(|e| Error::Refused(e.to_string()))?;
-            }
-            ops.push(Op::SetTracks { node, tracks });
-        }
-        Ok(ops)
     }
 
     /// Move a node's keys at `at` to `to` (a continuous gesture), or delete them (`None`).
@@ -385,6 +339,51 @@ fn key_exists(scene: &crate::model::scene::Scene, key: &KeyRef) -> bool {
 }
 
 impl TimelineState {
+    /// With auto-key on: the nodes whose local transform these ops change.
+    pub(super) fn auto_keyed_nodes(&self, ops: &[Op]) -> Vec<NodeId> {
+        if !self.auto_key {
+            return Vec::new();
+        }
+        let mut nodes: Vec<NodeId> = ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::SetLocal { node, .. }
+                | Op::SetWorld { node, .. }
+                | Op::SetWorldPosition { node, .. } => Some(*node),
+                _ => None,
+            })
+            .collect();
+        nodes.dedup();
+        nodes
+    }
+
+    /// Ops that key these nodes' current locals at the current time.
+    pub(super) fn key_ops(&self, scene: &Scene, nodes: &[NodeId]) -> Result<Vec<Op>> {
+        let time = self.local_time(scene.clip());
+        let mut ops = Vec::new();
+        for &node in nodes {
+            let data = scene.node(node)?;
+            let mut tracks = data.tracks.to_vec();
+            if tracks.is_empty() {
+                tracks = FIRST_KEYED
+                    .iter()
+                    .map(|&channel| Track {
+                        channel,
+                        keys: Vec::new(),
+                    })
+                    .collect();
+            }
+            for track in &mut tracks {
+                let value = track.channel.get(&data.local);
+                track
+                    .insert_key(Key::new(time, value))
+                    .map_err(|e| Error::Refused(e.to_string()))?;
+            }
+            ops.push(Op::SetTracks { node, tracks });
+        }
+        Ok(ops)
+    }
+
     /// Playback time in seconds.
     pub fn time(&self) -> f32 {
         self.time
