@@ -2,7 +2,7 @@
 //! Target: ≤ 2 ms per frame at 100k (release). Only the visible rows are laid out.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use graft::app::hierarchy::{self, HierarchyState};
+use graft::app::hierarchy::HierarchyState;
 use graft::editor::session::command::SelectionCommand;
 use graft::editor::{Command, Editor};
 use graft::model::document::Document;
@@ -18,9 +18,10 @@ fn frame(ctx: &egui::Context, editor: &Editor, state: &mut HierarchyState) {
         ..Default::default()
     };
     let mut output = ctx.run_ui(input, |ui| {
-        let registers = graft::app::frame::Registers::default();
+        let mut registers = graft::app::frame::Registers::default();
         let fx = graft::app::frame::FrameContext::new(editor, registers.wiring());
-        black_box(hierarchy::ui(ui, &fx, state));
+        state.ui(ui, &fx);
+        black_box(registers.take_commands());
     });
     output.textures_delta.clear();
 }

@@ -453,8 +453,8 @@ fn format_3_features_are_refused_in_older_files_and_broken_tracks_anywhere() {
             .is_ok()
     );
     refused(
-        "(format: 5, nodes: [])",
-        "format 5 is not supported (this graft reads formats 1 to 4",
+        "(format: 6, nodes: [])",
+        "format 6 is not supported (this graft reads formats 1 to 5",
     );
     let node = |t: &str| format!("(format: 3, nodes: [(id: 5, tracks: [{t}])])");
     refused(

@@ -180,8 +180,8 @@ fn unknown_keys_are_errors_with_their_place() {
 fn format_must_be_present_and_known() {
     rejected("(nodes: [])", "test.ron: `format` is missing");
     rejected(
-        "(format: 5, nodes: [])",
-        "test.ron: format 5 is not supported (this graft reads formats 1 to 4",
+        "(format: 6, nodes: [])",
+        "test.ron: format 6 is not supported (this graft reads formats 1 to 5",
     );
     rejected(
         "(format: 0, nodes: [])",

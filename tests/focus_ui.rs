@@ -220,6 +220,36 @@ fn after_delete_the_next_row_has_the_focus_and_the_selection() {
     assert_eq!(h.state().editor().focused_panel(), Panel::Hierarchy);
 }
 
+/// Delete of the last row when the row above it is folded under a collapsed parent: the
+/// selection goes to that row (the sword, above the scabbard in the scene), its parents are
+/// expanded so it shows, and it has the keyboard (it went to the first row, the body).
+#[test]
+fn after_deleting_the_last_row_a_folded_row_above_is_shown_and_focused() {
+    use graft::model::scene::NodeId;
+    let mut h = app();
+    run(&mut h, &STEPS[0]); // the sword
+    for key in [Key::ArrowUp, Key::ArrowUp, Key::ArrowLeft, Key::ArrowDown] {
+        h.key_press(key); // the hand, the arm, the arm folded, the scabbard
+        h.run_steps(3);
+    }
+    assert_eq!(focused(&h).0, "scabbard");
+    assert!(
+        h.query_by_role_and_label(Role::TreeItem, "sword").is_none(),
+        "folded"
+    );
+    h.key_press(Key::Delete);
+    h.run_steps(4);
+    assert_eq!(h.state().editor().selection(), [NodeId(4)]);
+    let (name, said) = focused(&h);
+    assert_eq!(name, "sword", "the row above, shown");
+    assert!(
+        said.starts_with("Delete scabbard. sword selected"),
+        "{said:?}"
+    );
+    assert!(ringed(&h, "sword"), "it shows its focus");
+    assert_eq!(h.state().editor().focused_panel(), Panel::Hierarchy);
+}
+
 /// A key pressed and let go with `modifiers`, with the text it types.
 fn keystroke(key: Key, modifiers: Modifiers, text: Option<&str>) -> Vec<egui::Event> {
     let event = |pressed| egui::Event::Key {

@@ -524,9 +524,9 @@ fn instance_scenes(dir: &Path, hosts: usize) -> Vec<String> {
         std::fs::write(dir.join(format!("leaf{k}.ron")), leaf_ron(&mut rng, 5)).unwrap();
     }
     // mid: root 1, node 2, leaf0 as 3 (an override of its node 4), leaf1 as 4, and node 5
-    // added inside leaf1's node 2.
+    // added inside leaf1's node 2, first among its children (`index: 0`, Godot's `index="0"`).
     let mid = format!(
-        "(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"M\", {}),\n        (id: 2, name: \"M2\", parent: Some(1), {}),\n        (id: 3, name: \"A\", parent: Some(2), instance: \"leaf0.ron\", {}, overrides: [{}]),\n        (id: 4, name: \"B\", parent: Some(1), instance: \"leaf1.ron\", {}),\n        (id: 5, name: \"M5\", parent: Some(4), inside: [2], {}),\n    ],\n)\n",
+        "(\n    format: 5,\n    nodes: [\n        (id: 1, name: \"M\", {}),\n        (id: 2, name: \"M2\", parent: Some(1), {}),\n        (id: 3, name: \"A\", parent: Some(2), instance: \"leaf0.ron\", {}, overrides: [{}]),\n        (id: 4, name: \"B\", parent: Some(1), instance: \"leaf1.ron\", {}),\n        (id: 5, name: \"M5\", parent: Some(4), inside: [2], index: 0, {}),\n    ],\n)\n",
         ron_trs(&mut rng),
         ron_trs(&mut rng),
         ron_trs(&mut rng),
@@ -607,6 +607,11 @@ fn nested_instances_exported_with_project_are_placed_by_godot3_as_graft_places_t
         let text = std::fs::read_to_string(dir.path().join(format!("out/{part}.tscn")));
         assert!(text.is_ok(), "{part} written once as a part");
     }
+    let mid = std::fs::read_to_string(dir.path().join("out/mid.tscn")).unwrap();
+    assert!(
+        mid.contains("[node name=\"M5\" type=\"Node2D\" parent=\"B/L2\" index=\"0\"]"),
+        "M5 first among leaf1's node 2's children, as in mid.ron:\n{mid}"
+    );
     let printed = load_in_godot(&godot, dir.path(), &tscns);
     let (mut compared, mut instances) = (0, 0);
     for ((name, tscn), nodes) in hosts.iter().zip(&tscns).zip(&printed) {

@@ -301,9 +301,9 @@ fn format_1_refuses_format_2_features_and_unknown_versions_are_refused() {
     let v1_poly = "(format: 1, nodes: [(id: 1, shape: Polygon(points: [(0.0, 0.0)]))])";
     let err = parse(v1_poly, Path::new("p.ron")).unwrap_err().to_string();
     assert!(err.contains("Polygon shapes need `format: 2`"), "{err}");
-    let v5 = "(format: 5, nodes: [])";
+    let v5 = "(format: 6, nodes: [])";
     let err = parse(v5, Path::new("p.ron")).unwrap_err().to_string();
-    assert!(err.contains("format 5 is not supported"), "{err}");
+    assert!(err.contains("format 6 is not supported"), "{err}");
     let nan = "(format: 2, nodes: [(id: 1, probes: [(1.0, inf)])])";
     assert!(parse(nan, Path::new("p.ron")).is_err());
     let ok = "(format: 2, nodes: [(id: 1, probes: [(1.0, 2.0)])])";

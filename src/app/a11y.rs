@@ -27,11 +27,11 @@ pub struct Announcements {
 /// [`Announcer`]: crate::editor::session::announce::Announcer
 pub fn announce(
     ctx: &egui::Context,
-    editor: &crate::editor::session::Editor,
+    fx: &super::frame::FrameContext,
     said: &mut Announcements,
 ) -> String {
     let id = announcement_id();
-    let text = said.announcer.observe(editor).to_owned();
+    let text = fx.announcement(&mut said.announcer);
     ctx.accesskit_node_builder(id, |node| {
         node.set_role(egui::accesskit::Role::Status);
         node.set_live(egui::accesskit::Live::Polite);
@@ -281,9 +281,9 @@ pub fn canvas(ui: &egui::Ui, response: &egui::Response, name: &str) {
 
 /// The viewport canvas's name: how many nodes the scene has and what is selected, kept short
 /// ("Viewport: 5 nodes, selected: sword", "selected: sword and 2 more", "nothing selected").
-pub fn viewport_name(editor: &crate::editor::session::Editor) -> String {
-    let scene = editor.doc().scene();
-    let selection = editor.selection();
+pub fn viewport_name(fx: &super::frame::FrameContext) -> String {
+    let scene = fx.scene;
+    let selection = fx.selected_ids();
     let name = |id| {
         scene.index(id).map_or_else(
             |_| format!("node {id}"),
@@ -304,33 +304,13 @@ pub fn viewport_name(editor: &crate::editor::session::Editor) -> String {
 
 /// Call the viewport canvas (`response`) by [`viewport_name`], only when a screen reader
 /// listens (the name is not built every frame for nothing).
-pub fn viewport(ui: &egui::Ui, response: &egui::Response, editor: &crate::editor::session::Editor) {
+pub fn viewport(ui: &egui::Ui, response: &egui::Response, fx: &super::frame::FrameContext) {
     if ui
         .ctx()
         .accesskit_node_builder(response.id, |_| ())
         .is_some()
     {
-        canvas(ui, response, &viewport_name(editor));
-    }
-}
-
-/// The focused control that shows its focus itself this pass (a hierarchy row's ring inside
-/// it, the viewport's canvas inside the panel's ring), owned by the app and handed to the
-/// widgets that ring themselves: [`ring_the_focus`] leaves it.
-#[derive(Debug, Default)]
-pub struct OwnRing {
-    id: std::cell::Cell<Option<egui::Id>>,
-}
-
-impl OwnRing {
-    /// Note that the focused control `id` rings itself this pass.
-    pub fn note(&self, id: egui::Id) {
-        self.id.set(Some(id));
-    }
-
-    /// Forget the last pass's (at the pass's start).
-    pub fn clear(&mut self) {
-        self.id.set(None);
+        canvas(ui, response, &viewport_name(fx));
     }
 }
 
@@ -341,11 +321,11 @@ impl OwnRing {
 /// is the selection's stroke colour, 2 points wide, just outside the control, on its layer
 /// and clipped as it is. A text field shows its own (a cursor and a frame); a control that
 /// rings itself says so with [`own_ring`]. Call after every widget and window is drawn.
-pub fn ring_the_focus(ctx: &egui::Context, own: &OwnRing) {
+pub fn ring_the_focus(ctx: &egui::Context, own: &super::frame::OwnRing) {
     let Some(id) = ctx.memory(|m| m.focused()) else {
         return;
     };
-    if own.id.get() == Some(id) || ctx.text_edit_focused() {
+    if own.noted() == Some(id) || ctx.text_edit_focused() {
         return;
     }
     let Some(w) = ctx.viewport(|v| v.this_pass.widgets.get(id).copied()) else {
@@ -395,14 +375,14 @@ const RING_WIDTH: f32 = 2.0;
 
 /// The end of a pass, after every widget and window: the focused control's ring, and the
 /// latest announcement spoken through it ([`speak_on_focus`]).
-pub fn end_of_pass(ctx: &egui::Context, own: &OwnRing, said: &mut Announcements) {
+pub fn end_of_pass(ctx: &egui::Context, own: &super::frame::OwnRing, said: &mut Announcements) {
     ring_the_focus(ctx, own);
     speak_on_focus(ctx, said);
 }
 
 /// Outline `response` while it has the keyboard: a text line made focusable (a lesson goal,
 /// the step title) draws no focus of its own, and a keyboard user must see where it is.
-pub fn focus_ring(ui: &egui::Ui, own: &OwnRing, response: &egui::Response) {
+pub fn focus_ring(ui: &egui::Ui, own: &super::frame::OwnRing, response: &egui::Response) {
     if response.has_focus() {
         own.note(response.id);
         let stroke = ui.visuals().selection.stroke;
@@ -414,7 +394,7 @@ pub fn focus_ring(ui: &egui::Ui, own: &OwnRing, response: &egui::Response) {
 
 /// Outline a hierarchy row inside its own rect while it has the keyboard (rows touch: a ring
 /// outside would be painted over by the next row), in the selection's stroke, 2 points wide.
-pub fn row_focus_ring(ui: &egui::Ui, own: &OwnRing, response: &egui::Response) {
+pub fn row_focus_ring(ui: &egui::Ui, own: &super::frame::OwnRing, response: &egui::Response) {
     if response.has_focus() {
         own.note(response.id);
         let stroke = egui::Stroke::new(2.0, ui.visuals().selection.stroke.color);

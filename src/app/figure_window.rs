@@ -1,7 +1,7 @@
 //! File > Export figure: the figure's size, scale, layers, caption and view, a live preview
 //! rendered from the same SVG the export writes, and Save (SVG or PNG by the name picked).
 
-use crate::editor::session::Editor;
+use crate::app::frame::FrameContext;
 use crate::editor::session::command::{Command, FileCommand, ViewCommand, Window, WindowCommand};
 use crate::editor::view::camera::Camera;
 use crate::editor::view::figure::FigureOptions;
@@ -42,13 +42,13 @@ fn view_camera(camera: Camera, viewport: egui::Rect, size: (u32, u32)) -> Camera
 /// Draw the window; returns the commands it asks for.
 pub fn show(
     ctx: &egui::Context,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut FigureWindowState,
     viewport: (Camera, egui::Rect),
-) -> Vec<Command> {
-    let mut out = Vec::new();
+) {
+    let out = fx.wiring.sender;
     let mut open = true;
-    let mut options = editor.figure_options().clone();
+    let mut options = fx.figure_options.clone();
     egui::Window::new("Export figure")
         .open(&mut open)
         .resizable(false)
@@ -57,20 +57,20 @@ pub fn show(
             options.camera = state
                 .current_view
                 .then(|| view_camera(viewport.0, viewport.1, options.size));
-            if options != *editor.figure_options() {
-                out.push(Command::View(ViewCommand::SetFigure(Box::new(
+            if options != *fx.figure_options {
+                out.send(Command::View(ViewCommand::SetFigure(Box::new(
                     options.clone(),
                 ))));
             }
             ui.separator();
-            preview(ui, editor, state);
+            preview(ui, fx, state);
             ui.horizontal(|ui| {
                 if ui
                     .button("Save…")
                     .on_hover_text("Pick a .png or .svg name: the PNG is drawn from the same SVG")
                     .clicked()
                 {
-                    out.push(Command::File(FileCommand::SaveFigure));
+                    out.send(Command::File(FileCommand::SaveFigure));
                 }
                 ui.weak(format!(
                     "{}×{} px PNG",
@@ -80,9 +80,8 @@ pub fn show(
             });
         });
     if !open {
-        out.push(Command::Window(WindowCommand::Close(Window::Figure)));
+        out.send(Command::Window(WindowCommand::Close(Window::Figure)));
     }
-    out
 }
 
 /// Size, scale, view, layers and caption.
@@ -136,13 +135,13 @@ fn settings(ui: &mut egui::Ui, o: &mut FigureOptions, state: &mut FigureWindowSt
 
 /// The figure rendered small on a worker thread, redrawn (at most every 0.3 s) when what it
 /// depends on changed; the last preview stays up while the next one is drawn.
-fn preview(ui: &mut egui::Ui, editor: &Editor, state: &mut FigureWindowState) {
+fn preview(ui: &mut egui::Ui, fx: &FrameContext, state: &mut FigureWindowState) {
     let now = ui.input(|i| i.time);
     receive_preview(ui.ctx(), state);
-    let key = editor.figure_key();
+    let key = fx.figure_key();
     let due = state.shown.is_none() || now - state.drawn_at >= PREVIEW_EVERY;
     if state.rendering.is_none() && state.shown != Some(key) && due {
-        start_preview(ui.ctx(), editor, state, key);
+        start_preview(ui.ctx(), fx, state, key);
         state.drawn_at = now;
     }
     // The status row and the image keep their place while a preview is drawn, so the buttons
@@ -167,7 +166,7 @@ fn preview(ui: &mut egui::Ui, editor: &Editor, state: &mut FigureWindowState) {
             ui.image((texture.id(), texture.size_vec2()));
         }
         None => {
-            let (w, h) = editor.figure_options().size;
+            let (w, h) = fx.figure_options.size;
             let scale = (PREVIEW_WIDTH / w.max(1) as f32).min(1.0);
             ui.allocate_space(egui::vec2(w as f32, h as f32) * scale);
         }
@@ -204,10 +203,10 @@ fn receive_preview(ctx: &egui::Context, state: &mut FigureWindowState) {
 }
 
 /// Start drawing the preview of the figure `key` on a worker, which wakes the window when done.
-fn start_preview(ctx: &egui::Context, editor: &Editor, state: &mut FigureWindowState, key: u64) {
-    let (w, _) = editor.figure_options().size;
+fn start_preview(ctx: &egui::Context, fx: &FrameContext, state: &mut FigureWindowState, key: u64) {
+    let (w, _) = fx.figure_options.size;
     let scale = (PREVIEW_WIDTH / w.max(1) as f32).min(1.0);
-    let job = editor.figure_preview_job(scale);
+    let job = fx.figure_preview_job(scale);
     let (tx, rx) = std::sync::mpsc::channel();
     let ctx = ctx.clone();
     let started = std::thread::Builder::new()

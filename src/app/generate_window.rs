@@ -1,7 +1,7 @@
 //! File ▸ Generate scene…: pick a shape, a node count and a seed; Generate replaces the scene
 //! (after the unsaved-changes prompt), on a worker with progress from 100,000 nodes.
 
-use crate::editor::session::Editor;
+use crate::app::frame::FrameContext;
 use crate::editor::session::command::{Command, FileCommand, Window, WindowCommand};
 use crate::editor::session::generate::{GenShape, GenerateRequest, MAX_GENERATED_NODES};
 use crate::model::progress::grouped;
@@ -22,10 +22,10 @@ pub struct GenerateWindowState {
 }
 
 /// Draw the window; returns the commands it asks for.
-pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut GenerateWindowState) -> Vec<Command> {
-    let mut out = Vec::new();
+pub fn show(ctx: &egui::Context, fx: &FrameContext, state: &mut GenerateWindowState) {
+    let out = fx.wiring.sender;
     let mut open = true;
-    let busy = editor.job().is_some();
+    let busy = fx.job.is_some();
     egui::Window::new("Generate scene")
         .open(&mut open)
         .resizable(false)
@@ -42,8 +42,8 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut GenerateWindowStat
                         "Something is running in the background: wait for it or cancel it",
                     );
                 if button.clicked() {
-                    out.push(Command::File(FileCommand::Generate(state.request)));
-                    out.push(Command::Window(WindowCommand::Close(Window::Generate)));
+                    out.send(Command::File(FileCommand::Generate(state.request)));
+                    out.send(Command::Window(WindowCommand::Close(Window::Generate)));
                 }
                 ui.weak(format!(
                     "about {} MB held",
@@ -52,9 +52,8 @@ pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut GenerateWindowStat
             });
         });
     if !open {
-        out.push(Command::Window(WindowCommand::Close(Window::Generate)));
+        out.send(Command::Window(WindowCommand::Close(Window::Generate)));
     }
-    out
 }
 
 /// The editor holds about 300 bytes a node (docs/measurements.md, "Memory").

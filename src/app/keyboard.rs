@@ -4,7 +4,7 @@
 //! The rules (which panel is next, what a nudge or a move does) are in
 //! [`crate::editor::session::arrange`].
 
-use crate::editor::session::Editor;
+use super::frame::{FrameContext, OwnRing, PrimaryControls};
 use crate::editor::session::arrange::{MoveTarget, Panel, move_targets};
 use crate::editor::session::command::{Command, EditCommand, ViewCommand, Window, WindowCommand};
 use egui::{Key, Modifiers};
@@ -51,13 +51,8 @@ impl PanelRects {
 
 /// A press in a panel gives it the keyboard; then the ring around the panel that has it.
 /// `primary`: the control each panel named this frame for the keyboard to land on.
-pub fn focus(
-    ctx: &egui::Context,
-    editor: &Editor,
-    rects: &mut PanelRects,
-    primary: &PrimaryControls,
-) -> Vec<Command> {
-    let mut out = Vec::new();
+pub fn focus(ctx: &egui::Context, fx: &FrameContext, rects: &mut PanelRects) {
+    let primary = fx.wiring.primary;
     let pressed = ctx.input(|i| {
         i.pointer
             .primary_pressed()
@@ -72,21 +67,21 @@ pub fn focus(
         .flatten()
         .filter(|p| on_panel(*p))
         .and_then(|p| rects.at(p))
-        && panel != editor.focused_panel()
+        && panel != fx.focused_panel
     {
-        out.push(Command::View(ViewCommand::SetFocusedPanel(panel)));
+        fx.send(Command::View(ViewCommand::SetFocusedPanel(panel)));
         // The click gave the panel the keyboard and maybe one of its fields focus: keep that.
         rects.last = Some(panel);
-        return out;
+        return;
     }
-    if let Some(panel) = tabbed_into(ctx, editor, rects) {
+    if let Some(panel) = tabbed_into(ctx, fx, rects) {
         // Tab (or a click) put the focus on a control of another panel: that panel has the
         // keyboard now, so graft's keys and the screen reader's focus agree.
-        out.push(Command::View(ViewCommand::SetFocusedPanel(panel)));
+        fx.send(Command::View(ViewCommand::SetFocusedPanel(panel)));
         rects.last = Some(panel);
-        return out;
+        return;
     }
-    if rects.last.replace(editor.focused_panel()) != Some(editor.focused_panel()) {
+    if rects.last.replace(fx.focused_panel) != Some(fx.focused_panel) {
         // The keyboard moved: a field of the panel left behind stops taking keys, and the
         // first control of the new one takes them.
         ctx.memory_mut(|m| {
@@ -94,19 +89,18 @@ pub fn focus(
                 m.surrender_focus(id);
             }
         });
-        if let Some(first) = first_control(ctx, editor.focused_panel(), rects, primary) {
+        if let Some(first) = first_control(ctx, fx.focused_panel, rects, primary) {
             ctx.memory_mut(|m| m.request_focus(first));
         }
-    } else if focus_lost(ctx, editor) {
-        restore_focus(ctx, editor, rects, primary);
+    } else if focus_lost(ctx, fx) {
+        restore_focus(ctx, fx, rects);
     }
     if let Some(id) = ctx.memory(|m| m.focused()).filter(|id| in_panel(ctx, *id)) {
         rects.kept = Some(id);
     }
-    if let Some(rect) = rects.rect(editor.focused_panel()) {
+    if let Some(rect) = rects.rect(fx.focused_panel) {
         paint_ring(ctx, rect);
     }
-    out
 }
 
 /// The ring around the panel that has the keyboard.
@@ -126,7 +120,7 @@ fn paint_ring(ctx: &egui::Context, rect: egui::Rect) {
 
 /// True when no control has the keyboard, none should (no window, menu or prompt is open)
 /// and the panel that has the keyboard gives it to a control.
-fn focus_lost(ctx: &egui::Context, editor: &Editor) -> bool {
+fn focus_lost(ctx: &egui::Context, fx: &FrameContext) -> bool {
     if ctx.memory(|m| m.focused()).is_some_and(|id| drawn(ctx, id)) {
         return false;
     }
@@ -136,9 +130,8 @@ fn focus_lost(ctx: &egui::Context, editor: &Editor) -> bool {
             .iter()
             .any(|l| l.order == egui::Order::Middle)
     });
-    let prompt = editor.pending_guard().is_some()
-        || editor.recovery_offer().is_some()
-        || editor.path_prompt().is_some();
+    let prompt =
+        fx.pending_guard.is_some() || fx.recovery_offer().is_some() || fx.path_prompt.is_some();
     !(window_open || prompt || egui::Popup::is_any_open(ctx))
 }
 
@@ -146,13 +139,9 @@ fn focus_lost(ctx: &egui::Context, editor: &Editor) -> bool {
 /// the keyboard goes back to the control of the panel it was on, else to the panel's own.
 /// Not in the inspector and the timeline: their controls are mostly text fields, and a field
 /// given the keyboard back would take graft's keys (Ctrl+Z, Del) as text.
-fn restore_focus(
-    ctx: &egui::Context,
-    editor: &Editor,
-    rects: &PanelRects,
-    primary: &PrimaryControls,
-) {
-    let panel = editor.focused_panel();
+fn restore_focus(ctx: &egui::Context, fx: &FrameContext, rects: &PanelRects) {
+    let primary = fx.wiring.primary;
+    let panel = fx.focused_panel;
     if matches!(panel, Panel::Inspector | Panel::Timeline) {
         return;
     }
@@ -189,43 +178,14 @@ fn in_panel(ctx: &egui::Context, id: egui::Id) -> bool {
 }
 
 /// The panel whose control just got the keyboard, when it is not the panel that has it.
-fn tabbed_into(ctx: &egui::Context, editor: &Editor, rects: &PanelRects) -> Option<Panel> {
+fn tabbed_into(ctx: &egui::Context, fx: &FrameContext, rects: &PanelRects) -> Option<Panel> {
     let id = ctx.memory(|m| m.focused())?;
     if Some(id) == rects.kept || !in_panel(ctx, id) {
         return None;
     }
     let rect = ctx.viewport(|v| v.this_pass.widgets.get(id).map(|w| w.rect))?;
     let panel = rects.at(rect.center())?;
-    (panel != editor.focused_panel()).then_some(panel)
-}
-
-/// The control each panel named for the keyboard this frame ([`PrimaryControls::name`]),
-/// owned by the app and handed to the panels; [`focus`] reads it.
-#[derive(Debug, Default)]
-pub struct PrimaryControls {
-    named: std::cell::RefCell<Vec<(Panel, egui::Id)>>,
-}
-
-impl PrimaryControls {
-    /// Name the control the keyboard lands on when `panel` gets it (F6), this frame: the
-    /// lesson's Start, Next or first goal rather than its close button, which is first in
-    /// drawing order (Enter there would close the lesson).
-    pub fn name(&self, panel: Panel, id: egui::Id) {
-        let mut named = self.named.borrow_mut();
-        named.retain(|(p, _)| *p != panel);
-        named.push((panel, id));
-    }
-
-    /// The control named for `panel` this frame.
-    fn of(&self, panel: Panel) -> Option<egui::Id> {
-        let named = self.named.borrow();
-        named.iter().find(|(p, _)| *p == panel).map(|(_, id)| *id)
-    }
-
-    /// Forget the last frame's names (at the frame's start).
-    pub fn clear(&mut self) {
-        self.named.get_mut().clear();
-    }
+    (panel != fx.focused_panel).then_some(panel)
 }
 
 /// While the widget `id` has the keyboard, the arrow keys are its own (a hierarchy row walks
@@ -243,7 +203,7 @@ pub fn keep_arrows(ctx: &egui::Context, id: egui::Id) {
 /// arrow keys (they nudge).
 pub fn viewport_canvas(
     ctx: &egui::Context,
-    (primary, own): (&PrimaryControls, &super::a11y::OwnRing),
+    (primary, own): (&PrimaryControls, &OwnRing),
     canvas: &egui::Response,
 ) {
     primary.name(Panel::Viewport, canvas.id);
@@ -284,12 +244,12 @@ fn first_control(
 
 /// Arrow keys while the viewport has the keyboard: nudge the selection (Shift: a big step),
 /// one undo step per press.
-pub fn nudge_keys(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
-    if editor.focused_panel() != Panel::Viewport
+pub fn nudge_keys(ctx: &egui::Context, fx: &FrameContext) {
+    if fx.focused_panel != Panel::Viewport
         || ctx.text_edit_focused()
-        || editor.selection().is_empty()
+        || fx.selected_ids().is_empty()
     {
-        return Vec::new();
+        return;
     }
     let arrows = [
         (Key::ArrowLeft, (-1, 0)),
@@ -297,17 +257,15 @@ pub fn nudge_keys(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
         (Key::ArrowUp, (0, 1)),
         (Key::ArrowDown, (0, -1)),
     ];
-    let mut out = Vec::new();
     ctx.input_mut(|i| {
         for (key, direction) in arrows {
             for (modifiers, big) in [(Modifiers::SHIFT, true), (Modifiers::NONE, false)] {
                 if i.consume_key(modifiers, key) {
-                    out.push(Command::Edit(EditCommand::Nudge { direction, big }));
+                    fx.send(Command::Edit(EditCommand::Nudge { direction, big }));
                 }
             }
         }
     });
-    out
 }
 
 /// What the "Move to…" window remembers between frames.
@@ -323,23 +281,18 @@ const MOVE_TARGETS_SHOWN: usize = 200;
 
 /// Node ▸ Move to…: type part of a name, Up / Down to pick, Enter moves the selection there
 /// (keeping world transforms as the toggle says), Shift+Enter the opposite, Esc closes.
-pub fn move_to_window(
-    ctx: &egui::Context,
-    editor: &Editor,
-    state: &mut MoveToState,
-) -> Vec<Command> {
-    let mut out = Vec::new();
-    if !editor.is_open(Window::MoveTo) {
+pub fn move_to_window(ctx: &egui::Context, fx: &FrameContext, state: &mut MoveToState) {
+    if !fx.is_open(Window::MoveTo) {
         *state = MoveToState::default();
-        return out;
+        return;
     }
-    let scene = editor.doc().scene();
-    let moving = scene.topmost(editor.selection());
+    let scene = fx.scene;
+    let moving = scene.topmost(fx.selected_ids());
     let targets = move_targets(scene, &moving, &state.query, MOVE_TARGETS_SHOWN);
     state.choice = state.choice.min(targets.len().saturating_sub(1));
     let (enter, shift, escape) = move_to_keys(ctx, state, targets.len());
     let mut chosen = enter.then_some(state.choice);
-    let keep = editor.keep_world();
+    let keep = fx.keep_world;
     egui::Window::new("Move to…")
         .id(egui::Id::unique("graft-move-to"))
         .collapsible(false)
@@ -358,19 +311,18 @@ pub fn move_to_window(
                 });
         });
     if let Some(target) = chosen.and_then(|k| targets.get(k)) {
-        out.push(Command::Window(WindowCommand::Close(Window::MoveTo)));
+        fx.send(Command::Window(WindowCommand::Close(Window::MoveTo)));
         // The keyboard goes to the moved row, where the screen reader says what happened.
-        out.push(Command::View(ViewCommand::SetFocusedPanel(
+        fx.send(Command::View(ViewCommand::SetFocusedPanel(
             Panel::Hierarchy,
         )));
-        out.push(Command::Edit(EditCommand::MoveTo {
+        fx.send(Command::Edit(EditCommand::MoveTo {
             parent: target.parent,
             keep: crate::editor::session::drop_rules::drop_keep(keep, shift),
         }));
     } else if escape {
-        out.push(Command::Window(WindowCommand::Close(Window::MoveTo)));
+        fx.send(Command::Window(WindowCommand::Close(Window::MoveTo)));
     }
-    out
 }
 
 /// What Enter and Shift+Enter do, as the window says it.
@@ -449,8 +401,8 @@ fn move_to_list(
 }
 
 /// The interface scale and theme the editor asks for, applied to egui when they changed.
-pub fn apply_look(ctx: &egui::Context, editor: &Editor, shown: &mut Option<(f32, bool)>) {
-    let want = (editor.ui_scale(), editor.high_contrast());
+pub fn apply_look(ctx: &egui::Context, fx: &FrameContext, shown: &mut Option<(f32, bool)>) {
+    let want = (fx.ui_scale, fx.high_contrast);
     if *shown == Some(want) {
         return;
     }

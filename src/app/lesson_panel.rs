@@ -5,14 +5,15 @@
 
 use super::frame::Wiring;
 use super::lesson_overlay::LessonOverlay;
+use crate::app::frame::{CommandSender, FrameContext};
 use crate::app::viewport::c32;
 use crate::editor::lesson::explain::what_it_checks;
 use crate::editor::lesson::text::{Span, keyboard_way, plain, spans};
-use crate::editor::session::Editor;
 use crate::editor::session::arrange::Panel;
 use crate::editor::session::command::{Command, SelectionCommand};
 use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Summary};
 use crate::editor::view::palette;
+use std::collections::{HashMap, HashSet};
 
 pub use super::lesson_window::lessons_window;
 
@@ -27,50 +28,63 @@ const BROKEN: egui::Color32 = c32(palette::LESSON_BROKEN);
 
 /// What the panel shows, as an id: each intro, step and summary is laid out afresh (its own
 /// height, scrolled to its top), not in the room and scroll the one before left.
-fn view_id(editor: &Editor, run: &LessonRun) -> egui::Id {
-    let summary = run.summary(editor.lesson_progress()).is_some();
+fn view_id(run: &LessonRun, summary: bool) -> egui::Id {
     let shown = (summary, run.showing_intro(), run.step_index());
     egui::Id::unique(("lesson", &run.lesson().id, shown))
 }
 
-/// The lesson at the top of the right column, resizable; the inspector fills the rest.
-pub fn above_inspector(
-    ui: &mut egui::Ui,
-    editor: &Editor,
-    run: &LessonRun,
-    w: Wiring,
-) -> (Vec<Command>, egui::Rect) {
-    let height = ui.available_height();
-    let mut out = Vec::new();
-    let rect = egui::Panel::top(view_id(editor, run))
-        .resizable(true)
-        .default_size(height * 0.6)
-        .size_range(120.0..=(height - 80.0).max(120.0))
-        .show(ui, |ui| out = panel(ui, editor, run, w))
-        .response
-        .rect;
-    (w.targets).register_rect(ui, super::ui_targets::Key::LessonPanel, rect);
-    (out, rect)
+/// The lesson panel and what it keeps between frames (owned by the app): the pinned predict
+/// box's last height in each view, and the keeps' lines already scrolled into view when they
+/// broke.
+#[derive(Debug, Default)]
+pub struct LessonPanel {
+    /// The pinned predict box's height as last drawn, by the view it is pinned in.
+    pinned: HashMap<egui::Id, f32>,
+    /// The broken keeps' lines brought into view once (forgotten when the keep holds again).
+    broken_seen: HashSet<egui::Id>,
 }
 
-/// The lesson panel's contents.
-fn panel(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, w: Wiring) -> Vec<Command> {
-    let mut out = Vec::new();
-    crate::app::a11y::name_panel(ui, "Lesson");
-    header(ui, editor, run, &mut out);
-    ui.separator();
-    if let Some(summary) = run.summary(editor.lesson_progress()) {
-        summary_ui(ui, (run, w), &summary, &mut out);
-    } else if run.showing_intro() {
-        intro_ui(ui, editor, (run, w), &mut out);
-    } else {
-        step_ui(ui, editor, (run, w), &mut out);
+impl LessonPanel {
+    /// The lesson at the top of the right column, resizable (the inspector fills the rest);
+    /// what it asks for is sent. Returns where it was drawn.
+    pub fn ui(&mut self, ui: &mut egui::Ui, fx: &FrameContext, run: &LessonRun) -> egui::Rect {
+        let height = ui.available_height();
+        let summary = run.summary(fx.lesson_progress);
+        let rect = egui::Panel::top(view_id(run, summary.is_some()))
+            .resizable(true)
+            .default_size(height * 0.6)
+            .size_range(120.0..=(height - 80.0).max(120.0))
+            .show(ui, |ui| self.contents(ui, fx, run, summary.as_ref()))
+            .response
+            .rect;
+        (fx.wiring.targets).register_rect(ui, super::ui_targets::Key::LessonPanel, rect);
+        rect
     }
-    out
+
+    /// The lesson panel's contents.
+    fn contents(
+        &mut self,
+        ui: &mut egui::Ui,
+        fx: &FrameContext,
+        run: &LessonRun,
+        summary: Option<&Summary>,
+    ) {
+        let (w, out) = (fx.wiring, fx.wiring.sender);
+        crate::app::a11y::name_panel(ui, "Lesson");
+        header(ui, fx, run, out);
+        ui.separator();
+        if let Some(summary) = summary {
+            summary_ui(ui, (run, w), summary, out);
+        } else if run.showing_intro() {
+            intro_ui(ui, fx, (run, w), out);
+        } else {
+            self.step_ui(ui, fx, run);
+        }
+    }
 }
 
 /// The title, the close button and one numbered button per step (done steps are green).
-fn header(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Command>) {
+fn header(ui: &mut egui::Ui, fx: &FrameContext, run: &LessonRun, out: &CommandSender) {
     let lesson = run.lesson();
     // The close button first, at the right; the title wraps in the room left of it.
     ui.with_layout(egui::Layout::right_to_left(egui::Align::Min), |ui| {
@@ -80,7 +94,7 @@ fn header(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Com
             .on_hover_text("Close the lesson (the scene stays)")
             .clicked()
         {
-            out.push(Command::Lesson(LessonCommand::Close));
+            out.send(Command::Lesson(LessonCommand::Close));
         }
         ui.with_layout(egui::Layout::top_down(egui::Align::Min), |ui| {
             ui.add(egui::Label::new(egui::RichText::new(&lesson.title).heading()).wrap());
@@ -93,11 +107,11 @@ fn header(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Com
             .on_hover_text("The lesson's introduction")
             .clicked()
         {
-            out.push(Command::Lesson(LessonCommand::Introduction));
+            out.send(Command::Lesson(LessonCommand::Introduction));
         }
         for (s, step) in lesson.steps.iter().enumerate() {
             let mut text = egui::RichText::new(format!("{}", s + 1));
-            if editor.lesson_progress().is_done(&lesson.id, s) {
+            if fx.lesson_progress.is_done(&lesson.id, s) {
                 text = text.color(DONE);
             }
             let current = s == run.step_index() && !run.showing_intro();
@@ -105,7 +119,7 @@ fn header(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Com
             let button = ui.add(button);
             crate::app::a11y::name(ui, &button, &format!("Step {}: {}", s + 1, step.title));
             if button.on_hover_text(&step.title).clicked() {
-                out.push(Command::Lesson(if s == run.step_index() {
+                out.send(Command::Lesson(if s == run.step_index() {
                     LessonCommand::Begin
                 } else {
                     LessonCommand::GoTo(s)
@@ -118,9 +132,9 @@ fn header(ui: &mut egui::Ui, editor: &Editor, run: &LessonRun, out: &mut Vec<Com
 /// The introduction: the lesson's about and its header text, what its check found, and Start.
 fn intro_ui(
     ui: &mut egui::Ui,
-    editor: &Editor,
+    fx: &FrameContext,
     (run, w): (&LessonRun, Wiring),
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     let lesson = run.lesson();
     let start = if run.step_index() == 0 {
@@ -131,7 +145,7 @@ fn intro_ui(
     let start = ui.button(start);
     w.name_primary(Panel::Lesson, start.id);
     if start.clicked() {
-        out.push(Command::Lesson(LessonCommand::Begin));
+        out.send(Command::Lesson(LessonCommand::Begin));
     }
     egui::ScrollArea::vertical()
         .auto_shrink([false, false])
@@ -141,7 +155,7 @@ fn intro_ui(
                 ui.add_space(6.0);
             }
             for paragraph in &lesson.intro {
-                paragraph_ui(ui, editor, run, paragraph, out);
+                paragraph_ui(ui, fx, run, paragraph, out);
                 ui.add_space(4.0);
             }
             failures_ui(ui, run, None);
@@ -167,77 +181,69 @@ fn failures_ui(ui: &mut egui::Ui, run: &LessonRun, step: Option<usize>) {
     }
 }
 
-/// The step: its title, the buttons at a fixed place, then its text, checklist and hints.
-fn step_ui(
-    ui: &mut egui::Ui,
-    editor: &Editor,
-    (run, w): (&LessonRun, Wiring),
-    out: &mut Vec<Command>,
-) {
-    let lesson = run.lesson();
-    let title = format!(
-        "Step {} of {}: {}",
-        run.step_index() + 1,
-        lesson.steps.len(),
-        run.step().title
-    );
-    // F6 lands here when neither Next nor a goal can take the keyboard.
-    let title = egui::Label::new(egui::RichText::new(title).strong());
-    let title = ui.add(title.sense(FOCUSABLE));
-    crate::app::a11y::focus_ring(ui, w.ring, &title);
-    w.name_primary(Panel::Lesson, title.id);
-    buttons(ui, (run, w), out);
-    ui.separator();
-    // While the step waits for a prediction, its box stays under the text's scroll area, in
-    // view however long the text (its height as last drawn).
-    let pinned = run.predict().is_some() && run.prediction().is_none();
-    let pinned_id = ui.scope_id().with("pinned prediction");
-    let pinned_height = match pinned {
-        true => ui.data(|d| d.get_temp(pinned_id)).unwrap_or(110.0) + 6.0,
-        false => 0.0,
-    };
-    egui::ScrollArea::vertical()
-        .auto_shrink([false, false])
-        .max_height((ui.available_height() - pinned_height).max(60.0))
-        .show(ui, |ui| {
-            failures_ui(ui, run, Some(run.step_index()));
-            for paragraph in &run.step().text {
-                paragraph_ui(ui, editor, run, paragraph, out);
-                ui.add_space(4.0);
-            }
-            let gestures = &run.step().pointing.gestures;
-            for way in gestures.iter().filter_map(keyboard_way) {
-                paragraph_ui(ui, editor, run, &way, out);
-                ui.add_space(4.0);
-            }
-            if !pinned {
-                super::lesson_predict::predict_box(ui, (run, w), out);
-            }
-            ui.separator();
-            checklist(ui, editor, (run, w));
-            for hint in run.hints_shown() {
-                ui.add_space(4.0);
-                hint_ui(ui, editor, run, hint, out);
-            }
-            crate::app::a11y::scroll_focus_into_view(ui);
-        });
-    if pinned {
-        let drawn = ui.scope(|ui| super::lesson_predict::predict_box(ui, (run, w), out));
-        let height = drawn.response.rect.height();
-        ui.data_mut(|d| d.insert_temp(pinned_id, height));
+impl LessonPanel {
+    /// The step: its title, the buttons at a fixed place, then its text, checklist and hints.
+    fn step_ui(&mut self, ui: &mut egui::Ui, fx: &FrameContext, run: &LessonRun) {
+        let (w, out) = (fx.wiring, fx.wiring.sender);
+        let lesson = run.lesson();
+        let title = format!(
+            "Step {} of {}: {}",
+            run.step_index() + 1,
+            lesson.steps.len(),
+            run.step().title
+        );
+        // F6 lands here when neither Next nor a goal can take the keyboard.
+        let title = egui::Label::new(egui::RichText::new(title).strong());
+        let title = ui.add(title.sense(FOCUSABLE));
+        crate::app::a11y::focus_ring(ui, w.ring, &title);
+        w.name_primary(Panel::Lesson, title.id);
+        buttons(ui, (run, w), out);
+        ui.separator();
+        // While the step waits for a prediction, its box stays under the text's scroll area, in
+        // view however long the text (its height as last drawn).
+        let pinned = run.predict().is_some() && run.prediction().is_none();
+        let pinned_id = ui.scope_id().with("pinned prediction");
+        let pinned_height = match pinned {
+            true => self.pinned.get(&pinned_id).copied().unwrap_or(110.0) + 6.0,
+            false => 0.0,
+        };
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .max_height((ui.available_height() - pinned_height).max(60.0))
+            .show(ui, |ui| {
+                failures_ui(ui, run, Some(run.step_index()));
+                for paragraph in &run.step().text {
+                    paragraph_ui(ui, fx, run, paragraph, out);
+                    ui.add_space(4.0);
+                }
+                let gestures = &run.step().pointing.gestures;
+                for way in gestures.iter().filter_map(keyboard_way) {
+                    paragraph_ui(ui, fx, run, &way, out);
+                    ui.add_space(4.0);
+                }
+                if !pinned {
+                    super::lesson_predict::predict_box(ui, (run, w), out);
+                }
+                ui.separator();
+                checklist(ui, fx, (run, w), &mut self.broken_seen);
+                for hint in run.hints_shown() {
+                    ui.add_space(4.0);
+                    hint_ui(ui, fx, run, hint, out);
+                }
+                crate::app::a11y::scroll_focus_into_view(ui);
+            });
+        if pinned {
+            let drawn = ui.scope(|ui| super::lesson_predict::predict_box(ui, (run, w), out));
+            let height = drawn.response.rect.height();
+            self.pinned.insert(pinned_id, height);
+        }
     }
 }
 
-fn hint_ui(
-    ui: &mut egui::Ui,
-    editor: &Editor,
-    run: &LessonRun,
-    hint: &str,
-    out: &mut Vec<Command>,
-) {
+fn hint_ui(ui: &mut egui::Ui, fx: &FrameContext, run: &LessonRun, hint: &str, out: &CommandSender) {
     egui::Frame::group(ui.style()).show(ui, |ui| {
         ui.label(egui::RichText::new("Hint").italics().weak());
-        paragraph_ui(ui, editor, run, hint, out);
+        paragraph_ui(ui, fx, run, hint, out);
     });
 }
 
@@ -246,10 +252,10 @@ fn hint_ui(
 /// pieces it is drawn in are hidden from it; the links stay, to be clicked).
 fn paragraph_ui(
     ui: &mut egui::Ui,
-    editor: &Editor,
+    fx: &FrameContext,
     run: &LessonRun,
     text: &str,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     let column = ui.available_width();
     ui.horizontal_wrapped(|ui| {
@@ -266,11 +272,11 @@ fn paragraph_ui(
                     hide(ui.strong(t));
                 }
                 Span::Node(name) => {
-                    let id = run.resolve(editor.doc().scene(), &name);
+                    let id = run.resolve(fx.scene, &name);
                     let link = ui.add_enabled(id.is_some(), egui::Link::new(name.as_str()));
                     if let (true, Some(id)) = (link.on_hover_text("Select this node").clicked(), id)
                     {
-                        out.push(Command::Selection(SelectionCommand::Select(vec![id])));
+                        out.send(Command::Selection(SelectionCommand::Select(vec![id])));
                     }
                 }
             }
@@ -298,9 +304,14 @@ fn code_span(ui: &mut egui::Ui, text: &str, column: f32) -> egui::Response {
 
 /// The goals and keeps: a tick for each that holds, a broken keep marked with what changed,
 /// and under a label what it checks.
-fn checklist(ui: &mut egui::Ui, editor: &Editor, (run, w): (&LessonRun, Wiring)) {
+fn checklist(
+    ui: &mut egui::Ui,
+    fx: &FrameContext,
+    (run, w): (&LessonRun, Wiring),
+    seen: &mut HashSet<egui::Id>,
+) {
     let goals = run.step().goals.len();
-    let changes = run.keep_changes(editor);
+    let changes = fx.keep_changes(run);
     for (k, (goal, holds)) in run.checklist().into_iter().enumerate() {
         let keep = k >= goals;
         if k == goals {
@@ -337,9 +348,9 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, (run, w): (&LessonRun, Wiring))
         if let Some(change) = change {
             let text = format!("    broken: {change}");
             let note = ui.label(egui::RichText::new(text).small().color(BROKEN));
-            show_when_it_breaks(ui, &line, &note);
+            show_when_it_breaks(ui, (&line, &note), seen);
         } else {
-            ui.data_mut(|d| d.remove::<bool>(line.id.with("broken")));
+            seen.remove(&line.id);
         }
         let checks = what_it_checks(goal, keep.then_some(run.step().goals.as_slice()));
         if goal.label != checks {
@@ -359,10 +370,10 @@ fn checklist(ui: &mut egui::Ui, editor: &Editor, (run, w): (&LessonRun, Wiring))
 }
 
 /// Hint, Show me, Reset, Back and Next (Finish on the last step), always at the same place.
-fn buttons(ui: &mut egui::Ui, (run, w): (&LessonRun, Wiring), out: &mut Vec<Command>) {
+fn buttons(ui: &mut egui::Ui, (run, w): (&LessonRun, Wiring), out: &CommandSender) {
     let k = run.step_index();
     let last = k + 1 == run.lesson().steps.len();
-    let mut send = |command| out.push(Command::Lesson(command));
+    let send = |command| out.send(Command::Lesson(command));
     ui.horizontal_wrapped(|ui| {
         if ui.add_enabled(k > 0, egui::Button::new("Back")).clicked() {
             send(LessonCommand::Back);
@@ -431,7 +442,7 @@ fn summary_ui(
     ui: &mut egui::Ui,
     (run, w): (&LessonRun, Wiring),
     summary: &Summary,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     // Shrunk to its content in height: the panel keeps the size it had (a summary that took all
     // the room it could would push the next lesson's inspector below the window).
@@ -473,7 +484,7 @@ fn summary_buttons(
     ui: &mut egui::Ui,
     (run, w): (&LessonRun, Wiring),
     summary: &Summary,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     ui.horizontal_wrapped(|ui| {
         if let Some((k, title)) = &summary.next {
@@ -481,18 +492,18 @@ fn summary_buttons(
             let next = ui.button(format!("Next lesson: {title} ⏵"));
             w.name_primary(Panel::Lesson, next.id);
             if next.clicked() {
-                out.push(Command::Lesson(LessonCommand::Open(open)));
+                out.send(Command::Lesson(LessonCommand::Open(open)));
             }
         }
         if ui.button("Close the lesson").clicked() {
-            out.push(Command::Lesson(LessonCommand::Close));
+            out.send(Command::Lesson(LessonCommand::Close));
         }
         let back = ui.button(format!("Back to step {}", run.step_index() + 1));
         if summary.next.is_none() {
             w.name_primary(Panel::Lesson, back.id);
         }
         if back.clicked() {
-            out.push(Command::Lesson(LessonCommand::Begin));
+            out.send(Command::Lesson(LessonCommand::Begin));
         }
     });
 }
@@ -500,10 +511,12 @@ fn summary_buttons(
 /// Scroll a keep's line and its "broken:" note into view in the frame it breaks (a long step
 /// text may have pushed the checklist below the panel's fold); later frames leave the
 /// learner's scrolling alone.
-fn show_when_it_breaks(ui: &egui::Ui, line: &egui::Response, note: &egui::Response) {
-    let seen = line.id.with("broken");
-    if ui.data(|d| d.get_temp::<bool>(seen)).is_none() {
-        ui.data_mut(|d| d.insert_temp(seen, true));
+fn show_when_it_breaks(
+    ui: &egui::Ui,
+    (line, note): (&egui::Response, &egui::Response),
+    seen: &mut HashSet<egui::Id>,
+) {
+    if seen.insert(line.id) {
         ui.scroll_to_rect(line.rect.union(note.rect), Some(egui::Align::Center));
     }
 }

@@ -3,6 +3,7 @@
 //! prediction next to the result and the account from the matrix chain. The judging is in
 //! `editor/lesson/predict`; this only draws and sends commands.
 
+use crate::app::frame::CommandSender;
 use crate::app::viewport::c32;
 use crate::editor::lesson::predict::Verdict;
 use crate::editor::session::command::Command;
@@ -19,7 +20,7 @@ const WRONG: egui::Color32 = c32(palette::LESSON_BROKEN);
 pub(super) fn predict_box(
     ui: &mut egui::Ui,
     (run, w): (&LessonRun, super::frame::Wiring),
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     let Some(predict) = run.predict() else {
         return;
@@ -40,7 +41,7 @@ pub(super) fn predict_box(
                     .on_hover_text("Play the step's solution and compare")
                     .clicked()
                 {
-                    out.push(Command::Lesson(LessonCommand::ShowMe));
+                    out.send(Command::Lesson(LessonCommand::ShowMe));
                 }
             }
             (Some(_), Some(feedback)) => result(ui, run, &feedback),
@@ -49,7 +50,7 @@ pub(super) fn predict_box(
 }
 
 /// The field to type the prediction, and the button that takes a click in the viewport.
-fn ask(ui: &mut egui::Ui, (run, w): (&LessonRun, super::frame::Wiring), out: &mut Vec<Command>) {
+fn ask(ui: &mut egui::Ui, (run, w): (&LessonRun, super::frame::Wiring), out: &CommandSender) {
     let Some(predict) = run.predict() else {
         return;
     };
@@ -84,7 +85,7 @@ fn ask(ui: &mut egui::Ui, (run, w): (&LessonRun, super::frame::Wiring), out: &mu
                 )
                 .clicked()
             {
-                out.push(Command::Lesson(LessonCommand::PredictByClick(!on)));
+                out.send(Command::Lesson(LessonCommand::PredictByClick(!on)));
             }
         }
     });
@@ -92,7 +93,7 @@ fn ask(ui: &mut egui::Ui, (run, w): (&LessonRun, super::frame::Wiring), out: &mu
         ui.label(egui::RichText::new("Click where you predict, in the viewport.").italics());
     }
     if commit && !text.trim().is_empty() {
-        out.push(Command::Lesson(LessonCommand::Predict(
+        out.send(Command::Lesson(LessonCommand::Predict(
             PredictInput::Typed(text.clone()),
         )));
     }

@@ -2,17 +2,17 @@
 //! progress, its `about:` and its introduction; a lesson file is picked in a dialog titled and
 //! filtered for lessons.
 
+use crate::app::frame::{CommandSender, FrameContext};
 use crate::editor::lesson::Lesson;
 use crate::editor::lesson::course::COURSE;
-use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, Window, WindowCommand};
 use crate::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
 use std::path::PathBuf;
 
 /// Help ▸ Lessons….
-pub fn lessons_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
+pub fn lessons_window(ctx: &egui::Context, fx: &FrameContext, out: &CommandSender) {
     let mut chosen = None;
-    let files = lesson_files(ctx, editor);
+    let files = lesson_files(ctx, fx);
     let closed = super::windows::closable(ctx, "Lessons", Window::Lessons, |ui| {
         ui.label("Short lessons on local and world space: each step has tasks the editor checks as you work.");
         ui.add_space(4.0);
@@ -22,7 +22,7 @@ pub fn lessons_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comman
                 for k in 0..COURSE.len() {
                     if let Some(lesson) = crate::editor::lesson::course::builtin(k) {
                         let label = format!("{}. {}", k + 1, lesson.title);
-                        if entry(ui, editor, lesson, label) {
+                        if entry(ui, fx, lesson, label) {
                             chosen = Some(LessonSource::Builtin(k));
                         }
                     }
@@ -33,7 +33,7 @@ pub fn lessons_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comman
                 }
                 for (path, lesson) in &files {
                     let label = format!("{} ({})", lesson.title, path.display());
-                    if entry(ui, editor, lesson, label) {
+                    if entry(ui, fx, lesson, label) {
                         chosen = Some(LessonSource::File(path.clone()));
                     }
                 }
@@ -45,24 +45,24 @@ pub fn lessons_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comman
             .on_hover_text("A .lesson file (docs/lesson-format.md); File > Open takes them too")
             .clicked()
         {
-            out.push(Command::Window(WindowCommand::Close(Window::Lessons)));
-            out.push(Command::Lesson(LessonCommand::OpenFile));
+            out.send(Command::Window(WindowCommand::Close(Window::Lessons)));
+            out.send(Command::Lesson(LessonCommand::OpenFile));
         }
     });
     if let Some(source) = chosen {
-        out.push(Command::Window(WindowCommand::Close(Window::Lessons)));
-        out.push(Command::Lesson(LessonCommand::Open(source)));
+        out.send(Command::Window(WindowCommand::Close(Window::Lessons)));
+        out.send(Command::Lesson(LessonCommand::Open(source)));
     }
-    out.extend(closed);
+    out.send_all(closed);
 }
 
 /// One lesson: its button and progress, its `about:`, its introduction folded. True when its
 /// button was clicked.
-fn entry(ui: &mut egui::Ui, editor: &Editor, lesson: &Lesson, label: String) -> bool {
+fn entry(ui: &mut egui::Ui, fx: &FrameContext, lesson: &Lesson, label: String) -> bool {
     let mut clicked = false;
     ui.horizontal(|ui| {
         clicked = ui.button(label).on_hover_text(&lesson.about).clicked();
-        let done = editor.lesson_progress().count(&lesson.id);
+        let done = fx.lesson_progress.count(&lesson.id);
         ui.label(format!("{done}/{} steps", lesson.steps.len()));
     });
     if !lesson.about.is_empty() {
@@ -91,9 +91,9 @@ type Cached = (Vec<PathBuf>, Vec<(PathBuf, Lesson)>);
 
 /// The lesson files among the recent files, read once per window opening (kept in egui's
 /// memory while the window is open).
-fn lesson_files(ctx: &egui::Context, editor: &Editor) -> Vec<(PathBuf, Lesson)> {
+fn lesson_files(ctx: &egui::Context, fx: &FrameContext) -> Vec<(PathBuf, Lesson)> {
     let id = egui::Id::unique("graft-lesson-files");
-    let recent: Vec<PathBuf> = editor.recent().to_vec();
+    let recent: Vec<PathBuf> = fx.recent.to_vec();
     let cached: Option<Cached> = ctx.data(|d| d.get_temp(id));
     if let Some((paths, files)) = cached.filter(|(paths, _)| *paths == recent) {
         let _ = paths;

@@ -1,7 +1,7 @@
 //! The menu bar and the keyboard, both generated from the command table.
 
-use super::ui_targets::{Key as Target, Targets};
-use crate::editor::session::Editor;
+use super::frame::FrameContext;
+use super::ui_targets::Key as Target;
 use crate::editor::session::command::{Command, EditCommand, FileCommand};
 use crate::editor::table::{CommandSpec, MENUS, Shortcut, command_table};
 use crate::editor::vocabulary::CommandId;
@@ -27,7 +27,7 @@ pub fn egui_shortcut(shortcut: &Shortcut) -> Option<KeyboardShortcut> {
 /// The commands whose shortcuts were pressed this frame. While a text field has the keyboard
 /// only the global ones (Save, Open, the palette, …) count, so typing never runs a command.
 /// Shortcuts with more modifiers are tried first, so Ctrl+Shift+Z is not taken for Ctrl+Z.
-pub fn shortcuts(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
+pub fn shortcuts(ctx: &egui::Context, fx: &FrameContext) {
     let typing = ctx.text_edit_focused();
     let mut keyed: Vec<(KeyboardShortcut, &CommandSpec)> = command_table()
         .iter()
@@ -43,11 +43,10 @@ pub fn shortcuts(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
             k.modifiers.shift as u8 + k.modifiers.command as u8 + k.modifiers.alt as u8,
         )
     });
-    let mut out = Vec::new();
     ctx.input_mut(|i| {
         for (shortcut, spec) in keyed {
-            if i.consume_shortcut(&shortcut) && (spec.enabled)(editor) {
-                out.push(spec.command.clone());
+            if i.consume_shortcut(&shortcut) && fx.enabled(spec) {
+                fx.send(spec.command.clone());
             }
         }
     });
@@ -56,19 +55,18 @@ pub fn shortcuts(ctx: &egui::Context, editor: &Editor) -> Vec<Command> {
         ctx.input(|i| {
             for event in &i.events {
                 match event {
-                    egui::Event::Copy => out.push(Command::Edit(EditCommand::Copy)),
-                    egui::Event::Paste(_) => out.push(Command::Edit(EditCommand::Paste)),
+                    egui::Event::Copy => fx.send(Command::Edit(EditCommand::Copy)),
+                    egui::Event::Paste(_) => fx.send(Command::Edit(EditCommand::Paste)),
                     _ => {}
                 }
             }
         });
     }
-    out
 }
 
 /// The label a menu shows for an entry: Undo and Redo name the step they would take.
-fn menu_label(spec: &CommandSpec, editor: &Editor) -> String {
-    let history = editor.doc().history();
+fn menu_label(spec: &CommandSpec, fx: &FrameContext) -> String {
+    let history = fx.doc.history();
     match spec.id {
         CommandId::EditUndo => history
             .undo_label()
@@ -81,24 +79,19 @@ fn menu_label(spec: &CommandSpec, editor: &Editor) -> String {
 }
 
 /// One menu entry: a button (or a check mark for toggles) with its shortcut and tooltip.
-fn entry(
-    ui: &mut egui::Ui,
-    spec: &CommandSpec,
-    (editor, targets): (&Editor, &Targets),
-    out: &mut Vec<Command>,
-) {
+fn entry(ui: &mut egui::Ui, spec: &CommandSpec, fx: &FrameContext) {
     let shortcut = spec
         .shortcuts
         .first()
         .map(Shortcut::text)
         .unwrap_or_default();
-    let name = menu_label(spec, editor);
-    let checked = spec.checked.map(|checked| checked(editor));
+    let name = menu_label(spec, fx);
+    let checked = fx.checked(spec);
     let label = match checked {
         Some(on) => format!("{} {name}", if on { "☑" } else { "☐" }),
         None => name.clone(),
     };
-    let enabled = (spec.enabled)(editor);
+    let enabled = fx.enabled(spec);
     let response = ui
         .add_enabled(enabled, egui::Button::new(label).shortcut_text(shortcut))
         .on_hover_text(spec.tooltip);
@@ -107,9 +100,11 @@ fn entry(
         // named with a glyph.
         crate::app::a11y::check_item(ui, &response, &name, on);
     }
-    targets.menu_item(ui, spec.menu, spec.label, &response);
+    fx.wiring
+        .targets
+        .menu_item(ui, spec.menu, spec.label, &response);
     if response.clicked() {
-        out.push(spec.command.clone());
+        fx.send(spec.command.clone());
         if spec.checked.is_none() {
             ui.close();
         }
@@ -118,24 +113,16 @@ fn entry(
 
 /// The menu bar: every table entry under its menu (in its submenu, if it has one), and
 /// File ▸ Open Recent. Menus and their items register as lesson targets in `targets`.
-pub fn menus(ui: &mut egui::Ui, editor: &Editor, targets: &Targets) -> Vec<Command> {
-    let mut out = Vec::new();
+pub fn menus(ui: &mut egui::Ui, fx: &FrameContext) {
     crate::app::a11y::name_menus(ui, "Main menu");
     for menu in MENUS {
-        let drawn = (editor, targets);
-        let opened = ui.menu_button(menu, |ui| menu_items(ui, menu, drawn, &mut out));
-        targets.register(ui, Target::Menu(menu), &opened.response);
+        let opened = ui.menu_button(menu, |ui| menu_items(ui, menu, fx));
+        (fx.wiring.targets).register(ui, Target::Menu(menu), &opened.response);
     }
-    out
 }
 
 /// One menu's entries: each submenu where its first entry would be, holding all of its own.
-fn menu_items(
-    ui: &mut egui::Ui,
-    menu: &'static str,
-    (editor, targets): (&Editor, &Targets),
-    out: &mut Vec<Command>,
-) {
+fn menu_items(ui: &mut egui::Ui, menu: &'static str, fx: &FrameContext) {
     let specs: Vec<&CommandSpec> = command_table()
         .iter()
         .filter(|s| s.menu == Some(menu))
@@ -149,9 +136,9 @@ fn menu_items(
             ui.separator();
         }
         let Some(submenu) = spec.submenu else {
-            entry(ui, spec, (editor, targets), out);
+            entry(ui, spec, fx);
             if spec.id == CommandId::FileOpen {
-                recent_menu(ui, editor, out);
+                recent_menu(ui, fx);
             }
             continue;
         };
@@ -162,21 +149,21 @@ fn menu_items(
                 if k > 0 && spec.separator_before {
                     ui.separator();
                 }
-                entry(ui, spec, (editor, targets), out);
+                entry(ui, spec, fx);
             }
         });
-        targets.register(ui, Target::Submenu(menu, submenu), &opened.response);
+        (fx.wiring.targets).register(ui, Target::Submenu(menu, submenu), &opened.response);
     }
 }
 
-fn recent_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
+fn recent_menu(ui: &mut egui::Ui, fx: &FrameContext) {
     ui.menu_button("Open Recent", |ui| {
-        if editor.recent().is_empty() {
+        if fx.recent.is_empty() {
             ui.label("(none yet)");
         }
-        for path in editor.recent() {
+        for path in fx.recent {
             if ui.button(path.display().to_string()).clicked() {
-                out.push(Command::File(FileCommand::OpenPath(path.clone())));
+                fx.send(Command::File(FileCommand::OpenPath(path.clone())));
             }
         }
     });

@@ -1,6 +1,8 @@
 //! The egui application. Everything egui / eframe / rfd lives in this module and only here.
 //!
-//! Each panel reads the [`Editor`] and returns [`Command`]s; [`GraftApp::run`] hands them to
+//! Each panel reads the frame's [`frame::FrameContext`] (built from the [`Editor`] once a
+//! frame; no other part of the app names the `Editor`) and sends [`Command`]s through it;
+//! after the panels, and again after the windows, [`GraftApp::run`] hands each to
 //! [`Editor::apply`] (the one place anything changes) and carries out the UI-side effects
 //! (a rename field, the camera, a native dialog, the window). Menus, shortcuts, Help and the
 //! palette are generated from the command table in `crate::editor::table`.
@@ -25,6 +27,7 @@ mod number_field;
 mod panels;
 mod recovery;
 mod signals;
+mod status_bar;
 mod theme;
 pub mod timeline;
 pub mod ui_targets;
@@ -33,10 +36,8 @@ mod windows;
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{
-    Command, Effect, FileCommand, JournalCommand, Lifecycle, SettingCommand, ViewCommand,
-    WindowCommand,
+    Command, Effect, FileCommand, Lifecycle, SettingCommand, ViewCommand, WindowCommand,
 };
-use crate::editor::view::numbers::{format_significant, grid_label};
 use crate::model::document::Document;
 use crate::model::scene::{NodeId, Scene};
 use dialogs::FileDialogs;
@@ -49,6 +50,7 @@ pub struct GraftApp {
     dialogs: Box<dyn FileDialogs>,
     hierarchy: hierarchy::HierarchyState,
     inspector: inspector::InspectorState,
+    lesson_panel: lesson_panel::LessonPanel,
     /// The viewport's camera and interaction state.
     pub viewport: viewport::ViewportState,
     windows: windows::WindowsState,
@@ -180,6 +182,7 @@ impl GraftApp {
             dialogs,
             hierarchy: Default::default(),
             inspector: Default::default(),
+            lesson_panel: Default::default(),
             viewport: Default::default(),
             windows: Default::default(),
             figure_window: Default::default(),
@@ -280,12 +283,6 @@ impl GraftApp {
         }
     }
 
-    fn run_all(&mut self, commands: Vec<Command>) {
-        for command in commands {
-            self.run(command);
-        }
-    }
-
     /// The whole frame: menus, panels, windows, shortcuts (eframe calls it; benches call it headless).
     pub fn frame_ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
@@ -300,146 +297,25 @@ impl GraftApp {
         }
         self.last_recomputed = tick.recomputed;
         self.registers.start_frame();
-        keyboard::apply_look(&ctx, &self.editor, &mut self.look);
-        let mut commands = menus::shortcuts(&ctx, &self.editor);
-        commands.extend(keyboard::nudge_keys(&ctx, &self.editor));
-        commands.extend(self.window_input(&ctx));
-        egui::Panel::top("menu").show(ui, |ui| {
-            a11y::name_panel(ui, "Menu bar");
-            let targets = &self.registers.targets;
-            let menus =
-                |ui: &mut egui::Ui| commands.extend(menus::menus(ui, &self.editor, targets));
-            egui::MenuBar::new().ui(ui, menus);
-        });
-        egui::Panel::bottom("status").show(ui, |ui| {
-            a11y::name_panel(ui, "Status");
-            self.status_bar(ui)
-        });
-        commands.extend(self.panels(ui));
+        self.panels(ui);
+        self.apply_sent();
+        // Windows after the commands: a window opened this frame shows on this frame.
+        self.windows(&ctx);
+        self.apply_sent();
+        self.end_frame(&ctx);
+    }
+
+    /// Apply the commands the panels sent ([`frame::CommandSender`]), in the order sent, each
+    /// as [`GraftApp::run`] does: the one place a frame's panels change the session.
+    fn apply_sent(&mut self) {
+        let mut commands = self.registers.take_commands();
         if std::mem::take(&mut self.hierarchy.took_file_drop) {
             // Dropped on a row: instanced there, not opened.
             commands.retain(|c| !matches!(c, Command::File(FileCommand::OpenPath(_))));
         }
-        let primary = self.registers.primary();
-        commands.extend(keyboard::focus(
-            &ctx,
-            &self.editor,
-            &mut self.panel_rects,
-            primary,
-        ));
-        self.run_all(commands);
-        // Windows after the commands: a window opened this frame shows on this frame.
-        let commands = self.windows(&ctx);
-        self.run_all(commands);
-        self.end_frame(&ctx);
-    }
-
-    /// The window's close button and files dropped on the window.
-    fn window_input(&mut self, ctx: &egui::Context) -> Vec<Command> {
-        let mut commands = Vec::new();
-        if ctx.input(|i| i.viewport().close_requested()) {
-            commands.push(Command::File(FileCommand::CloseRequested));
-        }
-        let dropped: Option<PathBuf> = ctx.input(|i| {
-            i.raw
-                .dropped_files
-                .iter()
-                .map(|f| f.path().to_path_buf())
-                .find(|p| !p.as_os_str().is_empty())
-        });
-        commands.extend(dropped.map(|x| Command::File(FileCommand::OpenPath(x))));
-        commands
-    }
-
-    fn status_bar(&mut self, ui: &mut egui::Ui) {
-        if self.job_bar(ui) {
-            self.run(Command::File(FileCommand::CancelJob));
-        }
-        if let Some(command) = panels::recording_mark(ui, &self.editor) {
+        for command in commands {
             self.run(command);
         }
-        let mut retry = false;
-        // Wrapped: at 150 % its parts take a second line rather than cut the message off.
-        ui.horizontal_wrapped(|ui| {
-            let doc = self.editor.doc();
-            let name = doc.path().map_or_else(|| "untitled".into(), |p| p.display().to_string());
-            let star = if doc.is_modified() { " *" } else { "" };
-            ui.label(format!("{name}{star}"));
-            ui.separator();
-            ui.label(format!(
-                "{} nodes",
-                crate::model::progress::grouped(doc.scene().len() as u64)
-            ));
-            ui.separator();
-            ui.label(format!(
-                "{} world matrices recomputed last frame (last change: {})",
-                self.last_recomputed, self.editor.last_change_recomputed()
-            ))
-            .on_hover_text("How many world matrices the update pass recomputed: only the edited nodes and their subtrees (dirty flags at work).");
-            ui.separator();
-            ui.label(self.pointer_text())
-                .on_hover_text("The world point under the pointer, and how many pixels one world unit spans.");
-            retry = journal_status(ui, &self.editor);
-            if let Some(m) = self.editor.last_message() {
-                ui.separator();
-                let color = if m.is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
-                ui.colored_label(color, &m.text);
-            }
-        });
-        if retry {
-            self.run(Command::Journal(JournalCommand::RetryJournal));
-        }
-    }
-
-    /// The running job's line (Cancel, what it does, a bar, how far); true when Cancel was
-    /// pressed.
-    fn job_bar(&self, ui: &mut egui::Ui) -> bool {
-        let Some(job) = self.editor.job() else {
-            return false;
-        };
-        let mut cancel = false;
-        ui.horizontal(|ui| {
-            // Cancel first: it stays put while the text after it changes.
-            cancel = ui.button("Cancel").clicked();
-            ui.label(format!("{}: {}…", job.title, job.stage.describe()));
-            let bar = match job.fraction() {
-                Some(f) => egui::ProgressBar::new(f).show_percentage(),
-                None => egui::ProgressBar::new(0.0).animate(true),
-            };
-            ui.add(bar.desired_width(240.0));
-            if let Some(amount) = job.stage.amount(job.done, job.total) {
-                ui.weak(amount);
-            }
-        });
-        cancel
-    }
-
-    /// The world point under the pointer (and in the viewed node's space), and the zoom, with
-    /// as many digits as a pixel resolves.
-    fn pointer_text(&self) -> String {
-        let camera = self.viewport.camera;
-        let pixel = 1.0 / camera.zoom;
-        let mut pointer = self.viewport.pointer_world.map_or(String::new(), |p| {
-            format!("({}, {})  ", grid_label(p.x, pixel), grid_label(p.y, pixel))
-        });
-        if let (Some(id), Some(p)) = (self.editor.view_node().0, self.viewport.pointer_world) {
-            let v = camera.view.transform_point2(p);
-            let name = self
-                .editor
-                .doc()
-                .scene()
-                .node(id)
-                .map_or("?", |d| d.name.as_str());
-            pointer = format!(
-                "{pointer}in {name}: ({}, {})  ",
-                grid_label(v.x, pixel),
-                grid_label(v.y, pixel)
-            );
-        }
-        format!(
-            "{pointer}zoom {} px/unit",
-            format_significant(camera.zoom, 3)
-        )
     }
 
     /// A logout or `kill` arrived: end now, no prompt; unsaved work stays in the journal.
@@ -581,17 +457,4 @@ fn install_panic_report(dir: PathBuf) {
         );
         default(info);
     }));
-}
-
-/// The status bar's journal warning while the crash journal is wanted but not written, with
-/// a Retry button; true when it was pressed.
-fn journal_status(ui: &mut egui::Ui, editor: &Editor) -> bool {
-    let crate::editor::session::journal::JournalHealth::Failing(why) = editor.journal_health()
-    else {
-        return false;
-    };
-    ui.separator();
-    ui.colored_label(ui.visuals().warn_fg_color, "⚠ No crash journal")
-        .on_hover_text(format!("Changes are only in memory until saved: {why}"));
-    ui.small_button("Retry").clicked()
 }

@@ -4,48 +4,57 @@
 use super::frame::FrameContext;
 use super::{
     GraftApp, a11y, figure_window, generate_window, hierarchy, inspector, keyboard, lesson_panel,
-    timeline, viewport, windows,
+    menus, status_bar, windows,
 };
-use crate::editor::session::Editor;
 use crate::editor::session::command::Command;
 
 impl GraftApp {
-    /// The floating windows, and what they answered.
-    pub(super) fn windows(&mut self, ctx: &egui::Context) -> Vec<Command> {
+    /// The floating windows; what they answer is sent to be applied after them.
+    pub(super) fn windows(&mut self, ctx: &egui::Context) {
         use crate::editor::session::command::Window;
-        let mut commands = windows::show(ctx, &self.editor, &mut self.windows);
-        commands.extend(keyboard::move_to_window(
-            ctx,
-            &self.editor,
-            &mut self.move_to,
-        ));
-        if self.editor.is_open(Window::Figure) {
+        let fx = FrameContext::new(&self.editor, self.registers.wiring());
+        windows::show(ctx, &fx, &mut self.windows);
+        keyboard::move_to_window(ctx, &fx, &mut self.move_to);
+        if fx.is_open(Window::Figure) {
             let view = (self.viewport.camera, self.viewport.last_rect);
             let figure = &mut self.figure_window;
-            commands.extend(figure_window::show(ctx, &self.editor, figure, view));
+            figure_window::show(ctx, &fx, figure, view);
         }
-        if self.editor.is_open(Window::Generate) {
+        if fx.is_open(Window::Generate) {
             let generate = &mut self.generate_window;
-            commands.extend(generate_window::show(ctx, &self.editor, generate));
+            generate_window::show(ctx, &fx, generate);
         }
-        commands
     }
 
-    /// The hierarchy (left), inspector (right) and viewport (centre). The side panels keep
-    /// their width whatever is selected: the content wraps instead of widening them. What the
-    /// panels read is built once here ([`FrameContext`]).
-    pub(super) fn panels(&mut self, ui: &mut egui::Ui) -> Vec<Command> {
+    /// The frame's panels: the keys, the menu bar and the status bar, the hierarchy (left),
+    /// inspector (right), timeline (bottom) and viewport (centre), then the keyboard's focus.
+    /// The side panels keep their width whatever is selected: the content wraps instead of
+    /// widening them. What the panels read is built once here ([`FrameContext`]); what they
+    /// ask for is sent, to be applied after them.
+    pub(super) fn panels(&mut self, ui: &mut egui::Ui) {
         use crate::editor::session::arrange::Panel;
-        let mut commands = Vec::new();
-        self.panel_rects.clear();
+        let ctx = ui.ctx().clone();
         let fx = FrameContext::new(&self.editor, self.registers.wiring());
+        keyboard::apply_look(&ctx, &fx, &mut self.look);
+        menus::shortcuts(&ctx, &fx);
+        keyboard::nudge_keys(&ctx, &fx);
+        window_input(&ctx, &fx);
+        egui::Panel::top("menu").show(ui, |ui| {
+            a11y::name_panel(ui, "Menu bar");
+            egui::MenuBar::new().ui(ui, |ui| menus::menus(ui, &fx));
+        });
+        egui::Panel::bottom("status").show(ui, |ui| {
+            a11y::name_panel(ui, "Status");
+            status_bar::ui(ui, &fx, &self.viewport, self.last_recomputed);
+        });
+        self.panel_rects.clear();
         let timeline = egui::Panel::bottom("timeline")
             .resizable(true)
             .default_size(110.0)
             .show(ui, |ui| {
                 a11y::name_panel(ui, "Timeline");
                 egui::ScrollArea::vertical().show(ui, |ui| {
-                    commands.extend(timeline::ui(ui, &fx, &mut self.timeline));
+                    self.timeline.ui(ui, &fx);
                     a11y::scroll_focus_into_view(ui);
                 });
             });
@@ -54,39 +63,50 @@ impl GraftApp {
         let sides = Sides {
             hierarchy: &mut self.hierarchy,
             inspector: &mut self.inspector,
+            lesson: &mut self.lesson_panel,
             rects: &mut self.panel_rects,
         };
-        commands.extend(side_panels(ui, &fx, &self.editor, sides));
+        side_panels(ui, &fx, sides);
         let central = egui::CentralPanel::default().show(ui, |ui| {
             a11y::name_panel(ui, "Viewport");
-            commands.extend(viewport::ui(
-                ui,
-                &self.editor,
-                &mut self.viewport,
-                self.hierarchy.preview.as_ref(),
-                self.inspector.hovered_factor,
-                (fx.wiring.primary, fx.wiring.ring),
-            ));
+            let preview = self.hierarchy.preview.as_ref();
+            (self.viewport).ui(ui, &fx, preview, self.inspector.hovered_factor);
         });
         self.panel_rects.set(Panel::Viewport, central.response.rect);
-        a11y::announce(ui.ctx(), &self.editor, &mut self.announcements);
-        commands
+        a11y::announce(&ctx, &fx, &mut self.announcements);
+        keyboard::focus(&ctx, &fx, &mut self.panel_rects);
     }
+}
+
+/// The window's close button and files dropped on the window.
+fn window_input(ctx: &egui::Context, fx: &FrameContext) {
+    use crate::editor::session::command::FileCommand;
+    if ctx.input(|i| i.viewport().close_requested()) {
+        fx.send(Command::File(FileCommand::CloseRequested));
+    }
+    let dropped: Option<std::path::PathBuf> = ctx.input(|i| {
+        i.raw
+            .dropped_files
+            .iter()
+            .map(|f| f.path().to_path_buf())
+            .find(|p| !p.as_os_str().is_empty())
+    });
+    fx.send_all(dropped.map(|x| Command::File(FileCommand::OpenPath(x))));
 }
 
 /// The side panels' own state, and where each was drawn.
 struct Sides<'s> {
     hierarchy: &'s mut hierarchy::HierarchyState,
     inspector: &'s mut inspector::InspectorState,
+    lesson: &'s mut lesson_panel::LessonPanel,
     rects: &'s mut keyboard::PanelRects,
 }
 
 /// The hierarchy and the right column (the inspector, with the lesson above it). With a lesson
 /// open it shares the right column and the viewport keeps half the window.
-fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, editor: &Editor, s: Sides) -> Vec<Command> {
+fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, s: Sides) {
     use crate::editor::session::arrange::Panel;
     use crate::editor::view::layout::{MIN_HIERARCHY, max_hierarchy, max_right};
-    let mut commands = Vec::new();
     let (window, lesson) = (ui.max_rect().width(), fx.lesson.is_some());
     let sides = SideWidths::for_window(window);
     // A lesson's point or gesture on a folded or scrolled-away row: unfold and scroll to it.
@@ -103,7 +123,7 @@ fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, editor: &Editor, s: Sides) 
         )
         .show(ui, |ui| {
             a11y::name_panel(ui, "Hierarchy");
-            commands.extend(hierarchy::ui(ui, fx, s.hierarchy));
+            s.hierarchy.ui(ui, fx);
         })
         .response
         .rect;
@@ -121,11 +141,9 @@ fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, editor: &Editor, s: Sides) 
         .show(ui, |ui| {
             a11y::name_panel(ui, "Inspector");
             if let Some(run) = fx.lesson {
-                let (lesson, rect) = lesson_panel::above_inspector(ui, editor, run, fx.wiring);
-                commands.extend(lesson);
-                lesson_rect = Some(rect);
+                lesson_rect = Some(s.lesson.ui(ui, fx, run));
             }
-            commands.extend(inspector::ui(ui, fx, s.inspector));
+            s.inspector.ui(ui, fx);
         })
         .response
         .rect;
@@ -134,7 +152,6 @@ fn side_panels(ui: &mut egui::Ui, fx: &FrameContext, editor: &Editor, s: Sides) 
         inspector.min.y = rect.max.y;
     }
     s.rects.set(Panel::Inspector, inspector);
-    commands
 }
 
 impl GraftApp {
@@ -142,9 +159,9 @@ impl GraftApp {
     /// the window's title, and the announcement spoken on the focus.
     pub(super) fn end_frame(&mut self, ctx: &egui::Context) {
         use crate::editor::session::command::{Command, FileCommand};
-        let registers = &mut self.registers;
-        let (overlay, targets) = (&mut registers.overlay, &mut registers.targets);
-        super::lesson_overlay::paint(ctx, &self.editor, &self.viewport, overlay, targets);
+        self.registers.targets.finish_frame();
+        let fx = FrameContext::new(&self.editor, self.registers.wiring());
+        super::lesson_overlay::paint(ctx, &fx, &self.viewport);
         if let Some(outcome) = self.dialogs.poll() {
             self.run(Command::File(FileCommand::DialogClosed(outcome)));
         }
@@ -172,33 +189,6 @@ impl GraftApp {
     pub fn lesson_painted(&self) -> crate::app::lesson_overlay::Painted {
         self.registers.overlay.painted()
     }
-}
-
-/// While a lesson is being recorded, the status bar's lasting mark: which step is recorded,
-/// with Stop recording… (and Record the next step) at hand; once stopped, that the lesson
-/// waits for its file. What was pressed.
-pub(super) fn recording_mark(ui: &mut egui::Ui, editor: &Editor) -> Option<Command> {
-    use crate::editor::session::record::RecordCommand;
-    let recording = editor.recording()?;
-    let red = crate::app::viewport::c32(crate::editor::view::palette::RECORDING);
-    let mut pressed = None;
-    ui.horizontal(|ui| {
-        if recording.stopped() {
-            let text = "⚫ Recording stopped: choose where to write the lesson";
-            ui.colored_label(red, text);
-            return;
-        }
-        let text = format!("⚫ Recording lesson step {}", recording.steps());
-        ui.colored_label(red, egui::RichText::new(text).strong())
-            .on_hover_text("Perform the solution in the editor: each command becomes a do: line");
-        if ui.button("Stop recording…").clicked() {
-            pressed = Some(Command::Record(RecordCommand::Stop));
-        }
-        if ui.button("Record the next step").clicked() {
-            pressed = Some(Command::Record(RecordCommand::NextStep));
-        }
-    });
-    pressed
 }
 
 /// How wide the side panels start and may grow in a window `window` points wide: at their

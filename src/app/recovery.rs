@@ -2,14 +2,14 @@
 //! close cleanly (recover the unsaved changes a journal kept, set them aside, or decide later;
 //! Enter recovers), and "the file changed on disk" (Overwrite / Save As… / Reload).
 
-use crate::editor::session::Editor;
+use crate::app::frame::{CommandSender, FrameContext};
 use crate::editor::session::command::{Command, FileCommand, JournalCommand};
 use crate::editor::session::disk_watch::{ConflictAnswer, ConflictReason};
 use crate::editor::session::journal::RecoveryAnswer;
 
 /// Show the recovery prompt while a journal waits for an answer.
-pub fn recovery_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
-    let Some(offer) = editor.recovery_offer() else {
+pub fn recovery_window(ctx: &egui::Context, fx: &FrameContext, out: &CommandSender) {
+    let Some(offer) = fx.recovery_offer() else {
         return;
     };
     let answer = |a| Command::Journal(JournalCommand::AnswerRecovery(a));
@@ -52,17 +52,17 @@ pub fn recovery_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
             let recover = ui.button("Recover");
             recover.request_focus();
             if recover.clicked() || ui.input(|i| i.key_pressed(egui::Key::Enter)) {
-                out.push(answer(RecoveryAnswer::Recover));
+                out.send(answer(RecoveryAnswer::Recover));
             }
             if ui
                 .button("Discard")
                 .on_hover_text("Set the changes aside: kept a week in the journal folder")
                 .clicked()
             {
-                out.push(answer(RecoveryAnswer::Discard));
+                out.send(answer(RecoveryAnswer::Discard));
             }
             if ui.button("Later").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                out.push(answer(RecoveryAnswer::Later));
+                out.send(answer(RecoveryAnswer::Later));
             }
         });
     });
@@ -70,12 +70,12 @@ pub fn recovery_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
 
 /// "FILE changed on disk since graft read it": asked before a save would overwrite it, or
 /// when the window noticed the change. Escape cancels.
-pub fn conflict_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
-    let Some(conflict) = editor.disk_conflict() else {
+pub fn conflict_window(ctx: &egui::Context, fx: &FrameContext, out: &CommandSender) {
+    let Some(conflict) = fx.disk_conflict() else {
         return;
     };
     let answer = |a| Command::File(FileCommand::AnswerConflict(a));
-    let name = editor.doc().display_name();
+    let name = fx.doc.display_name();
     egui::Modal::new(egui::Id::unique("graft-disk-conflict")).show(ctx, |ui| {
         ui.set_max_width(480.0);
         let title = format!("{name} changed on disk");
@@ -86,7 +86,7 @@ pub fn conflict_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
             ConflictReason::Noticed => "Another program or another graft window wrote it since graft read it.",
         };
         ui.label(why);
-        if editor.doc().is_modified() {
+        if fx.doc.is_modified() {
             ui.label("This window has unsaved changes: Reload drops them.");
         }
         ui.horizontal(|ui| {
@@ -95,16 +95,16 @@ pub fn conflict_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Comma
                 .on_hover_text("Save this version over the file (the other version is kept as .bak)")
                 .clicked()
             {
-                out.push(answer(ConflictAnswer::Overwrite));
+                out.send(answer(ConflictAnswer::Overwrite));
             }
             if ui.button("Save As…").on_hover_text("Keep both: save this version under another name").clicked() {
-                out.push(answer(ConflictAnswer::SaveAs));
+                out.send(answer(ConflictAnswer::SaveAs));
             }
             if ui.button("Reload").on_hover_text("Load the file as it is on disk now").clicked() {
-                out.push(answer(ConflictAnswer::Reload));
+                out.send(answer(ConflictAnswer::Reload));
             }
             if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                out.push(answer(ConflictAnswer::Cancel));
+                out.send(answer(ConflictAnswer::Cancel));
             }
         });
     });

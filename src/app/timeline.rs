@@ -8,6 +8,7 @@
 
 use super::frame::FrameContext;
 use super::ui_targets::Targeted as _;
+use crate::app::frame::CommandSender;
 use crate::app::number_field::number_field;
 use crate::app::viewport::c32;
 use crate::editor::session::command::{Command, HistoryCommand, PanelCommand};
@@ -67,55 +68,57 @@ fn pos(p: glam::Vec2) -> Pos2 {
     Pos2::new(p.x, p.y)
 }
 
-/// Draw the panel; returns its commands.
-pub fn ui(ui: &mut egui::Ui, fx: &FrameContext, state: &mut TimelinePanel) -> Vec<Command> {
-    let mut out = Vec::new();
-    let scene = fx.scene;
-    let clip = scene.clip();
-    toolbar(ui, fx, clip, &mut out);
-    let animated = scene.animated_nodes();
-    let rows = animated.len().max(1) as f32;
-    let (rect, response) = ui.allocate_exact_size(
-        vec2(ui.available_width(), ROW * (rows + 1.0) + 4.0),
-        Sense::click_and_drag(),
-    );
-    let tracks = format!("Keyframe tracks, animated nodes: {}", animated.len());
-    super::a11y::canvas(ui, &response, &tracks);
-    let painter = ui.painter_at(rect);
-    let track = Rect::from_min_max(rect.min + vec2(NAMES, 0.0), rect.max - vec2(8.0, 0.0));
-    state.track = track;
-    let axis = view_axis(ui, &response, track, clip, state);
-    ruler(&painter, track, &axis);
-    if animated.is_empty() {
-        empty_hint(&painter, rect);
+impl TimelinePanel {
+    /// Draw the panel; what it asks for is sent.
+    pub fn ui(&mut self, ui: &mut egui::Ui, fx: &FrameContext) {
+        let state = self;
+        let out = fx.wiring.sender;
+        let scene = fx.scene;
+        let clip = scene.clip();
+        toolbar(ui, fx, clip, out);
+        let animated = scene.animated_nodes();
+        let rows = animated.len().max(1) as f32;
+        let (rect, response) = ui.allocate_exact_size(
+            vec2(ui.available_width(), ROW * (rows + 1.0) + 4.0),
+            Sense::click_and_drag(),
+        );
+        let tracks = format!("Keyframe tracks, animated nodes: {}", animated.len());
+        super::a11y::canvas(ui, &response, &tracks);
+        let painter = ui.painter_at(rect);
+        let track = Rect::from_min_max(rect.min + vec2(NAMES, 0.0), rect.max - vec2(8.0, 0.0));
+        state.track = track;
+        let axis = view_axis(ui, &response, track, clip, state);
+        ruler(&painter, track, &axis);
+        if animated.is_empty() {
+            empty_hint(&painter, rect);
+        }
+        let selected = &fx.selected_keys;
+        let diamonds = paint_rows(ui, &painter, (rect, &axis), (fx, &animated), selected);
+        let frame = TimelineFrame {
+            axis,
+            diamonds: &diamonds,
+            selected,
+        };
+        let pointer = pointer(ui, &response);
+        let rows_top = (!animated.is_empty()).then_some(track.top() + ROW);
+        if response.drag_started() {
+            let (drag, asks) = frame.begin_drag(&pointer, rows_top);
+            state.drag = Some(drag);
+            out.send_all(asks.into_iter().map(command));
+        }
+        if let Some(drag) = state.drag {
+            paint_band(&painter, &drag, &pointer);
+            let released = response.drag_stopped() || !response.dragged();
+            let (next, asks) = frame.follow(drag, &pointer, released);
+            state.drag = next;
+            out.send_all(asks.into_iter().map(command));
+        }
+        if state.drag.is_none() && !response.drag_stopped() {
+            let asks = frame.click(&pointer, response.clicked(), response.secondary_clicked());
+            out.send_all(asks.into_iter().map(command));
+        }
+        playhead(&painter, rect, axis.playhead(fx.timeline.local_time(clip)));
     }
-    let selected = &fx.selected_keys;
-    let diamonds = paint_rows(ui, &painter, (rect, &axis), (fx, &animated), selected);
-    let frame = TimelineFrame {
-        axis,
-        diamonds: &diamonds,
-        selected,
-    };
-    let pointer = pointer(ui, &response);
-    let rows_top = (!animated.is_empty()).then_some(track.top() + ROW);
-    if response.drag_started() {
-        let (drag, asks) = frame.begin_drag(&pointer, rows_top);
-        state.drag = Some(drag);
-        out.extend(asks.into_iter().map(command));
-    }
-    if let Some(drag) = state.drag {
-        paint_band(&painter, &drag, &pointer);
-        let released = response.drag_stopped() || !response.dragged();
-        let (next, asks) = frame.follow(drag, &pointer, released);
-        state.drag = next;
-        out.extend(asks.into_iter().map(command));
-    }
-    if state.drag.is_none() && !response.drag_stopped() {
-        let asks = frame.click(&pointer, response.clicked(), response.secondary_clicked());
-        out.extend(asks.into_iter().map(command));
-    }
-    playhead(&painter, rect, axis.playhead(fx.timeline.local_time(clip)));
-    out
 }
 
 /// The session's command for what the timeline asks.
@@ -309,7 +312,7 @@ fn diamond(painter: &egui::Painter, c: Pos2, color: Color32, selected: bool) {
 }
 
 /// Play, stop, time, length, loop mode, Key, trails.
-fn toolbar(ui: &mut egui::Ui, fx: &FrameContext, clip: ClipSettings, out: &mut Vec<Command>) {
+fn toolbar(ui: &mut egui::Ui, fx: &FrameContext, clip: ClipSettings, out: &CommandSender) {
     ui.horizontal(|ui| {
         transport(ui, fx, clip, out);
         clip_settings(ui, clip, out);
@@ -326,18 +329,18 @@ fn toolbar(ui: &mut egui::Ui, fx: &FrameContext, clip: ClipSettings, out: &mut V
             .on_hover_text("The path of the selected nodes' world origins over the clip")
             .changed()
         {
-            out.push(Command::Timeline(T::ToggleTrails));
+            out.send(Command::Timeline(T::ToggleTrails));
         }
     });
 }
 
 /// Stop, play / pause and the current time.
-fn transport(ui: &mut egui::Ui, fx: &FrameContext, clip: ClipSettings, out: &mut Vec<Command>) {
+fn transport(ui: &mut egui::Ui, fx: &FrameContext, clip: ClipSettings, out: &CommandSender) {
     let timeline = fx.timeline;
     let stop = ui.button("⏹");
     super::a11y::name(ui, &stop, "Stop");
     if stop.on_hover_text("Stop: back to 0 s").clicked() {
-        out.push(Command::Timeline(T::Stop));
+        out.send(Command::Timeline(T::Stop));
     }
     let play = if timeline.playing() {
         "⏸ Pause"
@@ -356,7 +359,7 @@ fn transport(ui: &mut egui::Ui, fx: &FrameContext, clip: ClipSettings, out: &mut
         .on_hover_text("Play or pause (Ctrl+Space)")
         .clicked()
     {
-        out.push(Command::Timeline(T::TogglePlay));
+        out.send(Command::Timeline(T::TogglePlay));
     }
     let mut time = timeline.local_time(clip);
     ui.label("time");
@@ -367,13 +370,13 @@ fn transport(ui: &mut egui::Ui, fx: &FrameContext, clip: ClipSettings, out: &mut
     super::a11y::name(ui, &field, "current time, seconds");
     (fx.wiring.targets).control(ui, crate::editor::lesson::targets::Control::Time, &field);
     if edit.changed {
-        out.push(Command::Timeline(T::SetTime(time)));
+        out.send(Command::Timeline(T::SetTime(time)));
     }
 }
 
 /// The clip's length and loop mode: one continuous step per drag of the length, one per
 /// typed length or mode change.
-fn clip_settings(ui: &mut egui::Ui, clip: ClipSettings, out: &mut Vec<Command>) {
+fn clip_settings(ui: &mut egui::Ui, clip: ClipSettings, out: &CommandSender) {
     let mut settings = clip;
     ui.label("length");
     let length = number_field(ui, &mut settings.length, |d| {
@@ -388,21 +391,21 @@ fn clip_settings(ui: &mut egui::Ui, clip: ClipSettings, out: &mut Vec<Command>) 
             }
         });
     if settings != clip {
-        out.push(Command::Panel(PanelCommand::SetClip(settings)));
+        out.send(Command::Panel(PanelCommand::SetClip(settings)));
     }
     if length.ended || settings.mode != clip.mode {
-        out.push(Command::History(HistoryCommand::EndGesture));
+        out.send(Command::History(HistoryCommand::EndGesture));
     }
 }
 
 /// Key (K), auto-key, and the key selection's count and Delete button.
-fn keying(ui: &mut egui::Ui, fx: &FrameContext, out: &mut Vec<Command>) {
+fn keying(ui: &mut egui::Ui, fx: &FrameContext, out: &CommandSender) {
     if ui
         .add_enabled(!fx.selection.ids().is_empty(), egui::Button::new("Key (K)"))
         .on_hover_text("Key the selected nodes' position, rotation and scale at this time")
         .clicked()
     {
-        out.push(Command::Timeline(T::KeySelection));
+        out.send(Command::Timeline(T::KeySelection));
     }
     let mut auto_key = fx.timeline.auto_key();
     if ui
@@ -412,7 +415,7 @@ fn keying(ui: &mut egui::Ui, fx: &FrameContext, out: &mut Vec<Command>) {
         )
         .changed()
     {
-        out.push(Command::Timeline(T::ToggleAutoKey));
+        out.send(Command::Timeline(T::ToggleAutoKey));
     }
     let keys = fx.selected_keys.len();
     if keys > 0 {
@@ -423,7 +426,7 @@ fn keying(ui: &mut egui::Ui, fx: &FrameContext, out: &mut Vec<Command>) {
             .on_hover_text("Delete the selected keys (Del)")
             .clicked()
         {
-            out.push(Command::Timeline(T::DeleteSelectedKeys));
+            out.send(Command::Timeline(T::DeleteSelectedKeys));
         }
     }
 }

@@ -5,13 +5,14 @@
 mod close;
 mod sources;
 
+use crate::app::frame::{CommandSender, FrameContext};
 use crate::editor::gesture_table::{Area, gestures_in};
+use crate::editor::session::FileAction;
 use crate::editor::session::command::{
     Command, FileCommand, GuardAnswer, HistoryCommand, Window, WindowCommand,
 };
 use crate::editor::session::dialogs::DialogOutcome;
-use crate::editor::session::{Editor, FileAction};
-use crate::editor::table::{CommandSpec, Shortcut, palette_matches, shortcut_rows};
+use crate::editor::table::{CommandSpec, Shortcut, shortcut_rows};
 use crate::model::document::SAMPLE_SCENES;
 pub(super) use close::closable;
 use std::path::PathBuf;
@@ -28,47 +29,46 @@ pub struct WindowsState {
 }
 
 /// Draw every open window; returns the commands they answered with.
-pub fn show(ctx: &egui::Context, editor: &Editor, state: &mut WindowsState) -> Vec<Command> {
-    let mut out = Vec::new();
-    if editor.recovery_offer().is_some() {
+pub fn show(ctx: &egui::Context, fx: &FrameContext, state: &mut WindowsState) {
+    let out = fx.wiring.sender;
+    if fx.recovery_offer().is_some() {
         // Before anything else: the other windows wait for the answer.
-        super::recovery::recovery_window(ctx, editor, &mut out);
-        return out;
+        super::recovery::recovery_window(ctx, fx, out);
+        return;
     }
-    super::recovery::conflict_window(ctx, editor, &mut out);
-    guard_window(ctx, editor, &mut out);
-    path_prompt_window(ctx, editor, state, &mut out);
-    lesson_title_window(ctx, editor, &mut state.lesson_title, &mut out);
-    sources::sources_window(ctx, editor, &mut out);
-    error_window(ctx, editor, &mut out);
-    if editor.is_open(Window::History) {
-        history_window(ctx, editor, &mut out);
+    super::recovery::conflict_window(ctx, fx, out);
+    guard_window(ctx, fx, out);
+    path_prompt_window(ctx, fx, state, out);
+    lesson_title_window(ctx, fx, &mut state.lesson_title, out);
+    sources::sources_window(ctx, fx, out);
+    error_window(ctx, fx, out);
+    if fx.is_open(Window::History) {
+        history_window(ctx, fx, out);
     }
-    if editor.is_open(Window::Shortcuts) {
-        shortcuts_window(ctx, &mut out);
+    if fx.is_open(Window::Shortcuts) {
+        shortcuts_window(ctx, out);
     }
-    if editor.is_open(Window::About) {
-        about_window(ctx, &mut out);
+    if fx.is_open(Window::About) {
+        about_window(ctx, out);
     }
-    if editor.is_open(Window::ImportReport) {
-        report_window(ctx, editor, &mut out);
+    if fx.is_open(Window::ImportReport) {
+        report_window(ctx, fx, out);
     }
-    if editor.is_open(Window::Lessons) {
-        super::lesson_panel::lessons_window(ctx, editor, &mut out);
+    if fx.is_open(Window::Lessons) {
+        super::lesson_panel::lessons_window(ctx, fx, out);
     }
-    if editor.is_open(Window::Palette) {
-        palette_window(ctx, editor, state, &mut out);
+    if fx.is_open(Window::Palette) {
+        palette_window(ctx, fx, state, out);
     } else {
         state.palette_query.clear();
         state.palette_choice = 0;
         state.palette_focus = true;
     }
-    out
 }
 
 /// The last import's or export's report: a summary line, then one line per note.
-fn report_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
-    let Some(report) = editor.interchange_report() else {
+fn report_window(ctx: &egui::Context, fx: &FrameContext, out: &CommandSender) {
+    let Some(report) = fx.interchange_report() else {
         return;
     };
     let closed = closable(ctx, &report.title, Window::ImportReport, |ui| {
@@ -85,11 +85,11 @@ fn report_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
                 }
             });
     });
-    out.extend(closed);
+    out.send_all(closed);
 }
 
-fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
-    let Some(action) = editor.pending_guard() else {
+fn guard_window(ctx: &egui::Context, fx: &FrameContext, out: &CommandSender) {
+    let Some(action) = fx.pending_guard else {
         return;
     };
     let what = match action {
@@ -110,7 +110,7 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
         ui.heading("Unsaved changes");
         ui.label(format!(
             "Save the changes to {} before {what}?",
-            editor.doc().display_name()
+            fx.doc.display_name()
         ));
         ui.horizontal(|ui| {
             let save = ui.button("Save");
@@ -121,15 +121,15 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
                 save.request_focus();
             }
             if save.clicked() {
-                out.push(Command::File(FileCommand::AnswerGuard(GuardAnswer::Save)));
+                out.send(Command::File(FileCommand::AnswerGuard(GuardAnswer::Save)));
             }
             if discard.clicked() {
-                out.push(Command::File(FileCommand::AnswerGuard(
+                out.send(Command::File(FileCommand::AnswerGuard(
                     GuardAnswer::Discard,
                 )));
             }
             if cancel.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                out.push(Command::File(FileCommand::AnswerGuard(GuardAnswer::Cancel)));
+                out.send(Command::File(FileCommand::AnswerGuard(GuardAnswer::Cancel)));
             }
         });
     });
@@ -137,17 +137,16 @@ fn guard_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
 
 fn path_prompt_window(
     ctx: &egui::Context,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut WindowsState,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
-    let Some(purpose) = editor.path_prompt() else {
+    let Some(purpose) = fx.path_prompt else {
         state.path_text = None;
         return;
     };
     let text = state.path_text.get_or_insert_with(|| {
-        editor
-            .doc()
+        fx.doc
             .path()
             .map_or(String::new(), |p| p.display().to_string())
     });
@@ -170,12 +169,12 @@ fn path_prompt_window(
         ui.horizontal(|ui| {
             if (ui.button("OK").clicked() || entered) && !text.trim().is_empty() {
                 let path = PathBuf::from(text.trim());
-                out.push(Command::File(FileCommand::DialogClosed(
+                out.send(Command::File(FileCommand::DialogClosed(
                     DialogOutcome::Picked(path),
                 )));
             }
             if ui.button("Cancel").clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                out.push(Command::File(FileCommand::DialogClosed(
+                out.send(Command::File(FileCommand::DialogClosed(
                     DialogOutcome::Cancelled,
                 )));
             }
@@ -183,8 +182,8 @@ fn path_prompt_window(
     });
 }
 
-fn error_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
-    let Some(text) = editor.error() else {
+fn error_window(ctx: &egui::Context, fx: &FrameContext, out: &CommandSender) {
+    let Some(text) = fx.error else {
         return;
     };
     let mut open = true;
@@ -197,16 +196,16 @@ fn error_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
             // The sign starts the text, not the title: a screen reader says "Problem" first.
             ui.colored_label(ui.visuals().error_fg_color, format!("⚠ {text}"));
             if ui.button("OK").clicked() {
-                out.push(Command::Window(WindowCommand::DismissError));
+                out.send(Command::Window(WindowCommand::DismissError));
             }
         });
     if !open {
-        out.push(Command::Window(WindowCommand::DismissError));
+        out.send(Command::Window(WindowCommand::DismissError));
     }
 }
 
-fn history_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
-    let (labels, applied) = editor.doc().history().labels();
+fn history_window(ctx: &egui::Context, fx: &FrameContext, out: &CommandSender) {
+    let (labels, applied) = fx.doc.history().labels();
     let mut picked = None;
     let closed = closable(ctx, "History", Window::History, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
@@ -225,11 +224,11 @@ fn history_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) 
             }
         });
     });
-    out.extend(picked.map(|x| Command::History(HistoryCommand::JumpHistory(x))));
-    out.extend(closed);
+    out.send_all(picked.map(|x| Command::History(HistoryCommand::JumpHistory(x))));
+    out.send_all(closed);
 }
 
-fn shortcuts_window(ctx: &egui::Context, out: &mut Vec<Command>) {
+fn shortcuts_window(ctx: &egui::Context, out: &CommandSender) {
     let closed = closable(ctx, "Keyboard shortcuts", Window::Shortcuts, |ui| {
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.strong("Commands");
@@ -242,7 +241,7 @@ fn shortcuts_window(ctx: &egui::Context, out: &mut Vec<Command>) {
             }
         });
     });
-    out.extend(closed);
+    out.send_all(closed);
 }
 
 /// One striped grid of (keys, what they do) rows.
@@ -256,7 +255,7 @@ fn help_grid(ui: &mut egui::Ui, id: &str, rows: Vec<(String, String)>) {
     });
 }
 
-fn about_window(ctx: &egui::Context, out: &mut Vec<Command>) {
+fn about_window(ctx: &egui::Context, out: &CommandSender) {
     let closed = closable(ctx, "About graft", Window::About, |ui| {
         ui.heading("graft");
         ui.label("An editor for 2D scene graphs: build transform hierarchies by drag and drop, see every node's local and world transform side by side, reparent exactly, and see where shear comes from.");
@@ -266,18 +265,18 @@ fn about_window(ctx: &egui::Context, out: &mut Vec<Command>) {
         ));
         ui.label("World = parentWorld · local, y up, degrees counter-clockwise.");
     });
-    out.extend(closed);
+    out.send_all(closed);
 }
 
 /// The command palette (Ctrl+Shift+P, F1): type part of a command's name, pick with the arrow
 /// keys or the mouse, Enter runs it, Esc closes.
 fn palette_window(
     ctx: &egui::Context,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut WindowsState,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
-    let matches = palette_matches(editor, &state.palette_query);
+    let matches = fx.palette_matches(&state.palette_query);
     state.palette_choice = state.palette_choice.min(matches.len().saturating_sub(1));
     let (enter, escape) = palette_keys(ctx, state, matches.len());
     let mut chosen = enter.then_some(state.palette_choice);
@@ -299,10 +298,10 @@ fn palette_window(
                 });
         });
     if let Some(spec) = chosen.and_then(|k| matches.get(k)) {
-        out.push(Command::Window(WindowCommand::Close(Window::Palette)));
-        out.push(spec.command.clone());
+        out.send(Command::Window(WindowCommand::Close(Window::Palette)));
+        out.send(spec.command.clone());
     } else if escape {
-        out.push(Command::Window(WindowCommand::Close(Window::Palette)));
+        out.send(Command::Window(WindowCommand::Close(Window::Palette)));
     }
 }
 
@@ -393,12 +392,12 @@ fn palette_list(
 /// keeps the recording for later.
 fn lesson_title_window(
     ctx: &egui::Context,
-    editor: &Editor,
+    fx: &FrameContext,
     text: &mut Option<String>,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     use crate::editor::session::record::RecordCommand;
-    let Some(suggested) = editor.recording().and_then(|r| r.asks_for_title()) else {
+    let Some(suggested) = fx.recording.and_then(|r| r.asks_for_title()) else {
         *text = None;
         return;
     };
@@ -424,10 +423,10 @@ fn lesson_title_window(
             );
             if write.clicked() || (entered && !text.trim().is_empty()) {
                 let title = text.trim().to_string();
-                out.push(Command::Record(RecordCommand::Write { title }));
+                out.send(Command::Record(RecordCommand::Write { title }));
             }
             if ui.button("Drop the recording").clicked() {
-                out.push(Command::Record(RecordCommand::Cancel));
+                out.send(Command::Record(RecordCommand::Cancel));
             }
         });
     });

@@ -181,10 +181,11 @@ enum Parsed {
 }
 
 /// The fields in the order graft writes them.
-const KEYS: [&str; 13] = [
+const KEYS: [&str; 14] = [
     "name",
     "parent",
     "inside",
+    "index",
     "instance",
     "position",
     "rotation",

@@ -2,8 +2,9 @@
 //! (`model::file` re-exports them as the format's face).
 
 /// The newest format version this graft reads and writes (2: polygons, sprite regions, probes;
-/// 3: keyframe tracks and the clip; 4: instances of other scene files).
-pub const FORMAT_VERSION: u32 = 4;
+/// 3: keyframe tracks and the clip; 4: instances of other scene files; 5: the sibling index of a
+/// node added under an instanced node).
+pub const FORMAT_VERSION: u32 = 5;
 /// The oldest format version this graft reads (version 1 files read exactly as before).
 pub const OLDEST_FORMAT_VERSION: u32 = 1;
 /// The most corners a polygon may have.

@@ -38,6 +38,9 @@ pub(super) struct FileNode {
     /// *Format 4*: the parent is this node (a chain of source ids) inside instance `parent`.
     #[serde(default, deserialize_with = "some")]
     pub(super) inside: Option<Vec<u32>>,
+    /// *Format 5*: its place among the children of the instanced node it was added under.
+    #[serde(default, deserialize_with = "some")]
+    pub(super) index: Option<u32>,
     /// *Format 4*: this node is an instance of that scene file (relative to the folder).
     #[serde(default, deserialize_with = "some")]
     pub(super) instance: Option<String>,
@@ -95,14 +98,19 @@ impl FileNode {
             probes: Vec::new(),
             tracks: Vec::new(),
             inside: None,
+            index: None,
             instance: None,
             overrides: Vec::new(),
         }
     }
 
-    /// True when the node uses a format 4 field (an instance, its overrides, `inside`).
+    /// True when the node uses an instance field (an instance, its overrides, `inside`,
+    /// `index`).
     pub(super) fn has_instance_fields(&self) -> bool {
-        self.inside.is_some() || self.instance.is_some() || !self.overrides.is_empty()
+        self.inside.is_some()
+            || self.index.is_some()
+            || self.instance.is_some()
+            || !self.overrides.is_empty()
     }
 
     /// Take the node's instance fields out, checked: an instance's line holds only its
@@ -134,12 +142,16 @@ impl FileNode {
         if self.inside.as_ref().is_some_and(Vec::is_empty) {
             return bad("`inside` is empty");
         }
+        if self.index.is_some() && self.parent.is_none() {
+            return bad("`index` needs a `parent` (the instance it was added under)");
+        }
         let overrides = std::mem::take(&mut self.overrides)
             .into_iter()
             .map(|o| o.into_override(id))
             .collect::<Result<Vec<_>>>()?;
         Ok(Some(NodeInstance {
             inside: self.inside.take().map(Vec::into_boxed_slice),
+            index: self.index.take(),
             source: self.instance.take(),
             overrides,
         }))
@@ -151,6 +163,8 @@ impl FileNode {
 pub(crate) struct NodeInstance {
     /// Its parent is this source node inside the instance `parent`.
     pub(crate) inside: Option<Box<[u32]>>,
+    /// Its place among its parent's children (a node added before the source's own).
+    pub(crate) index: Option<u32>,
     /// The scene file it instances.
     pub(crate) source: Option<String>,
     /// Its overrides, in file order.

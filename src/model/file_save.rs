@@ -96,6 +96,9 @@ fn node_line_with(
         }
         (None, None) => {}
     }
+    if let Some(index) = fields.index {
+        let _ = write!(out, ", index: {index}");
+    }
     if let Some((path, _)) = &fields.instance {
         let _ = write!(out, ", instance: {}", quoted(path));
     }

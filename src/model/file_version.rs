@@ -12,6 +12,9 @@ use glam::Vec2;
 impl FileNode {
     /// The first thing in this node that format `format` cannot hold, with the version it needs.
     fn feature_above(&self, format: u32) -> Option<(u32, &'static str)> {
+        if format < 5 && self.index.is_some() {
+            return Some((5, "sibling indexes of added nodes"));
+        }
         if format < 4 && self.has_instance_fields() {
             return Some((4, "instances"));
         }
@@ -41,9 +44,9 @@ impl FileNode {
 /// The first nodes, as they are parsed, that an older format cannot hold.
 #[derive(Default)]
 pub(super) struct VersionNeeds {
-    /// For formats 1, 2 and 3: the first node that format cannot hold, the version it
-    /// needs, and why.
-    first_above: [Option<(u32, u32, &'static str)>; 3],
+    /// For formats 1 to 4: the first node that format cannot hold, the version it needs,
+    /// and why.
+    first_above: [Option<(u32, u32, &'static str)>; 4],
 }
 
 impl VersionNeeds {
@@ -99,12 +102,17 @@ pub(super) fn check_format(
     Ok(format)
 }
 
-/// The lowest format version that holds everything in the scene (4 with instances; 3 with tracks or a clip that
+/// The lowest format version that holds everything in the scene (5 with a node added before
+/// an instanced node's own children, 4 with instances; 3 with tracks or a clip that
 /// is not the default; else 1 unless it uses polygons, sprite regions or offsets, or probes), so
 /// files that need nothing new stay readable by older grafts.
 pub fn needed_version(scene: &Scene) -> u32 {
-    if scene.instances().is_some_and(|t| t.in_use(scene)) {
-        return 4;
+    if let Some(table) = scene.instances().filter(|t| t.in_use(scene)) {
+        return if crate::model::instance::save::needs_sibling_index(scene, table) {
+            5
+        } else {
+            4
+        };
     }
     if !scene.clip().is_default() || (0..scene.len()).any(|i| !scene.data_at(i).tracks.is_empty()) {
         return 3;

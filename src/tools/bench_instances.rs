@@ -10,7 +10,10 @@
 //!   the scene, then idle frames until the allocator has settled;
 //! - `follow` (the level only): the document open, the part rewritten on disk (every node's
 //!   rotation and colour changed), then `Document::reload_instances` (the 2 s disk watch's
-//!   "Follow" undo step) and the world update after it, timed.
+//!   "Follow" undo step) and the world update after it, timed;
+//! - `follow-add`, `follow-remove`, `follow-move` (the level only): the same, the part changed
+//!   in its structure instead (a node added under its first child; its last node removed; a
+//!   node moved under another parent), each from the part as written.
 
 use super::bench_memory::{resident, run_window};
 use crate::model::document::Document;
@@ -80,6 +83,8 @@ pub struct SceneFigures {
     pub follow_ms: Option<f64>,
     /// `follow`: the world update after it, ms.
     pub follow_world_ms: Option<f64>,
+    /// `follow-add`, `follow-remove`, `follow-move`: (the change, follow ms, world update ms).
+    pub structural: Vec<(String, f64, f64)>,
     /// `check`: the scene's accounting, bytes per node by part.
     pub parts_b_per_node: Vec<(String, f64)>,
 }
@@ -132,26 +137,72 @@ pub fn run_stage(stage: &str, file: &Path) -> Result<InstanceStage, Failure> {
                 run.ms = b.at_ms - a.at_ms;
             }
         }
-        "follow" => follow_stage(file, &mut run)?,
+        "follow" => follow_stage(file, &mut run, Change::Values)?,
+        "follow-add" => follow_stage(file, &mut run, Change::Add)?,
+        "follow-remove" => follow_stage(file, &mut run, Change::Remove)?,
+        "follow-move" => follow_stage(file, &mut run, Change::Move)?,
         other => return Err(Failure(format!("unknown stage {other:?}"))),
     }
     Ok(run)
 }
 
-/// The part beside the level rewritten (each node turned 10° more, its colour changed), the
-/// document following it, then its world update.
-fn follow_stage(level: &Path, run: &mut InstanceStage) -> Result<(), Failure> {
+/// How the follow stages change the part.
+#[derive(Clone, Copy, PartialEq)]
+enum Change {
+    /// Each node turned 10° more, its colour changed (the nodes stay in their places).
+    Values,
+    /// A node added as the last child of the root's first child.
+    Add,
+    /// The last node (a leaf) removed.
+    Remove,
+    /// The first grandchild moved under the root's last child.
+    Move,
+}
+
+/// The structural stages, by name.
+const STRUCTURAL: [&str; 3] = ["follow-add", "follow-remove", "follow-move"];
+
+/// Change `part` as `change` says.
+fn change_part(part: &mut Scene, change: Change) -> Result<(), Failure> {
+    let children: Vec<usize> = part.child_indices(Some(0)).collect();
+    let (Some(&first), Some(&last)) = (children.first(), children.last()) else {
+        return Err(Failure("the part has no children".into()));
+    };
+    match change {
+        Change::Values => {
+            for i in 0..part.len() {
+                let id = part.id_at(i);
+                let d = part.data_at(i).clone();
+                let l = d.local;
+                part.set_local(id, Trs::new(l.position, l.rotation + 10.0, l.scale, l.skew))?;
+                part.set_appearance(id, d.shape, [d.color[2], d.color[0], d.color[1], 255])?;
+            }
+        }
+        Change::Add => {
+            let data = crate::model::scene::NodeData::named("added", Trs::IDENTITY);
+            part.add_node(Some(part.id_at(first)), None, data)?;
+        }
+        Change::Remove => {
+            part.remove_subtree(part.id_at(part.len() - 1))?;
+        }
+        Change::Move => {
+            let grandchild = part.child_indices(Some(first)).next();
+            let node = grandchild.ok_or_else(|| Failure("no grandchild".into()))?;
+            let (node, parent) = (part.id_at(node), part.id_at(last));
+            part.reparent(node, Some(parent), None, crate::model::scene::Keep::Local)?;
+        }
+    }
+    Ok(())
+}
+
+/// The part beside the level changed as `change` says, the document following it, then its
+/// world update.
+fn follow_stage(level: &Path, run: &mut InstanceStage, change: Change) -> Result<(), Failure> {
     let mut doc = Document::open(level)?;
     doc.update_world();
     let part_path = level.with_file_name("part.ron");
     let mut part = file::load(&part_path)?;
-    for i in 0..part.len() {
-        let id = part.id_at(i);
-        let d = part.data_at(i).clone();
-        let l = d.local;
-        part.set_local(id, Trs::new(l.position, l.rotation + 10.0, l.scale, l.skew))?;
-        part.set_appearance(id, d.shape, [d.color[2], d.color[0], d.color[1], 255])?;
-    }
+    change_part(&mut part, change)?;
     file::save(&part, &part_path)?;
     let start = Instant::now();
     run.marks.push(mark("level open, part rewritten", start));
@@ -165,7 +216,28 @@ fn follow_stage(level: &Path, run: &mut InstanceStage) -> Result<(), Failure> {
     if !followed {
         return Err(Failure("the follow changed nothing".into()));
     }
-    check_followed(doc.scene(), &part)
+    if change == Change::Values {
+        return check_followed(doc.scene(), &part);
+    }
+    check_shaped(doc.scene(), &part)
+}
+
+/// Every instance has the changed part's number of nodes.
+fn check_shaped(scene: &Scene, part: &Scene) -> Result<(), Failure> {
+    let table = scene
+        .instances()
+        .ok_or_else(|| Failure("no instances".into()))?;
+    for entry in table.entries() {
+        let len = scene.subtree_len_at(scene.index(entry.root)?);
+        if len != part.len() {
+            return Err(Failure(format!(
+                "instance {} did not follow: {len} nodes, the part {}",
+                entry.root,
+                part.len()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Every instance's first inner node shows the rewritten part's (overrides aside).
@@ -191,10 +263,9 @@ fn check_followed(scene: &Scene, part: &Scene) -> Result<(), Failure> {
 /// under one root; every 100th overrides one node's colour) and the plain scene of as many
 /// nodes as the level has, in `dir`.
 fn write_scenes(dir: &Path, instances: usize, part_nodes: usize) -> Result<(), Failure> {
-    file::save(
-        &generate(GenShape::Wide, part_nodes, 7),
-        &dir.join("part.ron"),
-    )?;
+    let part = generate(GenShape::Wide, part_nodes, 7);
+    file::save(&part, &dir.join("part.ron"))?;
+    file::save(&part, &dir.join("part-as-written.ron"))?;
     let mut text =
         String::from("(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"level\"),\n");
     let side = (instances as f64).sqrt().ceil() as usize;
@@ -281,6 +352,20 @@ fn scene_figures(
         let follow = child(exe, "follow", file)?;
         figures.follow_ms = Some(follow.ms);
         figures.follow_world_ms = Some(follow.world_ms);
+        for stage in STRUCTURAL {
+            // Each change starts from the part as written (the level instances that).
+            std::fs::copy(
+                file.with_file_name("part-as-written.ron"),
+                file.with_file_name("part.ron"),
+            )?;
+            let run = child(exe, stage, file)?;
+            let name = match stage {
+                "follow-add" => "added",
+                "follow-remove" => "removed",
+                _ => "moved",
+            };
+            figures.structural.push((name.into(), run.ms, run.world_ms));
+        }
     }
     Ok(figures)
 }
@@ -353,6 +438,13 @@ pub fn print(
             writeln!(
                 out,
                 "{:<10} follow the rewritten part {f:.1} ms + world update {w:.1} ms",
+                ""
+            )?;
+        }
+        for (change, f, w) in &s.structural {
+            writeln!(
+                out,
+                "{:<10} follow a node {change} in the part {f:.1} ms + world update {w:.1} ms",
                 ""
             )?;
         }

@@ -2,6 +2,7 @@
 //! tooltips) acting on the row's node.
 
 use super::HierarchyState;
+use crate::app::frame::CommandSender;
 use crate::app::frame::FrameContext;
 use crate::editor::session::command::{
     Command, EditCommand, InstanceCommand, NewNodePlace, SelectionCommand,
@@ -20,7 +21,7 @@ fn instance_under(id: NodeId) -> Command {
 
 /// One context-menu entry of the command table (its label, shortcut and tooltip): true when
 /// clicked, which pushes `command`.
-fn menu_entry(ui: &mut egui::Ui, id: CommandId, command: Command, out: &mut Vec<Command>) -> bool {
+fn menu_entry(ui: &mut egui::Ui, id: CommandId, command: Command, out: &CommandSender) -> bool {
     let Some(spec) = find_command(id) else {
         return false;
     };
@@ -34,7 +35,7 @@ fn menu_entry(ui: &mut egui::Ui, id: CommandId, command: Command, out: &mut Vec<
         .on_hover_text(spec.tooltip)
         .clicked();
     if clicked {
-        out.push(command);
+        out.send(command);
     }
     clicked
 }
@@ -46,10 +47,10 @@ pub(super) fn context_menu(
     fx: &FrameContext,
     state: &mut HierarchyState,
     id: NodeId,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     if !fx.selection.contains(id) {
-        out.push(Command::Selection(SelectionCommand::Select(vec![id])));
+        out.send(Command::Selection(SelectionCommand::Select(vec![id])));
     }
     let (entry, edit) = (menu_entry, Command::Edit);
     let place = |place| edit(EditCommand::AddNode(place));

@@ -2,6 +2,7 @@
 //! links that select them; when the path is wider than the panel the root, a "…" (the nearest
 //! left-out ancestor) and the nearest ancestors are shown (see [`fit_crumbs`]).
 
+use crate::app::frame::CommandSender;
 use crate::app::frame::FrameContext;
 use crate::editor::session::arrange::display_name;
 use crate::editor::session::command::{Command, SelectionCommand};
@@ -40,7 +41,7 @@ pub(super) fn breadcrumb(
     ui: &mut egui::Ui,
     fx: &FrameContext,
     cache: &mut PathCache,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     let scene = fx.scene;
     let height = ui.spacing().interact_size.y;
@@ -76,7 +77,7 @@ pub(super) fn breadcrumb(
     for (k, text) in segments(crumbs, path.len(), &name) {
         let last = k == path.len() - 1;
         if line.segment(ui, &text, &name(k), last) {
-            out.push(Command::Selection(SelectionCommand::Select(vec![
+            out.send(Command::Selection(SelectionCommand::Select(vec![
                 scene.id_at(path[k]),
             ])));
         }

@@ -3,6 +3,7 @@
 //! once per frame by [`DropPreview::plan`] and carried to the session on release.
 
 use super::state::HierarchyState;
+use crate::app::frame::CommandSender;
 use crate::app::frame::FrameContext;
 use crate::editor::session::command::{Command, PanelCommand};
 use crate::editor::session::drop_rules::{DropBadge, DropPreview, DropZone, drop_keep, zone_for};
@@ -30,12 +31,12 @@ pub(super) fn hold_or_drop(
     ui: &egui::Ui,
     state: &mut HierarchyState,
     preview: DropPreview,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     if ui.input(|i| i.pointer.any_released()) {
         egui::DragAndDrop::clear_payload(ui.ctx());
         state.preview = None;
-        out.push(Command::Panel(PanelCommand::DropRows(Box::new(preview))));
+        out.send(Command::Panel(PanelCommand::DropRows(Box::new(preview))));
     } else {
         state.preview = Some(preview);
     }
@@ -48,7 +49,7 @@ pub(super) fn drop_target(
     state: &mut HierarchyState,
     rect: egui::Rect,
     id: NodeId,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     let scene = fx.scene;
     let Some(dragged) = egui::DragAndDrop::payload::<DraggedNodes>(ui.ctx()) else {

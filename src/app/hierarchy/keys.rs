@@ -2,7 +2,7 @@
 //! [`row_key`]'s.
 
 use super::state::HierarchyState;
-use crate::editor::session::command::Command;
+use crate::app::frame::CommandSender;
 use crate::editor::session::picking::{Arrow, RowKey, row_key};
 use crate::editor::view::rows::Row;
 use crate::model::scene::{NodeId, Scene};
@@ -15,7 +15,7 @@ pub(super) fn keyboard_navigation(
     selection: &[NodeId],
     rows: &[Row],
     state: &mut HierarchyState,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     if ui.ctx().text_edit_focused() || state.renaming.is_some() {
         return;
@@ -36,7 +36,7 @@ pub(super) fn keyboard_navigation(
     for arrow in arrows {
         let collapsed = |id| state.is_collapsed(id);
         match row_key(scene, rows, selection, collapsed, arrow) {
-            Some(RowKey::Command(command)) => out.push(command),
+            Some(RowKey::Command(command)) => out.send(command),
             Some(RowKey::SetCollapsed(id, hidden)) => state.set_collapsed(id, hidden),
             None => {}
         }

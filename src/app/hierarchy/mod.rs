@@ -1,5 +1,5 @@
 //! The hierarchy panel: the tree in pre-order, selection, rename in place, a context menu and
-//! the "Keep world transform" toggle. Reads a FrameContext, returns commands. Which rows show, how
+//! the "Keep world transform" toggle. Reads a FrameContext, sends commands. Which rows show, how
 //! far they are indented and what the breadcrumb fits are decided in
 //! [`crate::editor::view::rows`]; what clicks, arrow keys and drags mean in
 //! [`crate::editor::session::picking`]; what a drop does in [`crate::editor::session::drop_rules`].
@@ -17,6 +17,7 @@ mod keys;
 mod reveal;
 mod state;
 
+use crate::app::frame::CommandSender;
 use crate::app::frame::FrameContext;
 use crate::editor::session::command::{Command, NewNodePlace};
 use crate::editor::session::command::{EditCommand, InstanceCommand, PanelCommand, SettingCommand};
@@ -41,72 +42,72 @@ fn icon(shape: &Shape) -> &'static str {
     }
 }
 
-/// Draw the panel (lesson targets and F6's row go to `fx.wiring`); returns what was asked for.
-pub fn ui(ui: &mut egui::Ui, fx: &FrameContext, state: &mut HierarchyState) -> Vec<Command> {
-    ui.set_min_width(ui.available_width()); // the panel keeps its width whatever is shown
-    let mut out = Vec::new();
-    let scene = fx.scene;
-    header(ui, fx, state, &mut out);
-    let cache = state.take_rows(scene);
-    let rows = &cache.rows;
-    filter_count(ui, state, cache.matches, scene.len());
-    if fx.focused_panel == crate::editor::session::arrange::Panel::Hierarchy {
-        keys::keyboard_navigation(ui, scene, fx.selection.ids(), rows, state, &mut out);
-    }
-    let row_height = ui.spacing().interact_size.y;
-    let gap = ui.spacing().item_spacing.y;
-    let view = ListView {
-        rows: rows.len(),
-        pitch: row_height + gap,
-        gap,
-        offset: state.scroll_y,
-        height: ui.available_height(),
-    };
-    let selection_moved = fx.selection.last() != state.followed;
-    let jump = follow_selection(scene, fx.selection.ids(), rows, state, view)
-        .or_else(|| reveal::jump(scene, rows, state, view));
-    state.preview = None;
-    (state.primary_row, state.stray_focus) = (None, false);
-    let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
-    if let Some(y) = jump {
-        area = area.vertical_scroll_offset(y);
-    }
-    let scroll = area.show_rows(ui, row_height, rows.len(), |ui, range| {
-        let screen_reader = ui
-            .ctx()
-            .accesskit_node_builder(ui.unique_id(), |node| {
-                node.set_role(egui::accesskit::Role::Tree);
-                node.set_label("Scene hierarchy");
-            })
-            .is_some();
-        for row in &rows[range] {
-            // Each row's group tells a screen reader its sibling count; without one (the
-            // tree above is None when AccessKit is off) the group is skipped: it is a child
-            // Ui per row, a third of a small scene's hierarchy frame.
-            if screen_reader {
-                let node = scene.id_at(row.index);
-                crate::app::a11y::tree_row_group(ui, node, |ui| {
-                    row_ui(ui, fx, state, rows, *row, &mut out)
-                });
-            } else {
-                row_ui(ui, fx, state, rows, *row, &mut out);
-            }
+impl HierarchyState {
+    /// Draw the panel (lesson targets and F6's row go to `fx.wiring`); what it asks for is sent.
+    pub fn ui(&mut self, ui: &mut egui::Ui, fx: &FrameContext) {
+        let state = self;
+        ui.set_min_width(ui.available_width()); // the panel keeps its width whatever is shown
+        let out = fx.wiring.sender;
+        let scene = fx.scene;
+        header(ui, fx, state, out);
+        let cache = state.take_rows(scene);
+        let rows = &cache.rows;
+        filter_count(ui, state, cache.matches, scene.len());
+        if fx.focused_panel == crate::editor::session::arrange::Panel::Hierarchy {
+            keys::keyboard_navigation(ui, scene, fx.selection.ids(), rows, state, out);
         }
-    });
-    state.scroll_y = scroll.state.clamped_offset().y;
-    follow_with_focus(ui, state, selection_moved);
-    drop_below_rows(ui, fx, state, scroll.inner_rect, &mut out);
-    state.keep_rows(cache);
-    out
+        let row_height = ui.spacing().interact_size.y;
+        let gap = ui.spacing().item_spacing.y;
+        let view = ListView {
+            rows: rows.len(),
+            pitch: row_height + gap,
+            gap,
+            offset: state.scroll_y,
+            height: ui.available_height(),
+        };
+        let selection_moved = fx.selection.last() != state.followed;
+        let jump = follow_selection(scene, fx.selection.ids(), rows, state, view)
+            .or_else(|| reveal::jump(scene, rows, state, view));
+        if fx.selection.last() != state.followed {
+            ui.ctx().request_repaint(); // a folded row was opened: follow it on the next frame
+        }
+        state.preview = None;
+        (state.primary_row, state.stray_focus) = (None, false);
+        let mut area = egui::ScrollArea::vertical().auto_shrink([false, false]);
+        if let Some(y) = jump {
+            area = area.vertical_scroll_offset(y);
+        }
+        let scroll = area.show_rows(ui, row_height, rows.len(), |ui, range| {
+            let screen_reader = ui
+                .ctx()
+                .accesskit_node_builder(ui.unique_id(), |node| {
+                    node.set_role(egui::accesskit::Role::Tree);
+                    node.set_label("Scene hierarchy");
+                })
+                .is_some();
+            for row in &rows[range] {
+                // Each row's group tells a screen reader its sibling count; without one (the
+                // tree above is None when AccessKit is off) the group is skipped: it is a child
+                // Ui per row, a third of a small scene's hierarchy frame.
+                if screen_reader {
+                    let node = scene.id_at(row.index);
+                    crate::app::a11y::tree_row_group(ui, node, |ui| {
+                        row_ui(ui, fx, state, rows, *row, out)
+                    });
+                } else {
+                    row_ui(ui, fx, state, rows, *row, out);
+                }
+            }
+        });
+        state.scroll_y = scroll.state.clamped_offset().y;
+        follow_with_focus(ui, state, selection_moved);
+        drop_below_rows(ui, fx, state, scroll.inner_rect, out);
+        state.keep_rows(cache);
+    }
 }
 
 /// The title with its add button, the "Keep world transform" toggle and the filter field.
-fn header(
-    ui: &mut egui::Ui,
-    fx: &FrameContext,
-    state: &mut HierarchyState,
-    out: &mut Vec<Command>,
-) {
+fn header(ui: &mut egui::Ui, fx: &FrameContext, state: &mut HierarchyState, out: &CommandSender) {
     ui.horizontal(|ui| {
         ui.heading("Hierarchy");
         let add = ui.button("✚");
@@ -115,7 +116,7 @@ fn header(
             .on_hover_text("Add a root node (Ctrl+Shift+N)")
             .clicked()
         {
-            out.push(Command::Edit(EditCommand::AddNode(NewNodePlace::Root)));
+            out.send(Command::Edit(EditCommand::AddNode(NewNodePlace::Root)));
         }
     });
     use crate::app::ui_targets::Targeted as _;
@@ -126,7 +127,7 @@ fn header(
         .on_hover_text("On: a reparented node stays where it is on screen (its local numbers change).\nOff: its local numbers stay and it jumps.\nHold Shift while dropping to do the opposite once.")
         .changed()
     {
-        out.push(Command::Setting(SettingCommand::ToggleKeepWorld));
+        out.send(Command::Setting(SettingCommand::ToggleKeepWorld));
     }
     let filter = ui.add(
         egui::TextEdit::singleline(&mut state.filter)
@@ -165,10 +166,22 @@ fn follow_selection(
     if current == state.followed {
         return None;
     }
-    state.followed = current;
-    let index = scene.index(current?).ok()?;
-    let pos = rows.binary_search_by_key(&index, |r| r.index).ok()?; // rows are in pre-order
-    view.scroll_to(pos)
+    let index = current.and_then(|id| scene.index(id).ok());
+    // Rows are in pre-order.
+    match index.map(|index| rows.binary_search_by_key(&index, |r| r.index)) {
+        Some(Ok(pos)) => {
+            state.followed = current;
+            view.scroll_to(pos)
+        }
+        // Folded under a collapsed parent (the row above a deleted last row, a node picked in
+        // the viewport): its parents open now and it is followed, keyboard included, on the
+        // next frame, when its row shows.
+        Some(Err(_)) if current.is_some_and(|id| state.unfold(scene, id)) => None,
+        _ => {
+            state.followed = current;
+            None
+        }
+    }
 }
 
 /// How rows are indented in this panel: 14 points a level while there is room, and always room
@@ -191,7 +204,7 @@ fn drop_below_rows(
     fx: &FrameContext,
     state: &mut HierarchyState,
     area: egui::Rect,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     if let Some(dragged) = egui::DragAndDrop::payload::<DraggedNodes>(ui.ctx())
         && state.preview.is_none()
@@ -238,7 +251,7 @@ fn row_ui(
     state: &mut HierarchyState,
     rows: &[Row],
     row: Row,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     let scene = fx.scene;
     let id = scene.id_at(row.index);
@@ -424,7 +437,7 @@ fn rename_field(
     text_rect: egui::Rect,
     id: NodeId,
     old_name: &str,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) -> bool {
     let Some((renaming, text)) = &mut state.renaming else {
         return false;
@@ -451,7 +464,7 @@ fn rename_field(
         let name = text.clone();
         state.renaming = None;
         if name != old_name {
-            out.push(Command::Panel(PanelCommand::Rename { node: id, name }));
+            out.send(Command::Panel(PanelCommand::Rename { node: id, name }));
         }
     }
     true
@@ -459,7 +472,7 @@ fn rename_field(
 
 /// A row's pointer input: double-click renames, click selects, dragging starts a hierarchy
 /// drag; then the drop indicator and the context menu.
-fn row_input(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut Vec<Command>) {
+fn row_input(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &CommandSender) {
     let (fx, id, response) = (cx.fx, cx.id, &cx.response);
     let scene = fx.scene;
     if response.double_clicked() {
@@ -471,12 +484,12 @@ fn row_input(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut V
             shift: modifiers.shift,
         };
         let (command, anchor) = row_click(scene, cx.rows, state.anchor, cx.row, mods);
-        out.extend(command);
+        out.send_all(command);
         state.anchor = anchor;
     }
     if response.drag_started() {
         let (dragged, select) = row_drag(scene, fx.selection.ids(), cx.selected, id);
-        out.extend(select);
+        out.send_all(select);
         egui::DragAndDrop::set_payload(ui.ctx(), DraggedNodes(dragged));
     }
     drop_target(ui, fx, state, cx.rect, id, out);
@@ -486,7 +499,7 @@ fn row_input(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut V
 
 /// Scene files dragged from the file manager over this row: the row is outlined, and on the
 /// drop each is instanced under the row's node (Node ▸ Instance scene…).
-fn file_drop(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut Vec<Command>) {
+fn file_drop(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &CommandSender) {
     let over = |i: &egui::InputState| i.pointer.latest_pos().is_some_and(|p| cx.rect.contains(p));
     let (hovering, dropped) = ui.input(|i| {
         let paths = |files: Vec<Option<std::path::PathBuf>>| -> Vec<std::path::PathBuf> {
@@ -513,7 +526,7 @@ fn file_drop(ui: &egui::Ui, state: &mut HierarchyState, cx: &RowCtx, out: &mut V
     }
     for path in dropped {
         state.took_file_drop = true;
-        out.push(Command::Instance(InstanceCommand::Instance {
+        out.send(Command::Instance(InstanceCommand::Instance {
             under: Some(cx.id),
             path: Some(path),
         }));

@@ -20,6 +20,21 @@ impl HierarchyState {
         }
         self.revealing = ids.to_vec();
     }
+
+    /// Open the collapsed parents of `id` so its row shows; false when none was collapsed
+    /// (the row is hidden by the filter, or shown already).
+    pub(super) fn unfold(&mut self, scene: &Scene, id: NodeId) -> bool {
+        let mut opened = false;
+        let mut parent = scene.parent(id).ok().flatten();
+        while let Some(p) = parent {
+            if self.is_collapsed(p) {
+                self.set_collapsed(p, false);
+                opened = true;
+            }
+            parent = scene.parent(p).ok().flatten();
+        }
+        opened
+    }
 }
 
 /// The offset that shows the rows asked for by [`HierarchyState::reveal`] (the first one when

@@ -2,6 +2,7 @@
 //! (marked •, with the source's value and a Revert button beside it), and Revert all, Make
 //! local and Open source.
 
+use crate::app::frame::CommandSender;
 use crate::editor::session::command::InstanceCommand;
 use crate::editor::session::command::{Command, SelectionCommand};
 use crate::model::instance::plan::{overrides_of_node, source_value};
@@ -25,7 +26,7 @@ fn value_text(data: &NodeData, bit: u16) -> String {
 }
 
 /// The section, for a node that is an instance or comes from one (nothing otherwise).
-pub(super) fn section(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Command>) {
+pub(super) fn section(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &CommandSender) {
     let (root, inner) = match scene.origin(id) {
         Some(o) => (o.root, true),
         None => (id, false),
@@ -57,17 +58,17 @@ pub(super) fn section(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Ve
             .on_hover_text("Every overridden value of this node back to the source's")
             .clicked()
         {
-            out.push(Command::Instance(InstanceCommand::Revert {
+            out.send(Command::Instance(InstanceCommand::Revert {
                 node: Some(id),
                 fields: u16::MAX,
             }));
         }
         if ui.button("Make local").clicked() {
-            out.push(Command::Selection(SelectionCommand::Select(vec![root])));
-            out.push(Command::Instance(InstanceCommand::MakeLocal));
+            out.send(Command::Selection(SelectionCommand::Select(vec![root])));
+            out.send(Command::Instance(InstanceCommand::MakeLocal));
         }
         if ui.button("Open source").clicked() {
-            out.push(Command::Instance(InstanceCommand::OpenSource));
+            out.send(Command::Instance(InstanceCommand::OpenSource));
         }
     });
 }
@@ -78,7 +79,7 @@ fn override_rows(
     id: NodeId,
     fields: FieldSet,
     base: &NodeData,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     for (bit, name) in [
         (FieldSet::NAME, "name"),
@@ -102,7 +103,7 @@ fn override_rows(
             let revert = ui.button(format!("Revert {name}"));
             let revert = revert.on_hover_text(format!("Set the {name} back to the source's"));
             if revert.clicked() {
-                out.push(Command::Instance(InstanceCommand::Revert {
+                out.send(Command::Instance(InstanceCommand::Revert {
                     node: Some(id),
                     fields: bit,
                 }));
@@ -118,7 +119,7 @@ fn dangling_rows(
     root: NodeId,
     path: &str,
     dangling: &[Override],
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     for o in dangling {
         let node = Override::node_text(&o.node);
@@ -132,7 +133,7 @@ fn dangling_rows(
         let tip = "Kept in the file and applied again if the source gets the node back; \
                    Remove forgets it (Undo brings it back)";
         if remove.on_hover_text(tip).clicked() {
-            out.push(Command::Instance(InstanceCommand::RemoveDangling {
+            out.send(Command::Instance(InstanceCommand::RemoveDangling {
                 root,
                 chain: Some(o.node.to_vec()),
             }));

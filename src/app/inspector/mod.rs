@@ -1,5 +1,5 @@
 //! The inspector: the selected node's local and world transform side by side (both editable),
-//! its matrices, and the shear metrics. Reads `&Scene`, returns intents.
+//! its matrices, and the shear metrics. Reads the FrameContext, sends commands.
 
 mod fields;
 mod instance;
@@ -7,6 +7,7 @@ mod probes;
 mod sections;
 mod state;
 
+use crate::app::frame::CommandSender;
 use crate::app::frame::FrameContext;
 use crate::app::ui_targets::Targets;
 use crate::editor::session::command::{Command, HistoryCommand, PanelCommand, TransformSpace};
@@ -71,39 +72,41 @@ impl<'a> Inspected<'a> {
     }
 }
 
-/// Draw the inspector for the primary selection; its fields register as lesson targets in
-/// `fx.wiring`.
-pub fn ui(ui: &mut egui::Ui, fx: &FrameContext, state: &mut InspectorState) -> Vec<Command> {
-    let mut out = Vec::new();
-    // Fill the panel's width whatever is selected, so the panel (and the viewport beside it)
-    // keeps its size; rows wider than the panel scroll instead of widening it.
-    ui.set_min_width(ui.available_width());
-    ui.heading("Inspector");
-    let Some(id) = fx.selection.last() else {
-        ui.label("Select a node to see its local and world transform.");
-        probes::probes_section(ui, fx, &mut out);
-        if fx.lesson.is_none() && !fx.lessons_open {
-            sections::course_offer(ui, fx.lesson_progress, &mut out);
-        }
-        return out;
-    };
-    let Some(node) = Inspected::read(fx, id) else {
-        return out;
-    };
-    egui::ScrollArea::both()
-        .auto_shrink([false, false])
-        .show(ui, |ui| {
-            header(ui, &node, state, &mut out);
-            instance::section(ui, fx.scene, id, &mut out);
-            probes::probes_section(ui, fx, &mut out);
-            body(ui, &node, state, &mut out);
-            crate::app::a11y::scroll_focus_into_view(ui);
-        });
-    out
+impl InspectorState {
+    /// Draw the inspector for the primary selection; its fields register as lesson targets in
+    /// `fx.wiring`.
+    pub fn ui(&mut self, ui: &mut egui::Ui, fx: &FrameContext) {
+        let state = self;
+        let out = fx.wiring.sender;
+        // Fill the panel's width whatever is selected, so the panel (and the viewport beside it)
+        // keeps its size; rows wider than the panel scroll instead of widening it.
+        ui.set_min_width(ui.available_width());
+        ui.heading("Inspector");
+        let Some(id) = fx.selection.last() else {
+            ui.label("Select a node to see its local and world transform.");
+            probes::probes_section(ui, fx, out);
+            if fx.lesson.is_none() && !fx.lessons_open {
+                sections::course_offer(ui, fx.lesson_progress, out);
+            }
+            return;
+        };
+        let Some(node) = Inspected::read(fx, id) else {
+            return;
+        };
+        egui::ScrollArea::both()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                header(ui, &node, state, out);
+                instance::section(ui, fx.scene, id, out);
+                probes::probes_section(ui, fx, out);
+                body(ui, &node, state, out);
+                crate::app::a11y::scroll_focus_into_view(ui);
+            });
+    }
 }
 
 /// The name field, the multi-selection note and the parent.
-fn header(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &mut Vec<Command>) {
+fn header(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &CommandSender) {
     let scene = node.scene;
     name_field(ui, node.id, node.name, state, out);
     if node.selection.len() > 1 {
@@ -119,7 +122,7 @@ fn header(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: 
 }
 
 /// Everything below the header, in the scroll area.
-fn body(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &mut Vec<Command>) {
+fn body(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &CommandSender) {
     let (scene, id) = (node.scene, node.id);
     transform(ui, node, state, out);
     let lock = ui.checkbox(&mut state.lock_scale, "🔒 Keep scale uniform");
@@ -145,12 +148,7 @@ fn body(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &m
 
 /// The local and world transform grid, and the edits typed or dragged into it (applied to every
 /// selected node; one continuous step per gesture).
-fn transform(
-    ui: &mut egui::Ui,
-    node: &Inspected,
-    state: &mut InspectorState,
-    out: &mut Vec<Command>,
-) {
+fn transform(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: &CommandSender) {
     let (scene, selection) = (node.scene, node.selection);
     let key = (
         node.selection_version,
@@ -183,7 +181,7 @@ fn transform(
     let fit = (!node.singular, &mut state.side_by_side_width);
     transform_grid(ui, (&mut lt, &mut local), (&mut wt, &mut w), fit);
     if lt.changed {
-        out.push(Command::Panel(PanelCommand::SetTransform {
+        out.send(Command::Panel(PanelCommand::SetTransform {
             space: TransformSpace::Local,
             before: node.local,
             value: local,
@@ -191,7 +189,7 @@ fn transform(
         }));
     }
     if wt.changed {
-        out.push(Command::Panel(PanelCommand::SetTransform {
+        out.send(Command::Panel(PanelCommand::SetTransform {
             space: TransformSpace::World,
             before: node.world,
             value: w,
@@ -199,7 +197,7 @@ fn transform(
         }));
     }
     if lt.ended || wt.ended {
-        out.push(Command::History(HistoryCommand::EndGesture));
+        out.send(Command::History(HistoryCommand::EndGesture));
     }
 }
 
@@ -262,7 +260,7 @@ fn transform_grid(
 
 /// The shear diagnosis and the world matrix's metrics (axis dot and angle, lossy scale,
 /// determinant).
-fn metrics(ui: &mut egui::Ui, node: &Inspected, out: &mut Vec<Command>) {
+fn metrics(ui: &mut egui::Ui, node: &Inspected, out: &CommandSender) {
     let metrics = shear_metrics(&node.world_m);
     shear_diagnosis(
         ui,
@@ -281,12 +279,18 @@ fn metrics(ui: &mut egui::Ui, node: &Inspected, out: &mut Vec<Command>) {
             format_angle(metrics.axis_angle as f64, 3, 3)
         ));
         ui.end_row();
+        // x and y on their own lines: "(1.0000, 1.0000)" ran past a narrow panel at 150 %.
         ui.label("lossy scale");
-        ui.monospace(format!(
-            "({}, {})",
-            format_fixed(metrics.lossy_scale.x as f64, 4),
-            format_fixed(metrics.lossy_scale.y as f64, 4)
-        ));
+        ui.vertical(|ui| {
+            ui.monospace(format!(
+                "x {}",
+                format_fixed(metrics.lossy_scale.x as f64, 4)
+            ));
+            ui.monospace(format!(
+                "y {}",
+                format_fixed(metrics.lossy_scale.y as f64, 4)
+            ));
+        });
         ui.end_row();
         ui.label("determinant");
         ui.monospace(format_fixed(metrics.determinant as f64, 5));

@@ -1,6 +1,7 @@
 //! The probes section: every point probe with its coordinates in its own node's space
 //! (editable), in the world, in the selection's space and in the selection's parent's space.
 
+use crate::app::frame::CommandSender;
 use crate::app::frame::FrameContext;
 use crate::app::number_field::number_field;
 use crate::editor::session::command::{Command, HistoryCommand, ProbeCommand};
@@ -17,7 +18,7 @@ fn coords(v: Option<DVec2>, missing: &str) -> String {
 }
 
 /// The probes, one block each; commands to move or remove them.
-pub(super) fn probes_section(ui: &mut egui::Ui, fx: &FrameContext, out: &mut Vec<Command>) {
+pub(super) fn probes_section(ui: &mut egui::Ui, fx: &FrameContext, out: &CommandSender) {
     let readings = &fx.probe_readings;
     if readings.is_empty() {
         ui.weak("📍 No probes: press P (View > Place probes) and click in the viewport to pin one in the selected node's space.");
@@ -60,7 +61,7 @@ fn probe_block(
     r: &ProbeReading,
     (sel_label, parent_label): (&str, &str),
     has_selection: bool,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     ui.horizontal(|ui| {
         ui.strong(format!("📍 {}", r.label));
@@ -68,7 +69,7 @@ fn probe_block(
         let delete = ui.small_button("✖");
         crate::app::a11y::name(ui, &delete, &format!("Delete probe {}", r.label));
         if delete.on_hover_text("Delete this probe").clicked() {
-            out.push(Command::Probe(ProbeCommand::Remove(r.probe)));
+            out.send(Command::Probe(ProbeCommand::Remove(r.probe)));
         }
     });
     let missing_sel = if has_selection {
@@ -92,14 +93,14 @@ fn probe_block(
                     ended |= field.ended;
                 }
                 if changed {
-                    out.push(Command::Probe(ProbeCommand::SetLocal {
+                    out.send(Command::Probe(ProbeCommand::SetLocal {
                         probe: r.probe,
                         local,
                         continuous: true,
                     }));
                 }
                 if ended {
-                    out.push(Command::History(HistoryCommand::EndGesture));
+                    out.send(Command::History(HistoryCommand::EndGesture));
                 }
             });
             ui.end_row();

@@ -2,6 +2,7 @@
 //! appearance, the matrix chain and the accumulated-TRS comparison.
 
 use super::state::InspectorState;
+use crate::app::frame::CommandSender;
 use crate::app::number_field::number_field;
 use crate::editor::session::clipboard::trs_to_text;
 use crate::editor::session::command::{
@@ -20,16 +21,29 @@ use crate::model::scene::diagnose::{ChainFactor, ShearCause};
 use crate::model::scene::{NodeData, NodeId, Scene, Shape};
 use glam::Affine2;
 
-/// A 2×3 matrix as a monospace grid of its rows.
+/// A 2×3 matrix as a monospace grid of its rows, right-aligned to its widest number and
+/// spaced one digit apart, so it fits a narrow inspector (at 150 % a 9-wide pad cut the third
+/// column off).
 pub(super) fn matrix_grid(ui: &mut egui::Ui, salt: &str, m: &Affine2) {
-    egui::Grid::new(salt).num_columns(3).show(ui, |ui| {
-        for row in rows(m) {
-            for v in row {
-                ui.monospace(format!("{:>9}", format_fixed(v as f64, 3)));
+    let cells: Vec<[String; 3]> = rows(m)
+        .iter()
+        .map(|row| row.map(|v| format_fixed(v as f64, 3)))
+        .collect();
+    let wide = cells.iter().flatten().map(|c| c.chars().count()).max();
+    let wide = wide.unwrap_or(0);
+    let digit =
+        ui.fonts_mut(|f| f.glyph_width(&egui::TextStyle::Monospace.resolve(ui.style()), '0'));
+    egui::Grid::new(salt)
+        .num_columns(3)
+        .spacing([digit, ui.spacing().item_spacing.y])
+        .show(ui, |ui| {
+            for row in &cells {
+                for cell in row {
+                    ui.monospace(format!("{cell:>wide$}"));
+                }
+                ui.end_row();
             }
-            ui.end_row();
-        }
-    });
+        });
 }
 
 /// A node's name, or empty when it is gone.
@@ -51,7 +65,7 @@ pub(super) fn name_field(
     id: NodeId,
     name: &str,
     state: &mut InspectorState,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     if state.name_for != Some(id) || !state.name_focused {
         state.name_buffer = name.to_string();
@@ -69,7 +83,7 @@ pub(super) fn name_field(
             && state.name_buffer != name
             && !ui.input(|i| i.key_pressed(egui::Key::Escape))
         {
-            out.push(Command::Panel(PanelCommand::Rename {
+            out.send(Command::Panel(PanelCommand::Rename {
                 node: id,
                 name: state.name_buffer.clone(),
             }));
@@ -79,7 +93,7 @@ pub(super) fn name_field(
 }
 
 /// Shape, size and colour; each change is an undoable step (one per drag).
-pub(super) fn appearance(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &mut Vec<Command>) {
+pub(super) fn appearance(ui: &mut egui::Ui, scene: &Scene, id: NodeId, out: &CommandSender) {
     let Ok(data) = scene.node(id) else { return };
     egui::CollapsingHeader::new("Appearance")
         .default_open(false)
@@ -94,7 +108,7 @@ struct LookEdit {
 }
 
 /// The appearance section's widgets; a change is one continuous step until its gesture ends.
-fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec<Command>) {
+fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &CommandSender) {
     let mut shape = data.shape.clone();
     let mut color = egui::Color32::from_rgba_unmultiplied(
         data.color[0],
@@ -111,7 +125,7 @@ fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec
             .on_hover_text("Pick the image file (named relative to the scene's folder)")
             .clicked()
     {
-        out.push(Command::File(FileCommand::ChooseImage(id)));
+        out.send(Command::File(FileCommand::ChooseImage(id)));
     }
     ui.horizontal(|ui| {
         ui.label("colour");
@@ -121,14 +135,14 @@ fn appearance_body(ui: &mut egui::Ui, data: &NodeData, id: NodeId, out: &mut Vec
     });
     if edit.changed {
         let color = color.to_srgba_unmultiplied();
-        out.push(Command::Panel(PanelCommand::SetLook {
+        out.send(Command::Panel(PanelCommand::SetLook {
             node: id,
             shape,
             color,
         }));
     }
     if edit.ended {
-        out.push(Command::History(HistoryCommand::EndGesture));
+        out.send(Command::History(HistoryCommand::EndGesture));
     }
 }
 
@@ -230,7 +244,7 @@ pub(super) fn copy_paste(
     local: &Trs,
     world: &Trs,
     state: &mut InspectorState,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     ui.horizontal(|ui| {
         let copy_local = ui.button("📋 Copy local");
@@ -257,7 +271,7 @@ pub(super) fn copy_paste(
             ("Paste to world", TransformSpace::World),
         ] {
             if ui.button(text).clicked() {
-                out.push(Command::Panel(PanelCommand::PasteTransform {
+                out.send(Command::Panel(PanelCommand::PasteTransform {
                     node: id,
                     text: state.paste_text.clone(),
                     space,
@@ -273,7 +287,7 @@ pub(super) fn shear_diagnosis(
     (scene, targets): (&Scene, &crate::app::ui_targets::Targets),
     id: NodeId,
     axis_angle: f32,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     let warn = ui.visuals().warn_fg_color;
     match scene.shear_cause(id) {
@@ -307,7 +321,7 @@ pub(super) fn shear_diagnosis(
             let control = crate::editor::lesson::targets::Control::SelectCause;
             targets.control(ui, control, &select);
             if select.clicked() {
-                out.push(Command::Selection(SelectionCommand::Select(vec![cause])));
+                out.send(Command::Selection(SelectionCommand::Select(vec![cause])));
             }
         }
     }
@@ -319,7 +333,7 @@ pub(super) fn matrix_chain(
     scene: &Scene,
     id: NodeId,
     hovered_factor: &mut Option<NodeId>,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     let mut hovered = None;
     let Ok(chain) = scene.matrix_chain(id) else {
@@ -347,7 +361,7 @@ fn chain_equation(
     names: &[String],
     id: NodeId,
     hovered: &mut Option<NodeId>,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     ui.horizontal_wrapped(|ui| {
         ui.label("World =");
@@ -382,7 +396,7 @@ fn chain_factor(
     name: &str,
     id: NodeId,
     hovered: &mut Option<NodeId>,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     ui.vertical(|ui| {
         let link = ui.link(name).on_hover_text("Select this node");
@@ -390,7 +404,7 @@ fn chain_factor(
             *hovered = Some(factor.node);
         }
         if link.clicked() && factor.node != id {
-            out.push(Command::Selection(SelectionCommand::Select(vec![
+            out.send(Command::Selection(SelectionCommand::Select(vec![
                 factor.node,
             ])));
         }
@@ -492,7 +506,7 @@ pub(super) fn accumulated(
 pub(super) fn course_offer(
     ui: &mut egui::Ui,
     progress: &crate::editor::lesson::progress::CourseProgress,
-    out: &mut Vec<Command>,
+    out: &CommandSender,
 ) {
     use crate::editor::lesson::course::next_lesson;
     use crate::editor::session::command::Window;
@@ -516,12 +530,12 @@ pub(super) fn course_offer(
         if let Some((entry, _)) = next
             && ui.button(button).clicked()
         {
-            out.push(Command::Lesson(LessonCommand::Open(LessonSource::Builtin(
+            out.send(Command::Lesson(LessonCommand::Open(LessonSource::Builtin(
                 entry.index,
             ))));
         }
         if ui.button("All lessons…").clicked() {
-            out.push(Command::Window(WindowCommand::Show(Window::Lessons)));
+            out.send(Command::Window(WindowCommand::Show(Window::Lessons)));
         }
     });
 }

@@ -7,146 +7,43 @@
 //! to its shape on screen. Paints only: nothing here changes the session.
 
 mod drawing;
+mod state;
 
+use crate::app::frame::FrameContext;
 use crate::app::ui_targets::{Key, Targets, UiTargets};
 use crate::app::viewport::ViewportState;
 use crate::app::viewport::c32;
 use crate::editor::lesson::ValueSpace;
 use crate::editor::lesson::targets::{Control, Target};
-use crate::editor::session::Editor;
 use crate::editor::session::lesson::LessonRun;
-use crate::editor::session::settings::ViewOptions;
 use crate::editor::view::palette;
 use crate::model::scene::NodeId;
 use drawing::{bubble, dim, ghost, outline, path};
 pub use drawing::{bubble_place, ghost_at, grab_point};
-use egui::{Color32, Context, Id, Pos2, Rect, pos2, vec2};
-use std::cell::RefCell;
-use std::path::PathBuf;
+use egui::{Color32, Context, Id, Rect, pos2, vec2};
+use state::{Fingerprint, OverlayState, SETTLE_FRAMES};
+pub use state::{LessonOverlay, Painted};
 
 /// How long the ghost pointer takes for one gesture, in seconds.
 pub const GESTURE_SECONDS: f64 = 1.5;
 /// The part of a gesture spent pressing at its start, and from when it releases at its end.
 const PRESS_UNTIL: f32 = 0.2;
 const RELEASE_FROM: f32 = 0.85;
-/// Frames after an action in which the state may still change because of it.
-const SETTLE_FRAMES: u8 = 2;
 /// The highlight's colour.
 const HIGHLIGHT: Color32 = c32(palette::LESSON_HIGHLIGHT);
 /// How dark the rest of the window gets.
 const DIM: Color32 = c32(palette::LESSON_DIM);
 
-/// What the overlay painted in the last frame (tests read it).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Painted {
-    /// The highlighted rect of the current point (None: nothing highlighted).
-    pub highlight: Option<Rect>,
-    /// The bubble's text.
-    pub bubble: Option<String>,
-    /// Where the bubble was painted.
-    pub bubble_rect: Option<Rect>,
-    /// The rest of the window was dimmed.
-    pub dimmed: bool,
-    /// Where the ghost pointer's tip was, while a gesture plays.
-    pub ghost: Option<Pos2>,
-    /// The gesture's start and end rects, while it plays.
-    pub gesture: Option<(Rect, Rect)>,
-}
-
-/// What changes when the learner acts: the scene, the selection, the toggles, the view, the
-/// clip, the checklist.
-#[derive(Clone, Debug, PartialEq)]
-struct Fingerprint {
-    revision: u64,
-    selection: u64,
-    keep_world: bool,
-    view: ViewOptions,
-    clip: (bool, bool),
-    checklist: Vec<bool>,
-}
-
 impl Fingerprint {
-    fn of(editor: &Editor, run: &LessonRun) -> Self {
+    fn of(fx: &FrameContext, run: &LessonRun) -> Self {
         Self {
-            revision: editor.doc().revision(),
-            selection: editor.selection_version(),
-            keep_world: editor.keep_world(),
-            view: editor.view().clone(),
-            clip: (editor.timeline().playing(), editor.timeline().trails()),
+            revision: fx.doc.revision(),
+            selection: fx.selection_version,
+            keep_world: fx.keep_world,
+            view: fx.view.clone(),
+            clip: (fx.timeline.playing(), fx.timeline.trails()),
             checklist: run.checklist().iter().map(|(_, holds)| *holds).collect(),
         }
-    }
-}
-
-/// The overlay's memory between frames (the window's, not the session's).
-#[derive(Clone, Debug, Default)]
-struct OverlayState {
-    /// The lesson and step it is pointing for (a new step starts from its first point).
-    step: Option<(PathBuf, usize)>,
-    /// The point shown (past the last: none).
-    point: usize,
-    /// The state when the current point was first shown exactly.
-    baseline: Option<Fingerprint>,
-    /// Frames left in which the baseline is taken again: what the last action changes a frame
-    /// late (the checklist is evaluated at the start of the next frame) is not a new action.
-    settle: u8,
-    /// When Show the gesture was pressed (egui's clock).
-    gesture_started: Option<f64>,
-    /// The rows the hierarchy is asked to bring into view at the next frame (a gesture's end
-    /// folded under a collapsed parent or scrolled away), and whether it was asked already in
-    /// this play.
-    reveal: Vec<NodeId>,
-    revealed: bool,
-    /// The point last shown first (its row, if hidden then, was asked to be brought into view).
-    point_checked: Option<usize>,
-    /// The point whose inspector field was last looked for with its node selected (scrolled
-    /// into view if it was not shown then).
-    field_checked: Option<usize>,
-    painted: Painted,
-}
-
-/// The lesson overlay, owned by the app (`GraftApp`): the lesson panel asks it to point
-/// again or play a gesture, the hierarchy takes the rows it wants shown, and it paints at the
-/// frame's end.
-#[derive(Debug, Default)]
-pub struct LessonOverlay {
-    state: RefCell<OverlayState>,
-}
-
-impl LessonOverlay {
-    /// Play the step's gestures from the start (the lesson panel's **Show the gesture**).
-    pub fn show_gesture(&self, ctx: &Context) {
-        let mut state = self.state.borrow_mut();
-        state.gesture_started = Some(ctx.input(|i| i.time));
-        state.revealed = false;
-        ctx.request_repaint();
-    }
-
-    /// Show the step's points again from the first (**Where?**, Reset step).
-    pub fn point_again(&self, ctx: &Context) {
-        let mut state = self.state.borrow_mut();
-        state.point = 0;
-        state.baseline = None;
-        state.settle = SETTLE_FRAMES;
-        state.point_checked = None;
-        state.field_checked = None;
-        ctx.request_repaint();
-    }
-
-    /// True while a gesture is playing.
-    pub fn gesture_playing(&self) -> bool {
-        self.state.borrow().gesture_started.is_some()
-    }
-
-    /// The rows a point or gesture needs shown, once: the hierarchy expands their parents and
-    /// scrolls to them before it draws (the gesture then plays from its start).
-    pub fn take_rows_to_reveal(&self) -> Vec<NodeId> {
-        std::mem::take(&mut self.state.borrow_mut().reveal)
-    }
-
-    /// What the overlay painted in the last frame.
-    pub fn painted(&self) -> Painted {
-        self.state.borrow().painted.clone()
     }
 }
 
@@ -161,7 +58,7 @@ enum Resolved {
 
 /// What the overlay needs to resolve targets this frame.
 struct Resolver<'a> {
-    editor: &'a Editor,
+    fx: &'a FrameContext<'a>,
     run: &'a LessonRun,
     targets: &'a UiTargets,
     /// Where to ask a field or control to scroll into view.
@@ -171,7 +68,7 @@ struct Resolver<'a> {
 
 impl Resolver<'_> {
     fn node(&self, name: &str) -> Option<NodeId> {
-        self.run.resolve(self.editor.doc().scene(), name)
+        self.run.resolve(self.fx.scene, name)
     }
 
     /// Where `target` is on screen this frame, if it is shown.
@@ -180,11 +77,11 @@ impl Resolver<'_> {
         match target {
             Target::Row(name) => exact(Key::Row(self.node(&name.text)?)),
             Target::Node(name) => {
-                node_rect(self.editor, self.viewport, self.node(&name.text)?).map(Resolved::Exact)
+                node_rect(self.fx, self.viewport, self.node(&name.text)?).map(Resolved::Exact)
             }
             Target::Field { node, frame, row } => {
                 let id = self.node(&node.text)?;
-                if self.editor.primary() == Some(id) {
+                if self.fx.primary == Some(id) {
                     let column = match frame {
                         ValueSpace::World => "world",
                         ValueSpace::Local => "local",
@@ -223,9 +120,9 @@ impl Resolver<'_> {
 }
 
 /// A node's shape on screen (at least a small square round its origin), within the viewport.
-fn node_rect(editor: &Editor, viewport: &ViewportState, id: NodeId) -> Option<Rect> {
+fn node_rect(fx: &FrameContext, viewport: &ViewportState, id: NodeId) -> Option<Rect> {
     use crate::editor::view::geometry::node_bounds;
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let (world, data) = (scene.world(id).ok()?, scene.node(id).ok()?);
     let (camera, area) = (viewport.camera, viewport.last_rect);
     let screen = super::viewport::sr(area);
@@ -241,23 +138,17 @@ fn node_rect(editor: &Editor, viewport: &ViewportState, id: NodeId) -> Option<Re
     (shown.is_positive() && rect.is_finite()).then_some(shown)
 }
 
-/// Paint the lesson's pointing over the window (every frame, after every panel and window):
-/// the frame's registered targets become the last frame's first.
-pub fn paint(
-    ctx: &Context,
-    editor: &Editor,
-    viewport: &ViewportState,
-    overlay: &mut LessonOverlay,
-    targets: &mut Targets,
-) {
-    targets.finish_frame();
-    let targets = &*targets;
-    let state = overlay.state.get_mut();
+/// Paint the lesson's pointing over the window (every frame, after every panel and window,
+/// the targets' register already turned to this frame's: [`Targets::finish_frame`]).
+pub fn paint(ctx: &Context, fx: &FrameContext, viewport: &ViewportState) {
+    let (overlay, targets) = (fx.wiring.overlay, fx.wiring.targets);
+    let mut state = overlay.state.borrow_mut();
+    let state = &mut *state;
     state.painted = Painted::default();
-    let run = editor
-        .lesson()
-        .filter(|run| !run.showing_intro() && run.summary(editor.lesson_progress()).is_none())
-        .filter(|_| editor.pending_guard().is_none());
+    let run = fx
+        .lesson
+        .filter(|run| !run.showing_intro() && run.summary(fx.lesson_progress).is_none())
+        .filter(|_| fx.pending_guard.is_none());
     let Some(run) = run else {
         *state = OverlayState::default();
         return;
@@ -273,7 +164,7 @@ pub fn paint(
         };
     }
     let scene = Resolver {
-        editor,
+        fx,
         run,
         targets: targets.last_frame(),
         register: targets,
@@ -302,7 +193,7 @@ fn point(
         return;
     };
     reveal_once(ctx, scene, state, &point.target);
-    let now = Fingerprint::of(scene.editor, scene.run);
+    let now = Fingerprint::of(scene.fx, scene.run);
     let (rect, text) = match scene.resolve(&point.target) {
         Some(Resolved::Exact(rect)) => {
             let pressed = ctx.input(|i| {
@@ -451,7 +342,7 @@ fn hidden_row(scene: &Resolver, target: &Target) -> Option<NodeId> {
         Target::Field { node, .. } => scene.node(&node.text)?,
         _ => return None,
     };
-    let selected = matches!(target, Target::Field { .. }) && scene.editor.primary() == Some(id);
+    let selected = matches!(target, Target::Field { .. }) && scene.fx.primary == Some(id);
     (!selected && scene.targets.rect(&Key::Row(id)).is_none()).then_some(id)
 }
 
@@ -467,7 +358,7 @@ fn field_of_selected(scene: &Resolver, target: &Target) -> Option<(Key, bool)> {
         return None;
     };
     let id = scene.node(&node.text)?;
-    if scene.editor.primary() != Some(id) {
+    if scene.fx.primary != Some(id) {
         return None;
     }
     let column = match frame {

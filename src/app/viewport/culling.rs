@@ -34,8 +34,8 @@ fn world_rect(b: [f32; 4]) -> WorldRect {
 
 /// Paint both overlays when they are on; the culling rectangle can be dragged by its label.
 pub(super) fn paint_culling(frame: &Frame, painter: &egui::Painter, state: &mut ViewportState) {
-    let view = frame.editor.view();
-    let scene = frame.editor.doc().scene();
+    let view = frame.fx.view;
+    let scene = frame.fx.scene;
     if !view.shows(ViewOption::SubtreeBounds) && !view.shows(ViewOption::Culling) {
         state.culling_rect = None;
         return;
@@ -61,7 +61,7 @@ pub(super) fn paint_culling(frame: &Frame, painter: &egui::Painter, state: &mut 
 
 /// The culling rectangle, the subtrees it skips whole, the counts, and its drag handle.
 fn paint_camera_rect(frame: &Frame, painter: &egui::Painter, state: &mut ViewportState) {
-    let scene = frame.editor.doc().scene();
+    let scene = frame.fx.scene;
     let screen = sr(frame.rect);
     let rect = *state.culling_rect.get_or_insert_with(|| {
         let a = state.camera.to_world(screen, screen.min);

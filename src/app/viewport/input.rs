@@ -65,24 +65,17 @@ struct HandleTarget<'a> {
 impl HandleTarget<'_> {
     /// The handle part at a screen point, if any.
     fn pick(&self, frame: &Frame, camera: Camera, at: Pos2) -> Option<Part> {
-        let tool = frame.editor.tool();
+        let tool = frame.fx.tool;
         handles::pick(tool, camera, sr(frame.rect), &self.world, self.axes, v2(at))
     }
 }
 
 /// The move / rotate / scale handles of the primary selection: W / E / R keys, drawing, and
 /// dragging them (one undo step per drag).
-pub(super) fn handle_tools(
-    frame: &Frame,
-    painter: &egui::Painter,
-    state: &mut ViewportState,
-    out: &mut Vec<Command>,
-) {
-    let Frame {
-        response, editor, ..
-    } = *frame;
-    let scene = editor.doc().scene();
-    let Some(&node) = editor.selection().last() else {
+pub(super) fn handle_tools(frame: &Frame, painter: &egui::Painter, state: &mut ViewportState) {
+    let Frame { response, fx, .. } = *frame;
+    let scene = fx.scene;
+    let Some(&node) = fx.selected_ids().last() else {
         state.handle_drag = None;
         return;
     };
@@ -93,22 +86,22 @@ pub(super) fn handle_tools(
         node,
         data,
         world,
-        axes: handles::handle_axes(&world, editor.orientation()),
+        axes: handles::handle_axes(&world, fx.orientation),
     };
     let hover = response
         .hover_pos()
         .and_then(|p| target.pick(frame, state.camera, p));
     let hot = state.handle_drag.as_ref().map(|d| d.part).or(hover);
-    let (tool, axes) = (editor.tool(), target.axes);
+    let (tool, axes) = (fx.tool, target.axes);
     draw_handles(painter, tool, state.camera, frame.rect, &world, axes, hot);
     start_handle_drag(frame, state, &target);
     let Some(drag) = &state.handle_drag else {
         return;
     };
-    drag_handle(frame, state.camera, drag, out);
+    drag_handle(frame, state.camera, drag);
     if response.drag_stopped() || !response.dragged() {
         state.handle_drag = None;
-        out.push(Command::History(HistoryCommand::EndGesture));
+        frame.fx.send(Command::History(HistoryCommand::EndGesture));
     }
 }
 
@@ -126,20 +119,20 @@ fn start_handle_drag(frame: &Frame, state: &mut ViewportState, target: &HandleTa
             start_world: target.world,
             start_local: target.data.local,
             axes: target.axes,
-            orientation: frame.editor.orientation(),
+            orientation: frame.fx.orientation,
         });
     }
 }
 
 /// While a handle is dragged: where the pointer is (the session turns it into the tool's edit).
-fn drag_handle(frame: &Frame, camera: Camera, drag: &HandleDrag, out: &mut Vec<Command>) {
+fn drag_handle(frame: &Frame, camera: Camera, drag: &HandleDrag) {
     let Frame {
         ui, response, rect, ..
     } = *frame;
     if response.dragged_by(egui::PointerButton::Primary)
         && let Some(p) = response.interact_pointer_pos()
     {
-        out.push(Command::Panel(PanelCommand::DragHandle {
+        frame.fx.send(Command::Panel(PanelCommand::DragHandle {
             drag: Box::new(drag.clone()),
             pointer: camera.to_world(sr(rect), v2(p)),
             snap: ui.input(|i| i.modifiers.command),
@@ -150,12 +143,12 @@ fn drag_handle(frame: &Frame, camera: Camera, drag: &HandleDrag, out: &mut Vec<C
 
 /// Pointer input on the scene itself (no handle grabbed): hover, click to select, drag to move
 /// or to box-select.
-pub(super) fn interact(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) {
+pub(super) fn interact(frame: &Frame, state: &mut ViewportState) {
     hover(frame, state);
-    click_select(frame, state.camera, out);
-    start_drag(frame, state, out);
-    box_select(frame, state, out);
-    drag_selection(frame, state, out);
+    click_select(frame, state.camera);
+    start_drag(frame, state);
+    box_select(frame, state);
+    drag_selection(frame, state);
 }
 
 /// True when Ctrl / Cmd or Shift is held: clicks and boxes add to the selection.
@@ -167,7 +160,7 @@ fn extending(frame: &Frame) -> bool {
 /// The world point and node under the pointer. Hit-tests only when the pointer moved (a test is
 /// a pass over every node).
 fn hover(frame: &Frame, state: &mut ViewportState) {
-    let scene = frame.editor.doc().scene();
+    let scene = frame.fx.scene;
     let view = sr(frame.rect);
     let pointer = frame.response.hover_pos();
     state.pointer_world = pointer.map(|p| state.camera.to_world(view, v2(p)));
@@ -180,26 +173,26 @@ fn hover(frame: &Frame, state: &mut ViewportState) {
 
 /// A click selects the node under it (Ctrl / Shift toggles it); on empty space it clears the
 /// selection unless Ctrl / Shift is held ([`viewport_click`]).
-fn click_select(frame: &Frame, camera: Camera, out: &mut Vec<Command>) {
-    let scene = frame.editor.doc().scene();
+fn click_select(frame: &Frame, camera: Camera) {
+    let scene = frame.fx.scene;
     if frame.response.clicked()
         && let Some(p) = frame.response.interact_pointer_pos()
     {
         let hit = hit_test(scene, camera, sr(frame.rect), v2(p), GRAB_RADIUS_PX);
-        out.extend(viewport_click(hit, extending(frame)));
+        frame.fx.send_all(viewport_click(hit, extending(frame)));
     }
 }
 
 /// A primary drag (without Space) on a node starts moving the selection (selecting the node
 /// first when it was not selected); on empty space it starts a rubber band ([`viewport_drag`]).
-fn start_drag(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) {
+fn start_drag(frame: &Frame, state: &mut ViewportState) {
     let Frame {
         ui,
         response,
         rect,
-        editor,
+        fx,
     } = *frame;
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let space = ui.input(|i| i.key_down(egui::Key::Space));
     // egui reports a drag once the pointer has moved a few pixels: measure from where the
     // button went down, so the node follows the pointer exactly.
@@ -212,9 +205,9 @@ fn start_drag(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) 
         let view = sr(rect);
         let world_p = state.camera.to_world(view, v2(p));
         let hit = hit_test(scene, state.camera, view, v2(p), GRAB_RADIUS_PX);
-        let selected = |id| editor.is_selected(id);
-        let start = viewport_drag(scene, editor.selection(), selected, hit, world_p);
-        out.extend(start.select);
+        let selected = |id| fx.is_selected(id);
+        let start = viewport_drag(scene, fx.selected_ids(), selected, hit, world_p);
+        frame.fx.send_all(start.select);
         if start.band {
             state.box_start = Some(p);
         }
@@ -226,14 +219,14 @@ fn start_drag(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) 
 
 /// When a rubber band is released: select the nodes whose origins are inside it (added to the
 /// selection with Ctrl / Shift).
-fn box_select(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) {
+fn box_select(frame: &Frame, state: &mut ViewportState) {
     let Frame {
         ui,
         response,
         rect,
-        editor,
+        fx,
     } = *frame;
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let Some(start) = state.box_start else {
         return;
     };
@@ -250,18 +243,18 @@ fn box_select(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) 
     };
     let band = (v2(start), v2(end));
     let view = (state.camera, sr(rect));
-    out.push(band_selection(
+    frame.fx.send(band_selection(
         scene,
         view,
         band,
-        editor.selection(),
+        fx.selected_ids(),
         extending(frame),
     ));
 }
 
 /// While the selection is dragged: move every dragged node by the pointer's motion, as one
 /// continuous step; end the step on release.
-fn drag_selection(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Command>) {
+fn drag_selection(frame: &Frame, state: &mut ViewportState) {
     let Frame {
         ui, response, rect, ..
     } = *frame;
@@ -275,7 +268,7 @@ fn drag_selection(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Comman
         let snap = ui
             .input(|i| i.modifiers.command)
             .then(|| grid_step(state.camera.zoom));
-        out.push(Command::Panel(PanelCommand::MoveSelection {
+        frame.fx.send(Command::Panel(PanelCommand::MoveSelection {
             drag: drag.clone(),
             pointer: state.camera.to_world(sr(rect), v2(p)),
             snap,
@@ -283,17 +276,17 @@ fn drag_selection(frame: &Frame, state: &mut ViewportState, out: &mut Vec<Comman
     }
     if response.drag_stopped() || !response.dragged() {
         state.drag = None;
-        out.push(Command::History(HistoryCommand::EndGesture));
+        frame.fx.send(Command::History(HistoryCommand::EndGesture));
     }
 }
 
 /// While a lesson waits for a prediction by click: a crosshair, and a click commits the world
 /// point under it, rounded to a tenth of the grid's step (the grid's step with Ctrl, as Ctrl
 /// snaps a drag). True while it takes the pointer.
-pub(super) fn predict_click(frame: &Frame, state: &ViewportState, out: &mut Vec<Command>) -> bool {
+pub(super) fn predict_click(frame: &Frame, state: &ViewportState) -> bool {
     use crate::editor::session::lesson::LessonCommand;
     use crate::editor::session::lesson_predict::PredictInput;
-    let waiting = (frame.editor.lesson()).is_some_and(|r| r.predicting_by_click());
+    let waiting = (frame.fx.lesson).is_some_and(|r| r.predicting_by_click());
     if !waiting {
         return false;
     }
@@ -305,7 +298,7 @@ pub(super) fn predict_click(frame: &Frame, state: &ViewportState, out: &mut Vec<
     {
         let grid = grid_step(state.camera.zoom);
         let snap = frame.ui.input(|i| i.modifiers.command);
-        out.push(Command::Lesson(LessonCommand::Predict(
+        frame.fx.send(Command::Lesson(LessonCommand::Predict(
             PredictInput::Click {
                 at: state.camera.to_world(sr(frame.rect), v2(p)),
                 step: if snap { grid } else { grid / 10.0 },

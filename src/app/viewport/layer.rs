@@ -2,7 +2,7 @@
 //! ([`NodeLayer`]), which `nodes.rs`, `progressive.rs` and `slide.rs` read and keep.
 
 use super::painted::{GridKey, Painted, ShearKey};
-use crate::editor::session::Editor;
+use crate::app::frame::FrameContext;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::Camera;
 use crate::editor::view::draw_list::DrawList;
@@ -33,9 +33,9 @@ pub(super) struct LayerKey {
 impl LayerKey {
     /// What this frame's node layer is drawn from: the editor's scene, selection and view
     /// options, seen through `camera` in `rect` with splat threshold `tiny`.
-    pub(super) fn new(editor: &Editor, camera: Camera, rect: Rect, tiny: f64) -> Self {
-        let scene = editor.doc().scene();
-        let view = editor.view();
+    pub(super) fn new(fx: &FrameContext, camera: Camera, rect: Rect, tiny: f64) -> Self {
+        let scene = fx.scene;
+        let view = fx.view;
         LayerKey {
             scene: (
                 scene.structure_version(),
@@ -46,7 +46,7 @@ impl LayerKey {
             camera,
             rect,
             tiny: tiny.to_bits(),
-            selection: editor.selection_version(),
+            selection: fx.selection_version,
             options: [
                 view.shows(ViewOption::Links),
                 view.shows(ViewOption::Shear),

@@ -22,7 +22,7 @@ mod slide;
 mod state;
 mod textures;
 
-use crate::editor::session::Editor;
+use crate::app::frame::FrameContext;
 use crate::editor::session::command::{Command, SettingCommand, ViewCommand, ViewOption};
 use crate::editor::session::drop_rules::DropPreview;
 use crate::editor::view::handles::Tool;
@@ -39,71 +39,67 @@ pub(crate) use screen::sr;
 use state::Frame;
 pub use state::ViewportState;
 
-/// Draw the viewport and handle its input. `preview` is a hierarchy drag in progress: its
-/// ghosts show where the dragged nodes would end up with each setting. The canvas is named
-/// in `keyboard` as where the keyboard lands (and as ringing itself).
-pub fn ui(
-    ui: &mut egui::Ui,
-    editor: &Editor,
-    state: &mut ViewportState,
-    preview: Option<&DropPreview>,
-    highlight: Option<NodeId>,
-    keyboard: (
-        &crate::app::keyboard::PrimaryControls,
-        &crate::app::a11y::OwnRing,
-    ),
-) -> Vec<Command> {
-    let mut out = Vec::new();
-    toolbar(ui, editor, &mut out);
-    let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
-    crate::app::a11y::viewport(ui, &response, editor);
-    crate::app::keyboard::viewport_canvas(ui.ctx(), keyboard, &response);
-    let rect = response.rect;
-    state.last_rect = rect;
-    let view_note = look_from(editor, state, rect);
-    keep_subject_in_view(ui, editor, state, rect);
-    state
-        .framing
-        .fit(&mut state.camera, editor.doc().scene(), sr(rect));
-    let frame = Frame {
-        ui,
-        response: &response,
-        rect,
-        editor,
-    };
-    navigate(&frame, state);
-    paint_scene(&frame, &painter, state, preview, highlight);
-    paint_flash_and_notes(&frame, &painter, state);
-    culling::paint_culling(&frame, &painter, state);
-    let readings = editor.probe_readings();
-    overlays::paint_overlays(&frame, &painter, state, &readings);
-    if let Some(note) = view_note {
-        let at = rect.left_bottom() + egui::vec2(8.0, -24.0);
-        let font = egui::FontId::proportional(12.0);
-        let color = c32(palette::VIEW_NOTE);
-        draw::label(&painter, at, egui::Align2::LEFT_BOTTOM, note, &font, color);
+impl ViewportState {
+    /// Draw the viewport and handle its input, sending what it asks for. `preview` is a
+    /// hierarchy drag in progress: its ghosts show where the dragged nodes would end up with
+    /// each setting; `highlight`, the inspector's matrix-chain factor under the pointer. The
+    /// canvas is named in `keyboard` as where the keyboard lands (and as ringing itself).
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        fx: &FrameContext,
+        preview: Option<&DropPreview>,
+        highlight: Option<NodeId>,
+    ) {
+        toolbar(ui, fx);
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        crate::app::a11y::viewport(ui, &response, fx);
+        let keyboard = (fx.wiring.primary, fx.wiring.ring);
+        crate::app::keyboard::viewport_canvas(ui.ctx(), keyboard, &response);
+        let rect = response.rect;
+        self.last_rect = rect;
+        let view_note = look_from(fx, self, rect);
+        keep_subject_in_view(ui, fx, self, rect);
+        self.framing.fit(&mut self.camera, fx.scene, sr(rect));
+        let frame = Frame {
+            ui,
+            response: &response,
+            rect,
+            fx,
+        };
+        navigate(&frame, self);
+        paint_scene(&frame, &painter, self, preview, highlight);
+        paint_flash_and_notes(&frame, &painter, self);
+        culling::paint_culling(&frame, &painter, self);
+        let readings = &fx.probe_readings;
+        overlays::paint_overlays(&frame, &painter, self, readings);
+        if let Some(note) = view_note {
+            let at = rect.left_bottom() + egui::vec2(8.0, -24.0);
+            let font = egui::FontId::proportional(12.0);
+            let color = c32(palette::VIEW_NOTE);
+            draw::label(&painter, at, egui::Align2::LEFT_BOTTOM, note, &font, color);
+        }
+        let probes_took_pointer = probes::probe_input(&frame, self, readings);
+        handle_tools(&frame, &painter, self);
+        let predicting = input::predict_click(&frame, self);
+        if self.handle_drag.is_none() && !probes_took_pointer && !predicting {
+            interact(&frame, self);
+        }
     }
-    let probes_took_pointer = probes::probe_input(&frame, state, &readings, &mut out);
-    handle_tools(&frame, &painter, state, &mut out);
-    let predicting = input::predict_click(&frame, state, &mut out);
-    if state.handle_drag.is_none() && !probes_took_pointer && !predicting {
-        interact(&frame, state, &mut out);
-    }
-    out
 }
 
 /// Point the camera at the space the editor looks from: the world, or a node's space (through
 /// the inverse of its world matrix, so its axes are the screen's). Switching spaces keeps the
 /// world point at the centre; while the same node moves, the view follows it. Returns why the
 /// chosen node cannot be looked from, when its world matrix is singular.
-fn look_from(editor: &Editor, state: &mut ViewportState, rect: Rect) -> Option<String> {
-    let (node, view, why_not) = editor.view_node();
+fn look_from(fx: &FrameContext, state: &mut ViewportState, rect: Rect) -> Option<String> {
+    let (node, view, why_not) = fx.view_node.clone();
     let switched = node != state.viewing;
     state.viewing = node;
     // The selection stays where it was on screen (or comes to the centre).
-    let scene = editor.doc().scene();
-    let anchor = editor
-        .primary()
+    let scene = fx.scene;
+    let anchor = fx
+        .primary
         .and_then(|id| scene.world(id).ok())
         .map(|m| m.translation.as_dvec2());
     state.camera.look_from(view, switched, anchor, sr(rect));
@@ -113,17 +109,17 @@ fn look_from(editor: &Editor, state: &mut ViewportState, rect: Rect) -> Option<S
 /// A lesson's step keeps the nodes it names in view: after a change to the scene (once the
 /// pointer is up, never mid-drag) that took one out of the viewport, they are framed again.
 /// Panning or zooming away by hand is left alone.
-fn keep_subject_in_view(ui: &egui::Ui, editor: &Editor, state: &mut ViewportState, rect: Rect) {
-    let Some(run) = editor.lesson() else {
+fn keep_subject_in_view(ui: &egui::Ui, fx: &FrameContext, state: &mut ViewportState, rect: Rect) {
+    let Some(run) = fx.lesson else {
         return;
     };
     let now = (
-        editor.doc().revision(),
-        editor.view_node().0,
+        fx.doc.revision(),
+        fx.view_node.0,
         ui.input(|i| i.pointer.any_down()),
     );
-    let (camera, scene) = (state.camera, editor.doc().scene());
-    let subject = || run.framed(editor);
+    let (camera, scene) = (state.camera, fx.scene);
+    let subject = || fx.lesson_framed(run);
     state
         .framing
         .keep_in_view((camera, sr(rect)), scene, now, subject);
@@ -138,10 +134,8 @@ fn paint_scene(
     preview: Option<&DropPreview>,
     highlight: Option<NodeId>,
 ) {
-    let Frame {
-        ui, rect, editor, ..
-    } = *frame;
-    let scene = editor.doc().scene();
+    let Frame { ui, rect, fx, .. } = *frame;
+    let scene = fx.scene;
     painter.rect_filled(
         rect,
         0.0,
@@ -153,8 +147,8 @@ fn paint_scene(
         scale: ui.ctx().pixels_per_point(),
     };
     draw_grid(painter, view, &mut state.layer.grid);
-    draw_nodes(ui.ctx(), painter, rect, editor, state);
-    if editor.view().shows(ViewOption::Shear) {
+    draw_nodes(ui.ctx(), painter, rect, fx, state);
+    if fx.view.shows(ViewOption::Shear) {
         let key = ShearKey::new(view, scene, &state.shear_candidates);
         draw_shear_overlay(painter, scene, key, &mut state.layer.shear);
     } else {
@@ -174,7 +168,7 @@ fn paint_scene(
             Stroke::new(3.0, c32(palette::DROP_TARGET)),
         );
     }
-    if let Some(id) = state.hovered.filter(|id| !editor.is_selected(*id)) {
+    if let Some(id) = state.hovered.filter(|id| !fx.is_selected(*id)) {
         outline_node(
             painter,
             rect,
@@ -199,7 +193,7 @@ fn paint_flash_and_notes(frame: &Frame, painter: &egui::Painter, state: &mut Vie
 }
 
 /// The viewport's toolbar: handle tool and orientation (the same commands as W / E / R / X).
-fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
+fn toolbar(ui: &mut egui::Ui, fx: &FrameContext) {
     use crate::editor::view::handles::Orientation;
     ui.horizontal_wrapped(|ui| {
         for (tool, text) in [
@@ -207,18 +201,18 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
             (Tool::Rotate, "Rotate (E)"),
             (Tool::Scale, "Scale (R)"),
         ] {
-            if ui.selectable_label(editor.tool() == tool, text).clicked() {
-                out.push(Command::Setting(SettingCommand::SetTool(tool)));
+            if ui.selectable_label(fx.tool == tool, text).clicked() {
+                fx.send(Command::Setting(SettingCommand::SetTool(tool)));
             }
         }
         ui.separator();
-        let local = editor.orientation() == Orientation::Local;
+        let local = fx.orientation == Orientation::Local;
         if ui
             .selectable_label(local, "Local")
             .on_hover_text("Handles follow the node's own world axes (X switches)")
             .clicked()
         {
-            out.push(Command::Setting(SettingCommand::SetOrientation(
+            fx.send(Command::Setting(SettingCommand::SetOrientation(
                 Orientation::Local,
             )));
         }
@@ -229,12 +223,12 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
             )
             .clicked()
         {
-            out.push(Command::Setting(SettingCommand::SetOrientation(
+            fx.send(Command::Setting(SettingCommand::SetOrientation(
                 Orientation::World,
             )));
         }
         ui.separator();
-        space_menu(ui, editor, out);
+        space_menu(ui, fx);
         ui.separator();
         // Kept whole: on a narrow toolbar the hint moves to the next row instead of breaking.
         let hint = egui::RichText::new("Ctrl snaps: grid, 15°, 0.1").weak();
@@ -244,15 +238,15 @@ fn toolbar(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
 
 /// "View from: …": the world, the selection's parent, the selection, or any node (the first
 /// few hundred listed; the palette and 1 / 2 / 3 reach the rest).
-fn space_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
+fn space_menu(ui: &mut egui::Ui, fx: &FrameContext) {
     use crate::editor::session::command::ViewSpace;
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let name = |id: NodeId| {
         scene
             .node(id)
             .map_or("?".to_string(), |d| d.name.to_string())
     };
-    let current = match editor.view_space() {
+    let current = match fx.view_space {
         ViewSpace::World => "world".to_string(),
         ViewSpace::ParentOfSelection => "selection's parent".to_string(),
         ViewSpace::Selection => "selection".to_string(),
@@ -269,11 +263,8 @@ fn space_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
                 ),
                 (ViewSpace::Selection, "selection (3)".to_string()),
             ] {
-                if ui
-                    .selectable_label(editor.view_space() == space, text)
-                    .clicked()
-                {
-                    out.push(Command::View(ViewCommand::SetViewSpace(space)));
+                if ui.selectable_label(fx.view_space == space, text).clicked() {
+                    fx.send(Command::View(ViewCommand::SetViewSpace(space)));
                 }
             }
             ui.separator();
@@ -281,10 +272,10 @@ fn space_menu(ui: &mut egui::Ui, editor: &Editor, out: &mut Vec<Command>) {
                 let id = scene.id_at(i);
                 let space = ViewSpace::Node(id);
                 if ui
-                    .selectable_label(editor.view_space() == space, name(id))
+                    .selectable_label(fx.view_space == space, name(id))
                     .clicked()
                 {
-                    out.push(Command::View(ViewCommand::SetViewSpace(space)));
+                    fx.send(Command::View(ViewCommand::SetViewSpace(space)));
                 }
             }
         })
@@ -301,11 +292,9 @@ const FLASH_LIMIT: usize = 20_000;
 
 /// With "Flash recomputed world matrices" on: light up the nodes the last update recomputed.
 fn draw_flash(frame: &Frame, painter: &egui::Painter, state: &mut ViewportState) {
-    let Frame {
-        ui, rect, editor, ..
-    } = *frame;
-    let scene = editor.doc().scene();
-    if !editor.view().shows(ViewOption::Recomputed) {
+    let Frame { ui, rect, fx, .. } = *frame;
+    let scene = fx.scene;
+    if !fx.view.shows(ViewOption::Recomputed) {
         state.flash = None;
         return;
     }

@@ -15,7 +15,7 @@ use super::layer::{Base, LayerKey, NodeLayer};
 use super::screen::sr;
 use super::state::ViewportState;
 use super::{progressive, slide};
-use crate::editor::session::Editor;
+use crate::app::frame::FrameContext;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::detail::{SHAPE_BUDGET, plan_within};
 use crate::editor::view::frame_plan::{PlanInput, plan_ranges, selection_indices};
@@ -36,21 +36,21 @@ pub(super) fn draw_nodes(
     ctx: &egui::Context,
     painter: &egui::Painter,
     rect: Rect,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut ViewportState,
 ) {
-    let scene = editor.doc().scene();
-    let key = LayerKey::new(editor, state.camera, rect, state.density.tiny);
+    let scene = fx.scene;
+    let key = LayerKey::new(fx, state.camera, rect, state.density.tiny);
     let layer = &mut state.layer;
     // A composed drag frame is exact but for stacking; while the drag is held, an unchanged
     // frame (egui repaints without a move) paints it again rather than planning everything.
-    let held = editor.gesture_open();
+    let held = fx.gesture_open;
     if layer.key.as_ref() == Some(&key) && (!layer.composed || held) {
         layer.reused += 1;
         painter.extend(layer.shapes.iter().cloned());
         return;
     }
-    if progressive::draw(ctx, painter, rect, editor, state, &key) {
+    if progressive::draw(ctx, painter, rect, fx, state, &key) {
         return;
     }
     if slide::paint_slid(scene, painter, &mut state.layer, &key, rect, held) {
@@ -59,9 +59,9 @@ pub(super) fn draw_nodes(
     let mut out = std::mem::take(&mut state.layer.shapes);
     out.clear();
     if let Some(ranges) = moving_ranges(scene, &state.layer, &key) {
-        draw_composed(ctx, rect, editor, state, (&key, ranges), &mut out);
+        draw_composed(ctx, rect, fx, state, (&key, ranges), &mut out);
     } else {
-        draw_whole(ctx, rect, editor, state, &key, &mut out);
+        draw_whole(ctx, rect, fx, state, &key, &mut out);
     }
     painter.extend(out.iter().cloned());
     let layer = &mut state.layer;
@@ -75,7 +75,7 @@ pub(super) fn draw_nodes(
 fn draw_composed(
     ctx: &egui::Context,
     rect: Rect,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut ViewportState,
     (key, ranges): (&LayerKey, &[(u32, u32)]),
     out: &mut Vec<egui::Shape>,
@@ -88,7 +88,7 @@ fn draw_composed(
     if !covered {
         let skip = ranges.to_vec();
         let mut shapes = Vec::new();
-        build(ctx, rect, editor, state, &skip, &mut shapes);
+        build(ctx, rect, fx, state, &skip, &mut shapes);
         let shear = state.shear_candidates.clone();
         let names = state.layer.list.name_boxes();
         state.layer.base = Some(Base {
@@ -103,7 +103,7 @@ fn draw_composed(
         out.extend(base.shapes.iter().cloned());
         state.shear_candidates.clone_from(&base.shear);
     }
-    draw_moving(ctx, rect, editor, state, ranges, out);
+    draw_moving(ctx, rect, fx, state, ranges, out);
     state.layer.moved_only += usize::from(covered);
     state.layer.composed = true;
     state.layer.anchors = None;
@@ -114,18 +114,18 @@ fn draw_composed(
 fn draw_whole(
     ctx: &egui::Context,
     rect: Rect,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut ViewportState,
     key: &LayerKey,
     out: &mut Vec<egui::Shape>,
 ) {
     state.layer.base = None;
     let view_changed = !state.layer.key.as_ref().is_some_and(|k| k.same_view(key));
-    build(ctx, rect, editor, state, &[], out);
+    build(ctx, rect, fx, state, &[], out);
     let drawn = state.density.plan.draw.len();
     state.density.adapt(drawn, view_changed);
     state.layer.composed = false;
-    state.layer.anchors = slide::anchors(editor.doc().scene());
+    state.layer.anchors = slide::anchors(fx.scene);
 }
 
 /// The subtrees the last update moved, when this frame can keep the rest of the last layer:
@@ -162,19 +162,19 @@ fn covers(skip: &[(u32, u32)], ranges: &[(u32, u32)]) -> bool {
 fn build(
     ctx: &egui::Context,
     rect: Rect,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut ViewportState,
     skip: &[(u32, u32)],
     out: &mut Vec<egui::Shape>,
 ) {
-    let scene = editor.doc().scene();
-    let view = editor.view();
+    let scene = fx.scene;
+    let view = fx.view;
     let mut extents = std::mem::take(&mut state.extents);
     extents.refresh(scene);
     let mut bounds = std::mem::take(&mut state.bounds);
     bounds.refresh(scene, &extents);
     let mut density: Density = std::mem::take(&mut state.density);
-    let (mut protected, selected) = selection_indices(scene, editor.selection());
+    let (mut protected, selected) = selection_indices(scene, fx.selected_ids());
     for &(start, _) in skip {
         // A left-out subtree's ancestors are never splatted whole (that would draw it).
         let mut at = scene.parent_index_at(start as usize);
@@ -206,22 +206,22 @@ fn build(
     density.tiny = input.tiny;
     state.extents = extents;
     state.bounds = bounds;
-    draw_built(ctx, rect, editor, state, density, plan, out);
+    draw_built(ctx, rect, fx, state, density, plan, out);
 }
 
 /// Draw the moving subtrees (every node as itself, nothing splatted) into `out`.
 fn draw_moving(
     ctx: &egui::Context,
     rect: Rect,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut ViewportState,
     ranges: &[(u32, u32)],
     out: &mut Vec<egui::Shape>,
 ) {
-    let scene = editor.doc().scene();
-    let view = editor.view();
+    let scene = fx.scene;
+    let view = fx.view;
     state.extents.refresh(scene);
-    let (protected, selected) = selection_indices(scene, editor.selection());
+    let (protected, selected) = selection_indices(scene, fx.selected_ids());
     let no_bounds = crate::editor::view::cull_cache::SubtreeBounds::default();
     let input = PlanInput {
         scene,
@@ -242,5 +242,5 @@ fn draw_moving(
         .extend(plan.shear.iter().map(|&i| i as usize));
     // The kept layer's names are drawn too: the moving subtrees' names keep clear of them.
     let taken = (state.layer.base.as_ref()).map_or(Vec::new(), |b| b.names.clone());
-    draw_plan(ctx, rect, editor, state, (&plan, None, &taken), (0, 0), out);
+    draw_plan(ctx, rect, fx, state, (&plan, None, &taken), (0, 0), out);
 }

@@ -23,25 +23,25 @@ pub(super) fn paint_overlays(
     state: &mut ViewportState,
     readings: &[ProbeReading],
 ) {
-    let editor = frame.editor;
-    let (scene, view) = (editor.doc().scene(), (state.camera, sr(frame.rect)));
+    let fx = frame.fx;
+    let (scene, view) = (fx.scene, (state.camera, sr(frame.rect)));
     let width = text_width(painter.ctx());
     let mut prims = Vec::new();
     let shown = ShownSpaces {
-        parent: editor.view().shows(ViewOption::ParentGrid),
-        own: editor.view().shows(ViewOption::LocalGrid),
+        parent: fx.view.shows(ViewOption::ParentGrid),
+        own: fx.view.shows(ViewOption::LocalGrid),
     };
-    space_prims(scene, editor.primary(), shown, (view, &width), &mut prims);
-    if editor.timeline().trails() {
-        trail_prims(scene, editor.selection(), view, &width, &mut prims);
+    space_prims(scene, fx.primary, shown, (view, &width), &mut prims);
+    if fx.timeline.trails() {
+        trail_prims(scene, fx.selected_ids(), view, &width, &mut prims);
     }
-    if editor.view().shows(ViewOption::AccumulatedGhosts) {
+    if fx.view.shows(ViewOption::AccumulatedGhosts) {
         accumulated_prims(scene, view, &mut prims);
     }
-    if editor.view().shows(ViewOption::WorldBlendGhosts) {
-        blend_prims(scene, editor.timeline().time(), view, &mut prims);
+    if fx.view.shows(ViewOption::WorldBlendGhosts) {
+        blend_prims(scene, fx.timeline.time(), view, &mut prims);
     }
-    if let Some(mark) = editor.lesson().and_then(|r| r.prediction_mark(scene)) {
+    if let Some(mark) = fx.lesson.and_then(|r| r.prediction_mark(scene)) {
         prediction_prims(&mark, view, &mut prims);
     }
     probe_prims(scene, &pins(readings, state), view, &mut prims);

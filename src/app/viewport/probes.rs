@@ -13,13 +13,12 @@ pub(super) fn probe_input(
     frame: &Frame,
     state: &mut ViewportState,
     readings: &[ProbeReading],
-    out: &mut Vec<Command>,
 ) -> bool {
     let Frame {
         ui,
         response,
         rect,
-        editor,
+        fx,
     } = *frame;
     let (camera, view) = (state.camera, sr(rect));
     if response.drag_started_by(egui::PointerButton::Primary)
@@ -32,7 +31,7 @@ pub(super) fn probe_input(
             && let Some(p) = response.interact_pointer_pos()
         {
             let world = camera.to_world(view, v2(p));
-            out.push(Command::Probe(ProbeCommand::Move {
+            frame.fx.send(Command::Probe(ProbeCommand::Move {
                 probe,
                 world,
                 continuous: true,
@@ -40,11 +39,11 @@ pub(super) fn probe_input(
         }
         if response.drag_stopped() || !response.dragged() {
             state.probe_drag = None;
-            out.push(Command::History(HistoryCommand::EndGesture));
+            frame.fx.send(Command::History(HistoryCommand::EndGesture));
         }
         return true;
     }
-    if editor.probe_mode() {
+    if fx.probe_mode {
         if response.hovered() {
             ui.ctx().set_cursor_icon(egui::CursorIcon::Crosshair);
         }
@@ -52,7 +51,7 @@ pub(super) fn probe_input(
             && let Some(p) = response.interact_pointer_pos()
         {
             let world = camera.to_world(view, v2(p));
-            out.push(Command::Probe(ProbeCommand::Add { world }));
+            frame.fx.send(Command::Probe(ProbeCommand::Add { world }));
             return true;
         }
     }

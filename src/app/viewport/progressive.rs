@@ -11,7 +11,7 @@ use super::layer::{LayerKey, Pending};
 use super::nodes::paint::draw_built;
 use super::screen::sr;
 use super::state::ViewportState;
-use crate::editor::session::Editor;
+use crate::app::frame::FrameContext;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::Camera;
 use crate::editor::view::frame_plan::{FramePlan, PlanInput, PlanJob, selection_indices};
@@ -31,11 +31,11 @@ pub(super) fn draw(
     ctx: &egui::Context,
     painter: &egui::Painter,
     rect: Rect,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut ViewportState,
     key: &LayerKey,
 ) -> bool {
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     let layer = &state.layer;
     let applies = scene.len() >= PROGRESSIVE_MIN
         && !layer.composed
@@ -47,11 +47,11 @@ pub(super) fn draw(
         state.layer.pending = None;
         return false;
     }
-    if let Some((camera, plan)) = advance(rect, editor, state) {
+    if let Some((camera, plan)) = advance(rect, fx, state) {
         if state.density.raise_for(plan.draw.len()) {
             ctx.request_repaint(); // over the shape budget: planned again, coarser
         } else {
-            keep_plan(ctx, (rect, editor, state), key, camera, plan);
+            keep_plan(ctx, (rect, fx, state), key, camera, plan);
         }
     }
     paint_kept(ctx, painter, rect, state);
@@ -60,8 +60,12 @@ pub(super) fn draw(
 
 /// Plan a few more pieces of the moved view within [`BUDGET`] (starting a plan for the
 /// current camera when none is pending); the finished plan and its camera once it is done.
-fn advance(rect: Rect, editor: &Editor, state: &mut ViewportState) -> Option<(Camera, FramePlan)> {
-    let scene = editor.doc().scene();
+fn advance(
+    rect: Rect,
+    fx: &FrameContext,
+    state: &mut ViewportState,
+) -> Option<(Camera, FramePlan)> {
+    let scene = fx.scene;
     let camera = state
         .layer
         .pending
@@ -71,8 +75,8 @@ fn advance(rect: Rect, editor: &Editor, state: &mut ViewportState) -> Option<(Ca
     extents.refresh(scene);
     let mut bounds = std::mem::take(&mut state.bounds);
     bounds.refresh(scene, &extents);
-    let (protected, selected) = selection_indices(scene, editor.selection());
-    let view = editor.view();
+    let (protected, selected) = selection_indices(scene, fx.selected_ids());
+    let view = fx.view;
     let input = PlanInput {
         scene,
         extents: &extents,
@@ -104,7 +108,7 @@ fn advance(rect: Rect, editor: &Editor, state: &mut ViewportState) -> Option<(Ca
 /// Draw a finished plan (through the camera it was planned for) as the kept layer.
 fn keep_plan(
     ctx: &egui::Context,
-    (rect, editor, state): (Rect, &Editor, &mut ViewportState),
+    (rect, fx, state): (Rect, &FrameContext, &mut ViewportState),
     key: &LayerKey,
     camera: Camera,
     plan: FramePlan,
@@ -114,7 +118,7 @@ fn keep_plan(
     shapes.clear();
     let current = state.camera;
     state.camera = camera; // the plan's camera, to draw it
-    draw_built(ctx, rect, editor, state, density, plan, &mut shapes);
+    draw_built(ctx, rect, fx, state, density, plan, &mut shapes);
     state.camera = current;
     state.layer.shapes = shapes;
     let mut kept = key.clone();

@@ -4,7 +4,7 @@
 use super::density::Density;
 use super::layer::NodeLayer;
 use super::textures::Textures;
-use crate::editor::session::Editor;
+use crate::app::frame::FrameContext;
 use crate::editor::session::probes::ProbeRef;
 use crate::editor::view::camera::Camera;
 use crate::editor::view::cull_cache::{Extents, SubtreeBounds};
@@ -164,5 +164,5 @@ pub(super) struct Frame<'a> {
     /// The viewport on screen.
     pub(super) rect: Rect,
     /// The editor shown.
-    pub(super) editor: &'a Editor,
+    pub(super) fx: &'a FrameContext<'a>,
 }

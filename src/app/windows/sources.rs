@@ -1,7 +1,7 @@
 //! "level.tscn instances 3 Godot scenes": asked right after an import that keeps instances,
 //! whether the instances go on reading the `.tscn` files or graft writes each as a `.ron`.
 
-use crate::editor::session::Editor;
+use crate::app::frame::{CommandSender, FrameContext};
 use crate::editor::session::command::{Command, FileCommand};
 use crate::editor::session::interchange::SourcesAnswer;
 
@@ -9,8 +9,8 @@ use crate::editor::session::interchange::SourcesAnswer;
 const LISTED: usize = 6;
 
 /// The question as a modal; Enter keeps the `.tscn` sources, Escape too.
-pub(super) fn sources_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec<Command>) {
-    let Some(question) = editor.sources_question() else {
+pub(super) fn sources_window(ctx: &egui::Context, fx: &FrameContext, out: &CommandSender) {
+    let Some(question) = fx.sources_question() else {
         return;
     };
     let answer = |a| Command::File(FileCommand::AnswerSources(a));
@@ -37,10 +37,10 @@ pub(super) fn sources_window(ctx: &egui::Context, editor: &Editor, out: &mut Vec
                 keep.request_focus();
             }
             if keep.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                out.push(answer(SourcesAnswer::Keep));
+                out.send(answer(SourcesAnswer::Keep));
             }
             if write.clicked() {
-                out.push(answer(SourcesAnswer::Write(None)));
+                out.send(answer(SourcesAnswer::Write(None)));
             }
         });
     });

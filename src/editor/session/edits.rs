@@ -54,52 +54,10 @@ pub(super) struct EditParts<'a> {
 }
 
 impl EditParts<'_> {
-    /// Perform ops as one undo step, or as part of the open continuous gesture. The gesture's
-    /// key comes from this one counter: panels never make one up.
+    /// Perform ops as one undo step, or as part of the open continuous gesture
+    /// ([`Gestures::perform`], handed the document and the timeline, read for auto-key).
     pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
-        let keyed = self.timeline.auto_keyed_nodes(&ops);
-        if !keyed.is_empty() {
-            return self.perform_and_key(label, ops, continuous, &keyed);
-        }
-        if !continuous {
-            // A refused step leaves the open gesture as it was: it changed nothing.
-            self.doc.perform(label, ops)?;
-            self.gestures.open = None;
-            return Ok(());
-        }
-        let gesture = self.gestures.continue_or_open();
-        self.doc.perform_gesture(label, ops, gesture)
-    }
-
-    /// With auto-key: perform the ops, then key the moved nodes at the current time, all as
-    /// one undo step (one gesture, closed at once unless the edit is continuous).
-    fn perform_and_key(
-        &mut self,
-        label: String,
-        ops: Vec<Op>,
-        continuous: bool,
-        nodes: &[NodeId],
-    ) -> Result<()> {
-        let gesture = match self.gestures.open.filter(|_| continuous) {
-            Some(g) => g,
-            None => self.gestures.fresh(),
-        };
-        // The keys need the locals the edit leads to (a world edit is solved through the
-        // parent): perform it alone, read the keys, take it back, then perform both as one
-        // step, so a drag merges frame by frame as usual.
-        self.doc.perform(label.clone(), ops.clone())?;
-        let key_ops = self.timeline.key_ops(self.doc.scene(), nodes);
-        self.doc.undo()?;
-        let mut all = ops;
-        all.extend(key_ops?);
-        let keyed = self.doc.perform_gesture(label, all, gesture);
-        if continuous {
-            self.gestures.open = Some(gesture);
-        } else {
-            self.gestures.open = None;
-            self.doc.end_gesture();
-        }
-        keyed
+        (self.gestures).perform(self.doc, self.timeline, label, ops, continuous)
     }
 
     pub(super) fn info(&mut self, text: impl Into<String>) {

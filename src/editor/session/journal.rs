@@ -1,14 +1,15 @@
 //! The session's crash journal: every history change written as `apply` returns, recovery of
 //! journals whose graft did not close cleanly, and the warning when a file is already open in
-//! another graft. Off until [`Editor::start_journal`] (the window turns it on; tests and the
+//! another graft. Off until [`crate::editor::session::Editor::start_journal`] (the window turns it on; tests and the
 //! command line keep it off unless they ask).
 
-use super::Editor;
 use super::journal_folder;
 use super::journal_scan::{self, Orphan};
 use super::journal_store::JournalFile;
+use super::messages::MessageLog;
 use crate::editor::Outcome;
 use crate::error::Error;
+use crate::model::document::Document;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -67,110 +68,106 @@ pub enum JournalHealth {
 
 pub use super::journal_recover::{RecoveryAnswer, RecoveryOffer};
 
-impl Editor {
+impl Journaling {
     /// Journal this session into `dir`: offer the journals no graft holds anymore, report a
     /// panic of the last run, and start this document's journal.
-    pub fn start_journal(&mut self, dir: PathBuf) {
-        self.report_last_panic(&dir);
-        self.set_aside_failed_recoveries(&dir);
+    pub(super) fn start(&mut self, doc: &mut Document, log: &mut MessageLog, dir: PathBuf) {
+        report_last_panic(log, &dir);
+        super::journal_recover::set_aside_failed_recoveries(log, &dir);
         let scan = journal_scan::scan(&dir, None);
         for (path, why) in scan.unreadable {
-            self.info(format!(
+            log.info(format!(
                 "A journal graft cannot read was left in place: {} ({why})",
                 path.display()
             ));
         }
-        self.journaling.orphans = scan.orphans;
-        for orphan in &mut self.journaling.orphans {
+        self.orphans = scan.orphans;
+        for orphan in &mut self.orphans {
             orphan.disk = journal_scan::file_state(&orphan.summary);
         }
-        self.journaling.dir = Some(dir);
-        self.journaling.wanted = true;
-        self.warn_if_open_elsewhere();
-        self.begin_journal();
+        self.dir = Some(dir);
+        self.wanted = true;
+        self.warn_if_open_elsewhere(doc, log);
+        self.begin(doc, log);
     }
 
     /// True while this session's changes are journaled.
-    pub fn journaling(&self) -> bool {
-        self.journaling.file.is_some() && self.journaling.problem.is_none()
+    pub(super) fn writing(&self) -> bool {
+        self.file.is_some() && self.problem.is_none()
     }
 
     /// The journal's state for the status bar: off, on, or failing and why.
-    pub fn journal_health(&self) -> JournalHealth {
-        match (&self.journaling.problem, self.journaling.wanted) {
+    pub(super) fn health(&self) -> JournalHealth {
+        match (&self.problem, self.wanted) {
             (_, false) => JournalHealth::Off,
             (Some(why), true) => JournalHealth::Failing(why.clone()),
-            (None, true) if self.journaling.file.is_some() => JournalHealth::On,
+            (None, true) if self.file.is_some() => JournalHealth::On,
             // A scene too big to journal: said once when it opened.
             (None, true) => JournalHealth::Off,
         }
     }
 
     /// True while a retry's fresh journal is being written (the stopped one is still kept).
-    pub fn journal_retry_pending(&self) -> bool {
-        self.journaling.settling
+    pub(super) fn retry_pending(&self) -> bool {
+        self.settling
     }
 
     /// The setting: journal this session's documents (on unless turned off).
-    pub fn journal_wanted(&self) -> bool {
-        self.journaling.wanted
+    pub(super) fn wanted(&self) -> bool {
+        self.wanted
     }
 
     /// Turn journaling off (the journal goes, or is set aside with unsaved changes) or on
     /// again (a journal begins for the document as it is now).
-    pub(super) fn toggle_journal(&mut self) -> Outcome {
-        if self.journaling.wanted {
-            self.journaling.wanted = false;
-            self.finish_files(self.doc.is_modified());
-            self.journaling.problem = None;
-            self.doc.listen(false);
-            self.info("The crash journal is off: unsaved changes live only in memory");
+    pub(super) fn toggle(&mut self, doc: &mut Document, log: &mut MessageLog) -> Outcome {
+        if self.wanted {
+            self.wanted = false;
+            self.finish_files(doc.is_modified());
+            self.problem = None;
+            doc.listen(false);
+            log.info("The crash journal is off: unsaved changes live only in memory");
             return Outcome::default();
         }
-        self.journaling.wanted = true;
-        self.journaling.dir = self
-            .journaling
-            .dir
-            .take()
-            .or_else(journal_folder::journal_dir);
-        self.begin_journal();
-        if let Some(path) = self.journal_path() {
+        self.wanted = true;
+        self.dir = self.dir.take().or_else(journal_folder::journal_dir);
+        self.begin(doc, log);
+        if let Some(path) = self.path() {
             let text = format!("The crash journal is on: {}", path.display());
-            self.info(text);
+            log.info(text);
         }
         Outcome::default()
     }
 
     /// Tests: the journal file itself (to inject a failing disk).
     #[doc(hidden)]
-    pub fn journal_file_for_tests(&mut self) -> Option<&mut JournalFile> {
-        self.journaling.file.as_mut()
+    pub(super) fn file_for_tests(&mut self) -> Option<&mut JournalFile> {
+        self.file.as_mut()
     }
 
     /// The journal file this session writes, when journaling.
-    pub fn journal_path(&self) -> Option<&Path> {
-        self.journaling.file.as_ref().map(JournalFile::path)
+    pub(super) fn path(&self) -> Option<&Path> {
+        self.file.as_ref().map(JournalFile::path)
     }
 
     /// Bytes this session's journal holds (0 when not journaling).
-    pub fn journal_bytes(&self) -> u64 {
-        self.journaling.file.as_ref().map_or(0, JournalFile::len)
+    pub(super) fn bytes(&self) -> u64 {
+        self.file.as_ref().map_or(0, JournalFile::len)
     }
 
     /// A clean end (the window closes): the journal is deleted, or set aside when the user
     /// chose to discard unsaved changes.
-    pub fn end_journal(&mut self) {
-        self.finish_files(self.doc.is_modified());
-        self.journaling.orphans.clear();
+    pub(super) fn end(&mut self, doc: &Document) {
+        self.finish_files(doc.is_modified());
+        self.orphans.clear();
         self.clear_recovering_mark();
     }
 
     /// An end without a prompt (SIGTERM, a logout): a clean document's journal goes; an
     /// unsaved one's stays, offered for recovery at the next start.
-    pub fn end_on_signal(&mut self) {
-        if self.doc.is_modified() {
-            self.journaling.stale = None;
-            self.journaling.file = None;
+    pub(super) fn end_on_signal(&mut self, doc: &Document) {
+        if doc.is_modified() {
+            self.stale = None;
+            self.file = None;
         } else {
             self.finish_files(false);
         }
@@ -180,147 +177,142 @@ impl Editor {
     /// End the journal and the stopped one a retry keeps (deleted, or set aside as discarded
     /// when `unsaved`).
     pub(super) fn finish_files(&mut self, unsaved: bool) {
-        self.journaling.settling = false;
-        for file in [self.journaling.stale.take(), self.journaling.file.take()]
-            .into_iter()
-            .flatten()
-        {
+        self.settling = false;
+        for file in [self.stale.take(), self.file.take()].into_iter().flatten() {
             file.finish(unsaved);
         }
     }
 
     /// Write what the last command changed (called after every command and tick).
-    pub(super) fn record_journal(&mut self) {
+    pub(super) fn record(&mut self, doc: &mut Document, log: &mut MessageLog) {
         self.count_after_recovery();
-        if self.journaling.problem.is_some() && !self.journaling.settling {
+        if self.problem.is_some() && !self.settling {
             return;
         }
-        let Some(file) = self.journaling.file.as_mut() else {
+        let Some(file) = self.file.as_mut() else {
             return;
         };
-        if let Err(e) = file.record(&mut self.doc) {
-            if self.journaling.settling {
-                self.fresh_journal_failed(e);
+        if let Err(e) = file.record(doc) {
+            if self.settling {
+                self.fresh_journal_failed(doc, log, e);
                 return;
             }
             // Kept (locked): a save deletes it, a retry replaces it, a clean end removes it.
-            self.doc.listen(false);
-            self.journal_failed(format!("the journal stopped: {e}"));
+            doc.listen(false);
+            self.failed(log, format!("the journal stopped: {e}"));
             return;
         }
-        if self.journaling.settling {
-            self.settle_retry();
+        if self.settling {
+            self.settle_retry(doc, log);
         }
     }
 
     /// A retry's fresh journal: once it is whole on disk, the stopped one goes and the journal
     /// is said to be written again. True then.
-    fn settle_retry(&mut self) -> bool {
-        let Some(file) = self.journaling.file.as_mut() else {
+    fn settle_retry(&mut self, doc: &mut Document, log: &mut MessageLog) -> bool {
+        let Some(file) = self.file.as_mut() else {
             return false;
         };
         match file.started() {
             Ok(false) => false,
             Ok(true) => {
-                self.journaling.settling = false;
-                self.journaling.problem = None;
-                if let Some(stale) = self.journaling.stale.take() {
+                self.settling = false;
+                self.problem = None;
+                if let Some(stale) = self.stale.take() {
                     stale.finish(false);
                 }
-                self.info("The crash journal is written again");
+                log.info("The crash journal is written again");
                 true
             }
             Err(e) => {
-                self.fresh_journal_failed(e);
+                self.fresh_journal_failed(doc, log, e);
                 false
             }
         }
     }
 
     /// A retry's fresh journal could not be written: it goes, the stopped one stays.
-    fn fresh_journal_failed(&mut self, e: Error) {
-        self.journaling.settling = false;
-        if let Some(fresh) = self.journaling.file.take() {
+    fn fresh_journal_failed(&mut self, doc: &mut Document, log: &mut MessageLog, e: Error) {
+        self.settling = false;
+        if let Some(fresh) = self.file.take() {
             fresh.finish(false);
         }
-        self.journaling.file = self.journaling.stale.take();
-        self.doc.listen(false);
-        self.journaling.retrying = true;
-        self.journal_failed(format!("the journal stopped: {e}"));
-        self.journaling.retrying = false;
+        self.file = self.stale.take();
+        doc.listen(false);
+        self.retrying = true;
+        self.failed(log, format!("the journal stopped: {e}"));
+        self.retrying = false;
     }
 
     /// The journal cannot be written: say so (the status bar keeps saying it) and retry.
-    fn journal_failed(&mut self, why: String) {
-        self.journaling.next_retry = Some(Instant::now() + RETRY_EVERY);
-        if self.journaling.retrying {
+    fn failed(&mut self, log: &mut MessageLog, why: String) {
+        self.next_retry = Some(Instant::now() + RETRY_EVERY);
+        if self.retrying {
             // Said once when it first failed; the status bar keeps saying it.
-            self.journaling.problem = Some(why);
+            self.problem = Some(why);
             return;
         }
-        self.log.fail(format!(
+        log.fail(format!(
             "The crash journal is not being written ({why}): changes are only in memory until \
              saved. graft tries again every {} s (File > Retry the crash journal)",
             RETRY_EVERY.as_secs()
         ));
-        self.journaling.problem = Some(why);
+        self.problem = Some(why);
     }
 
     /// Try again to write the journal: a fresh journal holding the document and its whole
     /// history replaces the one that stopped, once it is whole on disk (the stopped one is kept
     /// until then). True when it is written again.
-    pub(super) fn retry_journal(&mut self) -> bool {
-        if !self.journaling.wanted || self.journaling.problem.is_none() {
-            return self.journaling();
+    pub(super) fn retry(&mut self, doc: &mut Document, log: &mut MessageLog) -> bool {
+        if !self.wanted || self.problem.is_none() {
+            return self.writing();
         }
-        if self.journaling.settling {
-            return self.settle_retry();
+        if self.settling {
+            return self.settle_retry(doc, log);
         }
-        let stale = self.journaling.file.take();
-        self.journaling.retrying = true;
-        self.begin_journal();
-        self.journaling.retrying = false;
-        if self.journaling.file.is_none() {
-            self.journaling.file = stale;
+        let stale = self.file.take();
+        self.retrying = true;
+        self.begin(doc, log);
+        self.retrying = false;
+        if self.file.is_none() {
+            self.file = stale;
             return false;
         }
-        self.journaling.stale = stale;
-        self.journaling.settling = true;
-        self.settle_retry()
+        self.stale = stale;
+        self.settling = true;
+        self.settle_retry(doc, log)
     }
 
     /// The document was saved: a journal that stopped holds nothing the file does not, so
     /// it goes at once (it would otherwise be offered, older than the file, after a crash).
     /// A save into another folder rebased the sprite paths of the scene and its history
     /// (not a step the journal records): the journal begins again from the document as it is.
-    pub(super) fn journal_saved(&mut self) {
-        if self.journaling.problem.is_some() && !self.doc.is_modified() {
+    pub(super) fn saved(&mut self, doc: &mut Document, log: &mut MessageLog) {
+        if self.problem.is_some() && !doc.is_modified() {
             self.finish_files(false);
-            self.retry_journal();
+            self.retry(doc, log);
             return;
         }
         let moved = self
-            .journaling
             .file
             .as_ref()
-            .is_some_and(|f| f.began_in_other_folder(self.doc.path()));
-        if moved && let Some(old) = self.journaling.file.take() {
-            self.begin_journal();
+            .is_some_and(|f| f.began_in_other_folder(doc.path()));
+        if moved && let Some(old) = self.file.take() {
+            self.begin(doc, log);
             old.finish(false);
         }
     }
 
     /// The journal's part of a frame: retry a failing journal, look for journals another
     /// graft left behind, and lift the recovery mark once a recovered scene was drawn.
-    pub(super) fn journal_tick(&mut self) {
+    pub(super) fn tick(&mut self, doc: &mut Document, log: &mut MessageLog) {
         let now = Instant::now();
-        if self.journaling.problem.is_some() && self.journaling.next_retry.is_none_or(|t| now >= t)
-        {
-            self.journaling.next_retry = Some(now + RETRY_EVERY);
-            self.retry_journal();
+        if self.problem.is_some() && self.next_retry.is_none_or(|t| now >= t) {
+            self.next_retry = Some(now + RETRY_EVERY);
+            self.retry(doc, log);
         }
-        if self.journaling.dir.is_some() && self.journaling.next_scan.is_none_or(|t| now >= t) {
-            self.journaling.next_scan = Some(now + RESCAN_EVERY);
+        if self.dir.is_some() && self.next_scan.is_none_or(|t| now >= t) {
+            self.next_scan = Some(now + RESCAN_EVERY);
             self.rescan_orphans();
         }
     }
@@ -329,7 +321,7 @@ impl Editor {
     /// (the third count: the recovery's own command, then a frame, then the next), lift the
     /// mark that would set the journal aside.
     fn count_after_recovery(&mut self) {
-        if let Some((_, seen)) = &mut self.journaling.recovering {
+        if let Some((_, seen)) = &mut self.recovering {
             *seen += 1;
             if *seen > 2 {
                 self.clear_recovering_mark();
@@ -340,105 +332,90 @@ impl Editor {
     /// Offer journals whose graft ended since this one started (a window killed while this
     /// one runs), without asking again about the ones already offered.
     fn rescan_orphans(&mut self) {
-        let Some(dir) = self.journaling.dir.clone() else {
+        let Some(dir) = self.dir.clone() else {
             return;
         };
-        let own = self.journal_path().map(Path::to_path_buf);
+        let own = self.path().map(Path::to_path_buf);
         let scan = journal_scan::scan(&dir, own.as_deref());
         for mut orphan in scan.orphans {
-            if !self
-                .journaling
-                .orphans
-                .iter()
-                .any(|o| o.path == orphan.path)
-            {
+            if !self.orphans.iter().any(|o| o.path == orphan.path) {
                 orphan.disk = journal_scan::file_state(&orphan.summary);
-                self.journaling.orphans.push(orphan);
+                self.orphans.push(orphan);
             }
         }
     }
 
     /// The document was replaced: end its journal and begin one for the new document.
-    pub(super) fn journal_replaced(&mut self, old_unsaved: bool) {
+    pub(super) fn replaced(&mut self, doc: &mut Document, log: &mut MessageLog, old_unsaved: bool) {
         self.finish_files(old_unsaved);
-        self.journaling.problem = None;
-        if self.journaling.wanted {
-            self.warn_if_open_elsewhere();
-            self.begin_journal();
+        self.problem = None;
+        if self.wanted {
+            self.warn_if_open_elsewhere(doc, log);
+            self.begin(doc, log);
         }
     }
 
-    fn begin_journal(&mut self) {
-        let Some(dir) = self
-            .journaling
-            .dir
-            .clone()
-            .filter(|_| self.journaling.wanted)
-        else {
+    fn begin(&mut self, doc: &mut Document, log: &mut MessageLog) {
+        let Some(dir) = self.dir.clone().filter(|_| self.wanted) else {
             return;
         };
-        if self.doc.scene().len() > MAX_JOURNALED_NODES {
-            self.info(format!(
+        if doc.scene().len() > MAX_JOURNALED_NODES {
+            log.info(format!(
                 "This scene has {} nodes, more than the journal takes ({MAX_JOURNALED_NODES}): \
                  save often, a crash would lose its unsaved changes",
-                self.doc.scene().len()
+                doc.scene().len()
             ));
             return;
         }
-        match JournalFile::create(&dir, &self.doc) {
+        match JournalFile::create(&dir, doc) {
             Ok(file) => {
-                self.doc.take_changes();
-                self.doc.listen(true);
-                self.journaling.file = Some(file);
+                doc.take_changes();
+                doc.listen(true);
+                self.file = Some(file);
             }
-            Err(e) => self.journal_failed(format!("could not start it in {}: {e}", dir.display())),
+            Err(e) => self.failed(log, format!("could not start it in {}: {e}", dir.display())),
         }
     }
 
     /// Lift the recovery mark: the recovered scene was drawn (or the session ends cleanly).
     pub(super) fn clear_recovering_mark(&mut self) {
-        if let Some((mark, _)) = self.journaling.recovering.take() {
+        if let Some((mark, _)) = self.recovering.take() {
             let _ = std::fs::remove_file(mark);
         }
     }
 
     /// Tell the user when the document's file is journaled by another running graft.
-    fn warn_if_open_elsewhere(&mut self) {
-        let (Some(dir), Some(path)) = (self.journaling.dir.as_deref(), self.doc.path()) else {
+    fn warn_if_open_elsewhere(&self, doc: &Document, log: &mut MessageLog) {
+        let (Some(dir), Some(path)) = (self.dir.as_deref(), doc.path()) else {
             return;
         };
-        let mut ours: Vec<&Path> = self
-            .journaling
-            .orphans
-            .iter()
-            .map(|o| o.path.as_path())
-            .collect();
-        ours.extend(self.journaling.file.as_ref().map(JournalFile::path));
+        let mut ours: Vec<&Path> = self.orphans.iter().map(|o| o.path.as_path()).collect();
+        ours.extend(self.file.as_ref().map(JournalFile::path));
         let canonical = journal_folder::path_text(Some(path)).unwrap_or_default();
-        let id = self.doc.stamp().map(|s| s.id()).filter(|&id| id != (0, 0));
+        let id = doc.stamp().map(|s| s.id()).filter(|&id| id != (0, 0));
         if journal_scan::held_elsewhere(dir, &ours, &canonical, id) {
             let path = path.to_string_lossy();
-            self.log.fail(format!(
+            log.fail(format!(
                 "{path} is also open in another graft window: saving in both would overwrite \
                  one with the other"
             ));
         }
     }
+}
 
-    /// Show the panic the last run wrote, once.
-    fn report_last_panic(&mut self, dir: &Path) {
-        let file = dir.join(PANIC_FILE);
-        let report = crate::model::read_limit::PANIC_REPORT;
-        let Ok(text) = crate::model::read_limit::read_text_bounded(&file, report) else {
-            return;
-        };
-        let _ = std::fs::rename(&file, dir.join("last-panic.seen.txt"));
-        self.log.fail(format!(
-            "graft stopped on an internal error last time:\n{}\nIts journal is in {}.",
-            text.trim(),
-            dir.display()
-        ));
-    }
+/// Show the panic the last run wrote, once.
+fn report_last_panic(log: &mut MessageLog, dir: &Path) {
+    let file = dir.join(PANIC_FILE);
+    let report = crate::model::read_limit::PANIC_REPORT;
+    let Ok(text) = crate::model::read_limit::read_text_bounded(&file, report) else {
+        return;
+    };
+    let _ = std::fs::rename(&file, dir.join("last-panic.seen.txt"));
+    log.fail(format!(
+        "graft stopped on an internal error last time:\n{}\nIts journal is in {}.",
+        text.trim(),
+        dir.display()
+    ));
 }
 
 /// Write a panic's message where the next start finds it (called from the panic hook).

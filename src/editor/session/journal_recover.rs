@@ -2,11 +2,12 @@
 //! on disk, by its bytes), the answers, rebuilding the document, and journals whose recovery
 //! stopped graft set aside.
 
+use super::journal::Journaling;
 use super::journal::{RECOVERING, local_clock};
 use super::journal_folder;
 use super::journal_scan::{self, Orphan};
 use super::journal_store::JournalFile;
-use super::{Editor, FileAction};
+use super::messages::MessageLog;
 use crate::editor::Outcome;
 use crate::editor::session::command::Effect;
 use crate::error::{Error, Result};
@@ -49,14 +50,30 @@ pub struct RecoveryOffer {
     pub file_changed: Option<String>,
 }
 
-impl Editor {
-    /// The journal waiting for an answer, if any (the prompt shows it before anything else).
-    pub fn recovery_offer(&self) -> Option<RecoveryOffer> {
-        if self.files.pending_guard() == Some(&FileAction::Recover) {
-            // The unsaved-changes question about it is showing.
-            return None;
-        }
-        let orphan = self.journaling.orphans.first()?;
+/// A journal rebuilt into a document, waiting to become the session's.
+pub(super) struct Recovered {
+    /// The rebuilt document, its history included.
+    pub(super) document: crate::model::document::Document,
+    /// The journal, resumed: it goes on recording the recovered document.
+    file: JournalFile,
+    /// How many changes it held.
+    changes: usize,
+    /// How the journal ended.
+    stop: Stop,
+}
+
+impl Recovered {
+    /// True when the journal names its file relative to the folder its graft ran in (an older
+    /// graft's): the first save asks before writing what that name means here.
+    pub(super) fn relative_path(&self) -> bool {
+        self.document.path().is_some_and(Path::is_relative)
+    }
+}
+
+impl Journaling {
+    /// The journal waiting for an answer, if any.
+    pub(super) fn recovery_offer(&self) -> Option<RecoveryOffer> {
+        let orphan = self.orphans.first()?;
         let summary = &orphan.summary;
         let saved = summary
             .path
@@ -70,70 +87,65 @@ impl Editor {
             unsaved_changes: summary.unsaved_changes,
             last_at: local_clock(orphan.modified),
             journal: orphan.path.clone(),
-            more: self.journaling.orphans.len() - 1,
+            more: self.orphans.len() - 1,
             older_than_file: saved.map(local_clock),
             file_changed: orphan_file_note(orphan),
         })
     }
 
-    /// The answer to the recovery prompt.
-    pub(super) fn answer_recovery(&mut self, answer: RecoveryAnswer) -> Result<Outcome> {
-        if self.journaling.orphans.is_empty() {
+    /// Refused when no journal is waiting to be recovered.
+    pub(super) fn any_orphan(&self) -> Result<()> {
+        if self.orphans.is_empty() {
             return Err(Error::Refused(
                 "No journal is waiting to be recovered".into(),
             ));
         }
-        if answer == RecoveryAnswer::Recover {
-            // The recovered scene replaces this one: unsaved work (a scene recovered before)
-            // is asked about first.
-            return self.request(FileAction::Recover);
-        }
-        self.answer_recovery_now(answer)
+        Ok(())
     }
 
-    /// The answer to the recovery prompt, carried out (unsaved changes already asked about).
-    pub(super) fn answer_recovery_now(&mut self, answer: RecoveryAnswer) -> Result<Outcome> {
-        if self.journaling.orphans.is_empty() {
-            return Err(Error::Refused(
-                "No journal is waiting to be recovered".into(),
-            ));
-        }
-        let older = self
-            .recovery_offer()
-            .is_some_and(|o| o.older_than_file.is_some() || o.file_changed.is_some());
-        let orphan = self.journaling.orphans.remove(0);
+    /// The answer to the recovery prompt, carried out on the journal (unsaved changes already
+    /// asked about): set aside or left, or rebuilt into a document (returned: the caller makes
+    /// it the session's and then hands it back to [`Journaling::resume`]).
+    pub(super) fn answer_now(
+        &mut self,
+        log: &mut MessageLog,
+        answer: RecoveryAnswer,
+    ) -> Result<Option<Recovered>> {
+        self.any_orphan()?;
+        let orphan = self.orphans.remove(0);
         let name = orphan
             .summary
             .path
             .clone()
             .unwrap_or_else(|| "untitled".into());
         match answer {
-            RecoveryAnswer::Recover => self.recover(orphan, older),
+            RecoveryAnswer::Recover => self.rebuild(orphan).map(Some),
             RecoveryAnswer::Discard => {
                 let kept = journal_scan::discard(orphan)?;
-                self.info(format!(
+                log.info(format!(
                     "Set aside the unsaved changes to {name} (kept a week as {})",
                     kept.display()
                 ));
-                Ok(Outcome::default())
+                Ok(None)
             }
             RecoveryAnswer::Later => {
                 drop(orphan);
-                self.info(format!(
+                log.info(format!(
                     "The unsaved changes to {name} stay in the journal; graft asks again next time"
                 ));
-                Ok(Outcome::default())
+                Ok(None)
             }
         }
     }
 
-    /// Rebuild the orphan's document, make it the session's, and go on writing its journal.
-    fn recover(&mut self, orphan: Orphan, older: bool) -> Result<Outcome> {
+    /// Rebuild the orphan's document and resume its journal; the document in place still has
+    /// its own journal until [`Journaling::resume`].
+    fn rebuild(&mut self, orphan: Orphan) -> Result<Recovered> {
         // If rebuilding or drawing the recovered scene stops graft, the next start finds this
         // mark and sets the journal aside instead of offering it again (no crash loop).
         let mark = orphan.path.with_extension(RECOVERING);
         let _ = std::fs::write(&mark, orphan.path.to_string_lossy().as_bytes());
-        self.journaling.recovering = Some((mark, 0));
+        self.recovering = Some((mark, 0));
         let bytes =
             crate::model::read_limit::read_bounded(&orphan.path, crate::model::read_limit::JOURNAL)
                 .map_err(|e| Error::Refused(e.to_string()))?;
@@ -143,52 +155,95 @@ impl Editor {
                 orphan.path.display()
             ))
         })?;
-        let resumed = JournalFile::resume(orphan.path, orphan.file, &bytes, recovered.whole_bytes)?;
-        self.finish_files(self.doc.is_modified());
-        self.journaling.problem = None;
-        // A journal of an older graft may name its file relative to the folder it ran in:
-        // the first save asks before writing what that name means here.
-        let relative = recovered.document.path().is_some_and(Path::is_relative);
-        self.swap_document(recovered.document);
-        self.recovered_older_than_file(older || relative);
-        self.doc.listen(true);
-        self.journaling.file = Some(resumed);
-        let tail = match recovered.stop {
+        let file = JournalFile::resume(orphan.path, orphan.file, &bytes, recovered.whole_bytes)?;
+        Ok(Recovered {
+            document: recovered.document,
+            file,
+            changes: recovered.changes,
+            stop: recovered.stop,
+        })
+    }
+
+    /// The document in place is about to be replaced by a recovered one: its journal ends.
+    pub(super) fn before_recovered(&mut self, unsaved: bool) {
+        self.finish_files(unsaved);
+        self.problem = None;
+    }
+
+    /// The recovered document is the session's now (`doc`): go on writing its journal.
+    pub(super) fn resume(
+        &mut self,
+        doc: &mut crate::model::document::Document,
+        log: &mut MessageLog,
+        recovered: Resumed,
+    ) -> Outcome {
+        let Resumed {
+            file,
+            changes,
+            stop,
+        } = recovered;
+        doc.listen(true);
+        self.file = Some(file);
+        let tail = match stop {
             Stop::End => String::new(),
             Stop::Cut => "; the last record was cut short and was dropped".into(),
             Stop::Corrupt => "; a damaged record ended the journal there".into(),
         };
-        self.info(format!(
-            "Recovered {} changes to {}{tail}: undo goes back through all of them",
-            recovered.changes,
-            self.doc.display_name()
+        log.info(format!(
+            "Recovered {changes} changes to {}{tail}: undo goes back through all of them",
+            doc.display_name()
         ));
-        Ok(Outcome {
+        Outcome {
             effects: vec![Effect::SceneReplaced, Effect::FrameAllNextFrame],
-        })
+        }
     }
+}
 
-    /// Journals whose recovery stopped graft last time are set aside (kept a week) with a
-    /// note, never offered again in a loop.
-    pub(super) fn set_aside_failed_recoveries(&mut self, dir: &Path) {
-        let Ok(entries) = std::fs::read_dir(dir) else {
-            return;
+/// A recovered journal without its document (which the session took): what resuming needs.
+pub(super) struct Resumed {
+    file: JournalFile,
+    changes: usize,
+    stop: Stop,
+}
+
+impl Recovered {
+    /// The document, and the journal to resume once it is the session's.
+    pub(super) fn split(self) -> (crate::model::document::Document, Resumed) {
+        let Self {
+            document,
+            file,
+            changes,
+            stop,
+        } = self;
+        let resumed = Resumed {
+            file,
+            changes,
+            stop,
         };
-        for mark in entries.flatten().map(|e| e.path()) {
-            if mark.extension().is_none_or(|e| e != RECOVERING) {
-                continue;
-            }
-            let journal = mark.with_extension(journal_folder::EXTENSION);
-            let aside = mark.with_extension(journal_folder::DISCARDED);
-            let _ = std::fs::remove_file(&mark);
-            if std::fs::rename(&journal, &aside).is_ok() {
-                self.log.fail(format!(
-                    "Recovering a journal stopped graft last time, so it was set aside as {} \
-                     (kept a week). `graft recover {} -o scene.ron` may still read it.",
-                    aside.display(),
-                    aside.display()
-                ));
-            }
+        (document, resumed)
+    }
+}
+
+/// Journals whose recovery stopped graft last time are set aside (kept a week) with a note,
+/// never offered again in a loop.
+pub(super) fn set_aside_failed_recoveries(log: &mut MessageLog, dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for mark in entries.flatten().map(|e| e.path()) {
+        if mark.extension().is_none_or(|e| e != RECOVERING) {
+            continue;
+        }
+        let journal = mark.with_extension(journal_folder::EXTENSION);
+        let aside = mark.with_extension(journal_folder::DISCARDED);
+        let _ = std::fs::remove_file(&mark);
+        if std::fs::rename(&journal, &aside).is_ok() {
+            log.fail(format!(
+                "Recovering a journal stopped graft last time, so it was set aside as {} \
+                 (kept a week). `graft recover {} -o scene.ron` may still read it.",
+                aside.display(),
+                aside.display()
+            ));
         }
     }
 }

@@ -5,13 +5,12 @@
 use crate::editor::lesson::eval::{Bindings, Context};
 use crate::editor::lesson::explain::what_changed;
 use crate::editor::lesson::parse::cut;
-use crate::editor::lesson::play::bind_step;
 use crate::editor::lesson::progress::CourseProgress;
 use crate::editor::lesson::{Action, Goal, Lesson, Pos, Step};
 use crate::editor::session::command::ViewSpace;
-use crate::editor::session::lesson_play::{action_commands, setup_commands};
+use crate::editor::session::messages::MessageLog;
 use crate::editor::session::settings::ViewOptions;
-use crate::editor::session::{Editor, FileAction, Outcome};
+use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::scene::{NodeId, Scene};
 use std::collections::VecDeque;
@@ -246,6 +245,12 @@ pub struct Lessons {
 }
 
 impl Lessons {
+    /// The file of a lesson's part (the sample scene `sample`), written into the parts folder
+    /// when not there yet.
+    pub(super) fn part_file(&self, sample: &str) -> Result<PathBuf> {
+        self.parts.file(sample)
+    }
+
     /// A world update recomputed `count` matrices (count > 0): the running step's `recomputed`.
     pub(super) fn note_recomputed(&mut self, count: usize) {
         if let Some(run) = self.run.as_mut() {
@@ -263,109 +268,147 @@ pub struct CheckFailure {
     pub message: String,
 }
 
-impl Editor {
+impl LessonRun {
+    /// How step `k` starts for a learner who followed the solutions (Back, GoTo).
+    pub(super) fn start_of(&self, k: usize) -> &Snapshot {
+        &self.starts[k]
+    }
+
+    /// How the current step started (Reset puts it back).
+    pub(super) fn entry(&self) -> Option<&Snapshot> {
+        self.entry.as_ref()
+    }
+
+    /// Step `k` was entered: its names bound, its hints, prediction, goals and time afresh,
+    /// `entry` kept for Reset.
+    pub(super) fn entered(&mut self, k: usize, bindings: Bindings, entry: Snapshot) {
+        self.bindings = bindings;
+        self.step = k;
+        self.hints = 0;
+        self.predicting = Default::default();
+        self.step_started = std::time::Instant::now();
+        self.finished = None;
+        self.entry = Some(entry);
+        self.goals.clear();
+        self.keeps.clear();
+    }
+}
+
+/// Show me's next action, with what playing it needs.
+pub(super) struct ShowAction {
+    /// The solution line.
+    pub(super) action: Action,
+    /// The step's names.
+    pub(super) bindings: Bindings,
+    /// The lesson's file (errors point into it).
+    pub(super) path: PathBuf,
+    /// The undo step's label.
+    pub(super) label: String,
+    /// True for the solution's last action (it closes the undo step).
+    pub(super) last: bool,
+}
+
+impl Lessons {
     /// The lesson being followed.
-    pub fn lesson(&self) -> Option<&LessonRun> {
-        self.lessons.run.as_ref()
+    pub(super) fn run(&self) -> Option<&LessonRun> {
+        self.run.as_ref()
     }
 
     /// The learner's progress through lessons.
-    pub fn lesson_progress(&self) -> &CourseProgress {
-        &self.lessons.progress
+    pub(super) fn progress(&self) -> &CourseProgress {
+        &self.progress
     }
 
-    /// The session restored with the progress a previous run kept (at start-up).
-    pub fn with_lesson_progress(mut self, progress: CourseProgress) -> Self {
-        self.lessons.progress = progress;
-        self
+    /// The progress a previous run kept (at start-up).
+    pub(super) fn set_progress(&mut self, progress: CourseProgress) {
+        self.progress = progress;
     }
 
-    pub(super) fn lesson_command(&mut self, command: LessonCommand) -> Result<Outcome> {
-        let opens = matches!(
-            command,
-            LessonCommand::Open(_) | LessonCommand::OpenFile | LessonCommand::ExportProgress
-        );
-        if self.lessons.run.is_none() && !opens {
-            return Err(Error::Refused(
-                "No lesson is open: Help > Lessons… lists them".into(),
-            ));
-        }
-        match command {
-            LessonCommand::Open(source) => self.open_lesson(source),
-            LessonCommand::Close => {
-                self.finish_show();
-                self.lessons.run = None;
-                self.info("Closed the lesson (the scene stays)");
-                Ok(Outcome::default())
-            }
-            LessonCommand::Next => self.next_step(),
-            LessonCommand::Back => self.go_to_step(self.lesson_step().saturating_sub(1)),
-            LessonCommand::GoTo(k) => {
-                if let Some(run) = self.lessons.run.as_mut() {
-                    run.intro = false;
-                }
-                self.go_to_step(k)
-            }
-            LessonCommand::Hint => {
-                if let Some(run) = self.lessons.run.as_mut() {
-                    run.hints = (run.hints + 1).min(run.step().hints.len());
-                }
-                Ok(Outcome::default())
-            }
-            LessonCommand::ShowMe => Ok(self.start_show()),
-            LessonCommand::Reset => self.reset_step(),
-            LessonCommand::Begin | LessonCommand::Introduction => {
-                if let Some(run) = self.lessons.run.as_mut() {
-                    run.intro = command == LessonCommand::Introduction;
-                    run.finished = None;
-                }
-                Ok(Outcome::default())
-            }
-            LessonCommand::OpenFile => {
-                Ok(self.start_dialog(crate::editor::session::DialogPurpose::OpenLesson))
-            }
-            LessonCommand::ExportProgress => {
-                Ok(self.start_dialog(crate::editor::session::DialogPurpose::ExportProgress))
-            }
-            LessonCommand::Predict(input) => self.lesson_predict(input),
-            LessonCommand::PredictByClick(on) => self.lesson_predict_by_click(on),
+    /// The window's start: the learner's seed.
+    pub(super) fn draw_seed(&mut self, run: Option<u64>) {
+        self.progress.draw_seed(run);
+    }
+
+    /// The running lesson, taken out while its step changes the session (put back after).
+    pub(super) fn take_run(&mut self) -> Option<LessonRun> {
+        self.run.take()
+    }
+
+    /// The running lesson put back.
+    pub(super) fn put_run(&mut self, run: Option<LessonRun>) {
+        self.run = run;
+    }
+
+    /// The lesson put back after its step was reset: hints and prediction afresh.
+    pub(super) fn restart_step(&mut self, run: Option<LessonRun>) {
+        self.run = run;
+        if let Some(run) = self.run.as_mut() {
+            run.hints = 0;
+            run.predicting = Default::default();
         }
     }
 
-    fn lesson_step(&self) -> usize {
-        self.lessons.run.as_ref().map_or(0, |r| r.step)
+    /// Close the lesson panel (the scene stays).
+    pub(super) fn close(&mut self, log: &mut MessageLog) -> Outcome {
+        self.run = None;
+        log.info("Closed the lesson (the scene stays)");
+        Outcome::default()
     }
 
-    /// Read, check and (after the unsaved-changes prompt) start a lesson.
-    fn open_lesson(&mut self, source: LessonSource) -> Result<Outcome> {
-        let lesson = read_lesson(&source)?;
-        // Refuse a lesson that cannot be played before anything changes.
-        walk_lesson(&lesson)?;
-        if let LessonSource::File(path) = source {
-            // Help > Lessons lists the lesson files opened before (with the recent files).
-            self.remember(path);
+    /// Forget the lesson (another scene replaced the lesson's).
+    pub(super) fn end(&mut self) {
+        self.run = None;
+    }
+
+    /// The current step's index (0 without a lesson).
+    pub(super) fn step(&self) -> usize {
+        self.run.as_ref().map_or(0, |r| r.step)
+    }
+
+    /// Steps in the running lesson (0 without one).
+    pub(super) fn steps(&self) -> usize {
+        self.run.as_ref().map_or(0, |r| r.lesson.steps.len())
+    }
+
+    /// Leave the introduction (a step is picked).
+    pub(super) fn leave_intro(&mut self) {
+        if let Some(run) = self.run.as_mut() {
+            run.intro = false;
         }
-        self.request(FileAction::OpenLesson(Box::new(lesson)))
     }
 
-    /// Start a lesson at the first step not completed yet (the unsaved-changes prompt is done).
-    pub(super) fn start_lesson(&mut self, lesson: Lesson) -> Result<Outcome> {
-        let seed = self.lessons.progress.seed();
-        let walk = super::lesson_check::walk_seeded(&lesson, seed)?;
+    /// Show the introduction again (true) or leave it for the step.
+    pub(super) fn show_intro(&mut self, intro: bool) -> Outcome {
+        if let Some(run) = self.run.as_mut() {
+            run.intro = intro;
+            run.finished = None;
+        }
+        Outcome::default()
+    }
+
+    /// Show the next hint.
+    pub(super) fn hint(&mut self) -> Outcome {
+        if let Some(run) = self.run.as_mut() {
+            run.hints = (run.hints + 1).min(run.step().hints.len());
+        }
+        Outcome::default()
+    }
+
+    /// Start a lesson (the unsaved-changes prompt is done): walked and checked, then run from
+    /// its first step; returns the first step not completed yet, which the caller enters.
+    pub(super) fn begin_run(&mut self, log: &mut MessageLog, lesson: Lesson) -> Result<usize> {
+        let walk = super::lesson_check::walk_seeded(&lesson, self.progress.seed())?;
         let (lesson, starts, failures) = (walk.lesson, walk.starts, walk.failures);
         if let Some(f) = failures.first() {
-            self.log.info(format!(
+            log.info(format!(
                 "Warning: this lesson fails its own check: {}",
                 f.message
             ));
         }
         let intro = !(lesson.intro.is_empty() && lesson.about.is_empty() && failures.is_empty());
-        let first = self
-            .lessons
-            .progress
-            .resume_at(&lesson.id, lesson.steps.len());
-        self.info(format!("Lesson: {}", cut(&lesson.title)));
-        self.lessons.run = Some(LessonRun {
+        let first = self.progress.resume_at(&lesson.id, lesson.steps.len());
+        log.info(format!("Lesson: {}", cut(&lesson.title)));
+        self.run = Some(LessonRun {
             lesson,
             step: 0,
             bindings: Bindings::default(),
@@ -384,15 +427,14 @@ impl Editor {
             finished: None,
             failures,
         });
-        self.enter_step(first, false)
+        Ok(first)
     }
 
-    fn next_step(&mut self) -> Result<Outcome> {
-        self.finish_show();
-        self.update_world();
-        self.evaluate_goals();
-        let Some(run) = self.lessons.run.as_ref() else {
-            return Ok(Outcome::default());
+    /// Next, once the goals were evaluated: the step to enter, or None (no lesson, or the
+    /// last step was finished: the lesson is complete). Refused while a goal does not hold.
+    pub(super) fn next_step(&mut self, log: &mut MessageLog) -> Result<Option<usize>> {
+        let Some(run) = self.run.as_mut() else {
+            return Ok(None);
         };
         if !run.step_done() {
             return Err(Error::Refused(
@@ -401,110 +443,16 @@ impl Editor {
             ));
         }
         if run.step + 1 >= run.lesson.steps.len() {
-            let title = cut(&run.lesson.title);
-            self.info(format!("Lesson complete: {title}"));
-            if let Some(run) = self.lessons.run.as_mut() {
-                run.finished = Some(run.started.elapsed());
-            }
-            return Ok(Outcome::default());
+            log.info(format!("Lesson complete: {}", cut(&run.lesson.title)));
+            run.finished = Some(run.started.elapsed());
+            return Ok(None);
         }
-        self.enter_step(run.step + 1, true)
+        Ok(Some(run.step + 1))
     }
 
-    fn go_to_step(&mut self, k: usize) -> Result<Outcome> {
-        let steps = self
-            .lessons
-            .run
-            .as_ref()
-            .map_or(0, |r| r.lesson.steps.len());
-        if k >= steps {
-            return Err(Error::Refused(format!("This lesson has {steps} steps")));
-        }
-        self.enter_step(k, false)
-    }
-
-    /// Enter step `k`: its own scene, or the learner's scene when continuing with Next (if the
-    /// step's names still mean nodes there), or the step's canonical start; then its set-up.
-    fn enter_step(&mut self, k: usize, continuing: bool) -> Result<Outcome> {
-        self.finish_show();
-        let Some(mut run) = self.lessons.run.take() else {
-            return Ok(Outcome::default());
-        };
-        let result = self.enter_step_with(&mut run, k, continuing);
-        self.lessons.run = Some(run);
-        result
-    }
-
-    fn enter_step_with(
-        &mut self,
-        run: &mut LessonRun,
-        k: usize,
-        continuing: bool,
-    ) -> Result<Outcome> {
-        let step = &run.lesson.steps[k];
-        let path = run.lesson.path.clone();
-        let mut outcome = Outcome::default();
-        let keeps_scene =
-            continuing && step.scene.is_none() && bind_step(self.doc.scene(), step, &path).is_ok();
-        if !keeps_scene {
-            outcome = self.restore(&run.starts[k]);
-        } else {
-            self.apply_setup(step, &path)?;
-        }
-        run.bindings = bind_step(self.doc.scene(), step, &path)?;
-        run.step = k;
-        run.hints = 0;
-        run.predicting = Default::default();
-        run.step_started = std::time::Instant::now();
-        run.finished = None;
-        run.entry = Some(self.snapshot());
-        run.goals.clear();
-        run.keeps.clear();
-        outcome.effects.extend(run.step_framing(self, keeps_scene));
-        Ok(outcome)
-    }
-
-    /// Apply a step's set-up through the normal commands.
-    pub(super) fn apply_setup(&mut self, step: &Step, path: &std::path::Path) -> Result<()> {
-        self.update_world();
-        let bindings = bind_step(self.doc.scene(), step, path)?;
-        for command in setup_commands(self, &step.setup, &bindings, path)? {
-            self.dispatch(command)?;
-        }
-        for command in super::lesson_play::vary_commands(self, step, &bindings)? {
-            self.dispatch(command)?;
-        }
-        self.update_world();
-        Ok(())
-    }
-
-    fn reset_step(&mut self) -> Result<Outcome> {
-        self.finish_show();
-        let entry = self.lessons.run.as_ref().and_then(|r| r.entry.clone());
-        let mut outcome = entry
-            .map(|e| self.restore_keeping_lesson(&e))
-            .unwrap_or_default();
-        // The step starts again as it started: framed again too.
-        if let Some(run) = self.lessons.run.as_ref() {
-            outcome.effects.extend(run.step_framing(self, false));
-        }
-        self.info("Step reset");
-        Ok(outcome)
-    }
-
-    fn restore_keeping_lesson(&mut self, snapshot: &Snapshot) -> Outcome {
-        let run = self.lessons.run.take();
-        let outcome = self.restore(snapshot);
-        self.lessons.run = run;
-        if let Some(run) = self.lessons.run.as_mut() {
-            run.hints = 0;
-            run.predicting = Default::default();
-        }
-        outcome
-    }
-
-    fn start_show(&mut self) -> Outcome {
-        if let Some(run) = self.lessons.run.as_mut().filter(|r| r.showing.is_empty()) {
+    /// Show me: queue the step's solution (unless it already plays).
+    pub(super) fn start_show(&mut self) -> Outcome {
+        if let Some(run) = self.run.as_mut().filter(|r| r.showing.is_empty()) {
             run.showing = run.step().solution.iter().cloned().collect();
             run.show_wait = 0.0;
             run.predicting.shown = true;
@@ -513,87 +461,58 @@ impl Editor {
         Outcome::default()
     }
 
-    /// Play the rest of Show me at once (another command arrived, or the step changes).
-    pub(super) fn finish_show(&mut self) {
-        while self.lessons.run.as_ref().is_some_and(LessonRun::showing) {
-            self.show_next_action();
+    /// True while Show me plays.
+    pub(super) fn showing(&self) -> bool {
+        self.run.as_ref().is_some_and(LessonRun::showing)
+    }
+
+    /// Show me's next action, taken off the queue.
+    pub(super) fn next_show_action(&mut self) -> Option<ShowAction> {
+        let run = self.run.as_mut()?;
+        let (action, _at) = run.showing.pop_front()?;
+        Some(ShowAction {
+            action,
+            bindings: run.bindings.clone(),
+            path: run.lesson.path.clone(),
+            label: format!("Show me: {}", run.step().title),
+            last: run.showing.is_empty(),
+        })
+    }
+
+    /// Show me stops (an action failed).
+    pub(super) fn stop_show(&mut self) {
+        if let Some(run) = self.run.as_mut() {
+            run.showing.clear();
         }
     }
 
-    /// Play Show me's next action; the last one closes its undo step.
-    fn show_next_action(&mut self) {
-        let Some(run) = self.lessons.run.as_mut() else {
-            return;
-        };
-        let Some((action, at)) = run.showing.pop_front() else {
-            return;
-        };
-        let last = run.showing.is_empty();
-        let (bindings, path) = (run.bindings.clone(), run.lesson.path.clone());
-        let label = format!("Show me: {}", run.step().title);
-        let result =
-            action_commands(self, &action, &bindings, &path, &label).and_then(|commands| {
-                commands
-                    .into_iter()
-                    .try_for_each(|c| self.dispatch(c).map(drop))
-            });
-        if let Err(e) = result {
-            let _ = at;
-            self.fail(e);
-            if let Some(run) = self.lessons.run.as_mut() {
-                run.showing.clear();
-            }
+    /// One frame of Show me: None without a lesson, else whether its next action is due now.
+    pub(super) fn show_due(&mut self, dt: f32) -> Option<bool> {
+        let run = self.run.as_mut()?;
+        if !run.showing() {
+            return Some(false);
         }
-        if last
-            || self
-                .lessons
-                .run
-                .as_ref()
-                .is_some_and(|r| r.showing.is_empty())
-        {
-            self.gestures.open = None;
-            self.doc.end_gesture();
+        run.show_wait -= dt;
+        if run.show_wait > 0.0 {
+            return Some(false);
         }
-        self.update_world();
+        run.show_wait = SHOW_STEP_SECONDS;
+        Some(true)
     }
 
-    /// Once per frame: Show me's next action when due, then the goals evaluated and a
-    /// completed step remembered. Returns true while Show me still plays.
-    pub(super) fn lesson_tick(&mut self, dt: f32) -> bool {
-        let Some(run) = self.lessons.run.as_mut() else {
-            return false;
-        };
-        if run.showing() {
-            run.show_wait -= dt;
-            if run.show_wait <= 0.0 {
-                run.show_wait = SHOW_STEP_SECONDS;
-                self.show_next_action();
-            }
-        }
-        self.evaluate_goals();
-        self.lessons.run.as_ref().is_some_and(LessonRun::showing)
-    }
-
-    /// Evaluate the step's goals now and remember the step when all hold.
-    pub(super) fn evaluate_goals(&mut self) {
-        let Some(run) = self.lessons.run.as_ref() else {
+    /// The step's goals and keeps as evaluated now; a step done is remembered in the progress.
+    pub(super) fn note_goals(&mut self, goals: Vec<bool>, keeps: Vec<bool>) {
+        let Some(run) = self.run.as_mut() else {
             return;
         };
-        let (goals, keeps) = super::lesson_check::evaluate(self, run);
-        let run = self.lessons.run.as_mut().expect("checked above");
         run.goals = goals;
         run.keeps = keeps;
         if run.step_done() {
             let (id, step) = (run.lesson.id.clone(), run.step);
             let record = run.step_record();
-            if self.lessons.progress.complete(&id, step) {
-                self.lessons.progress.record(&id, step, record);
+            if self.progress.complete(&id, step) {
+                self.progress.record(&id, step, record);
             }
         }
-    }
-
-    /// Forget the lesson (another scene replaced the lesson's).
-    pub(super) fn end_lesson(&mut self) {
-        self.lessons.run = None;
     }
 }

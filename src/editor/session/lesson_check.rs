@@ -127,9 +127,11 @@ fn walk_step(
             failures.push(check.false_number(claim, &before[0], &after[0]));
         }
     }
-    start.truth = editor.step_truth(lesson, step, &start, &bindings)?;
+    start.truth = super::lesson_truth::step_truth(editor, lesson, step, &start, &bindings)?;
     if let (Some(predict), Some(truth)) = (&step.predict, &start.truth) {
-        failures.extend(Editor::truth_failures(lesson, k, predict, truth));
+        failures.extend(super::lesson_truth::truth_failures(
+            lesson, k, predict, truth,
+        ));
     }
     walk.starts.push(start);
     Ok(recomputed)

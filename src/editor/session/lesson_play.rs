@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::model::instance::plan;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 impl SessionView for Editor {
     fn scene(&self) -> &Scene {
@@ -274,14 +274,6 @@ pub fn vary_commands(editor: &Editor, step: &Step, bindings: &Bindings) -> Resul
     })
 }
 
-impl Editor {
-    /// The file of a lesson's part (the sample scene `sample`), written into the session's
-    /// parts folder when not there yet: what Instance scene… or a drop picks.
-    pub fn lesson_part(&self, sample: &str) -> Result<PathBuf> {
-        self.lessons.parts.file(sample)
-    }
-}
-
 /// The ops of a part action (`instance`, `edit sample`, `revert`), computed from the session
 /// as it is now (None: another kind of action). `edit sample` writes the part's file first.
 pub(super) fn part_ops(
@@ -298,7 +290,7 @@ pub(super) fn part_ops(
             under,
             name,
         } => {
-            let file = editor.lessons.parts.file(sample)?;
+            let file = editor.lesson_part(sample)?;
             let text = plan::source_text(editor.doc().path(), &file);
             let under = under.as_ref().map(find).transpose()?;
             let (mut ops, root) = plan::instance_ops(scene, &editor.host_file(), &text, under)?;
@@ -313,7 +305,7 @@ pub(super) fn part_ops(
             frame,
             value,
         } => {
-            let file = editor.lessons.parts.file(sample)?;
+            let file = editor.lesson_part(sample)?;
             let mut part = crate::model::file::load(&file)?;
             let id = part_node(&part, node, sample, path)?;
             set_op(&part, id, *frame, *value)?.perform(&mut part)?;

@@ -2,11 +2,12 @@
 //! click in the viewport snapped to the viewport's step), the click mode, and the feedback
 //! once the action happened. The judging is `editor/lesson/predict`'s.
 
-use super::lesson::LessonRun;
+use super::lesson::{LessonRun, Lessons};
 pub use super::lesson_prediction::{PredictInput, PredictState, Prediction};
+use super::messages::MessageLog;
 use crate::editor::lesson::predict::mistakes::judge;
 use crate::editor::lesson::predict::{Feedback, Predict, Truth, Value, read_typed};
-use crate::editor::session::{Editor, Outcome};
+use crate::editor::session::Outcome;
 use crate::error::{Error, Result};
 
 impl LessonRun {
@@ -54,10 +55,10 @@ impl LessonRun {
     }
 }
 
-impl Editor {
+impl Lessons {
     /// Commit the learner's prediction (a new one replaces it until the result is revealed).
-    pub(super) fn lesson_predict(&mut self, input: PredictInput) -> Result<Outcome> {
-        let Some(run) = self.lessons.run.as_mut() else {
+    pub(super) fn predict(&mut self, log: &mut MessageLog, input: PredictInput) -> Result<Outcome> {
+        let Some(run) = self.run.as_mut() else {
             return Ok(Outcome::default());
         };
         let Some(predict) = run.step().predict.clone() else {
@@ -105,13 +106,13 @@ impl Editor {
         });
         run.predicting.by_click = false;
         let what = value.describe(predict.kind);
-        self.info(format!("Your prediction: {what}"));
+        log.info(format!("Your prediction: {what}"));
         Ok(Outcome::default())
     }
 
     /// Take the next viewport click as the prediction (or stop).
-    pub(super) fn lesson_predict_by_click(&mut self, on: bool) -> Result<Outcome> {
-        if let Some(run) = self.lessons.run.as_mut() {
+    pub(super) fn predict_by_click(&mut self, on: bool) -> Result<Outcome> {
+        if let Some(run) = self.run.as_mut() {
             run.predicting.by_click = on && run.predict().is_some_and(Predict::by_click);
         }
         Ok(Outcome::default())
@@ -182,18 +183,16 @@ impl LessonRun {
     }
 }
 
-impl Editor {
-    /// The window's start: the learner's seed
-    /// ([`crate::editor::lesson::progress::CourseProgress::draw_seed`]).
-    pub fn draw_lesson_seed(&mut self, run: Option<u64>) {
-        self.lessons.progress.draw_seed(run);
-    }
-
+impl Lessons {
     /// Write the learner's progress as one JSON file (Help ▸ Export my progress…).
-    pub(super) fn export_progress(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
-        let text = self.lesson_progress().to_json();
+    pub(super) fn export_progress(
+        &self,
+        log: &mut MessageLog,
+        path: std::path::PathBuf,
+    ) -> Result<Outcome> {
+        let text = self.progress.to_json();
         crate::model::atomic_write::atomic_write_with(&path, |w| w.write_all(text.as_bytes()))?;
-        self.info(format!(
+        log.info(format!(
             "Wrote your lesson progress to {} (graft lesson report reads it)",
             path.display()
         ));

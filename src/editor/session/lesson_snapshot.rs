@@ -2,7 +2,9 @@
 //! `graft lesson check`'s walk) the truth of the step's prediction.
 
 use super::lesson::Snapshot;
-use crate::editor::session::{Editor, Outcome};
+use crate::editor::session::selection::Selection;
+use crate::editor::session::settings::Settings;
+use crate::editor::session::timeline::TimelineState;
 use crate::model::document::Document;
 use crate::model::scene::Scene;
 
@@ -23,34 +25,40 @@ impl Snapshot {
     }
 }
 
-impl Editor {
-    /// The state a step starts from.
-    pub(super) fn snapshot(&self) -> Snapshot {
+impl Snapshot {
+    /// The state a step starts from: handed the document, the selection, the settings and the
+    /// timeline it is taken from.
+    pub(super) fn of(
+        doc: &Document,
+        selection: &Selection,
+        settings: &Settings,
+        timeline: &TimelineState,
+    ) -> Snapshot {
         Snapshot {
-            scene: self.doc.scene().clone(),
-            selection: self.selection.ids().to_vec(),
-            keep_world: self.settings.keep_world(),
-            view: self.settings.view().clone(),
-            view_space: self.settings.view_space(),
-            time: self.timeline.time,
-            playing: self.timeline.playing,
-            trails: self.timeline.trails,
+            scene: doc.scene().clone(),
+            selection: selection.ids().to_vec(),
+            keep_world: settings.keep_world(),
+            view: settings.view().clone(),
+            view_space: settings.view_space(),
+            time: timeline.time(),
+            playing: timeline.playing(),
+            trails: timeline.trails(),
             truth: None,
         }
     }
 
-    /// Put a snapshot back as a fresh untitled document (the lesson is the caller's).
-    pub(super) fn restore(&mut self, snapshot: &Snapshot) -> Outcome {
-        // A scratch document: moving on to another lesson never asks to save it.
-        let outcome = self.replace_document(Document::scratch(snapshot.scene.clone()));
-        self.selection.set(snapshot.selection.clone());
-        self.settings.set_keep_world(snapshot.keep_world);
-        self.settings.set_view(snapshot.view.clone());
-        self.settings.set_view_space(snapshot.view_space);
-        self.timeline.time = snapshot.time;
-        self.timeline.playing = snapshot.playing;
-        self.timeline.trails = snapshot.trails;
-        self.update_world();
-        outcome
+    /// Put the snapshot's selection, settings and playback back (its scene is the files
+    /// part's, put back first as a fresh untitled document).
+    pub(super) fn put_back(
+        &self,
+        selection: &mut Selection,
+        settings: &mut Settings,
+        timeline: &mut TimelineState,
+    ) {
+        selection.set(self.selection.clone());
+        settings.set_keep_world(self.keep_world);
+        settings.set_view(self.view.clone());
+        settings.set_view_space(self.view_space);
+        timeline.set_playback(self.time, self.playing, self.trails);
     }
 }

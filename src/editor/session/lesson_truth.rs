@@ -10,67 +10,62 @@ use crate::editor::lesson::predict::mistakes::{Scenes, wrong_value};
 use crate::editor::lesson::predict::{Predict, Truth, Value, account::account};
 use crate::editor::lesson::{Action, Lesson, Step, ValueSpace};
 use crate::editor::session::Editor;
-use crate::editor::session::command::{Command, HistoryCommand};
+use crate::editor::session::command::{Command, HistoryCommand, SettingCommand};
 use crate::editor::session::lesson_play::action_commands;
 use crate::error::Result;
 use crate::model::document::Document;
 use crate::model::scene::Scene;
 
-impl Editor {
-    /// The truth of `step`'s prediction, this editor being where its solution played from
-    /// `start` led. A mistake that cannot apply (no reparent for `keep-local`) refuses the lesson
-    /// at the mistake's place.
-    pub(super) fn step_truth(
-        &self,
-        lesson: &Lesson,
-        step: &Step,
-        start: &Snapshot,
-        bindings: &Bindings,
-    ) -> Result<Option<Truth>> {
-        let after = self;
-        let Some(predict) = &step.predict else {
-            return Ok(None);
-        };
-        let path = &lesson.path;
-        let scene = after.doc.scene();
-        let id = bindings
-            .resolve(scene, &predict.node.text)
-            .filter(|id| scene.contains(*id))
-            .ok_or_else(|| {
-                error_at(
-                    path,
-                    predict.node.at,
-                    format!("`{}` is gone after the solution", cut(&predict.node.text)),
-                )
-            })?;
-        let trs = match predict.frame {
-            ValueSpace::World => scene.world_trs(id),
-            ValueSpace::Local => scene.node(id).map(|d| d.local),
-        }?;
-        let flipped = match reparents(step) {
-            true => Some(flipped_solution(lesson, step, start, bindings)?),
-            false => None,
-        };
-        let scenes = Scenes {
-            after: scene,
-            flipped: flipped.as_ref(),
-        };
-        let wrong = (predict.mistakes.iter())
-            .map(|m| {
-                wrong_value(predict, &m.kind, id, &scenes).map_err(|e| error_at(path, m.at, e))
-            })
-            .collect::<Result<Vec<Value>>>()?;
-        let parent = match predict.frame {
-            ValueSpace::World => None,
-            ValueSpace::Local => scene.parent(id)?,
-        };
-        Ok(Some(Truth {
-            answer: Value::of(&trs, predict.kind),
-            wrong,
-            account: account(scene, id, predict),
-            space: parent.map_or(Ok(glam::Affine2::IDENTITY), |p| scene.world(p))?,
-        }))
-    }
+/// The truth of `step`'s prediction, `after` being the session its solution played from
+/// `start` led to. A mistake that cannot apply (no reparent for `keep-local`) refuses the lesson
+/// at the mistake's place.
+pub(super) fn step_truth(
+    after: &Editor,
+    lesson: &Lesson,
+    step: &Step,
+    start: &Snapshot,
+    bindings: &Bindings,
+) -> Result<Option<Truth>> {
+    let Some(predict) = &step.predict else {
+        return Ok(None);
+    };
+    let path = &lesson.path;
+    let scene = after.doc().scene();
+    let id = bindings
+        .resolve(scene, &predict.node.text)
+        .filter(|id| scene.contains(*id))
+        .ok_or_else(|| {
+            error_at(
+                path,
+                predict.node.at,
+                format!("`{}` is gone after the solution", cut(&predict.node.text)),
+            )
+        })?;
+    let trs = match predict.frame {
+        ValueSpace::World => scene.world_trs(id),
+        ValueSpace::Local => scene.node(id).map(|d| d.local),
+    }?;
+    let flipped = match reparents(step) {
+        true => Some(flipped_solution(lesson, step, start, bindings)?),
+        false => None,
+    };
+    let scenes = Scenes {
+        after: scene,
+        flipped: flipped.as_ref(),
+    };
+    let wrong = (predict.mistakes.iter())
+        .map(|m| wrong_value(predict, &m.kind, id, &scenes).map_err(|e| error_at(path, m.at, e)))
+        .collect::<Result<Vec<Value>>>()?;
+    let parent = match predict.frame {
+        ValueSpace::World => None,
+        ValueSpace::Local => scene.parent(id)?,
+    };
+    Ok(Some(Truth {
+        answer: Value::of(&trs, predict.kind),
+        wrong,
+        account: account(scene, id, predict),
+        space: parent.map_or(Ok(glam::Affine2::IDENTITY), |p| scene.world(p))?,
+    }))
 }
 
 /// True when the step's solution moves a node under another parent.
@@ -86,7 +81,9 @@ fn flipped_solution(
     bindings: &Bindings,
 ) -> Result<Scene> {
     let mut editor = Editor::new(Document::untitled(start.scene().clone()));
-    editor.settings.set_keep_world(start.keep_world());
+    if editor.keep_world() != start.keep_world() {
+        editor.dispatch(Command::Setting(SettingCommand::ToggleKeepWorld))?;
+    }
     editor.update_world();
     for (action, at) in &step.solution {
         let action = match action {
@@ -109,18 +106,17 @@ fn flipped_solution(
     Ok(editor.doc.scene().clone())
 }
 
-impl Editor {
-    /// Each mistake that the answer does not stand apart from (closer than twice the tolerance:
-    /// a prediction could not tell them apart).
-    pub(super) fn truth_failures(
-        lesson: &Lesson,
-        k: usize,
-        predict: &Predict,
-        truth: &Truth,
-    ) -> Vec<CheckFailure> {
-        let apart = 2.0 * predict.tolerance;
-        let kind = predict.kind;
-        (predict.mistakes.iter().zip(&truth.wrong))
+/// Each mistake that the answer does not stand apart from (closer than twice the tolerance: a
+/// prediction could not tell them apart).
+pub(super) fn truth_failures(
+    lesson: &Lesson,
+    k: usize,
+    predict: &Predict,
+    truth: &Truth,
+) -> Vec<CheckFailure> {
+    let apart = 2.0 * predict.tolerance;
+    let kind = predict.kind;
+    (predict.mistakes.iter().zip(&truth.wrong))
         .filter(|(_, w)| w.distance(truth.answer, kind) <= apart)
         .map(|(m, w)| CheckFailure {
             step: k,
@@ -137,5 +133,4 @@ impl Editor {
             ),
         })
         .collect()
-    }
 }

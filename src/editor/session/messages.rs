@@ -45,15 +45,16 @@ impl MessageLog {
     }
 
     /// Add an information line.
-    pub fn info(&mut self, text: String) {
+    pub fn info(&mut self, text: impl Into<String>) {
         self.push(Message {
-            text,
+            text: text.into(),
             is_error: false,
         });
     }
 
     /// Add a failure: a status line and the error window's text.
-    pub fn fail(&mut self, text: String) {
+    pub fn fail(&mut self, text: impl Into<String>) {
+        let text = text.into();
         self.error = Some(text.clone());
         self.push(Message {
             text,
@@ -89,7 +90,7 @@ mod tests {
         assert_eq!(log.pushed(), (MAX_MESSAGES + 50) as u64);
         assert_eq!(log.lines()[0].text, "line 50");
         assert_eq!(log.last().map(|m| m.text.as_str()), Some("line 249"));
-        log.fail("bad".into());
+        log.fail("bad");
         assert_eq!(log.error(), Some("bad"));
         assert!(log.last().is_some_and(|m| m.is_error));
         log.dismiss_error();

@@ -53,6 +53,7 @@ use crate::editor::session::command::{Command, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
+use crate::model::scene::edit::Op;
 use crate::model::scene::{DetachedSubtree, NodeId};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
@@ -91,20 +92,15 @@ pub struct Editor {
     figure: crate::editor::view::figure::FigureOptions,
     jobs: jobs::Jobs,
     timeline: timeline::TimelineState,
-    /// The nodes carrying probes, and the scene versions they were read at.
-    probe_owners: std::cell::RefCell<ProbeOwners>,
+    probes: probes::Probes,
     journaling: journal::Journaling,
     lessons: lesson::Lessons,
     disk: disk_watch::DiskWatch,
-    /// Help > Record a lesson: the recording in progress.
-    recording: Option<record::Recording>,
+    recorder: record::Recorder,
     /// How many world matrices the last update that did any work recomputed (what the last
     /// change cost): the status bar shows it and lessons' `recomputed` goals read it.
     last_change_recomputed: usize,
 }
-
-/// The nodes carrying probes, cached with the scene versions they were read at.
-type ProbeOwners = (Option<(u64, u64)>, Vec<NodeId>);
 
 impl Editor {
     /// A session on this document, nothing selected.
@@ -123,11 +119,11 @@ impl Editor {
             figure: Default::default(),
             jobs: Default::default(),
             timeline: Default::default(),
-            probe_owners: Default::default(),
+            probes: Default::default(),
             journaling: Default::default(),
             lessons: Default::default(),
             disk: Default::default(),
-            recording: None,
+            recorder: Default::default(),
             last_change_recomputed: 0,
         }
     }
@@ -376,7 +372,7 @@ impl Editor {
             Command::View(command) => self.view_command(command),
             Command::Journal(command) => self.journal_command(command),
             Command::Timeline(command) => self.timeline_command(command),
-            Command::Probe(probe) => self.probe_command(probe),
+            Command::Probe(command) => self.probe_command(command),
             Command::Lesson(command) => self.lesson_command(command),
             Command::Record(command) => self.record_command(command),
             Command::Lifecycle(step) => Ok(self.lifecycle(step)),
@@ -395,5 +391,157 @@ impl Editor {
         }
         self.settings.set_view_space(space);
         Ok(Outcome::default())
+    }
+
+    /// Perform ops as one undo step, or as part of the open continuous gesture (see
+    /// [`gestures::Gestures::perform`]).
+    pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
+        (self.gestures).perform(&mut self.doc, &self.timeline, label, ops, continuous)
+    }
+}
+
+/// The read API of the timeline, the probes, the journal, the disk watch, lessons and the
+/// recording: each a one-line delegation to its part.
+impl Editor {
+    /// The timeline's state.
+    pub fn timeline(&self) -> &timeline::TimelineState {
+        &self.timeline
+    }
+
+    /// Advance playback by `dt` seconds and pose the scene; returns how many locals changed.
+    pub fn advance(&mut self, dt: f32) -> usize {
+        self.timeline.advance(&mut self.doc, dt)
+    }
+
+    /// The key selection, with keys that no longer exist (undone, deleted) left out.
+    pub fn selected_keys(&self) -> Vec<timeline::KeyRef> {
+        self.timeline.selected_keys(self.doc.scene())
+    }
+
+    /// The probes' readings now, in the primary selection's space.
+    pub fn probe_readings(&self) -> Vec<probes::ProbeReading> {
+        self.probes.readings(self.doc.scene(), self.primary())
+    }
+
+    /// True while a click in the viewport drops a probe.
+    pub fn probe_mode(&self) -> bool {
+        self.settings.probe_mode()
+    }
+
+    /// Journal this session into `dir`: offer the journals no graft holds anymore, report a
+    /// panic of the last run, and start this document's journal.
+    pub fn start_journal(&mut self, dir: PathBuf) {
+        self.journaling.start(&mut self.doc, &mut self.log, dir);
+    }
+
+    /// True while this session's changes are journaled.
+    pub fn journaling(&self) -> bool {
+        self.journaling.writing()
+    }
+
+    /// The journal's state for the status bar: off, on, or failing and why.
+    pub fn journal_health(&self) -> journal::JournalHealth {
+        self.journaling.health()
+    }
+
+    /// True while a retry's fresh journal is being written (the stopped one is still kept).
+    pub fn journal_retry_pending(&self) -> bool {
+        self.journaling.retry_pending()
+    }
+
+    /// The setting: journal this session's documents (on unless turned off).
+    pub fn journal_wanted(&self) -> bool {
+        self.journaling.wanted()
+    }
+
+    /// Tests: the journal file itself (to inject a failing disk).
+    #[doc(hidden)]
+    pub fn journal_file_for_tests(&mut self) -> Option<&mut journal_store::JournalFile> {
+        self.journaling.file_for_tests()
+    }
+
+    /// The journal file this session writes, when journaling.
+    pub fn journal_path(&self) -> Option<&std::path::Path> {
+        self.journaling.path()
+    }
+
+    /// Bytes this session's journal holds (0 when not journaling).
+    pub fn journal_bytes(&self) -> u64 {
+        self.journaling.bytes()
+    }
+
+    /// A clean end (the window closes): the journal is deleted, or set aside when the user
+    /// chose to discard unsaved changes.
+    pub fn end_journal(&mut self) {
+        self.journaling.end(&self.doc);
+    }
+
+    /// An end without a prompt (SIGTERM, a logout): a clean document's journal goes; an
+    /// unsaved one's stays, offered for recovery at the next start.
+    pub fn end_on_signal(&mut self) {
+        self.journaling.end_on_signal(&self.doc);
+    }
+
+    /// The journal waiting for an answer, if any (the prompt shows it before anything else;
+    /// not while the unsaved-changes question about it shows).
+    pub fn recovery_offer(&self) -> Option<journal::RecoveryOffer> {
+        let asking = self.files.pending_guard() == Some(&FileAction::Recover);
+        self.journaling.recovery_offer().filter(|_| !asking)
+    }
+
+    /// The pending "changed on disk" question, if any (the window shows it as a modal).
+    pub fn disk_conflict(&self) -> Option<&disk_watch::Conflict> {
+        self.disk.conflict()
+    }
+
+    /// True while a big file's bytes are compared with the disk on a worker.
+    pub fn comparing_file(&self) -> bool {
+        self.disk.comparing()
+    }
+
+    /// The recording in progress, if any.
+    pub fn recording(&self) -> Option<&record::Recording> {
+        self.recorder.recording()
+    }
+
+    /// The view as a lesson's set-up states it.
+    pub fn view_state(&self) -> crate::editor::lesson::record::ViewState {
+        record::view_state(&self.settings, self.selection.ids(), self.timeline.time())
+    }
+
+    /// The state a lesson step starts from (what Reset and Back put back).
+    pub(super) fn snapshot(&self) -> lesson::Snapshot {
+        lesson::Snapshot::of(&self.doc, &self.selection, &self.settings, &self.timeline)
+    }
+
+    /// The window's start: the learner's seed
+    /// ([`crate::editor::lesson::progress::CourseProgress::draw_seed`]).
+    pub fn draw_lesson_seed(&mut self, run: Option<u64>) {
+        self.lessons.draw_seed(run);
+    }
+
+    /// The lesson being followed.
+    pub fn lesson(&self) -> Option<&lesson::LessonRun> {
+        self.lessons.run()
+    }
+
+    /// The learner's progress through lessons.
+    pub fn lesson_progress(&self) -> &crate::editor::lesson::progress::CourseProgress {
+        self.lessons.progress()
+    }
+
+    /// The session restored with the progress a previous run kept (at start-up).
+    pub fn with_lesson_progress(
+        mut self,
+        progress: crate::editor::lesson::progress::CourseProgress,
+    ) -> Self {
+        self.lessons.set_progress(progress);
+        self
+    }
+
+    /// The file of a lesson's part (the sample scene `sample`), written into the session's
+    /// parts folder when not there yet: what Instance scene… or a drop picks.
+    pub fn lesson_part(&self, sample: &str) -> Result<PathBuf> {
+        self.lessons.part_file(sample)
     }
 }

@@ -4,11 +4,16 @@
 //! with it, is saved with it, is copied and duplicated with it, and goes away (until undone)
 //! when the node is deleted.
 
+use crate::editor::session::Outcome;
 use crate::editor::session::command::ProbeCommand;
-use crate::editor::session::{Editor, Outcome};
+use crate::editor::session::gestures::Gestures;
+use crate::editor::session::messages::MessageLog;
+use crate::editor::session::settings::Settings;
+use crate::editor::session::timeline::TimelineState;
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::spaces::{from_world, to_world};
 use crate::error::{Error, Result};
+use crate::model::document::Document;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
 use glam::{DVec2, Vec2};
@@ -135,30 +140,49 @@ fn probe_list(scene: &Scene, probe: ProbeRef) -> Result<Vec<Vec2>> {
     Ok(list)
 }
 
-impl Editor {
-    /// The probes' readings now (the list of nodes that carry them is cached on the scene's
-    /// versions, so a big scene is not walked every frame).
-    pub fn probe_readings(&self) -> Vec<ProbeReading> {
-        let scene = self.doc.scene();
+/// The probes part: the nodes carrying probes, cached on the scene's versions (the probes
+/// themselves live on their nodes, in the document).
+#[derive(Default)]
+pub(super) struct Probes {
+    /// The nodes carrying probes, and the scene versions they were read at.
+    owners: std::cell::RefCell<ProbeOwners>,
+}
+
+/// The nodes carrying probes, cached with the scene versions they were read at.
+type ProbeOwners = (Option<(u64, u64)>, Vec<NodeId>);
+
+impl Probes {
+    /// The probes' readings in `scene` now, in the space of `primary` (the list of nodes that
+    /// carry them is cached on the scene's versions, so a big scene is not walked every frame).
+    pub(super) fn readings(&self, scene: &Scene, primary: Option<NodeId>) -> Vec<ProbeReading> {
         let key = scene.probes_version();
-        let mut cache = self.probe_owners.borrow_mut();
+        let mut cache = self.owners.borrow_mut();
         if cache.0 != Some(key) {
             *cache = (Some(key), scene.probe_owners());
         }
-        readings(scene, &cache.1, self.primary())
+        readings(scene, &cache.1, primary)
     }
+}
 
-    /// True while a click in the viewport drops a probe.
-    pub fn probe_mode(&self) -> bool {
-        self.settings.probe_mode()
-    }
+/// What a probe command is handed: the document the probes live in, with the gesture counter and
+/// the timeline (a probe edit is an undo step, auto-keyed), the settings (probe mode), the log,
+/// and the primary selection (the node a new probe lives on).
+pub(super) struct ProbeParts<'a> {
+    pub(super) doc: &'a mut Document,
+    pub(super) gestures: &'a mut Gestures,
+    pub(super) timeline: &'a TimelineState,
+    pub(super) settings: &'a mut Settings,
+    pub(super) log: &'a mut MessageLog,
+    pub(super) primary: Option<NodeId>,
+}
 
+impl ProbeParts<'_> {
     /// Carry out a probe command (one undo step each; a drag is one continuous gesture).
-    pub(super) fn probe_command(&mut self, command: ProbeCommand) -> Result<Outcome> {
+    pub(super) fn handle(mut self, command: ProbeCommand) -> Result<Outcome> {
         match command {
             ProbeCommand::ToggleMode => {
-                if self.settings.toggle_probe_mode() && self.primary().is_none() {
-                    self.info("Select the node whose space the probe lives in, then click");
+                if self.settings.toggle_probe_mode() && self.primary.is_none() {
+                    (self.log).info("Select the node whose space the probe lives in, then click");
                 }
                 Ok(Outcome::default())
             }
@@ -186,14 +210,19 @@ impl Editor {
                     probes: list,
                 };
                 self.perform(label, vec![op], false)
-                    .map(|_| Outcome::default())
             }
         }
     }
 
+    /// Perform ops as one undo step (or part of the open gesture).
+    fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<Outcome> {
+        (self.gestures).perform(self.doc, self.timeline, label, ops, continuous)?;
+        Ok(Outcome::default())
+    }
+
     /// A new probe in the primary selection's space, at a world point.
     fn add_probe(&mut self, world: DVec2) -> Result<Outcome> {
-        let Some(node) = self.primary() else {
+        let Some(node) = self.primary else {
             return Err(Error::Refused(
                 "Select the node whose space the probe should live in first".into(),
             ));
@@ -212,7 +241,6 @@ impl Editor {
         let label = format!("Add a probe to {}", name(scene, node));
         let op = Op::SetProbes { node, probes: list };
         self.perform(label, vec![op], false)
-            .map(|_| Outcome::default())
     }
 
     /// Put one probe at a local point.
@@ -231,6 +259,5 @@ impl Editor {
             probes: list,
         };
         self.perform(label, vec![op], continuous)
-            .map(|_| Outcome::default())
     }
 }

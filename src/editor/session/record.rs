@@ -5,7 +5,9 @@
 //! `editor/lesson/record.rs` from plain data; here the session gathers it and checks the text
 //! as `graft lesson check` does (and that it replays to the same scene) before writing it.
 
-use super::{DialogPurpose, Editor, Outcome};
+use super::messages::MessageLog;
+use super::settings::Settings;
+use super::{DialogPurpose, Editor};
 use crate::editor::lesson::play::{bind_step, load_scene};
 use crate::editor::lesson::record::{self, Draft, Look, RecordedStep, SceneRef, ViewState};
 use crate::editor::lesson::{Lesson, VIEW_OPTION_NAMES, parse};
@@ -13,7 +15,7 @@ use crate::editor::session::command::{Command, HistoryCommand, ViewSpace};
 use crate::editor::session::lesson_play::action_commands;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use crate::model::scene::Scene;
+use crate::model::scene::{NodeId, Scene};
 use std::path::{Path, PathBuf};
 
 /// What can be done with a recording.
@@ -82,82 +84,97 @@ impl Recording {
     }
 }
 
-impl Editor {
+/// The recording part: Help > Record a lesson's recording in progress, if any.
+#[derive(Debug, Default)]
+pub(super) struct Recorder {
+    recording: Option<Recording>,
+}
+
+/// The view as a lesson's set-up states it: handed the settings (what is shown, "Keep world
+/// transform", the space looked from), the node selection and the timeline's time.
+pub(super) fn view_state(settings: &Settings, selection: &[NodeId], time: f32) -> ViewState {
+    let shown = VIEW_OPTION_NAMES
+        .iter()
+        .filter(|(_, option)| settings.view().shows(*option))
+        .map(|(name, _)| *name)
+        .collect();
+    ViewState {
+        keep_world: settings.keep_world(),
+        shown,
+        selection: selection.to_vec(),
+        look: match settings.view_space() {
+            ViewSpace::World => Look::World,
+            ViewSpace::ParentOfSelection => Look::Parent,
+            ViewSpace::Selection => Look::Selection,
+            ViewSpace::Node(id) => Look::Node(id),
+        },
+        time,
+    }
+}
+
+impl Recorder {
     /// The recording in progress, if any.
-    pub fn recording(&self) -> Option<&Recording> {
+    pub(super) fn recording(&self) -> Option<&Recording> {
         self.recording.as_ref()
     }
 
-    /// The view as a lesson's set-up states it.
-    pub fn view_state(&self) -> ViewState {
-        let shown = VIEW_OPTION_NAMES
-            .iter()
-            .filter(|(_, option)| self.view().shows(*option))
-            .map(|(name, _)| *name)
-            .collect();
-        ViewState {
-            keep_world: self.keep_world(),
-            shown,
-            selection: self.selection().to_vec(),
-            look: match self.view_space() {
-                ViewSpace::World => Look::World,
-                ViewSpace::ParentOfSelection => Look::Parent,
-                ViewSpace::Selection => Look::Selection,
-                ViewSpace::Node(id) => Look::Node(id),
-            },
-            time: self.timeline.time(),
-        }
-    }
-
-    /// Start, step, stop or cancel a recording.
-    pub(super) fn record_command(&mut self, command: RecordCommand) -> Result<Outcome> {
+    /// Start, step, stop or cancel a recording: handed the document (its scene and history),
+    /// the log and the view as it is now. Returns the dialog the files part shows next (where
+    /// to write the lesson, once its title is given).
+    pub(super) fn handle(
+        &mut self,
+        command: RecordCommand,
+        doc: &Document,
+        log: &mut MessageLog,
+        view: &ViewState,
+    ) -> Result<Option<DialogPurpose>> {
         match (command, self.recording.is_some()) {
             (RecordCommand::Start, false) => {
-                self.recording = Some(self.recording_here());
-                self.info(
+                self.recording = Some(recording_here(doc, view));
+                log.info(
                     "Recording a lesson: perform the solution, then Help > Stop recording \
                      (or Record the next step)",
                 );
-                Ok(Outcome::default())
+                Ok(None)
             }
             (RecordCommand::Start, true) => Err(Error::Refused(
                 "A lesson is already being recorded: stop it first".into(),
             )),
             (_, false) => Err(Error::Refused("No lesson is being recorded".into())),
             (RecordCommand::NextStep, true) => {
-                self.refuse_empty_step()?;
-                self.end_recorded_step();
-                let next = self.recording_here();
+                self.refuse_empty_step(doc, view)?;
+                self.end_recorded_step(doc, view);
+                let next = recording_here(doc, view);
                 if let Some(recording) = self.recording.as_mut() {
                     (recording.start, recording.before) = (next.start, next.before);
                     (recording.from, recording.stopped) = (next.from, false);
                     recording.ask = None;
                 }
                 let steps = self.recording.as_ref().map_or(0, Recording::steps);
-                self.info(format!("Recording step {steps}"));
-                Ok(Outcome::default())
+                log.info(format!("Recording step {steps}"));
+                Ok(None)
             }
             (RecordCommand::Stop, true) => {
-                self.refuse_empty_step()?;
-                self.end_recorded_step();
+                self.refuse_empty_step(doc, view)?;
+                self.end_recorded_step(doc, view);
                 if let Some(recording) = self.recording.as_mut() {
                     recording.title = None;
                 }
-                self.info("Recording stopped: give the lesson a title");
-                Ok(Outcome::default())
+                log.info("Recording stopped: give the lesson a title");
+                Ok(None)
             }
             (RecordCommand::Write { title }, true) => self.title_recording(&title),
-            (RecordCommand::AskPrediction, true) => self.ask_prediction(),
+            (RecordCommand::AskPrediction, true) => self.ask_prediction(doc, log).map(|_| None),
             (RecordCommand::Cancel, true) => {
                 self.recording = None;
-                self.info("The recording was dropped; nothing was written");
-                Ok(Outcome::default())
+                log.info("The recording was dropped; nothing was written");
+                Ok(None)
             }
         }
     }
 
     /// The stopped recording's title is given: ask where to write it (a blank title refused).
-    fn title_recording(&mut self, title: &str) -> Result<Outcome> {
+    fn title_recording(&mut self, title: &str) -> Result<Option<DialogPurpose>> {
         let Some(recording) = self.recording.as_mut().filter(|r| r.stopped) else {
             return Err(Error::Refused("Stop the recording first".into()));
         };
@@ -166,49 +183,29 @@ impl Editor {
             return Err(Error::Refused("A lesson needs a title".into()));
         }
         recording.title = Some(title);
-        Ok(self.start_dialog(DialogPurpose::SaveLesson))
+        Ok(Some(DialogPurpose::SaveLesson))
     }
 
     /// Help ▸ Ask for a prediction here: the next edit becomes the step's prediction.
-    fn ask_prediction(&mut self) -> Result<Outcome> {
-        let Some(recording) = self.recording.as_ref().filter(|r| !r.stopped) else {
+    fn ask_prediction(&mut self, doc: &Document, log: &mut MessageLog) -> Result<()> {
+        let Some(recording) = self.recording.as_mut().filter(|r| !r.stopped) else {
             return Err(Error::Refused("The recording is stopped".into()));
         };
-        let done = record::performed_edits(self.doc.history(), recording.from).len();
-        if let Some(recording) = self.recording.as_mut() {
-            recording.ask = Some(done);
-        }
-        self.info("The next edit becomes a prediction: the learner predicts where it lands");
-        Ok(Outcome::default())
-    }
-
-    /// A recording whose step starts here and now.
-    fn recording_here(&self) -> Recording {
-        let on_disk = !self.doc.is_modified();
-        Recording {
-            steps: Vec::new(),
-            start: current(self.doc.scene()),
-            before: self.view_state(),
-            from: self.doc.history().labels().1,
-            file: self.doc.path().filter(|_| on_disk).map(Path::to_path_buf),
-            sprites: self.doc.sprite_folder(),
-            stopped: false,
-            title: None,
-            ask: None,
-        }
+        recording.ask = Some(record::performed_edits(doc.history(), recording.from).len());
+        log.info("The next edit becomes a prediction: the learner predicts where it lands");
+        Ok(())
     }
 
     /// Refuse to end the step being recorded while it records no change (nothing done, or all
     /// of it undone): the step stays open, to be performed.
-    fn refuse_empty_step(&self) -> Result<()> {
+    fn refuse_empty_step(&self, doc: &Document, view: &ViewState) -> Result<()> {
         let Some(recording) = self.recording.as_ref().filter(|r| !r.stopped) else {
             return Ok(());
         };
-        let edits = record::performed_edits(self.doc.history(), recording.from);
+        let edits = record::performed_edits(doc.history(), recording.from);
         // Another scene in its place is not an empty step: writing says what happened.
-        let same_scene = current(self.doc.scene()) == recording.start;
-        if !same_scene || !nothing_changed(edits.is_empty(), &recording.before, &self.view_state())
-        {
+        let same_scene = current(doc.scene()) == recording.start;
+        if !same_scene || !nothing_changed(edits.is_empty(), &recording.before, view) {
             return Ok(());
         }
         Err(Error::Refused(format!(
@@ -220,17 +217,17 @@ impl Editor {
     }
 
     /// End the step being recorded (once: a stopped recording has none).
-    fn end_recorded_step(&mut self) {
-        let after = self.view_state();
-        let end = current(self.doc.scene());
+    fn end_recorded_step(&mut self, doc: &Document, view: &ViewState) {
+        let after = view.clone();
+        let end = current(doc.scene());
         let Some(recording) = self.recording.as_mut() else {
             return;
         };
         if recording.stopped {
             return;
         }
-        let edits = record::performed_edits(self.doc.history(), recording.from);
-        let labels = record::performed_labels(self.doc.history(), recording.from);
+        let edits = record::performed_edits(doc.history(), recording.from);
+        let labels = record::performed_labels(doc.history(), recording.from);
         recording.steps.push(RecordedStep {
             labels,
             start: std::mem::take(&mut recording.start),
@@ -245,7 +242,7 @@ impl Editor {
 
     /// Write the stopped recording to `path` as a lesson that passes `graft lesson check`. On
     /// a refusal the recording stays (Stop asks again) and nothing is written.
-    pub(super) fn write_recorded_lesson(&mut self, path: PathBuf) -> Result<Outcome> {
+    pub(super) fn write_lesson(&mut self, log: &mut MessageLog, path: PathBuf) -> Result<()> {
         let Some(recording) = self.recording.as_ref().filter(|r| r.stopped) else {
             return Err(Error::Refused("No stopped recording to write".into()));
         };
@@ -271,12 +268,28 @@ impl Editor {
         let text = checked_lesson_text(&draft, &path)?;
         crate::model::atomic_write::atomic_write_with(&path, |w| w.write_all(text.as_bytes()))?;
         self.recording = None;
-        self.info(format!(
+        log.info(format!(
             "Wrote the recorded lesson {} ({} steps): it passes graft lesson check",
             path.display(),
             draft.steps.len()
         ));
-        Ok(Outcome::default())
+        Ok(())
+    }
+}
+
+/// A recording whose step starts here and now.
+fn recording_here(doc: &Document, view: &ViewState) -> Recording {
+    let on_disk = !doc.is_modified();
+    Recording {
+        steps: Vec::new(),
+        start: current(doc.scene()),
+        before: view.clone(),
+        from: doc.history().labels().1,
+        file: doc.path().filter(|_| on_disk).map(Path::to_path_buf),
+        sprites: doc.sprite_folder(),
+        stopped: false,
+        title: None,
+        ask: None,
     }
 }
 

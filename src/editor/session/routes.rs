@@ -9,22 +9,28 @@
 //! the part's enum that owns what it changes, and gets a sample in `tests/panel_rules.rs`
 //! (`one_of_each`), which checks that every part carries out its kind.
 
+use crate::editor::lesson::play::bind_step;
 #[cfg(doc)]
 use crate::editor::session::command::Command;
 use crate::editor::session::command::{
-    EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, SettingCommand, ViewCommand,
-    Window, WindowCommand,
+    EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, ProbeCommand, SettingCommand,
+    ViewCommand, Window, WindowCommand,
 };
+use crate::editor::session::disk_watch::{AfterConflict, ConflictAnswer};
 use crate::editor::session::edits::EditParts;
 use crate::editor::session::gestures::Gestures;
+use crate::editor::session::journal::RecoveryAnswer;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
+use crate::editor::session::lesson_play::{setup_commands, vary_commands};
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::record::RecordCommand;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline::TimelineCommand;
-use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, arrange, files};
+use crate::editor::session::{
+    DialogPurpose, Editor, FileAction, Outcome, arrange, files, lesson, probes,
+};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use crate::model::scene::edit::Op;
 use rustc_hash::FxHashSet;
 
 /// The handle tool, the handles' axes, "Keep world transform", what the viewport shows and the
@@ -141,11 +147,6 @@ impl Editor {
         }
     }
 
-    /// Perform ops as one undo step, or as part of the open gesture ([`EditParts::perform`]).
-    pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
-        self.edit_parts().perform(label, ops, continuous)
-    }
-
     /// Copy, paste, duplicate, delete, add, group, unparent, reorder, move to and nudge.
     pub(super) fn edit_command(&mut self, command: EditCommand) -> Result<Outcome> {
         use EditCommand as C;
@@ -224,14 +225,24 @@ impl Editor {
         }
     }
 
-    /// The crash journal on and off, a retry, and the answer about recovery.
+    /// The crash journal on and off, a retry, and the answer about recovery: the journal is
+    /// handed the document and the log.
     pub(super) fn journal_command(&mut self, command: JournalCommand) -> Result<Outcome> {
+        let (doc, log) = (&mut self.doc, &mut self.log);
         match command {
-            JournalCommand::AnswerRecovery(answer) => self.answer_recovery(answer),
-            JournalCommand::ToggleJournal => Ok(self.toggle_journal()),
+            JournalCommand::AnswerRecovery(answer) => {
+                self.journaling.any_orphan()?;
+                if answer == RecoveryAnswer::Recover {
+                    // The recovered scene replaces this one: unsaved work (a scene recovered
+                    // before) is asked about first.
+                    return self.request(FileAction::Recover);
+                }
+                self.answer_recovery_now(answer)
+            }
+            JournalCommand::ToggleJournal => Ok(self.journaling.toggle(doc, log)),
             JournalCommand::RetryJournal => {
-                if !self.retry_journal() {
-                    self.info("The crash journal still cannot be written");
+                if !self.journaling.retry(doc, log) {
+                    log.info("The crash journal still cannot be written");
                 }
                 Ok(Outcome::default())
             }
@@ -240,6 +251,27 @@ impl Editor {
 }
 
 impl Editor {
+    /// The timeline, handed the document, the gesture counter and the node selection.
+    pub(super) fn timeline_command(&mut self, command: TimelineCommand) -> Result<Outcome> {
+        let (doc, gestures) = (&mut self.doc, &mut self.gestures);
+        (self.timeline).handle(command, doc, gestures, self.selection.ids())
+    }
+
+    /// Probes, handed the document (with the gesture counter and the timeline, for undo steps),
+    /// the settings, the log and the primary selection.
+    pub(super) fn probe_command(&mut self, command: ProbeCommand) -> Result<Outcome> {
+        let primary = self.primary();
+        let parts = probes::ProbeParts {
+            doc: &mut self.doc,
+            gestures: &mut self.gestures,
+            timeline: &self.timeline,
+            settings: &mut self.settings,
+            log: &mut self.log,
+            primary,
+        };
+        parts.handle(command)
+    }
+
     /// The app's start, end and thresholds, as commands.
     pub(super) fn lifecycle(
         &mut self,
@@ -247,12 +279,274 @@ impl Editor {
     ) -> Outcome {
         use crate::editor::session::command::Lifecycle as L;
         match step {
-            L::StartJournal(dir) => self.start_journal(dir),
-            L::EndJournal => self.end_journal(),
-            L::EndOnSignal => self.end_on_signal(),
+            L::StartJournal(dir) => self.journaling.start(&mut self.doc, &mut self.log, dir),
+            L::EndJournal => self.journaling.end(&self.doc),
+            L::EndOnSignal => self.journaling.end_on_signal(&self.doc),
             L::BackgroundSaveNodes(nodes) => self.set_background_save_nodes(nodes),
             L::BackgroundBytes(bytes) => self.set_background_bytes(bytes),
         }
         Outcome::default()
+    }
+}
+
+/// Calls the files' and jobs' flows make into the journal and the disk watch, routed to those
+/// parts with what they are handed.
+impl Editor {
+    /// The answer to the recovery prompt, carried out (unsaved changes already asked about):
+    /// the journal rebuilds the document, the files part swaps it in, the disk watch is told
+    /// whether the file on disk is newer, and the journal resumes on the new document.
+    pub(super) fn answer_recovery_now(&mut self, answer: RecoveryAnswer) -> Result<Outcome> {
+        self.journaling.any_orphan()?;
+        let older = self
+            .recovery_offer()
+            .is_some_and(|o| o.older_than_file.is_some() || o.file_changed.is_some());
+        let Some(recovered) = self.journaling.answer_now(&mut self.log, answer)? else {
+            return Ok(Outcome::default());
+        };
+        self.journaling.before_recovered(self.doc.is_modified());
+        let relative = recovered.relative_path();
+        let (document, resumed) = recovered.split();
+        self.swap_document(document);
+        self.recovered_older_than_file(older || relative);
+        Ok((self.journaling).resume(&mut self.doc, &mut self.log, resumed))
+    }
+
+    /// Write what the last command changed (after every command and tick).
+    pub(super) fn record_journal(&mut self) {
+        self.journaling.record(&mut self.doc, &mut self.log);
+    }
+
+    /// The document was saved: the journal is handed it (see [`Journaling::saved`](crate::editor::session::journal::Journaling::saved)).
+    pub(super) fn journal_saved(&mut self) {
+        self.journaling.saved(&mut self.doc, &mut self.log);
+    }
+
+    /// The document was replaced: end its journal and begin one for the new document.
+    pub(super) fn journal_replaced(&mut self, old_unsaved: bool) {
+        (self.journaling).replaced(&mut self.doc, &mut self.log, old_unsaved);
+    }
+
+    /// The answer to the "changed on disk" question: the disk watch takes it (handed the
+    /// document and the log), then the files part saves, reloads or asks where.
+    pub(super) fn answer_conflict(&mut self, answer: ConflictAnswer) -> Result<Outcome> {
+        match self.disk.answer(&mut self.doc, &mut self.log, answer) {
+            AfterConflict::Nothing => Ok(Outcome::default()),
+            AfterConflict::SaveAs(then) => Ok(self.start_dialog(DialogPurpose::SaveAs { then })),
+            AfterConflict::Reload => self.run_action(FileAction::Revert),
+            AfterConflict::Overwrite(then) => {
+                let (saved, mut outcome) = self.save(None)?;
+                if saved && let Some(action) = then {
+                    outcome.effects.extend(self.run_action(action)?.effects);
+                }
+                Ok(outcome)
+            }
+        }
+    }
+
+    /// Before a save to the document's own file: true when it may go on; otherwise the disk
+    /// watch asks (with `then` waiting) and nothing is written.
+    pub(super) fn may_overwrite(
+        &mut self,
+        target: &std::path::Path,
+        then: Option<FileAction>,
+    ) -> bool {
+        (self.disk).may_overwrite(&self.doc, &mut self.log, target, then)
+    }
+
+    /// A save asked for before `action` did not happen (the file changed on disk): the
+    /// action waits for the answer to that question.
+    pub(super) fn wait_for_save(&mut self, action: FileAction) {
+        self.disk.wait_for_save(action);
+    }
+
+    /// The document was recovered from a journal: when its file was saved after the
+    /// journal's last change, the first save asks before overwriting it.
+    pub(super) fn recovered_older_than_file(&mut self, older: bool) {
+        self.disk.recovered_older_than_file(older);
+    }
+
+    /// Recording a lesson, handed the document, the log and the view; then the dialog that
+    /// asks where to write it, if the recording asks for one.
+    pub(super) fn record_command(&mut self, command: RecordCommand) -> Result<Outcome> {
+        let view = self.view_state();
+        let dialog = (self.recorder).handle(command, &self.doc, &mut self.log, &view)?;
+        Ok(dialog.map_or_else(Outcome::default, |purpose| self.start_dialog(purpose)))
+    }
+
+    /// Write the stopped recording to `path` as a lesson (the Save dialog's answer).
+    pub(super) fn write_recorded_lesson(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
+        self.recorder.write_lesson(&mut self.log, path)?;
+        Ok(Outcome::default())
+    }
+
+    /// Put a lesson's snapshot back: its scene as a fresh untitled document (through the files
+    /// part; the lesson is the caller's), then the selection, the settings and the playback.
+    pub(super) fn restore(&mut self, snapshot: &lesson::Snapshot) -> Outcome {
+        // A scratch document: moving on to another lesson never asks to save it.
+        let outcome = self.replace_document(Document::scratch(snapshot.scene().clone()));
+        snapshot.put_back(&mut self.selection, &mut self.settings, &mut self.timeline);
+        self.update_world();
+        outcome
+    }
+
+    /// Write the learner's lesson progress to `path` (the Export dialog's answer).
+    pub(super) fn export_progress(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
+        self.lessons.export_progress(&mut self.log, path)
+    }
+
+    /// Forget the lesson (another scene replaced the lesson's).
+    pub(super) fn end_lesson(&mut self) {
+        self.lessons.end();
+    }
+}
+
+/// Lessons: the lesson-only commands go to [`Lessons`](lesson::Lessons) (handed the log); a
+/// step's start, Next, Back and Reset drive the session through its parts and commands, as a
+/// learner would, with the run taken out of the lessons part while its step changes the session.
+impl Editor {
+    pub(super) fn lesson_command(&mut self, command: LessonCommand) -> Result<Outcome> {
+        let opens = matches!(
+            command,
+            LessonCommand::Open(_) | LessonCommand::OpenFile | LessonCommand::ExportProgress
+        );
+        if self.lessons.run().is_none() && !opens {
+            return Err(Error::Refused(
+                "No lesson is open: Help > Lessons… lists them".into(),
+            ));
+        }
+        match command {
+            LessonCommand::Open(source) => self.open_lesson(source),
+            LessonCommand::Close => {
+                self.finish_show();
+                Ok(self.lessons.close(&mut self.log))
+            }
+            LessonCommand::Next => self.next_step(),
+            LessonCommand::Back => self.go_to_step(self.lessons.step().saturating_sub(1)),
+            LessonCommand::GoTo(k) => {
+                self.lessons.leave_intro();
+                self.go_to_step(k)
+            }
+            LessonCommand::Hint => Ok(self.lessons.hint()),
+            LessonCommand::ShowMe => Ok(self.lessons.start_show()),
+            LessonCommand::Reset => self.reset_step(),
+            LessonCommand::Begin => Ok(self.lessons.show_intro(false)),
+            LessonCommand::Introduction => Ok(self.lessons.show_intro(true)),
+            LessonCommand::OpenFile => Ok(self.start_dialog(DialogPurpose::OpenLesson)),
+            LessonCommand::ExportProgress => Ok(self.start_dialog(DialogPurpose::ExportProgress)),
+            LessonCommand::Predict(input) => self.lessons.predict(&mut self.log, input),
+            LessonCommand::PredictByClick(on) => self.lessons.predict_by_click(on),
+        }
+    }
+
+    /// Read, check and (after the unsaved-changes prompt) start a lesson.
+    fn open_lesson(&mut self, source: LessonSource) -> Result<Outcome> {
+        let lesson = lesson::read_lesson(&source)?;
+        // Refuse a lesson that cannot be played before anything changes.
+        lesson::walk_lesson(&lesson)?;
+        if let LessonSource::File(path) = source {
+            // Help > Lessons lists the lesson files opened before (with the recent files).
+            self.remember(path);
+        }
+        self.request(FileAction::OpenLesson(Box::new(lesson)))
+    }
+
+    /// Start a lesson at the first step not completed yet (the unsaved-changes prompt is done).
+    pub(super) fn start_lesson(
+        &mut self,
+        lesson: crate::editor::lesson::Lesson,
+    ) -> Result<Outcome> {
+        let first = self.lessons.begin_run(&mut self.log, lesson)?;
+        self.enter_step(first, false)
+    }
+
+    fn next_step(&mut self) -> Result<Outcome> {
+        self.finish_show();
+        self.update_world();
+        self.evaluate_goals();
+        match self.lessons.next_step(&mut self.log)? {
+            Some(k) => self.enter_step(k, true),
+            None => Ok(Outcome::default()),
+        }
+    }
+
+    fn go_to_step(&mut self, k: usize) -> Result<Outcome> {
+        let steps = self.lessons.steps();
+        if k >= steps {
+            return Err(Error::Refused(format!("This lesson has {steps} steps")));
+        }
+        self.enter_step(k, false)
+    }
+
+    /// Enter step `k`: its own scene, or the learner's scene when continuing with Next (if the
+    /// step's names still mean nodes there), or the step's canonical start; then its set-up.
+    fn enter_step(&mut self, k: usize, continuing: bool) -> Result<Outcome> {
+        self.finish_show();
+        let Some(mut run) = self.lessons.take_run() else {
+            return Ok(Outcome::default());
+        };
+        let result = self.enter_step_with(&mut run, k, continuing);
+        self.lessons.put_run(Some(run));
+        result
+    }
+
+    fn enter_step_with(
+        &mut self,
+        run: &mut lesson::LessonRun,
+        k: usize,
+        continuing: bool,
+    ) -> Result<Outcome> {
+        let step = &run.lesson().steps[k];
+        let path = run.lesson().path.clone();
+        let mut outcome = Outcome::default();
+        let keeps_scene =
+            continuing && step.scene.is_none() && bind_step(self.doc.scene(), step, &path).is_ok();
+        if !keeps_scene {
+            outcome = self.restore(run.start_of(k));
+        } else {
+            self.apply_setup(step, &path)?;
+        }
+        let bindings = bind_step(self.doc.scene(), step, &path)?;
+        run.entered(k, bindings, self.snapshot());
+        outcome.effects.extend(run.step_framing(self, keeps_scene));
+        Ok(outcome)
+    }
+
+    /// Apply a step's set-up through the normal commands.
+    pub(super) fn apply_setup(
+        &mut self,
+        step: &crate::editor::lesson::Step,
+        path: &std::path::Path,
+    ) -> Result<()> {
+        self.update_world();
+        let bindings = bind_step(self.doc.scene(), step, path)?;
+        for command in setup_commands(self, &step.setup, &bindings, path)? {
+            self.dispatch(command)?;
+        }
+        for command in vary_commands(self, step, &bindings)? {
+            self.dispatch(command)?;
+        }
+        self.update_world();
+        Ok(())
+    }
+
+    fn reset_step(&mut self) -> Result<Outcome> {
+        self.finish_show();
+        let entry = self.lessons.run().and_then(|r| r.entry().cloned());
+        let mut outcome = entry
+            .map(|e| self.restore_keeping_lesson(&e))
+            .unwrap_or_default();
+        // The step starts again as it started: framed again too.
+        if let Some(run) = self.lessons.run() {
+            outcome.effects.extend(run.step_framing(self, false));
+        }
+        self.info("Step reset");
+        Ok(outcome)
+    }
+
+    fn restore_keeping_lesson(&mut self, snapshot: &lesson::Snapshot) -> Outcome {
+        let run = self.lessons.take_run();
+        let outcome = self.restore(snapshot);
+        self.lessons.restart_step(run);
+        outcome
     }
 }

@@ -3,6 +3,7 @@
 //! job, advances playback, and brings the world matrices (and the selection) up to date.
 
 use super::Editor;
+use super::lesson_play::action_commands;
 use crate::editor::Outcome;
 use std::time::Duration;
 
@@ -47,8 +48,9 @@ impl Editor {
             tick.repaint_after = Some(tick.repaint_after.map_or(SHOW_POLL, |d| d.min(SHOW_POLL)));
         }
         self.record_journal();
-        self.journal_tick();
-        self.watch_file();
+        self.journaling.tick(&mut self.doc, &mut self.log);
+        let job_running = self.job().is_some();
+        (self.disk).watch_file(&mut self.doc, &mut self.log, job_running);
         if self.comparing_file() {
             // A big file's bytes are read on a worker: its answer is taken soon after it comes.
             tick.repaint_after = Some(tick.repaint_after.map_or(JOB_POLL, |d| d.min(JOB_POLL)));
@@ -60,6 +62,57 @@ impl Editor {
                 .map_or(WATCH_EVERY, |d| d.min(WATCH_EVERY)),
         );
         tick
+    }
+
+    /// Once per frame: Show me's next action when due, then the goals evaluated and a
+    /// completed step remembered. Returns true while Show me still plays.
+    fn lesson_tick(&mut self, dt: f32) -> bool {
+        let Some(due) = self.lessons.show_due(dt) else {
+            return false;
+        };
+        if due {
+            self.show_next_action();
+        }
+        self.evaluate_goals();
+        self.lessons.showing()
+    }
+
+    /// Play the rest of Show me at once (another command arrived, or the step changes).
+    pub(super) fn finish_show(&mut self) {
+        while self.lessons.showing() {
+            self.show_next_action();
+        }
+    }
+
+    /// Play Show me's next action through the session's commands; the last one closes its undo
+    /// step.
+    fn show_next_action(&mut self) {
+        let Some(next) = self.lessons.next_show_action() else {
+            return;
+        };
+        let (bindings, path) = (&next.bindings, &next.path);
+        let result =
+            action_commands(self, &next.action, bindings, path, &next.label).and_then(|commands| {
+                (commands.into_iter()).try_for_each(|c| self.dispatch(c).map(drop))
+            });
+        if let Err(e) = result {
+            self.fail(e);
+            self.lessons.stop_show();
+        }
+        if next.last || !self.lessons.showing() {
+            self.gestures.open = None;
+            self.doc.end_gesture();
+        }
+        self.update_world();
+    }
+
+    /// Evaluate the step's goals now (against the session) and remember the step when all hold.
+    pub(super) fn evaluate_goals(&mut self) {
+        let Some(run) = self.lessons.run() else {
+            return;
+        };
+        let (goals, keeps) = super::lesson_check::evaluate(self, run);
+        self.lessons.note_goals(goals, keeps);
     }
 
     /// The session restored with the recent-files list a previous run kept (at start-up).

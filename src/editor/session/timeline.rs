@@ -3,9 +3,11 @@
 //! (through `Document::set_pose_at`, outside the history, as Godot's AnimationPlayer does);
 //! keys are edits, one undo step per gesture.
 
-use crate::editor::session::{Editor, Outcome};
+use crate::editor::session::Outcome;
+use crate::editor::session::gestures::Gestures;
 use crate::error::{Error, Result};
 use crate::model::anim::{Channel, Key, Track, sample};
+use crate::model::document::Document;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
 
@@ -105,240 +107,68 @@ const FIRST_KEYED: [Channel; 5] = [
     Channel::ScaleY,
 ];
 
-impl Editor {
-    /// The timeline's state.
-    pub fn timeline(&self) -> &TimelineState {
-        &self.timeline
-    }
-
-    /// Advance playback by `dt` seconds and pose the scene; returns how many locals changed.
-    pub fn advance(&mut self, dt: f32) -> usize {
-        if !self.timeline.playing {
+impl TimelineState {
+    /// Advance playback by `dt` seconds and pose `doc`; returns how many locals changed.
+    pub(super) fn advance(&mut self, doc: &mut Document, dt: f32) -> usize {
+        if !self.playing {
             return 0;
         }
-        let length = self.doc.scene().clip().length;
-        self.timeline.time += dt;
-        if self.doc.scene().clip().mode == crate::model::anim::LoopMode::Once
-            && self.timeline.time >= length
-        {
-            self.timeline.time = length;
-            self.timeline.playing = false;
+        let length = doc.scene().clip().length;
+        self.time += dt;
+        if doc.scene().clip().mode == crate::model::anim::LoopMode::Once && self.time >= length {
+            self.time = length;
+            self.playing = false;
         }
-        self.doc.set_pose_at(self.timeline.time)
+        doc.set_pose_at(self.time)
     }
 
-    /// Carry out a timeline command.
-    pub(super) fn timeline_command(&mut self, command: TimelineCommand) -> Result<Outcome> {
+    /// Carry out a timeline command: handed the document (posed, keyed), the gesture counter
+    /// (key edits are undo steps) and the node selection (what K keys).
+    pub(super) fn handle(
+        &mut self,
+        command: TimelineCommand,
+        doc: &mut Document,
+        gestures: &mut Gestures,
+        selection: &[NodeId],
+    ) -> Result<Outcome> {
+        let mut keys = KeyEdit {
+            timeline: self,
+            doc,
+            gestures,
+        };
         match command {
-            TimelineCommand::Play => self.timeline.playing = true,
-            TimelineCommand::Pause => self.timeline.playing = false,
-            TimelineCommand::TogglePlay => self.timeline.playing = !self.timeline.playing,
+            TimelineCommand::Play => keys.timeline.playing = true,
+            TimelineCommand::Pause => keys.timeline.playing = false,
+            TimelineCommand::TogglePlay => keys.timeline.playing = !keys.timeline.playing,
             TimelineCommand::Stop => {
-                self.timeline.playing = false;
-                self.timeline.time = 0.0;
-                self.doc.set_pose_at(0.0);
+                keys.timeline.playing = false;
+                keys.timeline.time = 0.0;
+                keys.doc.set_pose_at(0.0);
             }
             TimelineCommand::SetTime(t) => {
                 if !t.is_finite() {
                     return Err(Error::Refused("a time must be a finite number".into()));
                 }
-                self.timeline.time = t.max(0.0);
-                self.doc.set_pose_at(self.timeline.time);
+                keys.timeline.time = t.max(0.0);
+                keys.doc.set_pose_at(keys.timeline.time);
             }
-            TimelineCommand::KeySelection => return self.key_selection(),
+            TimelineCommand::KeySelection => return keys.key_selection(selection),
             TimelineCommand::MoveKeys { node, from, to } => {
-                return self.edit_keys(node, from, Some(to));
+                return keys.edit_keys(node, from, Some(to));
             }
-            TimelineCommand::DeleteKeys { node, at } => return self.edit_keys(node, at, None),
-            TimelineCommand::SelectKeys(keys) => self.select_keys(keys)?,
-            TimelineCommand::ToggleKey(key) => self.toggle_key(key)?,
-            TimelineCommand::MoveSelectedKeys { by } => return self.move_selected_keys(by),
-            TimelineCommand::DeleteSelectedKeys => return self.delete_selected_keys(),
-            TimelineCommand::ToggleTrails => self.timeline.trails = !self.timeline.trails,
-            TimelineCommand::ToggleAutoKey => self.timeline.auto_key = !self.timeline.auto_key,
+            TimelineCommand::DeleteKeys { node, at } => return keys.edit_keys(node, at, None),
+            TimelineCommand::SelectKeys(list) => {
+                keys.timeline.select_keys(keys.doc.scene(), list)?
+            }
+            TimelineCommand::ToggleKey(key) => keys.timeline.toggle_key(keys.doc.scene(), key)?,
+            TimelineCommand::MoveSelectedKeys { by } => return keys.move_selected_keys(by),
+            TimelineCommand::DeleteSelectedKeys => return keys.delete_selected_keys(),
+            TimelineCommand::ToggleTrails => keys.timeline.trails = !keys.timeline.trails,
+            TimelineCommand::ToggleAutoKey => keys.timeline.auto_key = !keys.timeline.auto_key,
         }
         Ok(Outcome::default())
     }
 
-    /// K: a key at the current time for every keyed channel of each selected node (position,
-    /// rotation and scale for a node with no tracks yet), with its current local value.
-    fn key_selection(&mut self) -> Result<Outcome> {
-        let ops = (self.timeline).key_ops(self.doc.scene(), self.selection.ids())?;
-        if ops.is_empty() {
-            return Err(Error::Refused("Select the nodes to key first".into()));
-        }
-        let time = self.timeline.local_time(self.doc.scene().clip());
-        let label = format!("Key {} node(s) at {time:.2} s", ops.len());
-        self.perform(label, ops, false).map(|_| Outcome::default())
-    }
-
-    /// Move a node's keys at `at` to `to` (a continuous gesture), or delete them (`None`).
-    fn edit_keys(&mut self, node: NodeId, at: f32, to: Option<f32>) -> Result<Outcome> {
-        if to.is_some_and(|t| !t.is_finite()) {
-            return Err(Error::Refused("a time must be a finite number".into()));
-        }
-        let key = KeyRef::new(node, at);
-        let to = to.map(|t| t.max(0.0));
-        let retime = move |_: f32| to.unwrap_or(0.0);
-        let (ops, _) = self.key_set_ops(&[key], to.is_some().then_some(&retime))?;
-        let label = if to.is_some() {
-            "Move keys"
-        } else {
-            "Delete keys"
-        };
-        self.perform(label.into(), ops, to.is_some())?;
-        self.doc.set_pose_at(self.timeline.time);
-        Ok(Outcome::default())
-    }
-
-    /// The key selection, with keys that no longer exist (undone, deleted) left out.
-    pub fn selected_keys(&self) -> Vec<KeyRef> {
-        let scene = self.doc.scene();
-        self.timeline
-            .keys
-            .iter()
-            .filter(|k| key_exists(scene, k))
-            .copied()
-            .collect()
-    }
-
-    fn select_keys(&mut self, keys: Vec<KeyRef>) -> Result<()> {
-        let scene = self.doc.scene();
-        if let Some(missing) = keys.iter().find(|k| !key_exists(scene, k)) {
-            return Err(Error::Refused(format!(
-                "node {} has no keys at {} s",
-                missing.node, missing.time
-            )));
-        }
-        let mut unique: Vec<KeyRef> = Vec::with_capacity(keys.len());
-        for key in keys {
-            if !unique.iter().any(|k| k.same(&key)) {
-                unique.push(key);
-            }
-        }
-        self.timeline.keys = unique;
-        Ok(())
-    }
-
-    fn toggle_key(&mut self, key: KeyRef) -> Result<()> {
-        let mut keys = self.selected_keys();
-        match keys.iter().position(|k| k.same(&key)) {
-            Some(at) => {
-                keys.remove(at);
-            }
-            None => keys.push(key),
-        }
-        self.select_keys(keys)
-    }
-
-    /// Move the whole key selection by `by` seconds (clamped so no key goes before 0 s).
-    fn move_selected_keys(&mut self, by: f32) -> Result<Outcome> {
-        if !by.is_finite() {
-            return Err(Error::Refused("a time must be a finite number".into()));
-        }
-        let keys = self.selected_keys();
-        if keys.is_empty() {
-            return Err(Error::Refused("Select keys on the timeline first".into()));
-        }
-        let earliest = keys.iter().map(|k| k.time).fold(f32::INFINITY, f32::min);
-        let by = by.max(-earliest);
-        if by == 0.0 {
-            return Ok(Outcome::default());
-        }
-        let (ops, moved) = self.key_set_ops(&keys, Some(&|t: f32| (t + by).max(0.0)))?;
-        let label = format!("Move {} key(s)", keys.len());
-        self.perform(label, ops, true)?;
-        self.timeline.keys = moved;
-        self.doc.set_pose_at(self.timeline.time);
-        Ok(Outcome::default())
-    }
-
-    fn delete_selected_keys(&mut self) -> Result<Outcome> {
-        let keys = self.selected_keys();
-        if keys.is_empty() {
-            return Err(Error::Refused("Select keys on the timeline first".into()));
-        }
-        let (ops, _) = self.key_set_ops(&keys, None)?;
-        self.perform(format!("Delete {} key(s)", keys.len()), ops, false)?;
-        self.timeline.keys.clear();
-        self.doc.set_pose_at(self.timeline.time);
-        Ok(Outcome::default())
-    }
-
-    /// Ops that move these keys to `retime(time)`, or delete them (`None`), one `SetTracks` per
-    /// node, and where the moved keys are afterwards. All of a node's selected keys are taken
-    /// out before any is put back, so keys moving past each other never collide; a key moved
-    /// onto an unselected key's time replaces it, as keying there would. A track goes when its
-    /// last key does.
-    fn key_set_ops(
-        &self,
-        keys: &[KeyRef],
-        retime: Option<&dyn Fn(f32) -> f32>,
-    ) -> Result<(Vec<Op>, Vec<KeyRef>)> {
-        let scene = self.doc.scene();
-        let mut nodes: Vec<NodeId> = keys.iter().map(|k| k.node).collect();
-        nodes.sort_unstable();
-        nodes.dedup();
-        let mut ops = Vec::with_capacity(nodes.len());
-        let mut moved = Vec::with_capacity(keys.len());
-        for node in nodes {
-            let times: Vec<u32> = keys
-                .iter()
-                .filter(|k| k.node == node)
-                .map(|k| k.time.to_bits())
-                .collect();
-            let mut tracks = scene.node(node)?.tracks.to_vec();
-            let mut found = vec![false; times.len()];
-            for track in &mut tracks {
-                let mut taken = Vec::new();
-                track.keys.retain(
-                    |k| match times.iter().position(|t| *t == k.time.to_bits()) {
-                        Some(i) => {
-                            found[i] = true;
-                            taken.push(*k);
-                            false
-                        }
-                        None => true,
-                    },
-                );
-                let Some(retime) = retime else { continue };
-                for key in taken {
-                    let time = retime(key.time);
-                    track
-                        .insert_key(Key { time, ..key })
-                        .map_err(|e| Error::Refused(e.to_string()))?;
-                }
-            }
-            if let Some(i) = found.iter().position(|f| !f) {
-                let at = f32::from_bits(times[i]);
-                return Err(Error::Refused(format!("no keys at {at} s on node {node}")));
-            }
-            if let Some(retime) = retime {
-                moved.extend(
-                    times
-                        .iter()
-                        .map(|t| KeyRef::new(node, retime(f32::from_bits(*t)))),
-                );
-            }
-            tracks.retain(|t| !t.keys.is_empty());
-            ops.push(Op::SetTracks { node, tracks });
-        }
-        Ok((ops, moved))
-    }
-}
-
-/// True when `node` has keys at exactly `key.time`.
-fn key_exists(scene: &crate::model::scene::Scene, key: &KeyRef) -> bool {
-    scene.node(key.node).is_ok_and(|d| {
-        d.tracks.iter().any(|t| {
-            t.keys
-                .iter()
-                .any(|k| k.time.to_bits() == key.time.to_bits())
-        })
-    })
-}
-
-impl TimelineState {
     /// With auto-key on: the nodes whose local transform these ops change.
     pub(super) fn auto_keyed_nodes(&self, ops: &[Op]) -> Vec<NodeId> {
         if !self.auto_key {
@@ -384,6 +214,198 @@ impl TimelineState {
         Ok(ops)
     }
 
+    /// The key selection, with keys that no longer exist in `scene` (undone, deleted) left out.
+    pub(super) fn selected_keys(&self, scene: &Scene) -> Vec<KeyRef> {
+        self.keys
+            .iter()
+            .filter(|k| key_exists(scene, k))
+            .copied()
+            .collect()
+    }
+
+    fn select_keys(&mut self, scene: &Scene, keys: Vec<KeyRef>) -> Result<()> {
+        if let Some(missing) = keys.iter().find(|k| !key_exists(scene, k)) {
+            return Err(Error::Refused(format!(
+                "node {} has no keys at {} s",
+                missing.node, missing.time
+            )));
+        }
+        let mut unique: Vec<KeyRef> = Vec::with_capacity(keys.len());
+        for key in keys {
+            if !unique.iter().any(|k| k.same(&key)) {
+                unique.push(key);
+            }
+        }
+        self.keys = unique;
+        Ok(())
+    }
+
+    fn toggle_key(&mut self, scene: &Scene, key: KeyRef) -> Result<()> {
+        let mut keys = self.selected_keys(scene);
+        match keys.iter().position(|k| k.same(&key)) {
+            Some(at) => {
+                keys.remove(at);
+            }
+            None => keys.push(key),
+        }
+        self.select_keys(scene, keys)
+    }
+}
+
+/// What an edit of keys is handed: the timeline (its time, its key selection), the document
+/// the keys live in and the gesture counter the edit is an undo step of.
+struct KeyEdit<'a> {
+    timeline: &'a mut TimelineState,
+    doc: &'a mut Document,
+    gestures: &'a mut Gestures,
+}
+
+impl KeyEdit<'_> {
+    /// Perform ops as one undo step (or part of the open gesture).
+    fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
+        (self.gestures).perform(self.doc, self.timeline, label, ops, continuous)
+    }
+
+    /// K: a key at the current time for every keyed channel of each selected node (position,
+    /// rotation and scale for a node with no tracks yet), with its current local value.
+    fn key_selection(&mut self, selection: &[NodeId]) -> Result<Outcome> {
+        let ops = self.timeline.key_ops(self.doc.scene(), selection)?;
+        if ops.is_empty() {
+            return Err(Error::Refused("Select the nodes to key first".into()));
+        }
+        let time = self.timeline.local_time(self.doc.scene().clip());
+        let label = format!("Key {} node(s) at {time:.2} s", ops.len());
+        self.perform(label, ops, false).map(|_| Outcome::default())
+    }
+
+    /// Move a node's keys at `at` to `to` (a continuous gesture), or delete them (`None`).
+    fn edit_keys(&mut self, node: NodeId, at: f32, to: Option<f32>) -> Result<Outcome> {
+        if to.is_some_and(|t| !t.is_finite()) {
+            return Err(Error::Refused("a time must be a finite number".into()));
+        }
+        let key = KeyRef::new(node, at);
+        let to = to.map(|t| t.max(0.0));
+        let retime = move |_: f32| to.unwrap_or(0.0);
+        let scene = self.doc.scene();
+        let (ops, _) = key_set_ops(scene, &[key], to.is_some().then_some(&retime))?;
+        let label = if to.is_some() {
+            "Move keys"
+        } else {
+            "Delete keys"
+        };
+        self.perform(label.into(), ops, to.is_some())?;
+        self.doc.set_pose_at(self.timeline.time);
+        Ok(Outcome::default())
+    }
+
+    /// Move the whole key selection by `by` seconds (clamped so no key goes before 0 s).
+    fn move_selected_keys(&mut self, by: f32) -> Result<Outcome> {
+        if !by.is_finite() {
+            return Err(Error::Refused("a time must be a finite number".into()));
+        }
+        let keys = self.timeline.selected_keys(self.doc.scene());
+        if keys.is_empty() {
+            return Err(Error::Refused("Select keys on the timeline first".into()));
+        }
+        let earliest = keys.iter().map(|k| k.time).fold(f32::INFINITY, f32::min);
+        let by = by.max(-earliest);
+        if by == 0.0 {
+            return Ok(Outcome::default());
+        }
+        let retime = |t: f32| (t + by).max(0.0);
+        let (ops, moved) = key_set_ops(self.doc.scene(), &keys, Some(&retime))?;
+        let label = format!("Move {} key(s)", keys.len());
+        self.perform(label, ops, true)?;
+        self.timeline.keys = moved;
+        self.doc.set_pose_at(self.timeline.time);
+        Ok(Outcome::default())
+    }
+
+    fn delete_selected_keys(&mut self) -> Result<Outcome> {
+        let keys = self.timeline.selected_keys(self.doc.scene());
+        if keys.is_empty() {
+            return Err(Error::Refused("Select keys on the timeline first".into()));
+        }
+        let (ops, _) = key_set_ops(self.doc.scene(), &keys, None)?;
+        self.perform(format!("Delete {} key(s)", keys.len()), ops, false)?;
+        self.timeline.keys.clear();
+        self.doc.set_pose_at(self.timeline.time);
+        Ok(Outcome::default())
+    }
+}
+
+/// Ops that move these keys to `retime(time)`, or delete them (`None`), one `SetTracks` per
+/// node, and where the moved keys are afterwards. All of a node's selected keys are taken
+/// out before any is put back, so keys moving past each other never collide; a key moved
+/// onto an unselected key's time replaces it, as keying there would. A track goes when its
+/// last key does.
+fn key_set_ops(
+    scene: &Scene,
+    keys: &[KeyRef],
+    retime: Option<&dyn Fn(f32) -> f32>,
+) -> Result<(Vec<Op>, Vec<KeyRef>)> {
+    let mut nodes: Vec<NodeId> = keys.iter().map(|k| k.node).collect();
+    nodes.sort_unstable();
+    nodes.dedup();
+    let mut ops = Vec::with_capacity(nodes.len());
+    let mut moved = Vec::with_capacity(keys.len());
+    for node in nodes {
+        let times: Vec<u32> = keys
+            .iter()
+            .filter(|k| k.node == node)
+            .map(|k| k.time.to_bits())
+            .collect();
+        let mut tracks = scene.node(node)?.tracks.to_vec();
+        let mut found = vec![false; times.len()];
+        for track in &mut tracks {
+            let mut taken = Vec::new();
+            track.keys.retain(
+                |k| match times.iter().position(|t| *t == k.time.to_bits()) {
+                    Some(i) => {
+                        found[i] = true;
+                        taken.push(*k);
+                        false
+                    }
+                    None => true,
+                },
+            );
+            let Some(retime) = retime else { continue };
+            for key in taken {
+                let time = retime(key.time);
+                track
+                    .insert_key(Key { time, ..key })
+                    .map_err(|e| Error::Refused(e.to_string()))?;
+            }
+        }
+        if let Some(i) = found.iter().position(|f| !f) {
+            let at = f32::from_bits(times[i]);
+            return Err(Error::Refused(format!("no keys at {at} s on node {node}")));
+        }
+        if let Some(retime) = retime {
+            moved.extend(
+                times
+                    .iter()
+                    .map(|t| KeyRef::new(node, retime(f32::from_bits(*t)))),
+            );
+        }
+        tracks.retain(|t| !t.keys.is_empty());
+        ops.push(Op::SetTracks { node, tracks });
+    }
+    Ok((ops, moved))
+}
+
+/// True when `node` has keys at exactly `key.time`.
+fn key_exists(scene: &Scene, key: &KeyRef) -> bool {
+    scene.node(key.node).is_ok_and(|d| {
+        d.tracks.iter().any(|t| {
+            t.keys
+                .iter()
+                .any(|k| k.time.to_bits() == key.time.to_bits())
+        })
+    })
+}
+
+impl TimelineState {
     /// Playback time in seconds.
     pub fn time(&self) -> f32 {
         self.time
@@ -402,6 +424,11 @@ impl TimelineState {
     /// True when edits of local transforms write keys at the current time.
     pub fn auto_key(&self) -> bool {
         self.auto_key
+    }
+
+    /// Put playback back as a lesson step's start had it: the time, playing, the trails.
+    pub(super) fn set_playback(&mut self, time: f32, playing: bool, trails: bool) {
+        (self.time, self.playing, self.trails) = (time, playing, trails);
     }
 
     /// The current time inside the clip (after looping).

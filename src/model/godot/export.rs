@@ -226,6 +226,11 @@ pub(super) trait Instancer {
     /// Write node `i` when it is an instance root or a node of a kept instance (true); for
     /// the scene's own node, note what it needs and leave it to the caller (false).
     fn node(&mut self, ex: &mut Exporter, scene: &Scene, i: usize) -> bool;
+
+    /// The sibling index of the scene's own node `i` when it was added under a kept
+    /// instance's node before the source's own children (Godot's `index="n"`; without it
+    /// Godot puts added nodes last).
+    fn sibling_index(&self, ex: &Exporter, scene: &Scene, i: usize) -> Option<u32>;
 }
 
 /// The export in progress.
@@ -272,7 +277,9 @@ impl Exporter<'_> {
             Shape::None => "Node2D",
             _ => "Polygon2D",
         };
-        self.section(&name, parent_path.as_deref(), &format!("type=\"{class}\""));
+        let what = format!("type=\"{class}\"");
+        let index = (self.inst.as_deref()).and_then(|inst| inst.sibling_index(self, scene, i));
+        self.section_at(&name, parent_path.as_deref(), &what, index);
         let factor = self.factor(scene, i);
         self.transform(&data.local, factor, &name, false);
         self.look(data, &name, factor);
@@ -302,6 +309,11 @@ impl Exporter<'_> {
 
     /// A `[node name=… (what) parent=…]` header (`what`: `type="…"`, `instance=…` or "").
     pub(super) fn section(&mut self, name: &str, parent: Option<&str>, what: &str) {
+        self.section_at(name, parent, what, None);
+    }
+
+    /// [`section`](Self::section) with Godot's `index="n"` after the parent when given.
+    fn section_at(&mut self, name: &str, parent: Option<&str>, what: &str, index: Option<u32>) {
         let mut line = format!("\n[node name={}", quoted(name));
         if !what.is_empty() && !what.starts_with("instance") {
             let _ = write!(line, " {what}");
@@ -311,6 +323,9 @@ impl Exporter<'_> {
         }
         if what.starts_with("instance") {
             let _ = write!(line, " {what}");
+        }
+        if let Some(index) = index {
+            let _ = write!(line, " index=\"{index}\"");
         }
         let _ = writeln!(self.body, "{line}]");
     }

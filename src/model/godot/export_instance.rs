@@ -70,6 +70,17 @@ impl Instancer for Instancing {
     fn node(&mut self, ex: &mut Exporter, scene: &Scene, i: usize) -> bool {
         node(self, ex, scene, i)
     }
+
+    fn sibling_index(&self, ex: &Exporter, scene: &Scene, i: usize) -> Option<u32> {
+        let table = scene.instances()?;
+        let parent = scene.id_at(scene.parent_index_at(i)?);
+        let root = match table.origin(parent) {
+            Some(origin) => origin.root,
+            None => table.entry(parent)?.root,
+        };
+        ex.kept.contains(&root).then_some(())?;
+        crate::model::instance::save::sibling_index(scene, table, i)
+    }
 }
 
 /// Write node `i` if it is an instance root or a node of a kept instance; false when it is

@@ -195,10 +195,69 @@ pub(crate) fn expand(
             crate::model::file::MAX_NODES
         )));
     }
+    let indexed = indexed_slots(&marks, &front.table, &columns.ids, front.ids.len());
     front.ids.append(&mut columns.ids);
     front.parents.append(&mut columns.parents);
     front.data.append(columns.data);
+    if !indexed.is_empty() {
+        put_at_indexes(&mut front, &indexed);
+    }
     Ok(front)
+}
+
+/// The added nodes a file gives a sibling index (`index: n`), as (position in the combined
+/// list, index); not those whose `inside` parent is gone (they wait under the root).
+fn indexed_slots(
+    marks: &[(u32, NodeInstance)],
+    table: &Instances,
+    host_ids: &[NodeId],
+    offset: usize,
+) -> Vec<(usize, u32)> {
+    marks
+        .iter()
+        .filter_map(|(slot, mark)| {
+            let k = *slot as usize;
+            let index = mark.index?;
+            (table.pending(host_ids[k]).is_none()).then_some((offset + k, index))
+        })
+        .collect()
+}
+
+/// Move each indexed node among its siblings to its index (clamped), smallest index first
+/// so each lands where the file says; only the slots of those siblings are permuted, so
+/// every other parent's children keep their order.
+fn put_at_indexes(list: &mut Expanded, indexed: &[(usize, u32)]) {
+    let mut by_parent: FxHashMap<NodeId, Vec<(u32, usize)>> = FxHashMap::default();
+    for &(k, index) in indexed {
+        if let Some(p) = list.parents[k] {
+            by_parent.entry(p).or_default().push((index, k));
+        }
+    }
+    let mut siblings: FxHashMap<NodeId, Vec<usize>> = FxHashMap::default();
+    for (k, parent) in list.parents.iter().enumerate() {
+        if let Some(p) = parent.filter(|p| by_parent.contains_key(p)) {
+            siblings.entry(p).or_default().push(k);
+        }
+    }
+    let mut order: Vec<usize> = (0..list.ids.len()).collect();
+    for (parent, mut moved) in by_parent {
+        moved.sort_unstable();
+        let slots = siblings.remove(&parent).unwrap_or_default();
+        let mut placed: Vec<usize> = slots
+            .iter()
+            .copied()
+            .filter(|k| !moved.iter().any(|m| m.1 == *k))
+            .collect();
+        for (index, k) in moved {
+            placed.insert((index as usize).min(placed.len()), k);
+        }
+        for (slot, k) in slots.iter().zip(placed) {
+            order[*slot] = k;
+        }
+    }
+    list.ids = order.iter().map(|&k| list.ids[k]).collect();
+    list.parents = order.iter().map(|&k| list.parents[k]).collect();
+    list.data = std::mem::take(&mut list.data).permuted(&order);
 }
 
 /// Read each instance's source and put its nodes in `front`, overrides applied; returns

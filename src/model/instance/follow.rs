@@ -2,21 +2,23 @@
 //! has the same nodes in the same places (only their data changed), one [`TableEdit::Follow`]
 //! gives every instance the new source — the nodes that share it see it at once — and value
 //! ops carry the change to the nodes an override made their own, keeping what they override.
-//! Anything else (nodes added, removed or moved in the source, a source missing or back)
-//! takes the general path (`plan::replace_ops`: each instance replaced).
+//! A source that gained, lost or moved nodes is followed by one [`TableEdit::Reshape`]
+//! (`reshape.rs`: every instance rebuilt in one pass). Anything else (a source missing or
+//! back, nodes added under an instance's source nodes) takes the general path
+//! (`plan::replace_ops`: each instance replaced).
 
 use super::expand::{Resolver, absolute};
-use super::{Entry, FieldSet, Override, Source, TableEdit};
+use super::{Entry, FieldSet, Override, Source, TableEdit, reshape};
 use crate::error::Result;
-use crate::model::scene::Scene;
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
+use crate::model::scene::{NodeId, Scene};
 use std::path::Path;
 use std::sync::Arc;
 
 /// The ops that make `scene` (saved as `host`) follow its sources as they are on disk now: one
-/// swap of each shared part when the sources keep their nodes in their places, else each
-/// changed instance replaced (`plan::replace_ops`). Empty when nothing changed.
+/// swap or one reshape of each changed source's instances, else each changed instance
+/// replaced (`plan::replace_ops`). Empty when nothing changed.
 pub fn follow_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
     match fast_follow_ops(scene, host)? {
         Some(ops) => Ok(ops),
@@ -47,25 +49,42 @@ fn same_places(old: &Source, new: &Source) -> bool {
             .all(|j| old.scene.parent_index_at(j) == new.scene.parent_index_at(j))
 }
 
-/// The follow as ops when every changed source kept its nodes in their places: per changed
-/// source one [`TableEdit::Follow`] and the value ops of the instances' own nodes. None when
-/// the general path is needed.
+/// The follow as ops: per changed source that kept its nodes in their places one
+/// [`TableEdit::Follow`] and the value ops of the instances' own nodes; per source that gained,
+/// lost or moved nodes one [`TableEdit::Reshape`] (`reshape.rs`), its value ops after every
+/// table edit. None when the general path is needed.
 pub(crate) fn fast_follow_ops(scene: &Scene, host: &Path) -> Result<Option<Vec<Op>>> {
     let Some(groups) = groups(scene) else {
         return Ok(None);
     };
     let mut resolver = Resolver::within(&[host]);
     let folder = folder_of(host);
-    let mut ops = Vec::new();
+    let mut read = Vec::with_capacity(groups.len());
     for (old, entries) in &groups {
         let Ok(raw) = resolver.source(&absolute(&old.path))? else {
             return Ok(None);
         };
         let mut copy = Source::clone(&raw);
         copy.scene.rebase_sprites(&folder_of(&raw.path), &folder);
-        let new = Arc::new(copy);
-        if !same_places(old, &new) {
-            return Ok(None);
+        read.push((old, entries, Arc::new(copy)));
+    }
+    let wanted: Vec<(NodeId, usize)> = (read.iter())
+        .filter(|(old, _, new)| !same_places(old, new))
+        .flat_map(|(old, entries, new)| {
+            let n = reshape::added(old, new);
+            entries.iter().map(move |e| (e.root, n))
+        })
+        .collect();
+    let mut fresh = reshape::fresh_ids(scene, &wanted);
+    let (mut ops, mut values) = (Vec::new(), Vec::new());
+    for (old, entries, new) in &read {
+        if !same_places(old, new) {
+            let Some(planned) = reshape::plan(scene, entries, (old, new), &mut fresh) else {
+                return Ok(None);
+            };
+            ops.push(planned.edit);
+            values.extend(planned.values);
+            continue;
         }
         if (0..old.scene.len()).all(|j| old.scene.data_at(j) == new.scene.data_at(j)) {
             continue;
@@ -74,12 +93,13 @@ pub(crate) fn fast_follow_ops(scene: &Scene, host: &Path) -> Result<Option<Vec<O
             root: entries[0].root,
             key: old.path.clone(),
             before: Ok(Arc::clone(old)),
-            after: Ok(Arc::clone(&new)),
+            after: Ok(Arc::clone(new)),
         })));
-        for entry in entries {
-            instance_ops(scene, entry, old, &new, &mut ops)?;
+        for entry in entries.iter() {
+            instance_ops(scene, entry, old, new, &mut ops)?;
         }
     }
+    ops.extend(values);
     Ok(Some(ops))
 }
 
@@ -121,7 +141,12 @@ fn instance_ops(
         }
         let on = Override::diff(chain.clone(), shows, &wanted, FieldSet(0), allowed);
         if let Some(on) = on {
-            ops.extend(super::plan::value_ops(id, on.fields().0, &wanted, shows));
+            ops.extend(super::overrides::value_ops(
+                id,
+                on.fields().0,
+                &wanted,
+                shows,
+            ));
         }
     }
     Ok(())

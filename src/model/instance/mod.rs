@@ -19,6 +19,7 @@ pub(crate) mod follow;
 mod origin_map;
 mod overrides;
 pub mod plan;
+pub mod reshape;
 pub mod save;
 pub(crate) mod share;
 pub mod snapshot;
@@ -318,6 +319,23 @@ pub enum TableEdit {
         #[serde(with = "source_serde")]
         after: std::result::Result<Arc<Source>, String>,
     },
+    /// Every instance in `rows` follows the source file `key` from `before` to `after`, which
+    /// gained, lost or moved nodes: their nodes rebuilt in one pass (`reshape.rs`); value ops
+    /// beside it give the nodes their overrides. Journal format 5.
+    Reshape {
+        /// An instance root of that file (the node the edit is about).
+        root: NodeId,
+        /// The source file, absolute.
+        key: PathBuf,
+        /// The source before.
+        #[serde(with = "source_serde")]
+        before: std::result::Result<Arc<Source>, String>,
+        /// The source after.
+        #[serde(with = "source_serde")]
+        after: std::result::Result<Arc<Source>, String>,
+        /// Each instance's ids, own data and entry fields, before and after.
+        rows: Vec<reshape::Row>,
+    },
 }
 
 impl Registration {
@@ -358,7 +376,8 @@ impl TableEdit {
         match self {
             TableEdit::Swap { root, .. }
             | TableEdit::Sticky { root, .. }
-            | TableEdit::Follow { root, .. } => *root,
+            | TableEdit::Follow { root, .. }
+            | TableEdit::Reshape { root, .. } => *root,
         }
     }
 
@@ -402,6 +421,18 @@ impl TableEdit {
                 share::apply(scene, key, after);
                 Ok(())
             }
+            TableEdit::Reshape {
+                key,
+                before,
+                after,
+                rows,
+                ..
+            } => {
+                let refused = |e: &String| Error::Refused(e.clone());
+                let (from, to) = (before.as_ref(), after.as_ref());
+                let (from, to) = (from.map_err(refused)?, to.map_err(refused)?);
+                reshape::apply(scene, key, (from, to), rows)
+            }
         }
     }
 
@@ -439,13 +470,28 @@ impl TableEdit {
                 before: after,
                 after: before,
             },
+            TableEdit::Reshape {
+                root,
+                key,
+                before,
+                after,
+                rows,
+            } => TableEdit::Reshape {
+                root,
+                key,
+                before: after,
+                after: before,
+                rows: rows.iter().map(reshape::Row::inverse).collect(),
+            },
         }
     }
 
     /// Give the source paths and sprite paths it holds to `map` (Save As into another
     /// folder); how many changed.
     pub fn map_paths(&mut self, map: &mut dyn FnMut(&str) -> Option<String>) -> usize {
-        if let TableEdit::Follow { before, after, .. } = self {
+        if let TableEdit::Follow { before, after, .. } | TableEdit::Reshape { before, after, .. } =
+            self
+        {
             let mut changed = 0;
             for source in [before, after].into_iter().filter_map(|s| s.as_mut().ok()) {
                 let mut copy = Source::clone(source);

@@ -19,6 +19,8 @@ pub(crate) enum Line<'a> {
 pub(crate) struct Fields<'a> {
     /// `parent: Some(root), inside: chain` in place of the real parent.
     pub(crate) inside: Option<(NodeId, &'a [u32])>,
+    /// `index: n`: its place among its parent's children, when a source node comes after it.
+    pub(crate) index: Option<u32>,
     /// `instance: path, overrides: [...]`.
     pub(crate) instance: Option<(&'a str, Vec<Override>)>,
 }
@@ -37,7 +39,39 @@ pub(crate) fn line<'a>(scene: &'a Scene, table: &'a Instances, i: usize) -> Line
     let instance = table
         .entry(id)
         .map(|entry| (entry.path.as_str(), overrides_of(scene, entry, i)));
-    Line::Write(Fields { inside, instance })
+    let index = sibling_index(scene, table, i);
+    Line::Write(Fields {
+        inside,
+        index,
+        instance,
+    })
+}
+
+/// The sibling index a node of this scene's own is written with: only for a node added under
+/// an instance root or an expanded node that has one of the source's nodes after it (the
+/// loader puts the source's nodes first); not for a node whose `inside` parent is gone.
+pub(crate) fn sibling_index(scene: &Scene, table: &Instances, i: usize) -> Option<u32> {
+    let id = scene.id_at(i);
+    if table.origins.contains_key(&id) {
+        return None;
+    }
+    let p = scene.parent_index_at(i)?;
+    let parent = scene.id_at(p);
+    let instanced = table.origin(parent).is_some() || table.entry(parent).is_some();
+    if !instanced || table.pending(id).is_some() {
+        return None;
+    }
+    let mut siblings = scene.child_indices(Some(p));
+    let before = siblings.by_ref().take_while(|&c| c != i).count();
+    let mut after = siblings;
+    after
+        .any(|c| table.origins.contains_key(&scene.id_at(c)))
+        .then_some(before as u32)
+}
+
+/// True when a node must be written with its sibling index (the file then needs format 5).
+pub(crate) fn needs_sibling_index(scene: &Scene, table: &Instances) -> bool {
+    (0..scene.len()).any(|i| sibling_index(scene, table, i).is_some())
 }
 
 /// The overrides of the instance rooted at index `i`: the root's look, then each expanded

@@ -62,6 +62,17 @@ fn mats_of(nodes: &[NodeData]) -> Arc<[Affine2]> {
     nodes.iter().map(|d| d.local.to_affine()).collect()
 }
 
+/// Where a node of a reshaped column gets its data ([`Column::reshape`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cell {
+    /// The old node at this pre-order index, its data as it is.
+    Old(u32),
+    /// Node `j` of the reshaped part.
+    Shared(u32),
+    /// Data of its own (an index into the own data given).
+    Own(u32),
+}
+
 /// The references and parts, once any node is shared.
 #[derive(Clone, Debug, Default)]
 struct Shared {
@@ -368,6 +379,49 @@ impl Column {
                 }
             }
         }
+    }
+
+    /// The column rebuilt in one pass (a follow that reshaped instances): node `i` of the
+    /// result is `cells[i]`: an old node with its data as it is (own slot kept, shared ref
+    /// kept), node `j` of part `part`, or `own[x]` in a new own slot. Old own slots no cell
+    /// keeps are freed; part `part` then holds `nodes`.
+    pub(crate) fn reshape(
+        &mut self,
+        cells: &[Cell],
+        mut own: Vec<Option<NodeData>>,
+        part: u32,
+        nodes: Arc<[NodeData]>,
+    ) {
+        let old_len = self.len();
+        let (mut slots, s) = self.slots();
+        let mut kept = vec![false; old_len];
+        for c in cells {
+            if let Cell::Old(k) = c {
+                kept[*k as usize] = true;
+            }
+        }
+        for (k, r) in s.refs.iter().enumerate() {
+            let (p, slot) = r.get();
+            if p == OWN && !kept[k] {
+                slots.release(&mut s.free, slot);
+            }
+        }
+        let mut refs = Vec::with_capacity(cells.len());
+        for c in cells {
+            refs.push(match *c {
+                Cell::Old(k) => s.refs[k as usize],
+                Cell::Shared(j) => Ref::shared(part, j),
+                Cell::Own(x) => {
+                    let data = own[x as usize].take().unwrap_or_default();
+                    let mat = data.local.to_affine();
+                    Ref::own(slots.put(&mut s.free, data, mat))
+                }
+            });
+        }
+        s.refs = refs;
+        let p = &mut s.parts[part as usize];
+        p.mats = mats_of(&nodes);
+        p.nodes = nodes;
     }
 
     /// Call `f` on every own node's data and every shared part's node (each part once,

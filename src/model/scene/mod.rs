@@ -17,6 +17,7 @@ pub mod name;
 mod node_id;
 mod ops;
 mod parallel;
+pub(crate) mod reshape;
 mod sampling;
 mod shape;
 mod shared;

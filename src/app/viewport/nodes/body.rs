@@ -1,9 +1,9 @@
 //! One node's body as egui shapes: its fill (batched into one mesh) or sprite.
 
+use crate::app::frame::FrameContext;
 use crate::app::viewport::prim_shapes::{c32, closed_shape};
 use crate::app::viewport::screen::p2;
 use crate::app::viewport::textures::Textures;
-use crate::editor::session::Editor;
 use crate::editor::view::geometry::ScreenShape;
 use crate::editor::view::palette;
 use crate::model::scene::{NodeData, Shape};
@@ -15,7 +15,7 @@ pub(super) struct NodePass<'a> {
     /// For sprite textures.
     pub(super) ctx: &'a egui::Context,
     /// The scene and what to show.
-    pub(super) editor: &'a Editor,
+    pub(super) fx: &'a FrameContext<'a>,
     /// The fills batched so far.
     pub(super) fill: egui::Mesh,
     /// The layer's shapes so far, in painting order.
@@ -90,7 +90,7 @@ pub(super) fn draw_node(
     (i, m, shape): (usize, &DAffine2, &ScreenShape),
     textures: &mut Textures,
 ) {
-    let data = pass.editor.doc().scene().data_at(i);
+    let data = pass.fx.scene.data_at(i);
     draw_body(pass, (data, m, shape), textures);
 }
 
@@ -110,7 +110,7 @@ fn draw_body(
                 offset,
             } = &**sprite;
             pass.flush();
-            match textures.texture(pass.ctx, pass.editor.doc(), path) {
+            match textures.texture(pass.ctx, pass.fx.doc, path) {
                 Some(texture) => {
                     let image = (size.abs() * 0.5, *offset, *region);
                     let tint = color32(data.color);

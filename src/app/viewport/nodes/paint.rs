@@ -4,12 +4,12 @@
 //! (`progressive.rs`) all end here.
 
 use super::body::{NodePass, draw_node};
+use crate::app::frame::FrameContext;
 use crate::app::viewport::density::Density;
 use crate::app::viewport::draw::text_width;
 use crate::app::viewport::prim_shapes::prim_shapes;
 use crate::app::viewport::screen::sr;
 use crate::app::viewport::state::ViewportState;
-use crate::editor::session::Editor;
 use crate::editor::session::command::ViewOption;
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::draw_list::{Ask, DrawList, Show};
@@ -23,7 +23,7 @@ use egui::Rect;
 pub(crate) fn draw_built(
     ctx: &egui::Context,
     rect: Rect,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut ViewportState,
     mut density: Density,
     plan: FramePlan,
@@ -35,7 +35,7 @@ pub(crate) fn draw_built(
     let images = density.images(ctx, rect);
     let fill_size = state.layer.fill_size;
     let planned = (&density.plan, Some(images), &[][..]);
-    state.layer.fill_size = draw_plan(ctx, rect, editor, state, planned, fill_size, out);
+    state.layer.fill_size = draw_plan(ctx, rect, fx, state, planned, fill_size, out);
     state.shear_candidates.clear();
     state
         .shear_candidates
@@ -54,7 +54,7 @@ type DensityImages = [Option<egui::Shape>; 2];
 pub(super) fn draw_plan(
     ctx: &egui::Context,
     rect: Rect,
-    editor: &Editor,
+    fx: &FrameContext,
     state: &mut ViewportState,
     (plan, images, taken): (&FramePlan, Option<DensityImages>, &[[f64; 4]]),
     (vertices, indices): (usize, usize),
@@ -66,7 +66,7 @@ pub(super) fn draw_plan(
     fill.reserve_vertices(vertices);
     let mut pass = NodePass {
         ctx,
-        editor,
+        fx,
         fill,
         out: std::mem::take(out),
         fill_size: (0, 0),
@@ -96,14 +96,7 @@ pub(super) fn draw_plan(
             recorded.push(prim.into_owned());
         }
     };
-    let list = layer_of(
-        ctx,
-        (plan, density, taken),
-        view,
-        editor,
-        &previous,
-        &mut sink,
-    );
+    let list = layer_of(ctx, (plan, density, taken), view, fx, &previous, &mut sink);
     pass.flush();
     *out = pass.out;
     state.layer.list = list;
@@ -119,35 +112,35 @@ fn layer_of(
     ctx: &egui::Context,
     (plan, density, taken): (&FramePlan, bool, &[[f64; 4]]),
     view: (Camera, ScreenRect),
-    editor: &Editor,
+    fx: &FrameContext,
     previous: &DrawList,
     sink: PrimSink,
 ) -> DrawList {
     let width = text_width(ctx);
     let ask = Ask {
-        is_selected: &|id| editor.is_selected(id),
+        is_selected: &|id| fx.is_selected(id),
         text_width: &width,
         taken,
     };
-    let scene = editor.doc().scene();
+    let scene = fx.scene;
     node_layer(
         scene,
         plan,
         view,
-        (viewport_show(editor), &ask),
+        (viewport_show(fx), &ask),
         (previous, density),
         sink,
     )
 }
 
 /// What the viewport shows of the nodes, from the view options.
-fn viewport_show(editor: &Editor) -> Show {
-    let options = editor.view();
+fn viewport_show(fx: &FrameContext) -> Show {
+    let options = fx.view;
     Show {
         axes: options.shows(ViewOption::Axes),
         names: options.shows(ViewOption::Names),
         selection: true,
         // The primary selection shows its axes as the handles instead.
-        handles_on: editor.selection().last().copied(),
+        handles_on: fx.selected_ids().last().copied(),
     }
 }

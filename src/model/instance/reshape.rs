@@ -1,0 +1,409 @@
+//! Following a source that gained, lost or moved nodes without removing and inserting each
+//! instance: one [`TableEdit::Reshape`] per source rebuilds every instance's nodes in one pass
+//! over the scene (ids kept by chain, the new source's nodes shared), and value ops beside it
+//! give the nodes what loading the scene again would (the overrides as a save writes them,
+//! applied to the new source; those whose node is gone kept as dangling). The result equals
+//! the general path's (`plan::replace_ops`); instances with nodes added under their source
+//! nodes take that path.
+
+use super::{Chain, Entry, FieldSet, Origin, Override, Source, TableEdit};
+use crate::error::{Error, Result};
+use crate::model::scene::edit::Op;
+use crate::model::scene::reshape::{Block, BlockNode, Fill};
+use crate::model::scene::{NodeData, NodeId, Scene};
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::sync::Arc;
+
+/// One side (before or after) of an instance in a [`TableEdit::Reshape`]: what its nodes and
+/// entry have that the other side's source cannot give.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Side {
+    /// The ids of the nodes only this side's source has, in its pre-order.
+    pub ids: Vec<NodeId>,
+    /// Those of them with data of their own (an override made it theirs), and the data.
+    pub own: Vec<(NodeId, NodeData)>,
+    /// The entry's sticky fields, by chain (sorted).
+    pub sticky: Vec<(Chain, FieldSet)>,
+    /// The entry's dangling overrides.
+    pub dangling: Vec<Override>,
+}
+
+/// One instance of a [`TableEdit::Reshape`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The instance root.
+    pub root: NodeId,
+    /// Its side before.
+    pub before: Side,
+    /// Its side after.
+    pub after: Side,
+}
+
+impl Row {
+    /// The row the other way round (undo).
+    pub(crate) fn inverse(&self) -> Row {
+        Row {
+            root: self.root,
+            before: self.after.clone(),
+            after: self.before.clone(),
+        }
+    }
+}
+
+/// For each node of `to` (by index), its index in `from` when `from` has its chain.
+fn index_map(from: &Source, to: &Source) -> Vec<Option<u32>> {
+    (to.chains.iter())
+        .map(|c| from.index_of(c).map(|j| j as u32))
+        .collect()
+}
+
+/// The indices of the nodes of `from` that `to` lacks.
+fn gone(from: &Source, to: &Source) -> Vec<usize> {
+    (1..from.chains.len())
+        .filter(|&j| to.index_of(&from.chains[j]).is_none())
+        .collect()
+}
+
+/// True when the instance rooted at index `i` holds exactly `source`'s nodes in its order
+/// (nothing added under them, nothing pending): what a reshape can rebuild.
+pub(crate) fn exact(scene: &Scene, i: usize, source: &Source) -> bool {
+    let (root, n) = (scene.id_at(i), source.scene.len());
+    scene.subtree_len_at(i) == n
+        && (1..n).all(|k| {
+            scene.origin(scene.id_at(i + k))
+                == Some(Origin {
+                    root,
+                    index: k as u32,
+                })
+        })
+}
+
+/// Apply a [`TableEdit::Reshape`] from `from` to `to`: refused, with nothing changed, when an
+/// instance does not hold `from`'s nodes exactly or its row does not fit.
+pub(crate) fn apply(
+    scene: &mut Scene,
+    key: &Path,
+    (from, to): (&Arc<Source>, &Arc<Source>),
+    rows: &[Row],
+) -> Result<()> {
+    let map = index_map(from, to);
+    let gone = gone(from, to);
+    let mut order: Vec<(usize, &Row)> = (rows.iter())
+        .map(|r| Ok((scene.index(r.root)?, r)))
+        .collect::<Result<_>>()?;
+    order.sort_by_key(|(i, _)| *i);
+    let mut blocks = Vec::with_capacity(rows.len());
+    let mut origins: Vec<(NodeId, Origin)> = Vec::new();
+    for &(i, row) in &order {
+        let block = block_of(scene, i, row, (from, to), (&map, &gone))?;
+        origins.extend(block.nodes.iter().enumerate().map(|(k, b)| {
+            let index = k as u32 + 1;
+            (
+                b.id,
+                Origin {
+                    root: row.root,
+                    index,
+                },
+            )
+        }));
+        blocks.push(block);
+    }
+    scene.reshape(key, super::share::part_nodes(to), blocks)?;
+    let table = scene.instance_table_mut();
+    for row in rows {
+        for id in &row.before.ids {
+            table.origins.remove(id);
+        }
+        if let Some(entry) = table.entry_mut(row.root) {
+            entry.source = Ok(Arc::clone(to));
+            entry.sticky = row.after.sticky.iter().cloned().collect();
+            entry.dangling = row.after.dangling.clone();
+        }
+    }
+    table.origins.extend(origins);
+    Ok(())
+}
+
+/// The block that rebuilds the instance rooted at index `i` (see [`apply`]).
+fn block_of(
+    scene: &Scene,
+    i: usize,
+    row: &Row,
+    (from, to): (&Source, &Source),
+    (map, gone): (&[Option<u32>], &[usize]),
+) -> Result<Block> {
+    let refused = |why: &str| Err(Error::Refused(format!("instance {}: {why}", row.root)));
+    if scene.instance_entry(row.root).is_none() || !exact(scene, i, from) {
+        return refused("its nodes are not its source's (cannot follow it)");
+    }
+    if !(gone.iter())
+        .map(|&j| scene.id_at(i + j))
+        .eq(row.before.ids.iter().copied())
+    {
+        return refused("the nodes its source lost are not the ones recorded");
+    }
+    let own: FxHashMap<NodeId, &NodeData> = row.after.own.iter().map(|(id, d)| (*id, d)).collect();
+    let mut fresh = row.after.ids.iter();
+    let mut nodes = Vec::with_capacity(to.scene.len().saturating_sub(1));
+    for (j, kept) in map.iter().enumerate().skip(1) {
+        let (id, fill) = match *kept {
+            Some(old) => {
+                let old = (i + old as usize) as u32;
+                let j = j as u32;
+                (scene.id_at(old as usize), Fill::Kept { old, j })
+            }
+            None => {
+                let Some(&id) = fresh.next() else {
+                    return refused("fewer new ids than new nodes");
+                };
+                let fill = own
+                    .get(&id)
+                    .map_or(Fill::Part(j as u32), |d| Fill::Own((*d).clone()));
+                (id, fill)
+            }
+        };
+        let parent = to.scene.parent_index_at(j).unwrap_or(0) as u32;
+        nodes.push(BlockNode { id, parent, fill });
+    }
+    if fresh.next().is_some() {
+        return refused("more new ids than new nodes");
+    }
+    Ok(Block { root: i, nodes })
+}
+
+/// What a save writes for the instance rooted at index `i` and a load of it with `to` gives:
+/// per node of `to` the overrides it gets, the sticky fields and the dangling overrides.
+struct Loaded {
+    applied: FxHashMap<u32, Vec<Override>>,
+    sticky: FxHashMap<Chain, FieldSet>,
+    dangling: Vec<Override>,
+}
+
+/// The overrides the save writes for the instance at `i` (as `save::overrides_of`: the root's
+/// look, the nodes in pre-order, the dangling ones), read back against `to` as the loader does.
+fn loaded(scene: &Scene, entry: &Entry, i: usize, from: &Source, to: &Source) -> Loaded {
+    let sticky = |chain: &[u32]| entry.sticky.get(chain).copied().unwrap_or_default();
+    let mut written = Vec::new();
+    let root_chain = &from.chains[0];
+    let root = scene.data_at(i);
+    let base = from.scene.data_at(0);
+    written.extend(Override::diff(
+        root_chain.clone(),
+        base,
+        root,
+        sticky(root_chain),
+        FieldSet::ROOT,
+    ));
+    for k in 1..from.scene.len() {
+        let chain = &from.chains[k];
+        if scene.is_shared_at(i + k) && !entry.sticky.contains_key(chain) {
+            continue;
+        }
+        let (was, now) = (from.scene.data_at(k), scene.data_at(i + k));
+        written.extend(Override::diff(
+            chain.clone(),
+            was,
+            now,
+            sticky(chain),
+            u16::MAX,
+        ));
+    }
+    written.extend(entry.dangling.iter().cloned());
+    let mut out = Loaded {
+        applied: FxHashMap::default(),
+        sticky: FxHashMap::default(),
+        dangling: Vec::new(),
+    };
+    for o in written {
+        match to.index_of(&o.node) {
+            Some(j) => {
+                let fields = out.sticky.entry(o.node.clone()).or_default();
+                fields.0 |= o.fields().0;
+                out.applied.entry(j as u32).or_default().push(o);
+            }
+            None => out.dangling.push(o),
+        }
+    }
+    out
+}
+
+/// The node as loading gives it: `base` with `overrides` applied.
+fn with(base: &NodeData, overrides: Option<&Vec<Override>>) -> NodeData {
+    let mut data = base.clone();
+    for o in overrides.into_iter().flatten() {
+        o.apply(&mut data);
+    }
+    data
+}
+
+/// The value ops that take the node `id` from what it shows to what it should.
+fn settle_ops(
+    id: NodeId,
+    chain: &Chain,
+    shows: &NodeData,
+    wanted: &NodeData,
+    allowed: u16,
+) -> Vec<Op> {
+    match Override::diff(chain.clone(), shows, wanted, FieldSet(0), allowed) {
+        Some(on) => super::overrides::value_ops(id, on.fields().0, wanted, shows),
+        None => Vec::new(),
+    }
+}
+
+/// The reshape of one source's instances: the table edit and the value ops that follow it.
+pub(crate) struct Planned {
+    /// The [`TableEdit::Reshape`].
+    pub(crate) edit: Op,
+    /// The value ops (after every reshape of the follow).
+    pub(crate) values: Vec<Op>,
+}
+
+/// Plan the reshape of `entries` (every instance in the scene of one source file) from
+/// `from` to `to`; `fresh` gives each root the ids of the nodes only `to` has. None when an
+/// instance has nodes added under its source nodes or the part is not shared as `from` (the
+/// general path then).
+pub(crate) fn plan(
+    scene: &Scene,
+    entries: &[&Entry],
+    (from, to): (&Arc<Source>, &Arc<Source>),
+    fresh: &mut FxHashMap<NodeId, Vec<NodeId>>,
+) -> Option<Planned> {
+    let part = scene.shared_part(&from.path)?;
+    let same = part.len() == from.scene.len()
+        && (0..part.len()).all(|j| &part[j] == from.scene.data_at(j));
+    if !same {
+        return None;
+    }
+    let map = index_map(from, to);
+    let gone = gone(from, to);
+    let mut rows = Vec::with_capacity(entries.len());
+    let mut values = Vec::new();
+    for entry in entries {
+        let i = scene.index(entry.root).ok()?;
+        if !exact(scene, i, from) {
+            return None;
+        }
+        let ids = fresh.remove(&entry.root).unwrap_or_default();
+        let loaded = loaded(scene, entry, i, from, to);
+        let own = (gone.iter())
+            .filter(|&&j| !scene.is_shared_at(i + j))
+            .map(|&j| (scene.id_at(i + j), scene.data_at(i + j).clone()))
+            .collect();
+        let sorted = |m: &FxHashMap<Chain, FieldSet>| {
+            let mut v: Vec<(Chain, FieldSet)> = m.iter().map(|(c, f)| (c.clone(), *f)).collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        };
+        values.extend(value_ops(scene, i, to, &map, &ids, &loaded));
+        rows.push(Row {
+            root: entry.root,
+            before: Side {
+                ids: gone.iter().map(|&j| scene.id_at(i + j)).collect(),
+                own,
+                sticky: sorted(&entry.sticky),
+                dangling: entry.dangling.clone(),
+            },
+            after: Side {
+                ids,
+                own: Vec::new(),
+                sticky: sorted(&loaded.sticky),
+                dangling: loaded.dangling,
+            },
+        });
+    }
+    let edit = Op::Instances(Box::new(TableEdit::Reshape {
+        root: entries.first()?.root,
+        key: from.path.clone(),
+        before: Ok(Arc::clone(from)),
+        after: Ok(Arc::clone(to)),
+        rows,
+    }));
+    Some(Planned { edit, values })
+}
+
+/// The value ops that give the instance at `i`, once reshaped, what a load gives: the root's
+/// look from `to`'s root with its override, each node `to`'s with its overrides.
+fn value_ops(
+    scene: &Scene,
+    i: usize,
+    to: &Source,
+    map: &[Option<u32>],
+    fresh: &[NodeId],
+    loaded: &Loaded,
+) -> Vec<Op> {
+    let mut ops = Vec::new();
+    let root = scene.data_at(i);
+    let mut wanted = root.clone();
+    let look = to.scene.data_at(0);
+    wanted.shape = look.shape.clone();
+    wanted.color = look.color;
+    wanted.probes = look.probes.clone();
+    wanted.tracks = look.tracks.clone();
+    let wanted = with(&wanted, loaded.applied.get(&0));
+    ops.extend(settle_ops(
+        scene.id_at(i),
+        &to.chains[0],
+        root,
+        &wanted,
+        FieldSet::ROOT,
+    ));
+    let mut fresh = fresh.iter();
+    for (j, kept) in map.iter().enumerate().skip(1) {
+        let overrides = loaded.applied.get(&(j as u32));
+        let (id, shows) = match *kept {
+            Some(old) => {
+                let k = i + old as usize;
+                let own = !scene.is_shared_at(k);
+                if !own && overrides.is_none() {
+                    continue;
+                }
+                let shows = if own {
+                    scene.data_at(k)
+                } else {
+                    to.scene.data_at(j)
+                };
+                (scene.id_at(k), shows)
+            }
+            None => {
+                let id = fresh.next().copied().unwrap_or(NodeId(0));
+                if overrides.is_none() {
+                    continue;
+                }
+                (id, to.scene.data_at(j))
+            }
+        };
+        let wanted = with(to.scene.data_at(j), overrides);
+        ops.extend(settle_ops(id, &to.chains[j], shows, &wanted, u16::MAX));
+    }
+    ops
+}
+
+/// Give the roots of the instances to reshape (each with how many nodes only its new source
+/// has) the ids a load would: counted up from the scene's next id, the roots in pre-order.
+pub(crate) fn fresh_ids(
+    scene: &Scene,
+    wanted: &[(NodeId, usize)],
+) -> FxHashMap<NodeId, Vec<NodeId>> {
+    let mut order: Vec<(usize, NodeId, usize)> = (wanted.iter())
+        .filter_map(|&(root, n)| Some((scene.index(root).ok()?, root, n)))
+        .collect();
+    order.sort_unstable();
+    let mut next = scene.next_id().0;
+    let mut out = FxHashMap::default();
+    for (_, root, n) in order {
+        out.insert(root, (next..next + n as u32).map(NodeId).collect());
+        next += n as u32;
+    }
+    out
+}
+
+/// The number of nodes only `to` has (what each instance needs fresh ids for).
+pub(crate) fn added(from: &Source, to: &Source) -> usize {
+    index_map(from, to)
+        .iter()
+        .skip(1)
+        .filter(|k| k.is_none())
+        .count()
+}
