@@ -6,7 +6,7 @@
 
 use crate::editor::session::Outcome;
 use crate::editor::session::clipboard::Clipboard;
-use crate::editor::session::command::NewNodePlace;
+use crate::editor::session::command::{HistoryCommand, NewNodePlace};
 use crate::editor::session::drop_rules::{DropPreview, DropVerdict};
 use crate::editor::session::gestures::Gestures;
 use crate::editor::session::instances::instance_copies;
@@ -347,6 +347,34 @@ impl EditParts<'_> {
         self.perform(label, ops, false)?;
         Ok(Outcome::default())
     }
+}
+
+/// Undo, redo, history jumps and the end of a gesture: handed the document, the gesture
+/// counter (each of these closes the open gesture) and the message log (what was undone).
+pub(super) fn history_command(
+    doc: &mut Document,
+    gestures: &mut Gestures,
+    log: &mut MessageLog,
+    command: HistoryCommand,
+) -> Result<Outcome> {
+    let said = |done: Result<Option<String>>, verb: &str, nothing: &str, log: &mut MessageLog| {
+        log.info(match done? {
+            Some(label) => format!("{verb} {label}"),
+            None => nothing.to_string(),
+        });
+        Ok(Outcome::default())
+    };
+    let done = match command {
+        HistoryCommand::EndGesture => {
+            doc.end_gesture();
+            Ok(Outcome::default())
+        }
+        HistoryCommand::Undo => said(doc.undo(), "Undid", "Nothing to undo", log),
+        HistoryCommand::Redo => said(doc.redo(), "Redid", "Nothing to redo", log),
+        HistoryCommand::JumpHistory(n) => doc.jump_to(n).map(|_| Outcome::default()),
+    };
+    gestures.open = None;
+    done
 }
 
 /// The reparent ops of an allowed drop or move: `dragged` under `parent` in order, the first at

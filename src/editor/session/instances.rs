@@ -4,8 +4,10 @@
 //! and recovery cover it.
 
 use crate::editor::session::command::{Effect, InstanceCommand};
+use crate::editor::session::messages::MessageLog;
 use crate::editor::session::{DialogPurpose, Editor, Outcome};
 use crate::error::{Error, Result};
+use crate::model::document::Document;
 use crate::model::instance::{Entry, Registration, plan};
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
@@ -166,28 +168,6 @@ impl Editor {
         Ok(Outcome::default())
     }
 
-    /// Warn once, in the message log, about what does not resolve in the instances of the
-    /// file just opened (a missing source, an override of a node the source lost, a node
-    /// added under one), at `FILE:LINE:COL` as `graft check` says it.
-    pub(super) fn warn_instance_problems(&mut self) {
-        let Some(file) = self.doc.path().map(Path::to_path_buf) else {
-            return;
-        };
-        if crate::model::instance::check::problems(self.doc.scene()).is_empty() {
-            return;
-        }
-        // Read again only now, to place them (the open itself kept no text).
-        let limit = crate::model::read_limit::SCENE;
-        let text = crate::model::read_limit::read_text_bounded(&file, limit).unwrap_or_default();
-        let lines = crate::model::instance::check::report(self.doc.scene(), &text, &file);
-        for line in lines
-            .into_iter()
-            .take(crate::editor::session::sprites::MAX_WARNINGS)
-        {
-            self.log.info(line);
-        }
-    }
-
     /// Open the source of the primary selection's instance in a new graft window.
     fn open_source(&mut self) -> Result<Outcome> {
         let root = self
@@ -234,6 +214,28 @@ pub(super) fn instance_copies(
         Some(plan::source_text(here, &source.path))
     };
     Ok(plan::register_copies(rows, &map, &path))
+}
+
+/// Warn once, in the message log, about what does not resolve in the instances of the
+/// file just opened (`doc`) (a missing source, an override of a node the source lost, a node
+/// added under one), at `FILE:LINE:COL` as `graft check` says it.
+pub(super) fn warn_instance_problems(doc: &Document, log: &mut MessageLog) {
+    let Some(file) = doc.path().map(Path::to_path_buf) else {
+        return;
+    };
+    if crate::model::instance::check::problems(doc.scene()).is_empty() {
+        return;
+    }
+    // Read again only now, to place them (the open itself kept no text).
+    let limit = crate::model::read_limit::SCENE;
+    let text = crate::model::read_limit::read_text_bounded(&file, limit).unwrap_or_default();
+    let lines = crate::model::instance::check::report(doc.scene(), &text, &file);
+    for line in lines
+        .into_iter()
+        .take(crate::editor::session::sprites::MAX_WARNINGS)
+    {
+        log.info(line);
+    }
 }
 
 /// Refuse copied instances whose source is `host` or instances it (pasting them into `host`

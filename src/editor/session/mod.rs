@@ -74,9 +74,9 @@ fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
 pub const MAX_RECENT: usize = 10;
 
 /// The editing session: everything a command can change, and nothing egui. A composition of
-/// parts, each owning its state behind methods; the session's `impl` blocks (one file per
-/// topic: files, edits, jobs, timeline, probes, exports, interchange) carry out commands by
-/// calling them.
+/// parts, each owning its state behind methods and handed, by the routes (`routes.rs`), exactly
+/// the other parts it reads or changes; `impl Editor` holds only this read API (one-line
+/// delegations), the routes and `tick`.
 pub struct Editor {
     doc: Document,
     selection: selection::Selection,
@@ -86,9 +86,8 @@ pub struct Editor {
     gestures: gestures::Gestures,
     settings: settings::Settings,
     windows: FxHashSet<Window>,
-    report: Option<interchange::InterchangeReport>,
-    /// After an import that keeps instanced Godot scenes: keep them, or write them as `.ron`?
-    sources_question: Option<interchange::SourcesQuestion>,
+    /// The last import's or export's report, and the question about an import's Godot scenes.
+    interchange: interchange::Interchange,
     figure: crate::editor::view::figure::FigureOptions,
     jobs: jobs::Jobs,
     timeline: timeline::TimelineState,
@@ -114,8 +113,7 @@ impl Editor {
             gestures: Default::default(),
             settings: Default::default(),
             windows: FxHashSet::default(),
-            report: None,
-            sources_question: None,
+            interchange: Default::default(),
             figure: Default::default(),
             jobs: Default::default(),
             timeline: Default::default(),
@@ -297,6 +295,74 @@ impl Editor {
         self.settings.high_contrast()
     }
 
+    /// The running job, if any, as the UI shows it.
+    pub fn job(&self) -> Option<jobs::JobView> {
+        self.jobs.view()
+    }
+
+    /// Files at least this big open on a worker (tests set 0 to always use one).
+    #[doc(hidden)]
+    pub fn set_background_bytes(&mut self, bytes: u64) {
+        self.jobs.set_background_bytes(bytes);
+    }
+
+    /// Scenes with at least this many nodes save on a worker (tests set 0 to always use one).
+    #[doc(hidden)]
+    pub fn set_background_save_nodes(&mut self, nodes: usize) {
+        self.jobs.set_background_save_nodes(nodes);
+    }
+
+    /// Worker threads still running, cancelled ones included (tests wait for 0, not sleep).
+    #[doc(hidden)]
+    pub fn workers_running(&self) -> usize {
+        self.jobs.workers_running()
+    }
+
+    /// The last import or export report.
+    pub fn interchange_report(&self) -> Option<&interchange::InterchangeReport> {
+        self.interchange.report()
+    }
+
+    /// The pending question about an import's instanced Godot scenes (the window shows it);
+    /// None while its folder is being picked (the dialog, or the typed path, has the keyboard).
+    pub fn sources_question(&self) -> Option<&interchange::SourcesQuestion> {
+        if self.files.asking_for_a_path() {
+            return None;
+        }
+        self.interchange.question()
+    }
+
+    /// The figure's settings (File > Export figure).
+    pub fn figure_options(&self) -> &crate::editor::view::figure::FigureOptions {
+        &self.figure
+    }
+
+    /// The figure as SVG text, with sprites embedded from the scene's folder.
+    pub fn figure_svg(&self) -> String {
+        self.figure_spec().svg(self.doc.scene())
+    }
+
+    /// The figure apart from the session (with the selection and its sprites' folder).
+    pub fn figure_spec(&self) -> exports::FigureSpec {
+        let selection = self.selection.ids();
+        exports::FigureSpec::of(&self.figure, &self.doc, selection, self.timeline.time())
+    }
+
+    /// What the figure depends on, cheap to compare between frames.
+    pub fn figure_key(&self) -> u64 {
+        let selection = self.selection.ids();
+        exports::figure_key(&self.figure, &self.doc, selection, self.timeline.time())
+    }
+
+    /// The preview's work: a copy of the scene and the figure's settings, drawn at `scale`
+    /// (RGBA, straight alpha) wherever it is run.
+    pub fn figure_preview_job(
+        &self,
+        scale: f32,
+    ) -> impl FnOnce() -> Result<(u32, u32, Vec<u8>)> + Send + 'static {
+        exports::preview_job(self.figure_spec(), self.doc.scene().clone(), scale)
+    }
+
     /// How many world matrices the last update that did any work recomputed.
     pub fn last_change_recomputed(&self) -> usize {
         self.last_change_recomputed
@@ -361,7 +427,7 @@ impl Editor {
             }
             Command::History(command) => {
                 let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
-                routes::history_command(doc, gestures, log, command)
+                edits::history_command(doc, gestures, log, command)
             }
             Command::Panel(command) => {
                 let tool = self.tool();
@@ -378,19 +444,6 @@ impl Editor {
             Command::Lifecycle(step) => Ok(self.lifecycle(step)),
             Command::Instance(command) => self.instance_command(command),
         }
-    }
-
-    /// Look from a space; a node whose world matrix is singular is refused.
-    fn set_view_space(&mut self, space: ViewSpace) -> Result<Outcome> {
-        if let ViewSpace::Node(id) = space {
-            let scene = self.doc.scene();
-            scene.index(id)?;
-            if crate::editor::view::spaces::from_world(scene, Some(id)).is_err() {
-                return Err(Error::Refused(singular_view(scene, id)));
-            }
-        }
-        self.settings.set_view_space(space);
-        Ok(Outcome::default())
     }
 
     /// Perform ops as one undo step, or as part of the open continuous gesture (see
