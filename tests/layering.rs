@@ -354,17 +354,20 @@ fn the_app_changes_the_session_only_through_apply_and_tick() {
     let mut calls = Vec::new();
     for file in files {
         let text = std::fs::read_to_string(&file).unwrap_or_default();
-        for (k, line) in text.lines().enumerate() {
-            for (at, _) in line.match_indices("editor.") {
-                let rest = &line[at + "editor.".len()..];
-                let name: String = rest
-                    .chars()
-                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                    .collect();
-                let called = rest[name.len()..].starts_with('(');
-                if called && mutators.contains(&name) && name != "apply" && name != "tick" {
-                    calls.push(format!("{}:{}: {name}", file.display(), k + 1));
-                }
+        // `editor.name(` and `editor\n    .name(` (rustfmt splits a long call over lines).
+        for (at, _) in text.match_indices("editor") {
+            let rest = text[at + "editor".len()..].trim_start();
+            let Some(rest) = rest.strip_prefix('.') else {
+                continue;
+            };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let called = rest[name.len()..].starts_with('(');
+            if called && mutators.contains(&name) && name != "apply" && name != "tick" {
+                let line = text[..at].lines().count();
+                calls.push(format!("{}:{line}: {name}", file.display()));
             }
         }
     }

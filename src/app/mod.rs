@@ -153,8 +153,8 @@ impl GraftApp {
         journal: Option<PathBuf>,
     ) -> Self {
         let mut app = Self::new(cc, None, dialogs);
-        app.editor
-            .draw_lesson_seed(crate::editor::lesson::progress::run_seed());
+        let seed = crate::editor::lesson::progress::run_seed();
+        app.run(Command::Lifecycle(Lifecycle::DrawLessonSeed(seed)));
         signals::set_context(&cc.egui_ctx);
         let wanted = cc
             .storage

@@ -471,4 +471,7 @@ pub enum Lifecycle {
     BackgroundSaveNodes(usize),
     /// Files at least this big open on a worker (tests set 0).
     BackgroundBytes(u64),
+    /// The learner's lesson seed for this run (`GRAFT_LESSON_SEED`; None: the one kept in
+    /// their progress, drawn once).
+    DrawLessonSeed(Option<u64>),
 }

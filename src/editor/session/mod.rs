@@ -568,12 +568,6 @@ impl Editor {
         lesson::Snapshot::of(&self.doc, &self.selection, &self.settings, &self.timeline)
     }
 
-    /// The window's start: the learner's seed
-    /// ([`crate::editor::lesson::progress::CourseProgress::draw_seed`]).
-    pub fn draw_lesson_seed(&mut self, run: Option<u64>) {
-        self.lessons.draw_seed(run);
-    }
-
     /// The lesson being followed.
     pub fn lesson(&self) -> Option<&lesson::LessonRun> {
         self.lessons.run()

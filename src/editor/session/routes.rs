@@ -278,6 +278,7 @@ impl Editor {
             L::EndOnSignal => self.journaling.end_on_signal(&self.doc),
             L::BackgroundSaveNodes(nodes) => self.set_background_save_nodes(nodes),
             L::BackgroundBytes(bytes) => self.set_background_bytes(bytes),
+            L::DrawLessonSeed(run) => self.lessons.draw_seed(run),
         }
         Outcome::default()
     }
