@@ -279,6 +279,34 @@ fn a_newer_journal_is_refused_and_left_in_place() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// A journal an older graft wrote (format 4: no follow's table edits) is still read: the
+/// same scene comes back.
+#[test]
+fn a_format_4_journal_is_still_recovered() {
+    assert_eq!(journal::FORMAT, 5);
+    let dir = temp_dir("format4");
+    let states = crashed_session(&dir, 31, 40);
+    let path = journals(&dir, "journal").remove(0);
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert_eq!(
+        bytes[8..12],
+        5u32.to_le_bytes(),
+        "this graft writes format 5"
+    );
+    bytes[8..12].copy_from_slice(&4u32.to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let mut editor = Editor::new(Document::sample());
+    editor.start_journal(dir.clone());
+    assert!(editor.recovery_offer().is_some(), "{:?}", editor.messages());
+    editor
+        .apply(Command::Journal(JournalCommand::AnswerRecovery(
+            RecoveryAnswer::Recover,
+        )))
+        .unwrap();
+    assert_eq!(state(editor.doc()), states[1], "the scene, bit for bit");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// The states a drill passes through, from the sample, without a journal (the same script
 /// as `drill`, a state kept after each command).
 fn drill_states(seed: u64, steps: usize) -> Vec<(String, u32)> {

@@ -433,11 +433,6 @@ const OWN_MEMORY: &[(&str, usize, &str)] = &[
         "the prediction field's own text between frames",
     ),
     (
-        "app/lesson_window.rs",
-        2,
-        "the window's own cache of the lesson files it read",
-    ),
-    (
         "app/windows/close.rs",
         1,
         "when focus_on_open last saw each window shown",

@@ -39,7 +39,7 @@ fn view_camera(camera: Camera, viewport: egui::Rect, size: (u32, u32)) -> Camera
     }
 }
 
-/// Draw the window; returns the commands it asks for.
+/// Draw the window; what it asks for is sent.
 pub fn show(
     ctx: &egui::Context,
     fx: &FrameContext,

@@ -304,3 +304,21 @@ impl<'a> FrameContext<'a> {
         self.selection.contains(id)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::editor::session::command::HistoryCommand as H;
+
+    #[test]
+    fn sent_commands_come_back_once_in_the_order_sent() {
+        let mut registers = Registers::default();
+        let wiring = registers.wiring();
+        wiring.sender.send(Command::History(H::Undo));
+        let more = [H::Redo, H::JumpHistory(2)].map(Command::History);
+        wiring.sender.send_all(more);
+        let sent = [H::Undo, H::Redo, H::JumpHistory(2)].map(Command::History);
+        assert_eq!(registers.take_commands(), sent);
+        assert!(registers.take_commands().is_empty(), "taken once");
+    }
+}

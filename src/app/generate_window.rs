@@ -21,7 +21,7 @@ pub struct GenerateWindowState {
     pub request: GenerateRequest,
 }
 
-/// Draw the window; returns the commands it asks for.
+/// Draw the window; what it asks for is sent.
 pub fn show(ctx: &egui::Context, fx: &FrameContext, state: &mut GenerateWindowState) {
     let out = fx.wiring.sender;
     let mut open = true;

@@ -1,6 +1,6 @@
 //! The lesson above the inspector (the introduction, the step's text, its checklist ticking
 //! live, Hint, Show me, Reset, Back and Next, and the summary at the end). It reads the
-//! session and answers with commands; the rules are in `editor/session/lesson.rs`. Help ▸
+//! frame's context and sends commands; the rules are in `editor/session/lesson.rs`. Help ▸
 //! Lessons… is in `lesson_window.rs`.
 
 use super::frame::Wiring;
@@ -14,8 +14,6 @@ use crate::editor::session::command::{Command, SelectionCommand};
 use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Summary};
 use crate::editor::view::palette;
 use std::collections::{HashMap, HashSet};
-
-pub use super::lesson_window::lessons_window;
 
 /// What the step title and goal lines sense: Tab and F6 can give them the keyboard (a screen
 /// reader reads them), a press does nothing.
@@ -361,6 +359,11 @@ fn checklist(
             );
         }
     }
+    done_note(ui, run);
+}
+
+/// Once every goal holds: what to press next.
+fn done_note(ui: &mut egui::Ui, run: &LessonRun) {
     if run.step_done() {
         let last = run.step_index() + 1 == run.lesson().steps.len();
         let next = if last { "Finish" } else { "Next" };

@@ -1,6 +1,6 @@
 //! Floating windows: the unsaved-changes prompt, the typed-path fallback, errors, history,
 //! keyboard shortcuts (generated from the command table), About and the command palette. Each
-//! reads the editor and answers with commands.
+//! reads the frame's context and answers with commands.
 
 mod close;
 mod sources;
@@ -26,9 +26,11 @@ pub struct WindowsState {
     palette_query: String,
     palette_choice: usize,
     palette_focus: bool,
+    /// Help ▸ Lessons…, with the lesson files it read.
+    lessons: super::lesson_window::LessonsWindow,
 }
 
-/// Draw every open window; returns the commands they answered with.
+/// Draw every open window; what they answer is sent.
 pub fn show(ctx: &egui::Context, fx: &FrameContext, state: &mut WindowsState) {
     let out = fx.wiring.sender;
     if fx.recovery_offer().is_some() {
@@ -55,7 +57,7 @@ pub fn show(ctx: &egui::Context, fx: &FrameContext, state: &mut WindowsState) {
         report_window(ctx, fx, out);
     }
     if fx.is_open(Window::Lessons) {
-        super::lesson_panel::lessons_window(ctx, fx, out);
+        state.lessons.show(ctx, fx);
     }
     if fx.is_open(Window::Palette) {
         palette_window(ctx, fx, state, out);

@@ -55,9 +55,18 @@ pub(super) struct EditParts<'a> {
 
 impl EditParts<'_> {
     /// Perform ops as one undo step, or as part of the open continuous gesture
-    /// ([`Gestures::perform`], handed the document and the timeline, read for auto-key).
+    /// ([`timeline::perform`](crate::editor::session::timeline::perform), handed the gesture
+    /// counter, the document and the timeline, read for auto-key).
     pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
-        (self.gestures).perform(self.doc, self.timeline, label, ops, continuous)
+        let (gestures, doc) = (&mut *self.gestures, &mut *self.doc);
+        crate::editor::session::timeline::perform(
+            gestures,
+            doc,
+            self.timeline,
+            label,
+            ops,
+            continuous,
+        )
     }
 
     pub(super) fn info(&mut self, text: impl Into<String>) {

@@ -127,12 +127,7 @@ fn walk_step(
             failures.push(check.false_number(claim, &before[0], &after[0]));
         }
     }
-    start.truth = super::lesson_truth::step_truth(editor, lesson, step, &start, &bindings)?;
-    if let (Some(predict), Some(truth)) = (&step.predict, &start.truth) {
-        failures.extend(super::lesson_truth::truth_failures(
-            lesson, k, predict, truth,
-        ));
-    }
+    failures.extend(start.find_truth(editor, (lesson, k), step, &bindings)?);
     walk.starts.push(start);
     Ok(recomputed)
 }

@@ -39,13 +39,13 @@ impl SessionView for Editor {
         Editor::view_node(self).0
     }
     fn time(&self) -> f32 {
-        self.timeline().time
+        self.timeline().time()
     }
     fn trails(&self) -> bool {
-        self.timeline().trails
+        self.timeline().trails()
     }
     fn playing(&self) -> bool {
-        self.timeline().playing
+        self.timeline().playing()
     }
 }
 
@@ -135,7 +135,7 @@ pub fn setup_commands(
     }
     if let Some(on) = setup.trails {
         commands.extend(toggle_if(
-            editor.timeline().trails != on,
+            editor.timeline().trails() != on,
             Command::Timeline(TimelineCommand::ToggleTrails),
         ));
     }
@@ -196,7 +196,7 @@ pub fn action_commands(
         Action::Time(t) => vec![Command::Timeline(TimelineCommand::SetTime(*t))],
         Action::Play(on) => vec![Command::Timeline(play(*on))],
         Action::Trails(on) => toggle_if(
-            editor.timeline().trails != *on,
+            editor.timeline().trails() != *on,
             Command::Timeline(TimelineCommand::ToggleTrails),
         ),
         // The scene changes were handled above.

@@ -16,10 +16,28 @@ use crate::error::Result;
 use crate::model::document::Document;
 use crate::model::scene::Scene;
 
+impl Snapshot {
+    /// Find the truth of `step`'s prediction from this start (`after`: the session the
+    /// solution led to), and return each mistake it does not stand apart from.
+    pub(super) fn find_truth(
+        &mut self,
+        after: &Editor,
+        (lesson, k): (&Lesson, usize),
+        step: &Step,
+        bindings: &Bindings,
+    ) -> Result<Vec<CheckFailure>> {
+        self.truth = step_truth(after, lesson, step, self, bindings)?;
+        Ok(match (&step.predict, &self.truth) {
+            (Some(predict), Some(truth)) => truth_failures(lesson, k, predict, truth),
+            _ => Vec::new(),
+        })
+    }
+}
+
 /// The truth of `step`'s prediction, `after` being the session its solution played from
 /// `start` led to. A mistake that cannot apply (no reparent for `keep-local`) refuses the lesson
 /// at the mistake's place.
-pub(super) fn step_truth(
+fn step_truth(
     after: &Editor,
     lesson: &Lesson,
     step: &Step,
@@ -103,12 +121,12 @@ fn flipped_solution(
     }
     editor.dispatch(Command::History(HistoryCommand::EndGesture))?;
     editor.update_world();
-    Ok(editor.doc.scene().clone())
+    Ok(editor.doc().scene().clone())
 }
 
 /// Each mistake that the answer does not stand apart from (closer than twice the tolerance: a
 /// prediction could not tell them apart).
-pub(super) fn truth_failures(
+fn truth_failures(
     lesson: &Lesson,
     k: usize,
     predict: &Predict,

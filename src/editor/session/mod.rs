@@ -74,9 +74,8 @@ fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
 pub const MAX_RECENT: usize = 10;
 
 /// The editing session: everything a command can change, and nothing egui. A composition of
-/// parts, each owning its state behind methods and handed, by the routes (`routes.rs`), exactly
-/// the other parts it reads or changes; `impl Editor` holds only this read API (one-line
-/// delegations), the routes and `tick`.
+/// parts, each a struct owning its state behind methods; `routes.rs` hands each part the others
+/// it needs, `tick.rs` runs the frame, and the read API here delegates to the parts.
 pub struct Editor {
     doc: Document,
     selection: selection::Selection,
@@ -415,7 +414,7 @@ impl Editor {
     fn dispatch(&mut self, command: Command) -> Result<Outcome> {
         match command {
             Command::Selection(command) => {
-                let (scene, keys) = (self.doc.scene(), &mut self.timeline.keys);
+                let (scene, keys) = (self.doc.scene(), self.timeline.key_selection_mut());
                 selection::handle(&mut self.selection, keys, scene, command)
             }
             Command::Setting(command) => {
@@ -447,9 +446,10 @@ impl Editor {
     }
 
     /// Perform ops as one undo step, or as part of the open continuous gesture (see
-    /// [`gestures::Gestures::perform`]).
+    /// [`timeline::perform`]).
     pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
-        (self.gestures).perform(&mut self.doc, &self.timeline, label, ops, continuous)
+        let (doc, gestures) = (&mut self.doc, &mut self.gestures);
+        timeline::perform(gestures, doc, &self.timeline, label, ops, continuous)
     }
 }
 

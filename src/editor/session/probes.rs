@@ -9,7 +9,7 @@ use crate::editor::session::command::ProbeCommand;
 use crate::editor::session::gestures::Gestures;
 use crate::editor::session::messages::MessageLog;
 use crate::editor::session::settings::Settings;
-use crate::editor::session::timeline::TimelineState;
+use crate::editor::session::timeline::{self, TimelineState};
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::spaces::{from_world, to_world};
 use crate::error::{Error, Result};
@@ -216,7 +216,14 @@ impl ProbeParts<'_> {
 
     /// Perform ops as one undo step (or part of the open gesture).
     fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<Outcome> {
-        (self.gestures).perform(self.doc, self.timeline, label, ops, continuous)?;
+        timeline::perform(
+            self.gestures,
+            self.doc,
+            self.timeline,
+            label,
+            ops,
+            continuous,
+        )?;
         Ok(Outcome::default())
     }
 

@@ -467,7 +467,7 @@ pub fn replay_scene(lesson: &Lesson) -> Result<Scene> {
             editor.swap_document(Document::untitled(scene));
         }
         editor.apply_setup(step, &lesson.path)?;
-        let bindings = bind_step(editor.doc.scene(), step, &lesson.path)?;
+        let bindings = bind_step(editor.doc().scene(), step, &lesson.path)?;
         for (action, _) in &step.solution {
             let label = "Replay";
             for command in action_commands(&editor, action, &bindings, &lesson.path, label)? {
@@ -477,7 +477,7 @@ pub fn replay_scene(lesson: &Lesson) -> Result<Scene> {
         }
         editor.dispatch(Command::History(HistoryCommand::EndGesture))?;
     }
-    Ok(editor.doc.scene().clone())
+    Ok(editor.doc().scene().clone())
 }
 
 /// A lesson skeleton from a crash journal: one step from the journal's first scene, whose

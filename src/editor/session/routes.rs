@@ -1,14 +1,14 @@
 //! Where each family of commands goes. [`Command`] is nested by part (`Command::Edit(EditCommand)`
 //! …): [`Editor::apply`] matches the part exhaustively and each part matches its own enum
 //! exhaustively, with no fallthrough, so a new command does not compile until its part carries
-//! it out. Each part owns its state and is handed, by split borrows built here, exactly the
-//! other parts it reads or changes, as rerun hands `run_system_command` only the store it
-//! changes: the settings alone, the open windows and the log, the history (`edits.rs`),
-//! [`EditParts`] for edits and panels' intents, the file flow, the jobs and the interchange
-//! each with the document and the log (their cross-part sequence is in `files.rs`), the
-//! probes, the timeline, the journal, the disk watch, the recorder and the lessons. A new
-//! command goes to the part's enum that owns what it changes, and gets a sample in
-//! `tests/panel_rules.rs` (`one_of_each`), which checks that every part carries out its kind.
+//! it out. Each part is a struct with its own methods, handed exactly the other parts it reads or
+//! changes, as rerun hands `run_system_command` only the store it changes: the router builds the
+//! split borrows (`&mut self.doc`, `&mut self.log`, …), or a borrowed context of exactly those
+//! parts when there are many (`probes::ProbeParts`, [`EditParts`], `ExportParts`). A part never reaches another's fields: a
+//! flow that spans parts (recovering a journal, answering "changed on disk", a lesson step's
+//! start) is routed here, each part doing its share. A new command goes to the part's enum that
+//! owns what it changes, and gets a sample in `tests/panel_rules.rs` (`one_of_each`), which
+//! checks that every part carries out its kind.
 
 use crate::editor::lesson::play::bind_step;
 #[cfg(doc)]
@@ -301,7 +301,7 @@ impl Editor {
         let relative = recovered.relative_path();
         let (document, resumed) = recovered.split();
         self.swap_document(document);
-        self.recovered_older_than_file(older || relative);
+        self.disk.recovered_older_than_file(older || relative);
         Ok((self.journaling).resume(&mut self.doc, &mut self.log, resumed))
     }
 
@@ -351,12 +351,6 @@ impl Editor {
     /// action waits for the answer to that question.
     pub(super) fn wait_for_save(&mut self, action: FileAction) {
         self.disk.wait_for_save(action);
-    }
-
-    /// The document was recovered from a journal: when its file was saved after the
-    /// journal's last change, the first save asks before overwriting it.
-    pub(super) fn recovered_older_than_file(&mut self, older: bool) {
-        self.disk.recovered_older_than_file(older);
     }
 
     /// Recording a lesson, handed the document, the log and the view; then the dialog that

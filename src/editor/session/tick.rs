@@ -39,7 +39,7 @@ impl Editor {
             }
             tick.repaint_after = Some(JOB_POLL);
         }
-        if self.timeline().playing {
+        if self.timeline().playing() {
             self.advance(dt.clamp(0.0, MAX_STEP));
             tick.repaint_after = Some(Duration::ZERO);
         }
@@ -146,17 +146,17 @@ mod tests {
         editor
             .apply(Command::Timeline(TimelineCommand::Play))
             .expect("play");
-        let before = editor.timeline().time;
+        let before = editor.timeline().time();
         let tick = editor.tick(5.0);
         assert_eq!(tick.repaint_after, Some(std::time::Duration::ZERO));
-        let step = editor.timeline().time - before;
+        let step = editor.timeline().time() - before;
         assert!(step > 0.0 && step <= super::MAX_STEP + 1e-6, "step {step}");
         editor
             .apply(Command::Timeline(TimelineCommand::Pause))
             .expect("pause");
-        let t = editor.timeline().time;
+        let t = editor.timeline().time();
         editor.tick(0.5);
-        assert_eq!(editor.timeline().time, t, "paused: time stands still");
+        assert_eq!(editor.timeline().time(), t, "paused: time stands still");
     }
 
     #[test]

@@ -263,7 +263,14 @@ struct KeyEdit<'a> {
 impl KeyEdit<'_> {
     /// Perform ops as one undo step (or part of the open gesture).
     fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
-        (self.gestures).perform(self.doc, self.timeline, label, ops, continuous)
+        perform(
+            self.gestures,
+            self.doc,
+            self.timeline,
+            label,
+            ops,
+            continuous,
+        )
     }
 
     /// K: a key at the current time for every keyed channel of each selected node (position,
@@ -394,6 +401,63 @@ fn key_set_ops(
     Ok((ops, moved))
 }
 
+/// Perform ops on `doc` as one undo step, or as part of the open continuous gesture. The
+/// gesture's key comes from the gesture counter: panels never make one up. With auto-key on
+/// (the timeline's switch), the moved nodes are keyed at the current time in the same step.
+pub(super) fn perform(
+    gestures: &mut Gestures,
+    doc: &mut Document,
+    timeline: &TimelineState,
+    label: String,
+    ops: Vec<Op>,
+    continuous: bool,
+) -> Result<()> {
+    let keyed = timeline.auto_keyed_nodes(&ops);
+    if !keyed.is_empty() {
+        return perform_and_key(gestures, doc, timeline, (label, ops), continuous, &keyed);
+    }
+    if !continuous {
+        // A refused step leaves the open gesture as it was: it changed nothing.
+        doc.perform(label, ops)?;
+        gestures.open = None;
+        return Ok(());
+    }
+    let gesture = gestures.continue_or_open();
+    doc.perform_gesture(label, ops, gesture)
+}
+
+/// With auto-key: perform the ops, then key the moved nodes at the current time, all as
+/// one undo step (one gesture, closed at once unless the edit is continuous).
+fn perform_and_key(
+    gestures: &mut Gestures,
+    doc: &mut Document,
+    timeline: &TimelineState,
+    (label, ops): (String, Vec<Op>),
+    continuous: bool,
+    nodes: &[NodeId],
+) -> Result<()> {
+    let gesture = match gestures.open.filter(|_| continuous) {
+        Some(g) => g,
+        None => gestures.fresh(),
+    };
+    // The keys need the locals the edit leads to (a world edit is solved through the
+    // parent): perform it alone, read the keys, take it back, then perform both as one
+    // step, so a drag merges frame by frame as usual.
+    doc.perform(label.clone(), ops.clone())?;
+    let key_ops = timeline.key_ops(doc.scene(), nodes);
+    doc.undo()?;
+    let mut all = ops;
+    all.extend(key_ops?);
+    let keyed = doc.perform_gesture(label, all, gesture);
+    if continuous {
+        gestures.open = Some(gesture);
+    } else {
+        gestures.open = None;
+        doc.end_gesture();
+    }
+    keyed
+}
+
 /// True when `node` has keys at exactly `key.time`.
 fn key_exists(scene: &Scene, key: &KeyRef) -> bool {
     scene.node(key.node).is_ok_and(|d| {
@@ -424,6 +488,11 @@ impl TimelineState {
     /// True when edits of local transforms write keys at the current time.
     pub fn auto_key(&self) -> bool {
         self.auto_key
+    }
+
+    /// The key selection, for the node selection's part to clear (picking nodes clears it).
+    pub(super) fn key_selection_mut(&mut self) -> &mut Vec<KeyRef> {
+        &mut self.keys
     }
 
     /// Put playback back as a lesson step's start had it: the time, playing, the trails.

@@ -19,9 +19,9 @@ pub(crate) mod follow;
 mod origin_map;
 mod overrides;
 pub mod plan;
-pub mod reshape;
+pub(crate) mod reshape;
 pub mod save;
-pub(crate) mod share;
+pub mod share;
 pub mod snapshot;
 
 pub use overrides::{FieldSet, Override};
@@ -132,6 +132,10 @@ pub struct Instances {
     pub(crate) origins: origin_map::OriginMap,
     /// Added nodes whose `inside` parent is missing: node → (instance root, chain).
     pub(crate) pending: FxHashMap<NodeId, (NodeId, Chain)>,
+    /// The sibling index a file gave an added node that could not be placed among the
+    /// source's nodes (its `inside` node is gone, or the source could not be read): node →
+    /// (its parent then, the index), written back while it stays under that parent.
+    pub(crate) kept_index: FxHashMap<NodeId, (NodeId, u32)>,
 }
 
 impl Instances {
@@ -334,7 +338,7 @@ pub enum TableEdit {
         #[serde(with = "source_serde")]
         after: std::result::Result<Arc<Source>, String>,
         /// Each instance's ids, own data and entry fields, before and after.
-        rows: Vec<reshape::Row>,
+        rows: Vec<share::Row>,
     },
 }
 
@@ -431,7 +435,7 @@ impl TableEdit {
                 let refused = |e: &String| Error::Refused(e.clone());
                 let (from, to) = (before.as_ref(), after.as_ref());
                 let (from, to) = (from.map_err(refused)?, to.map_err(refused)?);
-                reshape::apply(scene, key, (from, to), rows)
+                share::apply_reshape(scene, key, (from, to), rows)
             }
         }
     }
@@ -481,7 +485,7 @@ impl TableEdit {
                 key,
                 before: after,
                 after: before,
-                rows: rows.iter().map(reshape::Row::inverse).collect(),
+                rows: rows.iter().map(share::Row::inverse).collect(),
             },
         }
     }

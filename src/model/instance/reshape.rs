@@ -1,177 +1,18 @@
 //! Following a source that gained, lost or moved nodes without removing and inserting each
 //! instance: one [`TableEdit::Reshape`] per source rebuilds every instance's nodes in one pass
-//! over the scene (ids kept by chain, the new source's nodes shared), and value ops beside it
+//! over the scene (`share.rs`: ids kept by chain, the new source's nodes shared; here its
+//! plan, so the scene/instance circle does not reach the planning), and value ops beside it
 //! give the nodes what loading the scene again would (the overrides as a save writes them,
 //! applied to the new source; those whose node is gone kept as dangling). The result equals
 //! the general path's (`plan::replace_ops`); instances with nodes added under their source
 //! nodes take that path.
 
-use super::{Chain, Entry, FieldSet, Origin, Override, Source, TableEdit};
-use crate::error::{Error, Result};
+use super::share::{Row, Side, exact, gone, index_map};
+use super::{Chain, Entry, FieldSet, Override, Source, TableEdit};
 use crate::model::scene::edit::Op;
-use crate::model::scene::reshape::{Block, BlockNode, Fill};
 use crate::model::scene::{NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
-use serde::{Deserialize, Serialize};
-use std::path::Path;
 use std::sync::Arc;
-
-/// One side (before or after) of an instance in a [`TableEdit::Reshape`]: what its nodes and
-/// entry have that the other side's source cannot give.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Side {
-    /// The ids of the nodes only this side's source has, in its pre-order.
-    pub ids: Vec<NodeId>,
-    /// Those of them with data of their own (an override made it theirs), and the data.
-    pub own: Vec<(NodeId, NodeData)>,
-    /// The entry's sticky fields, by chain (sorted).
-    pub sticky: Vec<(Chain, FieldSet)>,
-    /// The entry's dangling overrides.
-    pub dangling: Vec<Override>,
-}
-
-/// One instance of a [`TableEdit::Reshape`].
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Row {
-    /// The instance root.
-    pub root: NodeId,
-    /// Its side before.
-    pub before: Side,
-    /// Its side after.
-    pub after: Side,
-}
-
-impl Row {
-    /// The row the other way round (undo).
-    pub(crate) fn inverse(&self) -> Row {
-        Row {
-            root: self.root,
-            before: self.after.clone(),
-            after: self.before.clone(),
-        }
-    }
-}
-
-/// For each node of `to` (by index), its index in `from` when `from` has its chain.
-fn index_map(from: &Source, to: &Source) -> Vec<Option<u32>> {
-    (to.chains.iter())
-        .map(|c| from.index_of(c).map(|j| j as u32))
-        .collect()
-}
-
-/// The indices of the nodes of `from` that `to` lacks.
-fn gone(from: &Source, to: &Source) -> Vec<usize> {
-    (1..from.chains.len())
-        .filter(|&j| to.index_of(&from.chains[j]).is_none())
-        .collect()
-}
-
-/// True when the instance rooted at index `i` holds exactly `source`'s nodes in its order
-/// (nothing added under them, nothing pending): what a reshape can rebuild.
-pub(crate) fn exact(scene: &Scene, i: usize, source: &Source) -> bool {
-    let (root, n) = (scene.id_at(i), source.scene.len());
-    scene.subtree_len_at(i) == n
-        && (1..n).all(|k| {
-            scene.origin(scene.id_at(i + k))
-                == Some(Origin {
-                    root,
-                    index: k as u32,
-                })
-        })
-}
-
-/// Apply a [`TableEdit::Reshape`] from `from` to `to`: refused, with nothing changed, when an
-/// instance does not hold `from`'s nodes exactly or its row does not fit.
-pub(crate) fn apply(
-    scene: &mut Scene,
-    key: &Path,
-    (from, to): (&Arc<Source>, &Arc<Source>),
-    rows: &[Row],
-) -> Result<()> {
-    let map = index_map(from, to);
-    let gone = gone(from, to);
-    let mut order: Vec<(usize, &Row)> = (rows.iter())
-        .map(|r| Ok((scene.index(r.root)?, r)))
-        .collect::<Result<_>>()?;
-    order.sort_by_key(|(i, _)| *i);
-    let mut blocks = Vec::with_capacity(rows.len());
-    let mut origins: Vec<(NodeId, Origin)> = Vec::new();
-    for &(i, row) in &order {
-        let block = block_of(scene, i, row, (from, to), (&map, &gone))?;
-        origins.extend(block.nodes.iter().enumerate().map(|(k, b)| {
-            let index = k as u32 + 1;
-            (
-                b.id,
-                Origin {
-                    root: row.root,
-                    index,
-                },
-            )
-        }));
-        blocks.push(block);
-    }
-    scene.reshape(key, super::share::part_nodes(to), blocks)?;
-    let table = scene.instance_table_mut();
-    for row in rows {
-        for id in &row.before.ids {
-            table.origins.remove(id);
-        }
-        if let Some(entry) = table.entry_mut(row.root) {
-            entry.source = Ok(Arc::clone(to));
-            entry.sticky = row.after.sticky.iter().cloned().collect();
-            entry.dangling = row.after.dangling.clone();
-        }
-    }
-    table.origins.extend(origins);
-    Ok(())
-}
-
-/// The block that rebuilds the instance rooted at index `i` (see [`apply`]).
-fn block_of(
-    scene: &Scene,
-    i: usize,
-    row: &Row,
-    (from, to): (&Source, &Source),
-    (map, gone): (&[Option<u32>], &[usize]),
-) -> Result<Block> {
-    let refused = |why: &str| Err(Error::Refused(format!("instance {}: {why}", row.root)));
-    if scene.instance_entry(row.root).is_none() || !exact(scene, i, from) {
-        return refused("its nodes are not its source's (cannot follow it)");
-    }
-    if !(gone.iter())
-        .map(|&j| scene.id_at(i + j))
-        .eq(row.before.ids.iter().copied())
-    {
-        return refused("the nodes its source lost are not the ones recorded");
-    }
-    let own: FxHashMap<NodeId, &NodeData> = row.after.own.iter().map(|(id, d)| (*id, d)).collect();
-    let mut fresh = row.after.ids.iter();
-    let mut nodes = Vec::with_capacity(to.scene.len().saturating_sub(1));
-    for (j, kept) in map.iter().enumerate().skip(1) {
-        let (id, fill) = match *kept {
-            Some(old) => {
-                let old = (i + old as usize) as u32;
-                let j = j as u32;
-                (scene.id_at(old as usize), Fill::Kept { old, j })
-            }
-            None => {
-                let Some(&id) = fresh.next() else {
-                    return refused("fewer new ids than new nodes");
-                };
-                let fill = own
-                    .get(&id)
-                    .map_or(Fill::Part(j as u32), |d| Fill::Own((*d).clone()));
-                (id, fill)
-            }
-        };
-        let parent = to.scene.parent_index_at(j).unwrap_or(0) as u32;
-        nodes.push(BlockNode { id, parent, fill });
-    }
-    if fresh.next().is_some() {
-        return refused("more new ids than new nodes");
-    }
-    Ok(Block { root: i, nodes })
-}
 
 /// What a save writes for the instance rooted at index `i` and a load of it with `to` gives:
 /// per node of `to` the overrides it gets, the sticky fields and the dangling overrides.

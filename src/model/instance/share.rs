@@ -1,10 +1,15 @@
 //! Instanced nodes sharing their source's data: a source's nodes as a shared part, a node
-//! sharing again when it equals its source, and a follow's table edit applied. No file is read
+//! sharing again when it equals its source, and a follow's table edits applied (`Follow`: the
+//! part swapped; `Reshape`: every instance rebuilt in one pass, planned in `reshape.rs`). No file is read
 //! here (reading sources is `follow.rs` and `expand.rs`), so the scene and its instance table
 //! reach this without reaching the loader.
 
-use super::Source;
+use super::{Chain, FieldSet, Origin, Override, Source};
+use crate::error::{Error, Result};
+use crate::model::scene::block::{Block, BlockNode, Fill};
 use crate::model::scene::{NodeData, NodeId, Scene};
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -53,4 +58,170 @@ pub(crate) fn apply(scene: &mut Scene, key: &Path, after: &Arc<Source>) {
         }
     }
     scene.follow_part(key, part_nodes(after));
+}
+
+/// One side (before or after) of an instance in a [`TableEdit::Reshape`](super::TableEdit::Reshape): what its nodes and
+/// entry have that the other side's source cannot give.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Side {
+    /// The ids of the nodes only this side's source has, in its pre-order.
+    pub ids: Vec<NodeId>,
+    /// Those of them with data of their own (an override made it theirs), and the data.
+    pub own: Vec<(NodeId, NodeData)>,
+    /// The entry's sticky fields, by chain (sorted).
+    pub sticky: Vec<(Chain, FieldSet)>,
+    /// The entry's dangling overrides.
+    pub dangling: Vec<Override>,
+}
+
+/// One instance of a [`TableEdit::Reshape`](super::TableEdit::Reshape).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The instance root.
+    pub root: NodeId,
+    /// Its side before.
+    pub before: Side,
+    /// Its side after.
+    pub after: Side,
+}
+
+impl Row {
+    /// The row the other way round (undo).
+    pub(crate) fn inverse(&self) -> Row {
+        Row {
+            root: self.root,
+            before: self.after.clone(),
+            after: self.before.clone(),
+        }
+    }
+}
+
+/// For each node of `to` (by index), its index in `from` when `from` has its chain.
+pub(crate) fn index_map(from: &Source, to: &Source) -> Vec<Option<u32>> {
+    (to.chains.iter())
+        .map(|c| from.index_of(c).map(|j| j as u32))
+        .collect()
+}
+
+/// The indices of the nodes of `from` that `to` lacks.
+pub(crate) fn gone(from: &Source, to: &Source) -> Vec<usize> {
+    (1..from.chains.len())
+        .filter(|&j| to.index_of(&from.chains[j]).is_none())
+        .collect()
+}
+
+/// True when the instance rooted at index `i` holds exactly `source`'s nodes in its order
+/// (nothing added under them, nothing pending): what a reshape can rebuild.
+pub(crate) fn exact(scene: &Scene, i: usize, source: &Source) -> bool {
+    let (root, n) = (scene.id_at(i), source.scene.len());
+    scene.subtree_len_at(i) == n
+        && (1..n).all(|k| {
+            scene.origin(scene.id_at(i + k))
+                == Some(Origin {
+                    root,
+                    index: k as u32,
+                })
+        })
+}
+
+/// Apply a [`TableEdit::Reshape`](super::TableEdit::Reshape) from `from` to `to`: refused, with nothing changed, when an
+/// instance does not hold `from`'s nodes exactly or its row does not fit.
+pub(crate) fn apply_reshape(
+    scene: &mut Scene,
+    key: &Path,
+    (from, to): (&Arc<Source>, &Arc<Source>),
+    rows: &[Row],
+) -> Result<()> {
+    let map = index_map(from, to);
+    let gone = gone(from, to);
+    let mut order: Vec<(usize, &Row)> = (rows.iter())
+        .map(|r| Ok((scene.index(r.root)?, r)))
+        .collect::<Result<_>>()?;
+    order.sort_by_key(|(i, _)| *i);
+    let mut blocks = Vec::with_capacity(rows.len());
+    let mut origins: Vec<(NodeId, Origin)> = Vec::new();
+    for &(i, row) in &order {
+        let block = block_of(scene, i, row, (from, to), (&map, &gone))?;
+        origins.extend(block.nodes.iter().enumerate().map(|(k, b)| {
+            let index = k as u32 + 1;
+            (
+                b.id,
+                Origin {
+                    root: row.root,
+                    index,
+                },
+            )
+        }));
+        blocks.push(block);
+    }
+    scene.reshape(key, part_nodes(to), blocks)?;
+    let table = scene.instance_table_mut();
+    for row in rows {
+        for id in &row.before.ids {
+            table.origins.remove(id);
+        }
+        if let Some(entry) = table.entry_mut(row.root) {
+            entry.source = Ok(Arc::clone(to));
+            entry.sticky = row.after.sticky.iter().cloned().collect();
+            entry.dangling = row.after.dangling.clone();
+        }
+    }
+    table.origins.extend(origins);
+    Ok(())
+}
+
+/// The block that rebuilds the instance rooted at index `i` (see [`apply_reshape`]).
+fn block_of(
+    scene: &Scene,
+    i: usize,
+    row: &Row,
+    (from, to): (&Source, &Source),
+    (map, gone): (&[Option<u32>], &[usize]),
+) -> Result<Block<NodeData>> {
+    let refused = |why: &str| Err(Error::Refused(format!("instance {}: {why}", row.root)));
+    if scene.instance_entry(row.root).is_none() || !exact(scene, i, from) {
+        return refused("its nodes are not its source's (cannot follow it)");
+    }
+    if !(gone.iter())
+        .map(|&j| scene.id_at(i + j))
+        .eq(row.before.ids.iter().copied())
+    {
+        return refused("the nodes its source lost are not the ones recorded");
+    }
+    let own: FxHashMap<NodeId, &NodeData> = row.after.own.iter().map(|(id, d)| (*id, d)).collect();
+    let mut fresh = row.after.ids.iter();
+    let mut own_data = Vec::new();
+    let mut nodes = Vec::with_capacity(to.scene.len().saturating_sub(1));
+    for (j, kept) in map.iter().enumerate().skip(1) {
+        let (id, fill) = match *kept {
+            Some(old) => {
+                let old = (i + old as usize) as u32;
+                let j = j as u32;
+                (scene.id_at(old as usize), Fill::Kept { old, j })
+            }
+            None => {
+                let Some(&id) = fresh.next() else {
+                    return refused("fewer new ids than new nodes");
+                };
+                let fill = match own.get(&id) {
+                    Some(d) => {
+                        own_data.push((*d).clone());
+                        Fill::Own(own_data.len() as u32 - 1)
+                    }
+                    None => Fill::Part(j as u32),
+                };
+                (id, fill)
+            }
+        };
+        let parent = to.scene.parent_index_at(j).unwrap_or(0) as u32;
+        nodes.push(BlockNode { id, parent, fill });
+    }
+    if fresh.next().is_some() {
+        return refused("more new ids than new nodes");
+    }
+    Ok(Block {
+        root: i,
+        nodes,
+        own: own_data,
+    })
 }

@@ -9,6 +9,7 @@
 //! write: an override), so the part and every other instance stay as they are.
 
 use super::NodeData;
+use super::block::Cell;
 use glam::Affine2;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -60,17 +61,6 @@ pub(crate) struct Part {
 
 fn mats_of(nodes: &[NodeData]) -> Arc<[Affine2]> {
     nodes.iter().map(|d| d.local.to_affine()).collect()
-}
-
-/// Where a node of a reshaped column gets its data ([`Column::reshape`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Cell {
-    /// The old node at this pre-order index, its data as it is.
-    Old(u32),
-    /// Node `j` of the reshaped part.
-    Shared(u32),
-    /// Data of its own (an index into the own data given).
-    Own(u32),
 }
 
 /// The references and parts, once any node is shared.

@@ -6,6 +6,7 @@
 //! world matrices are updated by one loop over dirty ranges (see `world.rs`).
 
 pub(crate) mod accounting;
+pub(crate) mod block;
 mod build;
 pub(crate) mod column;
 pub mod diagnose;
@@ -17,7 +18,6 @@ pub mod name;
 mod node_id;
 mod ops;
 mod parallel;
-pub(crate) mod reshape;
 mod sampling;
 mod shape;
 mod shared;
