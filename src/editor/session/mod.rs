@@ -53,7 +53,6 @@ use crate::editor::session::command::{Command, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use crate::model::scene::edit::Op;
 use crate::model::scene::{DetachedSubtree, NodeId};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
@@ -443,13 +442,6 @@ impl Editor {
             Command::Lifecycle(step) => Ok(self.lifecycle(step)),
             Command::Instance(command) => self.instance_command(command),
         }
-    }
-
-    /// Perform ops as one undo step, or as part of the open continuous gesture (see
-    /// [`timeline::perform`]).
-    pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
-        let (doc, gestures) = (&mut self.doc, &mut self.gestures);
-        timeline::perform(gestures, doc, &self.timeline, label, ops, continuous)
     }
 }
 

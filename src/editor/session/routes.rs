@@ -14,11 +14,12 @@ use crate::editor::lesson::play::bind_step;
 #[cfg(doc)]
 use crate::editor::session::command::Command;
 use crate::editor::session::command::{
-    EditCommand, Effect, FileCommand, JournalCommand, ProbeCommand, SettingCommand, ViewCommand,
-    ViewSpace, Window, WindowCommand,
+    EditCommand, Effect, FileCommand, InstanceCommand, JournalCommand, ProbeCommand,
+    SettingCommand, ViewCommand, ViewSpace, Window, WindowCommand,
 };
 use crate::editor::session::disk_watch::{AfterConflict, ConflictAnswer};
 use crate::editor::session::edits::EditParts;
+use crate::editor::session::instances::InstanceDone;
 use crate::editor::session::journal::RecoveryAnswer;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
 use crate::editor::session::lesson_play::{setup_commands, vary_commands};
@@ -138,6 +139,14 @@ impl Editor {
             selection: &mut self.selection,
             log: &mut self.log,
             timeline: &self.timeline,
+        }
+    }
+
+    /// Scenes inside scenes: an edit of [`EditParts`], or a file asked for first.
+    pub(super) fn instance_command(&mut self, command: InstanceCommand) -> Result<Outcome> {
+        match self.edit_parts().instance_command(command)? {
+            InstanceDone::Done(outcome) => Ok(outcome),
+            InstanceDone::AskPath(purpose) => Ok(self.start_dialog(purpose)),
         }
     }
 
