@@ -101,7 +101,8 @@ impl Editor {
             C::CloseRequested => Ok(self.files.close_requested(&self.doc)),
             C::Save => self.save_command(),
             C::ChooseImage(node) => {
-                sprites::choose_image(&mut self.files, &self.doc, &mut self.log, node)
+                let purpose = sprites::choose_image(&self.doc, node)?;
+                Ok(self.start_dialog(purpose))
             }
             C::AnswerGuard(answer) => self.answer_guard(answer),
             C::DialogClosed(outcome) => match self.files.dialog_closed(outcome, &mut self.log) {
