@@ -2,6 +2,7 @@
 //! [`Command`]s; [`crate::editor::Editor::apply`] is the one place that carries them out.
 
 use crate::editor::session::dialogs::DialogOutcome;
+pub use crate::editor::session::purpose::Effect;
 use crate::editor::view::handles::{Orientation, Tool};
 pub use crate::editor::view::options::{ViewOption, ViewSpace};
 use crate::model::scene::NodeId;
@@ -394,30 +395,6 @@ pub enum ProbeCommand {
     },
     /// Delete a probe.
     Remove(crate::editor::session::probes::ProbeRef),
-}
-
-/// What the app must do after a command, beyond drawing the new state: things that live in
-/// the UI (a panel's rename field, the camera, a native dialog, the window).
-#[derive(Clone, Debug, PartialEq)]
-pub enum Effect {
-    /// Put the hierarchy row of this node into rename mode.
-    StartRename(NodeId),
-    /// Frame these nodes in the viewport.
-    Frame(Vec<NodeId>),
-    /// Frame these nodes and world points (a lesson step's subject) in the viewport.
-    FrameWithPoints(crate::editor::view::framing::Framed),
-    /// Frame the whole scene on the next frame (a new scene arrived).
-    FrameAllNextFrame,
-    /// Show a native file dialog.
-    ShowDialog(crate::editor::session::dialogs::DialogKind),
-    /// Refuse the window's close request (unsaved changes; the prompt is up).
-    CancelClose,
-    /// Close the window.
-    CloseWindow,
-    /// Forget per-scene UI state (collapsed rows, caches): another scene was loaded.
-    SceneReplaced,
-    /// Open this scene file in a new graft window (another process).
-    OpenWindow(PathBuf),
 }
 
 /// Which instance command.

@@ -55,11 +55,13 @@ pub(super) struct EditParts<'a> {
 
 impl EditParts<'_> {
     /// Perform ops as one undo step, or as part of the open continuous gesture
-    /// ([`timeline::perform`], handed the document and the timeline, read for auto-key).
+    /// ([`timeline::perform`](crate::editor::session::timeline::perform), handed the gesture
+    /// counter, the document and the timeline, read for auto-key).
     pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
+        let (gestures, doc) = (&mut *self.gestures, &mut *self.doc);
         crate::editor::session::timeline::perform(
-            self.gestures,
-            self.doc,
+            gestures,
+            doc,
             self.timeline,
             label,
             ops,

@@ -518,7 +518,9 @@ impl Editor {
             DialogPurpose::ChooseImage { node } => {
                 sprites::image_chosen(&mut self.doc, &mut self.log, node, path)
             }
-            DialogPurpose::InstanceScene { under } => self.instance_scene(under, &path),
+            DialogPurpose::InstanceScene { under } => {
+                self.edit_parts().instance_scene(under, &path)
+            }
             DialogPurpose::ImportSources => self.answer_sources(SourcesAnswer::Write(Some(path))),
             DialogPurpose::SaveBranch { node } => {
                 self.selection.set(vec![node]);

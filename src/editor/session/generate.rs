@@ -5,59 +5,11 @@
 
 use crate::editor::session::jobs::{Finished, Jobs, Loaded};
 use crate::editor::session::messages::MessageLog;
+pub use crate::editor::session::purpose::{GenerateRequest, MAX_GENERATED_NODES};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 pub use crate::model::generate::GenShape;
-use crate::model::progress::{Progress, Stage, grouped};
-
-/// The most nodes a generated scene may have (about 2.5 GB held in the editor).
-pub const MAX_GENERATED_NODES: usize = 10_000_000;
-
-/// What to generate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GenerateRequest {
-    /// Wide, chain or random.
-    pub shape: GenShape,
-    /// How many nodes.
-    pub nodes: usize,
-    /// The random seed (the same seed makes the same scene).
-    pub seed: u64,
-}
-
-impl Default for GenerateRequest {
-    fn default() -> Self {
-        Self {
-            shape: GenShape::Random,
-            nodes: 100_000,
-            seed: 1,
-        }
-    }
-}
-
-impl GenerateRequest {
-    /// "a 1,000,000-node random scene (seed 1)".
-    pub fn describe(&self) -> String {
-        format!(
-            "a {}-node {} scene (seed {})",
-            grouped(self.nodes as u64),
-            self.shape,
-            self.seed
-        )
-    }
-
-    /// Refused when the node count is out of range.
-    pub fn check(&self) -> Result<()> {
-        if (1..=MAX_GENERATED_NODES).contains(&self.nodes) {
-            Ok(())
-        } else {
-            Err(Error::Refused(format!(
-                "A generated scene has 1 to {} nodes, not {}",
-                grouped(MAX_GENERATED_NODES as u64),
-                grouped(self.nodes as u64)
-            )))
-        }
-    }
-}
+use crate::model::progress::{Progress, Stage};
 
 /// The worker's part: generate, build, propagate; None once cancelled.
 fn make(request: GenerateRequest, progress: &Progress) -> Option<Loaded> {

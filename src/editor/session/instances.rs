@@ -4,8 +4,9 @@
 //! and recovery cover it.
 
 use crate::editor::session::command::{Effect, InstanceCommand};
+use crate::editor::session::edits::EditParts;
 use crate::editor::session::messages::MessageLog;
-use crate::editor::session::{DialogPurpose, Editor, Outcome};
+use crate::editor::session::{DialogPurpose, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::instance::{Entry, Registration, plan};
@@ -15,23 +16,31 @@ use crate::model::scene::{DetachedSubtree, NodeId};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 
-impl Editor {
-    /// The file instances are read relative to: the scene's, or `untitled.ron` here.
-    pub(super) fn host_file(&self) -> PathBuf {
-        self.doc
-            .path()
-            .map_or_else(|| PathBuf::from("untitled.ron"), Path::to_path_buf)
-    }
+/// The file instances are read relative to: `doc`'s, or `untitled.ron` here.
+pub(super) fn host_file(doc: &Document) -> PathBuf {
+    doc.path()
+        .map_or_else(|| PathBuf::from("untitled.ron"), Path::to_path_buf)
+}
 
-    /// Carry out an instance command.
-    pub(super) fn instance_command(&mut self, command: InstanceCommand) -> Result<Outcome> {
-        match command {
+/// What an instance command comes to: done, or a file to ask for (the file flow's dialog).
+pub(super) enum InstanceDone {
+    /// Carried out.
+    Done(Outcome),
+    /// Ask for a path for this purpose first.
+    AskPath(DialogPurpose),
+}
+
+impl EditParts<'_> {
+    /// Carry out an instance command (the edits are one undo step each).
+    pub(super) fn instance_command(&mut self, command: InstanceCommand) -> Result<InstanceDone> {
+        let ask = |purpose| Ok(InstanceDone::AskPath(purpose));
+        let done = match command {
             InstanceCommand::InstanceHere => {
                 let under = self.primary();
-                Ok(self.start_dialog(DialogPurpose::InstanceScene { under }))
+                return ask(DialogPurpose::InstanceScene { under });
             }
             InstanceCommand::Instance { under, path: None } => {
-                Ok(self.start_dialog(DialogPurpose::InstanceScene { under }))
+                return ask(DialogPurpose::InstanceScene { under });
             }
             InstanceCommand::Instance {
                 under,
@@ -39,7 +48,7 @@ impl Editor {
             } => self.instance_scene(under, &path),
             InstanceCommand::SaveBranch(None) => {
                 let node = self.primary_or_refuse("Save branch as scene")?;
-                Ok(self.start_dialog(DialogPurpose::SaveBranch { node }))
+                return ask(DialogPurpose::SaveBranch { node });
             }
             InstanceCommand::SaveBranch(Some(path)) => {
                 let node = self.primary_or_refuse("Save branch as scene")?;
@@ -51,25 +60,20 @@ impl Editor {
             InstanceCommand::RemoveDangling { root, chain } => {
                 self.remove_dangling(root, chain.as_deref())
             }
-        }
-    }
-
-    /// The primary selection, or "WHAT: select a node first".
-    pub(super) fn primary_or_refuse(&self, what: &str) -> Result<NodeId> {
-        self.primary()
-            .ok_or_else(|| Error::Refused(format!("{what}: select a node first")))
+        };
+        done.map(InstanceDone::Done)
     }
 
     /// Instance `path` under `under`, one undo step, and select the new instance.
     pub(super) fn instance_scene(&mut self, under: Option<NodeId>, path: &Path) -> Result<Outcome> {
-        let host = self.host_file();
+        let host = host_file(self.doc);
         let text = plan::source_text(self.doc.path(), path);
         let (ops, root) = plan::instance_ops(self.doc.scene(), &host, &text, under)?;
         let name = path
             .file_name()
             .map_or(text.clone(), |n| n.to_string_lossy().into_owned());
         let label = match under {
-            Some(p) => format!("Instance {name} under {}", self.edit_parts().name_of(p)),
+            Some(p) => format!("Instance {name} under {}", self.name_of(p)),
             None => format!("Instance {name}"),
         };
         self.perform(label, ops, false)?;
@@ -79,8 +83,8 @@ impl Editor {
 
     /// Save the branch of `node` as `path` and replace it by an instance of that file.
     fn save_branch(&mut self, node: NodeId, path: &Path) -> Result<Outcome> {
-        let host = self.host_file();
-        let label = format!("Save branch {} as scene", self.edit_parts().name_of(node));
+        let host = host_file(self.doc);
+        let label = format!("Save branch {} as scene", self.name_of(node));
         let (ops, root) = plan::save_branch(self.doc.scene(), &host, node, path)?;
         self.perform(label, ops, false)?;
         self.selection.set(vec![root]);
@@ -124,7 +128,7 @@ impl Editor {
             ops.extend(more);
             dropped += dangling;
         }
-        let label = self.edit_parts().label_for("Make local", &roots);
+        let label = self.label_for("Make local", &roots);
         self.perform(label, ops, false)?;
         if dropped > 0 {
             self.info(format!(
@@ -148,7 +152,7 @@ impl Editor {
             self.info("Nothing to revert: the values are the source's");
             return Ok(Outcome::default());
         }
-        let label = self.edit_parts().label_for("Revert to source", &nodes);
+        let label = self.label_for("Revert to source", &nodes);
         self.perform(label, ops, false)?;
         Ok(Outcome::default())
     }
@@ -163,7 +167,7 @@ impl Editor {
             ),
             None => "overrides of missing nodes".to_string(),
         };
-        let label = format!("Remove {what} from {}", self.edit_parts().name_of(root));
+        let label = format!("Remove {what} from {}", self.name_of(root));
         self.perform(label, ops, false)?;
         Ok(Outcome::default())
     }

@@ -293,7 +293,12 @@ pub(super) fn part_ops(
             let file = editor.lesson_part(sample)?;
             let text = plan::source_text(editor.doc().path(), &file);
             let under = under.as_ref().map(find).transpose()?;
-            let (mut ops, root) = plan::instance_ops(scene, &editor.host_file(), &text, under)?;
+            let (mut ops, root) = plan::instance_ops(
+                scene,
+                &crate::editor::session::instances::host_file(editor.doc()),
+                &text,
+                under,
+            )?;
             if let Some(name) = name.clone() {
                 ops.push(Op::Rename { node: root, name });
             }
@@ -310,7 +315,10 @@ pub(super) fn part_ops(
             let id = part_node(&part, node, sample, path)?;
             set_op(&part, id, *frame, *value)?.perform(&mut part)?;
             crate::model::file::save(&part, &file)?;
-            crate::model::instance::follow::follow_ops(scene, &editor.host_file())?
+            crate::model::instance::follow::follow_ops(
+                scene,
+                &crate::editor::session::instances::host_file(editor.doc()),
+            )?
         }
         Action::Revert(name) => plan::revert_ops(scene, find(name)?, u16::MAX)?,
         _ => return Ok(None),

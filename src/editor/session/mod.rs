@@ -53,7 +53,6 @@ use crate::editor::session::command::{Command, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use crate::model::scene::edit::Op;
 use crate::model::scene::{DetachedSubtree, NodeId};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
@@ -74,9 +73,8 @@ fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
 pub const MAX_RECENT: usize = 10;
 
 /// The editing session: everything a command can change, and nothing egui. A composition of
-/// parts, each owning its state behind methods and handed, by the routes (`routes.rs`), exactly
-/// the other parts it reads or changes; `impl Editor` holds only this read API (one-line
-/// delegations), the routes and `tick`.
+/// parts, each a struct owning its state behind methods; `routes.rs` hands each part the others
+/// it needs, `tick.rs` runs the frame, and the read API here delegates to the parts.
 pub struct Editor {
     doc: Document,
     selection: selection::Selection,
@@ -444,13 +442,6 @@ impl Editor {
             Command::Lifecycle(step) => Ok(self.lifecycle(step)),
             Command::Instance(command) => self.instance_command(command),
         }
-    }
-
-    /// Perform ops as one undo step, or as part of the open continuous gesture (see
-    /// [`timeline::perform`]).
-    pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
-        let (doc, gestures) = (&mut self.doc, &mut self.gestures);
-        timeline::perform(gestures, doc, &self.timeline, label, ops, continuous)
     }
 }
 

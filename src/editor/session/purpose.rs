@@ -1,8 +1,10 @@
 //! The session's small vocabulary of file flows and results: the file actions that may first
 //! ask about unsaved changes, what an open file dialog is for, and what a command asks of the app.
 
-use crate::editor::session::command::Effect;
+use crate::error::{Error, Result};
 use crate::model::file_kind::{self, FileKind};
+use crate::model::generate::GenShape;
+use crate::model::progress::grouped;
 use crate::model::scene::NodeId;
 use std::path::PathBuf;
 
@@ -24,7 +26,7 @@ pub enum FileAction {
     /// Swap in the scene a background job loaded (the current one was edited meanwhile).
     SwapLoaded,
     /// Replace the scene with a generated one.
-    Generate(crate::editor::session::generate::GenerateRequest),
+    Generate(GenerateRequest),
     /// Start a lesson (its scene replaces the current one).
     OpenLesson(Box<crate::editor::lesson::Lesson>),
     /// Recover the journal the recovery prompt offers (its scene replaces the current one).
@@ -132,5 +134,78 @@ impl DialogPurpose {
             Self::ImportSources => return "Write the instanced scenes: type a folder path".into(),
         };
         format!("{what}: type {}", file_kind::prompt_words(self.kinds()))
+    }
+}
+
+/// What the app must do after a command, beyond drawing the new state: things that live in
+/// the UI (a panel's rename field, the camera, a native dialog, the window).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    /// Put the hierarchy row of this node into rename mode.
+    StartRename(NodeId),
+    /// Frame these nodes in the viewport.
+    Frame(Vec<NodeId>),
+    /// Frame these nodes and world points (a lesson step's subject) in the viewport.
+    FrameWithPoints(crate::editor::view::framing::Framed),
+    /// Frame the whole scene on the next frame (a new scene arrived).
+    FrameAllNextFrame,
+    /// Show a native file dialog.
+    ShowDialog(crate::editor::session::dialogs::DialogKind),
+    /// Refuse the window's close request (unsaved changes; the prompt is up).
+    CancelClose,
+    /// Close the window.
+    CloseWindow,
+    /// Forget per-scene UI state (collapsed rows, caches): another scene was loaded.
+    SceneReplaced,
+    /// Open this scene file in a new graft window (another process).
+    OpenWindow(PathBuf),
+}
+
+/// The most nodes a generated scene may have (about 2.5 GB held in the editor).
+pub const MAX_GENERATED_NODES: usize = 10_000_000;
+
+/// What to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GenerateRequest {
+    /// Wide, chain or random.
+    pub shape: GenShape,
+    /// How many nodes.
+    pub nodes: usize,
+    /// The random seed (the same seed makes the same scene).
+    pub seed: u64,
+}
+
+impl Default for GenerateRequest {
+    fn default() -> Self {
+        Self {
+            shape: GenShape::Random,
+            nodes: 100_000,
+            seed: 1,
+        }
+    }
+}
+
+impl GenerateRequest {
+    /// "a 1,000,000-node random scene (seed 1)".
+    pub fn describe(&self) -> String {
+        format!(
+            "a {}-node {} scene (seed {})",
+            grouped(self.nodes as u64),
+            self.shape,
+            self.seed
+        )
+    }
+
+    /// Refused when the node count is out of range.
+    pub fn check(&self) -> Result<()> {
+        if (1..=MAX_GENERATED_NODES).contains(&self.nodes) {
+            Ok(())
+        } else {
+            Err(Error::Refused(format!(
+                "A generated scene has 1 to {} nodes, not {}",
+                grouped(MAX_GENERATED_NODES as u64),
+                grouped(self.nodes as u64)
+            )))
+        }
     }
 }

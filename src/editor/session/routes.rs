@@ -1,24 +1,25 @@
 //! Where each family of commands goes. [`Command`] is nested by part (`Command::Edit(EditCommand)`
 //! …): [`Editor::apply`] matches the part exhaustively and each part matches its own enum
 //! exhaustively, with no fallthrough, so a new command does not compile until its part carries
-//! it out. Each part owns its state and is handed, by split borrows built here, exactly the
-//! other parts it reads or changes, as rerun hands `run_system_command` only the store it
-//! changes: the settings alone, the open windows and the log, the history (`edits.rs`),
-//! [`EditParts`] for edits and panels' intents, the file flow, the jobs and the interchange
-//! each with the document and the log (their cross-part sequence is in `files.rs`), the
-//! probes, the timeline, the journal, the disk watch, the recorder and the lessons. A new
-//! command goes to the part's enum that owns what it changes, and gets a sample in
-//! `tests/panel_rules.rs` (`one_of_each`), which checks that every part carries out its kind.
+//! it out. Each part is a struct with its own methods, handed exactly the other parts it reads or
+//! changes, as rerun hands `run_system_command` only the store it changes: the router builds the
+//! split borrows (`&mut self.doc`, `&mut self.log`, …), or a borrowed context of exactly those
+//! parts when there are many (`probes::ProbeParts`, [`EditParts`], `ExportParts`). A part never reaches another's fields: a
+//! flow that spans parts (recovering a journal, answering "changed on disk", a lesson step's
+//! start) is routed here, each part doing its share. A new command goes to the part's enum that
+//! owns what it changes, and gets a sample in `tests/panel_rules.rs` (`one_of_each`), which
+//! checks that every part carries out its kind.
 
 use crate::editor::lesson::play::bind_step;
 #[cfg(doc)]
 use crate::editor::session::command::Command;
 use crate::editor::session::command::{
-    EditCommand, Effect, FileCommand, JournalCommand, ProbeCommand, SettingCommand, ViewCommand,
-    ViewSpace, Window, WindowCommand,
+    EditCommand, Effect, FileCommand, InstanceCommand, JournalCommand, ProbeCommand,
+    SettingCommand, ViewCommand, ViewSpace, Window, WindowCommand,
 };
 use crate::editor::session::disk_watch::{AfterConflict, ConflictAnswer};
 use crate::editor::session::edits::EditParts;
+use crate::editor::session::instances::InstanceDone;
 use crate::editor::session::journal::RecoveryAnswer;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
 use crate::editor::session::lesson_play::{setup_commands, vary_commands};
@@ -100,7 +101,8 @@ impl Editor {
             C::CloseRequested => Ok(self.files.close_requested(&self.doc)),
             C::Save => self.save_command(),
             C::ChooseImage(node) => {
-                sprites::choose_image(&mut self.files, &self.doc, &mut self.log, node)
+                let purpose = sprites::choose_image(&self.doc, node)?;
+                Ok(self.start_dialog(purpose))
             }
             C::AnswerGuard(answer) => self.answer_guard(answer),
             C::DialogClosed(outcome) => match self.files.dialog_closed(outcome, &mut self.log) {
@@ -138,6 +140,14 @@ impl Editor {
             selection: &mut self.selection,
             log: &mut self.log,
             timeline: &self.timeline,
+        }
+    }
+
+    /// Scenes inside scenes: an edit of [`EditParts`], or a file asked for first.
+    pub(super) fn instance_command(&mut self, command: InstanceCommand) -> Result<Outcome> {
+        match self.edit_parts().instance_command(command)? {
+            InstanceDone::Done(outcome) => Ok(outcome),
+            InstanceDone::AskPath(purpose) => Ok(self.start_dialog(purpose)),
         }
     }
 

@@ -3,7 +3,6 @@
 //! is opened), and Choose image…, which sets a sprite's image as one undoable step. Each is
 //! handed the document and the message log (Choose image… the file flow, for its dialog).
 
-use crate::editor::session::files::FileFlow;
 use crate::editor::session::messages::MessageLog;
 use crate::editor::session::{DialogPurpose, Outcome};
 use crate::error::{Error, Result};
@@ -307,15 +306,10 @@ pub(super) fn warn_images_after_move(
     }
 }
 
-/// Inspector ▸ Choose image…: ask (in `files`' dialog) for the image of `node`'s sprite.
-pub(super) fn choose_image(
-    files: &mut FileFlow,
-    doc: &Document,
-    log: &mut MessageLog,
-    node: NodeId,
-) -> Result<Outcome> {
+/// Inspector ▸ Choose image…: the dialog that asks for the image of `node`'s sprite.
+pub(super) fn choose_image(doc: &Document, node: NodeId) -> Result<DialogPurpose> {
     match doc.scene().node(node)?.shape {
-        Shape::Sprite(_) => Ok(files.start_dialog(DialogPurpose::ChooseImage { node }, doc, log)),
+        Shape::Sprite(_) => Ok(DialogPurpose::ChooseImage { node }),
         _ => Err(Error::Refused("Choose image is for a sprite".into())),
     }
 }
