@@ -239,3 +239,66 @@ fn a_followed_source_keeps_added_nodes_where_loading_again_puts_them() {
         ["First", "Middle", "Hub", "Rim", "Last"]
     );
 }
+
+#[test]
+fn a_placeholder_keeps_its_added_nodes_indexes_until_the_source_is_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_level(dir.path(), LEVEL);
+    let canonical = file::to_ron_string(&file::load(&path).expect("loads"));
+    fs::remove_file(dir.path().join("part.ron")).unwrap();
+    let placeholder = file::load(&path).expect("a placeholder loads");
+    let text = file::to_ron_string(&placeholder);
+    assert_eq!(text, canonical, "saved back as it was, indexes included");
+    // Read through the text while the source is gone (what a follow does), then it is back.
+    fs::write(&path, &text).unwrap();
+    fs::write(dir.path().join("part.ron"), PART).unwrap();
+    let back = file::load(&path).expect("loads");
+    assert_eq!(
+        children(&back, "Level/W"),
+        ["First", "Middle", "Hub", "Rim", "Last"]
+    );
+    assert_eq!(children(&back, "Level/W/Hub"), ["InHub", "Cap"]);
+}
+
+#[test]
+fn an_index_under_a_plain_parent_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = "(format: 5, nodes: [
+    (id: 1, name: \"Level\"),
+    (id: 2, name: \"Plain\", parent: Some(1), index: 0),
+])
+";
+    let path = write_level(dir.path(), level);
+    let err = file::load(&path).expect_err("refused").to_string();
+    assert!(
+        err.contains("node 2: `index` needs its parent to be an instance or a node of one"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_instance_added_before_the_source_nodes_is_exported_with_its_index() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("project.godot"), "config_version=4\n").unwrap();
+    let level = LEVEL.replace(
+        "(id: 3, name: \"First\", parent: Some(2), index: 0, position: (1.0, 1.0)),",
+        "(id: 3, name: \"First\", parent: Some(2), index: 0, instance: \"part.ron\"),",
+    );
+    let path = write_level(dir.path(), &level);
+    let scene = file::load(&path).expect("loads");
+    assert_eq!(children(&scene, "Level/W")[0], "First");
+    let options = ExportOptions {
+        project_root: Some(dir.path().to_path_buf()),
+        scene_dir: Some(dir.path().to_path_buf()),
+        root_name: "Root".into(),
+        godot3: false,
+        pixels_per_unit: None,
+    };
+    let export = export_scene(&scene, &options, &dir.path().join("level.tscn"));
+    let header = export.text.lines().find(|l| l.contains("name=\"First\""));
+    let header = header.expect("First is written");
+    assert!(
+        header.contains("instance=") && header.contains(" index=\"0\""),
+        "{header}"
+    );
+}

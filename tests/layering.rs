@@ -158,8 +158,7 @@ fn no_import_goes_up_a_layer_or_closes_a_circle_across_folders() {
     // to be taken apart (a loader passed in, the table's types in a leaf); nothing else may.
     const KNOWN_CROSSING: [&str; 2] = [
         "circle of 3 files across model, model/instance: ",
-        // Session 17's sharing: the scene's data column settles a node through the table (the
-        // one-pass follow's Reshape stays out of it: its blocks in the leaf scene/block.rs).
+        // Session 17's sharing: the scene's data column settles a node through the table.
         "circle of 13 files across model/instance, model/scene: ",
     ];
     let found: Vec<String> = problems(src)
@@ -298,8 +297,7 @@ const KNOWN_CIRCLES: &[(&str, usize)] = &[
     ("model/file_fast.rs", 3),
     ("model/godot/anim_export.rs", 8),
     // Issue 48: the Scene holds its instance table, which names the Scene's types (13 with
-    // session 17's shared data column: scene/shared.rs settles nodes through instance/share.rs;
-    // back to 13 after session 18's one-pass follow: its blocks in the leaf scene/block.rs).
+    // session 17's shared data column: scene/shared.rs settles nodes through instance/share.rs).
     ("model/instance/mod.rs", 13),
     ("model/svg/import/mod.rs", 2),
     ("tools/cli.rs", 3),
@@ -428,11 +426,6 @@ const OWN_MEMORY: &[(&str, usize, &str)] = &[
         "app/lesson_predict.rs",
         2,
         "the prediction field's own text between frames",
-    ),
-    (
-        "app/lesson_window.rs",
-        2,
-        "the window's own cache of the lesson files it read",
     ),
     (
         "app/windows/close.rs",

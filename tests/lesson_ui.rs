@@ -217,3 +217,33 @@ fn the_lessons_introductions_are_named_for_their_lesson_and_say_they_are_collaps
         assert!(!toggled, "{name} is not a toggle");
     }
 }
+
+/// Help ▸ Lessons… lists the lesson files among the recent files (read once, kept by the
+/// window rather than in egui's memory), and not the other recent files.
+#[test]
+fn the_lessons_window_lists_the_recent_lesson_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("assets/lessons/02-chain.lesson").unwrap();
+    let text = text.replacen("title: The chain product", "title: My chain lesson", 1);
+    let lesson = dir.path().join("mine.lesson");
+    std::fs::write(&lesson, text).unwrap();
+    let scene = dir.path().join("scene.ron");
+    let editor = graft::editor::Editor::new(graft::model::document::Document::sample())
+        .with_recent(vec![scene, lesson.clone()]);
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1280.0, 800.0))
+        .build_eframe(move |_| GraftApp::with_editor(editor, Box::new(FakeDialogs::default())));
+    h.state_mut()
+        .run(Command::Window(WindowCommand::Show(Window::Lessons)));
+    h.run_steps(3);
+    assert!(h.query_by_label("Lesson files").is_some());
+    let entry = format!("My chain lesson ({})", lesson.display());
+    assert!(
+        h.query_by_label(&entry).is_some(),
+        "the lesson file is listed"
+    );
+    assert!(
+        h.query_by_label_contains("scene.ron").is_none(),
+        "not a scene"
+    );
+}

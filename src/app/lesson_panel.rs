@@ -15,8 +15,6 @@ use crate::editor::session::lesson::{LessonCommand, LessonRun, LessonSource, Sum
 use crate::editor::view::palette;
 use std::collections::{HashMap, HashSet};
 
-pub use super::lesson_window::lessons_window;
-
 /// What the step title and goal lines sense: Tab and F6 can give them the keyboard (a screen
 /// reader reads them), a press does nothing.
 const FOCUSABLE: egui::Sense = egui::Sense::FOCUSABLE;

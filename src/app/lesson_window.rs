@@ -9,10 +9,49 @@ use crate::editor::session::command::{Command, Window, WindowCommand};
 use crate::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
 use std::path::PathBuf;
 
-/// Help ▸ Lessons….
-pub fn lessons_window(ctx: &egui::Context, fx: &FrameContext, out: &CommandSender) {
+/// Help ▸ Lessons… and what it keeps between frames: the lesson files among the recent files,
+/// read once for the recent files they came from (owned by the app's windows).
+#[derive(Default)]
+pub struct LessonsWindow {
+    files: Option<Cached>,
+}
+
+impl LessonsWindow {
+    /// Draw the window; what it asks for is sent.
+    pub fn show(&mut self, ctx: &egui::Context, fx: &FrameContext) {
+        let files = self.lesson_files(fx);
+        lessons_window(ctx, fx, files, fx.wiring.sender);
+    }
+
+    /// The lesson files among the recent files, read again only when those changed.
+    fn lesson_files(&mut self, fx: &FrameContext) -> &[(PathBuf, Lesson)] {
+        let read = self
+            .files
+            .as_ref()
+            .is_some_and(|(paths, _)| paths == fx.recent);
+        if !read {
+            let files = (fx.recent.iter())
+                .filter(|p| crate::model::file_kind::FileKind::Lesson.is(p))
+                .filter_map(|p| {
+                    Some((p.clone(), read_lesson(&LessonSource::File(p.clone())).ok()?))
+                })
+                .collect();
+            self.files = Some((fx.recent.to_vec(), files));
+        }
+        self.files
+            .as_ref()
+            .map_or(&[], |(_, files)| files.as_slice())
+    }
+}
+
+/// Help ▸ Lessons…: the course, then the lesson `files` read from the recent files.
+fn lessons_window(
+    ctx: &egui::Context,
+    fx: &FrameContext,
+    files: &[(PathBuf, Lesson)],
+    out: &CommandSender,
+) {
     let mut chosen = None;
-    let files = lesson_files(ctx, fx);
     let closed = super::windows::closable(ctx, "Lessons", Window::Lessons, |ui| {
         ui.label("Short lessons on local and world space: each step has tasks the editor checks as you work.");
         ui.add_space(4.0);
@@ -31,7 +70,7 @@ pub fn lessons_window(ctx: &egui::Context, fx: &FrameContext, out: &CommandSende
                     ui.separator();
                     ui.strong("Lesson files");
                 }
-                for (path, lesson) in &files {
+                for (path, lesson) in files {
                     let label = format!("{} ({})", lesson.title, path.display());
                     if entry(ui, fx, lesson, label) {
                         chosen = Some(LessonSource::File(path.clone()));
@@ -88,22 +127,3 @@ fn entry(ui: &mut egui::Ui, fx: &FrameContext, lesson: &Lesson, label: String) -
 
 /// The recent files and the lessons read from them.
 type Cached = (Vec<PathBuf>, Vec<(PathBuf, Lesson)>);
-
-/// The lesson files among the recent files, read once per window opening (kept in egui's
-/// memory while the window is open).
-fn lesson_files(ctx: &egui::Context, fx: &FrameContext) -> Vec<(PathBuf, Lesson)> {
-    let id = egui::Id::unique("graft-lesson-files");
-    let recent: Vec<PathBuf> = fx.recent.to_vec();
-    let cached: Option<Cached> = ctx.data(|d| d.get_temp(id));
-    if let Some((paths, files)) = cached.filter(|(paths, _)| *paths == recent) {
-        let _ = paths;
-        return files;
-    }
-    let files: Vec<(PathBuf, Lesson)> = recent
-        .iter()
-        .filter(|p| crate::model::file_kind::FileKind::Lesson.is(p))
-        .filter_map(|p| Some((p.clone(), read_lesson(&LessonSource::File(p.clone())).ok()?)))
-        .collect();
-    ctx.data_mut(|d| d.insert_temp(id, (recent, files.clone())));
-    files
-}

@@ -26,6 +26,8 @@ pub struct WindowsState {
     palette_query: String,
     palette_choice: usize,
     palette_focus: bool,
+    /// Help ▸ Lessons…, with the lesson files it read.
+    lessons: super::lesson_window::LessonsWindow,
 }
 
 /// Draw every open window; what they answer is sent.
@@ -55,7 +57,7 @@ pub fn show(ctx: &egui::Context, fx: &FrameContext, state: &mut WindowsState) {
         report_window(ctx, fx, out);
     }
     if fx.is_open(Window::Lessons) {
-        super::lesson_panel::lessons_window(ctx, fx, out);
+        state.lessons.show(ctx, fx);
     }
     if fx.is_open(Window::Palette) {
         palette_window(ctx, fx, state, out);

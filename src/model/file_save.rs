@@ -234,9 +234,12 @@ pub fn write_ron(
     }
     out.push_str("    nodes: [\n");
     let table = scene.instances().filter(|t| t.in_use(scene));
+    let indexes = table
+        .map(|t| save::sibling_indexes(scene, t))
+        .unwrap_or_default();
     for i in 0..scene.len() {
         let parent = scene.parent_index_at(i).map(|p| scene.id_at(p));
-        match table.map(|t| save::line(scene, t, i)) {
+        match table.map(|t| save::line(scene, t, &indexes, i)) {
             None => node_line(&mut out, scene.id_at(i), parent, scene.data_at(i)),
             Some(Line::Skip) => {}
             Some(Line::Write(fields)) => {

@@ -108,7 +108,7 @@ pub(super) fn check_format(
 /// files that need nothing new stay readable by older grafts.
 pub fn needed_version(scene: &Scene) -> u32 {
     if let Some(table) = scene.instances().filter(|t| t.in_use(scene)) {
-        return if crate::model::instance::save::needs_sibling_index(scene, table) {
+        return if !crate::model::instance::save::sibling_indexes(scene, table).is_empty() {
             5
         } else {
             4

@@ -22,8 +22,12 @@ impl HierarchyState {
     }
 
     /// Open the collapsed parents of `id` so its row shows; false when none was collapsed
-    /// (the row is hidden by the filter, or shown already).
+    /// or a filter is on (the filter decides what shows then, folds ignored, and they are
+    /// kept for when it is cleared).
     pub(super) fn unfold(&mut self, scene: &Scene, id: NodeId) -> bool {
+        if !self.filter.trim().is_empty() {
+            return false;
+        }
         let mut opened = false;
         let mut parent = scene.parent(id).ok().flatten();
         while let Some(p) = parent {

@@ -3,9 +3,12 @@
 //! parent picked from a searchable list (keeping world or local as the toggle says, Shift
 //! inverting it), and nudging the selection with the arrow keys. Each edit is one undo step.
 
+use crate::editor::session::Outcome;
 use crate::editor::session::drop_rules::{DropVerdict, DropZone, drop_verdict};
+use crate::editor::session::edits::EditParts;
 use crate::editor::session::edits::reparent_ops;
-use crate::editor::session::{Editor, Outcome};
+use crate::editor::session::messages::MessageLog;
+use crate::editor::session::settings::Settings;
 use crate::error::{Error, Result};
 use crate::model::scene::Keep;
 use crate::model::scene::edit::Op;
@@ -214,29 +217,43 @@ pub const NUDGE: f32 = 0.1;
 /// How far Shift+arrow nudges.
 pub const NUDGE_BIG: f32 = 1.0;
 
-impl Editor {
-    /// The panel that has the keyboard (the lesson panel only while a lesson is open).
-    pub fn focused_panel(&self) -> Panel {
-        match self.settings.panel() {
-            Panel::Lesson if self.lesson().is_none() => Panel::Hierarchy,
-            panel => panel,
-        }
+/// The panel that has the keyboard (the lesson panel only while a lesson is open).
+pub(super) fn focused_panel(settings: &Settings, lesson_open: bool) -> Panel {
+    match settings.panel() {
+        Panel::Lesson if !lesson_open => Panel::Hierarchy,
+        panel => panel,
     }
+}
 
-    /// F6 / Shift+F6: give the keyboard to the next or previous panel.
-    pub(super) fn focus_panel(&mut self, step: Step) -> Outcome {
-        let to = next_panel(self.focused_panel(), step, self.lesson().is_some());
-        self.settings.set_panel(to);
-        self.info(format!("{} has the keyboard", to.title()));
-        Outcome::default()
-    }
+/// F6 / Shift+F6: give the keyboard to the next or previous panel.
+pub(super) fn focus_panel(
+    settings: &mut Settings,
+    log: &mut MessageLog,
+    step: Step,
+    lesson_open: bool,
+) -> Outcome {
+    let to = next_panel(focused_panel(settings, lesson_open), step, lesson_open);
+    settings.set_panel(to);
+    log.info(format!("{} has the keyboard", to.title()));
+    Outcome::default()
+}
 
-    /// Give the keyboard to this panel (a click in it).
-    pub(super) fn set_focused_panel(&mut self, panel: Panel) -> Outcome {
-        self.settings.set_panel(panel);
-        Outcome::default()
-    }
+/// Ctrl+= / Ctrl+-: the interface one step bigger or smaller, said in the status bar.
+pub(super) fn step_interface_scale(
+    settings: &mut Settings,
+    log: &mut MessageLog,
+    step: Step,
+) -> Outcome {
+    let scale = crate::editor::session::settings::step_ui_scale(settings.ui_scale(), step);
+    settings.set_ui_scale(scale);
+    log.info(format!(
+        "Interface scale {:.0} %",
+        settings.ui_scale() * 100.0
+    ));
+    Outcome::default()
+}
 
+impl EditParts<'_> {
     /// Alt+Up / Alt+Down: the selection one place up or down among its siblings.
     pub(super) fn reorder(&mut self, step: Step) -> Result<Outcome> {
         let targets = self.selected_roots();
@@ -313,15 +330,20 @@ impl Editor {
     }
 
     /// An arrow key in the viewport: move the selection one step (Shift: a big step) along the
-    /// screen's axes, as seen from the viewport's space; one undo step per press.
-    pub(super) fn nudge(&mut self, direction: (i8, i8), big: bool) -> Result<Outcome> {
+    /// screen's axes, as seen from the viewport's space (`view`: its world → view matrix); one
+    /// undo step per press.
+    pub(super) fn nudge(
+        &mut self,
+        direction: (i8, i8),
+        big: bool,
+        view: glam::DAffine2,
+    ) -> Result<Outcome> {
         let targets = self.selected_roots();
         if targets.is_empty() {
             return Ok(Outcome::default());
         }
         let step = if big { NUDGE_BIG } else { NUDGE };
         let along_view = glam::DVec2::new(f64::from(direction.0), f64::from(direction.1));
-        let view = self.view_node().1;
         let delta = view.inverse().transform_vector2(along_view);
         let delta = if delta.length() > 0.0 {
             (delta.normalize() * f64::from(step)).as_vec2()
@@ -339,25 +361,6 @@ impl Editor {
         let label = self.label_for("Nudge", &targets);
         self.perform(label, ops, false)?;
         Ok(Outcome::default())
-    }
-
-    /// How big the interface is drawn (1.0: 100 %; remembered by the window).
-    pub fn ui_scale(&self) -> f32 {
-        self.settings.ui_scale()
-    }
-
-    /// True when the high-contrast theme is on (View menu; remembered by the window).
-    pub fn high_contrast(&self) -> bool {
-        self.settings.high_contrast()
-    }
-
-    /// Ctrl+= / Ctrl+-: the interface one step bigger or smaller, said in the status bar.
-    pub(super) fn step_interface_scale(&mut self, step: Step) -> Outcome {
-        use crate::editor::session::settings::step_ui_scale;
-        let scale = step_ui_scale(self.settings.ui_scale(), step);
-        self.settings.set_ui_scale(scale);
-        self.info(format!("Interface scale {:.0} %", self.ui_scale() * 100.0));
-        Outcome::default()
     }
 }
 

@@ -1,11 +1,20 @@
 //! Structural edits as the editor plans them: copy, paste, duplicate, delete, add, mirror,
 //! reset, create parent, unparent and hierarchy drops. New ids are taken from the scene when the command
 //! applies (never guessed by a panel); each edit is one undo step and selects what it made.
+//! An edit is a method of [`EditParts`]: the document, the open gesture, the selection and the
+//! message log, with the timeline read for auto-key, handed by the router (`routes.rs`).
 
-use crate::editor::session::command::NewNodePlace;
+use crate::editor::session::Outcome;
+use crate::editor::session::clipboard::Clipboard;
+use crate::editor::session::command::{HistoryCommand, NewNodePlace};
 use crate::editor::session::drop_rules::{DropPreview, DropVerdict};
-use crate::editor::session::{Editor, Outcome};
+use crate::editor::session::gestures::Gestures;
+use crate::editor::session::instances::instance_copies;
+use crate::editor::session::messages::MessageLog;
+use crate::editor::session::selection::Selection;
+use crate::editor::session::timeline::TimelineState;
 use crate::error::{Error, Result};
+use crate::model::document::Document;
 use crate::model::math::{MirrorAxis, Trs};
 use crate::model::scene::Keep;
 use crate::model::scene::edit::Op;
@@ -33,7 +42,46 @@ pub fn new_node_data(name: &str) -> NodeData {
     }
 }
 
-impl Editor {
+/// What an edit is handed (built by split borrows in `routes.rs`): the document and its
+/// history, the gesture counter, the selection (an edit selects what it made), the message log,
+/// and the timeline, read for auto-key.
+pub(super) struct EditParts<'a> {
+    pub(super) doc: &'a mut Document,
+    pub(super) gestures: &'a mut Gestures,
+    pub(super) selection: &'a mut Selection,
+    pub(super) log: &'a mut MessageLog,
+    pub(super) timeline: &'a TimelineState,
+}
+
+impl EditParts<'_> {
+    /// Perform ops as one undo step, or as part of the open continuous gesture
+    /// ([`timeline::perform`], handed the document and the timeline, read for auto-key).
+    pub(super) fn perform(&mut self, label: String, ops: Vec<Op>, continuous: bool) -> Result<()> {
+        crate::editor::session::timeline::perform(
+            self.gestures,
+            self.doc,
+            self.timeline,
+            label,
+            ops,
+            continuous,
+        )
+    }
+
+    pub(super) fn info(&mut self, text: impl Into<String>) {
+        self.log.info(text.into());
+    }
+
+    /// The primary selection, if it still exists.
+    pub(super) fn primary(&self) -> Option<NodeId> {
+        (self.selection.last()).filter(|id| self.doc.scene().contains(*id))
+    }
+
+    /// The primary selection, or "WHAT: select a node first".
+    pub(super) fn primary_or_refuse(&self, what: &str) -> Result<NodeId> {
+        self.primary()
+            .ok_or_else(|| Error::Refused(format!("{what}: select a node first")))
+    }
+
     /// Selected nodes whose ancestors are not also selected, in pre-order.
     pub(super) fn selected_roots(&self) -> Vec<NodeId> {
         self.doc.scene().topmost(self.selection.ids())
@@ -94,7 +142,7 @@ impl Editor {
         Ok(Outcome::default())
     }
 
-    pub(super) fn copy(&mut self) -> Outcome {
+    pub(super) fn copy(&mut self, clipboard: &mut Clipboard) -> Outcome {
         let roots = self.selected_roots();
         let scene = self.doc.scene();
         let subtrees: Vec<DetachedSubtree> = roots
@@ -103,21 +151,21 @@ impl Editor {
             .collect();
         let rows = rows_in(scene, &subtrees);
         let host = self.doc.path().map(std::path::Path::to_path_buf);
-        self.clipboard.set(subtrees, rows, host);
-        if !self.clipboard.is_empty() {
+        clipboard.set(subtrees, rows, host);
+        if !clipboard.is_empty() {
             let what = self.label_for("", &roots);
             self.info(format!("Copied {}", what.trim()));
         }
         Outcome::default()
     }
 
-    pub(super) fn paste(&mut self) -> Result<Outcome> {
-        if self.clipboard.is_empty() {
+    pub(super) fn paste(&mut self, clipboard: &Clipboard) -> Result<Outcome> {
+        if clipboard.is_empty() {
             self.info("Nothing to paste");
             return Ok(Outcome::default());
         }
         let parent = self.primary();
-        let mut copies = self.clipboard.subtrees().to_vec();
+        let mut copies = clipboard.subtrees().to_vec();
         self.doc.renumber_fresh(&mut copies);
         let count = self.doc.scene().children(parent).map_or(0, |c| c.len());
         let mut ops: Vec<Op> = copies
@@ -131,9 +179,15 @@ impl Editor {
                 },
             })
             .collect();
-        let (rows, from) = self.clipboard.instances();
-        let copied = self.clipboard.subtrees();
-        ops.extend(self.instance_copies(rows, from, copied, &copies)?);
+        let (rows, from) = clipboard.instances();
+        let copied = clipboard.subtrees();
+        ops.extend(instance_copies(
+            self.doc.path(),
+            rows,
+            from,
+            copied,
+            &copies,
+        )?);
         let ids: Vec<NodeId> = copies.iter().map(|c| c.root()).collect();
         let label = self.label_for("Paste", &ids);
         self.insert_and_select(label, ops, ids)
@@ -164,7 +218,7 @@ impl Editor {
             })
             .collect();
         let host = self.doc.path();
-        ops.extend(self.instance_copies(&rows, host, &originals, &copies)?);
+        ops.extend(instance_copies(host, &rows, host, &originals, &copies)?);
         let ids: Vec<NodeId> = copies.iter().map(|c| c.root()).collect();
         let label = self.label_for("Duplicate", &roots);
         self.insert_and_select(label, ops, ids)
@@ -262,13 +316,12 @@ impl Editor {
         self.insert_and_select(label, ops, vec![group])
     }
 
-    /// Move the selection to the root (keeping world transforms when the toggle says so).
-    pub(super) fn unparent(&mut self) -> Result<Outcome> {
+    /// Move the selection to the root (keeping world transforms when the toggle, `keep`, says so).
+    pub(super) fn unparent(&mut self, keep: Keep) -> Result<Outcome> {
         let targets = self.selected_roots();
         if targets.is_empty() {
             return Ok(Outcome::default());
         }
-        let keep = self.keep();
         let ops = targets
             .iter()
             .map(|&node| Op::Reparent {
@@ -301,6 +354,34 @@ impl Editor {
         self.perform(label, ops, false)?;
         Ok(Outcome::default())
     }
+}
+
+/// Undo, redo, history jumps and the end of a gesture: handed the document, the gesture
+/// counter (each of these closes the open gesture) and the message log (what was undone).
+pub(super) fn history_command(
+    doc: &mut Document,
+    gestures: &mut Gestures,
+    log: &mut MessageLog,
+    command: HistoryCommand,
+) -> Result<Outcome> {
+    let said = |done: Result<Option<String>>, verb: &str, nothing: &str, log: &mut MessageLog| {
+        log.info(match done? {
+            Some(label) => format!("{verb} {label}"),
+            None => nothing.to_string(),
+        });
+        Ok(Outcome::default())
+    };
+    let done = match command {
+        HistoryCommand::EndGesture => {
+            doc.end_gesture();
+            Ok(Outcome::default())
+        }
+        HistoryCommand::Undo => said(doc.undo(), "Undid", "Nothing to undo", log),
+        HistoryCommand::Redo => said(doc.redo(), "Redid", "Nothing to redo", log),
+        HistoryCommand::JumpHistory(n) => doc.jump_to(n).map(|_| Outcome::default()),
+    };
+    gestures.open = None;
+    done
 }
 
 /// The reparent ops of an allowed drop or move: `dragged` under `parent` in order, the first at

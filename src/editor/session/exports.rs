@@ -2,13 +2,14 @@
 //! groups; File > Export figure keeps the figure's settings (size, scale, layers, caption,
 //! which view) and writes it as SVG or PNG, whichever the picked name ends in.
 
-use crate::editor::session::interchange::Exported;
-use crate::editor::session::{Editor, Outcome};
+use crate::editor::session::Outcome;
+use crate::editor::session::interchange::{ExportParts, Exported};
 use crate::editor::view::figure::png::{render_png, render_rgba};
 use crate::editor::view::figure::{FigureOptions, embedded_image, figure_svg};
 use crate::error::{Error, Result};
+use crate::model::document::Document;
 use crate::model::progress::Stage;
-use crate::model::scene::Scene;
+use crate::model::scene::{NodeId, Scene};
 use crate::model::svg::export::{Images, SvgOptions, save_document, save_svg_with_progress};
 use std::path::{Path, PathBuf};
 
@@ -29,61 +30,61 @@ impl FigureSpec {
     }
 }
 
-impl Editor {
-    /// The figure's settings (File > Export figure).
-    pub fn figure_options(&self) -> &FigureOptions {
-        &self.figure
-    }
-
-    /// The figure as SVG text, with sprites embedded from the scene's folder.
-    pub fn figure_svg(&self) -> String {
-        self.figure_spec().svg(self.doc.scene())
-    }
-
-    /// The figure's settings with the selection and the folder sprites are read from, apart
-    /// from the session (to draw on another thread).
-    pub fn figure_spec(&self) -> FigureSpec {
-        let mut options = self.figure.clone();
-        options.selection = self.selection.ids().to_vec();
-        options.time = self.timeline.time;
+impl FigureSpec {
+    /// The figure `options` of `doc` with the `selection` and the playback `time`, apart from
+    /// the session (to draw on another thread).
+    pub(super) fn of(
+        options: &FigureOptions,
+        doc: &Document,
+        selection: &[NodeId],
+        time: f32,
+    ) -> Self {
+        let mut options = options.clone();
+        options.selection = selection.to_vec();
+        options.time = time;
         FigureSpec {
             options,
-            dir: self.doc.sprite_folder(),
+            dir: doc.sprite_folder(),
         }
     }
+}
 
-    /// What the figure depends on, cheap to compare between frames: its settings, the
-    /// selection and the scene's versions (a 1M-node figure takes seconds to write out).
-    pub fn figure_key(&self) -> u64 {
-        use std::hash::{Hash, Hasher};
-        let scene = self.doc.scene();
-        let mut h = rustc_hash::FxHasher::default();
-        format!("{:?}", self.figure).hash(&mut h);
-        self.selection.ids().hash(&mut h);
-        // The ghosts layer draws the world-blend ghosts at the playback time.
-        self.timeline.time.to_bits().hash(&mut h);
-        self.doc.path().hash(&mut h);
-        (scene.structure_version(), scene.appearance_version()).hash(&mut h);
-        scene.world_version().hash(&mut h);
-        h.finish()
-    }
+/// What the figure depends on, cheap to compare between frames: its settings, the selection,
+/// the playback time and the scene's versions (a 1M-node figure takes seconds to write out).
+pub(super) fn figure_key(
+    options: &FigureOptions,
+    doc: &Document,
+    selection: &[NodeId],
+    time: f32,
+) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let scene = doc.scene();
+    let mut h = rustc_hash::FxHasher::default();
+    format!("{options:?}").hash(&mut h);
+    selection.hash(&mut h);
+    // The ghosts layer draws the world-blend ghosts at the playback time.
+    time.to_bits().hash(&mut h);
+    doc.path().hash(&mut h);
+    (scene.structure_version(), scene.appearance_version()).hash(&mut h);
+    scene.world_version().hash(&mut h);
+    h.finish()
+}
 
-    /// The preview's work: a copy of the scene and the figure's settings, drawn at `scale`
-    /// (RGBA, straight alpha) wherever it is run.
-    pub fn figure_preview_job(
-        &self,
-        scale: f32,
-    ) -> impl FnOnce() -> Result<(u32, u32, Vec<u8>)> + Send + 'static {
-        let spec = self.figure_spec();
-        let scene = self.doc.scene().clone();
-        move || render_rgba(&spec.svg(&scene), scale)
-    }
+/// The preview's work: `scene` (a copy) drawn as `spec` says at `scale` (RGBA, straight
+/// alpha) wherever it is run.
+pub(super) fn preview_job(
+    spec: FigureSpec,
+    scene: Scene,
+    scale: f32,
+) -> impl FnOnce() -> Result<(u32, u32, Vec<u8>)> + Send + 'static {
+    move || render_rgba(&spec.svg(&scene), scale)
+}
 
-    /// Write the figure to `path`: `.png` rendered from the SVG, anything else as the SVG (on
-    /// a worker for a big scene, like the other exports).
-    pub(super) fn export_figure(&mut self, path: PathBuf) -> Result<Outcome> {
-        let spec = self.figure_spec();
-        let scale = self.figure.scale;
+impl ExportParts<'_> {
+    /// Write the figure (`spec`) to `path`: `.png` rendered from the SVG, anything else as the
+    /// SVG (on a worker for a big scene, like the other exports).
+    pub(super) fn export_figure(&mut self, path: PathBuf, spec: FigureSpec) -> Result<Outcome> {
+        let scale = spec.options.scale;
         let png = crate::model::file_kind::FileKind::Png.is(&path);
         self.export_job(path, move |scene, path, progress| {
             progress.enter(Stage::Formatting, 0);
@@ -108,10 +109,10 @@ impl Editor {
 
     /// Write the clip as animated SVG, or (for an `.html` name) the page that plays it, or
     /// (`.gif`, `.png`) the figure drawn frame by frame at 30 fps, on a worker with progress
-    /// and Cancel.
-    pub(super) fn export_animation(&mut self, path: PathBuf) -> Result<Outcome> {
+    /// and Cancel (the frames drawn as the figure, `spec`, says).
+    pub(super) fn export_animation(&mut self, path: PathBuf, spec: FigureSpec) -> Result<Outcome> {
         if let Some(format) = crate::editor::view::figure::frames::FrameFormat::for_path(&path) {
-            return self.export_frames(path, format);
+            return self.export_frames(path, format, spec);
         }
         let dir = self.doc.sprite_folder();
         let html = crate::model::file_kind::FileKind::Html.is(&path);
@@ -149,9 +150,9 @@ impl Editor {
         &mut self,
         path: PathBuf,
         format: crate::editor::view::figure::frames::FrameFormat,
+        spec: FigureSpec,
     ) -> Result<Outcome> {
         use crate::editor::view::figure::frames::{FramePlan, encode_clip};
-        let spec = self.figure_spec();
         let plan = FramePlan::for_clip(self.doc.scene(), 30)?;
         self.export_job(path, move |scene, path, progress| {
             let href = |p: &str| embedded_image(spec.dir.as_deref(), p);

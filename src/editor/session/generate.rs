@@ -3,8 +3,8 @@
 //! on a worker with progress and Cancel (generating, building, computing world matrices) while
 //! the current scene stays usable, and swaps in with one step.
 
-use crate::editor::session::jobs::{Finished, Loaded};
-use crate::editor::session::{Editor, FileAction, Outcome};
+use crate::editor::session::jobs::{Finished, Jobs, Loaded};
+use crate::editor::session::messages::MessageLog;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 pub use crate::model::generate::GenShape;
@@ -80,22 +80,23 @@ fn make(request: GenerateRequest, progress: &Progress) -> Option<Loaded> {
     })
 }
 
-impl Editor {
-    /// `FileCommand::Generate`: check the request, then ask about unsaved changes.
-    pub(super) fn generate_command(&mut self, request: GenerateRequest) -> Result<Outcome> {
+impl Jobs {
+    /// Make the scene: at once when small (handed back, for the router to swap in), on a worker
+    /// from the background threshold on (`doc` is the current document, kept meanwhile).
+    pub(super) fn generate(
+        &mut self,
+        doc: &Document,
+        log: &mut MessageLog,
+        request: GenerateRequest,
+    ) -> Result<Option<Loaded>> {
         request.check()?;
-        self.request(FileAction::Generate(request))
-    }
-
-    /// Make the scene: at once when small, on a worker from the background threshold on.
-    pub(super) fn generate(&mut self, request: GenerateRequest) -> Result<Outcome> {
-        request.check()?;
-        if request.nodes < self.jobs.save_nodes() {
+        if request.nodes < self.save_nodes() {
             let loaded = make(request, &Progress::new())
                 .ok_or_else(|| Error::Refused("generating was cancelled".into()))?;
-            return Ok(self.swap_in(loaded));
+            return Ok(Some(loaded));
         }
         self.start_job(
+            doc,
             format!("Generating {}", request.describe()),
             "graft-generate",
             (Stage::Generating, request.nodes as u64),
@@ -103,10 +104,10 @@ impl Editor {
                 make(request, progress).map(|loaded| Ok(Finished::Loaded(Box::new(loaded))))
             },
         )?;
-        self.info(format!(
+        log.info(format!(
             "Generating {} in the background (Esc or Cancel stops it)",
             request.describe()
         ));
-        Ok(Outcome::default())
+        Ok(None)
     }
 }

@@ -4,8 +4,10 @@
 //! and recovery cover it.
 
 use crate::editor::session::command::{Effect, InstanceCommand};
+use crate::editor::session::messages::MessageLog;
 use crate::editor::session::{DialogPurpose, Editor, Outcome};
 use crate::error::{Error, Result};
+use crate::model::document::Document;
 use crate::model::instance::{Entry, Registration, plan};
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
@@ -67,7 +69,7 @@ impl Editor {
             .file_name()
             .map_or(text.clone(), |n| n.to_string_lossy().into_owned());
         let label = match under {
-            Some(p) => format!("Instance {name} under {}", self.name_of(p)),
+            Some(p) => format!("Instance {name} under {}", self.edit_parts().name_of(p)),
             None => format!("Instance {name}"),
         };
         self.perform(label, ops, false)?;
@@ -78,7 +80,7 @@ impl Editor {
     /// Save the branch of `node` as `path` and replace it by an instance of that file.
     fn save_branch(&mut self, node: NodeId, path: &Path) -> Result<Outcome> {
         let host = self.host_file();
-        let label = format!("Save branch {} as scene", self.name_of(node));
+        let label = format!("Save branch {} as scene", self.edit_parts().name_of(node));
         let (ops, root) = plan::save_branch(self.doc.scene(), &host, node, path)?;
         self.perform(label, ops, false)?;
         self.selection.set(vec![root]);
@@ -122,7 +124,7 @@ impl Editor {
             ops.extend(more);
             dropped += dangling;
         }
-        let label = self.label_for("Make local", &roots);
+        let label = self.edit_parts().label_for("Make local", &roots);
         self.perform(label, ops, false)?;
         if dropped > 0 {
             self.info(format!(
@@ -146,7 +148,7 @@ impl Editor {
             self.info("Nothing to revert: the values are the source's");
             return Ok(Outcome::default());
         }
-        let label = self.label_for("Revert to source", &nodes);
+        let label = self.edit_parts().label_for("Revert to source", &nodes);
         self.perform(label, ops, false)?;
         Ok(Outcome::default())
     }
@@ -161,60 +163,9 @@ impl Editor {
             ),
             None => "overrides of missing nodes".to_string(),
         };
-        let label = format!("Remove {what} from {}", self.name_of(root));
+        let label = format!("Remove {what} from {}", self.edit_parts().name_of(root));
         self.perform(label, ops, false)?;
         Ok(Outcome::default())
-    }
-
-    /// The ops that make pasted or duplicated copies instances again (after their inserts):
-    /// `rows` the copied instances' rows, `from` the file they were copied in, `before` the
-    /// subtrees as copied and `after` as renumbered. Pasted into a scene in another folder,
-    /// each source is named from there; refused when a source would contain the scene.
-    pub(super) fn instance_copies(
-        &self,
-        rows: &[Registration],
-        from: Option<&Path>,
-        before: &[DetachedSubtree],
-        after: &[DetachedSubtree],
-    ) -> Result<Vec<Op>> {
-        if rows.is_empty() {
-            return Ok(Vec::new());
-        }
-        let here = self.doc.path();
-        let moved = from.map(folder_of) != here.map(folder_of);
-        if let Some(host) = here.filter(|_| from != here) {
-            refuse_cycles(rows, host)?;
-        }
-        let map: FxHashMap<NodeId, NodeId> = (before.iter().zip(after))
-            .flat_map(|(b, a)| b.ids.iter().copied().zip(a.ids.iter().copied()))
-            .collect();
-        let path = |e: &Entry| {
-            let source = e.source.as_ref().ok().filter(|_| moved)?;
-            Some(plan::source_text(here, &source.path))
-        };
-        Ok(plan::register_copies(rows, &map, &path))
-    }
-
-    /// Warn once, in the message log, about what does not resolve in the instances of the
-    /// file just opened (a missing source, an override of a node the source lost, a node
-    /// added under one), at `FILE:LINE:COL` as `graft check` says it.
-    pub(super) fn warn_instance_problems(&mut self) {
-        let Some(file) = self.doc.path().map(Path::to_path_buf) else {
-            return;
-        };
-        if crate::model::instance::check::problems(self.doc.scene()).is_empty() {
-            return;
-        }
-        // Read again only now, to place them (the open itself kept no text).
-        let limit = crate::model::read_limit::SCENE;
-        let text = crate::model::read_limit::read_text_bounded(&file, limit).unwrap_or_default();
-        let lines = crate::model::instance::check::report(self.doc.scene(), &text, &file);
-        for line in lines
-            .into_iter()
-            .take(crate::editor::session::sprites::MAX_WARNINGS)
-        {
-            self.log.info(line);
-        }
     }
 
     /// Open the source of the primary selection's instance in a new graft window.
@@ -234,6 +185,56 @@ impl Editor {
         };
         self.info(format!("Opening {} in a new window", file.display()));
         Ok(Outcome::with(Effect::OpenWindow(file)))
+    }
+}
+
+/// The ops that make pasted or duplicated copies instances again (after their inserts):
+/// `here` the scene's file, `rows` the copied instances' rows, `from` the file they were copied in, `before` the
+/// subtrees as copied and `after` as renumbered. Pasted into a scene in another folder,
+/// each source is named from there; refused when a source would contain the scene.
+pub(super) fn instance_copies(
+    here: Option<&Path>,
+    rows: &[Registration],
+    from: Option<&Path>,
+    before: &[DetachedSubtree],
+    after: &[DetachedSubtree],
+) -> Result<Vec<Op>> {
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let moved = from.map(folder_of) != here.map(folder_of);
+    if let Some(host) = here.filter(|_| from != here) {
+        refuse_cycles(rows, host)?;
+    }
+    let map: FxHashMap<NodeId, NodeId> = (before.iter().zip(after))
+        .flat_map(|(b, a)| b.ids.iter().copied().zip(a.ids.iter().copied()))
+        .collect();
+    let path = |e: &Entry| {
+        let source = e.source.as_ref().ok().filter(|_| moved)?;
+        Some(plan::source_text(here, &source.path))
+    };
+    Ok(plan::register_copies(rows, &map, &path))
+}
+
+/// Warn once, in the message log, about what does not resolve in the instances of the
+/// file just opened (`doc`) (a missing source, an override of a node the source lost, a node
+/// added under one), at `FILE:LINE:COL` as `graft check` says it.
+pub(super) fn warn_instance_problems(doc: &Document, log: &mut MessageLog) {
+    let Some(file) = doc.path().map(Path::to_path_buf) else {
+        return;
+    };
+    if crate::model::instance::check::problems(doc.scene()).is_empty() {
+        return;
+    }
+    // Read again only now, to place them (the open itself kept no text).
+    let limit = crate::model::read_limit::SCENE;
+    let text = crate::model::read_limit::read_text_bounded(&file, limit).unwrap_or_default();
+    let lines = crate::model::instance::check::report(doc.scene(), &text, &file);
+    for line in lines
+        .into_iter()
+        .take(crate::editor::session::sprites::MAX_WARNINGS)
+    {
+        log.info(line);
     }
 }
 

@@ -2,10 +2,11 @@
 //! here now, drop these rows), turned into model edits and undo labels. Panels never build an
 //! [`Op`] or a label: the session chooses both, here.
 
+use crate::editor::session::Outcome;
 use crate::editor::session::clipboard::trs_from_text;
 use crate::editor::session::command::{PanelCommand, TransformSpace};
+use crate::editor::session::edits::EditParts;
 use crate::editor::session::multi_edit;
-use crate::editor::session::{Editor, Outcome};
 use crate::editor::view::handles::{self, HandleDrag, Tool};
 use crate::editor::view::pointer::MoveDrag;
 use crate::error::{Error, Result};
@@ -14,10 +15,10 @@ use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Shape};
 use glam::DVec2;
 
-impl Editor {
+impl EditParts<'_> {
     /// Carry out a panel's intent, or a [`PanelCommand::Perform`] of ops someone else chose (a
-    /// lesson's Show me, tests, tools).
-    pub(super) fn intent_command(&mut self, command: PanelCommand) -> Result<Outcome> {
+    /// lesson's Show me, tests, tools); `tool` is the viewport's handle (the settings').
+    pub(super) fn intent_command(&mut self, command: PanelCommand, tool: Tool) -> Result<Outcome> {
         let done = match command {
             PanelCommand::Rename { node, name } => self.rename(node, name),
             PanelCommand::SetLook { node, shape, color } => self.set_look(node, shape, color),
@@ -40,7 +41,7 @@ impl Editor {
                 pointer,
                 snap,
                 grid_step,
-            } => self.drag_handle(&drag, pointer, snap, grid_step),
+            } => self.drag_handle(tool, &drag, pointer, snap, grid_step),
             PanelCommand::MoveSelection {
                 drag,
                 pointer,
@@ -112,6 +113,7 @@ impl Editor {
     /// after the tool ("Rotate arm"). Nothing while the pointer is where the drag began.
     fn drag_handle(
         &mut self,
+        tool: Tool,
         drag: &HandleDrag,
         pointer: DVec2,
         snap: bool,
@@ -120,7 +122,6 @@ impl Editor {
         if pointer == drag.start_pointer {
             return Ok(());
         }
-        let tool = self.tool();
         let Some(op) = handles::drag_op(tool, drag, pointer, snap, grid_step) else {
             return Ok(());
         };

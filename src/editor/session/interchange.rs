@@ -1,9 +1,13 @@
 //! Godot scenes in the session: opening (or dropping) a `.tscn` imports it as a new untitled
 //! scene with its report in a window; File > Export > Godot scene writes the scene as a
-//! `.tscn` and reports what had to change.
+//! `.tscn` and reports what had to change. The report and the question about an import's Godot
+//! scenes are the [`Interchange`] part's; exports run as [`ExportParts`] methods.
 
-use crate::editor::session::command::{Effect, Window};
-use crate::editor::session::{Editor, Outcome};
+use crate::editor::session::Outcome;
+use crate::editor::session::command::Window;
+use crate::editor::session::jobs::Jobs;
+use crate::editor::session::messages::MessageLog;
+use crate::editor::session::settings::Settings;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::file_kind::FileKind;
@@ -13,6 +17,7 @@ use crate::model::godot::import::import_file;
 use crate::model::godot::tree::find_project_root;
 use crate::model::progress::{Progress, Stage};
 use crate::model::scene::Scene;
+use rustc_hash::FxHashSet;
 use std::path::{Path, PathBuf};
 
 /// True for a Godot scene path (`.tscn`, or the binary `.scn` that is refused with advice).
@@ -82,63 +87,134 @@ pub enum SourcesAnswer {
     Write(Option<PathBuf>),
 }
 
-impl Editor {
-    /// Import an SVG drawing as a new, untitled scene (the current one stays if it fails).
-    pub(super) fn import_svg(&mut self, path: PathBuf) -> Result<Outcome> {
-        let imported = crate::model::svg::import::import_svg_file(&path)?;
-        let nodes = imported.scene.len();
-        let report = svg_report(&path, nodes, &imported.notes);
-        let mut outcome = self.replace_document(Document::untitled(imported.scene));
-        if !imported.notes.is_empty() {
-            self.windows.insert(Window::ImportReport);
-        }
-        self.report = Some(report);
-        self.info(format!(
-            "Imported {}: {nodes} nodes, {} notes (Save writes it as a graft scene)",
-            path.display(),
-            imported.notes.len()
-        ));
-        outcome.effects.push(Effect::FrameAllNextFrame);
-        Ok(outcome)
-    }
+/// The interchange part: the last import's or export's report (for its window) and, after an
+/// import that keeps instanced Godot scenes, the question about them while it waits.
+#[derive(Default)]
+pub struct Interchange {
+    report: Option<InterchangeReport>,
+    /// Asked and answered in `import_sources.rs`.
+    pub(super) question: Option<SourcesQuestion>,
+}
 
+impl Interchange {
     /// The last import or export report.
-    pub fn interchange_report(&self) -> Option<&InterchangeReport> {
+    pub fn report(&self) -> Option<&InterchangeReport> {
         self.report.as_ref()
     }
 
-    /// Import a Godot scene as a new, untitled scene (the current one stays if it fails).
-    pub(super) fn import_godot(&mut self, path: PathBuf) -> Result<Outcome> {
-        if FileKind::GodotBinary.is(&path) {
-            return Err(Error::Refused(format!(
-                "{} is a binary Godot scene: open it in Godot and save it as .tscn (text), then import that",
-                path.display()
-            )));
-        }
-        let imported = import_file(&path)?;
-        let name = path.file_name().map_or_else(
-            || path.display().to_string(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        let notes = imported.report.notes.len();
-        let nodes = imported.scene.len();
-        let report = report_of(&path, &imported.report);
-        let mut outcome = self.replace_document(Document::untitled(imported.scene));
-        self.report = Some(report);
-        if notes > 0 {
-            self.windows.insert(Window::ImportReport);
-        }
-        self.info(format!(
-            "Imported {name}: {nodes} nodes, {notes} notes (Save writes it as a graft scene)"
-        ));
-        outcome.effects.push(Effect::FrameAllNextFrame);
-        self.ask_about_sources(name);
-        Ok(outcome)
+    /// The last report, to add to.
+    pub(super) fn report_mut(&mut self) -> Option<&mut InterchangeReport> {
+        self.report.as_mut()
     }
 
+    /// Forget the question (the document it was about goes).
+    pub(super) fn forget_question(&mut self) {
+        self.question = None;
+    }
+
+    /// Keep `report` for its window, opened (in `windows`) when `open`.
+    pub(super) fn show(
+        &mut self,
+        report: InterchangeReport,
+        open: bool,
+        windows: &mut FxHashSet<Window>,
+    ) {
+        self.report = Some(report);
+        if open {
+            windows.insert(Window::ImportReport);
+        }
+    }
+
+    /// An export finished: its report (in a window when it has notes) and status line.
+    pub(super) fn exported(
+        &mut self,
+        done: Exported,
+        windows: &mut FxHashSet<Window>,
+        log: &mut MessageLog,
+    ) -> Outcome {
+        if let Some(report) = done.report {
+            let notes = report.lines.len().saturating_sub(1);
+            self.show(report, notes > 0, windows);
+        }
+        log.info(done.said);
+        Outcome::default()
+    }
+}
+
+/// A file read as a new, untitled scene, for the router to swap in: its report, whether the
+/// report's window opens, the status line, and (a Godot import) the imported file's name, to
+/// ask about its instanced Godot scenes.
+pub(super) struct Imported {
+    pub(super) doc: Document,
+    pub(super) report: InterchangeReport,
+    pub(super) open_report: bool,
+    pub(super) said: String,
+    pub(super) sources_of: Option<String>,
+}
+
+/// Read an SVG drawing as a new, untitled scene.
+pub(super) fn read_svg(path: &Path) -> Result<Imported> {
+    let imported = crate::model::svg::import::import_svg_file(path)?;
+    let nodes = imported.scene.len();
+    Ok(Imported {
+        report: svg_report(path, nodes, &imported.notes),
+        open_report: !imported.notes.is_empty(),
+        said: format!(
+            "Imported {}: {nodes} nodes, {} notes (Save writes it as a graft scene)",
+            path.display(),
+            imported.notes.len()
+        ),
+        doc: Document::untitled(imported.scene),
+        sources_of: None,
+    })
+}
+
+/// Read a Godot scene as a new, untitled scene (a binary `.scn` is refused with advice).
+pub(super) fn read_godot(path: &Path) -> Result<Imported> {
+    if FileKind::GodotBinary.is(path) {
+        return Err(Error::Refused(format!(
+            "{} is a binary Godot scene: open it in Godot and save it as .tscn (text), then import that",
+            path.display()
+        )));
+    }
+    let imported = import_file(path)?;
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let notes = imported.report.notes.len();
+    let nodes = imported.scene.len();
+    Ok(Imported {
+        report: report_of(path, &imported.report),
+        open_report: notes > 0,
+        said: format!(
+            "Imported {name}: {nodes} nodes, {notes} notes (Save writes it as a graft scene)"
+        ),
+        doc: Document::untitled(imported.scene),
+        sources_of: Some(name),
+    })
+}
+
+/// What an export is handed (split borrows built in `routes.rs`): the document it copies, the
+/// jobs (a big scene is written on a worker), the message log, and the report with the
+/// windows that show it.
+pub(super) struct ExportParts<'a> {
+    pub(super) doc: &'a Document,
+    pub(super) jobs: &'a mut Jobs,
+    pub(super) log: &'a mut MessageLog,
+    pub(super) interchange: &'a mut Interchange,
+    pub(super) windows: &'a mut FxHashSet<Window>,
+}
+
+impl ExportParts<'_> {
     /// Write the scene as a Godot 4 (or, with `godot3`, Godot 3) `.tscn` (images as `res://`
-    /// paths under the project that holds the target).
-    pub(super) fn export_godot(&mut self, target: PathBuf, godot3: bool) -> Result<Outcome> {
+    /// paths under the project that holds the target), as `settings` remember it.
+    pub(super) fn export_godot(
+        &mut self,
+        target: PathBuf,
+        godot3: bool,
+        settings: &Settings,
+    ) -> Result<Outcome> {
         let absolute = std::path::absolute(&target).unwrap_or_else(|_| target.clone());
         let options = ExportOptions {
             project_root: find_project_root(&absolute),
@@ -149,11 +225,11 @@ impl Editor {
                 .and_then(Path::file_stem)
                 .map_or("Root".into(), |s| s.to_string_lossy().into_owned()),
             godot3,
-            pixels_per_unit: Some(self.settings.godot_pixels_per_unit())
+            pixels_per_unit: Some(settings.godot_pixels_per_unit())
                 .filter(|&p| p > 1)
                 .map(|p| p as f32),
         };
-        let keep = !self.settings.godot_flatten()
+        let keep = !settings.godot_flatten()
             && (self.doc.scene().instances()).is_some_and(|t| t.in_use(self.doc.scene()));
         self.export_job(target, move |scene, target, progress| {
             write_godot(scene, &options, target, progress, keep)
@@ -169,11 +245,14 @@ impl Editor {
     ) -> Result<Outcome> {
         if self.doc.scene().len() < self.jobs.save_nodes() {
             let done = write(self.doc.scene(), &target, &Progress::new())?;
-            return Ok(done.map_or_else(Outcome::default, |e| self.exported(e)));
+            return Ok(done.map_or_else(Outcome::default, |e| {
+                (self.interchange).exported(e, self.windows, self.log)
+            }));
         }
         let scene = self.doc.scene().clone();
         let name = crate::editor::session::jobs::file_name(&target);
-        self.start_job(
+        self.jobs.start_job(
+            self.doc,
             format!("Exporting {name}"),
             "graft-export",
             (Stage::Formatting, 0),
@@ -189,21 +268,8 @@ impl Editor {
                 }
             },
         )?;
-        self.info(format!("Exporting {name} in the background"));
+        self.log.info(format!("Exporting {name} in the background"));
         Ok(Outcome::default())
-    }
-
-    /// An export finished: its report (in a window when it has notes) and status line.
-    pub(super) fn exported(&mut self, done: Exported) -> Outcome {
-        if let Some(report) = done.report {
-            let notes = report.lines.len().saturating_sub(1);
-            self.report = Some(report);
-            if notes > 0 {
-                self.windows.insert(Window::ImportReport);
-            }
-        }
-        self.info(done.said);
-        Outcome::default()
     }
 }
 

@@ -2,9 +2,12 @@
 //! what it is doing (reading, parsing and building, propagating) and how far it got, and can be
 //! cancelled. The current scene stays usable; the new one swaps in with one step when it is
 //! ready, or, if the current scene was edited meanwhile, after the unsaved-changes prompt.
-//! Cancelling (or a bad file) leaves everything as it was.
+//! Cancelling (or a bad file) leaves everything as it was. The jobs are the [`Jobs`] part's,
+//! handed the document they copy or compare with and the message log; the router swaps in
+//! what a finished job hands back.
 
-use crate::editor::session::{Editor, FileAction, Outcome};
+use crate::editor::session::Outcome;
+use crate::editor::session::messages::MessageLog;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::progress::Progress;
@@ -53,6 +56,9 @@ pub(super) struct Loaded {
 pub(super) enum Finished {
     /// A scene, to swap in.
     Loaded(Box<Loaded>),
+    /// A scene loaded while the document was edited, held until the unsaved-changes prompt
+    /// is answered.
+    Held,
     /// A copy of the scene was exported.
     Exported(Box<crate::editor::session::interchange::Exported>),
     /// A copy of the document at `revision` was written to `path`.
@@ -186,10 +192,10 @@ fn load(path: &Path, progress: &Progress) -> Result<Option<Loaded>> {
     }))
 }
 
-impl Editor {
+impl Jobs {
     /// The running job, if any, as the UI shows it.
-    pub fn job(&self) -> Option<JobView> {
-        let job = self.jobs.job.as_ref()?;
+    pub fn view(&self) -> Option<JobView> {
+        let job = self.job.as_ref()?;
         Some(JobView {
             title: job.title.clone(),
             stage: job.progress.stage(),
@@ -199,35 +205,41 @@ impl Editor {
     }
 
     /// Files at least this big open on a worker (tests set 0 to always use one).
-    #[doc(hidden)]
-    pub fn set_background_bytes(&mut self, bytes: u64) {
-        self.jobs.background_bytes = bytes;
+    pub(super) fn set_background_bytes(&mut self, bytes: u64) {
+        self.background_bytes = bytes;
     }
 
     /// Scenes with at least this many nodes save on a worker (tests set 0 to always use one).
-    #[doc(hidden)]
-    pub fn set_background_save_nodes(&mut self, nodes: usize) {
-        self.jobs.background_save_nodes = nodes;
+    pub(super) fn set_background_save_nodes(&mut self, nodes: usize) {
+        self.background_save_nodes = nodes;
     }
 
-    /// How many worker threads this session started are still running, cancelled ones
-    /// included (a cancelled job is forgotten at once, its thread returns later). Tests wait
-    /// for 0 instead of sleeping before they check what a cancelled worker left behind.
-    #[doc(hidden)]
+    /// How many worker threads started here are still running, cancelled ones included.
     pub fn workers_running(&self) -> usize {
-        self.jobs.workers.load(Ordering::SeqCst)
+        self.workers.load(Ordering::SeqCst)
     }
 
     /// True when opening `path` should run on a worker.
     pub(super) fn opens_in_background(&self, path: &Path) -> bool {
-        std::fs::metadata(path).is_ok_and(|m| m.len() >= self.jobs.background_bytes)
+        std::fs::metadata(path).is_ok_and(|m| m.len() >= self.background_bytes)
     }
 
-    /// Start opening `path` on a worker.
-    pub(super) fn start_open_job(&mut self, path: PathBuf) -> Result<Outcome> {
+    /// True when Save and Save As of `doc` run on a worker (a big scene and no job running).
+    pub(super) fn saves_in_background(&self, doc: &Document) -> bool {
+        doc.scene().len() >= self.save_nodes() && !self.running()
+    }
+
+    /// Start opening `path` on a worker (`doc`, the current document, stays meanwhile).
+    pub(super) fn start_open_job(
+        &mut self,
+        doc: &Document,
+        log: &mut MessageLog,
+        path: PathBuf,
+    ) -> Result<Outcome> {
         let name = file_name(&path);
         let first = (Stage::Reading, 0);
         self.start_job(
+            doc,
             format!("Opening {name}"),
             "graft-load",
             first,
@@ -237,24 +249,26 @@ impl Editor {
                     .map(|r| r.map(|l| Finished::Loaded(Box::new(l))))
             },
         )?;
-        self.info(format!(
+        log.info(format!(
             "Opening {name} in the background (Esc or Cancel stops it)"
         ));
         Ok(Outcome::default())
     }
 
     /// Run `work` on a worker thread with fresh progress, shown under `title` and starting in
-    /// `first` (a stage and its total, so the first frame already says what is happening).
+    /// `first` (a stage and its total, so the first frame already says what is happening);
+    /// `doc` is the document as the job starts (edits made meanwhile are not lost silently).
     /// `work` returns None when it saw the progress cancelled (nothing is sent: the UI has
     /// forgotten the job).
     pub(super) fn start_job(
         &mut self,
+        doc: &Document,
         title: String,
         thread: &str,
         first: (Stage, u64),
         work: impl FnOnce(&Progress) -> Option<Result<Finished>> + Send + 'static,
     ) -> Result<()> {
-        if let Some(job) = &self.jobs.job {
+        if let Some(job) = &self.job {
             return Err(Error::Refused(format!(
                 "{} is still running: wait for it or cancel it",
                 job.title
@@ -264,8 +278,8 @@ impl Editor {
         progress.enter(first.0, first.1);
         let (tx, rx) = channel();
         let mine = progress.clone();
-        self.jobs.workers.fetch_add(1, Ordering::SeqCst);
-        let running = Running(self.jobs.workers.clone());
+        self.workers.fetch_add(1, Ordering::SeqCst);
+        let running = Running(self.workers.clone());
         std::thread::Builder::new()
             .name(thread.into())
             .spawn(move || {
@@ -276,20 +290,20 @@ impl Editor {
                 }
             })
             .map_err(|e| Error::Refused(format!("cannot start a worker: {e}")))?;
-        self.jobs.job = Some(Job {
+        self.job = Some(Job {
             title,
             progress,
             result: rx,
-            started_at: (self.doc.history().labels().0.len(), self.doc.is_modified()),
+            started_at: (doc.history().labels().0.len(), doc.is_modified()),
         });
         Ok(())
     }
 
     /// Ask the running job to stop; the current scene stays as it is.
-    pub(super) fn cancel_job(&mut self) -> Outcome {
-        if let Some(job) = self.jobs.job.take() {
+    pub(super) fn cancel(&mut self, log: &mut MessageLog) -> Outcome {
+        if let Some(job) = self.job.take() {
             job.progress.cancel();
-            self.info(format!(
+            log.info(format!(
                 "Cancelled: {} (nothing changed)",
                 job.title.to_lowercase()
             ));
@@ -297,85 +311,52 @@ impl Editor {
         Outcome::default()
     }
 
-    /// Called every frame: swap in a finished job's scene (or report its error).
-    pub fn poll_job(&mut self) -> Result<Outcome> {
-        let Some(job) = &self.jobs.job else {
-            return Ok(Outcome::default());
-        };
-        let result = match job.result.try_recv() {
+    /// Called every frame: what a finished job handed back, if one finished. A loaded scene
+    /// while `doc` was edited meanwhile is held ([`Finished::Held`]) until the unsaved-changes
+    /// prompt is answered.
+    pub(super) fn poll(&mut self, doc: &Document) -> Option<Result<Finished>> {
+        let result = match self.job.as_ref()?.result.try_recv() {
             Ok(result) => result,
-            Err(TryRecvError::Empty) => return Ok(Outcome::default()),
+            Err(TryRecvError::Empty) => return None,
             Err(TryRecvError::Disconnected) => {
                 Err(Error::Refused("the loading worker stopped".into()))
             }
         };
-        let Some(job) = self.jobs.job.take() else {
-            return Ok(Outcome::default());
-        };
+        let job = self.job.take()?;
         let loaded = match result {
-            Ok(Finished::Loaded(loaded)) => *loaded,
-            Ok(Finished::Saved {
-                path,
-                revision,
-                stamp,
-            }) => return Ok(self.saved(&path, revision, stamp)),
-            Ok(Finished::Exported(done)) => return Ok(self.exported(*done)),
-            Err(e) => return Err(self.fail(e)),
+            Ok(Finished::Loaded(loaded)) => loaded,
+            other => return Some(other),
         };
-        let now = (self.doc.history().labels().0.len(), self.doc.is_modified());
-        if now != job.started_at && self.doc.is_modified() {
+        let now = (doc.history().labels().0.len(), doc.is_modified());
+        if now != job.started_at && doc.is_modified() {
             // Edited while loading: ask before the edits go.
-            self.jobs.loaded = Some(loaded);
-            self.files.ask_before(FileAction::SwapLoaded);
-            return Ok(Outcome::default());
+            self.loaded = Some(*loaded);
+            return Some(Ok(Finished::Held));
         }
-        Ok(self.swap_in(loaded))
+        Some(Ok(Finished::Loaded(loaded)))
     }
 
-    /// Replace the document with a loaded one, in one step.
-    pub(super) fn swap_in(&mut self, loaded: Loaded) -> Outcome {
-        let Loaded {
-            path,
-            doc,
-            report,
-            said,
-        } = loaded;
-        let mut outcome = self.replace_document(doc);
-        if let Some(report) = report {
-            let notes = report.lines.len().saturating_sub(1);
-            self.report = Some(report);
-            if notes > 0 {
-                self.windows
-                    .insert(crate::editor::session::command::Window::ImportReport);
-            }
-        } else if let Some(path) = path {
-            self.remember(path);
-        }
-        self.info(said);
-        let _ = self.warn_missing_images();
-        self.warn_instance_problems();
-        give_back_freed_memory();
-        outcome
-            .effects
-            .push(crate::editor::session::command::Effect::FrameAllNextFrame);
-        outcome
-    }
-
-    /// Save a copy of the scene to `path` on a worker (a big scene: formatting and writing
+    /// Save a copy of `doc`'s scene to `path` on a worker (a big scene: formatting and writing
     /// take seconds); the document is marked saved when it is done, if nothing changed since.
-    pub(super) fn start_save_job(&mut self, path: PathBuf) -> Result<Outcome> {
-        let mut scene = self.doc.scene().clone();
+    pub(super) fn start_save_job(
+        &mut self,
+        doc: &Document,
+        log: &mut MessageLog,
+        path: PathBuf,
+    ) -> Result<Outcome> {
+        let mut scene = doc.scene().clone();
         // Save As into another folder: the copy names the same images from there (the
         // document follows when the save is done, in `saved`).
         let to = crate::model::scene::sprites::folder_of(&path);
-        match self.doc.sprite_folder() {
+        match doc.sprite_folder() {
             Some(from) => _ = scene.rebase_sprites(&from, &to),
             None => _ = scene.relative_sprites(&to), // untitled: as `Document::save_to`
         }
-        let revision = self.doc.revision();
+        let revision = doc.revision();
         let name = file_name(&path);
         let first = (Stage::Formatting, scene.len() as u64);
         self.start_job(
+            doc,
             format!("Saving {name}"),
             "graft-save",
             first,
@@ -392,40 +373,31 @@ impl Editor {
                 })
             },
         )?;
-        self.info(format!("Saving {name} in the background"));
+        log.info(format!("Saving {name} in the background"));
         Ok(Outcome::default())
     }
 
-    /// A background save finished.
-    fn saved(
-        &mut self,
-        path: &Path,
-        revision: u64,
-        stamp: Option<crate::model::file_stamp::FileStamp>,
-    ) -> Outcome {
-        let folder_before = self.doc.sprite_folder();
-        let clean = self.doc.saved_as(path, revision, stamp);
-        self.journal_saved();
-        self.remember(path.to_path_buf());
-        if clean {
-            self.info(format!("Saved {}", path.display()));
-        } else {
-            self.info(format!(
-                "Saved {} as it was when the save began; the edits made since are not saved yet",
-                path.display()
-            ));
-        }
-        self.warn_images_after_move(folder_before, path);
-        give_back_freed_memory();
-        Outcome::default()
+    /// The loaded scene that waited for the prompt, to swap in.
+    pub(super) fn take_loaded(&mut self) -> Option<Loaded> {
+        self.loaded.take()
     }
+}
 
-    /// The answer to the prompt about a loaded scene: swap it in, or drop it.
-    pub(super) fn take_loaded(&mut self) -> Outcome {
-        match self.jobs.loaded.take() {
-            Some(loaded) => self.swap_in(loaded),
-            None => Outcome::default(),
-        }
+/// What a background save that finished says, and the document marked saved (when nothing
+/// changed since it began).
+pub(super) fn saved_line(
+    doc: &mut Document,
+    path: &Path,
+    revision: u64,
+    stamp: Option<crate::model::file_stamp::FileStamp>,
+) -> String {
+    if doc.saved_as(path, revision, stamp) {
+        format!("Saved {}", path.display())
+    } else {
+        format!(
+            "Saved {} as it was when the save began; the edits made since are not saved yet",
+            path.display()
+        )
     }
 }
 
@@ -441,7 +413,7 @@ pub(super) fn file_name(path: &Path) -> String {
 /// the system at once: mimalloc (the binary's allocator) otherwise keeps it for a while, and
 /// after opening a 1M-node file that was ~50 B per node held for nothing. Harmless when
 /// mimalloc is not the allocator (its own heap is then empty).
-fn give_back_freed_memory() {
+pub(super) fn give_back_freed_memory() {
     // SAFETY: mi_collect only walks and frees mimalloc's own free lists; it may be called
     // at any time from any thread.
     unsafe { libmimalloc_sys::mi_collect(true) }

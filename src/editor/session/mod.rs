@@ -40,6 +40,7 @@ pub mod messages;
 pub mod multi_edit;
 pub mod picking;
 pub mod probes;
+mod purpose;
 pub mod record;
 mod routes;
 pub mod selection;
@@ -48,7 +49,7 @@ pub mod sprites;
 pub mod tick;
 pub mod timeline;
 
-use crate::editor::session::command::{Command, Effect, ViewSpace, Window};
+use crate::editor::session::command::{Command, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
@@ -58,94 +59,8 @@ use rustc_hash::FxHashSet;
 use std::path::PathBuf;
 
 pub use messages::Message;
+pub use purpose::{DialogPurpose, FileAction, Outcome};
 pub use settings::ViewOptions;
-
-/// File actions that may first need the unsaved-changes prompt.
-#[derive(Clone, Debug, PartialEq)]
-pub enum FileAction {
-    /// Start a new, empty scene.
-    New,
-    /// Show the Open dialog.
-    Open,
-    /// Show the dialog that picks a Godot scene to import.
-    Import,
-    /// Open this file.
-    OpenPath(PathBuf),
-    /// Reload the file from disk.
-    Revert,
-    /// Close the window.
-    Quit,
-    /// Swap in the scene a background job loaded (the current one was edited meanwhile).
-    SwapLoaded,
-    /// Replace the scene with a generated one.
-    Generate(crate::editor::session::generate::GenerateRequest),
-    /// Start a lesson (its scene replaces the current one).
-    OpenLesson(Box<crate::editor::lesson::Lesson>),
-    /// Recover the journal the recovery prompt offers (its scene replaces the current one).
-    Recover,
-}
-
-/// What an open file dialog (or the typed-path field that replaces it) is for.
-#[derive(Clone, Debug, PartialEq)]
-pub enum DialogPurpose {
-    /// Open the picked file.
-    Open,
-    /// Open the picked lesson file.
-    OpenLesson,
-    /// Write the stopped recording as a lesson to the picked file.
-    SaveLesson,
-    /// Write the learner's lesson progress as JSON to the picked file.
-    ExportProgress,
-    /// Import the picked Godot scene.
-    Import,
-    /// Export the scene as a Godot scene to the picked file.
-    ExportGodot,
-    /// Export the scene as a Godot 3 scene to the picked file.
-    ExportGodot3,
-    /// Export the scene as SVG groups to the picked file.
-    ExportSvg,
-    /// Export the clip as animated SVG or an HTML player to the picked file.
-    ExportAnimation,
-    /// Write the figure to the picked file (.svg or .png).
-    ExportFigure,
-    /// Save to the picked file, then go on with `then`.
-    SaveAs {
-        /// The action waiting for the save.
-        then: Option<FileAction>,
-    },
-    /// Set the picked image as this sprite's.
-    ChooseImage {
-        /// The sprite's node.
-        node: NodeId,
-    },
-    /// Write an import's instanced Godot scenes as graft scenes in the picked folder.
-    ImportSources,
-    /// Instance the picked scene under this node (None: a root).
-    InstanceScene {
-        /// The parent.
-        under: Option<NodeId>,
-    },
-    /// Save this node's branch as the picked scene file, replaced by an instance of it.
-    SaveBranch {
-        /// The branch's root.
-        node: NodeId,
-    },
-}
-
-/// What applying a command asks of the app, besides drawing the new state.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Outcome {
-    /// UI-side follow-ups, in order.
-    pub effects: Vec<Effect>,
-}
-
-impl Outcome {
-    fn with(effect: Effect) -> Self {
-        Self {
-            effects: vec![effect],
-        }
-    }
-}
 
 /// Why the view cannot be from this node.
 fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
@@ -159,8 +74,9 @@ fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
 pub const MAX_RECENT: usize = 10;
 
 /// The editing session: everything a command can change, and nothing egui. A composition of
-/// parts, each a struct owning its state behind methods; `routes.rs` hands each part the others
-/// it needs, `tick.rs` runs the frame, and the read API here delegates to the parts.
+/// parts, each owning its state behind methods and handed, by the routes (`routes.rs`), exactly
+/// the other parts it reads or changes; `impl Editor` holds only this read API (one-line
+/// delegations), the routes and `tick`.
 pub struct Editor {
     doc: Document,
     selection: selection::Selection,
@@ -170,9 +86,8 @@ pub struct Editor {
     gestures: gestures::Gestures,
     settings: settings::Settings,
     windows: FxHashSet<Window>,
-    report: Option<interchange::InterchangeReport>,
-    /// After an import that keeps instanced Godot scenes: keep them, or write them as `.ron`?
-    sources_question: Option<interchange::SourcesQuestion>,
+    /// The last import's or export's report, and the question about an import's Godot scenes.
+    interchange: interchange::Interchange,
     figure: crate::editor::view::figure::FigureOptions,
     jobs: jobs::Jobs,
     timeline: timeline::TimelineState,
@@ -198,8 +113,7 @@ impl Editor {
             gestures: Default::default(),
             settings: Default::default(),
             windows: FxHashSet::default(),
-            report: None,
-            sources_question: None,
+            interchange: Default::default(),
             figure: Default::default(),
             jobs: Default::default(),
             timeline: Default::default(),
@@ -366,6 +280,89 @@ impl Editor {
         }
     }
 
+    /// The panel that has the keyboard (the lesson panel only while a lesson is open).
+    pub fn focused_panel(&self) -> arrange::Panel {
+        arrange::focused_panel(&self.settings, self.lesson().is_some())
+    }
+
+    /// How big the interface is drawn (1.0: 100 %; remembered by the window).
+    pub fn ui_scale(&self) -> f32 {
+        self.settings.ui_scale()
+    }
+
+    /// True when the high-contrast theme is on (View menu; remembered by the window).
+    pub fn high_contrast(&self) -> bool {
+        self.settings.high_contrast()
+    }
+
+    /// The running job, if any, as the UI shows it.
+    pub fn job(&self) -> Option<jobs::JobView> {
+        self.jobs.view()
+    }
+
+    /// Files at least this big open on a worker (tests set 0 to always use one).
+    #[doc(hidden)]
+    pub fn set_background_bytes(&mut self, bytes: u64) {
+        self.jobs.set_background_bytes(bytes);
+    }
+
+    /// Scenes with at least this many nodes save on a worker (tests set 0 to always use one).
+    #[doc(hidden)]
+    pub fn set_background_save_nodes(&mut self, nodes: usize) {
+        self.jobs.set_background_save_nodes(nodes);
+    }
+
+    /// Worker threads still running, cancelled ones included (tests wait for 0, not sleep).
+    #[doc(hidden)]
+    pub fn workers_running(&self) -> usize {
+        self.jobs.workers_running()
+    }
+
+    /// The last import or export report.
+    pub fn interchange_report(&self) -> Option<&interchange::InterchangeReport> {
+        self.interchange.report()
+    }
+
+    /// The pending question about an import's instanced Godot scenes (the window shows it);
+    /// None while its folder is being picked (the dialog, or the typed path, has the keyboard).
+    pub fn sources_question(&self) -> Option<&interchange::SourcesQuestion> {
+        if self.files.asking_for_a_path() {
+            return None;
+        }
+        self.interchange.question()
+    }
+
+    /// The figure's settings (File > Export figure).
+    pub fn figure_options(&self) -> &crate::editor::view::figure::FigureOptions {
+        &self.figure
+    }
+
+    /// The figure as SVG text, with sprites embedded from the scene's folder.
+    pub fn figure_svg(&self) -> String {
+        self.figure_spec().svg(self.doc.scene())
+    }
+
+    /// The figure apart from the session (with the selection and its sprites' folder).
+    pub fn figure_spec(&self) -> exports::FigureSpec {
+        let selection = self.selection.ids();
+        exports::FigureSpec::of(&self.figure, &self.doc, selection, self.timeline.time())
+    }
+
+    /// What the figure depends on, cheap to compare between frames.
+    pub fn figure_key(&self) -> u64 {
+        let selection = self.selection.ids();
+        exports::figure_key(&self.figure, &self.doc, selection, self.timeline.time())
+    }
+
+    /// The preview's work: a copy of the scene and the figure's settings, drawn at `scale`
+    /// (RGBA, straight alpha) wherever it is run.
+    pub fn figure_preview_job(
+        &self,
+        scale: f32,
+    ) -> impl FnOnce() -> Result<(u32, u32, Vec<u8>)> + Send + 'static {
+        exports::preview_job(self.figure_spec(), self.doc.scene().clone(), scale)
+    }
+
     /// How many world matrices the last update that did any work recomputed.
     pub fn last_change_recomputed(&self) -> usize {
         self.last_change_recomputed
@@ -430,9 +427,12 @@ impl Editor {
             }
             Command::History(command) => {
                 let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
-                routes::history_command(doc, gestures, log, command)
+                edits::history_command(doc, gestures, log, command)
             }
-            Command::Panel(command) => self.intent_command(command),
+            Command::Panel(command) => {
+                let tool = self.tool();
+                self.edit_parts().intent_command(command, tool)
+            }
             Command::Edit(command) => self.edit_command(command),
             Command::File(command) => self.file_command(command),
             Command::View(command) => self.view_command(command),
@@ -444,19 +444,6 @@ impl Editor {
             Command::Lifecycle(step) => Ok(self.lifecycle(step)),
             Command::Instance(command) => self.instance_command(command),
         }
-    }
-
-    /// Look from a space; a node whose world matrix is singular is refused.
-    fn set_view_space(&mut self, space: ViewSpace) -> Result<Outcome> {
-        if let ViewSpace::Node(id) = space {
-            let scene = self.doc.scene();
-            scene.index(id)?;
-            if crate::editor::view::spaces::from_world(scene, Some(id)).is_err() {
-                return Err(Error::Refused(singular_view(scene, id)));
-            }
-        }
-        self.settings.set_view_space(space);
-        Ok(Outcome::default())
     }
 
     /// Perform ops as one undo step, or as part of the open continuous gesture (see

@@ -1,32 +1,35 @@
 //! Where each family of commands goes. [`Command`] is nested by part (`Command::Edit(EditCommand)`
 //! …): [`Editor::apply`] matches the part exhaustively and each part matches its own enum
 //! exhaustively, with no fallthrough, so a new command does not compile until its part carries
-//! it out. Each part is a struct with its own methods, handed exactly the other parts it reads or
-//! changes, as rerun hands `run_system_command` only the store it changes: the router builds the
-//! split borrows (`&mut self.doc`, `&mut self.log`, …), or a borrowed context of exactly those
-//! parts when there are many (`probes::ProbeParts`). A part never reaches another's fields: a
-//! flow that spans parts (recovering a journal, answering "changed on disk", a lesson step's
-//! start) is routed here, each part doing its share. A new command goes to the part's enum that
-//! owns what it changes, and gets a sample in `tests/panel_rules.rs` (`one_of_each`), which
-//! checks that every part carries out its kind.
+//! it out. Each part owns its state and is handed, by split borrows built here, exactly the
+//! other parts it reads or changes, as rerun hands `run_system_command` only the store it
+//! changes: the settings alone, the open windows and the log, the history (`edits.rs`),
+//! [`EditParts`] for edits and panels' intents, the file flow, the jobs and the interchange
+//! each with the document and the log (their cross-part sequence is in `files.rs`), the
+//! probes, the timeline, the journal, the disk watch, the recorder and the lessons. A new
+//! command goes to the part's enum that owns what it changes, and gets a sample in
+//! `tests/panel_rules.rs` (`one_of_each`), which checks that every part carries out its kind.
 
 use crate::editor::lesson::play::bind_step;
 #[cfg(doc)]
 use crate::editor::session::command::Command;
 use crate::editor::session::command::{
-    EditCommand, Effect, FileCommand, HistoryCommand, JournalCommand, ProbeCommand, SettingCommand,
-    ViewCommand, Window, WindowCommand,
+    EditCommand, Effect, FileCommand, JournalCommand, ProbeCommand, SettingCommand, ViewCommand,
+    ViewSpace, Window, WindowCommand,
 };
 use crate::editor::session::disk_watch::{AfterConflict, ConflictAnswer};
-use crate::editor::session::gestures::Gestures;
+use crate::editor::session::edits::EditParts;
 use crate::editor::session::journal::RecoveryAnswer;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
 use crate::editor::session::lesson_play::{setup_commands, vary_commands};
 use crate::editor::session::messages::MessageLog;
 use crate::editor::session::record::RecordCommand;
 use crate::editor::session::settings::Settings;
+use crate::editor::session::singular_view;
 use crate::editor::session::timeline::TimelineCommand;
-use crate::editor::session::{DialogPurpose, Editor, FileAction, Outcome, files, lesson, probes};
+use crate::editor::session::{
+    DialogPurpose, Editor, FileAction, Outcome, arrange, files, lesson, probes, sprites,
+};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use rustc_hash::FxHashSet;
@@ -67,34 +70,6 @@ pub(super) fn window_command(
     Ok(Outcome::default())
 }
 
-/// Undo, redo, history jumps and the end of a gesture: handed the document, the gesture
-/// counter (each of these closes the open gesture) and the message log (what was undone).
-pub(super) fn history_command(
-    doc: &mut Document,
-    gestures: &mut Gestures,
-    log: &mut MessageLog,
-    command: HistoryCommand,
-) -> Result<Outcome> {
-    let said = |done: Result<Option<String>>, verb: &str, nothing: &str, log: &mut MessageLog| {
-        log.info(match done? {
-            Some(label) => format!("{verb} {label}"),
-            None => nothing.to_string(),
-        });
-        Ok(Outcome::default())
-    };
-    let done = match command {
-        HistoryCommand::EndGesture => {
-            doc.end_gesture();
-            Ok(Outcome::default())
-        }
-        HistoryCommand::Undo => said(doc.undo(), "Undid", "Nothing to undo", log),
-        HistoryCommand::Redo => said(doc.redo(), "Redid", "Nothing to redo", log),
-        HistoryCommand::JumpHistory(n) => doc.jump_to(n).map(|_| Outcome::default()),
-    };
-    gestures.open = None;
-    done
-}
-
 impl Editor {
     /// New, open, import, the export dialogs, save, revert, quit and the answers to their
     /// prompts and dialogs.
@@ -122,38 +97,79 @@ impl Editor {
             C::OpenPath(path) => self.request(FileAction::OpenPath(path)),
             C::Revert => self.request(FileAction::Revert),
             C::Quit => self.request(FileAction::Quit),
-            C::CloseRequested => Ok(self.close_requested()),
+            C::CloseRequested => Ok(self.files.close_requested(&self.doc)),
             C::Save => self.save_command(),
-            C::ChooseImage(node) => self.choose_image(node),
+            C::ChooseImage(node) => {
+                sprites::choose_image(&mut self.files, &self.doc, &mut self.log, node)
+            }
             C::AnswerGuard(answer) => self.answer_guard(answer),
-            C::DialogClosed(outcome) => self.dialog_closed(outcome),
-            C::Generate(request) => self.generate_command(request),
-            C::CancelJob => Ok(self.cancel_job()),
+            C::DialogClosed(outcome) => match self.files.dialog_closed(outcome, &mut self.log) {
+                Some((purpose, path)) => self.finish_dialog(purpose, path),
+                None => Ok(Outcome::default()),
+            },
+            C::Generate(request) => {
+                request.check()?;
+                self.request(FileAction::Generate(request))
+            }
+            C::CancelJob => Ok(self.jobs.cancel(&mut self.log)),
             C::AnswerConflict(answer) => self.answer_conflict(answer),
             C::AnswerSources(answer) => self.answer_sources(answer),
+        }
+    }
+
+    /// Look from a space; a node whose world matrix is singular is refused.
+    fn set_view_space(&mut self, space: ViewSpace) -> Result<Outcome> {
+        if let ViewSpace::Node(id) = space {
+            let scene = self.doc.scene();
+            scene.index(id)?;
+            if crate::editor::view::spaces::from_world(scene, Some(id)).is_err() {
+                return Err(Error::Refused(singular_view(scene, id)));
+            }
+        }
+        self.settings.set_view_space(space);
+        Ok(Outcome::default())
+    }
+
+    /// The parts an edit is handed, by split borrows.
+    pub(super) fn edit_parts(&mut self) -> EditParts<'_> {
+        EditParts {
+            doc: &mut self.doc,
+            gestures: &mut self.gestures,
+            selection: &mut self.selection,
+            log: &mut self.log,
+            timeline: &self.timeline,
         }
     }
 
     /// Copy, paste, duplicate, delete, add, group, unparent, reorder, move to and nudge.
     pub(super) fn edit_command(&mut self, command: EditCommand) -> Result<Outcome> {
         use EditCommand as C;
+        // Del acts on what was picked last: keys on the timeline (picking nodes clears them).
+        if command == C::Delete && !self.selected_keys().is_empty() {
+            return self.timeline_command(TimelineCommand::DeleteSelectedKeys);
+        }
+        let (keep, view) = (self.keep(), self.view_node().1);
+        let clipboard = &mut self.clipboard;
+        let mut edit = EditParts {
+            doc: &mut self.doc,
+            gestures: &mut self.gestures,
+            selection: &mut self.selection,
+            log: &mut self.log,
+            timeline: &self.timeline,
+        };
         match command {
-            C::Copy => Ok(self.copy()),
-            C::Paste => self.paste(),
-            C::Duplicate => self.duplicate(),
-            // Del acts on what was picked last: keys on the timeline (picking nodes clears them).
-            C::Delete if !self.selected_keys().is_empty() => {
-                self.timeline_command(TimelineCommand::DeleteSelectedKeys)
-            }
-            C::Delete => self.delete(),
-            C::AddNode(place) => self.add_node(place),
-            C::Mirror(axis) => self.mirror(axis),
-            C::ResetLocal => self.reset_local(),
-            C::CreateParent => self.create_parent(),
-            C::Unparent => self.unparent(),
-            C::Reorder(step) => self.reorder(step),
-            C::MoveTo { parent, keep } => self.move_to(parent, keep),
-            C::Nudge { direction, big } => self.nudge(direction, big),
+            C::Copy => Ok(edit.copy(clipboard)),
+            C::Paste => edit.paste(clipboard),
+            C::Duplicate => edit.duplicate(),
+            C::Delete => edit.delete(),
+            C::AddNode(place) => edit.add_node(place),
+            C::Mirror(axis) => edit.mirror(axis),
+            C::ResetLocal => edit.reset_local(),
+            C::CreateParent => edit.create_parent(),
+            C::Unparent => edit.unparent(keep),
+            C::Reorder(step) => edit.reorder(step),
+            C::MoveTo { parent, keep } => edit.move_to(parent, keep),
+            C::Nudge { direction, big } => edit.nudge(direction, big, view),
         }
     }
 
@@ -174,9 +190,19 @@ impl Editor {
                 self.figure = *options;
                 Ok(Outcome::default())
             }
-            C::FocusPanel(step) => Ok(self.focus_panel(step)),
-            C::SetFocusedPanel(panel) => Ok(self.set_focused_panel(panel)),
-            C::StepUiScale(step) => Ok(self.step_interface_scale(step)),
+            C::FocusPanel(step) => {
+                let lesson_open = self.lesson().is_some();
+                let (settings, log) = (&mut self.settings, &mut self.log);
+                Ok(arrange::focus_panel(settings, log, step, lesson_open))
+            }
+            C::SetFocusedPanel(panel) => {
+                self.settings.set_panel(panel);
+                done
+            }
+            C::StepUiScale(step) => {
+                let (settings, log) = (&mut self.settings, &mut self.log);
+                Ok(arrange::step_interface_scale(settings, log, step))
+            }
             C::SetUiScale(scale) => {
                 self.settings.set_ui_scale(scale);
                 done

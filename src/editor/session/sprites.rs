@@ -1,9 +1,13 @@
 //! Sprite images in the session and for `graft check`: images that are missing or cannot be
 //! read, each named with its node and its place in the `.ron` text (warned once when a file
-//! is opened), and Choose image…, which sets a sprite's image as one undoable step.
+//! is opened), and Choose image…, which sets a sprite's image as one undoable step. Each is
+//! handed the document and the message log (Choose image… the file flow, for its dialog).
 
-use crate::editor::session::{DialogPurpose, Editor, Outcome};
+use crate::editor::session::files::FileFlow;
+use crate::editor::session::messages::MessageLog;
+use crate::editor::session::{DialogPurpose, Outcome};
 use crate::error::{Error, Result};
+use crate::model::document::Document;
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
 use crate::model::scene::{NodeId, Scene, Shape};
@@ -252,84 +256,97 @@ pub fn sprite_places(text: &str) -> HashMap<u32, (usize, usize)> {
     places
 }
 
-impl Editor {
-    /// Warn once, in the message log, about the sprites of the file just opened whose image
-    /// cannot be drawn (`FILE:LINE:COL`, as `graft check` says it).
-    /// Returns how many cannot be drawn.
-    pub(super) fn warn_missing_images(&mut self) -> usize {
-        let Some(file) = self.doc.path().map(Path::to_path_buf) else {
-            return 0;
-        };
-        let mut missing = missing_images(self.doc.scene(), &folder_of(&file));
-        if missing.is_empty() {
-            return 0;
-        }
-        // Read again only now, to place them (rare: the open itself kept no text).
-        let limit = crate::model::read_limit::SCENE;
-        if let Ok(text) = crate::model::read_limit::read_text_bounded(&file, limit) {
-            place_missing(&mut missing, &text);
-        }
-        for m in missing.iter().take(MAX_WARNINGS) {
-            self.log.info(m.message(&file));
-        }
-        if missing.len() > MAX_WARNINGS {
-            let more = missing.len() - MAX_WARNINGS;
-            self.log.info(format!(
-                "{}: warning: {more} more sprites whose image cannot be drawn (graft check lists them all)",
-                file.display()
-            ));
-        }
-        missing.len()
+/// Warn once, in the message log, about the sprites of the file just opened (`doc`) whose image
+/// cannot be drawn (`FILE:LINE:COL`, as `graft check` says it).
+/// Returns how many cannot be drawn.
+pub(super) fn warn_missing_images(doc: &Document, log: &mut MessageLog) -> usize {
+    let Some(file) = doc.path().map(Path::to_path_buf) else {
+        return 0;
+    };
+    let mut missing = missing_images(doc.scene(), &folder_of(&file));
+    if missing.is_empty() {
+        return 0;
     }
+    // Read again only now, to place them (rare: the open itself kept no text).
+    let limit = crate::model::read_limit::SCENE;
+    if let Ok(text) = crate::model::read_limit::read_text_bounded(&file, limit) {
+        place_missing(&mut missing, &text);
+    }
+    for m in missing.iter().take(MAX_WARNINGS) {
+        log.info(m.message(&file));
+    }
+    if missing.len() > MAX_WARNINGS {
+        let more = missing.len() - MAX_WARNINGS;
+        log.info(format!(
+            "{}: warning: {more} more sprites whose image cannot be drawn (graft check lists them all)",
+            file.display()
+        ));
+    }
+    missing.len()
+}
 
-    /// After a save into another folder than `folder_before`: every image must still be found
-    /// from there, or the failure line and the error window say how many are not (the window
-    /// still draws them from memory).
-    pub(super) fn warn_images_after_move(&mut self, folder_before: Option<PathBuf>, saved: &Path) {
-        if folder_before == self.doc.sprite_folder() {
-            return;
-        }
-        let missing = self.warn_missing_images();
-        if missing > 0 {
-            let _ = self.fail(crate::error::Error::Refused(format!(
-                "Saved {}, but {missing} image(s) of its sprites cannot be read from its folder: \
-                 the window still draws them from memory (Messages lists them; graft check too)",
-                saved.display()
-            )));
-        }
+/// After a save into another folder than `folder_before`: every image must still be found
+/// from there, or the failure line and the error window say how many are not (the window
+/// still draws them from memory).
+pub(super) fn warn_images_after_move(
+    doc: &Document,
+    log: &mut MessageLog,
+    folder_before: Option<PathBuf>,
+    saved: &Path,
+) {
+    if folder_before == doc.sprite_folder() {
+        return;
     }
+    let missing = warn_missing_images(doc, log);
+    if missing > 0 {
+        log.fail(format!(
+            "Saved {}, but {missing} image(s) of its sprites cannot be read from its folder: \
+             the window still draws them from memory (Messages lists them; graft check too)",
+            saved.display()
+        ));
+    }
+}
 
-    /// Inspector ▸ Choose image…: ask for the image of `node`'s sprite.
-    pub(super) fn choose_image(&mut self, node: NodeId) -> Result<Outcome> {
-        match self.doc.scene().node(node)?.shape {
-            Shape::Sprite(_) => Ok(self.start_dialog(DialogPurpose::ChooseImage { node })),
-            _ => Err(Error::Refused("Choose image is for a sprite".into())),
-        }
+/// Inspector ▸ Choose image…: ask (in `files`' dialog) for the image of `node`'s sprite.
+pub(super) fn choose_image(
+    files: &mut FileFlow,
+    doc: &Document,
+    log: &mut MessageLog,
+    node: NodeId,
+) -> Result<Outcome> {
+    match doc.scene().node(node)?.shape {
+        Shape::Sprite(_) => Ok(files.start_dialog(DialogPurpose::ChooseImage { node }, doc, log)),
+        _ => Err(Error::Refused("Choose image is for a sprite".into())),
     }
+}
 
-    /// The image was picked: set it as `node`'s sprite path (relative to the scene's folder
-    /// when the scene has one), one undoable step.
-    pub(super) fn image_chosen(&mut self, node: NodeId, file: PathBuf) -> Result<Outcome> {
-        let data = self.doc.scene().node(node)?;
-        let Shape::Sprite(sprite) = &data.shape else {
-            return Err(Error::Refused("the node is no longer a sprite".into()));
-        };
-        let path = sprite_path_for(&file, self.doc.sprite_folder().as_deref());
-        let mut sprite = sprite.clone();
-        sprite.path = path.clone();
-        let (label, color) = (format!("Choose the image of {}", data.name), data.color);
-        let op = Op::SetAppearance {
-            node,
-            shape: Shape::Sprite(sprite),
-            color,
-        };
-        self.doc.perform(label, vec![op])?;
-        match image_problem(&file) {
-            Some(why) => self.info(format!("Warning: the image {path:?} {why}")),
-            None => self.info(format!("Image {path:?}")),
-        }
-        Ok(Outcome::default())
+/// The image was picked: set it as `node`'s sprite path (relative to the scene's folder
+/// when the scene has one), one undoable step.
+pub(super) fn image_chosen(
+    doc: &mut Document,
+    log: &mut MessageLog,
+    node: NodeId,
+    file: PathBuf,
+) -> Result<Outcome> {
+    let data = doc.scene().node(node)?;
+    let Shape::Sprite(sprite) = &data.shape else {
+        return Err(Error::Refused("the node is no longer a sprite".into()));
+    };
+    let path = sprite_path_for(&file, doc.sprite_folder().as_deref());
+    let mut sprite = sprite.clone();
+    sprite.path = path.clone();
+    let (label, color) = (format!("Choose the image of {}", data.name), data.color);
+    let op = Op::SetAppearance {
+        node,
+        shape: Shape::Sprite(sprite),
+        color,
+    };
+    doc.perform(label, vec![op])?;
+    match image_problem(&file) {
+        Some(why) => log.info(format!("Warning: the image {path:?} {why}")),
+        None => log.info(format!("Image {path:?}")),
     }
+    Ok(Outcome::default())
 }
 
 /// The sprite path naming `file`: relative to `folder` (the scene's) when there is one, else

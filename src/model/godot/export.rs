@@ -9,7 +9,7 @@ use super::anim_export::{AnimText, NodeAnim, animation};
 use super::export_sprite::{appearance_lines, sprite_factor};
 use super::tscn_text::{num, quoted, res_path, valid_name};
 use crate::model::math::Trs;
-use crate::model::scene::{Scene, Shape};
+use crate::model::scene::{NodeId, Scene, Shape};
 use glam::Vec2;
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
@@ -180,7 +180,11 @@ pub(super) fn write_scene<'a>(
         scenes: Vec::new(),
         kept: Default::default(),
         editable: Vec::new(),
+        indexes: FxHashMap::default(),
     };
+    if let Some(inst) = out.inst.as_deref() {
+        out.indexes = inst.sibling_indexes(scene);
+    }
     note_probes(scene, &mut out.report);
     for i in 0..scene.len() {
         out.node(scene, i);
@@ -227,10 +231,10 @@ pub(super) trait Instancer {
     /// the scene's own node, note what it needs and leave it to the caller (false).
     fn node(&mut self, ex: &mut Exporter, scene: &Scene, i: usize) -> bool;
 
-    /// The sibling index of the scene's own node `i` when it was added under a kept
-    /// instance's node before the source's own children (Godot's `index="n"`; without it
-    /// Godot puts added nodes last).
-    fn sibling_index(&self, ex: &Exporter, scene: &Scene, i: usize) -> Option<u32>;
+    /// The sibling index of each of the scene's own nodes added under an instance's node
+    /// before the source's own children (Godot's `index="n"`; without it Godot puts added
+    /// nodes last), found once for the scene.
+    fn sibling_indexes(&self, scene: &Scene) -> FxHashMap<NodeId, u32>;
 }
 
 /// The export in progress.
@@ -258,6 +262,8 @@ pub(super) struct Exporter<'a> {
     pub(super) kept: rustc_hash::FxHashSet<crate::model::scene::NodeId>,
     /// `[editable path=…]`: instances with overridden nodes or nodes added inside.
     pub(super) editable: Vec<String>,
+    /// The sibling index of nodes added before a source's own (see [`Instancer`]).
+    indexes: FxHashMap<NodeId, u32>,
 }
 
 impl Exporter<'_> {
@@ -278,7 +284,7 @@ impl Exporter<'_> {
             _ => "Polygon2D",
         };
         let what = format!("type=\"{class}\"");
-        let index = (self.inst.as_deref()).and_then(|inst| inst.sibling_index(self, scene, i));
+        let index = self.sibling_index(scene, i);
         self.section_at(&name, parent_path.as_deref(), &what, index);
         let factor = self.factor(scene, i);
         self.transform(&data.local, factor, &name, false);
@@ -312,8 +318,27 @@ impl Exporter<'_> {
         self.section_at(name, parent, what, None);
     }
 
+    /// Node `i`'s `index="n"`: when it was added before the source's own nodes of a kept
+    /// instance (written as `instance=`; a flattened one needs none).
+    pub(super) fn sibling_index(&self, scene: &Scene, i: usize) -> Option<u32> {
+        let index = *self.indexes.get(&scene.id_at(i))?;
+        let table = scene.instances()?;
+        let parent = scene.id_at(scene.parent_index_at(i)?);
+        let root = match table.origin(parent) {
+            Some(origin) => origin.root,
+            None => table.entry(parent)?.root,
+        };
+        self.kept.contains(&root).then_some(index)
+    }
+
     /// [`section`](Self::section) with Godot's `index="n"` after the parent when given.
-    fn section_at(&mut self, name: &str, parent: Option<&str>, what: &str, index: Option<u32>) {
+    pub(super) fn section_at(
+        &mut self,
+        name: &str,
+        parent: Option<&str>,
+        what: &str,
+        index: Option<u32>,
+    ) {
         let mut line = format!("\n[node name={}", quoted(name));
         if !what.is_empty() && !what.starts_with("instance") {
             let _ = write!(line, " {what}");

@@ -71,15 +71,10 @@ impl Instancer for Instancing {
         node(self, ex, scene, i)
     }
 
-    fn sibling_index(&self, ex: &Exporter, scene: &Scene, i: usize) -> Option<u32> {
-        let table = scene.instances()?;
-        let parent = scene.id_at(scene.parent_index_at(i)?);
-        let root = match table.origin(parent) {
-            Some(origin) => origin.root,
-            None => table.entry(parent)?.root,
-        };
-        ex.kept.contains(&root).then_some(())?;
-        crate::model::instance::save::sibling_index(scene, table, i)
+    fn sibling_indexes(&self, scene: &Scene) -> FxHashMap<NodeId, u32> {
+        (scene.instances())
+            .map(|table| crate::model::instance::save::sibling_indexes(scene, table))
+            .unwrap_or_default()
     }
 }
 
@@ -293,7 +288,13 @@ fn instance_root(
             ex.scenes.len() - 1
         }
     };
-    ex.section(&name, parent.as_deref(), &format!("instance=\0{k}\0"));
+    let index = ex.sibling_index(scene, i); // an instance added before a source's own nodes
+    ex.section_at(
+        &name,
+        parent.as_deref(),
+        &format!("instance=\0{k}\0"),
+        index,
+    );
     ex.kept.insert(entry.root);
     let factor = ex.factor(scene, i);
     let Ok(source) = &entry.source else {

@@ -195,7 +195,7 @@ pub(crate) fn expand(
             crate::model::file::MAX_NODES
         )));
     }
-    let indexed = indexed_slots(&marks, &front.table, &columns.ids, front.ids.len());
+    let indexed = indexed_slots(&marks, &columns, &mut front.table, front.ids.len())?;
     front.ids.append(&mut columns.ids);
     front.parents.append(&mut columns.parents);
     front.data.append(columns.data);
@@ -206,21 +206,35 @@ pub(crate) fn expand(
 }
 
 /// The added nodes a file gives a sibling index (`index: n`), as (position in the combined
-/// list, index); not those whose `inside` parent is gone (they wait under the root).
+/// list, index). A node that cannot be placed among the source's nodes (its `inside` node is
+/// gone, or its instance is a placeholder) keeps its index in the table, to be written back;
+/// an index under a parent that is no instance nor a node of one is refused.
 fn indexed_slots(
     marks: &[(u32, NodeInstance)],
-    table: &Instances,
-    host_ids: &[NodeId],
+    columns: &Expanded,
+    table: &mut Instances,
     offset: usize,
-) -> Vec<(usize, u32)> {
-    marks
-        .iter()
-        .filter_map(|(slot, mark)| {
-            let k = *slot as usize;
-            let index = mark.index?;
-            (table.pending(host_ids[k]).is_none()).then_some((offset + k, index))
-        })
-        .collect()
+) -> Result<Vec<(usize, u32)>> {
+    let mut out = Vec::new();
+    for (slot, mark) in marks {
+        let Some(index) = mark.index else { continue };
+        let k = *slot as usize;
+        let (id, parent) = (columns.ids[k], columns.parents[k]);
+        let Some(parent) = parent else { continue }; // refused at parse: `index` needs a parent
+        let placeholder = table.entry(parent).is_some_and(|e| e.source.is_err());
+        if table.pending(id).is_some() {
+            table.kept_index.insert(id, (parent, index)); // stays where it waits
+            continue;
+        } else if placeholder {
+            table.kept_index.insert(id, (parent, index)); // placed among the added nodes
+        } else if table.entry(parent).is_none() && table.origin(parent).is_none() {
+            return Err(Error::Format(format!(
+                "node {id}: `index` needs its parent to be an instance or a node of one"
+            )));
+        }
+        out.push((offset + k, index));
+    }
+    Ok(out)
 }
 
 /// Move each indexed node among its siblings to its index (clamped), smallest index first

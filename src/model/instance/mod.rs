@@ -132,6 +132,10 @@ pub struct Instances {
     pub(crate) origins: origin_map::OriginMap,
     /// Added nodes whose `inside` parent is missing: node → (instance root, chain).
     pub(crate) pending: FxHashMap<NodeId, (NodeId, Chain)>,
+    /// The sibling index a file gave an added node that could not be placed among the
+    /// source's nodes (its `inside` node is gone, or the source could not be read): node →
+    /// (its parent then, the index), written back while it stays under that parent.
+    pub(crate) kept_index: FxHashMap<NodeId, (NodeId, u32)>,
 }
 
 impl Instances {

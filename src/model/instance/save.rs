@@ -5,6 +5,7 @@
 
 use super::{Entry, FieldSet, Instances, Override};
 use crate::model::scene::{NodeId, Scene};
+use rustc_hash::FxHashMap;
 
 /// How one node's line is written.
 pub(crate) enum Line<'a> {
@@ -25,8 +26,14 @@ pub(crate) struct Fields<'a> {
     pub(crate) instance: Option<(&'a str, Vec<Override>)>,
 }
 
-/// The line of the node at pre-order index `i`, for a scene with an instance table.
-pub(crate) fn line<'a>(scene: &'a Scene, table: &'a Instances, i: usize) -> Line<'a> {
+/// The line of the node at pre-order index `i`, for a scene with an instance table
+/// (`indexes`: [`sibling_indexes`], found once for the whole save).
+pub(crate) fn line<'a>(
+    scene: &'a Scene,
+    table: &'a Instances,
+    indexes: &FxHashMap<NodeId, u32>,
+    i: usize,
+) -> Line<'a> {
     let id = scene.id_at(i);
     if table.origins.contains_key(&id) {
         return Line::Skip;
@@ -39,39 +46,58 @@ pub(crate) fn line<'a>(scene: &'a Scene, table: &'a Instances, i: usize) -> Line
     let instance = table
         .entry(id)
         .map(|entry| (entry.path.as_str(), overrides_of(scene, entry, i)));
-    let index = sibling_index(scene, table, i);
     Line::Write(Fields {
         inside,
-        index,
+        index: indexes.get(&id).copied(),
         instance,
     })
 }
 
-/// The sibling index a node of this scene's own is written with: only for a node added under
-/// an instance root or an expanded node that has one of the source's nodes after it (the
-/// loader puts the source's nodes first); not for a node whose `inside` parent is gone.
-pub(crate) fn sibling_index(scene: &Scene, table: &Instances, i: usize) -> Option<u32> {
-    let id = scene.id_at(i);
-    if table.origins.contains_key(&id) {
-        return None;
+/// The sibling index each of the scene's own nodes is written with, in one pass over the
+/// scene: a node added under an instance root or an expanded node that has one of the
+/// source's nodes after it (the loader puts the source's nodes first); and a node that keeps
+/// the index its file gave it while it could not be placed (its `inside` node gone, or its
+/// instance a placeholder) and it is still under the parent it had. Empty: the file needs no
+/// format 5.
+pub(crate) fn sibling_indexes(scene: &Scene, table: &Instances) -> FxHashMap<NodeId, u32> {
+    let mut out = FxHashMap::default();
+    let mut parents: Vec<usize> = Vec::new();
+    for i in 0..scene.len() {
+        let id = scene.id_at(i);
+        if table.origins.contains_key(&id) {
+            continue;
+        }
+        let Some(p) = scene.parent_index_at(i) else {
+            continue;
+        };
+        let parent = scene.id_at(p);
+        if let Some(&(then, index)) = table.kept_index.get(&id)
+            && then == parent
+        {
+            out.insert(id, index);
+        } else if table.origin(parent).is_some() || table.entry(parent).is_some() {
+            parents.push(p);
+        }
     }
-    let p = scene.parent_index_at(i)?;
-    let parent = scene.id_at(p);
-    let instanced = table.origin(parent).is_some() || table.entry(parent).is_some();
-    if !instanced || table.pending(id).is_some() {
-        return None;
+    parents.sort_unstable();
+    parents.dedup();
+    for p in parents {
+        let children: Vec<usize> = scene.child_indices(Some(p)).collect();
+        let from_source = |c: usize| table.origins.contains_key(&scene.id_at(c));
+        let Some(last) = children.iter().rposition(|&c| from_source(c)) else {
+            continue;
+        };
+        for (k, &c) in children[..last].iter().enumerate() {
+            let id = scene.id_at(c);
+            let pending_here = table
+                .pending(id)
+                .is_some_and(|(root, _)| root == scene.id_at(p));
+            if !from_source(c) && !pending_here && !out.contains_key(&id) {
+                out.insert(id, k as u32);
+            }
+        }
     }
-    let mut siblings = scene.child_indices(Some(p));
-    let before = siblings.by_ref().take_while(|&c| c != i).count();
-    let mut after = siblings;
-    after
-        .any(|c| table.origins.contains_key(&scene.id_at(c)))
-        .then_some(before as u32)
-}
-
-/// True when a node must be written with its sibling index (the file then needs format 5).
-pub(crate) fn needs_sibling_index(scene: &Scene, table: &Instances) -> bool {
-    (0..scene.len()).any(|i| sibling_index(scene, table, i).is_some())
+    out
 }
 
 /// The overrides of the instance rooted at index `i`: the root's look, then each expanded
