@@ -83,6 +83,18 @@ impl OriginMap {
 
     /// Set the origin of `id`.
     pub(crate) fn insert(&mut self, id: NodeId, o: Origin) {
+        if let OriginMap::Dense { base, slots, len } = self
+            && let Some(slot) = (id.0.checked_sub(*base)).and_then(|k| slots.get_mut(k as usize))
+            && *len > 0
+        {
+            // Inside the array already (a follow rewriting every instance's origins).
+            *len += usize::from(slot.root == ABSENT);
+            *slot = Slot {
+                root: o.root.0,
+                index: o.index,
+            };
+            return;
+        }
         if let OriginMap::Dense { base, slots, len } = self {
             let (lo, hi) = if *len == 0 {
                 (id.0, id.0)

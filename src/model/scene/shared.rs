@@ -132,20 +132,29 @@ impl Scene {
         let shrunk: usize = blocks.iter().map(|b| self.subtree_len_at(b.root) - 1).sum();
         let m = n + grown - shrunk;
         let mut out = Rebuilt {
-            new_of: vec![u32::MAX; n + 1],
+            new_of: vec![u32::MAX; n],
             ids: Vec::with_capacity(m),
             parents: Vec::with_capacity(m),
+            world: Vec::with_capacity(m),
             cells: Vec::with_capacity(m),
             own: Vec::new(),
-            block_parent: Vec::with_capacity(grown),
             roots: Vec::new(),
         };
         let mut next_block = blocks.into_iter().peekable();
         let mut old = 0;
         while old < n {
-            out.new_of[old] = out.ids.len() as u32;
-            out.ids.push(self.ids[old]);
-            out.parents.push(self.parent[old]);
+            let new = out.ids.len() as u32;
+            out.new_of[old] = new;
+            let id = self.ids[old];
+            out.ids.push(id);
+            self.index_of.insert(id, new);
+            let p = self.parent[old];
+            out.parents.push(if p == NO_PARENT {
+                p
+            } else {
+                out.new_of[p as usize]
+            });
+            out.world.push(self.world[old]);
             let cell = match self.data.shared_at(old) {
                 Some((p, _)) if p == key_part => out.own_cell(self.data.get(old).clone()),
                 _ => Cell::Old(old as u32),
@@ -159,28 +168,34 @@ impl Scene {
                 None => old += 1,
             }
         }
-        out.new_of[n] = m as u32;
         let (cells, own) = (std::mem::take(&mut out.cells), std::mem::take(&mut out.own));
         self.finish_reshape(out);
         self.data.reshape(&cells, own, key_part, part);
         Ok(())
     }
 
-    /// Add a block's nodes after its root (the last node of `out`).
-    fn push_block(&self, out: &mut Rebuilt, block: Block<NodeData>, key_part: u32) {
-        let root_new = out.ids.len() as u32 - 1;
+    /// Add a block's nodes after its root (the last node of `out`); the ids of the block's
+    /// old nodes it does not keep are forgotten.
+    fn push_block(&mut self, out: &mut Rebuilt, block: Block<NodeData>, key_part: u32) {
+        let (root_new, root_old) = (out.ids.len() as u32 - 1, block.root);
         out.roots.push(root_new);
+        let len = self.subtree_len_at(root_old);
+        let mut kept = vec![false; len];
         let mut block_own: Vec<Option<NodeData>> = block.own.into_iter().map(Some).collect();
         for node in block.nodes {
+            let new = out.ids.len() as u32;
             out.ids.push(node.id);
-            // Set in finish_reshape: a block's parents are new indices already.
-            out.parents.push(NO_PARENT);
-            (out.block_parent).push((out.ids.len() as u32 - 1, root_new + node.parent));
+            self.index_of.insert(node.id, new);
+            out.parents.push(root_new + node.parent);
+            out.world.push(Affine2::IDENTITY);
             let cell = match node.fill {
-                Fill::Kept { old: k, j } => match self.data.shared_at(k as usize) {
-                    Some((p, _)) if p == key_part => Cell::Shared(j),
-                    _ => Cell::Old(k),
-                },
+                Fill::Kept { old: k, j } => {
+                    kept[k as usize - root_old] = true;
+                    match self.data.shared_at(k as usize) {
+                        Some((p, _)) if p == key_part => Cell::Shared(j),
+                        _ => Cell::Old(k),
+                    }
+                }
                 Fill::Part(j) => Cell::Shared(j),
                 Fill::Own(k) => {
                     let data = block_own.get_mut(k as usize).and_then(Option::take);
@@ -189,31 +204,25 @@ impl Scene {
             };
             out.cells.push(cell);
         }
+        for (k, kept) in kept.iter().enumerate().skip(1) {
+            if !kept {
+                let id = self.ids[root_old + k];
+                self.index_of.remove(&id);
+            }
+        }
     }
 
-    /// Put the rebuilt ids and parents in place: parents of old nodes remapped, subtree
-    /// lengths, the id index, dirty roots and world matrices made anew.
+    /// Put the rebuilt columns in place: subtree lengths, the next id, the dirty roots (the
+    /// old ones moved, each block's root added).
     fn finish_reshape(&mut self, out: Rebuilt) {
         let Rebuilt {
             ids,
-            mut parents,
+            parents,
+            world,
             new_of,
-            block_parent,
             roots,
             ..
         } = out;
-        let mut in_block = vec![false; ids.len()];
-        for &(i, _) in &block_parent {
-            in_block[i as usize] = true;
-        }
-        for (i, p) in parents.iter_mut().enumerate() {
-            if !in_block[i] && *p != NO_PARENT {
-                *p = new_of[*p as usize];
-            }
-        }
-        for &(i, p) in &block_parent {
-            parents[i as usize] = p;
-        }
         let m = ids.len();
         let mut subtree_len = vec![1u32; m];
         for i in (1..m).rev() {
@@ -221,10 +230,18 @@ impl Scene {
                 subtree_len[parents[i] as usize] += subtree_len[i];
             }
         }
-        self.reindex(&ids, &new_of);
+        if let Some(max) = ids.iter().map(|id| id.0).max() {
+            self.next_id = self.next_id.max(max.saturating_add(1));
+        }
+        let dirty: Vec<u32> = (self.dirty_roots.iter())
+            .map(|&r| new_of[r as usize])
+            .filter(|&r| r != u32::MAX)
+            .collect();
+        self.dirty_roots = dirty;
         self.ids = ids;
         self.parent = parents;
         self.subtree_len = subtree_len;
+        self.world = world;
         for &r in &roots {
             // The block's root: its subtree's matrices are stale.
             self.mark_dirty(r as usize);
@@ -237,37 +254,6 @@ impl Scene {
         ] {
             *v = super::NEXT_VERSION.fetch_add(1, Relaxed);
         }
-    }
-
-    /// The id index, the next id, the world matrices and the dirty roots for the rebuilt
-    /// `ids` (`new_of`: old index → new, `u32::MAX` for a node of a block).
-    fn reindex(&mut self, ids: &[NodeId], new_of: &[u32]) {
-        // New indices first, then the ids no node has now forgotten (removing every block
-        // node first would make the index look sparse and turn it into a hash map).
-        for (i, id) in ids.iter().enumerate() {
-            self.index_of.insert(*id, i as u32);
-        }
-        for (old, id) in self.ids.iter().enumerate() {
-            let still = (self.index_of.get(id)).is_some_and(|&k| ids.get(k as usize) == Some(id));
-            if new_of[old] == u32::MAX && !still {
-                self.index_of.remove(id);
-            }
-        }
-        if let Some(max) = ids.iter().map(|id| id.0).max() {
-            self.next_id = self.next_id.max(max.saturating_add(1));
-        }
-        let mut world = vec![Affine2::IDENTITY; ids.len()];
-        for (old, &new) in new_of[..self.ids.len()].iter().enumerate() {
-            if new != u32::MAX {
-                world[new as usize] = self.world[old];
-            }
-        }
-        self.world = world;
-        let dirty: Vec<u32> = (self.dirty_roots.iter())
-            .map(|&r| new_of[r as usize])
-            .filter(|&r| r != u32::MAX)
-            .collect();
-        self.dirty_roots = dirty;
     }
 
     /// Refuse blocks out of pre-order, inside one another, with a parent after its node, or
@@ -314,15 +300,15 @@ impl Scene {
 
 /// The columns of a reshaped scene while they are built (`Scene::reshape`).
 struct Rebuilt {
-    /// Old index → new index (for nodes outside blocks and block roots; `n` → `m`).
+    /// Old index → new index (for nodes outside blocks and block roots; `u32::MAX` inside).
     new_of: Vec<u32>,
     ids: Vec<NodeId>,
-    /// Old parent indices outside blocks (remapped at the end), [`NO_PARENT`] inside.
+    /// Parent indices, new.
     parents: Vec<u32>,
+    /// World matrices (a block's nodes stale until the update).
+    world: Vec<Affine2>,
     cells: Vec<Cell>,
     own: Vec<Option<NodeData>>,
-    /// Each block node's new index and its parent's.
-    block_parent: Vec<(u32, u32)>,
     /// The blocks' roots, new indices.
     roots: Vec<u32>,
 }
