@@ -7,6 +7,7 @@
 
 use super::anim_export::{AnimText, NodeAnim, animation};
 use super::export_sprite::{appearance_lines, sprite_factor};
+use super::node_paths::NodePaths;
 use super::tscn_text::{num, quoted, res_path, valid_name};
 use crate::model::math::Trs;
 use crate::model::scene::{NodeId, Scene, Shape};
@@ -158,33 +159,8 @@ pub(super) fn write_scene<'a>(
     options: &'a ExportOptions,
     inst: Option<(&'a mut dyn Instancer, bool)>,
 ) -> (String, ExportReport) {
-    let dialect = if options.godot3 {
-        Dialect::Godot3
-    } else {
-        Dialect::Godot4
-    };
-    let root_mode = inst.as_ref().is_some_and(|(_, r)| *r);
-    let mut out = Exporter {
-        options,
-        dialect,
-        ppu: options.ppu(),
-        report: ExportReport::default(),
-        textures: Vec::new(),
-        texture_ids: FxHashMap::default(),
-        body: String::new(),
-        names: NodePaths::with_capacity(scene.len()),
-        as_matrix: Vec::new(),
-        animated: Vec::new(),
-        inst: inst.map(|(i, _)| i),
-        root_mode,
-        scenes: Vec::new(),
-        kept: Default::default(),
-        editable: Vec::new(),
-        indexes: FxHashMap::default(),
-    };
-    if let Some(inst) = out.inst.as_deref() {
-        out.indexes = inst.sibling_indexes(scene);
-    }
+    let mut out = Exporter::new(scene, options, inst);
+    let (dialect, root_mode) = (out.dialect, out.root_mode);
     note_probes(scene, &mut out.report);
     for i in 0..scene.len() {
         out.node(scene, i);
@@ -266,7 +242,43 @@ pub(super) struct Exporter<'a> {
     indexes: FxHashMap<NodeId, u32>,
 }
 
-impl Exporter<'_> {
+impl<'a> Exporter<'a> {
+    /// An export of `scene` about to start (`inst`: what writes instances, and whether the
+    /// scene's one root is the file's root).
+    fn new(
+        scene: &Scene,
+        options: &'a ExportOptions,
+        inst: Option<(&'a mut dyn Instancer, bool)>,
+    ) -> Self {
+        let dialect = if options.godot3 {
+            Dialect::Godot3
+        } else {
+            Dialect::Godot4
+        };
+        let root_mode = inst.as_ref().is_some_and(|(_, r)| *r);
+        let inst = inst.map(|(i, _)| i);
+        let indexes =
+            (inst.as_deref()).map_or_else(FxHashMap::default, |i| i.sibling_indexes(scene));
+        Exporter {
+            options,
+            dialect,
+            ppu: options.ppu(),
+            report: ExportReport::default(),
+            textures: Vec::new(),
+            texture_ids: FxHashMap::default(),
+            body: String::new(),
+            names: NodePaths::with_capacity(scene.len()),
+            as_matrix: Vec::new(),
+            animated: Vec::new(),
+            inst,
+            root_mode,
+            scenes: Vec::new(),
+            kept: Default::default(),
+            editable: Vec::new(),
+            indexes,
+        }
+    }
+
     /// Write node `i` (parents come first).
     fn node(&mut self, scene: &Scene, i: usize) {
         if let Some(inst) = self.inst.take() {
@@ -482,45 +494,6 @@ fn scene_text(
         out.push_str(&anim.player);
     }
     out
-}
-
-/// Each exported node's path below the root, and the names each parent's children already use.
-pub(super) struct NodePaths {
-    /// By node index, in scene order.
-    pub(super) paths: Vec<String>,
-    /// By parent index (None for the root's children).
-    taken: FxHashMap<Option<usize>, FxHashMap<String, ()>>,
-}
-
-impl NodePaths {
-    /// Room for `n` nodes.
-    fn with_capacity(n: usize) -> Self {
-        Self {
-            paths: Vec::with_capacity(n),
-            taken: FxHashMap::default(),
-        }
-    }
-
-    /// Add the next node (nodes come parents first): its name made valid and unique among its
-    /// siblings, and its parent's path (`.` for the root).
-    fn add(&mut self, parent: Option<usize>, wanted: &str) -> (String, String) {
-        let siblings = self.taken.entry(parent).or_default();
-        let base = valid_name(wanted);
-        let mut name = base.clone();
-        let mut k = 2;
-        while siblings.contains_key(&name) {
-            name = format!("{base}{k}");
-            k += 1;
-        }
-        siblings.insert(name.clone(), ());
-        let parent_path = parent.map_or(".".to_string(), |p| self.paths[p].clone());
-        self.paths.push(if parent_path == "." {
-            name.clone()
-        } else {
-            format!("{parent_path}/{name}")
-        });
-        (name, parent_path)
-    }
 }
 
 /// Position, rotation, scale and skew in Godot's terms (y down, radians), defaults left out. A

@@ -11,6 +11,7 @@ pub mod export_instance;
 mod export_sprite;
 pub mod import;
 pub mod keep;
+mod node_paths;
 mod shapes;
 pub mod tree;
 pub mod tscn;

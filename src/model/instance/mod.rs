@@ -171,35 +171,6 @@ impl Instances {
         self.entries.iter().any(|e| scene.contains(e.root))
     }
 
-    /// Allocated bytes of the table by part (`graft bench instances`): the origin of each
-    /// expanded node, the entries, and the sources (each counted once).
-    pub(crate) fn memory_parts(&self) -> Vec<(String, u64)> {
-        use crate::model::scene::accounting::map_bytes;
-        use std::mem::size_of;
-        let origins = self.origins.bytes();
-        let entries = (self.entries.capacity() * size_of::<Entry>()) as u64
-            + map_bytes(self.by_root.capacity(), 8);
-        let mut seen: Vec<*const Source> = Vec::new();
-        let mut sources = 0;
-        for source in self.entries.iter().filter_map(|e| e.source.as_ref().ok()) {
-            if !seen.contains(&Arc::as_ptr(source)) {
-                seen.push(Arc::as_ptr(source));
-                sources += (source
-                    .scene
-                    .memory_parts()
-                    .iter()
-                    .map(|(_, b)| b)
-                    .sum::<u64>())
-                    + (source.chains.len() * 24) as u64;
-            }
-        }
-        vec![
-            ("instance origins".into(), origins),
-            ("instance entries".into(), entries),
-            ("instance sources".into(), sources),
-        ]
-    }
-
     /// Add an entry (replacing one with the same root).
     pub(crate) fn push(&mut self, entry: Entry) {
         if let Some(&k) = self.by_root.get(&entry.root) {
