@@ -41,8 +41,7 @@ fn answer(answer: SourcesAnswer) -> Command {
     Command::File(FileCommand::AnswerSources(answer))
 }
 
-/// Each node's world matrix by its path of names (an added node's place among its siblings
-/// may differ between the import and a file read back: see the note in `write_sources`).
+/// Each node's world matrix by its path of names.
 fn worlds(scene: &Scene) -> std::collections::BTreeMap<String, glam::Affine2> {
     let mut scene = scene.clone();
     scene.update_world();
@@ -228,4 +227,31 @@ fn after_writing_the_parts_the_journal_records_the_next_edit() {
         sources.iter().all(|p| p.starts_with(&parts)),
         "the recovered scene names the written parts: {sources:?}"
     );
+}
+
+/// A Godot scene big enough to open on a worker asks the same question when it arrives (it
+/// was asked only of one imported at once).
+#[test]
+fn a_tscn_imported_on_a_worker_asks_about_its_instanced_scenes_too() {
+    use graft::editor::session::command::Lifecycle;
+    let (_dir, main) = project();
+    let mut editor = Editor::new(Document::untitled(Scene::new()));
+    editor
+        .apply(Command::Lifecycle(Lifecycle::BackgroundBytes(0)))
+        .unwrap();
+    editor
+        .apply(Command::File(FileCommand::OpenPath(main.clone())))
+        .unwrap();
+    assert!(editor.job().is_some(), "imported on a worker");
+    for _ in 0..2000 {
+        if editor.job().is_none() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        editor.poll_job().unwrap();
+    }
+    assert!(editor.job().is_none(), "the import finished");
+    let question = editor.sources_question().expect("asked");
+    assert_eq!(question.imported, "main.tscn");
+    assert_eq!(question.sources.len(), 2, "{:?}", question.sources);
 }

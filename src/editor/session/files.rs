@@ -404,6 +404,11 @@ impl Editor {
         if let Some(report) = report {
             let notes = report.lines.len().saturating_sub(1);
             (self.interchange).show(report, notes > 0, &mut self.windows);
+            // A big Godot scene imported on a worker asks about its instanced scenes too.
+            if let Some(name) = path.as_deref().and_then(std::path::Path::file_name) {
+                let name = name.to_string_lossy().into_owned();
+                (self.interchange).ask_about_sources(self.doc.scene(), name);
+            }
         } else if let Some(path) = path {
             self.files.remember(&path);
         }
