@@ -3,7 +3,7 @@
 //! diamonds. Click a diamond to select it, Shift- or Ctrl-click to add or remove one, drag a
 //! box over empty rows to select many; dragging a selected diamond moves the whole selection
 //! in time, right-click or Del deletes it. Everything it does is a command; playback itself
-//! is `Editor::advance`, called once per frame by the app. What clicks, drags and the wheel
+//! is part of `Editor::tick`, which the app calls once per frame. What clicks, drags and the wheel
 //! mean is `editor::view::keys`; this panel reads input, asks it, and paints.
 
 use super::frame::FrameContext;

@@ -32,7 +32,7 @@ const MIXED_EVERY_FRAME_MAX: usize = 10_000;
 struct Inspected<'a> {
     scene: &'a Scene,
     selection: &'a [NodeId],
-    /// [`Editor::selection_version`].
+    /// The frame context's selection version (it changes whenever the selection does).
     selection_version: u64,
     /// Where the transform fields and Select cause register as lesson targets.
     targets: &'a Targets,
