@@ -303,7 +303,6 @@ const KNOWN_CIRCLES: &[(&str, usize)] = &[
     // session 17's shared data column: scene/shared.rs settles nodes through instance/share.rs).
     ("model/instance/mod.rs", 13),
     ("model/svg/import/mod.rs", 2),
-    ("tools/cli.rs", 3),
 ];
 
 #[test]

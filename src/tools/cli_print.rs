@@ -1,7 +1,7 @@
 //! `graft print` and `graft point`: a scene's nodes as a table or JSON, in world or in any
 //! node's space, and a point carried between spaces.
 
-use super::cli::Failure;
+use super::failure::Failure;
 use crate::model::math::{ShearMetrics, Trs, decompose_like, rows, shear_metrics};
 use crate::model::scene::{NodeId, Scene};
 use crate::model::spaces::{carry_point, from_world, resolve_space};
