@@ -292,7 +292,6 @@ const KNOWN_CIRCLES: &[(&str, usize)] = &[
     ("editor/session/journal.rs", 2),
     // The writer's impl spans two files (journal_scan left it: session 17).
     ("editor/session/journal_base.rs", 2),
-    ("editor/view/figure/big.rs", 4),
     // Issue 48: the loader expands instances, which read their sources through the loader.
     ("model/file_fast.rs", 3),
     ("model/godot/anim_export.rs", 8),
