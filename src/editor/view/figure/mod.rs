@@ -32,6 +32,7 @@ use crate::editor::view::node_layer::{PrimSink, node_layer, node_prims};
 use crate::editor::view::numbers::format_fixed;
 use crate::editor::view::overlay::{shear_overlay_among, shear_overlay_on_screen};
 use crate::editor::view::primitives::{Prim, grid_prims, shear_prims};
+use crate::model::scene::name::node_label;
 use crate::model::scene::{NodeId, Scene, Shape};
 use crate::model::svg::export::coord;
 use crate::model::svg::xml::xml;
@@ -355,7 +356,11 @@ pub fn caption_lines(scene: &Scene, node: Option<NodeId>) -> Vec<String> {
     let Ok(chain) = scene.matrix_chain(node) else {
         return Vec::new();
     };
-    let name = |id: NodeId| scene.node(id).map_or("?".into(), |d| d.name.clone());
+    let name = |id: NodeId| {
+        scene
+            .node(id)
+            .map_or("?".into(), |d| node_label(&d.name, id))
+    };
     let symbols: Vec<String> = chain
         .iter()
         .map(|f| format!("M_{}", name(f.node)))
