@@ -376,7 +376,9 @@ fn the_app_changes_the_session_only_through_apply_and_tick() {
 }
 
 /// The app takes its colours from the one palette (`editor/view/palette.rs`) or the theme
-/// (`app/theme.rs`): no colour written as numbers anywhere else under `src/app/` (issue 47).
+/// (`app/theme.rs`): no colour written as numbers or named (`Color32::RED`) anywhere else under
+/// `src/app/` (issue 47); only the neutral constants: no paint, the identity tint of an image,
+/// and the colour a text is laid out in only to measure it.
 #[test]
 fn the_app_writes_no_colour_outside_the_palette_and_the_theme() {
     let mut files = Vec::new();
@@ -400,7 +402,16 @@ fn the_app_writes_no_colour_outside_the_palette_and_the_theme() {
                     rest.starts_with(|c: char| c.is_ascii_digit())
                 })
             });
-            if literal {
+            let named = code.match_indices("Color32::").any(|(at, _)| {
+                let rest = &code[at + "Color32::".len()..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                name.starts_with(|c: char| c.is_ascii_uppercase())
+                    && !["TRANSPARENT", "WHITE", "PLACEHOLDER"].contains(&name.as_str())
+            });
+            if literal || named {
                 offenders.push(format!("{}:{}: {}", file.display(), n + 1, line.trim()));
             }
         }
