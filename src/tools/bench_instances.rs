@@ -24,7 +24,7 @@ use crate::model::file;
 use crate::model::generate::{GenShape, generate};
 use crate::model::math::Trs;
 use crate::model::scene::Scene;
-use crate::tools::cli::Failure;
+use crate::tools::failure::Failure;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::io::Write;
