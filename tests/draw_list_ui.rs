@@ -10,7 +10,7 @@ mod ui_common;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::Command;
-use graft::editor::session::command::{PanelCommand, SelectionCommand, SettingCommand, ViewOption};
+use graft::editor::session::command::{SelectionCommand, SettingCommand, ViewOption};
 use graft::editor::view::camera::ScreenRect;
 use graft::editor::view::draw_list::{DrawList, NAME_SIZE};
 use graft::editor::view::figure::{FigureOptions, Layers, figure_draw_list, figure_frame};
@@ -184,11 +184,8 @@ fn the_shear_scene_rings_its_cause_in_the_viewport_and_the_figure_alike() {
         let cause = scene.id_at(0);
         let mut local = scene.data_at(0).local;
         local.scale = s;
-        h.state_mut().run(Command::Panel(PanelCommand::Perform {
-            label: "Scale".into(),
-            ops: vec![Op::SetLocal { node: cause, local }],
-            continuous: false,
-        }));
+        h.state_mut()
+            .perform_ops("Scale", vec![Op::SetLocal { node: cause, local }], false);
         h.run_steps(3);
         assert_same_primitives(h.state())
     };

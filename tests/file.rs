@@ -5,7 +5,7 @@ mod common;
 
 use glam::Vec2;
 use graft::Error;
-use graft::editor::session::command::{FileCommand, HistoryCommand, PanelCommand};
+use graft::editor::session::command::{FileCommand, HistoryCommand};
 use graft::model::file::{self, parse, parse_with_node_limit, to_ron_string};
 use graft::model::math::Trs;
 use graft::model::scene::{NodeData, NodeId, Scene, Shape, Sprite};
@@ -572,13 +572,7 @@ fn save_as_keeps_every_image_and_undo_after_it_too() {
             shape,
             color: [255; 4],
         };
-        editor
-            .apply(Command::Panel(PanelCommand::Perform {
-                label: "Image".into(),
-                ops: vec![op],
-                continuous: false,
-            }))
-            .unwrap();
+        editor.perform_ops("Image", vec![op], false).unwrap();
         editor
             .apply(Command::History(HistoryCommand::Undo))
             .unwrap();
@@ -652,7 +646,7 @@ fn graft_bin(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn fmt_recover_and_import_to_other_folders_keep_every_image() {
-    use graft::editor::{Command, Editor};
+    use graft::editor::Editor;
     use graft::model::document::Document;
     let (root, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let file = travelling_scene(root.path());
@@ -662,14 +656,14 @@ fn fmt_recover_and_import_to_other_folders_keep_every_image() {
     let mut editor = Editor::new(Document::open(&file).unwrap());
     editor.start_journal(journals.clone());
     editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![graft::model::scene::edit::Op::Rename {
+        .perform_ops(
+            "Rename",
+            vec![graft::model::scene::edit::Op::Rename {
                 node: NodeId(4),
                 name: "crate".into(),
             }],
-            continuous: false,
-        }))
+            false,
+        )
         .unwrap();
     let journal = editor.journal_path().unwrap().to_path_buf();
     drop(editor);

@@ -38,13 +38,9 @@ fn name_on_disk(path: &Path, id: u32) -> String {
 }
 
 fn rename(node: u32, name: &str) -> Command {
-    Command::Panel(PanelCommand::Perform {
-        label: "Rename".into(),
-        ops: vec![Op::Rename {
-            node: NodeId(node),
-            name: name.into(),
-        }],
-        continuous: false,
+    Command::Panel(PanelCommand::Rename {
+        node: NodeId(node),
+        name: name.into(),
     })
 }
 
@@ -411,17 +407,17 @@ fn the_prompt_says_when_a_journal_is_older_than_the_saved_file_and_counts_a_drag
     let (mut editor, scene) = journaled_on_file(dir.path());
     for k in 0..18 {
         editor
-            .apply(Command::Panel(PanelCommand::Perform {
-                label: "Move arm".into(),
-                ops: vec![Op::SetLocal {
+            .perform_ops(
+                "Move arm",
+                vec![Op::SetLocal {
                     node: NodeId(2),
                     local: graft::model::math::Trs {
                         position: glam::Vec2::new(k as f32, 0.0),
                         ..Default::default()
                     },
                 }],
-                continuous: true,
-            }))
+                true,
+            )
             .unwrap();
     }
     editor
@@ -452,14 +448,14 @@ fn a_drag_that_never_moved_makes_no_undo_step() {
     let arm = editor.doc().scene().node(NodeId(2)).unwrap().local;
     for _ in 0..3 {
         editor
-            .apply(Command::Panel(PanelCommand::Perform {
-                label: "Move arm".into(),
-                ops: vec![Op::SetLocal {
+            .perform_ops(
+                "Move arm",
+                vec![Op::SetLocal {
                     node: NodeId(2),
                     local: arm,
                 }],
-                continuous: true,
-            }))
+                true,
+            )
             .unwrap();
     }
     editor

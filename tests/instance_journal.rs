@@ -8,7 +8,7 @@ mod common;
 
 use graft::editor::session::Editor;
 use graft::editor::session::command::{
-    Command, EditCommand, HistoryCommand, JournalCommand, NewNodePlace, PanelCommand,
+    Command, EditCommand, HistoryCommand, JournalCommand, NewNodePlace,
 };
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
@@ -17,7 +17,7 @@ use graft::model::journal;
 use graft::model::math::Trs;
 use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Scene};
-use graft::tools::recover::drill_command;
+use graft::tools::recover::drill_step;
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -108,13 +108,7 @@ fn turn(editor: &mut Editor, node: NodeId, degrees: f32) {
     let mut local = editor.doc().scene().node(node).expect("node").local;
     local.rotation = degrees;
     let ops = vec![Op::SetLocal { node, local }];
-    editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "turn".into(),
-            ops,
-            continuous: false,
-        }))
-        .expect("turn");
+    editor.perform_ops("turn", ops, false).expect("turn");
 }
 
 fn labels_of(editor: &Editor) -> (Vec<String>, usize) {
@@ -222,8 +216,9 @@ fn states(car: &Path, seed: u64, steps: usize) -> Vec<State> {
     let mut out = vec![state(editor.doc().scene())];
     let mut script = fastrand::Rng::with_seed(seed);
     for _ in 0..steps {
-        let command = drill_command(&mut script, &editor);
-        let _ = editor.apply(command);
+        for command in drill_step(&mut script, &editor) {
+            let _ = editor.apply(command);
+        }
         out.push(state(editor.doc().scene()));
     }
     out
@@ -349,13 +344,7 @@ fn the_sources_record_is_written_only_for_scenes_with_instances() {
         node: NodeId(1),
         local,
     }];
-    editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "move".into(),
-            ops,
-            continuous: false,
-        }))
-        .unwrap();
+    editor.perform_ops("move", ops, false).unwrap();
     let bytes = fs::read(editor.journal_path().unwrap()).unwrap();
     let mut frames = journal::Frames::new(&bytes).unwrap();
     while let Ok(payload) = frames.next_payload() {

@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::editor::session::command::{Command, PanelCommand, SelectionCommand};
+use graft::editor::session::command::{Command, SelectionCommand};
 use graft::editor::session::dialogs::{DialogKind, DialogOutcome};
 use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Scene};
@@ -174,11 +174,8 @@ fn the_inspector_marks_an_override_and_reverts_it_with_the_button_beside_it() {
     let spoke = named(h.state().scene(), "spoke");
     let mut local = h.state().scene().node(spoke).unwrap().local;
     local.rotation = 30.0;
-    h.state_mut().run(Command::Panel(PanelCommand::Perform {
-        label: "turn".into(),
-        ops: vec![Op::SetLocal { node: spoke, local }],
-        continuous: false,
-    }));
+    h.state_mut()
+        .perform_ops("turn", vec![Op::SetLocal { node: spoke, local }], false);
     h.state_mut()
         .run(Command::Selection(SelectionCommand::Select(vec![spoke])));
     h.run_steps(3);

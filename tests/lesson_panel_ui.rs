@@ -12,7 +12,7 @@ use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::lesson::course::COURSE;
-use graft::editor::session::command::{Command, FileCommand, GuardAnswer, PanelCommand};
+use graft::editor::session::command::{Command, FileCommand, GuardAnswer};
 use graft::editor::session::dialogs::DialogKind;
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
 use graft::editor::view::geometry::in_view;
@@ -186,14 +186,14 @@ fn a_broken_keep_is_marked_broken_with_what_changed() {
         .get_by_role_and_label(Role::CheckBox, "It did not move in the world")
         .rect();
     assert!(keep.top() > panel.bottom(), "{keep:?} below {panel:?}");
-    h.state_mut().run(Command::Panel(PanelCommand::Perform {
-        label: "Move sword".into(),
-        ops: vec![Op::SetWorldPosition {
+    h.state_mut().perform_ops(
+        "Move sword",
+        vec![Op::SetWorldPosition {
             node: SWORD,
             position: glam::vec2(2.5, 3.0),
         }],
-        continuous: false,
-    }));
+        false,
+    );
     h.run_steps(4);
     // The keep's line and its note scrolled into view when it broke.
     let note = h
@@ -221,17 +221,17 @@ fn a_stretch_in_place_breaks_a_keep_that_says_it_did_not_move() {
     open(&mut h, 3);
     lesson(&mut h, LessonCommand::Begin);
     let world = h.state().scene().world_trs(SWORD).unwrap();
-    h.state_mut().run(Command::Panel(PanelCommand::Perform {
-        label: "Stretch sword".into(),
-        ops: vec![Op::SetWorld {
+    h.state_mut().perform_ops(
+        "Stretch sword",
+        vec![Op::SetWorld {
             node: SWORD,
             world: graft::model::math::Trs {
                 scale: glam::vec2(1.5, 1.0),
                 ..world
             },
         }],
-        continuous: false,
-    }));
+        false,
+    );
     h.run_steps(4);
     assert_eq!(
         goal_state(&h, "Broken: It did not move in the world"),
@@ -276,14 +276,14 @@ fn a_move_that_takes_a_named_node_out_of_view_frames_it_again() {
     let mut h = app();
     open(&mut h, 3);
     lesson(&mut h, LessonCommand::Begin);
-    h.state_mut().run(Command::Panel(PanelCommand::Perform {
-        label: "Move sword".into(),
-        ops: vec![Op::SetWorldPosition {
+    h.state_mut().perform_ops(
+        "Move sword",
+        vec![Op::SetWorldPosition {
             node: SWORD,
             position: glam::vec2(400.0, -300.0),
         }],
-        continuous: false,
-    }));
+        false,
+    );
     h.run_steps(4);
     let app = h.state();
     let v = &app.viewport;

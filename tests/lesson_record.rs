@@ -9,8 +9,8 @@ use graft::editor::lesson::parse::parse;
 use graft::editor::lesson::record::scene_differences;
 use graft::editor::session::Editor;
 use graft::editor::session::command::{
-    Command, EditCommand, Effect, FileCommand, HistoryCommand, PanelCommand, SelectionCommand,
-    SettingCommand, ViewOption,
+    Command, EditCommand, Effect, FileCommand, HistoryCommand, SelectionCommand, SettingCommand,
+    ViewOption,
 };
 use graft::editor::session::dialogs::DialogOutcome;
 use graft::editor::session::lesson::{LessonSource, read_lesson, walk_lesson};
@@ -47,6 +47,13 @@ fn apply(editor: &mut Editor, command: Command) -> Vec<Effect> {
     }
 }
 
+/// Raw ops no panel sends, through the test hook (as `apply` applies a command).
+fn perform(editor: &mut Editor, label: impl Into<String>, ops: Vec<Op>, continuous: bool) {
+    if let Err(e) = editor.perform_ops(label, ops, continuous) {
+        panic!("refused: {e}; {:?}", editor.messages());
+    }
+}
+
 /// The teacher's solution: the sword moved onto the body keeping its place in the world,
 /// then dragged in the world (a gesture of several frames), as the panels send them.
 fn perform_solution(editor: &mut Editor) {
@@ -67,14 +74,7 @@ fn perform_solution(editor: &mut Editor) {
             node: SWORD,
             position,
         };
-        apply(
-            editor,
-            Command::Panel(PanelCommand::Perform {
-                label: "Move sword".into(),
-                ops: vec![op],
-                continuous: true,
-            }),
-        );
+        perform(editor, "Move sword", vec![op], true);
     }
     apply(editor, Command::History(HistoryCommand::EndGesture));
 }
@@ -168,14 +168,7 @@ fn several_recorded_steps_with_view_changes_pass_check() {
         node: NodeId(5),
         name: "sheath".into(),
     };
-    apply(
-        &mut editor,
-        Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![scabbard],
-            continuous: false,
-        }),
-    );
+    perform(&mut editor, "Rename", vec![scabbard], false);
     apply(&mut editor, Command::Record(RecordCommand::Start));
     perform_solution(&mut editor);
     apply(&mut editor, Command::Record(RecordCommand::NextStep));
@@ -200,14 +193,7 @@ fn several_recorded_steps_with_view_changes_pass_check() {
         node: SWORD,
         name: "blade".into(),
     };
-    apply(
-        &mut editor,
-        Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![rename],
-            continuous: false,
-        }),
-    );
+    perform(&mut editor, "Rename", vec![rename], false);
     stop_and_write(&mut editor, &path);
     let text = std::fs::read_to_string(&path).expect("written");
     assert_eq!(text.matches("step: ").count(), 2, "{text}");
@@ -274,16 +260,14 @@ fn journaled_session(dir: &Path) -> (std::path::PathBuf, Scene) {
     editor.start_journal(dir.to_path_buf());
     perform_solution(&mut editor);
     // An undone step is not part of the solution.
-    apply(
+    perform(
         &mut editor,
-        Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![Op::Rename {
-                node: BODY,
-                name: "torso".into(),
-            }],
-            continuous: false,
-        }),
+        "Rename",
+        vec![Op::Rename {
+            node: BODY,
+            name: "torso".into(),
+        }],
+        false,
     );
     apply(&mut editor, Command::History(HistoryCommand::Undo));
     let journal = editor.journal_path().expect("journaling").to_path_buf();
@@ -425,14 +409,7 @@ fn added_renamed_probed_and_deleted_nodes_are_recorded_and_replay() {
         },
     ];
     let label = "Place".to_string();
-    apply(
-        &mut editor,
-        Command::Panel(PanelCommand::Perform {
-            label,
-            ops,
-            continuous: false,
-        }),
-    );
+    perform(&mut editor, label, ops, false);
     apply(
         &mut editor,
         Command::Probe(graft::editor::session::command::ProbeCommand::Add {

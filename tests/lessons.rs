@@ -344,16 +344,16 @@ fn a_goal_ticks_however_the_learner_gets_there_and_unticks_after_undo() {
     );
     // Typed as a world position in the inspector would: the same goals through another command.
     editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "Move".into(),
-            ops: vec![Op::Reparent {
+        .perform_ops(
+            "Move",
+            vec![Op::Reparent {
                 node: SWORD,
                 parent: Some(BODY),
                 index: None,
                 keep: Keep::World,
             }],
-            continuous: false,
-        }))
+            false,
+        )
         .unwrap();
     editor.tick(0.016);
     assert!(editor.lesson().unwrap().step_done());

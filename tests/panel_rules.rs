@@ -26,7 +26,6 @@ use graft::editor::{Command, Editor};
 use graft::model::document::Document;
 use graft::model::math::Trs;
 use graft::model::scene::Keep;
-use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Scene};
 
 /// body(1) -> arm(2) -> hand(3), body -> leg(4), and a second root prop(5).
@@ -662,14 +661,6 @@ fn one_of_each() -> Vec<Command> {
         Command::Selection(SelectionCommand::Select(vec![arm])),
         Command::Selection(SelectionCommand::ToggleSelect(prop)),
         Command::Selection(SelectionCommand::SelectAll),
-        Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![Op::Rename {
-                node: arm,
-                name: "wing".into(),
-            }],
-            continuous: false,
-        }),
         Command::Panel(PanelCommand::Rename {
             node: arm,
             name: "wing".into(),
@@ -900,7 +891,7 @@ fn no_panel_builds_a_model_edit_or_an_undo_label() {
     for file in files {
         let text = std::fs::read_to_string(&file).expect("readable");
         for (n, line) in text.lines().enumerate() {
-            let builds = ["Command::Perform", "edit::Op", "Op::"]
+            let builds = ["perform_ops", "edit::Op", "Op::"]
                 .iter()
                 .any(|what| line.contains(what));
             assert!(

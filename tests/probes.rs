@@ -8,7 +8,7 @@ use common::sword_scene;
 use glam::{DVec2, Vec2};
 use graft::editor::session::Editor;
 use graft::editor::session::command::{
-    Command, EditCommand, HistoryCommand, PanelCommand, ProbeCommand, SelectionCommand,
+    Command, EditCommand, HistoryCommand, ProbeCommand, SelectionCommand,
 };
 use graft::editor::session::probes::ProbeRef;
 use graft::editor::view::geometry::{ScreenShape, shape_contains};
@@ -31,6 +31,12 @@ fn editor() -> Editor {
 
 fn run(e: &mut Editor, c: Command) {
     e.apply(c).expect("command applies");
+    e.update_world();
+}
+
+/// Raw ops no panel sends, through the test hook (as `run` applies a command).
+fn perform(e: &mut Editor, label: &str, ops: Vec<Op>, continuous: bool) {
+    e.perform_ops(label, ops, continuous).expect("ops apply");
     e.update_world();
 }
 
@@ -80,16 +86,14 @@ fn a_probe_lives_in_its_node_space_and_reads_out_every_space() {
 fn moving_an_ancestor_changes_world_numbers_not_the_probe_space_numbers() {
     let mut e = hand_with_probe();
     let before = e.probe_readings()[0].clone();
-    run(
+    perform(
         &mut e,
-        Command::Panel(PanelCommand::Perform {
-            label: "Turn the arm".into(),
-            ops: vec![Op::SetLocal {
-                node: ARM,
-                local: Trs::new(Vec2::new(0.0, 2.0), 45.0, Vec2::new(2.0, 1.0), 0.0),
-            }],
-            continuous: false,
-        }),
+        "Turn the arm",
+        vec![Op::SetLocal {
+            node: ARM,
+            local: Trs::new(Vec2::new(0.0, 2.0), 45.0, Vec2::new(2.0, 1.0), 0.0),
+        }],
+        false,
     );
     let after = e.probe_readings()[0].clone();
     assert_eq!(after.local, before.local, "the stored numbers never change");
@@ -179,16 +183,14 @@ fn a_probe_needs_a_selected_regular_node_and_finite_numbers() {
     let at = DVec2::new(1.0, 1.0);
     let err = e.apply(Command::Probe(ProbeCommand::Add { world: at }));
     assert!(err.unwrap_err().to_string().contains("Select the node"));
-    run(
+    perform(
         &mut e,
-        Command::Panel(PanelCommand::Perform {
-            label: "Flatten".into(),
-            ops: vec![Op::SetLocal {
-                node: ARM,
-                local: Trs::new(Vec2::ZERO, 0.0, Vec2::new(0.0, 1.0), 0.0),
-            }],
-            continuous: false,
-        }),
+        "Flatten",
+        vec![Op::SetLocal {
+            node: ARM,
+            local: Trs::new(Vec2::ZERO, 0.0, Vec2::new(0.0, 1.0), 0.0),
+        }],
+        false,
     );
     run(
         &mut e,
@@ -243,36 +245,34 @@ fn readings_in_other_spaces_agree_with_carry_point() {
 #[test]
 fn probes_polygons_and_regions_save_as_format_2_and_read_back_bit_exact() {
     let mut e = hand_with_probe();
-    run(
+    perform(
         &mut e,
-        Command::Panel(PanelCommand::Perform {
-            label: "Look".into(),
-            ops: vec![
-                Op::SetAppearance {
-                    node: NodeId(1),
-                    shape: Shape::Polygon {
-                        points: thin_vec::thin_vec![
-                            Vec2::new(-1.0, -1.0),
-                            Vec2::new(1.0, -1.0),
-                            Vec2::new(0.0, -0.0),
-                            Vec2::new(0.1, 1.5),
-                        ],
-                    },
-                    color: [1, 2, 3, 4],
+        "Look",
+        vec![
+            Op::SetAppearance {
+                node: NodeId(1),
+                shape: Shape::Polygon {
+                    points: thin_vec::thin_vec![
+                        Vec2::new(-1.0, -1.0),
+                        Vec2::new(1.0, -1.0),
+                        Vec2::new(0.0, -0.0),
+                        Vec2::new(0.1, 1.5),
+                    ],
                 },
-                Op::SetAppearance {
-                    node: NodeId(4),
-                    shape: Shape::from(Sprite {
-                        path: "a.png".into(),
-                        size: Vec2::new(2.0, 1.0),
-                        region: Some([0.25, 0.0, 0.5, 1.0]),
-                        offset: Vec2::new(0.5, -0.25),
-                    }),
-                    color: [9, 9, 9, 255],
-                },
-            ],
-            continuous: false,
-        }),
+                color: [1, 2, 3, 4],
+            },
+            Op::SetAppearance {
+                node: NodeId(4),
+                shape: Shape::from(Sprite {
+                    path: "a.png".into(),
+                    size: Vec2::new(2.0, 1.0),
+                    region: Some([0.25, 0.0, 0.5, 1.0]),
+                    offset: Vec2::new(0.5, -0.25),
+                }),
+                color: [9, 9, 9, 255],
+            },
+        ],
+        false,
     );
     let scene = e.doc().scene();
     let text = to_ron_string(scene);

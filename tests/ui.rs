@@ -7,7 +7,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
 use graft::app::dialogs::{DialogOutcome, FakeDialogs};
-use graft::editor::session::command::{FileCommand, PanelCommand};
+use graft::editor::session::command::FileCommand;
 use graft::model::scene::NodeId;
 use std::path::{Path, PathBuf};
 
@@ -291,15 +291,14 @@ fn the_status_bar_counts_recomputed_world_matrices() {
     rename(&mut h, "hand", "fist"); // a rename changes no transform
     assert_eq!(h.state().last_recomputed, 0);
     // Moving the hand recomputes the hand and the sword: 2.
-    h.state_mut()
-        .run(graft::editor::Command::Panel(PanelCommand::Perform {
-            label: "Move hand".into(),
-            ops: vec![graft::model::scene::edit::Op::SetLocal {
-                node: NodeId(3),
-                local: graft::model::math::Trs::IDENTITY,
-            }],
-            continuous: false,
-        }));
+    h.state_mut().perform_ops(
+        "Move hand",
+        vec![graft::model::scene::edit::Op::SetLocal {
+            node: NodeId(3),
+            local: graft::model::math::Trs::IDENTITY,
+        }],
+        false,
+    );
     h.run_steps(1);
     assert_eq!(h.state().editor().last_change_recomputed(), 2);
     assert!(h.query_by_label_contains("(last change: 2)").is_some());

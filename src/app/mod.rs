@@ -255,6 +255,20 @@ impl GraftApp {
         self.carry_out(outcome);
     }
 
+    /// [`Editor::perform_ops`] from the window, as [`Self::run`] applies a command: for tests
+    /// that need an edit no panel sends (the `test-hooks` feature).
+    #[cfg(any(test, feature = "test-hooks"))]
+    pub fn perform_ops(
+        &mut self,
+        label: impl Into<String>,
+        ops: Vec<crate::model::scene::edit::Op>,
+        continuous: bool,
+    ) {
+        if let Ok(outcome) = self.editor.perform_ops(label, ops, continuous) {
+            self.carry_out(outcome);
+        }
+    }
+
     /// Do what an outcome asks of the UI.
     fn carry_out(&mut self, outcome: crate::editor::Outcome) {
         for effect in outcome.effects {
