@@ -28,6 +28,8 @@ mod panels;
 mod recovery;
 mod signals;
 mod status_bar;
+#[cfg(any(test, feature = "test-hooks"))]
+mod test_hooks;
 mod theme;
 pub mod timeline;
 pub mod ui_targets;
@@ -253,20 +255,6 @@ impl GraftApp {
             return;
         };
         self.carry_out(outcome);
-    }
-
-    /// [`Editor::perform_ops`] from the window, as [`Self::run`] applies a command: for tests
-    /// that need an edit no panel sends (the `test-hooks` feature).
-    #[cfg(any(test, feature = "test-hooks"))]
-    pub fn perform_ops(
-        &mut self,
-        label: impl Into<String>,
-        ops: Vec<crate::model::scene::edit::Op>,
-        continuous: bool,
-    ) {
-        if let Ok(outcome) = self.editor.perform_ops(label, ops, continuous) {
-            self.carry_out(outcome);
-        }
     }
 
     /// Do what an outcome asks of the UI.
