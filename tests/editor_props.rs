@@ -980,14 +980,10 @@ fn a_failed_history_jump_changes_nothing() {
     let mut editor = Editor::new(doc);
     for name in ["palm", "fist"] {
         editor
-            .perform_ops(
-                format!("Rename to {name}"),
-                vec![Op::Rename {
-                    node: HAND,
-                    name: name.into(),
-                }],
-                false,
-            )
+            .apply(Command::Panel(PanelCommand::Rename {
+                node: HAND,
+                name: name.into(),
+            }))
             .unwrap();
     }
     editor.update_world();

@@ -5,7 +5,7 @@ mod common;
 
 use glam::Vec2;
 use graft::Error;
-use graft::editor::session::command::{FileCommand, HistoryCommand};
+use graft::editor::session::command::{FileCommand, HistoryCommand, PanelCommand};
 use graft::model::file::{self, parse, parse_with_node_limit, to_ron_string};
 use graft::model::math::Trs;
 use graft::model::scene::{NodeData, NodeId, Scene, Shape, Sprite};
@@ -553,7 +553,6 @@ fn save_as_keeps_every_image_and_undo_after_it_too() {
     use graft::editor::session::dialogs::DialogOutcome;
     use graft::editor::{Command, Editor};
     use graft::model::document::Document;
-    use graft::model::scene::edit::Op;
     let (root, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let file = travelling_scene(root.path());
     for background in [false, true] {
@@ -567,12 +566,15 @@ fn save_as_keeps_every_image_and_undo_after_it_too() {
         if let Shape::Sprite(s) = &mut shape {
             s.path = "../assets/a.png".into();
         }
-        let op = Op::SetAppearance {
+        let look = PanelCommand::SetLook {
             node: NodeId(2),
             shape,
             color: [255; 4],
         };
-        editor.perform_ops("Image", vec![op], false).unwrap();
+        editor.apply(Command::Panel(look)).unwrap();
+        editor
+            .apply(Command::History(HistoryCommand::EndGesture))
+            .unwrap();
         editor
             .apply(Command::History(HistoryCommand::Undo))
             .unwrap();
@@ -656,14 +658,10 @@ fn fmt_recover_and_import_to_other_folders_keep_every_image() {
     let mut editor = Editor::new(Document::open(&file).unwrap());
     editor.start_journal(journals.clone());
     editor
-        .perform_ops(
-            "Rename",
-            vec![graft::model::scene::edit::Op::Rename {
-                node: NodeId(4),
-                name: "crate".into(),
-            }],
-            false,
-        )
+        .apply(graft::editor::Command::Panel(PanelCommand::Rename {
+            node: NodeId(4),
+            name: "crate".into(),
+        }))
         .unwrap();
     let journal = editor.journal_path().unwrap().to_path_buf();
     drop(editor);

@@ -74,7 +74,7 @@ fn turn(editor: &mut Editor, node: NodeId, degrees: f32) {
     let mut local = editor.doc().scene().node(node).expect("node").local;
     local.rotation = degrees;
     editor
-        .perform_ops("turn", vec![Op::SetLocal { node, local }], false)
+        .apply(common::paste_local(node, local))
         .expect("turn");
 }
 

@@ -107,8 +107,9 @@ fn inner(scene: &Scene, root: NodeId, chain: &[u32]) -> NodeId {
 fn turn(editor: &mut Editor, node: NodeId, degrees: f32) {
     let mut local = editor.doc().scene().node(node).expect("node").local;
     local.rotation = degrees;
-    let ops = vec![Op::SetLocal { node, local }];
-    editor.perform_ops("turn", ops, false).expect("turn");
+    editor
+        .apply(common::paste_local(node, local))
+        .expect("turn");
 }
 
 fn labels_of(editor: &Editor) -> (Vec<String>, usize) {
@@ -340,11 +341,7 @@ fn the_sources_record_is_written_only_for_scenes_with_instances() {
     let mut editor = Editor::new(Document::open(&plain).expect("open"));
     editor.start_journal(dir.path().join("journals"));
     let local = Trs::new(glam::Vec2::new(1.0, 0.0), 0.0, glam::Vec2::ONE, 0.0);
-    let ops = vec![Op::SetLocal {
-        node: NodeId(1),
-        local,
-    }];
-    editor.perform_ops("move", ops, false).unwrap();
+    editor.apply(common::paste_local(NodeId(1), local)).unwrap();
     let bytes = fs::read(editor.journal_path().unwrap()).unwrap();
     let mut frames = journal::Frames::new(&bytes).unwrap();
     while let Ok(payload) = frames.next_payload() {

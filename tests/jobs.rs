@@ -157,12 +157,7 @@ fn a_big_scene_saves_on_a_worker() {
         let id = e.doc().scene().id_at(1);
         let mut local = e.doc().scene().node(id).unwrap().local;
         local.position.x = x;
-        e.perform_ops(
-            "Move",
-            vec![graft::model::scene::edit::Op::SetLocal { node: id, local }],
-            false,
-        )
-        .unwrap();
+        e.apply(common::paste_local(id, local)).unwrap();
     };
     moved(&mut e, 12.5);
     assert!(e.doc().is_modified());

@@ -2,6 +2,8 @@
 //! then recovered by a new session with its scene and whole undo history; clean ends, Discard,
 //! Later, two sessions, cut and damaged journals, a newer format, and `graft recover`.
 
+mod common;
+
 use graft::editor::session::Editor;
 use graft::editor::session::command::{Command, FileCommand, HistoryCommand, JournalCommand};
 use graft::editor::session::journal::RecoveryAnswer;
@@ -727,7 +729,6 @@ fn a_journal_that_cannot_be_replayed_is_refused_and_left_in_place() {
 fn far_and_extreme_numbers_come_back_bit_for_bit() {
     use graft::model::math::Trs;
     use graft::model::scene::NodeId;
-    use graft::model::scene::edit::Op;
     let dir = temp_dir("far");
     let mut editor = Editor::new(Document::sample());
     editor.start_journal(dir.clone());
@@ -739,9 +740,7 @@ fn far_and_extreme_numbers_come_back_bit_for_bit() {
     for (k, (x, y, s, r)) in values.into_iter().enumerate() {
         let local = Trs::new(glam::Vec2::new(x, y), r, glam::Vec2::new(s, -s), 0.25);
         let node = NodeId(1 + k as u32);
-        editor
-            .perform_ops("Far", vec![Op::SetLocal { node, local }], false)
-            .unwrap();
+        editor.apply(common::paste_local(node, local)).unwrap();
     }
     let end = state(editor.doc());
     drop(editor);

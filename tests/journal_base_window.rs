@@ -8,7 +8,7 @@
 //! journal cut short while it was written anew alone (`NAME.tmp`) is recovered, not deleted.
 
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, JournalCommand};
+use graft::editor::session::command::{Command, JournalCommand, PanelCommand};
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file;
@@ -84,14 +84,10 @@ fn first_edit_cost(path: &Path) {
     for k in 0..2 {
         let started = std::time::Instant::now();
         editor
-            .perform_ops(
-                "Rename",
-                vec![graft::model::scene::edit::Op::Rename {
-                    node: graft::model::scene::NodeId(5),
-                    name: format!("timed {k}"),
-                }],
-                false,
-            )
+            .apply(Command::Panel(PanelCommand::Rename {
+                node: graft::model::scene::NodeId(5),
+                name: format!("timed {k}"),
+            }))
             .unwrap();
         times.push(started.elapsed());
     }
@@ -161,14 +157,10 @@ fn a_journal_cut_short_alone_while_written_anew_is_recovered_not_deleted() {
     let mut editor = Editor::new(Document::sample());
     editor.start_journal(dir.path().to_path_buf());
     editor
-        .perform_ops(
-            "Rename",
-            vec![graft::model::scene::edit::Op::Rename {
-                node: graft::model::scene::NodeId(2),
-                name: "kept".into(),
-            }],
-            false,
-        )
+        .apply(Command::Panel(PanelCommand::Rename {
+            node: graft::model::scene::NodeId(2),
+            name: "kept".into(),
+        }))
         .unwrap();
     let journal = editor.journal_path().unwrap().to_path_buf();
     drop(editor); // a crash

@@ -9,8 +9,8 @@ use graft::editor::lesson::parse::parse;
 use graft::editor::lesson::record::scene_differences;
 use graft::editor::session::Editor;
 use graft::editor::session::command::{
-    Command, EditCommand, Effect, FileCommand, HistoryCommand, SelectionCommand, SettingCommand,
-    ViewOption,
+    Command, EditCommand, Effect, FileCommand, HistoryCommand, PanelCommand, SelectionCommand,
+    SettingCommand, ViewOption,
 };
 use graft::editor::session::dialogs::DialogOutcome;
 use graft::editor::session::lesson::{LessonSource, read_lesson, walk_lesson};
@@ -68,13 +68,22 @@ fn perform_solution(editor: &mut Editor) {
             keep: graft::model::scene::Keep::World,
         }),
     );
+    // The viewport's drag of the sword ("Move sword"), to these world positions.
+    let from = editor.doc().scene().world(SWORD).unwrap().translation;
+    let drag = std::sync::Arc::new(graft::editor::view::pointer::MoveDrag {
+        start_pointer: glam::DVec2::ZERO,
+        starts: vec![(SWORD, from)],
+    });
     for k in 1..=5 {
         let position = glam::Vec2::new(2.0 + 0.5 * k as f32, 3.0 - 0.25 * k as f32);
-        let op = Op::SetWorldPosition {
-            node: SWORD,
-            position,
+        let pointer = position.as_dvec2() - from.as_dvec2();
+        let drag = std::sync::Arc::clone(&drag);
+        let command = PanelCommand::MoveSelection {
+            drag,
+            pointer,
+            snap: None,
         };
-        perform(editor, "Move sword", vec![op], true);
+        apply(editor, Command::Panel(command));
     }
     apply(editor, Command::History(HistoryCommand::EndGesture));
 }
@@ -164,11 +173,11 @@ fn several_recorded_steps_with_view_changes_pass_check() {
     let path = dir.path().join("two-steps.lesson");
     let mut editor = Editor::new(Document::sample());
     // Not the sample any more: the scene goes inline.
-    let scabbard = Op::Rename {
+    let scabbard = PanelCommand::Rename {
         node: NodeId(5),
         name: "sheath".into(),
     };
-    perform(&mut editor, "Rename", vec![scabbard], false);
+    apply(&mut editor, Command::Panel(scabbard));
     apply(&mut editor, Command::Record(RecordCommand::Start));
     perform_solution(&mut editor);
     apply(&mut editor, Command::Record(RecordCommand::NextStep));
@@ -189,11 +198,11 @@ fn several_recorded_steps_with_view_changes_pass_check() {
             keep: graft::model::scene::Keep::Local,
         }),
     );
-    let rename = Op::Rename {
+    let rename = PanelCommand::Rename {
         node: SWORD,
         name: "blade".into(),
     };
-    perform(&mut editor, "Rename", vec![rename], false);
+    apply(&mut editor, Command::Panel(rename));
     stop_and_write(&mut editor, &path);
     let text = std::fs::read_to_string(&path).expect("written");
     assert_eq!(text.matches("step: ").count(), 2, "{text}");

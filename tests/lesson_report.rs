@@ -167,16 +167,7 @@ fn the_progress_keeps_hints_time_and_the_prediction_of_a_step() {
         position: glam::vec2(0.0, 4.0),
         ..local
     };
-    editor
-        .perform_ops(
-            "Move",
-            vec![graft::model::scene::edit::Op::SetLocal {
-                node: hand,
-                local: moved,
-            }],
-            false,
-        )
-        .unwrap();
+    editor.apply(common::paste_local(hand, moved)).unwrap();
     editor.tick(0.016);
     assert!(editor.lesson().unwrap().step_done());
     let records = editor.lesson_progress().records();

@@ -8,7 +8,7 @@ use common::sword_scene;
 use glam::{DVec2, Vec2};
 use graft::editor::session::Editor;
 use graft::editor::session::command::{
-    Command, EditCommand, HistoryCommand, ProbeCommand, SelectionCommand,
+    Command, EditCommand, HistoryCommand, PanelCommand, ProbeCommand, SelectionCommand,
 };
 use graft::editor::session::probes::ProbeRef;
 use graft::editor::view::geometry::{ScreenShape, shape_contains};
@@ -16,7 +16,6 @@ use graft::editor::view::spaces::carry_point;
 use graft::model::document::Document;
 use graft::model::file::{parse, to_ron_string};
 use graft::model::math::Trs;
-use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Shape, Sprite};
 use std::path::Path;
 
@@ -31,12 +30,6 @@ fn editor() -> Editor {
 
 fn run(e: &mut Editor, c: Command) {
     e.apply(c).expect("command applies");
-    e.update_world();
-}
-
-/// Raw ops no panel sends, through the test hook (as `run` applies a command).
-fn perform(e: &mut Editor, label: &str, ops: Vec<Op>, continuous: bool) {
-    e.perform_ops(label, ops, continuous).expect("ops apply");
     e.update_world();
 }
 
@@ -86,15 +79,8 @@ fn a_probe_lives_in_its_node_space_and_reads_out_every_space() {
 fn moving_an_ancestor_changes_world_numbers_not_the_probe_space_numbers() {
     let mut e = hand_with_probe();
     let before = e.probe_readings()[0].clone();
-    perform(
-        &mut e,
-        "Turn the arm",
-        vec![Op::SetLocal {
-            node: ARM,
-            local: Trs::new(Vec2::new(0.0, 2.0), 45.0, Vec2::new(2.0, 1.0), 0.0),
-        }],
-        false,
-    );
+    let turned = Trs::new(Vec2::new(0.0, 2.0), 45.0, Vec2::new(2.0, 1.0), 0.0);
+    run(&mut e, common::paste_local(ARM, turned));
     let after = e.probe_readings()[0].clone();
     assert_eq!(after.local, before.local, "the stored numbers never change");
     assert_eq!(after.in_selection, before.in_selection);
@@ -183,15 +169,8 @@ fn a_probe_needs_a_selected_regular_node_and_finite_numbers() {
     let at = DVec2::new(1.0, 1.0);
     let err = e.apply(Command::Probe(ProbeCommand::Add { world: at }));
     assert!(err.unwrap_err().to_string().contains("Select the node"));
-    perform(
-        &mut e,
-        "Flatten",
-        vec![Op::SetLocal {
-            node: ARM,
-            local: Trs::new(Vec2::ZERO, 0.0, Vec2::new(0.0, 1.0), 0.0),
-        }],
-        false,
-    );
+    let flat = Trs::new(Vec2::ZERO, 0.0, Vec2::new(0.0, 1.0), 0.0);
+    run(&mut e, common::paste_local(ARM, flat));
     run(
         &mut e,
         Command::Selection(SelectionCommand::Select(vec![HAND])),
@@ -245,35 +224,30 @@ fn readings_in_other_spaces_agree_with_carry_point() {
 #[test]
 fn probes_polygons_and_regions_save_as_format_2_and_read_back_bit_exact() {
     let mut e = hand_with_probe();
-    perform(
-        &mut e,
-        "Look",
-        vec![
-            Op::SetAppearance {
-                node: NodeId(1),
-                shape: Shape::Polygon {
-                    points: thin_vec::thin_vec![
-                        Vec2::new(-1.0, -1.0),
-                        Vec2::new(1.0, -1.0),
-                        Vec2::new(0.0, -0.0),
-                        Vec2::new(0.1, 1.5),
-                    ],
-                },
-                color: [1, 2, 3, 4],
-            },
-            Op::SetAppearance {
-                node: NodeId(4),
-                shape: Shape::from(Sprite {
-                    path: "a.png".into(),
-                    size: Vec2::new(2.0, 1.0),
-                    region: Some([0.25, 0.0, 0.5, 1.0]),
-                    offset: Vec2::new(0.5, -0.25),
-                }),
-                color: [9, 9, 9, 255],
-            },
+    let polygon = Shape::Polygon {
+        points: thin_vec::thin_vec![
+            Vec2::new(-1.0, -1.0),
+            Vec2::new(1.0, -1.0),
+            Vec2::new(0.0, -0.0),
+            Vec2::new(0.1, 1.5),
         ],
-        false,
-    );
+    };
+    let sprite = Shape::from(Sprite {
+        path: "a.png".into(),
+        size: Vec2::new(2.0, 1.0),
+        region: Some([0.25, 0.0, 0.5, 1.0]),
+        offset: Vec2::new(0.5, -0.25),
+    });
+    for (node, shape, color) in [
+        (NodeId(1), polygon, [1, 2, 3, 4]),
+        (NodeId(4), sprite, [9, 9, 9, 255]),
+    ] {
+        run(
+            &mut e,
+            Command::Panel(PanelCommand::SetLook { node, shape, color }),
+        );
+    }
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     let scene = e.doc().scene();
     let text = to_ron_string(scene);
     assert!(text.contains("format: 2"), "{text}");

@@ -2,6 +2,9 @@
 //! selection as one undo step, keys move (one step per drag) and delete, and Stop goes back to
 //! the stored pose.
 
+mod common;
+
+use common::paste_local;
 use glam::Vec2;
 use graft::editor::session::Editor;
 use graft::editor::session::command::{Command, HistoryCommand, SelectionCommand};
@@ -133,15 +136,8 @@ fn keyed_values_play_back() {
     );
     run(&mut e, Command::Timeline(T::KeySelection)); // at 0 s: position (5, 0)
     run(&mut e, Command::Timeline(T::SetTime(1.0)));
-    perform(
-        &mut e,
-        "Move",
-        vec![graft::model::scene::edit::Op::SetLocal {
-            node: NodeId(3),
-            local: graft::model::math::Trs::new(Vec2::new(9.0, 0.0), 45.0, Vec2::ONE, 0.0),
-        }],
-        false,
-    );
+    let moved = graft::model::math::Trs::new(Vec2::new(9.0, 0.0), 45.0, Vec2::ONE, 0.0);
+    run(&mut e, paste_local(NodeId(3), moved));
     run(&mut e, Command::Timeline(T::KeySelection)); // at 1 s: (9, 0)
     run(&mut e, Command::Timeline(T::SetTime(0.5)));
     let at = e.doc().scene().node(NodeId(3)).unwrap().local.position;
@@ -179,16 +175,9 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
     assert!(e.timeline().auto_key());
     run(&mut e, Command::Timeline(T::SetTime(1.0)));
     let moved = graft::model::math::Trs::new(Vec2::new(6.0, 1.0), 30.0, Vec2::ONE, 0.0);
-    perform(
-        &mut e,
-        "Move fixed",
-        vec![graft::model::scene::edit::Op::SetLocal {
-            node: NodeId(3),
-            local: moved,
-        }],
-        false,
-    );
-    assert_eq!(e.doc().history().labels().0, vec!["Move fixed"], "one step");
+    run(&mut e, paste_local(NodeId(3), moved));
+    let one = vec!["Paste transform onto fixed"];
+    assert_eq!(e.doc().history().labels().0, one, "one step");
     let tracks = &e.doc().scene().node(NodeId(3)).unwrap().tracks;
     let x = tracks
         .iter()
@@ -243,15 +232,8 @@ fn blended_world_matrices_shrink_mid_way() {
     );
     run(&mut e, Command::Timeline(T::KeySelection)); // 45° at 0 s
     run(&mut e, Command::Timeline(T::SetTime(1.0)));
-    perform(
-        &mut e,
-        "Turn",
-        vec![graft::model::scene::edit::Op::SetLocal {
-            node: NodeId(3),
-            local: graft::model::math::Trs::new(Vec2::new(5.0, 0.0), 225.0, Vec2::ONE, 0.0),
-        }],
-        false,
-    );
+    let turned = graft::model::math::Trs::new(Vec2::new(5.0, 0.0), 225.0, Vec2::ONE, 0.0);
+    run(&mut e, paste_local(NodeId(3), turned));
     run(&mut e, Command::Timeline(T::KeySelection)); // 225° at 1 s: a half turn
     assert!(
         world_blend_ghosts(e.doc().scene(), 1.0).is_empty(),

@@ -4,7 +4,9 @@
 
 use glam::Vec2;
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, EditCommand, HistoryCommand, SelectionCommand};
+use graft::editor::session::command::{
+    Command, EditCommand, HistoryCommand, PanelCommand, SelectionCommand,
+};
 use graft::editor::session::timeline::{KeyRef, TimelineCommand as T};
 use graft::model::anim::{Channel, ClipSettings, LoopMode, Track};
 use graft::model::document::Document;
@@ -35,8 +37,8 @@ fn keyed() -> Editor {
         length: 10.0,
         mode: LoopMode::Loop,
     };
-    let ops = vec![Op::SetClip { settings }];
-    perform(&mut e, "Clip", ops, false);
+    run(&mut e, Command::Panel(PanelCommand::SetClip(settings)));
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     run(
         &mut e,
         Command::Selection(SelectionCommand::Select(vec![A, B])),
