@@ -522,7 +522,7 @@ impl Editor {
             self.dispatch(command)?;
         }
         for command in vary_commands(self, step, &bindings)? {
-            self.dispatch(command)?;
+            self.play(command)?;
         }
         self.update_world();
         Ok(())
