@@ -302,7 +302,6 @@ const KNOWN_CIRCLES: &[(&str, usize)] = &[
     // Issue 48: the Scene holds its instance table, which names the Scene's types (13 with
     // session 17's shared data column: scene/shared.rs settles nodes through instance/share.rs).
     ("model/instance/mod.rs", 13),
-    ("model/svg/import/mod.rs", 2),
     ("tools/cli.rs", 3),
 ];
 
