@@ -5,6 +5,7 @@
 use super::expand::{Resolver, Reuse, absolute};
 use super::{Entry, Instances, Origin, Override, Source};
 use crate::error::{Error, Result};
+use crate::model::file_load::load_source;
 use crate::model::math::Trs;
 use crate::model::scene::sprites::folder_of;
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Scene};
@@ -32,7 +33,7 @@ pub fn prepare(
 ) -> Result<Prepared> {
     let folder = folder_of(host);
     let abs = absolute(&folder.join(source));
-    let raw = Resolver::within(&[host])
+    let raw = Resolver::within(&[host], load_source)
         .source(&abs)?
         .map_err(|why| Error::Refused(format!("cannot instance {source}: {why}")))?;
     let mut copy = Source::clone(&raw);
@@ -170,7 +171,7 @@ pub fn reload(scene: &Scene, host: &Path) -> Result<Scene> {
         }
     }
     let text = crate::model::file::to_ron_string(scene);
-    let mut resolver = Resolver::default();
+    let mut resolver = Resolver::new(load_source);
     resolver.reuse = Some(reuse);
     let mut fresh = crate::model::file_load::parse_with_resolver(&text, host, &mut resolver)?;
     fresh.reserve_ids_below(scene.next_id());

@@ -10,6 +10,7 @@
 use super::expand::{Resolver, absolute};
 use super::{Entry, FieldSet, Override, Source, TableEdit, reshape};
 use crate::error::Result;
+use crate::model::file_load::load_source;
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
 use crate::model::scene::{NodeId, Scene};
@@ -57,7 +58,7 @@ pub(crate) fn fast_follow_ops(scene: &Scene, host: &Path) -> Result<Option<Vec<O
     let Some(groups) = groups(scene) else {
         return Ok(None);
     };
-    let mut resolver = Resolver::within(&[host]);
+    let mut resolver = Resolver::within(&[host], load_source);
     let folder = folder_of(host);
     let mut read = Vec::with_capacity(groups.len());
     for (old, entries) in &groups {

@@ -52,7 +52,7 @@ pub struct Source {
     /// The files its own instances read, nested ones included (absolute): known when it was
     /// read; for a source a journal gave back (its record keeps its nodes, not its instances),
     /// read from the files on disk the first time it is asked for.
-    nested: std::sync::OnceLock<Vec<PathBuf>>,
+    pub(crate) nested: std::sync::OnceLock<Vec<PathBuf>>,
 }
 
 impl Source {

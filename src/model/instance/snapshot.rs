@@ -6,6 +6,7 @@
 use super::expand::{Resolver, Reuse};
 use super::{Chain, Source, source_serde};
 use crate::error::Result;
+use crate::model::file_load::load_source;
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -95,7 +96,7 @@ impl Snapshot {
             }
             given.insert(instance.root, source.clone());
         }
-        let mut resolver = Resolver::default();
+        let mut resolver = Resolver::new(load_source);
         resolver.reuse = Some(reuse);
         resolver.given = Some(given);
         let mut scene = crate::model::file_load::parse_with_resolver(text, path, &mut resolver)?;
