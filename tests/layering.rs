@@ -295,7 +295,6 @@ const KNOWN_CIRCLES: &[(&str, usize)] = &[
     // The writer's impl spans two files (journal_scan left it: session 17).
     ("editor/session/journal_base.rs", 2),
     ("editor/view/figure/big.rs", 4),
-    ("model/godot/anim_export.rs", 8),
     // Issue 48: the Scene holds its instance table, which names the Scene's types (13 with
     // session 17's shared data column: scene/shared.rs settles nodes through instance/share.rs).
     ("model/instance/mod.rs", 13),
