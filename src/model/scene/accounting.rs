@@ -1,7 +1,10 @@
 //! Where a scene's bytes go, by part (`graft bench instances`): each per-node array, the heap
 //! its nodes' data own, and the instance table. Allocated bytes, not resident ones.
 
-use super::{NodeData, NodeId, Scene, Shape};
+use super::node_data::NodeData;
+use super::node_id::NodeId;
+use super::shape::Shape;
+use super::store::Scene;
 use glam::Affine2;
 use std::mem::size_of;
 

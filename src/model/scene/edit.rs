@@ -1,7 +1,11 @@
 //! Edits and history: every change to a scene is an [`Op`] performed into an [`Edit`] that knows
 //! its exact inverse; a [`History`] of labelled steps gives undo, redo, jumps and a clean mark.
 
-use super::{Color, DetachedSubtree, Keep, NodeData, NodeId, Scene, Shape};
+use super::node_data::{Color, NodeData};
+use super::node_id::NodeId;
+use super::ops::{DetachedSubtree, Keep};
+use super::shape::Shape;
+use super::store::Scene;
 use crate::error::{Error, Result};
 use crate::model::anim::{ClipSettings, Track};
 use crate::model::instance::TableEdit;

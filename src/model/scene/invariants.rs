@@ -1,6 +1,7 @@
 //! The scene's own consistency check (pre-order, lengths, the id map), for tests.
 
-use super::{Scene, has_keys};
+use super::store::Scene;
+use super::store::has_keys;
 use crate::model::anim;
 
 impl Scene {

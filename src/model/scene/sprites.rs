@@ -4,7 +4,9 @@
 //! are the kernel's (`folder_of` resolves links, so a `..` after a link is where the link leads).
 //! Absolute paths, URIs and empty paths stay as they are.
 
-use super::{NodeData, Scene, Shape};
+use super::node_data::NodeData;
+use super::shape::Shape;
+use super::store::Scene;
 use std::path::{Component, Path, PathBuf};
 
 /// `path` with `.` dropped and each `..` folding the name before it (lexically: symlinks are
@@ -164,7 +166,7 @@ impl Scene {
         }
         if changed > 0 {
             self.appearance_version =
-                super::NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                super::store::NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         changed
     }
