@@ -7,7 +7,7 @@
 //! changing anything, and an edit's inverse replays stored numbers, so taking back cannot fail
 //! in practice; if it ever did, the error says so ([`Error::RollbackFailed`]).
 
-use super::edit::{Edit, Op};
+use super::edit_op::{Edit, Op};
 use super::store::Scene;
 use crate::error::{Error, Result};
 use std::path::Path;

@@ -11,6 +11,7 @@ mod build;
 pub(crate) mod column;
 pub mod diagnose;
 pub mod edit;
+mod edit_op;
 mod history;
 mod id_index;
 mod invariants;

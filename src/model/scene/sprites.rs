@@ -138,10 +138,10 @@ pub fn map_data<'a>(
 /// [`map_shape`] over the shapes and nodes an edit holds (before and after); how many
 /// changed.
 pub fn map_edit(
-    edit: &mut super::edit::Edit,
+    edit: &mut super::edit_op::Edit,
     map: &mut impl FnMut(&str) -> Option<String>,
 ) -> usize {
-    use super::edit::Edit;
+    use super::edit_op::Edit;
     match edit {
         Edit::Appearance { before, after, .. } => {
             usize::from(map_shape(&mut before.0, map)) + usize::from(map_shape(&mut after.0, map))
