@@ -142,12 +142,7 @@ fn instance_ops(
         }
         let on = Override::diff(chain.clone(), shows, &wanted, FieldSet(0), allowed);
         if let Some(on) = on {
-            ops.extend(super::overrides::value_ops(
-                id,
-                on.fields().0,
-                &wanted,
-                shows,
-            ));
+            ops.extend(super::values::value_ops(id, on.fields().0, &wanted, shows));
         }
     }
     Ok(())

@@ -133,7 +133,7 @@ pub fn revert_ops(scene: &Scene, node: NodeId, fields: u16) -> Result<Vec<Op>> {
     };
     let on = overrides_of_node(scene, node).unwrap_or_default().0 & fields;
     let (base, now) = (source.scene.data_at(j), scene.node(node)?);
-    let mut ops = super::overrides::value_ops(node, on, base, now);
+    let mut ops = super::values::value_ops(node, on, base, now);
     let chain = source.chains[j].clone();
     let before = entry.sticky.get(&chain).copied().unwrap_or_default();
     let after = FieldSet(before.0 & !on);

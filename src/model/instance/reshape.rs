@@ -7,7 +7,8 @@
 //! the general path's (`plan::replace_ops`); instances with nodes added under their source
 //! nodes take that path.
 
-use super::share::{Row, Side, exact, gone, index_map};
+use super::share::{exact, gone, index_map};
+use super::table_edit::{Row, Side};
 use super::{Chain, Entry, FieldSet, Override, Source, TableEdit};
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeData, NodeId, Scene};
@@ -88,7 +89,7 @@ fn settle_ops(
     allowed: u16,
 ) -> Vec<Op> {
     match Override::diff(chain.clone(), shows, wanted, FieldSet(0), allowed) {
-        Some(on) => super::overrides::value_ops(id, on.fields().0, wanted, shows),
+        Some(on) => super::values::value_ops(id, on.fields().0, wanted, shows),
         None => Vec::new(),
     }
 }

@@ -4,9 +4,11 @@
 //! gone, changes nothing) and gives each expanded node the id the history names.
 
 use super::expand::{Resolver, Reuse};
-use super::{Chain, Source, source_serde};
+use super::ids::Chain;
+use super::table_edit::source_serde;
 use crate::error::Result;
 use crate::model::file_load::load_source;
+use crate::model::scene::types::Source;
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};

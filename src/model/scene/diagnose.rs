@@ -2,7 +2,7 @@
 //! comes from. Pure model code for the inspector and the viewport's overlay.
 
 use super::node_id::NodeId;
-use super::store::Scene;
+use super::types::Scene;
 use crate::error::Result;
 use crate::model::math::shear_metrics;
 use glam::{Affine2, Mat2};

@@ -5,7 +5,8 @@ use super::node_data::{Color, NodeData};
 use super::node_id::NodeId;
 use super::ops::{DetachedSubtree, Keep};
 use super::shape::Shape;
-use super::store::Scene;
+use super::sprites::{map_data, map_shape};
+use super::types::Scene;
 use crate::error::{Error, Result};
 use crate::model::anim::{ClipSettings, Track};
 use crate::model::instance::TableEdit;
@@ -466,5 +467,18 @@ impl Edit {
             (Edit::Clip { after, .. }, Edit::Clip { after: a2, .. }) => *after = *a2,
             _ => {}
         }
+    }
+}
+
+/// [`map_shape`](super::sprites::map_shape) over the shapes and nodes an edit holds (before and after); how many
+/// changed.
+pub fn map_edit(edit: &mut Edit, map: &mut impl FnMut(&str) -> Option<String>) -> usize {
+    match edit {
+        Edit::Appearance { before, after, .. } => {
+            usize::from(map_shape(&mut before.0, map)) + usize::from(map_shape(&mut after.0, map))
+        }
+        Edit::Insert(subtree) | Edit::Remove(subtree) => map_data(subtree.data.iter_mut(), map),
+        Edit::Instances(change) => change.map_paths(map),
+        _ => 0,
     }
 }

@@ -8,7 +8,7 @@
 //! in practice; if it ever did, the error says so ([`Error::RollbackFailed`]).
 
 use super::edit_op::{Edit, Op};
-use super::store::Scene;
+use super::types::Scene;
 use crate::error::{Error, Result};
 use std::path::Path;
 
@@ -227,7 +227,8 @@ impl History {
     /// scene and in every step done or undone, so undo and redo after a move keep naming the
     /// same images; not a step of its own. Returns how many scene paths changed.
     pub fn rebase_sprites(&mut self, scene: &mut Scene, from: &Path, to: &Path) -> usize {
-        use super::sprites::{map_edit, normalize, rebase_path};
+        use super::edit_op::map_edit;
+        use super::sprites::{normalize, rebase_path};
         if normalize(from) == normalize(to) {
             return 0;
         }

@@ -1,7 +1,7 @@
 //! The scene's own consistency check (pre-order, lengths, the id map), for tests.
 
-use super::store::Scene;
 use super::store::has_keys;
+use super::types::Scene;
 use crate::model::anim;
 
 impl Scene {

@@ -8,6 +8,7 @@
 pub(crate) mod accounting;
 pub(crate) mod block;
 mod build;
+pub(crate) mod bytes;
 pub(crate) mod column;
 pub mod diagnose;
 pub mod edit;
@@ -25,6 +26,7 @@ mod shape;
 mod shared;
 pub mod sprites;
 mod store;
+pub(crate) mod types;
 mod world;
 
 pub use build::NodeSpec;
@@ -35,4 +37,5 @@ pub use parallel::{
     DEFAULT_PARALLEL_MIN, propagation_threads, set_parallel_threshold, set_propagation_threads,
 };
 pub use shape::{Shape, Sprite};
-pub use store::{ChildIndices, Scene};
+pub use store::ChildIndices;
+pub use types::Scene;

@@ -3,7 +3,8 @@
 
 use super::node_data::NodeData;
 use super::node_id::NodeId;
-use super::store::{NO_PARENT, Scene};
+use super::store::NO_PARENT;
+use super::types::Scene;
 use crate::error::{Error, Result};
 use crate::model::math::{Trs, decompose_like, try_inverse};
 use glam::Affine2;

@@ -3,7 +3,7 @@
 //! which knows nothing of the scene.
 
 use super::node_id::NodeId;
-use super::store::Scene;
+use super::types::Scene;
 use crate::error::Result;
 use crate::model::anim::{is_keyed, key_times, sample};
 use crate::model::math::Trs;

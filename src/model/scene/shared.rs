@@ -7,7 +7,8 @@
 use super::block::{Block, Cell, Fill};
 use super::node_data::NodeData;
 use super::node_id::NodeId;
-use super::store::{NO_PARENT, Scene};
+use super::store::NO_PARENT;
+use super::types::Scene;
 use crate::error::{Error, Result};
 use glam::Affine2;
 use std::path::Path;

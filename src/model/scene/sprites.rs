@@ -6,7 +6,7 @@
 
 use super::node_data::NodeData;
 use super::shape::Shape;
-use super::store::Scene;
+use super::types::Scene;
 use std::path::{Component, Path, PathBuf};
 
 /// `path` with `.` dropped and each `..` folding the name before it (lexically: symlinks are
@@ -133,23 +133,6 @@ pub fn map_data<'a>(
         .filter(|d| matches!(d.shape, Shape::Sprite(_)))
         .map(|d| usize::from(map_shape(&mut d.shape, map)))
         .sum()
-}
-
-/// [`map_shape`] over the shapes and nodes an edit holds (before and after); how many
-/// changed.
-pub fn map_edit(
-    edit: &mut super::edit_op::Edit,
-    map: &mut impl FnMut(&str) -> Option<String>,
-) -> usize {
-    use super::edit_op::Edit;
-    match edit {
-        Edit::Appearance { before, after, .. } => {
-            usize::from(map_shape(&mut before.0, map)) + usize::from(map_shape(&mut after.0, map))
-        }
-        Edit::Insert(subtree) | Edit::Remove(subtree) => map_data(subtree.data.iter_mut(), map),
-        Edit::Instances(change) => change.map_paths(map),
-        _ => 0,
-    }
 }
 
 impl Scene {

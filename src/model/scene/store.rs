@@ -1,12 +1,11 @@
 //! The Scene itself: its pre-order arrays, its versions and its read API (the edits, the
 //! building, the world matrices and the rest are `impl Scene` blocks in the files beside it).
 
-use super::column;
-use super::id_index;
 use super::name;
 use super::node_data::{Color, NodeData};
 use super::node_id::NodeId;
 use super::shape::Shape;
+use super::types::{Instances, Scene};
 use crate::error::{Error, Result};
 use crate::model::anim::{self, ClipSettings, Track, TrackError};
 use crate::model::math::Trs;
@@ -15,51 +14,6 @@ use glam::{Affine2, Vec2};
 
 /// Marks "no parent" in the parent-index array.
 pub(crate) const NO_PARENT: u32 = u32::MAX;
-
-/// A tree of 2D transforms with a cached, incrementally updated world matrix per node.
-#[derive(Clone, Debug, Default)]
-pub struct Scene {
-    pub(super) ids: Vec<NodeId>,
-    pub(super) data: column::Column,
-    pub(super) parent: Vec<u32>,
-    pub(super) subtree_len: Vec<u32>,
-    pub(super) world: Vec<Affine2>,
-    pub(super) index_of: id_index::IdIndex,
-    /// Roots of subtrees whose world matrices are stale (pre-order indices).
-    pub(super) dirty_roots: Vec<u32>,
-    pub(super) next_id: u32,
-    pub(super) last_recomputed: usize,
-    /// The pre-order ranges the last update pass recomputed.
-    pub(super) last_ranges: Vec<(u32, u32)>,
-    /// Whether every node marked changed for that pass was the first node of one of them.
-    pub(super) last_only_range_roots: bool,
-    /// Changes whenever the tree's shape, order or names change (views cache on it).
-    pub(super) version: u64,
-    /// Changes whenever a node's probes change.
-    pub(super) probes_version: u64,
-    /// Changes whenever a node's tracks change.
-    pub(super) tracks_version: u64,
-    /// Changes whenever a node's shape or colour changes.
-    pub(super) appearance_version: u64,
-    /// Changes with every update pass that recomputes world matrices.
-    pub(super) world_version: u64,
-    /// `world_version` before the last such pass.
-    pub(super) prev_world_version: u64,
-    /// The clip's length and loop mode.
-    pub(super) clip: ClipSettings,
-    /// Pre-order indices of the nodes with tracks, valid while `(version, tracks_version)`
-    /// equals the key it was read at.
-    pub(super) animated: AnimatedCache,
-    /// The instances of other scene files among the nodes (`model::instance`).
-    pub(super) instances: Option<Box<crate::model::instance::Instances>>,
-}
-
-/// The nodes with tracks, and the scene versions they were read at.
-#[derive(Clone, Debug, Default)]
-pub(super) struct AnimatedCache {
-    pub(super) key: (u64, u64),
-    pub(super) indices: Vec<u32>,
-}
 
 /// Source of scene versions: unique across all scenes, so a cache never confuses two scenes.
 pub(super) static NEXT_VERSION: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -358,22 +312,19 @@ impl Scene {
     }
 
     /// The instance table (None when the scene instances nothing).
-    pub(crate) fn instance_table(&self) -> Option<&crate::model::instance::Instances> {
+    pub(crate) fn instance_table(&self) -> Option<&Instances> {
         self.instances.as_deref()
     }
 
     /// The instance table, made when missing; the structure version changes (rows mark
     /// instances).
-    pub(crate) fn instance_table_mut(&mut self) -> &mut crate::model::instance::Instances {
+    pub(crate) fn instance_table_mut(&mut self) -> &mut Instances {
         self.bump_version();
         self.instances.get_or_insert_with(Box::default)
     }
 
     /// Replace the instance table.
-    pub(crate) fn set_instance_table(
-        &mut self,
-        table: Option<Box<crate::model::instance::Instances>>,
-    ) {
+    pub(crate) fn set_instance_table(&mut self, table: Option<Box<Instances>>) {
         self.bump_version();
         self.instances = table;
     }

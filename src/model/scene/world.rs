@@ -2,7 +2,8 @@
 //! world TRS getters and setters (SetGlobalSRT), and the accumulated-TRS comparison mode.
 
 use super::node_id::NodeId;
-use super::store::{NO_PARENT, Scene};
+use super::store::NO_PARENT;
+use super::types::Scene;
 use crate::error::{Error, Result};
 use crate::model::math::{Trs, decompose_like, sin_cos_deg, try_inverse};
 use glam::{Affine2, Vec2};
