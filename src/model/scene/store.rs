@@ -1,5 +1,6 @@
-//! The Scene itself: its pre-order arrays, its versions and its read API (the edits, the
-//! building, the world matrices and the rest are `impl Scene` blocks in the files beside it).
+//! The Scene's read API over its pre-order arrays, its versions and its clip (the struct is in
+//! `types.rs`; the edits, the building, the world matrices and the rest are `impl Scene` blocks
+//! in the files beside it).
 
 use super::name;
 use super::node_data::{Color, NodeData};
