@@ -15,7 +15,6 @@ pub(super) const SVG_NS: &str = "http://www.w3.org/2000/svg";
 pub(super) const XLINK_NS: &str = "http://www.w3.org/1999/xlink";
 
 /// Whether `node` is an element in the SVG namespace (or none).
-
 pub(super) fn is_svg(node: Node) -> bool {
     node.is_element() && matches!(node.tag_name().namespace(), None | Some(SVG_NS))
 }
