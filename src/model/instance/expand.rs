@@ -4,11 +4,13 @@
 //! below its root with its overrides applied. A source that cannot be read leaves a
 //! placeholder that keeps the instance's overrides verbatim.
 
-use super::{Chain, Entry, FieldSet, Instances, Origin, Override, Source};
+use super::ids::{Chain, Origin};
+use super::overrides::{FieldSet, Override};
 use crate::error::{Error, Result};
 use crate::model::file_node::NodeInstance;
 use crate::model::scene::column::Column;
 use crate::model::scene::sprites::{folder_of, normalize};
+use crate::model::scene::types::{Entry, Instances, Source};
 use crate::model::scene::{NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};

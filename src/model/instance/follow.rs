@@ -8,11 +8,14 @@
 //! (`plan::replace_ops`: each instance replaced).
 
 use super::expand::{Resolver, absolute};
-use super::{Entry, FieldSet, Override, Source, TableEdit, reshape};
+use super::overrides::{FieldSet, Override};
+use super::reshape;
+use super::table_edit::TableEdit;
 use crate::error::Result;
 use crate::model::file_load::load_source;
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
+use crate::model::scene::types::{Entry, Source};
 use crate::model::scene::{NodeId, Scene};
 use std::path::Path;
 use std::sync::Arc;

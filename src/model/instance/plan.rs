@@ -2,11 +2,13 @@
 //! an instance local, revert values to the source, save a branch as a scene file, and follow
 //! sources changed on disk. The table changes travel as [`TableEdit`]s beside the node edits.
 
-use super::{Entry, FieldSet, Instances, Override, Registration, Source, TableEdit};
+use super::overrides::{FieldSet, Override};
+use super::table_edit::{Registration, TableEdit};
 use crate::error::{Error, Result};
 use crate::model::math::Trs;
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
+use crate::model::scene::types::{Entry, Instances, Source};
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
 use std::path::Path;

@@ -7,10 +7,13 @@
 //! the general path's (`plan::replace_ops`); instances with nodes added under their source
 //! nodes take that path.
 
+use super::ids::Chain;
+use super::overrides::{FieldSet, Override};
 use super::share::{exact, gone, index_map};
+use super::table_edit::TableEdit;
 use super::table_edit::{Row, Side};
-use super::{Chain, Entry, FieldSet, Override, Source, TableEdit};
 use crate::model::scene::edit::Op;
+use crate::model::scene::types::{Entry, Source};
 use crate::model::scene::{NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;

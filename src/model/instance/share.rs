@@ -191,16 +191,17 @@ fn block_of(
     })
 }
 
-impl super::Instances {
+impl crate::model::scene::types::Instances {
     /// Allocated bytes of the table by part (`graft bench instances`): the origin of each
     /// expanded node, the entries, and the sources (each counted once).
     pub(crate) fn memory_parts(&self) -> Vec<(String, u64)> {
         use crate::model::scene::bytes::map_bytes;
         use std::mem::size_of;
         let origins = self.origins.bytes();
-        let entries = (self.entries.capacity() * size_of::<super::Entry>()) as u64
+        let entries = (self.entries.capacity() * size_of::<crate::model::scene::types::Entry>())
+            as u64
             + map_bytes(self.by_root.capacity(), 8);
-        let mut seen: Vec<*const super::Source> = Vec::new();
+        let mut seen: Vec<*const crate::model::scene::types::Source> = Vec::new();
         let mut sources = 0;
         for source in self.entries.iter().filter_map(|e| e.source.as_ref().ok()) {
             if !seen.contains(&Arc::as_ptr(source)) {

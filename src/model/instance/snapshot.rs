@@ -57,7 +57,7 @@ impl Snapshot {
                     sources.len() as u32 - 1
                 }
             };
-            let mut origins = super::Registration::of(scene, entry.root)
+            let mut origins = super::table_edit::Registration::of(scene, entry.root)
                 .map(|r| r.origins)
                 .unwrap_or_default();
             origins.sort_by_key(|&(_, index)| index);
