@@ -7,6 +7,7 @@ use crate::editor::session::Outcome;
 use crate::editor::session::command::Window;
 use crate::editor::session::jobs::Jobs;
 use crate::editor::session::messages::MessageLog;
+pub use crate::editor::session::purpose::SourcesAnswer;
 use crate::editor::session::settings::Settings;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
@@ -76,15 +77,6 @@ pub struct SourcesQuestion {
     pub imported: String,
     /// The Godot scenes its instances read (nested ones included), in the order found.
     pub sources: Vec<PathBuf>,
-}
-
-/// The answer to "Keep the instanced Godot scenes, or write them as graft scenes?".
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SourcesAnswer {
-    /// Keep the `.tscn` sources.
-    Keep,
-    /// Write each source as a `.ron` in this folder (None: pick the folder in a dialog).
-    Write(Option<PathBuf>),
 }
 
 /// The interchange part: the last import's or export's report (for its window) and, after an

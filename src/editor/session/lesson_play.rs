@@ -12,7 +12,7 @@ use crate::editor::session::command::{
     Command, PanelCommand, SelectionCommand, SettingCommand, ViewCommand, ViewOption, ViewSpace,
 };
 use crate::editor::session::edits::new_node_data;
-use crate::editor::session::timeline::TimelineCommand;
+use crate::editor::session::timeline_command::TimelineCommand;
 use crate::error::Result;
 use crate::model::instance::plan;
 use crate::model::scene::edit::Op;

@@ -13,6 +13,7 @@ pub mod drop_rules;
 pub mod edits;
 pub mod exports;
 mod files;
+pub mod focus;
 pub mod generate;
 mod gestures;
 mod import_sources;
@@ -28,6 +29,7 @@ pub mod journal_scan;
 pub mod journal_store;
 pub mod lesson;
 pub mod lesson_check;
+pub mod lesson_command;
 pub mod lesson_parts;
 mod lesson_play;
 pub mod lesson_predict;
@@ -42,12 +44,14 @@ pub mod picking;
 pub mod probes;
 mod purpose;
 pub mod record;
+pub mod record_check;
 mod routes;
 pub mod selection;
 pub mod settings;
 pub mod sprites;
 pub mod tick;
 pub mod timeline;
+pub mod timeline_command;
 
 use crate::editor::session::command::{Command, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
@@ -279,7 +283,7 @@ impl Editor {
     }
 
     /// The panel that has the keyboard (the lesson panel only while a lesson is open).
-    pub fn focused_panel(&self) -> arrange::Panel {
+    pub fn focused_panel(&self) -> focus::Panel {
         arrange::focused_panel(&self.settings, self.lesson().is_some())
     }
 
@@ -459,7 +463,7 @@ impl Editor {
     }
 
     /// The key selection, with keys that no longer exist (undone, deleted) left out.
-    pub fn selected_keys(&self) -> Vec<timeline::KeyRef> {
+    pub fn selected_keys(&self) -> Vec<timeline_command::KeyRef> {
         self.timeline.selected_keys(self.doc.scene())
     }
 

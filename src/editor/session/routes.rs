@@ -17,19 +17,21 @@ use crate::editor::session::command::{
     EditCommand, Effect, FileCommand, InstanceCommand, JournalCommand, ProbeCommand,
     SettingCommand, ViewCommand, ViewSpace, Window, WindowCommand,
 };
-use crate::editor::session::disk_watch::{AfterConflict, ConflictAnswer};
+use crate::editor::session::disk_watch::AfterConflict;
 use crate::editor::session::edits::EditParts;
 use crate::editor::session::instances::InstanceDone;
 use crate::editor::session::journal::RecoveryAnswer;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};
 use crate::editor::session::lesson_play::{setup_commands, vary_commands};
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::ConflictAnswer;
 use crate::editor::session::record::RecordCommand;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::singular_view;
-use crate::editor::session::timeline::TimelineCommand;
+use crate::editor::session::timeline_command::TimelineCommand;
 use crate::editor::session::{
-    DialogPurpose, Editor, FileAction, Outcome, arrange, files, lesson, probes, sprites,
+    DialogPurpose, Editor, FileAction, Outcome, arrange, files, lesson, lesson_check, probes,
+    record_check, sprites,
 };
 use crate::error::{Error, Result};
 use crate::model::document::Document;
@@ -374,7 +376,8 @@ impl Editor {
 
     /// Write the stopped recording to `path` as a lesson (the Save dialog's answer).
     pub(super) fn write_recorded_lesson(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
-        self.recorder.write_lesson(&mut self.log, path)?;
+        let check = record_check::checked_lesson_text;
+        self.recorder.write_lesson(&mut self.log, path, check)?;
         Ok(Outcome::default())
     }
 
@@ -441,7 +444,7 @@ impl Editor {
     fn open_lesson(&mut self, source: LessonSource) -> Result<Outcome> {
         let lesson = lesson::read_lesson(&source)?;
         // Refuse a lesson that cannot be played before anything changes.
-        lesson::walk_lesson(&lesson)?;
+        lesson_check::walk_lesson(&lesson)?;
         if let LessonSource::File(path) = source {
             // Help > Lessons lists the lesson files opened before (with the recent files).
             self.remember(path);
@@ -454,7 +457,8 @@ impl Editor {
         &mut self,
         lesson: crate::editor::lesson::Lesson,
     ) -> Result<Outcome> {
-        let first = self.lessons.begin_run(&mut self.log, lesson)?;
+        let walk = lesson_check::walk_seeded(&lesson, self.lessons.seed())?;
+        let first = self.lessons.begin_run(&mut self.log, walk);
         self.enter_step(first, false)
     }
 

@@ -6,7 +6,7 @@
 
 use crate::editor::session::Outcome;
 use crate::editor::session::command::SelectionCommand;
-use crate::editor::session::timeline::KeyRef;
+use crate::editor::session::timeline_command::KeyRef;
 use crate::error::{Error, Result};
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashSet;

@@ -52,7 +52,7 @@ pub struct Settings {
     godot3_export: bool,
     godot_flatten: bool,
     godot_pixels_per_unit: u32,
-    panel: crate::editor::session::arrange::Panel,
+    panel: crate::editor::session::focus::Panel,
     ui_scale: f32,
     high_contrast: bool,
 }
@@ -188,12 +188,12 @@ impl Settings {
     }
 
     /// The panel that has the keyboard.
-    pub fn panel(&self) -> crate::editor::session::arrange::Panel {
+    pub fn panel(&self) -> crate::editor::session::focus::Panel {
         self.panel
     }
 
     /// Give the keyboard to a panel.
-    pub fn set_panel(&mut self, panel: crate::editor::session::arrange::Panel) {
+    pub fn set_panel(&mut self, panel: crate::editor::session::focus::Panel) {
         self.panel = panel;
     }
 
@@ -229,8 +229,8 @@ pub const UI_SCALE_MAX: f32 = 3.0;
 
 /// The next interface scale up (Step::Forward) or down from `scale`: 50, 67, 75, 80, 90, 100,
 /// 110, 125, 150, 175, 200, 250, 300 %, as browsers step.
-pub fn step_ui_scale(scale: f32, step: crate::editor::session::arrange::Step) -> f32 {
-    use crate::editor::session::arrange::Step;
+pub fn step_ui_scale(scale: f32, step: crate::editor::session::focus::Step) -> f32 {
+    use crate::editor::session::focus::Step;
     const STEPS: [f32; 13] = [
         0.5, 0.67, 0.75, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0,
     ];

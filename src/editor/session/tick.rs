@@ -126,7 +126,7 @@ impl Editor {
 mod tests {
     use crate::editor::session::Editor;
     use crate::editor::session::command::Command;
-    use crate::editor::session::timeline::TimelineCommand;
+    use crate::editor::session::timeline_command::TimelineCommand;
     use crate::model::document::Document;
 
     #[test]
