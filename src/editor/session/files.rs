@@ -5,9 +5,9 @@
 
 use crate::editor::session::command::{Effect, GuardAnswer, InstanceCommand};
 use crate::editor::session::dialogs::{DialogKind, DialogOutcome};
+use crate::editor::session::exports::ExportParts;
 use crate::editor::session::exports::FigureSpec;
 use crate::editor::session::import_sources::SourcesStep;
-use crate::editor::session::interchange::ExportParts;
 use crate::editor::session::jobs::{Finished, Loaded};
 use crate::editor::session::journal::RecoveryAnswer;
 use crate::editor::session::lesson::{LessonCommand, LessonSource};

@@ -17,6 +17,7 @@ pub mod focus;
 pub mod generate;
 mod gestures;
 mod import_sources;
+mod instance_rows;
 pub mod instances;
 mod intents;
 pub mod interchange;
@@ -410,42 +411,6 @@ impl Editor {
         let result = self.dispatch(command);
         self.record_journal();
         result.map_err(|e| self.fail(e))
-    }
-
-    /// Hand the command to its part (see [`routes`]): one exhaustive match here and one in
-    /// each part, so a command without a handler does not compile.
-    fn dispatch(&mut self, command: Command) -> Result<Outcome> {
-        match command {
-            Command::Selection(command) => {
-                let (scene, keys) = (self.doc.scene(), self.timeline.key_selection_mut());
-                selection::handle(&mut self.selection, keys, scene, command)
-            }
-            Command::Setting(command) => {
-                routes::settings_command(&mut self.settings, command);
-                Ok(Outcome::default())
-            }
-            Command::Window(command) => {
-                routes::window_command(&mut self.windows, &mut self.log, command)
-            }
-            Command::History(command) => {
-                let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
-                edits::history_command(doc, gestures, log, command)
-            }
-            Command::Panel(command) => {
-                let tool = self.tool();
-                self.edit_parts().intent_command(command, tool)
-            }
-            Command::Edit(command) => self.edit_command(command),
-            Command::File(command) => self.file_command(command),
-            Command::View(command) => self.view_command(command),
-            Command::Journal(command) => self.journal_command(command),
-            Command::Timeline(command) => self.timeline_command(command),
-            Command::Probe(command) => self.probe_command(command),
-            Command::Lesson(command) => self.lesson_command(command),
-            Command::Record(command) => self.record_command(command),
-            Command::Lifecycle(step) => Ok(self.lifecycle(step)),
-            Command::Instance(command) => self.instance_command(command),
-        }
     }
 }
 

@@ -11,47 +11,26 @@
 //! checks that every part carries out its kind.
 
 use crate::editor::lesson::play::bind_step;
-#[cfg(doc)]
-use crate::editor::session::command::Command;
 use crate::editor::session::command::{
-    EditCommand, Effect, FileCommand, InstanceCommand, JournalCommand, ProbeCommand,
-    SettingCommand, ViewCommand, ViewSpace, Window, WindowCommand,
+    Command, EditCommand, Effect, FileCommand, InstanceCommand, JournalCommand, ProbeCommand,
+    ViewCommand, ViewSpace, Window, WindowCommand,
 };
 use crate::editor::session::disk_watch::AfterConflict;
-use crate::editor::session::edits::EditParts;
+use crate::editor::session::edits::{self, EditParts};
 use crate::editor::session::instances::InstanceDone;
 use crate::editor::session::journal::RecoveryAnswer;
-use crate::editor::session::lesson::{LessonCommand, LessonSource};
+use crate::editor::session::lesson_command::{LessonCommand, LessonSource, RecordCommand};
 use crate::editor::session::lesson_play::{setup_commands, vary_commands};
 use crate::editor::session::messages::MessageLog;
-use crate::editor::session::purpose::ConflictAnswer;
-use crate::editor::session::record::RecordCommand;
-use crate::editor::session::settings::Settings;
-use crate::editor::session::singular_view;
+use crate::editor::session::purpose::{ConflictAnswer, DialogPurpose, FileAction, Outcome};
 use crate::editor::session::timeline_command::TimelineCommand;
+use crate::editor::session::{Editor, singular_view};
 use crate::editor::session::{
-    DialogPurpose, Editor, FileAction, Outcome, arrange, files, lesson, lesson_check, probes,
-    record_check, sprites,
+    arrange, files, lesson, lesson_check, probes, record_check, selection, sprites,
 };
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use rustc_hash::FxHashSet;
-
-/// The handle tool, the handles' axes, "Keep world transform", what the viewport shows and the
-/// Godot export's remembered choices: handed the settings only.
-pub(super) fn settings_command(settings: &mut Settings, command: SettingCommand) {
-    use SettingCommand as C;
-    match command {
-        C::SetGodot3Export(on) => settings.set_godot3_export(on),
-        C::SetGodotFlatten(on) => settings.set_godot_flatten(on),
-        C::SetGodotPixelsPerUnit(pixels) => settings.set_godot_pixels_per_unit(pixels),
-        C::SetTool(tool) => settings.set_tool(tool),
-        C::SetOrientation(orientation) => settings.set_orientation(orientation),
-        C::ToggleOrientation => settings.toggle_orientation(),
-        C::ToggleKeepWorld => settings.toggle_keep_world(),
-        C::ToggleView(option) => settings.toggle_view(option),
-    }
-}
 
 /// Open and close floating windows, dismiss the error window, say why something was refused:
 /// handed the set of open windows and the message log only.
@@ -74,6 +53,40 @@ pub(super) fn window_command(
 }
 
 impl Editor {
+    /// Hand the command to its part (see this file's head): one exhaustive match here and one in
+    /// each part, so a command without a handler does not compile.
+    pub(super) fn dispatch(&mut self, command: Command) -> Result<Outcome> {
+        match command {
+            Command::Selection(command) => {
+                let (scene, keys) = (self.doc.scene(), self.timeline.key_selection_mut());
+                selection::handle(&mut self.selection, keys, scene, command)
+            }
+            Command::Setting(command) => {
+                self.settings.handle(command);
+                Ok(Outcome::default())
+            }
+            Command::Window(command) => window_command(&mut self.windows, &mut self.log, command),
+            Command::History(command) => {
+                let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
+                edits::history_command(doc, gestures, log, command)
+            }
+            Command::Panel(command) => {
+                let tool = self.tool();
+                self.edit_parts().intent_command(command, tool)
+            }
+            Command::Edit(command) => self.edit_command(command),
+            Command::File(command) => self.file_command(command),
+            Command::View(command) => self.view_command(command),
+            Command::Journal(command) => self.journal_command(command),
+            Command::Timeline(command) => self.timeline_command(command),
+            Command::Probe(command) => self.probe_command(command),
+            Command::Lesson(command) => self.lesson_command(command),
+            Command::Record(command) => self.record_command(command),
+            Command::Lifecycle(step) => Ok(self.lifecycle(step)),
+            Command::Instance(command) => self.instance_command(command),
+        }
+    }
+
     /// New, open, import, the export dialogs, save, revert, quit and the answers to their
     /// prompts and dialogs.
     pub(super) fn file_command(&mut self, command: FileCommand) -> Result<Outcome> {

@@ -1,7 +1,7 @@
 //! Tool and view settings of the session: the handle tool and its orientation, keep-world,
 //! what the viewport shows, the space it looks from, and probe mode.
 
-use crate::editor::session::command::{ViewOption, ViewSpace};
+use crate::editor::session::command::{SettingCommand, ViewOption, ViewSpace};
 use crate::editor::view::handles::{Orientation, Tool};
 use rustc_hash::FxHashSet;
 
@@ -77,6 +77,22 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The handle tool, the handles' axes, "Keep world transform", what the viewport shows and the
+    /// Godot export's remembered choices: the settings' own commands.
+    pub(super) fn handle(&mut self, command: SettingCommand) {
+        use SettingCommand as C;
+        match command {
+            C::SetGodot3Export(on) => self.set_godot3_export(on),
+            C::SetGodotFlatten(on) => self.set_godot_flatten(on),
+            C::SetGodotPixelsPerUnit(pixels) => self.set_godot_pixels_per_unit(pixels),
+            C::SetTool(tool) => self.set_tool(tool),
+            C::SetOrientation(orientation) => self.set_orientation(orientation),
+            C::ToggleOrientation => self.toggle_orientation(),
+            C::ToggleKeepWorld => self.toggle_keep_world(),
+            C::ToggleView(option) => self.toggle_view(option),
+        }
+    }
+
     /// The viewport's handle.
     pub fn tool(&self) -> Tool {
         self.tool
