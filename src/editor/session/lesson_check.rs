@@ -66,7 +66,7 @@ pub fn walk_seeded(lesson: &Lesson, seed: u64) -> Result<Walk> {
     for (k, step) in lesson.steps.iter().enumerate() {
         if let Some((source, at)) = &step.scene {
             let scene = load_scene(lesson, source, *at)?;
-            editor.swap_document(Document::untitled(scene));
+            editor.file_parts().swap_document(Document::untitled(scene));
         }
         recomputed = nonzero(editor.update_world(), recomputed);
         let drawn = with_draws(step, seed, &lesson.id, k, &mut variables);

@@ -12,6 +12,7 @@ pub mod disk_watch;
 pub mod drop_rules;
 pub mod edits;
 pub mod exports;
+mod file_parts;
 mod files;
 pub mod focus;
 pub mod generate;
@@ -53,6 +54,7 @@ pub mod sprites;
 pub mod tick;
 pub mod timeline;
 pub mod timeline_command;
+mod windows;
 
 use crate::editor::session::command::{Command, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
@@ -62,6 +64,7 @@ use crate::model::scene::{DetachedSubtree, NodeId};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
 
+pub use files::MAX_RECENT;
 pub use messages::Message;
 pub use purpose::{DialogPurpose, FileAction, Outcome};
 pub use settings::ViewOptions;
@@ -73,9 +76,6 @@ fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
         "Cannot view from {name}: its world matrix is singular (a zero scale in it or above it), so the world has no place in its space"
     )
 }
-
-/// How many recent files are remembered.
-pub const MAX_RECENT: usize = 10;
 
 /// The editing session: everything a command can change, and nothing egui. A composition of
 /// parts, each a struct owning its state behind methods; `routes.rs` hands each part the others

@@ -123,7 +123,7 @@ pub fn replay_scene(lesson: &Lesson) -> Result<Scene> {
     for step in &lesson.steps {
         if let Some((source, at)) = &step.scene {
             let scene = load_scene(lesson, source, *at)?;
-            editor.swap_document(Document::untitled(scene));
+            editor.file_parts().swap_document(Document::untitled(scene));
         }
         editor.apply_setup(step, &lesson.path)?;
         let bindings = bind_step(editor.doc().scene(), step, &lesson.path)?;

@@ -29,6 +29,11 @@ pub struct Tick {
 }
 
 impl Editor {
+    /// Called every frame: swap in a finished job's scene (or report its error).
+    pub fn poll_job(&mut self) -> crate::error::Result<Outcome> {
+        self.file_parts().poll_job()
+    }
+
     /// One frame of the session, `dt` seconds after the last: poll the background job (a
     /// failed one is already in the messages), advance playback, update the world.
     pub fn tick(&mut self, dt: f32) -> Tick {
