@@ -161,18 +161,18 @@ impl LessonRun {
         &self.failures
     }
 
-    /// The goals' view of `editor` with this run's names and counts.
-    pub(super) fn context<'a>(&'a self, editor: &'a dyn SessionView) -> Context<'a> {
+    /// The goals' view of `session` with this run's names and counts.
+    pub(super) fn context<'a>(&'a self, session: &'a dyn SessionView) -> Context<'a> {
         Context {
-            session: editor,
+            session,
             bindings: &self.bindings,
             recomputed: self.recomputed,
         }
     }
 
     /// For each keep of the step: what changed, when it no longer holds.
-    pub fn keep_changes(&self, editor: &dyn SessionView) -> Vec<Option<String>> {
-        let context = self.context(editor);
+    pub fn keep_changes(&self, session: &dyn SessionView) -> Vec<Option<String>> {
+        let context = self.context(session);
         let step = self.step();
         let explain = |k: &Goal| what_changed(&context, &k.predicate, &step.goals);
         step.keeps.iter().map(explain).collect()

@@ -26,6 +26,9 @@ impl SessionView for Editor {
     fn primary(&self) -> Option<NodeId> {
         Editor::primary(self)
     }
+    fn selection(&self) -> &[NodeId] {
+        Editor::selection(self)
+    }
     fn keep_world(&self) -> bool {
         Editor::keep_world(self)
     }
