@@ -69,14 +69,6 @@ pub use messages::Message;
 pub use purpose::{DialogPurpose, FileAction, Outcome};
 pub use settings::ViewOptions;
 
-/// Why the view cannot be from this node.
-fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
-    let name = scene.node(id).map_or("the node", |d| d.name.as_str());
-    format!(
-        "Cannot view from {name}: its world matrix is singular (a zero scale in it or above it), so the world has no place in its space"
-    )
-}
-
 /// The editing session: everything a command can change, and nothing egui. A composition of
 /// parts, each a struct owning its state behind methods; `routes.rs` hands each part the others
 /// it needs, `tick.rs` runs the frame, and the read API here delegates to the parts.
@@ -278,7 +270,7 @@ impl Editor {
         let identity = glam::DAffine2::IDENTITY;
         match node.map(|id| (id, crate::editor::view::spaces::from_world(scene, Some(id)))) {
             Some((id, Ok(view))) => (Some(id), view, None),
-            Some((id, Err(_))) => (None, identity, Some(singular_view(scene, id))),
+            Some((id, Err(_))) => (None, identity, Some(settings::singular_view(scene, id))),
             None => (None, identity, None),
         }
     }

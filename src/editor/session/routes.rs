@@ -13,9 +13,10 @@
 //! checks that every part carries out its kind.
 
 use crate::editor::lesson::play::bind_step;
+use crate::editor::session::Editor;
 use crate::editor::session::command::{
     Command, EditCommand, Effect, FileCommand, InstanceCommand, JournalCommand, ProbeCommand,
-    ViewCommand, ViewSpace,
+    ViewCommand,
 };
 use crate::editor::session::disk_watch::AfterConflict;
 use crate::editor::session::edits::{self, EditParts};
@@ -28,7 +29,6 @@ use crate::editor::session::lesson_play::{setup_commands, vary_commands};
 use crate::editor::session::purpose::{ConflictAnswer, DialogPurpose, FileAction, Outcome};
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline_command::TimelineCommand;
-use crate::editor::session::{Editor, singular_view};
 use crate::editor::session::{
     arrange, files, lesson, lesson_check, probes, record_check, selection, sprites, windows,
 };
@@ -118,19 +118,6 @@ impl Editor {
         }
     }
 
-    /// Look from a space; a node whose world matrix is singular is refused.
-    fn set_view_space(&mut self, space: ViewSpace) -> Result<Outcome> {
-        if let ViewSpace::Node(id) = space {
-            let scene = self.doc.scene();
-            scene.index(id)?;
-            if crate::editor::view::spaces::from_world(scene, Some(id)).is_err() {
-                return Err(Error::Refused(singular_view(scene, id)));
-            }
-        }
-        self.settings.set_view_space(space);
-        Ok(Outcome::default())
-    }
-
     /// The parts an edit is handed, by split borrows.
     pub(super) fn edit_parts(&mut self) -> EditParts<'_> {
         EditParts {
@@ -194,7 +181,10 @@ impl Editor {
             })),
             C::FrameSelection => effect(Effect::Frame(self.selection.ids().to_vec())),
             C::FrameAll => effect(Effect::Frame(self.doc.scene().ids().to_vec())),
-            C::SetViewSpace(space) => self.set_view_space(space),
+            C::SetViewSpace(space) => {
+                self.settings.look_from(self.doc.scene(), space)?;
+                done
+            }
             C::SetFigure(options) => {
                 self.figure = *options;
                 Ok(Outcome::default())

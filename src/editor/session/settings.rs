@@ -3,6 +3,8 @@
 
 use crate::editor::session::command::{SettingCommand, ViewOption, ViewSpace};
 use crate::editor::view::handles::{Orientation, Tool};
+use crate::error::{Error, Result};
+use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashSet;
 
 /// What the viewport shows besides the nodes.
@@ -197,6 +199,18 @@ impl Settings {
         self.view_space = space;
     }
 
+    /// Look from a space of `scene`; a node whose world matrix is singular is refused.
+    pub(super) fn look_from(&mut self, scene: &Scene, space: ViewSpace) -> Result<()> {
+        if let ViewSpace::Node(id) = space {
+            scene.index(id)?;
+            if crate::editor::view::spaces::from_world(scene, Some(id)).is_err() {
+                return Err(Error::Refused(singular_view(scene, id)));
+            }
+        }
+        self.view_space = space;
+        Ok(())
+    }
+
     /// Probe mode on ⇄ off; returns the new state.
     pub fn toggle_probe_mode(&mut self) -> bool {
         self.probe_mode = !self.probe_mode;
@@ -255,4 +269,12 @@ pub fn step_ui_scale(scale: f32, step: crate::editor::session::focus::Step) -> f
         Step::Back => STEPS.iter().rev().find(|s| **s < scale - 0.001),
     };
     next.copied().unwrap_or(scale)
+}
+
+/// Why the view cannot be from this node.
+pub(super) fn singular_view(scene: &Scene, id: NodeId) -> String {
+    let name = scene.node(id).map_or("the node", |d| d.name.as_str());
+    format!(
+        "Cannot view from {name}: its world matrix is singular (a zero scale in it or above it), so the world has no place in its space"
+    )
 }
