@@ -29,6 +29,21 @@ pub struct Tick {
 }
 
 impl Editor {
+    /// Recompute the world matrices edited since the last call (once per frame).
+    pub fn update_world(&mut self) -> usize {
+        let count = self.doc.update_world();
+        if count > 0 {
+            // Every update counts, including those inside a command (Show me, a step's
+            // start), not only the frame's: a goal on the cost of the last change reads it.
+            self.last_change_recomputed = count;
+            self.lessons.note_recomputed(count);
+        }
+        // The timeline reads the animated nodes every frame: keep their cached list current.
+        self.doc.refresh_animated();
+        self.selection.prune(self.doc.scene());
+        count
+    }
+
     /// Called every frame: swap in a finished job's scene (or report its error).
     pub fn poll_job(&mut self) -> crate::error::Result<Outcome> {
         self.file_parts().poll_job()
