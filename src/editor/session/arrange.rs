@@ -3,11 +3,11 @@
 //! parent picked from a searchable list (keeping world or local as the toggle says, Shift
 //! inverting it), and nudging the selection with the arrow keys. Each edit is one undo step.
 
-use crate::editor::session::Outcome;
 use crate::editor::session::drop_rules::{DropVerdict, DropZone, drop_verdict};
 use crate::editor::session::edits::EditParts;
 use crate::editor::session::edits::reparent_ops;
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::Outcome;
 use crate::editor::session::settings::Settings;
 use crate::error::{Error, Result};
 use crate::model::scene::Keep;

@@ -2,10 +2,10 @@
 //! another graft window wrote since graft read the file (it asks: Overwrite / Save As… /
 //! Reload), and a change on disk is noticed while the window is open and offered for reload.
 
-use crate::editor::session::FileAction;
 use crate::editor::session::disk_compare::Comparing;
 use crate::editor::session::messages::MessageLog;
 pub use crate::editor::session::purpose::ConflictAnswer;
+use crate::editor::session::purpose::FileAction;
 use crate::model::document::Document;
 use crate::model::file_stamp::{ALWAYS_COMPARE_BYTES, DiskKey, DiskState, FileStamp, disk_key};
 use std::time::Instant;

@@ -4,13 +4,13 @@
 //! An edit is a method of [`EditParts`]: the document, the open gesture, the selection and the
 //! message log, with the timeline read for auto-key, handed by the router (`routes.rs`).
 
-use crate::editor::session::Outcome;
 use crate::editor::session::clipboard::Clipboard;
 use crate::editor::session::command::{HistoryCommand, NewNodePlace};
 use crate::editor::session::drop_rules::{DropPreview, DropVerdict};
 use crate::editor::session::gestures::Gestures;
 use crate::editor::session::instance_rows::{instance_copies, rows_in};
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::Outcome;
 use crate::editor::session::selection::Selection;
 use crate::editor::session::timeline::TimelineState;
 use crate::error::{Error, Result};

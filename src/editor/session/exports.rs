@@ -2,11 +2,11 @@
 //! groups; File > Export figure keeps the figure's settings (size, scale, layers, caption,
 //! which view) and writes it as SVG or PNG, whichever the picked name ends in.
 
-use crate::editor::session::Outcome;
 use crate::editor::session::command::Window;
 use crate::editor::session::interchange::{Exported, Interchange, InterchangeReport};
 use crate::editor::session::jobs::Jobs;
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::Outcome;
 use crate::editor::session::settings::Settings;
 use crate::editor::view::figure::png::{render_png, render_rgba};
 use crate::editor::view::figure::{FigureOptions, embedded_image, figure_svg};

@@ -6,7 +6,7 @@
 use crate::editor::session::command::{Effect, InstanceCommand};
 use crate::editor::session::edits::EditParts;
 use crate::editor::session::messages::MessageLog;
-use crate::editor::session::{DialogPurpose, Outcome};
+use crate::editor::session::purpose::{DialogPurpose, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::instance::plan;

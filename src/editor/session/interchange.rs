@@ -3,9 +3,9 @@
 //! `.tscn` and reports what had to change. The report and the question about an import's Godot
 //! scenes are the [`Interchange`] part's; exports run as [`ExportParts`] methods.
 
-use crate::editor::session::Outcome;
 use crate::editor::session::command::Window;
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::Outcome;
 pub use crate::editor::session::purpose::SourcesAnswer;
 use crate::error::{Error, Result};
 use crate::model::document::Document;

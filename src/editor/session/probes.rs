@@ -4,11 +4,11 @@
 //! with it, is saved with it, is copied and duplicated with it, and goes away (until undone)
 //! when the node is deleted.
 
-use crate::editor::session::Outcome;
 use crate::editor::session::command::ProbeCommand;
 pub use crate::editor::session::command::ProbeRef;
 use crate::editor::session::gestures::Gestures;
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::Outcome;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline::{self, TimelineState};
 use crate::editor::view::camera::{Camera, ScreenRect};

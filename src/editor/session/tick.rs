@@ -4,7 +4,7 @@
 
 use super::Editor;
 use super::lesson_play::action_commands;
-use crate::editor::Outcome;
+use crate::editor::session::purpose::Outcome;
 use std::time::Duration;
 
 /// The longest step playback takes in one frame (a stalled frame does not jump the clip).

@@ -3,8 +3,8 @@
 //! (through `Document::set_pose_at`, outside the history, as Godot's AnimationPlayer does);
 //! keys are edits, one undo step per gesture.
 
-use crate::editor::session::Outcome;
 use crate::editor::session::gestures::Gestures;
+use crate::editor::session::purpose::Outcome;
 pub use crate::editor::session::timeline_command::{KeyRef, TimelineCommand};
 use crate::error::{Error, Result};
 use crate::model::anim::{Channel, Key, Track, sample};
