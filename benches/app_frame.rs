@@ -7,7 +7,6 @@ use glam::Vec2;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::Command;
-use graft::editor::session::command::PanelCommand;
 use graft::model::document::Document;
 use graft::model::math::Trs;
 use graft::model::scene::edit::Op;
@@ -50,11 +49,7 @@ fn settled<R>(
 /// One frame's step of a drag, through the editor as the move tool sends it (one continuous
 /// undo step).
 fn drag_step(app: &mut GraftApp, ops: Vec<Op>) {
-    app.run(Command::Panel(PanelCommand::Perform {
-        label: "Move".into(),
-        ops,
-        continuous: true,
-    }));
+    app.perform_ops("Move", ops, true);
 }
 
 fn app_frame(c: &mut Criterion) {

@@ -57,13 +57,9 @@ fn time_fields_icon_buttons_and_unnamed_nodes_have_names() {
     let id = *h.state().selection().last().unwrap();
     h.state_mut()
         .run(graft::editor::session::command::Command::Panel(
-            PanelCommand::Perform {
-                label: "Rename".into(),
-                ops: vec![graft::model::scene::edit::Op::Rename {
-                    node: id,
-                    name: String::new(),
-                }],
-                continuous: false,
+            PanelCommand::Rename {
+                node: id,
+                name: String::new(),
             },
         ));
     h.run_steps(3);

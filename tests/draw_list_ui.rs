@@ -10,7 +10,10 @@ mod ui_common;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::Command;
-use graft::editor::session::command::{PanelCommand, SelectionCommand, SettingCommand, ViewOption};
+use graft::editor::session::clipboard::trs_to_text;
+use graft::editor::session::command::{
+    PanelCommand, SelectionCommand, SettingCommand, TransformSpace, ViewOption,
+};
 use graft::editor::view::camera::ScreenRect;
 use graft::editor::view::draw_list::{DrawList, NAME_SIZE};
 use graft::editor::view::figure::{FigureOptions, Layers, figure_draw_list, figure_frame};
@@ -18,7 +21,6 @@ use graft::editor::view::occlusion::OCCLUSION_FROM;
 use graft::editor::view::primitives::Prim;
 use graft::model::document::Document;
 use graft::model::scene::NodeId;
-use graft::model::scene::edit::Op;
 use graft::tools::generate::{GenShape, generate};
 use std::path::PathBuf;
 use ui_common::{app_on_path, view};
@@ -184,11 +186,12 @@ fn the_shear_scene_rings_its_cause_in_the_viewport_and_the_figure_alike() {
         let cause = scene.id_at(0);
         let mut local = scene.data_at(0).local;
         local.scale = s;
-        h.state_mut().run(Command::Panel(PanelCommand::Perform {
-            label: "Scale".into(),
-            ops: vec![Op::SetLocal { node: cause, local }],
-            continuous: false,
-        }));
+        h.state_mut()
+            .run(Command::Panel(PanelCommand::PasteTransform {
+                node: cause,
+                text: trs_to_text(&local),
+                space: TransformSpace::Local,
+            }));
         h.run_steps(3);
         assert_same_primitives(h.state())
     };

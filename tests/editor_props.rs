@@ -293,8 +293,49 @@ fn drop_target(scene: &Scene, dragged: &[NodeId], s: &Seed) -> NodeId {
     }
 }
 
-/// Turn a seed into a command for the editor as it is now (never a file command).
-fn resolve(editor: &Editor, s: &Seed) -> Command {
+/// What a step sends: a command, or ops no panel sends (the `test-hooks` feature's
+/// `perform_ops`: random edits that may be refused).
+#[derive(Clone, Debug)]
+enum Sent {
+    Command(Command),
+    Ops {
+        label: String,
+        ops: Vec<Op>,
+        continuous: bool,
+    },
+}
+
+impl From<Command> for Sent {
+    fn from(command: Command) -> Self {
+        Sent::Command(command)
+    }
+}
+
+/// Turn a seed into what the test sends to the editor as it is now (never a file command).
+fn resolve(editor: &Editor, s: &Seed) -> Sent {
+    if !(4..=11).contains(&s.kind) {
+        return Sent::Command(resolve_command(editor, s));
+    }
+    let scene = editor.doc().scene();
+    let continuous = s.flags & 1 == 1;
+    let ops = if continuous && s.flags & 2 == 2 && !scene.is_empty() {
+        // A drag of the first node: consecutive steps like this merge.
+        vec![Op::SetLocal {
+            node: scene.id_at(0),
+            local: s.ops[0].t,
+        }]
+    } else {
+        s.ops.iter().map(|o| resolve_op(scene, o)).collect()
+    };
+    Sent::Ops {
+        label: format!("step {}", s.n),
+        ops,
+        continuous,
+    }
+}
+
+/// A seed's command (the kinds other than raw ops).
+fn resolve_command(editor: &Editor, s: &Seed) -> Command {
     let scene = editor.doc().scene();
     let (a, b, c) = (pick(scene, &s.a), pick(scene, &s.b), pick(scene, &s.c));
     let unknown = NodeId(UNKNOWN + u32::from(s.n));
@@ -311,23 +352,6 @@ fn resolve(editor: &Editor, s: &Seed) -> Command {
                 a
             },
         )),
-        4..=11 => {
-            let continuous = s.flags & 1 == 1;
-            let ops = if continuous && s.flags & 2 == 2 && !scene.is_empty() {
-                // A drag of the first node: consecutive steps like this merge.
-                vec![Op::SetLocal {
-                    node: scene.id_at(0),
-                    local: s.ops[0].t,
-                }]
-            } else {
-                s.ops.iter().map(|o| resolve_op(scene, o)).collect()
-            };
-            Command::Panel(PanelCommand::Perform {
-                label: format!("step {}", s.n),
-                ops,
-                continuous,
-            })
-        }
         12 => Command::History(HistoryCommand::EndGesture),
         13 | 14 => Command::History(HistoryCommand::Undo),
         15 => Command::History(HistoryCommand::Redo),
@@ -443,12 +467,14 @@ struct Stats {
 }
 
 /// True for the commands that move through the history instead of adding to it.
-fn navigates(command: &Command) -> bool {
+fn navigates(command: &Sent) -> bool {
     matches!(
         command,
-        Command::History(HistoryCommand::Undo)
-            | Command::History(HistoryCommand::Redo)
-            | Command::History(HistoryCommand::JumpHistory(_))
+        Sent::Command(
+            Command::History(HistoryCommand::Undo)
+                | Command::History(HistoryCommand::Redo)
+                | Command::History(HistoryCommand::JumpHistory(_))
+        )
     )
 }
 
@@ -456,12 +482,20 @@ fn navigates(command: &Command) -> bool {
 /// nothing and was reported.
 fn step(
     editor: &mut Editor,
-    command: Command,
+    command: impl Into<Sent>,
     stats: &mut Stats,
 ) -> Result<Result<(), Error>, TestCaseError> {
+    let command = command.into();
     let before = state(editor);
     let message_count = editor.messages().len();
-    let result = editor.apply(command.clone());
+    let result = match command.clone() {
+        Sent::Command(command) => editor.apply(command),
+        Sent::Ops {
+            label,
+            ops,
+            continuous,
+        } => editor.perform_ops(label, ops, continuous),
+    };
     let selection = editor.selection().to_vec();
     editor.update_world();
     check_scene(editor.doc().scene())?;
@@ -522,10 +556,12 @@ fn drive(scene: Scene, seeds: &[Seed], faults: &[usize]) -> Result<Stats, TestCa
         }
         if matches!(
             command,
-            Command::Edit(EditCommand::Duplicate)
-                | Command::Edit(EditCommand::Paste)
-                | Command::Edit(EditCommand::AddNode(_))
-                | Command::Edit(EditCommand::CreateParent)
+            Sent::Command(
+                Command::Edit(EditCommand::Duplicate)
+                    | Command::Edit(EditCommand::Paste)
+                    | Command::Edit(EditCommand::AddNode(_))
+                    | Command::Edit(EditCommand::CreateParent)
+            )
         ) && now.labels != before.labels
         {
             let scene = editor.doc().scene();
@@ -546,10 +582,10 @@ fn drive(scene: Scene, seeds: &[Seed], faults: &[usize]) -> Result<Stats, TestCa
             prop_assert!(
                 matches!(
                     command,
-                    Command::Panel(PanelCommand::Perform {
+                    Sent::Ops {
                         continuous: true,
                         ..
-                    })
+                    }
                 ),
                 "{command:?} changed the scene without a history step"
             );
@@ -821,24 +857,19 @@ fn adding_a_child_to_an_unknown_node_is_refused_and_reported() {
 fn a_continuous_gesture_is_one_undo_step_until_it_ends() {
     let mut editor = sword_editor();
     let original = scene_now(&mut editor);
-    let drag = |x: f32| {
-        Command::Panel(PanelCommand::Perform {
-            label: "Move hand".into(),
-            ops: vec![Op::SetLocal {
-                node: HAND,
-                local: Trs::from_position(Vec2::new(x, 3.0)),
-            }],
-            continuous: true,
-        })
+    let drag = |editor: &mut Editor, x: f32| {
+        let local = Trs::from_position(Vec2::new(x, 3.0));
+        let ops = vec![Op::SetLocal { node: HAND, local }];
+        editor.perform_ops("Move hand", ops, true).unwrap();
     };
     for x in [0.5, 1.0, 1.5] {
-        editor.apply(drag(x)).unwrap();
+        drag(&mut editor, x);
     }
     let first_gesture = scene_now(&mut editor);
     editor
         .apply(Command::History(HistoryCommand::EndGesture))
         .unwrap();
-    editor.apply(drag(2.0)).unwrap();
+    drag(&mut editor, 2.0);
     assert_eq!(labels(&editor), ["Move hand", "Move hand"]);
     assert_eq!(editor.doc().history().labels().1, 2);
     editor
@@ -949,13 +980,9 @@ fn a_failed_history_jump_changes_nothing() {
     let mut editor = Editor::new(doc);
     for name in ["palm", "fist"] {
         editor
-            .apply(Command::Panel(PanelCommand::Perform {
-                label: format!("Rename to {name}"),
-                ops: vec![Op::Rename {
-                    node: HAND,
-                    name: name.into(),
-                }],
-                continuous: false,
+            .apply(Command::Panel(PanelCommand::Rename {
+                node: HAND,
+                name: name.into(),
             }))
             .unwrap();
     }

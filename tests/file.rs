@@ -553,7 +553,6 @@ fn save_as_keeps_every_image_and_undo_after_it_too() {
     use graft::editor::session::dialogs::DialogOutcome;
     use graft::editor::{Command, Editor};
     use graft::model::document::Document;
-    use graft::model::scene::edit::Op;
     let (root, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let file = travelling_scene(root.path());
     for background in [false, true] {
@@ -567,17 +566,14 @@ fn save_as_keeps_every_image_and_undo_after_it_too() {
         if let Shape::Sprite(s) = &mut shape {
             s.path = "../assets/a.png".into();
         }
-        let op = Op::SetAppearance {
+        let look = PanelCommand::SetLook {
             node: NodeId(2),
             shape,
             color: [255; 4],
         };
+        editor.apply(Command::Panel(look)).unwrap();
         editor
-            .apply(Command::Panel(PanelCommand::Perform {
-                label: "Image".into(),
-                ops: vec![op],
-                continuous: false,
-            }))
+            .apply(Command::History(HistoryCommand::EndGesture))
             .unwrap();
         editor
             .apply(Command::History(HistoryCommand::Undo))
@@ -652,7 +648,7 @@ fn graft_bin(args: &[&str]) -> std::process::Output {
 
 #[test]
 fn fmt_recover_and_import_to_other_folders_keep_every_image() {
-    use graft::editor::{Command, Editor};
+    use graft::editor::Editor;
     use graft::model::document::Document;
     let (root, other) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let file = travelling_scene(root.path());
@@ -662,13 +658,9 @@ fn fmt_recover_and_import_to_other_folders_keep_every_image() {
     let mut editor = Editor::new(Document::open(&file).unwrap());
     editor.start_journal(journals.clone());
     editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![graft::model::scene::edit::Op::Rename {
-                node: NodeId(4),
-                name: "crate".into(),
-            }],
-            continuous: false,
+        .apply(graft::editor::Command::Panel(PanelCommand::Rename {
+            node: NodeId(4),
+            name: "crate".into(),
         }))
         .unwrap();
     let journal = editor.journal_path().unwrap().to_path_buf();

@@ -22,13 +22,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 fn rename(node: u32, name: &str) -> Command {
-    Command::Panel(PanelCommand::Perform {
-        label: "Rename".into(),
-        ops: vec![Op::Rename {
-            node: NodeId(node),
-            name: name.into(),
-        }],
-        continuous: false,
+    Command::Panel(PanelCommand::Rename {
+        node: NodeId(node),
+        name: name.into(),
     })
 }
 

@@ -38,13 +38,9 @@ fn name_on_disk(path: &Path, id: u32) -> String {
 }
 
 fn rename(node: u32, name: &str) -> Command {
-    Command::Panel(PanelCommand::Perform {
-        label: "Rename".into(),
-        ops: vec![Op::Rename {
-            node: NodeId(node),
-            name: name.into(),
-        }],
-        continuous: false,
+    Command::Panel(PanelCommand::Rename {
+        node: NodeId(node),
+        name: name.into(),
     })
 }
 
@@ -409,20 +405,19 @@ fn a_recovery_that_stopped_graft_is_set_aside_not_offered_again() {
 fn the_prompt_says_when_a_journal_is_older_than_the_saved_file_and_counts_a_drag_once() {
     let dir = tempfile::tempdir().unwrap();
     let (mut editor, scene) = journaled_on_file(dir.path());
-    for k in 0..18 {
-        editor
-            .apply(Command::Panel(PanelCommand::Perform {
-                label: "Move arm".into(),
-                ops: vec![Op::SetLocal {
-                    node: NodeId(2),
-                    local: graft::model::math::Trs {
-                        position: glam::Vec2::new(k as f32, 0.0),
-                        ..Default::default()
-                    },
-                }],
-                continuous: true,
-            }))
-            .unwrap();
+    // The viewport's drag of the arm ("Move arm"), 18 frames.
+    let from = editor.doc().scene().world(NodeId(2)).unwrap().translation;
+    let drag = std::sync::Arc::new(graft::editor::view::pointer::MoveDrag {
+        start_pointer: glam::DVec2::ZERO,
+        starts: vec![(NodeId(2), from)],
+    });
+    for k in 1..=18 {
+        let command = PanelCommand::MoveSelection {
+            drag: std::sync::Arc::clone(&drag),
+            pointer: glam::DVec2::new(f64::from(k), 0.0),
+            snap: None,
+        };
+        editor.apply(Command::Panel(command)).unwrap();
     }
     editor
         .apply(Command::History(HistoryCommand::EndGesture))
@@ -452,14 +447,14 @@ fn a_drag_that_never_moved_makes_no_undo_step() {
     let arm = editor.doc().scene().node(NodeId(2)).unwrap().local;
     for _ in 0..3 {
         editor
-            .apply(Command::Panel(PanelCommand::Perform {
-                label: "Move arm".into(),
-                ops: vec![Op::SetLocal {
+            .perform_ops(
+                "Move arm",
+                vec![Op::SetLocal {
                     node: NodeId(2),
                     local: arm,
                 }],
-                continuous: true,
-            }))
+                true,
+            )
             .unwrap();
     }
     editor

@@ -6,7 +6,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use glam::Vec2;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::editor::session::command::{PanelCommand, SelectionCommand};
+use graft::editor::session::command::SelectionCommand;
 use graft::model::scene::NodeId;
 
 const BODY: NodeId = NodeId(1);
@@ -473,15 +473,12 @@ fn the_deepest_row_of_a_200_deep_chain_is_in_the_panel_and_clicks_select_it() {
 
     // A name longer than the panel is elided at its right edge, never drawn past it.
     let long = "upper_arm_twist_correction_helper_bone.L.001_with_a_long_suffix";
-    h.state_mut()
-        .run(graft::editor::Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![graft::model::scene::edit::Op::Rename {
-                node: NodeId(151),
-                name: long.into(),
-            }],
-            continuous: false,
-        }));
+    h.state_mut().run(graft::editor::Command::Panel(
+        graft::editor::session::command::PanelCommand::Rename {
+            node: NodeId(151),
+            name: long.into(),
+        },
+    ));
     h.run_steps(3);
     assert_inside_panel(&h, long);
 }

@@ -74,11 +74,7 @@ fn turn(editor: &mut Editor, node: NodeId, degrees: f32) {
     let mut local = editor.doc().scene().node(node).expect("node").local;
     local.rotation = degrees;
     editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "turn".into(),
-            ops: vec![Op::SetLocal { node, local }],
-            continuous: false,
-        }))
+        .apply(common::paste_local(node, local))
         .expect("turn");
 }
 
@@ -575,9 +571,9 @@ fn save_wheel_elsewhere(dir: &Path) {
     let wheel = dir.join("parts/wheel.ron");
     let mut other = Editor::new(Document::open(&wheel).expect("open the source"));
     other
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "move hub".into(),
-            ops: vec![
+        .perform_ops(
+            "move hub",
+            vec![
                 Op::SetLocal {
                     node: NodeId(2),
                     local: Trs::new(glam::Vec2::new(0.0, 2.0), 0.0, glam::Vec2::ONE, 0.0),
@@ -588,8 +584,8 @@ fn save_wheel_elsewhere(dir: &Path) {
                     data: graft::model::scene::NodeData::named("bolt", Trs::IDENTITY),
                 },
             ],
-            continuous: false,
-        }))
+            false,
+        )
         .expect("edit the source");
     other
         .apply(Command::File(FileCommand::Save))

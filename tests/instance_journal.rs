@@ -8,7 +8,7 @@ mod common;
 
 use graft::editor::session::Editor;
 use graft::editor::session::command::{
-    Command, EditCommand, HistoryCommand, JournalCommand, NewNodePlace, PanelCommand,
+    Command, EditCommand, HistoryCommand, JournalCommand, NewNodePlace,
 };
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
@@ -17,7 +17,7 @@ use graft::model::journal;
 use graft::model::math::Trs;
 use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Scene};
-use graft::tools::recover::drill_command;
+use graft::tools::recover::drill_step;
 use std::fs;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -107,13 +107,8 @@ fn inner(scene: &Scene, root: NodeId, chain: &[u32]) -> NodeId {
 fn turn(editor: &mut Editor, node: NodeId, degrees: f32) {
     let mut local = editor.doc().scene().node(node).expect("node").local;
     local.rotation = degrees;
-    let ops = vec![Op::SetLocal { node, local }];
     editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "turn".into(),
-            ops,
-            continuous: false,
-        }))
+        .apply(common::paste_local(node, local))
         .expect("turn");
 }
 
@@ -222,8 +217,9 @@ fn states(car: &Path, seed: u64, steps: usize) -> Vec<State> {
     let mut out = vec![state(editor.doc().scene())];
     let mut script = fastrand::Rng::with_seed(seed);
     for _ in 0..steps {
-        let command = drill_command(&mut script, &editor);
-        let _ = editor.apply(command);
+        for command in drill_step(&mut script, &editor) {
+            let _ = editor.apply(command);
+        }
         out.push(state(editor.doc().scene()));
     }
     out
@@ -345,17 +341,7 @@ fn the_sources_record_is_written_only_for_scenes_with_instances() {
     let mut editor = Editor::new(Document::open(&plain).expect("open"));
     editor.start_journal(dir.path().join("journals"));
     let local = Trs::new(glam::Vec2::new(1.0, 0.0), 0.0, glam::Vec2::ONE, 0.0);
-    let ops = vec![Op::SetLocal {
-        node: NodeId(1),
-        local,
-    }];
-    editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "move".into(),
-            ops,
-            continuous: false,
-        }))
-        .unwrap();
+    editor.apply(common::paste_local(NodeId(1), local)).unwrap();
     let bytes = fs::read(editor.journal_path().unwrap()).unwrap();
     let mut frames = journal::Frames::new(&bytes).unwrap();
     while let Ok(payload) = frames.next_payload() {

@@ -7,9 +7,9 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::{By, NodeT, Queryable};
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
-use graft::editor::session::command::{Command, PanelCommand, SelectionCommand};
+use graft::editor::session::clipboard::trs_to_text;
+use graft::editor::session::command::{Command, PanelCommand, SelectionCommand, TransformSpace};
 use graft::editor::session::dialogs::{DialogKind, DialogOutcome};
-use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Scene};
 use std::path::{Path, PathBuf};
 
@@ -174,11 +174,12 @@ fn the_inspector_marks_an_override_and_reverts_it_with_the_button_beside_it() {
     let spoke = named(h.state().scene(), "spoke");
     let mut local = h.state().scene().node(spoke).unwrap().local;
     local.rotation = 30.0;
-    h.state_mut().run(Command::Panel(PanelCommand::Perform {
-        label: "turn".into(),
-        ops: vec![Op::SetLocal { node: spoke, local }],
-        continuous: false,
-    }));
+    h.state_mut()
+        .run(Command::Panel(PanelCommand::PasteTransform {
+            node: spoke,
+            text: trs_to_text(&local),
+            space: TransformSpace::Local,
+        }));
     h.state_mut()
         .run(Command::Selection(SelectionCommand::Select(vec![spoke])));
     h.run_steps(3);

@@ -5,7 +5,7 @@
 mod common;
 
 use graft::editor::session::command::{
-    Command, EditCommand, FileCommand, GuardAnswer, PanelCommand, SelectionCommand,
+    Command, EditCommand, FileCommand, GuardAnswer, SelectionCommand,
 };
 use graft::editor::session::{Editor, FileAction};
 use graft::model::document::Document;
@@ -157,12 +157,7 @@ fn a_big_scene_saves_on_a_worker() {
         let id = e.doc().scene().id_at(1);
         let mut local = e.doc().scene().node(id).unwrap().local;
         local.position.x = x;
-        e.apply(Command::Panel(PanelCommand::Perform {
-            label: "Move".into(),
-            ops: vec![graft::model::scene::edit::Op::SetLocal { node: id, local }],
-            continuous: false,
-        }))
-        .unwrap();
+        e.apply(common::paste_local(id, local)).unwrap();
     };
     moved(&mut e, 12.5);
     assert!(e.doc().is_modified());

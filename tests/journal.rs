@@ -2,10 +2,10 @@
 //! then recovered by a new session with its scene and whole undo history; clean ends, Discard,
 //! Later, two sessions, cut and damaged journals, a newer format, and `graft recover`.
 
+mod common;
+
 use graft::editor::session::Editor;
-use graft::editor::session::command::{
-    Command, FileCommand, HistoryCommand, JournalCommand, PanelCommand,
-};
+use graft::editor::session::command::{Command, FileCommand, HistoryCommand, JournalCommand};
 use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file::to_ron_string;
@@ -314,8 +314,9 @@ fn drill_states(seed: u64, steps: usize) -> Vec<(String, u32)> {
     let mut states = vec![state(editor.doc())];
     let mut script = fastrand::Rng::with_seed(seed);
     for _ in 0..steps {
-        let command = graft::tools::recover::drill_command(&mut script, &editor);
-        let _ = editor.apply(command);
+        for command in graft::tools::recover::drill_step(&mut script, &editor) {
+            let _ = editor.apply(command);
+        }
         states.push(state(editor.doc()));
     }
     states
@@ -608,9 +609,10 @@ fn a_save_is_the_clean_point_the_journal_remembers() {
     let rng = &mut fastrand::Rng::with_seed(33);
     let mut edits = 0;
     while edits < 3 {
-        let command = graft::tools::recover::drill_command(rng, &next);
         let before = state(next.doc());
-        let _ = next.apply(command);
+        for command in graft::tools::recover::drill_step(rng, &next) {
+            let _ = next.apply(command);
+        }
         edits += usize::from(state(next.doc()) != before);
     }
     assert!(next.doc().is_modified());
@@ -649,8 +651,9 @@ fn save_as_moves_the_journaled_document_and_a_recovery_keeps_the_new_file() {
     assert_eq!(editor.doc().path(), Some(target.as_path()));
     let rng = &mut fastrand::Rng::with_seed(42);
     while !editor.doc().is_modified() {
-        let command = graft::tools::recover::drill_command(rng, &editor);
-        let _ = editor.apply(command);
+        for command in graft::tools::recover::drill_step(rng, &editor) {
+            let _ = editor.apply(command);
+        }
     }
     let end = state(editor.doc());
     drop(editor);
@@ -726,7 +729,6 @@ fn a_journal_that_cannot_be_replayed_is_refused_and_left_in_place() {
 fn far_and_extreme_numbers_come_back_bit_for_bit() {
     use graft::model::math::Trs;
     use graft::model::scene::NodeId;
-    use graft::model::scene::edit::Op;
     let dir = temp_dir("far");
     let mut editor = Editor::new(Document::sample());
     editor.start_journal(dir.clone());
@@ -738,13 +740,7 @@ fn far_and_extreme_numbers_come_back_bit_for_bit() {
     for (k, (x, y, s, r)) in values.into_iter().enumerate() {
         let local = Trs::new(glam::Vec2::new(x, y), r, glam::Vec2::new(s, -s), 0.25);
         let node = NodeId(1 + k as u32);
-        editor
-            .apply(Command::Panel(PanelCommand::Perform {
-                label: "Far".into(),
-                ops: vec![Op::SetLocal { node, local }],
-                continuous: false,
-            }))
-            .unwrap();
+        editor.apply(common::paste_local(node, local)).unwrap();
     }
     let end = state(editor.doc());
     drop(editor);

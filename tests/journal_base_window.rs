@@ -13,7 +13,7 @@ use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file;
 use graft::tools::generate::{GenShape, generate};
-use graft::tools::recover::drill_command;
+use graft::tools::recover::drill_step;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
@@ -41,8 +41,9 @@ fn states(path: &Path) -> Vec<String> {
     let mut out = vec![file::to_ron_string(editor.doc().scene())];
     let mut script = fastrand::Rng::with_seed(SEED);
     for _ in 0..STEPS {
-        let command = drill_command(&mut script, &editor);
-        let _ = editor.apply(command);
+        for command in drill_step(&mut script, &editor) {
+            let _ = editor.apply(command);
+        }
         out.push(file::to_ron_string(editor.doc().scene()));
     }
     out
@@ -83,13 +84,9 @@ fn first_edit_cost(path: &Path) {
     for k in 0..2 {
         let started = std::time::Instant::now();
         editor
-            .apply(Command::Panel(PanelCommand::Perform {
-                label: "Rename".into(),
-                ops: vec![graft::model::scene::edit::Op::Rename {
-                    node: graft::model::scene::NodeId(5),
-                    name: format!("timed {k}"),
-                }],
-                continuous: false,
+            .apply(Command::Panel(PanelCommand::Rename {
+                node: graft::model::scene::NodeId(5),
+                name: format!("timed {k}"),
             }))
             .unwrap();
         times.push(started.elapsed());
@@ -160,13 +157,9 @@ fn a_journal_cut_short_alone_while_written_anew_is_recovered_not_deleted() {
     let mut editor = Editor::new(Document::sample());
     editor.start_journal(dir.path().to_path_buf());
     editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![graft::model::scene::edit::Op::Rename {
-                node: graft::model::scene::NodeId(2),
-                name: "kept".into(),
-            }],
-            continuous: false,
+        .apply(Command::Panel(PanelCommand::Rename {
+            node: graft::model::scene::NodeId(2),
+            name: "kept".into(),
         }))
         .unwrap();
     let journal = editor.journal_path().unwrap().to_path_buf();

@@ -12,18 +12,13 @@ use graft::model::document::Document;
 use graft::model::file;
 use graft::model::journal;
 use graft::model::scene::NodeId;
-use graft::model::scene::edit::Op;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 fn rename(node: u32, name: &str) -> Command {
-    Command::Panel(PanelCommand::Perform {
-        label: "Rename".into(),
-        ops: vec![Op::Rename {
-            node: NodeId(node),
-            name: name.into(),
-        }],
-        continuous: false,
+    Command::Panel(PanelCommand::Rename {
+        node: NodeId(node),
+        name: name.into(),
     })
 }
 

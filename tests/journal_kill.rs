@@ -11,7 +11,7 @@ use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file::to_ron_string;
 use graft::model::journal;
-use graft::tools::recover::drill_command;
+use graft::tools::recover::drill_step;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command as Process, Stdio};
@@ -29,8 +29,9 @@ fn states(seed: u64, steps: usize) -> Vec<(String, u32)> {
     let mut out = vec![state(&editor)];
     let mut script = fastrand::Rng::with_seed(seed);
     for _ in 0..steps {
-        let command = drill_command(&mut script, &editor);
-        let _ = editor.apply(command);
+        for command in drill_step(&mut script, &editor) {
+            let _ = editor.apply(command);
+        }
         out.push(state(&editor));
     }
     out

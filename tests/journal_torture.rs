@@ -15,7 +15,7 @@ use graft::editor::session::journal::RecoveryAnswer;
 use graft::model::document::Document;
 use graft::model::file;
 use graft::tools::generate::{GenShape, generate};
-use graft::tools::recover::drill_command;
+use graft::tools::recover::drill_step;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command as Process, Stdio};
@@ -27,8 +27,9 @@ fn states(path: &Path, seed: u64, steps: usize) -> Vec<String> {
     let mut out = vec![file::to_ron_string(editor.doc().scene())];
     let mut script = fastrand::Rng::with_seed(seed);
     for _ in 0..steps {
-        let command = drill_command(&mut script, &editor);
-        let _ = editor.apply(command);
+        for command in drill_step(&mut script, &editor) {
+            let _ = editor.apply(command);
+        }
         out.push(file::to_ron_string(editor.doc().scene()));
     }
     out

@@ -12,12 +12,15 @@ use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::lesson::course::COURSE;
-use graft::editor::session::command::{Command, FileCommand, GuardAnswer, PanelCommand};
+use graft::editor::session::clipboard::trs_to_text;
+use graft::editor::session::command::{
+    Command, FileCommand, GuardAnswer, HistoryCommand, PanelCommand, TransformSpace,
+};
 use graft::editor::session::dialogs::DialogKind;
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
 use graft::editor::view::geometry::in_view;
+use graft::editor::view::pointer::MoveDrag;
 use graft::model::scene::NodeId;
-use graft::model::scene::edit::Op;
 use ui_common::view;
 
 const SWORD: NodeId = NodeId(4);
@@ -32,6 +35,23 @@ fn app_with(dialogs: FakeDialogs) -> Harness<'static, GraftApp> {
 
 fn app() -> Harness<'static, GraftApp> {
     app_with(FakeDialogs::default())
+}
+
+/// The viewport's drag of the sword to `to` (world), ended: one undo step "Move sword".
+fn drag_sword(h: &mut Harness<GraftApp>, to: glam::Vec2) {
+    let from = h.state().scene().world(SWORD).unwrap().translation;
+    let drag = MoveDrag {
+        start_pointer: glam::DVec2::ZERO,
+        starts: vec![(SWORD, from)],
+    };
+    h.state_mut()
+        .run(Command::Panel(PanelCommand::MoveSelection {
+            drag: std::sync::Arc::new(drag),
+            pointer: to.as_dvec2() - from.as_dvec2(),
+            snap: None,
+        }));
+    h.state_mut()
+        .run(Command::History(HistoryCommand::EndGesture));
 }
 
 fn lesson(h: &mut Harness<GraftApp>, command: LessonCommand) {
@@ -186,14 +206,7 @@ fn a_broken_keep_is_marked_broken_with_what_changed() {
         .get_by_role_and_label(Role::CheckBox, "It did not move in the world")
         .rect();
     assert!(keep.top() > panel.bottom(), "{keep:?} below {panel:?}");
-    h.state_mut().run(Command::Panel(PanelCommand::Perform {
-        label: "Move sword".into(),
-        ops: vec![Op::SetWorldPosition {
-            node: SWORD,
-            position: glam::vec2(2.5, 3.0),
-        }],
-        continuous: false,
-    }));
+    drag_sword(&mut h, glam::vec2(2.5, 3.0));
     h.run_steps(4);
     // The keep's line and its note scrolled into view when it broke.
     let note = h
@@ -221,17 +234,16 @@ fn a_stretch_in_place_breaks_a_keep_that_says_it_did_not_move() {
     open(&mut h, 3);
     lesson(&mut h, LessonCommand::Begin);
     let world = h.state().scene().world_trs(SWORD).unwrap();
-    h.state_mut().run(Command::Panel(PanelCommand::Perform {
-        label: "Stretch sword".into(),
-        ops: vec![Op::SetWorld {
+    let stretched = graft::model::math::Trs {
+        scale: glam::vec2(1.5, 1.0),
+        ..world
+    };
+    h.state_mut()
+        .run(Command::Panel(PanelCommand::PasteTransform {
             node: SWORD,
-            world: graft::model::math::Trs {
-                scale: glam::vec2(1.5, 1.0),
-                ..world
-            },
-        }],
-        continuous: false,
-    }));
+            text: trs_to_text(&stretched),
+            space: TransformSpace::World,
+        }));
     h.run_steps(4);
     assert_eq!(
         goal_state(&h, "Broken: It did not move in the world"),
@@ -276,14 +288,7 @@ fn a_move_that_takes_a_named_node_out_of_view_frames_it_again() {
     let mut h = app();
     open(&mut h, 3);
     lesson(&mut h, LessonCommand::Begin);
-    h.state_mut().run(Command::Panel(PanelCommand::Perform {
-        label: "Move sword".into(),
-        ops: vec![Op::SetWorldPosition {
-            node: SWORD,
-            position: glam::vec2(400.0, -300.0),
-        }],
-        continuous: false,
-    }));
+    drag_sword(&mut h, glam::vec2(400.0, -300.0));
     h.run_steps(4);
     let app = h.state();
     let v = &app.viewport;

@@ -49,6 +49,13 @@ fn apply(editor: &mut Editor, command: Command) -> Vec<Effect> {
     }
 }
 
+/// Raw ops no panel sends, through the test hook (as `apply` applies a command).
+fn perform(editor: &mut Editor, label: impl Into<String>, ops: Vec<Op>, continuous: bool) {
+    if let Err(e) = editor.perform_ops(label, ops, continuous) {
+        panic!("refused: {e}; {:?}", editor.messages());
+    }
+}
+
 /// The teacher's solution: the sword moved onto the body keeping its place in the world,
 /// then dragged in the world (a gesture of several frames), as the panels send them.
 fn perform_solution(editor: &mut Editor) {
@@ -63,20 +70,22 @@ fn perform_solution(editor: &mut Editor) {
             keep: graft::model::scene::Keep::World,
         }),
     );
+    // The viewport's drag of the sword ("Move sword"), to these world positions.
+    let from = editor.doc().scene().world(SWORD).unwrap().translation;
+    let drag = std::sync::Arc::new(graft::editor::view::pointer::MoveDrag {
+        start_pointer: glam::DVec2::ZERO,
+        starts: vec![(SWORD, from)],
+    });
     for k in 1..=5 {
         let position = glam::Vec2::new(2.0 + 0.5 * k as f32, 3.0 - 0.25 * k as f32);
-        let op = Op::SetWorldPosition {
-            node: SWORD,
-            position,
+        let pointer = position.as_dvec2() - from.as_dvec2();
+        let drag = std::sync::Arc::clone(&drag);
+        let command = PanelCommand::MoveSelection {
+            drag,
+            pointer,
+            snap: None,
         };
-        apply(
-            editor,
-            Command::Panel(PanelCommand::Perform {
-                label: "Move sword".into(),
-                ops: vec![op],
-                continuous: true,
-            }),
-        );
+        apply(editor, Command::Panel(command));
     }
     apply(editor, Command::History(HistoryCommand::EndGesture));
 }
@@ -166,18 +175,11 @@ fn several_recorded_steps_with_view_changes_pass_check() {
     let path = dir.path().join("two-steps.lesson");
     let mut editor = Editor::new(Document::sample());
     // Not the sample any more: the scene goes inline.
-    let scabbard = Op::Rename {
+    let scabbard = PanelCommand::Rename {
         node: NodeId(5),
         name: "sheath".into(),
     };
-    apply(
-        &mut editor,
-        Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![scabbard],
-            continuous: false,
-        }),
-    );
+    apply(&mut editor, Command::Panel(scabbard));
     apply(&mut editor, Command::Record(RecordCommand::Start));
     perform_solution(&mut editor);
     apply(&mut editor, Command::Record(RecordCommand::NextStep));
@@ -198,18 +200,11 @@ fn several_recorded_steps_with_view_changes_pass_check() {
             keep: graft::model::scene::Keep::Local,
         }),
     );
-    let rename = Op::Rename {
+    let rename = PanelCommand::Rename {
         node: SWORD,
         name: "blade".into(),
     };
-    apply(
-        &mut editor,
-        Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![rename],
-            continuous: false,
-        }),
-    );
+    apply(&mut editor, Command::Panel(rename));
     stop_and_write(&mut editor, &path);
     let text = std::fs::read_to_string(&path).expect("written");
     assert_eq!(text.matches("step: ").count(), 2, "{text}");
@@ -276,16 +271,14 @@ fn journaled_session(dir: &Path) -> (std::path::PathBuf, Scene) {
     editor.start_journal(dir.to_path_buf());
     perform_solution(&mut editor);
     // An undone step is not part of the solution.
-    apply(
+    perform(
         &mut editor,
-        Command::Panel(PanelCommand::Perform {
-            label: "Rename".into(),
-            ops: vec![Op::Rename {
-                node: BODY,
-                name: "torso".into(),
-            }],
-            continuous: false,
-        }),
+        "Rename",
+        vec![Op::Rename {
+            node: BODY,
+            name: "torso".into(),
+        }],
+        false,
     );
     apply(&mut editor, Command::History(HistoryCommand::Undo));
     let journal = editor.journal_path().expect("journaling").to_path_buf();
@@ -427,14 +420,7 @@ fn added_renamed_probed_and_deleted_nodes_are_recorded_and_replay() {
         },
     ];
     let label = "Place".to_string();
-    apply(
-        &mut editor,
-        Command::Panel(PanelCommand::Perform {
-            label,
-            ops,
-            continuous: false,
-        }),
-    );
+    perform(&mut editor, label, ops, false);
     apply(
         &mut editor,
         Command::Probe(graft::editor::session::command::ProbeCommand::Add {

@@ -6,7 +6,7 @@ mod common;
 use graft::editor::lesson::course::COURSE;
 use graft::editor::lesson::progress::{CourseProgress, PredictionRecord, StepRecord};
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, PanelCommand};
+use graft::editor::session::command::Command;
 use graft::editor::session::lesson::{LessonCommand, LessonSource};
 use graft::editor::session::lesson_predict::PredictInput;
 use graft::model::document::Document;
@@ -167,16 +167,7 @@ fn the_progress_keeps_hints_time_and_the_prediction_of_a_step() {
         position: glam::vec2(0.0, 4.0),
         ..local
     };
-    editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "Move".into(),
-            ops: vec![graft::model::scene::edit::Op::SetLocal {
-                node: hand,
-                local: moved,
-            }],
-            continuous: false,
-        }))
-        .unwrap();
+    editor.apply(common::paste_local(hand, moved)).unwrap();
     editor.tick(0.016);
     assert!(editor.lesson().unwrap().step_done());
     let records = editor.lesson_progress().records();

@@ -8,7 +8,7 @@ use graft::editor::lesson::course::COURSE;
 use graft::editor::lesson::parse::parse;
 use graft::editor::session::Editor;
 use graft::editor::session::command::{
-    Command, FileCommand, GuardAnswer, HistoryCommand, PanelCommand, SelectionCommand,
+    Command, EditCommand, FileCommand, GuardAnswer, HistoryCommand, PanelCommand, SelectionCommand,
 };
 use graft::editor::session::drop_rules::{DropPreview, DropZone};
 use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
@@ -16,7 +16,6 @@ use graft::editor::session::lesson_check::walk_lesson;
 use graft::model::document::Document;
 use graft::model::scene::Keep;
 use graft::model::scene::NodeId;
-use graft::model::scene::edit::Op;
 use std::path::{Path, PathBuf};
 
 const SWORD: NodeId = NodeId(4);
@@ -343,17 +342,14 @@ fn a_goal_ticks_however_the_learner_gets_there_and_unticks_after_undo() {
         editor.apply(Command::Lesson(LessonCommand::Next)).is_err(),
         "Next waits for the goals"
     );
-    // Typed as a world position in the inspector would: the same goals through another command.
+    // Through Node > Move to… instead of a drop: the same goals through another command.
     editor
-        .apply(Command::Panel(PanelCommand::Perform {
-            label: "Move".into(),
-            ops: vec![Op::Reparent {
-                node: SWORD,
-                parent: Some(BODY),
-                index: None,
-                keep: Keep::World,
-            }],
-            continuous: false,
+        .apply(Command::Selection(SelectionCommand::Select(vec![SWORD])))
+        .unwrap();
+    editor
+        .apply(Command::Edit(EditCommand::MoveTo {
+            parent: Some(BODY),
+            keep: Keep::World,
         }))
         .unwrap();
     editor.tick(0.016);

@@ -16,7 +16,6 @@ use graft::editor::view::spaces::carry_point;
 use graft::model::document::Document;
 use graft::model::file::{parse, to_ron_string};
 use graft::model::math::Trs;
-use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Shape, Sprite};
 use std::path::Path;
 
@@ -80,17 +79,8 @@ fn a_probe_lives_in_its_node_space_and_reads_out_every_space() {
 fn moving_an_ancestor_changes_world_numbers_not_the_probe_space_numbers() {
     let mut e = hand_with_probe();
     let before = e.probe_readings()[0].clone();
-    run(
-        &mut e,
-        Command::Panel(PanelCommand::Perform {
-            label: "Turn the arm".into(),
-            ops: vec![Op::SetLocal {
-                node: ARM,
-                local: Trs::new(Vec2::new(0.0, 2.0), 45.0, Vec2::new(2.0, 1.0), 0.0),
-            }],
-            continuous: false,
-        }),
-    );
+    let turned = Trs::new(Vec2::new(0.0, 2.0), 45.0, Vec2::new(2.0, 1.0), 0.0);
+    run(&mut e, common::paste_local(ARM, turned));
     let after = e.probe_readings()[0].clone();
     assert_eq!(after.local, before.local, "the stored numbers never change");
     assert_eq!(after.in_selection, before.in_selection);
@@ -179,17 +169,8 @@ fn a_probe_needs_a_selected_regular_node_and_finite_numbers() {
     let at = DVec2::new(1.0, 1.0);
     let err = e.apply(Command::Probe(ProbeCommand::Add { world: at }));
     assert!(err.unwrap_err().to_string().contains("Select the node"));
-    run(
-        &mut e,
-        Command::Panel(PanelCommand::Perform {
-            label: "Flatten".into(),
-            ops: vec![Op::SetLocal {
-                node: ARM,
-                local: Trs::new(Vec2::ZERO, 0.0, Vec2::new(0.0, 1.0), 0.0),
-            }],
-            continuous: false,
-        }),
-    );
+    let flat = Trs::new(Vec2::ZERO, 0.0, Vec2::new(0.0, 1.0), 0.0);
+    run(&mut e, common::paste_local(ARM, flat));
     run(
         &mut e,
         Command::Selection(SelectionCommand::Select(vec![HAND])),
@@ -243,37 +224,30 @@ fn readings_in_other_spaces_agree_with_carry_point() {
 #[test]
 fn probes_polygons_and_regions_save_as_format_2_and_read_back_bit_exact() {
     let mut e = hand_with_probe();
-    run(
-        &mut e,
-        Command::Panel(PanelCommand::Perform {
-            label: "Look".into(),
-            ops: vec![
-                Op::SetAppearance {
-                    node: NodeId(1),
-                    shape: Shape::Polygon {
-                        points: thin_vec::thin_vec![
-                            Vec2::new(-1.0, -1.0),
-                            Vec2::new(1.0, -1.0),
-                            Vec2::new(0.0, -0.0),
-                            Vec2::new(0.1, 1.5),
-                        ],
-                    },
-                    color: [1, 2, 3, 4],
-                },
-                Op::SetAppearance {
-                    node: NodeId(4),
-                    shape: Shape::from(Sprite {
-                        path: "a.png".into(),
-                        size: Vec2::new(2.0, 1.0),
-                        region: Some([0.25, 0.0, 0.5, 1.0]),
-                        offset: Vec2::new(0.5, -0.25),
-                    }),
-                    color: [9, 9, 9, 255],
-                },
-            ],
-            continuous: false,
-        }),
-    );
+    let polygon = Shape::Polygon {
+        points: thin_vec::thin_vec![
+            Vec2::new(-1.0, -1.0),
+            Vec2::new(1.0, -1.0),
+            Vec2::new(0.0, -0.0),
+            Vec2::new(0.1, 1.5),
+        ],
+    };
+    let sprite = Shape::from(Sprite {
+        path: "a.png".into(),
+        size: Vec2::new(2.0, 1.0),
+        region: Some([0.25, 0.0, 0.5, 1.0]),
+        offset: Vec2::new(0.5, -0.25),
+    });
+    for (node, shape, color) in [
+        (NodeId(1), polygon, [1, 2, 3, 4]),
+        (NodeId(4), sprite, [9, 9, 9, 255]),
+    ] {
+        run(
+            &mut e,
+            Command::Panel(PanelCommand::SetLook { node, shape, color }),
+        );
+    }
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     let scene = e.doc().scene();
     let text = to_ron_string(scene);
     assert!(text.contains("format: 2"), "{text}");

@@ -122,13 +122,9 @@ fn a_file_changed_on_disk_is_noticed_and_reloaded_by_a_click() {
     let mut other = Editor::new(Document::open(&path).unwrap());
     other
         .apply(graft::editor::session::command::Command::Panel(
-            PanelCommand::Perform {
-                label: "Rename".into(),
-                ops: vec![graft::model::scene::edit::Op::Rename {
-                    node: graft::model::scene::NodeId(2),
-                    name: "saved elsewhere".into(),
-                }],
-                continuous: false,
+            PanelCommand::Rename {
+                node: graft::model::scene::NodeId(2),
+                name: "saved elsewhere".into(),
             },
         ))
         .unwrap();

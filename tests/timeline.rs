@@ -2,9 +2,12 @@
 //! selection as one undo step, keys move (one step per drag) and delete, and Stop goes back to
 //! the stored pose.
 
+mod common;
+
+use common::paste_local;
 use glam::Vec2;
 use graft::editor::session::Editor;
-use graft::editor::session::command::{Command, HistoryCommand, PanelCommand, SelectionCommand};
+use graft::editor::session::command::{Command, HistoryCommand, SelectionCommand};
 use graft::editor::session::timeline::TimelineCommand as T;
 use graft::model::anim::Channel;
 use graft::model::document::Document;
@@ -19,6 +22,12 @@ fn editor(scene: &str) -> Editor {
 
 fn run(e: &mut Editor, c: Command) {
     e.apply(c).expect("applies");
+    e.update_world();
+}
+
+/// Raw ops no panel sends, through the test hook (as `run` applies a command).
+fn perform(e: &mut Editor, label: &str, ops: Vec<graft::model::scene::edit::Op>, continuous: bool) {
+    e.perform_ops(label, ops, continuous).expect("applies");
     e.update_world();
 }
 
@@ -127,17 +136,8 @@ fn keyed_values_play_back() {
     );
     run(&mut e, Command::Timeline(T::KeySelection)); // at 0 s: position (5, 0)
     run(&mut e, Command::Timeline(T::SetTime(1.0)));
-    run(
-        &mut e,
-        Command::Panel(PanelCommand::Perform {
-            label: "Move".into(),
-            ops: vec![graft::model::scene::edit::Op::SetLocal {
-                node: NodeId(3),
-                local: graft::model::math::Trs::new(Vec2::new(9.0, 0.0), 45.0, Vec2::ONE, 0.0),
-            }],
-            continuous: false,
-        }),
-    );
+    let moved = graft::model::math::Trs::new(Vec2::new(9.0, 0.0), 45.0, Vec2::ONE, 0.0);
+    run(&mut e, paste_local(NodeId(3), moved));
     run(&mut e, Command::Timeline(T::KeySelection)); // at 1 s: (9, 0)
     run(&mut e, Command::Timeline(T::SetTime(0.5)));
     let at = e.doc().scene().node(NodeId(3)).unwrap().local.position;
@@ -175,18 +175,9 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
     assert!(e.timeline().auto_key());
     run(&mut e, Command::Timeline(T::SetTime(1.0)));
     let moved = graft::model::math::Trs::new(Vec2::new(6.0, 1.0), 30.0, Vec2::ONE, 0.0);
-    run(
-        &mut e,
-        Command::Panel(PanelCommand::Perform {
-            label: "Move fixed".into(),
-            ops: vec![graft::model::scene::edit::Op::SetLocal {
-                node: NodeId(3),
-                local: moved,
-            }],
-            continuous: false,
-        }),
-    );
-    assert_eq!(e.doc().history().labels().0, vec!["Move fixed"], "one step");
+    run(&mut e, paste_local(NodeId(3), moved));
+    let one = vec!["Paste transform onto fixed"];
+    assert_eq!(e.doc().history().labels().0, one, "one step");
     let tracks = &e.doc().scene().node(NodeId(3)).unwrap().tracks;
     let x = tracks
         .iter()
@@ -195,21 +186,19 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
     assert_eq!((x.keys[0].time, x.keys[0].value), (1.0, 6.0));
     // A drag with auto-key on stays one step, keys included.
     for k in 1..=3 {
-        run(
+        perform(
             &mut e,
-            Command::Panel(PanelCommand::Perform {
-                label: "Drag fixed".into(),
-                ops: vec![graft::model::scene::edit::Op::SetLocal {
-                    node: NodeId(3),
-                    local: graft::model::math::Trs::new(
-                        Vec2::new(6.0 + k as f32, 1.0),
-                        30.0,
-                        Vec2::ONE,
-                        0.0,
-                    ),
-                }],
-                continuous: true,
-            }),
+            "Drag fixed",
+            vec![graft::model::scene::edit::Op::SetLocal {
+                node: NodeId(3),
+                local: graft::model::math::Trs::new(
+                    Vec2::new(6.0 + k as f32, 1.0),
+                    30.0,
+                    Vec2::ONE,
+                    0.0,
+                ),
+            }],
+            true,
         );
     }
     run(&mut e, Command::History(HistoryCommand::EndGesture));
@@ -243,17 +232,8 @@ fn blended_world_matrices_shrink_mid_way() {
     );
     run(&mut e, Command::Timeline(T::KeySelection)); // 45° at 0 s
     run(&mut e, Command::Timeline(T::SetTime(1.0)));
-    run(
-        &mut e,
-        Command::Panel(PanelCommand::Perform {
-            label: "Turn".into(),
-            ops: vec![graft::model::scene::edit::Op::SetLocal {
-                node: NodeId(3),
-                local: graft::model::math::Trs::new(Vec2::new(5.0, 0.0), 225.0, Vec2::ONE, 0.0),
-            }],
-            continuous: false,
-        }),
-    );
+    let turned = graft::model::math::Trs::new(Vec2::new(5.0, 0.0), 225.0, Vec2::ONE, 0.0);
+    run(&mut e, paste_local(NodeId(3), turned));
     run(&mut e, Command::Timeline(T::KeySelection)); // 225° at 1 s: a half turn
     assert!(
         world_blend_ghosts(e.doc().scene(), 1.0).is_empty(),

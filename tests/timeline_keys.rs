@@ -23,6 +23,12 @@ fn run(e: &mut Editor, c: Command) {
     e.update_world();
 }
 
+/// Raw ops no panel sends, through the test hook (as `run` applies a command).
+fn perform(e: &mut Editor, label: &str, ops: Vec<Op>, continuous: bool) {
+    e.perform_ops(label, ops, continuous).expect("applies");
+    e.update_world();
+}
+
 /// shear.ron with a 10 s clip and A and B keyed at 0.5, 1.0 and 2.0 s, their x position 1, 2, 3 there.
 fn keyed() -> Editor {
     let mut e = Editor::new(Document::open(Path::new("scenes/shear.ron")).unwrap());
@@ -31,16 +37,8 @@ fn keyed() -> Editor {
         length: 10.0,
         mode: LoopMode::Loop,
     };
-    let ops = vec![Op::SetClip { settings }];
-    let label = "Clip".into();
-    run(
-        &mut e,
-        Command::Panel(PanelCommand::Perform {
-            label,
-            ops,
-            continuous: false,
-        }),
-    );
+    run(&mut e, Command::Panel(PanelCommand::SetClip(settings)));
+    run(&mut e, Command::History(HistoryCommand::EndGesture));
     run(
         &mut e,
         Command::Selection(SelectionCommand::Select(vec![A, B])),
@@ -53,14 +51,7 @@ fn keyed() -> Editor {
                 local: Trs::new(Vec2::new(x, 0.0), 0.0, Vec2::ONE, 0.0),
             })
             .to_vec();
-        run(
-            &mut e,
-            Command::Panel(PanelCommand::Perform {
-                label: "Move".into(),
-                ops,
-                continuous: false,
-            }),
-        );
+        perform(&mut e, "Move", ops, false);
         run(&mut e, Command::Timeline(T::KeySelection));
     }
     e

@@ -7,7 +7,8 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use graft::app::GraftApp;
 use graft::app::dialogs::{DialogOutcome, FakeDialogs};
-use graft::editor::session::command::{FileCommand, PanelCommand};
+use graft::editor::session::clipboard::trs_to_text;
+use graft::editor::session::command::{FileCommand, PanelCommand, TransformSpace};
 use graft::model::scene::NodeId;
 use std::path::{Path, PathBuf};
 
@@ -291,15 +292,13 @@ fn the_status_bar_counts_recomputed_world_matrices() {
     rename(&mut h, "hand", "fist"); // a rename changes no transform
     assert_eq!(h.state().last_recomputed, 0);
     // Moving the hand recomputes the hand and the sword: 2.
-    h.state_mut()
-        .run(graft::editor::Command::Panel(PanelCommand::Perform {
-            label: "Move hand".into(),
-            ops: vec![graft::model::scene::edit::Op::SetLocal {
-                node: NodeId(3),
-                local: graft::model::math::Trs::IDENTITY,
-            }],
-            continuous: false,
-        }));
+    h.state_mut().run(graft::editor::Command::Panel(
+        PanelCommand::PasteTransform {
+            node: NodeId(3),
+            text: trs_to_text(&graft::model::math::Trs::IDENTITY),
+            space: TransformSpace::Local,
+        },
+    ));
     h.run_steps(1);
     assert_eq!(h.state().editor().last_change_recomputed(), 2);
     assert!(h.query_by_label_contains("(last change: 2)").is_some());

@@ -7,7 +7,7 @@ use glam::Vec2;
 use graft::app::GraftApp;
 use graft::app::dialogs::FakeDialogs;
 use graft::editor::Command;
-use graft::editor::session::command::{HistoryCommand, PanelCommand, SelectionCommand};
+use graft::editor::session::command::{HistoryCommand, SelectionCommand};
 use graft::model::document::Document;
 use graft::model::math::Trs;
 use graft::model::scene::edit::Op;
@@ -45,14 +45,14 @@ fn frame(ctx: &egui::Context, app: &mut GraftApp) -> usize {
 
 /// One step of a drag of `leaf` (frame `k` of it).
 fn move_leaf(app: &mut GraftApp, leaf: graft::model::scene::NodeId, k: usize) {
-    app.run(Command::Panel(PanelCommand::Perform {
-        label: "Move leaf".into(),
-        ops: vec![Op::SetLocal {
+    app.perform_ops(
+        "Move leaf",
+        vec![Op::SetLocal {
             node: leaf,
             local: Trs::from_position(Vec2::new(k as f32 * 0.3, 1.0)),
         }],
-        continuous: true,
-    }));
+        true,
+    );
 }
 
 #[test]
@@ -332,11 +332,7 @@ fn slides(offset: f32, scale: f32, step: f32) {
     // from the f32 positions, as the scene holds them).
     let expected = |k: f32| ((((offset + k * step) as f64) - offset as f64) * zoom) as f32;
     let drag = |app: &mut GraftApp, ops: Vec<Op>| {
-        app.run(Command::Panel(PanelCommand::Perform {
-            label: "Move root".into(),
-            ops,
-            continuous: true,
-        }));
+        app.perform_ops("Move root", ops, true);
     };
     let near = |moved: egui::Vec2, x: f32| (moved.x - x).abs() < 0.01 && moved.y.abs() < 0.01;
     for k in 1..=3 {

@@ -28,6 +28,8 @@ mod panels;
 mod recovery;
 mod signals;
 mod status_bar;
+#[cfg(any(test, feature = "test-hooks"))]
+mod test_hooks;
 mod theme;
 pub mod timeline;
 pub mod ui_targets;

@@ -333,8 +333,8 @@ impl Document {
         self.scene.renumber_fresh(subtrees);
     }
 
-    /// The history, for tests that inject faults into it.
-    #[doc(hidden)]
+    /// The history, for tests that inject faults into it (the `test-hooks` feature).
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn history_mut(&mut self) -> &mut History {
         &mut self.history
     }

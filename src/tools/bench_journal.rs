@@ -6,13 +6,14 @@
 
 use crate::editor::session::Editor;
 use crate::editor::session::command::{Command, HistoryCommand, PanelCommand};
+use crate::editor::view::pointer::MoveDrag;
 use crate::model::document::Document;
 use crate::model::generate::{GenShape, generate};
-use crate::model::math::Trs;
 use crate::model::scene::NodeId;
-use crate::model::scene::edit::Op;
+use glam::DVec2;
 use serde::Serialize;
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Figures of one `graft bench journal` run.
@@ -44,26 +45,26 @@ fn median(mut v: Vec<f64>) -> f64 {
     v.get(v.len() / 2).copied().unwrap_or(0.0)
 }
 
-/// One drag of `nodes` over `frames` frames; per-frame times in µs.
+/// One drag of `nodes` over `frames` frames, as the viewport sends it (the dragged nodes
+/// follow the pointer, one continuous step); per-frame times in µs.
 fn drag(editor: &mut Editor, nodes: &[NodeId], frames: usize) -> Vec<f64> {
+    let scene = editor.doc().scene();
+    let starts = (nodes.iter())
+        .filter_map(|&id| scene.world(id).ok().map(|w| (id, w.translation)))
+        .collect();
+    let drag = Arc::new(MoveDrag {
+        start_pointer: DVec2::ZERO,
+        starts,
+    });
     let mut times = Vec::with_capacity(frames);
-    for frame in 0..frames {
-        let ops = nodes
-            .iter()
-            .map(|&node| Op::SetLocal {
-                node,
-                local: Trs {
-                    position: glam::Vec2::new(frame as f32 * 0.25, 0.0),
-                    ..Trs::default()
-                },
-            })
-            .collect();
+    for frame in 1..=frames {
+        let command = PanelCommand::MoveSelection {
+            drag: Arc::clone(&drag),
+            pointer: DVec2::new(frame as f64 * 0.25, 0.0),
+            snap: None,
+        };
         let start = Instant::now();
-        let _ = editor.apply(Command::Panel(PanelCommand::Perform {
-            label: "Drag".into(),
-            ops,
-            continuous: true,
-        }));
+        let _ = editor.apply(Command::Panel(command));
         editor.tick(1.0 / 60.0);
         times.push(start.elapsed().as_secs_f64() * 1e6);
     }

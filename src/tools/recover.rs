@@ -1,20 +1,22 @@
 //! `graft recover`: the crash journal from a terminal (list what can be recovered, write a
 //! recovered scene), and the hidden scripted editing session the kill tests run in a child.
 
-use super::cli::Failure;
+use super::failure::Failure;
 use crate::editor::session::Editor;
+use crate::editor::session::clipboard::trs_to_text;
 use crate::editor::session::command::{
-    Command, EditCommand, HistoryCommand, NewNodePlace, PanelCommand,
+    Command, EditCommand, HistoryCommand, NewNodePlace, PanelCommand, SelectionCommand,
+    TransformSpace,
 };
 use crate::editor::session::journal::local_clock;
 use crate::editor::session::journal_folder::{self, DISCARDED, EXTENSION};
 use crate::editor::session::journal_scan;
+use crate::editor::view::pointer::MoveDrag;
 use crate::model::document::Document;
 use crate::model::journal;
 use crate::model::math::Trs;
 use crate::model::read_limit;
-use crate::model::scene::Keep;
-use crate::model::scene::edit::Op;
+use crate::model::scene::{Keep, NodeId};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -126,11 +128,12 @@ pub fn recover_to(
     Ok(())
 }
 
-/// One scripted command of the drill, chosen by `rng` from what the scene holds now.
-pub fn drill_command(rng: &mut fastrand::Rng, editor: &Editor) -> Command {
+/// One scripted step of the drill, chosen by `rng` from what the scene holds now: the
+/// commands a person would send for it (a node to delete or move is selected first).
+pub fn drill_step(rng: &mut fastrand::Rng, editor: &Editor) -> Vec<Command> {
     let ids = editor.doc().scene().ids();
     if ids.is_empty() {
-        return Command::Edit(EditCommand::AddNode(NewNodePlace::Root));
+        return vec![Command::Edit(EditCommand::AddNode(NewNodePlace::Root))];
     }
     let pick = |rng: &mut fastrand::Rng| ids[rng.usize(..ids.len())];
     let node = pick(rng);
@@ -140,42 +143,58 @@ pub fn drill_command(rng: &mut fastrand::Rng, editor: &Editor) -> Command {
         scale: glam::Vec2::new(0.5 + rng.f32(), 0.5 + rng.f32()),
         skew: 0.0,
     };
-    let perform = |op: Op, continuous: bool| {
-        Command::Panel(PanelCommand::Perform {
-            label: "Drill".into(),
-            ops: vec![op],
-            continuous,
-        })
-    };
+    let select = Command::Selection(SelectionCommand::Select(vec![node]));
+    let one = |command: Command| vec![command];
     match rng.u32(..12) {
-        0..=2 => perform(Op::SetLocal { node, local }, false),
-        3..=4 => perform(Op::SetLocal { node, local }, true),
-        5 => Command::History(HistoryCommand::EndGesture),
-        6 => Command::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(node))),
-        7 if ids.len() > 3 => perform(Op::Remove { node }, false),
-        8 => perform(
-            Op::Reparent {
-                node,
-                parent: Some(pick(rng)).filter(|_| rng.bool()),
-                index: None,
-                keep: Keep::world_if(rng.bool()),
-            },
-            false,
-        ),
-        9 => Command::History(HistoryCommand::Undo),
-        10 => Command::History(HistoryCommand::Redo),
-        _ => Command::History(HistoryCommand::JumpHistory(
+        0..=2 => one(Command::Panel(PanelCommand::PasteTransform {
+            node,
+            text: trs_to_text(&local),
+            space: TransformSpace::Local,
+        })),
+        3..=4 => one(drag_to(editor, node, local.position)),
+        5 => one(Command::History(HistoryCommand::EndGesture)),
+        6 => one(Command::Edit(EditCommand::AddNode(NewNodePlace::ChildOf(
+            node,
+        )))),
+        7 if ids.len() > 3 => vec![select, Command::Edit(EditCommand::Delete)],
+        8 => {
+            let parent = Some(pick(rng)).filter(|_| rng.bool());
+            let keep = Keep::world_if(rng.bool());
+            vec![select, Command::Edit(EditCommand::MoveTo { parent, keep })]
+        }
+        9 => one(Command::History(HistoryCommand::Undo)),
+        10 => one(Command::History(HistoryCommand::Redo)),
+        _ => one(Command::History(HistoryCommand::JumpHistory(
             rng.usize(..=editor.doc().history().labels().0.len()),
-        )),
+        ))),
     }
+}
+
+/// The viewport's drag of `node` by `by` (world units; continuous until EndGesture).
+fn drag_to(editor: &Editor, node: NodeId, by: glam::Vec2) -> Command {
+    let scene = editor.doc().scene();
+    let starts = (scene.world(node).ok())
+        .map(|w| (node, w.translation))
+        .into_iter()
+        .collect();
+    let drag = MoveDrag {
+        start_pointer: glam::DVec2::ZERO,
+        starts,
+    };
+    Command::Panel(PanelCommand::MoveSelection {
+        drag: std::sync::Arc::new(drag),
+        pointer: by.as_dvec2(),
+        snap: None,
+    })
 }
 
 /// Apply `steps` drill commands from `seed` to `editor` (refusals are part of the script).
 pub fn drill(editor: &mut Editor, seed: u64, steps: usize, mut after: impl FnMut(usize)) {
     let mut rng = fastrand::Rng::with_seed(seed);
     for step in 0..steps {
-        let command = drill_command(&mut rng, editor);
-        let _ = editor.apply(command);
+        for command in drill_step(&mut rng, editor) {
+            let _ = editor.apply(command);
+        }
         after(step);
     }
 }

@@ -222,3 +222,15 @@ pub fn run_graft(args: &[&str]) -> (i32, String, String) {
         text(out.stderr),
     )
 }
+
+/// Paste `local` onto `node`, as the inspector's Paste local does (one undo step, "Paste
+/// transform onto name"; the text reads back bit-exact).
+pub fn paste_local(node: graft::model::scene::NodeId, local: Trs) -> graft::editor::Command {
+    use graft::editor::session::clipboard::trs_to_text;
+    use graft::editor::session::command::{PanelCommand, TransformSpace};
+    graft::editor::Command::Panel(PanelCommand::PasteTransform {
+        node,
+        text: trs_to_text(&local),
+        space: TransformSpace::Local,
+    })
+}

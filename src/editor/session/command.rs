@@ -6,7 +6,6 @@ pub use crate::editor::session::purpose::Effect;
 use crate::editor::view::handles::{Orientation, Tool};
 pub use crate::editor::view::options::{ViewOption, ViewSpace};
 use crate::model::scene::NodeId;
-use crate::model::scene::edit::Op;
 use std::path::PathBuf;
 
 /// Which of a node's transforms an edit is typed into.
@@ -252,16 +251,6 @@ pub enum FileCommand {
 /// Panels' intents, made into edits and undo labels by the session.
 #[derive(Clone, Debug, PartialEq)]
 pub enum PanelCommand {
-    /// Change the scene as one undo step. With `continuous`, consecutive steps until the next
-    /// [`HistoryCommand::EndGesture`] merge into one (a drag, a slider).
-    Perform {
-        /// The undo label, e.g. "Move arm".
-        label: String,
-        /// What to do.
-        ops: Vec<Op>,
-        /// Part of a continuous gesture.
-        continuous: bool,
-    },
     /// Rename a node (the hierarchy's row, the inspector's name field).
     Rename {
         /// Which node.

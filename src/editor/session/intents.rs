@@ -16,8 +16,7 @@ use crate::model::scene::{NodeId, Shape};
 use glam::DVec2;
 
 impl EditParts<'_> {
-    /// Carry out a panel's intent, or a [`PanelCommand::Perform`] of ops someone else chose (a
-    /// lesson's Show me, tests, tools); `tool` is the viewport's handle (the settings').
+    /// Carry out a panel's intent; `tool` is the viewport's handle (the settings').
     pub(super) fn intent_command(&mut self, command: PanelCommand, tool: Tool) -> Result<Outcome> {
         let done = match command {
             PanelCommand::Rename { node, name } => self.rename(node, name),
@@ -47,11 +46,6 @@ impl EditParts<'_> {
                 pointer,
                 snap,
             } => self.move_selection(&drag, pointer, snap),
-            PanelCommand::Perform {
-                label,
-                ops,
-                continuous,
-            } => self.perform(label, ops, continuous),
             PanelCommand::SetClip(settings) => {
                 let ops = vec![Op::SetClip { settings }];
                 self.perform("Change the clip".into(), ops, true)

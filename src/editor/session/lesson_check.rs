@@ -304,7 +304,7 @@ fn play_solution(editor: &mut Editor, check: &Check, mut recomputed: usize) -> R
     let label = format!("Show me: {}", step.title);
     for (action, at) in &step.solution {
         for command in action_commands(editor, action, check.bindings, &lesson.path, &label)? {
-            editor.dispatch(command).map_err(|e| {
+            editor.play(command).map_err(|e| {
                 error_at(
                     &lesson.path,
                     *at,

@@ -9,7 +9,7 @@ use crate::editor::lesson::play::set_op;
 use crate::editor::lesson::{Action, Name, Setup, Space, Step, VIEW_OPTION_NAMES};
 use crate::editor::session::Editor;
 use crate::editor::session::command::{
-    Command, PanelCommand, SelectionCommand, SettingCommand, ViewCommand, ViewOption, ViewSpace,
+    Command, SelectionCommand, SettingCommand, ViewCommand, ViewOption, ViewSpace,
 };
 use crate::editor::session::edits::new_node_data;
 use crate::editor::session::timeline_command::TimelineCommand;
@@ -145,33 +145,48 @@ pub fn setup_commands(
     Ok(commands)
 }
 
-/// The commands one solution line sends, computed from the session as it is now. Scene
-/// changes are continuous steps under `label`, so a whole solution is one undo step once the
-/// caller ends the gesture.
-pub fn action_commands(
+/// What a lesson line sends: one of the editor's commands, or ops the lesson chose (its
+/// Show me and set-up change the scene under the lesson's own label). Ops are not a
+/// [`Command`]: nobody outside the session sends them.
+#[derive(Debug)]
+pub(crate) enum Played {
+    /// A command, as a person would send it.
+    Command(Command),
+    /// Ops as one undo step, or (continuous) part of the open gesture.
+    Ops {
+        /// The undo label.
+        label: String,
+        /// What to do.
+        ops: Vec<Op>,
+        /// Part of a continuous gesture.
+        continuous: bool,
+    },
+}
+
+/// What one solution line sends, computed from the session as it is now. Scene changes are
+/// continuous steps under `label`, so a whole solution is one undo step once the caller ends
+/// the gesture.
+pub(crate) fn action_commands(
     editor: &Editor,
     action: &Action,
     bindings: &Bindings,
     path: &Path,
     label: &str,
-) -> Result<Vec<Command>> {
+) -> Result<Vec<Played>> {
+    let scene_ops = |ops: Vec<Op>| Played::Ops {
+        label: label.to_string(),
+        ops,
+        continuous: true,
+    };
     if let Some(ops) = part_ops(editor, action, bindings, path)? {
         return Ok(if ops.is_empty() {
             Vec::new()
         } else {
-            vec![Command::Panel(PanelCommand::Perform {
-                label: label.to_string(),
-                ops,
-                continuous: true,
-            })]
+            vec![scene_ops(ops)]
         });
     }
     if let Some(op) = scene_op(editor, action, bindings, path)? {
-        return Ok(vec![Command::Panel(PanelCommand::Perform {
-            label: label.to_string(),
-            ops: vec![op],
-            continuous: true,
-        })]);
+        return Ok(vec![scene_ops(vec![op])]);
     }
     let find = |name: &Name| node(editor, bindings, name, path);
     let play = |on: bool| {
@@ -181,7 +196,7 @@ pub fn action_commands(
             TimelineCommand::Pause
         }
     };
-    Ok(match action {
+    let commands = match action {
         Action::Select(names) => vec![Command::Selection(SelectionCommand::Select(
             names.iter().map(find).collect::<Result<_>>()?,
         ))],
@@ -204,7 +219,8 @@ pub fn action_commands(
         ),
         // The scene changes were handled above.
         _ => Vec::new(),
-    })
+    };
+    Ok(commands.into_iter().map(Played::Command).collect())
 }
 
 /// The scene change a solution line makes, if it makes one.
@@ -252,7 +268,11 @@ fn scene_op(
 }
 
 /// The local values a step's `vary:` lines drew, set when the step starts (as set-up).
-pub fn vary_commands(editor: &Editor, step: &Step, bindings: &Bindings) -> Result<Vec<Command>> {
+pub(crate) fn vary_commands(
+    editor: &Editor,
+    step: &Step,
+    bindings: &Bindings,
+) -> Result<Vec<Played>> {
     use crate::editor::lesson::vary::{Target, set_channel};
     let scene = editor.doc().scene();
     let mut ops = Vec::new();
@@ -269,11 +289,11 @@ pub fn vary_commands(editor: &Editor, step: &Step, bindings: &Bindings) -> Resul
     Ok(if ops.is_empty() {
         Vec::new()
     } else {
-        vec![Command::Panel(PanelCommand::Perform {
+        vec![Played::Ops {
             label: "Lesson set-up".into(),
             ops,
             continuous: false,
-        })]
+        }]
     })
 }
 

@@ -114,7 +114,7 @@ fn flipped_solution(
         };
         for command in action_commands(&editor, &action, bindings, &lesson.path, "flipped")? {
             editor
-                .dispatch(command)
+                .play(command)
                 .map_err(|e| error_at(&lesson.path, *at, e.to_string()))?;
         }
         editor.update_world();

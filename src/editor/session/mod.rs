@@ -389,6 +389,24 @@ impl Editor {
         self.record_journal();
         result.map_err(|e| self.fail(e))
     }
+
+    /// Carry out `ops` as `apply` carries out a command (Show me finishes first, the journal
+    /// records after, a refusal is recorded and returned): for tests that need an edit no
+    /// panel sends (the `test-hooks` feature).
+    #[cfg(any(test, feature = "test-hooks"))]
+    pub fn perform_ops(
+        &mut self,
+        label: impl Into<String>,
+        ops: Vec<crate::model::scene::edit::Op>,
+        continuous: bool,
+    ) -> Result<Outcome> {
+        self.finish_show();
+        // As a lesson's `Played::Ops` is carried out: one step of the edit part.
+        let edit = self.edit_parts().perform(label.into(), ops, continuous);
+        let result = edit.map(|()| Outcome::default());
+        self.record_journal();
+        result.map_err(|e| self.fail(e))
+    }
 }
 
 /// The read API of the timeline, the probes, the journal, the disk watch, lessons and the

@@ -130,7 +130,7 @@ pub fn replay_scene(lesson: &Lesson) -> Result<Scene> {
         for (action, _) in &step.solution {
             let label = "Replay";
             for command in action_commands(&editor, action, &bindings, &lesson.path, label)? {
-                editor.dispatch(command)?;
+                editor.play(command)?;
             }
             editor.update_world();
         }

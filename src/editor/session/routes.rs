@@ -25,7 +25,7 @@ use crate::editor::session::file_parts::{Back, FileParts, Flow};
 use crate::editor::session::instances::InstanceDone;
 use crate::editor::session::journal::RecoveryAnswer;
 use crate::editor::session::lesson_command::{LessonCommand, LessonSource, RecordCommand};
-use crate::editor::session::lesson_play::{setup_commands, vary_commands};
+use crate::editor::session::lesson_play::{Played, setup_commands, vary_commands};
 use crate::editor::session::purpose::{ConflictAnswer, DialogPurpose, FileAction, Outcome};
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline_command::TimelineCommand;
@@ -67,6 +67,19 @@ impl Editor {
             Command::Record(command) => self.record_command(command),
             Command::Lifecycle(step) => Ok(self.lifecycle(step)),
             Command::Instance(command) => self.instance_command(command),
+        }
+    }
+
+    /// Carry out what a lesson line sends (the caller records the journal and the refusal, as
+    /// `apply` does).
+    pub(super) fn play(&mut self, played: Played) -> Result<Outcome> {
+        match played {
+            Played::Command(command) => self.dispatch(command),
+            Played::Ops {
+                label,
+                ops,
+                continuous,
+            } => (self.edit_parts().perform(label, ops, continuous)).map(|()| Outcome::default()),
         }
     }
 
@@ -555,7 +568,7 @@ impl Editor {
             self.dispatch(command)?;
         }
         for command in vary_commands(self, step, &bindings)? {
-            self.dispatch(command)?;
+            self.play(command)?;
         }
         self.update_world();
         Ok(())

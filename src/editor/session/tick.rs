@@ -111,10 +111,8 @@ impl Editor {
             return;
         };
         let (bindings, path) = (&next.bindings, &next.path);
-        let result =
-            action_commands(self, &next.action, bindings, path, &next.label).and_then(|commands| {
-                (commands.into_iter()).try_for_each(|c| self.dispatch(c).map(drop))
-            });
+        let result = action_commands(self, &next.action, bindings, path, &next.label)
+            .and_then(|commands| (commands.into_iter()).try_for_each(|c| self.play(c).map(drop)));
         if let Err(e) = result {
             self.fail(e);
             self.lessons.stop_show();

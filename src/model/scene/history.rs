@@ -108,8 +108,9 @@ impl History {
         }
     }
 
-    /// Test hook: from now on, the applied edits numbered `at` and rollback edits `back_at` fail.
-    #[doc(hidden)]
+    /// Test hook (the `test-hooks` feature): from now on, the applied edits numbered `at` and
+    /// rollback edits `back_at` fail.
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn inject_faults(&mut self, at: &[usize], back_at: &[usize]) {
         self.faults = Faults {
             fail_at: at.to_vec(),

@@ -66,7 +66,8 @@ impl IdIndex {
         self.get(id).is_some()
     }
 
-    /// How many ids have an index.
+    /// How many ids have an index (read by the consistency check, a test hook).
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn len(&self) -> usize {
         match self {
             IdIndex::Dense { len, .. } => *len,

@@ -1,4 +1,5 @@
-//! The scene's own consistency check (pre-order, lengths, the id map), for tests.
+//! The scene's own consistency check (pre-order, lengths, the id map), for tests (the
+//! `test-hooks` feature).
 
 use super::{Scene, has_keys};
 use crate::model::anim;

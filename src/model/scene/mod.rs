@@ -13,6 +13,7 @@ pub mod diagnose;
 pub mod edit;
 mod history;
 mod id_index;
+#[cfg(any(test, feature = "test-hooks"))]
 mod invariants;
 pub mod name;
 mod node_id;
