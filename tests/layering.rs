@@ -276,10 +276,6 @@ fn circles(src: &Path) -> Vec<Vec<String>> {
 /// its first file and its size. A new circle, or a known one that grows, fails; so does one
 /// that is gone and still listed, so the list only shrinks.
 const KNOWN_CIRCLES: &[(&str, usize)] = &[
-    // The command enum naming its handlers' payload types while they import it back (20 with
-    // issue 46's journal_recover.rs; 18 with issue 47's parts: Outcome, Effect, the file
-    // actions and GenerateRequest in the leaf purpose.rs).
-    ("editor/session/arrange.rs", 18),
     // The Journaling part's impl spans two files (inside the circle above until issue 47).
     ("editor/session/journal.rs", 2),
     // The writer's impl spans two files (journal_scan left it: session 17).
