@@ -120,6 +120,13 @@ impl Scene {
         Ok(self.data.get(self.index(id)?))
     }
 
+    /// How a node is named to a person: [`name::node_label`] ("unnamed node 7" when it has
+    /// no name), or "node 7" when the scene holds no such node.
+    pub fn label(&self, id: NodeId) -> String {
+        self.node(id)
+            .map_or_else(|_| format!("node {id}"), |d| name::node_label(&d.name, id))
+    }
+
     /// The pre-order index of the parent of the node at `i`, if any.
     pub fn parent_index_at(&self, i: usize) -> Option<usize> {
         let p = self.parent[i];
