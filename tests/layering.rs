@@ -291,10 +291,6 @@ const KNOWN_CIRCLES: &[(&str, usize)] = &[
     // issue 46's journal_recover.rs; 18 with issue 47's parts: Outcome, Effect, the file
     // actions and GenerateRequest in the leaf purpose.rs).
     ("editor/session/arrange.rs", 18),
-    // The Journaling part's impl spans two files (inside the circle above until issue 47).
-    ("editor/session/journal.rs", 2),
-    // The writer's impl spans two files (journal_scan left it: session 17).
-    ("editor/session/journal_base.rs", 2),
     ("editor/view/figure/big.rs", 4),
     // Issue 48: the loader expands instances, which read their sources through the loader.
     ("model/file_fast.rs", 3),
