@@ -6,6 +6,7 @@ use super::frame::FrameContext;
 use super::viewport::ViewportState;
 use crate::editor::session::command::{Command, FileCommand, JournalCommand};
 use crate::editor::view::numbers::{format_significant, grid_label};
+use crate::model::scene::name::node_label;
 
 /// The status bar; `recomputed`: how many world matrices the last frame recomputed.
 pub(super) fn ui(
@@ -77,7 +78,10 @@ fn pointer_text(fx: &FrameContext, viewport: &ViewportState) -> String {
     });
     if let (Some(id), Some(p)) = (fx.view_node.0, viewport.pointer_world) {
         let v = camera.view.transform_point2(p);
-        let name = fx.scene.node(id).map_or("?", |d| d.name.as_str());
+        let name = fx
+            .scene
+            .node(id)
+            .map_or("?".into(), |d| node_label(&d.name, id));
         pointer = format!(
             "{pointer}in {name}: ({}, {})  ",
             grid_label(v.x, pixel),

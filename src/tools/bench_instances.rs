@@ -13,7 +13,10 @@
 //!   "Follow" undo step) and the world update after it, timed;
 //! - `follow-add`, `follow-remove`, `follow-move` (the level only): the same, the part changed
 //!   in its structure instead (a node added under its first child; its last node removed; a
-//!   node moved under another parent), each from the part as written.
+//!   node moved under another parent), each from the part as written;
+//! - `play` (the level only): every node of the part below its root given a rotation track,
+//!   the level opened and played (one pose and its world update timed, then 30 frames more):
+//!   the resident memory playing adds.
 
 use super::bench_memory::{resident, run_window};
 use crate::model::document::Document;
@@ -21,7 +24,7 @@ use crate::model::file;
 use crate::model::generate::{GenShape, generate};
 use crate::model::math::Trs;
 use crate::model::scene::Scene;
-use crate::tools::cli::Failure;
+use crate::tools::failure::Failure;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::io::Write;
@@ -87,6 +90,9 @@ pub struct SceneFigures {
     pub structural: Vec<(String, f64, f64)>,
     /// `check`: the scene's accounting, bytes per node by part.
     pub parts_b_per_node: Vec<(String, f64)>,
+    /// `play` (every node of the part animated): (one pose ms, its world update ms, resident
+    /// bytes per node grown from the open to 31 frames played).
+    pub play: Option<(f64, f64, f64)>,
 }
 
 /// The run: both scenes, and the instanced one's ratios to the plain one.
@@ -141,6 +147,7 @@ pub fn run_stage(stage: &str, file: &Path) -> Result<InstanceStage, Failure> {
         "follow-add" => follow_stage(file, &mut run, Change::Add)?,
         "follow-remove" => follow_stage(file, &mut run, Change::Remove)?,
         "follow-move" => follow_stage(file, &mut run, Change::Move)?,
+        "play" => play_stage(file, &mut run)?,
         other => return Err(Failure(format!("unknown stage {other:?}"))),
     }
     Ok(run)
@@ -220,6 +227,43 @@ fn follow_stage(level: &Path, run: &mut InstanceStage, change: Change) -> Result
         return check_followed(doc.scene(), &part);
     }
     check_shaped(doc.scene(), &part)
+}
+
+/// The part beside the level given a rotation track on every node below its root, the level
+/// opened, then played: one pose and its world update timed, then 30 frames more (what a
+/// played animated part costs in time and in memory at this many instances).
+fn play_stage(level: &Path, run: &mut InstanceStage) -> Result<(), Failure> {
+    use crate::model::anim::{Channel, Key, Track};
+    let part_path = level.with_file_name("part.ron");
+    let mut part = file::load(&part_path)?;
+    for i in 1..part.len() {
+        let keys = vec![Key::new(0.0, 0.0), Key::new(1.0, 90.0)];
+        let track = Track::new(Channel::Rotation, keys).map_err(|e| Failure(e.to_string()))?;
+        part.set_tracks(part.id_at(i), vec![track])?;
+    }
+    file::save(&part, &part_path)?;
+    let start = Instant::now();
+    let mut doc = Document::open(level)?;
+    doc.update_world();
+    run.marks.push(mark("level open (an animated part), world updated", start));
+    let t = Instant::now();
+    let posed = doc.set_pose_at(0.25);
+    run.ms = t.elapsed().as_secs_f64() * 1e3;
+    let t = Instant::now();
+    doc.update_world();
+    run.world_ms = t.elapsed().as_secs_f64() * 1e3;
+    run.marks.push(mark("posed once, world updated", start));
+    for frame in 1..=30 {
+        doc.set_pose_at(0.25 + frame as f32 / 60.0);
+        doc.update_world();
+    }
+    run.marks.push(mark("played 30 frames more", start));
+    run.nodes = doc.scene().len();
+    run.parts = doc.scene().memory_parts();
+    if posed == 0 {
+        return Err(Failure("playing changed no node".into()));
+    }
+    Ok(())
 }
 
 /// Every instance has the changed part's number of nodes.
@@ -366,6 +410,14 @@ fn scene_figures(
             };
             figures.structural.push((name.into(), run.ms, run.world_ms));
         }
+        std::fs::copy(
+            file.with_file_name("part-as-written.ron"),
+            file.with_file_name("part.ron"),
+        )?;
+        let play = child(exe, "play", file)?;
+        let (open, played) = (play.marks.first(), play.marks.last());
+        let grown = per_node(played.and_then(|m| m.rss), open.and_then(|m| m.rss), n);
+        figures.play = Some((play.ms, play.world_ms, grown));
     }
     Ok(figures)
 }
@@ -445,6 +497,13 @@ pub fn print(
             writeln!(
                 out,
                 "{:<10} follow a node {change} in the part {f:.1} ms + world update {w:.1} ms",
+                ""
+            )?;
+        }
+        if let Some((pose, world, grown)) = s.play {
+            writeln!(
+                out,
+                "{:<10} play the part animated: pose {pose:.1} ms + world update {world:.1} ms; resident +{grown:.1} B per node after 31 frames",
                 ""
             )?;
         }

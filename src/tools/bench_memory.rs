@@ -18,7 +18,7 @@ use crate::model::file;
 use crate::model::generate::{GenShape, generate};
 use crate::model::math::Trs;
 use crate::model::scene::{Color, NodeData, NodeId, NodeSpec, Scene, Shape, Sprite};
-use crate::tools::cli::Failure;
+use crate::tools::failure::Failure;
 use compact_str::CompactString;
 use serde::{Deserialize, Serialize};
 use std::io::Write;

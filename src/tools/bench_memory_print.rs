@@ -2,7 +2,7 @@
 //! checkpoints, and the per-node layout, as text or JSON.
 
 use super::bench_memory::{Layout, PURGE_AT_ONCE, StageReport, StageRun, mb, memory};
-use crate::tools::cli::Failure;
+use crate::tools::failure::Failure;
 use std::io::Write;
 
 /// A figure with its unit and one decimal, or `unavailable`.

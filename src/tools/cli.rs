@@ -1,6 +1,7 @@
 //! The headless command line: print, point, check, fmt, reparent, import, export, generate,
 //! bench, and for the desktop: thumbnail, completions and man.
 
+use super::cli_args::{FigureArgs, finite_seconds, pixels_per_unit};
 pub use super::cli_bench::BenchCommand;
 use super::cli_bench::run_bench;
 use super::cli_print::{point, print_file, short};
@@ -12,7 +13,7 @@ use crate::model::generate::GenShape;
 use crate::model::read_limit;
 use crate::model::scene::sprites::folder_of;
 use crate::model::scene::{Keep, NodeId};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use glam::DVec2;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -305,42 +306,6 @@ pub enum Command {
     },
 }
 
-/// Arguments of `graft figure`.
-#[derive(Args, Debug)]
-pub struct FigureArgs {
-    /// The scene file (.ron or .tscn).
-    pub file: PathBuf,
-    /// The figure to write: .svg or .png.
-    #[arg(short, long)]
-    pub output: PathBuf,
-    /// Width x height in CSS pixels.
-    #[arg(long, default_value = "1600x1000")]
-    pub size: String,
-    /// Device pixels per CSS pixel (PNG).
-    #[arg(long, default_value_t = 1.0)]
-    pub scale: f32,
-    /// Highlight this node (a name or an id) and caption its matrix chain.
-    #[arg(long, value_name = "NAME|ID")]
-    pub select: Option<String>,
-    /// Comma list of grid, axes, links, names, shear, selection, trails, ghosts, parent-space,
-    /// own-space, probes (or all, none; trails are on by default for --animate with --select).
-    #[arg(long, default_value = "all")]
-    pub layers: String,
-    /// Leave out the matrix-chain caption.
-    #[arg(long)]
-    pub no_caption: bool,
-    /// Draw the clip frame by frame into an animated GIF (.gif) or APNG (.png), looping as
-    /// the clip does.
-    #[arg(long)]
-    pub animate: bool,
-    /// Frames per second of --animate.
-    #[arg(long, default_value_t = 30)]
-    pub fps: u32,
-    /// A still of the clip at this playback time (framed like the animation's frames).
-    #[arg(long, value_name = "SECONDS", conflicts_with = "animate", allow_negative_numbers = true, value_parser = finite_seconds)]
-    pub time: Option<f32>,
-}
-
 /// Arguments of `graft reparent`.
 #[derive(Args, Debug)]
 #[command(group(clap::ArgGroup::new("mode").required(true).args(["keep_world", "keep_local"])))]
@@ -406,8 +371,8 @@ pub fn run(command: Command, out: &mut dyn Write) -> Result<(), Failure> {
         Command::Bench(command) => run_bench(command, out),
         Command::Lesson(command) => super::lesson::run(command, out),
         Command::Thumbnail(args) => super::thumbnail::thumbnail(&args),
-        Command::Completions { shell } => super::desktop::completions(shell, out),
-        Command::Man { out: dir } => super::desktop::man(&dir, out),
+        Command::Completions { shell } => super::desktop::completions(shell, Cli::command(), out),
+        Command::Man { out: dir } => super::desktop::man(Cli::command(), &dir, out),
         Command::Recover { list, all, id, output, dir } => match (list, id, output) {
             (false, Some(id), Some(output)) => recover::recover_to(dir, &id, &output, out),
             _ => recover::list(dir, all, out),
@@ -432,14 +397,6 @@ fn generate(
     let len = super::progress::generate_and_save(shape, nodes, seed, output)?;
     writeln!(out, "wrote {} ({len} nodes, {shape})", output.display())?;
     Ok(())
-}
-
-/// A `--time` value: a finite number of seconds.
-fn finite_seconds(text: &str) -> Result<f32, String> {
-    match text.trim().parse::<f32>() {
-        Ok(t) if t.is_finite() => Ok(t),
-        _ => Err(format!("`{text}` is not a finite number of seconds")),
-    }
 }
 
 fn check(files: &[PathBuf], out: &mut dyn Write, report: &mut dyn Write) -> Result<(), Failure> {
@@ -557,14 +514,4 @@ fn reparent(args: &ReparentArgs, out: &mut dyn Write) -> Result<(), Failure> {
         target.display()
     )?;
     Ok(())
-}
-
-/// A `--pixels-per-unit` value: a finite number above zero.
-fn pixels_per_unit(text: &str) -> Result<f32, String> {
-    match text.parse::<f32>() {
-        Ok(n) if n.is_finite() && n > 0.0 => Ok(n),
-        _ => Err(format!(
-            "expected a number of pixels per unit above zero (like 64), not {text:?}"
-        )),
-    }
 }

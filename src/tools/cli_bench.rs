@@ -1,7 +1,7 @@
 //! `graft bench`: its subcommands (propagation, playback, file I/O, memory, the journal) and
 //! how each prints its figures.
 
-use super::cli::Failure;
+use super::failure::Failure;
 use crate::model::file;
 use crate::model::generate::GenShape;
 use crate::tools::bench;

@@ -1,7 +1,7 @@
 //! `graft instance` and `graft make-local`, and what `graft print` and `graft check` say
 //! about instances.
 
-use super::cli::Failure;
+use super::failure::Failure;
 use crate::model::instance::{self, FieldSet};
 use crate::model::scene::sprites::folder_of;
 use crate::model::scene::{NodeId, Scene};

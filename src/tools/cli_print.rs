@@ -1,8 +1,9 @@
 //! `graft print` and `graft point`: a scene's nodes as a table or JSON, in world or in any
 //! node's space, and a point carried between spaces.
 
-use super::cli::Failure;
+use super::failure::Failure;
 use crate::model::math::{ShearMetrics, Trs, decompose_like, rows, shear_metrics};
+use crate::model::scene::name::node_label;
 use crate::model::scene::{NodeId, Scene};
 use crate::model::spaces::{carry_point, from_world, resolve_space};
 use glam::DVec2;
@@ -161,15 +162,17 @@ fn print_json_row(
     Ok(())
 }
 
-/// One print row as a table line, its name indented by `depth` (at most 20 levels), its
-/// instance marks after (`[instance parts/wheel.ron]`, `[from 5: 7; overrides rotation]`).
+/// One print row as a table line: its name ("unnamed node 7" when it has none, as every list
+/// says it) indented by `depth` (at most 20 levels), its instance marks after
+/// (`[instance parts/wheel.ron]`, `[from 5: 7; overrides rotation]`).
 fn print_text_row(
     row: &PrintRow,
     depth: usize,
     marks: &[String],
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let name = format!("{}{}", "  ".repeat(depth.min(20)), row.name);
+    let name = node_label(row.name, row.id);
+    let name = format!("{}{name}", "  ".repeat(depth.min(20)));
     let parent_text = row.parent.map_or("-".to_string(), |p| p.to_string());
     let marks = if marks.is_empty() {
         String::new()

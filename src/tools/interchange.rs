@@ -1,8 +1,8 @@
 //! `graft import` and `graft export`: Godot scenes in and out from the command line, with the
 //! import report on stderr.
 
-use super::cli::Failure;
-use super::cli::FigureArgs;
+use super::cli_args::FigureArgs;
+use super::failure::Failure;
 use super::progress::in_stage;
 use crate::editor::view::figure::png::render_png;
 use crate::editor::view::figure::{

@@ -4,7 +4,7 @@
 use crate::editor::lesson::course;
 use crate::editor::session::lesson::{LessonSource, read_lesson};
 use crate::editor::session::lesson_check::{VARY_SEEDS, check_lesson};
-use crate::tools::cli::Failure;
+use crate::tools::failure::Failure;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

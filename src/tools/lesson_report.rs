@@ -5,7 +5,7 @@
 
 use crate::editor::lesson::progress::{CourseProgress, StepRecord};
 use crate::model::read_limit::{LESSON, read_text_bounded};
-use crate::tools::cli::Failure;
+use crate::tools::failure::Failure;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;

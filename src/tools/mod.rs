@@ -9,6 +9,7 @@ pub mod bench_journal;
 pub mod bench_memory;
 mod bench_memory_print;
 pub mod cli;
+pub mod cli_args;
 pub mod cli_bench;
 pub mod cli_edit;
 mod cli_instance;

@@ -1,7 +1,7 @@
 //! `graft recover`: the crash journal from a terminal (list what can be recovered, write a
 //! recovered scene), and the hidden scripted editing session the kill tests run in a child.
 
-use super::cli::Failure;
+use super::failure::Failure;
 use crate::editor::session::Editor;
 use crate::editor::session::clipboard::trs_to_text;
 use crate::editor::session::command::{

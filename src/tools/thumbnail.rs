@@ -8,7 +8,7 @@
 //! The PNG is written to a temporary name and renamed at the very end, under the watchdog's
 //! lock, so a broken, huge or hostile file leaves no output at all and the exit code is 1.
 
-use super::cli::Failure;
+use super::failure::Failure;
 use crate::editor::view::figure::png::render_png;
 use crate::editor::view::figure::{FigureOptions, Layers, embedded_image, figure_svg};
 use crate::model::file;

@@ -14,6 +14,7 @@ use crate::editor::session::command::{Command, HistoryCommand, PanelCommand, Tra
 use crate::editor::session::multi_edit;
 use crate::editor::view::numbers::{format_angle, format_fixed};
 use crate::model::math::{Trs, shear_metrics, try_inverse};
+use crate::model::scene::name::node_label;
 use crate::model::scene::{NodeId, Scene};
 use fields::{Columns, Tracker, angle_row, vec_row};
 use glam::Affine2;
@@ -115,7 +116,7 @@ fn header(ui: &mut egui::Ui, node: &Inspected, state: &mut InspectorState, out: 
     ui.label(match scene.parent(node.id).ok().flatten() {
         Some(p) => format!(
             "parent: {} (id {p})",
-            scene.node(p).map(|d| d.name.as_str()).unwrap_or("?")
+            scene.node(p).map_or("?".into(), |d| node_label(&d.name, p))
         ),
         None => "a root".to_string(),
     });

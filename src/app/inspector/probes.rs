@@ -7,6 +7,7 @@ use crate::app::number_field::number_field;
 use crate::editor::session::command::{Command, HistoryCommand, ProbeCommand};
 use crate::editor::session::probes::ProbeReading;
 use crate::editor::view::numbers::format_number;
+use crate::model::scene::name::node_label;
 use glam::DVec2;
 
 /// "(x, y)" with as many digits as the numbers need, or why there is no value.
@@ -33,7 +34,7 @@ pub(super) fn probes_section(ui: &mut egui::Ui, fx: &FrameContext, out: &Command
             let name = |id| {
                 scene
                     .node(id)
-                    .map_or("?".to_string(), |d| d.name.to_string())
+                    .map_or("?".to_string(), |d| node_label(&d.name, id))
             };
             let selection = fx.primary;
             let parent = selection.and_then(|s| scene.parent(s).ok().flatten());

@@ -1,10 +1,17 @@
 //! What the lesson overlay paints with: the dimmed window with holes, the highlight's frame,
 //! the bubble (placed where it hides no other target) and the ghost pointer on its path.
 
-use super::{DIM, HIGHLIGHT, PRESS_UNTIL, RELEASE_FROM};
 use crate::app::viewport::c32;
 use crate::editor::view::palette;
-use egui::{Pos2, Rect, Stroke, pos2, vec2};
+use egui::{Color32, Pos2, Rect, Stroke, pos2, vec2};
+
+/// The part of a gesture spent pressing at its start, and from when it releases at its end.
+const PRESS_UNTIL: f32 = 0.2;
+const RELEASE_FROM: f32 = 0.85;
+/// The highlight's colour.
+const HIGHLIGHT: Color32 = c32(palette::LESSON_HIGHLIGHT);
+/// How dark the rest of the window gets.
+const DIM: Color32 = c32(palette::LESSON_DIM);
 
 /// Where the ghost pointer grabs a rect: a little into it from the left, at mid-height (a
 /// row's name is at its left).

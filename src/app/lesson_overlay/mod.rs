@@ -12,27 +12,18 @@ mod state;
 use crate::app::frame::FrameContext;
 use crate::app::ui_targets::{Key, Targets, UiTargets};
 use crate::app::viewport::ViewportState;
-use crate::app::viewport::c32;
 use crate::editor::lesson::ValueSpace;
 use crate::editor::lesson::targets::{Control, Target};
 use crate::editor::session::lesson::LessonRun;
-use crate::editor::view::palette;
 use crate::model::scene::NodeId;
 use drawing::{bubble, dim, ghost, outline, path};
 pub use drawing::{bubble_place, ghost_at, grab_point};
-use egui::{Color32, Context, Id, Rect, pos2, vec2};
+use egui::{Context, Id, Rect, pos2, vec2};
 use state::{Fingerprint, OverlayState, SETTLE_FRAMES};
 pub use state::{LessonOverlay, Painted};
 
 /// How long the ghost pointer takes for one gesture, in seconds.
 pub const GESTURE_SECONDS: f64 = 1.5;
-/// The part of a gesture spent pressing at its start, and from when it releases at its end.
-const PRESS_UNTIL: f32 = 0.2;
-const RELEASE_FROM: f32 = 0.85;
-/// The highlight's colour.
-const HIGHLIGHT: Color32 = c32(palette::LESSON_HIGHLIGHT);
-/// How dark the rest of the window gets.
-const DIM: Color32 = c32(palette::LESSON_DIM);
 
 impl Fingerprint {
     fn of(fx: &FrameContext, run: &LessonRun) -> Self {

@@ -28,6 +28,7 @@ use crate::editor::session::drop_rules::DropPreview;
 use crate::editor::view::handles::Tool;
 use crate::editor::view::palette;
 use crate::model::scene::NodeId;
+use crate::model::scene::name::node_label;
 use draw::{draw_ghosts, draw_grid, draw_shear_overlay, outline_node};
 use egui::{Rect, Sense, Stroke};
 use input::{handle_tools, interact, navigate};
@@ -244,7 +245,7 @@ fn space_menu(ui: &mut egui::Ui, fx: &FrameContext) {
     let name = |id: NodeId| {
         scene
             .node(id)
-            .map_or("?".to_string(), |d| d.name.to_string())
+            .map_or("?".to_string(), |d| node_label(&d.name, id))
     };
     let current = match fx.view_space {
         ViewSpace::World => "world".to_string(),

@@ -1,6 +1,7 @@
 //! Lesson files as text → [`Lesson`]: line by line, every error at `FILE:LINE:COL`. The
 //! grammar of directive values (goals, actions, set-ups) is in `parse/values.rs`.
 
+mod located;
 mod pointing;
 mod predicting;
 pub mod varying;
@@ -9,11 +10,12 @@ pub use tokens::substitute;
 mod tokens;
 mod values;
 
+pub use located::{error_at, reworded};
 pub use pointing::menu_entry;
 pub use tokens::{QUOTED_CHARS, cut};
 
 use super::{Goal, Lesson, Pos, SceneSource, Setup, Step};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use std::path::Path;
 use values::Cursor;
 
@@ -56,35 +58,6 @@ pub fn is_lesson(text: &str) -> bool {
         .next()
         .map(str::trim)
         == Some(MAGIC)
-}
-
-/// An error at a place in the file.
-pub fn error_at(path: &Path, at: Pos, message: impl Into<String>) -> Error {
-    Error::Syntax {
-        path: path.to_path_buf(),
-        line: at.line,
-        col: at.col,
-        message: message.into(),
-    }
-}
-
-/// A syntax error moved down `lines` lines and re-worded by `reword` (an inline scene's errors
-/// at their line in the lesson; a hint added to a message); any other error as it is.
-pub fn reworded(e: Error, lines: usize, reword: impl FnOnce(String) -> String) -> Error {
-    match e {
-        Error::Syntax {
-            path,
-            line,
-            col,
-            message,
-        } => Error::Syntax {
-            path,
-            line: line + lines,
-            col,
-            message: reword(message),
-        },
-        other => other,
-    }
 }
 
 thread_local! {

@@ -5,6 +5,7 @@ use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::palette::{self, Rgba};
 use crate::editor::view::primitives::{Prim, TextWidth};
 use crate::editor::view::spaces::{LocalGrid, local_grid, to_world};
+use crate::model::scene::name::node_label;
 use crate::model::scene::{NodeId, Scene};
 use glam::{Affine2, DVec2, Vec2};
 use std::borrow::Cow;
@@ -46,8 +47,8 @@ pub fn space_prims(
         let parent = scene.parent(id).ok().flatten();
         let world = parent.and_then(|p| scene.world(p).ok());
         let name = parent
-            .and_then(|p| scene.node(p).ok())
-            .map_or("world".to_string(), |d| d.name.to_string());
+            .and_then(|p| Some((p, scene.node(p).ok()?)))
+            .map_or("world".to_string(), |(p, d)| node_label(&d.name, p));
         let grid = local_grid(view.0, view.1, &world.unwrap_or(Affine2::IDENTITY));
         grid_prims(&grid, palette::PARENT_GRID, &name, text_width, out);
     }
@@ -55,7 +56,8 @@ pub fn space_prims(
         && let (Ok(world), Ok(data)) = (scene.world(id), scene.node(id))
     {
         let grid = local_grid(view.0, view.1, &world);
-        grid_prims(&grid, palette::LOCAL_GRID, &data.name, text_width, out);
+        let name = node_label(&data.name, id);
+        grid_prims(&grid, palette::LOCAL_GRID, &name, text_width, out);
     }
 }
 

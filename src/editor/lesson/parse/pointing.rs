@@ -1,7 +1,7 @@
 //! `point:` and `gesture:` lines: the targets of `editor/lesson/targets.rs`, every error at its
 //! place. Node names are checked against the scene later, with the step's other names.
 
-use super::error_at;
+use super::located::error_at;
 use super::tokens::{cut, split_label};
 use super::values::{Cursor, quote_list};
 use crate::editor::lesson::Pos;

@@ -1,7 +1,7 @@
 //! `predict:` and `mistake:` lines: what the learner predicts, and the wrong answers expected.
 
 use super::Reader;
-use super::error_at;
+use super::located::error_at;
 use super::tokens::{Tok, split_label};
 use super::values::{Cursor, quote_list};
 use crate::editor::lesson::Pos;
@@ -105,7 +105,7 @@ pub(super) fn mistake(path: &Path, value: &str, at: Pos, kind: Kind) -> Result<M
                 } else {
                     "a vector `(x, y)`"
                 };
-                return Err(super::error_at(
+                return Err(super::located::error_at(
                     path,
                     here,
                     format!(
@@ -115,7 +115,7 @@ pub(super) fn mistake(path: &Path, value: &str, at: Pos, kind: Kind) -> Result<M
                 ));
             }
             if text.is_none() {
-                return Err(super::error_at(
+                return Err(super::located::error_at(
                     path,
                     at,
                     "a wrong value needs its sentence after `|`: what the learner who gives it got wrong",

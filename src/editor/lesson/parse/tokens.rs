@@ -1,7 +1,7 @@
 //! The tokens of a directive's value: words, quoted names, numbers, `(`, `)`, `,` and `±`
 //! (also `+-` and `within`), each with its place in the file.
 
-use super::error_at;
+use super::located::error_at;
 use crate::editor::lesson::Pos;
 use crate::error::Result;
 use std::path::Path;

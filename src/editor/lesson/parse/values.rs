@@ -1,7 +1,7 @@
 //! The values of directive lines: a cursor that reads predicates, actions and set-ups from the
 //! tokens of `tokens.rs`.
 
-use super::error_at;
+use super::located::error_at;
 use super::tokens::{Tok, tokenize};
 use crate::editor::lesson::{
     ANGLE_TOLERANCE, Action, LENGTH_TOLERANCE, Name, Pos, Predicate, Property, Setup, Space,
@@ -308,7 +308,7 @@ impl<'a> Cursor<'a> {
         let word = self
             .word_of(&["world", "local", "parent", "exists", "is", "shear"])
             .map_err(|e| {
-                super::reworded(e, 0, |m| {
+                super::located::reworded(e, 0, |m| {
                     format!("{m} (a name with spaces is quoted: \"left tread\")")
                 })
             })?;

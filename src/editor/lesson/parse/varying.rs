@@ -3,7 +3,7 @@
 //! and the step's start values (`{arm.rotation}`, `{world(sword).x}`).
 
 use super::Reader;
-use super::error_at;
+use super::located::error_at;
 use super::values::Cursor;
 use crate::editor::lesson::Pos;
 use crate::editor::lesson::vary::{Channel, Line, Target, Variables, Vary, draw};

@@ -3,7 +3,8 @@
 //! History's own labels; and how two scenes differ (a recorded lesson must replay to the
 //! scene the teacher ended with).
 
-use super::{RecordedStep, coalesced, look_text, name_in, num, on_off, quoted, vec};
+use super::step::{RecordedStep, coalesced};
+use super::text::{look_text, name_in, num, on_off, quoted, vec};
 use crate::model::math::Trs;
 use crate::model::scene::edit::Edit;
 use crate::model::scene::{NodeId, Scene};

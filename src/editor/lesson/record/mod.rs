@@ -11,79 +11,15 @@ use glam::Vec2;
 use std::fmt::Write;
 
 mod goals;
+mod step;
+mod text;
 
 use goals::goal_lines;
 pub use goals::scene_differences;
-
-/// The space the view looked from, as plain data.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Look {
-    /// The world.
-    #[default]
-    World,
-    /// The primary selection's parent.
-    Parent,
-    /// The primary selection.
-    Selection,
-    /// A node's space.
-    Node(NodeId),
-}
-
-/// What the editor showed and how it was set, as a lesson's set-up can state it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ViewState {
-    /// The keep-world toggle.
-    pub keep_world: bool,
-    /// The view options shown, by their names in lesson files.
-    pub shown: Vec<&'static str>,
-    /// The selection (the last is primary).
-    pub selection: Vec<NodeId>,
-    /// The space the view looks from.
-    pub look: Look,
-    /// The clip time in seconds.
-    pub time: f32,
-}
-
-/// One recorded step: where it started, what was done, where it ended.
-#[derive(Clone, Debug)]
-pub struct RecordedStep {
-    /// The scene when the step started.
-    pub start: Scene,
-    /// The scene when it was stopped.
-    pub end: Scene,
-    /// The edits performed in between, in order (undone ones left out).
-    pub edits: Vec<Edit>,
-    /// The view when it started.
-    pub before: ViewState,
-    /// The view when it was stopped.
-    pub after: ViewState,
-    /// What History calls each edit, in order ("Reparent sword to body").
-    pub labels: Vec<String>,
-    /// "Ask for a prediction here": the index of the edit the learner predicts.
-    pub ask: Option<usize>,
-}
-
-/// How the lesson names its first scene.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SceneRef {
-    /// One of graft's sample scenes, unchanged.
-    Sample(&'static str),
-    /// A scene file's text, written inside the lesson.
-    Inline(String),
-    /// A scene file, as the `scene:` line writes it (relative to the lesson's folder).
-    File(String),
-}
-
-/// Everything a recorded lesson is written from.
-#[derive(Clone, Debug)]
-pub struct Draft {
-    /// The lesson's title.
-    pub title: String,
-    /// The first step's scene.
-    pub scene: SceneRef,
-    /// The steps, in order (each continues from the one before).
-    pub steps: Vec<RecordedStep>,
-}
+use step::coalesced;
+pub use step::{Draft, Look, RecordedStep, SceneRef, ViewState};
+use text::{look_text, name_in, on_off, unique_name, vec};
+pub use text::{num, quoted};
 
 /// Scenes whose text is at most this long are written inside the lesson.
 pub const INLINE_LIMIT: usize = 16 * 1024;
@@ -276,100 +212,6 @@ fn write_setup(out: &mut String, step: &RecordedStep) {
     }
 }
 
-fn on_off(on: bool) -> &'static str {
-    if on { "on" } else { "off" }
-}
-
-/// A node's name as a lesson writes it, when no other node of `scene` has it.
-fn unique_name(scene: &Scene, id: NodeId) -> Option<String> {
-    let name = scene.node(id).ok()?.name.as_str();
-    let count = (0..scene.len())
-        .filter(|&i| scene.data_at(i).name == name)
-        .count();
-    (count == 1).then(|| quoted(name))
-}
-
-/// A name as a lesson writes it: bare when it is a plain word, quoted otherwise.
-pub fn quoted(name: &str) -> String {
-    const KEYWORDS: [&str; 14] = [
-        "to",
-        "root",
-        "none",
-        "under",
-        "at",
-        "in",
-        "is",
-        "not",
-        "world",
-        "local",
-        "parent",
-        "selection",
-        "keep-world",
-        "keep-local",
-    ];
-    let mut chars = name.chars();
-    let bare = chars.next().is_some_and(|c| c.is_alphabetic() || c == '_')
-        && chars.all(|c| c.is_alphanumeric() || matches!(c, '_' | '-' | '.'))
-        && !KEYWORDS.contains(&name);
-    if bare {
-        name.to_string()
-    } else {
-        format!("\"{name}\"")
-    }
-}
-
-fn look_text(scene: &Scene, look: Look) -> Option<String> {
-    match look {
-        Look::World => Some("world".into()),
-        Look::Parent => Some("parent".into()),
-        Look::Selection => Some("selection".into()),
-        Look::Node(id) => unique_name(scene, id),
-    }
-}
-
-/// A number as a lesson writes it: four decimals at most, exact when tiny or huge.
-pub fn num(value: f32) -> String {
-    if value == 0.0 {
-        return "0".into();
-    }
-    if value.abs() < 1e-3 || value.abs() >= 1e6 {
-        return format!("{value}");
-    }
-    let text = format!("{value:.4}");
-    let text = text.trim_end_matches('0').trim_end_matches('.');
-    if text == "-0" {
-        "0".into()
-    } else {
-        text.to_string()
-    }
-}
-
-fn vec(v: Vec2) -> String {
-    format!("({}, {})", num(v.x), num(v.y))
-}
-
-/// Consecutive edits of the same node's local transform (a drag's frames) as one.
-fn coalesced(edits: &[Edit]) -> Vec<Edit> {
-    let mut out: Vec<Edit> = Vec::with_capacity(edits.len());
-    for edit in edits {
-        if let (
-            Some(Edit::SetLocal {
-                node: last, after, ..
-            }),
-            Edit::SetLocal {
-                node, after: now, ..
-            },
-        ) = (out.last_mut(), edit)
-            && last == node
-        {
-            *after = *now;
-            continue;
-        }
-        out.push(edit.clone());
-    }
-    out
-}
-
 /// The `do:` lines that redo the step: its edits in order, then the view's changes.
 fn solution_lines(step: &RecordedStep) -> Vec<String> {
     let mut scratch = step.start.clone();
@@ -387,13 +229,6 @@ fn solution_lines(step: &RecordedStep) -> Vec<String> {
     }
     lines.extend(view_lines(&step.end, &step.before, &step.after));
     lines
-}
-
-/// The name of a node of `scene` (quoted as needed), or a placeholder no node has.
-fn name_in(scene: &Scene, id: NodeId) -> String {
-    scene
-        .node(id)
-        .map_or_else(|_| format!("\"#{}\"", id.0), |d| quoted(&d.name))
 }
 
 fn parent_text(scene: &Scene, parent: Option<NodeId>) -> String {

@@ -4,10 +4,10 @@
 //! overlay looks only at the plan's candidates. A 1M-node figure is then a few megabytes that
 //! resvg can render, instead of one element per node (264 MB, past resvg's element limit).
 
+use super::options::FigureOptions;
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::cull_cache::{Extents, SubtreeBounds};
 use crate::editor::view::detail::{SHAPE_BUDGET, TINY_MIN, plan_within};
-use crate::editor::view::figure::FigureOptions;
 use crate::editor::view::frame_plan::{DensityGrid, FramePlan, PlanInput, selection_indices};
 use crate::model::scene::Scene;
 use crate::model::svg::export::{base64, coord};

@@ -11,6 +11,7 @@ pub mod big;
 pub mod font;
 pub mod frames;
 mod layers;
+mod options;
 mod overlays;
 pub mod palette;
 pub mod png;
@@ -18,7 +19,9 @@ mod write;
 
 use font::text_width;
 pub use layers::Layers;
+pub use options::FigureOptions;
 pub use overlays::figure_overlay_prims;
+use write::{FONTS, paint};
 
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::draw_list::{Ask, DrawList, Show};
@@ -29,45 +32,13 @@ use crate::editor::view::node_layer::{PrimSink, node_layer, node_prims};
 use crate::editor::view::numbers::format_fixed;
 use crate::editor::view::overlay::{shear_overlay_among, shear_overlay_on_screen};
 use crate::editor::view::primitives::{Prim, grid_prims, shear_prims};
+use crate::model::scene::name::node_label;
 use crate::model::scene::{NodeId, Scene, Shape};
 use crate::model::svg::export::coord;
 use crate::model::svg::xml::xml;
 use glam::{DVec2, Vec2};
 use std::fmt::Write as _;
 use std::path::Path;
-
-/// Everything a figure needs besides the scene.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FigureOptions {
-    /// Width and height in CSS pixels (the SVG's size; a PNG multiplies it by `scale`).
-    pub size: (u32, u32),
-    /// Device pixels per CSS pixel for the PNG.
-    pub scale: f32,
-    /// What to show.
-    pub layers: Layers,
-    /// The selected nodes (highlighted; the last one's matrix chain is the caption).
-    pub selection: Vec<NodeId>,
-    /// Add the caption with the selection's matrix chain.
-    pub caption: bool,
-    /// The camera to use (the viewport's, scaled to the figure); None fits the whole scene.
-    pub camera: Option<Camera>,
-    /// The playback time the scene is posed at (the world-blend ghosts need it).
-    pub time: f32,
-}
-
-impl Default for FigureOptions {
-    fn default() -> Self {
-        Self {
-            size: (1600, 1000),
-            scale: 1.0,
-            layers: Layers::default(),
-            selection: Vec::new(),
-            caption: true,
-            camera: None,
-            time: 0.0,
-        }
-    }
-}
 
 /// How much of the figure the content fills beyond the viewport's framing, which leaves 10 % a
 /// side: the same margin. The framing used to be 0.8 × 0.85 = 68 %, which made a figure of a
@@ -77,33 +48,8 @@ pub const FIGURE_FIT: f64 = 1.0;
 /// The figure's colours: the view's one palette.
 use crate::editor::view::palette::{self as colors, Rgba};
 
-/// An SVG paint attribute (`fill` or `stroke`) of `color`, with its opacity when it has one.
-pub(crate) fn paint(attr: &str, color: Rgba) -> String {
-    if color.a() == 255 {
-        format!("{attr}=\"{}\"", color.hex())
-    } else {
-        format!(
-            "{attr}=\"{}\" {attr}-opacity=\"{}\"",
-            color.hex(),
-            coord(color.opacity())
-        )
-    }
-}
-
-/// The font stack a figure's text asks for (the fonts the app ships; `png.rs` loads them).
-pub const FONTS: &str = "Ubuntu, Noto Emoji, sans-serif";
-/// Width (px) of the halo stroke under names (half of it shows around each letter).
-pub const HALO_PX: f64 = 3.0;
 /// Height of the caption band per line of text.
 const CAPTION_LINE: f64 = 18.0;
-
-fn points(outline: &[Vec2]) -> String {
-    let pts: Vec<String> = outline
-        .iter()
-        .map(|p| format!("{},{}", coord(p.x as f64), coord(p.y as f64)))
-        .collect();
-    pts.join(" ")
-}
 
 fn text(out: &mut String, at: DVec2, size: f64, color: Rgba, content: &str) {
     let _ = writeln!(
@@ -410,7 +356,11 @@ pub fn caption_lines(scene: &Scene, node: Option<NodeId>) -> Vec<String> {
     let Ok(chain) = scene.matrix_chain(node) else {
         return Vec::new();
     };
-    let name = |id: NodeId| scene.node(id).map_or("?".into(), |d| d.name.clone());
+    let name = |id: NodeId| {
+        scene
+            .node(id)
+            .map_or("?".into(), |d| node_label(&d.name, id))
+    };
     let symbols: Vec<String> = chain
         .iter()
         .map(|f| format!("M_{}", name(f.node)))

@@ -2,7 +2,7 @@
 //! probes' pins, the same primitives the viewport paints (`editor/view/overlay_prims.rs`,
 //! `editor/view/space_prims.rs`), measured with the figure's font.
 
-use super::FigureOptions;
+use super::options::FigureOptions;
 use crate::editor::view::camera::{Camera, ScreenRect};
 use crate::editor::view::overlay_prims::{accumulated_prims, blend_prims, trail_prims};
 use crate::editor::view::primitives::Prim;

@@ -2,9 +2,7 @@
 //! with egui, a figure writes element for element.
 
 use super::big::density_images;
-use super::{HALO_PX, paint, points};
 use crate::editor::view::camera::{Camera, ScreenRect};
-use crate::editor::view::figure::FONTS;
 use crate::editor::view::frame_plan::FramePlan;
 use crate::editor::view::palette::Rgba;
 use crate::editor::view::primitives::Prim;
@@ -13,6 +11,33 @@ use crate::model::svg::export::{coord, shape_element};
 use crate::model::svg::xml::xml;
 use glam::Vec2;
 use std::fmt::Write as _;
+
+/// An SVG paint attribute (`fill` or `stroke`) of `color`, with its opacity when it has one.
+pub(super) fn paint(attr: &str, color: Rgba) -> String {
+    if color.a() == 255 {
+        format!("{attr}=\"{}\"", color.hex())
+    } else {
+        format!(
+            "{attr}=\"{}\" {attr}-opacity=\"{}\"",
+            color.hex(),
+            coord(color.opacity())
+        )
+    }
+}
+
+/// The font stack a figure's text asks for (the fonts the app ships; `png.rs` loads them).
+pub(super) const FONTS: &str = "Ubuntu, Noto Emoji, sans-serif";
+/// Width (px) of the halo stroke under names (half of it shows around each letter).
+const HALO_PX: f64 = 3.0;
+
+/// An outline as the `points` of an SVG polygon or polyline.
+fn points(outline: &[Vec2]) -> String {
+    let pts: Vec<String> = outline
+        .iter()
+        .map(|p| format!("{},{}", coord(p.x as f64), coord(p.y as f64)))
+        .collect();
+    pts.join(" ")
+}
 
 /// What writing the primitives needs besides them.
 pub(super) struct Writer<'a> {
