@@ -245,7 +245,8 @@ fn play_stage(level: &Path, run: &mut InstanceStage) -> Result<(), Failure> {
     let start = Instant::now();
     let mut doc = Document::open(level)?;
     doc.update_world();
-    run.marks.push(mark("level open (an animated part), world updated", start));
+    run.marks
+        .push(mark("level open (an animated part), world updated", start));
     let t = Instant::now();
     let posed = doc.set_pose_at(0.25);
     run.ms = t.elapsed().as_secs_f64() * 1e3;
