@@ -5,7 +5,7 @@
 
 use graft::editor::lesson::parse::parse;
 use graft::editor::session::Editor;
-use graft::editor::session::lesson::walk_lesson;
+use graft::editor::session::lesson_check::walk_lesson;
 use graft::model::document::Document;
 use std::path::Path;
 

@@ -392,7 +392,7 @@ fn lesson_error(lines: &str) -> String {
     );
     match parse(&text, Path::new("t.lesson")) {
         Ok(lesson) => {
-            let walked = graft::editor::session::lesson::walk_lesson(&lesson);
+            let walked = graft::editor::session::lesson_check::walk_lesson(&lesson);
             walked.err().map(|e| e.to_string()).unwrap_or_default()
         }
         Err(e) => e.to_string(),
@@ -496,7 +496,7 @@ fn targets_read_back_as_written() {
     let g = &pointing.gestures[0];
     assert!(matches!(&g.from, Target::Node(n) if n.text == "stretched"));
     assert!(matches!(&g.to, Target::Row(n) if n.text == "rotated child"));
-    graft::editor::session::lesson::walk_lesson(&lesson).expect("its names are the scene's");
+    graft::editor::session::lesson_check::walk_lesson(&lesson).expect("its names are the scene's");
 }
 
 /// Every built-in lesson points where its text tells the learner to drag, type or turn on.

@@ -13,8 +13,10 @@ use graft::editor::session::command::{
     SettingCommand, ViewOption,
 };
 use graft::editor::session::dialogs::DialogOutcome;
-use graft::editor::session::lesson::{LessonSource, read_lesson, walk_lesson};
-use graft::editor::session::record::{RecordCommand, replay_scene};
+use graft::editor::session::lesson::{LessonSource, read_lesson};
+use graft::editor::session::lesson_check::walk_lesson;
+use graft::editor::session::record::RecordCommand;
+use graft::editor::session::record_check::replay_scene;
 use graft::model::document::Document;
 use graft::model::scene::edit::Op;
 use graft::model::scene::{NodeId, Scene};

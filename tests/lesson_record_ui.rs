@@ -13,7 +13,7 @@ use graft::app::GraftApp;
 use graft::app::dialogs::{DialogOutcome, FakeDialogs};
 use graft::editor::lesson::record::scene_differences;
 use graft::editor::session::lesson::{LessonSource, read_lesson};
-use graft::editor::session::record::replay_scene;
+use graft::editor::session::record_check::replay_scene;
 use graft::model::scene::NodeId;
 use ui_common::type_number;
 

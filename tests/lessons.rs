@@ -11,7 +11,8 @@ use graft::editor::session::command::{
     Command, EditCommand, FileCommand, GuardAnswer, HistoryCommand, PanelCommand, SelectionCommand,
 };
 use graft::editor::session::drop_rules::{DropPreview, DropZone};
-use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson, walk_lesson};
+use graft::editor::session::lesson::{LessonCommand, LessonSource, read_lesson};
+use graft::editor::session::lesson_check::walk_lesson;
 use graft::model::document::Document;
 use graft::model::scene::Keep;
 use graft::model::scene::NodeId;

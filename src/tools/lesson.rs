@@ -164,7 +164,8 @@ fn record_from_journal(
     title: Option<String>,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    use crate::editor::session::record::{checked_lesson_text, draft_from_journal, scene_ref};
+    use crate::editor::session::record::{draft_from_journal, scene_ref};
+    use crate::editor::session::record_check::checked_lesson_text;
     use crate::model::read_limit;
     let same = |a: &Path, b: &Path| a.canonicalize().ok().zip(b.canonicalize().ok());
     if same(journal, lesson).is_some_and(|(a, b)| a == b) {

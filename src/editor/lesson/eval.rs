@@ -101,6 +101,8 @@ pub trait SessionView {
     fn scene(&self) -> &Scene;
     /// The primary selection.
     fn primary(&self) -> Option<NodeId>;
+    /// The selected nodes, the primary last.
+    fn selection(&self) -> &[NodeId];
     /// Whether a reparent keeps the world transform.
     fn keep_world(&self) -> bool;
     /// Whether the viewport shows this option.

@@ -88,16 +88,16 @@ pub enum Command {
     /// The crash journal: on, off, retry, and the answer about recovery.
     Journal(JournalCommand),
     /// Play, scrub, key, move or delete keys.
-    Timeline(crate::editor::session::timeline::TimelineCommand),
+    Timeline(crate::editor::session::timeline_command::TimelineCommand),
     /// Drop, move or remove a point probe, or turn probe placing on and off.
     Probe(ProbeCommand),
     /// The session's start and end, and its thresholds: what the app asks of the session
     /// outside any menu (so it changes the session only through `apply` and `tick`).
     Lifecycle(Lifecycle),
     /// Open, step through, hint, show or reset a lesson.
-    Lesson(crate::editor::session::lesson::LessonCommand),
+    Lesson(crate::editor::session::lesson_command::LessonCommand),
     /// Start, step, stop or drop the recording of a lesson (Help > Record a lesson).
-    Record(crate::editor::session::record::RecordCommand),
+    Record(crate::editor::session::lesson_command::RecordCommand),
     /// Instance a scene, save a branch as one, make local, revert to source, open a source.
     Instance(InstanceCommand),
 }
@@ -186,11 +186,11 @@ pub enum ViewCommand {
     /// Look at the scene from a space (refused for a node whose world matrix is singular).
     SetViewSpace(ViewSpace),
     /// Give the keyboard to the next or previous panel (F6 / Shift+F6).
-    FocusPanel(crate::editor::session::arrange::Step),
+    FocusPanel(crate::editor::session::focus::Step),
     /// Give the keyboard to this panel (a click in it).
-    SetFocusedPanel(crate::editor::session::arrange::Panel),
+    SetFocusedPanel(crate::editor::session::focus::Panel),
     /// Make the interface bigger or smaller (Ctrl+= / Ctrl+-).
-    StepUiScale(crate::editor::session::arrange::Step),
+    StepUiScale(crate::editor::session::focus::Step),
     /// Set the interface scale (1.0: 100 %; Ctrl+0, or restored at start).
     SetUiScale(f32),
     /// Turn the high-contrast theme on or off.
@@ -240,12 +240,12 @@ pub enum FileCommand {
     /// Stop the file being loaded in the background (the current scene stays).
     CancelJob,
     /// Replace the scene with a generated one (asks about unsaved changes first).
-    Generate(crate::editor::session::generate::GenerateRequest),
+    Generate(crate::editor::session::purpose::GenerateRequest),
     /// The answer to "the file changed on disk since graft read it".
-    AnswerConflict(crate::editor::session::disk_watch::ConflictAnswer),
+    AnswerConflict(crate::editor::session::purpose::ConflictAnswer),
     /// The answer to "keep the imported scene's instanced Godot scenes, or write them as graft
     /// scenes?".
-    AnswerSources(crate::editor::session::interchange::SourcesAnswer),
+    AnswerSources(crate::editor::session::purpose::SourcesAnswer),
 }
 
 /// Panels' intents, made into edits and undo labels by the session.
@@ -337,7 +337,7 @@ pub enum EditCommand {
     /// Move the selection to the root.
     Unparent,
     /// Move the selection one place up or down among its siblings (Alt+Up / Alt+Down).
-    Reorder(crate::editor::session::arrange::Step),
+    Reorder(crate::editor::session::focus::Step),
     /// Move the selection under a parent (None: roots), keeping world transforms or not.
     MoveTo {
         /// The new parent.
@@ -367,7 +367,7 @@ pub enum ProbeCommand {
     /// Move a probe to a world point (kept in its node's space).
     Move {
         /// Which probe.
-        probe: crate::editor::session::probes::ProbeRef,
+        probe: ProbeRef,
         /// Where, in world coordinates.
         world: glam::DVec2,
         /// Part of a drag (merged into one undo step until EndGesture).
@@ -376,14 +376,23 @@ pub enum ProbeCommand {
     /// Type a probe's coordinates in its node's space.
     SetLocal {
         /// Which probe.
-        probe: crate::editor::session::probes::ProbeRef,
+        probe: ProbeRef,
         /// The new local coordinates.
         local: glam::Vec2,
         /// Part of a drag on a number field.
         continuous: bool,
     },
     /// Delete a probe.
-    Remove(crate::editor::session::probes::ProbeRef),
+    Remove(ProbeRef),
+}
+
+/// One probe: the node whose space it lives in and its place in that node's list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ProbeRef {
+    /// The node that carries it.
+    pub node: NodeId,
+    /// Its index in the node's probe list.
+    pub index: usize,
 }
 
 /// Which instance command.

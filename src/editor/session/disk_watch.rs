@@ -2,9 +2,10 @@
 //! another graft window wrote since graft read the file (it asks: Overwrite / Save As… /
 //! Reload), and a change on disk is noticed while the window is open and offered for reload.
 
-use crate::editor::session::FileAction;
 use crate::editor::session::disk_compare::Comparing;
 use crate::editor::session::messages::MessageLog;
+pub use crate::editor::session::purpose::ConflictAnswer;
+use crate::editor::session::purpose::FileAction;
 use crate::model::document::Document;
 use crate::model::file_stamp::{ALWAYS_COMPARE_BYTES, DiskKey, DiskState, FileStamp, disk_key};
 use std::time::Instant;
@@ -28,19 +29,6 @@ pub struct Conflict {
     pub reason: ConflictReason,
     /// What waits for the save, if a save was asked for.
     pub then: Option<FileAction>,
-}
-
-/// The answer to "FILE changed on disk since graft read it".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ConflictAnswer {
-    /// Write this version over the other one (the other stays in `FILE.bak`).
-    Overwrite,
-    /// Save this version under another name; the file on disk stays.
-    SaveAs,
-    /// Drop this version and load the file as it is on disk now.
-    Reload,
-    /// Do nothing now (a save later asks again).
-    Cancel,
 }
 
 /// What the files part does after the answer to the "changed on disk" question.

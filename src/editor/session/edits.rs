@@ -4,13 +4,13 @@
 //! An edit is a method of [`EditParts`]: the document, the open gesture, the selection and the
 //! message log, with the timeline read for auto-key, handed by the router (`routes.rs`).
 
-use crate::editor::session::Outcome;
 use crate::editor::session::clipboard::Clipboard;
 use crate::editor::session::command::{HistoryCommand, NewNodePlace};
 use crate::editor::session::drop_rules::{DropPreview, DropVerdict};
 use crate::editor::session::gestures::Gestures;
-use crate::editor::session::instances::instance_copies;
+use crate::editor::session::instance_rows::{instance_copies, rows_in};
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::Outcome;
 use crate::editor::session::selection::Selection;
 use crate::editor::session::timeline::TimelineState;
 use crate::error::{Error, Result};
@@ -21,18 +21,6 @@ use crate::model::scene::edit::Op;
 use crate::model::scene::name::node_label;
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Shape};
 use glam::Vec2;
-
-/// The instance rows of the instances whose roots are in `subtrees` (copies of `scene`'s).
-fn rows_in(
-    scene: &crate::model::scene::Scene,
-    subtrees: &[DetachedSubtree],
-) -> Vec<crate::model::instance::Registration> {
-    let ids: Vec<NodeId> = subtrees
-        .iter()
-        .flat_map(|s| s.ids.iter().copied())
-        .collect();
-    crate::model::instance::plan::rows_of(scene, &ids)
-}
 
 /// A new node's data: a unit square at the parent's origin.
 pub fn new_node_data(name: &str) -> NodeData {

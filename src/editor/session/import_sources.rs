@@ -4,8 +4,9 @@
 //! scene in a folder the person picks (what `graft import --sources DIR` does), the instances
 //! then naming those `.ron` files.
 
-use crate::editor::session::interchange::{Interchange, SourcesAnswer, SourcesQuestion};
+use crate::editor::session::interchange::{Interchange, SourcesQuestion};
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::SourcesAnswer;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::file_kind::FileKind;

@@ -6,14 +6,11 @@
 use crate::editor::session::command::{Effect, InstanceCommand};
 use crate::editor::session::edits::EditParts;
 use crate::editor::session::messages::MessageLog;
-use crate::editor::session::{DialogPurpose, Outcome};
+use crate::editor::session::purpose::{DialogPurpose, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use crate::model::instance::{Entry, Registration, plan};
-use crate::model::scene::edit::Op;
-use crate::model::scene::sprites::folder_of;
-use crate::model::scene::{DetachedSubtree, NodeId};
-use rustc_hash::FxHashMap;
+use crate::model::instance::plan;
+use crate::model::scene::NodeId;
 use std::path::{Path, PathBuf};
 
 /// The file instances are read relative to: `doc`'s, or `untitled.ron` here.
@@ -192,34 +189,6 @@ impl EditParts<'_> {
     }
 }
 
-/// The ops that make pasted or duplicated copies instances again (after their inserts):
-/// `here` the scene's file, `rows` the copied instances' rows, `from` the file they were copied in, `before` the
-/// subtrees as copied and `after` as renumbered. Pasted into a scene in another folder,
-/// each source is named from there; refused when a source would contain the scene.
-pub(super) fn instance_copies(
-    here: Option<&Path>,
-    rows: &[Registration],
-    from: Option<&Path>,
-    before: &[DetachedSubtree],
-    after: &[DetachedSubtree],
-) -> Result<Vec<Op>> {
-    if rows.is_empty() {
-        return Ok(Vec::new());
-    }
-    let moved = from.map(folder_of) != here.map(folder_of);
-    if let Some(host) = here.filter(|_| from != here) {
-        refuse_cycles(rows, host)?;
-    }
-    let map: FxHashMap<NodeId, NodeId> = (before.iter().zip(after))
-        .flat_map(|(b, a)| b.ids.iter().copied().zip(a.ids.iter().copied()))
-        .collect();
-    let path = |e: &Entry| {
-        let source = e.source.as_ref().ok().filter(|_| moved)?;
-        Some(plan::source_text(here, &source.path))
-    };
-    Ok(plan::register_copies(rows, &map, &path))
-}
-
 /// Warn once, in the message log, about what does not resolve in the instances of the
 /// file just opened (`doc`) (a missing source, an override of a node the source lost, a node
 /// added under one), at `FILE:LINE:COL` as `graft check` says it.
@@ -240,23 +209,4 @@ pub(super) fn warn_instance_problems(doc: &Document, log: &mut MessageLog) {
     {
         log.info(line);
     }
-}
-
-/// Refuse copied instances whose source is `host` or instances it (pasting them into `host`
-/// would make a scene that contains itself).
-fn refuse_cycles(rows: &[Registration], host: &Path) -> Result<()> {
-    let host = crate::model::instance::expand::absolute(host);
-    for reg in rows {
-        let Ok(source) = &reg.entry.source else {
-            continue;
-        };
-        if source.path == host || source.nested_files().contains(&host) {
-            return Err(Error::Refused(format!(
-                "cannot paste an instance of {} here: {} would then contain itself",
-                reg.entry.path,
-                host.display()
-            )));
-        }
-    }
-    Ok(())
 }

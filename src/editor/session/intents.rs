@@ -2,11 +2,11 @@
 //! here now, drop these rows), turned into model edits and undo labels. Panels never build an
 //! [`Op`] or a label: the session chooses both, here.
 
-use crate::editor::session::Outcome;
 use crate::editor::session::clipboard::trs_from_text;
 use crate::editor::session::command::{PanelCommand, TransformSpace};
 use crate::editor::session::edits::EditParts;
 use crate::editor::session::multi_edit;
+use crate::editor::session::purpose::Outcome;
 use crate::editor::view::handles::{self, HandleDrag, Tool};
 use crate::editor::view::pointer::MoveDrag;
 use crate::error::{Error, Result};

@@ -3,20 +3,14 @@
 //! `.tscn` and reports what had to change. The report and the question about an import's Godot
 //! scenes are the [`Interchange`] part's; exports run as [`ExportParts`] methods.
 
-use crate::editor::session::Outcome;
 use crate::editor::session::command::Window;
-use crate::editor::session::jobs::Jobs;
 use crate::editor::session::messages::MessageLog;
-use crate::editor::session::settings::Settings;
+use crate::editor::session::purpose::Outcome;
+pub use crate::editor::session::purpose::SourcesAnswer;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::file_kind::FileKind;
-use crate::model::godot::export::{ExportOptions, to_tscn};
-use crate::model::godot::export_instance::{Export, export_scene};
 use crate::model::godot::import::import_file;
-use crate::model::godot::tree::find_project_root;
-use crate::model::progress::{Progress, Stage};
-use crate::model::scene::Scene;
 use rustc_hash::FxHashSet;
 use std::path::{Path, PathBuf};
 
@@ -76,15 +70,6 @@ pub struct SourcesQuestion {
     pub imported: String,
     /// The Godot scenes its instances read (nested ones included), in the order found.
     pub sources: Vec<PathBuf>,
-}
-
-/// The answer to "Keep the instanced Godot scenes, or write them as graft scenes?".
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SourcesAnswer {
-    /// Keep the `.tscn` sources.
-    Keep,
-    /// Write each source as a `.ron` in this folder (None: pick the folder in a dialog).
-    Write(Option<PathBuf>),
 }
 
 /// The interchange part: the last import's or export's report (for its window) and, after an
@@ -195,167 +180,10 @@ pub(super) fn read_godot(path: &Path) -> Result<Imported> {
     })
 }
 
-/// What an export is handed (split borrows built in `routes.rs`): the document it copies, the
-/// jobs (a big scene is written on a worker), the message log, and the report with the
-/// windows that show it.
-pub(super) struct ExportParts<'a> {
-    pub(super) doc: &'a Document,
-    pub(super) jobs: &'a mut Jobs,
-    pub(super) log: &'a mut MessageLog,
-    pub(super) interchange: &'a mut Interchange,
-    pub(super) windows: &'a mut FxHashSet<Window>,
-}
-
-impl ExportParts<'_> {
-    /// Write the scene as a Godot 4 (or, with `godot3`, Godot 3) `.tscn` (images as `res://`
-    /// paths under the project that holds the target), as `settings` remember it.
-    pub(super) fn export_godot(
-        &mut self,
-        target: PathBuf,
-        godot3: bool,
-        settings: &Settings,
-    ) -> Result<Outcome> {
-        let absolute = std::path::absolute(&target).unwrap_or_else(|_| target.clone());
-        let options = ExportOptions {
-            project_root: find_project_root(&absolute),
-            scene_dir: self.doc.sprite_folder(),
-            root_name: self
-                .doc
-                .path()
-                .and_then(Path::file_stem)
-                .map_or("Root".into(), |s| s.to_string_lossy().into_owned()),
-            godot3,
-            pixels_per_unit: Some(settings.godot_pixels_per_unit())
-                .filter(|&p| p > 1)
-                .map(|p| p as f32),
-        };
-        let keep = !settings.godot_flatten()
-            && (self.doc.scene().instances()).is_some_and(|t| t.in_use(self.doc.scene()));
-        self.export_job(target, move |scene, target, progress| {
-            write_godot(scene, &options, target, progress, keep)
-        })
-    }
-
-    /// Run an export: at once for a small scene, on a worker (with progress and Cancel) for a
-    /// big one, on a copy of the scene as it is now.
-    pub(super) fn export_job(
-        &mut self,
-        target: PathBuf,
-        write: impl FnOnce(&Scene, &Path, &Progress) -> Result<Option<Exported>> + Send + 'static,
-    ) -> Result<Outcome> {
-        if self.doc.scene().len() < self.jobs.save_nodes() {
-            let done = write(self.doc.scene(), &target, &Progress::new())?;
-            return Ok(done.map_or_else(Outcome::default, |e| {
-                (self.interchange).exported(e, self.windows, self.log)
-            }));
-        }
-        let scene = self.doc.scene().clone();
-        let name = crate::editor::session::jobs::file_name(&target);
-        self.jobs.start_job(
-            self.doc,
-            format!("Exporting {name}"),
-            "graft-export",
-            (Stage::Formatting, 0),
-            move |progress| {
-                let result = write(&scene, &target, progress);
-                drop(scene);
-                match result {
-                    Ok(Some(done)) if !progress.is_cancelled() => Some(Ok(
-                        crate::editor::session::jobs::Finished::Exported(Box::new(done)),
-                    )),
-                    Ok(_) => None,
-                    Err(e) => Some(Err(e)),
-                }
-            },
-        )?;
-        self.log.info(format!("Exporting {name} in the background"));
-        Ok(Outcome::default())
-    }
-}
-
 /// What a finished export says: its status line and, for a Godot export, its report.
 pub struct Exported {
     /// "Exported level.tscn (2 notes)".
     pub said: String,
     /// The report window's contents.
     pub report: Option<InterchangeReport>,
-}
-
-/// Write `scene` as a Godot scene to `target` (formatting, then writing); None when the
-/// progress was cancelled before the file was written.
-fn write_godot(
-    scene: &Scene,
-    options: &ExportOptions,
-    target: &Path,
-    progress: &Progress,
-    keep_instances: bool,
-) -> Result<Option<Exported>> {
-    progress.enter(Stage::Formatting, 0);
-    let Export {
-        text,
-        parts,
-        report,
-    } = if keep_instances {
-        export_scene(scene, options, target)
-    } else {
-        let (text, report) = to_tscn(scene, options);
-        Export {
-            text,
-            report,
-            ..Export::default()
-        }
-    };
-    if progress.is_cancelled() {
-        return Ok(None);
-    }
-    progress.enter(Stage::Writing, text.len() as u64);
-    let parts = write_parts(&parts, target)?;
-    crate::model::atomic_write::replace_with(target, |w| w.write_all(text.as_bytes()))
-        .map_err(|e| Error::Refused(format!("Could not export: {e}")))?;
-    progress.set_done(text.len() as u64);
-    let how = if keep_instances {
-        ", instances kept"
-    } else {
-        ""
-    };
-    let mut lines = vec![format!(
-        "exported {} nodes under one root Node2D{how} to {}",
-        scene.len(),
-        target.display()
-    )];
-    lines.extend(parts);
-    if options.project_root.is_none() {
-        lines.push("no project.godot above the target: images are not written".into());
-    }
-    lines.extend(
-        report
-            .renamed
-            .iter()
-            .map(|r| format!("renamed {r} (Godot needs unique, valid sibling names)")),
-    );
-    lines.extend(report.notes);
-    let notes = lines.len() - 1;
-    Ok(Some(Exported {
-        said: format!("Exported {} ({notes} notes)", target.display()),
-        report: Some(InterchangeReport {
-            title: format!("Exported {}", target.display()),
-            lines,
-        }),
-    }))
-}
-
-/// Write an export's parts (instanced scenes) beside `target`, a file of that name that graft
-/// did not write kept as NAME.bak; a line for each.
-fn write_parts(parts: &[(String, String)], target: &Path) -> Result<Vec<String>> {
-    use crate::model::atomic_write::{Backup, write_atomically};
-    let absolute = std::path::absolute(target).unwrap_or_else(|_| target.to_path_buf());
-    let dir = crate::model::scene::sprites::folder_of(&absolute);
-    let mut lines = Vec::new();
-    for (name, text) in parts {
-        let part = dir.join(name);
-        write_atomically(&part, Backup::Keep, |w| w.write_all(text.as_bytes()))
-            .map_err(|e| Error::Refused(format!("Could not write the part {name}: {e}")))?;
-        lines.push(format!("wrote {} (an instanced scene)", part.display()));
-    }
-    Ok(lines)
 }

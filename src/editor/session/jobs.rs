@@ -6,8 +6,8 @@
 //! handed the document they copy or compare with and the message log; the router swaps in
 //! what a finished job hands back.
 
-use crate::editor::session::Outcome;
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::Outcome;
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::progress::Progress;

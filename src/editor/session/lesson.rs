@@ -2,65 +2,43 @@
 //! **Show me** played action by action as one undo step, Reset, Back and Next, and the
 //! learner's progress. The file format and the goal logic are in `editor/lesson/`.
 
-use crate::editor::lesson::eval::{Bindings, Context};
+use crate::editor::lesson::eval::{Bindings, Context, SessionView};
 use crate::editor::lesson::explain::what_changed;
 use crate::editor::lesson::parse::cut;
 use crate::editor::lesson::progress::CourseProgress;
 use crate::editor::lesson::{Action, Goal, Lesson, Pos, Step};
 use crate::editor::session::command::ViewSpace;
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::Outcome;
 use crate::editor::session::settings::ViewOptions;
-use crate::editor::session::{Editor, Outcome};
 use crate::error::{Error, Result};
 use crate::model::scene::{NodeId, Scene};
 use std::collections::VecDeque;
 
-pub use super::lesson_check::{read_lesson, walk_lesson};
+pub use crate::editor::session::lesson_command::{LessonCommand, LessonSource};
 use std::path::PathBuf;
 
 /// Seconds between two actions of **Show me**, so each one can be seen.
 pub const SHOW_STEP_SECONDS: f32 = 0.4;
 
-/// Where a lesson comes from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LessonSource {
-    /// The built-in course's lesson at this index.
-    Builtin(usize),
-    /// A lesson file.
-    File(PathBuf),
-}
-
-/// What can be done with lessons.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LessonCommand {
-    /// Open a lesson (asks about unsaved changes first); a bad file is refused, nothing changes.
-    Open(LessonSource),
-    /// Close the lesson panel (the scene stays).
-    Close,
-    /// The next step (when every goal holds).
-    Next,
-    /// The previous step, from its start.
-    Back,
-    /// Go to a step, from its start.
-    GoTo(usize),
-    /// Show the next hint.
-    Hint,
-    /// Play the step's solution (one undo step).
-    ShowMe,
-    /// Put the step back as it started.
-    Reset,
-    /// Leave the introduction for the step.
-    Begin,
-    /// Show the lesson's introduction again.
-    Introduction,
-    /// Pick a lesson file in a dialog titled and filtered for lessons.
-    OpenFile,
-    /// Help ▸ Export my progress…: pick where to write the progress as JSON.
-    ExportProgress,
-    /// Commit a prediction (a predict step, before acting).
-    Predict(super::lesson_prediction::PredictInput),
-    /// Take the next viewport click as the prediction (true) or not.
-    PredictByClick(bool),
+/// A lesson's text from where it comes from, parsed.
+pub fn read_lesson(source: &LessonSource) -> Result<Lesson> {
+    use crate::editor::lesson::{course, parse};
+    match source {
+        LessonSource::Builtin(k) => {
+            let (file, text) = course::COURSE.get(*k).ok_or_else(|| {
+                Error::Refused(format!("the course has {} lessons", course::COURSE.len()))
+            })?;
+            parse::parse(text, &course::builtin_path(file))
+        }
+        LessonSource::File(path) => {
+            let text = crate::model::read_limit::read_text_bounded(
+                path,
+                crate::model::read_limit::LESSON,
+            )?;
+            parse::parse(&text, path)
+        }
+    }
 }
 
 /// The editor state a step starts from (Reset and Back restore it).
@@ -183,18 +161,18 @@ impl LessonRun {
         &self.failures
     }
 
-    /// The goals' view of `editor` with this run's names and counts.
-    pub(super) fn context<'a>(&'a self, editor: &'a Editor) -> Context<'a> {
+    /// The goals' view of `session` with this run's names and counts.
+    pub(super) fn context<'a>(&'a self, session: &'a dyn SessionView) -> Context<'a> {
         Context {
-            session: editor,
+            session,
             bindings: &self.bindings,
             recomputed: self.recomputed,
         }
     }
 
     /// For each keep of the step: what changed, when it no longer holds.
-    pub fn keep_changes(&self, editor: &Editor) -> Vec<Option<String>> {
-        let context = self.context(editor);
+    pub fn keep_changes(&self, session: &dyn SessionView) -> Vec<Option<String>> {
+        let context = self.context(session);
         let step = self.step();
         let explain = |k: &Goal| what_changed(&context, &k.predicate, &step.goals);
         step.keeps.iter().map(explain).collect()
@@ -257,6 +235,18 @@ impl Lessons {
             run.recomputed = count;
         }
     }
+}
+
+/// A lesson as one learner plays it (`lesson_check::walk_seeded`): its steps with that learner's numbers, each step's
+/// start, and what failed.
+#[derive(Debug)]
+pub struct Walk {
+    /// The lesson with the numbers drawn and the placeholders replaced.
+    pub lesson: Lesson,
+    /// How each step starts.
+    pub starts: Vec<Snapshot>,
+    /// Goals, keeps, claims and mistakes that failed.
+    pub failures: Vec<CheckFailure>,
 }
 
 /// A goal that failed `graft lesson check`.
@@ -394,10 +384,15 @@ impl Lessons {
         Outcome::default()
     }
 
+    /// The seed the learner's numbers are drawn with (their `vary:` lines).
+    pub(super) fn seed(&self) -> u64 {
+        self.progress.seed()
+    }
+
     /// Start a lesson (the unsaved-changes prompt is done): walked and checked, then run from
     /// its first step; returns the first step not completed yet, which the caller enters.
-    pub(super) fn begin_run(&mut self, log: &mut MessageLog, lesson: Lesson) -> Result<usize> {
-        let walk = super::lesson_check::walk_seeded(&lesson, self.progress.seed())?;
+    /// The router walks it (`lesson_check::walk_seeded` with [`Lessons::seed`]).
+    pub(super) fn begin_run(&mut self, log: &mut MessageLog, walk: Walk) -> usize {
         let (lesson, starts, failures) = (walk.lesson, walk.starts, walk.failures);
         if let Some(f) = failures.first() {
             log.info(format!(
@@ -427,7 +422,7 @@ impl Lessons {
             finished: None,
             failures,
         });
-        Ok(first)
+        first
     }
 
     /// Next, once the goals were evaluated: the step to enter, or None (no lesson, or the

@@ -2,7 +2,7 @@
 //! its goals checked before and after each solution. The panel uses the same walk for each
 //! step's canonical start (Back, GoTo).
 
-use super::lesson::{CheckFailure, Snapshot};
+use super::lesson::{CheckFailure, Snapshot, Walk};
 use crate::editor::lesson::claims::{Claim, Quantity, claims};
 use crate::editor::lesson::eval::{Bindings, Context};
 use crate::editor::lesson::parse::varying::{instantiate, with_draws};
@@ -50,18 +50,6 @@ pub fn check_lesson(lesson: &Lesson) -> Result<Vec<CheckFailure>> {
     Ok(Vec::new())
 }
 
-/// A lesson as one learner plays it: its steps with that learner's numbers, each step's
-/// start, and what failed.
-#[derive(Debug)]
-pub struct Walk {
-    /// The lesson with the numbers drawn and the placeholders replaced.
-    pub lesson: Lesson,
-    /// How each step starts.
-    pub starts: Vec<Snapshot>,
-    /// Goals, keeps, claims and mistakes that failed.
-    pub failures: Vec<CheckFailure>,
-}
-
 /// [`walk_lesson`] with the numbers `seed` draws for the `vary:` lines.
 pub fn walk_seeded(lesson: &Lesson, seed: u64) -> Result<Walk> {
     let mut editor = Editor::new(Document::untitled(Scene::new()));
@@ -78,7 +66,7 @@ pub fn walk_seeded(lesson: &Lesson, seed: u64) -> Result<Walk> {
     for (k, step) in lesson.steps.iter().enumerate() {
         if let Some((source, at)) = &step.scene {
             let scene = load_scene(lesson, source, *at)?;
-            editor.swap_document(Document::untitled(scene));
+            editor.file_parts().swap_document(Document::untitled(scene));
         }
         recomputed = nonzero(editor.update_world(), recomputed);
         let drawn = with_draws(step, seed, &lesson.id, k, &mut variables);
@@ -345,26 +333,6 @@ fn at_step(lesson: &Lesson, step: &Step, e: Error) -> Error {
                 cut(&step.title)
             ),
         ),
-    }
-}
-
-/// A lesson's text from where it comes from, parsed.
-pub fn read_lesson(source: &super::lesson::LessonSource) -> Result<Lesson> {
-    use crate::editor::lesson::{course, parse};
-    match source {
-        super::lesson::LessonSource::Builtin(k) => {
-            let (file, text) = course::COURSE.get(*k).ok_or_else(|| {
-                Error::Refused(format!("the course has {} lessons", course::COURSE.len()))
-            })?;
-            parse::parse(text, &course::builtin_path(file))
-        }
-        super::lesson::LessonSource::File(path) => {
-            let text = crate::model::read_limit::read_text_bounded(
-                path,
-                crate::model::read_limit::LESSON,
-            )?;
-            parse::parse(&text, path)
-        }
     }
 }
 

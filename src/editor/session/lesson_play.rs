@@ -8,12 +8,11 @@ use crate::editor::lesson::parse::{cut, error_at};
 use crate::editor::lesson::play::set_op;
 use crate::editor::lesson::{Action, Name, Setup, Space, Step, VIEW_OPTION_NAMES};
 use crate::editor::session::Editor;
-use crate::editor::session::Outcome;
 use crate::editor::session::command::{
     Command, SelectionCommand, SettingCommand, ViewCommand, ViewOption, ViewSpace,
 };
 use crate::editor::session::edits::new_node_data;
-use crate::editor::session::timeline::TimelineCommand;
+use crate::editor::session::timeline_command::TimelineCommand;
 use crate::error::Result;
 use crate::model::instance::plan;
 use crate::model::scene::edit::Op;
@@ -26,6 +25,9 @@ impl SessionView for Editor {
     }
     fn primary(&self) -> Option<NodeId> {
         Editor::primary(self)
+    }
+    fn selection(&self) -> &[NodeId] {
+        Editor::selection(self)
     }
     fn keep_world(&self) -> bool {
         Editor::keep_world(self)
@@ -159,42 +161,6 @@ pub(crate) enum Played {
         /// Part of a continuous gesture.
         continuous: bool,
     },
-}
-
-impl Editor {
-    /// Carry out what a lesson line sends (the caller records the journal and the refusal, as
-    /// `apply` does).
-    pub(super) fn play(&mut self, played: Played) -> Result<Outcome> {
-        match played {
-            Played::Command(command) => self.dispatch(command),
-            Played::Ops {
-                label,
-                ops,
-                continuous,
-            } => (self.edit_parts().perform(label, ops, continuous)).map(|()| Outcome::default()),
-        }
-    }
-
-    /// Carry out `ops` as `apply` carries out a command (Show me finishes first, the journal
-    /// records after, a refusal is recorded and returned): for tests that need an edit no
-    /// panel sends (the `test-hooks` feature).
-    #[cfg(any(test, feature = "test-hooks"))]
-    pub fn perform_ops(
-        &mut self,
-        label: impl Into<String>,
-        ops: Vec<Op>,
-        continuous: bool,
-    ) -> Result<Outcome> {
-        self.finish_show();
-        let label = label.into();
-        let result = self.play(Played::Ops {
-            label,
-            ops,
-            continuous,
-        });
-        self.record_journal();
-        result.map_err(|e| self.fail(e))
-    }
 }
 
 /// What one solution line sends, computed from the session as it is now. Scene changes are

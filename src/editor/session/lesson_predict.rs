@@ -7,7 +7,7 @@ pub use super::lesson_prediction::{PredictInput, PredictState, Prediction};
 use super::messages::MessageLog;
 use crate::editor::lesson::predict::mistakes::judge;
 use crate::editor::lesson::predict::{Feedback, Predict, Truth, Value, read_typed};
-use crate::editor::session::Outcome;
+use crate::editor::session::purpose::Outcome;
 use crate::error::{Error, Result};
 
 impl LessonRun {

@@ -3,8 +3,8 @@
 //! a world position to predict and its expected wrong answers).
 //! A sibling of `lesson.rs`, not a child folder, so the session's files stay one folder.
 
+use crate::editor::lesson::eval::SessionView;
 use crate::editor::lesson::{Predicate, Property, ValueSpace};
-use crate::editor::session::Editor;
 use crate::editor::session::command::Effect;
 use crate::editor::session::lesson::LessonRun;
 use crate::editor::view::framing::Framed;
@@ -14,15 +14,15 @@ use glam::{DAffine2, DVec2};
 impl LessonRun {
     /// The nodes the step is about, to keep in view: its `frame:` nodes, or every node its
     /// goals, keeps, links and set-up name, and the selection.
-    pub fn subject(&self, editor: &Editor) -> Vec<NodeId> {
-        let scene = editor.doc().scene();
+    pub fn subject(&self, session: &dyn SessionView) -> Vec<NodeId> {
+        let scene = session.scene();
         let mut ids: Vec<NodeId> = match &self.step().setup.frame_nodes {
             Some(names) => names
                 .iter()
                 .filter_map(|n| self.resolve(scene, &n.text))
                 .collect(),
             None => (self.bound_ids())
-                .chain(editor.selection().iter().copied())
+                .chain(session.selection().iter().copied())
                 .collect(),
         };
         ids.retain(|id| scene.contains(*id));
@@ -36,12 +36,12 @@ impl LessonRun {
     /// into the world as it is now) and where a world-position goal wants its node. None when
     /// the step says what to frame (`frame: all`, `frame: selection`, `frame: NODES`): a goal
     /// may be a place meant to be out of view (09's pines moved to (50, 0) to be culled).
-    pub fn subject_points(&self, editor: &Editor) -> Vec<DVec2> {
+    pub fn subject_points(&self, session: &dyn SessionView) -> Vec<DVec2> {
         let setup = &self.step().setup;
         if setup.frame_nodes.is_some() || setup.frame_all.is_some() {
             return Vec::new();
         }
-        let scene = editor.doc().scene();
+        let scene = session.scene();
         let step = self.step();
         let points = step.goals.iter().chain(&step.keeps);
         let goal_points = points.filter_map(|goal| self.world_point(scene, &goal.predicate));
@@ -72,11 +72,11 @@ impl LessonRun {
 
     /// The step's nodes and points, as the viewport frames them: in an animated scene, also
     /// where the nodes' origins go over the whole clip, so playing it keeps them in view.
-    pub fn framed(&self, editor: &Editor) -> Framed {
-        let nodes = self.subject(editor);
-        let mut points = self.subject_points(editor);
-        let viewing = editor.view_node().0;
-        points.extend(clip_points(editor.doc().scene(), &nodes, viewing));
+    pub fn framed(&self, session: &dyn SessionView) -> Framed {
+        let nodes = self.subject(session);
+        let mut points = self.subject_points(session);
+        let viewing = session.view_node();
+        points.extend(clip_points(session.scene(), &nodes, viewing));
         Framed { nodes, points }
     }
 
@@ -142,15 +142,19 @@ const FRAME_CLIP_MOST: usize = 2_000;
 impl LessonRun {
     /// How a step's start frames the view: all of a new scene, the selection, or what the step
     /// names; in an animated scene, with room for where those nodes go over the clip.
-    pub(super) fn step_framing(&self, editor: &Editor, keeps_scene: bool) -> Option<Effect> {
-        let subject = self.framed(editor);
-        let scene = editor.doc().scene();
+    pub(super) fn step_framing(
+        &self,
+        session: &dyn SessionView,
+        keeps_scene: bool,
+    ) -> Option<Effect> {
+        let subject = self.framed(session);
+        let scene = session.scene();
         let all = || {
             let nodes = scene.ids().to_vec();
             if nodes.len() > FRAME_CLIP_MOST {
                 return Effect::FrameAllNextFrame;
             }
-            let points = clip_points(scene, &nodes, editor.view_node().0);
+            let points = clip_points(scene, &nodes, session.view_node());
             if points.is_empty() {
                 Effect::FrameAllNextFrame
             } else {
@@ -159,7 +163,7 @@ impl LessonRun {
         };
         Some(match self.step().setup.frame_all {
             Some(true) => all(),
-            Some(false) => Effect::Frame(editor.selection().to_vec()),
+            Some(false) => Effect::Frame(session.selection().to_vec()),
             None if !subject.nodes.is_empty() || !subject.points.is_empty() => {
                 Effect::FrameWithPoints(subject)
             }

@@ -12,10 +12,13 @@ pub mod disk_watch;
 pub mod drop_rules;
 pub mod edits;
 pub mod exports;
+mod file_parts;
 mod files;
+pub mod focus;
 pub mod generate;
 mod gestures;
 mod import_sources;
+mod instance_rows;
 pub mod instances;
 mod intents;
 pub mod interchange;
@@ -28,6 +31,7 @@ pub mod journal_scan;
 pub mod journal_store;
 pub mod lesson;
 pub mod lesson_check;
+pub mod lesson_command;
 pub mod lesson_parts;
 mod lesson_play;
 pub mod lesson_predict;
@@ -42,12 +46,15 @@ pub mod picking;
 pub mod probes;
 mod purpose;
 pub mod record;
+pub mod record_check;
 mod routes;
 pub mod selection;
 pub mod settings;
 pub mod sprites;
 pub mod tick;
 pub mod timeline;
+pub mod timeline_command;
+mod windows;
 
 use crate::editor::session::command::{Command, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
@@ -57,20 +64,10 @@ use crate::model::scene::{DetachedSubtree, NodeId};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
 
+pub use files::MAX_RECENT;
 pub use messages::Message;
 pub use purpose::{DialogPurpose, FileAction, Outcome};
 pub use settings::ViewOptions;
-
-/// Why the view cannot be from this node.
-fn singular_view(scene: &crate::model::scene::Scene, id: NodeId) -> String {
-    let name = scene.node(id).map_or("the node", |d| d.name.as_str());
-    format!(
-        "Cannot view from {name}: its world matrix is singular (a zero scale in it or above it), so the world has no place in its space"
-    )
-}
-
-/// How many recent files are remembered.
-pub const MAX_RECENT: usize = 10;
 
 /// The editing session: everything a command can change, and nothing egui. A composition of
 /// parts, each a struct owning its state behind methods; `routes.rs` hands each part the others
@@ -273,13 +270,13 @@ impl Editor {
         let identity = glam::DAffine2::IDENTITY;
         match node.map(|id| (id, crate::editor::view::spaces::from_world(scene, Some(id)))) {
             Some((id, Ok(view))) => (Some(id), view, None),
-            Some((id, Err(_))) => (None, identity, Some(singular_view(scene, id))),
+            Some((id, Err(_))) => (None, identity, Some(settings::singular_view(scene, id))),
             None => (None, identity, None),
         }
     }
 
     /// The panel that has the keyboard (the lesson panel only while a lesson is open).
-    pub fn focused_panel(&self) -> arrange::Panel {
+    pub fn focused_panel(&self) -> focus::Panel {
         arrange::focused_panel(&self.settings, self.lesson().is_some())
     }
 
@@ -372,21 +369,6 @@ impl Editor {
         self.windows.contains(&window)
     }
 
-    /// Recompute the world matrices edited since the last call (once per frame).
-    pub fn update_world(&mut self) -> usize {
-        let count = self.doc.update_world();
-        if count > 0 {
-            // Every update counts, including those inside a command (Show me, a step's
-            // start), not only the frame's: a goal on the cost of the last change reads it.
-            self.last_change_recomputed = count;
-            self.lessons.note_recomputed(count);
-        }
-        // The timeline reads the animated nodes every frame: keep their cached list current.
-        self.doc.refresh_animated();
-        self.selection.prune(self.doc.scene());
-        count
-    }
-
     pub(super) fn info(&mut self, text: impl Into<String>) {
         self.log.info(text.into());
     }
@@ -409,40 +391,22 @@ impl Editor {
         result.map_err(|e| self.fail(e))
     }
 
-    /// Hand the command to its part (see [`routes`]): one exhaustive match here and one in
-    /// each part, so a command without a handler does not compile.
-    fn dispatch(&mut self, command: Command) -> Result<Outcome> {
-        match command {
-            Command::Selection(command) => {
-                let (scene, keys) = (self.doc.scene(), self.timeline.key_selection_mut());
-                selection::handle(&mut self.selection, keys, scene, command)
-            }
-            Command::Setting(command) => {
-                routes::settings_command(&mut self.settings, command);
-                Ok(Outcome::default())
-            }
-            Command::Window(command) => {
-                routes::window_command(&mut self.windows, &mut self.log, command)
-            }
-            Command::History(command) => {
-                let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
-                edits::history_command(doc, gestures, log, command)
-            }
-            Command::Panel(command) => {
-                let tool = self.tool();
-                self.edit_parts().intent_command(command, tool)
-            }
-            Command::Edit(command) => self.edit_command(command),
-            Command::File(command) => self.file_command(command),
-            Command::View(command) => self.view_command(command),
-            Command::Journal(command) => self.journal_command(command),
-            Command::Timeline(command) => self.timeline_command(command),
-            Command::Probe(command) => self.probe_command(command),
-            Command::Lesson(command) => self.lesson_command(command),
-            Command::Record(command) => self.record_command(command),
-            Command::Lifecycle(step) => Ok(self.lifecycle(step)),
-            Command::Instance(command) => self.instance_command(command),
-        }
+    /// Carry out `ops` as `apply` carries out a command (Show me finishes first, the journal
+    /// records after, a refusal is recorded and returned): for tests that need an edit no
+    /// panel sends (the `test-hooks` feature).
+    #[cfg(any(test, feature = "test-hooks"))]
+    pub fn perform_ops(
+        &mut self,
+        label: impl Into<String>,
+        ops: Vec<crate::model::scene::edit::Op>,
+        continuous: bool,
+    ) -> Result<Outcome> {
+        self.finish_show();
+        // As a lesson's `Played::Ops` is carried out: one step of the edit part.
+        let edit = self.edit_parts().perform(label.into(), ops, continuous);
+        let result = edit.map(|()| Outcome::default());
+        self.record_journal();
+        result.map_err(|e| self.fail(e))
     }
 }
 
@@ -460,7 +424,7 @@ impl Editor {
     }
 
     /// The key selection, with keys that no longer exist (undone, deleted) left out.
-    pub fn selected_keys(&self) -> Vec<timeline::KeyRef> {
+    pub fn selected_keys(&self) -> Vec<timeline_command::KeyRef> {
         self.timeline.selected_keys(self.doc.scene())
     }
 

@@ -4,10 +4,11 @@
 //! with it, is saved with it, is copied and duplicated with it, and goes away (until undone)
 //! when the node is deleted.
 
-use crate::editor::session::Outcome;
 use crate::editor::session::command::ProbeCommand;
+pub use crate::editor::session::command::ProbeRef;
 use crate::editor::session::gestures::Gestures;
 use crate::editor::session::messages::MessageLog;
+use crate::editor::session::purpose::Outcome;
 use crate::editor::session::settings::Settings;
 use crate::editor::session::timeline::{self, TimelineState};
 use crate::editor::view::camera::{Camera, ScreenRect};
@@ -17,15 +18,6 @@ use crate::model::document::Document;
 use crate::model::scene::edit::Op;
 use crate::model::scene::{NodeId, Scene};
 use glam::{DVec2, Vec2};
-
-/// One probe: the node whose space it lives in and its place in that node's list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ProbeRef {
-    /// The node that carries it.
-    pub node: NodeId,
-    /// Its index in the node's probe list.
-    pub index: usize,
-}
 
 /// What a probe reads, for the inspector and the viewport.
 #[derive(Clone, Debug, PartialEq)]

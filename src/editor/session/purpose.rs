@@ -209,3 +209,25 @@ impl GenerateRequest {
         }
     }
 }
+
+/// The answer to "FILE changed on disk since graft read it".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConflictAnswer {
+    /// Write this version over the other one (the other stays in `FILE.bak`).
+    Overwrite,
+    /// Save this version under another name; the file on disk stays.
+    SaveAs,
+    /// Drop this version and load the file as it is on disk now.
+    Reload,
+    /// Do nothing now (a save later asks again).
+    Cancel,
+}
+
+/// The answer to "Keep the instanced Godot scenes, or write them as graft scenes?".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SourcesAnswer {
+    /// Keep the `.tscn` sources.
+    Keep,
+    /// Write each source as a `.ron` in this folder (None: pick the folder in a dialog).
+    Write(Option<PathBuf>),
+}

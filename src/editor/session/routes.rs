@@ -4,83 +4,95 @@
 //! it out. Each part is a struct with its own methods, handed exactly the other parts it reads or
 //! changes, as rerun hands `run_system_command` only the store it changes: the router builds the
 //! split borrows (`&mut self.doc`, `&mut self.log`, …), or a borrowed context of exactly those
-//! parts when there are many (`probes::ProbeParts`, [`EditParts`], `ExportParts`). A part never reaches another's fields: a
-//! flow that spans parts (recovering a journal, answering "changed on disk", a lesson step's
-//! start) is routed here, each part doing its share. A new command goes to the part's enum that
+//! parts when there are many (`probes::ProbeParts`, [`EditParts`], `ExportParts`, [`FileParts`],
+//! whose flows hand a step another part carries out back here as a [`Back`]). A part never
+//! reaches another's fields, nor names `Editor` (only this file, `mod.rs` and `tick.rs` do, with
+//! the lesson walks that play a scratch session): a flow that spans parts (recovering a journal,
+//! answering "changed on disk", a lesson step's start) is routed here, each part doing its share. A new command goes to the part's enum that
 //! owns what it changes, and gets a sample in `tests/panel_rules.rs` (`one_of_each`), which
 //! checks that every part carries out its kind.
 
 use crate::editor::lesson::play::bind_step;
-#[cfg(doc)]
-use crate::editor::session::command::Command;
+use crate::editor::session::Editor;
 use crate::editor::session::command::{
-    EditCommand, Effect, FileCommand, InstanceCommand, JournalCommand, ProbeCommand,
-    SettingCommand, ViewCommand, ViewSpace, Window, WindowCommand,
+    Command, EditCommand, Effect, FileCommand, InstanceCommand, JournalCommand, ProbeCommand,
+    ViewCommand,
 };
-use crate::editor::session::disk_watch::{AfterConflict, ConflictAnswer};
-use crate::editor::session::edits::EditParts;
+use crate::editor::session::disk_watch::AfterConflict;
+use crate::editor::session::edits::{self, EditParts};
+use crate::editor::session::exports::{ExportParts, FigureSpec};
+use crate::editor::session::file_parts::{Back, FileParts, Flow};
 use crate::editor::session::instances::InstanceDone;
 use crate::editor::session::journal::RecoveryAnswer;
-use crate::editor::session::lesson::{LessonCommand, LessonSource};
-use crate::editor::session::lesson_play::{setup_commands, vary_commands};
-use crate::editor::session::messages::MessageLog;
-use crate::editor::session::record::RecordCommand;
+use crate::editor::session::lesson_command::{LessonCommand, LessonSource, RecordCommand};
+use crate::editor::session::lesson_play::{Played, setup_commands, vary_commands};
+use crate::editor::session::purpose::{ConflictAnswer, DialogPurpose, FileAction, Outcome};
 use crate::editor::session::settings::Settings;
-use crate::editor::session::singular_view;
-use crate::editor::session::timeline::TimelineCommand;
+use crate::editor::session::timeline_command::TimelineCommand;
 use crate::editor::session::{
-    DialogPurpose, Editor, FileAction, Outcome, arrange, files, lesson, probes, sprites,
+    arrange, files, lesson, lesson_check, probes, record_check, selection, sprites, windows,
 };
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use rustc_hash::FxHashSet;
-
-/// The handle tool, the handles' axes, "Keep world transform", what the viewport shows and the
-/// Godot export's remembered choices: handed the settings only.
-pub(super) fn settings_command(settings: &mut Settings, command: SettingCommand) {
-    use SettingCommand as C;
-    match command {
-        C::SetGodot3Export(on) => settings.set_godot3_export(on),
-        C::SetGodotFlatten(on) => settings.set_godot_flatten(on),
-        C::SetGodotPixelsPerUnit(pixels) => settings.set_godot_pixels_per_unit(pixels),
-        C::SetTool(tool) => settings.set_tool(tool),
-        C::SetOrientation(orientation) => settings.set_orientation(orientation),
-        C::ToggleOrientation => settings.toggle_orientation(),
-        C::ToggleKeepWorld => settings.toggle_keep_world(),
-        C::ToggleView(option) => settings.toggle_view(option),
-    }
-}
-
-/// Open and close floating windows, dismiss the error window, say why something was refused:
-/// handed the set of open windows and the message log only.
-pub(super) fn window_command(
-    windows: &mut FxHashSet<Window>,
-    log: &mut MessageLog,
-    command: WindowCommand,
-) -> Result<Outcome> {
-    match command {
-        WindowCommand::Show(window) => {
-            windows.insert(window);
-        }
-        WindowCommand::Close(window) => {
-            windows.remove(&window);
-        }
-        WindowCommand::DismissError => log.dismiss_error(),
-        WindowCommand::Refused(reason) => return Err(Error::Refused(reason)),
-    }
-    Ok(Outcome::default())
-}
 
 impl Editor {
+    /// Hand the command to its part (see this file's head): one exhaustive match here and one in
+    /// each part, so a command without a handler does not compile.
+    pub(super) fn dispatch(&mut self, command: Command) -> Result<Outcome> {
+        match command {
+            Command::Selection(command) => {
+                let (scene, keys) = (self.doc.scene(), self.timeline.key_selection_mut());
+                selection::handle(&mut self.selection, keys, scene, command)
+            }
+            Command::Setting(command) => {
+                self.settings.handle(command);
+                Ok(Outcome::default())
+            }
+            Command::Window(command) => windows::handle(&mut self.windows, &mut self.log, command),
+            Command::History(command) => {
+                let (doc, gestures, log) = (&mut self.doc, &mut self.gestures, &mut self.log);
+                edits::history_command(doc, gestures, log, command)
+            }
+            Command::Panel(command) => {
+                let tool = self.tool();
+                self.edit_parts().intent_command(command, tool)
+            }
+            Command::Edit(command) => self.edit_command(command),
+            Command::File(command) => self.file_command(command),
+            Command::View(command) => self.view_command(command),
+            Command::Journal(command) => self.journal_command(command),
+            Command::Timeline(command) => self.timeline_command(command),
+            Command::Probe(command) => self.probe_command(command),
+            Command::Lesson(command) => self.lesson_command(command),
+            Command::Record(command) => self.record_command(command),
+            Command::Lifecycle(step) => Ok(self.lifecycle(step)),
+            Command::Instance(command) => self.instance_command(command),
+        }
+    }
+
+    /// Carry out what a lesson line sends (the caller records the journal and the refusal, as
+    /// `apply` does).
+    pub(super) fn play(&mut self, played: Played) -> Result<Outcome> {
+        match played {
+            Played::Command(command) => self.dispatch(command),
+            Played::Ops {
+                label,
+                ops,
+                continuous,
+            } => (self.edit_parts().perform(label, ops, continuous)).map(|()| Outcome::default()),
+        }
+    }
+
     /// New, open, import, the export dialogs, save, revert, quit and the answers to their
     /// prompts and dialogs.
     pub(super) fn file_command(&mut self, command: FileCommand) -> Result<Outcome> {
         use FileCommand as C;
         let dialog = |e: &mut Self, purpose| Ok(e.start_dialog(purpose));
+        let request = |e: &mut Self, action| e.file_flow(|f| f.request(action));
         match command {
-            C::New => self.request(FileAction::New),
-            C::Open => self.request(FileAction::Open),
-            C::Import => self.request(FileAction::Import),
+            C::New => request(self, FileAction::New),
+            C::Open => request(self, FileAction::Open),
+            C::Import => request(self, FileAction::Import),
             C::ExportGodot if self.settings.godot3_export() => {
                 dialog(self, DialogPurpose::ExportGodot3)
             }
@@ -95,41 +107,28 @@ impl Editor {
             C::OpenPath(path) if files::is_lesson_file(&path) => {
                 self.lesson_command(LessonCommand::Open(LessonSource::File(path)))
             }
-            C::OpenPath(path) => self.request(FileAction::OpenPath(path)),
-            C::Revert => self.request(FileAction::Revert),
-            C::Quit => self.request(FileAction::Quit),
+            C::OpenPath(path) => request(self, FileAction::OpenPath(path)),
+            C::Revert => request(self, FileAction::Revert),
+            C::Quit => request(self, FileAction::Quit),
             C::CloseRequested => Ok(self.files.close_requested(&self.doc)),
-            C::Save => self.save_command(),
+            C::Save => self.file_parts().save_command(),
             C::ChooseImage(node) => {
                 let purpose = sprites::choose_image(&self.doc, node)?;
                 Ok(self.start_dialog(purpose))
             }
-            C::AnswerGuard(answer) => self.answer_guard(answer),
+            C::AnswerGuard(answer) => self.file_flow(|f| f.answer_guard(answer)),
             C::DialogClosed(outcome) => match self.files.dialog_closed(outcome, &mut self.log) {
-                Some((purpose, path)) => self.finish_dialog(purpose, path),
+                Some((purpose, path)) => self.file_flow(|f| f.finish_dialog(purpose, path)),
                 None => Ok(Outcome::default()),
             },
             C::Generate(request) => {
                 request.check()?;
-                self.request(FileAction::Generate(request))
+                self.file_flow(|f| f.request(FileAction::Generate(request)))
             }
             C::CancelJob => Ok(self.jobs.cancel(&mut self.log)),
             C::AnswerConflict(answer) => self.answer_conflict(answer),
-            C::AnswerSources(answer) => self.answer_sources(answer),
+            C::AnswerSources(answer) => self.file_parts().answer_sources(answer),
         }
-    }
-
-    /// Look from a space; a node whose world matrix is singular is refused.
-    fn set_view_space(&mut self, space: ViewSpace) -> Result<Outcome> {
-        if let ViewSpace::Node(id) = space {
-            let scene = self.doc.scene();
-            scene.index(id)?;
-            if crate::editor::view::spaces::from_world(scene, Some(id)).is_err() {
-                return Err(Error::Refused(singular_view(scene, id)));
-            }
-        }
-        self.settings.set_view_space(space);
-        Ok(Outcome::default())
     }
 
     /// The parts an edit is handed, by split borrows.
@@ -195,7 +194,10 @@ impl Editor {
             })),
             C::FrameSelection => effect(Effect::Frame(self.selection.ids().to_vec())),
             C::FrameAll => effect(Effect::Frame(self.doc.scene().ids().to_vec())),
-            C::SetViewSpace(space) => self.set_view_space(space),
+            C::SetViewSpace(space) => {
+                self.settings.look_from(self.doc.scene(), space)?;
+                done
+            }
             C::SetFigure(options) => {
                 self.figure = *options;
                 Ok(Outcome::default())
@@ -239,7 +241,7 @@ impl Editor {
                 if answer == RecoveryAnswer::Recover {
                     // The recovered scene replaces this one: unsaved work (a scene recovered
                     // before) is asked about first.
-                    return self.request(FileAction::Recover);
+                    return self.file_flow(|f| f.request(FileAction::Recover));
                 }
                 self.answer_recovery_now(answer)
             }
@@ -251,6 +253,81 @@ impl Editor {
                 Ok(Outcome::default())
             }
         }
+    }
+}
+
+/// The file flows ([`FileParts`]) and the steps they hand back to other parts.
+impl Editor {
+    /// The parts a file flow is handed, by split borrows.
+    pub(super) fn file_parts(&mut self) -> FileParts<'_> {
+        FileParts {
+            doc: &mut self.doc,
+            files: &mut self.files,
+            jobs: &mut self.jobs,
+            log: &mut self.log,
+            interchange: &mut self.interchange,
+            windows: &mut self.windows,
+            disk: &mut self.disk,
+            journaling: &mut self.journaling,
+            selection: &mut self.selection,
+            lessons: &mut self.lessons,
+        }
+    }
+
+    /// Run a file flow, then the step it hands back (its effects after the flow's).
+    pub(super) fn file_flow(
+        &mut self,
+        flow: impl FnOnce(&mut FileParts<'_>) -> Result<Flow>,
+    ) -> Result<Outcome> {
+        let Flow { mut outcome, back } = flow(&mut self.file_parts())?;
+        if let Some(back) = back {
+            outcome.effects.extend(self.route_back(back)?.effects);
+        }
+        Ok(outcome)
+    }
+
+    /// Show a file dialog, unless one is open.
+    pub(super) fn start_dialog(&mut self, purpose: DialogPurpose) -> Outcome {
+        self.files.start_dialog(purpose, &self.doc, &mut self.log)
+    }
+
+    /// A file flow's step that another part carries out.
+    fn route_back(&mut self, back: Back) -> Result<Outcome> {
+        match back {
+            Back::OpenLesson(path) => {
+                self.lesson_command(LessonCommand::Open(LessonSource::File(path)))
+            }
+            Back::StartLesson(lesson) => self.start_lesson(*lesson),
+            Back::Recover => self.answer_recovery_now(RecoveryAnswer::Recover),
+            Back::ExportGodot(path, v3) => self.export(|x, s, _| x.export_godot(path, v3, s)),
+            Back::ExportSvg(path) => self.export(|x, _, _| x.export_svg(path)),
+            Back::ExportAnimation(path) => self.export(|x, _, f| x.export_animation(path, f)),
+            Back::ExportFigure(path) => self.export(|x, _, f| x.export_figure(path, f)),
+            Back::WriteLesson(path) => self.write_recorded_lesson(path),
+            Back::ExportProgress(path) => self.export_progress(path),
+            Back::InstanceScene(under, path) => self.edit_parts().instance_scene(under, &path),
+            Back::SaveBranch(node, path) => {
+                self.selection.set(vec![node]);
+                self.instance_command(InstanceCommand::SaveBranch(Some(path)))
+            }
+        }
+    }
+
+    /// Run an export, handed the document, the jobs, the log, the report and its windows, the
+    /// settings (the Godot export's choices) and the figure as it is now.
+    fn export(
+        &mut self,
+        run: impl FnOnce(&mut ExportParts<'_>, &Settings, FigureSpec) -> Result<Outcome>,
+    ) -> Result<Outcome> {
+        let spec = self.figure_spec();
+        let mut parts = ExportParts {
+            doc: &self.doc,
+            jobs: &mut self.jobs,
+            log: &mut self.log,
+            interchange: &mut self.interchange,
+            windows: &mut self.windows,
+        };
+        run(&mut parts, &self.settings, spec)
     }
 }
 
@@ -311,7 +388,7 @@ impl Editor {
         self.journaling.before_recovered(self.doc.is_modified());
         let relative = recovered.relative_path();
         let (document, resumed) = recovered.split();
-        self.swap_document(document);
+        self.file_parts().swap_document(document);
         self.disk.recovered_older_than_file(older || relative);
         Ok((self.journaling).resume(&mut self.doc, &mut self.log, resumed))
     }
@@ -321,47 +398,18 @@ impl Editor {
         self.journaling.record(&mut self.doc, &mut self.log);
     }
 
-    /// The document was saved: the journal is handed it (see [`Journaling::saved`](crate::editor::session::journal::Journaling::saved)).
-    pub(super) fn journal_saved(&mut self) {
-        self.journaling.saved(&mut self.doc, &mut self.log);
-    }
-
-    /// The document was replaced: end its journal and begin one for the new document.
-    pub(super) fn journal_replaced(&mut self, old_unsaved: bool) {
-        (self.journaling).replaced(&mut self.doc, &mut self.log, old_unsaved);
-    }
-
     /// The answer to the "changed on disk" question: the disk watch takes it (handed the
     /// document and the log), then the files part saves, reloads or asks where.
     pub(super) fn answer_conflict(&mut self, answer: ConflictAnswer) -> Result<Outcome> {
         match self.disk.answer(&mut self.doc, &mut self.log, answer) {
             AfterConflict::Nothing => Ok(Outcome::default()),
             AfterConflict::SaveAs(then) => Ok(self.start_dialog(DialogPurpose::SaveAs { then })),
-            AfterConflict::Reload => self.run_action(FileAction::Revert),
-            AfterConflict::Overwrite(then) => {
-                let (saved, mut outcome) = self.save(None)?;
-                if saved && let Some(action) = then {
-                    outcome.effects.extend(self.run_action(action)?.effects);
-                }
-                Ok(outcome)
-            }
+            AfterConflict::Reload => self.file_flow(|f| f.run_action(FileAction::Revert)),
+            AfterConflict::Overwrite(then) => self.file_flow(|f| {
+                let (saved, outcome) = f.save(None)?;
+                f.then_run(outcome, then.filter(|_| saved))
+            }),
         }
-    }
-
-    /// Before a save to the document's own file: true when it may go on; otherwise the disk
-    /// watch asks (with `then` waiting) and nothing is written.
-    pub(super) fn may_overwrite(
-        &mut self,
-        target: &std::path::Path,
-        then: Option<FileAction>,
-    ) -> bool {
-        (self.disk).may_overwrite(&self.doc, &mut self.log, target, then)
-    }
-
-    /// A save asked for before `action` did not happen (the file changed on disk): the
-    /// action waits for the answer to that question.
-    pub(super) fn wait_for_save(&mut self, action: FileAction) {
-        self.disk.wait_for_save(action);
     }
 
     /// Recording a lesson, handed the document, the log and the view; then the dialog that
@@ -374,7 +422,8 @@ impl Editor {
 
     /// Write the stopped recording to `path` as a lesson (the Save dialog's answer).
     pub(super) fn write_recorded_lesson(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
-        self.recorder.write_lesson(&mut self.log, path)?;
+        let check = record_check::checked_lesson_text;
+        self.recorder.write_lesson(&mut self.log, path, check)?;
         Ok(Outcome::default())
     }
 
@@ -382,7 +431,8 @@ impl Editor {
     /// part; the lesson is the caller's), then the selection, the settings and the playback.
     pub(super) fn restore(&mut self, snapshot: &lesson::Snapshot) -> Outcome {
         // A scratch document: moving on to another lesson never asks to save it.
-        let outcome = self.replace_document(Document::scratch(snapshot.scene().clone()));
+        let scratch = Document::scratch(snapshot.scene().clone());
+        let outcome = self.file_parts().replace_document(scratch);
         snapshot.put_back(&mut self.selection, &mut self.settings, &mut self.timeline);
         self.update_world();
         outcome
@@ -391,11 +441,6 @@ impl Editor {
     /// Write the learner's lesson progress to `path` (the Export dialog's answer).
     pub(super) fn export_progress(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
         self.lessons.export_progress(&mut self.log, path)
-    }
-
-    /// Forget the lesson (another scene replaced the lesson's).
-    pub(super) fn end_lesson(&mut self) {
-        self.lessons.end();
     }
 }
 
@@ -441,12 +486,12 @@ impl Editor {
     fn open_lesson(&mut self, source: LessonSource) -> Result<Outcome> {
         let lesson = lesson::read_lesson(&source)?;
         // Refuse a lesson that cannot be played before anything changes.
-        lesson::walk_lesson(&lesson)?;
+        lesson_check::walk_lesson(&lesson)?;
         if let LessonSource::File(path) = source {
             // Help > Lessons lists the lesson files opened before (with the recent files).
-            self.remember(path);
+            self.files.remember(&path);
         }
-        self.request(FileAction::OpenLesson(Box::new(lesson)))
+        self.file_flow(|f| f.request(FileAction::OpenLesson(Box::new(lesson))))
     }
 
     /// Start a lesson at the first step not completed yet (the unsaved-changes prompt is done).
@@ -454,7 +499,8 @@ impl Editor {
         &mut self,
         lesson: crate::editor::lesson::Lesson,
     ) -> Result<Outcome> {
-        let first = self.lessons.begin_run(&mut self.log, lesson)?;
+        let walk = lesson_check::walk_seeded(&lesson, self.lessons.seed())?;
+        let first = self.lessons.begin_run(&mut self.log, walk);
         self.enter_step(first, false)
     }
 

@@ -4,9 +4,9 @@
 //! have compared 6·10¹⁰ ids). The set is built on first use after a change; every change goes
 //! through a method here, which bumps the version views key their caches on.
 
-use crate::editor::session::Outcome;
 use crate::editor::session::command::SelectionCommand;
-use crate::editor::session::timeline::KeyRef;
+use crate::editor::session::purpose::Outcome;
+use crate::editor::session::timeline_command::KeyRef;
 use crate::error::{Error, Result};
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashSet;

@@ -1,8 +1,10 @@
 //! Tool and view settings of the session: the handle tool and its orientation, keep-world,
 //! what the viewport shows, the space it looks from, and probe mode.
 
-use crate::editor::session::command::{ViewOption, ViewSpace};
+use crate::editor::session::command::{SettingCommand, ViewOption, ViewSpace};
 use crate::editor::view::handles::{Orientation, Tool};
+use crate::error::{Error, Result};
+use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashSet;
 
 /// What the viewport shows besides the nodes.
@@ -52,7 +54,7 @@ pub struct Settings {
     godot3_export: bool,
     godot_flatten: bool,
     godot_pixels_per_unit: u32,
-    panel: crate::editor::session::arrange::Panel,
+    panel: crate::editor::session::focus::Panel,
     ui_scale: f32,
     high_contrast: bool,
 }
@@ -77,6 +79,22 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The handle tool, the handles' axes, "Keep world transform", what the viewport shows and the
+    /// Godot export's remembered choices: the settings' own commands.
+    pub(super) fn handle(&mut self, command: SettingCommand) {
+        use SettingCommand as C;
+        match command {
+            C::SetGodot3Export(on) => self.set_godot3_export(on),
+            C::SetGodotFlatten(on) => self.set_godot_flatten(on),
+            C::SetGodotPixelsPerUnit(pixels) => self.set_godot_pixels_per_unit(pixels),
+            C::SetTool(tool) => self.set_tool(tool),
+            C::SetOrientation(orientation) => self.set_orientation(orientation),
+            C::ToggleOrientation => self.toggle_orientation(),
+            C::ToggleKeepWorld => self.toggle_keep_world(),
+            C::ToggleView(option) => self.toggle_view(option),
+        }
+    }
+
     /// The viewport's handle.
     pub fn tool(&self) -> Tool {
         self.tool
@@ -181,6 +199,18 @@ impl Settings {
         self.view_space = space;
     }
 
+    /// Look from a space of `scene`; a node whose world matrix is singular is refused.
+    pub(super) fn look_from(&mut self, scene: &Scene, space: ViewSpace) -> Result<()> {
+        if let ViewSpace::Node(id) = space {
+            scene.index(id)?;
+            if crate::editor::view::spaces::from_world(scene, Some(id)).is_err() {
+                return Err(Error::Refused(singular_view(scene, id)));
+            }
+        }
+        self.view_space = space;
+        Ok(())
+    }
+
     /// Probe mode on ⇄ off; returns the new state.
     pub fn toggle_probe_mode(&mut self) -> bool {
         self.probe_mode = !self.probe_mode;
@@ -188,12 +218,12 @@ impl Settings {
     }
 
     /// The panel that has the keyboard.
-    pub fn panel(&self) -> crate::editor::session::arrange::Panel {
+    pub fn panel(&self) -> crate::editor::session::focus::Panel {
         self.panel
     }
 
     /// Give the keyboard to a panel.
-    pub fn set_panel(&mut self, panel: crate::editor::session::arrange::Panel) {
+    pub fn set_panel(&mut self, panel: crate::editor::session::focus::Panel) {
         self.panel = panel;
     }
 
@@ -229,8 +259,8 @@ pub const UI_SCALE_MAX: f32 = 3.0;
 
 /// The next interface scale up (Step::Forward) or down from `scale`: 50, 67, 75, 80, 90, 100,
 /// 110, 125, 150, 175, 200, 250, 300 %, as browsers step.
-pub fn step_ui_scale(scale: f32, step: crate::editor::session::arrange::Step) -> f32 {
-    use crate::editor::session::arrange::Step;
+pub fn step_ui_scale(scale: f32, step: crate::editor::session::focus::Step) -> f32 {
+    use crate::editor::session::focus::Step;
     const STEPS: [f32; 13] = [
         0.5, 0.67, 0.75, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0,
     ];
@@ -239,4 +269,12 @@ pub fn step_ui_scale(scale: f32, step: crate::editor::session::arrange::Step) ->
         Step::Back => STEPS.iter().rev().find(|s| **s < scale - 0.001),
     };
     next.copied().unwrap_or(scale)
+}
+
+/// Why the view cannot be from this node.
+pub(super) fn singular_view(scene: &Scene, id: NodeId) -> String {
+    let name = scene.node(id).map_or("the node", |d| d.name.as_str());
+    format!(
+        "Cannot view from {name}: its world matrix is singular (a zero scale in it or above it), so the world has no place in its space"
+    )
 }

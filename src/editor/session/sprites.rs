@@ -4,7 +4,7 @@
 //! handed the document and the message log (Choose image… the file flow, for its dialog).
 
 use crate::editor::session::messages::MessageLog;
-use crate::editor::session::{DialogPurpose, Outcome};
+use crate::editor::session::purpose::{DialogPurpose, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::scene::edit::Op;

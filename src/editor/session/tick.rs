@@ -4,7 +4,7 @@
 
 use super::Editor;
 use super::lesson_play::action_commands;
-use crate::editor::Outcome;
+use crate::editor::session::purpose::Outcome;
 use std::time::Duration;
 
 /// The longest step playback takes in one frame (a stalled frame does not jump the clip).
@@ -29,6 +29,26 @@ pub struct Tick {
 }
 
 impl Editor {
+    /// Recompute the world matrices edited since the last call (once per frame).
+    pub fn update_world(&mut self) -> usize {
+        let count = self.doc.update_world();
+        if count > 0 {
+            // Every update counts, including those inside a command (Show me, a step's
+            // start), not only the frame's: a goal on the cost of the last change reads it.
+            self.last_change_recomputed = count;
+            self.lessons.note_recomputed(count);
+        }
+        // The timeline reads the animated nodes every frame: keep their cached list current.
+        self.doc.refresh_animated();
+        self.selection.prune(self.doc.scene());
+        count
+    }
+
+    /// Called every frame: swap in a finished job's scene (or report its error).
+    pub fn poll_job(&mut self) -> crate::error::Result<Outcome> {
+        self.file_parts().poll_job()
+    }
+
     /// One frame of the session, `dt` seconds after the last: poll the background job (a
     /// failed one is already in the messages), advance playback, update the world.
     pub fn tick(&mut self, dt: f32) -> Tick {
@@ -124,7 +144,7 @@ impl Editor {
 mod tests {
     use crate::editor::session::Editor;
     use crate::editor::session::command::Command;
-    use crate::editor::session::timeline::TimelineCommand;
+    use crate::editor::session::timeline_command::TimelineCommand;
     use crate::model::document::Document;
 
     #[test]
