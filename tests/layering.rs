@@ -569,3 +569,21 @@ fn the_app_s_panels_windows_and_keys_read_the_frame_context_not_the_editor() {
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(found.len(), 1, "the check finds a use: {found:?}");
 }
+
+/// No module is mounted through `#[path]` (issue 47): a file's place in the tree is its place
+/// in the module tree, which the import graph above reads.
+#[test]
+fn no_module_is_mounted_through_a_path_attribute() {
+    let mut files = Vec::new();
+    rust_files(Path::new("src"), &mut files);
+    let mounted: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).unwrap_or_default();
+            text.lines().any(|l| l.trim_start().starts_with("#[path"))
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(files.len() > 100, "read {} files", files.len());
+    assert!(mounted.is_empty(), "#[path] in {mounted:?}");
+}
