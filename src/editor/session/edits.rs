@@ -5,7 +5,7 @@
 //! message log, with the timeline read for auto-key, handed by the router (`routes.rs`).
 
 use crate::editor::session::clipboard::Clipboard;
-use crate::editor::session::command::{HistoryCommand, NewNodePlace};
+use crate::editor::session::command::{EditCommand, HistoryCommand, NewNodePlace};
 use crate::editor::session::drop_rules::{DropPreview, DropVerdict};
 use crate::editor::session::gestures::Gestures;
 use crate::editor::session::instance_rows::{instance_copies, rows_in};
@@ -41,6 +41,32 @@ pub(super) struct EditParts<'a> {
 }
 
 impl EditParts<'_> {
+    /// Carry out an edit command (the edit part's one exhaustive match): `keep` is the
+    /// unparent's, `view` the viewport's world → view matrix a nudge moves along.
+    pub(super) fn handle(
+        &mut self,
+        command: EditCommand,
+        clipboard: &mut Clipboard,
+        keep: Keep,
+        view: glam::DAffine2,
+    ) -> Result<Outcome> {
+        use EditCommand as C;
+        match command {
+            C::Copy => Ok(self.copy(clipboard)),
+            C::Paste => self.paste(clipboard),
+            C::Duplicate => self.duplicate(),
+            C::Delete => self.delete(),
+            C::AddNode(place) => self.add_node(place),
+            C::Mirror(axis) => self.mirror(axis),
+            C::ResetLocal => self.reset_local(),
+            C::CreateParent => self.create_parent(),
+            C::Unparent => self.unparent(keep),
+            C::Reorder(step) => self.reorder(step),
+            C::MoveTo { parent, keep } => self.move_to(parent, keep),
+            C::Nudge { direction, big } => self.nudge(direction, big, view),
+        }
+    }
+
     /// Perform ops as one undo step, or as part of the open continuous gesture
     /// ([`timeline::perform`](crate::editor::session::timeline::perform), handed the gesture
     /// counter, the document and the timeline, read for auto-key).

@@ -152,9 +152,8 @@ impl Editor {
 
     /// Copy, paste, duplicate, delete, add, group, unparent, reorder, move to and nudge.
     pub(super) fn edit_command(&mut self, command: EditCommand) -> Result<Outcome> {
-        use EditCommand as C;
         // Del acts on what was picked last: keys on the timeline (picking nodes clears them).
-        if command == C::Delete && !self.selected_keys().is_empty() {
+        if command == EditCommand::Delete && !self.selected_keys().is_empty() {
             return self.timeline_command(TimelineCommand::DeleteSelectedKeys);
         }
         let (keep, view) = (self.keep(), self.view_node().1);
@@ -166,20 +165,7 @@ impl Editor {
             log: &mut self.log,
             timeline: &self.timeline,
         };
-        match command {
-            C::Copy => Ok(edit.copy(clipboard)),
-            C::Paste => edit.paste(clipboard),
-            C::Duplicate => edit.duplicate(),
-            C::Delete => edit.delete(),
-            C::AddNode(place) => edit.add_node(place),
-            C::Mirror(axis) => edit.mirror(axis),
-            C::ResetLocal => edit.reset_local(),
-            C::CreateParent => edit.create_parent(),
-            C::Unparent => edit.unparent(keep),
-            C::Reorder(step) => edit.reorder(step),
-            C::MoveTo { parent, keep } => edit.move_to(parent, keep),
-            C::Nudge { direction, big } => edit.nudge(direction, big, view),
-        }
+        edit.handle(command, clipboard, keep, view)
     }
 
     /// Rename in place, framing, the space the view is from, the figure's settings, which
