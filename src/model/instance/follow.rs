@@ -134,8 +134,13 @@ fn instance_ops(
         let allowed = if j == 0 { FieldSet::ROOT } else { u16::MAX };
         let chain = &old.chains[j];
         let sticky = entry.sticky.get(chain).copied().unwrap_or_default();
-        let now = scene.data_at(k);
         let (was, will) = (old.scene.data_at(j), new.scene.data_at(j));
+        // A shared node shows its source's node (posed or not: a pose is no override).
+        let now = if shared.is_some() {
+            was
+        } else {
+            scene.data_at(k)
+        };
         let kept = Override::diff(chain.clone(), was, now, sticky, allowed);
         // What the node shows once the source changed, and what it should show.
         let shows = if shared.is_some() { will } else { now };

@@ -46,7 +46,13 @@ fn loaded(scene: &Scene, entry: &Entry, i: usize, from: &Source, to: &Source) ->
         if scene.is_shared_at(i + k) && !entry.sticky.contains_key(chain) {
             continue;
         }
-        let (was, now) = (from.scene.data_at(k), scene.data_at(i + k));
+        let was = from.scene.data_at(k);
+        // A shared node shows its source's node (posed or not: a pose is no override).
+        let now = if scene.is_shared_at(i + k) {
+            was
+        } else {
+            scene.data_at(i + k)
+        };
         written.extend(Override::diff(
             chain.clone(),
             was,
@@ -117,7 +123,7 @@ pub(crate) fn plan(
 ) -> Option<Planned> {
     let part = scene.shared_part(&from.path)?;
     let same = part.len() == from.scene.len()
-        && (0..part.len()).all(|j| &part[j] == from.scene.data_at(j));
+        && (0..part.len()).all(|j| same_but_pose(&part[j], from.scene.data_at(j)));
     if !same {
         return None;
     }
@@ -166,6 +172,17 @@ pub(crate) fn plan(
         rows,
     }));
     Some(Planned { edit, values })
+}
+
+/// True when a shared part's node is its source's node, or that node posed by playing (only
+/// the local differs, and the node has keyed tracks).
+fn same_but_pose(part: &NodeData, source: &NodeData) -> bool {
+    part == source
+        || (crate::model::anim::is_keyed(&source.tracks) && {
+            let mut unposed = part.clone();
+            unposed.local = source.local;
+            &unposed == source
+        })
 }
 
 /// The value ops that give the instance at `i`, once reshaped, what a load gives: the root's

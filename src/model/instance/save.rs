@@ -132,13 +132,13 @@ pub(crate) fn overrides_of(scene: &Scene, entry: &Entry, i: usize) -> Vec<Overri
             if scene.is_shared_at(k) && !entry.sticky.contains_key(chain) {
                 continue;
             }
-            let diff = Override::diff(
-                chain.clone(),
-                source.scene.data_at(j),
-                scene.data_at(k),
-                sticky(chain),
-                u16::MAX,
-            );
+            let base = source.scene.data_at(j);
+            let now = if scene.is_shared_at(k) {
+                base
+            } else {
+                scene.data_at(k)
+            };
+            let diff = Override::diff(chain.clone(), base, now, sticky(chain), u16::MAX);
             out.extend(diff);
         }
     }
