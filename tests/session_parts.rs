@@ -19,10 +19,6 @@ const NAMES_EDITOR: &[(&str, &str)] = &[
         "the lesson walk plays each step on a scratch session",
     ),
     (
-        "lesson_play.rs",
-        "lesson lines as commands, computed from the session as it is",
-    ),
-    (
         "lesson_truth.rs",
         "a prediction's answer played on a scratch session",
     ),

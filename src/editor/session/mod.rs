@@ -56,11 +56,12 @@ pub mod timeline;
 pub mod timeline_command;
 mod windows;
 
-use crate::editor::session::command::{Command, ViewSpace, Window};
+use crate::editor::lesson::eval::SessionView;
+use crate::editor::session::command::{Command, ViewOption, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use crate::model::scene::{DetachedSubtree, NodeId};
+use crate::model::scene::{DetachedSubtree, NodeId, Scene};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
 
@@ -518,6 +519,18 @@ impl Editor {
         record::view_state(&self.settings, self.selection.ids(), self.timeline.time())
     }
 
+    /// What a lesson line is computed from (`lesson_play.rs`).
+    pub(super) fn play_from(&self) -> lesson_play::PlayFrom<'_> {
+        let (doc, settings, timeline) = (&self.doc, &self.settings, &self.timeline);
+        let lessons = &self.lessons;
+        lesson_play::PlayFrom {
+            doc,
+            settings,
+            timeline,
+            lessons,
+        }
+    }
+
     /// The state a lesson step starts from (what Reset and Back put back).
     pub(super) fn snapshot(&self) -> lesson::Snapshot {
         lesson::Snapshot::of(&self.doc, &self.selection, &self.settings, &self.timeline)
@@ -546,5 +559,39 @@ impl Editor {
     /// parts folder when not there yet: what Instance scene… or a drop picks.
     pub fn lesson_part(&self, sample: &str) -> Result<PathBuf> {
         self.lessons.part_file(sample)
+    }
+}
+
+/// What lessons read of the session (their goals, keeps and framing).
+impl SessionView for Editor {
+    fn scene(&self) -> &Scene {
+        self.doc().scene()
+    }
+    fn primary(&self) -> Option<NodeId> {
+        Editor::primary(self)
+    }
+    fn selection(&self) -> &[NodeId] {
+        Editor::selection(self)
+    }
+    fn keep_world(&self) -> bool {
+        Editor::keep_world(self)
+    }
+    fn shows(&self, option: ViewOption) -> bool {
+        self.view().shows(option)
+    }
+    fn view_space(&self) -> ViewSpace {
+        Editor::view_space(self)
+    }
+    fn view_node(&self) -> Option<NodeId> {
+        Editor::view_node(self).0
+    }
+    fn time(&self) -> f32 {
+        self.timeline().time()
+    }
+    fn trails(&self) -> bool {
+        self.timeline().trails()
+    }
+    fn playing(&self) -> bool {
+        self.timeline().playing()
     }
 }

@@ -564,10 +564,10 @@ impl Editor {
     ) -> Result<()> {
         self.update_world();
         let bindings = bind_step(self.doc.scene(), step, path)?;
-        for command in setup_commands(self, &step.setup, &bindings, path)? {
+        for command in setup_commands(&self.play_from(), &step.setup, &bindings, path)? {
             self.dispatch(command)?;
         }
-        for command in vary_commands(self, step, &bindings)? {
+        for command in vary_commands(&self.play_from(), step, &bindings)? {
             self.play(command)?;
         }
         self.update_world();
