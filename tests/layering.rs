@@ -153,18 +153,10 @@ fn no_import_goes_up_a_layer_or_closes_a_circle_across_folders() {
     // and lessons name the model's spaces through `crate::model::spaces`.
     assert!(g.edges[index("app/mod.rs")].contains(&index("editor/session/mod.rs")));
     assert!(g.edges[index("editor/lesson/eval.rs")].contains(&index("model/spaces.rs")));
-    // Issue 48's instances (merged in session 15) cross folders: the Scene holds its instance
-    // table and the loader expands instances that read their sources through it. Listed here
-    // to be taken apart (a loader passed in, the table's types in a leaf); nothing else may.
-    const KNOWN_CROSSING: [&str; 2] = [
-        "circle of 3 files across model, model/instance: ",
-        // Session 17's sharing: the scene's data column settles a node through the table.
-        "circle of 13 files across model/instance, model/scene: ",
-    ];
-    let found: Vec<String> = problems(src)
-        .into_iter()
-        .filter(|p| !KNOWN_CROSSING.iter().any(|k| p.starts_with(k)))
-        .collect();
+    // No exceptions: the instance/scene circle of issue 48 (the Scene holds its instance table,
+    // whose sources hold scenes) is gone since issue 47 defined those types together in
+    // model/scene/types.rs, and the loader is passed in to the expansion.
+    let found = problems(src);
     assert!(
         found.is_empty(),
         "{} layering problems:\n{}",
@@ -288,13 +280,6 @@ const KNOWN_CIRCLES: &[(&str, usize)] = &[
     ("editor/session/journal.rs", 2),
     // The writer's impl spans two files (journal_scan left it: session 17).
     ("editor/session/journal_base.rs", 2),
-    // Issue 48: the loader expands instances, which read their sources through the loader.
-    ("model/file_fast.rs", 3),
-    ("model/godot/anim_export.rs", 8),
-    // Issue 48: the Scene holds its instance table, which names the Scene's types (13 with
-    // session 17's shared data column: scene/shared.rs settles nodes through instance/share.rs).
-    ("model/instance/mod.rs", 13),
-    ("model/svg/import/mod.rs", 2),
 ];
 
 #[test]

@@ -15,8 +15,8 @@
 
 use crate::model::anim::ClipSettings;
 use crate::model::file::{NODES_PER_REPORT, RECURSION_LIMIT};
-use crate::model::file_load::ParsedNodes;
 use crate::model::file_node::{FileNode, FileShape};
+use crate::model::file_parsed::ParsedNodes;
 use crate::model::progress::Progress;
 
 /// What the fast path read: the format, the clip and the node columns.

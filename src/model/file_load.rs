@@ -5,17 +5,18 @@
 use crate::error::{Error, Result};
 use crate::model::anim::ClipSettings;
 use crate::model::file::{CANCELLED, CHUNK, MAX_NODES, NODES_PER_REPORT, RECURSION_LIMIT};
-use crate::model::file_node::{FileNode, NodeInstance};
-use crate::model::file_version::{VersionNeeds, check_format};
+use crate::model::file_parsed::ParsedNodes;
+use crate::model::file_version::check_format;
+use crate::model::instance::Source;
 use crate::model::instance::expand::{self, Expanded, Resolver};
 use crate::model::progress::{Progress, Stage};
 use crate::model::read_limit;
-use crate::model::scene::{NodeData, NodeId, Scene};
+use crate::model::scene::Scene;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use std::cell::RefCell;
 use std::io::Read;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[derive(Deserialize)]
 #[serde(rename = "Scene", deny_unknown_fields)]
@@ -26,62 +27,6 @@ struct FileScene {
     clip: ClipSettings,
     #[serde(default, deserialize_with = "limited_nodes")]
     nodes: ParsedNodes,
-}
-
-/// The node list as it is parsed: each node is checked and split into the scene's columns as
-/// soon as it is read, so the list of parsed nodes is never held (at 1M nodes that list was
-/// 176 B per node on top of the text and the columns).
-#[derive(Default)]
-pub(super) struct ParsedNodes {
-    ids: Vec<NodeId>,
-    parents: Vec<Option<NodeId>>,
-    data: Vec<NodeData>,
-    /// The first nodes that need a newer format than 1 or 2.
-    needs: VersionNeeds,
-    /// The first rule a node broke (reported after the format checks, as before).
-    error: Option<Error>,
-    /// The nodes with instance fields: their slot and the fields (none in most files).
-    marks: Vec<(u32, NodeInstance)>,
-}
-
-impl ParsedNodes {
-    pub(super) fn with_capacity(n: usize) -> Self {
-        Self {
-            ids: Vec::with_capacity(n),
-            parents: Vec::with_capacity(n),
-            data: Vec::with_capacity(n),
-            ..Self::default()
-        }
-    }
-
-    /// True once a node broke a rule.
-    pub(super) fn has_error(&self) -> bool {
-        self.error.is_some()
-    }
-
-    /// Take one parsed node: note what format it needs, check it and keep its parts.
-    pub(super) fn push(&mut self, mut node: FileNode) {
-        self.needs.note(&node);
-        if self.error.is_some() {
-            return; // the rest is still parsed (a syntax error further on wins), not kept
-        }
-        match node.take_instance() {
-            Ok(Some(mark)) => self.marks.push((self.ids.len() as u32, mark)),
-            Ok(None) => {}
-            Err(e) => {
-                self.error = Some(e);
-                return;
-            }
-        }
-        match node.into_parts() {
-            Ok((id, parent, data)) => {
-                self.ids.push(id);
-                self.parents.push(parent);
-                self.data.push(data);
-            }
-            Err(e) => self.error = Some(e),
-        }
-    }
 }
 
 /// A plain number in the file that may also be left out (`None` when missing).
@@ -163,7 +108,7 @@ pub fn parse_with_progress(
     progress: Option<&Progress>,
 ) -> Result<Option<Scene>> {
     match parse_text(text, path, progress, Reader::Fast)? {
-        Some(file) => build(file, path, &mut Resolver::default()).map(Some),
+        Some(file) => build(file, path, &mut Resolver::new(load_source)).map(Some),
         None => Ok(None),
     }
 }
@@ -173,6 +118,15 @@ pub fn parse_with_progress(
 pub(crate) fn parse_source(text: &str, path: &Path, resolver: &mut Resolver) -> Result<Scene> {
     match parse_text(text, path, None, Reader::Fast)? {
         Some(file) => build(file, path, resolver),
+        None => Err(Error::Refused(CANCELLED.into())),
+    }
+}
+
+/// Read and parse a source file while its instancer loads (a [`Resolver`]'s loader): its own
+/// instances are expanded through the same `resolver`.
+pub(crate) fn load_source(path: &Path, resolver: &mut Resolver) -> Result<Scene> {
+    match read_text(path, &Progress::new())? {
+        Some(text) => parse_source(&text, path, resolver),
         None => Err(Error::Refused(CANCELLED.into())),
     }
 }
@@ -208,7 +162,7 @@ enum Reader {
 #[doc(hidden)]
 pub fn parse_with_ron_only(text: &str, path: &Path) -> Result<Scene> {
     match parse_text(text, path, None, Reader::Ron)? {
-        Some(file) => build(file, path, &mut Resolver::default()),
+        Some(file) => build(file, path, &mut Resolver::new(load_source)),
         None => Err(Error::Refused(CANCELLED.into())),
     }
 }
@@ -337,7 +291,7 @@ pub fn load_with_progress(path: &Path, progress: &Progress) -> Result<Option<Sce
     };
     // The text is not needed to build the scene: free it first (at 1M nodes it is 223 MB).
     drop(text);
-    build(file, path, &mut Resolver::default()).map(Some)
+    build(file, path, &mut Resolver::new(load_source)).map(Some)
 }
 
 /// Read a scene's text in chunks, reporting bytes read of the file's size ([`Stage::Reading`]);
@@ -382,4 +336,23 @@ pub fn read_text_limited(
         return Err(read_limit::too_large(path, limit));
     }
     read_limit::utf8(bytes, path).map(Some)
+}
+
+/// The files the instances of the scene file `abs` read, nested ones included, as they are
+/// on disk now (empty when it cannot be read).
+fn nested_files_on_disk(abs: &Path) -> Vec<PathBuf> {
+    match Resolver::new(load_source).source(abs) {
+        Ok(Ok(source)) => source.nested_files().to_vec(),
+        _ => Vec::new(),
+    }
+}
+
+impl Source {
+    /// The files its own instances read, nested ones included (absolute): what a disk watch
+    /// and the paste check see beside its own file. Read from disk the first time when the
+    /// source did not come from an expansion (one recovered from a journal); here, in the
+    /// loader, so the instance table does not reach the loader.
+    pub fn nested_files(&self) -> &[PathBuf] {
+        self.nested.get_or_init(|| nested_files_on_disk(&self.path))
+    }
 }

@@ -40,6 +40,7 @@ mod file_format;
 pub mod file_kind;
 mod file_load;
 mod file_node;
+mod file_parsed;
 mod file_save;
 pub(crate) mod file_stamp;
 mod file_version;

@@ -11,7 +11,7 @@
 //! value; Godot leaves a once-clip's property alone before the first key). `loop_wrap` is off:
 //! after its last key a track holds, as graft's do.
 
-use super::export::Dialect;
+use super::dialect::Dialect;
 use super::tscn_text::num;
 use crate::model::anim::{Channel, ClipSettings, Interp, Key, LoopMode, Track};
 use glam::Vec2;

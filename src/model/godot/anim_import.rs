@@ -6,9 +6,9 @@
 //! Godot 4's `skew`, turned to graft's y-up degrees; `length` and `loop` / `loop_mode`. Also
 //! the `graft_size` a sprite's scale carried. What graft cannot hold is noted.
 
+use super::report::{Note, NoteKind};
 use super::tree::{GNode, Prop, SubResource, Tree};
 use super::tscn::Value;
-use super::{Note, NoteKind};
 use crate::model::anim::{Channel, ClipSettings, Interp, Key, LoopMode, Track};
 use crate::model::scene::{NodeId, NodeSpec, Shape};
 use glam::DVec2;
@@ -393,7 +393,7 @@ pub(super) fn scale_units(specs: &mut [NodeSpec], k: f32) {
     for spec in specs {
         let data = &mut spec.data;
         data.local.position *= k;
-        super::scale_shape(&mut data.shape, k);
+        super::units::scale_shape(&mut data.shape, k);
         for track in &mut data.tracks {
             if matches!(track.channel, Channel::PositionX | Channel::PositionY) {
                 track.keys.iter_mut().for_each(|key| key.value *= k);

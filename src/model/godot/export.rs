@@ -6,15 +6,17 @@
 //! written as a `transform` line with nothing after it (a later setter would drop the skew).
 
 use super::anim_export::{AnimText, NodeAnim, animation};
+use super::dialect::Dialect;
+use super::export_parts::{ExportReport, Look, TextureTable};
 use super::export_sprite::{appearance_lines, sprite_factor};
 use super::node_paths::NodePaths;
-use super::tscn_text::{num, quoted, res_path, valid_name};
+use super::tscn_text::{num, quoted, valid_name};
 use crate::model::math::Trs;
 use crate::model::scene::{NodeId, Scene, Shape};
 use glam::Vec2;
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Where the exported scene will live, for `res://` paths of its images.
 #[derive(Clone, Debug, Default)]
@@ -38,112 +40,6 @@ impl ExportOptions {
             .filter(|n| n.is_finite() && *n > 0.0)
             .unwrap_or(1.0)
     }
-}
-
-/// The text of one Godot version's scene format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Dialect {
-    /// `format=3`: `Vector2(x, y)`, string resource ids, Sprite2D, PackedVector2Array.
-    Godot4,
-    /// `format=2`: `Vector2( x, y )`, integer ids, Sprite, PoolVector2Array, no skew.
-    Godot3,
-}
-
-impl Dialect {
-    /// `Name(a, b)` as this version writes a constructor.
-    pub(super) fn call(self, name: &str, args: &[String]) -> String {
-        match self {
-            Dialect::Godot4 => format!("{name}({})", args.join(", ")),
-            Dialect::Godot3 if args.is_empty() => format!("{name}(  )"),
-            Dialect::Godot3 => format!("{name}( {} )", args.join(", ")),
-        }
-    }
-
-    pub(super) fn vec2(self, v: Vec2) -> String {
-        self.call("Vector2", &[num(v.x), num(v.y)])
-    }
-
-    fn sprite_class(self) -> &'static str {
-        match self {
-            Dialect::Godot4 => "Sprite2D",
-            Dialect::Godot3 => "Sprite",
-        }
-    }
-
-    pub(super) fn points_type(self) -> &'static str {
-        match self {
-            Dialect::Godot4 => "PackedVector2Array",
-            Dialect::Godot3 => "PoolVector2Array",
-        }
-    }
-
-    /// A node's reference to texture `id`.
-    pub(super) fn texture_ref(self, id: usize) -> String {
-        match self {
-            Dialect::Godot4 => format!("ExtResource(\"{id}_tex\")"),
-            Dialect::Godot3 => format!("ExtResource( {id} )"),
-        }
-    }
-
-    /// The header and the textures' and scenes' `ext_resource` lines (`subs`: how many
-    /// sub-resources follow, for Godot 3's `load_steps`).
-    fn header(self, textures: &[String], scenes: &[String], subs: usize) -> String {
-        let steps = textures.len() + scenes.len() + subs;
-        let mut out = match self {
-            Dialect::Godot4 => String::from("[gd_scene format=3]\n"),
-            Dialect::Godot3 if steps == 0 => String::from("[gd_scene format=2]\n"),
-            Dialect::Godot3 => format!("[gd_scene load_steps={} format=2]\n", steps + 1),
-        };
-        for (k, path) in textures.iter().enumerate() {
-            let _ = match self {
-                Dialect::Godot4 => writeln!(
-                    out,
-                    "\n[ext_resource type=\"Texture2D\" path={} id=\"{}_tex\"]",
-                    quoted(path),
-                    k + 1
-                ),
-                Dialect::Godot3 => writeln!(
-                    out,
-                    "\n[ext_resource path={} type=\"Texture\" id={}]",
-                    quoted(path),
-                    k + 1
-                ),
-            };
-        }
-        for (k, path) in scenes.iter().enumerate() {
-            let id = self.scene_id(textures.len(), k);
-            let _ = match self {
-                Dialect::Godot4 => writeln!(
-                    out,
-                    "\n[ext_resource type=\"PackedScene\" path={} id={id}]",
-                    quoted(path)
-                ),
-                Dialect::Godot3 => writeln!(
-                    out,
-                    "\n[ext_resource path={} type=\"PackedScene\" id={id}]",
-                    quoted(path)
-                ),
-            };
-        }
-        out
-    }
-
-    /// The id of scene `k` in a file with `textures` textures, as its `ext_resource` writes it.
-    fn scene_id(self, textures: usize, k: usize) -> String {
-        match self {
-            Dialect::Godot4 => format!("\"{}_scene\"", k + 1),
-            Dialect::Godot3 => (textures + k + 1).to_string(),
-        }
-    }
-}
-
-/// What the export changed or could not carry.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct ExportReport {
-    /// `old -> new` for every node renamed to be valid and unique among its siblings.
-    pub renamed: Vec<String>,
-    /// Everything else worth knowing (images outside the project, probes left behind).
-    pub notes: Vec<String>,
 }
 
 /// The scene as `.tscn` text, every instance flattened into plain nodes, and what had to
@@ -380,7 +276,8 @@ impl<'a> Exporter<'a> {
 
     fn textures(&mut self) -> TextureTable<'_> {
         TextureTable {
-            options: self.options,
+            project_root: self.options.project_root.as_deref(),
+            scene_dir: self.options.scene_dir.as_deref(),
             textures: &mut self.textures,
             ids: &mut self.texture_ids,
             dialect: self.dialect,
@@ -419,15 +316,6 @@ impl<'a> Exporter<'a> {
             self.animated.push((i, factor));
         }
     }
-}
-
-/// How a node's appearance is scaled: pixels per unit, and the factor a sprite's scale took.
-#[derive(Clone, Copy)]
-pub(super) struct Look {
-    /// Pixels per graft unit.
-    pub ppu: f32,
-    /// The factor the node's scale was multiplied by.
-    pub factor: Vec2,
 }
 
 /// Says which nodes went out as a `transform` line, and why.
@@ -535,40 +423,4 @@ fn transform_lines(out: &mut String, local: &Trs, dialect: Dialect, explicit: bo
         );
     }
     false
-}
-
-/// The ext_resource table being filled.
-pub(super) struct TextureTable<'a> {
-    options: &'a ExportOptions,
-    textures: &'a mut Vec<String>,
-    ids: &'a mut FxHashMap<String, usize>,
-    pub(super) dialect: Dialect,
-}
-
-impl TextureTable<'_> {
-    /// A sprite's image file: its path under the scene's folder when that is known.
-    pub(super) fn image_file(&self, path: &str) -> PathBuf {
-        match &self.options.scene_dir {
-            Some(dir) => dir.join(path),
-            None => PathBuf::from(path),
-        }
-    }
-
-    /// The id of the image's `ext_resource` (added when new), or None when the image is not
-    /// inside the Godot project.
-    pub(super) fn id_of(&mut self, file: &Path) -> Option<usize> {
-        let written = res_path(file, self.options.project_root.as_deref()?)?;
-        let next = self.ids.len() + 1;
-        let id = *self.ids.entry(written.clone()).or_insert(next);
-        if id == next {
-            self.textures.push(written);
-        }
-        Some(id)
-    }
-}
-
-/// A colour as a Godot `Color(r, g, b, a)` of 0..1 floats.
-pub(super) fn color_text(color: [u8; 4], dialect: Dialect) -> String {
-    let rgba = color.map(|c| num(c as f32 / 255.0));
-    dialect.call("Color", &rgba)
 }

@@ -8,7 +8,9 @@
 //! part's root, and named by that part.
 
 use super::classes::Kind;
-use super::export::{Dialect, ExportOptions, ExportReport, Exporter, Instancer, write_scene};
+use super::dialect::Dialect;
+use super::export::{ExportOptions, Exporter, Instancer, write_scene};
+use super::export_parts::ExportReport;
 use super::tscn_text::{num, res_path};
 use crate::model::instance::{Entry, FieldSet, Override};
 use crate::model::math::Trs;

@@ -2,7 +2,8 @@
 //! `scale` factor that makes Godot draw its image at the sprite's graft size (`size × ppu`
 //! pixels); a Polygon2D's colour and points (rects and ellipses as polygons).
 
-use super::export::{Dialect, ExportReport, Look, TextureTable, color_text};
+use super::dialect::{Dialect, color_text};
+use super::export_parts::{ExportReport, Look, TextureTable};
 use super::tscn_text::num;
 use crate::model::scene::{Shape, Sprite};
 use glam::Vec2;
@@ -175,7 +176,7 @@ pub(super) fn appearance_lines(
         Shape::Sprite(sprite) => sprite_lines(out, data, sprite, name, tex, look, report),
         shape => {
             let mut shape = shape.clone();
-            super::scale_shape(&mut shape, look.ppu);
+            super::units::scale_shape(&mut shape, look.ppu);
             polygon_lines(out, &shape, data.color, tex.dialect)
         }
     }

@@ -5,10 +5,10 @@
 //! `top_level` nodes ignore their ancestors; a CanvasLayer is a root carrying its own transform.
 
 use super::classes::{Kind, is_known, kind_of};
+use super::report::{ImportReport, Note, NoteKind};
 use super::shapes::{appearance, flip, vec2_of, vec2_prop};
 use super::tree::{GNode, Loader, Tree};
 use super::tscn::Value;
-use super::{ImportReport, Note, NoteKind};
 use crate::error::{Error, Result};
 use crate::model::math::{Trs, decompose};
 use crate::model::scene::{NodeData, NodeId, NodeSpec, Scene};

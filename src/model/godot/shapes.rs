@@ -4,9 +4,9 @@
 //! in Godot's pixels (1 unit = 1 px), y flipped.
 
 use super::classes::Kind;
+use super::report::{Note, NoteKind};
 use super::tree::{GNode, Loader, Prop, SubResource};
 use super::tscn::Value;
-use super::{Note, NoteKind};
 use crate::model::scene::{Color, DEFAULT_COLOR, Shape, Sprite};
 use glam::{DVec2, Vec2};
 use std::path::PathBuf;

@@ -3,9 +3,9 @@
 //! and grafted in, and the property overrides of instances and of nodes inside them ("editable
 //! children") applied. What the nodes mean for transforms is `import.rs`'s business.
 
+use super::report::{Note, NoteKind};
 use super::tscn::{self, Value};
 pub use super::tscn::{ExtResource, SceneFile, SubResource, find_project_root, read_scene_text};
-use super::{Note, NoteKind};
 use crate::error::{Error, Result};
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;

@@ -3,7 +3,7 @@
 //! added under a source node that is not there. None of them loses anything: the file keeps
 //! them, and they apply again when the source has the node.
 
-use super::Override;
+use super::overrides::Override;
 use crate::model::scene::{NodeId, Scene};
 
 /// One thing that does not resolve.

@@ -3,10 +3,13 @@
 //! keeps its id, every override kept).
 
 use super::expand::{Resolver, Reuse, absolute};
-use super::{Entry, Instances, Origin, Override, Source};
+use super::ids::Origin;
+use super::overrides::Override;
 use crate::error::{Error, Result};
+use crate::model::file_load::load_source;
 use crate::model::math::Trs;
 use crate::model::scene::sprites::folder_of;
+use crate::model::scene::types::{Entry, Instances, Source};
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
@@ -32,7 +35,7 @@ pub fn prepare(
 ) -> Result<Prepared> {
     let folder = folder_of(host);
     let abs = absolute(&folder.join(source));
-    let raw = Resolver::within(&[host])
+    let raw = Resolver::within(&[host], load_source)
         .source(&abs)?
         .map_err(|why| Error::Refused(format!("cannot instance {source}: {why}")))?;
     let mut copy = Source::clone(&raw);
@@ -73,11 +76,11 @@ pub fn prepare(
 
 impl Prepared {
     /// The subtree to insert and the table rows it needs once it is in.
-    pub fn into_parts(self) -> (DetachedSubtree, super::Registration) {
+    pub fn into_parts(self) -> (DetachedSubtree, super::table_edit::Registration) {
         let origins = (self.subtree.ids.iter().enumerate().skip(1))
             .map(|(j, id)| (*id, j as u32))
             .collect();
-        let reg = super::Registration {
+        let reg = super::table_edit::Registration {
             entry: self.entry,
             origins,
             pending: Vec::new(),
@@ -170,7 +173,7 @@ pub fn reload(scene: &Scene, host: &Path) -> Result<Scene> {
         }
     }
     let text = crate::model::file::to_ron_string(scene);
-    let mut resolver = Resolver::default();
+    let mut resolver = Resolver::new(load_source);
     resolver.reuse = Some(reuse);
     let mut fresh = crate::model::file_load::parse_with_resolver(&text, host, &mut resolver)?;
     fresh.reserve_ids_below(scene.next_id());

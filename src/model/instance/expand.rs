@@ -4,21 +4,25 @@
 //! below its root with its overrides applied. A source that cannot be read leaves a
 //! placeholder that keeps the instance's overrides verbatim.
 
-use super::{Chain, Entry, FieldSet, Instances, Origin, Override, Source};
+use super::ids::{Chain, Origin};
+use super::overrides::{FieldSet, Override};
 use crate::error::{Error, Result};
 use crate::model::file_node::NodeInstance;
-use crate::model::progress::Progress;
 use crate::model::scene::column::Column;
 use crate::model::scene::sprites::{folder_of, normalize};
-use crate::model::scene::{NodeData, NodeId};
+use crate::model::scene::types::{Entry, Instances, Source};
+use crate::model::scene::{NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What a load knows about sources: the files being read (a cycle check), the sources read
 /// so far, and for a reload the ids the expanded nodes had.
-#[derive(Default)]
 pub(crate) struct Resolver {
+    /// Reads a `.ron` source file as a scene, expanding its own instances through this
+    /// resolver: the loader (`file_load::load_source`), passed in so that the expansion does
+    /// not import the loader back.
+    load: Load,
     stack: Vec<PathBuf>,
     cache: FxHashMap<PathBuf, std::result::Result<Arc<Source>, String>>,
     /// Set when a cycle was found (its message): every file on the way refuses to load
@@ -31,30 +35,14 @@ pub(crate) struct Resolver {
     pub(crate) given: Option<FxHashMap<NodeId, std::result::Result<Arc<Source>, String>>>,
 }
 
+/// How a resolver reads a `.ron` source file (called once per file read, never per node).
+pub(crate) type Load = fn(&Path, &mut Resolver) -> Result<Scene>;
+
 /// The ids a reload gives back: by (instance root, chain), and the next fresh id.
 #[derive(Default)]
 pub(crate) struct Reuse {
     pub(crate) ids: FxHashMap<(NodeId, Chain), NodeId>,
     pub(crate) next: u32,
-}
-
-/// The files the instances of the scene file `abs` read, nested ones included, as they are
-/// on disk now (empty when it cannot be read).
-pub(crate) fn nested_files_on_disk(abs: &Path) -> Vec<PathBuf> {
-    match Resolver::default().source(abs) {
-        Ok(Ok(source)) => source.nested_files().to_vec(),
-        _ => Vec::new(),
-    }
-}
-
-impl Source {
-    /// The files its own instances read, nested ones included (absolute): what a disk watch
-    /// and the paste check see beside its own file. Read from disk the first time when the
-    /// source did not come from an expansion (one recovered from a journal); here, beside the
-    /// loader, so the instance table does not reach the loader.
-    pub fn nested_files(&self) -> &[PathBuf] {
-        self.nested.get_or_init(|| nested_files_on_disk(&self.path))
-    }
 }
 
 /// A file's path absolute and normalized, so one file is one key.
@@ -63,11 +51,23 @@ pub(crate) fn absolute(path: &Path) -> PathBuf {
 }
 
 impl Resolver {
+    /// A resolver that reads source files with `load`.
+    pub(crate) fn new(load: Load) -> Self {
+        Self {
+            load,
+            stack: Vec::new(),
+            cache: FxHashMap::default(),
+            cycle: None,
+            reuse: None,
+            given: None,
+        }
+    }
+
     /// A resolver that refuses sources leading back to `files` (the scene being edited).
-    pub(crate) fn within(files: &[&Path]) -> Self {
+    pub(crate) fn within(files: &[&Path], load: Load) -> Self {
         Self {
             stack: files.iter().map(|p| absolute(p)).collect(),
-            ..Self::default()
+            ..Self::new(load)
         }
     }
 
@@ -134,11 +134,7 @@ impl Resolver {
         let scene = if tscn {
             crate::model::godot::import::import_file(abs).map(|i| i.scene)
         } else {
-            match crate::model::file::read_text(abs, &Progress::new()) {
-                Ok(Some(text)) => crate::model::file_load::parse_source(&text, abs, self),
-                Ok(None) => Err(Error::Refused("cancelled".into())),
-                Err(e) => Err(e),
-            }
+            (self.load)(abs, self)
         };
         let scene = match scene {
             Ok(scene) => scene,
@@ -189,10 +185,10 @@ pub(crate) fn expand(
     };
     let new_ids = expand_instances(host, &mut columns, &marks, resolver, &mut front, &mut fresh)?;
     place_inside(&mut columns, &marks, &mut front.table, &new_ids)?;
-    if front.ids.len() + columns.ids.len() > crate::model::file::MAX_NODES {
+    if front.ids.len() + columns.ids.len() > crate::model::file_format::MAX_NODES {
         return Err(Error::Format(format!(
             "the instances expand to more than {} nodes",
-            crate::model::file::MAX_NODES
+            crate::model::file_format::MAX_NODES
         )));
     }
     let indexed = indexed_slots(&marks, &columns, &mut front.table, front.ids.len())?;

@@ -8,10 +8,14 @@
 //! (`plan::replace_ops`: each instance replaced).
 
 use super::expand::{Resolver, absolute};
-use super::{Entry, FieldSet, Override, Source, TableEdit, reshape};
+use super::overrides::{FieldSet, Override};
+use super::reshape;
+use super::table_edit::TableEdit;
 use crate::error::Result;
+use crate::model::file_load::load_source;
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
+use crate::model::scene::types::{Entry, Source};
 use crate::model::scene::{NodeId, Scene};
 use std::path::Path;
 use std::sync::Arc;
@@ -57,7 +61,7 @@ pub(crate) fn fast_follow_ops(scene: &Scene, host: &Path) -> Result<Option<Vec<O
     let Some(groups) = groups(scene) else {
         return Ok(None);
     };
-    let mut resolver = Resolver::within(&[host]);
+    let mut resolver = Resolver::within(&[host], load_source);
     let folder = folder_of(host);
     let mut read = Vec::with_capacity(groups.len());
     for (old, entries) in &groups {
@@ -141,12 +145,7 @@ fn instance_ops(
         }
         let on = Override::diff(chain.clone(), shows, &wanted, FieldSet(0), allowed);
         if let Some(on) = on {
-            ops.extend(super::overrides::value_ops(
-                id,
-                on.fields().0,
-                &wanted,
-                shows,
-            ));
+            ops.extend(super::values::value_ops(id, on.fields().0, &wanted, shows));
         }
     }
     Ok(())

@@ -16,44 +16,26 @@ pub mod check;
 pub mod edit;
 pub(crate) mod expand;
 pub(crate) mod follow;
-mod origin_map;
-mod overrides;
+pub(crate) mod ids;
+pub(crate) mod origin_map;
+pub(crate) mod overrides;
 pub mod plan;
 pub(crate) mod reshape;
 pub mod save;
 pub mod share;
 pub mod snapshot;
+mod table_edit;
+mod values;
 
+pub use crate::model::scene::types::{Entry, Instances, Source};
+pub use ids::{Chain, Origin};
 pub use overrides::{FieldSet, Override};
+pub use table_edit::{Registration, TableEdit};
 
 use crate::error::{Error, Result};
-use crate::model::scene::{DetachedSubtree, NodeId, Scene};
+use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashMap;
-use serde::{Deserialize, Serialize};
-use std::path::PathBuf;
 use std::sync::Arc;
-
-/// A node's place in its source: a chain of ids, one per file (`[7]`: node 7 of the source;
-/// `[12, 7]`: node 7 of the scene that the source's node 12 instances).
-pub type Chain = Box<[u32]>;
-
-/// A source scene as its instances use it: fully expanded (its own instances included), one
-/// root, its sprite paths relative to the folder of the scene that instances it.
-#[derive(Clone, Debug)]
-pub struct Source {
-    /// The file, absolute and normalized.
-    pub path: PathBuf,
-    /// The expanded scene (one root, at index 0).
-    pub scene: Scene,
-    /// The chain of each node, by pre-order index.
-    pub chains: Vec<Chain>,
-    /// Each chain's pre-order index.
-    pub by_chain: FxHashMap<Chain, u32>,
-    /// The files its own instances read, nested ones included (absolute): known when it was
-    /// read; for a source a journal gave back (its record keeps its nodes, not its instances),
-    /// read from the files on disk the first time it is asked for.
-    nested: std::sync::OnceLock<Vec<PathBuf>>,
-}
 
 impl Source {
     /// A source from its expanded scene (`abs`: its file): every node's chain and the index
@@ -92,50 +74,6 @@ impl Source {
     pub fn index_of(&self, chain: &[u32]) -> Option<usize> {
         self.by_chain.get(chain).map(|&i| i as usize)
     }
-}
-
-/// Where an expanded node came from: the instance (its root's id) and the node's pre-order
-/// index in that instance's [`Source`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Origin {
-    /// The instance root, a node of this scene.
-    pub root: NodeId,
-    /// The node's index in the source scene (never 0: that is the root itself).
-    pub index: u32,
-}
-
-/// One instance written in this scene's file.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Entry {
-    /// The instance root (a node of this scene: its name and transform are its own).
-    pub root: NodeId,
-    /// The source file as the file writes it (relative to the scene's folder, or absolute).
-    pub path: String,
-    /// The source, or why it could not be read (the instance is then a placeholder that
-    /// keeps its overrides verbatim).
-    #[serde(with = "source_serde")]
-    pub source: std::result::Result<Arc<Source>, String>,
-    /// The fields each source node's override set when loaded: kept at save even when equal
-    /// to the source, so a later change of the source does not show through.
-    pub sticky: FxHashMap<Chain, FieldSet>,
-    /// Overrides whose node the source does not have: kept, written back, reported, and
-    /// applied again when the node comes back.
-    pub dangling: Vec<Override>,
-}
-
-/// The instances of a scene: the entries, the origin of each expanded node, and the nodes
-/// added under a source node that is not there (kept under the instance root).
-#[derive(Clone, Debug, Default)]
-pub struct Instances {
-    pub(crate) entries: Vec<Entry>,
-    pub(crate) by_root: FxHashMap<NodeId, u32>,
-    pub(crate) origins: origin_map::OriginMap,
-    /// Added nodes whose `inside` parent is missing: node → (instance root, chain).
-    pub(crate) pending: FxHashMap<NodeId, (NodeId, Chain)>,
-    /// The sibling index a file gave an added node that could not be placed among the
-    /// source's nodes (its `inside` node is gone, or the source could not be read): node →
-    /// (its parent then, the index), written back while it stays under that parent.
-    pub(crate) kept_index: FxHashMap<NodeId, (NodeId, u32)>,
 }
 
 impl Instances {
@@ -238,79 +176,6 @@ impl Scene {
     pub fn origin(&self, id: NodeId) -> Option<Origin> {
         self.instances()?.origin(id)
     }
-}
-
-// The table as edits see it: an instance's rows ([`Registration`]: its entry, its nodes'
-// origins, its pending added nodes) taken out and put in by a [`TableEdit`], so instancing,
-// making local, reverting and following a changed source are undo steps that the crash
-// journal records exactly (a source travels as its nodes, not re-read from disk).
-
-/// One instance's rows in the table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Registration {
-    /// The entry (root, source path, source, sticky fields, dangling overrides).
-    pub entry: Entry,
-    /// Each expanded node and its index in the source.
-    pub origins: Vec<(NodeId, u32)>,
-    /// Added nodes whose `inside` parent the source lacks, with that parent's chain.
-    pub pending: Vec<(NodeId, Chain)>,
-}
-
-/// A change of the instance table (the scene's nodes change by the edits beside it).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum TableEdit {
-    /// The rows of the instance rooted at `root` replaced (None: none).
-    Swap {
-        /// The instance root.
-        root: NodeId,
-        /// Its rows before.
-        before: Option<Box<Registration>>,
-        /// Its rows after.
-        after: Option<Box<Registration>>,
-    },
-    /// The fields an override keeps on one source node, changed (Revert to source).
-    Sticky {
-        /// The instance root.
-        root: NodeId,
-        /// The source node.
-        chain: Chain,
-        /// The fields before.
-        before: FieldSet,
-        /// The fields after.
-        after: FieldSet,
-    },
-    /// Every instance of the source file `key` follows it from `before` to `after`, whose
-    /// nodes are in the same places (only their data changed): the nodes that share the
-    /// source show it at once; value ops beside it change the nodes of their own.
-    Follow {
-        /// An instance root of that file (the node the edit is about).
-        root: NodeId,
-        /// The source file, absolute.
-        key: PathBuf,
-        /// The source before.
-        #[serde(with = "source_serde")]
-        before: std::result::Result<Arc<Source>, String>,
-        /// The source after.
-        #[serde(with = "source_serde")]
-        after: std::result::Result<Arc<Source>, String>,
-    },
-    /// Every instance in `rows` follows the source file `key` from `before` to `after`, which
-    /// gained, lost or moved nodes: their nodes rebuilt in one pass (`reshape.rs`); value ops
-    /// beside it give the nodes their overrides. Journal format 5.
-    Reshape {
-        /// An instance root of that file (the node the edit is about).
-        root: NodeId,
-        /// The source file, absolute.
-        key: PathBuf,
-        /// The source before.
-        #[serde(with = "source_serde")]
-        before: std::result::Result<Arc<Source>, String>,
-        /// The source after.
-        #[serde(with = "source_serde")]
-        after: std::result::Result<Arc<Source>, String>,
-        /// Each instance's ids, own data and entry fields, before and after.
-        rows: Vec<share::Row>,
-    },
 }
 
 impl Registration {
@@ -456,7 +321,7 @@ impl TableEdit {
                 key,
                 before: after,
                 after: before,
-                rows: rows.iter().map(share::Row::inverse).collect(),
+                rows: rows.iter().map(table_edit::Row::inverse).collect(),
             },
         }
     }
@@ -521,15 +386,6 @@ impl Instances {
     }
 }
 
-/// A source as the journal writes it: its file, its nodes and their chains (its own
-/// instance table is not kept: its nodes are already expanded).
-#[derive(Serialize, Deserialize)]
-struct SourceRecord {
-    path: PathBuf,
-    nodes: DetachedSubtree,
-    chains: Vec<Chain>,
-}
-
 impl PartialEq for Source {
     fn eq(&self, other: &Self) -> bool {
         let nodes = |s: &Source| s.scene.copy_subtree(s.scene.id_at(0)).ok();
@@ -537,58 +393,5 @@ impl PartialEq for Source {
             && self.chains == other.chains
             && self.scene.len() == other.scene.len()
             && nodes(self) == nodes(other)
-    }
-}
-
-/// Serde for an entry's source: its nodes, or why it could not be read.
-pub(crate) mod source_serde {
-    use super::{DetachedSubtree, Scene, Source, SourceRecord};
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-    use std::sync::Arc;
-
-    type Field = std::result::Result<Arc<Source>, String>;
-
-    /// Write the source as its nodes.
-    pub fn serialize<S: Serializer>(field: &Field, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let record = field.as_ref().map_err(Clone::clone).and_then(|src| {
-            let nodes = src
-                .scene
-                .copy_subtree(src.scene.id_at(0))
-                .map_err(|e| e.to_string())?;
-            Ok(SourceRecord {
-                path: src.path.clone(),
-                nodes,
-                chains: src.chains.clone(),
-            })
-        });
-        record.serialize(s)
-    }
-
-    /// Read the source back from its nodes.
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Field, D::Error> {
-        let record = std::result::Result::<SourceRecord, String>::deserialize(d)?;
-        Ok(record.and_then(|r| {
-            let mut scene = Scene::new();
-            scene
-                .insert_subtree(DetachedSubtree {
-                    parent: None,
-                    index: 0,
-                    ..r.nodes
-                })
-                .map_err(|e| e.to_string())?;
-            let by_chain = r
-                .chains
-                .iter()
-                .enumerate()
-                .map(|(j, c)| (c.clone(), j as u32))
-                .collect();
-            Ok(Arc::new(Source {
-                path: r.path,
-                scene,
-                chains: r.chains,
-                by_chain,
-                nested: std::sync::OnceLock::new(),
-            }))
-        }))
     }
 }

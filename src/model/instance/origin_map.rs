@@ -2,7 +2,7 @@
 //! are dense (8 bytes a node; the ids an expansion gives out are consecutive), a hash map
 //! otherwise (~27 bytes a node with the map's slack). Both answer the same questions.
 
-use super::Origin;
+use super::ids::Origin;
 use crate::model::scene::NodeId;
 use rustc_hash::FxHashMap;
 
@@ -176,10 +176,9 @@ impl OriginMap {
     pub(crate) fn bytes(&self) -> u64 {
         match self {
             OriginMap::Dense { slots, .. } => (slots.capacity() * size_of::<Slot>()) as u64,
-            OriginMap::Sparse(map) => crate::model::scene::accounting::map_bytes(
-                map.capacity(),
-                size_of::<(NodeId, Origin)>(),
-            ),
+            OriginMap::Sparse(map) => {
+                crate::model::scene::bytes::map_bytes(map.capacity(), size_of::<(NodeId, Origin)>())
+            }
         }
     }
 }

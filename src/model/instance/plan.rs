@@ -2,11 +2,13 @@
 //! an instance local, revert values to the source, save a branch as a scene file, and follow
 //! sources changed on disk. The table changes travel as [`TableEdit`]s beside the node edits.
 
-use super::{Entry, FieldSet, Instances, Override, Registration, Source, TableEdit};
+use super::overrides::{FieldSet, Override};
+use super::table_edit::{Registration, TableEdit};
 use crate::error::{Error, Result};
 use crate::model::math::Trs;
 use crate::model::scene::edit::Op;
 use crate::model::scene::sprites::folder_of;
+use crate::model::scene::types::{Entry, Instances, Source};
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
 use std::path::Path;
@@ -133,7 +135,7 @@ pub fn revert_ops(scene: &Scene, node: NodeId, fields: u16) -> Result<Vec<Op>> {
     };
     let on = overrides_of_node(scene, node).unwrap_or_default().0 & fields;
     let (base, now) = (source.scene.data_at(j), scene.node(node)?);
-    let mut ops = super::overrides::value_ops(node, on, base, now);
+    let mut ops = super::values::value_ops(node, on, base, now);
     let chain = source.chains[j].clone();
     let before = entry.sticky.get(&chain).copied().unwrap_or_default();
     let after = FieldSet(before.0 & !on);

@@ -7,9 +7,13 @@
 //! the general path's (`plan::replace_ops`); instances with nodes added under their source
 //! nodes take that path.
 
-use super::share::{Row, Side, exact, gone, index_map};
-use super::{Chain, Entry, FieldSet, Override, Source, TableEdit};
+use super::ids::Chain;
+use super::overrides::{FieldSet, Override};
+use super::share::{exact, gone, index_map};
+use super::table_edit::TableEdit;
+use super::table_edit::{Row, Side};
 use crate::model::scene::edit::Op;
+use crate::model::scene::types::{Entry, Source};
 use crate::model::scene::{NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
@@ -88,7 +92,7 @@ fn settle_ops(
     allowed: u16,
 ) -> Vec<Op> {
     match Override::diff(chain.clone(), shows, wanted, FieldSet(0), allowed) {
-        Some(on) => super::overrides::value_ops(id, on.fields().0, wanted, shows),
+        Some(on) => super::values::value_ops(id, on.fields().0, wanted, shows),
         None => Vec::new(),
     }
 }

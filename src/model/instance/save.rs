@@ -3,7 +3,8 @@
 //! compared with its source node, the fields loaded as overrides kept, then the dangling
 //! ones verbatim); a node added under an expanded node names its parent as (instance, chain).
 
-use super::{Entry, FieldSet, Instances, Override};
+use super::overrides::{FieldSet, Override};
+use crate::model::scene::types::{Entry, Instances};
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashMap;
 

@@ -4,12 +4,13 @@
 //! here (reading sources is `follow.rs` and `expand.rs`), so the scene and its instance table
 //! reach this without reaching the loader.
 
-use super::{Chain, FieldSet, Origin, Override, Source};
+use super::ids::Origin;
+use super::table_edit::Row;
 use crate::error::{Error, Result};
 use crate::model::scene::block::{Block, BlockNode, Fill};
+use crate::model::scene::types::Source;
 use crate::model::scene::{NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
-use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -58,42 +59,6 @@ pub(crate) fn apply(scene: &mut Scene, key: &Path, after: &Arc<Source>) {
         }
     }
     scene.follow_part(key, part_nodes(after));
-}
-
-/// One side (before or after) of an instance in a [`TableEdit::Reshape`](super::TableEdit::Reshape): what its nodes and
-/// entry have that the other side's source cannot give.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Side {
-    /// The ids of the nodes only this side's source has, in its pre-order.
-    pub ids: Vec<NodeId>,
-    /// Those of them with data of their own (an override made it theirs), and the data.
-    pub own: Vec<(NodeId, NodeData)>,
-    /// The entry's sticky fields, by chain (sorted).
-    pub sticky: Vec<(Chain, FieldSet)>,
-    /// The entry's dangling overrides.
-    pub dangling: Vec<Override>,
-}
-
-/// One instance of a [`TableEdit::Reshape`](super::TableEdit::Reshape).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Row {
-    /// The instance root.
-    pub root: NodeId,
-    /// Its side before.
-    pub before: Side,
-    /// Its side after.
-    pub after: Side,
-}
-
-impl Row {
-    /// The row the other way round (undo).
-    pub(crate) fn inverse(&self) -> Row {
-        Row {
-            root: self.root,
-            before: self.after.clone(),
-            after: self.before.clone(),
-        }
-    }
 }
 
 /// For each node of `to` (by index), its index in `from` when `from` has its chain.
@@ -226,16 +191,17 @@ fn block_of(
     })
 }
 
-impl super::Instances {
+impl crate::model::scene::types::Instances {
     /// Allocated bytes of the table by part (`graft bench instances`): the origin of each
     /// expanded node, the entries, and the sources (each counted once).
     pub(crate) fn memory_parts(&self) -> Vec<(String, u64)> {
-        use crate::model::scene::accounting::map_bytes;
+        use crate::model::scene::bytes::map_bytes;
         use std::mem::size_of;
         let origins = self.origins.bytes();
-        let entries = (self.entries.capacity() * size_of::<super::Entry>()) as u64
+        let entries = (self.entries.capacity() * size_of::<crate::model::scene::types::Entry>())
+            as u64
             + map_bytes(self.by_root.capacity(), 8);
-        let mut seen: Vec<*const super::Source> = Vec::new();
+        let mut seen: Vec<*const crate::model::scene::types::Source> = Vec::new();
         let mut sources = 0;
         for source in self.entries.iter().filter_map(|e| e.source.as_ref().ok()) {
             if !seen.contains(&Arc::as_ptr(source)) {

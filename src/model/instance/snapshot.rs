@@ -4,8 +4,11 @@
 //! gone, changes nothing) and gives each expanded node the id the history names.
 
 use super::expand::{Resolver, Reuse};
-use super::{Chain, Source, source_serde};
+use super::ids::Chain;
+use super::table_edit::source_serde;
 use crate::error::Result;
+use crate::model::file_load::load_source;
+use crate::model::scene::types::Source;
 use crate::model::scene::{NodeId, Scene};
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -54,7 +57,7 @@ impl Snapshot {
                     sources.len() as u32 - 1
                 }
             };
-            let mut origins = super::Registration::of(scene, entry.root)
+            let mut origins = super::table_edit::Registration::of(scene, entry.root)
                 .map(|r| r.origins)
                 .unwrap_or_default();
             origins.sort_by_key(|&(_, index)| index);
@@ -95,7 +98,7 @@ impl Snapshot {
             }
             given.insert(instance.root, source.clone());
         }
-        let mut resolver = Resolver::default();
+        let mut resolver = Resolver::new(load_source);
         resolver.reuse = Some(reuse);
         resolver.given = Some(given);
         let mut scene = crate::model::file_load::parse_with_resolver(text, path, &mut resolver)?;

@@ -1,7 +1,10 @@
 //! Where a scene's bytes go, by part (`graft bench instances`): each per-node array, the heap
 //! its nodes' data own, and the instance table. Allocated bytes, not resident ones.
 
-use super::{NodeData, NodeId, Scene, Shape};
+use super::node_data::NodeData;
+use super::node_id::NodeId;
+use super::shape::Shape;
+use super::types::Scene;
 use glam::Affine2;
 use std::mem::size_of;
 
@@ -23,16 +26,6 @@ pub(crate) fn heap_bytes(d: &NodeData) -> u64 {
             .map(|t| t.keys.capacity() * size_of::<crate::model::anim::Key>())
             .sum::<usize>();
     (name + shape + thin(d.probes.capacity(), 8) + tracks) as u64
-}
-
-/// Bytes of a hash map of `capacity` usable entries of `entry` bytes (hashbrown: a power of
-/// two of buckets, 7/8 usable, a control byte each).
-pub(crate) fn map_bytes(capacity: usize, entry: usize) -> u64 {
-    if capacity == 0 {
-        return 0;
-    }
-    let buckets = (capacity * 8 / 7).next_power_of_two();
-    (buckets * (entry + 1)) as u64
 }
 
 impl Scene {

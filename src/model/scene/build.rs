@@ -1,7 +1,10 @@
 //! Building a [`Scene`] from a flat node list (files, generators), validating every rule.
 
 use super::column::Column;
-use super::{NO_PARENT, NodeData, NodeId, Scene};
+use super::node_data::NodeData;
+use super::node_id::NodeId;
+use super::store::NO_PARENT;
+use super::types::Scene;
 use crate::error::{Error, Result};
 use rustc_hash::{FxHashMap, FxHashSet};
 

@@ -8,8 +8,8 @@
 //! or (part, index). Changing a shared node's data first copies it to an own slot (copy on
 //! write: an override), so the part and every other instance stay as they are.
 
-use super::NodeData;
 use super::block::Cell;
+use super::node_data::NodeData;
 use glam::Affine2;
 use std::ops::Range;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,8 @@
 //! Explaining a node's world matrix: the chain of factors that make it, and where its shear
 //! comes from. Pure model code for the inspector and the viewport's overlay.
 
-use super::{NodeId, Scene};
+use super::node_id::NodeId;
+use super::types::Scene;
 use crate::error::Result;
 use crate::model::math::shear_metrics;
 use glam::{Affine2, Mat2};

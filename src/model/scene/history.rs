@@ -7,8 +7,8 @@
 //! changing anything, and an edit's inverse replays stored numbers, so taking back cannot fail
 //! in practice; if it ever did, the error says so ([`Error::RollbackFailed`]).
 
-use super::Scene;
-use super::edit::{Edit, Op};
+use super::edit_op::{Edit, Op};
+use super::types::Scene;
 use crate::error::{Error, Result};
 use std::path::Path;
 
@@ -228,7 +228,8 @@ impl History {
     /// scene and in every step done or undone, so undo and redo after a move keep naming the
     /// same images; not a step of its own. Returns how many scene paths changed.
     pub fn rebase_sprites(&mut self, scene: &mut Scene, from: &Path, to: &Path) -> usize {
-        use super::sprites::{map_edit, normalize, rebase_path};
+        use super::edit_op::map_edit;
+        use super::sprites::{normalize, rebase_path};
         if normalize(from) == normalize(to) {
             return 0;
         }

@@ -3,7 +3,7 @@
 //! stays within a small multiple of the node count; a file with scattered ids (say 7 and
 //! 4,000,000,000) gets a hash map instead. Both answer the same questions.
 
-use super::NodeId;
+use super::node_id::NodeId;
 use rustc_hash::FxHashMap;
 
 /// Marks an id with no node in the array.

@@ -1,7 +1,8 @@
 //! The scene's own consistency check (pre-order, lengths, the id map), for tests (the
 //! `test-hooks` feature).
 
-use super::{Scene, has_keys};
+use super::store::has_keys;
+use super::types::Scene;
 use crate::model::anim;
 
 impl Scene {

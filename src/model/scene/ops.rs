@@ -1,7 +1,10 @@
 //! Structural edits: add, remove, re-insert and reparent (which also reorders). Each keeps the
 //! pre-order layout by moving one contiguous range, and each refusal changes nothing.
 
-use super::{NO_PARENT, NodeData, NodeId, Scene};
+use super::node_data::NodeData;
+use super::node_id::NodeId;
+use super::store::NO_PARENT;
+use super::types::Scene;
 use crate::error::{Error, Result};
 use crate::model::math::{Trs, decompose_like, try_inverse};
 use glam::Affine2;

@@ -5,7 +5,8 @@
 //! updates stay on one thread; a deep chain, which cannot be cut, runs exactly the
 //! single-threaded loop.
 
-use super::{NO_PARENT, Scene};
+use super::store::NO_PARENT;
+use super::types::Scene;
 use glam::Affine2;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};

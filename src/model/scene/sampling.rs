@@ -2,7 +2,8 @@
 //! `Scene::set_pose_at` in `scene/mod.rs`); the tracks and their sampling are `model::anim`,
 //! which knows nothing of the scene.
 
-use super::{NodeId, Scene};
+use super::node_id::NodeId;
+use super::types::Scene;
 use crate::error::Result;
 use crate::model::anim::{is_keyed, key_times, sample};
 use crate::model::math::Trs;

@@ -5,7 +5,10 @@
 //! instance, each O(nodes)).
 
 use super::block::{Block, Cell, Fill};
-use super::{NO_PARENT, NodeData, NodeId, Scene};
+use super::node_data::NodeData;
+use super::node_id::NodeId;
+use super::store::NO_PARENT;
+use super::types::Scene;
 use crate::error::{Error, Result};
 use glam::Affine2;
 use std::path::Path;
@@ -55,7 +58,7 @@ impl Scene {
             &mut self.probes_version,
             &mut self.tracks_version,
         ] {
-            *v = super::NEXT_VERSION.fetch_add(1, Relaxed);
+            *v = super::store::NEXT_VERSION.fetch_add(1, Relaxed);
         }
         true
     }
@@ -252,7 +255,7 @@ impl Scene {
             &mut self.probes_version,
             &mut self.tracks_version,
         ] {
-            *v = super::NEXT_VERSION.fetch_add(1, Relaxed);
+            *v = super::store::NEXT_VERSION.fetch_add(1, Relaxed);
         }
     }
 

@@ -4,7 +4,9 @@
 //! are the kernel's (`folder_of` resolves links, so a `..` after a link is where the link leads).
 //! Absolute paths, URIs and empty paths stay as they are.
 
-use super::{NodeData, Scene, Shape};
+use super::node_data::NodeData;
+use super::shape::Shape;
+use super::types::Scene;
 use std::path::{Component, Path, PathBuf};
 
 /// `path` with `.` dropped and each `..` folding the name before it (lexically: symlinks are
@@ -133,23 +135,6 @@ pub fn map_data<'a>(
         .sum()
 }
 
-/// [`map_shape`] over the shapes and nodes an edit holds (before and after); how many
-/// changed.
-pub fn map_edit(
-    edit: &mut super::edit::Edit,
-    map: &mut impl FnMut(&str) -> Option<String>,
-) -> usize {
-    use super::edit::Edit;
-    match edit {
-        Edit::Appearance { before, after, .. } => {
-            usize::from(map_shape(&mut before.0, map)) + usize::from(map_shape(&mut after.0, map))
-        }
-        Edit::Insert(subtree) | Edit::Remove(subtree) => map_data(subtree.data.iter_mut(), map),
-        Edit::Instances(change) => change.map_paths(map),
-        _ => 0,
-    }
-}
-
 impl Scene {
     /// Replace each sprite path `map` gives a new one for (one pass over the nodes, no copy
     /// of the scene); returns how many changed. Outside the history: callers that own a
@@ -164,7 +149,7 @@ impl Scene {
         }
         if changed > 0 {
             self.appearance_version =
-                super::NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                super::store::NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         }
         changed
     }

@@ -1,7 +1,9 @@
 //! The world-matrix cache: dirty subtree ranges, one batched update pass, a lazy getter,
 //! world TRS getters and setters (SetGlobalSRT), and the accumulated-TRS comparison mode.
 
-use super::{NO_PARENT, NodeId, Scene};
+use super::node_id::NodeId;
+use super::store::NO_PARENT;
+use super::types::Scene;
 use crate::error::{Error, Result};
 use crate::model::math::{Trs, decompose_like, sin_cos_deg, try_inverse};
 use glam::{Affine2, Vec2};
@@ -58,7 +60,8 @@ impl Scene {
         roots.clear();
         self.dirty_roots = roots; // keep the allocation
         self.prev_world_version = self.world_version;
-        self.world_version = super::NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.world_version =
+            super::store::NEXT_VERSION.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.last_recomputed = count;
         self.last_only_range_roots = only_range_roots;
         count

@@ -1,7 +1,8 @@
 //! Coordinates from attributes: an element's `transform`, the viewBox → viewport map, and
 //! lengths in user units (with units and percentages of the viewport).
 
-use super::{Importer, path};
+use super::importer::Importer;
+use super::path;
 use crate::model::math::try_inverse;
 use glam::{DAffine2, DVec2};
 use roxmltree::Node;

@@ -29,11 +29,10 @@
 //! is written to disk). `<use>` is expanded as a copy (a node for the `<use>` with its x / y,
 //! the referenced element under it); `<defs>` themselves are not imported.
 
-#[path = "../path.rs"]
-mod path;
-
 mod arcs;
 mod coords;
+mod importer;
+mod path;
 mod shapes;
 mod style;
 
@@ -44,11 +43,12 @@ use crate::model::file::MAX_NODES;
 use crate::model::math::{Trs, decompose};
 use crate::model::scene::{Color, NodeData, NodeId, NodeSpec, Scene, Shape};
 use glam::{DAffine2, DVec2};
+use importer::{Importer, is_svg};
 use path::Css;
 use roxmltree::{Document, Node};
 use rustc_hash::FxHashMap;
 use std::fmt::Display;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use style::{BLACK, Paint, Style};
 
 /// Larger files are refused (64 MiB).
@@ -62,10 +62,6 @@ pub const MAX_POINTS: usize = 16_000_000;
 /// `<use>` within `<use>` at most this deep; deeper ones are skipped with a note.
 const MAX_USE_CHAIN: usize = 32;
 /// Distinct notes at most; the rest are only counted.
-const MAX_NOTES: usize = 200;
-
-const SVG_NS: &str = "http://www.w3.org/2000/svg";
-const XLINK_NS: &str = "http://www.w3.org/1999/xlink";
 const INKSCAPE_NS: &str = "http://www.inkscape.org/namespaces/inkscape";
 /// Elements that draw nothing themselves, left out without a note.
 const QUIET: &str = "defs title desc metadata style script linearGradient radialGradient \
@@ -225,10 +221,6 @@ fn refuse(path: &Path, why: impl Display) -> Error {
     Error::Format(format!("{}: {why}", path.display()))
 }
 
-fn is_svg(node: Node) -> bool {
-    node.is_element() && matches!(node.tag_name().namespace(), None | Some(SVG_NS))
-}
-
 /// One element to visit, with what it inherits.
 #[derive(Clone, Copy)]
 struct Item<'a, 'i> {
@@ -251,101 +243,7 @@ struct Frame<'a, 'i> {
     single: bool,
 }
 
-struct Importer<'a, 'i> {
-    text: &'i str,
-    path: &'a Path,
-    dir: PathBuf,
-    css: &'a Css,
-    ids: FxHashMap<&'a str, Node<'a, 'i>>,
-    specs: Vec<NodeSpec>,
-    /// (first place, message, count), in order of first appearance.
-    notes: Vec<(String, String, usize)>,
-    note_index: FxHashMap<String, usize>,
-    more_notes: usize,
-    /// (byte offset, line, col) of the last place computed: places mostly come in order.
-    cursor: (usize, usize, usize),
-    use_nodes: usize,
-    points: usize,
-    /// Expanded `<use>` elements: (the use, the one it was itself reached through).
-    chains: Vec<(Node<'a, 'i>, Option<usize>)>,
-}
-
 impl<'a, 'i> Importer<'a, 'i> {
-    /// A fresh importer for `text` read as the file at `path`, with its style sheets and ids.
-    fn new(
-        text: &'i str,
-        path: &'a Path,
-        css: &'a Css,
-        ids: FxHashMap<&'a str, Node<'a, 'i>>,
-    ) -> Self {
-        Importer {
-            text,
-            path,
-            // Absolute: an untitled imported scene names its images from any folder.
-            dir: crate::model::scene::sprites::folder_of(path),
-            css,
-            ids,
-            specs: Vec::new(),
-            notes: Vec::new(),
-            note_index: FxHashMap::default(),
-            more_notes: 0,
-            cursor: (0, 1, 1),
-            use_nodes: 0,
-            points: 0,
-            chains: Vec::new(),
-        }
-    }
-
-    /// The notes as lines (`place: message`, with a count of repeats), then how many more
-    /// there were; leaves the importer's notes empty.
-    fn note_lines(&mut self) -> Vec<String> {
-        let mut notes: Vec<String> = (std::mem::take(&mut self.notes).into_iter())
-            .map(|(place, message, n)| match n {
-                1 => format!("{place}: {message}"),
-                _ => format!("{place}: {message} (and {} more like it)", n - 1),
-            })
-            .collect();
-        if self.more_notes > 0 {
-            notes.push(format!(
-                "{}: {} more notes",
-                self.path.display(),
-                self.more_notes
-            ));
-        }
-        notes
-    }
-
-    fn note(&mut self, node: Node, message: impl Into<String>) {
-        let message = message.into();
-        if let Some(&k) = self.note_index.get(&message) {
-            self.notes[k].2 += 1;
-        } else if self.notes.len() >= MAX_NOTES {
-            self.more_notes += 1;
-        } else {
-            let place = self.place(node);
-            self.note_index.insert(message.clone(), self.notes.len());
-            self.notes.push((place, message, 1));
-        }
-    }
-
-    /// `file:line:col` of an element.
-    fn place(&mut self, node: Node) -> String {
-        let pos = node.range().start;
-        let (mut at, mut line, mut col) = self.cursor;
-        if pos < at {
-            (at, line, col) = (0, 1, 1);
-        }
-        for c in self.text.get(at..pos).unwrap_or("").chars() {
-            (line, col) = if c == '\n' {
-                (line + 1, 1)
-            } else {
-                (line, col + 1)
-            };
-        }
-        self.cursor = (pos, line, col);
-        format!("{}:{line}:{col}", self.path.display())
-    }
-
     /// Add a node under `parent`; a local beyond f32 becomes identity (with a note).
     fn add(
         &mut self,
@@ -540,9 +438,4 @@ fn name_of<'a>(node: Node<'a, '_>) -> Option<&'a str> {
     node.attribute((INKSCAPE_NS, "label"))
         .or(node.attribute("id").filter(|s| !s.is_empty()))
         .map(crate::model::scene::name::cut_name)
-}
-
-fn href<'a>(node: Node<'a, '_>) -> Option<&'a str> {
-    node.attribute("href")
-        .or(node.attribute((XLINK_NS, "href")))
 }

@@ -1,8 +1,9 @@
 //! The elements that draw: basic shapes (`<rect>`, `<circle>`, `<ellipse>`), paths and
 //! polygons flattened to graft polygons, images as sprites, and `<use>` expanded as a copy.
 
-use super::{Frame, Importer, Item, MAX_POINTS, MAX_USE_CHAIN, MAX_USE_NODES};
-use super::{href, is_svg, name_of, path, refuse};
+use super::importer::{Importer, href, is_svg};
+use super::{Frame, Item, MAX_POINTS, MAX_USE_CHAIN, MAX_USE_NODES};
+use super::{name_of, path, refuse};
 use crate::error::Result;
 use crate::model::file::MAX_POLYGON_POINTS;
 use crate::model::read_limit;

@@ -2,7 +2,8 @@
 //! inherited down the groups; paints, gradients averaged to one colour, and the graft colour
 //! a shape is drawn in.
 
-use super::{Importer, href, is_svg, path};
+use super::importer::{Importer, href, is_svg};
+use super::path;
 use crate::model::scene::Color;
 use glam::DVec2;
 use path::{Rgba, declared};

@@ -1,0 +1,249 @@
+//! The instance table as edits see it: an instance's rows ([`Registration`]: its entry, its
+//! nodes' origins, its pending added nodes) taken out and put in by a [`TableEdit`], so
+//! instancing, making local, reverting and following a changed source are undo steps that the
+//! crash journal records exactly (a source travels as its nodes, not re-read from disk). The
+//! types and their serde; what they do to a scene is in `mod.rs` and `share.rs`.
+
+use super::ids::Chain;
+use super::overrides::{FieldSet, Override};
+use crate::model::scene::types::{Entry, Source};
+use crate::model::scene::{DetachedSubtree, NodeData, NodeId};
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// One instance's rows in the table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Registration {
+    /// The entry (root, source path, source, sticky fields, dangling overrides).
+    #[serde(with = "entry_serde")]
+    pub entry: Entry,
+    /// Each expanded node and its index in the source.
+    pub origins: Vec<(NodeId, u32)>,
+    /// Added nodes whose `inside` parent the source lacks, with that parent's chain.
+    pub pending: Vec<(NodeId, Chain)>,
+}
+
+/// A change of the instance table (the scene's nodes change by the edits beside it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum TableEdit {
+    /// The rows of the instance rooted at `root` replaced (None: none).
+    Swap {
+        /// The instance root.
+        root: NodeId,
+        /// Its rows before.
+        before: Option<Box<Registration>>,
+        /// Its rows after.
+        after: Option<Box<Registration>>,
+    },
+    /// The fields an override keeps on one source node, changed (Revert to source).
+    Sticky {
+        /// The instance root.
+        root: NodeId,
+        /// The source node.
+        chain: Chain,
+        /// The fields before.
+        before: FieldSet,
+        /// The fields after.
+        after: FieldSet,
+    },
+    /// Every instance of the source file `key` follows it from `before` to `after`, whose
+    /// nodes are in the same places (only their data changed): the nodes that share the
+    /// source show it at once; value ops beside it change the nodes of their own.
+    Follow {
+        /// An instance root of that file (the node the edit is about).
+        root: NodeId,
+        /// The source file, absolute.
+        key: PathBuf,
+        /// The source before.
+        #[serde(with = "source_serde")]
+        before: std::result::Result<Arc<Source>, String>,
+        /// The source after.
+        #[serde(with = "source_serde")]
+        after: std::result::Result<Arc<Source>, String>,
+    },
+    /// Every instance in `rows` follows the source file `key` from `before` to `after`, which
+    /// gained, lost or moved nodes: their nodes rebuilt in one pass (`reshape.rs`); value ops
+    /// beside it give the nodes their overrides. Journal format 5.
+    Reshape {
+        /// An instance root of that file (the node the edit is about).
+        root: NodeId,
+        /// The source file, absolute.
+        key: PathBuf,
+        /// The source before.
+        #[serde(with = "source_serde")]
+        before: std::result::Result<Arc<Source>, String>,
+        /// The source after.
+        #[serde(with = "source_serde")]
+        after: std::result::Result<Arc<Source>, String>,
+        /// Each instance's ids, own data and entry fields, before and after.
+        rows: Vec<Row>,
+    },
+}
+
+/// One side (before or after) of an instance in a [`TableEdit::Reshape`](TableEdit::Reshape): what its nodes and
+/// entry have that the other side's source cannot give.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Side {
+    /// The ids of the nodes only this side's source has, in its pre-order.
+    pub ids: Vec<NodeId>,
+    /// Those of them with data of their own (an override made it theirs), and the data.
+    pub own: Vec<(NodeId, NodeData)>,
+    /// The entry's sticky fields, by chain (sorted).
+    pub sticky: Vec<(Chain, FieldSet)>,
+    /// The entry's dangling overrides.
+    pub dangling: Vec<Override>,
+}
+
+/// One instance of a [`TableEdit::Reshape`](TableEdit::Reshape).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The instance root.
+    pub root: NodeId,
+    /// Its side before.
+    pub before: Side,
+    /// Its side after.
+    pub after: Side,
+}
+
+impl Row {
+    /// The row the other way round (undo).
+    pub(crate) fn inverse(&self) -> Row {
+        Row {
+            root: self.root,
+            before: self.after.clone(),
+            after: self.before.clone(),
+        }
+    }
+}
+
+/// A source as the journal writes it: its file, its nodes and their chains (its own
+/// instance table is not kept: its nodes are already expanded).
+#[derive(Serialize, Deserialize)]
+struct SourceRecord {
+    path: PathBuf,
+    nodes: DetachedSubtree,
+    chains: Vec<Chain>,
+}
+
+/// Serde for an entry's source: its nodes, or why it could not be read.
+pub(crate) mod source_serde {
+    // Absolute paths: an inline module's `super` is this file.
+    use crate::model::instance::table_edit::SourceRecord;
+    use crate::model::scene::types::Source;
+    use crate::model::scene::{DetachedSubtree, Scene};
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    type Field = std::result::Result<Arc<Source>, String>;
+
+    /// Write the source as its nodes.
+    pub fn serialize<S: Serializer>(field: &Field, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let record = field.as_ref().map_err(Clone::clone).and_then(|src| {
+            let nodes = src
+                .scene
+                .copy_subtree(src.scene.id_at(0))
+                .map_err(|e| e.to_string())?;
+            Ok(SourceRecord {
+                path: src.path.clone(),
+                nodes,
+                chains: src.chains.clone(),
+            })
+        });
+        record.serialize(s)
+    }
+
+    /// Read the source back from its nodes.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Field, D::Error> {
+        let record = std::result::Result::<SourceRecord, String>::deserialize(d)?;
+        Ok(record.and_then(|r| {
+            let mut scene = Scene::new();
+            scene
+                .insert_subtree(DetachedSubtree {
+                    parent: None,
+                    index: 0,
+                    ..r.nodes
+                })
+                .map_err(|e| e.to_string())?;
+            let by_chain = r
+                .chains
+                .iter()
+                .enumerate()
+                .map(|(j, c)| (c.clone(), j as u32))
+                .collect();
+            Ok(Arc::new(Source {
+                path: r.path,
+                scene,
+                chains: r.chains,
+                by_chain,
+                nested: std::sync::OnceLock::new(),
+            }))
+        }))
+    }
+}
+
+/// Serde for an entry, as it was written when [`Entry`] derived it: a struct `Entry` with its
+/// fields in order, the source as its nodes ([`source_serde`]).
+mod entry_serde {
+    use crate::model::instance::ids::Chain;
+    use crate::model::instance::overrides::{FieldSet, Override};
+    use crate::model::instance::table_edit::source_serde;
+    use crate::model::scene::types::{Entry, Source};
+    use rustc_hash::FxHashMap;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use std::sync::Arc;
+
+    type Field = std::result::Result<Arc<Source>, String>;
+
+    /// The entry's fields, borrowed for writing.
+    #[derive(Serialize)]
+    #[serde(rename = "Entry")]
+    struct Written<'a> {
+        root: crate::model::scene::NodeId,
+        path: &'a str,
+        #[serde(serialize_with = "source_ref")]
+        source: &'a Field,
+        sticky: &'a FxHashMap<Chain, FieldSet>,
+        dangling: &'a [Override],
+    }
+
+    /// The entry's fields as read.
+    #[derive(Deserialize)]
+    #[serde(rename = "Entry")]
+    struct Read {
+        root: crate::model::scene::NodeId,
+        path: String,
+        #[serde(with = "source_serde")]
+        source: Field,
+        sticky: FxHashMap<Chain, FieldSet>,
+        dangling: Vec<Override>,
+    }
+
+    fn source_ref<S: Serializer>(field: &&Field, s: S) -> std::result::Result<S::Ok, S::Error> {
+        source_serde::serialize(field, s)
+    }
+
+    /// Write the entry.
+    pub fn serialize<S: Serializer>(e: &Entry, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let written = Written {
+            root: e.root,
+            path: &e.path,
+            source: &e.source,
+            sticky: &e.sticky,
+            dangling: &e.dangling,
+        };
+        written.serialize(s)
+    }
+
+    /// Read the entry back.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Entry, D::Error> {
+        let r = Read::deserialize(d)?;
+        Ok(Entry {
+            root: r.root,
+            path: r.path,
+            source: r.source,
+            sticky: r.sticky,
+            dangling: r.dangling,
+        })
+    }
+}
