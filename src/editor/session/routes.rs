@@ -23,7 +23,7 @@ use crate::editor::session::edits::{self, EditParts};
 use crate::editor::session::exports::{ExportParts, FigureSpec};
 use crate::editor::session::file_parts::{Back, FileParts, Flow};
 use crate::editor::session::instances::InstanceDone;
-use crate::editor::session::journal::RecoveryAnswer;
+use crate::editor::session::journal_recover::RecoveryAnswer;
 use crate::editor::session::lesson_command::{LessonCommand, LessonSource, RecordCommand};
 use crate::editor::session::lesson_play::{Played, setup_commands, vary_commands};
 use crate::editor::session::purpose::{ConflictAnswer, DialogPurpose, FileAction, Outcome};
