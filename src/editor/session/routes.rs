@@ -7,8 +7,9 @@
 //! parts when there are many (`probes::ProbeParts`, [`EditParts`], `ExportParts`, [`FileParts`],
 //! whose flows hand a step another part carries out back here as a [`Back`]). A part never
 //! reaches another's fields, nor names `Editor` (only this file, `mod.rs` and `tick.rs` do, with
-//! the lesson walks that play a scratch session): a flow that spans parts (recovering a journal,
-//! answering "changed on disk", a lesson step's start) is routed here, each part doing its share. A new command goes to the part's enum that
+//! the lesson walks that play a scratch session and the announcer: `tests/session_parts.rs`): a
+//! flow that spans parts (recovering a journal, answering "changed on disk", a lesson step's
+//! start) is routed here, each part doing its share. A new command goes to the part's enum that
 //! owns what it changes, and gets a sample in `tests/panel_rules.rs` (`one_of_each`), which
 //! checks that every part carries out its kind.
 
