@@ -259,21 +259,7 @@ impl Editor {
     /// matrix, and why not when the chosen node's world matrix is singular (the view then shows
     /// the world).
     pub fn view_node(&self) -> (Option<NodeId>, glam::DAffine2, Option<String>) {
-        let scene = self.doc.scene();
-        let node = match self.settings.view_space() {
-            ViewSpace::World => None,
-            ViewSpace::Selection => self.primary(),
-            ViewSpace::ParentOfSelection => self
-                .primary()
-                .and_then(|id| scene.parent(id).ok().flatten()),
-            ViewSpace::Node(id) => Some(id).filter(|id| scene.contains(*id)),
-        };
-        let identity = glam::DAffine2::IDENTITY;
-        match node.map(|id| (id, crate::editor::view::spaces::from_world(scene, Some(id)))) {
-            Some((id, Ok(view))) => (Some(id), view, None),
-            Some((id, Err(_))) => (None, identity, Some(settings::singular_view(scene, id))),
-            None => (None, identity, None),
-        }
+        self.settings.view_node(self.doc.scene(), self.primary())
     }
 
     /// The panel that has the keyboard (the lesson panel only while a lesson is open).
