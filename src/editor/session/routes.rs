@@ -304,8 +304,11 @@ impl Editor {
             Back::ExportSvg(path) => self.export(|x, _, _| x.export_svg(path)),
             Back::ExportAnimation(path) => self.export(|x, _, f| x.export_animation(path, f)),
             Back::ExportFigure(path) => self.export(|x, _, f| x.export_figure(path, f)),
-            Back::WriteLesson(path) => self.write_recorded_lesson(path),
-            Back::ExportProgress(path) => self.export_progress(path),
+            Back::WriteLesson(path) => {
+                let (check, log) = (record_check::checked_lesson_text, &mut self.log);
+                (self.recorder.write_lesson(log, path, check)).map(|()| Outcome::default())
+            }
+            Back::ExportProgress(path) => self.lessons.export_progress(&mut self.log, path),
             Back::InstanceScene(under, path) => self.edit_parts().instance_scene(under, &path),
             Back::SaveBranch(node, path) => {
                 self.selection.set(vec![node]);
@@ -421,13 +424,6 @@ impl Editor {
         Ok(dialog.map_or_else(Outcome::default, |purpose| self.start_dialog(purpose)))
     }
 
-    /// Write the stopped recording to `path` as a lesson (the Save dialog's answer).
-    pub(super) fn write_recorded_lesson(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
-        let check = record_check::checked_lesson_text;
-        self.recorder.write_lesson(&mut self.log, path, check)?;
-        Ok(Outcome::default())
-    }
-
     /// Put a lesson's snapshot back: its scene as a fresh untitled document (through the files
     /// part; the lesson is the caller's), then the selection, the settings and the playback.
     pub(super) fn restore(&mut self, snapshot: &lesson::Snapshot) -> Outcome {
@@ -437,11 +433,6 @@ impl Editor {
         snapshot.put_back(&mut self.selection, &mut self.settings, &mut self.timeline);
         self.update_world();
         outcome
-    }
-
-    /// Write the learner's lesson progress to `path` (the Export dialog's answer).
-    pub(super) fn export_progress(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
-        self.lessons.export_progress(&mut self.log, path)
     }
 }
 
