@@ -857,19 +857,19 @@ fn adding_a_child_to_an_unknown_node_is_refused_and_reported() {
 fn a_continuous_gesture_is_one_undo_step_until_it_ends() {
     let mut editor = sword_editor();
     let original = scene_now(&mut editor);
-    let drag = |editor: &mut Editor, x: f32| {
-        let local = Trs::from_position(Vec2::new(x, 3.0));
-        let ops = vec![Op::SetLocal { node: HAND, local }];
-        editor.perform_ops("Move hand", ops, true).unwrap();
-    };
+    // The move tool's drags of the hand ("Move hand").
+    let first = common::drag_of(&editor, HAND);
     for x in [0.5, 1.0, 1.5] {
-        drag(&mut editor, x);
+        let pointer = glam::DVec2::new(x, 0.0);
+        editor.apply(common::drag_to(&first, pointer)).unwrap();
     }
     let first_gesture = scene_now(&mut editor);
     editor
         .apply(Command::History(HistoryCommand::EndGesture))
         .unwrap();
-    drag(&mut editor, 2.0);
+    let second = common::drag_of(&editor, HAND);
+    let pointer = glam::DVec2::new(2.0, 0.0);
+    editor.apply(common::drag_to(&second, pointer)).unwrap();
     assert_eq!(labels(&editor), ["Move hand", "Move hand"]);
     assert_eq!(editor.doc().history().labels().1, 2);
     editor

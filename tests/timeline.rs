@@ -25,12 +25,6 @@ fn run(e: &mut Editor, c: Command) {
     e.update_world();
 }
 
-/// Raw ops no panel sends, through the test hook (as `run` applies a command).
-fn perform(e: &mut Editor, label: &str, ops: Vec<graft::model::scene::edit::Op>, continuous: bool) {
-    e.perform_ops(label, ops, continuous).expect("applies");
-    e.update_world();
-}
-
 const ARM: NodeId = NodeId(2);
 
 #[test]
@@ -185,21 +179,10 @@ fn auto_key_writes_keys_with_the_edit_as_one_step() {
         .unwrap();
     assert_eq!((x.keys[0].time, x.keys[0].value), (1.0, 6.0));
     // A drag with auto-key on stays one step, keys included.
+    let drag = common::drag_of(&e, NodeId(3));
     for k in 1..=3 {
-        perform(
-            &mut e,
-            "Drag fixed",
-            vec![graft::model::scene::edit::Op::SetLocal {
-                node: NodeId(3),
-                local: graft::model::math::Trs::new(
-                    Vec2::new(6.0 + k as f32, 1.0),
-                    30.0,
-                    Vec2::ONE,
-                    0.0,
-                ),
-            }],
-            true,
-        );
+        let pointer = glam::DVec2::new(f64::from(k), 0.0);
+        run(&mut e, common::drag_to(&drag, pointer));
     }
     run(&mut e, Command::History(HistoryCommand::EndGesture));
     assert_eq!(e.doc().history().labels().0.len(), 2);

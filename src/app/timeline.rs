@@ -213,7 +213,7 @@ fn paint_rows(
         painter.text(
             Pos2::new(rect.left() + 4.0, y),
             egui::Align2::LEFT_CENTER,
-            &data.name,
+            crate::model::scene::name::node_label(&data.name, node),
             egui::FontId::proportional(12.0),
             color,
         );

@@ -487,27 +487,7 @@ pub fn print(
             s.window_peak_b_per_node,
             s.window_held_b_per_node
         )?;
-        if let (Some(f), Some(w)) = (s.follow_ms, s.follow_world_ms) {
-            writeln!(
-                out,
-                "{:<10} follow the rewritten part {f:.1} ms + world update {w:.1} ms",
-                ""
-            )?;
-        }
-        for (change, f, w) in &s.structural {
-            writeln!(
-                out,
-                "{:<10} follow a node {change} in the part {f:.1} ms + world update {w:.1} ms",
-                ""
-            )?;
-        }
-        if let Some((pose, world, grown)) = s.play {
-            writeln!(
-                out,
-                "{:<10} play the part animated: pose {pose:.1} ms + world update {world:.1} ms; resident +{grown:.1} B per node after 31 frames",
-                ""
-            )?;
-        }
+        print_follows(s, out)?;
         let parts: Vec<String> = (s.parts_b_per_node.iter())
             .map(|(k, b)| format!("{k} {b:.1}"))
             .collect();
@@ -518,6 +498,32 @@ pub fn print(
         out,
         "instanced / plain: held {held:.2}×, open {open:.2}×, load {load:.2}×"
     )?;
+    Ok(())
+}
+
+/// The level's follow and play lines.
+fn print_follows(s: &SceneFigures, out: &mut dyn Write) -> Result<(), Failure> {
+    if let (Some(f), Some(w)) = (s.follow_ms, s.follow_world_ms) {
+        writeln!(
+            out,
+            "{:<10} follow the rewritten part {f:.1} ms + world update {w:.1} ms",
+            ""
+        )?;
+    }
+    for (change, f, w) in &s.structural {
+        writeln!(
+            out,
+            "{:<10} follow a node {change} in the part {f:.1} ms + world update {w:.1} ms",
+            ""
+        )?;
+    }
+    if let Some((pose, world, grown)) = s.play {
+        writeln!(
+            out,
+            "{:<10} play the part animated: pose {pose:.1} ms + world update {world:.1} ms; resident +{grown:.1} B per node after 31 frames",
+            ""
+        )?;
+    }
     Ok(())
 }
 

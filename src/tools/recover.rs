@@ -8,8 +8,8 @@ use crate::editor::session::command::{
     Command, EditCommand, HistoryCommand, NewNodePlace, PanelCommand, SelectionCommand,
     TransformSpace,
 };
-use crate::editor::session::journal::local_clock;
 use crate::editor::session::journal_folder::{self, DISCARDED, EXTENSION};
+use crate::editor::session::journal_recover::local_clock;
 use crate::editor::session::journal_scan;
 use crate::editor::view::pointer::MoveDrag;
 use crate::model::document::Document;

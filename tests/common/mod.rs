@@ -234,3 +234,30 @@ pub fn paste_local(node: graft::model::scene::NodeId, local: Trs) -> graft::edit
         space: TransformSpace::Local,
     })
 }
+
+/// The viewport's drag of `node` as it begins now (its world origin where it is, the pointer
+/// at the world origin): see [`drag_to`].
+pub fn drag_of(
+    editor: &graft::editor::Editor,
+    node: NodeId,
+) -> std::sync::Arc<graft::editor::view::pointer::MoveDrag> {
+    let world = editor.doc().scene().world(node).expect("the dragged node");
+    std::sync::Arc::new(graft::editor::view::pointer::MoveDrag {
+        start_pointer: glam::DVec2::ZERO,
+        starts: vec![(node, world.translation)],
+    })
+}
+
+/// One frame of `drag`: the node goes to its start plus `pointer` (world units), as the move
+/// tool sends it ("Move name", continuous until EndGesture).
+pub fn drag_to(
+    drag: &std::sync::Arc<graft::editor::view::pointer::MoveDrag>,
+    pointer: glam::DVec2,
+) -> graft::editor::Command {
+    use graft::editor::session::command::PanelCommand;
+    graft::editor::Command::Panel(PanelCommand::MoveSelection {
+        drag: std::sync::Arc::clone(drag),
+        pointer,
+        snap: None,
+    })
+}

@@ -46,14 +46,6 @@ pub(super) fn matrix_grid(ui: &mut egui::Ui, salt: &str, m: &Affine2) {
         });
 }
 
-/// A node's name, or empty when it is gone.
-fn node_name(scene: &Scene, id: NodeId) -> String {
-    scene
-        .node(id)
-        .map(|d| d.name.to_string())
-        .unwrap_or_default()
-}
-
 /// A node as the inspector's field names say it ("unnamed node 7" when it has none).
 fn node_label(name: &str, id: NodeId) -> String {
     crate::model::scene::name::node_label(name, id)
@@ -296,7 +288,7 @@ pub(super) fn shear_diagnosis(
             ui.colored_label(warn, format!("⚠ Sheared: the world axes meet at {}°. This node carries skew of its own; no ancestor adds any.", angle(axis_angle)));
         }
         Ok(ShearCause::Ancestor { cause, by_skew }) => {
-            let name = node_name(scene, cause);
+            let name = scene.label(cause);
             let why = if by_skew {
                 format!("{name}'s own skew")
             } else {
@@ -344,7 +336,7 @@ pub(super) fn matrix_chain(
         .show(ui, |ui| {
             let names: Vec<String> = chain
                 .iter()
-                .map(|f| format!("M_{}", node_name(scene, f.node)))
+                .map(|f| format!("M_{}", scene.label(f.node)))
                 .collect();
             ui.label(format!("World = {}", names.join(" · ")));
             chain_equation(ui, &chain, &names, id, &mut hovered, out);

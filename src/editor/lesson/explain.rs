@@ -71,8 +71,8 @@ fn describe_change(context: &Context, predicate: &Predicate, goals: &[Goal]) -> 
             let id = context.node(node)?;
             let parent = scene.parent(id).ok().flatten();
             let now = parent
-                .and_then(|p| scene.node(p).ok())
-                .map(|d| cut(&d.name));
+                .filter(|p| scene.contains(*p))
+                .map(|p| cut(&scene.label(p)));
             Some(match now {
                 Some(p) => format!("the {} now hangs from the {p}", cut(&node.text)),
                 None => format!("the {} is now a root", cut(&node.text)),

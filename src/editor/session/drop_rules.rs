@@ -182,9 +182,9 @@ pub fn drop_verdict(scene: &Scene, dragged: &[NodeId], zone: DropZone) -> DropVe
             .iter()
             .find(|&&d| scene.is_ancestor_or_self(d, t).unwrap_or(false))
     {
-        let name = scene.node(d).map(|n| n.name.clone()).unwrap_or_default();
         return DropVerdict::Refused(format!(
-            "Cannot drop {name} onto itself or its own descendant"
+            "Cannot drop {} onto itself or its own descendant",
+            scene.label(d)
         ));
     }
     match zone {

@@ -18,7 +18,6 @@ use crate::model::document::Document;
 use crate::model::math::{MirrorAxis, Trs};
 use crate::model::scene::Keep;
 use crate::model::scene::edit::Op;
-use crate::model::scene::name::node_label;
 use crate::model::scene::{DetachedSubtree, NodeData, NodeId, Shape};
 use glam::Vec2;
 
@@ -86,10 +85,7 @@ impl EditParts<'_> {
     }
 
     pub(super) fn name_of(&self, id: NodeId) -> String {
-        self.doc
-            .scene()
-            .node(id)
-            .map_or_else(|_| format!("node {id}"), |d| node_label(&d.name, id))
+        self.doc.scene().label(id)
     }
 
     /// Node ▸ Mirror: each selected subtree's root flipped about its own origin, one undo step

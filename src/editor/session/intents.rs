@@ -12,6 +12,7 @@ use crate::editor::view::pointer::MoveDrag;
 use crate::error::{Error, Result};
 use crate::model::math::Trs;
 use crate::model::scene::edit::Op;
+use crate::model::scene::name::node_label;
 use crate::model::scene::{NodeId, Shape};
 use glam::DVec2;
 
@@ -61,13 +62,18 @@ impl EditParts<'_> {
         if old == name {
             return Ok(());
         }
-        let label = format!("Rename {old} to {name}");
+        let label = format!(
+            "Rename {} to {}",
+            node_label(&old, node),
+            node_label(&name, node)
+        );
         self.perform(label, vec![Op::Rename { node, name }], false)
     }
 
     /// "Change the look of name", continuous.
     fn set_look(&mut self, node: NodeId, shape: Shape, color: [u8; 4]) -> Result<()> {
-        let label = format!("Change the look of {}", self.doc.scene().node(node)?.name);
+        let name = node_label(&self.doc.scene().node(node)?.name, node);
+        let label = format!("Change the look of {name}");
         let op = Op::SetAppearance { node, shape, color };
         self.perform(label, vec![op], true)
     }
@@ -75,7 +81,7 @@ impl EditParts<'_> {
     /// Read a transform from text and set it as the node's local or world transform; text
     /// that is not a transform is refused with what is wrong with it.
     fn paste_transform(&mut self, node: NodeId, text: &str, space: TransformSpace) -> Result<()> {
-        let name = self.doc.scene().node(node)?.name.to_string();
+        let name = node_label(&self.doc.scene().node(node)?.name, node);
         let t = trs_from_text(text).map_err(Error::Refused)?;
         let op = match space {
             TransformSpace::World => Op::SetWorld { node, world: t },

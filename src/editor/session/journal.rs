@@ -4,14 +4,15 @@
 //! command line keep it off unless they ask).
 
 use super::journal_folder;
+use super::journal_recover::{self, Recovered, Resumed};
 use super::journal_scan::{self, Orphan};
 use super::journal_store::JournalFile;
 use super::messages::MessageLog;
 use crate::editor::Outcome;
-use crate::error::Error;
+use crate::error::{Error, Result};
 use crate::model::document::Document;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant};
 
 /// The file a panic writes into the journal folder, shown on the next start.
 pub const PANIC_FILE: &str = "last-panic.txt";
@@ -23,10 +24,6 @@ pub const MAX_JOURNALED_NODES: usize = 2_000_000;
 pub const RETRY_EVERY: Duration = Duration::from_secs(5);
 /// How often the journal folder is looked at for journals a graft that ended left behind.
 pub const RESCAN_EVERY: Duration = Duration::from_secs(10);
-/// A journal being recovered leaves this mark (`NAME.recovering`) until the recovered scene
-/// has been drawn; a mark found at start means the recovery itself stopped graft.
-pub const RECOVERING: &str = "recovering";
-
 /// The journal part of a session.
 #[derive(Default)]
 pub struct Journaling {
@@ -73,7 +70,7 @@ impl Journaling {
     /// panic of the last run, and start this document's journal.
     pub(super) fn start(&mut self, doc: &mut Document, log: &mut MessageLog, dir: PathBuf) {
         report_last_panic(log, &dir);
-        super::journal_recover::set_aside_failed_recoveries(log, &dir);
+        journal_recover::set_aside_failed_recoveries(log, &dir);
         let scan = journal_scan::scan(&dir, None);
         for (path, why) in scan.unreadable {
             log.info(format!(
@@ -138,8 +135,47 @@ impl Journaling {
         Outcome::default()
     }
 
-    /// Tests: the journal file itself (to inject a failing disk).
-    #[doc(hidden)]
+    /// The journal waiting for an answer, if any.
+    pub(super) fn recovery_offer(&self) -> Option<RecoveryOffer> {
+        journal_recover::offer(&self.orphans)
+    }
+
+    /// Refused when no journal is waiting to be recovered.
+    pub(super) fn any_orphan(&self) -> Result<()> {
+        journal_recover::any_orphan(&self.orphans)
+    }
+
+    /// The answer to the recovery prompt, carried out on the journal (unsaved changes already
+    /// asked about): set aside or left, or rebuilt into a document (returned: the caller makes
+    /// it the session's and then hands it back to [`Journaling::resume`]).
+    pub(super) fn answer_now(
+        &mut self,
+        log: &mut MessageLog,
+        answer: RecoveryAnswer,
+    ) -> Result<Option<Recovered>> {
+        journal_recover::answer(&mut self.orphans, &mut self.recovering, log, answer)
+    }
+
+    /// The document in place is about to be replaced by a recovered one: its journal ends.
+    pub(super) fn before_recovered(&mut self, unsaved: bool) {
+        self.finish_files(unsaved);
+        self.problem = None;
+    }
+
+    /// The recovered document is the session's now (`doc`): go on writing its journal.
+    pub(super) fn resume(
+        &mut self,
+        doc: &mut Document,
+        log: &mut MessageLog,
+        recovered: Resumed,
+    ) -> Outcome {
+        let (file, outcome) = recovered.resume(doc, log);
+        self.file = Some(file);
+        outcome
+    }
+
+    /// Tests: the journal file itself (to inject a failing disk; the `test-hooks` feature).
+    #[cfg(any(test, feature = "test-hooks"))]
     pub(super) fn file_for_tests(&mut self) -> Option<&mut JournalFile> {
         self.file.as_mut()
     }
@@ -425,30 +461,4 @@ pub fn write_panic_report(dir: &Path, message: &str, journal: Option<&Path>) {
     let _ = std::fs::create_dir_all(dir);
     // Plain writes: a panic hook should do as little as it can (no backup, no rename dance).
     let _ = std::fs::write(dir.join(PANIC_FILE), text);
-}
-
-/// A time as the local wall clock shows it, `HH:MM:SS` (UTC, marked so, where the local zone
-/// is not known).
-pub fn local_clock(time: SystemTime) -> String {
-    let secs = time
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    #[cfg(target_os = "linux")]
-    {
-        let t = secs as libc::time_t;
-        // SAFETY: all zeroes is a valid value of this plain C struct.
-        let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-        // SAFETY: localtime_r reads `t` and writes only into `tm`, both on this stack frame.
-        let local = unsafe { libc::localtime_r(&t, &mut tm) };
-        if !local.is_null() {
-            return format!("{:02}:{:02}:{:02}", tm.tm_hour, tm.tm_min, tm.tm_sec);
-        }
-    }
-    let day = secs % 86_400;
-    format!(
-        "{:02}:{:02}:{:02} UTC",
-        day / 3600,
-        day % 3600 / 60,
-        day % 60
-    )
 }

@@ -114,18 +114,21 @@ pub fn sync_later(file: PathBuf) {
 /// The extension of a base file being written.
 pub const BASE_TMP_EXTENSION: &str = "base-tmp";
 
-/// Tests: base files (copied or streamed) fail as on a full disk while this is set.
+/// Tests: base files (copied or streamed) fail as on a full disk while this is set (the
+/// `test-hooks` feature).
+#[cfg(any(test, feature = "test-hooks"))]
 static FULL_FOR_TESTS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Tests: make every base file written from now on fail with "no space left on device" (as
 /// on a journal folder too small for a big scene's base), or stop doing so.
-#[doc(hidden)]
+#[cfg(any(test, feature = "test-hooks"))]
 pub fn set_full_for_tests(full: bool) {
     FULL_FOR_TESTS.store(full, std::sync::atomic::Ordering::SeqCst);
 }
 
-/// The injected full disk of [`set_full_for_tests`], as an error.
+/// The injected full disk of `set_full_for_tests`, as an error (never without the hooks).
 fn full_for_tests() -> io::Result<()> {
+    #[cfg(any(test, feature = "test-hooks"))]
     if FULL_FOR_TESTS.load(std::sync::atomic::Ordering::SeqCst) {
         return Err(io::Error::from_raw_os_error(28));
     }
@@ -203,7 +206,7 @@ pub(super) fn write_start(
     base.extend(sources_frame(scene)?);
     start.extend_from_slice(&base);
     start.extend_from_slice(history);
-    let file = super::journal_store::write_locked(path, &start, "journal-start")?;
+    let file = super::journal_folder::write_locked(path, &start, "journal-start")?;
     Ok((file, base, start.len() as u64))
 }
 
@@ -230,65 +233,4 @@ pub(super) fn history_frames(document: &Document) -> Result<Vec<u8>> {
         framed.extend(journal::frame(&Record::Change(change))?);
     }
     Ok(framed)
-}
-
-impl super::journal_store::JournalFile {
-    /// The first edit of a scene whose base is its own file (`records`: its framed changes).
-    /// The file is copied beside the journal (`NAME.base`) first, and only then is the journal
-    /// written anew naming the copy, with the history so far (this edit included), renamed
-    /// over the old one: at no moment does a journal on disk hold an edit it could not replay
-    /// after the file is rewritten. When the copy cannot be made (a full disk), the records go
-    /// to the journal as it is (replayable while the file stays as graft read it) and the
-    /// error says why.
-    pub(super) fn name_base_with_first_edit(
-        &mut self,
-        document: &Document,
-        records: &[u8],
-    ) -> Result<()> {
-        let Some(source) = self.copy_on_edit.take() else {
-            return self.append(records);
-        };
-        if document.disk_state() != Some(DiskState::Same) {
-            self.append(records)?;
-            return self.stream_origin_before_first_change(document);
-        }
-        let base_path = base_path_of(&self.path);
-        let named = copy_base(
-            &source.path,
-            &base_path,
-            source.len,
-            source.crc,
-            source.next_id,
-        )
-        .and_then(|mut base| {
-            base.extend_from_slice(&source.sources);
-            self.rewrite_naming(document, base)
-        });
-        if let Err(e) = named {
-            let _ = std::fs::remove_file(&base_path);
-            let _ = self.append(records);
-            return Err(e);
-        }
-        sync_later(base_path);
-        Ok(())
-    }
-
-    /// Write the journal anew: its start, `base` (the framed base record) and the document's
-    /// whole history, through a locked temporary file renamed over it.
-    fn rewrite_naming(&mut self, document: &Document, base: Vec<u8>) -> Result<()> {
-        let mut bytes = journal::header();
-        bytes.extend(journal::frame(&Record::Begin(self.begin.clone()))?);
-        bytes.extend_from_slice(&base);
-        if self.recorded_path != self.begin.path {
-            bytes.extend(journal::frame(&Record::Path(self.recorded_path.clone()))?);
-        }
-        bytes.extend(history_frames(document)?);
-        let file = super::journal_store::write_locked(&self.path, &bytes, "journal-named")?;
-        self.shared.slot()?.file = Some(file);
-        self.recorded_stamp = document.stamp().map(journal::FileId::of);
-        self.base = base;
-        self.bytes = bytes.len() as u64;
-        self.compacted_bytes = self.bytes;
-        Ok(())
-    }
 }

@@ -4,8 +4,10 @@
 //! both build on it.
 
 use crate::error::{Error, Result};
+use crate::model::atomic_write::kill_point;
 use crate::model::file_stamp;
 use std::fs::{File, OpenOptions};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -86,4 +88,31 @@ pub(super) fn open_locked(path: &Path, create: bool) -> Result<File> {
             path.display()
         ))),
     }
+}
+
+/// Write `bytes` as the whole of `path`, atomically (a locked temporary file, synced, renamed
+/// over it); the returned file holds the lock.
+pub(super) fn write_locked(path: &Path, bytes: &[u8], stage: &str) -> Result<File> {
+    let fail = |e: std::io::Error| Error::Refused(format!("{}: {e}", path.display()));
+    let temporary = path.with_extension("tmp");
+    let _ = std::fs::remove_file(&temporary);
+    let mut file = open_locked(&temporary, true)?;
+    let written = file
+        .write_all(bytes)
+        .and_then(|()| file.sync_data())
+        .and_then(|()| {
+            kill_point(&format!("{stage}-synced"));
+            std::fs::rename(&temporary, path)
+        });
+    if let Err(e) = written {
+        // A full disk or a read-only folder leaves nothing behind.
+        drop(file);
+        let _ = std::fs::remove_file(&temporary);
+        return Err(fail(e));
+    }
+    kill_point(stage);
+    if let Some(dir) = path.parent().and_then(|d| File::open(d).ok()) {
+        let _ = dir.sync_all();
+    }
+    Ok(file)
 }

@@ -2,8 +2,6 @@
 //! on disk, by its bytes), the answers, rebuilding the document, and journals whose recovery
 //! stopped graft set aside.
 
-use super::journal::Journaling;
-use super::journal::{RECOVERING, local_clock};
 use super::journal_folder;
 use super::journal_scan::{self, Orphan};
 use super::journal_store::JournalFile;
@@ -14,6 +12,11 @@ use crate::error::{Error, Result};
 use crate::model::file_stamp::DiskState;
 use crate::model::journal::{self, Stop};
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+/// A journal being recovered leaves this mark (`NAME.recovering`) until the recovered scene
+/// has been drawn; a mark found at start means the recovery itself stopped graft.
+pub const RECOVERING: &str = "recovering";
 
 /// The answer to "Recover the unsaved changes …?".
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,120 +73,115 @@ impl Recovered {
     }
 }
 
-impl Journaling {
-    /// The journal waiting for an answer, if any.
-    pub(super) fn recovery_offer(&self) -> Option<RecoveryOffer> {
-        let orphan = self.orphans.first()?;
-        let summary = &orphan.summary;
-        let saved = summary
-            .path
-            .as_deref()
-            .and_then(|p| std::fs::metadata(p).ok())
-            .and_then(|m| m.modified().ok())
-            .filter(|saved| *saved > orphan.modified);
-        Some(RecoveryOffer {
-            document: summary.path.clone().unwrap_or_else(|| "untitled".into()),
-            edits: summary.edits,
-            unsaved_changes: summary.unsaved_changes,
-            last_at: local_clock(orphan.modified),
-            journal: orphan.path.clone(),
-            more: self.orphans.len() - 1,
-            older_than_file: saved.map(local_clock),
-            file_changed: orphan_file_note(orphan),
-        })
-    }
+/// The journal waiting for an answer (the first of `orphans`), as the prompt shows it.
+pub(super) fn offer(orphans: &[Orphan]) -> Option<RecoveryOffer> {
+    let orphan = orphans.first()?;
+    let summary = &orphan.summary;
+    let saved = summary
+        .path
+        .as_deref()
+        .and_then(|p| std::fs::metadata(p).ok())
+        .and_then(|m| m.modified().ok())
+        .filter(|saved| *saved > orphan.modified);
+    Some(RecoveryOffer {
+        document: summary.path.clone().unwrap_or_else(|| "untitled".into()),
+        edits: summary.edits,
+        unsaved_changes: summary.unsaved_changes,
+        last_at: local_clock(orphan.modified),
+        journal: orphan.path.clone(),
+        more: orphans.len() - 1,
+        older_than_file: saved.map(local_clock),
+        file_changed: orphan_file_note(orphan),
+    })
+}
 
-    /// Refused when no journal is waiting to be recovered.
-    pub(super) fn any_orphan(&self) -> Result<()> {
-        if self.orphans.is_empty() {
-            return Err(Error::Refused(
-                "No journal is waiting to be recovered".into(),
+/// Refused when no journal is waiting to be recovered.
+pub(super) fn any_orphan(orphans: &[Orphan]) -> Result<()> {
+    if orphans.is_empty() {
+        return Err(Error::Refused(
+            "No journal is waiting to be recovered".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The answer to the recovery prompt, carried out on the first of `orphans` (unsaved changes
+/// already asked about): set aside or left, or rebuilt into a document, its recovery marked
+/// in `recovering` (returned: the caller makes it the session's, then resumes its journal).
+pub(super) fn answer(
+    orphans: &mut Vec<Orphan>,
+    recovering: &mut Option<(PathBuf, u32)>,
+    log: &mut MessageLog,
+    answer: RecoveryAnswer,
+) -> Result<Option<Recovered>> {
+    any_orphan(orphans)?;
+    let orphan = orphans.remove(0);
+    let name = orphan
+        .summary
+        .path
+        .clone()
+        .unwrap_or_else(|| "untitled".into());
+    match answer {
+        RecoveryAnswer::Recover => rebuild(orphan, recovering).map(Some),
+        RecoveryAnswer::Discard => {
+            let kept = journal_scan::discard(orphan)?;
+            log.info(format!(
+                "Set aside the unsaved changes to {name} (kept a week as {})",
+                kept.display()
             ));
+            Ok(None)
         }
-        Ok(())
-    }
-
-    /// The answer to the recovery prompt, carried out on the journal (unsaved changes already
-    /// asked about): set aside or left, or rebuilt into a document (returned: the caller makes
-    /// it the session's and then hands it back to [`Journaling::resume`]).
-    pub(super) fn answer_now(
-        &mut self,
-        log: &mut MessageLog,
-        answer: RecoveryAnswer,
-    ) -> Result<Option<Recovered>> {
-        self.any_orphan()?;
-        let orphan = self.orphans.remove(0);
-        let name = orphan
-            .summary
-            .path
-            .clone()
-            .unwrap_or_else(|| "untitled".into());
-        match answer {
-            RecoveryAnswer::Recover => self.rebuild(orphan).map(Some),
-            RecoveryAnswer::Discard => {
-                let kept = journal_scan::discard(orphan)?;
-                log.info(format!(
-                    "Set aside the unsaved changes to {name} (kept a week as {})",
-                    kept.display()
-                ));
-                Ok(None)
-            }
-            RecoveryAnswer::Later => {
-                drop(orphan);
-                log.info(format!(
-                    "The unsaved changes to {name} stay in the journal; graft asks again next time"
-                ));
-                Ok(None)
-            }
+        RecoveryAnswer::Later => {
+            drop(orphan);
+            log.info(format!(
+                "The unsaved changes to {name} stay in the journal; graft asks again next time"
+            ));
+            Ok(None)
         }
     }
+}
 
-    /// Rebuild the orphan's document and resume its journal; the document in place still has
-    /// its own journal until [`Journaling::resume`].
-    fn rebuild(&mut self, orphan: Orphan) -> Result<Recovered> {
-        // If rebuilding or drawing the recovered scene stops graft, the next start finds this
-        // mark and sets the journal aside instead of offering it again (no crash loop).
-        let mark = orphan.path.with_extension(RECOVERING);
-        let _ = std::fs::write(&mark, orphan.path.to_string_lossy().as_bytes());
-        self.recovering = Some((mark, 0));
-        let bytes =
-            crate::model::read_limit::read_bounded(&orphan.path, crate::model::read_limit::JOURNAL)
-                .map_err(|e| Error::Refused(e.to_string()))?;
-        let recovered = journal::recover(&bytes).map_err(|e| {
-            Error::Refused(format!(
-                "Could not recover {} ({e}); the journal was left in place",
-                orphan.path.display()
-            ))
-        })?;
-        let file = JournalFile::resume(orphan.path, orphan.file, &bytes, recovered.whole_bytes)?;
-        Ok(Recovered {
-            document: recovered.document,
-            file,
-            changes: recovered.changes,
-            stop: recovered.stop,
-        })
-    }
+/// Rebuild the orphan's document and resume its journal; the document in place still has
+/// its own journal until the recovered one is resumed.
+fn rebuild(orphan: Orphan, recovering: &mut Option<(PathBuf, u32)>) -> Result<Recovered> {
+    // If rebuilding or drawing the recovered scene stops graft, the next start finds this
+    // mark and sets the journal aside instead of offering it again (no crash loop).
+    let mark = orphan.path.with_extension(RECOVERING);
+    let _ = std::fs::write(&mark, orphan.path.to_string_lossy().as_bytes());
+    *recovering = Some((mark, 0));
+    let bytes =
+        crate::model::read_limit::read_bounded(&orphan.path, crate::model::read_limit::JOURNAL)
+            .map_err(|e| Error::Refused(e.to_string()))?;
+    let recovered = journal::recover(&bytes).map_err(|e| {
+        Error::Refused(format!(
+            "Could not recover {} ({e}); the journal was left in place",
+            orphan.path.display()
+        ))
+    })?;
+    let file = JournalFile::resume(orphan.path, orphan.file, &bytes, recovered.whole_bytes)?;
+    Ok(Recovered {
+        document: recovered.document,
+        file,
+        changes: recovered.changes,
+        stop: recovered.stop,
+    })
+}
 
-    /// The document in place is about to be replaced by a recovered one: its journal ends.
-    pub(super) fn before_recovered(&mut self, unsaved: bool) {
-        self.finish_files(unsaved);
-        self.problem = None;
-    }
-
-    /// The recovered document is the session's now (`doc`): go on writing its journal.
+impl Resumed {
+    /// The recovered document is the session's now (`doc`): it is listened to again, the
+    /// recovery is reported, and the journal to go on writing is returned with what the UI
+    /// does.
     pub(super) fn resume(
-        &mut self,
+        self,
         doc: &mut crate::model::document::Document,
         log: &mut MessageLog,
-        recovered: Resumed,
-    ) -> Outcome {
+    ) -> (JournalFile, Outcome) {
         let Resumed {
             file,
             changes,
             stop,
-        } = recovered;
+        } = self;
         doc.listen(true);
-        self.file = Some(file);
         let tail = match stop {
             Stop::End => String::new(),
             Stop::Cut => "; the last record was cut short and was dropped".into(),
@@ -193,9 +191,10 @@ impl Journaling {
             "Recovered {changes} changes to {}{tail}: undo goes back through all of them",
             doc.display_name()
         ));
-        Outcome {
+        let outcome = Outcome {
             effects: vec![Effect::SceneReplaced, Effect::FrameAllNextFrame],
-        }
+        };
+        (file, outcome)
     }
 }
 
@@ -261,4 +260,30 @@ fn orphan_file_note(orphan: &Orphan) -> Option<String> {
             "{path} is no longer on disk (deleted or moved): Save writes it again."
         )),
     }
+}
+
+/// A time as the local wall clock shows it, `HH:MM:SS` (UTC, marked so, where the local zone
+/// is not known).
+pub fn local_clock(time: SystemTime) -> String {
+    let secs = time
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    #[cfg(target_os = "linux")]
+    {
+        let t = secs as libc::time_t;
+        // SAFETY: all zeroes is a valid value of this plain C struct.
+        let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+        // SAFETY: localtime_r reads `t` and writes only into `tm`, both on this stack frame.
+        let local = unsafe { libc::localtime_r(&t, &mut tm) };
+        if !local.is_null() {
+            return format!("{:02}:{:02}:{:02}", tm.tm_hour, tm.tm_min, tm.tm_sec);
+        }
+    }
+    let day = secs % 86_400;
+    format!(
+        "{:02}:{:02}:{:02} UTC",
+        day / 3600,
+        day % 3600 / 60,
+        day % 60
+    )
 }

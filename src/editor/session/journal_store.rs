@@ -7,11 +7,11 @@
 //! `fdatasync` at most once a second after a write, so a power cut loses at most the last
 //! second, and the window never waits for the disk.
 
-use super::journal_base;
-use super::journal_folder::{DISCARDED, fresh_name, now_secs, open_locked, path_text};
+use super::journal_base::{self, base_path_of, copy_base, history_frames, sync_later};
+use super::journal_folder::{DISCARDED, fresh_name, now_secs, path_text, write_locked};
 use crate::error::{Error, Result};
-use crate::model::atomic_write::kill_point;
 use crate::model::document::Document;
+use crate::model::file_stamp::DiskState;
 use crate::model::journal::{self, Begin, FileId, Record};
 use std::fs::File;
 use std::io::{Seek, Write};
@@ -87,33 +87,6 @@ fn start_flusher(shared: &Arc<Shared>) -> Option<std::thread::JoinHandle<()>> {
             None
         }
     }
-}
-
-/// Write `bytes` as the whole of `path`, atomically (a locked temporary file, synced, renamed
-/// over it); the returned file holds the lock.
-pub(super) fn write_locked(path: &Path, bytes: &[u8], stage: &str) -> Result<File> {
-    let fail = |e: std::io::Error| Error::Refused(format!("{}: {e}", path.display()));
-    let temporary = path.with_extension("tmp");
-    let _ = std::fs::remove_file(&temporary);
-    let mut file = open_locked(&temporary, true)?;
-    let written = file
-        .write_all(bytes)
-        .and_then(|()| file.sync_data())
-        .and_then(|()| {
-            kill_point(&format!("{stage}-synced"));
-            std::fs::rename(&temporary, path)
-        });
-    if let Err(e) = written {
-        // A full disk or a read-only folder leaves nothing behind.
-        drop(file);
-        let _ = std::fs::remove_file(&temporary);
-        return Err(fail(e));
-    }
-    kill_point(stage);
-    if let Some(dir) = path.parent().and_then(|d| File::open(d).ok()) {
-        let _ = dir.sync_all();
-    }
-    Ok(file)
 }
 
 /// A session's journal, open and locked.
@@ -334,8 +307,8 @@ impl JournalFile {
     }
 
     /// Tests: write from now on into `file` (e.g. `/dev/full`, whose writes fail with "no
-    /// space left on device", as a full disk's do).
-    #[doc(hidden)]
+    /// space left on device", as a full disk's do; the `test-hooks` feature).
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn write_into_for_tests(&mut self, file: File) {
         if let Ok(mut slot) = self.shared.slot() {
             slot.file = Some(file);
@@ -519,5 +492,66 @@ impl Drop for JournalFile {
         {
             let _ = file.sync_data();
         }
+    }
+}
+
+impl JournalFile {
+    /// The first edit of a scene whose base is its own file (`records`: its framed changes).
+    /// The file is copied beside the journal (`NAME.base`) first, and only then is the journal
+    /// written anew naming the copy, with the history so far (this edit included), renamed
+    /// over the old one: at no moment does a journal on disk hold an edit it could not replay
+    /// after the file is rewritten. When the copy cannot be made (a full disk), the records go
+    /// to the journal as it is (replayable while the file stays as graft read it) and the
+    /// error says why.
+    pub(super) fn name_base_with_first_edit(
+        &mut self,
+        document: &Document,
+        records: &[u8],
+    ) -> Result<()> {
+        let Some(source) = self.copy_on_edit.take() else {
+            return self.append(records);
+        };
+        if document.disk_state() != Some(DiskState::Same) {
+            self.append(records)?;
+            return self.stream_origin_before_first_change(document);
+        }
+        let base_path = base_path_of(&self.path);
+        let named = copy_base(
+            &source.path,
+            &base_path,
+            source.len,
+            source.crc,
+            source.next_id,
+        )
+        .and_then(|mut base| {
+            base.extend_from_slice(&source.sources);
+            self.rewrite_naming(document, base)
+        });
+        if let Err(e) = named {
+            let _ = std::fs::remove_file(&base_path);
+            let _ = self.append(records);
+            return Err(e);
+        }
+        sync_later(base_path);
+        Ok(())
+    }
+
+    /// Write the journal anew: its start, `base` (the framed base record) and the document's
+    /// whole history, through a locked temporary file renamed over it.
+    fn rewrite_naming(&mut self, document: &Document, base: Vec<u8>) -> Result<()> {
+        let mut bytes = journal::header();
+        bytes.extend(journal::frame(&Record::Begin(self.begin.clone()))?);
+        bytes.extend_from_slice(&base);
+        if self.recorded_path != self.begin.path {
+            bytes.extend(journal::frame(&Record::Path(self.recorded_path.clone()))?);
+        }
+        bytes.extend(history_frames(document)?);
+        let file = write_locked(&self.path, &bytes, "journal-named")?;
+        self.shared.slot()?.file = Some(file);
+        self.recorded_stamp = document.stamp().map(journal::FileId::of);
+        self.base = base;
+        self.bytes = bytes.len() as u64;
+        self.compacted_bytes = self.bytes;
+        Ok(())
     }
 }

@@ -294,8 +294,9 @@ impl Editor {
         self.jobs.set_background_save_nodes(nodes);
     }
 
-    /// Worker threads still running, cancelled ones included (tests wait for 0, not sleep).
-    #[doc(hidden)]
+    /// Worker threads still running, cancelled ones included (tests wait for 0, not sleep; the
+    /// `test-hooks` feature).
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn workers_running(&self) -> usize {
         self.jobs.workers_running()
     }
@@ -450,8 +451,8 @@ impl Editor {
         self.journaling.wanted()
     }
 
-    /// Tests: the journal file itself (to inject a failing disk).
-    #[doc(hidden)]
+    /// Tests: the journal file itself (to inject a failing disk; the `test-hooks` feature).
+    #[cfg(any(test, feature = "test-hooks"))]
     pub fn journal_file_for_tests(&mut self) -> Option<&mut journal_store::JournalFile> {
         self.journaling.file_for_tests()
     }

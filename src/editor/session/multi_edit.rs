@@ -75,11 +75,6 @@ pub fn targets(scene: &Scene, selection: &[NodeId]) -> Vec<NodeId> {
         .collect()
 }
 
-/// The name of `id` for an undo label (empty when it is gone).
-fn name_of(scene: &Scene, id: NodeId) -> &str {
-    scene.node(id).map(|d| d.name.as_str()).unwrap_or_default()
-}
-
 /// Set the edited local transform `local` on the primary node (whose local was `before`); on
 /// the other targets only the numbers that were edited. The undo label and the ops.
 pub fn local_edit(
@@ -105,7 +100,7 @@ pub fn local_edit(
     let label = if targets.len() > 1 {
         format!("Edit {} nodes", targets.len())
     } else {
-        format!("Edit {}", name_of(scene, primary))
+        format!("Edit {}", scene.label(primary))
     };
     (label, ops)
 }
@@ -147,7 +142,7 @@ pub fn world_edit(
     let label = if targets.len() > 1 {
         format!("Move {} nodes in world space", targets.len())
     } else {
-        format!("Move {} in world space", name_of(scene, primary))
+        format!("Move {} in world space", scene.label(primary))
     };
     (label, ops)
 }

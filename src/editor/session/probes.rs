@@ -16,6 +16,7 @@ use crate::editor::view::spaces::{from_world, to_world};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::scene::edit::Op;
+use crate::model::scene::name;
 use crate::model::scene::{NodeId, Scene};
 use glam::{DVec2, Vec2};
 
@@ -56,7 +57,7 @@ pub fn readings(scene: &Scene, owners: &[NodeId], selection: Option<NodeId>) -> 
             out.push(ProbeReading {
                 probe: ProbeRef { node: owner, index },
                 label: format!("P{}", out.len() + 1),
-                owner: data.name.to_string(),
+                owner: name::node_label(&data.name, owner),
                 local,
                 world,
                 in_selection: world
@@ -98,7 +99,7 @@ fn local_point(scene: &Scene, node: NodeId, world: DVec2) -> Result<Vec2> {
         .map_err(|_| {
             Error::Refused(format!(
                 "{} has a singular world matrix (a zero scale in it or above it): a point has no place in its space",
-                name(scene, node)
+                scene.label(node)
             ))
         })?
         .transform_point2(world)
@@ -108,15 +109,9 @@ fn local_point(scene: &Scene, node: NodeId, world: DVec2) -> Result<Vec2> {
     } else {
         Err(Error::Refused(format!(
             "that point is too far from {} to store in its space",
-            name(scene, node)
+            scene.label(node)
         )))
     }
-}
-
-fn name(scene: &Scene, node: NodeId) -> String {
-    scene
-        .node(node)
-        .map_or_else(|_| format!("node {node}"), |d| d.name.to_string())
 }
 
 /// The node's probe list, and the probe's index checked against it.
@@ -125,7 +120,7 @@ fn probe_list(scene: &Scene, probe: ProbeRef) -> Result<Vec<Vec2>> {
     if probe.index >= list.len() {
         return Err(Error::Refused(format!(
             "{} has no probe {}",
-            name(scene, probe.node),
+            scene.label(probe.node),
             probe.index + 1
         )));
     }
@@ -196,7 +191,7 @@ impl ProbeParts<'_> {
                 let scene = self.doc.scene();
                 let mut list = probe_list(scene, probe)?;
                 list.remove(probe.index);
-                let label = format!("Remove a probe from {}", name(scene, probe.node));
+                let label = format!("Remove a probe from {}", scene.label(probe.node));
                 let op = Op::SetProbes {
                     node: probe.node,
                     probes: list,
@@ -232,12 +227,12 @@ impl ProbeParts<'_> {
         if list.len() >= crate::model::file::MAX_PROBES_PER_NODE {
             return Err(Error::Refused(format!(
                 "{} already carries {} probes",
-                name(scene, node),
+                scene.label(node),
                 list.len()
             )));
         }
         list.push(local);
-        let label = format!("Add a probe to {}", name(scene, node));
+        let label = format!("Add a probe to {}", scene.label(node));
         let op = Op::SetProbes { node, probes: list };
         self.perform(label, vec![op], false)
     }
@@ -252,7 +247,7 @@ impl ProbeParts<'_> {
             ));
         }
         list[probe.index] = local;
-        let label = format!("Move a probe of {}", name(scene, probe.node));
+        let label = format!("Move a probe of {}", scene.label(probe.node));
         let op = Op::SetProbes {
             node: probe.node,
             probes: list,

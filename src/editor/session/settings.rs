@@ -295,7 +295,7 @@ pub fn step_ui_scale(scale: f32, step: crate::editor::session::focus::Step) -> f
 
 /// Why the view cannot be from this node.
 pub(super) fn singular_view(scene: &Scene, id: NodeId) -> String {
-    let name = scene.node(id).map_or("the node", |d| d.name.as_str());
+    let name = scene.label(id);
     format!(
         "Cannot view from {name}: its world matrix is singular (a zero scale in it or above it), so the world has no place in its space"
     )

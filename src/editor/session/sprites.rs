@@ -8,6 +8,7 @@ use crate::editor::session::purpose::{DialogPurpose, Outcome};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
 use crate::model::scene::edit::Op;
+use crate::model::scene::name::node_label;
 use crate::model::scene::sprites::folder_of;
 use crate::model::scene::{NodeId, Scene, Shape};
 use std::collections::HashMap;
@@ -329,7 +330,10 @@ pub(super) fn image_chosen(
     let path = sprite_path_for(&file, doc.sprite_folder().as_deref());
     let mut sprite = sprite.clone();
     sprite.path = path.clone();
-    let (label, color) = (format!("Choose the image of {}", data.name), data.color);
+    let (label, color) = (
+        format!("Choose the image of {}", node_label(&data.name, node)),
+        data.color,
+    );
     let op = Op::SetAppearance {
         node,
         shape: Shape::Sprite(sprite),

@@ -387,5 +387,4 @@ fn place_names(
 }
 
 #[cfg(test)]
-#[path = "draw_list_tests.rs"]
 mod tests;

@@ -67,13 +67,7 @@ impl MoveDrag {
     /// "Move <name>" for one node, "Move N nodes" for several.
     pub fn label(&self, scene: &Scene) -> String {
         match self.starts.as_slice() {
-            [(id, _)] => format!(
-                "Move {}",
-                scene.node(*id).map_or_else(
-                    |_| format!("node {id}"),
-                    |d| crate::model::scene::name::node_label(&d.name, *id)
-                )
-            ),
+            [(id, _)] => format!("Move {}", scene.label(*id)),
             many => format!("Move {} nodes", many.len()),
         }
     }

@@ -102,7 +102,8 @@ pub(crate) fn sibling_indexes(scene: &Scene, table: &Instances) -> FxHashMap<Nod
 }
 
 /// The overrides of the instance rooted at index `i`: the root's look, then each expanded
-/// node in pre-order, then the dangling ones as loaded.
+/// node that does not show its source's shared data, in pre-order, then the dangling ones as
+/// loaded.
 pub(crate) fn overrides_of(scene: &Scene, entry: &Entry, i: usize) -> Vec<Override> {
     let mut out = Vec::new();
     if let Ok(source) = &entry.source {
@@ -126,6 +127,11 @@ pub(crate) fn overrides_of(scene: &Scene, entry: &Entry, i: usize) -> Vec<Overri
             }
             let j = o.index as usize;
             let chain = &source.chains[j];
+            // A node that shows its source's data overrides nothing (posed or not: a pose of
+            // an instance is played from its source's tracks, not written as its own).
+            if scene.is_shared_at(k) && !entry.sticky.contains_key(chain) {
+                continue;
+            }
             let diff = Override::diff(
                 chain.clone(),
                 source.scene.data_at(j),

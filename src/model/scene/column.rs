@@ -10,6 +10,7 @@
 
 use super::block::Cell;
 use super::node_data::NodeData;
+use crate::model::math::Trs;
 use glam::Affine2;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -224,6 +225,25 @@ impl Column {
     pub(crate) fn set_local(&mut self, i: usize, m: Affine2) {
         let slot = self.own_slot_of(i);
         self.own_mat[slot] = m;
+    }
+
+    /// Pose node `index` of part `k` (playing a clip, not an edit): its local and matrix set
+    /// for every node that shows it, so the instances stay shared. The part is copied first
+    /// when something else holds it too.
+    pub(crate) fn pose_part(&mut self, k: u32, index: u32, local: Trs) {
+        let Some(s) = self.shared.as_deref_mut() else {
+            return;
+        };
+        let part = &mut s.parts[k as usize];
+        Arc::make_mut(&mut part.nodes)[index as usize].local = local;
+        Arc::make_mut(&mut part.mats)[index as usize] = local.to_affine();
+    }
+
+    /// Nodes in part `k` (0 when there is none).
+    pub(crate) fn part_len(&self, k: u32) -> usize {
+        (self.shared.as_ref())
+            .and_then(|s| s.parts.get(k as usize))
+            .map_or(0, |p| p.nodes.len())
     }
 
     /// The part and index node `i` shows, when it is shared.

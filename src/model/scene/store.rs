@@ -120,6 +120,13 @@ impl Scene {
         Ok(self.data.get(self.index(id)?))
     }
 
+    /// How a node is named to a person: [`name::node_label`] ("unnamed node 7" when it has
+    /// no name), or "node 7" when the scene holds no such node.
+    pub fn label(&self, id: NodeId) -> String {
+        self.node(id)
+            .map_or_else(|_| format!("node {id}"), |d| name::node_label(&d.name, id))
+    }
+
     /// The pre-order index of the parent of the node at `i`, if any.
     pub fn parent_index_at(&self, i: usize) -> Option<usize> {
         let p = self.parent[i];
@@ -409,26 +416,80 @@ impl Scene {
     /// the locals of the nodes with tracks (only their keyed channels), marking those nodes
     /// dirty so the next update recomputes only their subtrees. Not an edit: the history does
     /// not see it (as Godot's AnimationPlayer writes properties), and a save afterwards saves
-    /// the pose. Walks only the animated nodes (their list is cached on the scene's versions).
-    /// Returns how many locals changed (bit for bit).
+    /// the pose. An instanced node that shows its source's data is posed in the shared part,
+    /// once for every instance (a pose is not an override). Walks only the animated nodes
+    /// (their list is cached on the scene's versions). Returns how many locals changed (bit
+    /// for bit).
     pub fn set_pose_at(&mut self, t: f32) -> usize {
         self.refresh_animated();
         let clip_time = self.clip.local_time(t);
         let indices = std::mem::take(&mut self.animated.indices);
+        let mut parts = PosedParts::default();
         let mut changed = 0;
         for &i in &indices {
             let i = i as usize;
-            let data = self.data.get(i);
-            let local = anim::sample(data.local, &data.tracks, clip_time);
-            let bits = |t: &Trs| t.components().map(f32::to_bits);
-            if bits(&local) != bits(&data.local) {
-                self.set_local_at(i, local);
+            let moved = match self.data.shared_at(i) {
+                Some((k, j)) => self.pose_shared(&mut parts, i, (k, j), clip_time),
+                None => {
+                    let data = self.data.get(i);
+                    let local = anim::sample(data.local, &data.tracks, clip_time);
+                    let moved = !same_bits(&local, &data.local);
+                    if moved {
+                        self.set_local_at(i, local);
+                    }
+                    moved
+                }
+            };
+            if moved {
+                self.mark_dirty(i);
                 changed += 1;
             }
         }
         self.animated.indices = indices;
         changed
     }
+
+    /// Pose node `j` of shared part `k`, which the node at `i` shows, once per call of
+    /// [`Scene::set_pose_at`]: whether it moved (the same for every instance that shows it).
+    fn pose_shared(&mut self, parts: &mut PosedParts, i: usize, kj: (u32, u32), t: f32) -> bool {
+        let (k, j) = (kj.0 as usize, kj.1 as usize);
+        if parts.0.len() <= k {
+            parts.0.resize_with(k + 1, Vec::new);
+        }
+        if parts.0[k].is_empty() {
+            parts.0[k] = vec![Posed::Not; self.data.part_len(k as u32)];
+        }
+        match parts.0[k][j] {
+            Posed::Moved => return true,
+            Posed::Still => return false,
+            Posed::Not => {}
+        }
+        let data = self.data.get(i);
+        let local = anim::sample(data.local, &data.tracks, t);
+        let moved = !same_bits(&local, &data.local);
+        if moved {
+            self.data.pose_part(kj.0, kj.1, local);
+        }
+        parts.0[k][j] = if moved { Posed::Moved } else { Posed::Still };
+        moved
+    }
+}
+
+/// Which nodes of which shared parts one pose has sampled (by part, then node).
+#[derive(Default)]
+struct PosedParts(Vec<Vec<Posed>>);
+
+/// A shared part's node in one pose: not sampled yet, sampled and unchanged, or moved.
+#[derive(Clone, Copy)]
+enum Posed {
+    Not,
+    Still,
+    Moved,
+}
+
+/// True when two locals are the same bit for bit.
+fn same_bits(a: &Trs, b: &Trs) -> bool {
+    a.components().map(f32::to_bits) == b.components().map(f32::to_bits)
 }
 
 /// True when a node has a track with at least one key (playing can change it).

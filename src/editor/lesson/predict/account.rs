@@ -55,12 +55,7 @@ pub fn account(scene: &Scene, id: NodeId, predict: &Predict) -> Vec<String> {
     let Ok(chain) = scene.matrix_chain(id) else {
         return Vec::new();
     };
-    let name = |n: NodeId| {
-        scene
-            .node(n)
-            .map(|d| d.name.to_string())
-            .unwrap_or_default()
-    };
+    let name = |n: NodeId| scene.label(n);
     let factors: Vec<String> = chain
         .iter()
         .map(|f| format!("M_{}", name(f.node)))
@@ -127,10 +122,7 @@ fn local_account(
         ));
         return lines;
     };
-    let parent_name = scene
-        .node(parent)
-        .map(|d| d.name.to_string())
-        .unwrap_or_default();
+    let parent_name = scene.label(parent);
     let pw = scene.world(parent).unwrap_or(Affine2::IDENTITY);
     lines.push(format!(
         "local = inverse(World_{parent_name}) · World_{}",
