@@ -3,6 +3,14 @@
 //! not name `Editor` but for those listed with why. Both lists must match exactly, so they only
 //! shrink: a part that needs another's data is handed it (`EditParts`, `FileParts`, …).
 
+use graft::editor::session::Editor;
+use graft::editor::session::Outcome;
+use graft::editor::session::command::{
+    Command, Effect, FileCommand, InstanceCommand, SelectionCommand,
+};
+use graft::editor::session::dialogs::DialogOutcome;
+use graft::editor::session::lesson::LessonCommand;
+use graft::model::document::Document;
 use std::path::{Path, PathBuf};
 
 /// The files of `src/editor/session/` that hold `impl Editor` blocks.
@@ -17,10 +25,6 @@ const NAMES_EDITOR: &[(&str, &str)] = &[
     (
         "lesson_check.rs",
         "the lesson walk plays each step on a scratch session",
-    ),
-    (
-        "lesson_play.rs",
-        "lesson lines as commands, computed from the session as it is",
     ),
     (
         "lesson_truth.rs",
@@ -109,4 +113,57 @@ fn the_checks_see_code_not_comments_or_tests() {
     assert!(!names(&code(text), "Editor"));
     assert!(names(&code("fn g(e: &Editor) {}"), "Editor"));
     assert!(code("impl Editor {}").contains("impl Editor"));
+}
+
+/// True when the outcome asks the app for a file dialog.
+fn asks_for_a_file(outcome: &Outcome) -> bool {
+    (outcome.effects.iter()).any(|e| matches!(e, Effect::ShowDialog(_)))
+}
+
+/// The file dialog ends with `path` picked.
+fn pick(editor: &mut Editor, path: &Path) {
+    let picked = DialogOutcome::Picked(path.to_path_buf());
+    (editor.apply(Command::File(FileCommand::DialogClosed(picked)))).expect("carried out");
+}
+
+/// The file flows (`file_parts.rs`) hand a picked file whose purpose another part carries out
+/// back to the router (`Back`): the learner's progress, a branch saved as a scene and an
+/// instance of it each reach their part.
+#[test]
+fn a_picked_file_reaches_the_part_that_carries_it_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut doc = Document::sample();
+    doc.save_to(&dir.path().join("sword.ron")).unwrap();
+    let mut editor = Editor::new(doc);
+    let asked = editor.apply(Command::Lesson(LessonCommand::ExportProgress));
+    assert!(asks_for_a_file(&asked.unwrap()));
+    let progress = dir.path().join("progress.json");
+    pick(&mut editor, &progress);
+    let text = std::fs::read_to_string(&progress).expect("the progress is written");
+    assert!(text.trim_start().starts_with('{'), "{text}");
+
+    let node = *editor.doc().scene().ids().last().unwrap();
+    let select = SelectionCommand::Select(vec![node]);
+    editor.apply(Command::Selection(select)).unwrap();
+    let asked = editor.apply(Command::Instance(InstanceCommand::SaveBranch(None)));
+    assert!(asks_for_a_file(&asked.unwrap()));
+    let branch = dir.path().join("branch.ron");
+    pick(&mut editor, &branch);
+    assert!(branch.exists(), "the branch is written");
+    let root = editor.primary().expect("the instance is selected");
+    assert!(editor.doc().scene().instance_entry(root).is_some());
+
+    let before = editor.doc().scene().len();
+    let instance = InstanceCommand::Instance {
+        under: None,
+        path: None,
+    };
+    assert!(asks_for_a_file(
+        &editor.apply(Command::Instance(instance)).unwrap()
+    ));
+    pick(&mut editor, &branch);
+    assert!(
+        editor.doc().scene().len() > before,
+        "an instance of it is added"
+    );
 }

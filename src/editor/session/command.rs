@@ -169,7 +169,7 @@ pub enum JournalCommand {
     /// Try again to write a crash journal that could not start or stopped.
     RetryJournal,
     /// The answer to "Recover the unsaved changes …?" after an unclean end.
-    AnswerRecovery(crate::editor::session::journal::RecoveryAnswer),
+    AnswerRecovery(crate::editor::session::journal_recover::RecoveryAnswer),
 }
 
 /// Framing, spaces, focus and the interface's look.

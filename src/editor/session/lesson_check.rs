@@ -303,7 +303,13 @@ fn play_solution(editor: &mut Editor, check: &Check, mut recomputed: usize) -> R
     let (lesson, step) = (check.lesson, check.step);
     let label = format!("Show me: {}", step.title);
     for (action, at) in &step.solution {
-        for command in action_commands(editor, action, check.bindings, &lesson.path, &label)? {
+        for command in action_commands(
+            &editor.play_from(),
+            action,
+            check.bindings,
+            &lesson.path,
+            &label,
+        )? {
             editor.play(command).map_err(|e| {
                 error_at(
                     &lesson.path,

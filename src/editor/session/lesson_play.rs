@@ -1,65 +1,45 @@
-//! A lesson's set-ups and solutions as the editor's normal commands, computed from the session
-//! as it is now, and the session's read-only view that lessons evaluate their goals against.
-//! Lessons (`editor/lesson`) never name the editor: they read it through
-//! [`SessionView`] and act through the commands made here.
+//! A lesson's set-ups and solutions as the editor's normal commands, computed from the parts
+//! of the session they read ([`PlayFrom`]). Lessons (`editor/lesson`) never name the editor:
+//! they read it through [`SessionView`](crate::editor::lesson::eval::SessionView) (implemented
+//! in `mod.rs`) and act through the commands made here.
 
-use crate::editor::lesson::eval::{Bindings, SessionView, nodes_named};
+use crate::editor::lesson::eval::{Bindings, nodes_named};
 use crate::editor::lesson::parse::{cut, error_at};
 use crate::editor::lesson::play::set_op;
 use crate::editor::lesson::{Action, Name, Setup, Space, Step, VIEW_OPTION_NAMES};
-use crate::editor::session::Editor;
 use crate::editor::session::command::{
-    Command, SelectionCommand, SettingCommand, ViewCommand, ViewOption, ViewSpace,
+    Command, SelectionCommand, SettingCommand, ViewCommand, ViewSpace,
 };
 use crate::editor::session::edits::new_node_data;
+use crate::editor::session::lesson::Lessons;
+use crate::editor::session::settings::Settings;
+use crate::editor::session::timeline::TimelineState;
 use crate::editor::session::timeline_command::TimelineCommand;
 use crate::error::Result;
+use crate::model::document::Document;
 use crate::model::instance::plan;
+use crate::model::scene::Keep;
+use crate::model::scene::NodeId;
 use crate::model::scene::edit::Op;
-use crate::model::scene::{NodeId, Scene};
 use std::path::Path;
 
-impl SessionView for Editor {
-    fn scene(&self) -> &Scene {
-        self.doc().scene()
-    }
-    fn primary(&self) -> Option<NodeId> {
-        Editor::primary(self)
-    }
-    fn selection(&self) -> &[NodeId] {
-        Editor::selection(self)
-    }
-    fn keep_world(&self) -> bool {
-        Editor::keep_world(self)
-    }
-    fn shows(&self, option: ViewOption) -> bool {
-        self.view().shows(option)
-    }
-    fn view_space(&self) -> ViewSpace {
-        Editor::view_space(self)
-    }
-    fn view_node(&self) -> Option<NodeId> {
-        Editor::view_node(self).0
-    }
-    fn time(&self) -> f32 {
-        self.timeline().time()
-    }
-    fn trails(&self) -> bool {
-        self.timeline().trails()
-    }
-    fn playing(&self) -> bool {
-        self.timeline().playing()
-    }
+/// What a lesson line is computed from: the document (its file names instanced parts), the
+/// settings and the timeline as they are now, and the lessons' parts (a sample scene's file).
+pub(crate) struct PlayFrom<'a> {
+    pub(crate) doc: &'a Document,
+    pub(crate) settings: &'a Settings,
+    pub(crate) timeline: &'a TimelineState,
+    pub(crate) lessons: &'a Lessons,
 }
 
 /// The node a name means now, or an error at the name.
 pub(super) fn node(
-    editor: &Editor,
+    from: &PlayFrom,
     bindings: &Bindings,
     name: &Name,
     path: &Path,
 ) -> Result<NodeId> {
-    let scene = editor.doc().scene();
+    let scene = from.doc.scene();
     bindings
         .resolve(scene, &name.text)
         .filter(|id| scene.contains(*id))
@@ -73,7 +53,7 @@ pub(super) fn node(
 }
 
 fn view_space(
-    editor: &Editor,
+    from: &PlayFrom,
     bindings: &Bindings,
     space: &Space,
     path: &Path,
@@ -82,7 +62,7 @@ fn view_space(
         Space::World => ViewSpace::World,
         Space::Parent => ViewSpace::ParentOfSelection,
         Space::Selection => ViewSpace::Selection,
-        Space::Node(name) => ViewSpace::Node(node(editor, bindings, name, path)?),
+        Space::Node(name) => ViewSpace::Node(node(from, bindings, name, path)?),
     })
 }
 
@@ -93,7 +73,7 @@ fn toggle_if(differs: bool, command: Command) -> Vec<Command> {
 
 /// The commands a step's set-up sends, in order (framing is the window's and is not here).
 pub fn setup_commands(
-    editor: &Editor,
+    from: &PlayFrom,
     setup: &Setup,
     bindings: &Bindings,
     path: &Path,
@@ -102,13 +82,13 @@ pub fn setup_commands(
     if let Some(names) = &setup.select {
         let ids = names
             .iter()
-            .map(|n| node(editor, bindings, n, path))
+            .map(|n| node(from, bindings, n, path))
             .collect::<Result<_>>()?;
         commands.push(Command::Selection(SelectionCommand::Select(ids)));
     }
     if let Some(on) = setup.keep_world {
         commands.extend(toggle_if(
-            editor.keep_world() != on,
+            from.settings.keep_world() != on,
             Command::Setting(SettingCommand::ToggleKeepWorld),
         ));
     }
@@ -116,14 +96,14 @@ pub fn setup_commands(
         for (_, option) in VIEW_OPTION_NAMES {
             let wanted = shown.contains(&option);
             commands.extend(toggle_if(
-                editor.view().shows(option) != wanted,
+                from.settings.view().shows(option) != wanted,
                 Command::Setting(SettingCommand::ToggleView(option)),
             ));
         }
     }
     if let Some(space) = &setup.look_from {
         commands.push(Command::View(ViewCommand::SetViewSpace(view_space(
-            editor, bindings, space, path,
+            from, bindings, space, path,
         )?)));
     }
     if let Some(t) = setup.time {
@@ -138,7 +118,7 @@ pub fn setup_commands(
     }
     if let Some(on) = setup.trails {
         commands.extend(toggle_if(
-            editor.timeline().trails() != on,
+            from.timeline.trails() != on,
             Command::Timeline(TimelineCommand::ToggleTrails),
         ));
     }
@@ -167,7 +147,7 @@ pub(crate) enum Played {
 /// continuous steps under `label`, so a whole solution is one undo step once the caller ends
 /// the gesture.
 pub(crate) fn action_commands(
-    editor: &Editor,
+    from: &PlayFrom,
     action: &Action,
     bindings: &Bindings,
     path: &Path,
@@ -178,17 +158,17 @@ pub(crate) fn action_commands(
         ops,
         continuous: true,
     };
-    if let Some(ops) = part_ops(editor, action, bindings, path)? {
+    if let Some(ops) = part_ops(from, action, bindings, path)? {
         return Ok(if ops.is_empty() {
             Vec::new()
         } else {
             vec![scene_ops(ops)]
         });
     }
-    if let Some(op) = scene_op(editor, action, bindings, path)? {
+    if let Some(op) = scene_op(from, action, bindings, path)? {
         return Ok(vec![scene_ops(vec![op])]);
     }
-    let find = |name: &Name| node(editor, bindings, name, path);
+    let find = |name: &Name| node(from, bindings, name, path);
     let play = |on: bool| {
         if on {
             TimelineCommand::Play
@@ -201,20 +181,20 @@ pub(crate) fn action_commands(
             names.iter().map(find).collect::<Result<_>>()?,
         ))],
         Action::KeepWorld(on) => toggle_if(
-            editor.keep_world() != *on,
+            from.settings.keep_world() != *on,
             Command::Setting(SettingCommand::ToggleKeepWorld),
         ),
         Action::View(option, on) => toggle_if(
-            editor.view().shows(*option) != *on,
+            from.settings.view().shows(*option) != *on,
             Command::Setting(SettingCommand::ToggleView(*option)),
         ),
         Action::LookFrom(space) => vec![Command::View(ViewCommand::SetViewSpace(view_space(
-            editor, bindings, space, path,
+            from, bindings, space, path,
         )?))],
         Action::Time(t) => vec![Command::Timeline(TimelineCommand::SetTime(*t))],
         Action::Play(on) => vec![Command::Timeline(play(*on))],
         Action::Trails(on) => toggle_if(
-            editor.timeline().trails() != *on,
+            from.timeline.trails() != *on,
             Command::Timeline(TimelineCommand::ToggleTrails),
         ),
         // The scene changes were handled above.
@@ -225,19 +205,19 @@ pub(crate) fn action_commands(
 
 /// The scene change a solution line makes, if it makes one.
 fn scene_op(
-    editor: &Editor,
+    from: &PlayFrom,
     action: &Action,
     bindings: &Bindings,
     path: &Path,
 ) -> Result<Option<Op>> {
-    let scene = editor.doc().scene();
-    let find = |name: &Name| node(editor, bindings, name, path);
+    let scene = from.doc.scene();
+    let find = |name: &Name| node(from, bindings, name, path);
     Ok(Some(match action {
         Action::Reparent { node, to, keep } => Op::Reparent {
             node: find(node)?,
             parent: to.as_ref().map(find).transpose()?,
             index: None,
-            keep: keep.unwrap_or(editor.keep()),
+            keep: keep.unwrap_or(Keep::world_if(from.settings.keep_world())),
         },
         Action::Set { node, frame, value } => set_op(scene, find(node)?, *frame, *value)?,
         Action::Add { name, under } => Op::Add {
@@ -269,12 +249,12 @@ fn scene_op(
 
 /// The local values a step's `vary:` lines drew, set when the step starts (as set-up).
 pub(crate) fn vary_commands(
-    editor: &Editor,
+    from: &PlayFrom,
     step: &Step,
     bindings: &Bindings,
 ) -> Result<Vec<Played>> {
     use crate::editor::lesson::vary::{Target, set_channel};
-    let scene = editor.doc().scene();
+    let scene = from.doc.scene();
     let mut ops = Vec::new();
     for vary in &step.vary {
         let (Target::Local { node, channel }, Some(v)) = (&vary.target, vary.value) else {
@@ -300,25 +280,25 @@ pub(crate) fn vary_commands(
 /// The ops of a part action (`instance`, `edit sample`, `revert`), computed from the session
 /// as it is now (None: another kind of action). `edit sample` writes the part's file first.
 pub(super) fn part_ops(
-    editor: &Editor,
+    from: &PlayFrom,
     action: &Action,
     bindings: &Bindings,
     path: &Path,
 ) -> Result<Option<Vec<Op>>> {
-    let scene = editor.doc().scene();
-    let find = |name: &Name| node(editor, bindings, name, path);
+    let scene = from.doc.scene();
+    let find = |name: &Name| node(from, bindings, name, path);
     Ok(Some(match action {
         Action::Instance {
             sample,
             under,
             name,
         } => {
-            let file = editor.lesson_part(sample)?;
-            let text = plan::source_text(editor.doc().path(), &file);
+            let file = from.lessons.part_file(sample)?;
+            let text = plan::source_text(from.doc.path(), &file);
             let under = under.as_ref().map(find).transpose()?;
             let (mut ops, root) = plan::instance_ops(
                 scene,
-                &crate::editor::session::instances::host_file(editor.doc()),
+                &crate::editor::session::instances::host_file(from.doc),
                 &text,
                 under,
             )?;
@@ -333,14 +313,14 @@ pub(super) fn part_ops(
             frame,
             value,
         } => {
-            let file = editor.lesson_part(sample)?;
+            let file = from.lessons.part_file(sample)?;
             let mut part = crate::model::file::load(&file)?;
             let id = part_node(&part, node, sample, path)?;
             set_op(&part, id, *frame, *value)?.perform(&mut part)?;
             crate::model::file::save(&part, &file)?;
             crate::model::instance::follow::follow_ops(
                 scene,
-                &crate::editor::session::instances::host_file(editor.doc()),
+                &crate::editor::session::instances::host_file(from.doc),
             )?
         }
         Action::Revert(name) => plan::revert_ops(scene, find(name)?, u16::MAX)?,

@@ -112,7 +112,13 @@ fn flipped_solution(
             },
             other => other.clone(),
         };
-        for command in action_commands(&editor, &action, bindings, &lesson.path, "flipped")? {
+        for command in action_commands(
+            &editor.play_from(),
+            &action,
+            bindings,
+            &lesson.path,
+            "flipped",
+        )? {
             editor
                 .play(command)
                 .map_err(|e| error_at(&lesson.path, *at, e.to_string()))?;

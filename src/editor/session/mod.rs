@@ -56,11 +56,12 @@ pub mod timeline;
 pub mod timeline_command;
 mod windows;
 
-use crate::editor::session::command::{Command, ViewSpace, Window};
+use crate::editor::lesson::eval::SessionView;
+use crate::editor::session::command::{Command, ViewOption, ViewSpace, Window};
 use crate::editor::view::handles::{Orientation, Tool};
 use crate::error::{Error, Result};
 use crate::model::document::Document;
-use crate::model::scene::{DetachedSubtree, NodeId};
+use crate::model::scene::{DetachedSubtree, NodeId, Scene};
 use rustc_hash::FxHashSet;
 use std::path::PathBuf;
 
@@ -258,21 +259,7 @@ impl Editor {
     /// matrix, and why not when the chosen node's world matrix is singular (the view then shows
     /// the world).
     pub fn view_node(&self) -> (Option<NodeId>, glam::DAffine2, Option<String>) {
-        let scene = self.doc.scene();
-        let node = match self.settings.view_space() {
-            ViewSpace::World => None,
-            ViewSpace::Selection => self.primary(),
-            ViewSpace::ParentOfSelection => self
-                .primary()
-                .and_then(|id| scene.parent(id).ok().flatten()),
-            ViewSpace::Node(id) => Some(id).filter(|id| scene.contains(*id)),
-        };
-        let identity = glam::DAffine2::IDENTITY;
-        match node.map(|id| (id, crate::editor::view::spaces::from_world(scene, Some(id)))) {
-            Some((id, Ok(view))) => (Some(id), view, None),
-            Some((id, Err(_))) => (None, identity, Some(settings::singular_view(scene, id))),
-            None => (None, identity, None),
-        }
+        self.settings.view_node(self.doc.scene(), self.primary())
     }
 
     /// The panel that has the keyboard (the lesson panel only while a lesson is open).
@@ -519,6 +506,18 @@ impl Editor {
         record::view_state(&self.settings, self.selection.ids(), self.timeline.time())
     }
 
+    /// What a lesson line is computed from (`lesson_play.rs`).
+    pub(super) fn play_from(&self) -> lesson_play::PlayFrom<'_> {
+        let (doc, settings, timeline) = (&self.doc, &self.settings, &self.timeline);
+        let lessons = &self.lessons;
+        lesson_play::PlayFrom {
+            doc,
+            settings,
+            timeline,
+            lessons,
+        }
+    }
+
     /// The state a lesson step starts from (what Reset and Back put back).
     pub(super) fn snapshot(&self) -> lesson::Snapshot {
         lesson::Snapshot::of(&self.doc, &self.selection, &self.settings, &self.timeline)
@@ -547,5 +546,39 @@ impl Editor {
     /// parts folder when not there yet: what Instance scene… or a drop picks.
     pub fn lesson_part(&self, sample: &str) -> Result<PathBuf> {
         self.lessons.part_file(sample)
+    }
+}
+
+/// What lessons read of the session (their goals, keeps and framing).
+impl SessionView for Editor {
+    fn scene(&self) -> &Scene {
+        self.doc().scene()
+    }
+    fn primary(&self) -> Option<NodeId> {
+        Editor::primary(self)
+    }
+    fn selection(&self) -> &[NodeId] {
+        Editor::selection(self)
+    }
+    fn keep_world(&self) -> bool {
+        Editor::keep_world(self)
+    }
+    fn shows(&self, option: ViewOption) -> bool {
+        self.view().shows(option)
+    }
+    fn view_space(&self) -> ViewSpace {
+        Editor::view_space(self)
+    }
+    fn view_node(&self) -> Option<NodeId> {
+        Editor::view_node(self).0
+    }
+    fn time(&self) -> f32 {
+        self.timeline().time()
+    }
+    fn trails(&self) -> bool {
+        self.timeline().trails()
+    }
+    fn playing(&self) -> bool {
+        self.timeline().playing()
     }
 }

@@ -129,7 +129,9 @@ pub fn replay_scene(lesson: &Lesson) -> Result<Scene> {
         let bindings = bind_step(editor.doc().scene(), step, &lesson.path)?;
         for (action, _) in &step.solution {
             let label = "Replay";
-            for command in action_commands(&editor, action, &bindings, &lesson.path, label)? {
+            for command in
+                action_commands(&editor.play_from(), action, &bindings, &lesson.path, label)?
+            {
                 editor.play(command)?;
             }
             editor.update_world();

@@ -7,8 +7,9 @@
 //! parts when there are many (`probes::ProbeParts`, [`EditParts`], `ExportParts`, [`FileParts`],
 //! whose flows hand a step another part carries out back here as a [`Back`]). A part never
 //! reaches another's fields, nor names `Editor` (only this file, `mod.rs` and `tick.rs` do, with
-//! the lesson walks that play a scratch session): a flow that spans parts (recovering a journal,
-//! answering "changed on disk", a lesson step's start) is routed here, each part doing its share. A new command goes to the part's enum that
+//! the lesson walks that play a scratch session and the announcer: `tests/session_parts.rs`): a
+//! flow that spans parts (recovering a journal, answering "changed on disk", a lesson step's
+//! start) is routed here, each part doing its share. A new command goes to the part's enum that
 //! owns what it changes, and gets a sample in `tests/panel_rules.rs` (`one_of_each`), which
 //! checks that every part carries out its kind.
 
@@ -23,7 +24,7 @@ use crate::editor::session::edits::{self, EditParts};
 use crate::editor::session::exports::{ExportParts, FigureSpec};
 use crate::editor::session::file_parts::{Back, FileParts, Flow};
 use crate::editor::session::instances::InstanceDone;
-use crate::editor::session::journal::RecoveryAnswer;
+use crate::editor::session::journal_recover::RecoveryAnswer;
 use crate::editor::session::lesson_command::{LessonCommand, LessonSource, RecordCommand};
 use crate::editor::session::lesson_play::{Played, setup_commands, vary_commands};
 use crate::editor::session::purpose::{ConflictAnswer, DialogPurpose, FileAction, Outcome};
@@ -289,8 +290,11 @@ impl Editor {
             Back::ExportSvg(path) => self.export(|x, _, _| x.export_svg(path)),
             Back::ExportAnimation(path) => self.export(|x, _, f| x.export_animation(path, f)),
             Back::ExportFigure(path) => self.export(|x, _, f| x.export_figure(path, f)),
-            Back::WriteLesson(path) => self.write_recorded_lesson(path),
-            Back::ExportProgress(path) => self.export_progress(path),
+            Back::WriteLesson(path) => {
+                let (check, log) = (record_check::checked_lesson_text, &mut self.log);
+                (self.recorder.write_lesson(log, path, check)).map(|()| Outcome::default())
+            }
+            Back::ExportProgress(path) => self.lessons.export_progress(&mut self.log, path),
             Back::InstanceScene(under, path) => self.edit_parts().instance_scene(under, &path),
             Back::SaveBranch(node, path) => {
                 self.selection.set(vec![node]);
@@ -406,13 +410,6 @@ impl Editor {
         Ok(dialog.map_or_else(Outcome::default, |purpose| self.start_dialog(purpose)))
     }
 
-    /// Write the stopped recording to `path` as a lesson (the Save dialog's answer).
-    pub(super) fn write_recorded_lesson(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
-        let check = record_check::checked_lesson_text;
-        self.recorder.write_lesson(&mut self.log, path, check)?;
-        Ok(Outcome::default())
-    }
-
     /// Put a lesson's snapshot back: its scene as a fresh untitled document (through the files
     /// part; the lesson is the caller's), then the selection, the settings and the playback.
     pub(super) fn restore(&mut self, snapshot: &lesson::Snapshot) -> Outcome {
@@ -422,11 +419,6 @@ impl Editor {
         snapshot.put_back(&mut self.selection, &mut self.settings, &mut self.timeline);
         self.update_world();
         outcome
-    }
-
-    /// Write the learner's lesson progress to `path` (the Export dialog's answer).
-    pub(super) fn export_progress(&mut self, path: std::path::PathBuf) -> Result<Outcome> {
-        self.lessons.export_progress(&mut self.log, path)
     }
 }
 
@@ -550,10 +542,10 @@ impl Editor {
     ) -> Result<()> {
         self.update_world();
         let bindings = bind_step(self.doc.scene(), step, path)?;
-        for command in setup_commands(self, &step.setup, &bindings, path)? {
+        for command in setup_commands(&self.play_from(), &step.setup, &bindings, path)? {
             self.dispatch(command)?;
         }
-        for command in vary_commands(self, step, &bindings)? {
+        for command in vary_commands(&self.play_from(), step, &bindings)? {
             self.play(command)?;
         }
         self.update_world();

@@ -199,6 +199,28 @@ impl Settings {
         self.view_space = space;
     }
 
+    /// The node whose space the viewport looks from in `scene` now (None: the world), with
+    /// `primary` the primary selection; the world → view matrix; and why not when the chosen
+    /// node's world matrix is singular (the view then shows the world).
+    pub(super) fn view_node(
+        &self,
+        scene: &Scene,
+        primary: Option<NodeId>,
+    ) -> (Option<NodeId>, glam::DAffine2, Option<String>) {
+        let node = match self.view_space {
+            ViewSpace::World => None,
+            ViewSpace::Selection => primary,
+            ViewSpace::ParentOfSelection => primary.and_then(|id| scene.parent(id).ok().flatten()),
+            ViewSpace::Node(id) => Some(id).filter(|id| scene.contains(*id)),
+        };
+        let identity = glam::DAffine2::IDENTITY;
+        match node.map(|id| (id, crate::editor::view::spaces::from_world(scene, Some(id)))) {
+            Some((id, Ok(view))) => (Some(id), view, None),
+            Some((id, Err(_))) => (None, identity, Some(singular_view(scene, id))),
+            None => (None, identity, None),
+        }
+    }
+
     /// Look from a space of `scene`; a node whose world matrix is singular is refused.
     pub(super) fn look_from(&mut self, scene: &Scene, space: ViewSpace) -> Result<()> {
         if let ViewSpace::Node(id) = space {

@@ -111,7 +111,7 @@ impl Editor {
             return;
         };
         let (bindings, path) = (&next.bindings, &next.path);
-        let result = action_commands(self, &next.action, bindings, path, &next.label)
+        let result = action_commands(&self.play_from(), &next.action, bindings, path, &next.label)
             .and_then(|commands| (commands.into_iter()).try_for_each(|c| self.play(c).map(drop)));
         if let Err(e) = result {
             self.fail(e);
