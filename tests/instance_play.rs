@@ -6,12 +6,15 @@
 //! posed one by one; and a pose is not an override: a save while posed writes the file it
 //! wrote before playing.
 
+mod common;
+
+use common::{assert_same_nodes, plain_copy};
 use graft::model::anim::{Channel, Key, Track};
 use graft::model::document::Document;
 use graft::model::file;
 use graft::model::generate::{GenShape, generate};
+use graft::model::scene::NodeId;
 use graft::model::scene::edit::Op;
-use graft::model::scene::{NodeId, NodeSpec, Scene};
 use std::path::{Path, PathBuf};
 
 const INSTANCES: usize = 4;
@@ -56,35 +59,6 @@ fn write_level(dir: &Path, override_one: bool) -> PathBuf {
     level
 }
 
-/// The same nodes as plain, unshared data.
-fn plain_copy(scene: &Scene) -> Scene {
-    let specs = (0..scene.len())
-        .map(|i| NodeSpec {
-            id: scene.id_at(i),
-            parent: scene.parent_index_at(i).map(|p| scene.id_at(p)),
-            data: scene.data_at(i).clone(),
-        })
-        .collect();
-    Scene::from_specs(specs).expect("plain copy")
-}
-
-/// Same ids, data and world matrices (bit for bit) at every index.
-fn assert_same(a: &mut Scene, b: &mut Scene, at: f32) {
-    a.update_world();
-    b.update_world();
-    assert_eq!(a.len(), b.len());
-    for i in 0..a.len() {
-        assert_eq!(a.id_at(i), b.id_at(i), "id at {i}, t {at}");
-        assert_eq!(a.data_at(i), b.data_at(i), "data at {i}, t {at}");
-        let bits = |m: glam::Affine2| m.to_cols_array().map(f32::to_bits);
-        assert_eq!(
-            bits(a.world_at(i)),
-            bits(b.world_at(i)),
-            "world at {i}, t {at}"
-        );
-    }
-}
-
 #[test]
 fn a_played_instance_stays_shared_and_poses_as_its_plain_copy_does() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -107,7 +81,7 @@ fn a_played_instance_stays_shared_and_poses_as_its_plain_copy_does() {
     for t in [0.0, 0.3, 0.5, 0.75, 0.75, 1.0, 0.1] {
         let moved = shared.set_pose_at(t);
         assert_eq!(moved, plain.set_pose_at(t), "as many locals moved at {t}");
-        assert_same(&mut shared, &mut plain, t);
+        assert_same_nodes(&mut shared, &mut plain, &format!("posed at {t}"));
         let still: Vec<usize> = was_shared
             .iter()
             .copied()
@@ -144,7 +118,7 @@ fn a_save_while_posed_writes_the_file_it_wrote_before_playing() {
     let mut again = file::load(&again_path).expect("load again");
     again.set_pose_at(0.4);
     let mut now = plain_copy(doc.scene());
-    assert_same(&mut again, &mut now, 0.4);
+    assert_same_nodes(&mut again, &mut now, "saved while posed, posed again");
 }
 
 #[test]

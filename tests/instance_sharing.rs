@@ -5,13 +5,16 @@
 //! the same result as loading the scene again (world matrices bit for bit), and undo and
 //! redo exact.
 
+mod common;
+
+use common::{assert_same_nodes, plain_copy};
 use graft::model::document::Document;
 use graft::model::file;
 use graft::model::generate::{GenShape, generate};
 use graft::model::math::Trs;
 use graft::model::scene::edit::Op;
 use graft::model::scene::{
-    DEFAULT_PARALLEL_MIN, NodeId, NodeSpec, Scene, set_parallel_threshold, set_propagation_threads,
+    DEFAULT_PARALLEL_MIN, NodeId, Scene, set_parallel_threshold, set_propagation_threads,
 };
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
@@ -52,29 +55,9 @@ fn node_of(scene: &Scene, k: usize, j: usize) -> usize {
     root + j
 }
 
-/// The same nodes as plain, unshared data: the expanded scene as issue 48 first built it.
-fn expanded_copy(scene: &Scene) -> Scene {
-    let specs = (0..scene.len())
-        .map(|i| NodeSpec {
-            id: scene.id_at(i),
-            parent: scene.parent_index_at(i).map(|p| scene.id_at(p)),
-            data: scene.data_at(i).clone(),
-        })
-        .collect();
-    Scene::from_specs(specs).expect("plain copy")
-}
-
 /// Same ids, data and world matrices (bit for bit) at every index.
 fn assert_same(a: &mut Scene, b: &mut Scene) {
-    a.update_world();
-    b.update_world();
-    assert_eq!(a.len(), b.len());
-    for i in 0..a.len() {
-        assert_eq!(a.id_at(i), b.id_at(i), "id at {i}");
-        assert_eq!(a.data_at(i), b.data_at(i), "data at {i}");
-        let bits = |m: glam::Affine2| m.to_cols_array().map(f32::to_bits);
-        assert_eq!(bits(a.world_at(i)), bits(b.world_at(i)), "world at {i}");
-    }
+    assert_same_nodes(a, b, "shared and plain");
 }
 
 fn turned(scene: &Scene, i: usize, by: f32) -> Trs {
@@ -132,7 +115,7 @@ fn an_edit_copies_one_instances_node_and_leaves_the_others_and_the_source_shared
 fn the_shared_scene_has_the_expanded_scenes_world_matrices() {
     let (_dir, level) = level_folder(5);
     let mut shared = file::load(&level).expect("load");
-    let mut plain = expanded_copy(&shared);
+    let mut plain = plain_copy(&shared);
     assert!((0..shared.len()).any(|i| shared.is_shared_at(i)));
     assert!(!(0..plain.len()).any(|i| plain.is_shared_at(i)));
     assert_same(&mut shared, &mut plain);

@@ -261,3 +261,29 @@ pub fn drag_to(
         snap: None,
     })
 }
+
+/// The same nodes as plain, unshared data (an instanced scene's oracle: each node its own).
+pub fn plain_copy(scene: &Scene) -> Scene {
+    let specs = (0..scene.len())
+        .map(|i| NodeSpec {
+            id: scene.id_at(i),
+            parent: scene.parent_index_at(i).map(|p| scene.id_at(p)),
+            data: scene.data_at(i).clone(),
+        })
+        .collect();
+    Scene::from_specs(specs).expect("plain copy")
+}
+
+/// Both scenes updated, then the same ids, data and world matrices (bit for bit) at every
+/// index; `what` names the comparison in a failure.
+pub fn assert_same_nodes(a: &mut Scene, b: &mut Scene, what: &str) {
+    a.update_world();
+    b.update_world();
+    assert_eq!(a.len(), b.len(), "{what}: node count");
+    for i in 0..a.len() {
+        assert_eq!(a.id_at(i), b.id_at(i), "{what}: id at {i}");
+        assert_eq!(a.data_at(i), b.data_at(i), "{what}: data at {i}");
+        let (wa, wb) = (affine_bits(&a.world_at(i)), affine_bits(&b.world_at(i)));
+        assert_eq!(wa, wb, "{what}: world at {i}");
+    }
+}

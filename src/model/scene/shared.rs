@@ -37,9 +37,8 @@ impl Scene {
         if old.len() != nodes.len() {
             return false;
         }
-        let bits = |d: &NodeData| d.local.components().map(f32::to_bits);
         let moved: Vec<bool> = (old.iter().zip(nodes.iter()))
-            .map(|(a, b)| bits(a) != bits(b))
+            .map(|(a, b)| !super::store::same_bits(&a.local, &b.local))
             .collect();
         self.data.replace_part(k, nodes);
         let mut covered_end = 0;

@@ -488,7 +488,7 @@ enum Posed {
 }
 
 /// True when two locals are the same bit for bit.
-fn same_bits(a: &Trs, b: &Trs) -> bool {
+pub(super) fn same_bits(a: &Trs, b: &Trs) -> bool {
     a.components().map(f32::to_bits) == b.components().map(f32::to_bits)
 }
 
