@@ -220,22 +220,34 @@ pub fn save_branch(
 
 /// The general path of a follow (`follow::follow_ops` tries the fast one first): each instance
 /// whose nodes or source changed is replaced by the instance read again (its ids kept, every
-/// override kept). Empty when nothing changed.
+/// override kept). Outer instances first: an instance inside one replaced (in a node added
+/// under it) comes with its nodes, and only its rows are swapped if they changed. Empty when
+/// nothing changed.
 pub fn replace_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
     let Some(table) = scene.instances() else {
         return Ok(Vec::new());
     };
     let fresh = super::edit::reload(scene, host)?;
+    let mut roots: Vec<(usize, NodeId)> = (table.entries().iter())
+        .filter(|e| fresh.contains(e.root))
+        .filter_map(|e| Some((scene.index(e.root).ok()?, e.root)))
+        .collect();
+    roots.sort_unstable();
+    // The end of the last replaced subtree: the roots before it come with its nodes.
+    let mut replaced_to = 0;
     let mut ops = Vec::new();
-    for entry in table.entries() {
-        let root = entry.root;
-        if !scene.contains(root) || !fresh.contains(root) {
-            continue;
-        }
+    for (i, root) in roots {
         let (old, new) = (
             Registration::of(scene, root),
             Registration::of(&fresh, root),
         );
+        if i < replaced_to {
+            if old != new {
+                ops.push(swap(root, old, None));
+                ops.push(swap(root, None, new));
+            }
+            continue;
+        }
         let (old_nodes, new_nodes) = (scene.copy_subtree(root)?, fresh.copy_subtree(root)?);
         if old == new && old_nodes == new_nodes {
             continue;
@@ -244,6 +256,7 @@ pub fn replace_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
         ops.push(Op::Remove { node: root });
         ops.push(Op::Insert { subtree: new_nodes });
         ops.push(swap(root, None, new));
+        replaced_to = i + scene.subtree_len_at(i);
     }
     Ok(ops)
 }
