@@ -440,3 +440,114 @@ fn a_sources_record_that_does_not_decode_is_refused_plainly() {
         "{err}"
     );
 }
+
+/// The car with nodes added under its front wheel: 30 inside the hub before the spoke (index
+/// 0) with a child 31 of its own, and 32 inside node 7, which the wheel does not have yet (it
+/// waits under the instance root).
+const CAR_ADDED: &str = r#"(
+    format: 5,
+    nodes: [
+        (id: 1, name: "body"),
+        (id: 10, name: "front", parent: Some(1), instance: "parts/wheel.ron", position: (2.0, 0.0)),
+        (id: 30, name: "cap", parent: Some(10), inside: [2], index: 0, position: (0.2, 0.1), rotation: 20.0),
+        (id: 31, name: "pin", parent: Some(30), position: (0.0, 0.3)),
+        (id: 32, name: "tag", parent: Some(10), inside: [7], position: (0.5, 0.5)),
+        (id: 20, name: "back", parent: Some(1), instance: "parts/wheel.ron", position: (-2.0, 0.0)),
+    ],
+)
+"#;
+
+/// The wheel gaining a level above the hub: node 7 (`mid`), the hub moved under it.
+const WHEEL_DEEPER: &str = r#"(
+    format: 1,
+    nodes: [
+        (id: 1, name: "wheel", shape: Ellipse(size: (2.0, 2.0))),
+        (id: 7, name: "mid", parent: Some(1), position: (0.0, 1.0), rotation: 45.0),
+        (id: 2, name: "hub", parent: Some(7), position: (0.0, 0.5)),
+        (id: 3, name: "spoke", parent: Some(2), position: (1.0, 0.0), shape: Rect(size: (1.0, 0.1))),
+    ],
+)
+"#;
+
+/// [`state`], every node's parent and data too.
+fn full_state(
+    scene: &Scene,
+) -> (
+    State,
+    Vec<Option<usize>>,
+    Vec<graft::model::scene::NodeData>,
+) {
+    let parents = (0..scene.len()).map(|i| scene.parent_index_at(i)).collect();
+    let data = (0..scene.len()).map(|i| scene.data_at(i).clone()).collect();
+    (state(scene), parents, data)
+}
+
+#[test]
+fn a_follow_that_carries_added_nodes_recovers_exactly() {
+    use graft::editor::session::journal_store::JournalFile;
+    let (dir, car) = car_folder();
+    fs::write(&car, CAR_ADDED).unwrap();
+    let wheel = dir.path().join("parts/wheel.ron");
+    let mut doc = Document::open(&car).expect("open");
+    let mut file = JournalFile::create(&dir.path().join("journals"), &doc).expect("journal");
+    doc.listen(true);
+    let spoke = inner(doc.scene(), NodeId(20), &[3]);
+    let mut local = doc.scene().node(spoke).unwrap().local;
+    local.rotation = 75.0;
+    doc.perform("turn", vec![Op::SetLocal { node: spoke, local }])
+        .unwrap();
+    file.record(&mut doc).unwrap();
+    let before = full_state(doc.scene());
+    fs::write(&wheel, WHEEL_DEEPER).unwrap();
+    assert!(doc.reload_instances("Follow wheel.ron").expect("follows"));
+    let s = doc.scene();
+    let (hub, mid) = (inner(s, NodeId(10), &[2]), inner(s, NodeId(10), &[7]));
+    assert_eq!(
+        s.parent(NodeId(30)).unwrap(),
+        Some(hub),
+        "the cap stays on the hub"
+    );
+    assert_eq!(s.sibling_index(NodeId(30)).unwrap(), 0, "before the spoke");
+    assert_eq!(s.parent(NodeId(32)).unwrap(), Some(mid), "the tag placed");
+    let live = full_state(doc.scene());
+    doc.undo().expect("undo the follow");
+    let undone = full_state(doc.scene());
+    let mut was = before.clone();
+    was.0.1 = undone.0.1; // the ids the follow gave stay taken
+    assert_eq!(undone, was, "the follow undone exactly");
+    doc.redo().expect("redo the follow");
+    assert_eq!(full_state(doc.scene()), live, "and redone");
+    file.record(&mut doc).unwrap();
+    let path = file.path().to_path_buf();
+    drop(file); // a crash
+    fs::write(&wheel, WHEEL_AGAIN).unwrap();
+
+    let bytes = fs::read(&path).unwrap();
+    let mut got = journal::recover(&bytes).expect("recovers").document;
+    assert_eq!(full_state(got.scene()), live, "recovered as it was");
+    got.undo().expect("undo the follow");
+    assert_eq!(
+        full_state(got.scene()),
+        undone,
+        "the follow undone as before the crash"
+    );
+    got.redo().expect("redo the follow");
+    assert_eq!(full_state(got.scene()), live, "and redone");
+    // Continued after recovery (as the window does) and compacted: the same again.
+    let recovered = journal::recover(&bytes).expect("recovers");
+    let handle = fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .unwrap();
+    let mut file =
+        JournalFile::resume(path.clone(), handle, &bytes, recovered.whole_bytes).expect("resumes");
+    file.compact(&recovered.document).expect("compacts");
+    drop(file);
+    let mut again = journal::recover(&fs::read(&path).unwrap())
+        .expect("recovers")
+        .document;
+    assert_eq!(full_state(again.scene()), live, "compacted");
+    again.undo().expect("undo the follow");
+    assert_eq!(full_state(again.scene()), undone, "compacted, undone");
+}
