@@ -18,15 +18,12 @@
 //!   the level opened and played (one pose and its world update timed, then 30 frames more):
 //!   the resident memory playing adds.
 
+use super::bench_follow::{Change, STRUCTURAL, follow_stage, write_scenes};
 use super::bench_memory::{resident, run_window};
 use crate::model::document::Document;
 use crate::model::file;
-use crate::model::generate::{GenShape, generate};
-use crate::model::math::Trs;
-use crate::model::scene::Scene;
 use crate::tools::failure::Failure;
 use serde::{Deserialize, Serialize};
-use std::fmt::Write as _;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
@@ -102,13 +99,16 @@ pub struct InstancesReport {
     pub instances: usize,
     /// Nodes in the part.
     pub part_nodes: usize,
+    /// Every instance has one node added under a source node (`--added`).
+    pub added: bool,
     /// The plain scene, then the instanced one.
     pub scenes: Vec<SceneFigures>,
     /// instanced / plain: held bytes per node (window), open time, load time.
     pub ratios: (f64, f64, f64),
 }
 
-fn mark(label: &str, start: Instant) -> Mark {
+/// The resident memory now, as a point of a stage.
+pub(super) fn mark(label: &str, start: Instant) -> Mark {
     let (rss, peak) = resident();
     Mark {
         label: label.into(),
@@ -153,82 +153,6 @@ pub fn run_stage(stage: &str, file: &Path) -> Result<InstanceStage, Failure> {
     Ok(run)
 }
 
-/// How the follow stages change the part.
-#[derive(Clone, Copy, PartialEq)]
-enum Change {
-    /// Each node turned 10° more, its colour changed (the nodes stay in their places).
-    Values,
-    /// A node added as the last child of the root's first child.
-    Add,
-    /// The last node (a leaf) removed.
-    Remove,
-    /// The first grandchild moved under the root's last child.
-    Move,
-}
-
-/// The structural stages, by name.
-const STRUCTURAL: [&str; 3] = ["follow-add", "follow-remove", "follow-move"];
-
-/// Change `part` as `change` says.
-fn change_part(part: &mut Scene, change: Change) -> Result<(), Failure> {
-    let children: Vec<usize> = part.child_indices(Some(0)).collect();
-    let (Some(&first), Some(&last)) = (children.first(), children.last()) else {
-        return Err(Failure("the part has no children".into()));
-    };
-    match change {
-        Change::Values => {
-            for i in 0..part.len() {
-                let id = part.id_at(i);
-                let d = part.data_at(i).clone();
-                let l = d.local;
-                part.set_local(id, Trs::new(l.position, l.rotation + 10.0, l.scale, l.skew))?;
-                part.set_appearance(id, d.shape, [d.color[2], d.color[0], d.color[1], 255])?;
-            }
-        }
-        Change::Add => {
-            let data = crate::model::scene::NodeData::named("added", Trs::IDENTITY);
-            part.add_node(Some(part.id_at(first)), None, data)?;
-        }
-        Change::Remove => {
-            part.remove_subtree(part.id_at(part.len() - 1))?;
-        }
-        Change::Move => {
-            let grandchild = part.child_indices(Some(first)).next();
-            let node = grandchild.ok_or_else(|| Failure("no grandchild".into()))?;
-            let (node, parent) = (part.id_at(node), part.id_at(last));
-            part.reparent(node, Some(parent), None, crate::model::scene::Keep::Local)?;
-        }
-    }
-    Ok(())
-}
-
-/// The part beside the level changed as `change` says, the document following it, then its
-/// world update.
-fn follow_stage(level: &Path, run: &mut InstanceStage, change: Change) -> Result<(), Failure> {
-    let mut doc = Document::open(level)?;
-    doc.update_world();
-    let part_path = level.with_file_name("part.ron");
-    let mut part = file::load(&part_path)?;
-    change_part(&mut part, change)?;
-    file::save(&part, &part_path)?;
-    let start = Instant::now();
-    run.marks.push(mark("level open, part rewritten", start));
-    let followed = doc.reload_instances("Follow part.ron")?;
-    run.ms = start.elapsed().as_secs_f64() * 1e3;
-    let t = Instant::now();
-    doc.update_world();
-    run.world_ms = t.elapsed().as_secs_f64() * 1e3;
-    run.marks.push(mark("followed, world updated", start));
-    run.nodes = doc.scene().len();
-    if !followed {
-        return Err(Failure("the follow changed nothing".into()));
-    }
-    if change == Change::Values {
-        return check_followed(doc.scene(), &part);
-    }
-    check_shaped(doc.scene(), &part)
-}
-
 /// The part beside the level given a rotation track on every node below its root, the level
 /// opened, then played: one pose and its world update timed, then 30 frames more (what a
 /// played animated part costs in time and in memory at this many instances).
@@ -264,73 +188,6 @@ fn play_stage(level: &Path, run: &mut InstanceStage) -> Result<(), Failure> {
     if posed == 0 {
         return Err(Failure("playing changed no node".into()));
     }
-    Ok(())
-}
-
-/// Every instance has the changed part's number of nodes.
-fn check_shaped(scene: &Scene, part: &Scene) -> Result<(), Failure> {
-    let table = scene
-        .instances()
-        .ok_or_else(|| Failure("no instances".into()))?;
-    for entry in table.entries() {
-        let len = scene.subtree_len_at(scene.index(entry.root)?);
-        if len != part.len() {
-            return Err(Failure(format!(
-                "instance {} did not follow: {len} nodes, the part {}",
-                entry.root,
-                part.len()
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Every instance's first inner node shows the rewritten part's (overrides aside).
-fn check_followed(scene: &Scene, part: &Scene) -> Result<(), Failure> {
-    let want = part.data_at(1).local.rotation;
-    let table = scene
-        .instances()
-        .ok_or_else(|| Failure("no instances".into()))?;
-    for entry in table.entries() {
-        let i = scene.index(entry.root)?;
-        let got = scene.data_at(i + 1).local.rotation;
-        if got != want {
-            return Err(Failure(format!(
-                "instance {} did not follow: rotation {got}, the part's {want}",
-                entry.root
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// Write the part (`part_nodes` nodes, one root), the level (`instances` instances of it
-/// under one root; every 100th overrides one node's colour) and the plain scene of as many
-/// nodes as the level has, in `dir`.
-fn write_scenes(dir: &Path, instances: usize, part_nodes: usize) -> Result<(), Failure> {
-    let part = generate(GenShape::Wide, part_nodes, 7);
-    file::save(&part, &dir.join("part.ron"))?;
-    file::save(&part, &dir.join("part-as-written.ron"))?;
-    let mut text =
-        String::from("(\n    format: 4,\n    nodes: [\n        (id: 1, name: \"level\"),\n");
-    let side = (instances as f64).sqrt().ceil() as usize;
-    for k in 0..instances {
-        let (x, y) = ((k % side) as f64 * 30.0, (k / side) as f64 * 30.0);
-        let id = k + 2;
-        let over = if k % 100 == 0 {
-            ", overrides: [(node: [3], color: (200, 40, 40, 255))]"
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            text,
-            "        (id: {id}, name: \"part{k}\", parent: Some(1), instance: \"part.ron\", position: ({x:.1}, {y:.1}){over}),"
-        );
-    }
-    text.push_str("    ],\n)\n");
-    std::fs::write(dir.join("level.ron"), text)?;
-    let plain = generate(GenShape::Wide, instances * part_nodes + 1, 1);
-    file::save(&plain, &dir.join("plain.ron"))?;
     Ok(())
 }
 
@@ -423,8 +280,9 @@ fn scene_figures(
     Ok(figures)
 }
 
-/// Write the scenes, run every stage, put the figures together.
-pub fn run(instances: usize, part_nodes: usize) -> Result<InstancesReport, Failure> {
+/// Write the scenes (with `added`, a node added under a source node of every instance), run
+/// every stage, put the figures together.
+pub fn run(instances: usize, part_nodes: usize, added: bool) -> Result<InstancesReport, Failure> {
     if instances == 0 || part_nodes < 2 || instances * part_nodes > file::MAX_NODES {
         return Err(Failure(format!(
             "--instances × --part must be 2 to {} nodes, a part at least 2",
@@ -435,7 +293,7 @@ pub fn run(instances: usize, part_nodes: usize) -> Result<InstancesReport, Failu
     let dir = std::env::temp_dir().join(format!("graft-bench-instances-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| Failure(format!("{}: {e}", dir.display())))?;
     let result = (|| {
-        write_scenes(&dir, instances, part_nodes)?;
+        write_scenes(&dir, instances, part_nodes, added)?;
         let base = child(&exe, "baseline", &dir.join("part.ron"))?;
         let base = base.marks.first().cloned().unwrap_or_default();
         let plain = scene_figures(&exe, &dir.join("plain.ron"), "plain", &base)?;
@@ -452,6 +310,7 @@ pub fn run(instances: usize, part_nodes: usize) -> Result<InstancesReport, Failu
     Ok(InstancesReport {
         instances,
         part_nodes,
+        added,
         scenes: vec![plain, level],
         ratios,
     })
@@ -459,19 +318,24 @@ pub fn run(instances: usize, part_nodes: usize) -> Result<InstancesReport, Failu
 
 /// `graft bench instances`: the report as text or one JSON object.
 pub fn print(
-    instances: usize,
-    part: usize,
+    (instances, part, added): (usize, usize, bool),
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let r = run(instances, part)?;
+    let r = run(instances, part, added)?;
     if json {
         return super::bench_memory_print::print_json(&r, out);
     }
     writeln!(
         out,
-        "{} instances of a {}-node part beside a plain scene of as many nodes (B = bytes per node over the process before; held: after 3 s idle)",
-        r.instances, r.part_nodes
+        "{} instances of a {}-node part{} beside a plain scene of as many nodes (B = bytes per node over the process before; held: after 3 s idle)",
+        r.instances,
+        r.part_nodes,
+        if r.added {
+            ", each with a node added inside a source node"
+        } else {
+            ""
+        }
     )?;
     for s in &r.scenes {
         writeln!(

@@ -94,7 +94,9 @@ pub enum BenchCommand {
     },
     /// Many instances of one part beside a plain scene of as many nodes, in one run: memory
     /// per node, open time in the (headless) window, following a rewritten part.
-    #[command(after_help = "Examples:\n  graft bench instances --instances 10000 --part 100")]
+    #[command(
+        after_help = "Examples:\n  graft bench instances --instances 10000 --part 100\n  graft bench instances --instances 10000 --part 100 --added"
+    )]
     Instances {
         /// Instances in the level.
         #[arg(long, default_value_t = 10_000)]
@@ -102,6 +104,10 @@ pub enum BenchCommand {
         /// Nodes in the part.
         #[arg(long, default_value_t = 100)]
         part: usize,
+        /// Give every instance one node added inside a source node (`index: 0`): the follow
+        /// stages then carry added nodes along.
+        #[arg(long)]
+        added: bool,
         /// One JSON object instead of text.
         #[arg(long)]
         json: bool,
@@ -155,8 +161,9 @@ pub fn run_bench(command: BenchCommand, out: &mut dyn Write) -> Result<(), Failu
         BenchCommand::Instances {
             instances,
             part,
+            added,
             json,
-        } => super::bench_instances::print(instances, part, json, out),
+        } => super::bench_instances::print((instances, part, added), json, out),
         BenchCommand::InstancesStage { stage, file } => {
             super::bench_instances::run_stage_command(&stage, &file, out)
         }

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod bench_anim;
+mod bench_follow;
 pub mod bench_instances;
 pub mod bench_io;
 pub mod bench_journal;
