@@ -13,7 +13,9 @@
 //!   "Follow" undo step) and the world update after it, timed;
 //! - `follow-add`, `follow-remove`, `follow-move` (the level only): the same, the part changed
 //!   in its structure instead (a node added under its first child; its last node removed; a
-//!   node moved under another parent), each from the part as written;
+//!   node moved under another parent), each from the part as written; with `--added` every
+//!   instance has a node added under a source node, which each follow must keep in its place
+//!   (the scenes and these stages: `bench_follow.rs`);
 //! - `play` (the level only): every node of the part below its root given a rotation track,
 //!   the level opened and played (one pose and its world update timed, then 30 frames more):
 //!   the resident memory playing adds.
@@ -332,7 +334,7 @@ pub fn print(
         r.instances,
         r.part_nodes,
         if r.added {
-            ", each with a node added inside a source node"
+            ", each with a node added inside a source node,"
         } else {
             ""
         }
