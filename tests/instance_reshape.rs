@@ -330,14 +330,26 @@ fn assert_fast(doc: &Document, n: usize) {
     }
 }
 
-/// The nodes of instance `root` that come from its source, that no edit touched and that do
-/// not share the part's data (a rebuild of the instance gives the new part to them).
+/// The nodes of instance `root` that come from its source, that no edit touched and no
+/// override names (one of a node that came back applies again) and that do not share the
+/// part's data (a rebuild of the instance gives the new part to them).
 fn unshared(scene: &Scene, root: NodeId, edited: &[NodeId]) -> Vec<NodeId> {
-    let i = scene.index(root).expect("root");
+    let (table, i) = (
+        scene.instances().expect("table"),
+        scene.index(root).expect("root"),
+    );
+    let entry = table.entry(root).expect("an instance");
+    let plain = |id: &NodeId| match table.origin(*id) {
+        Some(o) if o.root == root => {
+            let chain = table.chain_of(o).expect("a chain");
+            !edited.contains(id) && !entry.sticky.contains_key(chain)
+        }
+        _ => false,
+    };
     (i + 1..i + scene.subtree_len_at(i))
         .filter(|&k| !scene.is_shared_at(k))
         .map(|k| scene.id_at(k))
-        .filter(|id| scene.origin(*id).is_some_and(|o| o.root == root) && !edited.contains(id))
+        .filter(plain)
         .collect()
 }
 
