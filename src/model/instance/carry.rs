@@ -142,17 +142,15 @@ pub(crate) fn placing_loaded(
 ) -> Placing {
     let (i, table) = (layout.at[0], scene.instances());
     let root = scene.id_at(i);
-    let from_index: FxHashMap<usize, usize> = (layout.at.iter().enumerate())
-        .map(|(j, &k)| (k, j))
-        .collect();
     let mut bound = Vec::with_capacity(layout.added.len());
     for &x in &layout.added {
         let p = scene.parent_index_at(x).unwrap_or(i);
         let waiting = table.and_then(|t| t.pending(scene.id_at(x)));
-        let chain: Option<&[u32]> = match from_index.get(&p) {
-            Some(&0) => waiting.filter(|(r, _)| *r == root).map(|(_, c)| c),
-            Some(&a) => Some(&from.chains[a]),
-            None => None,
+        // `at` is in pre-order, so the parent's source index is found by a binary search.
+        let chain: Option<&[u32]> = match layout.at.binary_search(&p) {
+            Ok(0) => waiting.filter(|(r, _)| *r == root).map(|(_, c)| c),
+            Ok(a) => Some(&from.chains[a]),
+            Err(_) => None,
         };
         let found = chain.map(|c| (c, to.index_of(c)));
         let (dest, pending) = match found {
@@ -252,7 +250,9 @@ pub(crate) fn emit(
     placing: &Placing,
     node_of: &mut dyn FnMut(usize) -> Option<(NodeId, Fill)>,
 ) -> Option<Vec<BlockNode>> {
+    let parents: rustc_hash::FxHashSet<NodeId> = placing.placed.iter().map(|p| p.parent).collect();
     let dest_of: FxHashMap<NodeId, usize> = (to_ids.iter().enumerate())
+        .filter(|(_, id)| parents.contains(id))
         .map(|(j, id)| (*id, j))
         .collect();
     let mut waiting: FxHashMap<usize, Vec<(u32, usize)>> = FxHashMap::default();
