@@ -283,15 +283,15 @@ fn a_newer_journal_is_refused_and_left_in_place() {
 /// same scene comes back.
 #[test]
 fn a_format_4_journal_is_still_recovered() {
-    assert_eq!(journal::FORMAT, 5);
+    assert_eq!(journal::FORMAT, 6);
     let dir = temp_dir("format4");
     let states = crashed_session(&dir, 31, 40);
     let path = journals(&dir, "journal").remove(0);
     let mut bytes = std::fs::read(&path).unwrap();
     assert_eq!(
         bytes[8..12],
-        5u32.to_le_bytes(),
-        "this graft writes format 5"
+        6u32.to_le_bytes(),
+        "this graft writes format 6"
     );
     bytes[8..12].copy_from_slice(&4u32.to_le_bytes());
     std::fs::write(&path, &bytes).unwrap();

@@ -27,8 +27,9 @@ pub const MAGIC: &[u8; 8] = b"GRAFTJNL";
 /// The format this graft writes (and the newest it reads; every older one is read too). 3
 /// added [`Record::Stamp`] and canonical paths, 4 [`Record::Sources`], 5 the follow's table
 /// edits (`TableEdit::Follow`, `TableEdit::Reshape`: a format-4 reader would stop at them
-/// and recover less without saying why).
-pub const FORMAT: u32 = 5;
+/// and recover less without saying why), 6 `TableEdit::ReshapeCarrying` (a follow that
+/// carries nodes added under instanced nodes).
+pub const FORMAT: u32 = 6;
 /// Bytes before the first record.
 pub const HEADER_LEN: usize = MAGIC.len() + 4;
 /// The largest record a reader accepts (a bigger length is a corrupt one).

@@ -3,9 +3,10 @@
 //! gives every instance the new source — the nodes that share it see it at once — and value
 //! ops carry the change to the nodes an override made their own, keeping what they override.
 //! A source that gained, lost or moved nodes is followed by one [`TableEdit::Reshape`]
-//! (`reshape.rs`: every instance rebuilt in one pass). Anything else (a source missing or
-//! back, nodes added under an instance's source nodes) takes the general path
-//! (`plan::replace_ops`: each instance replaced).
+//! (`reshape.rs`: every instance rebuilt in one pass, nodes added under its source nodes
+//! carried along). Anything else (a source missing or back, an added node holding an
+//! instance of the same file) takes the general path (`plan::replace_ops`: each instance
+//! replaced).
 
 use super::expand::{Resolver, absolute};
 use super::overrides::{FieldSet, Override};

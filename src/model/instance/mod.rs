@@ -12,6 +12,7 @@
 //! chain named), `edit.rs` instances a file, makes an instance local and reloads sources,
 //! `check.rs` reports what does not resolve at `FILE:LINE:COL`.
 
+pub(crate) mod carry;
 pub mod check;
 pub mod edit;
 pub(crate) mod expand;
@@ -30,7 +31,7 @@ mod values;
 pub use crate::model::scene::types::{Entry, Instances, Source};
 pub use ids::{Chain, Origin};
 pub use overrides::{FieldSet, Override};
-pub use table_edit::{Registration, TableEdit};
+pub use table_edit::{Registration, Reshaping, TableEdit};
 
 use crate::error::{Error, Result};
 use crate::model::scene::{NodeId, Scene};
@@ -217,7 +218,8 @@ impl TableEdit {
             TableEdit::Swap { root, .. }
             | TableEdit::Sticky { root, .. }
             | TableEdit::Follow { root, .. }
-            | TableEdit::Reshape { root, .. } => *root,
+            | TableEdit::Reshape(Reshaping { root, .. })
+            | TableEdit::ReshapeCarrying(Reshaping { root, .. }, _) => *root,
         }
     }
 
@@ -261,76 +263,33 @@ impl TableEdit {
                 share::apply(scene, key, after);
                 Ok(())
             }
-            TableEdit::Reshape {
-                key,
-                before,
-                after,
-                rows,
-                ..
-            } => {
-                let refused = |e: &String| Error::Refused(e.clone());
-                let (from, to) = (before.as_ref(), after.as_ref());
-                let (from, to) = (from.map_err(refused)?, to.map_err(refused)?);
-                share::apply_reshape(scene, key, (from, to), rows)
-            }
+            TableEdit::Reshape(r) => share::apply_reshape(scene, r, &[]),
+            TableEdit::ReshapeCarrying(r, carried) => share::apply_reshape(scene, r, carried),
         }
     }
 
     /// The edit that takes it back.
     pub fn inverse(&self) -> TableEdit {
-        match self.clone() {
-            TableEdit::Swap {
-                root,
-                before,
-                after,
-            } => TableEdit::Swap {
-                root,
-                before: after,
-                after: before,
-            },
-            TableEdit::Sticky {
-                root,
-                chain,
-                before,
-                after,
-            } => TableEdit::Sticky {
-                root,
-                chain,
-                before: after,
-                after: before,
-            },
-            TableEdit::Follow {
-                root,
-                key,
-                before,
-                after,
-            } => TableEdit::Follow {
-                root,
-                key,
-                before: after,
-                after: before,
-            },
-            TableEdit::Reshape {
-                root,
-                key,
-                before,
-                after,
-                rows,
-            } => TableEdit::Reshape {
-                root,
-                key,
-                before: after,
-                after: before,
-                rows: rows.iter().map(table_edit::Row::inverse).collect(),
-            },
+        let mut back = self.clone();
+        match &mut back {
+            TableEdit::Swap { before, after, .. } => std::mem::swap(before, after),
+            TableEdit::Sticky { before, after, .. } => std::mem::swap(before, after),
+            TableEdit::Follow { before, after, .. } => std::mem::swap(before, after),
+            TableEdit::Reshape(r) => *r = r.inverse(),
+            TableEdit::ReshapeCarrying(r, carried) => {
+                *r = r.inverse();
+                *carried = carried.iter().map(table_edit::Carry::inverse).collect();
+            }
         }
+        back
     }
 
     /// Give the source paths and sprite paths it holds to `map` (Save As into another
     /// folder); how many changed.
     pub fn map_paths(&mut self, map: &mut dyn FnMut(&str) -> Option<String>) -> usize {
-        if let TableEdit::Follow { before, after, .. } | TableEdit::Reshape { before, after, .. } =
-            self
+        if let TableEdit::Follow { before, after, .. }
+        | TableEdit::Reshape(Reshaping { before, after, .. })
+        | TableEdit::ReshapeCarrying(Reshaping { before, after, .. }, _) = self
         {
             let mut changed = 0;
             for source in [before, after].into_iter().filter_map(|s| s.as_mut().ok()) {

@@ -3,15 +3,17 @@
 //! over the scene (`share.rs`: ids kept by chain, the new source's nodes shared; here its
 //! plan, so the scene/instance circle does not reach the planning), and value ops beside it
 //! give the nodes what loading the scene again would (the overrides as a save writes them,
-//! applied to the new source; those whose node is gone kept as dangling). The result equals
-//! the general path's (`plan::replace_ops`); instances with nodes added under their source
-//! nodes take that path.
+//! applied to the new source; those whose node is gone kept as dangling). Nodes added under
+//! an instance's source nodes are carried along to where a load puts them (`carry.rs`; the
+//! edit is then a [`TableEdit::ReshapeCarrying`]). The result equals the general path's
+//! (`plan::replace_ops`).
 
+use super::carry;
 use super::ids::Chain;
 use super::overrides::{FieldSet, Override};
-use super::share::{exact, gone, index_map};
+use super::share::{gone, index_map};
 use super::table_edit::TableEdit;
-use super::table_edit::{Row, Side};
+use super::table_edit::{Carry, Reshaping, Row, Side};
 use crate::model::scene::edit::Op;
 use crate::model::scene::types::{Entry, Source};
 use crate::model::scene::{NodeData, NodeId, Scene};
@@ -26,13 +28,13 @@ struct Loaded {
     dangling: Vec<Override>,
 }
 
-/// The overrides the save writes for the instance at `i` (as `save::overrides_of`: the root's
+/// The overrides the save writes for the instance laid out at `at` (as `save::overrides_of`: the root's
 /// look, the nodes in pre-order, the dangling ones), read back against `to` as the loader does.
-fn loaded(scene: &Scene, entry: &Entry, i: usize, from: &Source, to: &Source) -> Loaded {
+fn loaded(scene: &Scene, entry: &Entry, at: &[usize], from: &Source, to: &Source) -> Loaded {
     let sticky = |chain: &[u32]| entry.sticky.get(chain).copied().unwrap_or_default();
     let mut written = Vec::new();
     let root_chain = &from.chains[0];
-    let root = scene.data_at(i);
+    let root = scene.data_at(at[0]);
     let base = from.scene.data_at(0);
     written.extend(Override::diff(
         root_chain.clone(),
@@ -41,17 +43,17 @@ fn loaded(scene: &Scene, entry: &Entry, i: usize, from: &Source, to: &Source) ->
         sticky(root_chain),
         FieldSet::ROOT,
     ));
-    for k in 1..from.scene.len() {
+    for (k, &here) in at.iter().enumerate().skip(1) {
         let chain = &from.chains[k];
-        if scene.is_shared_at(i + k) && !entry.sticky.contains_key(chain) {
+        if scene.is_shared_at(here) && !entry.sticky.contains_key(chain) {
             continue;
         }
         let was = from.scene.data_at(k);
         // A shared node shows its source's node (posed or not: a pose is no override).
-        let now = if scene.is_shared_at(i + k) {
+        let now = if scene.is_shared_at(here) {
             was
         } else {
-            scene.data_at(i + k)
+            scene.data_at(here)
         };
         written.extend(Override::diff(
             chain.clone(),
@@ -112,9 +114,10 @@ pub(crate) struct Planned {
 }
 
 /// Plan the reshape of `entries` (every instance in the scene of one source file) from
-/// `from` to `to`; `fresh` gives each root the ids of the nodes only `to` has. None when an
-/// instance has nodes added under its source nodes or the part is not shared as `from` (the
-/// general path then).
+/// `from` to `to`; `fresh` gives each root the ids of the nodes only `to` has. Nodes added
+/// under an instance's source nodes are carried to where a load would put them. None when an
+/// instance's nodes are not its source's (moved, or an added subtree holds an instance of the
+/// same file) or the part is not shared as `from` (the general path then).
 pub(crate) fn plan(
     scene: &Scene,
     entries: &[&Entry],
@@ -130,48 +133,105 @@ pub(crate) fn plan(
     let map = index_map(from, to);
     let gone = gone(from, to);
     let mut rows = Vec::with_capacity(entries.len());
+    let mut carried = Vec::with_capacity(entries.len());
     let mut values = Vec::new();
     for entry in entries {
         let i = scene.index(entry.root).ok()?;
-        if !exact(scene, i, from) {
-            return None;
-        }
+        let layout = carry::layout(scene, i, from, &from.path)?;
         let ids = fresh.remove(&entry.root).unwrap_or_default();
-        let loaded = loaded(scene, entry, i, from, to);
-        let own = (gone.iter())
-            .filter(|&&j| !scene.is_shared_at(i + j))
-            .map(|&j| (scene.id_at(i + j), scene.data_at(i + j).clone()))
-            .collect();
-        let sorted = |m: &FxHashMap<Chain, FieldSet>| {
-            let mut v: Vec<(Chain, FieldSet)> = m.iter().map(|(c, f)| (c.clone(), *f)).collect();
-            v.sort_by(|a, b| a.0.cmp(&b.0));
-            v
-        };
-        values.extend(value_ops(scene, i, to, &map, &ids, &loaded));
-        rows.push(Row {
-            root: entry.root,
-            before: Side {
-                ids: gone.iter().map(|&j| scene.id_at(i + j)).collect(),
-                own,
-                sticky: sorted(&entry.sticky),
-                dangling: entry.dangling.clone(),
-            },
-            after: Side {
-                ids,
-                own: Vec::new(),
-                sticky: sorted(&loaded.sticky),
-                dangling: loaded.dangling,
-            },
-        });
+        let loaded = loaded(scene, entry, &layout.at, from, to);
+        values.extend(value_ops(scene, &layout.at, to, &map, &ids, &loaded));
+        carried.push(carry_of(scene, &layout, (from, to), &map, &ids));
+        rows.push(row_of(scene, entry, &layout.at, &gone, ids, loaded));
     }
-    let edit = Op::Instances(Box::new(TableEdit::Reshape {
-        root: entries.first()?.root,
+    let edit = reshape_edit(entries.first()?.root, (from, to), rows, carried);
+    Some(Planned { edit, values })
+}
+
+/// The row of the instance laid out at `at`: the ids and own data of the nodes only `from`
+/// has (`gone`), then the new nodes' `ids`, and the entry's fields before and as `loaded`.
+fn row_of(
+    scene: &Scene,
+    entry: &Entry,
+    at: &[usize],
+    gone: &[usize],
+    ids: Vec<NodeId>,
+    loaded: Loaded,
+) -> Row {
+    let own = (gone.iter())
+        .filter(|&&j| !scene.is_shared_at(at[j]))
+        .map(|&j| (scene.id_at(at[j]), scene.data_at(at[j]).clone()))
+        .collect();
+    let sorted = |m: &FxHashMap<Chain, FieldSet>| {
+        let mut v: Vec<(Chain, FieldSet)> = m.iter().map(|(c, f)| (c.clone(), *f)).collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    Row {
+        root: entry.root,
+        before: Side {
+            ids: gone.iter().map(|&j| scene.id_at(at[j])).collect(),
+            own,
+            sticky: sorted(&entry.sticky),
+            dangling: entry.dangling.clone(),
+        },
+        after: Side {
+            ids,
+            own: Vec::new(),
+            sticky: sorted(&loaded.sticky),
+            dangling: loaded.dangling,
+        },
+    }
+}
+
+/// The table edit of a reshape: a [`TableEdit::Reshape`] when no instance has added nodes
+/// (the journal's format 5 record), else a [`TableEdit::ReshapeCarrying`].
+fn reshape_edit(
+    root: NodeId,
+    (from, to): (&Arc<Source>, &Arc<Source>),
+    rows: Vec<Row>,
+    carried: Vec<Carry>,
+) -> Op {
+    let edit = Reshaping {
+        root,
         key: from.path.clone(),
         before: Ok(Arc::clone(from)),
         after: Ok(Arc::clone(to)),
         rows,
-    }));
-    Some(Planned { edit, values })
+    };
+    let edit = if carried.iter().all(|c| *c == Carry::default()) {
+        TableEdit::Reshape(edit)
+    } else {
+        TableEdit::ReshapeCarrying(edit, carried)
+    };
+    Op::Instances(Box::new(edit))
+}
+
+/// Where the added subtrees of the instance laid out as `layout` are now and where a load
+/// against `to` puts them (`fresh`: the ids of the nodes only `to` has, in its pre-order).
+fn carry_of(
+    scene: &Scene,
+    layout: &carry::Layout,
+    (from, to): (&Source, &Source),
+    map: &[Option<u32>],
+    fresh: &[NodeId],
+) -> Carry {
+    if layout.added.is_empty() {
+        return Carry::default();
+    }
+    let root = scene.id_at(layout.at[0]);
+    let mut fresh = fresh.iter();
+    let to_ids: Vec<NodeId> = (map.iter().enumerate())
+        .map(|(j, kept)| match (j, *kept) {
+            (0, _) => root,
+            (_, Some(old)) => scene.id_at(layout.at[old as usize]),
+            (_, None) => fresh.next().copied().unwrap_or(NodeId(0)),
+        })
+        .collect();
+    Carry {
+        before: carry::placing_now(scene, layout, root),
+        after: carry::placing_loaded(scene, layout, (from, to), &to_ids),
+    }
 }
 
 /// True when a shared part's node is its source's node, or that node posed by playing (only
@@ -185,17 +245,18 @@ fn same_but_pose(part: &NodeData, source: &NodeData) -> bool {
         })
 }
 
-/// The value ops that give the instance at `i`, once reshaped, what a load gives: the root's
+/// The value ops that give the instance laid out at `at`, once reshaped, what a load gives: the root's
 /// look from `to`'s root with its override, each node `to`'s with its overrides.
 fn value_ops(
     scene: &Scene,
-    i: usize,
+    at: &[usize],
     to: &Source,
     map: &[Option<u32>],
     fresh: &[NodeId],
     loaded: &Loaded,
 ) -> Vec<Op> {
     let mut ops = Vec::new();
+    let i = at[0];
     let root = scene.data_at(i);
     let mut wanted = root.clone();
     let look = to.scene.data_at(0);
@@ -216,7 +277,7 @@ fn value_ops(
         let overrides = loaded.applied.get(&(j as u32));
         let (id, shows) = match *kept {
             Some(old) => {
-                let k = i + old as usize;
+                let k = at[old as usize];
                 let own = !scene.is_shared_at(k);
                 if !own && overrides.is_none() {
                     continue;

@@ -5,9 +5,9 @@
 //! reach this without reaching the loader.
 
 use super::ids::Origin;
-use super::table_edit::Row;
+use super::table_edit::{Carry, Reshaping, Row};
 use crate::error::{Error, Result};
-use crate::model::scene::block::{Block, BlockNode, Fill};
+use crate::model::scene::block::{Block, Fill};
 use crate::model::scene::types::Source;
 use crate::model::scene::{NodeData, NodeId, Scene};
 use rustc_hash::FxHashMap;
@@ -75,42 +75,30 @@ pub(crate) fn gone(from: &Source, to: &Source) -> Vec<usize> {
         .collect()
 }
 
-/// True when the instance rooted at index `i` holds exactly `source`'s nodes in its order
-/// (nothing added under them, nothing pending): what a reshape can rebuild.
-pub(crate) fn exact(scene: &Scene, i: usize, source: &Source) -> bool {
-    let (root, n) = (scene.id_at(i), source.scene.len());
-    scene.subtree_len_at(i) == n
-        && (1..n).all(|k| {
-            scene.origin(scene.id_at(i + k))
-                == Some(Origin {
-                    root,
-                    index: k as u32,
-                })
-        })
-}
-
-/// Apply a [`TableEdit::Reshape`](super::TableEdit::Reshape) from `from` to `to`: refused, with nothing changed, when an
-/// instance does not hold `from`'s nodes exactly or its row does not fit.
-pub(crate) fn apply_reshape(
-    scene: &mut Scene,
-    key: &Path,
-    (from, to): (&Arc<Source>, &Arc<Source>),
-    rows: &[Row],
-) -> Result<()> {
+/// Apply a [`TableEdit::Reshape`](super::TableEdit::Reshape) from its source before to the one
+/// after (`carried`: the added subtrees' places, one per row, or none): refused, with nothing changed, when an
+/// instance does not hold `from`'s nodes with the added subtrees recorded, or its row does not
+/// fit.
+pub(crate) fn apply_reshape(scene: &mut Scene, edit: &Reshaping, carried: &[Carry]) -> Result<()> {
+    let refused = |e: &String| Error::Refused(e.clone());
+    let from = edit.before.as_ref().map_err(refused)?;
+    let to = edit.after.as_ref().map_err(refused)?;
+    let (key, rows) = (&edit.key, &edit.rows);
     let map = index_map(from, to);
     let gone = gone(from, to);
-    let mut order: Vec<(usize, &Row)> = (rows.iter())
-        .map(|r| Ok((scene.index(r.root)?, r)))
+    let none = Carry::default();
+    let mut order: Vec<(usize, &Row, &Carry)> = (rows.iter().enumerate())
+        .map(|(n, r)| Ok((scene.index(r.root)?, r, carried.get(n).unwrap_or(&none))))
         .collect::<Result<_>>()?;
-    order.sort_by_key(|(i, _)| *i);
+    order.sort_by_key(|(i, _, _)| *i);
     let mut blocks = Vec::with_capacity(rows.len());
     let mut origins: Vec<(NodeId, Origin)> = Vec::new();
-    for &(i, row) in &order {
-        let block = block_of(scene, i, row, (from, to), (&map, &gone))?;
-        origins.extend(block.nodes.iter().enumerate().map(|(k, b)| {
-            let index = k as u32 + 1;
+    for &(i, row, carry) in &order {
+        let (block, to_ids) = block_of(scene, i, (row, carry), (from, to), (&map, &gone))?;
+        origins.extend(to_ids.iter().enumerate().skip(1).map(|(j, id)| {
+            let index = j as u32;
             (
-                b.id,
+                *id,
                 Origin {
                     root: row.root,
                     index,
@@ -121,9 +109,15 @@ pub(crate) fn apply_reshape(
     }
     scene.reshape(key, part_nodes(to), blocks)?;
     let table = scene.instance_table_mut();
-    for row in rows {
+    for (row, carry) in order.iter().map(|(_, r, c)| (*r, *c)) {
         for id in &row.before.ids {
             table.origins.remove(id);
+        }
+        for (id, _) in &carry.before.pending {
+            table.pending.remove(id);
+        }
+        for (id, chain) in &carry.after.pending {
+            table.pending.insert(*id, (row.root, chain.clone()));
         }
         if let Some(entry) = table.entry_mut(row.root) {
             entry.source = Ok(Arc::clone(to));
@@ -135,60 +129,87 @@ pub(crate) fn apply_reshape(
     Ok(())
 }
 
-/// The block that rebuilds the instance rooted at index `i` (see [`apply_reshape`]).
+/// The block that rebuilds the instance rooted at index `i` (see [`apply_reshape`]), and the
+/// id of each node of `to` in it (0: the root).
 fn block_of(
     scene: &Scene,
     i: usize,
-    row: &Row,
+    (row, carry): (&Row, &Carry),
     (from, to): (&Source, &Source),
     (map, gone): (&[Option<u32>], &[usize]),
-) -> Result<Block<NodeData>> {
+) -> Result<(Block<NodeData>, Vec<NodeId>)> {
     let refused = |why: &str| Err(Error::Refused(format!("instance {}: {why}", row.root)));
-    if scene.instance_entry(row.root).is_none() || !exact(scene, i, from) {
+    let layout = match scene.instance_entry(row.root) {
+        Some(_) => super::carry::layout(scene, i, from, &from.path),
+        None => None,
+    };
+    let Some(layout) = layout else {
         return refused("its nodes are not its source's (cannot follow it)");
+    };
+    if !super::carry::recorded(scene, &layout, &carry.before) {
+        return refused("the nodes added under it are not the ones recorded");
     }
     if !(gone.iter())
-        .map(|&j| scene.id_at(i + j))
+        .map(|&j| scene.id_at(layout.at[j]))
         .eq(row.before.ids.iter().copied())
     {
         return refused("the nodes its source lost are not the ones recorded");
     }
+    let to_ids = match to_ids(scene, &layout.at, map, row) {
+        Ok(ids) => ids,
+        Err(why) => return refused(why),
+    };
     let own: FxHashMap<NodeId, &NodeData> = row.after.own.iter().map(|(id, d)| (*id, d)).collect();
-    let mut fresh = row.after.ids.iter();
     let mut own_data = Vec::new();
-    let mut nodes = Vec::with_capacity(to.scene.len().saturating_sub(1));
-    for (j, kept) in map.iter().enumerate().skip(1) {
-        let (id, fill) = match *kept {
-            Some(old) => {
-                let old = (i + old as usize) as u32;
-                let j = j as u32;
-                (scene.id_at(old as usize), Fill::Kept { old, j })
-            }
-            None => {
-                let Some(&id) = fresh.next() else {
-                    return refused("fewer new ids than new nodes");
-                };
-                let fill = match own.get(&id) {
-                    Some(d) => {
-                        own_data.push((*d).clone());
-                        Fill::Own(own_data.len() as u32 - 1)
-                    }
-                    None => Fill::Part(j as u32),
-                };
-                (id, fill)
-            }
+    let mut node_of = |j: usize| {
+        let id = to_ids[j];
+        let fill = match map[j] {
+            Some(old) => Fill::Kept {
+                old: layout.at[old as usize] as u32,
+                j: j as u32,
+            },
+            None => match own.get(&id) {
+                Some(d) => {
+                    own_data.push((*d).clone());
+                    Fill::Own(own_data.len() as u32 - 1)
+                }
+                None => Fill::Part(j as u32),
+            },
         };
-        let parent = to.scene.parent_index_at(j).unwrap_or(0) as u32;
-        nodes.push(BlockNode { id, parent, fill });
-    }
-    if fresh.next().is_some() {
-        return refused("more new ids than new nodes");
-    }
-    Ok(Block {
+        Some((id, fill))
+    };
+    let Some(nodes) = super::carry::emit(scene, to, &to_ids, &carry.after, &mut node_of) else {
+        return refused("an added node's recorded place is not in it");
+    };
+    let block = Block {
         root: i,
         nodes,
         own: own_data,
-    })
+    };
+    Ok((block, to_ids))
+}
+
+/// The id of each node of the new source in the instance of `row` (0: its root): a kept
+/// node's (`at`: where the old source's nodes are), or the row's new ids in order.
+fn to_ids(
+    scene: &Scene,
+    at: &[usize],
+    map: &[Option<u32>],
+    row: &Row,
+) -> std::result::Result<Vec<NodeId>, &'static str> {
+    let mut fresh = row.after.ids.iter();
+    let mut to_ids = Vec::with_capacity(map.len());
+    to_ids.push(row.root);
+    for kept in map.iter().skip(1) {
+        to_ids.push(match *kept {
+            Some(old) => scene.id_at(at[old as usize]),
+            None => *fresh.next().ok_or("fewer new ids than new nodes")?,
+        });
+    }
+    match fresh.next() {
+        Some(_) => Err("more new ids than new nodes"),
+        None => Ok(to_ids),
+    }
 }
 
 impl crate::model::scene::types::Instances {

@@ -62,23 +62,85 @@ pub enum TableEdit {
         #[serde(with = "source_serde")]
         after: std::result::Result<Arc<Source>, String>,
     },
-    /// Every instance in `rows` follows the source file `key` from `before` to `after`, which
-    /// gained, lost or moved nodes: their nodes rebuilt in one pass (`reshape.rs`); value ops
-    /// beside it give the nodes their overrides. Journal format 5.
-    Reshape {
-        /// An instance root of that file (the node the edit is about).
-        root: NodeId,
-        /// The source file, absolute.
-        key: PathBuf,
-        /// The source before.
-        #[serde(with = "source_serde")]
-        before: std::result::Result<Arc<Source>, String>,
-        /// The source after.
-        #[serde(with = "source_serde")]
-        after: std::result::Result<Arc<Source>, String>,
-        /// Each instance's ids, own data and entry fields, before and after.
-        rows: Vec<Row>,
-    },
+    /// Every instance of a [`Reshaping`] follows its source, which gained, lost or moved
+    /// nodes: their nodes rebuilt in one pass (`reshape.rs`); value ops beside it give the
+    /// nodes their overrides. Journal format 5 (written as a struct variant with the same
+    /// fields in the same order: postcard writes the same bytes).
+    Reshape(Reshaping),
+    /// A [`TableEdit::Reshape`] of instances some of which have nodes added under their
+    /// source nodes: those subtrees carried along in the same pass, each put where its
+    /// [`Carry`] says (one per row, in order). Journal format 6.
+    ReshapeCarrying(Reshaping, Vec<Carry>),
+}
+
+/// The instances of one source file that follow it from `before` to `after` in one pass.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reshaping {
+    /// An instance root of that file (the node the edit is about).
+    pub root: NodeId,
+    /// The source file, absolute.
+    pub key: PathBuf,
+    /// The source before.
+    #[serde(with = "source_serde")]
+    pub before: std::result::Result<Arc<Source>, String>,
+    /// The source after.
+    #[serde(with = "source_serde")]
+    pub after: std::result::Result<Arc<Source>, String>,
+    /// Each instance's ids, own data and entry fields, before and after.
+    pub rows: Vec<Row>,
+}
+
+impl Reshaping {
+    /// The reshape the other way round (undo).
+    pub(crate) fn inverse(&self) -> Reshaping {
+        Reshaping {
+            root: self.root,
+            key: self.key.clone(),
+            before: self.after.clone(),
+            after: self.before.clone(),
+            rows: self.rows.iter().map(Row::inverse).collect(),
+        }
+    }
+}
+
+/// Where an instance's added subtrees are (one side of a [`Carry`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Placing {
+    /// Each added subtree's root, by id.
+    pub placed: Vec<Placed>,
+    /// The added nodes kept under the instance root because their parent is not in this
+    /// side's source, with that parent's chain (sorted by id).
+    pub pending: Vec<(NodeId, Chain)>,
+}
+
+/// Where one added subtree's root is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Placed {
+    /// The node.
+    pub node: NodeId,
+    /// Its parent (the instance root or one of its source nodes).
+    pub parent: NodeId,
+    /// Its index among that parent's children.
+    pub index: u32,
+}
+
+/// One instance's added subtrees in a [`TableEdit::ReshapeCarrying`], before and after.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Carry {
+    /// Before.
+    pub before: Placing,
+    /// After.
+    pub after: Placing,
+}
+
+impl Carry {
+    /// The carry the other way round (undo).
+    pub(crate) fn inverse(&self) -> Carry {
+        Carry {
+            before: self.after.clone(),
+            after: self.before.clone(),
+        }
+    }
 }
 
 /// One side (before or after) of an instance in a [`TableEdit::Reshape`](TableEdit::Reshape): what its nodes and
@@ -245,5 +307,68 @@ mod entry_serde {
             sticky: r.sticky,
             dangling: r.dangling,
         })
+    }
+}
+
+/// A format-5 journal's reshape records read as before: the struct variant it was written
+/// as and the newtype variant that replaced it are the same bytes.
+#[cfg(test)]
+mod format5 {
+    // Absolute paths: an inline module's `super` is this file.
+    use crate::model::instance::table_edit::{Reshaping, Row, Side, TableEdit, source_serde};
+    use crate::model::scene::NodeId;
+    use crate::model::scene::types::Source;
+    use serde::Serialize;
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    type Field = std::result::Result<Arc<Source>, String>;
+
+    /// The table edit as format 5 declared it (the variants before `Reshape` only counted).
+    #[derive(Serialize)]
+    #[allow(dead_code)]
+    enum Written {
+        Swap,
+        Sticky,
+        Follow,
+        Reshape {
+            root: NodeId,
+            key: PathBuf,
+            #[serde(with = "source_serde")]
+            before: Field,
+            #[serde(with = "source_serde")]
+            after: Field,
+            rows: Vec<Row>,
+        },
+    }
+
+    #[test]
+    fn a_format_5_reshape_record_reads_as_the_same_edit() {
+        let rows = vec![Row {
+            root: NodeId(4),
+            before: Side {
+                ids: vec![NodeId(9), NodeId(12)],
+                ..Side::default()
+            },
+            after: Side::default(),
+        }];
+        let old = Written::Reshape {
+            root: NodeId(4),
+            key: PathBuf::from("/parts/wheel.ron"),
+            before: Err("unreadable".into()),
+            after: Err("missing".into()),
+            rows: rows.clone(),
+        };
+        let new = TableEdit::Reshape(Reshaping {
+            root: NodeId(4),
+            key: PathBuf::from("/parts/wheel.ron"),
+            before: Err("unreadable".into()),
+            after: Err("missing".into()),
+            rows,
+        });
+        let bytes = postcard::to_stdvec(&old).expect("old bytes");
+        assert_eq!(bytes, postcard::to_stdvec(&new).expect("new bytes"));
+        let read: TableEdit = postcard::from_bytes(&bytes).expect("read back");
+        assert_eq!(read, new);
     }
 }

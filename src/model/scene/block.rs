@@ -30,6 +30,12 @@ pub(crate) enum Fill {
     Part(u32),
     /// Data of its own: the block's `own[k]`.
     Own(u32),
+    /// The node at pre-order index `old` now, its data as it is: a node added under the
+    /// instance's source nodes, carried along (`model/instance/carry.rs`).
+    Carried {
+        /// Its pre-order index before.
+        old: u32,
+    },
 }
 
 /// One new node below a reshaped instance's root.

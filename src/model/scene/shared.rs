@@ -198,6 +198,10 @@ impl Scene {
                         _ => Cell::Old(k),
                     }
                 }
+                Fill::Carried { old: k } => {
+                    kept[k as usize - root_old] = true;
+                    Cell::Old(k)
+                }
                 Fill::Part(j) => Cell::Shared(j),
                 Fill::Own(k) => {
                     let data = block_own.get_mut(k as usize).and_then(Option::take);
@@ -276,7 +280,7 @@ impl Scene {
                     return bad("a parent after its node");
                 }
                 let ok = match node.fill {
-                    Fill::Kept { old, .. } => {
+                    Fill::Kept { old, .. } | Fill::Carried { old } => {
                         let at = (old as usize).wrapping_sub(b.root);
                         let inside = (1..kept.len()).contains(&at) && !kept[at];
                         if inside {
