@@ -482,6 +482,20 @@ fn full_state(
     (state(scene), parents, data)
 }
 
+/// The last step replaced no instance (the fast path's one table edit, not the general
+/// path's rows taken out and put in again).
+fn fast(doc: &Document) -> bool {
+    use graft::model::instance::TableEdit;
+    use graft::model::scene::edit::{Change, Edit};
+    let changes = doc.history().as_changes();
+    let last = changes.iter().rev().find_map(|c| match c {
+        Change::Step { edits, .. } => Some(edits),
+        _ => None,
+    });
+    let swap = |e: &Edit| matches!(e, Edit::Instances(t) if matches!(**t, TableEdit::Swap { .. }));
+    last.is_some_and(|edits| !edits.iter().any(swap))
+}
+
 #[test]
 fn a_follow_that_carries_added_nodes_recovers_exactly() {
     use graft::editor::session::journal_store::JournalFile;
@@ -509,6 +523,10 @@ fn a_follow_that_carries_added_nodes_recovers_exactly() {
     );
     assert_eq!(s.sibling_index(NodeId(30)).unwrap(), 0, "before the spoke");
     assert_eq!(s.parent(NodeId(32)).unwrap(), Some(mid), "the tag placed");
+    assert!(
+        fast(&doc),
+        "the follow rebuilt the instances in one pass (what is journaled)"
+    );
     let live = full_state(doc.scene());
     doc.undo().expect("undo the follow");
     let undone = full_state(doc.scene());

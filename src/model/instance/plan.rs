@@ -221,8 +221,8 @@ pub fn save_branch(
 /// The general path of a follow (`follow::follow_ops` tries the fast one first): each instance
 /// whose nodes or source changed is replaced by the instance read again (its ids kept, every
 /// override kept). Outer instances first: an instance inside one replaced (in a node added
-/// under it) comes with its nodes, and only its rows are swapped if they changed. Empty when
-/// nothing changed.
+/// under it) comes with its nodes, and only its rows are swapped if its source changed.
+/// Empty when nothing changed.
 pub fn replace_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
     let Some(table) = scene.instances() else {
         return Ok(Vec::new());
@@ -242,7 +242,10 @@ pub fn replace_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
             Registration::of(&fresh, root),
         );
         if i < replaced_to {
-            if old != new {
+            // Carried along: its rows change with its source only (not its sticky fields,
+            // which a reload takes from the save: the fast path leaves them too).
+            let source = |r: &Option<Registration>| r.as_ref().map(|r| r.entry.source.clone());
+            if source(&old) != source(&new) {
                 ops.push(swap(root, old, None));
                 ops.push(swap(root, None, new));
             }
