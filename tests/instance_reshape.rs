@@ -2,7 +2,8 @@
 //! pass (issue 48, "saving the source updates all 10,000 instances within 100 ms"): the result
 //! is what loading the scene again gives (ids, data, world matrices bit for bit, the instance
 //! table and the file a save writes), overrides of removed nodes kept as dangling and applied
-//! again when they come back, and undo and redo exact.
+//! again when they come back, nodes added under the instances carried along (pending while
+//! their node is gone), and undo and redo exact.
 
 use graft::model::document::Document;
 use graft::model::file;
