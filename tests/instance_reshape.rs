@@ -178,9 +178,8 @@ fn edit(doc: &mut Document, k: usize, j: usize, by: f32) -> NodeId {
 }
 
 /// The follow, then the scene compared with the general path's (each instance removed and
-/// inserted as the level read again gives it, ids kept by chain) and with loading the level
-/// again (ids aside: a load numbers the expanded nodes afresh).
-fn follow_equals_load(doc: &mut Document, level: &Path) -> Scene {
+/// inserted as the level read again gives it, ids kept by chain), which it returns.
+fn follow_equals_general(doc: &mut Document, level: &Path) -> Scene {
     let mut general = doc.scene().clone();
     for op in plan::replace_ops(&general.clone(), level).expect("the general path") {
         op.perform(&mut general).expect("performed");
@@ -188,6 +187,15 @@ fn follow_equals_load(doc: &mut Document, level: &Path) -> Scene {
     assert!(doc.reload_instances("Follow part.ron").expect("follow"));
     let mut after = doc.scene().clone();
     assert_same(&mut after, &mut general);
+    general
+}
+
+/// [`follow_equals_general`], and the scene compared with loading the level again (ids
+/// aside: a load numbers the expanded nodes afresh).
+fn follow_equals_load(doc: &mut Document, level: &Path) -> Scene {
+    let general = follow_equals_general(doc, level);
+    let mut after = doc.scene().clone();
+    after.update_world();
     let mut loaded = file::load(level).expect("load again");
     assert_eq!(loaded.len(), after.len());
     loaded.update_world();
@@ -313,6 +321,31 @@ fn added_lines(a: &Added) -> String {
     .collect()
 }
 
+/// Node 50 (added under p1, with its child) moved under p1's node `to` (counted over its
+/// nodes but 50's own) at sibling index `at` (modulo its children).
+fn move_added(doc: &mut Document, to: usize, at: usize) {
+    let s = doc.scene();
+    let (r, n50) = (
+        s.index(NodeId(3)).expect("p1"),
+        s.index(NodeId(50)).expect("50"),
+    );
+    let len50 = s.subtree_len_at(n50);
+    let targets: Vec<usize> = (r..r + s.subtree_len_at(r))
+        .filter(|t| !(n50..n50 + len50).contains(t))
+        .collect();
+    let t = targets[to % targets.len()];
+    let here = s.parent_index_at(n50) == Some(t);
+    let children = s.child_indices(Some(t)).count() - usize::from(here);
+    let op = Op::Reparent {
+        node: NodeId(50),
+        parent: Some(s.id_at(t)),
+        index: Some(at % (children + 1)),
+        keep: Keep::Local,
+    };
+    doc.perform("move 50", vec![op])
+        .expect("an added node moves freely");
+}
+
 /// The follows in the history's last `n` steps took the fast path: no instance was replaced
 /// (the general path takes each instance's rows out and puts them in again, a
 /// [`TableEdit::Swap`] each).
@@ -369,20 +402,33 @@ proptest! {
         seed in 0u64..1000,
         added in added(),
         edits in prop::collection::vec((0..INSTANCES, 1..PART_NODES + 3, -90.0f32..90.0), 0..6),
+        late in prop::collection::vec((0..INSTANCES, 1..PART_NODES + 3, -90.0f32..90.0), 0..3),
+        moved in prop::option::of((0..64usize, 0..8usize)),
         changes in prop::collection::vec(change(), 1..5),
     ) {
         let (dir, level) = level_folder_with(seed, &added_lines(&added));
         let part = dir.path().join("part.ron");
         let original = std::fs::read(&part).expect("part bytes");
         let mut doc = Document::open(&level).expect("open");
-        let edited: Vec<NodeId> = (edits.iter()).map(|&(k, j, by)| edit(&mut doc, k, j, by)).collect();
+        let mut edited: Vec<NodeId> = (edits.iter()).map(|&(k, j, by)| edit(&mut doc, k, j, by)).collect();
         doc.save_to(&level).expect("save level");
+        // Not saved: edits, node 50 moved; the follow then equals the general path only.
+        edited.extend(late.iter().map(|&(k, j, by)| edit(&mut doc, k, j, by)));
+        if let Some((to, at)) = moved {
+            move_added(&mut doc, to, at);
+        }
+        let unsaved = !late.is_empty() || moved.is_some();
         let mut before = doc.scene().clone();
-        let untouched = [0, 4].into_iter().find(|k| edits.iter().all(|e| e.0 != *k));
+        let all = edits.iter().chain(&late);
+        let untouched = [0, 4].into_iter().find(|k| all.clone().all(|e| e.0 != *k));
         if !change_part(&part, &changes) {
             return Ok(());
         }
-        let mut fresh = follow_equals_load(&mut doc, &level);
+        let mut fresh = if unsaved {
+            follow_equals_general(&mut doc, &level)
+        } else {
+            follow_equals_load(&mut doc, &level)
+        };
         // The untouched instance without added nodes and those with added nodes (p1, p3).
         let roots: Vec<NodeId> = (untouched.iter().chain(&[1, 3]))
             .map(|k| NodeId(*k as u32 + 2))
