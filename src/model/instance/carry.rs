@@ -248,7 +248,7 @@ pub(crate) fn emit(
     to: &Source,
     to_ids: &[NodeId],
     placing: &Placing,
-    node_of: &mut dyn FnMut(usize) -> Option<(NodeId, Fill)>,
+    mut node_of: impl FnMut(usize) -> Option<(NodeId, Fill)>,
 ) -> Option<Vec<BlockNode>> {
     let parents: rustc_hash::FxHashSet<NodeId> = placing.placed.iter().map(|p| p.parent).collect();
     let dest_of: FxHashMap<NodeId, usize> = (to_ids.iter().enumerate())
@@ -263,13 +263,16 @@ pub(crate) fn emit(
             .or_default()
             .push((p.index, x));
     }
-    for list in waiting.values_mut() {
+    let mut has = vec![false; to.scene.len()];
+    for (j, list) in waiting.iter_mut() {
+        has[*j] = true;
         list.sort_unstable_by(|a, b| b.cmp(a)); // popped smallest first
     }
     let mut out = Emitter {
         scene,
         nodes: Vec::with_capacity(to.scene.len()),
         waiting,
+        has,
         // Open parents: (node of `to`, its block index, children so far).
         open: vec![(0, 0, 0)],
     };
@@ -294,6 +297,8 @@ struct Emitter<'a> {
     scene: &'a Scene,
     nodes: Vec<BlockNode>,
     waiting: FxHashMap<usize, Vec<(u32, usize)>>,
+    /// Whether a node of `to` (by index) has added subtrees waiting (most have none).
+    has: Vec<bool>,
     open: Vec<(usize, u32, u32)>,
 }
 
@@ -312,6 +317,9 @@ impl Emitter<'_> {
         let Some(&(j, block, _)) = self.open.last() else {
             return;
         };
+        if !self.has.get(j).copied().unwrap_or(false) {
+            return;
+        }
         loop {
             let count = self.open.last().map_or(0, |t| t.2);
             let Some(list) = self.waiting.get_mut(&j) else {

@@ -161,7 +161,7 @@ fn block_of(
     };
     let own: FxHashMap<NodeId, &NodeData> = row.after.own.iter().map(|(id, d)| (*id, d)).collect();
     let mut own_data = Vec::new();
-    let mut node_of = |j: usize| {
+    let node_of = |j: usize| {
         let id = to_ids[j];
         let fill = match map[j] {
             Some(old) => Fill::Kept {
@@ -178,7 +178,7 @@ fn block_of(
         };
         Some((id, fill))
     };
-    let Some(nodes) = super::carry::emit(scene, to, &to_ids, &carry.after, &mut node_of) else {
+    let Some(nodes) = super::carry::emit(scene, to, &to_ids, &carry.after, node_of) else {
         return refused("an added node's recorded place is not in it");
     };
     let block = Block {
