@@ -3,7 +3,7 @@
 //! the follow stages, which change the part on disk and time the level following it, then
 //! check that every instance did (its added node kept where it was).
 
-use super::bench_instances::{InstanceStage, mark};
+use super::bench_stage::{InstanceStage, mark};
 use crate::model::document::Document;
 use crate::model::file;
 use crate::model::generate::{GenShape, generate};
@@ -267,7 +267,13 @@ mod tests {
                 dir.path().join("part.ron"),
             )
             .expect("part");
-            let run = super::super::bench_instances::run_stage(stage, &level);
+            let change = match stage {
+                "follow" => Change::Values,
+                "follow-add" => Change::Add,
+                "follow-remove" => Change::Remove,
+                _ => Change::Move,
+            };
+            let run = follow_stage(&level, &mut InstanceStage::default(), change);
             assert!(run.is_ok(), "{stage}: {:?}", run.err().map(|f| f.0));
         }
         let moved = [(added[0].0, added[0].1, vec![999].into_boxed_slice())];

@@ -21,44 +21,16 @@
 //!   the resident memory playing adds.
 
 use super::bench_follow::{Change, STRUCTURAL, follow_stage, write_scenes};
-use super::bench_memory::{resident, run_window};
+use super::bench_memory::run_window;
+use super::bench_stage::mark;
+pub use super::bench_stage::{InstanceStage, Mark};
 use crate::model::document::Document;
 use crate::model::file;
 use crate::tools::failure::Failure;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
-
-/// One measured point of a stage.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct Mark {
-    /// What had happened by then.
-    pub label: String,
-    /// Milliseconds since the stage started.
-    pub at_ms: f64,
-    /// Resident now, bytes.
-    pub rss: Option<u64>,
-    /// Resident at most so far, bytes.
-    pub peak: Option<u64>,
-}
-
-/// What one child process prints (one JSON line).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct InstanceStage {
-    /// The stage.
-    pub stage: String,
-    /// Nodes held at the end.
-    pub nodes: usize,
-    /// The measured points.
-    pub marks: Vec<Mark>,
-    /// The timed step, ms (check: the load; window: open to first frame; follow: the follow).
-    pub ms: f64,
-    /// `follow`: the world update after it, ms.
-    pub world_ms: f64,
-    /// `check`: the scene's own accounting, bytes by part.
-    pub parts: Vec<(String, u64)>,
-}
 
 /// One scene's figures.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -107,17 +79,6 @@ pub struct InstancesReport {
     pub scenes: Vec<SceneFigures>,
     /// instanced / plain: held bytes per node (window), open time, load time.
     pub ratios: (f64, f64, f64),
-}
-
-/// The resident memory now, as a point of a stage.
-pub(super) fn mark(label: &str, start: Instant) -> Mark {
-    let (rss, peak) = resident();
-    Mark {
-        label: label.into(),
-        at_ms: start.elapsed().as_secs_f64() * 1e3,
-        rss,
-        peak,
-    }
 }
 
 /// Run one stage in this process: what the child prints.

@@ -9,6 +9,7 @@ pub mod bench_io;
 pub mod bench_journal;
 pub mod bench_memory;
 mod bench_memory_print;
+mod bench_stage;
 pub mod cli;
 pub mod cli_args;
 pub mod cli_bench;
