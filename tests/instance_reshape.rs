@@ -406,6 +406,9 @@ proptest! {
         moved in prop::option::of((0..64usize, 0..8usize)),
         changes in prop::collection::vec(change(), 1..5),
     ) {
+        // The follow's planning and its blocks on two threads even for these small scenes.
+        graft::model::scene::set_parallel_threshold(0);
+        graft::model::scene::set_propagation_threads(2);
         let (dir, level) = level_folder_with(seed, &added_lines(&added));
         let part = dir.path().join("part.ron");
         let original = std::fs::read(&part).expect("part bytes");

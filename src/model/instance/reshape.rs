@@ -132,17 +132,28 @@ pub(crate) fn plan(
     }
     let map = index_map(from, to);
     let gone = gone(from, to);
+    let work: Vec<(&Entry, Vec<NodeId>)> = (entries.iter())
+        .map(|e| (*e, fresh.remove(&e.root).unwrap_or_default()))
+        .collect();
+    // Each instance planned from the scene as it is: on both cores for a big scene.
+    let threads = crate::model::scene::threads_for(scene.len());
+    let planned = crate::model::pool::map_in_pieces(&work, threads, &|(entry, ids)| {
+        let i = scene.index(entry.root).ok()?;
+        let layout = carry::layout(scene, i, from, &from.path)?;
+        let loaded = loaded(scene, entry, &layout.at, from, to);
+        let values = value_ops(scene, &layout.at, to, &map, ids, &loaded);
+        let carry = carry_of(scene, &layout, (from, to), &map, ids);
+        let row = row_of(scene, entry, &layout.at, &gone, ids.clone(), loaded);
+        Some((values, carry, row))
+    });
     let mut rows = Vec::with_capacity(entries.len());
     let mut carried = Vec::with_capacity(entries.len());
     let mut values = Vec::new();
-    for entry in entries {
-        let i = scene.index(entry.root).ok()?;
-        let layout = carry::layout(scene, i, from, &from.path)?;
-        let ids = fresh.remove(&entry.root).unwrap_or_default();
-        let loaded = loaded(scene, entry, &layout.at, from, to);
-        values.extend(value_ops(scene, &layout.at, to, &map, &ids, &loaded));
-        carried.push(carry_of(scene, &layout, (from, to), &map, &ids));
-        rows.push(row_of(scene, entry, &layout.at, &gone, ids, loaded));
+    for one in planned {
+        let (v, carry, row) = one?;
+        values.extend(v);
+        carried.push(carry);
+        rows.push(row);
     }
     let edit = reshape_edit(entries.first()?.root, (from, to), rows, carried);
     Some(Planned { edit, values })

@@ -91,10 +91,15 @@ pub(crate) fn apply_reshape(scene: &mut Scene, edit: &Reshaping, carried: &[Carr
         .map(|(n, r)| Ok((scene.index(r.root)?, r, carried.get(n).unwrap_or(&none))))
         .collect::<Result<_>>()?;
     order.sort_by_key(|(i, _, _)| *i);
+    // Each instance's block read from the scene as it is: on both cores for a big scene.
+    let threads = crate::model::scene::threads_for(scene.len());
+    let built = crate::model::pool::map_in_pieces(&order, threads, &|&(i, row, carry)| {
+        block_of(scene, i, (row, carry), (from, to), (&map, &gone))
+    });
     let mut blocks = Vec::with_capacity(rows.len());
     let mut origins: Vec<(NodeId, Origin)> = Vec::new();
-    for &(i, row, carry) in &order {
-        let (block, to_ids) = block_of(scene, i, (row, carry), (from, to), (&map, &gone))?;
+    for (&(_, row, _), built) in order.iter().zip(built) {
+        let (block, to_ids) = built?;
         origins.extend(to_ids.iter().enumerate().skip(1).map(|(j, id)| {
             let index = j as u32;
             (

@@ -34,6 +34,7 @@ pub use build::NodeSpec;
 pub use node_data::{Color, DEFAULT_COLOR, NodeData};
 pub use node_id::NodeId;
 pub use ops::{DetachedSubtree, Keep, ReparentUndo};
+pub(crate) use parallel::threads_for;
 pub use parallel::{
     DEFAULT_PARALLEL_MIN, propagation_threads, set_parallel_threshold, set_propagation_threads,
 };

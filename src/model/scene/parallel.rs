@@ -47,6 +47,16 @@ pub fn set_parallel_threshold(n: usize) {
     PARALLEL_MIN.store(n, Ordering::Relaxed);
 }
 
+/// The threads a pass over `work` nodes may use: 1 below the threshold (see
+/// [`set_parallel_threshold`]), else [`propagation_threads`].
+pub(crate) fn threads_for(work: usize) -> usize {
+    if work < PARALLEL_MIN.load(Ordering::Relaxed) {
+        1
+    } else {
+        propagation_threads()
+    }
+}
+
 /// A run of whole subtrees `[start, end)` whose root's parent world matrix is known (None for
 /// a root of the scene, whose world is its local exactly as the single-threaded loop has it).
 #[derive(Clone, Copy)]
