@@ -158,7 +158,9 @@ pub(crate) fn placing_loaded(
             Some((c, None)) => (0, Some(Chain::from(c))),
             None => (0, None),
         };
-        let index = written_index(scene, table, x, p, waiting.is_some());
+        // Pending here: waiting under this root (an entry left by a move elsewhere is not).
+        let here = waiting.is_some_and(|(r, _)| r == scene.id_at(p));
+        let index = written_index(scene, table, x, p, here);
         bound.push(Bound {
             x,
             dest,
