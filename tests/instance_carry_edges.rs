@@ -440,3 +440,148 @@ fn a_follow_writes_the_kept_indexes_a_load_writes() {
     assert_as_load(&doc, &level, "2 and 10 gone");
     assert_file_as_load(&doc, &level, "2 and 10 gone");
 }
+
+/// A bolt: root 1 with children 2 and 3.
+fn bolt() -> String {
+    scene_text(
+        1,
+        &[
+            node(1, None, 0.0, 0.0),
+            node(2, Some(1), 0.2, 30.0),
+            node(3, Some(1), 0.4, 60.0),
+        ],
+    )
+}
+
+/// [`bolt`] gaining a level above 2 (node 4) and a new node 5 first under the root.
+fn bolt_deeper() -> String {
+    scene_text(
+        1,
+        &[
+            node(1, None, 0.0, 0.0),
+            node(5, Some(1), 0.1, 5.0),
+            node(4, Some(1), 0.3, 45.0),
+            node(2, Some(4), 0.2, 30.0),
+            node(3, Some(1), 0.4, 60.0),
+        ],
+    )
+}
+
+/// Two sources changing in one follow: an instance of bolt.ron (70) added inside node 2 of
+/// the part's instance p before its children, itself with a node added inside its node 2 at
+/// index 0 (and a second, plain bolt instance beside them). Both parts change in their
+/// structure on disk at once, and back: the fast path equals the general path and a load.
+#[test]
+fn two_sources_change_in_one_follow_with_one_instance_inside_the_others_added_node() {
+    let added: Vec<String> = [
+        "(id: 70, name: \"bolt\", parent: Some(2), inside: [2], index: 0, instance: \"bolt.ron\", position: (0.3, 0.0))",
+        "(id: 71, name: \"on bolt\", parent: Some(70), inside: [2], index: 0, position: (0.0, 0.1))",
+        "(id: 72, name: \"after\", parent: Some(2), inside: [5])",
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut level_text = level_with(&added);
+    level_text = level_text.replace(
+        "        (id: 40,",
+        "        (id: 80, name: \"bolt2\", parent: Some(1), instance: \"bolt.ron\"),\n        (id: 40,",
+    );
+    let (dir, level) = folder(&[
+        ("part.ron", part_a()),
+        ("bolt.ron", bolt()),
+        ("level.ron", level_text),
+    ]);
+    let mut doc = Document::open(&level).expect("open");
+    std::fs::write(dir.path().join("part.ron"), part_a_plus()).expect("part");
+    std::fs::write(dir.path().join("bolt.ron"), bolt_deeper()).expect("bolt");
+    assert!(
+        follow_checked(&mut doc, &level, "both change"),
+        "the fast path"
+    );
+    assert_as_load(&doc, &level, "both change");
+    assert_file_as_load(&doc, &level, "both change");
+    let n4 = inner(doc.scene(), NodeId(70), &[4]);
+    let n2 = inner(doc.scene(), NodeId(70), &[2]);
+    assert_eq!(doc.scene().parent(n2).unwrap(), Some(n4));
+    assert_eq!(doc.scene().parent(NodeId(71)).unwrap(), Some(n2));
+    doc.save_to(&level).expect("save");
+    std::fs::write(dir.path().join("part.ron"), part_a_minus()).expect("part");
+    std::fs::write(dir.path().join("bolt.ron"), bolt()).expect("bolt");
+    assert!(
+        follow_checked(&mut doc, &level, "both back"),
+        "the fast path"
+    );
+    assert_as_load(&doc, &level, "both back");
+}
+
+/// An added subtree holding an instance of the same file (p's node 2 gets a child that is
+/// itself a part.ron instance): the one pass cannot rebuild it (its nodes change too) and the
+/// general path does it, equal to a load, undo and redo exact.
+#[test]
+fn an_added_instance_of_the_same_file_takes_the_general_path() {
+    let added: Vec<String> = [
+        "(id: 70, name: \"holder\", parent: Some(2), inside: [2], index: 1)",
+        "(id: 71, name: \"p inside p\", parent: Some(70), instance: \"part.ron\", position: (0.3, 0.0))",
+        "(id: 72, name: \"deep\", parent: Some(71), inside: [2], index: 0)",
+    ]
+    .map(String::from)
+    .to_vec();
+    let (dir, level) = folder(&[("part.ron", part_a()), ("level.ron", level_with(&added))]);
+    let mut doc = Document::open(&level).expect("open");
+    std::fs::write(dir.path().join("part.ron"), part_a_plus()).expect("part");
+    assert!(
+        !follow_checked(&mut doc, &level, "same file"),
+        "the general path"
+    );
+    assert_as_load(&doc, &level, "same file");
+    assert_file_as_load(&doc, &level, "same file");
+    doc.save_to(&level).expect("save");
+    std::fs::write(dir.path().join("part.ron"), part_a_minus()).expect("part");
+    assert!(
+        !follow_checked(&mut doc, &level, "2 gone"),
+        "the general path"
+    );
+    assert_as_load(&doc, &level, "2 gone");
+}
+
+/// An added node holding an instance of a file that nests the part (car.ron: a car root with
+/// a part.ron instance in it): when the part changes, the instance p and the car (whose
+/// source changes with its nested part) both follow, the car carried inside p's added node.
+#[test]
+fn an_added_instance_of_a_file_nesting_the_part_follows_with_it() {
+    let car = scene_text(
+        4,
+        &[
+            node(1, None, 0.0, 0.0),
+            "(id: 2, name: \"wheel\", parent: Some(1), instance: \"part.ron\", position: (1.0, 0.0))"
+                .into(),
+            node(3, Some(1), 2.0, 0.0),
+        ],
+    );
+    let added: Vec<String> = [
+        "(id: 70, name: \"car\", parent: Some(2), inside: [2], index: 1, instance: \"car.ron\", position: (0.3, 0.0))",
+        "(id: 71, name: \"on the wheel's hub\", parent: Some(70), inside: [2, 2], index: 0)",
+        "(id: 72, name: \"on car 3\", parent: Some(70), inside: [3])",
+    ]
+    .map(String::from)
+    .to_vec();
+    let (dir, level) = folder(&[
+        ("part.ron", part_a()),
+        ("car.ron", car),
+        ("level.ron", level_with(&added)),
+    ]);
+    let mut doc = Document::open(&level).expect("open");
+    let hub = inner(doc.scene(), NodeId(70), &[2, 2]);
+    assert_eq!(doc.scene().parent(NodeId(71)).unwrap(), Some(hub));
+    std::fs::write(dir.path().join("part.ron"), part_a_plus()).expect("part");
+    assert!(follow_checked(&mut doc, &level, "nested part changes"), "the fast path");
+    assert_as_load(&doc, &level, "nested part changes");
+    assert_file_as_load(&doc, &level, "nested part changes");
+    doc.save_to(&level).expect("save");
+    std::fs::write(dir.path().join("part.ron"), part_a_minus()).expect("part");
+    follow_checked(&mut doc, &level, "2 gone");
+    assert_as_load(&doc, &level, "2 gone");
+    doc.save_to(&level).expect("save");
+    std::fs::write(dir.path().join("part.ron"), part_a()).expect("part");
+    follow_checked(&mut doc, &level, "2 back");
+    assert_as_load(&doc, &level, "2 back");
+}
