@@ -573,7 +573,10 @@ fn an_added_instance_of_a_file_nesting_the_part_follows_with_it() {
     let hub = inner(doc.scene(), NodeId(70), &[2, 2]);
     assert_eq!(doc.scene().parent(NodeId(71)).unwrap(), Some(hub));
     std::fs::write(dir.path().join("part.ron"), part_a_plus()).expect("part");
-    assert!(follow_checked(&mut doc, &level, "nested part changes"), "the fast path");
+    assert!(
+        follow_checked(&mut doc, &level, "nested part changes"),
+        "the fast path"
+    );
     assert_as_load(&doc, &level, "nested part changes");
     assert_file_as_load(&doc, &level, "nested part changes");
     doc.save_to(&level).expect("save");
@@ -584,4 +587,58 @@ fn an_added_instance_of_a_file_nesting_the_part_follows_with_it() {
     std::fs::write(dir.path().join("part.ron"), part_a()).expect("part");
     follow_checked(&mut doc, &level, "2 back");
     assert_as_load(&doc, &level, "2 back");
+}
+
+/// The follow's step replayed (as from a journal) on the scene before it where the user has
+/// since moved an added node elsewhere in the instance (node 60 from node 2 to node 5): the
+/// recorded placements no longer hold, so the replay is refused and nothing changes.
+#[test]
+fn a_replayed_follow_whose_added_node_moved_is_refused_with_nothing_changed() {
+    let added: Vec<String> = [
+        "(id: 60, name: \"cap\", parent: Some(2), inside: [2], index: 0)",
+        "(id: 61, name: \"tag\", parent: Some(2), inside: [5])",
+    ]
+    .map(String::from)
+    .to_vec();
+    let (dir, level) = folder(&[("part.ron", part_a()), ("level.ron", level_with(&added))]);
+    let mut doc = Document::open(&level).expect("open");
+    std::fs::write(dir.path().join("part.ron"), part_a_plus()).expect("part");
+    assert!(follow_checked(&mut doc, &level, "follow"), "the fast path");
+    let changes = doc.history().as_changes();
+    let step = changes
+        .iter()
+        .rev()
+        .find(|c| matches!(c, Step::Step { .. }))
+        .expect("the follow's step")
+        .clone();
+    doc.undo().expect("undo");
+    let n5 = inner(doc.scene(), NodeId(2), &[5]);
+    let op = Op::Reparent {
+        node: NodeId(60),
+        parent: Some(n5),
+        index: Some(0),
+        keep: Keep::Local,
+    };
+    doc.perform("move 60", vec![op]).expect("moves freely");
+    let before = doc.scene().clone();
+    let table: Vec<TableEdit> = match &step {
+        Step::Step { edits, .. } => (edits.iter())
+            .filter_map(|e| match e {
+                Edit::Instances(t) => Some((**t).clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    assert!(
+        matches!(table.first(), Some(TableEdit::ReshapeCarrying(..))),
+        "{table:?}"
+    );
+    let mut applied = doc.scene().clone();
+    let result = table[0].apply(&mut applied);
+    assert!(result.is_err(), "the reshape applied over the move");
+    assert_same(&applied, &before, "the table edit refused");
+    let replayed = doc.replay(&step);
+    assert!(replayed.is_err(), "the step replayed over the move");
+    assert_same(doc.scene(), &before, "the step refused");
 }
