@@ -92,13 +92,17 @@ pub(crate) fn placing_now(scene: &Scene, layout: &Layout, root: NodeId) -> Placi
     }
 }
 
-/// True when the added subtrees of `layout` are the ones `placing` places (in any order).
+/// True when the added subtrees of `layout` are where `placing` records them: the same
+/// nodes under the same parents at the same indices, the same ones pending (a replayed edit
+/// over an added node moved since is refused, not put back where it was).
 pub(crate) fn recorded(scene: &Scene, layout: &Layout, placing: &Placing) -> bool {
-    let mut added: Vec<NodeId> = layout.added.iter().map(|&x| scene.id_at(x)).collect();
-    let mut recorded: Vec<NodeId> = placing.placed.iter().map(|p| p.node).collect();
-    added.sort_unstable();
-    recorded.sort_unstable();
-    added == recorded
+    let now = placing_now(scene, layout, scene.id_at(layout.at[0]));
+    let sorted = |p: &[Placed]| {
+        let mut v = p.to_vec();
+        v.sort_unstable_by_key(|p| p.node);
+        v
+    };
+    now.pending == placing.pending && sorted(&now.placed) == sorted(&placing.placed)
 }
 
 /// The pending added nodes of the instance `root` among its added subtrees, sorted by id.

@@ -152,7 +152,7 @@ fn block_of(
         return refused("its nodes are not its source's (cannot follow it)");
     };
     if !super::carry::recorded(scene, &layout, &carry.before) {
-        return refused("the nodes added under it are not the ones recorded");
+        return refused("the nodes added under it are not where recorded");
     }
     if !(gone.iter())
         .map(|&j| scene.id_at(layout.at[j]))
