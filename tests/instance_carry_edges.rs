@@ -642,3 +642,39 @@ fn a_replayed_follow_whose_added_node_moved_is_refused_with_nothing_changed() {
     assert!(replayed.is_err(), "the step replayed over the move");
     assert_same(doc.scene(), &before, "the step refused");
 }
+
+/// A pending added node (60, waiting for node 10) the user moved under another added node
+/// (61) before a follow: a load of the level, and the general path, have 60 as a plain child
+/// of 61 (nothing waits); the one pass must not keep 60 waiting either, or moving it back
+/// under the instance root writes `inside: [10]` again where a load's scene would not.
+#[test]
+fn a_pending_node_moved_into_an_added_node_stops_waiting_after_a_follow() {
+    let added: Vec<String> = [
+        "(id: 60, name: \"waiting\", parent: Some(2), inside: [10])",
+        "(id: 61, name: \"holder\", parent: Some(2), inside: [2], index: 0)",
+    ]
+    .map(String::from)
+    .to_vec();
+    let (dir, level) = folder(&[("part.ron", part_a()), ("level.ron", level_with(&added))]);
+    let mut doc = Document::open(&level).expect("open");
+    let op = Op::Reparent {
+        node: NodeId(60),
+        parent: Some(NodeId(61)),
+        index: None,
+        keep: Keep::Local,
+    };
+    doc.perform("move 60", vec![op]).expect("moves freely");
+    let plus = part_a_plus().replace(&format!("        {},\n", node(10, Some(2), 3.0, 40.0)), "");
+    std::fs::write(dir.path().join("part.ron"), plus).expect("part");
+    let mut want = general(doc.scene(), &level);
+    assert!(doc.reload_instances("Follow").expect("follow"));
+    let back = Op::Reparent {
+        node: NodeId(60),
+        parent: Some(NodeId(2)),
+        index: None,
+        keep: Keep::Local,
+    };
+    back.clone().perform(&mut want).expect("moved back");
+    doc.perform("move 60 back", vec![back]).expect("moved back");
+    assert_same(doc.scene(), &want, "moved back after the follow");
+}
