@@ -101,21 +101,6 @@ fn last_swaps(doc: &Document) -> usize {
     last.unwrap_or_default().iter().filter(swap).count()
 }
 
-/// The last step's table edits.
-fn last_table_edits(doc: &Document) -> Vec<TableEdit> {
-    let changes = doc.history().as_changes();
-    let last = changes.iter().rev().find_map(|c| match c {
-        Step::Step { edits, .. } => Some(edits.clone()),
-        _ => None,
-    });
-    (last.unwrap_or_default().into_iter())
-        .filter_map(|e| match e {
-            Edit::Instances(t) => Some(*t),
-            _ => None,
-        })
-        .collect()
-}
-
 /// Follow the sources on disk: the result equals the general path's; undo gives back the
 /// scene before, redo the follow. Returns whether the fast path did it (no swap).
 fn follow_checked(doc: &mut Document, level: &Path, what: &str) -> bool {
@@ -649,17 +634,29 @@ fn a_replayed_follow_whose_added_node_moved_is_refused_with_nothing_changed() {
 /// under the instance root writes `inside: [10]` again where a load's scene would not.
 #[test]
 fn a_pending_node_moved_into_an_added_node_stops_waiting_after_a_follow() {
-    let added: Vec<String> = [
-        "(id: 60, name: \"waiting\", parent: Some(2), inside: [10])",
-        "(id: 61, name: \"holder\", parent: Some(2), inside: [2], index: 0)",
-    ]
-    .map(String::from)
-    .to_vec();
+    moved_pending_then_followed(NodeId(61), true);
+}
+
+/// As above, 60 moved out of the instance (under the level's root), p left without added
+/// nodes: the follow drops its waiting entry too (a table edit that carries, not format 5's).
+#[test]
+fn a_pending_node_moved_out_of_its_instance_stops_waiting_after_a_follow() {
+    moved_pending_then_followed(NodeId(1), false);
+}
+
+/// Node 60 (waiting in p for node 10) moved under `to` (`holder`: p has node 61 added), the
+/// part changed without node 10, followed (equal to the general path, undo/redo exact), then
+/// 60 moved back under p's root: the same scene and file as the general path's.
+fn moved_pending_then_followed(to: NodeId, holder: bool) {
+    let mut added = vec!["(id: 60, name: \"waiting\", parent: Some(2), inside: [10])".to_string()];
+    if holder {
+        added.push("(id: 61, name: \"holder\", parent: Some(2), inside: [2], index: 0)".into());
+    }
     let (dir, level) = folder(&[("part.ron", part_a()), ("level.ron", level_with(&added))]);
     let mut doc = Document::open(&level).expect("open");
     let op = Op::Reparent {
         node: NodeId(60),
-        parent: Some(NodeId(61)),
+        parent: Some(to),
         index: None,
         keep: Keep::Local,
     };
@@ -667,7 +664,10 @@ fn a_pending_node_moved_into_an_added_node_stops_waiting_after_a_follow() {
     let plus = part_a_plus().replace(&format!("        {},\n", node(10, Some(2), 3.0, 40.0)), "");
     std::fs::write(dir.path().join("part.ron"), plus).expect("part");
     let mut want = general(doc.scene(), &level);
-    assert!(doc.reload_instances("Follow").expect("follow"));
+    assert!(
+        follow_checked(&mut doc, &level, "moved, followed"),
+        "the fast path"
+    );
     let back = Op::Reparent {
         node: NodeId(60),
         parent: Some(NodeId(2)),
