@@ -73,8 +73,14 @@ fn carriable(scene: &Scene, range: std::ops::Range<usize>, root: NodeId, key: &P
 }
 
 /// The added subtrees' places now: each root's parent and index among its siblings, and
-/// the pending ones of instance `root` (kept under it: their node is not in the source).
-pub(crate) fn placing_now(scene: &Scene, layout: &Layout, root: NodeId) -> Placing {
+/// the nodes of instance `root` the table has waiting (`pending`, from [`pending_by_root`]:
+/// wherever they are now, as the general path's rows of the instance hold them).
+pub(crate) fn placing_now(
+    scene: &Scene,
+    layout: &Layout,
+    root: NodeId,
+    pending: &[(NodeId, Chain)],
+) -> Placing {
     let placed = (layout.added.iter())
         .map(|&x| {
             let p = scene.parent_index_at(x);
@@ -88,36 +94,37 @@ pub(crate) fn placing_now(scene: &Scene, layout: &Layout, root: NodeId) -> Placi
         .collect();
     Placing {
         placed,
-        pending: pending_of(scene, layout, root),
+        pending: pending.to_vec(),
     }
 }
 
 /// True when the added subtrees of `layout` are where `placing` records them: the same
-/// nodes under the same parents at the same indices, the same ones pending (a replayed edit
-/// over an added node moved since is refused, not put back where it was).
-pub(crate) fn recorded(scene: &Scene, layout: &Layout, placing: &Placing) -> bool {
-    let now = placing_now(scene, layout, scene.id_at(layout.at[0]));
+/// nodes under the same parents at the same indices, and (unless None) the same nodes
+/// `pending` (a replayed edit over an added node moved since is refused, not put back).
+pub(crate) fn recorded(
+    scene: &Scene,
+    layout: &Layout,
+    placing: &Placing,
+    pending: Option<&[(NodeId, Chain)]>,
+) -> bool {
+    let now = placing_now(scene, layout, scene.id_at(layout.at[0]), &[]);
     let sorted = |p: &[Placed]| {
         let mut v = p.to_vec();
         v.sort_unstable_by_key(|p| p.node);
         v
     };
-    now.pending == placing.pending && sorted(&now.placed) == sorted(&placing.placed)
+    pending.is_none_or(|p| p == placing.pending) && sorted(&now.placed) == sorted(&placing.placed)
 }
 
-/// The pending added nodes of the instance `root` among its added subtrees, sorted by id.
-fn pending_of(scene: &Scene, layout: &Layout, root: NodeId) -> Vec<(NodeId, Chain)> {
-    let Some(table) = scene.instances() else {
-        return Vec::new();
-    };
-    let mut out: Vec<(NodeId, Chain)> = (layout.added.iter())
-        .filter_map(|&x| {
-            let id = scene.id_at(x);
-            let (r, chain) = table.pending(id)?;
-            (r == root).then(|| (id, chain.into()))
-        })
-        .collect();
-    out.sort_by_key(|(id, _)| *id);
+/// The nodes the table has waiting, by instance root (each list sorted by id).
+pub(crate) fn pending_by_root(scene: &Scene) -> FxHashMap<NodeId, Vec<(NodeId, Chain)>> {
+    let mut out: FxHashMap<NodeId, Vec<(NodeId, Chain)>> = FxHashMap::default();
+    for (id, (root, chain)) in scene.instances().map(|t| &t.pending).into_iter().flatten() {
+        out.entry(*root).or_default().push((*id, chain.clone()));
+    }
+    for list in out.values_mut() {
+        list.sort_by_key(|(id, _)| *id);
+    }
     out
 }
 

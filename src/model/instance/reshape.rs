@@ -135,6 +135,7 @@ pub(crate) fn plan(
     let work: Vec<(&Entry, Vec<NodeId>)> = (entries.iter())
         .map(|e| (*e, fresh.remove(&e.root).unwrap_or_default()))
         .collect();
+    let pending = carry::pending_by_root(scene);
     // Each instance planned from the scene as it is: on both cores for a big scene.
     let threads = crate::model::scene::threads_for(scene.len());
     let planned = crate::model::pool::map_in_pieces(&work, threads, &|(entry, ids)| {
@@ -142,7 +143,8 @@ pub(crate) fn plan(
         let layout = carry::layout(scene, i, from, &from.path)?;
         let loaded = loaded(scene, entry, &layout.at, from, to);
         let values = value_ops(scene, &layout.at, to, &map, ids, &loaded);
-        let carry = carry_of(scene, &layout, (from, to), &map, ids);
+        let waiting = pending.get(&entry.root).map_or(&[][..], Vec::as_slice);
+        let carry = carry_of(scene, &layout, (from, to), (&map, waiting), ids);
         let row = row_of(scene, entry, &layout.at, &gone, ids.clone(), loaded);
         Some((values, carry, row))
     });
@@ -219,15 +221,17 @@ fn reshape_edit(
 }
 
 /// Where the added subtrees of the instance laid out as `layout` are now and where a load
-/// against `to` puts them (`fresh`: the ids of the nodes only `to` has, in its pre-order).
+/// against `to` puts them (`waiting`: the nodes the table has waiting for it, all dropped
+/// but those a load leaves waiting; `fresh`: the ids of the nodes only `to` has, in its
+/// pre-order).
 fn carry_of(
     scene: &Scene,
     layout: &carry::Layout,
     (from, to): (&Source, &Source),
-    map: &[Option<u32>],
+    (map, waiting): (&[Option<u32>], &[(NodeId, Chain)]),
     fresh: &[NodeId],
 ) -> Carry {
-    if layout.added.is_empty() {
+    if layout.added.is_empty() && waiting.is_empty() {
         return Carry::default();
     }
     let root = scene.id_at(layout.at[0]);
@@ -240,7 +244,7 @@ fn carry_of(
         })
         .collect();
     Carry {
-        before: carry::placing_now(scene, layout, root),
+        before: carry::placing_now(scene, layout, root, waiting),
         after: carry::placing_loaded(scene, layout, (from, to), &to_ids),
     }
 }

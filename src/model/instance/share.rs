@@ -91,10 +91,14 @@ pub(crate) fn apply_reshape(scene: &mut Scene, edit: &Reshaping, carried: &[Carr
         .map(|(n, r)| Ok((scene.index(r.root)?, r, carried.get(n).unwrap_or(&none))))
         .collect::<Result<_>>()?;
     order.sort_by_key(|(i, _, _)| *i);
+    let pending = super::carry::pending_by_root(scene);
     // Each instance's block read from the scene as it is: on both cores for a big scene.
     let threads = crate::model::scene::threads_for(scene.len());
     let built = crate::model::pool::map_in_pieces(&order, threads, &|&(i, row, carry)| {
-        block_of(scene, i, (row, carry), (from, to), (&map, &gone))
+        // A format-5 reshape (no carry) records no waiting nodes and leaves them alone.
+        let waiting =
+            (!carried.is_empty()).then(|| pending.get(&row.root).map_or(&[][..], Vec::as_slice));
+        block_of(scene, i, (row, carry, waiting), (from, to), (&map, &gone))
     });
     let mut blocks = Vec::with_capacity(rows.len());
     let mut origins: Vec<(NodeId, Origin)> = Vec::new();
@@ -139,7 +143,7 @@ pub(crate) fn apply_reshape(scene: &mut Scene, edit: &Reshaping, carried: &[Carr
 fn block_of(
     scene: &Scene,
     i: usize,
-    (row, carry): (&Row, &Carry),
+    (row, carry, waiting): (&Row, &Carry, Option<&[(NodeId, super::ids::Chain)]>),
     (from, to): (&Source, &Source),
     (map, gone): (&[Option<u32>], &[usize]),
 ) -> Result<(Block<NodeData>, Vec<NodeId>)> {
@@ -151,7 +155,7 @@ fn block_of(
     let Some(layout) = layout else {
         return refused("its nodes are not its source's (cannot follow it)");
     };
-    if !super::carry::recorded(scene, &layout, &carry.before) {
+    if !super::carry::recorded(scene, &layout, &carry.before, waiting) {
         return refused("the nodes added under it are not where recorded");
     }
     if !(gone.iter())
