@@ -678,3 +678,74 @@ fn moved_pending_then_followed(to: NodeId, holder: bool) {
     doc.perform("move 60 back", vec![back]).expect("moved back");
     assert_same(doc.scene(), &want, "moved back after the follow");
 }
+
+/// A level of 300 instances of the part, with nodes added under most of them (inside node 2
+/// before its children, under the root at index 1, waiting for node 10 with an index, some
+/// moved by the user), followed on two threads (the planning and the blocks split in pieces)
+/// through three structural changes: each equal to the general path (and a load where the
+/// level is saved), undo and redo exact.
+#[test]
+fn a_big_level_follows_on_two_threads_as_the_general_path() {
+    graft::model::scene::set_parallel_threshold(0);
+    graft::model::scene::set_propagation_threads(2);
+    let mut lines = vec!["(id: 1, name: \"level\")".to_string()];
+    let mut next = 1000;
+    for k in 0..300u32 {
+        let root = k + 2;
+        lines.push(format!(
+            "(id: {root}, name: \"p{k}\", parent: Some(1), instance: \"part.ron\", position: ({k}.0, 0.0), rotation: {}.0)",
+            k % 37
+        ));
+        if k % 2 == 0 {
+            lines.push(format!(
+                "(id: {next}, name: \"cap\", parent: Some({root}), inside: [2], index: 0, position: (0.1, 0.2))"
+            ));
+            lines.push(format!(
+                "(id: {}, name: \"pin\", parent: Some({next}))",
+                next + 1
+            ));
+        }
+        if k % 3 == 0 {
+            lines.push(format!(
+                "(id: {}, name: \"r\", parent: Some({root}), index: 1)",
+                next + 2
+            ));
+        }
+        if k % 5 == 0 {
+            lines.push(format!(
+                "(id: {}, name: \"w\", parent: Some({root}), inside: [10], index: {})",
+                next + 3,
+                k % 3
+            ));
+        }
+        next += 4;
+    }
+    let (dir, level) = folder(&[("part.ron", part_a()), ("level.ron", scene_text(5, &lines))]);
+    let part = dir.path().join("part.ron");
+    let mut doc = Document::open(&level).expect("open");
+    // Some caps moved by the user under node 5 of their instance, saved.
+    for k in (0..300u32).step_by(14) {
+        let n5 = inner(doc.scene(), NodeId(k + 2), &[5]);
+        let op = Op::Reparent {
+            node: NodeId(1000 + 4 * k),
+            parent: Some(n5),
+            index: Some(0),
+            keep: Keep::Local,
+        };
+        doc.perform("move cap", vec![op]).expect("moves");
+    }
+    doc.save_to(&level).expect("save");
+    for (what, text) in [
+        ("plus", part_a_plus()),
+        ("minus", part_a_minus()),
+        ("as it was", part_a()),
+    ] {
+        std::fs::write(&part, text).expect("part");
+        assert!(
+            follow_checked(&mut doc, &level, what),
+            "{what}: the fast path"
+        );
+        assert_as_load(&doc, &level, what);
+        doc.save_to(&level).expect("save");
+    }
+}
