@@ -749,3 +749,51 @@ fn a_big_level_follows_on_two_threads_as_the_general_path() {
         doc.save_to(&level).expect("save");
     }
 }
+
+/// The car (nesting the part) made before p in the table, then moved by the user into p's
+/// node 2: the car's reshape comes first in the follow and p's carries the rebuilt car.
+#[test]
+fn an_instance_made_first_then_moved_into_an_added_place_follows_with_it() {
+    let car = scene_text(
+        4,
+        &[
+            node(1, None, 0.0, 0.0),
+            "(id: 2, name: \"wheel\", parent: Some(1), instance: \"part.ron\", position: (1.0, 0.0))"
+                .into(),
+        ],
+    );
+    let lines = [
+        "(id: 1, name: \"level\")".to_string(),
+        "(id: 80, name: \"car\", parent: Some(1), instance: \"car.ron\")".into(),
+        "(id: 81, name: \"on the hub\", parent: Some(80), inside: [2, 2], index: 0)".into(),
+        "(id: 2, name: \"p\", parent: Some(1), instance: \"part.ron\", rotation: 12.0)".into(),
+        "(id: 60, name: \"cap\", parent: Some(2), inside: [2], index: 1)".into(),
+    ];
+    let (dir, level) = folder(&[
+        ("part.ron", part_a()),
+        ("car.ron", car),
+        ("level.ron", scene_text(5, &lines)),
+    ]);
+    let mut doc = Document::open(&level).expect("open");
+    let entries: Vec<NodeId> = (doc.scene().instances().unwrap().entries().iter())
+        .map(|e| e.root)
+        .collect();
+    assert_eq!(entries, [NodeId(80), NodeId(2)], "the car first");
+    let n2 = inner(doc.scene(), NodeId(2), &[2]);
+    let op = Op::Reparent {
+        node: NodeId(80),
+        parent: Some(n2),
+        index: Some(0),
+        keep: Keep::Local,
+    };
+    doc.perform("move the car", vec![op])
+        .expect("an instance root moves freely");
+    std::fs::write(dir.path().join("part.ron"), part_a_plus()).expect("part");
+    assert!(follow_checked(&mut doc, &level, "plus"), "the fast path");
+    std::fs::write(dir.path().join("part.ron"), part_a_minus()).expect("part");
+    assert!(follow_checked(&mut doc, &level, "minus"), "the fast path");
+    doc.save_to(&level).expect("save");
+    std::fs::write(dir.path().join("part.ron"), part_a()).expect("part");
+    assert!(follow_checked(&mut doc, &level, "back"), "the fast path");
+    assert_as_load(&doc, &level, "back");
+}
