@@ -919,3 +919,40 @@ fn a_waiting_node_moved_into_another_instance_undoes_exactly() {
     let table = doc.scene().instances().expect("table");
     assert_eq!(table.pending(NodeId(63)), Some((NodeId(3), &[2][..])));
 }
+
+/// Node 81, waiting in a bolt instance for the bolt's node 9, moved by the user under p's
+/// node 2; then both files change in one follow (the part loses node 2, so 81 waits in p;
+/// the bolt gains a level): the part's reshape makes 81 wait in p, and the bolt's, after it,
+/// must neither refuse (its stale entry for 81 is gone) nor take p's entry out; undo gives
+/// back the bolt's entry.
+#[test]
+fn a_waiting_node_moved_across_two_changing_sources_follows_and_undoes() {
+    let lines: Vec<String> = [
+        "(id: 1, name: \"level\")",
+        "(id: 2, name: \"p\", parent: Some(1), instance: \"part.ron\", rotation: 12.0)",
+        "(id: 80, name: \"bolt\", parent: Some(1), instance: \"bolt.ron\")",
+        "(id: 81, name: \"w\", parent: Some(80), inside: [9], index: 1)",
+        "(id: 82, name: \"on bolt 2\", parent: Some(80), inside: [2])",
+    ]
+    .map(String::from)
+    .to_vec();
+    let (dir, level) = folder(&[
+        ("part.ron", part_a()),
+        ("bolt.ron", bolt()),
+        ("level.ron", scene_text(5, &lines)),
+    ]);
+    let mut doc = Document::open(&level).expect("open");
+    let n2 = inner(doc.scene(), NodeId(2), &[2]);
+    let op = Op::Reparent {
+        node: NodeId(81),
+        parent: Some(n2),
+        index: Some(0),
+        keep: Keep::Local,
+    };
+    doc.perform("move 81", vec![op]).expect("moves freely");
+    std::fs::write(dir.path().join("part.ron"), part_a_minus()).expect("part");
+    std::fs::write(dir.path().join("bolt.ron"), bolt_deeper()).expect("bolt");
+    assert!(follow_checked(&mut doc, &level, "both"), "the fast path");
+    let table = doc.scene().instances().expect("table");
+    assert_eq!(table.pending(NodeId(81)), Some((NodeId(2), &[2][..])));
+}
