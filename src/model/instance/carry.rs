@@ -99,21 +99,18 @@ pub(crate) fn placing_now(
 }
 
 /// True when the added subtrees of `layout` are where `placing` records them: the same
-/// nodes under the same parents at the same indices, and (unless None) the same nodes
-/// `pending` (a replayed edit over an added node moved since is refused, not put back).
-pub(crate) fn recorded(
-    scene: &Scene,
-    layout: &Layout,
-    placing: &Placing,
-    pending: Option<&[(NodeId, Chain)]>,
-) -> bool {
+/// nodes under the same parents at the same indices (a replayed edit over an added node
+/// moved since is refused, not put back). The waiting entries are not compared: another
+/// source's reshape in the same follow may have changed one for a node moved between
+/// instances.
+pub(crate) fn recorded(scene: &Scene, layout: &Layout, placing: &Placing) -> bool {
     let now = placing_now(scene, layout, scene.id_at(layout.at[0]), &[]);
     let sorted = |p: &[Placed]| {
         let mut v = p.to_vec();
         v.sort_unstable_by_key(|p| p.node);
         v
     };
-    pending.is_none_or(|p| p == placing.pending) && sorted(&now.placed) == sorted(&placing.placed)
+    sorted(&now.placed) == sorted(&placing.placed)
 }
 
 /// The nodes the table has waiting, by instance root (each list sorted by id).

@@ -91,14 +91,10 @@ pub(crate) fn apply_reshape(scene: &mut Scene, edit: &Reshaping, carried: &[Carr
         .map(|(n, r)| Ok((scene.index(r.root)?, r, carried.get(n).unwrap_or(&none))))
         .collect::<Result<_>>()?;
     order.sort_by_key(|(i, _, _)| *i);
-    let pending = super::carry::pending_by_root(scene);
     // Each instance's block read from the scene as it is: on both cores for a big scene.
     let threads = crate::model::scene::threads_for(scene.len());
     let built = crate::model::pool::map_in_pieces(&order, threads, &|&(i, row, carry)| {
-        // A format-5 reshape (no carry) records no waiting nodes and leaves them alone.
-        let waiting =
-            (!carried.is_empty()).then(|| pending.get(&row.root).map_or(&[][..], Vec::as_slice));
-        block_of(scene, i, (row, carry, waiting), (from, to), (&map, &gone))
+        block_of(scene, i, (row, carry), (from, to), (&map, &gone))
     });
     let mut blocks = Vec::with_capacity(rows.len());
     let mut origins: Vec<(NodeId, Origin)> = Vec::new();
@@ -118,12 +114,19 @@ pub(crate) fn apply_reshape(scene: &mut Scene, edit: &Reshaping, carried: &[Carr
     }
     scene.reshape(key, part_nodes(to), blocks)?;
     let table = scene.instance_table_mut();
+    // Every row's waiting nodes out before any is put in, each only while it waits for that
+    // row's instance: two rows, or two sources' reshapes in one follow, may name one node
+    // (waiting in one instance, moved into another where it waits again).
+    for (_, row, carry) in &order {
+        for (id, _) in &carry.before.pending {
+            if table.pending.get(id).is_some_and(|(r, _)| *r == row.root) {
+                table.pending.remove(id);
+            }
+        }
+    }
     for (row, carry) in order.iter().map(|(_, r, c)| (*r, *c)) {
         for id in &row.before.ids {
             table.origins.remove(id);
-        }
-        for (id, _) in &carry.before.pending {
-            table.pending.remove(id);
         }
         for (id, chain) in &carry.after.pending {
             table.pending.insert(*id, (row.root, chain.clone()));
@@ -143,7 +146,7 @@ pub(crate) fn apply_reshape(scene: &mut Scene, edit: &Reshaping, carried: &[Carr
 fn block_of(
     scene: &Scene,
     i: usize,
-    (row, carry, waiting): (&Row, &Carry, Option<&[(NodeId, super::ids::Chain)]>),
+    (row, carry): (&Row, &Carry),
     (from, to): (&Source, &Source),
     (map, gone): (&[Option<u32>], &[usize]),
 ) -> Result<(Block<NodeData>, Vec<NodeId>)> {
@@ -155,7 +158,7 @@ fn block_of(
     let Some(layout) = layout else {
         return refused("its nodes are not its source's (cannot follow it)");
     };
-    if !super::carry::recorded(scene, &layout, &carry.before, waiting) {
+    if !super::carry::recorded(scene, &layout, &carry.before) {
         return refused("the nodes added under it are not where recorded");
     }
     if !(gone.iter())
