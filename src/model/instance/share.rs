@@ -113,11 +113,22 @@ pub(crate) fn apply_reshape(scene: &mut Scene, edit: &Reshaping, carried: &[Carr
         blocks.push(block);
     }
     scene.reshape(key, part_nodes(to), blocks)?;
-    let table = scene.instance_table_mut();
+    reshape_rows(scene.instance_table_mut(), &order, to, origins);
+    Ok(())
+}
+
+/// The table's side of [`apply_reshape`]: each row's nodes' origins, waiting nodes and entry
+/// fields as after (`origins`: those of the new nodes).
+fn reshape_rows(
+    table: &mut crate::model::scene::types::Instances,
+    order: &[(usize, &Row, &Carry)],
+    to: &Arc<Source>,
+    origins: Vec<(NodeId, Origin)>,
+) {
     // Every row's waiting nodes out before any is put in, each only while it waits for that
     // row's instance: two rows, or two sources' reshapes in one follow, may name one node
     // (waiting in one instance, moved into another where it waits again).
-    for (_, row, carry) in &order {
+    for (_, row, carry) in order {
         for (id, _) in &carry.before.pending {
             if table.pending.get(id).is_some_and(|(r, _)| *r == row.root) {
                 table.pending.remove(id);
@@ -138,7 +149,6 @@ pub(crate) fn apply_reshape(scene: &mut Scene, edit: &Reshaping, carried: &[Carr
         }
     }
     table.origins.extend(origins);
-    Ok(())
 }
 
 /// The block that rebuilds the instance rooted at index `i` (see [`apply_reshape`]), and the
