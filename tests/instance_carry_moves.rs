@@ -140,10 +140,23 @@ fn moved_pending_then_followed(to: NodeId, holder: bool) {
     let plus = part_a_plus().replace(&format!("        {},\n", node(10, Some(2), 3.0, 40.0)), "");
     std::fs::write(dir.path().join("part.ron"), plus).expect("part");
     let mut want = general(doc.scene(), &level);
+    let before = doc.scene().clone();
     assert!(
         follow_checked(&mut doc, &level, "moved, followed"),
         "the fast path"
     );
+    // The follow's step through the journal's bytes, replayed on the scene before it.
+    let changes = doc.history().as_changes();
+    let step = (changes.iter().rev())
+        .find(|c| matches!(c, Step::Step { .. }))
+        .expect("the follow's step");
+    let bytes = postcard::to_stdvec(step).expect("encoded");
+    let read: Step = postcard::from_bytes(&bytes).expect("decoded");
+    let mut replayed = Document::recovered(before.clone(), Some(level.clone()));
+    replayed.replay(&read).expect("replayed");
+    assert_same(replayed.scene(), doc.scene(), "replayed from its bytes");
+    replayed.undo().expect("undo the replayed follow");
+    assert_same(replayed.scene(), &before, "the replayed follow undone");
     let back = Op::Reparent {
         node: NodeId(60),
         parent: Some(NodeId(2)),
