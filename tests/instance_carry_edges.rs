@@ -430,3 +430,36 @@ fn an_instance_made_first_then_moved_into_an_added_place_follows_with_it() {
     assert!(follow_checked(&mut doc, &level, "back"), "the fast path");
     assert_as_load(&doc, &level, "back");
 }
+
+/// The part's root replaced (its id 1 becomes 7, the children kept) with added nodes under
+/// the instance root and inside node 2: the follow equals the general path and a load, undo
+/// and redo exact.
+#[test]
+fn added_nodes_follow_a_part_whose_root_changed_its_id() {
+    let added: Vec<String> = [
+        "(id: 60, name: \"r\", parent: Some(2), index: 1)",
+        "(id: 61, name: \"cap\", parent: Some(2), inside: [2], index: 1)",
+        "(id: 62, name: \"w\", parent: Some(2), inside: [1])",
+    ]
+    .map(String::from)
+    .to_vec();
+    let (dir, level) = folder(&[("part.ron", part_a()), ("level.ron", level_with(&added))]);
+    let mut doc = Document::open(&level).expect("open");
+    let new_root = scene_text(
+        1,
+        &[
+            node(7, None, 0.0, 0.0),
+            node(2, Some(7), 1.0, 30.0),
+            node(3, Some(2), 0.0, 10.0),
+            node(4, Some(2), 2.0, 20.0),
+            node(5, Some(7), -1.0, 5.0),
+        ],
+    );
+    std::fs::write(dir.path().join("part.ron"), new_root).expect("part");
+    follow_checked(&mut doc, &level, "root 7");
+    assert_as_load(&doc, &level, "root 7");
+    doc.save_to(&level).expect("save");
+    std::fs::write(dir.path().join("part.ron"), part_a()).expect("part");
+    follow_checked(&mut doc, &level, "root 1");
+    assert_as_load(&doc, &level, "root 1");
+}
