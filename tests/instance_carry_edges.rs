@@ -15,12 +15,10 @@ use graft::model::scene::{Keep, NodeId};
 
 /// An added node placed before the source node 2's children (`index: 0` in the file) whose
 /// node the part loses and gets back: a load of the level saved between keeps its index
-/// (the table's kept index, written back) and puts it first again when node 2 comes back.
-/// The follow (either path) forgets the index: the node ends after node 2's children.
-/// Fails on main at "first again" (left 2, right 0): neither path keeps the table's kept
-/// index (`Instances::kept_index`, set only by a load) as a load of the saved level would.
+/// (the table's kept index, written back) and puts it first again when node 2 comes back;
+/// so does the follow, either path (`Placing::kept`, `TableEdit::Kept`). Failed at "first
+/// again" (left 2, right 0) while a follow did not set the kept index a load sets.
 #[test]
-#[ignore = "open: a follow does not keep a pending node's written index (both paths)"]
 fn a_placed_node_with_an_index_keeps_it_while_its_node_is_gone() {
     let added = [
         "(id: 60, name: \"cap\", parent: Some(2), inside: [2], index: 0, position: (0.5, 0.5))"
@@ -165,10 +163,10 @@ fn colliding_and_large_indexes_follow_as_a_load_places_them() {
 /// The file a follow's save writes where a load keeps an index: node 60 placed with
 /// `index: 0` whose node goes (a load keeps the index, the follow drops it), and node 61
 /// pending with `index: 0` placed then pending again (the follow keeps its first index,
-/// stale, where a load of the level saved between has none). Fails on main at "2 and 10
-/// gone: the file a save writes" (`index: 0` missing for 60, extra for 61).
+/// stale, where a load of the level saved between has none). Failed at "2 and 10 gone: the
+/// file a save writes" (`index: 0` missing for 60, extra for 61) before a follow replaced
+/// the kept indexes as a load gives them.
 #[test]
-#[ignore = "open: a follow does not keep the table's kept indexes as a load would (both paths)"]
 fn a_follow_writes_the_kept_indexes_a_load_writes() {
     let added: Vec<String> = [
         "(id: 60, name: \"cap\", parent: Some(2), inside: [2], index: 0)",

@@ -92,10 +92,29 @@ pub(crate) fn placing_now(
             }
         })
         .collect();
+    let kept = kept_of(scene, layout.added.iter().map(|&x| scene.id_at(x)), pending);
     Placing {
         placed,
         pending: pending.to_vec(),
+        kept,
     }
+}
+
+/// The table's kept indexes of `added` and the `waiting` nodes, sorted by id.
+fn kept_of(
+    scene: &Scene,
+    added: impl Iterator<Item = NodeId>,
+    waiting: &[(NodeId, Chain)],
+) -> Vec<(NodeId, NodeId, u32)> {
+    let Some(table) = scene.instances() else {
+        return Vec::new();
+    };
+    let mut out: Vec<(NodeId, NodeId, u32)> = (added.chain(waiting.iter().map(|(id, _)| *id)))
+        .filter_map(|id| table.kept_index.get(&id).map(|&(p, k)| (id, p, k)))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// True when the added subtrees of `layout` are where `placing` records them: the same
@@ -133,6 +152,8 @@ struct Bound {
     dest: usize,
     /// The `index` the save writes for it, when the load places it by that.
     index: Option<u32>,
+    /// The `index` the save writes for it (a load keeps it for a node left waiting).
+    written: Option<u32>,
     /// The chain it waits for, when it stays pending.
     pending: Option<Chain>,
 }
@@ -173,12 +194,27 @@ pub(crate) fn placing_loaded(
             x,
             dest,
             index: index.filter(|_| pending.is_none()),
+            written: index,
             pending,
         });
     }
+    let placed = placed_loaded(scene, &bound, to, to_ids);
+    let mut pending: Vec<(NodeId, Chain)> = (bound.iter())
+        .filter_map(|b| Some((scene.id_at(b.x), b.pending.clone()?)))
+        .collect();
+    pending.sort_by_key(|(id, _)| *id);
+    Placing {
+        placed,
+        pending,
+        kept: kept_loaded(scene, &bound, root),
+    }
+}
+
+/// Each added subtree's parent and index among its children after a load, sorted by node.
+fn placed_loaded(scene: &Scene, bound: &[Bound], to: &Source, to_ids: &[NodeId]) -> Vec<Placed> {
     let mut placed = Vec::with_capacity(bound.len());
     let mut by_dest: FxHashMap<usize, Vec<&Bound>> = FxHashMap::default();
-    for b in &bound {
+    for b in bound {
         by_dest.entry(b.dest).or_default().push(b);
     }
     for (dest, list) in by_dest {
@@ -192,11 +228,18 @@ pub(crate) fn placing_loaded(
         }
     }
     placed.sort_by_key(|p| p.node);
-    let mut pending: Vec<(NodeId, Chain)> = (bound.iter())
-        .filter_map(|b| Some((scene.id_at(b.x), b.pending.clone()?)))
+    placed
+}
+
+/// The kept indexes a load gives: the index written for each node it leaves waiting under
+/// `root` (`expand.rs` `indexed_slots`), sorted by node.
+fn kept_loaded(scene: &Scene, bound: &[Bound], root: NodeId) -> Vec<(NodeId, NodeId, u32)> {
+    let mut kept: Vec<(NodeId, NodeId, u32)> = (bound.iter())
+        .filter(|b| b.pending.is_some())
+        .filter_map(|b| Some((scene.id_at(b.x), root, b.written?)))
         .collect();
-    pending.sort_by_key(|(id, _)| *id);
-    Placing { placed, pending }
+    kept.sort_unstable();
+    kept
 }
 
 /// The `index` a save writes for the added node at `x` under the node at `p`

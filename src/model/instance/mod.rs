@@ -219,7 +219,8 @@ impl TableEdit {
             | TableEdit::Sticky { root, .. }
             | TableEdit::Follow { root, .. }
             | TableEdit::Reshape(Reshaping { root, .. })
-            | TableEdit::ReshapeCarrying(Reshaping { root, .. }, _) => *root,
+            | TableEdit::ReshapeCarrying(Reshaping { root, .. }, _)
+            | TableEdit::Kept { root, .. } => *root,
         }
     }
 
@@ -265,6 +266,12 @@ impl TableEdit {
             }
             TableEdit::Reshape(r) => share::apply_reshape(scene, r, &[]),
             TableEdit::ReshapeCarrying(r, carried) => share::apply_reshape(scene, r, carried),
+            TableEdit::Kept { before, after, .. } => {
+                let table = scene.instance_table_mut();
+                table.take_kept(before);
+                table.put_kept(after);
+                Ok(())
+            }
         }
     }
 
@@ -275,6 +282,7 @@ impl TableEdit {
             TableEdit::Swap { before, after, .. } => std::mem::swap(before, after),
             TableEdit::Sticky { before, after, .. } => std::mem::swap(before, after),
             TableEdit::Follow { before, after, .. } => std::mem::swap(before, after),
+            TableEdit::Kept { before, after, .. } => std::mem::swap(before, after),
             TableEdit::Reshape(r) => *r = r.inverse(),
             TableEdit::ReshapeCarrying(r, carried) => {
                 *r = r.inverse();
@@ -338,6 +346,23 @@ pub(crate) fn put_in(table: &mut Instances, reg: &Registration) {
 }
 
 impl Instances {
+    /// Forget the kept indexes `entries` (node, parent then, index), each only while the
+    /// table still holds it so.
+    pub(crate) fn take_kept(&mut self, entries: &[(NodeId, NodeId, u32)]) {
+        for (id, parent, index) in entries {
+            if self.kept_index.get(id) == Some(&(*parent, *index)) {
+                self.kept_index.remove(id);
+            }
+        }
+    }
+
+    /// Keep the indexes `entries` (node, parent then, index).
+    pub(crate) fn put_kept(&mut self, entries: &[(NodeId, NodeId, u32)]) {
+        for &(id, parent, index) in entries {
+            self.kept_index.insert(id, (parent, index));
+        }
+    }
+
     /// The entry of `root`, to change.
     pub(crate) fn entry_mut(&mut self, root: NodeId) -> Option<&mut Entry> {
         let k = *self.by_root.get(&root)? as usize;

@@ -248,6 +248,7 @@ pub fn replace_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
             if source(&old) != source(&new) {
                 ops.push(swap(root, old, None));
                 ops.push(swap(root, None, new));
+                ops.extend(kept_op(scene, &fresh, root));
             }
             continue;
         }
@@ -259,9 +260,47 @@ pub fn replace_ops(scene: &Scene, host: &Path) -> Result<Vec<Op>> {
         ops.push(Op::Remove { node: root });
         ops.push(Op::Insert { subtree: new_nodes });
         ops.push(swap(root, None, new));
+        ops.extend(kept_op(scene, &fresh, root));
         replaced_to = i + scene.subtree_len_at(i);
     }
     Ok(ops)
+}
+
+/// The edit that gives the instance rooted at `root` the kept indexes it has in `fresh`
+/// (the scene read again), if they differ.
+fn kept_op(scene: &Scene, fresh: &Scene, root: NodeId) -> Option<Op> {
+    let (before, after) = (kept_rows(scene, root), kept_rows(fresh, root));
+    (before != after).then(|| {
+        Op::Instances(Box::new(TableEdit::Kept {
+            root,
+            before,
+            after,
+        }))
+    })
+}
+
+/// The kept sibling indexes (node, its parent then, the index) of the nodes added directly
+/// under the instance rooted at `root` (under it or one of its source nodes) and of the nodes
+/// the table has waiting for it, sorted by node: what a load sets and a follow replaces.
+fn kept_rows(scene: &Scene, root: NodeId) -> Vec<(NodeId, NodeId, u32)> {
+    let (Some(table), Ok(i)) = (scene.instances(), scene.index(root)) else {
+        return Vec::new();
+    };
+    let of_instance =
+        |p: usize| p == i || table.origin(scene.id_at(p)).is_some_and(|o| o.root == root);
+    let added = (i + 1..i + scene.subtree_len_at(i))
+        .filter(|&k| table.origin(scene.id_at(k)).is_none())
+        .filter(|&k| scene.parent_index_at(k).is_some_and(of_instance))
+        .map(|k| scene.id_at(k));
+    let waiting = (table.pending.iter())
+        .filter(|(_, (r, _))| *r == root)
+        .map(|(id, _)| *id);
+    let mut out: Vec<(NodeId, NodeId, u32)> = (added.chain(waiting))
+        .filter_map(|id| table.kept_index.get(&id).map(|&(p, k)| (id, p, k)))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// The rows of each instance whose root is among `ids` (nodes of `scene` being copied): what

@@ -134,6 +134,10 @@ fn reshape_rows(
                 table.pending.remove(id);
             }
         }
+        table.take_kept(&carry.before.kept);
+    }
+    for (_, _, carry) in order {
+        table.put_kept(&carry.after.kept);
     }
     for (row, carry) in order.iter().map(|(_, r, c)| (*r, *c)) {
         for id in &row.before.ids {

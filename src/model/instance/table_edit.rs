@@ -71,6 +71,17 @@ pub enum TableEdit {
     /// source nodes: those subtrees carried along in the same pass, each put where its
     /// [`Carry`] says (one per row, in order). Journal format 6.
     ReshapeCarrying(Reshaping, Vec<Carry>),
+    /// The kept sibling indexes (`Instances::kept_index`: node, its parent then, the index) of
+    /// the added and waiting nodes of the instance rooted at `root`, replaced (a general follow
+    /// read them again). Journal format 6.
+    Kept {
+        /// The instance root.
+        root: NodeId,
+        /// The entries before (sorted by node).
+        before: Vec<(NodeId, NodeId, u32)>,
+        /// The entries after (sorted by node).
+        after: Vec<(NodeId, NodeId, u32)>,
+    },
 }
 
 /// The instances of one source file that follow it from `before` to `after` in one pass.
@@ -111,6 +122,9 @@ pub struct Placing {
     /// The added nodes kept under the instance root because their parent is not in this
     /// side's source, with that parent's chain (sorted by id).
     pub pending: Vec<(NodeId, Chain)>,
+    /// The sibling index the file gave each waiting node, with the parent it had then
+    /// (`Instances::kept_index`: written back while it waits there; sorted by id).
+    pub kept: Vec<(NodeId, NodeId, u32)>,
 }
 
 /// Where one added subtree's root is.
