@@ -10,8 +10,7 @@ mod carry;
 
 use carry::*;
 use graft::model::document::Document;
-use graft::model::scene::edit::Op;
-use graft::model::scene::{Keep, NodeId};
+use graft::model::scene::NodeId;
 
 /// An added node placed before the source node 2's children (`index: 0` in the file) whose
 /// node the part loses and gets back: a load of the level saved between keeps its index
@@ -357,13 +356,7 @@ fn a_big_level_follows_on_two_threads_as_the_general_path() {
     // Some caps moved by the user under node 5 of their instance, saved.
     for k in (0..300u32).step_by(14) {
         let n5 = inner(doc.scene(), NodeId(k + 2), &[5]);
-        let op = Op::Reparent {
-            node: NodeId(1000 + 4 * k),
-            parent: Some(n5),
-            index: Some(0),
-            keep: Keep::Local,
-        };
-        doc.perform("move cap", vec![op]).expect("moves");
+        move_node(&mut doc, NodeId(1000 + 4 * k), Some(n5), Some(0));
     }
     doc.save_to(&level).expect("save");
     for (what, text) in [
@@ -411,14 +404,7 @@ fn an_instance_made_first_then_moved_into_an_added_place_follows_with_it() {
         .collect();
     assert_eq!(entries, [NodeId(80), NodeId(2)], "the car first");
     let n2 = inner(doc.scene(), NodeId(2), &[2]);
-    let op = Op::Reparent {
-        node: NodeId(80),
-        parent: Some(n2),
-        index: Some(0),
-        keep: Keep::Local,
-    };
-    doc.perform("move the car", vec![op])
-        .expect("an instance root moves freely");
+    move_node(&mut doc, NodeId(80), Some(n2), Some(0));
     std::fs::write(dir.path().join("part.ron"), part_a_plus()).expect("part");
     assert!(follow_checked(&mut doc, &level, "plus"), "the fast path");
     std::fs::write(dir.path().join("part.ron"), part_a_minus()).expect("part");

@@ -32,13 +32,7 @@ fn a_pending_node_moved_under_a_source_node_keeps_its_written_index() {
             .is_some()
     );
     let n2 = inner(doc.scene(), NodeId(2), &[2]);
-    let op = Op::Reparent {
-        node: NodeId(60),
-        parent: Some(n2),
-        index: Some(0),
-        keep: Keep::Local,
-    };
-    doc.perform("move 60", vec![op]).expect("moves freely");
+    move_node(&mut doc, NodeId(60), Some(n2), Some(0));
     let text = file::to_ron_string(doc.scene());
     assert!(text.contains("inside: [2], index: 0"), "{text}");
     // The part gains a level above 5 only (node 10 still absent).
@@ -74,13 +68,7 @@ fn a_replayed_follow_whose_added_node_moved_is_refused_with_nothing_changed() {
         .clone();
     doc.undo().expect("undo");
     let n5 = inner(doc.scene(), NodeId(2), &[5]);
-    let op = Op::Reparent {
-        node: NodeId(60),
-        parent: Some(n5),
-        index: Some(0),
-        keep: Keep::Local,
-    };
-    doc.perform("move 60", vec![op]).expect("moves freely");
+    move_node(&mut doc, NodeId(60), Some(n5), Some(0));
     let before = doc.scene().clone();
     let table: Vec<TableEdit> = match &step {
         Step::Step { edits, .. } => (edits.iter())
@@ -130,13 +118,7 @@ fn moved_pending_then_followed(to: NodeId, holder: bool) {
     }
     let (dir, level) = folder(&[("part.ron", part_a()), ("level.ron", level_with(&added))]);
     let mut doc = Document::open(&level).expect("open");
-    let op = Op::Reparent {
-        node: NodeId(60),
-        parent: Some(to),
-        index: None,
-        keep: Keep::Local,
-    };
-    doc.perform("move 60", vec![op]).expect("moves freely");
+    move_node(&mut doc, NodeId(60), Some(to), None);
     let plus = part_a_plus().replace(&format!("        {},\n", node(10, Some(2), 3.0, 40.0)), "");
     std::fs::write(dir.path().join("part.ron"), plus).expect("part");
     let mut want = general(doc.scene(), &level);
@@ -228,13 +210,7 @@ fn a_waiting_node_moved_into_another_instance_undoes_exactly() {
     ]);
     let mut doc = Document::open(&level).expect("open");
     let q2 = inner(doc.scene(), NodeId(3), &[2]);
-    let op = Op::Reparent {
-        node: NodeId(63),
-        parent: Some(q2),
-        index: Some(0),
-        keep: Keep::Local,
-    };
-    doc.perform("move 63", vec![op]).expect("moves freely");
+    move_node(&mut doc, NodeId(63), Some(q2), Some(0));
     std::fs::write(dir.path().join("part.ron"), part_a_minus()).expect("part");
     assert!(follow_checked(&mut doc, &level, "minus"), "the fast path");
     let table = doc.scene().instances().expect("table");
@@ -264,13 +240,7 @@ fn a_waiting_node_moved_across_two_changing_sources_follows_and_undoes() {
     ]);
     let mut doc = Document::open(&level).expect("open");
     let n2 = inner(doc.scene(), NodeId(2), &[2]);
-    let op = Op::Reparent {
-        node: NodeId(81),
-        parent: Some(n2),
-        index: Some(0),
-        keep: Keep::Local,
-    };
-    doc.perform("move 81", vec![op]).expect("moves freely");
+    move_node(&mut doc, NodeId(81), Some(n2), Some(0));
     std::fs::write(dir.path().join("part.ron"), part_a_minus()).expect("part");
     std::fs::write(dir.path().join("bolt.ron"), bolt_deeper()).expect("bolt");
     assert!(follow_checked(&mut doc, &level, "both"), "the fast path");
@@ -294,13 +264,7 @@ fn a_waiting_entry_taken_over_by_another_instance_comes_back_on_undo() {
     ]);
     let mut doc = Document::open(&level).expect("open");
     let n2 = inner(doc.scene(), NodeId(2), &[2]);
-    let op = Op::Reparent {
-        node: NodeId(81),
-        parent: Some(n2),
-        index: Some(0),
-        keep: Keep::Local,
-    };
-    doc.perform("move 81", vec![op]).expect("moves freely");
+    move_node(&mut doc, NodeId(81), Some(n2), Some(0));
     std::fs::write(dir.path().join("part.ron"), part_a_minus()).expect("part");
     follow_checked(&mut doc, &level, "minus");
 }

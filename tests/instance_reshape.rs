@@ -5,6 +5,8 @@
 //! again when they come back, nodes added under the instances carried along (pending while
 //! their node is gone), and undo and redo exact.
 
+mod carry;
+
 use graft::model::document::Document;
 use graft::model::file;
 use graft::model::generate::{GenShape, generate};
@@ -60,30 +62,17 @@ fn level_folder_with(seed: u64, added: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 /// Same ids, parents, data and world matrices (bit for bit) at every index, the same
-/// instance table, and the same file written.
+/// instance table, and the same file written (`tests/carry`'s comparison).
 fn assert_same(a: &mut Scene, b: &mut Scene) {
-    a.update_world();
-    b.update_world();
-    assert_eq!(a.len(), b.len(), "node count");
-    for i in 0..a.len() {
-        assert_eq!(a.id_at(i), b.id_at(i), "id at {i}");
-        assert_eq!(a.parent_index_at(i), b.parent_index_at(i), "parent at {i}");
-        assert_eq!(a.data_at(i), b.data_at(i), "data at {i}");
-        let bits = |m: glam::Affine2| m.to_cols_array().map(f32::to_bits);
-        assert_eq!(bits(a.world_at(i)), bits(b.world_at(i)), "world at {i}");
-        let id = a.id_at(i);
-        assert_eq!(a.origin(id), b.origin(id), "origin of {id}");
-        if let Some(entry) = a.instance_entry(id) {
-            let other = b.instance_entry(id).expect("the same instance");
-            assert_eq!(entry.sticky, other.sticky, "sticky fields of {id}");
-            assert_eq!(entry.dangling, other.dangling, "dangling overrides of {id}");
-            let chains = |e: &graft::model::instance::Entry| {
-                e.source.as_ref().map(|s| s.chains.clone()).ok()
-            };
-            assert_eq!(chains(entry), chains(other), "the source of {id}");
-        }
-    }
-    assert_eq!(file::to_ron_string(a), file::to_ron_string(b), "the file");
+    carry::assert_same(a, b, "follow");
+}
+
+/// Undo gives back `before` exactly, redo `after`.
+fn undo_redo_exact(doc: &mut Document, before: &mut Scene, after: &mut Scene) {
+    doc.undo().expect("undo");
+    assert_same(&mut doc.scene().clone(), before);
+    doc.redo().expect("redo");
+    assert_same(&mut doc.scene().clone(), after);
 }
 
 /// A structural change of the part: add a node under `a`, remove `a`'s subtree, or move
@@ -246,21 +235,11 @@ proptest! {
                 "an untouched instance shares the new part (it was not replaced)"
             );
         }
-        doc.undo().expect("undo");
-        let mut undone = doc.scene().clone();
-        assert_same(&mut undone, &mut before);
-        doc.redo().expect("redo");
-        let mut redone = doc.scene().clone();
-        assert_same(&mut redone, &mut fresh);
+        undo_redo_exact(&mut doc, &mut before, &mut fresh);
         doc.save_to(&level).expect("save level again");
         std::fs::write(&part, &original).expect("part as it was");
         let mut back = follow_equals_load(&mut doc, &level);
-        doc.undo().expect("undo the way back");
-        let mut undone = doc.scene().clone();
-        assert_same(&mut undone, &mut fresh);
-        doc.redo().expect("redo the way back");
-        let mut redone = doc.scene().clone();
-        assert_same(&mut redone, &mut back);
+        undo_redo_exact(&mut doc, &mut fresh, &mut back);
     }
 }
 
@@ -442,22 +421,12 @@ proptest! {
                 .collect()
         };
         let first = unshared_after(&doc);
-        doc.undo().expect("undo");
-        let mut undone = doc.scene().clone();
-        assert_same(&mut undone, &mut before);
-        doc.redo().expect("redo");
-        let mut redone = doc.scene().clone();
-        assert_same(&mut redone, &mut fresh);
+        undo_redo_exact(&mut doc, &mut before, &mut fresh);
         doc.save_to(&level).expect("save level again");
         std::fs::write(&part, &original).expect("part as it was");
         let mut back = follow_equals_load(&mut doc, &level);
         let second = unshared_after(&doc);
-        doc.undo().expect("undo the way back");
-        let mut undone = doc.scene().clone();
-        assert_same(&mut undone, &mut fresh);
-        doc.redo().expect("redo the way back");
-        let mut redone = doc.scene().clone();
-        assert_same(&mut redone, &mut back);
+        undo_redo_exact(&mut doc, &mut fresh, &mut back);
         // Last (what main's general path cannot give): the fast path did both follows.
         assert_fast(&doc, 2);
         prop_assert!(first.is_empty(), "untouched source nodes not shared: {first:?}");
@@ -509,12 +478,7 @@ fn a_node_added_under_a_source_node_stays_there_at_its_index_when_the_part_gains
         text.contains("(id: 9, name: \"added\", parent: Some(2), inside: [2], index: 1,"),
         "{text}"
     );
-    doc.undo().expect("undo");
-    let mut undone = doc.scene().clone();
-    assert_same(&mut undone, &mut before);
-    doc.redo().expect("redo");
-    let mut redone = doc.scene().clone();
-    assert_same(&mut redone, &mut after);
+    undo_redo_exact(&mut doc, &mut before, &mut after);
     assert_fast(&doc, 1);
 }
 

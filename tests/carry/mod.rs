@@ -26,6 +26,18 @@ pub fn node(id: u32, parent: Option<u32>, x: f32, rot: f32) -> String {
     format!("(id: {id}, name: \"n{id}\"{parent}, position: ({x:?}, 1.0), rotation: {rot:?})")
 }
 
+/// Move `node` under `parent` at `index` (None: last), keeping its local transform: one
+/// undo step, as a drag in the hierarchy makes.
+pub fn move_node(doc: &mut Document, node: NodeId, parent: Option<NodeId>, index: Option<usize>) {
+    let op = Op::Reparent {
+        node,
+        parent,
+        index,
+        keep: Keep::Local,
+    };
+    doc.perform("move", vec![op]).expect("moves freely");
+}
+
 /// A temp folder holding `files` (name, text); the path of `level.ron` in it.
 pub fn folder(files: &[(&str, String)]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");

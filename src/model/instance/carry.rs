@@ -92,7 +92,8 @@ pub(crate) fn placing_now(
             }
         })
         .collect();
-    let kept = kept_of(scene, layout.added.iter().map(|&x| scene.id_at(x)), pending);
+    let added = layout.added.iter().map(|&x| scene.id_at(x));
+    let kept = kept_of(scene, added.chain(pending.iter().map(|(id, _)| *id)));
     Placing {
         placed,
         pending: pending.to_vec(),
@@ -100,16 +101,16 @@ pub(crate) fn placing_now(
     }
 }
 
-/// The table's kept indexes of `added` and the `waiting` nodes, sorted by id.
-fn kept_of(
+/// The table's kept indexes (node, its parent then, the index) of the nodes `ids`, sorted by
+/// node: what a load sets and a follow replaces (here and in `plan::replace_ops`).
+pub(crate) fn kept_of(
     scene: &Scene,
-    added: impl Iterator<Item = NodeId>,
-    waiting: &[(NodeId, Chain)],
+    ids: impl Iterator<Item = NodeId>,
 ) -> Vec<(NodeId, NodeId, u32)> {
     let Some(table) = scene.instances() else {
         return Vec::new();
     };
-    let mut out: Vec<(NodeId, NodeId, u32)> = (added.chain(waiting.iter().map(|(id, _)| *id)))
+    let mut out: Vec<(NodeId, NodeId, u32)> = ids
         .filter_map(|id| table.kept_index.get(&id).map(|&(p, k)| (id, p, k)))
         .collect();
     out.sort_unstable();

@@ -295,12 +295,7 @@ fn kept_rows(scene: &Scene, root: NodeId) -> Vec<(NodeId, NodeId, u32)> {
     let waiting = (table.pending.iter())
         .filter(|(_, (r, _))| *r == root)
         .map(|(id, _)| *id);
-    let mut out: Vec<(NodeId, NodeId, u32)> = (added.chain(waiting))
-        .filter_map(|id| table.kept_index.get(&id).map(|&(p, k)| (id, p, k)))
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+    super::carry::kept_of(scene, added.chain(waiting))
 }
 
 /// The rows of each instance whose root is among `ids` (nodes of `scene` being copied): what
